@@ -1,0 +1,145 @@
+package recordstest
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"net/http"
+	"strings"
+	"sync"
+)
+
+// Request is one request the server received, as [Server.Requests] reports
+// it.
+type Request struct {
+	Method string
+	// Path is the escaped path as sent on the wire, including /api/v1:
+	// "/api/v1/actions/A%2F1".
+	Path string
+	// Query is the raw query string, without "?".
+	Query string
+	// Authorized reports whether the request carried an API key the server
+	// accepts, whatever its scopes (a key without the endpoint's scope
+	// shows as Status 403).
+	Authorized bool
+	// Status is the status code answered, injected faults included; 0 when
+	// nothing was answered, such as when the client gave up during an
+	// injected latency.
+	Status int
+	// Body is the request body, up to maxRequestBody bytes.
+	Body string
+}
+
+// maxRequestBody caps the request bodies the server reads; larger ones get
+// 413. The API's only body is a few bytes.
+const maxRequestBody = 1 << 20
+
+// journal records every request in arrival order.
+type journal struct {
+	base string
+	mu   sync.Mutex
+	// reqs holds pointers so that a request's status can be filled in
+	// when it is answered; ResetRequests drops them, and a late answer
+	// then writes to a record nobody sees.
+	reqs []*Request
+}
+
+// middleware records each request before passing it to next, buffering the
+// body so it can be both recorded and read by next.
+func (j *journal) middleware(keys keySet, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, authorized, _ := keys.authenticate(r)
+		rec := &Request{
+			Method:     r.Method,
+			Path:       r.URL.EscapedPath(),
+			Query:      r.URL.RawQuery,
+			Authorized: authorized,
+		}
+		j.mu.Lock()
+		j.reqs = append(j.reqs, rec)
+		j.mu.Unlock()
+
+		sw := &statusWriter{ResponseWriter: w, mu: &j.mu, rec: rec}
+		body, err := io.ReadAll(http.MaxBytesReader(sw, r.Body, maxRequestBody))
+		j.mu.Lock()
+		rec.Body = string(body)
+		j.mu.Unlock()
+		if err != nil {
+			if _, tooLarge := errors.AsType[*http.MaxBytesError](err); tooLarge {
+				writeError(sw, http.StatusRequestEntityTooLarge, "request body too large")
+			} else {
+				writeError(sw, http.StatusBadRequest, "could not read request body")
+			}
+			return
+		}
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		next.ServeHTTP(sw, r)
+	})
+}
+
+func (j *journal) requests() []Request {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	out := make([]Request, len(j.reqs))
+	for i, r := range j.reqs {
+		out[i] = *r
+	}
+	return out
+}
+
+func (j *journal) count(method, pathPrefix string) int {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	n := 0
+	for _, r := range j.reqs {
+		if method != "" && r.Method != method {
+			continue
+		}
+		if pathPrefix != "" {
+			rel, ok := relPath(j.base, r.Path)
+			if !ok || !strings.HasPrefix(rel, pathPrefix) {
+				continue
+			}
+		}
+		n++
+	}
+	return n
+}
+
+func (j *journal) reset() {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	j.reqs = nil
+}
+
+// statusWriter records the status of a response in its Request as the
+// header is written, before any byte reaches the client, so a test that
+// has read the response always sees the status recorded.
+type statusWriter struct {
+	http.ResponseWriter
+	mu          *sync.Mutex
+	rec         *Request
+	wroteHeader bool
+}
+
+func (w *statusWriter) WriteHeader(code int) {
+	// 1xx answers are interim; the final status comes later.
+	if !w.wroteHeader && code >= 200 {
+		w.wroteHeader = true
+		w.mu.Lock()
+		w.rec.Status = code
+		w.mu.Unlock()
+	}
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *statusWriter) Write(b []byte) (int, error) {
+	if !w.wroteHeader {
+		w.WriteHeader(http.StatusOK)
+	}
+	return w.ResponseWriter.Write(b)
+}
+
+// Unwrap lets http.ResponseController reach the connection's Flush and
+// Hijack.
+func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }

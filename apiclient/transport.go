@@ -1,0 +1,372 @@
+package apiclient
+
+import (
+	"bytes"
+	"context"
+	"crypto/tls"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"mime"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/valyala/fastjson"
+)
+
+// maxMessageLen bounds Error.Message, in bytes: enough for a sentence,
+// short enough for a log line.
+const maxMessageLen = 200
+
+// decodeFunc decodes a 2xx response body. The body is only valid during the
+// call. An *Error it returns is passed on as is; any other error becomes
+// ErrInvalidResponse.
+type decodeFunc func(resp *http.Response, body []byte) error
+
+// do sends req and hands a 2xx body to decode, retrying transient failures
+// (429, 502, 503, 504 and connection errors) with jittered exponential
+// backoff or the server's Retry-After. Every request this client sends is a
+// GET or a PUT, both idempotent, so a retry cannot apply a change twice.
+//
+// A 500 is not retried: unlike 502/503/504 it says the server failed on
+// this very request, and asking again usually fails again while eating the
+// caller's time budget.
+//
+// A wait that would end after the context's deadline is not started: the
+// last error is returned at once, so the caller can tell its user the
+// records service is down while it still has time to answer.
+func (c *Client) do(req *http.Request, ep endpoint, decode decodeFunc) error {
+	ctx := req.Context()
+	for attempt := 0; ; attempt++ {
+		e, retry := c.send(req, ep, decode)
+		if e == nil {
+			return nil
+		}
+		if !retry || attempt >= c.maxRetries {
+			return e
+		}
+		wait := e.RetryAfter
+		if wait > maxRetryAfter {
+			return e
+		}
+		if wait <= 0 {
+			wait = c.backoff(attempt)
+		}
+		if deadline, ok := ctx.Deadline(); ok && !c.now().Add(wait).Before(deadline) {
+			return e
+		}
+		if err := c.sleep(ctx, wait); err != nil {
+			e.Err = errors.Join(e.Err, err)
+			return e
+		}
+	}
+}
+
+// backoff returns the wait before retry number attempt+1: base doubled per
+// attempt, capped at the maximum, with "equal jitter" (between half and all
+// of it) so that many bots do not retry in lockstep.
+func (c *Client) backoff(attempt int) time.Duration {
+	d := c.retryMax
+	if attempt < 32 {
+		if b := c.retryBase << attempt; b > 0 && b < d {
+			d = b
+		}
+	}
+	half := d / 2
+	return half + rand.N(d-half+1)
+}
+
+// sleepContext waits for d or until ctx is done.
+func sleepContext(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}
+
+// send makes one attempt. It returns nil on success, else the error and
+// whether it is worth retrying.
+func (c *Client) send(req *http.Request, ep endpoint, decode decodeFunc) (*Error, bool) {
+	ctx := req.Context()
+	r := req
+	if req.GetBody != nil {
+		// A previous attempt consumed the body.
+		body, err := req.GetBody()
+		if err != nil {
+			return c.newError(ep, 0, ErrInvalidResponse, "", err), false
+		}
+		r = req.Clone(ctx)
+		r.Body = body
+	}
+	resp, err := c.httpClient.Do(r)
+	if err != nil {
+		return c.transportError(ctx, ep, err)
+	}
+	defer func() {
+		// Draining a little lets the connection be reused.
+		_, _ = io.CopyN(io.Discard, resp.Body, 4<<10)
+		_ = resp.Body.Close()
+	}()
+
+	ok := resp.StatusCode >= 200 && resp.StatusCode < 300
+	limit := int64(maxErrorBodyBytes)
+	if ok {
+		limit = c.maxBodyBytes
+	}
+	if ok && resp.ContentLength > limit {
+		return c.newError(ep, resp.StatusCode, ErrInvalidResponse, "", fmt.Errorf("response body of %d bytes exceeds the %d byte limit", resp.ContentLength, limit)), false
+	}
+	buf := c.getBuffer()
+	defer c.putBuffer(buf)
+	body, err := readBody(io.LimitReader(resp.Body, limit+1), (*buf)[:0], resp.ContentLength, limit)
+	*buf = body
+	if err != nil {
+		e, retry := c.transportError(ctx, ep, fmt.Errorf("read response body: %w", err))
+		e.StatusCode = resp.StatusCode
+		return e, retry
+	}
+	if int64(len(body)) > limit {
+		if !ok {
+			// The message is cut short anyway.
+			body = body[:limit]
+		} else {
+			return c.newError(ep, resp.StatusCode, ErrInvalidResponse, "", fmt.Errorf("response body exceeds the %d byte limit", limit)), false
+		}
+	}
+	if !ok {
+		return c.checkResponse(resp, body, ep)
+	}
+	if err := decode(resp, body); err != nil {
+		if e, ok := errors.AsType[*Error](err); ok {
+			return e, false
+		}
+		return c.newError(ep, resp.StatusCode, ErrInvalidResponse, "", err), false
+	}
+	return nil, false
+}
+
+// readBody reads r to the end into buf, reusing its capacity. sizeHint is
+// the Content-Length (-1 when unknown); trusting it up to limit lets a body
+// be read with a single allocation, or none when buf is big enough.
+func readBody(r io.Reader, buf []byte, sizeHint, limit int64) ([]byte, error) {
+	if sizeHint > 0 && sizeHint <= limit {
+		// One spare byte, so the read that reports EOF needs no growth.
+		buf = slices.Grow(buf, int(sizeHint)+1)
+	}
+	for {
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)]
+		}
+		n, err := r.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if err == io.EOF {
+			return buf, nil
+		}
+		if err != nil {
+			return buf, err
+		}
+	}
+}
+
+// transportError classifies an error from sending a request or reading its
+// answer: always ErrUnavailable, except a refused redirect
+// (ErrInvalidResponse). It is retried unless the caller's context is done,
+// the redirect was refused or the server's certificate was rejected, none
+// of which a retry can fix.
+func (c *Client) transportError(ctx context.Context, ep endpoint, err error) (*Error, bool) {
+	if errors.Is(err, errCrossOriginRedirect) {
+		return c.newError(ep, 0, ErrInvalidResponse, "", err), false
+	}
+	if ctxErr := ctx.Err(); ctxErr != nil {
+		if !errors.Is(err, ctxErr) {
+			// Keep errors.Is(err, context.DeadlineExceeded) true whatever
+			// the transport reported.
+			err = fmt.Errorf("%w: %w", ctxErr, err)
+		}
+		return c.newError(ep, 0, ErrUnavailable, "", err), false
+	}
+	var certErr *tls.CertificateVerificationError
+	return c.newError(ep, 0, ErrUnavailable, "", err), !errors.As(err, &certErr)
+}
+
+// checkResponse turns a non-2xx answer into an *Error and says whether it is
+// worth retrying.
+func (c *Client) checkResponse(resp *http.Response, body []byte, ep endpoint) (*Error, bool) {
+	code := resp.StatusCode
+	var kind error
+	retry := false
+	switch {
+	case code == http.StatusUnauthorized:
+		kind = ErrUnauthorized
+	case code == http.StatusForbidden:
+		kind = ErrForbidden
+	case code == http.StatusNotFound || code == http.StatusGone:
+		kind = ErrNotFound
+	case code == http.StatusTooManyRequests:
+		kind, retry = ErrRateLimited, true
+	case code >= 500:
+		kind = ErrUnavailable
+		retry = code == http.StatusBadGateway || code == http.StatusServiceUnavailable || code == http.StatusGatewayTimeout
+	case code >= 400:
+		kind = ErrBadRequest
+	default: // 1xx or a redirect that was not followed
+		kind = ErrInvalidResponse
+	}
+	e := c.newError(ep, code, kind, c.errorMessage(resp.Header.Get("Content-Type"), body), nil)
+	if kind == ErrForbidden {
+		e.Scope = ep.scope
+	}
+	if code == http.StatusTooManyRequests || code == http.StatusServiceUnavailable {
+		e.RetryAfter = parseRetryAfter(resp.Header.Get("Retry-After"), c.now())
+	}
+	return e, retry
+}
+
+// parseRetryAfter reads a Retry-After value: delay seconds or an HTTP-date.
+// It returns 0 when v is absent, malformed or in the past.
+func parseRetryAfter(v string, now time.Time) time.Duration {
+	v = strings.TrimSpace(v)
+	if v == "" {
+		return 0
+	}
+	if secs, err := strconv.ParseInt(v, 10, 64); err == nil {
+		if secs <= 0 {
+			return 0
+		}
+		// Beyond a day it is nonsense; saturate instead of overflowing.
+		return time.Duration(min(secs, 86400)) * time.Second
+	}
+	if t, err := http.ParseTime(v); err == nil {
+		if d := t.Sub(now); d > 0 {
+			return d.Round(time.Second)
+		}
+	}
+	return 0
+}
+
+// newError builds an *Error, redacting the API key from the message and
+// from the cause so that Error() can never reveal it.
+func (c *Client) newError(ep endpoint, code int, kind error, msg string, cause error) *Error {
+	if cause != nil && strings.Contains(cause.Error(), c.apiKey) {
+		cause = redacted{cause, c.apiKey}
+	}
+	return &Error{
+		Kind:       kind,
+		Method:     ep.method,
+		Endpoint:   ep.path,
+		StatusCode: code,
+		Message:    strings.ReplaceAll(msg, c.apiKey, "[redacted]"),
+		Err:        cause,
+	}
+}
+
+// redacted hides a secret in the text of the error it wraps.
+type redacted struct {
+	err    error
+	secret string
+}
+
+func (r redacted) Error() string { return strings.ReplaceAll(r.err.Error(), r.secret, "[redacted]") }
+func (r redacted) Unwrap() error { return r.err }
+
+// errorMessage extracts the server's message from an error body: from a
+// JSON object's error (a string), message, detail, error.message,
+// errors[0].message (or errors[0] as a string), error_description or
+// title, whichever comes first in that order; from a JSON string; or the
+// body as plain text unless it is HTML (a proxy's error page says nothing
+// the status code does not). The result is cleaned by cleanMessage.
+func (c *Client) errorMessage(contentType string, body []byte) string {
+	body = bytes.TrimSpace(body)
+	if len(body) == 0 {
+		return ""
+	}
+	if body[0] == '{' || body[0] == '"' {
+		d := c.getDecoder()
+		defer c.putDecoder(d, len(body))
+		if v, err := d.p.ParseBytes(body); err == nil {
+			return cleanMessage(jsonMessage(v))
+		}
+	}
+	mt, _, _ := mime.ParseMediaType(contentType)
+	if mt == "text/html" || mt == "application/xhtml+xml" || body[0] == '<' {
+		return ""
+	}
+	return cleanMessage(string(body))
+}
+
+func jsonMessage(v *fastjson.Value) string {
+	if b := strBytes(v); b != nil {
+		return string(b)
+	}
+	o := object(v)
+	if o == nil {
+		return ""
+	}
+	if b := strBytes(o.Get("error")); len(b) > 0 {
+		return string(b)
+	}
+	for _, k := range []string{"message", "detail"} {
+		if b := strBytes(o.Get(k)); len(b) > 0 {
+			return string(b)
+		}
+	}
+	if eo := object(o.Get("error")); eo != nil {
+		if b := strBytes(eo.Get("message")); len(b) > 0 {
+			return string(b)
+		}
+	}
+	if errs := o.Get("errors"); errs != nil && errs.Type() == fastjson.TypeArray {
+		if arr, _ := errs.Array(); len(arr) > 0 {
+			if b := strBytes(arr[0]); len(b) > 0 {
+				return string(b)
+			}
+			if eo := object(arr[0]); eo != nil {
+				if b := strBytes(eo.Get("message")); len(b) > 0 {
+					return string(b)
+				}
+			}
+		}
+	}
+	for _, k := range []string{"error_description", "title"} {
+		if b := strBytes(o.Get(k)); len(b) > 0 {
+			return string(b)
+		}
+	}
+	return ""
+}
+
+// cleanMessage makes a server message safe for a log line or a chat
+// message: invalid UTF-8 is dropped, control and format characters (which
+// could forge log lines or reorder text) become spaces, runs of spaces
+// collapse, and the result is cut to maxMessageLen bytes on a rune boundary,
+// ending in "…" when cut.
+func cleanMessage(s string) string {
+	var b strings.Builder
+	space := false
+	for _, r := range strings.ToValidUTF8(s, "") {
+		if unicode.IsControl(r) || unicode.Is(unicode.Cf, r) || unicode.IsSpace(r) {
+			space = b.Len() > 0
+			continue
+		}
+		if space {
+			b.WriteByte(' ')
+			space = false
+		}
+		if b.Len()+utf8.RuneLen(r) > maxMessageLen {
+			b.WriteString("…")
+			break
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}

@@ -1,0 +1,436 @@
+package blocks
+
+import (
+	"cmp"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/slack-go/slack"
+)
+
+// The action statuses of the records service. blocks does not import the
+// API client; these are the same strings.
+const (
+	statusOpen       = "open"
+	statusInProgress = "in_progress"
+	statusComplete   = "complete"
+	statusCancelled  = "cancelled"
+	statusDeferred   = "deferred"
+)
+
+// Sizes of an action row in a list, in escaped characters. Titles get
+// rowTitleMax when the message has room and shrink towards rowTitleMin when
+// a page of long rows would break the text budget; the other parts are
+// short by nature and capped so that 20 rows with every field at its
+// longest still fit in one message with a title of about 90 characters.
+const (
+	rowTitleMax     = 300
+	rowTitleMin     = 40
+	rowStatusMax    = 24
+	rowCommitteeMax = 40
+	rowMeetingMax   = 50
+	rowAssigneeMax  = 40
+)
+
+// truncatedNote explains ActionList.Truncated.
+const truncatedNote = ":information_source: The records service has more actions than recordsbot reads at once."
+
+// statusWord is how a status reads in a row; an unknown status is shown as
+// the server sent it.
+func statusWord(status string) string {
+	switch status {
+	case statusOpen:
+		return "Open"
+	case statusInProgress:
+		return "In progress"
+	case statusComplete:
+		return "Complete"
+	case statusCancelled:
+		return "Cancelled"
+	case statusDeferred:
+		return "Deferred"
+	}
+	return inline(status, rowStatusMax)
+}
+
+// transitions returns the status changes that make sense from status: the
+// common ones as buttons, the rarer ones for the overflow menu. An unknown
+// status offers every change but Defer, as a safe default.
+func transitions(status string) (buttons, menu []string) {
+	switch status {
+	case statusOpen:
+		return []string{statusComplete, statusInProgress, statusDeferred}, []string{statusCancelled}
+	case statusInProgress:
+		return []string{statusComplete, statusDeferred}, []string{statusCancelled, statusOpen}
+	case statusDeferred:
+		return []string{statusComplete, statusInProgress}, []string{statusCancelled, statusOpen}
+	case statusComplete, statusCancelled:
+		return []string{statusOpen}, nil
+	}
+	return []string{statusComplete, statusInProgress}, []string{statusCancelled, statusOpen}
+}
+
+// transitionLabel is the label of the control that sets target.
+func transitionLabel(target string) string {
+	switch target {
+	case statusComplete:
+		return "Complete"
+	case statusInProgress:
+		return "Start"
+	case statusDeferred:
+		return "Defer"
+	case statusCancelled:
+		return "Cancel"
+	}
+	return "Reopen"
+}
+
+// changedVerb is how a change to status reads: "Marked complete by …".
+func changedVerb(status string) string {
+	switch status {
+	case statusComplete:
+		return "Marked complete"
+	case statusInProgress:
+		return "Started"
+	case statusOpen:
+		return "Reopened"
+	case statusCancelled:
+		return "Cancelled"
+	case statusDeferred:
+		return "Deferred"
+	case "":
+		return "Changed"
+	}
+	return "Marked " + inline(status, rowStatusMax)
+}
+
+// linkable reports whether a row with this ID can carry block IDs and
+// status buttons. An empty ID cannot be told apart from others, and an
+// absurdly long one would overflow block_id (255); such a row is shown
+// without buttons rather than with a cut ID that would act on the wrong
+// action. Buttons values ("<status>|<id>") are then well under 2000.
+func linkable(id string) bool {
+	return id != "" && len(BlockActionButtons)+len(id) <= MaxBlockID
+}
+
+// ActionRowBlocks returns the blocks of one action row: a section with
+// BlockID BlockActionRow+ID and, when the row can be changed and has
+// sensible transitions, an actions block with BlockID BlockActionButtons+ID.
+//
+// The section's text is the title in bold (shortened to 300 characters),
+// then a line with overdue, deadline, status, committee, meeting and
+// assignee, then, when r.Changed is set, an italic line "Marked complete by
+// @x today at 3:04 PM". The change line lives in the section, not a context
+// block, so that a row is never more than two blocks and an in-place update
+// touches only the two block IDs.
+//
+// Status buttons: action_id ActionStatusPrefix+target ("status:complete")
+// for buttons and ActionStatusMenu for the overflow menu of rarer changes;
+// every value is "<target>|<action id>". Slack wants an action_id unique
+// within its block only (block_id must be unique in the message), and each
+// row has its own actions block, so rows repeat the same action_ids and the
+// bot routes by the constants alone.
+//
+// An overflow menu needs at least two options, each value at most 150
+// characters; when the rarer changes do not meet that they become buttons.
+// A row whose ID is empty or too long for a block_id gets neither block IDs
+// nor buttons.
+func ActionRowBlocks(r ActionRow) []slack.Block {
+	return buildRow(r, rowTitleMax, linkable(r.ID))
+}
+
+func buildRow(r ActionRow, titleMax int, linked bool) []slack.Block {
+	title := inline(r.Title, titleMax)
+	if title == "" {
+		title = "Untitled action"
+	}
+	var meta []string
+	if r.Overdue {
+		meta = append(meta, ":warning: *Overdue*")
+	}
+	if d := Date(r.Deadline, r.DeadlineHasTime); d != "" {
+		meta = append(meta, "Due "+d)
+	} else {
+		meta = append(meta, "No deadline")
+	}
+	if s := statusWord(r.Status); s != "" {
+		meta = append(meta, s)
+	}
+	committee := inline(r.Committee, rowCommitteeMax)
+	if committee != "" {
+		meta = append(meta, committee)
+	}
+	if m := inline(r.Meeting, rowMeetingMax); m != "" && m != committee {
+		meta = append(meta, m)
+	}
+	if a := inline(r.Assignee, rowAssigneeMax); a != "" {
+		meta = append(meta, "Assigned to "+a)
+	}
+	text := "*" + title + "*\n" + strings.Join(meta, " · ")
+	if c := r.Changed; c != nil {
+		line := changedVerb(c.Status) + " by " + mention(c.By)
+		if d := Date(c.At, true); d != "" {
+			line += " " + d
+		}
+		text += "\n_" + line + "_"
+	}
+	if !linked {
+		return []slack.Block{section(text)}
+	}
+	out := []slack.Block{slack.NewSectionBlock(mrkdwn(text), nil, nil, slack.SectionBlockOptionBlockID(BlockActionRow+r.ID))}
+	if r.CanChange {
+		out = append(out, statusButtons(r))
+	}
+	return out
+}
+
+// statusButtons is the actions block of a linked, changeable row.
+func statusButtons(r ActionRow) *slack.ActionBlock {
+	buttons, menu := transitions(r.Status)
+	var els []slack.BlockElement
+	for _, target := range buttons {
+		b := button(ActionStatusPrefix+target, target+"|"+r.ID, transitionLabel(target))
+		if target == statusComplete {
+			b.Style = slack.StylePrimary
+		}
+		els = append(els, b)
+	}
+	opts := make([]*slack.OptionBlockObject, 0, len(menu))
+	for _, target := range menu {
+		value := target + "|" + r.ID
+		if len(value) > MaxOptionValue {
+			break
+		}
+		opts = append(opts, slack.NewOptionBlockObject(value, plain(transitionLabel(target)), nil))
+	}
+	if len(opts) == len(menu) && len(opts) >= MinOverflowOptions {
+		els = append(els, slack.NewOverflowBlockElement(ActionStatusMenu, opts...))
+	} else {
+		for _, target := range menu {
+			els = append(els, button(ActionStatusPrefix+target, target+"|"+r.ID, transitionLabel(target)))
+		}
+	}
+	return slack.NewActionBlock(BlockActionButtons+r.ID, els...)
+}
+
+// fitRow builds r within maxText characters of text if it can, shortening
+// the title down to rowTitleMin. It returns the blocks and their text size,
+// which exceeds maxText only when even the shortest title does not fit.
+func fitRow(r ActionRow, maxText int, linked bool) ([]slack.Block, int) {
+	titleMax := rowTitleMax
+	for {
+		bl := buildRow(r, titleMax, linked)
+		n := measure(bl...)
+		if n <= maxText || titleMax <= rowTitleMin {
+			return bl, n
+		}
+		shown := min(titleMax, runes(inline(r.Title, titleMax)))
+		titleMax = max(rowTitleMin, shown-(n-maxText))
+	}
+}
+
+// fitRows builds rows in order while they fit in maxBlocks blocks and
+// maxText characters, sharing the text evenly among the rows still to come
+// so that one long row cannot starve the rest. used holds the row IDs
+// already in the message: a repeated ID is shown without block IDs and
+// buttons, since block_id must be unique in a message. It returns the
+// blocks, how many rows they show and their text size.
+func fitRows(rows []ActionRow, maxBlocks, maxText int, used map[string]bool) (out []slack.Block, shown, text int) {
+	for i, r := range rows {
+		share := (maxText - text) / (len(rows) - i)
+		linked := linkable(r.ID) && !used[r.ID]
+		bl, n := fitRow(r, share, linked)
+		if len(out)+len(bl) > maxBlocks || text+n > maxText {
+			break
+		}
+		if linked {
+			used[r.ID] = true
+		}
+		out = append(out, bl...)
+		text += n
+		shown++
+	}
+	return out, shown, text
+}
+
+// position is the context line "Showing 11–20 of 23".
+func position(offset, shown, total int) *slack.ContextBlock {
+	return contextLine(fmt.Sprintf("Showing %d–%d of %d", offset+1, offset+shown, total))
+}
+
+// Actions builds an action list: a header with the count, one section and
+// one actions block per row (see ActionRowBlocks), a context line with the
+// position ("Showing 1–10 of 23") when the page is not the whole list, a
+// note when l.Truncated, and "Show more" (ActionActionsMore, value
+// l.MoreValue) when MoreValue is set and at most 2000 characters.
+//
+// The caller decides the page size. Any page of up to 20 rows fits one
+// message: titles shrink (to no less than 40 characters) as needed to keep
+// within MaxMessageText. Rows that still do not fit are left off, and the
+// position line says how many are shown. With no rows the message is the
+// header and l.Empty ("No actions." when empty), shown as plain text.
+// l.Title defaults to "Actions".
+func Actions(l ActionList) Message {
+	total := max(l.Total, l.Offset+len(l.Rows))
+	title := cmp.Or(oneLine(l.Title), "Actions")
+	if len(l.Rows) == 0 {
+		title = truncate(title, MaxHeaderText)
+		blocks := []slack.Block{
+			header(title),
+			section(escapeTrunc(cmp.Or(strings.TrimSpace(l.Empty), "No actions."), MaxSectionText)),
+		}
+		if l.Truncated {
+			blocks = append(blocks, contextLine(truncatedNote))
+		}
+		return Message{Text: Escape(title), Blocks: blocks}
+	}
+
+	count := fmt.Sprintf(" (%d)", total)
+	title = truncate(title, MaxHeaderText-len(count)) + count
+	head := header(title)
+	fallback := Escape(title)
+
+	var footer []slack.Block
+	if l.Truncated {
+		footer = append(footer, contextLine(truncatedNote))
+	}
+	if l.MoreValue != "" && len(l.MoreValue) <= MaxButtonValue {
+		footer = append(footer, slack.NewActionBlock("", button(ActionActionsMore, l.MoreValue, "Show more")))
+	}
+	// Room for the position line is always kept: it is needed whenever a
+	// row has to be left off, which is only known afterwards.
+	pos := position(l.Offset, len(l.Rows), total)
+	maxBlocks := MaxMessageBlocks - 2 - len(footer)
+	maxText := MaxMessageText - runes(fallback) - measure(head, pos) - measure(footer...)
+	rows, shown, _ := fitRows(l.Rows, maxBlocks, maxText, make(map[string]bool))
+
+	blocks := append([]slack.Block{head}, rows...)
+	if shown > 0 && (l.Offset > 0 || l.Offset+shown < total) {
+		blocks = append(blocks, position(l.Offset, shown, total))
+	}
+	blocks = append(blocks, footer...)
+	return Message{Text: fallback, Blocks: blocks}
+}
+
+// fallbackReserve is the text kept free for the fallback text the bot sends
+// along with an updated message, whose blocks ReplaceRow builds without
+// seeing it.
+const fallbackReserve = 500
+
+// ReplaceRow returns msg (a message's blocks as Slack sent them) with the
+// blocks of row r replaced by freshly built ones; every other block is kept
+// byte for byte, whatever its type. The row's section (block_id
+// BlockActionRow+ID) is replaced in place; its buttons block (block_id
+// BlockActionButtons+ID) is dropped wherever it is, and the fresh one, if
+// the row now has buttons, follows the section. The fresh row's title is
+// shortened as needed to keep the message within MaxMessageText (less a
+// reserve for the fallback text) and drops its buttons rather than push
+// the message past MaxMessageBlocks.
+//
+// ok is false, and out nil, when the row's section is not in msg. Blocks
+// that are not JSON objects are kept and never match.
+func ReplaceRow(msg []json.RawMessage, r ActionRow) (out []json.RawMessage, ok bool) {
+	if r.ID == "" {
+		return nil, false
+	}
+	rowID, buttonsID := BlockActionRow+r.ID, BlockActionButtons+r.ID
+	at, kept, others := -1, 0, 0
+	for i, raw := range msg {
+		switch id := rawBlockID(raw); {
+		case id == rowID && at < 0:
+			at = i
+		case id == buttonsID:
+		default:
+			kept++
+			others += rawText(raw)
+		}
+	}
+	if at < 0 {
+		return nil, false
+	}
+	fresh, _ := fitRow(r, MaxMessageText-fallbackReserve-others, linkable(r.ID))
+	if kept+len(fresh) > MaxMessageBlocks {
+		fresh = fresh[:1]
+	}
+	freshJSON := make([]json.RawMessage, len(fresh))
+	for i, b := range fresh {
+		j, err := json.Marshal(b)
+		if err != nil {
+			// Unreachable: the blocks are slack-go types built here.
+			return nil, false
+		}
+		freshJSON[i] = j
+	}
+	out = make([]json.RawMessage, 0, kept+len(fresh))
+	for i, raw := range msg {
+		switch {
+		case i == at:
+			out = append(out, freshJSON...)
+		case rawBlockID(raw) == buttonsID:
+		default:
+			out = append(out, raw)
+		}
+	}
+	return out, true
+}
+
+// rawBlockID is the block_id of a raw block, "" when it has none or is not
+// an object.
+func rawBlockID(raw json.RawMessage) string {
+	var b struct {
+		BlockID string `json:"block_id"`
+	}
+	if json.Unmarshal(raw, &b) != nil {
+		return ""
+	}
+	return b.BlockID
+}
+
+// rawText is the text size of a raw block as Check counts it.
+func rawText(raw json.RawMessage) int {
+	var v any
+	if json.Unmarshal(raw, &v) != nil {
+		return 0
+	}
+	return countText(v)
+}
+
+// RawBlock is a block kept as JSON, so a message Slack sent can be sent
+// back (chat.update) without decoding every element type. It implements
+// slack.Block and json.Marshaler, so it can go to slack.MsgOptionBlocks
+// next to slack-go's own blocks.
+type RawBlock json.RawMessage
+
+// BlockType returns the block's "type", or "" when the JSON has none or is
+// not an object.
+func (b RawBlock) BlockType() slack.MessageBlockType {
+	var v struct {
+		Type string `json:"type"`
+	}
+	if json.Unmarshal(b, &v) != nil {
+		return ""
+	}
+	return slack.MessageBlockType(v.Type)
+}
+
+// ID returns the block's "block_id", or "" when it has none.
+func (b RawBlock) ID() string { return rawBlockID(json.RawMessage(b)) }
+
+// MarshalJSON returns the JSON unchanged; an empty RawBlock is null.
+// encoding/json still rejects invalid JSON at this point.
+func (b RawBlock) MarshalJSON() ([]byte, error) {
+	if len(b) == 0 {
+		return []byte("null"), nil
+	}
+	return b, nil
+}
+
+// RawBlocks wraps each block of msg as a RawBlock.
+func RawBlocks(msg []json.RawMessage) []slack.Block {
+	out := make([]slack.Block, len(msg))
+	for i, raw := range msg {
+		out[i] = RawBlock(raw)
+	}
+	return out
+}

@@ -1,0 +1,156 @@
+// Package blocks builds recordsbot's Slack messages and views from plain
+// values. It does no I/O. Every builder keeps within Block Kit's limits (see
+// limits.go); text from records or users is escaped for mrkdwn.
+package blocks
+
+import (
+	"time"
+
+	"github.com/slack-go/slack"
+)
+
+// Action IDs of the interactive elements. The bot routes clicks by them, so
+// they are shared constants between the builders and the handlers.
+const (
+	// ActionStatusPrefix starts the action_id of every status button:
+	// "status:complete", "status:in_progress", "status:deferred". The value
+	// of a status button is "<status>|<action id>".
+	ActionStatusPrefix = "status:"
+	// ActionStatusMenu is the overflow menu holding Cancel and Reopen; each
+	// option's value is "<status>|<action id>".
+	ActionStatusMenu = "status:menu"
+	// ActionActionsMore is the "Show more" button of an action list; its
+	// value is the opaque ActionList.MoreValue.
+	ActionActionsMore = "actions:more"
+	// ActionMeetingsNext is the "Next" button of a meeting list; value is
+	// MeetingList.NextValue.
+	ActionMeetingsNext = "meetings:next"
+	// ActionMeetingAgenda and ActionMeetingMinutes are the per-meeting
+	// buttons; value is the meeting ID.
+	ActionMeetingAgenda  = "meeting:agenda"
+	ActionMeetingMinutes = "meeting:minutes"
+	// ActionMinutesShare is "Share in channel" on a minutes message; value is
+	// the meeting ID.
+	ActionMinutesShare = "minutes:share"
+	// ActionOpenLink is a link button (url set); clicks need no handling but
+	// Slack still sends them.
+	ActionOpenLink = "link:open"
+	// ActionHomeMore is "Show more" on the App Home actions; value is the
+	// next offset as a decimal string.
+	ActionHomeMore = "home:more"
+)
+
+// BlockIDs of action rows start with this prefix followed by the action ID,
+// so an in-place update can find the row to replace.
+const (
+	BlockActionRow     = "action:"
+	BlockActionButtons = "action-buttons:"
+)
+
+// Message is a message's blocks plus the plain-text fallback Slack shows in
+// notifications.
+type Message struct {
+	Text   string
+	Blocks []slack.Block
+}
+
+// Change records who changed an action's status and when, shown on the row
+// after a click.
+type Change struct {
+	By     string // Slack user ID
+	At     time.Time
+	Status string // the status set
+}
+
+// ActionRow is one action as shown in a list.
+type ActionRow struct {
+	ID              string
+	Title           string
+	Status          string
+	Deadline        time.Time // zero: no deadline
+	DeadlineHasTime bool
+	Overdue         bool
+	Meeting         string // meeting title or ID; may be empty
+	Committee       string
+	Assignee        string // shown when the list is not the reader's own
+	// CanChange puts status buttons on the row.
+	CanChange bool
+	// Changed, when set, adds a context line "Marked complete by @x at …".
+	Changed *Change
+}
+
+// ActionList is a page of actions.
+type ActionList struct {
+	Title     string // header, such as "Your open actions"
+	Rows      []ActionRow
+	Offset    int // index of Rows[0] in the whole list
+	Total     int // size of the whole list
+	MoreValue string
+	// Empty is the text shown when there are no rows.
+	Empty string
+	// Truncated says the records service had more actions than the client
+	// reads; shown as a note.
+	Truncated bool
+}
+
+// MinutesView is a meeting's minutes as shown in Slack.
+type MinutesView struct {
+	MeetingID   string
+	Title       string
+	Committee   string
+	Date        time.Time
+	DateHasTime bool
+	Draft       bool
+	Body        string // plain text or Markdown; the first lines are shown
+	URL         string // link to the full minutes; empty: no link
+	// Shareable adds the "Share in channel" button (ephemeral replies).
+	Shareable bool
+	// SharedBy, when set, adds "Shared by @user" (the message posted to a
+	// channel).
+	SharedBy string
+}
+
+// MeetingRow is one meeting in a list or in detail.
+type MeetingRow struct {
+	ID          string
+	Reference   string
+	Title       string
+	Committee   string
+	Date        time.Time
+	DateHasTime bool
+	Location    string
+	Agenda      []AgendaRow
+}
+
+// AgendaRow is one agenda item.
+type AgendaRow struct {
+	Number      string
+	Title       string
+	Description string
+}
+
+// MeetingList is a page of meetings.
+type MeetingList struct {
+	Title     string // such as "Recent meetings" or "Finance meetings"
+	Meetings  []MeetingRow
+	NextValue string // "" = no Next button
+	Empty     string
+}
+
+// HomeView is the App Home dashboard of one user.
+type HomeView struct {
+	User         string // Slack user ID
+	Actions      ActionList
+	MoreOffset   int           // >0 adds "Show more" with this offset
+	Minutes      []MinutesView // latest per committee
+	Unmapped     string        // non-empty: a note that the user's records identity is unknown
+	RecordsError string        // non-empty: a note that the records service could not be read
+}
+
+// Reminder is one DM listing a user's overdue and due-soon actions.
+type Reminder struct {
+	User    string
+	Overdue []ActionRow
+	DueSoon []ActionRow
+	Days    int // the due-soon window in days
+}

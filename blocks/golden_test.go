@@ -1,0 +1,234 @@
+package blocks
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/slack-go/slack"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata")
+
+// now is the fixed time of every test.
+var now = time.Date(2026, 3, 2, 14, 30, 0, 0, time.UTC)
+
+// day is a date-only value as the API client returns it: midnight UTC.
+func day(y int, m time.Month, d int) time.Time { return time.Date(y, m, d, 0, 0, 0, 0, time.UTC) }
+
+// payload is a message as the bot would post it.
+func payload(m Message) any {
+	return map[string]any{"text": m.Text, "blocks": m.Blocks}
+}
+
+// assertGolden compares v, marshalled, with testdata/<name>.golden.json by
+// meaning, rewriting the file first under -update.
+func assertGolden(t *testing.T, name string, v any) {
+	t.Helper()
+	got := readableJSON(t, v)
+	path := filepath.Join("testdata", name+".golden.json")
+	if *update {
+		require.NoError(t, os.WriteFile(path, got, 0o644))
+	}
+	want, err := os.ReadFile(path)
+	require.NoError(t, err, "golden file missing; run go test ./blocks -update")
+	assert.JSONEq(t, string(want), string(got))
+}
+
+// readableJSON marshals v indented, with <, > and & left readable: slack-go
+// escapes them inside its own MarshalJSON, so v makes a round trip through
+// generic JSON first.
+func readableJSON(t *testing.T, v any) []byte {
+	t.Helper()
+	raw, err := json.Marshal(v)
+	require.NoError(t, err)
+	var generic any
+	require.NoError(t, json.Unmarshal(raw, &generic))
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	require.NoError(t, enc.Encode(generic))
+	return buf.Bytes()
+}
+
+func sampleRows() []ActionRow {
+	return []ActionRow{
+		{
+			ID:        "A-101",
+			Title:     "Circulate the revised budget to all trustees",
+			Status:    "open",
+			Deadline:  day(2026, 3, 9),
+			Meeting:   "Budget meeting",
+			Committee: "Finance",
+			CanChange: true,
+		},
+		{
+			ID:              "A-102",
+			Title:           "Book the hall for the AGM",
+			Status:          "in_progress",
+			Deadline:        time.Date(2026, 3, 4, 17, 0, 0, 0, time.UTC),
+			DeadlineHasTime: true,
+			Committee:       "Events",
+			Assignee:        "Sam Lee",
+			CanChange:       true,
+		},
+		{
+			ID:        "A-103",
+			Title:     "Review the safeguarding policy",
+			Status:    "deferred",
+			Committee: "Governance",
+			CanChange: true,
+		},
+	}
+}
+
+func sampleMinutes() MinutesView {
+	return MinutesView{
+		MeetingID: "M-7",
+		Title:     "Finance Committee, March",
+		Committee: "Finance",
+		Date:      day(2026, 2, 26),
+		Body: "Present: A. Jones (chair), B. Patel, C. Wu.\n\n\n" +
+			"1. Apologies were received from D. Smith.\r\n\r\n" +
+			"2. The budget for 2026/27 was discussed & agreed subject to <minor> changes.\n\n" +
+			"3. Any other business: none.",
+		URL:       "https://records.example.org/meetings/M-7/minutes?format=html&lang=en",
+		Shareable: true,
+	}
+}
+
+func sampleMeeting() MeetingRow {
+	return MeetingRow{
+		ID:          "M-7",
+		Reference:   "FIN-2026-03",
+		Title:       "Finance Committee, March",
+		Committee:   "Finance",
+		Date:        time.Date(2026, 3, 12, 18, 30, 0, 0, time.UTC),
+		DateHasTime: true,
+		Location:    "Room 2, Town Hall",
+		Agenda: []AgendaRow{
+			{Number: "1", Title: "Apologies"},
+			{Number: "2", Title: "Minutes of the last meeting", Description: "To approve the minutes of 26 February."},
+			{Number: "3a", Title: "Budget 2026/27", Description: "Report of the treasurer.\nPaper F-12 attached."},
+			{Title: "Any other business"},
+		},
+	}
+}
+
+func TestGolden(t *testing.T) {
+	t.Parallel()
+
+	changed := sampleRows()[:1]
+	changed[0].Status = "complete"
+	changed[0].Changed = &Change{By: "U0123ABCD", At: now, Status: "complete"}
+
+	overdue := sampleRows()[:2]
+	overdue[0].Overdue = true
+	overdue[0].Deadline = day(2026, 2, 20)
+
+	hostile := ActionRow{
+		ID:        "A-666",
+		Title:     "<!channel> <@U123> & co",
+		Status:    "<!here>",
+		Meeting:   "<https://evil.example|click me>",
+		Committee: "<#C0123|general>",
+		Assignee:  "<!subteam^S123>",
+		CanChange: true,
+		Changed:   &Change{By: "<!everyone>", At: now, Status: "complete"},
+	}
+
+	draft := sampleMinutes()
+	draft.Draft = true
+	shared := sampleMinutes()
+	shared.Shareable = false
+	shared.SharedBy = "U0123ABCD"
+	noURL := sampleMinutes()
+	noURL.URL = ""
+	noURL.Shareable = false
+
+	meetings := MeetingList{Title: "Finance meetings", NextValue: "committee=Finance&offset=10"}
+	for i, m := range []MeetingRow{sampleMeeting(), sampleMeeting()} {
+		m.Agenda = nil
+		if i == 1 {
+			m.ID, m.Reference, m.Title, m.Location = "M-6", "", "Finance Committee, February", ""
+			m.Date, m.DateHasTime = day(2026, 2, 26), false
+		}
+		meetings.Meetings = append(meetings.Meetings, m)
+	}
+
+	home := HomeView{
+		User:       "U0123ABCD",
+		Actions:    ActionList{Rows: sampleRows()[:2], Total: 5},
+		MoreOffset: 2,
+		Minutes: []MinutesView{
+			sampleMinutes(),
+			{Title: "Events Committee, February", Committee: "Events", Date: day(2026, 2, 10), Draft: true, URL: "javascript:alert(1)"},
+		},
+	}
+
+	reminder := Reminder{
+		User:    "U0123ABCD",
+		Days:    7,
+		Overdue: overdue[:1],
+		DueSoon: sampleRows()[1:2],
+	}
+
+	cases := []struct {
+		name string
+		got  any
+	}{
+		{"actions_normal", payload(Actions(ActionList{Title: "Your open actions", Rows: sampleRows(), Total: 3}))},
+		{"actions_empty", payload(Actions(ActionList{Title: "Your open actions", Empty: "You have no open actions. :tada:"}))},
+		{"actions_paginated", payload(Actions(ActionList{
+			Title: "Your open actions", Rows: sampleRows()[:2], Offset: 10, Total: 23,
+			MoreValue: "status=open&offset=12", Truncated: true,
+		}))},
+		{"actions_changed", payload(Actions(ActionList{Title: "Your actions", Rows: changed, Total: 1}))},
+		{"actions_overdue", payload(Actions(ActionList{Title: "Overdue actions", Rows: overdue, Total: 2}))},
+		{"actions_hostile", payload(Actions(ActionList{Title: "Actions for <!channel>", Rows: []ActionRow{hostile}}))},
+		{"minutes_approved", payload(Minutes(sampleMinutes()))},
+		{"minutes_draft", payload(Minutes(draft))},
+		{"minutes_shared", payload(Minutes(shared))},
+		{"minutes_no_url", payload(Minutes(noURL))},
+		{"meetings_next", payload(Meetings(meetings))},
+		{"meetings_empty", payload(Meetings(MeetingList{Title: "Finance meetings", Empty: "No meetings for Finance."}))},
+		{"meeting_agenda", payload(Meeting(sampleMeeting()))},
+		{"help_actions", payload(Help("/actions", ""))},
+		{"help_minutes", payload(Help("/minutes", ""))},
+		{"help_meetings", payload(Help("meetings", ""))},
+		{"help_all", payload(Help("", "I didn't understand `/actions frobnicate`."))},
+		{"notice", payload(Notice(":white_check_mark: Shared the minutes in <#C0123>."))},
+		{"home_normal", Home(home)},
+		{"home_unmapped", Home(HomeView{User: "U0123ABCD", Unmapped: "I couldn't find you in the records service (sam@example.org).", Minutes: home.Minutes[:1]})},
+		{"home_error", Home(HomeView{User: "U0123ABCD", RecordsError: "The records service is not answering right now; try again in a minute."})},
+		{"reminder", payload(ReminderMessage(reminder))},
+		{"unfurl", UnfurlMinutes(draft)},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			assertGolden(t, tc.name, tc.got)
+			assert.NoError(t, checkAny(tc.got))
+		})
+	}
+}
+
+// checkAny runs the Check that fits a golden value.
+func checkAny(v any) error {
+	switch v := v.(type) {
+	case map[string]any:
+		return CheckMessage(Message{Text: v["text"].(string), Blocks: v["blocks"].([]slack.Block)})
+	case slack.HomeTabViewRequest:
+		return CheckView(v)
+	case slack.Attachment:
+		return Check(v.Blocks.BlockSet)
+	}
+	panic("unknown golden value")
+}

@@ -1,0 +1,98 @@
+package blocks
+
+import (
+	"cmp"
+	"strconv"
+	"strings"
+
+	"github.com/slack-go/slack"
+)
+
+const (
+	// homeMinutesMax is how many committees' minutes the Home tab lists.
+	homeMinutesMax = 20
+	// homeHelp reminds the reader of the commands at the foot of Home.
+	homeHelp = "`/actions` your actions · `/minutes` the latest minutes · `/meetings` meetings · `/actions help` everything else"
+)
+
+// Home builds the App Home view: a header "Your actions"; notes when
+// v.Unmapped or v.RecordsError is set (escaped, as they may quote record
+// data); the action rows with their buttons (see ActionRowBlocks), or
+// v.Actions.Empty ("You have no open actions." when empty) when there are
+// none and nothing went wrong; the position and the truncation note as in
+// Actions; "Show more" (ActionHomeMore, value v.MoreOffset in decimal) when
+// MoreOffset > 0; then a divider, "Latest minutes" with one compact section
+// per committee (at most 20; a "Read" link only for safe http(s) URLs), a
+// divider and a line of help on the commands.
+//
+// The view stays within MaxViewBlocks and MaxViewText: rows that do not fit
+// are left off (the position line says so) and titles shrink as in Actions.
+func Home(v HomeView) slack.HomeTabViewRequest {
+	head := []slack.Block{header("Your actions")}
+	for _, note := range []string{v.Unmapped, v.RecordsError} {
+		if note = strings.TrimSpace(note); note != "" {
+			head = append(head, section(":warning: "+escapeTrunc(note, MaxSectionText-len(":warning: "))))
+		}
+	}
+
+	l := v.Actions
+	total := max(l.Total, l.Offset+len(l.Rows))
+	var after []slack.Block
+	if len(l.Rows) == 0 && v.Unmapped == "" && v.RecordsError == "" {
+		head = append(head, section(escapeTrunc(cmp.Or(strings.TrimSpace(l.Empty), "You have no open actions."), MaxSectionText)))
+	}
+	if l.Truncated {
+		after = append(after, contextLine(truncatedNote))
+	}
+	if v.MoreOffset > 0 {
+		after = append(after, slack.NewActionBlock("", button(ActionHomeMore, strconv.Itoa(v.MoreOffset), "Show more")))
+	}
+	after = append(after, slack.NewDividerBlock(), header("Latest minutes"))
+	after = append(after, homeMinutes(v.Minutes)...)
+	after = append(after, slack.NewDividerBlock(), contextLine(homeHelp))
+
+	pos := position(l.Offset, len(l.Rows), total)
+	maxBlocks := MaxViewBlocks - len(head) - len(after) - 1
+	maxText := MaxViewText - measure(head...) - measure(after...) - measure(pos)
+	rows, shown, _ := fitRows(l.Rows, maxBlocks, maxText, make(map[string]bool))
+
+	blocks := append(head, rows...)
+	if shown > 0 && (l.Offset > 0 || l.Offset+shown < total) {
+		blocks = append(blocks, position(l.Offset, shown, total))
+	}
+	blocks = append(blocks, after...)
+	return slack.HomeTabViewRequest{Type: slack.VTHomeTab, Blocks: slack.Blocks{BlockSet: blocks}}
+}
+
+// homeMinutes is one compact section per committee's latest minutes.
+func homeMinutes(list []MinutesView) []slack.Block {
+	if len(list) == 0 {
+		return []slack.Block{contextLine("No minutes to show.")}
+	}
+	var out []slack.Block
+	for _, m := range list[:min(len(list), homeMinutesMax)] {
+		title := cmp.Or(inline(m.Title, 100), "Minutes")
+		var meta []string
+		if c := inline(m.Committee, 50); c != "" {
+			meta = append(meta, c)
+		}
+		if d := Date(m.Date, m.DateHasTime); d != "" {
+			meta = append(meta, d)
+		}
+		if m.Draft {
+			meta = append(meta, ":warning: *Draft*")
+		}
+		if l := link(m.URL, "Read"); l != "" {
+			meta = append(meta, l)
+		}
+		text := "*" + title + "*"
+		if len(meta) > 0 {
+			text += "\n" + strings.Join(meta, " · ")
+		}
+		out = append(out, section(text))
+	}
+	if rest := len(list) - homeMinutesMax; rest > 0 {
+		out = append(out, contextLine("…and "+plural(rest, "more committee", "more committees")+" — use `/minutes` to see them."))
+	}
+	return out
+}

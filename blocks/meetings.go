@@ -1,0 +1,223 @@
+package blocks
+
+import (
+	"cmp"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/slack-go/slack"
+)
+
+// Sizes of meeting text, in escaped characters.
+const (
+	meetingTitleMax     = 150
+	meetingCommitteeMax = 60
+	meetingLocationMax  = 80
+	meetingRefMax       = 40
+	agendaNumberMax     = 10
+	agendaTitleMax      = 200
+	agendaDescMax       = 300
+	// agendaTextMax caps the agenda of one meeting message, so a
+	// thousand-item agenda does not crowd out the rest; beyond it the
+	// message says how many items are left.
+	agendaTextMax = 6000
+)
+
+// meetingButtons is the Agenda and Minutes buttons of a meeting in a list,
+// nil when the ID cannot be a button value.
+func meetingButtons(id string, agenda bool) *slack.ActionBlock {
+	if id == "" || len(id) > MaxButtonValue {
+		return nil
+	}
+	var els []slack.BlockElement
+	if agenda {
+		els = append(els, button(ActionMeetingAgenda, id, "Agenda"))
+	}
+	els = append(els, button(ActionMeetingMinutes, id, "Minutes"))
+	return slack.NewActionBlock("", els...)
+}
+
+// meetingTitle is the bold title line of a meeting.
+func meetingTitle(m MeetingRow) string {
+	if t := inline(m.Title, meetingTitleMax); t != "" {
+		return "*" + t + "*"
+	}
+	return "*Untitled meeting*"
+}
+
+// meetingLine is "<date> · <committee> · <location> · ref <reference>",
+// leaving out what the record lacks.
+func meetingLine(m MeetingRow) string {
+	var parts []string
+	if d := Date(m.Date, m.DateHasTime); d != "" {
+		parts = append(parts, d)
+	}
+	if c := inline(m.Committee, meetingCommitteeMax); c != "" {
+		parts = append(parts, c)
+	}
+	if l := inline(m.Location, meetingLocationMax); l != "" {
+		parts = append(parts, l)
+	}
+	if r := inline(m.Reference, meetingRefMax); r != "" {
+		parts = append(parts, "ref "+r)
+	}
+	return strings.Join(parts, " · ")
+}
+
+// Meetings builds a meeting list: a header (l.Title, default "Meetings"),
+// per meeting a section with the title and "<date> · <committee> ·
+// <location> · ref <reference>" and an actions block with Agenda
+// (ActionMeetingAgenda) and Minutes (ActionMeetingMinutes), both valued the
+// meeting ID and left off when the ID is empty; then Next
+// (ActionMeetingsNext, value l.NextValue) when NextValue is set. Pages of up
+// to 10 meetings always fit; meetings beyond the message's limits are left
+// off with a note. No meetings shows l.Empty ("No meetings found." when
+// empty) as plain text.
+func Meetings(l MeetingList) Message {
+	title := truncate(cmp.Or(oneLine(l.Title), "Meetings"), MaxHeaderText)
+	blocks := []slack.Block{header(title)}
+	fallback := Escape(title)
+	if len(l.Meetings) == 0 {
+		blocks = append(blocks, section(escapeTrunc(cmp.Or(strings.TrimSpace(l.Empty), "No meetings found."), MaxSectionText)))
+		return Message{Text: fallback, Blocks: blocks}
+	}
+	fallback += fmt.Sprintf(" (%d)", len(l.Meetings))
+
+	var footer []slack.Block
+	if l.NextValue != "" && len(l.NextValue) <= MaxButtonValue {
+		footer = append(footer, slack.NewActionBlock("", button(ActionMeetingsNext, l.NextValue, "Next")))
+	}
+	left := leftOff(len(l.Meetings))
+	maxBlocks := MaxMessageBlocks - len(blocks) - len(footer) - 1
+	maxText := MaxMessageText - runes(fallback) - measure(blocks...) - measure(footer...) - measure(left)
+
+	shown := 0
+	for _, m := range l.Meetings {
+		bl := []slack.Block{section(meetingTitle(m) + "\n" + cmp.Or(meetingLine(m), "No date"))}
+		if b := meetingButtons(m.ID, true); b != nil {
+			bl = append(bl, b)
+		}
+		n := measure(bl...)
+		if len(bl) > maxBlocks || n > maxText {
+			break
+		}
+		blocks = append(blocks, bl...)
+		maxBlocks -= len(bl)
+		maxText -= n
+		shown++
+	}
+	if rest := len(l.Meetings) - shown; rest > 0 {
+		blocks = append(blocks, leftOff(rest))
+	}
+	blocks = append(blocks, footer...)
+	return Message{Text: fallback, Blocks: blocks}
+}
+
+// leftOff is the note for list items that did not fit.
+func leftOff(n int) *slack.ContextBlock {
+	return contextLine(fmt.Sprintf("…and %d more not shown.", n))
+}
+
+// Meeting builds one meeting: a header with the title, fields for
+// committee, date, location and reference (those the record has), the
+// agenda as numbered items (title in bold, description after it) in
+// sections of at most 3000 characters, and a Minutes button
+// (ActionMeetingMinutes, value m.ID) when the ID is set. The agenda shows at
+// most about 6000 characters; the rest is summed up as "…and N more items".
+func Meeting(m MeetingRow) Message {
+	title := truncate(cmp.Or(oneLine(m.Title), "Meeting"), MaxHeaderText)
+	blocks := []slack.Block{header(title)}
+	fallback := Escape(title)
+	if d := plainDate(m.Date, m.DateHasTime); d != "" {
+		fallback += ", " + d
+	}
+
+	var fields []*slack.TextBlockObject
+	add := func(name, value string) {
+		if value != "" {
+			fields = append(fields, mrkdwn("*"+name+"*\n"+value))
+		}
+	}
+	add("Committee", inline(m.Committee, 200))
+	add("Date", Date(m.Date, m.DateHasTime))
+	add("Location", inline(m.Location, 500))
+	add("Reference", inline(m.Reference, 200))
+	if len(fields) > 0 {
+		blocks = append(blocks, slack.NewSectionBlock(nil, fields, nil))
+	}
+
+	var footer []slack.Block
+	if b := meetingButtons(m.ID, false); b != nil {
+		footer = append(footer, b)
+	}
+	more := contextLine(fmt.Sprintf("…and %d more items", len(m.Agenda)))
+	maxBlocks := MaxMessageBlocks - len(blocks) - len(footer) - 2 // agenda label, "more" note
+	maxText := MaxMessageText - runes(fallback) - measure(blocks...) - measure(footer...) - measure(more)
+	maxText = min(maxText, agendaTextMax)
+
+	if len(m.Agenda) == 0 {
+		blocks = append(blocks, contextLine("No agenda published."))
+	} else {
+		blocks = append(blocks, section("*Agenda*"))
+		chunks, shown := agendaSections(m.Agenda, maxBlocks, maxText)
+		blocks = append(blocks, chunks...)
+		if rest := len(m.Agenda) - shown; rest > 0 {
+			blocks = append(blocks, contextLine("…and "+plural(rest, "more item", "more items")))
+		}
+	}
+	blocks = append(blocks, footer...)
+	return Message{Text: fallback, Blocks: blocks}
+}
+
+// agendaItem is one agenda item as mrkdwn.
+func agendaItem(i int, a AgendaRow) string {
+	num := inline(a.Number, agendaNumberMax)
+	if num == "" {
+		num = strconv.Itoa(i + 1)
+	}
+	line := "*" + num + ". " + cmp.Or(inline(a.Title, agendaTitleMax), "Untitled item") + "*"
+	if d := inline(a.Description, agendaDescMax); d != "" {
+		line += "\n" + d
+	}
+	return line
+}
+
+// agendaSections packs agenda items into sections of at most MaxSectionText
+// characters, using at most maxBlocks sections and maxText characters. It
+// returns the sections and how many items they hold.
+func agendaSections(items []AgendaRow, maxBlocks, maxText int) (out []slack.Block, shown int) {
+	var cur strings.Builder
+	flush := func() {
+		if cur.Len() > 0 {
+			out = append(out, section(cur.String()))
+			cur.Reset()
+		}
+	}
+	used, curRunes := 0, 0
+	for i, a := range items {
+		item := agendaItem(i, a)
+		n := runes(item)
+		sep := 0
+		if curRunes > 0 {
+			sep = 1
+		}
+		if curRunes+sep+n > MaxSectionText {
+			flush()
+			curRunes, sep = 0, 0
+		}
+		blocksNeeded := len(out) + 1
+		if used+sep+n > maxText || blocksNeeded > maxBlocks {
+			break
+		}
+		if sep > 0 {
+			cur.WriteByte('\n')
+		}
+		cur.WriteString(item)
+		curRunes += sep + n
+		used += sep + n
+		shown++
+	}
+	flush()
+	return out, shown
+}

@@ -1,0 +1,117 @@
+package blocks
+
+import (
+	"cmp"
+	"strings"
+
+	"github.com/slack-go/slack"
+)
+
+const (
+	// minutesExcerptMax is how much of the body a minutes message shows.
+	minutesExcerptMax = 800
+	// unfurlExcerptMax keeps an unfurl to two or three lines.
+	unfurlExcerptMax = 280
+	// draftMark flags minutes that are not approved yet, wherever shown.
+	draftMark = ":warning: *Draft* — not yet approved"
+)
+
+// minutesStatus is the status field of minutes.
+func minutesStatus(draft bool) string {
+	if draft {
+		return draftMark
+	}
+	return "Approved"
+}
+
+// Minutes builds the minutes summary message: a header with the title
+// ("Minutes" when empty), fields for committee, date and status (drafts are
+// marked ":warning: Draft — not yet approved"), the opening of the body (see
+// Excerpt; about 800 characters, escaped, Markdown left as written), a
+// "Read the full minutes" link button when v.URL is an http(s) URL, "Share
+// in channel" (ActionMinutesShare, value v.MeetingID) when v.Shareable and
+// the ID is set, and "Shared by @user" when v.SharedBy is set.
+func Minutes(v MinutesView) Message {
+	title := truncate(cmp.Or(oneLine(v.Title), "Minutes"), MaxHeaderText)
+	blocks := []slack.Block{header(title)}
+
+	var fields []*slack.TextBlockObject
+	if c := inline(v.Committee, 200); c != "" {
+		fields = append(fields, mrkdwn("*Committee*\n"+c))
+	}
+	if d := Date(v.Date, v.DateHasTime); d != "" {
+		fields = append(fields, mrkdwn("*Date*\n"+d))
+	}
+	fields = append(fields, mrkdwn("*Status*\n"+minutesStatus(v.Draft)))
+	blocks = append(blocks, slack.NewSectionBlock(nil, fields, nil))
+
+	if ex := Excerpt(v.Body, minutesExcerptMax); ex != "" {
+		blocks = append(blocks, section(escapeTrunc(ex, MaxSectionText)))
+	}
+
+	var buttons []slack.BlockElement
+	if safeURL(v.URL, MaxURL) {
+		b := button(ActionOpenLink, "", "Read the full minutes")
+		b.URL = v.URL
+		buttons = append(buttons, b)
+	}
+	if v.Shareable && v.MeetingID != "" && len(v.MeetingID) <= MaxButtonValue {
+		buttons = append(buttons, button(ActionMinutesShare, v.MeetingID, "Share in channel"))
+	}
+	if len(buttons) > 0 {
+		blocks = append(blocks, slack.NewActionBlock("", buttons...))
+	}
+	if v.SharedBy != "" {
+		blocks = append(blocks, contextLine("Shared by "+mention(v.SharedBy)))
+	}
+	return Message{Text: minutesFallback(v, title), Blocks: blocks}
+}
+
+// minutesFallback is "Minutes: <title> (<committee>, <date>), draft".
+func minutesFallback(v MinutesView, title string) string {
+	var about []string
+	if c := inline(v.Committee, 100); c != "" {
+		about = append(about, c)
+	}
+	if d := plainDate(v.Date, v.DateHasTime); d != "" {
+		about = append(about, d)
+	}
+	text := "Minutes: " + Escape(title)
+	if len(about) > 0 {
+		text += " (" + strings.Join(about, ", ") + ")"
+	}
+	if v.Draft {
+		text += ", draft not yet approved"
+	}
+	return text
+}
+
+// UnfurlMinutes builds the compact unfurl of a minutes link: one section
+// with the title, a line "committee · date · status" (drafts marked), two or
+// three lines of the body and a "Read the full minutes" link when v.URL is
+// an http(s) URL. Fallback is the plain-text title.
+func UnfurlMinutes(v MinutesView) slack.Attachment {
+	title := cmp.Or(oneLine(v.Title), "Minutes")
+	lines := []string{"*" + escapeTrunc(title, 200) + "*"}
+	var meta []string
+	if c := inline(v.Committee, 80); c != "" {
+		meta = append(meta, c)
+	}
+	if d := Date(v.Date, v.DateHasTime); d != "" {
+		meta = append(meta, d)
+	}
+	meta = append(meta, minutesStatus(v.Draft))
+	lines = append(lines, strings.Join(meta, " · "))
+	// One run of text rather than paragraphs keeps the unfurl to two or
+	// three lines.
+	if ex := oneLine(Excerpt(v.Body, unfurlExcerptMax)); ex != "" {
+		lines = append(lines, escapeTrunc(ex, 2*unfurlExcerptMax))
+	}
+	if l := link(v.URL, "Read the full minutes"); l != "" {
+		lines = append(lines, l)
+	}
+	return slack.Attachment{
+		Fallback: "Minutes: " + truncate(title, 200),
+		Blocks:   slack.Blocks{BlockSet: []slack.Block{section(strings.Join(lines, "\n"))}},
+	}
+}

@@ -1,0 +1,383 @@
+package blocks
+
+import (
+	"fmt"
+	"net/url"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/slack-go/slack"
+)
+
+// ellipsis marks text that was shortened.
+const ellipsis = "…"
+
+// Escape escapes s for mrkdwn: &, < and > become &amp; &lt; &gt;, so record
+// text can never form a mention, a link or a special command. Slack decodes
+// only these three entities, so nothing else is touched.
+func Escape(s string) string {
+	if !strings.ContainsAny(s, "&<>") {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s) + 16)
+	for i := 0; i < len(s); i++ {
+		// Byte-wise is safe: the three characters are ASCII and never occur
+		// inside a multi-byte UTF-8 sequence.
+		switch c := s[i]; c {
+		case '&':
+			b.WriteString("&amp;")
+		case '<':
+			b.WriteString("&lt;")
+		case '>':
+			b.WriteString("&gt;")
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
+}
+
+// escapedWidth is the number of characters r takes once escaped.
+func escapedWidth(r rune) int {
+	switch r {
+	case '&':
+		return len("&amp;")
+	case '<', '>':
+		return len("&lt;")
+	}
+	return 1
+}
+
+// escapeTrunc escapes s and shortens it so the result has at most max
+// characters, ending in "…" when shortened. It cuts between source runes,
+// so neither a UTF-8 sequence nor an entity is ever split.
+func escapeTrunc(s string, max int) string {
+	if max <= 0 {
+		return ""
+	}
+	width := 0
+	for _, r := range s {
+		width += escapedWidth(r)
+	}
+	if width <= max {
+		return Escape(s)
+	}
+	var b strings.Builder
+	width = 0
+	for _, r := range s {
+		w := escapedWidth(r)
+		if width+w > max-1 {
+			break
+		}
+		width += w
+		switch r {
+		case '&':
+			b.WriteString("&amp;")
+		case '<':
+			b.WriteString("&lt;")
+		case '>':
+			b.WriteString("&gt;")
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return strings.TrimRightFunc(b.String(), unicode.IsSpace) + ellipsis
+}
+
+// truncate shortens plain text to at most max characters, ending in "…"
+// when shortened. It cuts at a rune boundary.
+func truncate(s string, max int) string {
+	if max <= 0 {
+		return ""
+	}
+	if utf8.RuneCountInString(s) <= max {
+		return s
+	}
+	return strings.TrimRightFunc(prefixRunes(s, max-1), unicode.IsSpace) + ellipsis
+}
+
+// truncateMrkdwn shortens mrkdwn the bot wrote (already escaped) to at most
+// max characters without cutting through an entity (&amp;) or a control
+// sequence (<@U123>, <!date^…|…>): a cut inside one moves before it.
+func truncateMrkdwn(s string, max int) string {
+	if max <= 0 {
+		return ""
+	}
+	if utf8.RuneCountInString(s) <= max {
+		return s
+	}
+	cut := prefixRunes(s, max-1)
+	if open := strings.LastIndexByte(cut, '<'); open > strings.LastIndexByte(cut, '>') {
+		cut = cut[:open]
+	}
+	if amp := strings.LastIndexByte(cut, '&'); amp >= 0 && !strings.Contains(cut[amp:], ";") {
+		cut = cut[:amp]
+	}
+	return strings.TrimRightFunc(cut, unicode.IsSpace) + ellipsis
+}
+
+// oneLine collapses every run of white space (newlines included) into one
+// space, so record text cannot break a list row's layout.
+func oneLine(s string) string {
+	if !strings.ContainsFunc(s, func(r rune) bool { return unicode.IsSpace(r) && r != ' ' }) &&
+		!strings.Contains(s, "  ") && strings.TrimSpace(s) == s {
+		return s
+	}
+	return strings.Join(strings.Fields(s), " ")
+}
+
+// inline is record text for one line of mrkdwn: collapsed, escaped and
+// shortened to max characters.
+func inline(s string, max int) string {
+	return escapeTrunc(oneLine(s), max)
+}
+
+// runes counts characters the way Block Kit limits do.
+func runes(s string) int { return utf8.RuneCountInString(s) }
+
+// Date formats t with Slack's date token so each reader sees their own time
+// zone: <!date^UNIX^{date_short_pretty}|Jan 2, 2006>, and with hasTime
+// <!date^UNIX^{date_short_pretty} at {time}|Jan 2, 2006 at 15:04 UTC>. The
+// fallback after "|" is what clients that cannot render the token show.
+//
+// A date-only value (hasTime false) is shown at 12:00 UTC of t's calendar
+// date, so the date reads the same in every time zone from UTC-11 to UTC+11
+// instead of slipping to the day before west of Greenwich. A zero t gives "".
+func Date(t time.Time, hasTime bool) string {
+	if t.IsZero() {
+		return ""
+	}
+	if !hasTime {
+		noon := calendarNoon(t)
+		return fmt.Sprintf("<!date^%d^{date_short_pretty}|%s>", noon.Unix(), noon.Format("Jan 2, 2006"))
+	}
+	u := t.UTC()
+	return fmt.Sprintf("<!date^%d^{date_short_pretty} at {time}|%s>", u.Unix(), u.Format("Jan 2, 2006 at 15:04 UTC"))
+}
+
+// calendarNoon is 12:00 UTC of t's calendar date in t's own location.
+func calendarNoon(t time.Time) time.Time {
+	y, m, d := t.Date()
+	return time.Date(y, m, d, 12, 0, 0, 0, time.UTC)
+}
+
+// plainDate is a readable date for plain-text fallbacks, where the date token
+// does not render. Zero t gives "".
+func plainDate(t time.Time, hasTime bool) string {
+	switch {
+	case t.IsZero():
+		return ""
+	case hasTime:
+		return t.UTC().Format("Jan 2, 2006 15:04 UTC")
+	}
+	return calendarNoon(t).Format("Jan 2, 2006")
+}
+
+// isoDate is a date for terminals: 2006-01-02, with the time in UTC when the
+// value has one. Zero t gives "".
+func isoDate(t time.Time, hasTime bool) string {
+	switch {
+	case t.IsZero():
+		return ""
+	case hasTime:
+		return t.UTC().Format("2006-01-02 15:04 UTC")
+	}
+	return calendarNoon(t).Format("2006-01-02")
+}
+
+// maxMentionID bounds a user ID turned into a mention; real Slack IDs are
+// about 11 characters, so anything longer is not one.
+const maxMentionID = 32
+
+// isUserID reports whether id looks like a Slack user ID (^[UW][A-Z0-9]+$).
+func isUserID(id string) bool {
+	if len(id) < 2 || len(id) > maxMentionID || (id[0] != 'U' && id[0] != 'W') {
+		return false
+	}
+	for i := 1; i < len(id); i++ {
+		if c := id[i]; (c < 'A' || c > 'Z') && (c < '0' || c > '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// mention is a user mention when id is a Slack user ID and escaped text
+// otherwise, so a forged "ID" can never become a control sequence.
+func mention(id string) string {
+	if isUserID(id) {
+		return "<@" + id + ">"
+	}
+	if s := inline(id, 24); s != "" {
+		return s
+	}
+	return "someone"
+}
+
+// safeURL reports whether u can go into a link: an absolute http(s) URL
+// without white space or the characters that end a mrkdwn link (| < >).
+// URLs come from the bot's own configuration, but a bad one must cost a
+// link, not a rejected message.
+func safeURL(u string, max int) bool {
+	if u == "" || runes(u) > max {
+		return false
+	}
+	if strings.ContainsAny(u, "|<>") || strings.ContainsFunc(u, func(r rune) bool {
+		return unicode.IsSpace(r) || unicode.IsControl(r)
+	}) {
+		return false
+	}
+	p, err := url.Parse(u)
+	if err != nil || p.Host == "" {
+		return false
+	}
+	return strings.EqualFold(p.Scheme, "http") || strings.EqualFold(p.Scheme, "https")
+}
+
+// link is a mrkdwn link to u labelled label (bot text, no | or >), or "" when
+// u is not a safe URL. Slack decodes entities in the URL part too, so & is
+// escaped like everywhere else in mrkdwn.
+func link(u, label string) string {
+	if !safeURL(u, maxInlineURL) {
+		return ""
+	}
+	return "<" + Escape(u) + "|" + label + ">"
+}
+
+// maxInlineURL bounds a URL written into mrkdwn text, where it counts
+// against the message's text budget.
+const maxInlineURL = 500
+
+// mrkdwn is a mrkdwn text object. Verbatim stops Slack from turning bare
+// URLs, #channel names and @here-like words in record text into links or
+// mentions; the sequences the bot writes itself (<@U…>, <!date…>) still work.
+func mrkdwn(s string) *slack.TextBlockObject {
+	return slack.NewTextBlockObject(slack.MarkdownType, s, false, true)
+}
+
+// plain is a plain_text object with emoji shortcodes rendered.
+func plain(s string) *slack.TextBlockObject {
+	return slack.NewTextBlockObject(slack.PlainTextType, s, true, false)
+}
+
+// section is a section of one mrkdwn text.
+func section(s string) *slack.SectionBlock {
+	return slack.NewSectionBlock(mrkdwn(s), nil, nil)
+}
+
+// header is a header block; s is shortened to Block Kit's limit.
+func header(s string) *slack.HeaderBlock {
+	return slack.NewHeaderBlock(plain(truncate(oneLine(s), MaxHeaderText)))
+}
+
+// contextLine is a context block of one mrkdwn text.
+func contextLine(s string) *slack.ContextBlock {
+	return slack.NewContextBlock("", mrkdwn(s))
+}
+
+// button is a plain button; text is shortened to Block Kit's limit.
+func button(actionID, value, text string) *slack.ButtonBlockElement {
+	return slack.NewButtonBlockElement(actionID, value, plain(truncate(text, MaxButtonText)))
+}
+
+// plural is "1 action" or "3 actions".
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
+
+// Excerpt returns the opening of body as readable plain text of at most max
+// characters: line endings normalised, trailing spaces dropped and runs of
+// blank lines collapsed into one. When body is longer it takes whole
+// paragraphs while they fit, else cuts at a line or word boundary, and ends
+// in "…". Invalid UTF-8 is replaced, so the result is always valid UTF-8.
+// max <= 0 gives "".
+func Excerpt(body string, max int) string {
+	if max <= 0 {
+		return ""
+	}
+	text := normalizeBody(body)
+	if runes(text) <= max {
+		return text
+	}
+	// Whole paragraphs while they fit, keeping room for the ellipsis.
+	var kept string
+	for _, p := range strings.Split(text, "\n\n") {
+		next := p
+		if kept != "" {
+			next = kept + "\n\n" + p
+		}
+		if runes(next) > max-2 { // room for "\n…"
+			break
+		}
+		kept = next
+	}
+	if kept != "" {
+		return kept + "\n" + ellipsis
+	}
+	return cutAtBoundary(text, max-1) + ellipsis
+}
+
+// normalizeBody makes body tidy plain text: valid UTF-8, \n line endings, no
+// trailing spaces, at most one blank line in a row, no leading or trailing
+// blank lines.
+func normalizeBody(body string) string {
+	body = strings.ToValidUTF8(body, "\uFFFD")
+	body = strings.ReplaceAll(body, "\r\n", "\n")
+	body = strings.ReplaceAll(body, "\r", "\n")
+	var b strings.Builder
+	blank := false
+	for line := range strings.SplitSeq(body, "\n") {
+		line = strings.TrimRightFunc(line, unicode.IsSpace)
+		if line == "" {
+			blank = b.Len() > 0
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteByte('\n')
+			if blank {
+				b.WriteByte('\n')
+			}
+		}
+		blank = false
+		b.WriteString(line)
+	}
+	return b.String()
+}
+
+// cutAtBoundary returns the longest prefix of s of at most max characters
+// that ends at a line break or, failing that, a word break; when neither is
+// in the second half of the prefix it cuts at a rune boundary.
+func cutAtBoundary(s string, max int) string {
+	prefix := prefixRunes(s, max)
+	if len(prefix) == len(s) {
+		return prefix
+	}
+	half := len(prefix) / 2
+	if i := strings.LastIndexByte(prefix, '\n'); i > 0 && i >= half {
+		return strings.TrimRightFunc(prefix[:i], unicode.IsSpace)
+	}
+	if i := strings.LastIndexFunc(prefix, unicode.IsSpace); i > 0 && i >= half {
+		return strings.TrimRightFunc(prefix[:i], unicode.IsSpace)
+	}
+	return prefix
+}
+
+// prefixRunes returns the first n runes of s.
+func prefixRunes(s string, n int) string {
+	if n <= 0 {
+		return ""
+	}
+	for i := range s {
+		if n == 0 {
+			return s[:i]
+		}
+		n--
+	}
+	return s
+}

@@ -1,0 +1,313 @@
+package bot
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/slack-go/slack"
+
+	"github.com/recordsbot/recordsbot/apiclient"
+	"github.com/recordsbot/recordsbot/blocks"
+)
+
+// actionsQuery is what /actions was asked for. It is also carried, as JSON,
+// in the value of the "Show more" button, so paging needs no server state.
+type actionsQuery struct {
+	Who     string `json:"w,omitempty"` // Slack user ID; "" = the caller
+	Status  string `json:"s,omitempty"` // a status, "all", or "" for open and in progress
+	Overdue bool   `json:"d,omitempty"`
+	Meeting string `json:"m,omitempty"`
+	Offset  int    `json:"o,omitempty"`
+
+	// A status change (/actions complete <id>); not carried in paging.
+	verb   apiclient.Status
+	target string
+}
+
+// verbs are the words /actions accepts for status changes.
+var verbs = map[string]apiclient.Status{
+	"complete": apiclient.StatusComplete, "done": apiclient.StatusComplete, "close": apiclient.StatusComplete,
+	"start": apiclient.StatusInProgress, "defer": apiclient.StatusDeferred,
+	"cancel": apiclient.StatusCancelled, "reopen": apiclient.StatusOpen,
+}
+
+// mentionRE matches a user mention as Slack escapes it in command text
+// ("<@U123|alice>" or "<@U123>").
+var mentionRE = regexp.MustCompile(`^<@([UW][A-Z0-9]+)(?:\|[^>]*)?>$`)
+
+// parseActionsText parses the text after /actions. ok is false when the text
+// asks for help or was not understood; note then says what was wrong.
+func parseActionsText(text string) (q actionsQuery, note string, ok bool) {
+	text = strings.TrimSpace(text)
+	fields := strings.Fields(text)
+	if len(fields) == 0 {
+		return q, "", true
+	}
+	first := strings.ToLower(fields[0])
+	if first == "help" || first == "?" {
+		return q, "", false
+	}
+	if st, isVerb := verbs[first]; isVerb {
+		id := strings.TrimSpace(text[len(fields[0]):])
+		id = strings.Trim(id, "`'\"")
+		if id == "" && apiclient.Status(first).Valid() {
+			// "/actions complete" alone lists completed actions.
+			q.Status = first
+			return q, "", true
+		}
+		if id == "" && first == "done" {
+			q.Status = string(apiclient.StatusComplete)
+			return q, "", true
+		}
+		if id == "" {
+			return q, fmt.Sprintf("`/actions %s` needs the action's ID, like `/actions %s 42`.", first, first), false
+		}
+		q.verb, q.target = st, id
+		return q, "", true
+	}
+	for i := 0; i < len(fields); i++ {
+		f := fields[i]
+		lf := strings.ToLower(f)
+		switch {
+		case mentionRE.MatchString(f):
+			q.Who = mentionRE.FindStringSubmatch(f)[1]
+		case strings.HasPrefix(f, "@"):
+			return q, fmt.Sprintf("I can't tell who `%s` is. Pick the person from Slack's autocomplete when you type @, so I get their ID.", blocks.Escape(f)), false
+		case lf == "overdue":
+			q.Overdue = true
+		case lf == "all":
+			q.Status = "all"
+		case lf == "in-progress" || lf == "inprogress" || lf == "started":
+			q.Status = string(apiclient.StatusInProgress)
+		case lf == "mine" || lf == "my":
+		case lf == "meeting":
+			rest := strings.TrimSpace(strings.Join(fields[i+1:], " "))
+			if rest == "" {
+				return q, "`/actions meeting` needs a meeting ID or reference, like `/actions meeting FIN-2026-07`.", false
+			}
+			q.Meeting = strings.Trim(rest, "`'\"")
+			return q, "", true
+		case apiclient.Status(lf).Valid():
+			q.Status = lf
+		default:
+			return q, fmt.Sprintf("I didn't understand `%s`.", blocks.Escape(f)), false
+		}
+	}
+	return q, "", true
+}
+
+func (s *Server) commandActions(ctx context.Context, cmd slack.SlashCommand) *reply {
+	q, note, ok := parseActionsText(cmd.Text)
+	if !ok {
+		return ephemeral(blocks.Help("/actions", note))
+	}
+	if q.verb != "" {
+		return s.commandSetStatus(ctx, cmd.UserID, q.target, q.verb)
+	}
+	return s.actionsPage(ctx, cmd.UserID, q)
+}
+
+// actionsPage builds one page of the list q asks for, as seen by caller.
+func (s *Server) actionsPage(ctx context.Context, caller string, q actionsQuery) *reply {
+	me, meErr := s.users.lookup(ctx, caller)
+	owner, ownerErr := me, meErr
+	if q.Who != "" && q.Who != caller {
+		owner, ownerErr = s.users.lookup(ctx, q.Who)
+	}
+	var meeting *apiclient.Meeting
+	if q.Meeting != "" {
+		m, err := s.deps.Records.GetMeeting(ctx, q.Meeting)
+		if err != nil {
+			if isNotFound(err) {
+				return notice(fmt.Sprintf(":mag: I couldn't find a meeting `%s`. Try `/meetings` to see recent ones.", blocks.Escape(q.Meeting)))
+			}
+			return notice(s.userMessage(ctx, "actions for meeting", err))
+		}
+		meeting = m
+	}
+
+	var fetch apiclient.Status
+	if q.Status != "" && q.Status != "all" {
+		fetch = apiclient.Status(q.Status)
+	}
+	list, err := s.actions.get(ctx, fetch)
+	if err != nil {
+		return notice(s.userMessage(ctx, "list actions", err))
+	}
+
+	now := s.deps.Now()
+	admin := s.isAdmin(caller)
+	var picked []*apiclient.Action
+	for i := range list.Actions {
+		a := &list.Actions[i]
+		if !q.wantStatus(a.Status) {
+			continue
+		}
+		if meeting != nil {
+			if a.MeetingID != meeting.ID && (meeting.Reference == "" || a.MeetingID != meeting.Reference) {
+				continue
+			}
+		} else if !owner.owns(a.Assignee) {
+			continue
+		}
+		if q.Overdue && !overdue(a, now) {
+			continue
+		}
+		picked = append(picked, a)
+	}
+	if len(picked) == 0 && meeting == nil && !owner.mapped() {
+		if ownerErr != nil {
+			return notice(":warning: I couldn't look up that Slack profile right now, so I can't match it to the records. Please try again in a minute.")
+		}
+		return notice(unmappedText(owner.ID == caller))
+	}
+	sortActions(picked, now)
+
+	total := len(picked)
+	if q.Offset < 0 || q.Offset >= total {
+		q.Offset = 0
+	}
+	end := min(q.Offset+s.cfg.PageSize, total)
+	l := blocks.ActionList{
+		Title:     q.title(owner, meeting, caller),
+		Offset:    q.Offset,
+		Total:     total,
+		Empty:     q.empty(owner.ID == caller),
+		Truncated: list.Truncated,
+	}
+	for _, a := range picked[q.Offset:end] {
+		l.Rows = append(l.Rows, s.actionRow(a, now, admin || me.owns(a.Assignee), owner.ID != caller || meeting != nil, nil))
+	}
+	if end < total {
+		next := q
+		next.Offset = end
+		if b, err := json.Marshal(next); err == nil {
+			l.MoreValue = string(b)
+		}
+	}
+	return ephemeral(blocks.Actions(l))
+}
+
+func (q actionsQuery) wantStatus(st apiclient.Status) bool {
+	switch q.Status {
+	case "all":
+		return true
+	case "":
+		return st == apiclient.StatusOpen || st == apiclient.StatusInProgress
+	}
+	return string(st) == q.Status
+}
+
+func (q actionsQuery) title(owner identity, m *apiclient.Meeting, caller string) string {
+	what := "open"
+	switch {
+	case q.Overdue:
+		what = "overdue"
+	case q.Status == "all":
+		what = "all"
+	case q.Status != "":
+		what = statusWords(apiclient.Status(q.Status))
+	}
+	if m != nil {
+		name := m.Title
+		if name == "" {
+			name = m.ID
+		}
+		return fmt.Sprintf("Actions from %s (%s)", name, what)
+	}
+	if owner.ID == caller {
+		if what == "all" {
+			return "All your actions"
+		}
+		return "Your " + what + " actions"
+	}
+	name := owner.Name
+	if name == "" {
+		name = owner.ID
+	}
+	return fmt.Sprintf("%s's %s actions", name, what)
+}
+
+func (q actionsQuery) empty(mine bool) string {
+	if mine && q.Status == "" && !q.Overdue && q.Meeting == "" {
+		return "Nothing open. :tada: If you expected some, your records identity may differ from your Slack email: ask the app's admin to add you to `USER_MAP`."
+	}
+	return "No actions match."
+}
+
+func unmappedText(self bool) string {
+	if !self {
+		return ":bust_in_silhouette: I can't match that person to the records: Slack doesn't share their email with recordsbot and `USER_MAP` has no entry for them."
+	}
+	return ":bust_in_silhouette: I can't match you to the records yet: Slack doesn't share your email with recordsbot and `USER_MAP` has no entry for you. " +
+		"Ask the app's admin to add `your-records-name-or-email=<your Slack member ID>` to `USER_MAP`."
+}
+
+func statusWords(st apiclient.Status) string {
+	switch st {
+	case apiclient.StatusInProgress:
+		return "in-progress"
+	case apiclient.StatusComplete:
+		return "completed"
+	}
+	return string(st)
+}
+
+// overdue reports whether a is still to do and past its deadline. A
+// date-only deadline is due at the end of that day (UTC).
+func overdue(a *apiclient.Action, now time.Time) bool {
+	if a.Deadline.IsZero() || (a.Status != apiclient.StatusOpen && a.Status != apiclient.StatusInProgress) {
+		return false
+	}
+	due := a.Deadline
+	if !a.DeadlineHasTime {
+		due = due.Add(24 * time.Hour)
+	}
+	return !now.Before(due)
+}
+
+// sortActions orders overdue first, then by deadline, then undated.
+func sortActions(as []*apiclient.Action, now time.Time) {
+	sort.SliceStable(as, func(i, j int) bool {
+		a, b := as[i], as[j]
+		if oa, ob := overdue(a, now), overdue(b, now); oa != ob {
+			return oa
+		}
+		if za, zb := a.Deadline.IsZero(), b.Deadline.IsZero(); za != zb {
+			return zb
+		}
+		if !a.Deadline.Equal(b.Deadline) {
+			return a.Deadline.Before(b.Deadline)
+		}
+		return a.ID < b.ID
+	})
+}
+
+// actionRow is the row of a as shown to a reader.
+func (s *Server) actionRow(a *apiclient.Action, now time.Time, canChange, showAssignee bool, changed *blocks.Change) blocks.ActionRow {
+	meeting := a.MeetingTitle
+	if meeting == "" {
+		meeting = a.MeetingID
+	}
+	r := blocks.ActionRow{
+		ID:              a.ID,
+		Title:           a.Title,
+		Status:          string(a.Status),
+		Deadline:        a.Deadline,
+		DeadlineHasTime: a.DeadlineHasTime,
+		Overdue:         overdue(a, now),
+		Meeting:         meeting,
+		Committee:       a.Committee,
+		CanChange:       canChange,
+		Changed:         changed,
+	}
+	if showAssignee {
+		r.Assignee = a.Assignee.String()
+	}
+	return r
+}

@@ -1,0 +1,106 @@
+package bot
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/slack-go/slack"
+
+	"github.com/recordsbot/recordsbot/apiclient"
+	"github.com/recordsbot/recordsbot/blocks"
+)
+
+// meetingsCursor is where a meeting list continues; it travels, as JSON, in
+// the value of the "Next" button.
+type meetingsCursor struct {
+	Committee string `json:"c,omitempty"`
+	Next      string `json:"n,omitempty"` // the records page to read
+	Skip      int    `json:"k,omitempty"` // meetings of that page already shown
+}
+
+func (s *Server) commandMeetings(ctx context.Context, cmd slack.SlashCommand) *reply {
+	arg := strings.Trim(strings.TrimSpace(cmd.Text), "`'\"")
+	if strings.EqualFold(arg, "help") {
+		return ephemeral(blocks.Help("/meetings", ""))
+	}
+	if arg != "" {
+		m, err := s.deps.Records.GetMeeting(ctx, arg)
+		if err == nil {
+			return ephemeral(blocks.Meeting(meetingRow(m)))
+		}
+		if !isNotFound(err) {
+			return notice(s.userMessage(ctx, "get meeting", err))
+		}
+	}
+	return s.meetingsPage(ctx, meetingsCursor{Committee: arg})
+}
+
+// meetingsPage collects up to one page of meetings from cur on, reading as
+// many records pages as that takes (bounded).
+func (s *Server) meetingsPage(ctx context.Context, cur meetingsCursor) *reply {
+	var rows []blocks.MeetingRow
+	var nextValue string
+	token, skip := cur.Next, cur.Skip
+	for page := 0; page < maxMeetingPages; page++ {
+		p, err := s.deps.Records.ListMeetings(ctx, &apiclient.ListMeetingsOptions{Next: token})
+		if err != nil {
+			return notice(s.userMessage(ctx, "list meetings", err))
+		}
+		full := false
+		for i := skip; i < len(p.Meetings); i++ {
+			m := &p.Meetings[i]
+			if !committeeMatches(m.Committee, cur.Committee) {
+				continue
+			}
+			if len(rows) == s.cfg.PageSize {
+				nextValue = encodeCursor(meetingsCursor{Committee: cur.Committee, Next: token, Skip: i})
+				full = true
+				break
+			}
+			rows = append(rows, meetingRow(m))
+		}
+		if full {
+			break
+		}
+		token, skip = p.Next, 0
+		if token == "" {
+			break
+		}
+		if len(rows) == s.cfg.PageSize {
+			nextValue = encodeCursor(meetingsCursor{Committee: cur.Committee, Next: token})
+			break
+		}
+	}
+	if len(rows) == 0 && cur.Committee != "" && cur.Next == "" {
+		return ephemeral(blocks.Help("/meetings", fmt.Sprintf("I found no meeting or committee called `%s`.", blocks.Escape(cur.Committee))))
+	}
+	title := "Recent meetings"
+	if cur.Committee != "" {
+		title = "Recent meetings: " + cur.Committee
+	}
+	return ephemeral(blocks.Meetings(blocks.MeetingList{Title: title, Meetings: rows, NextValue: nextValue, Empty: "No meetings found."}))
+}
+
+// encodeCursor returns the button value for c, or "" when it would not fit
+// in a button value (Slack's limit is 2000 characters): the list then ends
+// at this page instead of carrying a broken cursor.
+func encodeCursor(c meetingsCursor) string {
+	b, err := json.Marshal(c)
+	if err != nil || len(b) > 2000 {
+		return ""
+	}
+	return string(b)
+}
+
+func meetingRow(m *apiclient.Meeting) blocks.MeetingRow {
+	r := blocks.MeetingRow{
+		ID: m.ID, Reference: m.Reference, Title: meetingName(m), Committee: m.Committee,
+		Date: m.Date, DateHasTime: m.DateHasTime, Location: m.Location,
+	}
+	for _, it := range m.Agenda {
+		r.Agenda = append(r.Agenda, blocks.AgendaRow{Number: it.Number, Title: it.Title, Description: it.Description})
+	}
+	return r
+}

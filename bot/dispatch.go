@@ -1,0 +1,157 @@
+package bot
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/slack-go/slack"
+
+	"github.com/recordsbot/recordsbot/apiclient"
+	"github.com/recordsbot/recordsbot/blocks"
+)
+
+// reply is a message for Slack: the body of an ack, or of a response_url
+// post. Blocks may hold blocks.RawBlock values.
+type reply struct {
+	ResponseType    string        `json:"response_type,omitempty"`
+	ReplaceOriginal bool          `json:"replace_original,omitempty"`
+	Text            string        `json:"text"`
+	Blocks          []slack.Block `json:"blocks,omitempty"`
+}
+
+// ephemeral wraps a message as a reply only its reader sees.
+func ephemeral(m blocks.Message) *reply {
+	return &reply{ResponseType: slack.ResponseTypeEphemeral, Text: m.Text, Blocks: m.Blocks}
+}
+
+// notice is a short ephemeral message written by the bot.
+func notice(text string) *reply { return ephemeral(blocks.Notice(text)) }
+
+// dispatchSlash answers a slash command. Whatever happens, the user gets
+// exactly one result: inline when the work finishes within the ack budget,
+// otherwise "Looking that up…" now and the result through response_url.
+func (s *Server) dispatchSlash(ctx context.Context, cmd slack.SlashCommand) ack {
+	start := s.deps.Now()
+	var work func(ctx context.Context) *reply
+	switch cmd.Command {
+	case "/actions":
+		work = func(ctx context.Context) *reply { return s.commandActions(ctx, cmd) }
+	case "/minutes":
+		work = func(ctx context.Context) *reply { return s.commandMinutes(ctx, cmd) }
+	case "/meetings":
+		work = func(ctx context.Context) *reply { return s.commandMeetings(ctx, cmd) }
+	default:
+		s.deps.Metrics.request("command", "unknown", "help")
+		return ephemeral(blocks.Help("", fmt.Sprintf("I don't know the command `%s`.", blocks.Escape(cmd.Command))))
+	}
+	r := s.withBudget(ctx, work, func(ctx context.Context, r *reply) {
+		r.ReplaceOriginal = true
+		if err := s.postResponse(ctx, cmd.ResponseURL, r); err != nil {
+			s.log.ErrorContext(ctx, "slash command follow-up failed", "command", cmd.Command, "error", err)
+		}
+		s.deps.Metrics.finished("command", start)
+	})
+	s.deps.Metrics.acked("command", start)
+	if r == nil {
+		s.deps.Metrics.request("command", cmd.Command, "deferred")
+		return &reply{ResponseType: slack.ResponseTypeEphemeral, Text: ":hourglass_flowing_sand: Looking that up…"}
+	}
+	s.deps.Metrics.request("command", cmd.Command, "inline")
+	s.deps.Metrics.finished("command", start)
+	return r
+}
+
+// withBudget runs work on a context detached from the request and waits for
+// it for the ack budget. When it is done in time its result is returned;
+// otherwise nil is returned and late receives the result when it comes.
+func (s *Server) withBudget(ctx context.Context, work func(context.Context) *reply, late func(context.Context, *reply)) *reply {
+	done := make(chan *reply, 1)
+	s.background(ctx, func(ctx context.Context) {
+		defer func() {
+			if v := recover(); v != nil {
+				s.log.ErrorContext(ctx, "panic in handler", "panic", v)
+				done <- notice(msgInternal)
+			}
+		}()
+		done <- work(ctx)
+	})
+	timer := time.NewTimer(s.cfg.AckBudget)
+	defer timer.Stop()
+	select {
+	case r := <-done:
+		return r
+	case <-timer.C:
+	}
+	s.background(ctx, func(ctx context.Context) {
+		select {
+		case r := <-done:
+			if r != nil && late != nil {
+				late(ctx, r)
+			}
+		case <-ctx.Done():
+		}
+	})
+	return nil
+}
+
+// User-facing messages for failures. Each says what happened and what to do.
+const (
+	msgInternal      = ":warning: Something went wrong on recordsbot's side. Please try again; if it keeps happening, tell the app's admin."
+	msgRecordsDown   = ":warning: The records service isn't answering right now. Please try again in a few minutes."
+	msgRecordsAuth   = ":warning: recordsbot can't sign in to the records service: its API key was refused. Please tell the app's admin."
+	msgRecordsBad    = ":warning: The records service sent an answer recordsbot couldn't read. Please try again later; if it keeps happening, tell the app's admin."
+	msgRecordsRefuse = ":warning: The records service refused that request. Please check what you typed and try again."
+)
+
+// userMessage translates err into a short message for the person who asked,
+// and logs the detail once. This is the one place errors become words.
+func (s *Server) userMessage(ctx context.Context, what string, err error) string {
+	s.log.WarnContext(ctx, what+" failed", "error", err)
+	var ae *apiclient.Error
+	switch {
+	case errors.Is(err, apiclient.ErrNotFound):
+		return ":mag: I couldn't find that in the records. Check the ID and try again."
+	case errors.Is(err, apiclient.ErrUnauthorized):
+		return msgRecordsAuth
+	case errors.Is(err, apiclient.ErrForbidden):
+		scope := "the needed"
+		if errors.As(err, &ae) && ae.Scope != "" {
+			scope = "`" + blocks.Escape(ae.Scope) + "`"
+		}
+		return fmt.Sprintf(":lock: recordsbot's records API key lacks the %s permission. Please ask the app's admin to add it.", scope)
+	case errors.Is(err, apiclient.ErrRateLimited):
+		wait := ""
+		if errors.As(err, &ae) && ae.RetryAfter > 0 {
+			wait = fmt.Sprintf(" in %d seconds", int(ae.RetryAfter.Round(time.Second)/time.Second))
+		}
+		return ":hourglass: The records service is busy right now. Please try again" + wait + "."
+	case errors.Is(err, apiclient.ErrInvalidResponse):
+		return msgRecordsBad
+	case errors.Is(err, apiclient.ErrBadRequest), errors.Is(err, apiclient.ErrInvalidStatus):
+		return msgRecordsRefuse
+	case errors.Is(err, apiclient.ErrUnavailable), errors.Is(err, context.DeadlineExceeded), errors.Is(err, context.Canceled):
+		return msgRecordsDown
+	}
+	return msgInternal
+}
+
+// slackErrorCode returns the error code of a Slack Web API error
+// ("not_in_channel"), or "".
+func slackErrorCode(err error) string {
+	var se slack.SlackErrorResponse
+	if errors.As(err, &se) {
+		return se.Err
+	}
+	var sp *slack.SlackErrorResponse
+	if errors.As(err, &sp) {
+		return sp.Err
+	}
+	return ""
+}
+
+func isRateLimited(err error) bool {
+	var rl *slack.RateLimitedError
+	return errors.As(err, &rl)
+}

@@ -1,0 +1,141 @@
+package bot
+
+import (
+	"context"
+	"encoding/json"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/slack-go/slack"
+	"github.com/slack-go/slack/slackevents"
+
+	"github.com/recordsbot/recordsbot/blocks"
+)
+
+// dispatchEvent handles an Events API delivery: url_verification is
+// answered with its challenge; callbacks are acknowledged at once and
+// handled after, because Slack wants the 200 within 3 s and retries
+// otherwise. A delivery seen before (a retry) is acknowledged and dropped.
+func (s *Server) dispatchEvent(ctx context.Context, body []byte, retry int) ack {
+	ev, err := slackevents.ParseEvent(json.RawMessage(body), slackevents.OptionNoVerifyToken())
+	if err != nil {
+		s.log.WarnContext(ctx, "event: unparsable", "error", err)
+		s.deps.Metrics.request("event", "malformed", "error")
+		return nil
+	}
+	switch ev.Type {
+	case slackevents.URLVerification:
+		if v, ok := ev.Data.(*slackevents.EventsAPIURLVerificationEvent); ok {
+			return map[string]string{"challenge": v.Challenge}
+		}
+		return nil
+	case slackevents.CallbackEvent:
+	default:
+		s.log.DebugContext(ctx, "event ignored", "type", ev.Type)
+		return nil
+	}
+	var outer struct {
+		EventID string `json:"event_id"`
+	}
+	_ = json.Unmarshal(body, &outer) // the ID only dedupes; ParseEvent already accepted the body
+	if !s.seen.first(outer.EventID, s.deps.Now()) {
+		s.log.InfoContext(ctx, "event: duplicate delivery dropped", "event_id", outer.EventID, "retry", retry)
+		s.deps.Metrics.request("event", ev.InnerEvent.Type, "duplicate")
+		return nil
+	}
+	switch inner := ev.InnerEvent.Data.(type) {
+	case *slackevents.AppHomeOpenedEvent:
+		if inner.Tab != "home" {
+			return nil
+		}
+		s.background(ctx, func(ctx context.Context) { s.publishHomeLogged(ctx, inner.User, homeState{}) })
+	case *slackevents.LinkSharedEvent:
+		s.background(ctx, func(ctx context.Context) { s.unfurl(ctx, inner) })
+	default:
+		s.log.DebugContext(ctx, "event ignored", "type", ev.InnerEvent.Type)
+		s.deps.Metrics.request("event", "other", "ignored")
+		return nil
+	}
+	s.deps.Metrics.request("event", ev.InnerEvent.Type, "ok")
+	return nil
+}
+
+// seenEvents remembers recent event IDs so a redelivered event does no work
+// twice on this replica. (Across replicas the handlers are idempotent:
+// publishing the same Home view or unfurl twice changes nothing.)
+type seenEvents struct {
+	mu   sync.Mutex
+	seen map[string]time.Time
+}
+
+func (e *seenEvents) first(id string, now time.Time) bool {
+	if id == "" {
+		return true
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.seen == nil {
+		e.seen = map[string]time.Time{}
+	}
+	if len(e.seen) > 10000 {
+		for k, t := range e.seen {
+			if now.Sub(t) > time.Hour {
+				delete(e.seen, k)
+			}
+		}
+	}
+	if _, dup := e.seen[id]; dup {
+		return false
+	}
+	e.seen[id] = now
+	return true
+}
+
+// unfurl answers link_shared for links to the bot's public minutes pages.
+func (s *Server) unfurl(ctx context.Context, ev *slackevents.LinkSharedEvent) {
+	unfurls := map[string]slack.Attachment{}
+	for _, l := range ev.Links {
+		id, ok := s.minutesLinkID(l.URL)
+		if !ok {
+			continue
+		}
+		m, min, err := s.pageData(ctx, id)
+		if err != nil || min == nil {
+			s.log.InfoContext(ctx, "unfurl: no minutes", "meeting", id, "error", err)
+			continue
+		}
+		unfurls[l.URL] = blocks.UnfurlMinutes(s.minutesView(m, min))
+	}
+	if len(unfurls) == 0 {
+		return
+	}
+	_, _, _, err := s.deps.Slack.UnfurlMessageContext(ctx, ev.Channel, ev.MessageTimeStamp, unfurls)
+	s.deps.Metrics.slackCall("chat.unfurl", err)
+	if err != nil {
+		s.log.ErrorContext(ctx, "unfurl: chat.unfurl failed", "error", err)
+	}
+}
+
+// minutesLinkID returns the meeting ID of a link to this bot's minutes
+// pages (PUBLIC_URL/minutes/{id}).
+func (s *Server) minutesLinkID(raw string) (string, bool) {
+	if s.cfg.PublicURL == "" {
+		return "", false
+	}
+	u, err := url.Parse(raw)
+	if err != nil {
+		return "", false
+	}
+	base, err := url.Parse(s.cfg.PublicURL)
+	if err != nil || !strings.EqualFold(u.Host, base.Host) {
+		return "", false
+	}
+	rest, ok := strings.CutPrefix(u.EscapedPath(), strings.TrimRight(base.EscapedPath(), "/")+"/minutes/")
+	if !ok || rest == "" || strings.Contains(rest, "/") {
+		return "", false
+	}
+	id, err := url.PathUnescape(rest)
+	return id, err == nil && id != ""
+}

@@ -1,0 +1,259 @@
+package bot_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/slack-go/slack"
+	"github.com/stretchr/testify/require"
+
+	"github.com/recordsbot/recordsbot/apiclient"
+	"github.com/recordsbot/recordsbot/apiclient/recordstest"
+	"github.com/recordsbot/recordsbot/bot"
+	"github.com/recordsbot/recordsbot/bot/slacktest"
+)
+
+const testSecret = "8f742231b10e8888abcd99yyyzzz85a5"
+
+// harness runs the real bot over httptest, with the in-memory records
+// server and the fake Slack Web API, and speaks for Slack through a signed
+// sender, exactly as Slack would.
+type harness struct {
+	t       *testing.T
+	now     time.Time
+	data    recordstest.Dataset
+	records *recordstest.Server
+	slack   *slacktest.Server
+	bot     *bot.Server
+	http    *httptest.Server
+	send    *slacktest.Sender
+	users   map[string]slacktest.User // by Slack ID
+}
+
+type harnessOption func(*bot.Config, *recordstest.Dataset)
+
+func withAdmins(ids ...string) harnessOption {
+	return func(c *bot.Config, _ *recordstest.Dataset) { c.Admins = ids }
+}
+
+func withConfig(f func(*bot.Config)) harnessOption {
+	return func(c *bot.Config, _ *recordstest.Dataset) { f(c) }
+}
+
+func withDataset(f func(*recordstest.Dataset)) harnessOption {
+	return func(_ *bot.Config, d *recordstest.Dataset) { f(d) }
+}
+
+func newHarness(t *testing.T, opts ...harnessOption) *harness {
+	t.Helper()
+	now := time.Now()
+	data := recordstest.DemoDataset(now)
+	cfg := bot.Config{
+		SigningSecret: testSecret,
+		PublicURL:     "https://records-bot.example.org",
+		PublicMinutes: true,
+		AckBudget:     2 * time.Second,
+	}
+	for _, o := range opts {
+		o(&cfg, &data)
+	}
+	h := &harness{t: t, now: now, data: data, users: map[string]slacktest.User{}}
+	h.records = recordstest.NewServer(recordstest.WithDataset(data))
+	t.Cleanup(h.records.Close)
+	var users []slacktest.User
+	for _, p := range data.People {
+		first := strings.ToLower(strings.Fields(p.Name)[0])
+		u := slacktest.User{ID: p.SlackID, Name: first, RealName: p.Name, Email: p.Email, TZ: "Europe/London"}
+		users = append(users, u)
+		h.users[u.ID] = u
+	}
+	// A member the records know nothing of, and one whose email Slack
+	// does not share.
+	users = append(users,
+		slacktest.User{ID: "U0STRANGER", Name: "stranger", RealName: "Sam Stranger", Email: "sam@elsewhere.example"},
+		slacktest.User{ID: "U0NOEMAIL", Name: "noemail", RealName: "No Email"})
+	h.users["U0STRANGER"] = users[len(users)-2]
+	h.users["U0NOEMAIL"] = users[len(users)-1]
+	h.slack = slacktest.NewServer(slacktest.WithUsers(users...))
+	t.Cleanup(h.slack.Close)
+
+	rc, err := apiclient.NewClient(h.records.URL, recordstest.DefaultKey)
+	require.NoError(t, err)
+	api := slack.New(slacktest.DefaultToken, slack.OptionAPIURL(h.slack.APIURL()))
+	h.bot = bot.NewServer(cfg, bot.Deps{Logger: testLogger(t), Records: rc, Slack: api})
+	h.http = httptest.NewServer(h.bot)
+	t.Cleanup(func() {
+		h.http.Close()
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		require.NoError(t, h.bot.Wait(ctx))
+	})
+	h.send = &slacktest.Sender{URL: h.http.URL + "/slack/events", Secret: testSecret, Slack: h.slack}
+	return h
+}
+
+// testLogger sends the bot's logs to the test log, so a failing test shows
+// what the bot saw.
+func testLogger(t *testing.T) *slog.Logger {
+	return slog.New(slog.NewTextHandler(tlogWriter{t}, &slog.HandlerOptions{Level: slog.LevelDebug}))
+}
+
+type tlogWriter struct{ t *testing.T }
+
+var logMu sync.Mutex
+
+func (w tlogWriter) Write(p []byte) (int, error) {
+	logMu.Lock()
+	defer logMu.Unlock()
+	defer func() { recover() }() // the test may have ended while work finished
+	w.t.Log(strings.TrimRight(string(p), "\n"))
+	return len(p), nil
+}
+
+// addUser adds a Slack member to the workspace.
+func (h *harness) addUser(u slacktest.User) {
+	h.slack.AddUser(u)
+	h.users[u.ID] = u
+}
+
+// person returns the demo person whose first name is first (lowercase).
+func (h *harness) person(first string) slacktest.User {
+	for _, u := range h.users {
+		if u.Name == first {
+			return u
+		}
+	}
+	h.t.Fatalf("no person %q in the dataset", first)
+	return slacktest.User{}
+}
+
+// msg is a Slack message as the bot sent it.
+type msg struct {
+	ResponseType    string            `json:"response_type"`
+	ReplaceOriginal bool              `json:"replace_original"`
+	Text            string            `json:"text"`
+	Blocks          []json.RawMessage `json:"blocks"`
+	raw             []byte
+}
+
+func parseMsg(t *testing.T, b []byte) msg {
+	t.Helper()
+	var m msg
+	require.NoError(t, json.Unmarshal(b, &m), "reply: %s", b)
+	m.raw = b
+	return m
+}
+
+// all returns the message's whole JSON as text, for content assertions,
+// without Go's HTML escaping of <, > and & (so "&lt;" in a test means the
+// bot escaped it for mrkdwn).
+func (m msg) all() string {
+	var v any
+	if json.Unmarshal(m.raw, &v) != nil {
+		return string(m.raw)
+	}
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(v)
+	return b.String()
+}
+
+// slash sends a slash command and returns the inline reply.
+func (h *harness) slash(user slacktest.User, command, text string) (msg, *slacktest.Response) {
+	h.t.Helper()
+	r, err := h.send.SlashCommand(h.t.Context(), slacktest.Command{User: user, Command: command, Text: text})
+	require.NoError(h.t, err)
+	require.Equal(h.t, http.StatusOK, r.Status, "body: %s", r.Body)
+	return parseMsg(h.t, r.Body), r
+}
+
+// element finds the interactive element whose action_id starts with
+// actionID and whose value (or one of whose option values) contains
+// valuePart, and returns its block ID and JSON.
+func (m msg) element(t *testing.T, actionID, valuePart string) (blockID string, el json.RawMessage, option string) {
+	t.Helper()
+	for _, b := range m.Blocks {
+		var blk struct {
+			Type      string            `json:"type"`
+			BlockID   string            `json:"block_id"`
+			Elements  []json.RawMessage `json:"elements"`
+			Accessory json.RawMessage   `json:"accessory"`
+		}
+		require.NoError(t, json.Unmarshal(b, &blk))
+		els := blk.Elements
+		if blk.Accessory != nil {
+			els = append(els, blk.Accessory)
+		}
+		for _, e := range els {
+			var x struct {
+				ActionID string `json:"action_id"`
+				Value    string `json:"value"`
+				Options  []struct {
+					Value string `json:"value"`
+				} `json:"options"`
+			}
+			if json.Unmarshal(e, &x) != nil || !strings.HasPrefix(x.ActionID, actionID) {
+				continue
+			}
+			if strings.Contains(x.Value, valuePart) {
+				return blk.BlockID, e, ""
+			}
+			for _, o := range x.Options {
+				if strings.Contains(o.Value, valuePart) {
+					return blk.BlockID, e, o.Value
+				}
+			}
+		}
+	}
+	t.Fatalf("no element %s with value containing %q in %s", actionID, valuePart, m.raw)
+	return "", nil, ""
+}
+
+// clickEphemeral presses an element of an ephemeral reply, as Slack sends
+// it (no message in the payload), and returns the response_url posts it
+// caused, after waiting for the first.
+func (h *harness) clickEphemeral(user slacktest.User, m msg, actionID, valuePart string) []msg {
+	h.t.Helper()
+	blockID, el, opt := m.element(h.t, actionID, valuePart)
+	r, err := h.send.Click(h.t.Context(), slacktest.Click{User: user, Ephemeral: true, BlockID: blockID, Element: el, Option: opt})
+	require.NoError(h.t, err)
+	require.Equal(h.t, http.StatusOK, r.Status)
+	return h.responses(r.ResponseURLID, 1)
+}
+
+// responses waits for at least n posts to response_url id and returns them.
+func (h *harness) responses(id string, n int) []msg {
+	h.t.Helper()
+	ctx, cancel := context.WithTimeout(h.t.Context(), 10*time.Second)
+	defer cancel()
+	require.NoError(h.t, h.slack.Wait(ctx, func() bool { return len(h.slack.ResponsePosts(id)) >= n }),
+		"waiting for %d response_url posts to %s", n, id)
+	var out []msg
+	for _, p := range h.slack.ResponsePosts(id) {
+		out = append(out, parseMsg(h.t, p.Body))
+	}
+	return out
+}
+
+// openActionsOf returns the dataset's open and in-progress actions of a
+// person's email.
+func (h *harness) openActionsOf(email string) []recordstest.Action {
+	var out []recordstest.Action
+	for _, a := range h.records.Actions() {
+		if strings.EqualFold(a.AssigneeEmail, email) && (a.Status == "open" || a.Status == "in_progress") {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+func (h *harness) String() string { return fmt.Sprintf("harness(%s)", h.http.URL) }

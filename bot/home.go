@@ -1,0 +1,142 @@
+package bot
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/slack-go/slack"
+
+	"github.com/recordsbot/recordsbot/apiclient"
+	"github.com/recordsbot/recordsbot/blocks"
+)
+
+// homeRows is the number of action rows on the Home tab: each takes two
+// blocks, and a Home view may hold 100.
+const homeRows = 20
+
+// homeState is what a Home publish shows beyond the defaults.
+type homeState struct {
+	offset  int
+	note    string                    // shown on top (the answer to a click)
+	changed map[string]*blocks.Change // rows changed by a click, annotated
+}
+
+func (s *Server) publishHomeLogged(ctx context.Context, user string, st homeState) {
+	if err := s.publishHome(ctx, user, st); err != nil {
+		s.log.ErrorContext(ctx, "app home: publish failed", "user", user, "error", err)
+	}
+}
+
+// publishHome builds and publishes the user's App Home: their open and
+// in-progress actions with buttons, and the latest minutes per committee.
+func (s *Server) publishHome(ctx context.Context, user string, st homeState) error {
+	v := blocks.HomeView{User: user}
+	me, meErr := s.users.lookup(ctx, user)
+	now := s.deps.Now()
+	list, err := s.actions.get(ctx, "")
+	if err != nil {
+		v.RecordsError = s.userMessage(ctx, "home actions", err)
+	} else {
+		var mine []*apiclient.Action
+		for i := range list.Actions {
+			a := &list.Actions[i]
+			if (a.Status == apiclient.StatusOpen || a.Status == apiclient.StatusInProgress) && me.owns(a.Assignee) {
+				mine = append(mine, a)
+			}
+		}
+		if len(mine) == 0 && !me.mapped() {
+			v.Unmapped = unmappedText(true)
+			if meErr != nil {
+				v.Unmapped = ":warning: I couldn't look up your Slack profile just now; reopen this tab in a minute."
+			}
+		}
+		// Rows just changed by a click stay on the page with their
+		// annotation, so the clicker sees what happened.
+		for id := range st.changed {
+			for i := range list.Actions {
+				if a := &list.Actions[i]; a.ID == id && a.Status != apiclient.StatusOpen && a.Status != apiclient.StatusInProgress {
+					mine = append(mine, a)
+				}
+			}
+		}
+		sortActions(mine, now)
+		offset := st.offset
+		if offset < 0 || offset >= len(mine) {
+			offset = 0
+		}
+		end := min(offset+homeRows, len(mine))
+		v.Actions = blocks.ActionList{Title: "Your actions", Offset: offset, Total: len(mine), Truncated: list.Truncated,
+			Empty: "Nothing open. :tada:"}
+		for _, a := range mine[offset:end] {
+			v.Actions.Rows = append(v.Actions.Rows, s.actionRow(a, now, true, false, st.changed[a.ID]))
+		}
+		if end < len(mine) {
+			v.MoreOffset = end
+		}
+	}
+	if st.note != "" {
+		if v.RecordsError != "" {
+			v.RecordsError = st.note + "\n" + v.RecordsError
+		} else {
+			v.RecordsError = st.note
+		}
+	}
+	latest, err := s.home.get(ctx, "latest", s.latestPerCommittee)
+	if err != nil {
+		s.log.WarnContext(ctx, "app home: latest minutes", "error", err)
+	}
+	v.Minutes = latest
+	view := blocks.Home(v)
+	_, err = s.deps.Slack.PublishViewContext(ctx, slack.PublishViewContextRequest{UserID: user, View: view})
+	s.deps.Metrics.slackCall("views.publish", err)
+	if err != nil {
+		return fmt.Errorf("views.publish: %w", err)
+	}
+	return nil
+}
+
+// latestPerCommittee finds the newest visible minutes of each committee
+// among recent meetings. It reads a bounded number of meetings and looks at
+// most three meetings deep per committee.
+func (s *Server) latestPerCommittee(ctx context.Context) ([]blocks.MinutesView, error) {
+	now := s.deps.Now()
+	perCommittee := map[string][]*apiclient.Meeting{}
+	var order []string
+	next := ""
+	for page := 0; page < 3; page++ {
+		p, err := s.deps.Records.ListMeetings(ctx, &apiclient.ListMeetingsOptions{Next: next})
+		if err != nil {
+			return nil, err
+		}
+		for i := range p.Meetings {
+			m := &p.Meetings[i]
+			if m.Date.After(now) {
+				continue
+			}
+			key := strings.ToLower(m.Committee)
+			if _, ok := perCommittee[key]; !ok {
+				order = append(order, key)
+			}
+			if len(perCommittee[key]) < 3 {
+				perCommittee[key] = append(perCommittee[key], m)
+			}
+		}
+		if next = p.Next; next == "" {
+			break
+		}
+	}
+	var out []blocks.MinutesView
+	for _, key := range order {
+		m, min, err := s.firstMinutes(ctx, perCommittee[key])
+		if err != nil {
+			return out, err
+		}
+		if m != nil {
+			out = append(out, s.minutesView(m, min))
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Date.After(out[j].Date) })
+	return out, nil
+}

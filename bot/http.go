@@ -1,0 +1,168 @@
+package bot
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/slack-go/slack"
+)
+
+// verifiedHandler handles a request whose body has been read and whose
+// Slack signature checked.
+type verifiedHandler func(w http.ResponseWriter, r *http.Request, body []byte)
+
+// verified reads the body once through a size cap (413 over it) and checks
+// Slack's signature before anything else looks at the request. A failure is
+// a bare 401 and one warning without the body or the signature.
+func verified(secret string, maxBytes int64, now func() time.Time, log *slog.Logger, next verifiedHandler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBytes))
+		if err != nil {
+			var tooBig *http.MaxBytesError
+			if errors.As(err, &tooBig) {
+				log.WarnContext(r.Context(), "slack request too large", "limit", maxBytes)
+				http.Error(w, "request too large", http.StatusRequestEntityTooLarge)
+				return
+			}
+			http.Error(w, "bad request", http.StatusBadRequest)
+			return
+		}
+		if err := Verify(r.Header, body, secret, now()); err != nil {
+			log.WarnContext(r.Context(), "slack request refused", "reason", err.Error(), "remote", r.RemoteAddr)
+			http.Error(w, "unauthorized", http.StatusUnauthorized)
+			return
+		}
+		next(w, r, body)
+	})
+}
+
+// handleSlack takes everything Slack sends to the one endpoint, like Bolt:
+// Events API JSON, interactivity forms (payload=) and slash-command forms.
+func handleSlack(s *Server) verifiedHandler {
+	return func(w http.ResponseWriter, r *http.Request, body []byte) {
+		ctx := r.Context()
+		if strings.HasPrefix(r.Header.Get("Content-Type"), "application/json") {
+			retry, _ := strconv.Atoi(r.Header.Get("X-Slack-Retry-Num"))
+			writeAck(w, s.log, s.dispatchEvent(ctx, body, retry))
+			return
+		}
+		form, err := url.ParseQuery(string(body))
+		if err != nil {
+			s.log.WarnContext(ctx, "slack request: malformed form", "error", err)
+			http.Error(w, "malformed form body", http.StatusBadRequest)
+			return
+		}
+		switch {
+		case form.Get("ssl_check") == "1":
+			w.WriteHeader(http.StatusOK)
+		case form.Has("payload"):
+			writeAck(w, s.log, s.dispatchInteraction(ctx, []byte(form.Get("payload"))))
+		case form.Has("command"):
+			// SlashCommandParse reads r.PostForm; handing it the form
+			// parsed above keeps slack-go's field mapping without a second
+			// parse of the body.
+			cmd, _ := slack.SlashCommandParse(&http.Request{Form: form, PostForm: form})
+			writeAck(w, s.log, s.dispatchSlash(ctx, cmd))
+		default:
+			s.log.WarnContext(ctx, "slack request: neither command, payload nor event")
+			http.Error(w, "unrecognised request", http.StatusBadRequest)
+		}
+	}
+}
+
+// ack is the body of the answer to Slack: nil for an empty 200.
+type ack = any
+
+func writeAck(w http.ResponseWriter, log *slog.Logger, body ack) {
+	if body == nil {
+		w.WriteHeader(http.StatusOK)
+		return
+	}
+	b, err := json.Marshal(body)
+	if err != nil {
+		// Only a bug gets here; Slack still gets a 200 so it doesn't retry.
+		log.Error("encode slack reply", "error", err)
+		w.WriteHeader(http.StatusOK)
+		return
+	}
+	h := w.Header()
+	h.Set("Content-Type", "application/json; charset=utf-8")
+	h.Set("Content-Length", strconv.Itoa(len(b)))
+	w.WriteHeader(http.StatusOK)
+	w.Write(b)
+}
+
+// handleHealthz is the liveness probe: cheap, no dependencies.
+func handleHealthz() http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		io.WriteString(w, "ok\n")
+	}
+}
+
+// handleReadyz is the readiness probe: 503 with the reason while a
+// dependency is down.
+func handleReadyz(ready func() error) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		if err := ready(); err != nil {
+			w.WriteHeader(http.StatusServiceUnavailable)
+			io.WriteString(w, "not ready: "+err.Error()+"\n")
+			return
+		}
+		io.WriteString(w, "ready\n")
+	}
+}
+
+// postResponse posts msg to a response_url, retrying briefly when Slack is
+// rate limiting or failing.
+func (s *Server) postResponse(ctx context.Context, responseURL string, msg any) error {
+	if responseURL == "" {
+		return errors.New("post response: no response_url")
+	}
+	b, err := json.Marshal(msg)
+	if err != nil {
+		return err
+	}
+	var last error
+	for attempt := 0; attempt < 3; attempt++ {
+		req, err := http.NewRequestWithContext(ctx, http.MethodPost, responseURL, strings.NewReader(string(b)))
+		if err != nil {
+			return err
+		}
+		req.Header.Set("Content-Type", "application/json; charset=utf-8")
+		resp, err := s.deps.HTTPClient.Do(req)
+		wait := time.Duration(200<<attempt) * time.Millisecond
+		if err == nil {
+			io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
+			resp.Body.Close()
+			if resp.StatusCode < 300 {
+				return nil
+			}
+			last = errors.New("response_url: HTTP " + strconv.Itoa(resp.StatusCode))
+			if resp.StatusCode != http.StatusTooManyRequests && resp.StatusCode < 500 {
+				return last
+			}
+			if ra, err := strconv.Atoi(resp.Header.Get("Retry-After")); err == nil && ra > 0 {
+				wait = time.Duration(ra) * time.Second
+			}
+		} else {
+			last = err
+		}
+		s.deps.Metrics.slackCall("response_url", last)
+		select {
+		case <-ctx.Done():
+			return errors.Join(last, ctx.Err())
+		case <-time.After(wait):
+		}
+	}
+	return last
+}

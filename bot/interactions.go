@@ -1,0 +1,291 @@
+package bot
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/slack-go/slack"
+
+	"github.com/recordsbot/recordsbot/apiclient"
+	"github.com/recordsbot/recordsbot/blocks"
+)
+
+// interaction is the part of a block_actions payload the bot reads. It is
+// decoded on its own instead of with slack.InteractionCallback because
+// slack-go refuses a whole payload whose message or view holds a block
+// element type it does not know; a click must keep working when Slack adds
+// new ones. Message blocks stay raw JSON for the same reason.
+type interaction struct {
+	Type string `json:"type"`
+	User struct {
+		ID       string `json:"id"`
+		Username string `json:"username"`
+	} `json:"user"`
+	Channel struct {
+		ID string `json:"id"`
+	} `json:"channel"`
+	Container struct {
+		Type        string `json:"type"` // "message" or "view"
+		MessageTS   string `json:"message_ts"`
+		ChannelID   string `json:"channel_id"`
+		IsEphemeral bool   `json:"is_ephemeral"`
+		ViewID      string `json:"view_id"`
+	} `json:"container"`
+	ResponseURL string `json:"response_url"`
+	Actions     []struct {
+		ActionID       string `json:"action_id"`
+		BlockID        string `json:"block_id"`
+		Value          string `json:"value"`
+		SelectedOption *struct {
+			Value string `json:"value"`
+		} `json:"selected_option"`
+	} `json:"actions"`
+	Message *struct {
+		TS     string            `json:"ts"`
+		Blocks []json.RawMessage `json:"blocks"`
+	} `json:"message"`
+}
+
+func (in *interaction) channelID() string {
+	if in.Container.ChannelID != "" {
+		return in.Container.ChannelID
+	}
+	return in.Channel.ID
+}
+
+// dispatchInteraction handles a button click. Slack ignores the body of the
+// ack for block_actions, so every answer goes out as a side effect:
+// response_url for ephemeral messages, chat.update for the bot's own
+// messages, views.publish for the App Home. The ack waits for the work up
+// to the budget, then goes anyway and the work finishes on its own.
+func (s *Server) dispatchInteraction(ctx context.Context, payload []byte) ack {
+	start := s.deps.Now()
+	var in interaction
+	if err := json.Unmarshal(payload, &in); err != nil {
+		s.log.WarnContext(ctx, "interaction: malformed payload", "error", err)
+		s.deps.Metrics.request("interaction", "malformed", "error")
+		return nil
+	}
+	if in.Type != "block_actions" || len(in.Actions) == 0 {
+		s.log.DebugContext(ctx, "interaction ignored", "type", in.Type)
+		return nil
+	}
+	act := in.Actions[0]
+	value := act.Value
+	if act.SelectedOption != nil {
+		value = act.SelectedOption.Value
+	}
+	actionID := act.ActionID
+	s.withBudget(ctx, func(ctx context.Context) *reply {
+		s.click(ctx, &in, actionID, value)
+		s.deps.Metrics.finished("interaction", start)
+		return nil
+	}, nil)
+	s.deps.Metrics.acked("interaction", start)
+	s.deps.Metrics.request("interaction", metricActionID(actionID), "ok")
+	return nil
+}
+
+// metricActionID keeps the label space small whatever action IDs arrive.
+func metricActionID(id string) string {
+	switch {
+	case strings.HasPrefix(id, blocks.ActionStatusPrefix):
+		return "status"
+	case id == blocks.ActionActionsMore, id == blocks.ActionMeetingsNext, id == blocks.ActionMeetingAgenda,
+		id == blocks.ActionMeetingMinutes, id == blocks.ActionMinutesShare, id == blocks.ActionOpenLink, id == blocks.ActionHomeMore:
+		return id
+	}
+	return "unknown"
+}
+
+func (s *Server) click(ctx context.Context, in *interaction, actionID, value string) {
+	switch {
+	case strings.HasPrefix(actionID, blocks.ActionStatusPrefix):
+		s.clickStatus(ctx, in, value)
+	case actionID == blocks.ActionActionsMore:
+		var q actionsQuery
+		if err := json.Unmarshal([]byte(value), &q); err != nil {
+			s.respond(ctx, in, notice(msgStaleButton), false)
+			return
+		}
+		s.respond(ctx, in, s.actionsPage(ctx, in.User.ID, q), true)
+	case actionID == blocks.ActionMeetingsNext:
+		var c meetingsCursor
+		if err := json.Unmarshal([]byte(value), &c); err != nil {
+			s.respond(ctx, in, notice(msgStaleButton), false)
+			return
+		}
+		s.respond(ctx, in, s.meetingsPage(ctx, c), true)
+	case actionID == blocks.ActionMeetingAgenda:
+		m, err := s.deps.Records.GetMeeting(ctx, value)
+		if err != nil {
+			s.respond(ctx, in, notice(s.meetingErrorText(ctx, value, err)), false)
+			return
+		}
+		s.respond(ctx, in, ephemeral(blocks.Meeting(meetingRow(m))), false)
+	case actionID == blocks.ActionMeetingMinutes:
+		m, min, err := s.meetingMinutes(ctx, value)
+		if err != nil {
+			s.respond(ctx, in, notice(s.meetingErrorText(ctx, value, err)), false)
+			return
+		}
+		if min == nil {
+			s.respond(ctx, in, notice(fmt.Sprintf(":page_facing_up: *%s* has no published minutes yet.", blocks.Escape(meetingName(m)))), false)
+			return
+		}
+		s.respond(ctx, in, s.minutesReply(m, min, ""), false)
+	case actionID == blocks.ActionMinutesShare:
+		s.clickShare(ctx, in, value)
+	case actionID == blocks.ActionHomeMore:
+		offset, _ := strconv.Atoi(value)
+		s.publishHomeLogged(ctx, in.User.ID, homeState{offset: offset})
+	case actionID == blocks.ActionOpenLink:
+		// A link button: Slack opens the URL; nothing to do.
+	default:
+		s.log.InfoContext(ctx, "interaction: unknown action", "action_id", actionID)
+		s.respond(ctx, in, notice(msgStaleButton), false)
+	}
+}
+
+const msgStaleButton = ":thinking_face: I don't recognise that button (the message may be from an older version of recordsbot). Run the command again to get a fresh one."
+
+// respond answers the clicker: replacing the message the button was on
+// (replace) or as a new ephemeral message. From the App Home, which has no
+// response_url, the note is shown at the top of the Home tab.
+func (s *Server) respond(ctx context.Context, in *interaction, r *reply, replace bool) {
+	if in.Container.Type == "view" || in.ResponseURL == "" {
+		text := r.Text
+		s.publishHomeLogged(ctx, in.User.ID, homeState{note: text})
+		return
+	}
+	out := *r
+	out.ResponseType = slack.ResponseTypeEphemeral
+	out.ReplaceOriginal = replace
+	if err := s.postResponse(ctx, in.ResponseURL, &out); err != nil {
+		s.log.ErrorContext(ctx, "interaction: response_url failed", "error", err)
+	}
+}
+
+// parseStatusValue splits a status button's value "<status>|<action id>".
+func parseStatusValue(v string) (apiclient.Status, string, bool) {
+	st, id, ok := strings.Cut(v, "|")
+	if !ok || id == "" || !apiclient.Status(st).Valid() {
+		return "", "", false
+	}
+	return apiclient.Status(st), id, true
+}
+
+// clickStatus changes an action's status from a button and updates the
+// message in place. On any failure the original message is left as it was
+// and the clicker is told, ephemerally, what happened.
+func (s *Server) clickStatus(ctx context.Context, in *interaction, value string) {
+	to, id, ok := parseStatusValue(value)
+	if !ok {
+		s.log.WarnContext(ctx, "interaction: bad status value", "user", in.User.ID)
+		s.respond(ctx, in, notice(msgStaleButton), false)
+		return
+	}
+	actor := in.User.ID
+	a, oc, err := s.setStatus(ctx, actor, id, to)
+	if oc == duplicate && err == nil {
+		return // the first click of a double click updates the message
+	}
+	if err != nil || oc != changed {
+		s.respond(ctx, in, notice(s.statusOutcomeText(ctx, id, a, to, oc, err)), false)
+		return
+	}
+	now := s.deps.Now()
+	change := &blocks.Change{By: actor, At: now, Status: string(to)}
+	me, _ := s.users.lookup(ctx, actor)
+	row := s.actionRow(&a, now, true, !me.owns(a.Assignee), change)
+	done := fmt.Sprintf(":white_check_mark: *%s* %s.", blocks.Escape(a.Title), statusDone(to))
+
+	if in.Container.Type == "view" {
+		s.publishHomeLogged(ctx, actor, homeState{changed: map[string]*blocks.Change{a.ID: change}})
+		return
+	}
+	var newBlocks []json.RawMessage
+	if in.Message != nil {
+		newBlocks, ok = blocks.ReplaceRow(in.Message.Blocks, row)
+	}
+	if !ok {
+		msg := blocks.Notice(done)
+		msg.Blocks = append(msg.Blocks, blocks.ActionRowBlocks(row)...)
+		s.respond(ctx, in, ephemeral(msg), false)
+		return
+	}
+	raw := blocks.RawBlocks(newBlocks)
+	if in.Container.IsEphemeral {
+		s.respond(ctx, in, &reply{Text: done, Blocks: raw}, true)
+		return
+	}
+	// The bot's own message in a channel or DM (a reminder).
+	_, _, _, err = s.deps.Slack.UpdateMessageContext(ctx, in.channelID(), in.Message.TS,
+		slack.MsgOptionText(done, false), slack.MsgOptionBlocks(raw...))
+	s.deps.Metrics.slackCall("chat.update", err)
+	if err != nil {
+		s.log.ErrorContext(ctx, "interaction: chat.update failed", "error", err)
+		// The change was made; say so honestly even though the message
+		// could not be refreshed.
+		s.respond(ctx, in, notice(done+" (I couldn't refresh the message above; run `/actions` to see the current list.)"), false)
+	}
+}
+
+// clickShare posts a minutes summary to the channel as the bot, with who
+// shared it.
+func (s *Server) clickShare(ctx context.Context, in *interaction, meetingID string) {
+	m, min, err := s.meetingMinutes(ctx, meetingID)
+	if err == nil && min == nil {
+		err = fmt.Errorf("minutes of %s: %w", meetingID, apiclient.ErrNotFound)
+	}
+	if err != nil {
+		s.respond(ctx, in, notice(s.meetingErrorText(ctx, meetingID, err)), false)
+		return
+	}
+	msg := blocks.Minutes(func() blocks.MinutesView {
+		v := s.minutesView(m, min)
+		v.SharedBy = in.User.ID
+		return v
+	}())
+	channel := in.channelID()
+	_, _, err = s.deps.Slack.PostMessageContext(ctx, channel, slack.MsgOptionText(msg.Text, false), slack.MsgOptionBlocks(msg.Blocks...))
+	s.deps.Metrics.slackCall("chat.postMessage", err)
+	if err != nil {
+		switch slackErrorCode(err) {
+		case "not_in_channel", "channel_not_found":
+			s.respond(ctx, in, notice(":wave: I'm not in this channel yet, so I can't post here. Invite me with `/invite @recordsbot`, then click *Share in channel* again."), false)
+		default:
+			s.log.ErrorContext(ctx, "share minutes: chat.postMessage failed", "error", err)
+			s.respond(ctx, in, notice(":warning: Slack didn't accept the post just now, so nothing was shared. Please try again in a minute."), false)
+		}
+		return
+	}
+	s.respond(ctx, in, notice(fmt.Sprintf(":white_check_mark: Shared the minutes of *%s* in this channel.", blocks.Escape(meetingName(m)))), true)
+}
+
+// meetingMinutes returns a meeting and its minutes; min is nil (and err
+// nil) when the meeting has no visible minutes.
+func (s *Server) meetingMinutes(ctx context.Context, id string) (*apiclient.Meeting, *apiclient.Minutes, error) {
+	m, err := s.deps.Records.GetMeeting(ctx, id)
+	if err != nil {
+		return nil, nil, fmt.Errorf("get meeting %s: %w", id, err)
+	}
+	min, err := s.deps.Records.GetMinutes(ctx, m.ID)
+	if isNotFound(err) {
+		return m, nil, nil
+	}
+	if err != nil {
+		return m, nil, fmt.Errorf("get minutes %s: %w", m.ID, err)
+	}
+	return m, min, nil
+}
+
+func (s *Server) meetingErrorText(ctx context.Context, id string, err error) string {
+	if isNotFound(err) {
+		return fmt.Sprintf(":mag: Meeting `%s` isn't in the records (any more), or has no published minutes.", blocks.Escape(id))
+	}
+	return s.userMessage(ctx, "meeting button", err)
+}

@@ -1,0 +1,228 @@
+// Package bot is recordsbot's Slack surface: it verifies and dispatches what
+// Slack sends (slash commands, button clicks, events) over signed HTTP or
+// Socket Mode, calls the records API, and answers with messages built by
+// package blocks.
+package bot
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/go-chi/chi/v5"
+	"github.com/slack-go/slack"
+
+	"github.com/recordsbot/recordsbot/apiclient"
+	"github.com/recordsbot/recordsbot/blocks"
+)
+
+// Records is what the bot needs of the Records API; *apiclient.Client
+// implements it.
+type Records interface {
+	ListActions(ctx context.Context, opts *apiclient.ListActionsOptions) (*apiclient.ActionList, error)
+	UpdateActionStatus(ctx context.Context, id string, status apiclient.Status) (*apiclient.Action, error)
+	ListMeetings(ctx context.Context, opts *apiclient.ListMeetingsOptions) (*apiclient.MeetingPage, error)
+	GetMeeting(ctx context.Context, id string) (*apiclient.Meeting, error)
+	GetMinutes(ctx context.Context, meetingID string) (*apiclient.Minutes, error)
+}
+
+// SlackAPI is the part of Slack's Web API the bot calls; *slack.Client
+// implements it.
+type SlackAPI interface {
+	AuthTestContext(ctx context.Context) (*slack.AuthTestResponse, error)
+	GetUserInfoContext(ctx context.Context, user string, options ...slack.GetUserInfoOption) (*slack.User, error)
+	GetUserByEmailContext(ctx context.Context, email string) (*slack.User, error)
+	PostMessageContext(ctx context.Context, channelID string, options ...slack.MsgOption) (string, string, error)
+	UpdateMessageContext(ctx context.Context, channelID, timestamp string, options ...slack.MsgOption) (string, string, string, error)
+	PublishViewContext(ctx context.Context, req slack.PublishViewContextRequest) (*slack.ViewResponse, error)
+	UnfurlMessageContext(ctx context.Context, channelID, timestamp string, unfurls map[string]slack.Attachment, options ...slack.MsgOption) (string, string, string, error)
+	OpenConversationContext(ctx context.Context, params *slack.OpenConversationParameters) (*slack.Channel, bool, bool, error)
+	GetConversationHistoryContext(ctx context.Context, params *slack.GetConversationHistoryParameters) (*slack.GetConversationHistoryResponse, error)
+}
+
+// Config is the bot's behaviour. The zero value of every optional field
+// means its documented default.
+type Config struct {
+	// SigningSecret verifies requests from Slack. Required for HTTP.
+	SigningSecret string
+	// Admins may change any action and see anyone's.
+	Admins []string
+	// UserMap maps a records assignee (email, name or ID, compared
+	// case-insensitively) to a Slack user ID, for people whose records
+	// identity is not their Slack email.
+	UserMap map[string]string
+	// PublicURL is the bot's public base URL (https://bot.example.org);
+	// minutes links point at PublicURL/minutes/{id}. Empty: no such links.
+	PublicURL string
+	// PublicMinutes serves /minutes/{id} pages and links to them.
+	PublicMinutes bool
+	// AckBudget is how long a request may work before Slack is answered
+	// with an interim reply and the result follows via response_url.
+	// Default 2 s (Slack allows 3 s).
+	AckBudget time.Duration
+	// WorkTimeout bounds work that continues after the ack. Default 15 s.
+	WorkTimeout time.Duration
+	// ActionsCacheTTL is how long the organisation's action list is reused
+	// between commands. Default 5 s; negative disables the cache.
+	ActionsCacheTTL time.Duration
+	// UserCacheTTL is how long a Slack user's profile (email) is reused.
+	// Default 10 min.
+	UserCacheTTL time.Duration
+	// PageSize is the number of rows per message page. Default 10.
+	PageSize int
+	// MaxBodyBytes caps a request body from Slack. Default 1 MiB.
+	MaxBodyBytes int64
+}
+
+func (c *Config) setDefaults() {
+	if c.AckBudget <= 0 {
+		c.AckBudget = 2 * time.Second
+	}
+	if c.WorkTimeout <= 0 {
+		c.WorkTimeout = 15 * time.Second
+	}
+	if c.ActionsCacheTTL == 0 {
+		c.ActionsCacheTTL = 5 * time.Second
+	}
+	if c.UserCacheTTL <= 0 {
+		c.UserCacheTTL = 10 * time.Minute
+	}
+	if c.PageSize <= 0 {
+		c.PageSize = 10
+	}
+	if c.MaxBodyBytes <= 0 {
+		c.MaxBodyBytes = 1 << 20
+	}
+	c.PublicURL = strings.TrimRight(c.PublicURL, "/")
+}
+
+// Deps are the bot's collaborators.
+type Deps struct {
+	Logger  *slog.Logger
+	Records Records
+	Slack   SlackAPI
+	// HTTPClient posts to response_url. Default: a client with a 10 s timeout.
+	HTTPClient *http.Client
+	// Now is the clock. Default time.Now.
+	Now func() time.Time
+	// Ready reports why the bot is not ready (nil: ready). Default: always ready.
+	Ready func() error
+	// Metrics is served on /metrics and updated by every request; nil: none.
+	Metrics *Metrics
+}
+
+// Server is recordsbot's HTTP server and dispatcher. It implements
+// http.Handler; the same dispatcher serves Socket Mode.
+type Server struct {
+	cfg     Config
+	deps    Deps
+	log     *slog.Logger
+	handler http.Handler
+
+	actions *actionStore
+	changes inflight
+	seen    seenEvents
+	pages   *ttlCache[pageEntry]
+	home    *ttlCache[[]blocks.MinutesView]
+	users   *userDirectory
+	// pending tracks follow-ups that outlive their request, so shutdown can
+	// wait for them.
+	pending sync.WaitGroup
+}
+
+// NewServer returns the bot's HTTP handler: POST /slack/events (everything
+// Slack sends), /healthz, /readyz, /metrics and the public minutes pages.
+func NewServer(cfg Config, deps Deps) *Server {
+	cfg.setDefaults()
+	if deps.Logger == nil {
+		deps.Logger = slog.New(slog.DiscardHandler)
+	}
+	if deps.HTTPClient == nil {
+		deps.HTTPClient = &http.Client{Timeout: 10 * time.Second}
+	}
+	if deps.Now == nil {
+		deps.Now = time.Now
+	}
+	if deps.Ready == nil {
+		deps.Ready = func() error { return nil }
+	}
+	s := &Server{cfg: cfg, deps: deps, log: deps.Logger}
+	s.actions = newActionStore(deps.Records, cfg.ActionsCacheTTL, deps.Now)
+	s.users = newUserDirectory(deps.Slack, cfg.UserCacheTTL, deps.Now, cfg.UserMap)
+	s.pages = newTTLCache[pageEntry](time.Minute, deps.Now)
+	s.home = newTTLCache[[]blocks.MinutesView](time.Minute, deps.Now)
+	r := chi.NewRouter()
+	r.Use(recoverer(s.log), requestIDs)
+	addRoutes(r, s)
+	s.handler = r
+	return s
+}
+
+// ServeHTTP implements http.Handler.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.ServeHTTP(w, r) }
+
+// Wait blocks until every pending follow-up has finished or ctx ends. Call it
+// after http.Server.Shutdown so replies already promised still arrive.
+func (s *Server) Wait(ctx context.Context) error {
+	done := make(chan struct{})
+	go func() { s.pending.Wait(); close(done) }()
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		return errors.New("follow-ups still pending at shutdown")
+	}
+}
+
+// background runs f after the current request, on a context detached from
+// it and bounded by WorkTimeout, tracked for graceful shutdown.
+func (s *Server) background(ctx context.Context, f func(ctx context.Context)) {
+	s.pending.Add(1)
+	go func() {
+		defer s.pending.Done()
+		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), s.cfg.WorkTimeout)
+		defer cancel()
+		f(ctx)
+	}()
+}
+
+// isAdmin reports whether the Slack user may change any action.
+func (s *Server) isAdmin(userID string) bool {
+	for _, a := range s.cfg.Admins {
+		if a == userID {
+			return true
+		}
+	}
+	return false
+}
+
+// requestIDs gives every request an ID that its log lines carry.
+func requestIDs(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		next.ServeHTTP(w, r.WithContext(WithRequestID(r.Context())))
+	})
+}
+
+// recoverer turns a panic in a handler into a logged 500 instead of a dead
+// connection. Slack retries a 500, so the dispatch paths never let a panic
+// reach here on purpose; this is the last line.
+func recoverer(log *slog.Logger) func(http.Handler) http.Handler {
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			defer func() {
+				if v := recover(); v != nil {
+					if v == http.ErrAbortHandler {
+						panic(v)
+					}
+					log.ErrorContext(r.Context(), "panic in handler", "panic", v, "path", r.URL.Path)
+					http.Error(w, "internal error", http.StatusInternalServerError)
+				}
+			}()
+			next.ServeHTTP(w, r)
+		})
+	}
+}

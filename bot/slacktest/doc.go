@@ -1,0 +1,46 @@
+// Package slacktest is a local stand-in for Slack's Web API.
+//
+// It serves the handful of methods recordsbot calls (auth.test, users.info,
+// users.lookupByEmail, conversations.open, conversations.history,
+// chat.postMessage, chat.update, chat.postEphemeral, chat.unfurl and
+// views.publish) plus response_url posts, and it records everything it is
+// sent. The `recordsbot demo` command runs it in-process to show what the bot
+// would post, and every end-to-end test uses it as the fake Slack. Point a
+// slack-go client at it with
+//
+//	srv := slacktest.NewServer(slacktest.WithUsers(alice))
+//	defer srv.Close()
+//	api := slack.New("xoxb-test", slack.OptionAPIURL(srv.APIURL()))
+//
+// The server accepts what slack-go sends: form-encoded POSTs, JSON bodies
+// (views.*), multipart forms and GET query strings, with the token in an
+// "Authorization: Bearer" header or a "token" field. It answers the JSON
+// shapes slack-go decodes, and Slack's own error codes when it refuses.
+//
+// # The workspace
+//
+// The workspace holds the users given with [WithUsers] or [Server.AddUser]
+// plus the bot user, which is added automatically. Methods that name a user
+// (users.info, conversations.open, views.publish, chat.postEphemeral, and
+// chat.postMessage to a user ID) refuse users it does not hold, as Slack
+// would. Every channel exists and the bot is a member of every channel unless
+// [Server.SetBotInChannel] says otherwise.
+//
+// # What slack-go does with failures
+//
+// A *slack.Client built with slack.New does not retry. An answer with
+// "ok":false surfaces as a slack.SlackErrorResponse whose Err is the code
+// (such as "not_in_channel"); HTTP 429 with a Retry-After header surfaces as
+// a *slack.RateLimitedError whose RetryAfter is that many seconds; any other
+// non-200 status surfaces as a slack.StatusCodeError. Only a client built
+// with slack.OptionRetry or slack.OptionRetryConfig retries by itself: it
+// sleeps for Retry-After (at least a second) and resends 429s, and resends
+// 5xx answers when given slack.NewServerErrorRetryHandler. Each attempt, the
+// refused ones included, is a separate [Call], so tests can count retries.
+//
+// # Waiting for asynchronous work
+//
+// The bot answers Slack within three seconds and does slow work afterwards,
+// so tests wait for its follow-up calls with [Server.Wait] rather than
+// sleeping. [Server.Notify] exposes the underlying signal.
+package slacktest

@@ -1,0 +1,226 @@
+package slacktest
+
+import (
+	"errors"
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/slack-go/slack"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestAuth(t *testing.T) {
+	t.Parallel()
+	tests := map[string]struct {
+		opts  []Option
+		token string
+		want  string // error code; "" for success
+	}{
+		"default token":           {token: DefaultToken},
+		"wrong token":             {token: "xoxb-wrong", want: "invalid_auth"},
+		"no token":                {token: "", want: "not_authed"},
+		"configured token":        {opts: []Option{WithToken("xoxb-other")}, token: "xoxb-other"},
+		"default token not taken": {opts: []Option{WithToken("xoxb-other")}, token: DefaultToken, want: "invalid_auth"},
+	}
+	for name, tt := range tests {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			srv, _ := newTestServer(t, tt.opts...)
+			api := newClient(srv, tt.token)
+
+			// auth.test sends the token as a form field, views.publish in
+			// an Authorization header.
+			_, formErr := api.AuthTestContext(t.Context())
+			_, jsonErr := api.PublishViewContext(t.Context(), slack.PublishViewContextRequest{
+				UserID: "U1", View: slack.HomeTabViewRequest{Type: slack.VTHomeTab},
+			})
+
+			for _, err := range []error{formErr, jsonErr} {
+				if tt.want == "" {
+					require.NoError(t, err)
+				} else {
+					requireSlackError(t, err, tt.want)
+				}
+			}
+			calls := srv.Calls("")
+			require.Len(t, calls, 2)
+			for _, c := range calls {
+				assert.Equal(t, tt.token, c.Token)
+				assert.False(t, c.Params.Has("token"), "the token is kept out of Params")
+				assert.Equal(t, tt.want, c.Error)
+			}
+		})
+	}
+}
+
+// outcome is what one call should get.
+type outcome struct {
+	code       string        // Slack error code
+	status     int           // HTTP status other than 200 and 429
+	retryAfter time.Duration // set for a 429
+}
+
+var success = outcome{}
+
+func requireOutcome(t *testing.T, err error, want outcome) {
+	t.Helper()
+	switch {
+	case want.retryAfter > 0:
+		got, ok := errors.AsType[*slack.RateLimitedError](err)
+		require.Truef(t, ok, "got error %v (%T), want *slack.RateLimitedError", err, err)
+		assert.Equal(t, want.retryAfter, got.RetryAfter)
+	case want.status != 0:
+		got, ok := errors.AsType[slack.StatusCodeError](err)
+		require.Truef(t, ok, "got error %v (%T), want slack.StatusCodeError", err, err)
+		assert.Equal(t, want.status, got.Code)
+	case want.code != "":
+		requireSlackError(t, err, want.code)
+	default:
+		require.NoError(t, err)
+	}
+}
+
+func TestInjectFault(t *testing.T) {
+	t.Parallel()
+	tests := map[string]struct {
+		fault Fault
+		want  []outcome // for successive chat.postMessage calls
+	}{
+		"server error once": {
+			fault: Fault{Method: "chat.postMessage", HTTPStatus: http.StatusInternalServerError, Times: 1},
+			want:  []outcome{{status: 500}, success},
+		},
+		"error code twice": {
+			fault: Fault{Method: "chat.postMessage", Error: "channel_not_found", Times: 2},
+			want:  []outcome{{code: "channel_not_found"}, {code: "channel_not_found"}, success},
+		},
+		"rate limited with retry after": {
+			fault: Fault{Method: "chat.postMessage", HTTPStatus: http.StatusTooManyRequests, RetryAfter: 7, Times: 1},
+			want:  []outcome{{retryAfter: 7 * time.Second}, success},
+		},
+		"rate limited without retry after": {
+			fault: Fault{Method: "chat.postMessage", HTTPStatus: http.StatusTooManyRequests, Times: 1},
+			want:  []outcome{{retryAfter: time.Second}, success},
+		},
+		"status with error code": {
+			fault: Fault{Method: "chat.postMessage", HTTPStatus: http.StatusServiceUnavailable, Error: "service_unavailable", Times: 1},
+			want:  []outcome{{status: 503}, success},
+		},
+		"neither status nor code": {
+			fault: Fault{Method: "chat.postMessage", Times: 1},
+			want:  []outcome{{code: "fatal_error"}, success},
+		},
+		"until cleared": {
+			fault: Fault{Method: "chat.postMessage", Error: "invalid_auth"},
+			want:  []outcome{{code: "invalid_auth"}, {code: "invalid_auth"}, {code: "invalid_auth"}, {code: "invalid_auth"}},
+		},
+		"other method": {
+			fault: Fault{Method: "chat.update", Error: "cant_update_message"},
+			want:  []outcome{success, success},
+		},
+	}
+	for name, tt := range tests {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			srv, api := newTestServer(t)
+			srv.InjectFault(tt.fault)
+
+			for i, want := range tt.want {
+				_, _, err := api.PostMessageContext(t.Context(), "C1", slack.MsgOptionText("hi", false))
+				t.Logf("call %d", i)
+				requireOutcome(t, err, want)
+			}
+
+			calls := srv.Calls("chat.postMessage")
+			assert.Len(t, calls, len(tt.want), "refused calls are recorded")
+			var successes int
+			for _, want := range tt.want {
+				if want == success {
+					successes++
+				}
+			}
+			assert.Len(t, srv.Messages("C1"), successes, "a refused call stores nothing")
+		})
+	}
+}
+
+func TestFaultsComeBeforeAuthAndClear(t *testing.T) {
+	t.Parallel()
+	srv, _ := newTestServer(t)
+	api := newClient(srv, "xoxb-wrong")
+	srv.InjectFault(Fault{Method: "auth.test", HTTPStatus: http.StatusBadGateway})
+	srv.InjectFault(Fault{Method: "auth.test", Error: "later_fault"})
+
+	_, err := api.AuthTestContext(t.Context())
+	requireOutcome(t, err, outcome{status: 502})
+
+	srv.ClearFaults()
+	_, err = api.AuthTestContext(t.Context())
+	requireSlackError(t, err, "invalid_auth")
+
+	calls := srv.Calls("auth.test")
+	require.Len(t, calls, 2)
+	assert.Equal(t, http.StatusBadGateway, calls[0].Status)
+	assert.Equal(t, http.StatusOK, calls[1].Status)
+	assert.Equal(t, "invalid_auth", calls[1].Error)
+}
+
+func TestChannelRateLimit(t *testing.T) {
+	t.Parallel()
+	clock := newFakeClock()
+	srv, api := newTestServer(t, WithClock(clock.Now), WithChannelRateLimit(1, 2))
+	post := func(channel string) error {
+		_, _, err := api.PostMessageContext(t.Context(), channel, slack.MsgOptionText("hi", false))
+		return err
+	}
+
+	require.NoError(t, post("C1"))
+	require.NoError(t, post("C1"), "the burst allows a second message")
+	requireOutcome(t, post("C1"), outcome{retryAfter: time.Second})
+	_, _, _, err := api.UpdateMessageContext(t.Context(), "C1", srv.Messages("C1")[0].TS, slack.MsgOptionText("x", false))
+	requireOutcome(t, err, outcome{retryAfter: time.Second})
+	require.NoError(t, post("C2"), "each channel has its own allowance")
+	_, err = api.PostEphemeralContext(t.Context(), "C1", "U1", slack.MsgOptionText("hi", false))
+	require.NoError(t, err, "ephemeral messages are not limited")
+
+	clock.Advance(time.Second)
+	require.NoError(t, post("C1"))
+	requireOutcome(t, post("C1"), outcome{retryAfter: time.Second})
+
+	var limited int
+	for _, c := range srv.Calls("chat.postMessage") {
+		if c.Status == http.StatusTooManyRequests {
+			assert.Equal(t, "ratelimited", c.Error)
+			limited++
+		}
+	}
+	assert.Equal(t, 2, limited, "rate-limited calls are recorded")
+}
+
+func TestChannelRateLimitRetryAfterRoundsUp(t *testing.T) {
+	t.Parallel()
+	clock := newFakeClock()
+	_, api := newTestServer(t, WithClock(clock.Now), WithChannelRateLimit(0.25, 1))
+	post := func() error {
+		_, _, err := api.PostMessageContext(t.Context(), "C1", slack.MsgOptionText("hi", false))
+		return err
+	}
+
+	require.NoError(t, post())
+	requireOutcome(t, post(), outcome{retryAfter: 4 * time.Second})
+	clock.Advance(3500 * time.Millisecond)
+	requireOutcome(t, post(), outcome{retryAfter: time.Second}) // 0.5s left, rounded up
+	clock.Advance(500 * time.Millisecond)
+	require.NoError(t, post())
+}
+
+func TestRateLimitOffByDefault(t *testing.T) {
+	t.Parallel()
+	_, api := newTestServer(t, WithClock(newFakeClock().Now))
+	for range 20 {
+		_, _, err := api.PostMessageContext(t.Context(), "C1", slack.MsgOptionText("hi", false))
+		require.NoError(t, err)
+	}
+}

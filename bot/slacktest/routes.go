@@ -1,0 +1,52 @@
+package slacktest
+
+import (
+	"net/http"
+	"net/url"
+)
+
+// addRoutes lists every route the Server serves.
+func addRoutes(mux *http.ServeMux, s *Server) {
+	// Any HTTP method: slack-go POSTs most calls but GETs a few.
+	mux.Handle("/api/{method}", handleAPI(s))
+	mux.Handle("POST /response/{id}", handleResponse(s))
+}
+
+// apiMethods lists the Web API methods the Server answers; any other is
+// answered "unknown_method". Adding a method is one entry here and its
+// function in methods.go.
+func apiMethods() map[string]apiMethod {
+	return map[string]apiMethod{
+		"auth.test":             {run: authTest},
+		"chat.postEphemeral":    {run: chatPostEphemeral},
+		"chat.postMessage":      {run: chatPostMessage, limitPerChannel: true},
+		"chat.unfurl":           {run: chatUnfurl},
+		"chat.update":           {run: chatUpdate, limitPerChannel: true},
+		"conversations.history": {run: conversationsHistory},
+		"conversations.open":    {run: conversationsOpen},
+		"users.info":            {run: usersInfo},
+		"users.lookupByEmail":   {run: usersLookupByEmail},
+		"views.publish":         {run: viewsPublish},
+	}
+}
+
+// apiMethod is one Web API method.
+type apiMethod struct {
+	// run carries the call out once the token and limits have passed. It
+	// runs with the Server's lock held, so it may change the workspace
+	// freely but must not block. It returns the fields to answer beside
+	// "ok":true, or a slackError.
+	run func(ws *workspace, p url.Values) (reply, error)
+	// limitPerChannel subjects the method to WithChannelRateLimit, keyed by
+	// its "channel" argument.
+	limitPerChannel bool
+}
+
+// reply is the fields of a successful answer, beside "ok":true.
+type reply map[string]any
+
+// slackError is an error code Slack answers with "ok":false, such as
+// "channel_not_found".
+type slackError string
+
+func (e slackError) Error() string { return string(e) }

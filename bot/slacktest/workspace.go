@@ -1,0 +1,202 @@
+package slacktest
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// workspace is what the fake Slack knows: its users, channels, messages and
+// views. The Server guards it with its lock.
+type workspace struct {
+	now       func() time.Time
+	botUserID string
+	users     map[string]User
+	// notInChannel holds the channels the bot has been taken out of.
+	notInChannel map[string]bool
+	// openConversations holds the DMs opened with conversations.open or by
+	// posting to a user ID.
+	openConversations map[string]bool
+	messages          []storedMessage // in the order they were posted
+	responsePosts     []ResponsePost
+	views             []View          // every publish, oldest first
+	homeViews         map[string]View // the latest publish per user
+	viewIDs           map[string]string
+	unfurls           []Unfurl
+	lastTS            int64 // the last message timestamp handed out, in µs
+	seq               int   // numbers view IDs and hashes
+}
+
+// storedMessage is a Message with what Slack shows of it but the Message
+// type does not carry.
+type storedMessage struct {
+	Message
+	editedTS string // when chat.update last changed it; "" if never
+}
+
+func newWorkspace() workspace {
+	return workspace{
+		now:               time.Now,
+		botUserID:         DefaultBotUserID,
+		users:             make(map[string]User),
+		notInChannel:      make(map[string]bool),
+		openConversations: make(map[string]bool),
+		homeViews:         make(map[string]View),
+		viewIDs:           make(map[string]string),
+	}
+}
+
+// nextTS hands out a message timestamp. Slack's timestamps are a message's
+// ID within its channel, so they must never repeat: this one is the clock in
+// microseconds, bumped past the last one handed out when the clock has not
+// moved on (as a fake clock often has not).
+func (ws *workspace) nextTS() string {
+	us := max(ws.now().UnixMicro(), ws.lastTS+1)
+	ws.lastTS = us
+	return formatTS(us)
+}
+
+// formatTS formats microseconds since the epoch the way Slack writes
+// timestamps, such as "1700000000.000100".
+func formatTS(us int64) string {
+	return fmt.Sprintf("%d.%06d", us/1e6, us%1e6)
+}
+
+// parseTS reads a Slack timestamp such as "1700000000.000100" or
+// "1700000000" into microseconds, so timestamps compare as numbers rather
+// than strings.
+func parseTS(ts string) (int64, bool) {
+	secStr, fracStr, _ := strings.Cut(ts, ".")
+	sec, err := strconv.ParseInt(secStr, 10, 64)
+	if err != nil || sec < 0 {
+		return 0, false
+	}
+	if len(fracStr) > 6 {
+		fracStr = fracStr[:6]
+	}
+	var frac int64
+	if fracStr != "" {
+		frac, err = strconv.ParseInt(fracStr+strings.Repeat("0", 6-len(fracStr)), 10, 64)
+		if err != nil || frac < 0 {
+			return 0, false
+		}
+	}
+	return sec*1e6 + frac, true
+}
+
+// postableChannel resolves the channel argument of a chat method to the ID
+// of a channel the bot can post in. Like Slack, it takes a user ID to mean
+// the DM with that user, and opens that DM.
+func (ws *workspace) postableChannel(channel string) (string, error) {
+	if channel == "" {
+		return "", slackError("channel_not_found")
+	}
+	if strings.HasPrefix(channel, "U") || strings.HasPrefix(channel, "W") {
+		if _, ok := ws.users[channel]; !ok {
+			return "", slackError("channel_not_found")
+		}
+		dm := dmID(channel)
+		ws.openConversations[dm] = true
+		return dm, nil
+	}
+	if ws.notInChannel[channel] {
+		return "", slackError("not_in_channel")
+	}
+	return channel, nil
+}
+
+// dmID is the ID of the bot's DM with userID.
+func dmID(userID string) string { return "D" + userID }
+
+// findMessage returns the non-ephemeral message at ts in channel, or nil.
+func (ws *workspace) findMessage(channel, ts string) *storedMessage {
+	for i := range ws.messages {
+		m := &ws.messages[i]
+		if m.Channel == channel && m.TS == ts && !m.Ephemeral {
+			return m
+		}
+	}
+	return nil
+}
+
+// applyContent sets the parts of m that p carries: text, blocks,
+// attachments and metadata. Arguments p lacks leave m alone, as chat.update
+// keeps what a call does not replace.
+func applyContent(m *Message, p url.Values) error {
+	if p.Has("text") {
+		m.Text = p.Get("text")
+	}
+	if p.Has("blocks") {
+		raw, err := jsonArray(p.Get("blocks"), "invalid_blocks")
+		if err != nil {
+			return err
+		}
+		m.Blocks = raw
+	}
+	if p.Has("attachments") {
+		raw, err := jsonArray(p.Get("attachments"), "invalid_attachments")
+		if err != nil {
+			return err
+		}
+		m.Attachments = raw
+	}
+	if p.Has("metadata") {
+		raw, err := messageMetadata(p.Get("metadata"))
+		if err != nil {
+			return err
+		}
+		m.Metadata = raw
+	}
+	return nil
+}
+
+// hasContent reports whether m shows anything, which Slack demands of every
+// message.
+func hasContent(m Message) bool {
+	return m.Text != "" || m.Blocks != nil || m.Attachments != nil
+}
+
+// jsonArray checks that s is a JSON array, returning nil for "" and "[]" so
+// that an empty list counts as none.
+func jsonArray(s, code string) (json.RawMessage, error) {
+	var list []json.RawMessage
+	if strings.TrimSpace(s) == "" {
+		return nil, nil
+	}
+	if err := json.Unmarshal([]byte(s), &list); err != nil {
+		return nil, slackError(code)
+	}
+	if len(list) == 0 {
+		return nil, nil
+	}
+	return json.RawMessage(s), nil
+}
+
+// messageMetadata checks that s is message metadata, an object with a
+// non-empty event_type, returning nil for "".
+func messageMetadata(s string) (json.RawMessage, error) {
+	if strings.TrimSpace(s) == "" {
+		return nil, nil
+	}
+	var md struct {
+		EventType    string          `json:"event_type"`
+		EventPayload json.RawMessage `json:"event_payload"`
+	}
+	if err := json.Unmarshal([]byte(s), &md); err != nil || md.EventType == "" {
+		return nil, slackError("invalid_metadata_format")
+	}
+	if len(md.EventPayload) > 0 && !isJSONObject(md.EventPayload) && !bytes.Equal(md.EventPayload, []byte("null")) {
+		return nil, slackError("invalid_metadata_format")
+	}
+	return json.RawMessage(s), nil
+}
+
+// isJSONObject reports whether b is one JSON object.
+func isJSONObject(b []byte) bool {
+	var obj map[string]json.RawMessage
+	return json.Unmarshal(b, &obj) == nil && obj != nil
+}

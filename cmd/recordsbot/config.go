@@ -1,0 +1,159 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"net/url"
+	"strings"
+	"time"
+)
+
+// Config is recordsbot's whole configuration, read from the environment
+// once, in main, by envconfig. Which variables are required depends on the
+// subcommand (the "needs" tag); check does that, because envconfig's own
+// `required` accepts a variable set to an empty string.
+type Config struct {
+	SlackSigningSecret string        `envconfig:"SLACK_SIGNING_SECRET" needs:"serve (HTTP mode)" desc:"verifies requests from Slack (Basic Information → Signing Secret)"`
+	SlackBotToken      string        `envconfig:"SLACK_BOT_TOKEN" needs:"serve, remind" desc:"bot token, xoxb-…"`
+	SlackAppToken      string        `envconfig:"SLACK_APP_TOKEN" desc:"app-level token, xapp-…; when set, Slack traffic arrives over Socket Mode"`
+	SlackAPIURL        string        `envconfig:"SLACK_API_URL" default:"https://slack.com/api/" desc:"Slack Web API base URL (tests and the demo point it elsewhere)"`
+	RecordsAPIURL      string        `envconfig:"RECORDS_API_URL" needs:"serve, remind" desc:"Records API base URL, ending in /api/v1"`
+	RecordsAPIKey      string        `envconfig:"RECORDS_API_KEY" needs:"serve, remind" desc:"Records API key (scopes actions:read, actions:write, meetings:read)"`
+	Port               int           `envconfig:"PORT" default:"3000" desc:"HTTP port (sandbox: default 8080)"`
+	PublicURL          string        `envconfig:"PUBLIC_URL" desc:"the bot's public https URL; minutes links and unfurls use it"`
+	PublicMinutes      bool          `envconfig:"PUBLIC_MINUTES" default:"true" desc:"serve public minutes pages at /minutes/{id}"`
+	AdminUserIDs       []string      `envconfig:"ADMIN_USER_IDS" desc:"comma-separated Slack user IDs who may change any action"`
+	UserMap            string        `envconfig:"USER_MAP" desc:"comma-separated assignee=SLACKID pairs for people whose records identity is not their Slack email"`
+	ActionsCacheTTL    time.Duration `envconfig:"ACTIONS_CACHE_TTL" default:"5s" desc:"how long the action list is shared between commands; 0 turns the cache off"`
+	RemindDays         int           `envconfig:"REMIND_DAYS" default:"3" desc:"remind: include actions due within this many days"`
+	RemindReportChannel string       `envconfig:"REMIND_REPORT_CHANNEL" desc:"remind: channel ID that gets the list of unmatched assignees"`
+	RemindSkipWeekends bool          `envconfig:"REMIND_SKIP_WEEKENDS" default:"false" desc:"remind: send nothing on Saturdays and Sundays"`
+	LogFormat          string        `envconfig:"LOG_FORMAT" default:"text" desc:"text or json"`
+	LogLevel           string        `envconfig:"LOG_LEVEL" default:"info" desc:"debug, info, warn or error"`
+	ShutdownGrace      time.Duration `envconfig:"SHUTDOWN_GRACE" default:"20s" desc:"how long a stopping server waits for in-flight work"`
+}
+
+// configError is a bad or missing setting; main exits 2 with its one line.
+type configError struct{ msg string }
+
+func (e *configError) Error() string { return e.msg }
+
+func missing(name, why string) error {
+	return &configError{fmt.Sprintf("%s is required %s", name, why)}
+}
+
+// check validates the settings the subcommand needs.
+func (c *Config) check(sub string) error {
+	needRecords := func() error {
+		if strings.TrimSpace(c.RecordsAPIURL) == "" {
+			return missing("RECORDS_API_URL", "(the Records API base URL, ending in /api/v1)")
+		}
+		u, err := url.Parse(c.RecordsAPIURL)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || !strings.HasSuffix(strings.TrimRight(u.Path, "/"), "/api/v1") {
+			return &configError{"RECORDS_API_URL must be an http(s) URL ending in /api/v1, got " + quoteURL(c.RecordsAPIURL)}
+		}
+		if strings.TrimSpace(c.RecordsAPIKey) == "" {
+			return missing("RECORDS_API_KEY", "(the Records API key)")
+		}
+		return nil
+	}
+	needBot := func() error {
+		if strings.TrimSpace(c.SlackBotToken) == "" {
+			return missing("SLACK_BOT_TOKEN", "(the bot token, xoxb-…)")
+		}
+		if u, err := url.Parse(c.SlackAPIURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || !strings.HasSuffix(u.Path, "/") {
+			return &configError{"SLACK_API_URL must be an http(s) URL ending in /, got " + quoteURL(c.SlackAPIURL)}
+		}
+		return nil
+	}
+	switch sub {
+	case "serve":
+		if c.SlackAppToken == "" && strings.TrimSpace(c.SlackSigningSecret) == "" {
+			return missing("SLACK_SIGNING_SECRET", "(or set SLACK_APP_TOKEN for Socket Mode)")
+		}
+		if c.SlackAppToken != "" && !strings.HasPrefix(c.SlackAppToken, "xapp-") {
+			return &configError{"SLACK_APP_TOKEN must be an app-level token starting with xapp-"}
+		}
+		if err := needBot(); err != nil {
+			return err
+		}
+		if err := needRecords(); err != nil {
+			return err
+		}
+	case "remind":
+		if err := needBot(); err != nil {
+			return err
+		}
+		if err := needRecords(); err != nil {
+			return err
+		}
+		if c.RemindDays < 0 {
+			return &configError{"REMIND_DAYS must be 0 or more"}
+		}
+	}
+	if c.Port <= 0 || c.Port > 65535 {
+		return &configError{fmt.Sprintf("PORT must be between 1 and 65535, got %d", c.Port)}
+	}
+	if c.PublicURL != "" {
+		if u, err := url.Parse(c.PublicURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return &configError{"PUBLIC_URL must be an absolute http(s) URL, got " + quoteURL(c.PublicURL)}
+		}
+	}
+	if _, err := parseUserMap(c.UserMap); err != nil {
+		return &configError{"USER_MAP: " + err.Error()}
+	}
+	switch c.LogFormat {
+	case "text", "json":
+	default:
+		return &configError{"LOG_FORMAT must be text or json, got " + c.LogFormat}
+	}
+	if _, err := parseLevel(c.LogLevel); err != nil {
+		return &configError{"LOG_LEVEL: " + err.Error()}
+	}
+	return nil
+}
+
+// quoteURL shows a configured URL without any credentials in it.
+func quoteURL(s string) string {
+	if u, err := url.Parse(s); err == nil && u.User != nil {
+		u.User = url.User("…")
+		s = u.String()
+	}
+	return fmt.Sprintf("%q", s)
+}
+
+// parseUserMap parses "assignee=SLACKID,assignee2=SLACKID2". Assignees are
+// compared case-insensitively, so they are kept lowercased.
+func parseUserMap(s string) (map[string]string, error) {
+	out := map[string]string{}
+	for _, pair := range strings.Split(s, ",") {
+		pair = strings.TrimSpace(pair)
+		if pair == "" {
+			continue
+		}
+		i := strings.LastIndexByte(pair, '=')
+		if i <= 0 {
+			return nil, fmt.Errorf("%q is not assignee=SLACKID", pair)
+		}
+		who, id := strings.ToLower(strings.TrimSpace(pair[:i])), strings.TrimSpace(pair[i+1:])
+		if who == "" || !isSlackUserID(id) {
+			return nil, fmt.Errorf("%q: want assignee=SLACKID with a Slack member ID like U012ABCDEF", pair)
+		}
+		out[who] = id
+	}
+	return out, nil
+}
+
+func isSlackUserID(s string) bool {
+	if len(s) < 2 || (s[0] != 'U' && s[0] != 'W') {
+		return false
+	}
+	for _, r := range s[1:] {
+		if !(r >= 'A' && r <= 'Z' || r >= '0' && r <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+var errUsage = errors.New("usage")
