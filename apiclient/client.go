@@ -341,19 +341,7 @@ func (c *Client) UpdateActionStatus(ctx context.Context, id string, status Statu
 		}
 		d := c.getDecoder()
 		defer c.putDecoder(d, len(body))
-		o, _, raw, err := d.parseRecord(body, "action", []string{"data", "action"}, func(k string) bool {
-			switch k {
-			case "id", "action_id", "row_id", "status", "title":
-				return true
-			}
-			return false
-		})
-		if err != nil {
-			return err
-		}
-		decodeAction(d, o, raw, a)
-		d.strs.flush()
-		return nil
+		return d.decodeActionBody(body, a)
 	})
 	if err != nil {
 		return nil, err
@@ -436,24 +424,7 @@ func (c *Client) GetMeeting(ctx context.Context, id string) (*Meeting, error) {
 		*m = Meeting{}
 		d := c.getDecoder()
 		defer c.putDecoder(d, len(body))
-		o, outer, raw, err := d.parseRecord(body, "meeting", []string{"data", "meeting"}, func(k string) bool {
-			switch k {
-			case "id", "meeting_id", "row_id", "title", "name":
-				return true
-			}
-			return false
-		})
-		if err != nil {
-			return err
-		}
-		f := meetingSlots(o)
-		if outer != nil && f[mtgAgenda] == nil && f[mtgAgendaItems] == nil && f[mtgItems] == nil {
-			of := meetingSlots(outer)
-			copy(f[mtgAgenda:mtgItems+1], of[mtgAgenda:mtgItems+1])
-		}
-		fillMeeting(d, f, raw, m)
-		d.strs.flush()
-		return nil
+		return d.decodeMeetingBody(body, m)
 	})
 	if err != nil {
 		return nil, err
@@ -487,15 +458,12 @@ func (c *Client) GetMinutes(ctx context.Context, meetingID string) (*Minutes, er
 		*m = Minutes{}
 		d := c.getDecoder()
 		defer c.putDecoder(d, len(body))
-		o, _, raw, err := d.parseRecord(body, "minutes", []string{"data", "minutes"}, func(k string) bool { return k == "status" })
-		if err != nil {
+		if err := d.decodeMinutesBody(body, m); err != nil {
+			if errors.Is(err, errHiddenMinutes) {
+				return c.newError(ep, resp.StatusCode, ErrNotFound, "minutes are not published", err)
+			}
 			return err
 		}
-		if err := decodeMinutes(d, o, raw, m); err != nil {
-			d.strs.reset()
-			return c.newError(ep, resp.StatusCode, ErrNotFound, "minutes are not published", err)
-		}
-		d.strs.flush()
 		return nil
 	})
 	if err != nil {

@@ -309,6 +309,64 @@ func (d *decoder) parseRecord(body []byte, what string, wrappers []string, own f
 	return rec, outer, bytes.Clone(body[sp.start:sp.end]), nil
 }
 
+// decodeActionBody decodes a single-action body (the answer to a PUT) into
+// a.
+func (d *decoder) decodeActionBody(body []byte, a *Action) error {
+	o, _, raw, err := d.parseRecord(body, "action", []string{"data", "action"}, func(k string) bool {
+		switch k {
+		case "id", "action_id", "row_id", "status", "title":
+			return true
+		}
+		return false
+	})
+	if err != nil {
+		return err
+	}
+	decodeAction(d, o, raw, a)
+	d.strs.flush()
+	return nil
+}
+
+// decodeMeetingBody decodes a meeting detail body into m. When the meeting
+// was wrapped and has no agenda of its own, an agenda beside it in the
+// envelope is used.
+func (d *decoder) decodeMeetingBody(body []byte, m *Meeting) error {
+	o, outer, raw, err := d.parseRecord(body, "meeting", []string{"data", "meeting"}, func(k string) bool {
+		switch k {
+		case "id", "meeting_id", "row_id", "title", "name":
+			return true
+		}
+		return false
+	})
+	if err != nil {
+		return err
+	}
+	f := meetingSlots(o)
+	if outer != nil && f[mtgAgenda] == nil && f[mtgAgendaItems] == nil && f[mtgItems] == nil {
+		of := meetingSlots(outer)
+		copy(f[mtgAgenda:mtgItems+1], of[mtgAgenda:mtgItems+1])
+	}
+	fillMeeting(d, f, raw, m)
+	d.strs.flush()
+	return nil
+}
+
+// decodeMinutesBody decodes a minutes body into m. It returns
+// errHiddenMinutes, leaving m zero, when their status is not visible.
+func (d *decoder) decodeMinutesBody(body []byte, m *Minutes) error {
+	o, _, raw, err := d.parseRecord(body, "minutes", []string{"data", "minutes"}, func(k string) bool { return k == "status" })
+	if err != nil {
+		return err
+	}
+	if err := decodeMinutes(d, o, raw, m); err != nil {
+		d.strs.reset()
+		*m = Minutes{}
+		return err
+	}
+	d.strs.flush()
+	return nil
+}
+
 // visitRecord calls f for each member of o and then for each member of its
 // "attributes" object, if any: JSON:API puts every field but the id there.
 func visitRecord(o *fastjson.Object, f func(k []byte, v *fastjson.Value)) {

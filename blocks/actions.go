@@ -109,9 +109,18 @@ func changedVerb(status string) string {
 // status buttons. An empty ID cannot be told apart from others, and an
 // absurdly long one would overflow block_id (255); such a row is shown
 // without buttons rather than with a cut ID that would act on the wrong
-// action. Buttons values ("<status>|<id>") are then well under 2000.
+// action.
 func linkable(id string) bool {
 	return id != "" && len(BlockActionButtons)+len(id) <= MaxBlockID
+}
+
+// carriesValues reports whether r's status values can be built whole: the
+// context must split off unambiguously (no '|') and the longest value must
+// fit a button. Otherwise the row gets no buttons, rather than values cut
+// or misread into acting on the wrong action or page.
+func carriesValues(r ActionRow) bool {
+	return !strings.Contains(r.Context, "|") &&
+		len(StatusValue(statusInProgress, r.ID, r.Context)) <= MaxButtonValue
 }
 
 // ActionRowBlocks returns the blocks of one action row: a section with
@@ -127,15 +136,16 @@ func linkable(id string) bool {
 //
 // Status buttons: action_id ActionStatusPrefix+target ("status:complete")
 // for buttons and ActionStatusMenu for the overflow menu of rarer changes;
-// every value is "<target>|<action id>". Slack wants an action_id unique
-// within its block only (block_id must be unique in the message), and each
-// row has its own actions block, so rows repeat the same action_ids and the
-// bot routes by the constants alone.
+// every value is StatusValue(target, r.ID, r.Context). Slack wants an
+// action_id unique within its block only (block_id must be unique in the
+// message), and each row has its own actions block, so rows repeat the same
+// action_ids and the bot routes by the constants alone.
 //
 // An overflow menu needs at least two options, each value at most 150
 // characters; when the rarer changes do not meet that they become buttons.
 // A row whose ID is empty or too long for a block_id gets neither block IDs
-// nor buttons.
+// nor buttons; a row whose Context holds '|' or makes a value longer than
+// 2000 characters keeps its block IDs but gets no buttons.
 func ActionRowBlocks(r ActionRow) []slack.Block {
 	return buildRow(r, rowTitleMax, linkable(r.ID))
 }
@@ -179,10 +189,18 @@ func buildRow(r ActionRow, titleMax int, linked bool) []slack.Block {
 		return []slack.Block{section(text)}
 	}
 	out := []slack.Block{slack.NewSectionBlock(mrkdwn(text), nil, nil, slack.SectionBlockOptionBlockID(BlockActionRow+r.ID))}
-	if r.CanChange {
+	if r.CanChange && carriesValues(r) {
 		out = append(out, statusButtons(r))
 	}
 	return out
+}
+
+// StatusValue is the value of a status button or menu option:
+// "<target status>|<action id>|<context>". The context is the caller's
+// opaque page state and must not contain '|', so the value splits
+// unambiguously at its first and last '|' even when the ID holds one.
+func StatusValue(target, id, context string) string {
+	return target + "|" + id + "|" + context
 }
 
 // statusButtons is the actions block of a linked, changeable row.
@@ -190,7 +208,7 @@ func statusButtons(r ActionRow) *slack.ActionBlock {
 	buttons, menu := transitions(r.Status)
 	var els []slack.BlockElement
 	for _, target := range buttons {
-		b := button(ActionStatusPrefix+target, target+"|"+r.ID, transitionLabel(target))
+		b := button(ActionStatusPrefix+target, StatusValue(target, r.ID, r.Context), transitionLabel(target))
 		if target == statusComplete {
 			b.Style = slack.StylePrimary
 		}
@@ -198,7 +216,7 @@ func statusButtons(r ActionRow) *slack.ActionBlock {
 	}
 	opts := make([]*slack.OptionBlockObject, 0, len(menu))
 	for _, target := range menu {
-		value := target + "|" + r.ID
+		value := StatusValue(target, r.ID, r.Context)
 		if len(value) > MaxOptionValue {
 			break
 		}
@@ -208,7 +226,7 @@ func statusButtons(r ActionRow) *slack.ActionBlock {
 		els = append(els, slack.NewOverflowBlockElement(ActionStatusMenu, opts...))
 	} else {
 		for _, target := range menu {
-			els = append(els, button(ActionStatusPrefix+target, target+"|"+r.ID, transitionLabel(target)))
+			els = append(els, button(ActionStatusPrefix+target, StatusValue(target, r.ID, r.Context), transitionLabel(target)))
 		}
 	}
 	return slack.NewActionBlock(BlockActionButtons+r.ID, els...)
@@ -232,13 +250,14 @@ func fitRow(r ActionRow, maxText int, linked bool) ([]slack.Block, int) {
 
 // fitRows builds rows in order while they fit in maxBlocks blocks and
 // maxText characters, sharing the text evenly among the rows still to come
-// so that one long row cannot starve the rest. used holds the row IDs
+// (at most one per block left) so that one long row cannot starve the
+// rest. used holds the row IDs
 // already in the message: a repeated ID is shown without block IDs and
 // buttons, since block_id must be unique in a message. It returns the
 // blocks, how many rows they show and their text size.
 func fitRows(rows []ActionRow, maxBlocks, maxText int, used map[string]bool) (out []slack.Block, shown, text int) {
 	for i, r := range rows {
-		share := (maxText - text) / (len(rows) - i)
+		share := (maxText - text) / max(1, min(len(rows)-i, maxBlocks-len(out)))
 		linked := linkable(r.ID) && !used[r.ID]
 		bl, n := fitRow(r, share, linked)
 		if len(out)+len(bl) > maxBlocks || text+n > maxText {
@@ -272,6 +291,7 @@ func position(offset, shown, total int) *slack.ContextBlock {
 // header and l.Empty ("No actions." when empty), shown as plain text.
 // l.Title defaults to "Actions".
 func Actions(l ActionList) Message {
+	l.Offset = max(l.Offset, 0)
 	total := max(l.Total, l.Offset+len(l.Rows))
 	title := cmp.Or(oneLine(l.Title), "Actions")
 	if len(l.Rows) == 0 {
@@ -425,6 +445,12 @@ func (b RawBlock) MarshalJSON() ([]byte, error) {
 	}
 	return b, nil
 }
+
+// RawBlock is sent as it is.
+var (
+	_ slack.Block    = RawBlock(nil)
+	_ json.Marshaler = RawBlock(nil)
+)
 
 // RawBlocks wraps each block of msg as a RawBlock.
 func RawBlocks(msg []json.RawMessage) []slack.Block {

@@ -62,61 +62,65 @@ func controls(t *testing.T, blocks []slack.Block, id string) []string {
 
 func TestStatusControls(t *testing.T) {
 	t.Parallel()
-	long := "L" + strings.Repeat("x", 140) // "cancelled|"+long is 151: too long for an option
+	long := "L" + strings.Repeat("x", 139) // "cancelled|"+long+"|" is 151: too long for an option
 	cases := []struct {
 		name      string
 		id        string
 		status    string
+		context   string
 		canChange bool
 		want      []string
 	}{
-		{"open", "A-1", "open", true, []string{
-			"button Complete status:complete complete|A-1 primary",
-			"button Start status:in_progress in_progress|A-1",
-			"button Defer status:deferred deferred|A-1",
+		{"open", "A-1", "open", "", true, []string{
+			"button Complete status:complete complete|A-1| primary",
+			"button Start status:in_progress in_progress|A-1|",
+			"button Defer status:deferred deferred|A-1|",
 			// An overflow needs two options, so the lone Cancel is a button.
-			"button Cancel status:cancelled cancelled|A-1",
+			"button Cancel status:cancelled cancelled|A-1|",
 		}},
-		{"in progress", "A-1", "in_progress", true, []string{
-			"button Complete status:complete complete|A-1 primary",
-			"button Defer status:deferred deferred|A-1",
-			"overflow status:menu [Cancel=cancelled|A-1 Reopen=open|A-1]",
+		{"in progress", "A-1", "in_progress", "", true, []string{
+			"button Complete status:complete complete|A-1| primary",
+			"button Defer status:deferred deferred|A-1|",
+			"overflow status:menu [Cancel=cancelled|A-1| Reopen=open|A-1|]",
 		}},
-		{"deferred", "A-1", "deferred", true, []string{
-			"button Complete status:complete complete|A-1 primary",
-			"button Start status:in_progress in_progress|A-1",
-			"overflow status:menu [Cancel=cancelled|A-1 Reopen=open|A-1]",
+		{"deferred", "A-1", "deferred", "", true, []string{
+			"button Complete status:complete complete|A-1| primary",
+			"button Start status:in_progress in_progress|A-1|",
+			"overflow status:menu [Cancel=cancelled|A-1| Reopen=open|A-1|]",
 		}},
-		{"complete", "A-1", "complete", true, []string{"button Reopen status:open open|A-1"}},
-		{"cancelled", "A-1", "cancelled", true, []string{"button Reopen status:open open|A-1"}},
-		{"unknown", "A-1", "on_hold", true, []string{
-			"button Complete status:complete complete|A-1 primary",
-			"button Start status:in_progress in_progress|A-1",
-			"overflow status:menu [Cancel=cancelled|A-1 Reopen=open|A-1]",
+		{"complete", "A-1", "complete", "", true, []string{"button Reopen status:open open|A-1|"}},
+		{"cancelled", "A-1", "cancelled", "", true, []string{"button Reopen status:open open|A-1|"}},
+		{"unknown", "A-1", "on_hold", "", true, []string{
+			"button Complete status:complete complete|A-1| primary",
+			"button Start status:in_progress in_progress|A-1|",
+			"overflow status:menu [Cancel=cancelled|A-1| Reopen=open|A-1|]",
 		}},
-		{"empty status", "A-1", "", true, []string{
-			"button Complete status:complete complete|A-1 primary",
-			"button Start status:in_progress in_progress|A-1",
-			"overflow status:menu [Cancel=cancelled|A-1 Reopen=open|A-1]",
+		{"empty status", "A-1", "", "", true, []string{
+			"button Complete status:complete complete|A-1| primary",
+			"button Start status:in_progress in_progress|A-1|",
+			"overflow status:menu [Cancel=cancelled|A-1| Reopen=open|A-1|]",
 		}},
-		{"id too long for an option value", long, "in_progress", true, []string{
-			"button Complete status:complete complete|" + long + " primary",
-			"button Defer status:deferred deferred|" + long,
-			"button Cancel status:cancelled cancelled|" + long,
-			"button Reopen status:open open|" + long,
+		{"id too long for an option value", long, "in_progress", "", true, []string{
+			"button Complete status:complete complete|" + long + "| primary",
+			"button Defer status:deferred deferred|" + long + "|",
+			"button Cancel status:cancelled cancelled|" + long + "|",
+			"button Reopen status:open open|" + long + "|",
 		}},
-		{"cannot change", "A-1", "open", false, nil},
-		{"no id", "", "open", true, nil},
-		{"id too long for a block_id", strings.Repeat("x", MaxBlockID), "open", true, nil},
+		{"context carried", "A-1", "complete", "q=open&o=10", true, []string{"button Reopen status:open open|A-1|q=open&o=10"}},
+		{"context with a bar", "A-1", "complete", "a|b", true, nil},
+		{"value too long for a button", "A-1", "complete", strings.Repeat("c", MaxButtonValue), true, nil},
+		{"cannot change", "A-1", "open", "", false, nil},
+		{"no id", "", "open", "", true, nil},
+		{"id too long for a block_id", strings.Repeat("x", MaxBlockID), "open", "", true, nil},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			blocks := ActionRowBlocks(ActionRow{ID: tc.id, Title: "T", Status: tc.status, CanChange: tc.canChange})
+			blocks := ActionRowBlocks(ActionRow{ID: tc.id, Title: "T", Status: tc.status, CanChange: tc.canChange, Context: tc.context})
 			assert.Equal(t, tc.want, controls(t, blocks, tc.id))
 			require.NoError(t, Check(blocks))
 			if linkable(tc.id) {
-				assert.Equal(t, BlockActionRow+tc.id, blocks[0].ID())
+				assert.Equal(t, BlockActionRow+tc.id, blocks[0].ID(), "the row keeps its block_id with or without buttons")
 			} else {
 				assert.Len(t, blocks, 1)
 				assert.Empty(t, blocks[0].ID(), "a row that cannot be linked has no block_id")

@@ -13,11 +13,12 @@ import (
 // they are shared constants between the builders and the handlers.
 const (
 	// ActionStatusPrefix starts the action_id of every status button:
-	// "status:complete", "status:in_progress", "status:deferred". The value
-	// of a status button is "<status>|<action id>".
+	// "status:complete", "status:in_progress", "status:deferred",
+	// "status:cancelled", "status:open". The value of a status button is
+	// StatusValue: "<status>|<action id>|<context>".
 	ActionStatusPrefix = "status:"
-	// ActionStatusMenu is the overflow menu holding Cancel and Reopen; each
-	// option's value is "<status>|<action id>".
+	// ActionStatusMenu is the overflow menu holding the rarer changes
+	// (Cancel, Reopen); each option's value is StatusValue, as for buttons.
 	ActionStatusMenu = "status:menu"
 	// ActionActionsMore is the "Show more" button of an action list; its
 	// value is the opaque ActionList.MoreValue.
@@ -77,6 +78,10 @@ type ActionRow struct {
 	CanChange bool
 	// Changed, when set, adds a context line "Marked complete by @x at …".
 	Changed *Change
+	// Context is carried in the row's status button values (see
+	// StatusValue): the bot's page state, so a click can redraw the page.
+	// It must not contain '|'.
+	Context string
 }
 
 // ActionList is a page of actions.

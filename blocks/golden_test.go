@@ -89,6 +89,14 @@ func sampleRows() []ActionRow {
 	}
 }
 
+// withContext sets the page context of every row.
+func withContext(rows []ActionRow, context string) []ActionRow {
+	for i := range rows {
+		rows[i].Context = context
+	}
+	return rows
+}
+
 func sampleMinutes() MinutesView {
 	return MinutesView{
 		MeetingID: "M-7",
@@ -187,7 +195,7 @@ func TestGolden(t *testing.T) {
 		{"actions_normal", payload(Actions(ActionList{Title: "Your open actions", Rows: sampleRows(), Total: 3}))},
 		{"actions_empty", payload(Actions(ActionList{Title: "Your open actions", Empty: "You have no open actions. :tada:"}))},
 		{"actions_paginated", payload(Actions(ActionList{
-			Title: "Your open actions", Rows: sampleRows()[:2], Offset: 10, Total: 23,
+			Title: "Your open actions", Rows: withContext(sampleRows()[:2], "open:10"), Offset: 10, Total: 23,
 			MoreValue: "status=open&offset=12", Truncated: true,
 		}))},
 		{"actions_changed", payload(Actions(ActionList{Title: "Your actions", Rows: changed, Total: 1}))},

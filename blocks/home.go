@@ -25,6 +25,8 @@ const (
 // per committee (at most 20; a "Read" link only for safe http(s) URLs), a
 // divider and a line of help on the commands.
 //
+// v.User is not shown: the caller publishes the view to that user.
+//
 // The view stays within MaxViewBlocks and MaxViewText: rows that do not fit
 // are left off (the position line says so) and titles shrink as in Actions.
 func Home(v HomeView) slack.HomeTabViewRequest {
@@ -36,6 +38,7 @@ func Home(v HomeView) slack.HomeTabViewRequest {
 	}
 
 	l := v.Actions
+	l.Offset = max(l.Offset, 0)
 	total := max(l.Total, l.Offset+len(l.Rows))
 	var after []slack.Block
 	if len(l.Rows) == 0 && v.Unmapped == "" && v.RecordsError == "" {

@@ -173,6 +173,7 @@ func stressRow(i int, id string) ActionRow {
 		Assignee:        hostile(3000),
 		CanChange:       true,
 		Changed:         &Change{By: []string{"U0123ABCD", hostile(500)}[i%2], At: now, Status: hostile(300)},
+		Context:         strings.Repeat("c", 1500), // long, yet every value still fits
 	}
 }
 

@@ -82,7 +82,10 @@ func ReminderMessage(r Reminder) Message {
 // the deadline has one).
 func ReminderText(r Reminder) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "Reminder for %s\n%s\n", r.User, reminderSummary(r, false))
+	if r.User != "" {
+		fmt.Fprintf(&b, "Reminder for %s\n", r.User)
+	}
+	b.WriteString(reminderSummary(r, false) + "\n")
 	for _, group := range []struct {
 		label string
 		rows  []ActionRow

@@ -4,8 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/url"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -109,11 +111,14 @@ func (s *Server) commandActions(ctx context.Context, cmd slack.SlashCommand) *re
 	if q.verb != "" {
 		return s.commandSetStatus(ctx, cmd.UserID, q.target, q.verb)
 	}
-	return s.actionsPage(ctx, cmd.UserID, q)
+	return s.actionsPage(ctx, cmd.UserID, q, nil)
 }
 
 // actionsPage builds one page of the list q asks for, as seen by caller.
-func (s *Server) actionsPage(ctx context.Context, caller string, q actionsQuery) *reply {
+// Actions in changed were just changed by a click on this page: they stay
+// on it, annotated, even when their new status no longer matches q, so the
+// clicker sees what happened.
+func (s *Server) actionsPage(ctx context.Context, caller string, q actionsQuery, changed map[string]*blocks.Change) *reply {
 	me, meErr := s.users.lookup(ctx, caller)
 	owner, ownerErr := me, meErr
 	if q.Who != "" && q.Who != caller {
@@ -145,7 +150,7 @@ func (s *Server) actionsPage(ctx context.Context, caller string, q actionsQuery)
 	var picked []*apiclient.Action
 	for i := range list.Actions {
 		a := &list.Actions[i]
-		if !q.wantStatus(a.Status) {
+		if !q.wantStatus(a.Status) && changed[a.ID] == nil {
 			continue
 		}
 		if meeting != nil {
@@ -155,7 +160,7 @@ func (s *Server) actionsPage(ctx context.Context, caller string, q actionsQuery)
 		} else if !owner.owns(a.Assignee) {
 			continue
 		}
-		if q.Overdue && !overdue(a, now) {
+		if q.Overdue && !overdue(a, now) && changed[a.ID] == nil {
 			continue
 		}
 		picked = append(picked, a)
@@ -180,8 +185,11 @@ func (s *Server) actionsPage(ctx context.Context, caller string, q actionsQuery)
 		Empty:     q.empty(owner.ID == caller),
 		Truncated: list.Truncated,
 	}
+	pageCtx := q.context()
 	for _, a := range picked[q.Offset:end] {
-		l.Rows = append(l.Rows, s.actionRow(a, now, admin || me.owns(a.Assignee), owner.ID != caller || meeting != nil, nil))
+		r := s.actionRow(a, now, admin || me.owns(a.Assignee), owner.ID != caller || meeting != nil, changed[a.ID])
+		r.Context = pageCtx
+		l.Rows = append(l.Rows, r)
 	}
 	if end < total {
 		next := q
@@ -191,6 +199,53 @@ func (s *Server) actionsPage(ctx context.Context, caller string, q actionsQuery)
 		}
 	}
 	return ephemeral(blocks.Actions(l))
+}
+
+// context encodes q for the status buttons of its rows, so a click on an
+// ephemeral list (whose blocks Slack does not send back) can redraw the
+// same page. It is a URL query, which never contains '|'.
+func (q actionsQuery) context() string {
+	v := url.Values{}
+	if q.Who != "" {
+		v.Set("w", q.Who)
+	}
+	if q.Status != "" {
+		v.Set("s", q.Status)
+	}
+	if q.Overdue {
+		v.Set("d", "1")
+	}
+	if q.Meeting != "" {
+		v.Set("m", q.Meeting)
+	}
+	if q.Offset > 0 {
+		v.Set("o", strconv.Itoa(q.Offset))
+	}
+	if len(v) == 0 {
+		return "-" // the default list; "" would mean "no page to redraw"
+	}
+	return v.Encode()
+}
+
+// parseContext is the inverse of context.
+func parseContext(s string) (actionsQuery, bool) {
+	var q actionsQuery
+	if s == "-" {
+		return q, true
+	}
+	v, err := url.ParseQuery(s)
+	if err != nil || s == "" {
+		return q, false
+	}
+	q.Who, q.Status, q.Overdue, q.Meeting = v.Get("w"), v.Get("s"), v.Get("d") == "1", v.Get("m")
+	q.Offset, _ = strconv.Atoi(v.Get("o"))
+	if q.Who != "" && !mentionRE.MatchString("<@"+q.Who+">") {
+		return q, false
+	}
+	if q.Status != "" && q.Status != "all" && !apiclient.Status(q.Status).Valid() {
+		return q, false
+	}
+	return q, true
 }
 
 func (q actionsQuery) wantStatus(st apiclient.Status) bool {

@@ -233,7 +233,7 @@ func TestActionsUserMap(t *testing.T) {
 	}))
 	m, _ := h.slash(h.users["U0NOEMAIL"], "/actions", "")
 	assert.Contains(t, m.all(), `"action:mapped-1"`)
-	assert.Contains(t, m.all(), `"complete|mapped-1"`, "a mapped user may change their own action")
+	assert.Contains(t, m.all(), `"complete|mapped-1|`, "a mapped user may change their own action")
 }
 
 func TestMrkdwnInjectionIsEscaped(t *testing.T) {

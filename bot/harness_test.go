@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"strings"
 	"sync"
 	"testing"
@@ -39,6 +40,10 @@ type harness struct {
 }
 
 type harnessOption func(*bot.Config, *recordstest.Dataset)
+
+type botConfig = bot.Config
+
+func urlQueryEscape(s string) string { return url.QueryEscape(s) }
 
 func withAdmins(ids ...string) harnessOption {
 	return func(c *bot.Config, _ *recordstest.Dataset) { c.Admins = ids }
@@ -151,6 +156,9 @@ func parseMsg(t *testing.T, b []byte) msg {
 	m.raw = b
 	return m
 }
+
+// jsonText re-encodes JSON without Go's HTML escaping, for assertions.
+func jsonText(raw []byte) string { return msg{raw: raw}.all() }
 
 // all returns the message's whole JSON as text, for content assertions,
 // without Go's HTML escaping of <, > and & (so "&lt;" in a test means the

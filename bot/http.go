@@ -132,6 +132,10 @@ func (s *Server) postResponse(ctx context.Context, responseURL string, msg any) 
 	if err != nil {
 		return err
 	}
+	// The answer must go out even when the work used up its own time (a
+	// timeout is exactly what the user needs to hear about).
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+	defer cancel()
 	var last error
 	for attempt := 0; attempt < 3; attempt++ {
 		req, err := http.NewRequestWithContext(ctx, http.MethodPost, responseURL, strings.NewReader(string(b)))

@@ -111,7 +111,7 @@ func (s *Server) click(ctx context.Context, in *interaction, actionID, value str
 			s.respond(ctx, in, notice(msgStaleButton), false)
 			return
 		}
-		s.respond(ctx, in, s.actionsPage(ctx, in.User.ID, q), true)
+		s.respond(ctx, in, s.actionsPage(ctx, in.User.ID, q, nil), true)
 	case actionID == blocks.ActionMeetingsNext:
 		var c meetingsCursor
 		if err := json.Unmarshal([]byte(value), &c); err != nil {
@@ -169,20 +169,27 @@ func (s *Server) respond(ctx context.Context, in *interaction, r *reply, replace
 	}
 }
 
-// parseStatusValue splits a status button's value "<status>|<action id>".
-func parseStatusValue(v string) (apiclient.Status, string, bool) {
-	st, id, ok := strings.Cut(v, "|")
-	if !ok || id == "" || !apiclient.Status(st).Valid() {
-		return "", "", false
+// parseStatusValue splits a status button's value: "<status>|<action
+// id>|<context>", where context (see actionsQuery.context) never holds '|'
+// and may be empty, so an ID containing '|' still parses.
+func parseStatusValue(v string) (st apiclient.Status, id, pageCtx string, ok bool) {
+	first := strings.IndexByte(v, '|')
+	last := strings.LastIndexByte(v, '|')
+	if first < 0 || last == first {
+		return "", "", "", false
 	}
-	return apiclient.Status(st), id, true
+	st, id, pageCtx = apiclient.Status(v[:first]), v[first+1:last], v[last+1:]
+	if id == "" || !st.Valid() {
+		return "", "", "", false
+	}
+	return st, id, pageCtx, true
 }
 
 // clickStatus changes an action's status from a button and updates the
 // message in place. On any failure the original message is left as it was
 // and the clicker is told, ephemerally, what happened.
 func (s *Server) clickStatus(ctx context.Context, in *interaction, value string) {
-	to, id, ok := parseStatusValue(value)
+	to, id, pageCtx, ok := parseStatusValue(value)
 	if !ok {
 		s.log.WarnContext(ctx, "interaction: bad status value", "user", in.User.ID)
 		s.respond(ctx, in, notice(msgStaleButton), false)
@@ -208,8 +215,17 @@ func (s *Server) clickStatus(ctx context.Context, in *interaction, value string)
 		return
 	}
 	var newBlocks []json.RawMessage
+	ok = false
 	if in.Message != nil {
 		newBlocks, ok = blocks.ReplaceRow(in.Message.Blocks, row)
+	}
+	if !ok && in.Container.IsEphemeral {
+		// Slack leaves an ephemeral message out of the payload; redraw the
+		// page the button was on, from the query its value carries.
+		if q, qok := parseContext(pageCtx); qok {
+			s.respond(ctx, in, s.actionsPage(ctx, actor, q, map[string]*blocks.Change{a.ID: change}), true)
+			return
+		}
 	}
 	if !ok {
 		msg := blocks.Notice(done)

@@ -15,7 +15,7 @@ const DefaultKey = "test-key"
 // DefaultSandboxKeys is the default key set in the textual form [ParseKeys]
 // reads: [DefaultKey] with every scope. It suits a command-line flag default
 // for `recordsbot sandbox`.
-const DefaultSandboxKeys = DefaultKey + "=" + string(ScopeActionsRead) + "+" + string(ScopeActionsWrite) + "+" + string(ScopeMeetingsRead)
+const DefaultSandboxKeys = "test-key=actions:read+actions:write+meetings:read"
 
 // Scope is a permission an API key carries. Each endpoint requires one.
 type Scope string
@@ -112,7 +112,11 @@ func (k keySet) authenticate(r *http.Request) (scopes []Scope, ok bool, message 
 	if !strings.EqualFold(scheme, "Bearer") {
 		return nil, false, "Authorization header is not a bearer token"
 	}
-	scopes, ok = k[strings.TrimSpace(key)]
+	key = strings.TrimSpace(key)
+	if key == "" {
+		return nil, false, "empty bearer token"
+	}
+	scopes, ok = k[key]
 	if !ok {
 		return nil, false, "invalid API key"
 	}

@@ -89,6 +89,12 @@ func TestParsedKeysServe(t *testing.T) {
 	assert.Equal(t, 200, send(t, "GET", srv.URL+"/actions", "reader", "").status)
 	assert.Equal(t, 403, send(t, "GET", srv.URL+"/actions", "nobody", "").status)
 	assert.Equal(t, 401, send(t, "GET", srv.URL+"/actions", DefaultKey, "").status)
+
+	reqs := srv.Requests()
+	require.Len(t, reqs, 3)
+	assert.True(t, reqs[1].Authorized, "a key without the scope is still a valid key")
+	assert.Equal(t, 403, reqs[1].Status)
+	assert.False(t, reqs[2].Authorized)
 }
 
 // formatKeys writes keys in the form ParseKeys reads, keys sorted.

@@ -7,7 +7,7 @@ func demoCommittees() []demoCommittee {
 		{
 			name: "Finance", code: "FIN", location: "Committee Room 2, Town Hall",
 			hour: 17, members: []int{0, 1, 3, 7, 9},
-			lastPast: 4, upcoming: 5, gaps: []int{14, 21},
+			lastPast: 4, upcoming: 10, gaps: []int{14, 21},
 			recent:  []string{"published_draft"},
 			htmlAgo: -1, urlAgo: 2,
 			topics: []demoTopic{
@@ -245,7 +245,7 @@ func demoCommittees() []demoCommittee {
 		{
 			name: "Community Outreach", code: "OUT", location: "Online (video call)",
 			hour: 19, members: []int{6, 8, 4, 9, 1},
-			lastPast: 11, upcoming: 12, gaps: []int{14, 14, 21},
+			lastPast: 11, upcoming: 3, gaps: []int{14, 14, 21},
 			recent:  []string{"published_draft", "approved", "draft"},
 			htmlAgo: -1, urlAgo: -1,
 			topics: []demoTopic{

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"strconv"
 	"testing"
 	"time"
@@ -197,6 +198,13 @@ func TestFaultResetMidBody(t *testing.T) {
 
 	assert.Equal(t, http.StatusOK, get(t, srv, "/actions").status, "the next request is served")
 	assert.Equal(t, []int{200, 200}, statuses(srv.Requests()))
+}
+
+func TestResetConnectionWithoutHijacker(t *testing.T) {
+	t.Parallel()
+	// Under HTTP/2 the connection cannot be hijacked; aborting the handler
+	// is how the stream gets reset there.
+	assert.PanicsWithValue(t, http.ErrAbortHandler, func() { resetConnection(httptest.NewRecorder()) })
 }
 
 func TestFaultTimes(t *testing.T) {

@@ -26,7 +26,8 @@ type Request struct {
 	// nothing was answered, such as when the client gave up during an
 	// injected latency.
 	Status int
-	// Body is the request body, up to maxRequestBody bytes.
+	// Body is the request body; bodies over 1 MiB are cut there and
+	// answered 413.
 	Body string
 }
 

@@ -59,9 +59,14 @@ func WithPageSize(n int) Option {
 }
 
 // WithClock sets the clock that stamps records stored without a time
-// (Action.CreatedAt, Minutes.UpdatedAt). The default is time.Now.
+// (Action.CreatedAt, Minutes.UpdatedAt). The default, and what a nil now
+// gives, is time.Now.
 func WithClock(now func() time.Time) Option {
-	return func(c *config) { c.now = now }
+	return func(c *config) {
+		if now != nil {
+			c.now = now
+		}
+	}
 }
 
 // WithPathPrefix serves the API under prefix, such as "/records", so that

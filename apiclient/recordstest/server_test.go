@@ -48,7 +48,8 @@ func TestAuthentication(t *testing.T) {
 		{name: "no header", wantStatus: http.StatusUnauthorized, wantMessage: "missing Authorization header"},
 		{name: "basic auth", header: "Basic dGVzdC1rZXk6", wantStatus: http.StatusUnauthorized, wantMessage: "Authorization header is not a bearer token"},
 		{name: "unknown key", header: "Bearer nope", wantStatus: http.StatusUnauthorized, wantMessage: "invalid API key"},
-		{name: "empty key", header: "Bearer ", wantStatus: http.StatusUnauthorized, wantMessage: "invalid API key"},
+		{name: "empty key", header: "Bearer ", wantStatus: http.StatusUnauthorized, wantMessage: "empty bearer token"},
+		{name: "scheme only", header: "Bearer", wantStatus: http.StatusUnauthorized, wantMessage: "empty bearer token"},
 		{name: "valid", header: "Bearer " + DefaultKey, wantStatus: http.StatusOK},
 		{name: "scheme in lower case", header: "bearer " + DefaultKey, wantStatus: http.StatusOK},
 	}
@@ -474,6 +475,7 @@ func TestListMeetingsPages(t *testing.T) {
 		{query: "", wantStatus: http.StatusOK, wantBody: `{"meetings": [{"id": "mtg-2", "title": "Governance Committee", "committee": "Governance", "date": "2026-07-09T18:30:00Z"}]}`},
 		{query: "?page=2", wantStatus: http.StatusOK, wantBody: `{"meetings": [{"id": "mtg-1", "reference": "FIN-2026-07", "title": "Finance Committee: Budget", "committee": "Finance", "date": "2026-07-02T17:00:00Z", "location": "Room 2"}]}`},
 		{query: "?page=3", wantStatus: http.StatusOK, wantBody: `{"meetings": []}`},
+		{query: "?page=9223372036854775807", wantStatus: http.StatusOK, wantBody: `{"meetings": []}`},
 		{query: "?page=0", wantStatus: http.StatusBadRequest},
 		{query: "?page=-1", wantStatus: http.StatusBadRequest},
 		{query: "?page=two", wantStatus: http.StatusBadRequest},

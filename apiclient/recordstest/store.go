@@ -24,12 +24,11 @@ type store struct {
 	minutes      map[string]Minutes // by MeetingID
 }
 
-// actionRow is an action with the meeting it was assigned at, when that
-// meeting exists: what the wire form needs.
+// actionRow is an action with what the wire form shows of its meeting,
+// when the server has that meeting.
 type actionRow struct {
 	Action
-	meeting    Meeting
-	hasMeeting bool
+	meetingTitle, committee string
 }
 
 func newStore(d Dataset, now func() time.Time) *store {
@@ -156,11 +155,11 @@ func (s *store) allMinutes() []Minutes {
 	})
 }
 
-// rowLocked pairs a with its meeting.
+// rowLocked adds to a what the wire form shows of its meeting.
 func (s *store) rowLocked(a Action) actionRow {
 	row := actionRow{Action: a}
 	if i, ok := s.meetingIndex[a.MeetingID]; ok && a.MeetingID != "" {
-		row.meeting, row.hasMeeting = s.meetings[i], true
+		row.meetingTitle, row.committee = s.meetings[i].Title, s.meetings[i].Committee
 	}
 	return row
 }
@@ -215,7 +214,12 @@ func (s *store) updateActionStatus(id, status string) (row actionRow, ok bool) {
 func (s *store) listMeetings(page, pageSize int) (ms []Meeting, more bool) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	start := min((page-1)*pageSize, len(s.meetings))
+	// Compare page numbers rather than offsets: (page-1)*pageSize
+	// overflows for a page number a client may well send.
+	if pages := (len(s.meetings) + pageSize - 1) / pageSize; page > pages {
+		return nil, false
+	}
+	start := (page - 1) * pageSize
 	end := min(start+pageSize, len(s.meetings))
 	for _, m := range s.meetings[start:end] {
 		ms = append(ms, cloneMeeting(m))

@@ -91,11 +91,8 @@ func renderAction(row actionRow) actionJSON {
 		out.Deadline = formatTime(row.Deadline)
 	}
 	if row.MeetingID != "" {
-		out.Meeting = &meetingRefJSON{ID: row.MeetingID}
-		if row.hasMeeting {
-			out.Meeting.Title = row.meeting.Title
-			out.Committee = row.meeting.Committee
-		}
+		out.Meeting = &meetingRefJSON{ID: row.MeetingID, Title: row.meetingTitle}
+		out.Committee = row.committee
 	}
 	return out
 }

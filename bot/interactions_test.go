@@ -1,0 +1,299 @@
+package bot_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/recordsbot/recordsbot/apiclient/recordstest"
+	"github.com/recordsbot/recordsbot/bot/slacktest"
+)
+
+func TestClickCompleteUpdatesTheListInPlace(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	alice := h.person("alice")
+	list, _ := h.slash(alice, "/actions", "")
+	mine := h.openActionsOf(alice.Email)
+	require.GreaterOrEqual(t, len(mine), 2)
+	target, other := mine[0], mine[1]
+
+	posts := h.clickEphemeral(alice, list, "status:complete", "complete|"+target.ID+"|")
+	require.Len(t, posts, 1)
+	up := posts[0]
+	assert.True(t, up.ReplaceOriginal, "the ephemeral list is replaced in place")
+	assert.Equal(t, "ephemeral", up.ResponseType)
+
+	got, _ := h.records.Action(target.ID)
+	assert.Equal(t, "complete", got.Status, "the records service has the new status")
+	assert.Equal(t, 1, h.records.Count(http.MethodPut, "/actions/"))
+
+	s := up.all()
+	assert.Contains(t, s, `"action:`+target.ID+`"`, "the changed row stays on the page")
+	assert.Contains(t, s, "by <@"+alice.ID+">", "the row says who changed it")
+	assert.NotContains(t, s, `"complete|`+target.ID+`|`, "no Complete button on a completed action")
+	assert.Contains(t, s, `"open|`+target.ID+`|`, "but Reopen")
+	assert.Contains(t, s, `"complete|`+other.ID+`|`, "other rows keep their buttons")
+}
+
+func TestClickByAnotherUserIsRefused(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	bob, carol := h.person("bob"), h.person("carol")
+	list, _ := h.slash(bob, "/actions", "")
+	target := h.openActionsOf(bob.Email)[0]
+	// Carol presses a button of bob's list: a forged or forwarded payload.
+	posts := h.clickEphemeral(carol, list, "status:complete", "complete|"+target.ID+"|")
+	require.Len(t, posts, 1)
+	assert.False(t, posts[0].ReplaceOriginal, "the original stays as it was")
+	assert.Contains(t, posts[0].Text, "Only the action's assignee or an admin can change this")
+	assert.Zero(t, h.records.Count(http.MethodPut, "/actions/"), "no PUT reached the records server")
+	got, _ := h.records.Action(target.ID)
+	assert.Equal(t, target.Status, got.Status)
+}
+
+func TestAdminMayChangeAnyonesAction(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, withAdmins("U0CAROL"))
+	bob, carol := h.person("bob"), h.person("carol")
+	list, _ := h.slash(carol, "/actions", "<@"+bob.ID+"|bob>")
+	target := h.openActionsOf(bob.Email)[0]
+	posts := h.clickEphemeral(carol, list, "status:deferred", "deferred|"+target.ID+"|")
+	require.Len(t, posts, 1)
+	assert.True(t, posts[0].ReplaceOriginal)
+	got, _ := h.records.Action(target.ID)
+	assert.Equal(t, "deferred", got.Status)
+	assert.Contains(t, posts[0].all(), "Deferred by <@U0CAROL>")
+}
+
+func TestTamperedAndStaleButtons(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	alice := h.person("alice")
+	tests := []struct {
+		name, actionID, value, want string
+	}{
+		{"unknown action id", "status:complete", "complete|no-such-action|-", "doesn't exist"},
+		{"invented status", "status:complete", "explode|" + h.openActionsOf(alice.Email)[0].ID + "|-", "don't recognise that button"},
+		{"no id", "status:complete", "complete", "don't recognise that button"},
+		{"unknown button", "launch:rocket", "now", "don't recognise that button"},
+		{"garbled paging", "actions:more", "{not json", "don't recognise that button"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			el, _ := json.Marshal(map[string]any{"type": "button", "action_id": tt.actionID, "value": tt.value, "text": map[string]any{"type": "plain_text", "text": "X"}})
+			r, err := h.send.Click(t.Context(), slacktest.Click{User: alice, Ephemeral: true, BlockID: "b", Element: el})
+			require.NoError(t, err)
+			assert.Equal(t, http.StatusOK, r.Status)
+			posts := h.responses(r.ResponseURLID, 1)
+			assert.Contains(t, posts[0].Text, tt.want)
+			assert.False(t, posts[0].ReplaceOriginal)
+		})
+	}
+	assert.Zero(t, h.records.Count(http.MethodPut, "/actions/"))
+}
+
+func TestDoubleClickSendsOnePUT(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	alice := h.person("alice")
+	list, _ := h.slash(alice, "/actions", "")
+	target := h.openActionsOf(alice.Email)[0]
+	// The PUT is slow enough for the second click to arrive while the first
+	// is under way.
+	h.records.InjectFault(recordstest.Fault{Method: http.MethodPut, Latency: 300 * time.Millisecond})
+	blockID, el, _ := list.element(t, "status:complete", "complete|"+target.ID+"|")
+	var wg sync.WaitGroup
+	ids := make([]string, 3)
+	for i := range ids {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r, err := h.send.Click(t.Context(), slacktest.Click{User: alice, Ephemeral: true, BlockID: blockID, Element: el})
+			if assert.NoError(t, err) {
+				assert.Equal(t, http.StatusOK, r.Status)
+				ids[i] = r.ResponseURLID
+			}
+		}()
+	}
+	wg.Wait()
+	require.NoError(t, h.bot.Wait(t.Context()))
+	assert.Equal(t, 1, h.records.Count(http.MethodPut, "/actions/"), "one PUT for three clicks")
+	// A later click finds the status already set.
+	posts := h.clickEphemeral(alice, list, "status:complete", "complete|"+target.ID+"|")
+	assert.Contains(t, posts[0].Text, "already")
+	assert.Equal(t, 1, h.records.Count(http.MethodPut, "/actions/"))
+	for _, id := range ids {
+		for _, p := range h.slack.ResponsePosts(id) {
+			assert.NotContains(t, string(p.Body), "went wrong", "no errors from a double click")
+		}
+	}
+}
+
+func TestFailedPUTLeavesTheMessageAndSaysSo(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name  string
+		fault recordstest.Fault
+		want  string
+	}{
+		{"records down", recordstest.Fault{Method: http.MethodPut, Status: 500}, "Nothing was changed"},
+		{"missing scope", recordstest.Fault{Method: http.MethodPut, Status: 403, Body: `{"error":"forbidden","message":"missing scope actions:write"}`}, "actions:write"},
+		{"rate limited", recordstest.Fault{Method: http.MethodPut, Status: 429, RetryAfter: "20"}, "busy"},
+		{"gone", recordstest.Fault{Method: http.MethodPut, Status: 404}, "doesn't exist"},
+		{"slow", recordstest.Fault{Method: http.MethodPut, Latency: 20 * time.Second}, "isn't answering"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			h := newHarness(t, withConfig(func(c *botConfig) { c.WorkTimeout = 1500 * time.Millisecond; c.AckBudget = 500 * time.Millisecond }))
+			alice := h.person("alice")
+			list, _ := h.slash(alice, "/actions", "")
+			target := h.openActionsOf(alice.Email)[0]
+			h.records.InjectFault(tt.fault)
+			start := time.Now()
+			posts := h.clickEphemeral(alice, list, "status:complete", "complete|"+target.ID+"|")
+			assert.Less(t, time.Since(start), 5*time.Second)
+			require.Len(t, posts, 1)
+			assert.False(t, posts[0].ReplaceOriginal, "the original message is left as it was")
+			assert.Contains(t, posts[0].Text, tt.want)
+			assert.NotContains(t, posts[0].all(), "marked complete", "nothing reported done")
+			got, _ := h.records.Action(target.ID)
+			assert.Equal(t, target.Status, got.Status)
+		})
+	}
+}
+
+func TestShowMorePages(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, withDataset(func(d *recordstest.Dataset) {
+		for i := 0; i < 23; i++ {
+			d.Actions = append(d.Actions, recordstest.Action{ID: fmt.Sprintf("bulk-%02d", i), Title: fmt.Sprintf("Bulk item %02d", i),
+				Status: "open", AssigneeEmail: "zed@example.org", Deadline: time.Now().Add(time.Duration(i+1) * 24 * time.Hour)})
+		}
+	}))
+	zed := slacktest.User{ID: "U0ZED", Name: "zed", RealName: "Zed Zephyr", Email: "zed@example.org"}
+	h.addUser(zed)
+	p1, _ := h.slash(zed, "/actions", "")
+	assert.Contains(t, p1.all(), "bulk-00")
+	assert.NotContains(t, p1.all(), "bulk-10", "ten rows a page")
+	posts := h.clickEphemeral(zed, p1, "actions:more", "")
+	p2 := posts[0]
+	assert.True(t, p2.ReplaceOriginal)
+	assert.Contains(t, p2.all(), `"action:bulk-10"`)
+	assert.Contains(t, p2.all(), `"action:bulk-19"`)
+	assert.NotContains(t, p2.all(), `"action:bulk-09"`)
+	p3 := h.clickEphemeral(zed, p2, "actions:more", "")[0]
+	assert.Contains(t, p3.all(), `"action:bulk-22"`)
+	assert.NotContains(t, p3.all(), `"actions:more"`, "the last page has no Show more")
+}
+
+func TestMeetingsButtons(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	alice := h.person("alice")
+	list, _ := h.slash(alice, "/meetings", "")
+	assert.Contains(t, list.all(), `"meeting:agenda"`)
+	next := h.clickEphemeral(alice, list, "meetings:next", "")[0]
+	assert.True(t, next.ReplaceOriginal)
+	assert.NotEqual(t, list.all(), next.all(), "the next page shows other meetings")
+
+	// Agenda of the newest past meeting with approved minutes.
+	var m recordstest.Meeting
+	for _, mm := range h.records.Minutes() {
+		if mm.Status == "approved" {
+			for _, x := range h.records.Meetings() {
+				if x.ID == mm.MeetingID {
+					m = x
+				}
+			}
+			break
+		}
+	}
+	require.NotEmpty(t, m.ID)
+	detail, _ := h.slash(alice, "/meetings", m.ID)
+	assert.Contains(t, detail.all(), m.Agenda[0].Title[:10])
+	minutes := h.clickEphemeral(alice, detail, "meeting:minutes", m.ID)[0]
+	assert.Contains(t, minutes.all(), "minutes:share")
+}
+
+func TestShareMinutesInChannel(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	alice := h.person("alice")
+	m, _ := h.slash(alice, "/minutes", "")
+	posts := h.clickEphemeral(alice, m, "minutes:share", "")
+	assert.Contains(t, posts[0].Text, "Shared")
+	msgs := h.slack.Messages("C0GENERAL")
+	require.Len(t, msgs, 1, "posted to the channel as the bot")
+	assert.Contains(t, jsonText(msgs[0].Blocks), "Shared by <@"+alice.ID+">")
+
+	h.slack.SetBotInChannel("C0GENERAL", false)
+	posts = h.clickEphemeral(alice, m, "minutes:share", "")
+	assert.Contains(t, posts[0].Text, "/invite @recordsbot")
+	assert.Len(t, h.slack.Messages("C0GENERAL"), 1, "nothing more was posted")
+}
+
+// A click on the bot's own (non-ephemeral) message, whose blocks include an
+// element type slack-go has never heard of, still works: the message is
+// updated with chat.update and every other block is sent back as it was.
+func TestClickOnBotMessageWithUnknownElements(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	alice := h.person("alice")
+	list, _ := h.slash(alice, "/actions", "")
+	target := h.openActionsOf(alice.Email)[0]
+	future := json.RawMessage(`{"type":"actions","block_id":"future","elements":[{"type":"hologram_picker","action_id":"x","frames":[1,2,3]}]}`)
+	blocksJSON, err := json.Marshal(append(append([]json.RawMessage{}, list.Blocks...), future))
+	require.NoError(t, err)
+	_, ts, err := postAsBot(h, "D0ALICE", blocksJSON)
+	require.NoError(t, err)
+
+	blockID, el, _ := list.element(t, "status:complete", "complete|"+target.ID+"|")
+	r, err := h.send.Click(t.Context(), slacktest.Click{User: alice, ChannelID: "D0ALICE", MessageTS: ts, MessageBlocks: blocksJSON, BlockID: blockID, Element: el})
+	require.NoError(t, err)
+	require.Equal(t, http.StatusOK, r.Status)
+	require.NoError(t, h.bot.Wait(t.Context()))
+	got, _ := h.records.Action(target.ID)
+	assert.Equal(t, "complete", got.Status)
+	updates := h.slack.Calls("chat.update")
+	require.Len(t, updates, 1)
+	assert.Equal(t, ts, updates[0].Params.Get("ts"))
+	sent := updates[0].Params.Get("blocks")
+	assert.Contains(t, sent, string(future), "the unknown block goes back byte for byte")
+	assert.Contains(t, jsonText([]byte(sent)), "by <@"+alice.ID+">")
+}
+
+// postAsBot puts a message in a channel as the bot would (through the fake
+// Slack API) and returns its channel and ts.
+func postAsBot(h *harness, channel string, blocksJSON []byte) (string, string, error) {
+	form := strings.NewReader("channel=" + channel + "&text=x&blocks=" + urlQueryEscape(string(blocksJSON)))
+	req, _ := http.NewRequest(http.MethodPost, h.slack.APIURL()+"chat.postMessage", form)
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.Header.Set("Authorization", "Bearer "+slacktest.DefaultToken)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return "", "", err
+	}
+	defer resp.Body.Close()
+	var out struct {
+		OK      bool   `json:"ok"`
+		Error   string `json:"error"`
+		Channel string `json:"channel"`
+		TS      string `json:"ts"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&out); err != nil {
+		return "", "", err
+	}
+	if !out.OK {
+		return "", "", fmt.Errorf("chat.postMessage: %s", out.Error)
+	}
+	return out.Channel, out.TS, nil
+}
