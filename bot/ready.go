@@ -16,8 +16,12 @@ import (
 // ReadinessProbe is what readiness checks: a records API that answers and a
 // Slack token that works.
 type ReadinessProbe struct {
-	records  interface{ ListMeetings(context.Context, *apiclient.ListMeetingsOptions) (*apiclient.MeetingPage, error) }
-	slack    interface{ AuthTestContext(context.Context) (*slack.AuthTestResponse, error) }
+	records interface {
+		ListMeetings(context.Context, *apiclient.ListMeetingsOptions) (*apiclient.MeetingPage, error)
+	}
+	slack interface {
+		AuthTestContext(context.Context) (*slack.AuthTestResponse, error)
+	}
 	log      *slog.Logger
 	Interval time.Duration // between checks; default 30 s
 

@@ -13,24 +13,24 @@ import (
 // subcommand (the "needs" tag); check does that, because envconfig's own
 // `required` accepts a variable set to an empty string.
 type Config struct {
-	SlackSigningSecret string        `envconfig:"SLACK_SIGNING_SECRET" needs:"serve (HTTP mode)" desc:"verifies requests from Slack (Basic Information → Signing Secret)"`
-	SlackBotToken      string        `envconfig:"SLACK_BOT_TOKEN" needs:"serve, remind" desc:"bot token, xoxb-…"`
-	SlackAppToken      string        `envconfig:"SLACK_APP_TOKEN" desc:"app-level token, xapp-…; when set, Slack traffic arrives over Socket Mode"`
-	SlackAPIURL        string        `envconfig:"SLACK_API_URL" default:"https://slack.com/api/" desc:"Slack Web API base URL (tests and the demo point it elsewhere)"`
-	RecordsAPIURL      string        `envconfig:"RECORDS_API_URL" needs:"serve, remind" desc:"Records API base URL, ending in /api/v1"`
-	RecordsAPIKey      string        `envconfig:"RECORDS_API_KEY" needs:"serve, remind" desc:"Records API key (scopes actions:read, actions:write, meetings:read)"`
-	Port               int           `envconfig:"PORT" default:"3000" desc:"HTTP port (sandbox: default 8080)"`
-	PublicURL          string        `envconfig:"PUBLIC_URL" desc:"the bot's public https URL; minutes links and unfurls use it"`
-	PublicMinutes      bool          `envconfig:"PUBLIC_MINUTES" default:"true" desc:"serve public minutes pages at /minutes/{id}"`
-	AdminUserIDs       []string      `envconfig:"ADMIN_USER_IDS" desc:"comma-separated Slack user IDs who may change any action"`
-	UserMap            string        `envconfig:"USER_MAP" desc:"comma-separated assignee=SLACKID pairs for people whose records identity is not their Slack email"`
-	ActionsCacheTTL    time.Duration `envconfig:"ACTIONS_CACHE_TTL" default:"5s" desc:"how long the action list is shared between commands; 0 turns the cache off"`
-	RemindDays         int           `envconfig:"REMIND_DAYS" default:"3" desc:"remind: include actions due within this many days"`
-	RemindReportChannel string       `envconfig:"REMIND_REPORT_CHANNEL" desc:"remind: channel ID that gets the list of unmatched assignees"`
-	RemindSkipWeekends bool          `envconfig:"REMIND_SKIP_WEEKENDS" default:"false" desc:"remind: send nothing on Saturdays and Sundays"`
-	LogFormat          string        `envconfig:"LOG_FORMAT" default:"text" desc:"text or json"`
-	LogLevel           string        `envconfig:"LOG_LEVEL" default:"info" desc:"debug, info, warn or error"`
-	ShutdownGrace      time.Duration `envconfig:"SHUTDOWN_GRACE" default:"20s" desc:"how long a stopping server waits for in-flight work"`
+	SlackSigningSecret  string        `envconfig:"SLACK_SIGNING_SECRET" needs:"serve (HTTP mode)" desc:"verifies requests from Slack (Basic Information → Signing Secret)"`
+	SlackBotToken       string        `envconfig:"SLACK_BOT_TOKEN" needs:"serve, remind" desc:"bot token, xoxb-…"`
+	SlackAppToken       string        `envconfig:"SLACK_APP_TOKEN" desc:"app-level token, xapp-…; when set, Slack traffic arrives over Socket Mode"`
+	SlackAPIURL         string        `envconfig:"SLACK_API_URL" default:"https://slack.com/api/" desc:"Slack Web API base URL (tests and the demo point it elsewhere)"`
+	RecordsAPIURL       string        `envconfig:"RECORDS_API_URL" needs:"serve, remind" desc:"Records API base URL, ending in /api/v1"`
+	RecordsAPIKey       string        `envconfig:"RECORDS_API_KEY" needs:"serve, remind" desc:"Records API key (scopes actions:read, actions:write, meetings:read)"`
+	Port                int           `envconfig:"PORT" default:"3000" desc:"HTTP port (sandbox: default 8080)"`
+	PublicURL           string        `envconfig:"PUBLIC_URL" desc:"the bot's public https URL; minutes links and unfurls use it"`
+	PublicMinutes       bool          `envconfig:"PUBLIC_MINUTES" default:"true" desc:"serve public minutes pages at /minutes/{id}"`
+	AdminUserIDs        []string      `envconfig:"ADMIN_USER_IDS" desc:"comma-separated Slack user IDs who may change any action"`
+	UserMap             string        `envconfig:"USER_MAP" desc:"comma-separated assignee=SLACKID pairs for people whose records identity is not their Slack email"`
+	ActionsCacheTTL     time.Duration `envconfig:"ACTIONS_CACHE_TTL" default:"5s" desc:"how long the action list is shared between commands; 0 turns the cache off"`
+	RemindDays          int           `envconfig:"REMIND_DAYS" default:"3" desc:"remind: include actions due within this many days"`
+	RemindReportChannel string        `envconfig:"REMIND_REPORT_CHANNEL" desc:"remind: channel ID that gets the list of unmatched assignees"`
+	RemindSkipWeekends  bool          `envconfig:"REMIND_SKIP_WEEKENDS" default:"false" desc:"remind: send nothing on Saturdays and Sundays"`
+	LogFormat           string        `envconfig:"LOG_FORMAT" default:"text" desc:"text or json"`
+	LogLevel            string        `envconfig:"LOG_LEVEL" default:"info" desc:"debug, info, warn or error"`
+	ShutdownGrace       time.Duration `envconfig:"SHUTDOWN_GRACE" default:"20s" desc:"how long a stopping server waits for in-flight work"`
 }
 
 // configError is a bad or missing setting; main exits 2 with its one line.
