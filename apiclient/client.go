@@ -50,6 +50,7 @@ type Client struct {
 	base       *url.URL // absolute, path ends in "/api/v1" without a slash
 	apiKey     string
 	httpClient *http.Client
+	transport  http.RoundTripper // for the default httpClient
 	userAgent  string
 
 	maxRetries          int
@@ -113,7 +114,11 @@ func NewClient(baseURL, apiKey string, opts ...Option) (*Client, error) {
 		opt(c)
 	}
 	if c.httpClient == nil {
-		c.httpClient = defaultHTTPClient()
+		rt := c.transport
+		if rt == nil {
+			rt = DefaultTransport()
+		}
+		c.httpClient = defaultHTTPClient(rt)
 	}
 	return c, nil
 }
@@ -128,33 +133,24 @@ func defaultUserAgent() string {
 	return "recordsbot/" + version
 }
 
-// defaultHTTPClient returns a client over DefaultTransport with an overall
-// timeout, so a stuck records service cannot hold a request forever even
-// without a context deadline.
-func defaultHTTPClient() *http.Client {
-	return &http.Client{Transport: DefaultTransport(), Timeout: 60 * time.Second, CheckRedirect: checkRedirect}
+// defaultHTTPClient returns a client over rt with an overall timeout, so a
+// stuck records service cannot hold a call forever even without a context
+// deadline, and redirects held to the original scheme and host.
+func defaultHTTPClient(rt http.RoundTripper) *http.Client {
+	return &http.Client{Transport: rt, Timeout: 60 * time.Second, CheckRedirect: checkRedirect}
 }
 
-// WithTransport keeps the default client (its timeout, and its refusal to
-// follow redirects to another origin, which could leak the API key) but
-// sends requests through rt, such as DefaultTransport wrapped for metrics.
-func WithTransport(rt http.RoundTripper) Option {
-	return func(c *Client) {
-		hc := defaultHTTPClient()
-		hc.Transport = rt
-		c.httpClient = hc
-	}
-}
-
-// DefaultTransport returns a new transport as NewClient uses by default:
-// keep-alive connection pooling sized for a busy bot (256 idle connections
-// to the records host) and timeouts at every stage. Wrap it (for metrics,
-// say) and pass it in with WithHTTPClient.
+// DefaultTransport returns a new instance of the transport a Client uses
+// unless given another: keep-alive connection pooling sized for a busy bot
+// (256 idle connections per host), a 5s dial and TLS handshake timeout, a
+// 15s wait for response headers, HTTP/2 when offered and the environment's
+// proxy settings. It is exported so that callers can wrap it (for metrics)
+// and pass it to [WithTransport].
 func DefaultTransport() *http.Transport {
 	dialer := &net.Dialer{Timeout: 5 * time.Second, KeepAlive: 30 * time.Second}
 	return &http.Transport{
-		// Like http.DefaultTransport, so deployments behind an egress
-		// proxy work.
+		// Like http.DefaultTransport, so deployments behind an egress proxy
+		// work.
 		Proxy:                 http.ProxyFromEnvironment,
 		DialContext:           dialer.DialContext,
 		ForceAttemptHTTP2:     true,
@@ -184,10 +180,15 @@ func checkRedirect(req *http.Request, via []*http.Request) error {
 // Option configures a Client.
 type Option func(*Client)
 
-// WithHTTPClient sets the HTTP client (default: one with sane timeouts,
-// keep-alive connection pooling and redirects limited to the base URL's
-// scheme and host).
+// WithHTTPClient sets the HTTP client (default: one over [DefaultTransport]
+// with a 60s overall timeout and redirects limited to the base URL's scheme
+// and host). It takes precedence over [WithTransport].
 func WithHTTPClient(hc *http.Client) Option { return func(c *Client) { c.httpClient = hc } }
+
+// WithTransport keeps the default HTTP client (its timeout and redirect
+// policy) but sends requests through rt, typically [DefaultTransport]
+// wrapped for metrics. A nil rt means [DefaultTransport].
+func WithTransport(rt http.RoundTripper) Option { return func(c *Client) { c.transport = rt } }
 
 // WithUserAgent sets the User-Agent header (default "recordsbot/" and the
 // build's module version, "recordsbot/dev" in development builds).

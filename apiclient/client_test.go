@@ -4,8 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"log"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -63,7 +66,28 @@ func TestDefaultHTTPClient(t *testing.T) {
 	assert.NotZero(t, tr.ResponseHeaderTimeout)
 	assert.NotZero(t, c.httpClient.Timeout)
 	assert.Equal(t, "recordsbot/dev", c.userAgent)
+	assert.NotNil(t, c.httpClient.CheckRedirect)
 }
+
+func TestWithTransport(t *testing.T) {
+	t.Parallel()
+	srv := newAPIServer(t, serveJSON(200, `[{"id":"1"}]`))
+	var seen atomic.Int32
+	rt := roundTripFunc(func(r *http.Request) (*http.Response, error) {
+		seen.Add(1)
+		return DefaultTransport().RoundTrip(r)
+	})
+	c, err := NewClient(srv.URL+basePath, testKey, WithTransport(rt))
+	require.NoError(t, err)
+	_, err = c.ListActions(t.Context(), nil)
+	require.NoError(t, err)
+	assert.Equal(t, int32(1), seen.Load())
+	assert.NotZero(t, c.httpClient.Timeout, "the default client's settings are kept")
+}
+
+type roundTripFunc func(*http.Request) (*http.Response, error)
+
+func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
 
 // TestEndpoints checks each method's HTTP method, path, headers and body.
 func TestEndpoints(t *testing.T) {
@@ -275,7 +299,9 @@ func TestErrorKinds(t *testing.T) {
 		{name: "400 error.message", status: 400, body: `{"error":{"code":"bad_status","message":"status not allowed"}}`, wantKind: ErrBadRequest, wantMessage: "status not allowed"},
 		{name: "422 errors[0].message", status: 422, body: `{"errors":[{"message":"first"},{"message":"second"}]}`, wantKind: ErrBadRequest, wantMessage: "first"},
 		{name: "409 errors[0] string", status: 409, body: `{"errors":["conflict"]}`, wantKind: ErrBadRequest, wantMessage: "conflict"},
-		{name: "error beats message", status: 400, body: `{"error":"short","message":"long"}`, wantKind: ErrBadRequest, wantMessage: "short"},
+		{name: "message beats error code", status: 400, body: `{"error":"bad_request","message":"unknown status"}`, wantKind: ErrBadRequest, wantMessage: "unknown status"},
+		{name: "error_description beats error code", status: 401, body: `{"error":"invalid_token","error_description":"token expired"}`, wantKind: ErrUnauthorized, wantMessage: "token expired"},
+		{name: "detail beats title", status: 400, body: `{"title":"Bad Request","detail":"no such status"}`, wantKind: ErrBadRequest, wantMessage: "no such status"},
 		{name: "problem json title", status: 400, body: `{"type":"about:blank","title":"Bad Request"}`, wantKind: ErrBadRequest, wantMessage: "Bad Request"},
 		{name: "json string", status: 400, body: `"nope"`, wantKind: ErrBadRequest, wantMessage: "nope"},
 		{name: "plain text", status: 500, header: map[string]string{"Content-Type": "text/plain"}, body: "database is down\n", wantKind: ErrUnavailable, wantMessage: "database is down"},
@@ -333,13 +359,13 @@ func TestForbiddenScope(t *testing.T) {
 		wantText  string
 	}{
 		{name: "list actions", call: func() error { _, err := c.ListActions(ctx, nil); return err }, wantScope: "actions:read",
-			wantText: "records api: GET /actions: 403 forbidden: forbidden (needs scope actions:read)"},
+			wantText: "records api: GET /actions: 403 forbidden (needs scope actions:read)"},
 		{name: "update action", call: func() error { _, err := c.UpdateActionStatus(ctx, "a/1", StatusOpen); return err }, wantScope: "actions:write",
-			wantText: "records api: PUT /actions/{id}: 403 forbidden: forbidden (needs scope actions:write)"},
+			wantText: "records api: PUT /actions/{id}: 403 forbidden (needs scope actions:write)"},
 		{name: "list meetings", call: func() error { _, err := c.ListMeetings(ctx, nil); return err }, wantScope: "meetings:read"},
 		{name: "get meeting", call: func() error { _, err := c.GetMeeting(ctx, "m"); return err }, wantScope: "meetings:read"},
 		{name: "get minutes", call: func() error { _, err := c.GetMinutes(ctx, "m"); return err }, wantScope: "meetings:read",
-			wantText: "records api: GET /meetings/{id}/minutes: 403 forbidden: forbidden (needs scope meetings:read)"},
+			wantText: "records api: GET /meetings/{id}/minutes: 403 forbidden (needs scope meetings:read)"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -657,4 +683,37 @@ func TestConcurrentUse(t *testing.T) {
 	for range 8 {
 		assert.NoError(t, <-errs)
 	}
+}
+
+func TestNewRequestRefusesOtherHosts(t *testing.T) {
+	t.Parallel()
+	c, err := NewClient("https://records.example.org/x/api/v1", testKey)
+	require.NoError(t, err)
+	for _, ref := range []string{"https://evil.example/x/api/v1/actions", "http://records.example.org/x/api/v1/actions", "https://u@records.example.org/x/api/v1/actions"} {
+		_, err := c.newRequest(t.Context(), http.MethodGet, ref, nil)
+		assert.Error(t, err, ref)
+	}
+	req, err := c.newRequest(t.Context(), http.MethodGet, "https://RECORDS.example.org:443/x/api/v1/actions?page=2", nil)
+	require.NoError(t, err, "same origin, spelt differently")
+	assert.Equal(t, "Bearer "+testKey, req.Header.Get("Authorization"))
+}
+
+func TestUntrustedCertificateNotRetried(t *testing.T) {
+	t.Parallel()
+	srv := httptest.NewUnstartedServer(serveJSON(200, `[]`))
+	srv.Config.ErrorLog = log.New(io.Discard, "", 0) // the refused handshakes
+	srv.StartTLS()
+	t.Cleanup(srv.Close)
+	sl := new(sleeper)
+	// The default HTTP client does not trust the test server's certificate.
+	c, err := NewClient(srv.URL+basePath, testKey, withSleeper(sl))
+	require.NoError(t, err)
+	_, err = c.ListActions(t.Context(), nil)
+	require.ErrorIs(t, err, ErrUnavailable)
+	assert.Empty(t, sl.recorded(), "a retry cannot fix a certificate")
+
+	trusting, err := NewClient(srv.URL+basePath, testKey, WithHTTPClient(srv.Client()))
+	require.NoError(t, err)
+	_, err = trusting.ListActions(t.Context(), nil)
+	assert.NoError(t, err)
 }

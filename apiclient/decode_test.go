@@ -3,6 +3,8 @@ package apiclient
 import (
 	"encoding/json"
 	"net/http"
+	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -61,7 +63,15 @@ func TestRawIsExactCopy(t *testing.T) {
 	t.Parallel()
 	records := []string{`{"id": 1, "x": {"y": [1, 2, "]}"]}}`, `{ "id" : "2", "note": "\"quoted\" \\ back" }`}
 	body := "{\"data\": [\n  " + records[0] + ",\n  " + records[1] + "\n], \"meta\": {}}"
-	srv := newAPIServer(t, serveJSON(200, body))
+	var calls atomic.Int32
+	srv := newAPIServer(t, func(w http.ResponseWriter, r *http.Request) {
+		if calls.Add(1) == 1 {
+			serveJSON(200, body)(w, r)
+			return
+		}
+		// Different bytes of the same length overwrite a reused buffer.
+		serveJSON(200, strings.Repeat(" ", len(body)-2)+"[]")(w, r)
+	})
 	c := newTestClient(t, srv)
 	list, err := c.ListActions(t.Context(), nil)
 	require.NoError(t, err)

@@ -77,7 +77,9 @@ func (e *Error) Error() string {
 	} else {
 		b.WriteString("error")
 	}
-	if e.Message != "" {
+	// A message that only repeats the kind ("forbidden", "not_found") adds
+	// nothing.
+	if e.Message != "" && (e.Kind == nil || !strings.EqualFold(strings.ReplaceAll(e.Message, "_", " "), e.Kind.Error())) {
 		b.WriteString(": ")
 		b.WriteString(e.Message)
 	}

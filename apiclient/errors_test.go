@@ -46,6 +46,11 @@ func TestErrorString(t *testing.T) {
 			want: "records api: GET /meetings/{id}/minutes: not found: minutes are not published",
 		},
 		{
+			name: "message repeating the kind is left out",
+			err:  &Error{Kind: ErrNotFound, Method: "GET", Endpoint: "/meetings/{id}", StatusCode: 404, Message: "Not_Found"},
+			want: "records api: GET /meetings/{id}: 404 not found",
+		},
+		{
 			name: "zero value",
 			err:  &Error{},
 			want: "records api: : error",

@@ -280,11 +280,12 @@ func (r redacted) Error() string { return strings.ReplaceAll(r.err.Error(), r.se
 func (r redacted) Unwrap() error { return r.err }
 
 // errorMessage extracts the server's message from an error body: from a
-// JSON object's error (a string), message, detail, error.message,
-// errors[0].message (or errors[0] as a string), error_description or
-// title, whichever comes first in that order; from a JSON string; or the
-// body as plain text unless it is HTML (a proxy's error page says nothing
-// the status code does not). The result is cleaned by cleanMessage.
+// JSON string, or from a JSON object's human-readable fields before its
+// error code: "message", "detail", "error_description", "error.message",
+// "errors[0].message" (or "errors[0]" as a string), "error" (a string, often
+// a code such as "not_found"), "title"; else the body as plain text unless
+// it is HTML (a proxy's error page says nothing the status code does not).
+// The result is cleaned by cleanMessage.
 func (c *Client) errorMessage(contentType string, body []byte) string {
 	body = bytes.TrimSpace(body)
 	if len(body) == 0 {
@@ -312,10 +313,7 @@ func jsonMessage(v *fastjson.Value) string {
 	if o == nil {
 		return ""
 	}
-	if b := strBytes(o.Get("error")); len(b) > 0 {
-		return string(b)
-	}
-	for _, k := range []string{"message", "detail"} {
+	for _, k := range []string{"message", "detail", "error_description"} {
 		if b := strBytes(o.Get(k)); len(b) > 0 {
 			return string(b)
 		}
@@ -337,7 +335,7 @@ func jsonMessage(v *fastjson.Value) string {
 			}
 		}
 	}
-	for _, k := range []string{"error_description", "title"} {
+	for _, k := range []string{"error", "title"} {
 		if b := strBytes(o.Get(k)); len(b) > 0 {
 			return string(b)
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sort"
 	"time"
 
 	"github.com/slack-go/slack"
@@ -34,18 +35,12 @@ func notice(text string) *reply { return ephemeral(blocks.Notice(text)) }
 // otherwise "Looking that up…" now and the result through response_url.
 func (s *Server) dispatchSlash(ctx context.Context, cmd slack.SlashCommand) ack {
 	start := s.deps.Now()
-	var work func(ctx context.Context) *reply
-	switch cmd.Command {
-	case "/actions":
-		work = func(ctx context.Context) *reply { return s.commandActions(ctx, cmd) }
-	case "/minutes":
-		work = func(ctx context.Context) *reply { return s.commandMinutes(ctx, cmd) }
-	case "/meetings":
-		work = func(ctx context.Context) *reply { return s.commandMeetings(ctx, cmd) }
-	default:
+	handler, ok := s.commands()[cmd.Command]
+	if !ok {
 		s.deps.Metrics.request("command", "unknown", "help")
 		return ephemeral(blocks.Help("", fmt.Sprintf("I don't know the command `%s`.", blocks.Escape(cmd.Command))))
 	}
+	work := func(ctx context.Context) *reply { return handler(ctx, cmd) }
 	r := s.withBudget(ctx, work, func(ctx context.Context, r *reply) {
 		r.ReplaceOriginal = true
 		if err := s.postResponse(ctx, cmd.ResponseURL, r); err != nil {
@@ -61,6 +56,26 @@ func (s *Server) dispatchSlash(ctx context.Context, cmd slack.SlashCommand) ack 
 	s.deps.Metrics.request("command", cmd.Command, "inline")
 	s.deps.Metrics.finished("command", start)
 	return r
+}
+
+// commands are the slash commands the bot answers; manifest.yaml declares
+// the same set (a test keeps them in step).
+func (s *Server) commands() map[string]func(context.Context, slack.SlashCommand) *reply {
+	return map[string]func(context.Context, slack.SlashCommand) *reply{
+		"/actions":  s.commandActions,
+		"/minutes":  s.commandMinutes,
+		"/meetings": s.commandMeetings,
+	}
+}
+
+// Commands lists the slash commands the bot answers, sorted.
+func (s *Server) Commands() []string {
+	out := make([]string, 0, 3)
+	for c := range s.commands() {
+		out = append(out, c)
+	}
+	sort.Strings(out)
+	return out
 }
 
 // withBudget runs work on a context detached from the request and waits for

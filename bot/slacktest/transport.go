@@ -215,6 +215,7 @@ func (s *Server) serveAPI(in inbound) answer {
 	a := s.answerLocked(in, call.At)
 	call.Status, call.Error = a.status, a.errCode
 	s.calls = append(s.calls, call)
+	s.signalLocked()
 	return a
 }
 

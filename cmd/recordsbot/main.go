@@ -69,6 +69,8 @@ func run(ctx context.Context, cfg Config, args []string, stdin io.Reader, stdout
 		return demo(ctx, cfg, args, stdin, stdout, stderr)
 	case "sandbox":
 		return sandbox(ctx, cfg, args, stdout, stderr)
+	case "healthcheck":
+		return healthcheck(ctx, cfg, stdout)
 	case "help", "-h", "--help", "-help":
 		return usage(stdout)
 	case "version", "--version":
@@ -84,13 +86,14 @@ const usageHead = `recordsbot brings committee-meeting records into Slack.
 Usage: recordsbot [subcommand] [flags]
 
 Subcommands:
-  serve     run the Slack app (the default): HTTP on $PORT, or Socket Mode with SLACK_APP_TOKEN
-  remind    send each assignee one DM about overdue and due-soon actions (run daily by a scheduler)
-            --dry-run   print the reminders, send nothing
-  demo      try recordsbot in this terminal, with no Slack workspace and no configuration
-            --json      also print each message's Block Kit JSON
-  sandbox   run an in-memory Records API on 127.0.0.1:$PORT (default 8080), keys from SANDBOX_KEYS
-  help      this text
+  serve        run the Slack app (the default): HTTP on $PORT, or Socket Mode with SLACK_APP_TOKEN
+  remind       send each assignee one DM about overdue and due-soon actions (run daily by a scheduler)
+               --dry-run   print the reminders, send nothing
+  demo         try recordsbot in this terminal, with no Slack workspace and no configuration
+               --json      also print each message's Block Kit JSON
+  sandbox      run an in-memory Records API on 127.0.0.1:$PORT (default 8080), keys from SANDBOX_KEYS
+  help         this text
+  healthcheck  exit 0 if the server on $PORT answers /healthz (for container health checks; the image has no shell)
 
 Environment (read once at start-up):
 `
