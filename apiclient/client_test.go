@@ -251,6 +251,8 @@ func TestUpdateActionStatusResponse(t *testing.T) {
 		{name: "bare", status: 200, body: `{"id":"a1","title":"T","status":"complete"}`, want: Action{ID: "a1", Title: "T", Status: StatusComplete}},
 		{name: "under data", status: 200, body: `{"data":{"id":"a1","title":"T","status":"complete"}}`, want: Action{ID: "a1", Title: "T", Status: StatusComplete}},
 		{name: "under action", status: 200, body: `{"action":{"row_id":7,"status":"complete"},"ok":true}`, want: Action{ID: "7", Status: StatusComplete}},
+		{name: "jsend envelope", status: 200, body: `{"status":"success","data":{"id":"a1","status":"complete","title":"T"}}`, want: Action{ID: "a1", Title: "T", Status: StatusComplete}},
+		{name: "record with a data field is not unwrapped", status: 200, body: `{"id":"a1","status":"open","data":{"id":"x","status":"complete"}}`, want: Action{ID: "a1", Status: StatusOpen}},
 		{name: "no content", status: 204, body: ``, want: Action{ID: "a1", Status: StatusComplete}},
 		{name: "empty 200", status: 200, body: " \n", want: Action{ID: "a1", Status: StatusComplete}},
 		{name: "ack only", status: 200, body: `{"ok":true}`, want: Action{ID: "a1", Status: StatusComplete}},

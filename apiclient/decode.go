@@ -312,9 +312,11 @@ func (d *decoder) parseRecord(body []byte, what string, wrappers []string, own f
 // decodeActionBody decodes a single-action body (the answer to a PUT) into
 // a.
 func (d *decoder) decodeActionBody(body []byte, a *Action) error {
+	// "status" is not a sign of a record: JSend-style envelopes carry
+	// {"status": "success", "data": {...}}.
 	o, _, raw, err := d.parseRecord(body, "action", []string{"data", "action"}, func(k string) bool {
 		switch k {
-		case "id", "action_id", "row_id", "status", "title":
+		case "id", "action_id", "row_id", "title":
 			return true
 		}
 		return false
@@ -354,7 +356,15 @@ func (d *decoder) decodeMeetingBody(body []byte, m *Meeting) error {
 // decodeMinutesBody decodes a minutes body into m. It returns
 // errHiddenMinutes, leaving m zero, when their status is not visible.
 func (d *decoder) decodeMinutesBody(body []byte, m *Minutes) error {
-	o, _, raw, err := d.parseRecord(body, "minutes", []string{"data", "minutes"}, func(k string) bool { return k == "status" })
+	// Minutes need not have an id, and "status" may be an envelope's
+	// ("success"), so a body or address is what marks the record itself.
+	o, _, raw, err := d.parseRecord(body, "minutes", []string{"data", "minutes"}, func(k string) bool {
+		switch k {
+		case "body", "content", "text", "markdown", "html", "url", "public_url", "html_url":
+			return true
+		}
+		return false
+	})
 	if err != nil {
 		return err
 	}

@@ -290,6 +290,17 @@ func TestMinutes(t *testing.T) {
 			body: `{"status":"approved","html":"<p>h</p>","markdown":"*m*","text":"t"}`,
 			want: Minutes{MeetingID: "asked", Status: MinutesApproved, Body: "t", Format: FormatMarkdown},
 		},
+		{
+			name: "jsend envelope",
+			body: `{"status":"success","data":{"status":"approved","body":"b"}}`,
+			want: Minutes{MeetingID: "asked", Status: MinutesApproved, Body: "b", Format: FormatMarkdown},
+		},
+		{
+			name: "record with a data field is not unwrapped",
+			body: `{"status":"approved","body":"b","data":{"status":"draft"}}`,
+			want: Minutes{MeetingID: "asked", Status: MinutesApproved, Body: "b", Format: FormatMarkdown},
+		},
+		{name: "jsend envelope around a draft", body: `{"status":"success","data":{"status":"draft","body":"secret"}}`, wantErr: ErrNotFound},
 		{name: "draft hidden", body: `{"status":"draft","body":"secret"}`, wantErr: ErrNotFound},
 		{name: "missing status hidden", body: `{"body":"secret"}`, wantErr: ErrNotFound},
 		{name: "null status hidden", body: `{"status":null,"body":"secret"}`, wantErr: ErrNotFound},

@@ -19,8 +19,10 @@
 // list. Every element must be an object. A single record is a bare object,
 // or an object under "data" or under its own name ("action", "meeting",
 // "minutes"); such a wrapper is only unwrapped when the outer object has no
-// field of the record itself (an id, title or status; for minutes, a
-// status), so a record that merely has a "data" field stays whole. Fields
+// field of the record itself (an id or title; for minutes, a body or URL),
+// so a record that merely has a "data" field stays whole, while an
+// envelope's own "status" ({"status": "success", "data": {...}}) does not
+// stop unwrapping. Fields
 // inside a JSON:API "attributes" object count as the record's own, after
 // those outside it.
 //

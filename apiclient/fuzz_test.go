@@ -131,6 +131,8 @@ func FuzzDecodeMinutes(f *testing.F) {
 		`{"status":"approved","minutes":"text","meeting":"m9","updated_at":"2026-03-10T12:00:00Z"}`,
 		`{"status":"approved","markdown":"m","text":"t"}`,
 		`{"status":"draft","body":"secret"}`,
+		`{"status":"success","data":{"status":"approved","body":"b"}}`,
+		`{"status":"approved","body":"b","data":{"status":"draft"}}`,
 		`{"body":"no status"}`,
 		`{"status":null}`,
 		`[{"status":"approved"}]`,

@@ -345,6 +345,12 @@ func sortActions(as []*apiclient.Action, now time.Time) {
 
 // actionRow is the row of a as shown to a reader.
 func (s *Server) actionRow(a *apiclient.Action, now time.Time, canChange, showAssignee bool, changed *blocks.Change) blocks.ActionRow {
+	return actionRow(a, now, canChange, showAssignee, changed)
+}
+
+// actionRow is Server.actionRow for code that has no Server, such as the
+// reminder job, whose rows must match the ones a click redraws.
+func actionRow(a *apiclient.Action, now time.Time, canChange, showAssignee bool, changed *blocks.Change) blocks.ActionRow {
 	meeting := a.MeetingTitle
 	if meeting == "" {
 		meeting = a.MeetingID

@@ -38,6 +38,8 @@ func (s *Server) dispatchEvent(ctx context.Context, body []byte, retry int) ack 
 	}
 	var outer struct {
 		EventID string `json:"event_id"`
+		// Event holds what slack-go's LinkSharedEvent leaves out.
+		Event unfurlTarget `json:"event"`
 	}
 	_ = json.Unmarshal(body, &outer) // the ID only dedupes; ParseEvent already accepted the body
 	if !s.seen.first(outer.EventID, s.deps.Now()) {
@@ -52,7 +54,7 @@ func (s *Server) dispatchEvent(ctx context.Context, body []byte, retry int) ack 
 		}
 		s.background(ctx, func(ctx context.Context) { s.publishHomeLogged(ctx, inner.User, homeState{}) })
 	case *slackevents.LinkSharedEvent:
-		s.background(ctx, func(ctx context.Context) { s.unfurl(ctx, inner) })
+		s.background(ctx, func(ctx context.Context) { s.unfurl(ctx, inner, outer.Event) })
 	default:
 		s.log.DebugContext(ctx, "event ignored", "type", ev.InnerEvent.Type)
 		s.deps.Metrics.request("event", "other", "ignored")
@@ -93,8 +95,22 @@ func (e *seenEvents) first(id string, now time.Time) bool {
 	return true
 }
 
-// unfurl answers link_shared for links to the bot's public minutes pages.
-func (s *Server) unfurl(ctx context.Context, ev *slackevents.LinkSharedEvent) {
+// unfurlTarget is how Slack addresses the unfurl of a link_shared event
+// besides channel and message_ts.
+type unfurlTarget struct {
+	// Source is "conversations_history" for a posted message and
+	// "composer" for a message still being written. A composer's channel
+	// is "COMPOSER" and its message_ts a UUID: they name no message, so
+	// its unfurl must be addressed by UnfurlID and Source.
+	Source   string `json:"source"`
+	UnfurlID string `json:"unfurl_id"`
+}
+
+// unfurl answers link_shared for links to the bot's public minutes pages
+// with a compact summary of each (blocks.UnfurlMinutes). Links to anything
+// else, and to minutes that are not visible, are left for Slack to show as
+// it would; when none is left, chat.unfurl is not called at all.
+func (s *Server) unfurl(ctx context.Context, ev *slackevents.LinkSharedEvent, target unfurlTarget) {
 	unfurls := map[string]slack.Attachment{}
 	for _, l := range ev.Links {
 		id, ok := s.minutesLinkID(l.URL)
@@ -102,8 +118,12 @@ func (s *Server) unfurl(ctx context.Context, ev *slackevents.LinkSharedEvent) {
 			continue
 		}
 		m, min, err := s.pageData(ctx, id)
-		if err != nil || min == nil {
-			s.log.InfoContext(ctx, "unfurl: no minutes", "meeting", id, "error", err)
+		switch {
+		case err != nil && !isNotFound(err):
+			s.log.WarnContext(ctx, "unfurl: records unavailable", "meeting", id, "error", err)
+			continue
+		case err != nil || min == nil:
+			s.log.DebugContext(ctx, "unfurl: no published minutes", "meeting", id)
 			continue
 		}
 		unfurls[l.URL] = blocks.UnfurlMinutes(s.minutesView(m, min))
@@ -111,7 +131,11 @@ func (s *Server) unfurl(ctx context.Context, ev *slackevents.LinkSharedEvent) {
 	if len(unfurls) == 0 {
 		return
 	}
-	_, _, _, err := s.deps.Slack.UnfurlMessageContext(ctx, ev.Channel, ev.MessageTimeStamp, unfurls)
+	var opts []slack.MsgOption
+	if target.Source == "composer" && target.UnfurlID != "" {
+		opts = append(opts, slack.MsgOptionUnfurlByID(target.UnfurlID, target.Source, unfurls))
+	}
+	_, _, _, err := s.deps.Slack.UnfurlMessageContext(ctx, ev.Channel, ev.MessageTimeStamp, unfurls, opts...)
 	s.deps.Metrics.slackCall("chat.unfurl", err)
 	if err != nil {
 		s.log.ErrorContext(ctx, "unfurl: chat.unfurl failed", "error", err)

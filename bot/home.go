@@ -16,6 +16,8 @@ import (
 // blocks, and a Home view may hold 100.
 const homeRows = 20
 
+const msgHomeMinutesDown = "I couldn't read the latest minutes from the records service just now; reopen this tab in a minute to try again."
+
 // homeState is what a Home publish shows beyond the defaults.
 type homeState struct {
 	offset  int
@@ -86,6 +88,11 @@ func (s *Server) publishHome(ctx context.Context, user string, st homeState) err
 	latest, err := s.home.get(ctx, "latest", s.latestPerCommittee)
 	if err != nil {
 		s.log.WarnContext(ctx, "app home: latest minutes", "error", err)
+		// Without a word, an outage would read as "No minutes to show."
+		// When the actions failed too, their note already says why.
+		if v.RecordsError == "" {
+			v.RecordsError = msgHomeMinutesDown
+		}
 	}
 	v.Minutes = latest
 	view := blocks.Home(v)

@@ -2,6 +2,7 @@ package bot
 
 import (
 	"net/http"
+	"runtime"
 	"strconv"
 	"strings"
 	"time"
@@ -9,29 +10,44 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
+	"github.com/slack-go/slack/socketmode"
 )
 
-// Metrics are recordsbot's Prometheus metrics. A nil *Metrics records
-// nothing, so every method is safe to call without one.
+// Metrics are recordsbot's Prometheus metrics, served on GET /metrics. A nil
+// *Metrics records nothing, so every method is safe to call without one.
+//
+// Each replica counts its own traffic; Prometheus sums across pods.
 type Metrics struct {
-	reg          *prometheus.Registry
-	requests     *prometheus.CounterVec
-	ackLatency   *prometheus.HistogramVec
-	totalLatency *prometheus.HistogramVec
-	recordsCalls *prometheus.CounterVec
-	slackCalls   *prometheus.CounterVec
-	slackLimited *prometheus.CounterVec
-	reminders    *prometheus.CounterVec
+	reg             *prometheus.Registry
+	buildInfo       *prometheus.GaugeVec
+	requests        *prometheus.CounterVec
+	ackLatency      *prometheus.HistogramVec
+	totalLatency    *prometheus.HistogramVec
+	recordsCalls    *prometheus.CounterVec
+	slackCalls      *prometheus.CounterVec
+	slackErrors     *prometheus.CounterVec
+	slackLimited    *prometheus.CounterVec
+	reminders       *prometheus.CounterVec
+	dependencyUp    *prometheus.GaugeVec
+	socketConnects  prometheus.Counter
+	socketUp        prometheus.Gauge
+	socketEnvelopes *prometheus.CounterVec
 }
 
 // NewMetrics registers recordsbot's metrics, with the Go runtime and process
-// collectors, on a registry of its own.
+// collectors, on a registry of its own (never the global one, so tests and
+// several servers in one process do not collide).
 func NewMetrics() *Metrics {
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
-	buckets := []float64{.005, .01, .025, .05, .1, .25, .5, 1, 2, 3, 5, 10, 30}
+	// Slack allows 3 s for an ack and the bot aims at 2 s, so the buckets
+	// are fine below 3 s; follow-ups may take up to the work timeout.
+	buckets := []float64{.005, .01, .025, .05, .1, .25, .5, 1, 1.5, 2, 2.5, 3, 5, 10, 30}
 	m := &Metrics{
 		reg: reg,
+		buildInfo: prometheus.NewGaugeVec(prometheus.GaugeOpts{
+			Name: "recordsbot_build_info", Help: "Always 1; labels say which build this replica runs.",
+		}, []string{"version", "goversion"}),
 		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "recordsbot_requests_total",
 			Help: "Requests from Slack by kind (command, interaction, event), command or action, and outcome.",
@@ -44,31 +60,65 @@ func NewMetrics() *Metrics {
 		}, []string{"kind"}),
 		recordsCalls: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "recordsbot_records_api_calls_total",
-			Help: "HTTP calls to the records API by endpoint and status (each retry counts); status is \"error\" when no answer came.",
+			Help: "HTTP calls to the records API by method, endpoint and status; every retry is a call of its own. Status is \"error\" when no answer came.",
 		}, []string{"method", "endpoint", "status"}),
 		slackCalls: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "recordsbot_slack_api_calls_total",
-			Help: "Calls to Slack's Web API and response_url by method and outcome (ok, error, ratelimited).",
-		}, []string{"method", "outcome"}),
+			Help: "HTTP calls to Slack's Web API and to response_url by method and HTTP status (\"error\" when no answer came). Slack refuses most calls with a 200 and ok:false; see recordsbot_slack_api_errors_total.",
+		}, []string{"method", "status"}),
+		slackErrors: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "recordsbot_slack_api_errors_total",
+			Help: "Slack Web API and response_url calls that failed, by method and Slack error code (such as not_in_channel or ratelimited).",
+		}, []string{"method", "error"}),
 		slackLimited: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "recordsbot_slack_rate_limit_waits_total", Help: "Times a Slack call waited for Retry-After.",
+			Name: "recordsbot_slack_rate_limit_waits_total", Help: "Times a Slack call waited out a Retry-After before trying again.",
 		}, []string{"method"}),
 		reminders: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "recordsbot_reminders_total", Help: "Reminder DMs by outcome (sent, skipped, failed, unmatched).",
 		}, []string{"outcome"}),
+		dependencyUp: prometheus.NewGaugeVec(prometheus.GaugeOpts{
+			Name: "recordsbot_dependency_up", Help: "1 when the readiness check last found the dependency (slack, records) working, else 0.",
+		}, []string{"dependency"}),
+		socketConnects: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "recordsbot_socket_connections_total", Help: "Socket Mode connections opened, the first one and every reconnection.",
+		}),
+		socketUp: prometheus.NewGauge(prometheus.GaugeOpts{
+			Name: "recordsbot_socket_connected", Help: "1 while this replica's Socket Mode connection is open, else 0.",
+		}),
+		socketEnvelopes: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "recordsbot_socket_envelopes_total",
+			Help: "Socket Mode envelopes by type and outcome (acked, ack_failed, unreadable, shutdown).",
+		}, []string{"type", "outcome"}),
 	}
-	reg.MustRegister(m.requests, m.ackLatency, m.totalLatency, m.recordsCalls, m.slackCalls, m.slackLimited, m.reminders)
+	reg.MustRegister(m.buildInfo, m.requests, m.ackLatency, m.totalLatency, m.recordsCalls, m.slackCalls,
+		m.slackErrors, m.slackLimited, m.reminders, m.dependencyUp, m.socketConnects, m.socketUp, m.socketEnvelopes)
 	return m
 }
 
-// Registry returns the registry the metrics live on.
-func (m *Metrics) Registry() *prometheus.Registry { return m.reg }
+// Registry returns the registry the metrics live on; nil for a nil
+// *Metrics.
+func (m *Metrics) Registry() *prometheus.Registry {
+	if m == nil {
+		return nil
+	}
+	return m.reg
+}
 
+// SetVersion publishes the running build as recordsbot_build_info.
+func (m *Metrics) SetVersion(version string) {
+	if m != nil {
+		m.buildInfo.Reset()
+		m.buildInfo.WithLabelValues(version, runtime.Version()).Set(1)
+	}
+}
+
+// handleMetrics serves the metrics in Prometheus' text format; 404 when the
+// server has none.
 func handleMetrics(m *Metrics) http.Handler {
 	if m == nil {
 		return http.NotFoundHandler()
 	}
-	return promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{})
+	return promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{Registry: m.reg})
 }
 
 func (m *Metrics) request(kind, command, outcome string) {
@@ -89,18 +139,28 @@ func (m *Metrics) finished(kind string, since time.Time) {
 	}
 }
 
+// slackCall records the outcome of a Slack call as its caller saw it. The
+// call itself is counted by SlackTransport, so only failures count here,
+// under Slack's error code.
 func (m *Metrics) slackCall(method string, err error) {
-	if m == nil {
+	if m == nil || err == nil {
 		return
 	}
-	outcome := "ok"
-	if err != nil {
-		outcome = "error"
-		if isRateLimited(err) {
-			outcome = "ratelimited"
-		}
+	m.slackErrors.WithLabelValues(method, slackErrorLabel(err)).Inc()
+}
+
+// slackErrorLabel names a Slack failure for a label. Slack's error codes
+// are a bounded set of snake_case words; anything else is "other", so that
+// no error text can blow up the label space.
+func slackErrorLabel(err error) string {
+	if isRateLimited(err) {
+		return "ratelimited"
 	}
-	m.slackCalls.WithLabelValues(method, outcome).Inc()
+	code := slackErrorCode(err)
+	if code == "" || len(code) > 64 || strings.TrimFunc(code, func(r rune) bool { return r >= 'a' && r <= 'z' || r == '_' }) != "" {
+		return "other"
+	}
+	return code
 }
 
 func (m *Metrics) slackWait(method string) {
@@ -109,16 +169,57 @@ func (m *Metrics) slackWait(method string) {
 	}
 }
 
-// Reminder counts one reminder outcome.
+// Reminder counts one reminder outcome: "sent", "skipped", "failed" or
+// "unmatched".
 func (m *Metrics) Reminder(outcome string) {
 	if m != nil {
 		m.reminders.WithLabelValues(outcome).Inc()
 	}
 }
 
-// RecordsTransport wraps rt so every records API call is counted by
-// endpoint and status. Endpoints are reduced to their templates so that
-// opaque IDs do not explode the label space.
+func (m *Metrics) dependency(name string, up bool) {
+	if m != nil {
+		v := 0.0
+		if up {
+			v = 1
+		}
+		m.dependencyUp.WithLabelValues(name).Set(v)
+	}
+}
+
+func (m *Metrics) socketConnected(up bool) {
+	if m == nil {
+		return
+	}
+	if up {
+		m.socketConnects.Inc()
+		m.socketUp.Set(1)
+		return
+	}
+	m.socketUp.Set(0)
+}
+
+// socketEnvelope counts one envelope's fate. The type comes off the wire,
+// so only Slack's own types are labels; anything else is "other".
+func (m *Metrics) socketEnvelope(typ, outcome string) {
+	if m == nil {
+		return
+	}
+	switch typ {
+	case socketmode.RequestTypeSlashCommands, socketmode.RequestTypeInteractive, socketmode.RequestTypeEventsAPI:
+	case string(socketmode.EventTypeErrorBadMessage), "":
+		typ = "unknown"
+	default:
+		typ = "other"
+	}
+	m.socketEnvelopes.WithLabelValues(typ, outcome).Inc()
+}
+
+// RecordsTransport wraps rt (http.DefaultTransport when nil) so every
+// records API call is counted by method, endpoint and status. The client
+// retries above the transport, so each attempt counts. Endpoints are
+// reduced to their templates so that opaque IDs do not explode the label
+// space. A nil *Metrics returns rt unwrapped.
 func (m *Metrics) RecordsTransport(rt http.RoundTripper) http.RoundTripper {
 	if rt == nil {
 		rt = http.DefaultTransport
@@ -137,8 +238,11 @@ func (m *Metrics) RecordsTransport(rt http.RoundTripper) http.RoundTripper {
 	})
 }
 
-// SlackTransport wraps rt so every Slack Web API call is counted by method
-// and HTTP outcome.
+// SlackTransport wraps rt (http.DefaultTransport when nil) so every call to
+// Slack's Web API is counted by method and HTTP status; anything posted
+// elsewhere (a response_url) counts as method "response_url". Give it to
+// the Slack client and to the client that posts to response_urls. A nil
+// *Metrics returns rt unwrapped.
 func (m *Metrics) SlackTransport(rt http.RoundTripper) http.RoundTripper {
 	if rt == nil {
 		rt = http.DefaultTransport
@@ -148,19 +252,30 @@ func (m *Metrics) SlackTransport(rt http.RoundTripper) http.RoundTripper {
 	}
 	return roundTripFunc(func(r *http.Request) (*http.Response, error) {
 		resp, err := rt.RoundTrip(r)
-		method := r.URL.Path[strings.LastIndexByte(r.URL.Path, '/')+1:]
-		outcome := "ok"
-		switch {
-		case err != nil:
-			outcome = "error"
-		case resp.StatusCode == http.StatusTooManyRequests:
-			outcome = "ratelimited"
-		case resp.StatusCode >= 300:
-			outcome = "error"
+		status := "error"
+		if err == nil {
+			status = strconv.Itoa(resp.StatusCode)
 		}
-		m.slackCalls.WithLabelValues(method, outcome).Inc()
+		m.slackCalls.WithLabelValues(slackMethod(r.URL.Path), status).Inc()
 		return resp, err
 	})
+}
+
+// slackMethod names the Web API method of a request path such as
+// "/api/chat.postMessage"; any other path is a response_url (Slack's are
+// https://hooks.slack.com/commands/… and /actions/…).
+func slackMethod(path string) string {
+	i := strings.LastIndex(path, "/api/")
+	if i < 0 {
+		return "response_url"
+	}
+	method := path[i+len("/api/"):]
+	if method == "" || len(method) > 64 || strings.TrimFunc(method, func(r rune) bool {
+		return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r == '.' || r == '_'
+	}) != "" {
+		return "other"
+	}
+	return method
 }
 
 type roundTripFunc func(*http.Request) (*http.Response, error)
@@ -176,7 +291,7 @@ func endpointTemplate(path string) string {
 	}
 	parts := strings.Split(strings.Trim(path, "/"), "/")
 	switch {
-	case len(parts) == 1:
+	case len(parts) == 1 && parts[0] != "":
 		return "/" + parts[0]
 	case len(parts) == 2:
 		return "/" + parts[0] + "/{id}"

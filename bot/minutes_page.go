@@ -1,14 +1,135 @@
 package bot
 
 import (
+	"bytes"
 	"context"
+	"crypto/sha256"
+	"embed"
+	"encoding/hex"
+	"fmt"
+	"html/template"
 	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/go-chi/chi/v5"
+	"github.com/microcosm-cc/bluemonday"
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/extension"
+	"github.com/yuin/goldmark/parser"
+	"github.com/yuin/goldmark/text"
+	"github.com/yuin/goldmark/util"
 
 	"github.com/recordsbot/recordsbot/apiclient"
 )
+
+// The public minutes pages: GET /minutes/{meetingID} and the stylesheet
+// they link, GET /minutes/assets/style.css.
+//
+// A page is rendered from html/template files embedded in the binary, so
+// record text is always escaped. The minutes body is the one piece of HTML
+// that is not escaped: a Markdown body is rendered by goldmark, which drops
+// raw HTML, and either kind then goes through bluemonday's UGC policy.
+// Nothing on a page is script, and the Content-Security-Policy says so.
+
+const (
+	// pageLoadTimeout bounds the records calls behind one page. The load is
+	// shared by every request for the same meeting (see pageData), so it is
+	// not tied to any one of them.
+	pageLoadTimeout = 10 * time.Second
+	// maxMeetingIDLen is the longest meeting ID looked up. Anything longer
+	// is no ID the records service issues, and would only cost a call.
+	maxMeetingIDLen = 256
+	// bodyHeadingShift demotes the headings of a Markdown body: the page
+	// has its own h1 (the meeting) and h2 ("Minutes"), so the body's h1 is
+	// an h3. The document outline then reads as the page looks.
+	bodyHeadingShift = 2
+)
+
+// Page headers. The CSP allows the page's own stylesheet and images (a
+// minutes body may show one, from anywhere over https) and nothing else:
+// no script at all, no frames, no forms, no <base>. Referrer-Policy keeps
+// the page's address to itself when a reader follows a link in the minutes.
+const (
+	contentSecurityPolicy = "default-src 'none'; style-src 'self'; img-src 'self' https: data:; " +
+		"base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+	referrerPolicy = "no-referrer"
+)
+
+// Cache-Control values. Approved minutes change rarely and are public:
+// browsers and shared caches may reuse them for a minute, the same time the
+// bot's own cache keeps them. A draft can be corrected or withdrawn at any
+// time, and a withdrawn draft must stop being shown, so caches must check
+// with the bot before every reuse; the ETag makes that check a cheap 304.
+// Error pages describe a moment (minutes not published yet, records down)
+// and are not kept.
+const (
+	cacheApproved = "public, max-age=60"
+	cacheDraft    = "no-cache"
+	cacheNotFound = "no-cache"
+	cacheError    = "no-store"
+	cacheStyle    = "public, max-age=86400"
+)
+
+//go:embed templates
+var templateFS embed.FS
+
+var (
+	minutesTemplate = template.Must(template.ParseFS(templateFS, "templates/layout.html", "templates/minutes.html"))
+	problemTemplate = template.Must(template.ParseFS(templateFS, "templates/layout.html", "templates/problem.html"))
+
+	stylesheet = mustRead(templateFS, "templates/style.css")
+	// stylesheetHref is relative to /minutes/{id}, so it works behind a
+	// proxy that serves the bot under a path prefix. The version changes
+	// with the file, so a browser never styles a page with an old copy.
+	stylesheetHref = "assets/style.css?v=" + etag(stylesheet)[1:13]
+)
+
+func mustRead(fsys embed.FS, name string) []byte {
+	b, err := fsys.ReadFile(name)
+	if err != nil {
+		panic(err) // the file is embedded: only a broken build gets here
+	}
+	return b
+}
+
+// markdown renders Markdown bodies: CommonMark with tables, strikethrough
+// and bare links, as records systems write them. Raw HTML in the source is
+// left out (goldmark's default; never html.WithUnsafe), and goldmark
+// blanks dangerous link destinations such as javascript:. A goldmark.Markdown
+// is safe for concurrent use.
+var markdown = goldmark.New(
+	goldmark.WithExtensions(extension.Table, extension.Strikethrough, extension.Linkify),
+	goldmark.WithParserOptions(parser.WithASTTransformers(util.Prioritized(headingShift(bodyHeadingShift), 100))),
+)
+
+// bodyPolicy sanitises every minutes body, Markdown's output included, for
+// defence in depth: bluemonday's policy for user-generated content (text
+// formatting, links, lists, tables, images; no script, style, event
+// handlers or forms), with links that send no referrer. A configured
+// policy is safe for concurrent use.
+var bodyPolicy = func() *bluemonday.Policy {
+	p := bluemonday.UGCPolicy()
+	p.RequireNoReferrerOnLinks(true)
+	return p
+}()
+
+// headingShift is a goldmark AST transformer that demotes every heading by
+// its value, down to h6 at most.
+type headingShift int
+
+// Transform implements parser.ASTTransformer.
+func (d headingShift) Transform(doc *ast.Document, _ text.Reader, _ parser.Context) {
+	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if h, ok := n.(*ast.Heading); ok && entering {
+			h.Level = min(h.Level+int(d), 6)
+		}
+		return ast.WalkContinue, nil
+	})
+}
 
 // pageEntry is a meeting with its visible minutes (nil when none).
 type pageEntry struct {
@@ -17,32 +138,300 @@ type pageEntry struct {
 }
 
 // pageData returns a meeting and its visible minutes through a short-lived
-// cache, so a link shared in a busy channel (unfurls, clicks) is one records
-// call per TTL, not a burst.
+// cache shared by the pages and the unfurls, so a link shared in a busy
+// channel (unfurls, clicks, readers) is one records call per TTL, not a
+// burst. min is nil, with a nil error, when the meeting has no visible
+// minutes. A meeting the records service does not know is an error wrapping
+// apiclient.ErrNotFound.
 func (s *Server) pageData(ctx context.Context, id string) (*apiclient.Meeting, *apiclient.Minutes, error) {
 	e, err := s.pages.get(ctx, id, func(ctx context.Context) (pageEntry, error) {
+		// Concurrent requests for the same meeting wait for this one load:
+		// it must not end when the request that started it does.
+		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), pageLoadTimeout)
+		defer cancel()
 		m, min, err := s.meetingMinutes(ctx, id)
+		// The client already refuses minutes in any other status; this is
+		// the public edge, so check again rather than trust one layer.
+		if min != nil && !min.Status.Visible() {
+			min = nil
+		}
 		return pageEntry{m, min}, err
 	})
 	return e.meeting, e.minutes, err
 }
 
-// handleMinutesPage serves the public minutes page of a meeting.
+// handleMinutesPage serves the public minutes page of a meeting: 200 with
+// the page for approved or published_draft minutes, a friendly 404 for
+// anything else (no such meeting, no minutes, minutes in another status,
+// PublicMinutes off), 503 when the records service cannot be read. GET and
+// HEAD; If-None-Match is answered 304 when the page has not changed.
 func handleMinutesPage(s *Server) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
+		ctx := r.Context()
+		setPageHeaders(w.Header())
 		if !s.cfg.PublicMinutes {
-			http.NotFound(w, r)
+			writeProblem(w, r, http.StatusNotFound)
 			return
 		}
-		ctx, cancel := context.WithTimeout(r.Context(), 10*time.Second)
-		defer cancel()
-		id := chi.URLParam(r, "meetingID")
+		id, ok := meetingIDParam(r)
+		if !ok {
+			writeProblem(w, r, http.StatusNotFound)
+			return
+		}
 		m, min, err := s.pageData(ctx, id)
-		if err != nil || min == nil {
-			http.NotFound(w, r)
+		switch {
+		case isNotFound(err), err == nil && min == nil:
+			s.log.DebugContext(ctx, "minutes page: nothing to show", "meeting", id)
+			writeProblem(w, r, http.StatusNotFound)
+			return
+		case err != nil:
+			s.log.WarnContext(ctx, "minutes page: records unavailable", "meeting", id, "error", err)
+			w.Header().Set("Retry-After", "30")
+			writeProblem(w, r, http.StatusServiceUnavailable)
 			return
 		}
-		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-		w.Write([]byte(m.Title + "\n\n" + min.Body))
+		page, err := renderMinutes(m, min)
+		if err != nil {
+			s.log.ErrorContext(ctx, "minutes page: render failed", "meeting", id, "error", err)
+			writeProblem(w, r, http.StatusInternalServerError)
+			return
+		}
+		h := w.Header()
+		h.Set("Content-Type", "text/html; charset=utf-8")
+		h.Set("ETag", etag(page))
+		h.Set("Cache-Control", cacheApproved)
+		if min.Draft() {
+			h.Set("Cache-Control", cacheDraft)
+		}
+		// ServeContent answers If-None-Match (304), HEAD and ranges, and
+		// sets Content-Length.
+		http.ServeContent(w, r, "", time.Time{}, bytes.NewReader(page))
 	}
+}
+
+// handleMinutesStylesheet serves the pages' stylesheet, embedded in the
+// binary.
+func handleMinutesStylesheet() http.HandlerFunc {
+	tag := etag(stylesheet)
+	return func(w http.ResponseWriter, r *http.Request) {
+		h := w.Header()
+		setPageHeaders(h)
+		h.Set("Content-Type", "text/css; charset=utf-8")
+		h.Set("ETag", tag)
+		h.Set("Cache-Control", cacheStyle)
+		http.ServeContent(w, r, "", time.Time{}, bytes.NewReader(stylesheet))
+	}
+}
+
+// meetingIDParam returns the {meetingID} of the request, unescaped once.
+// chi matches against the escaped path when it differs from the decoded
+// one (an ID with "%2F" in it), and against the decoded path otherwise, so
+// only the first needs unescaping.
+func meetingIDParam(r *http.Request) (string, bool) {
+	id := chi.URLParam(r, "meetingID")
+	if r.URL.RawPath != "" {
+		var err error
+		if id, err = url.PathUnescape(id); err != nil {
+			return "", false
+		}
+	}
+	return id, id != "" && len(id) <= maxMeetingIDLen
+}
+
+// setPageHeaders sets the security headers of every public page response.
+func setPageHeaders(h http.Header) {
+	h.Set("Content-Security-Policy", contentSecurityPolicy)
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Referrer-Policy", referrerPolicy)
+	// frame-ancestors says the same to browsers that read CSP.
+	h.Set("X-Frame-Options", "DENY")
+}
+
+// etag is a strong entity tag for b: a hash of the exact bytes.
+func etag(b []byte) string {
+	sum := sha256.Sum256(b)
+	return `"` + hex.EncodeToString(sum[:16]) + `"`
+}
+
+// layoutData is what layout.html and the pages in it read.
+type layoutData struct {
+	Title      string // the document's <title>
+	NoIndex    bool   // asks search engines not to index the page
+	Stylesheet string
+	Minutes    *minutesDoc
+	Problem    *problemDoc
+}
+
+// minutesDoc is the minutes page's content.
+type minutesDoc struct {
+	Title, Committee, Location, Reference string
+	Date                                  pageTime
+	Agenda                                *agendaDoc
+	Draft                                 bool
+	// Body is sanitised HTML; see renderBody.
+	Body template.HTML
+	// Updated is the minutes' own date; SourceURL the record's own page.
+	Updated   pageTime
+	SourceURL string
+}
+
+// pageTime is a time as a <time> element shows it; zero when unknown.
+type pageTime struct {
+	Machine string // the datetime attribute
+	Day     string // "Wednesday 18 November 2026"
+	Clock   string // "17:00 UTC"; empty for a date without a time
+}
+
+func newPageTime(t time.Time, hasTime bool) pageTime {
+	switch {
+	case t.IsZero():
+		return pageTime{}
+	case !hasTime:
+		return pageTime{Machine: t.Format(time.DateOnly), Day: t.Format("Monday 2 January 2006")}
+	}
+	return pageTime{Machine: t.Format(time.RFC3339), Day: t.Format("Monday 2 January 2006"), Clock: t.Format("15:04 MST")}
+}
+
+// agendaDoc is the agenda as an ordered list.
+type agendaDoc struct {
+	Items []agendaItemDoc
+	// OwnNumbers is set when the record numbers its items in a way a list
+	// cannot ("4b"): the list then shows the record's numbers as text.
+	OwnNumbers bool
+}
+
+type agendaItemDoc struct {
+	Value              int    // the list number (the value attribute); 0: the next one
+	Label              string // the record's number, shown as text when OwnNumbers
+	Title, Description string
+}
+
+func newAgendaDoc(items []apiclient.AgendaItem) *agendaDoc {
+	if len(items) == 0 {
+		return nil
+	}
+	a := &agendaDoc{Items: make([]agendaItemDoc, len(items))}
+	for i, it := range items {
+		a.Items[i] = agendaItemDoc{Title: nonBlank(it.Title, "Untitled item"), Description: it.Description}
+		if it.Number == "" {
+			continue
+		}
+		if n, err := strconv.Atoi(it.Number); err == nil && n > 0 {
+			a.Items[i].Value = n
+		} else {
+			a.OwnNumbers = true
+		}
+	}
+	if a.OwnNumbers {
+		for i, it := range items {
+			a.Items[i].Value, a.Items[i].Label = 0, it.Number
+		}
+	}
+	return a
+}
+
+// nonBlank returns s, or fallback when s is only white space.
+func nonBlank(s, fallback string) string {
+	if strings.TrimSpace(s) == "" {
+		return fallback
+	}
+	return s
+}
+
+// renderMinutes renders the minutes page of m.
+func renderMinutes(m *apiclient.Meeting, min *apiclient.Minutes) ([]byte, error) {
+	body, err := renderBody(min)
+	if err != nil {
+		return nil, err
+	}
+	title := meetingName(m)
+	doc := &minutesDoc{
+		Title:     title,
+		Committee: m.Committee,
+		Location:  m.Location,
+		Reference: m.Reference,
+		Date:      newPageTime(m.Date, m.DateHasTime),
+		Agenda:    newAgendaDoc(m.Agenda),
+		Draft:     min.Draft(),
+		Body:      body,
+		Updated:   newPageTime(min.Date, false),
+		SourceURL: min.URL,
+	}
+	page := title + " – minutes"
+	if doc.Draft {
+		page = "Draft: " + page
+	}
+	// Drafts are published for information, not for search engines to keep
+	// after they are approved or withdrawn.
+	return execute(minutesTemplate, layoutData{Title: page, NoIndex: doc.Draft, Stylesheet: stylesheetHref, Minutes: doc})
+}
+
+// renderBody turns a minutes body into sanitised HTML.
+func renderBody(min *apiclient.Minutes) (template.HTML, error) {
+	src := min.Body
+	if min.Format != apiclient.FormatHTML {
+		var b strings.Builder
+		if err := markdown.Convert([]byte(src), &b); err != nil {
+			return "", fmt.Errorf("render markdown: %w", err)
+		}
+		src = b.String()
+	}
+	// The only conversion to template.HTML in the bot: the sanitiser's
+	// output is what may be shown unescaped.
+	return template.HTML(bodyPolicy.Sanitize(src)), nil
+}
+
+// problemDoc is the content of a page shown instead of minutes.
+type problemDoc struct {
+	Heading, Message, Hint string
+}
+
+var problems = map[int]problemDoc{
+	http.StatusNotFound: {
+		Heading: "No published minutes here",
+		Message: "There are no published minutes at this address. The meeting may not have minutes yet, or they may not be released for publication.",
+		Hint:    "If someone shared this link with you, please check it with them.",
+	},
+	http.StatusServiceUnavailable: {
+		Heading: "The minutes are unavailable just now",
+		Message: "The committee records service didn't answer in time. Please try again in a minute.",
+	},
+	http.StatusInternalServerError: {
+		Heading: "Something went wrong",
+		Message: "These minutes could not be shown because of a fault on our side. It has been logged; please try again later.",
+	},
+}
+
+// writeProblem writes the friendly page for status, which must be a key of
+// problems. The security headers are already set.
+func writeProblem(w http.ResponseWriter, r *http.Request, status int) {
+	p := problems[status]
+	contentType := "text/html; charset=utf-8"
+	page, err := execute(problemTemplate, layoutData{Title: p.Heading, NoIndex: true, Stylesheet: stylesheetHref, Problem: &p})
+	if err != nil {
+		// The problem pages hold no record data: only a broken template
+		// gets here, and plain text still says what happened.
+		page, contentType = []byte(p.Heading+"\n"), "text/plain; charset=utf-8"
+	}
+	h := w.Header()
+	h.Set("Content-Type", contentType)
+	h.Set("Cache-Control", cacheError)
+	if status == http.StatusNotFound {
+		h.Set("Cache-Control", cacheNotFound)
+	}
+	h.Set("Content-Length", strconv.Itoa(len(page)))
+	w.WriteHeader(status)
+	if r.Method != http.MethodHead {
+		_, _ = w.Write(page) // the reader went away; nothing to do
+	}
+}
+
+// execute renders t into memory, so a failure mid-way never sends half a
+// page, and the ETag can be the hash of the whole.
+func execute(t *template.Template, data layoutData) ([]byte, error) {
+	var b bytes.Buffer
+	if err := t.ExecuteTemplate(&b, "layout", data); err != nil {
+		return nil, fmt.Errorf("render %s: %w", t.Name(), err)
+	}
+	return b.Bytes(), nil
 }

@@ -13,8 +13,16 @@ import (
 	"github.com/recordsbot/recordsbot/apiclient"
 )
 
-// ReadinessProbe is what readiness checks: a records API that answers and a
-// Slack token that works.
+// errStarting is the readiness of a probe that has not checked yet.
+var errStarting = errors.New("starting: dependencies not checked yet")
+
+// ReadinessProbe decides whether this replica should get traffic: it is
+// ready while the records API answers and Slack accepts the bot token
+// (auth.test). Build it with [NewReadiness]; [ReadinessProbe.Err] is what
+// GET /readyz reports.
+//
+// /healthz (liveness) checks none of this on purpose: a records outage
+// should take replicas out of the load balancer, not get them restarted.
 type ReadinessProbe struct {
 	records interface {
 		ListMeetings(context.Context, *apiclient.ListMeetingsOptions) (*apiclient.MeetingPage, error)
@@ -22,39 +30,60 @@ type ReadinessProbe struct {
 	slack interface {
 		AuthTestContext(context.Context) (*slack.AuthTestResponse, error)
 	}
-	log      *slog.Logger
-	Interval time.Duration // between checks; default 30 s
+	log     *slog.Logger
+	metrics *Metrics
+
+	// Interval is the time between checks while ready. Default 30 s.
+	Interval time.Duration
+	// RetryInterval is the time between checks while not ready, shorter so
+	// that a replica comes back soon after its dependency does. Default 5 s.
+	RetryInterval time.Duration
+	// Timeout bounds each check. Default 5 s.
+	Timeout time.Duration
 
 	mu  sync.Mutex
 	err error
 }
 
-// NewReadiness returns a probe that is not ready until its first check.
-func NewReadiness(records Records, api SlackAPI, log *slog.Logger) *ReadinessProbe {
-	return &ReadinessProbe{records: records, slack: api, log: log, Interval: 30 * time.Second, err: errors.New("starting")}
+// NewReadiness returns a probe of records and api that is not ready until
+// its first check. m, which may be nil, gets recordsbot_dependency_up.
+func NewReadiness(records Records, api SlackAPI, log *slog.Logger, m *Metrics) *ReadinessProbe {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	return &ReadinessProbe{
+		records: records, slack: api, log: log, metrics: m,
+		Interval: 30 * time.Second, RetryInterval: 5 * time.Second, Timeout: 5 * time.Second,
+		err: errStarting,
+	}
 }
 
-// Err is nil when ready, else the reason.
+// Err is nil when ready, else the reason, such as "records api: …".
 func (p *ReadinessProbe) Err() error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return p.err
 }
 
-// Check runs both checks once and records the result.
+// Check checks both dependencies once, at the same time so that a slow one
+// does not eat the other's timeout, records the result and returns it.
+// A change of state is logged once.
 func (p *ReadinessProbe) Check(ctx context.Context) error {
-	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	timeout := p.Timeout
+	if timeout <= 0 {
+		timeout = 5 * time.Second
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	var errs []error
-	if _, err := p.slack.AuthTestContext(ctx); err != nil {
-		errs = append(errs, fmt.Errorf("slack auth.test: %w", err))
-	}
-	// A 403 still proves the service is up and the key valid; anything
-	// that means "unreachable" or "key refused" does not.
-	if _, err := p.records.ListMeetings(ctx, nil); err != nil && !errors.Is(err, apiclient.ErrForbidden) && !errors.Is(err, apiclient.ErrNotFound) {
-		errs = append(errs, fmt.Errorf("records api: %w", err))
-	}
-	err := errors.Join(errs...)
+	var slackErr, recordsErr error
+	var wg sync.WaitGroup
+	wg.Go(func() { slackErr = p.checkSlack(ctx) })
+	wg.Go(func() { recordsErr = p.checkRecords(ctx) })
+	wg.Wait()
+	p.metrics.dependency("slack", slackErr == nil)
+	p.metrics.dependency("records", recordsErr == nil)
+	err := errors.Join(slackErr, recordsErr)
+
 	p.mu.Lock()
 	was := p.err
 	p.err = err
@@ -68,14 +97,45 @@ func (p *ReadinessProbe) Check(ctx context.Context) error {
 	return err
 }
 
-// Run checks now and then every Interval until ctx ends.
+// checkSlack fails when auth.test does: a refused token (invalid_auth,
+// token_revoked…) or no answer from Slack. Being rate limited proves the
+// opposite, so it passes.
+func (p *ReadinessProbe) checkSlack(ctx context.Context) error {
+	_, err := p.slack.AuthTestContext(ctx)
+	if err == nil || isRateLimited(err) {
+		return nil
+	}
+	return fmt.Errorf("slack auth.test: %w", err)
+}
+
+// checkRecords lists the first page of meetings. Any answer that proves the
+// service is up and the key accepted passes, including a 403 (a key
+// without meetings:read still serves actions), a 404 and a 429; a refused
+// key, a 5xx or no answer fails.
+func (p *ReadinessProbe) checkRecords(ctx context.Context) error {
+	_, err := p.records.ListMeetings(ctx, nil)
+	switch {
+	case err == nil, errors.Is(err, apiclient.ErrForbidden), errors.Is(err, apiclient.ErrNotFound), errors.Is(err, apiclient.ErrRateLimited):
+		return nil
+	}
+	return fmt.Errorf("records api: %w", err)
+}
+
+// Run checks now, then every Interval while ready and every RetryInterval
+// while not, until ctx ends.
 func (p *ReadinessProbe) Run(ctx context.Context) {
-	t := time.NewTicker(p.Interval)
-	defer t.Stop()
 	for {
-		p.Check(ctx)
+		next := p.Interval
+		if p.Check(ctx) != nil && p.RetryInterval > 0 && p.RetryInterval < next {
+			next = p.RetryInterval
+		}
+		if next <= 0 {
+			next = 30 * time.Second
+		}
+		t := time.NewTimer(next)
 		select {
 		case <-ctx.Done():
+			t.Stop()
 			return
 		case <-t.C:
 		}

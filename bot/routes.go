@@ -13,4 +13,7 @@ func addRoutes(r chi.Router, s *Server) {
 	r.Get("/readyz", handleReadyz(s.deps.Ready))
 	r.Method(http.MethodGet, "/metrics", handleMetrics(s.deps.Metrics))
 	r.Get("/minutes/{meetingID}", handleMinutesPage(s))
+	r.Head("/minutes/{meetingID}", handleMinutesPage(s))
+	r.Get("/minutes/assets/style.css", handleMinutesStylesheet())
+	r.Head("/minutes/assets/style.css", handleMinutesStylesheet())
 }

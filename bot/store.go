@@ -37,9 +37,11 @@ func newActionStore(r Records, ttl time.Duration, now func() time.Time) *actionS
 	return &actionStore{records: r, ttl: ttl, now: now}
 }
 
-// list returns the actions, filtered by status on the server when there is
-// no cache and status is set. The slice is shared: callers must not modify
-// its elements.
+// get returns a list holding every action with the given status (every
+// action when status is empty). It may hold others too: with the cache on it
+// is the whole shared list, which callers filter as they walk it rather than
+// copying thousands of rows per command. Without the cache the records
+// service filters by status. The list is shared: callers must not modify it.
 func (s *actionStore) get(ctx context.Context, status apiclient.Status) (*apiclient.ActionList, error) {
 	if s.ttl < 0 {
 		l, err := s.records.ListActions(ctx, &apiclient.ListActionsOptions{Status: status})
@@ -48,17 +50,7 @@ func (s *actionStore) get(ctx context.Context, status apiclient.Status) (*apicli
 		}
 		return l, nil
 	}
-	l, err := s.all(ctx, false)
-	if err != nil || status == "" {
-		return l, err
-	}
-	out := &apiclient.ActionList{Truncated: l.Truncated}
-	for i := range l.Actions {
-		if l.Actions[i].Status == status {
-			out.Actions = append(out.Actions, l.Actions[i])
-		}
-	}
-	return out, nil
+	return s.all(ctx, false)
 }
 
 // all returns the whole cached list, fetching it when stale (or when fresh

@@ -505,3 +505,27 @@ func TestPublishViewHashForNewUserConflicts(t *testing.T) {
 
 	requireSlackError(t, err, "hash_conflict")
 }
+
+func TestAccessorsReturnCopies(t *testing.T) {
+	t.Parallel()
+	srv, api := newTestServer(t)
+	_, _, err := api.PostMessageContext(t.Context(), "C1",
+		slack.MsgOptionBlocks(sectionBlock("hi")),
+		slack.MsgOptionMetadata(slack.SlackMetadata{EventType: "e", EventPayload: map[string]any{}}))
+	require.NoError(t, err)
+	msg := srv.Messages("C1")[0]
+	wantBlocks, wantMetadata := string(msg.Blocks), string(msg.Metadata)
+	call := srv.Calls("chat.postMessage")[0]
+	wantBody := string(call.Body)
+
+	msg.Blocks[0], msg.Metadata[0] = 'x', 'x'
+	call.Params.Set("channel", "C2")
+	call.Body[0] = 'x'
+
+	msg = srv.Messages("C1")[0]
+	assert.Equal(t, wantBlocks, string(msg.Blocks))
+	assert.Equal(t, wantMetadata, string(msg.Metadata))
+	call = srv.Calls("chat.postMessage")[0]
+	assert.Equal(t, "C1", call.Params.Get("channel"))
+	assert.Equal(t, wantBody, string(call.Body))
+}

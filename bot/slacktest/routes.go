@@ -10,6 +10,7 @@ func addRoutes(mux *http.ServeMux, s *Server) {
 	// Any HTTP method: slack-go POSTs most calls but GETs a few.
 	mux.Handle("/api/{method}", handleAPI(s))
 	mux.Handle("POST /response/{id}", handleResponse(s))
+	mux.Handle("GET /socket", handleSocket(s.ws.sockets)) // Socket Mode; see socket.go
 }
 
 // apiMethods lists the Web API methods the Server answers; any other is
@@ -17,6 +18,7 @@ func addRoutes(mux *http.ServeMux, s *Server) {
 // function in methods.go.
 func apiMethods() map[string]apiMethod {
 	return map[string]apiMethod{
+		"apps.connections.open": {run: appsConnectionsOpen, appToken: true},
 		"auth.test":             {run: authTest},
 		"chat.postEphemeral":    {run: chatPostEphemeral},
 		"chat.postMessage":      {run: chatPostMessage, limitPerChannel: true},
@@ -40,6 +42,9 @@ type apiMethod struct {
 	// limitPerChannel subjects the method to WithChannelRateLimit, keyed by
 	// its "channel" argument.
 	limitPerChannel bool
+	// appToken makes the method take the app-level token (WithAppToken)
+	// instead of the bot token, as apps.connections.open does.
+	appToken bool
 }
 
 // reply is the fields of a successful answer, beside "ok":true.

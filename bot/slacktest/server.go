@@ -68,7 +68,7 @@ func WithToken(token string) Option {
 // to about one message a second per channel. A call over the limit is
 // answered HTTP 429 with a Retry-After header (whole seconds, rounded up, at
 // least 1) and {"ok":false,"error":"ratelimited"}; it does not use up the
-// allowance. The limit follows the clock given with [WithClock]. A perSecond
+// allowance. Channels are told apart by the "channel" argument as sent. The limit follows the clock given with [WithClock]. A perSecond
 // of zero or less turns limiting off, which is the default; a burst below 1
 // counts as 1.
 func WithChannelRateLimit(perSecond float64, burst int) Option {
@@ -132,6 +132,7 @@ func NewServer(opts ...Option) *Server {
 	addRoutes(mux, s)
 	s.handler = mux
 	s.http = httptest.NewServer(s.handler)
+	s.ws.sockets.setBaseURL(s.http.URL)
 	return s
 }
 
@@ -154,7 +155,10 @@ func (s *Server) ResponseURL(id string) string {
 }
 
 // Close shuts the server down and waits for requests in flight to finish.
-func (s *Server) Close() { s.http.Close() }
+func (s *Server) Close() {
+	s.ws.sockets.close() // hijacked websockets outlive httptest's Close
+	s.http.Close()
+}
 
 // AddUser adds u to the workspace, replacing any user with the same ID.
 func (s *Server) AddUser(u User) {
@@ -179,10 +183,11 @@ func (s *Server) SetBotInChannel(channelID string, in bool) {
 	s.signalLocked()
 }
 
-// Wait returns nil as soon as cond reports true, re-checking it after every
-// recorded call, or the context's error (wrapped) once ctx ends. cond runs
-// without the Server's lock held, so it may call the Server's accessors such
-// as [Server.Messages]; it must not block.
+// Wait returns nil as soon as cond reports true, or the context's error
+// (wrapped; the cause when ctx has one) once ctx ends. It checks cond first
+// and again after every change [Server.Notify] reports, so it neither sleeps
+// nor spins. cond runs without the Server's lock held, so it may call the
+// Server's accessors such as [Server.Messages]; it must not block.
 func (s *Server) Wait(ctx context.Context, cond func() bool) error {
 	for {
 		// Take the signal before checking, so a change that lands between
@@ -194,7 +199,7 @@ func (s *Server) Wait(ctx context.Context, cond func() bool) error {
 		select {
 		case <-changed:
 		case <-ctx.Done():
-			return fmt.Errorf("slacktest: wait for condition: %w", context.Cause(ctx))
+			return fmt.Errorf("wait for condition: %w", context.Cause(ctx))
 		}
 	}
 }

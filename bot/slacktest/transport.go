@@ -139,11 +139,13 @@ func readInbound(w http.ResponseWriter, r *http.Request) inbound {
 // parseParams decodes a request body of the given Content-Type into
 // arguments, returning the Slack error code when it cannot.
 func parseParams(contentType string, body []byte) (url.Values, string) {
+	if len(bytes.TrimSpace(body)) == 0 {
+		// A GET, or a POST with no arguments, whatever its Content-Type:
+		// slack-go calls apps.connections.open as an empty JSON POST.
+		return url.Values{}, ""
+	}
 	mediaType, mtParams, err := mime.ParseMediaType(contentType)
 	if err != nil {
-		if len(bytes.TrimSpace(body)) == 0 {
-			return url.Values{}, "" // a GET, or a POST with no arguments
-		}
 		return nil, "invalid_post_type"
 	}
 	switch mediaType {
@@ -230,10 +232,14 @@ func (s *Server) answerLocked(in inbound, now time.Time) answer {
 	if !ok {
 		return errorAnswer("unknown_method")
 	}
+	want := s.token
+	if m.appToken {
+		want = s.ws.sockets.token
+	}
 	switch in.token {
 	case "":
 		return errorAnswer("not_authed")
-	case s.token:
+	case want:
 	default:
 		return errorAnswer("invalid_auth")
 	}

@@ -29,6 +29,9 @@ type workspace struct {
 	unfurls           []Unfurl
 	lastTS            int64 // the last message timestamp handed out, in µs
 	seq               int   // numbers view IDs and hashes
+	// sockets holds the Socket Mode connections; it has its own lock and
+	// the pointer never changes.
+	sockets *socketHub
 }
 
 // storedMessage is a Message with what Slack shows of it but the Message
@@ -47,6 +50,7 @@ func newWorkspace() workspace {
 		openConversations: make(map[string]bool),
 		homeViews:         make(map[string]View),
 		viewIDs:           make(map[string]string),
+		sockets:           newSocketHub(),
 	}
 }
 

@@ -88,7 +88,7 @@ Usage: recordsbot [subcommand] [flags]
 Subcommands:
   serve        run the Slack app (the default): HTTP on $PORT, or Socket Mode with SLACK_APP_TOKEN
   remind       send each assignee one DM about overdue and due-soon actions (run daily by a scheduler)
-               --dry-run   print the reminders, send nothing
+               --dry-run   print the reminders, send nothing (still needs SLACK_BOT_TOKEN to look people up)
   demo         try recordsbot in this terminal, with no Slack workspace and no configuration
                --json      also print each message's Block Kit JSON
   sandbox      run an in-memory Records API on 127.0.0.1:$PORT (default 8080), keys from SANDBOX_KEYS

@@ -3,9 +3,68 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
+	"fmt"
 	"io"
+
+	"github.com/recordsbot/recordsbot/bot"
 )
 
+// remind is `recordsbot remind [--dry-run]`: one run of the reminder job,
+// for a scheduler. It prints the unmatched assignees, the failures and, last,
+// the summary line to stdout; logs go to stderr. It returns an error (exit
+// 1) when any reminder failed, after sending all the others.
 func remind(ctx context.Context, cfg Config, args []string, stdout, stderr io.Writer) error {
-	return errors.New("remind: not available in this build")
+	fs := flag.NewFlagSet("remind", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprint(fs.Output(), `Usage: recordsbot remind [--dry-run]
+
+Sends each assignee one DM listing their open and in-progress actions that
+are overdue or due within REMIND_DAYS days, at most once a day. Run it daily
+from a scheduler; running it again the same day sends only what is missing.
+
+`)
+		fs.PrintDefaults()
+	}
+	dryRun := fs.Bool("dry-run", false, "print each reminder as text and send nothing; it still reads the records\n"+
+		"and looks people up in Slack, so SLACK_BOT_TOKEN is still needed")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil
+		}
+		return fmt.Errorf("remind: %w", errUsage)
+	}
+	if fs.NArg() > 0 {
+		fs.Usage()
+		return fmt.Errorf("remind: unexpected argument %q: %w", fs.Arg(0), errUsage)
+	}
+
+	log := newLogger(cfg, stderr)
+	// A one-shot job has nobody to scrape its metrics; its summary and logs
+	// say what happened.
+	records, api, err := clients(cfg, nil)
+	if err != nil {
+		return err
+	}
+	userMap, _ := parseUserMap(cfg.UserMap) // validated by check
+	sum, err := bot.Remind(ctx, bot.RemindConfig{
+		Days:          cfg.RemindDays,
+		ReportChannel: cfg.RemindReportChannel,
+		SkipWeekends:  cfg.RemindSkipWeekends,
+		DryRun:        *dryRun,
+		UserMap:       userMap,
+	}, bot.RemindDeps{Records: records, Slack: api, Logger: log, Out: stdout})
+
+	if !*dryRun {
+		// The dry run has already listed them with its reminders.
+		for _, u := range sum.Unmatched {
+			fmt.Fprintf(stdout, "unmatched: %s (%d due)\n", u.Assignee, u.Actions)
+		}
+	}
+	for _, f := range sum.Failed {
+		fmt.Fprintf(stdout, "failed: %s: %v\n", f.Who, f.Err)
+	}
+	fmt.Fprintln(stdout, sum)
+	return err
 }

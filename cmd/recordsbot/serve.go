@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -24,6 +25,8 @@ func parseLevel(s string) (slog.Level, error) {
 	return l, err
 }
 
+// newLogger builds the process's logger from LOG_FORMAT and LOG_LEVEL
+// (validated by check); every line of a request carries its request_id.
 func newLogger(cfg Config, w io.Writer) *slog.Logger {
 	level, _ := parseLevel(cfg.LogLevel)
 	opts := &slog.HandlerOptions{Level: level}
@@ -61,6 +64,8 @@ func botConfig(cfg Config) bot.Config {
 		}
 	}
 	return bot.Config{
+		// Empty in Socket Mode, which makes POST /slack/events refuse
+		// everything: with no secret there is nothing to verify against.
 		SigningSecret:   cfg.SlackSigningSecret,
 		Admins:          admins,
 		UserMap:         userMap,
@@ -70,25 +75,41 @@ func botConfig(cfg Config) bot.Config {
 	}
 }
 
-// serve runs the HTTP server (and Socket Mode when SLACK_APP_TOKEN is set)
-// until ctx ends, then shuts down gracefully: stop accepting, let in-flight
-// requests and promised follow-ups finish within SHUTDOWN_GRACE.
+// serve runs the bot on PORT until ctx ends; see serveOn.
 func serve(ctx context.Context, cfg Config, stdout, stderr io.Writer) error {
-	log := newLogger(cfg, stderr)
-	metrics := bot.NewMetrics()
-	records, api, err := clients(cfg, metrics)
-	if err != nil {
-		return err
-	}
-	ready := bot.NewReadiness(records, api, log)
-	srv := bot.NewServer(botConfig(cfg), bot.Deps{
-		Logger: log, Records: records, Slack: api, Metrics: metrics, Ready: ready.Err,
-	})
-
 	ln, err := net.Listen("tcp", ":"+strconv.Itoa(cfg.Port))
 	if err != nil {
 		return fmt.Errorf("listen on port %d: %w", cfg.Port, err)
 	}
+	return serveOn(ctx, cfg, ln, stderr)
+}
+
+// serveOn runs the HTTP server on ln — and, when SLACK_APP_TOKEN is set,
+// Socket Mode beside it — until ctx ends or a transport fails, then shuts
+// down gracefully within SHUTDOWN_GRACE: both transports stop taking new
+// requests and finish the ones in flight (HTTP answers, Socket Mode acks),
+// then the follow-ups already promised through response_url are sent.
+//
+// In Socket Mode the HTTP server still serves /healthz, /readyz, /metrics
+// and the minutes pages; only Slack's traffic moves to the socket. serveOn
+// returns the transport's error when one failed (a refused app token wraps
+// bot.ErrSocketAuth), and nil after a shutdown asked for by ctx. It closes
+// ln.
+func serveOn(ctx context.Context, cfg Config, ln net.Listener, logOut io.Writer) error {
+	log := newLogger(cfg, logOut)
+	metrics := bot.NewMetrics()
+	metrics.SetVersion(version)
+	records, api, err := clients(cfg, metrics)
+	if err != nil {
+		ln.Close()
+		return err
+	}
+	ready := bot.NewReadiness(records, api, log, metrics)
+	srv := bot.NewServer(botConfig(cfg), bot.Deps{
+		Logger: log, Records: records, Slack: api, Metrics: metrics, Ready: ready.Err,
+		// response_url posts are Slack calls too, and counted as such.
+		HTTPClient: &http.Client{Timeout: 10 * time.Second, Transport: metrics.SlackTransport(nil)},
+	})
 	httpSrv := &http.Server{
 		Handler:           srv,
 		ReadHeaderTimeout: 5 * time.Second,
@@ -97,31 +118,70 @@ func serve(ctx context.Context, cfg Config, stdout, stderr io.Writer) error {
 		IdleTimeout:       120 * time.Second,
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
 	}
-	errc := make(chan error, 2)
-	go func() { errc <- httpSrv.Serve(ln) }()
-	go ready.Run(ctx)
+
+	// runCtx ends both the readiness checks and Socket Mode, whether ctx
+	// ended or a transport failed.
+	runCtx, stop := context.WithCancel(ctx)
+	defer stop()
+	httpErr := make(chan error, 1)
+	go func() { httpErr <- httpSrv.Serve(ln) }()
+	readyDone := make(chan struct{})
+	go func() { defer close(readyDone); ready.Run(runCtx) }()
+	defer func() { <-readyDone }()
 	mode := "http"
+	var socketErr chan error
 	if cfg.SlackAppToken != "" {
 		mode = "socket"
-		go func() { errc <- srv.RunSocketMode(ctx, api) }()
+		socketErr = make(chan error, 1)
+		go func() { socketErr <- srv.RunSocketMode(runCtx, api) }()
 	}
-	log.Info("recordsbot serving", "version", version, "addr", ln.Addr().String(), "slack", mode, "records", cfg.RecordsAPIURL)
+	log.Info("recordsbot serving", "version", version, "addr", ln.Addr().String(), "slack", mode, "records", redactedURL(cfg.RecordsAPIURL))
 
+	var failed error
 	select {
 	case <-ctx.Done():
-	case err := <-errc:
-		if err != nil && !errors.Is(err, http.ErrServerClosed) {
-			return err
+	case err := <-httpErr:
+		httpErr = nil
+		failed = fmt.Errorf("http server: %w", err)
+	case err := <-socketErr:
+		socketErr = nil
+		if err == nil {
+			err = errors.New("socket mode: stopped")
 		}
+		failed = err
+	}
+	if failed != nil {
+		log.Error("stopping", "error", failed)
 	}
 	log.Info("shutting down", "grace", cfg.ShutdownGrace)
 	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cfg.ShutdownGrace)
 	defer cancel()
+	stop() // Socket Mode starts its drain beside the HTTP shutdown
 	if err := httpSrv.Shutdown(sctx); err != nil {
-		log.Warn("http shutdown", "error", err)
+		log.Warn("http shutdown: requests still in flight", "error", err)
+	}
+	if socketErr != nil {
+		select {
+		case err := <-socketErr:
+			if err != nil {
+				log.Warn("socket mode shutdown", "error", err)
+			}
+		case <-sctx.Done():
+			log.Warn("socket mode shutdown: envelopes still in flight")
+		}
 	}
 	if err := srv.Wait(sctx); err != nil {
-		log.Warn("shutdown", "error", err)
+		log.Warn("shutdown: follow-ups not sent", "error", err)
 	}
-	return nil
+	log.Info("stopped")
+	return failed
+}
+
+// redactedURL is u without any credentials in it, for logs.
+func redactedURL(u string) string {
+	p, err := url.Parse(u)
+	if err != nil {
+		return "(unparsable)"
+	}
+	return p.Redacted()
 }

@@ -1,0 +1,97 @@
+package bot_test
+
+import (
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/slack-go/slack"
+
+	"github.com/recordsbot/recordsbot/apiclient"
+	"github.com/recordsbot/recordsbot/apiclient/recordstest"
+	"github.com/recordsbot/recordsbot/bot"
+	"github.com/recordsbot/recordsbot/bot/slacktest"
+)
+
+// benchDataset is shaped like the peer benchmark's stub: n actions over
+// n/10 people, six of each person's ten open.
+func benchDataset(n int) recordstest.Dataset {
+	users := max(1, n/10)
+	cycle := []string{"open", "in_progress", "open", "complete", "open", "deferred", "open", "cancelled", "open", "open"}
+	base := time.Date(2026, 11, 2, 9, 0, 0, 0, time.UTC)
+	d := recordstest.Dataset{}
+	for i := 1; i <= n; i++ {
+		u := (i-1)%users + 1
+		d.Actions = append(d.Actions, recordstest.Action{
+			ID:            fmt.Sprintf("act-%06d", i),
+			Title:         fmt.Sprintf("Review the budget spreadsheet (#%d)", i),
+			Status:        cycle[((i-1)/users)%len(cycle)],
+			AssigneeEmail: fmt.Sprintf("user%d@example.org", u),
+			AssigneeName:  fmt.Sprintf("User %d", u),
+			MeetingID:     fmt.Sprintf("mtg-%04d", (i-1)/25+1),
+			Deadline:      base.AddDate(0, 0, 14+(i*7)%45),
+			DateOnly:      true,
+		})
+	}
+	return d
+}
+
+// BenchmarkActionsCommand measures the whole /actions path: a signed slash
+// command in, the ephemeral Block Kit reply out, through the real handler,
+// with the records list from recordstest over loopback. "cached" is the
+// default configuration (the action list shared for a few seconds);
+// "uncached" reads and decodes the list on every command.
+func BenchmarkActionsCommand(b *testing.B) {
+	for _, n := range []int{200, 2000, 20000} {
+		for _, cached := range []bool{true, false} {
+			name := fmt.Sprintf("n=%d/cached", n)
+			if !cached {
+				name = fmt.Sprintf("n=%d/uncached", n)
+			}
+			b.Run(name, func(b *testing.B) { benchActions(b, n, cached) })
+		}
+	}
+}
+
+func benchActions(b *testing.B, n int, cached bool) {
+	records := recordstest.NewServer(recordstest.WithDataset(benchDataset(n)), recordstest.WithPageSize(100000))
+	defer records.Close()
+	fake := slacktest.NewServer(slacktest.WithUsers(slacktest.User{ID: "U0001", Name: "user1", Email: "user1@example.org"}))
+	defer fake.Close()
+	rc, err := apiclient.NewClient(records.URL, recordstest.DefaultKey)
+	if err != nil {
+		b.Fatal(err)
+	}
+	cfg := bot.Config{SigningSecret: testSecret}
+	if !cached {
+		cfg.ActionsCacheTTL = -1
+	}
+	srv := bot.NewServer(cfg, bot.Deps{Records: rc, Slack: slack.New(slacktest.DefaultToken, slack.OptionAPIURL(fake.APIURL()))})
+	send := &slacktest.Sender{Secret: testSecret}
+	body := send.CommandForm(slacktest.Command{User: slacktest.User{ID: "U0001", Name: "user1"}, Command: "/actions", Text: "open"}, "http://127.0.0.1:1/hook").Encode()
+	ts := time.Now().Unix()
+	sig := slacktest.Sign(testSecret, ts, []byte(body))
+	do := func() *httptest.ResponseRecorder {
+		req := httptest.NewRequest(http.MethodPost, "/slack/events", strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		req.Header.Set("X-Slack-Request-Timestamp", fmt.Sprint(ts))
+		req.Header.Set("X-Slack-Signature", sig)
+		w := httptest.NewRecorder()
+		srv.ServeHTTP(w, req)
+		return w
+	}
+	if w := do(); w.Code != http.StatusOK || !strings.Contains(w.Body.String(), `act-000001`) {
+		b.Fatalf("bad reply %d: %.300s", w.Code, w.Body.String())
+	}
+	records.ResetRequests()
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		do()
+	}
+	b.StopTimer()
+	b.ReportMetric(float64(records.Count(http.MethodGet, "/actions"))/float64(b.N), "records-calls/op")
+}

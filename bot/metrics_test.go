@@ -1,0 +1,261 @@
+package bot_test
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	dto "github.com/prometheus/client_model/go"
+	"github.com/prometheus/common/expfmt"
+	"github.com/prometheus/common/model"
+	"github.com/slack-go/slack"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/recordsbot/recordsbot/apiclient"
+	"github.com/recordsbot/recordsbot/apiclient/recordstest"
+	"github.com/recordsbot/recordsbot/bot"
+	"github.com/recordsbot/recordsbot/bot/slacktest"
+)
+
+// rebuild replaces the harness's bot with one made from deps and the
+// harness's default configuration (edited by opts), wired to the harness's
+// fakes the way serve wires the real services: the records client, the
+// Slack client and response_url posts go through deps.Metrics' transports.
+// Nil fields of deps are filled in; the sender then speaks to the new bot.
+func (h *harness) rebuild(deps bot.Deps, opts ...func(*bot.Config)) {
+	h.t.Helper()
+	cfg := bot.Config{
+		SigningSecret: testSecret,
+		PublicURL:     "https://records-bot.example.org",
+		PublicMinutes: true,
+		AckBudget:     2 * time.Second,
+	}
+	for _, o := range opts {
+		o(&cfg)
+	}
+	m := deps.Metrics
+	if deps.Records == nil {
+		rc, err := apiclient.NewClient(h.records.URL, recordstest.DefaultKey, apiclient.WithTransport(m.RecordsTransport(nil)))
+		require.NoError(h.t, err)
+		deps.Records = rc
+	}
+	if deps.Slack == nil {
+		deps.Slack = slack.New(slacktest.DefaultToken, slack.OptionAPIURL(h.slack.APIURL()),
+			slack.OptionHTTPClient(&http.Client{Timeout: 10 * time.Second, Transport: m.SlackTransport(nil)}))
+	}
+	if deps.HTTPClient == nil {
+		deps.HTTPClient = &http.Client{Timeout: 10 * time.Second, Transport: m.SlackTransport(nil)}
+	}
+	if deps.Logger == nil {
+		deps.Logger = testLogger(h.t)
+	}
+	b := bot.NewServer(cfg, deps)
+	srv := httptest.NewServer(b)
+	h.t.Cleanup(func() {
+		srv.Close()
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		require.NoError(h.t, b.Wait(ctx))
+	})
+	h.bot, h.http = b, srv
+	h.send = &slacktest.Sender{URL: srv.URL + "/slack/events", Secret: testSecret, Slack: h.slack}
+}
+
+// scrape reads GET /metrics as Prometheus would.
+func (h *harness) scrape() map[string]*dto.MetricFamily {
+	h.t.Helper()
+	req, err := http.NewRequestWithContext(h.t.Context(), http.MethodGet, h.http.URL+"/metrics", nil)
+	require.NoError(h.t, err)
+	resp, err := http.DefaultClient.Do(req)
+	require.NoError(h.t, err)
+	defer resp.Body.Close()
+	require.Equal(h.t, http.StatusOK, resp.StatusCode)
+	assert.Contains(h.t, resp.Header.Get("Content-Type"), "text/plain")
+	p := expfmt.NewTextParser(model.UTF8Validation)
+	fams, err := p.TextToMetricFamilies(resp.Body)
+	require.NoError(h.t, err)
+	return fams
+}
+
+// sample returns the sample of family name whose labels include want, and
+// false when there is none.
+func sample(fams map[string]*dto.MetricFamily, name string, want map[string]string) (*dto.Metric, bool) {
+	f, ok := fams[name]
+	if !ok {
+		return nil, false
+	}
+next:
+	for _, m := range f.GetMetric() {
+		have := map[string]string{}
+		for _, l := range m.GetLabel() {
+			have[l.GetName()] = l.GetValue()
+		}
+		for k, v := range want {
+			if have[k] != v {
+				continue next
+			}
+		}
+		return m, true
+	}
+	return nil, false
+}
+
+// counter returns a counter's value, 0 when the sample is absent.
+func counter(fams map[string]*dto.MetricFamily, name string, labels map[string]string) float64 {
+	m, ok := sample(fams, name, labels)
+	if !ok {
+		return 0
+	}
+	return m.GetCounter().GetValue()
+}
+
+func TestMetricsCountARealSlashCommand(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	h.rebuild(bot.Deps{Metrics: bot.NewMetrics()})
+	alice := h.person("alice")
+
+	h.slash(alice, "/actions", "")
+	fams := h.scrape()
+
+	for _, name := range []string{
+		"recordsbot_requests_total", "recordsbot_ack_seconds", "recordsbot_request_seconds",
+		"recordsbot_records_api_calls_total", "recordsbot_slack_api_calls_total", "go_goroutines",
+	} {
+		assert.Contains(t, fams, name)
+	}
+	assert.Equal(t, 1.0, counter(fams, "recordsbot_requests_total", map[string]string{"kind": "command", "command": "/actions", "outcome": "inline"}))
+	ack, ok := sample(fams, "recordsbot_ack_seconds", map[string]string{"kind": "command"})
+	require.True(t, ok, "an ack latency for commands")
+	assert.Equal(t, uint64(1), ack.GetHistogram().GetSampleCount())
+	assert.Less(t, ack.GetHistogram().GetSampleSum(), 2.5, "acked within the budget")
+	total, ok := sample(fams, "recordsbot_request_seconds", map[string]string{"kind": "command"})
+	require.True(t, ok)
+	assert.Equal(t, uint64(1), total.GetHistogram().GetSampleCount())
+	assert.GreaterOrEqual(t, counter(fams, "recordsbot_records_api_calls_total", map[string]string{"method": "GET", "endpoint": "/actions", "status": "200"}), 1.0)
+	assert.GreaterOrEqual(t, counter(fams, "recordsbot_slack_api_calls_total", map[string]string{"method": "users.info", "status": "200"}), 1.0,
+		"the bot looked up who asked")
+}
+
+func TestMetricsOfADeferredCommandAndRetries(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	h.rebuild(bot.Deps{Metrics: bot.NewMetrics()}, func(c *bot.Config) { c.AckBudget = 100 * time.Millisecond })
+	// One 503 (retried by the client), then a slow answer that outlasts
+	// the ack budget.
+	h.records.InjectFault(recordstest.Fault{Method: http.MethodGet, PathPrefix: "/actions", Status: http.StatusServiceUnavailable, Times: 1})
+	h.records.InjectFault(recordstest.Fault{Method: http.MethodGet, PathPrefix: "/actions", Latency: 300 * time.Millisecond, Times: 1})
+	alice := h.person("alice")
+
+	m, r := h.slash(alice, "/actions", "")
+	require.Contains(t, m.Text, "Looking that up")
+	h.responses(r.ResponseURLID, 1)
+	// The fake records the post before the bot has seen the answer; wait
+	// for the follow-up to be over on the bot's side too.
+	ctx, cancel := context.WithTimeout(t.Context(), 5*time.Second)
+	defer cancel()
+	require.NoError(t, h.bot.Wait(ctx))
+	fams := h.scrape()
+
+	assert.Equal(t, 1.0, counter(fams, "recordsbot_requests_total", map[string]string{"kind": "command", "command": "/actions", "outcome": "deferred"}))
+	assert.Equal(t, 1.0, counter(fams, "recordsbot_records_api_calls_total", map[string]string{"method": "GET", "endpoint": "/actions", "status": "503"}), "the failed attempt")
+	assert.GreaterOrEqual(t, counter(fams, "recordsbot_records_api_calls_total", map[string]string{"method": "GET", "endpoint": "/actions", "status": "200"}), 1.0, "and the retry")
+	assert.Equal(t, 1.0, counter(fams, "recordsbot_slack_api_calls_total", map[string]string{"method": "response_url", "status": "200"}), "the follow-up")
+	total, ok := sample(fams, "recordsbot_request_seconds", map[string]string{"kind": "command"})
+	require.True(t, ok)
+	assert.GreaterOrEqual(t, total.GetHistogram().GetSampleSum(), 0.3, "end-to-end time includes the follow-up")
+}
+
+func TestMetricsLabelsStayBounded(t *testing.T) {
+	t.Parallel()
+	// A records server and a Slack stand-in that answer anything, so the
+	// transports see the paths the clients really send.
+	echo := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasSuffix(r.URL.Path, "/ratelimited") {
+			w.Header().Set("Retry-After", "1")
+			w.WriteHeader(http.StatusTooManyRequests)
+		}
+	}))
+	t.Cleanup(echo.Close)
+	m := bot.NewMetrics()
+	records := &http.Client{Transport: m.RecordsTransport(nil)}
+	slackHC := &http.Client{Transport: m.SlackTransport(nil)}
+	get := func(c *http.Client, path string) {
+		req, err := http.NewRequestWithContext(t.Context(), http.MethodGet, echo.URL+path, nil)
+		require.NoError(t, err)
+		resp, err := c.Do(req)
+		require.NoError(t, err)
+		resp.Body.Close()
+	}
+	get(records, "/api/v1/actions")
+	get(records, "/api/v1/actions/A-1")
+	get(records, "/api/v1/actions/A-2")
+	get(records, "/api/v1/meetings/FIN%2F2024%2F03/minutes")
+	get(slackHC, "/api/chat.postMessage")
+	get(slackHC, "/api/ratelimited")
+	get(slackHC, "/commands/T0/123/secret-looking-hook")
+	h := &harness{t: t}
+	srv := httptest.NewServer(bot.NewServer(bot.Config{}, bot.Deps{Metrics: m}))
+	t.Cleanup(srv.Close)
+	h.http = srv
+
+	fams := h.scrape()
+
+	assert.Equal(t, 1.0, counter(fams, "recordsbot_records_api_calls_total", map[string]string{"endpoint": "/actions"}))
+	assert.Equal(t, 2.0, counter(fams, "recordsbot_records_api_calls_total", map[string]string{"endpoint": "/actions/{id}"}), "IDs collapse into one label")
+	assert.Equal(t, 1.0, counter(fams, "recordsbot_records_api_calls_total", map[string]string{"endpoint": "/meetings/{id}/minutes"}))
+	assert.Equal(t, 1.0, counter(fams, "recordsbot_slack_api_calls_total", map[string]string{"method": "chat.postMessage", "status": "200"}))
+	assert.Equal(t, 1.0, counter(fams, "recordsbot_slack_api_calls_total", map[string]string{"method": "ratelimited", "status": "429"}))
+	assert.Equal(t, 1.0, counter(fams, "recordsbot_slack_api_calls_total", map[string]string{"method": "response_url", "status": "200"}),
+		"a response_url is one label, never its path")
+	for _, metric := range fams["recordsbot_slack_api_calls_total"].GetMetric() {
+		for _, l := range metric.GetLabel() {
+			assert.NotContains(t, l.GetValue(), "secret-looking-hook")
+		}
+	}
+}
+
+func TestMetricsNilIsSafe(t *testing.T) {
+	t.Parallel()
+	var m *bot.Metrics
+
+	m.Reminder("sent")
+	m.SetVersion("v1")
+	assert.Nil(t, m.Registry())
+	assert.Equal(t, http.DefaultTransport, m.RecordsTransport(nil))
+	assert.Equal(t, http.DefaultTransport, m.SlackTransport(nil))
+
+	srv := httptest.NewServer(bot.NewServer(bot.Config{}, bot.Deps{}))
+	t.Cleanup(srv.Close)
+	req, err := http.NewRequestWithContext(t.Context(), http.MethodGet, srv.URL+"/metrics", nil)
+	require.NoError(t, err)
+	resp, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	resp.Body.Close()
+	assert.Equal(t, http.StatusNotFound, resp.StatusCode, "no metrics, no endpoint")
+}
+
+func TestMetricsBuildInfoAndReminders(t *testing.T) {
+	t.Parallel()
+	m := bot.NewMetrics()
+	m.SetVersion("v1.2.3")
+	m.Reminder("sent")
+	m.Reminder("sent")
+	m.Reminder("unmatched")
+	h := &harness{t: t}
+	srv := httptest.NewServer(bot.NewServer(bot.Config{}, bot.Deps{Metrics: m}))
+	t.Cleanup(srv.Close)
+	h.http = srv
+
+	fams := h.scrape()
+
+	info, ok := sample(fams, "recordsbot_build_info", map[string]string{"version": "v1.2.3"})
+	require.True(t, ok)
+	assert.Equal(t, 1.0, info.GetGauge().GetValue())
+	assert.Equal(t, 2.0, counter(fams, "recordsbot_reminders_total", map[string]string{"outcome": "sent"}))
+	assert.Equal(t, 1.0, counter(fams, "recordsbot_reminders_total", map[string]string{"outcome": "unmatched"}))
+}

@@ -1,0 +1,103 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/recordsbot/recordsbot/apiclient/recordstest"
+	"github.com/recordsbot/recordsbot/bot/slacktest"
+)
+
+// remindEnv starts the demo records and a fake Slack whose members are the
+// demo's people, and returns the Config `recordsbot remind` would read.
+func remindEnv(t *testing.T) (Config, *slacktest.Server) {
+	t.Helper()
+	data := recordstest.DemoDataset(time.Now())
+	records := recordstest.NewServer(recordstest.WithDataset(data))
+	t.Cleanup(records.Close)
+	var users []slacktest.User
+	for _, p := range data.People {
+		users = append(users, slacktest.User{ID: p.SlackID, Name: strings.ToLower(strings.Fields(p.Name)[0]), RealName: p.Name, Email: p.Email})
+	}
+	fake := slacktest.NewServer(slacktest.WithUsers(users...))
+	t.Cleanup(fake.Close)
+	return Config{
+		SlackBotToken: slacktest.DefaultToken, SlackAPIURL: fake.APIURL(),
+		RecordsAPIURL: records.URL, RecordsAPIKey: recordstest.DefaultKey,
+		Port: 3000, LogFormat: "text", LogLevel: "info", RemindDays: 3,
+	}, fake
+}
+
+// lastLine is the last line of s.
+func lastLine(s string) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	return lines[len(lines)-1]
+}
+
+func TestRemindCommand(t *testing.T) {
+	t.Parallel()
+	cfg, fake := remindEnv(t)
+	var stdout, stderr bytes.Buffer
+	require.NoError(t, run(t.Context(), cfg, []string{"remind"}, nil, &stdout, &stderr), "stderr: %s", &stderr)
+	sent := len(fake.Messages(""))
+	require.Positive(t, sent, "the demo has due actions")
+	today := time.Now().UTC().Format(time.DateOnly)
+	assert.Regexp(t, `^remind `+today+`: \d+ users reminded, \d+ actions included, 0 skipped as already reminded, 0 unmatched, 0 failed \(`,
+		lastLine(stdout.String()), "the summary line ends the output")
+	assert.Contains(t, stdout.String(), fmt.Sprintf(": %d users reminded", sent))
+	assert.Contains(t, stderr.String(), "remind: done", "structured logs go to stderr")
+
+	stdout.Reset()
+	require.NoError(t, run(t.Context(), cfg, []string{"remind"}, nil, &stdout, &stderr))
+	assert.Contains(t, lastLine(stdout.String()), fmt.Sprintf(": 0 users reminded, 0 actions included, %d skipped as already reminded", sent))
+	assert.Len(t, fake.Messages(""), sent, "a second run the same day sends nothing")
+}
+
+func TestRemindCommandFailsWhenAReminderFails(t *testing.T) {
+	t.Parallel()
+	cfg, fake := remindEnv(t)
+	fake.InjectFault(slacktest.Fault{Method: "chat.postMessage", Error: "fatal_error", Times: 1})
+	var stdout, stderr bytes.Buffer
+	err := run(t.Context(), cfg, []string{"remind"}, nil, &stdout, &stderr)
+	require.Error(t, err)
+	var ce *configError
+	assert.False(t, errors.As(err, &ce) || errors.Is(err, errUsage), "a failure, so main exits 1, not 2")
+	assert.Regexp(t, `(?m)^failed: U0[A-Z]+: post to DU0[A-Z]+: fatal_error$`, stdout.String())
+	assert.Contains(t, lastLine(stdout.String()), ", 1 failed (")
+	assert.Positive(t, len(fake.Messages("")), "the other reminders still went out")
+}
+
+func TestRemindCommandDryRun(t *testing.T) {
+	t.Parallel()
+	cfg, fake := remindEnv(t)
+	var stdout, stderr bytes.Buffer
+	require.NoError(t, run(t.Context(), cfg, []string{"remind", "--dry-run"}, nil, &stdout, &stderr), "stderr: %s", &stderr)
+	out := stdout.String()
+	assert.Contains(t, out, "Reminder for Alice Adams (U0ALICE)\n")
+	assert.Contains(t, lastLine(out), "(dry run, nothing sent)")
+	assert.Empty(t, fake.Calls("chat.postMessage"))
+	assert.Empty(t, fake.Calls("conversations.open"))
+}
+
+func TestRemindCommandUsage(t *testing.T) {
+	t.Parallel()
+	cfg, fake := remindEnv(t)
+	var stdout, stderr bytes.Buffer
+	err := run(t.Context(), cfg, []string{"remind", "--dryrun"}, nil, &stdout, &stderr)
+	assert.ErrorIs(t, err, errUsage)
+	err = run(t.Context(), cfg, []string{"remind", "now"}, nil, &stdout, &stderr)
+	assert.ErrorIs(t, err, errUsage)
+
+	stderr.Reset()
+	require.NoError(t, run(t.Context(), cfg, []string{"remind", "-h"}, nil, &stdout, &stderr))
+	assert.Contains(t, stderr.String(), "-dry-run")
+	assert.Contains(t, stderr.String(), "SLACK_BOT_TOKEN is still needed")
+	assert.Empty(t, fake.Calls(""), "nothing was run")
+}

@@ -1,0 +1,247 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"net"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/recordsbot/recordsbot/apiclient/recordstest"
+	"github.com/recordsbot/recordsbot/bot"
+	"github.com/recordsbot/recordsbot/bot/slacktest"
+)
+
+// serveEnv is `recordsbot serve` running in-process against the in-memory
+// records service and the fake Slack, on a loopback listener.
+type serveEnv struct {
+	t       *testing.T
+	records *recordstest.Server
+	slack   *slacktest.Server
+	cfg     Config
+	base    string // http://127.0.0.1:PORT
+	logs    *syncBuffer
+	people  map[string]slacktest.User // by first name, lowercased
+}
+
+func newServeEnv(t *testing.T, edit func(*Config)) *serveEnv {
+	t.Helper()
+	data := recordstest.DemoDataset(time.Now())
+	e := &serveEnv{t: t, logs: &syncBuffer{}, people: map[string]slacktest.User{}}
+	e.records = recordstest.NewServer(recordstest.WithDataset(data))
+	t.Cleanup(e.records.Close)
+	var users []slacktest.User
+	for _, p := range data.People {
+		first := strings.ToLower(strings.Fields(p.Name)[0])
+		u := slacktest.User{ID: p.SlackID, Name: first, RealName: p.Name, Email: p.Email}
+		users = append(users, u)
+		e.people[first] = u
+	}
+	e.slack = slacktest.NewServer(slacktest.WithUsers(users...))
+	t.Cleanup(e.slack.Close)
+	e.cfg = Config{
+		SlackSigningSecret: "test-signing-secret",
+		SlackBotToken:      slacktest.DefaultToken,
+		SlackAPIURL:        e.slack.APIURL(),
+		RecordsAPIURL:      e.records.URL,
+		RecordsAPIKey:      recordstest.DefaultKey,
+		PublicMinutes:      true,
+		ActionsCacheTTL:    5 * time.Second,
+		LogFormat:          "json",
+		LogLevel:           "debug",
+		ShutdownGrace:      10 * time.Second,
+	}
+	if edit != nil {
+		edit(&e.cfg)
+	}
+	return e
+}
+
+// start runs serveOn on a loopback port. stop ends it, as SIGTERM would,
+// and returns its result; ended is closed when it has returned, whatever
+// ended it, after which stop returns at once.
+func (e *serveEnv) start() (stop func() error, ended <-chan struct{}) {
+	e.t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(e.t, err)
+	e.base = "http://" + ln.Addr().String()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	var result error
+	go func() {
+		defer close(done)
+		result = serveOn(ctx, e.cfg, ln, e.logs)
+	}()
+	stop = func() error {
+		cancel()
+		select {
+		case <-done:
+		case <-time.After(20 * time.Second):
+			e.t.Fatal("serve did not return within 20s of its context ending")
+		}
+		return result
+	}
+	e.t.Cleanup(func() { _ = stop() })
+	return stop, done
+}
+
+func (e *serveEnv) get(path string) (int, string, error) {
+	req, err := http.NewRequestWithContext(e.t.Context(), http.MethodGet, e.base+path, nil)
+	require.NoError(e.t, err)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return 0, "", err
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(b), err
+}
+
+// waitReady waits until /readyz answers 200: the first readiness check has
+// passed.
+func (e *serveEnv) waitReady() {
+	e.t.Helper()
+	require.Eventually(e.t, func() bool {
+		code, _, err := e.get("/readyz")
+		return err == nil && code == http.StatusOK
+	}, 10*time.Second, 10*time.Millisecond, "serve never became ready; logs:\n%s", e.logs)
+}
+
+type syncBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.String()
+}
+
+func TestServeShutdownLetsAnInFlightRequestFinish(t *testing.T) {
+	t.Parallel()
+	e := newServeEnv(t, nil)
+	// Slower than the 2 s ack budget: Slack gets "Looking that up…" and
+	// the list follows through response_url.
+	e.records.InjectFault(recordstest.Fault{Method: http.MethodGet, PathPrefix: "/actions", Latency: 2300 * time.Millisecond, Times: 1})
+	stop, _ := e.start()
+	e.waitReady()
+	send := &slacktest.Sender{URL: e.base + "/slack/events", Secret: e.cfg.SlackSigningSecret, Slack: e.slack}
+	type answer struct {
+		r   *slacktest.Response
+		err error
+	}
+	answered := make(chan answer, 1)
+	go func() {
+		r, err := send.SlashCommand(context.Background(), slacktest.Command{User: e.people["alice"], Command: "/actions"})
+		answered <- answer{r, err}
+	}()
+	require.Eventually(t, func() bool { return e.records.Count(http.MethodGet, "/actions") > 0 }, 5*time.Second, time.Millisecond,
+		"the command is in flight")
+
+	// SIGTERM, while the request is in flight.
+	stopped := make(chan error, 1)
+	go func() { stopped <- stop() }()
+
+	require.Eventually(t, func() bool { _, _, err := e.get("/healthz"); return err != nil }, 5*time.Second, 5*time.Millisecond,
+		"a stopping server takes no new connections")
+	a := <-answered
+	require.NoError(t, a.err, "the request in flight is answered")
+	assert.Equal(t, http.StatusOK, a.r.Status)
+	assert.Contains(t, string(a.r.Body), "Looking that up")
+	require.NoError(t, <-stopped)
+	posts := e.slack.ResponsePosts(a.r.ResponseURLID)
+	require.Len(t, posts, 1, "the follow-up was sent before serve returned")
+	assert.Contains(t, string(posts[0].Body), `"replace_original":true`)
+	logs := e.logs.String()
+	assert.Contains(t, logs, `"msg":"shutting down"`)
+	assert.Contains(t, logs, `"msg":"stopped"`)
+	assert.NotContains(t, logs, "follow-ups not sent")
+}
+
+func TestServeSocketMode(t *testing.T) {
+	t.Parallel()
+	e := newServeEnv(t, func(c *Config) {
+		c.SlackSigningSecret = "" // Socket Mode needs none
+		c.SlackAppToken = slacktest.DefaultAppToken
+	})
+	stop, _ := e.start()
+	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+	defer cancel()
+	conn, err := e.slack.WaitSocket(ctx, 1)
+	require.NoError(t, err)
+	send := &slacktest.Sender{Slack: e.slack}
+	_, rurl := send.ResponseURLFor()
+
+	id, err := conn.Send(ctx, slacktest.Envelope{
+		Type:    slacktest.EnvelopeSlashCommand,
+		Payload: send.CommandPayload(slacktest.Command{User: e.people["alice"], Command: "/actions"}, rurl),
+	})
+	require.NoError(t, err)
+	ack, err := conn.WaitAck(ctx, id)
+
+	require.NoError(t, err)
+	var reply struct {
+		ResponseType string            `json:"response_type"`
+		Blocks       []json.RawMessage `json:"blocks"`
+	}
+	require.NoError(t, json.Unmarshal(ack.Payload, &reply))
+	assert.Equal(t, "ephemeral", reply.ResponseType)
+	assert.NotEmpty(t, reply.Blocks, "the ack carries alice's list")
+
+	// The HTTP server keeps serving everything but Slack's traffic.
+	e.waitReady()
+	code, _, err := e.get("/healthz")
+	require.NoError(t, err)
+	assert.Equal(t, http.StatusOK, code)
+	code, metrics, err := e.get("/metrics")
+	require.NoError(t, err)
+	assert.Equal(t, http.StatusOK, code)
+	assert.Contains(t, metrics, "recordsbot_socket_connected 1")
+	assert.Contains(t, metrics, `recordsbot_requests_total{command="/actions",kind="command",outcome="inline"} 1`)
+	assert.Contains(t, metrics, `recordsbot_socket_envelopes_total{outcome="acked",type="slash_commands"} 1`)
+	assert.Contains(t, metrics, `recordsbot_slack_api_calls_total{method="apps.connections.open",status="200"} 1`)
+	forged := &slacktest.Sender{URL: e.base + "/slack/events", Secret: ""}
+	r, err := forged.SlashCommand(t.Context(), slacktest.Command{User: e.people["alice"], Command: "/actions"})
+	require.NoError(t, err)
+	assert.Equal(t, http.StatusUnauthorized, r.Status, "with no signing secret, nothing over HTTP passes as Slack")
+
+	require.NoError(t, stop())
+	select {
+	case <-conn.Done():
+	case <-ctx.Done():
+		t.Fatal("the socket stayed open after serve returned")
+	}
+}
+
+func TestServeEndsWhenSlackRefusesTheAppToken(t *testing.T) {
+	t.Parallel()
+	e := newServeEnv(t, func(c *Config) { c.SlackAppToken = "xapp-1-revoked" })
+	stop, ended := e.start()
+
+	select {
+	case <-ended:
+		err := stop()
+		require.ErrorIs(t, err, bot.ErrSocketAuth)
+		assert.ErrorContains(t, err, "SLACK_APP_TOKEN")
+		assert.ErrorContains(t, err, "invalid_auth")
+	case <-time.After(10 * time.Second):
+		t.Fatal("serve kept running with a refused app token")
+	}
+	_, _, err := e.get("/healthz")
+	assert.Error(t, err, "the HTTP server is down too")
+	assert.NotContains(t, e.logs.String(), "xapp-1-revoked", "the token is never logged")
+}
