@@ -158,6 +158,9 @@ func (s *Server) postResponse(ctx context.Context, responseURL string, msg any) 
 			if ra, err := strconv.Atoi(resp.Header.Get("Retry-After")); err == nil && ra > 0 {
 				wait = time.Duration(ra) * time.Second
 			}
+			if resp.StatusCode == http.StatusTooManyRequests {
+				s.deps.Metrics.slackWait("response_url")
+			}
 		} else {
 			last = err
 		}

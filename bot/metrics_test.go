@@ -141,7 +141,7 @@ func TestMetricsCountARealSlashCommand(t *testing.T) {
 		"the bot looked up who asked")
 }
 
-func TestMetricsOfADeferredCommandAndRetries(t *testing.T) {
+func TestMetricsOfADeferredCommandRetriesAndWaits(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
 	h.rebuild(bot.Deps{Metrics: bot.NewMetrics()}, func(c *bot.Config) { c.AckBudget = 100 * time.Millisecond })
@@ -149,6 +149,8 @@ func TestMetricsOfADeferredCommandAndRetries(t *testing.T) {
 	// the ack budget.
 	h.records.InjectFault(recordstest.Fault{Method: http.MethodGet, PathPrefix: "/actions", Status: http.StatusServiceUnavailable, Times: 1})
 	h.records.InjectFault(recordstest.Fault{Method: http.MethodGet, PathPrefix: "/actions", Latency: 300 * time.Millisecond, Times: 1})
+	// And Slack rate-limits the first try of the follow-up.
+	h.slack.InjectFault(slacktest.Fault{Method: slacktest.ResponseMethod, HTTPStatus: http.StatusTooManyRequests, RetryAfter: 1, Times: 1})
 	alice := h.person("alice")
 
 	m, r := h.slash(alice, "/actions", "")
@@ -164,6 +166,9 @@ func TestMetricsOfADeferredCommandAndRetries(t *testing.T) {
 	assert.Equal(t, 1.0, counter(fams, "recordsbot_requests_total", map[string]string{"kind": "command", "command": "/actions", "outcome": "deferred"}))
 	assert.Equal(t, 1.0, counter(fams, "recordsbot_records_api_calls_total", map[string]string{"method": "GET", "endpoint": "/actions", "status": "503"}), "the failed attempt")
 	assert.GreaterOrEqual(t, counter(fams, "recordsbot_records_api_calls_total", map[string]string{"method": "GET", "endpoint": "/actions", "status": "200"}), 1.0, "and the retry")
+	assert.Equal(t, 1.0, counter(fams, "recordsbot_slack_api_calls_total", map[string]string{"method": "response_url", "status": "429"}), "the refused follow-up")
+	assert.Equal(t, 1.0, counter(fams, "recordsbot_slack_rate_limit_waits_total", map[string]string{"method": "response_url"}), "waited out")
+	assert.Equal(t, 1.0, counter(fams, "recordsbot_slack_api_errors_total", map[string]string{"method": "response_url"}))
 	assert.Equal(t, 1.0, counter(fams, "recordsbot_slack_api_calls_total", map[string]string{"method": "response_url", "status": "200"}), "the follow-up")
 	total, ok := sample(fams, "recordsbot_request_seconds", map[string]string{"kind": "command"})
 	require.True(t, ok)

@@ -3,10 +3,11 @@
 // It serves the handful of methods recordsbot calls (auth.test, users.info,
 // users.lookupByEmail, conversations.open, conversations.history,
 // chat.postMessage, chat.update, chat.postEphemeral, chat.unfurl and
-// views.publish) plus response_url posts, and it records everything it is
-// sent. The `recordsbot demo` command runs it in-process to show what the bot
-// would post, and every end-to-end test uses it as the fake Slack. Point a
-// slack-go client at it with
+// views.publish) plus response_url posts and Socket Mode
+// (apps.connections.open and its websocket; see [Server.WaitSocket]), and
+// it records everything it is sent. The `recordsbot demo` command runs it
+// in-process to show what the bot would post, and every end-to-end test
+// uses it as the fake Slack. Point a slack-go client at it with
 //
 //	srv := slacktest.NewServer(slacktest.WithUsers(alice))
 //	defer srv.Close()

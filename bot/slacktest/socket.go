@@ -268,6 +268,9 @@ func (h *socketHub) close() {
 // (counting from 1, in the order they connected, reconnections included)
 // and returns it, or returns the context's error (wrapped).
 func (s *Server) WaitSocket(ctx context.Context, n int) (*SocketConn, error) {
+	if n < 1 {
+		return nil, fmt.Errorf("slacktest: no socket connection number %d; they count from 1", n)
+	}
 	h := s.ws.sockets
 	for {
 		h.mu.Lock()
