@@ -37,8 +37,11 @@ func (c *ttlCache[V]) get(ctx context.Context, key string, load func(ctx context
 	if ok && c.now().Sub(e.at) < c.ttl {
 		return e.v, nil
 	}
-	v, err, _ := c.flight.Do(key, func() (any, error) {
-		v, err := load(ctx)
+	ch := c.flight.DoChan(key, func() (any, error) {
+		// The shared load outlives any one caller who gives up.
+		lctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+		defer cancel()
+		v, err := load(lctx)
 		if err != nil {
 			return v, err
 		}
@@ -52,5 +55,18 @@ func (c *ttlCache[V]) get(ctx context.Context, key string, load func(ctx context
 		c.mu.Unlock()
 		return v, nil
 	})
-	return v.(V), err
+	select {
+	case r := <-ch:
+		if r.Err != nil {
+			var zero V
+			if v, ok := r.Val.(V); ok {
+				zero = v
+			}
+			return zero, r.Err
+		}
+		return r.Val.(V), nil
+	case <-ctx.Done():
+		var zero V
+		return zero, ctx.Err()
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/url"
 	"sort"
 	"time"
 
@@ -164,6 +165,25 @@ func slackErrorCode(err error) string {
 		return sp.Err
 	}
 	return ""
+}
+
+// echoUnreadable reports whether err is slack-go failing to decode a
+// successful answer, rather than Slack refusing the call: not an ok:false
+// error, a rate limit, an HTTP status or a transport error. Since v0.34
+// slack-go refuses a whole answer whose echoed message holds a block
+// element type it does not know, which happens when the bot sends back a
+// message's own blocks unchanged.
+func echoUnreadable(err error) bool {
+	var (
+		se  slack.SlackErrorResponse
+		sep *slack.SlackErrorResponse
+		rl  *slack.RateLimitedError
+		sc  slack.StatusCodeError
+		ue  *url.Error
+	)
+	return err != nil && !errors.As(err, &se) && !errors.As(err, &sep) && !errors.As(err, &rl) &&
+		!errors.As(err, &sc) && !errors.As(err, &ue) &&
+		!errors.Is(err, context.DeadlineExceeded) && !errors.Is(err, context.Canceled)
 }
 
 func isRateLimited(err error) bool {

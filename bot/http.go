@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -51,7 +52,7 @@ func handleSlack(s *Server) verifiedHandler {
 		ctx := r.Context()
 		if strings.HasPrefix(r.Header.Get("Content-Type"), "application/json") {
 			retry, _ := strconv.Atoi(r.Header.Get("X-Slack-Retry-Num"))
-			writeAck(w, s.log, s.dispatchEvent(ctx, body, retry))
+			writeAck(ctx, w, s.log, s.dispatchEvent(ctx, body, retry))
 			return
 		}
 		form, err := url.ParseQuery(string(body))
@@ -64,13 +65,13 @@ func handleSlack(s *Server) verifiedHandler {
 		case form.Get("ssl_check") == "1":
 			w.WriteHeader(http.StatusOK)
 		case form.Has("payload"):
-			writeAck(w, s.log, s.dispatchInteraction(ctx, []byte(form.Get("payload"))))
+			writeAck(ctx, w, s.log, s.dispatchInteraction(ctx, []byte(form.Get("payload"))))
 		case form.Has("command"):
 			// SlashCommandParse reads r.PostForm; handing it the form
 			// parsed above keeps slack-go's field mapping without a second
 			// parse of the body.
 			cmd, _ := slack.SlashCommandParse(&http.Request{Form: form, PostForm: form})
-			writeAck(w, s.log, s.dispatchSlash(ctx, cmd))
+			writeAck(ctx, w, s.log, s.dispatchSlash(ctx, cmd))
 		default:
 			s.log.WarnContext(ctx, "slack request: neither command, payload nor event")
 			http.Error(w, "unrecognised request", http.StatusBadRequest)
@@ -81,7 +82,7 @@ func handleSlack(s *Server) verifiedHandler {
 // ack is the body of the answer to Slack: nil for an empty 200.
 type ack = any
 
-func writeAck(w http.ResponseWriter, log *slog.Logger, body ack) {
+func writeAck(ctx context.Context, w http.ResponseWriter, log *slog.Logger, body ack) {
 	if body == nil {
 		w.WriteHeader(http.StatusOK)
 		return
@@ -89,7 +90,7 @@ func writeAck(w http.ResponseWriter, log *slog.Logger, body ack) {
 	b, err := json.Marshal(body)
 	if err != nil {
 		// Only a bug gets here; Slack still gets a 200 so it doesn't retry.
-		log.Error("encode slack reply", "error", err)
+		log.ErrorContext(ctx, "encode slack reply", "error", err)
 		w.WriteHeader(http.StatusOK)
 		return
 	}
@@ -162,9 +163,19 @@ func (s *Server) postResponse(ctx context.Context, responseURL string, msg any) 
 				s.deps.Metrics.slackWait("response_url")
 			}
 		} else {
-			last = err
+			// A transport error names the URL, and a response_url is a
+			// credential (anyone holding it can post for 30 minutes): keep
+			// only the cause.
+			var ue *url.Error
+			if errors.As(err, &ue) {
+				err = ue.Err
+			}
+			last = fmt.Errorf("response_url: %w", err)
 		}
 		s.deps.Metrics.slackCall("response_url", last)
+		if attempt == 2 {
+			break
+		}
 		select {
 		case <-ctx.Done():
 			return errors.Join(last, ctx.Err())

@@ -242,6 +242,13 @@ func (s *Server) clickStatus(ctx context.Context, in *interaction, value string)
 	_, _, _, err = s.deps.Slack.UpdateMessageContext(ctx, in.channelID(), in.Message.TS,
 		slack.MsgOptionText(done, false), slack.MsgOptionBlocks(raw...))
 	s.deps.Metrics.slackCall("chat.update", err)
+	if err != nil && echoUnreadable(err) {
+		// Slack accepted the update (an ok:false answer or an HTTP
+		// failure decodes fine); only its echo of the message, which
+		// holds block types slack-go does not know, could not be read.
+		s.log.InfoContext(ctx, "interaction: chat.update echo unreadable; update accepted", "error", err)
+		err = nil
+	}
 	if err != nil {
 		s.log.ErrorContext(ctx, "interaction: chat.update failed", "error", err)
 		// The change was made; say so honestly even though the message

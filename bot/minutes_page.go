@@ -36,10 +36,6 @@ import (
 // Nothing on a page is script, and the Content-Security-Policy says so.
 
 const (
-	// pageLoadTimeout bounds the records calls behind one page. The load is
-	// shared by every request for the same meeting (see pageData), so it is
-	// not tied to any one of them.
-	pageLoadTimeout = 10 * time.Second
 	// maxMeetingIDLen is the longest meeting ID looked up. Anything longer
 	// is no ID the records service issues, and would only cost a call.
 	maxMeetingIDLen = 256
@@ -145,10 +141,8 @@ type pageEntry struct {
 // apiclient.ErrNotFound.
 func (s *Server) pageData(ctx context.Context, id string) (*apiclient.Meeting, *apiclient.Minutes, error) {
 	e, err := s.pages.get(ctx, id, func(ctx context.Context) (pageEntry, error) {
-		// Concurrent requests for the same meeting wait for this one load:
-		// it must not end when the request that started it does.
-		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), pageLoadTimeout)
-		defer cancel()
+		// The cache runs this load detached from the request that started
+		// it, so concurrent readers of the same meeting all get its result.
 		m, min, err := s.meetingMinutes(ctx, id)
 		// The client already refuses minutes in any other status; this is
 		// the public edge, so check again rather than trust one layer.
