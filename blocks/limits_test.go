@@ -343,3 +343,18 @@ func toRaw(t *testing.T, blocks []slack.Block) []json.RawMessage {
 	}
 	return out
 }
+
+// The fast count and the JSON count agree on every golden message.
+func TestMeasureMatchesJSON(t *testing.T) {
+	t.Parallel()
+	msgs := map[string]Message{
+		"actions":  Actions(ActionList{Title: "Your open actions", Rows: sampleRows(), Total: 3, MoreValue: "x", Truncated: true}),
+		"row":      {Blocks: ActionRowBlocks(sampleRows()[0])},
+		"help":     Help("", "note"),
+		"notice":   Notice("a & b <c>"),
+		"meetings": Meetings(MeetingList{Title: "Recent", Meetings: []MeetingRow{{ID: "m1", Title: "T", Committee: "C"}}, NextValue: "n"}),
+	}
+	for name, m := range msgs {
+		assert.Equal(t, measureJSON(m.Blocks...), measure(m.Blocks...), name)
+	}
+}
