@@ -1,0 +1,413 @@
+package bot_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/slack-go/slack"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/recordsbot/recordsbot/apiclient"
+	"github.com/recordsbot/recordsbot/apiclient/recordstest"
+	"github.com/recordsbot/recordsbot/bot"
+	"github.com/recordsbot/recordsbot/bot/slacktest"
+)
+
+// The end-to-end fault tests of issue 9 that commands_test.go and
+// interactions_test.go do not already hold: the records service answering
+// too much, too slowly for the whole work timeout, or unreadably after a
+// write; and Slack refusing response_url, chat.update and chat.postMessage.
+// Each checks that the user hears within Slack's 3 s (or gets a correct
+// follow-up), that nothing reports a status change the records do not
+// have, and that the bot still serves afterwards.
+
+// slackDeadline is how long Slack waits for an answer before it shows the
+// user an error.
+const slackDeadline = 3 * time.Second
+
+// syncBuffer collects the bot's log lines, which its goroutines write
+// concurrently.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// faultConfig is the harness's bot configuration.
+func faultConfig() bot.Config {
+	return bot.Config{
+		SigningSecret: testSecret,
+		PublicURL:     "https://records-bot.example.org",
+		PublicMinutes: true,
+		AckBudget:     2 * time.Second,
+	}
+}
+
+// rewire replaces h's bot with one built from cfg, reading the records
+// through a client made with recordsOpts and logging to logs as well as to
+// the test log. The records and Slack fakes stay; h.send speaks to the new
+// bot. The harness's first bot is shut down at once, so nothing of it
+// outlives the test.
+func (h *harness) rewire(cfg bot.Config, recordsOpts []apiclient.Option, logs io.Writer) {
+	t := h.t
+	t.Helper()
+	h.http.Close()
+	require.NoError(t, h.bot.Wait(t.Context()))
+
+	rc, err := apiclient.NewClient(h.records.URL, recordstest.DefaultKey, recordsOpts...)
+	require.NoError(t, err)
+	api := slack.New(slacktest.DefaultToken, slack.OptionAPIURL(h.slack.APIURL()))
+	logger := slog.New(slog.NewTextHandler(io.MultiWriter(tlogWriter{t}, logs), &slog.HandlerOptions{Level: slog.LevelDebug}))
+	srv := bot.NewServer(cfg, bot.Deps{Logger: logger, Records: rc, Slack: api})
+	hs := httptest.NewServer(srv)
+	t.Cleanup(func() {
+		hs.Close()
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		assert.NoError(t, srv.Wait(ctx))
+	})
+	h.bot, h.http = srv, hs
+	h.send = &slacktest.Sender{URL: hs.URL + "/slack/events", Secret: testSecret, Slack: h.slack}
+}
+
+// requireServing checks, once every fault is cleared, that the bot still
+// answers a slash command inline and that the answer contains want: the
+// process survived and its state agrees with the records.
+func (h *harness) requireServing(user slacktest.User, text, want string) {
+	h.t.Helper()
+	h.records.ClearFaults()
+	h.slack.ClearFaults()
+	start := time.Now()
+	m, _ := h.slash(user, "/actions", text)
+	require.Less(h.t, time.Since(start), slackDeadline)
+	require.Contains(h.t, m.all(), want, "after the faults, /actions %s", text)
+}
+
+// waitIdle waits until the bot has finished every follow-up.
+func (h *harness) waitIdle() {
+	h.t.Helper()
+	ctx, cancel := context.WithTimeout(h.t.Context(), 15*time.Second)
+	defer cancel()
+	require.NoError(h.t, h.bot.Wait(ctx))
+}
+
+func TestRecordsAnswerOverTheSizeCap(t *testing.T) {
+	t.Parallel()
+	const limit = 1 << 10 // every list of the demo dataset is larger
+	tests := []struct{ command, text string }{
+		{"/actions", ""},
+		{"/meetings", ""},
+		{"/minutes", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.command, func(t *testing.T) {
+			t.Parallel()
+			h := newHarness(t)
+			logs := new(syncBuffer)
+			h.rewire(faultConfig(), []apiclient.Option{apiclient.WithMaxResponseBytes(limit)}, logs)
+
+			start := time.Now()
+			m, _ := h.slash(h.person("alice"), tt.command, tt.text)
+			assert.Less(t, time.Since(start), slackDeadline)
+			assert.Equal(t, "ephemeral", m.ResponseType)
+			assert.Contains(t, m.Text, "couldn't read", "the user is told the answer was unreadable")
+			assert.NotContains(t, m.all(), "byte limit", "no raw Go error for the user")
+			assert.Contains(t, logs.String(), "exceeds the 1024 byte limit", "the cause is logged")
+		})
+	}
+}
+
+func TestRecordsSlowerThanTheWorkTimeout(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, withConfig(func(c *bot.Config) {
+		c.AckBudget = 100 * time.Millisecond
+		c.WorkTimeout = 700 * time.Millisecond
+	}))
+	h.records.InjectFault(recordstest.Fault{Method: http.MethodGet, Latency: time.Minute})
+	alice := h.person("alice")
+
+	start := time.Now()
+	m, r := h.slash(alice, "/actions", "")
+	assert.Less(t, time.Since(start), slackDeadline)
+	assert.Contains(t, m.Text, "Looking that up")
+
+	posts := h.responses(r.ResponseURLID, 1)
+	require.Len(t, posts, 1, "exactly one follow-up")
+	assert.True(t, posts[0].ReplaceOriginal, "the follow-up replaces \"Looking that up\"")
+	assert.Contains(t, posts[0].Text, "isn't answering")
+	h.waitIdle()
+	assert.Len(t, h.slack.ResponsePosts(r.ResponseURLID), 1, "nothing more arrives")
+
+	h.requireServing(alice, "", `"complete|`+h.openActionsOf(alice.Email)[0].ID+`|`)
+}
+
+// A PUT whose answer is lost or garbled may or may not have been applied:
+// the records service changed the action, then the answer broke. Whatever
+// the bot says must match what the records hold.
+func TestStatusChangeWithAnUnreadableAnswer(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name  string
+		fault recordstest.Fault
+	}{
+		{"malformed", recordstest.Fault{Method: http.MethodPut, Malformed: true}},
+		{"reset mid-body", recordstest.Fault{Method: http.MethodPut, ResetMidBody: true}},
+		{"over the size cap", recordstest.Fault{Method: http.MethodPut, Body: `{"id":"x","status":"complete","padding":"` + strings.Repeat("x", 2<<10) + `"}`}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			h := newHarness(t)
+			h.rewire(faultConfig(), []apiclient.Option{apiclient.WithMaxResponseBytes(1 << 10)}, io.Discard)
+			alice := h.person("alice")
+			target := h.openActionsOf(alice.Email)[0]
+			list, _ := h.slash(alice, "/actions", "")
+			h.records.InjectFault(tt.fault)
+
+			start := time.Now()
+			posts := h.clickEphemeral(alice, list, "status:complete", "complete|"+target.ID+"|")
+			assert.Less(t, time.Since(start), slackDeadline)
+			require.Len(t, posts, 1)
+			got, _ := h.records.Action(target.ID)
+			text := posts[0].Text
+			if got.Status == "complete" {
+				assert.NotContains(t, text, "Nothing was changed", "the records hold the change")
+			} else {
+				assert.NotContains(t, posts[0].all(), "marked complete", "the records do not hold the change")
+			}
+			assert.False(t, posts[0].ReplaceOriginal, "an unconfirmed change leaves the list as it was")
+			h.waitIdle()
+			h.requireServing(alice, "all", `"action:`+target.ID+`"`)
+		})
+	}
+}
+
+func TestResponseURLRefusedThenAccepted(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name  string
+		fault slacktest.Fault
+	}{
+		{"rate limited", slacktest.Fault{Method: slacktest.ResponseMethod, HTTPStatus: http.StatusTooManyRequests, RetryAfter: 1, Times: 1}},
+		{"unavailable", slacktest.Fault{Method: slacktest.ResponseMethod, HTTPStatus: http.StatusServiceUnavailable, Times: 2}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name+"/slash follow-up", func(t *testing.T) {
+			t.Parallel()
+			h := newHarness(t, withConfig(func(c *bot.Config) { c.AckBudget = 100 * time.Millisecond }))
+			h.records.InjectFault(recordstest.Fault{Method: http.MethodGet, PathPrefix: "/actions", Latency: 300 * time.Millisecond, Times: 1})
+			h.slack.InjectFault(tt.fault)
+			alice := h.person("alice")
+
+			start := time.Now()
+			m, r := h.slash(alice, "/actions", "")
+			assert.Less(t, time.Since(start), slackDeadline)
+			assert.Contains(t, m.Text, "Looking that up")
+			posts := h.responses(r.ResponseURLID, 1)
+			require.Len(t, posts, 1)
+			assert.True(t, posts[0].ReplaceOriginal)
+			assert.Contains(t, posts[0].all(), `"complete|`+h.openActionsOf(alice.Email)[0].ID+`|`, "the list arrives after the retry")
+			assertRefusedThenAccepted(t, h, tt.fault)
+		})
+		t.Run(tt.name+"/status click", func(t *testing.T) {
+			t.Parallel()
+			h := newHarness(t)
+			alice := h.person("alice")
+			target := h.openActionsOf(alice.Email)[0]
+			list, _ := h.slash(alice, "/actions", "")
+			h.slack.InjectFault(tt.fault)
+
+			posts := h.clickEphemeral(alice, list, "status:complete", "complete|"+target.ID+"|")
+			require.Len(t, posts, 1)
+			assert.True(t, posts[0].ReplaceOriginal, "the list is redrawn in place after the retry")
+			assert.Contains(t, posts[0].all(), "by <@"+alice.ID+">")
+			got, _ := h.records.Action(target.ID)
+			assert.Equal(t, "complete", got.Status)
+			assert.Equal(t, 1, h.records.Count(http.MethodPut, "/actions/"), "the retry posts again; it does not change again")
+			assertRefusedThenAccepted(t, h, tt.fault)
+		})
+	}
+}
+
+// assertRefusedThenAccepted checks that the response_url was refused as f
+// says, then accepted once.
+func assertRefusedThenAccepted(t *testing.T, h *harness, f slacktest.Fault) {
+	t.Helper()
+	h.waitIdle()
+	calls := h.slack.Calls(slacktest.ResponseMethod)
+	require.Len(t, calls, f.Times+1, "refused %d times, then accepted", f.Times)
+	for _, c := range calls[:f.Times] {
+		assert.Equal(t, f.HTTPStatus, c.Status)
+	}
+	assert.Equal(t, http.StatusOK, calls[f.Times].Status)
+	if f.RetryAfter > 0 {
+		assert.GreaterOrEqual(t, calls[f.Times].At.Sub(calls[0].At), time.Duration(f.RetryAfter)*time.Second, "Retry-After was honoured")
+	}
+}
+
+func TestResponseURLDownForGood(t *testing.T) {
+	t.Parallel()
+	down := slacktest.Fault{Method: slacktest.ResponseMethod, HTTPStatus: http.StatusInternalServerError}
+
+	t.Run("slash follow-up", func(t *testing.T) {
+		t.Parallel()
+		h := newHarness(t)
+		logs := new(syncBuffer)
+		h.rewire(func() bot.Config { c := faultConfig(); c.AckBudget = 100 * time.Millisecond; return c }(), nil, logs)
+		h.records.InjectFault(recordstest.Fault{Method: http.MethodGet, Latency: 300 * time.Millisecond, Times: 1})
+		h.slack.InjectFault(down)
+		alice := h.person("alice")
+
+		start := time.Now()
+		m, _ := h.slash(alice, "/actions", "")
+		assert.Less(t, time.Since(start), slackDeadline)
+		assert.Contains(t, m.Text, "Looking that up")
+		h.waitIdle()
+		assert.Len(t, h.slack.Calls(slacktest.ResponseMethod), 3, "three attempts, then the bot gives up")
+		assert.Empty(t, h.slack.ResponsePosts(""))
+		assert.Contains(t, logs.String(), "slash command follow-up failed")
+		assert.NotContains(t, logs.String(), "/response/", "a response_url is a credential and stays out of the log")
+		h.requireServing(alice, "", `"complete|`+h.openActionsOf(alice.Email)[0].ID+`|`)
+	})
+
+	t.Run("status click", func(t *testing.T) {
+		t.Parallel()
+		h := newHarness(t)
+		logs := new(syncBuffer)
+		h.rewire(faultConfig(), nil, logs)
+		alice := h.person("alice")
+		target := h.openActionsOf(alice.Email)[0]
+		list, _ := h.slash(alice, "/actions", "")
+		h.slack.InjectFault(down)
+
+		blockID, el, _ := list.element(t, "status:complete", "complete|"+target.ID+"|")
+		r, err := h.send.Click(t.Context(), slacktest.Click{User: alice, Ephemeral: true, BlockID: blockID, Element: el})
+		require.NoError(t, err)
+		assert.Equal(t, http.StatusOK, r.Status)
+		h.waitIdle()
+
+		got, _ := h.records.Action(target.ID)
+		assert.Equal(t, "complete", got.Status, "the change was made even though Slack could not be told")
+		assert.Equal(t, 1, h.records.Count(http.MethodPut, "/actions/"))
+		assert.Empty(t, h.slack.ResponsePosts(""))
+		assert.Contains(t, logs.String(), "response_url failed")
+		assert.NotContains(t, logs.String(), "/response/")
+		// Nothing claims otherwise: asked again, the bot knows it is done.
+		h.requireServing(alice, "complete "+target.ID, "already")
+	})
+}
+
+// dmList posts alice's action list to her DM as the bot would (a reminder)
+// and returns the list, its blocks' JSON and the message's ts.
+func dmList(t *testing.T, h *harness, alice slacktest.User) (list msg, blocksJSON []byte, ts string) {
+	t.Helper()
+	list, _ = h.slash(alice, "/actions", "")
+	blocksJSON, err := json.Marshal(list.Blocks)
+	require.NoError(t, err)
+	_, ts, err = postAsBot(h, "D0ALICE", blocksJSON)
+	require.NoError(t, err)
+	return list, blocksJSON, ts
+}
+
+func TestChatUpdateRefusedOnADMClick(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name  string
+		fault slacktest.Fault
+	}{
+		{"rate limited", slacktest.Fault{Method: "chat.update", HTTPStatus: http.StatusTooManyRequests, RetryAfter: 30}},
+		{"server error", slacktest.Fault{Method: "chat.update", HTTPStatus: http.StatusInternalServerError}},
+		{"unavailable", slacktest.Fault{Method: "chat.update", HTTPStatus: http.StatusServiceUnavailable}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			h := newHarness(t)
+			alice := h.person("alice")
+			target := h.openActionsOf(alice.Email)[0]
+			list, blocksJSON, ts := dmList(t, h, alice)
+			h.slack.InjectFault(tt.fault)
+
+			blockID, el, _ := list.element(t, "status:complete", "complete|"+target.ID+"|")
+			start := time.Now()
+			r, err := h.send.Click(t.Context(), slacktest.Click{User: alice, ChannelID: "D0ALICE", MessageTS: ts, MessageBlocks: blocksJSON, BlockID: blockID, Element: el})
+			require.NoError(t, err)
+			assert.Equal(t, http.StatusOK, r.Status)
+			assert.Less(t, time.Since(start), slackDeadline)
+			posts := h.responses(r.ResponseURLID, 1)
+
+			got, _ := h.records.Action(target.ID)
+			assert.Equal(t, "complete", got.Status)
+			require.Len(t, posts, 1)
+			assert.False(t, posts[0].ReplaceOriginal, "the DM is the bot's message; response_url must not replace it")
+			assert.Contains(t, posts[0].Text, "marked complete", "the change was made, and the user is told so")
+			assert.Contains(t, posts[0].Text, "couldn't refresh", "and that the message above is out of date")
+			updates := h.slack.Calls("chat.update")
+			require.NotEmpty(t, updates)
+			for _, c := range updates {
+				assert.Equal(t, tt.fault.HTTPStatus, c.Status)
+			}
+			dm := h.slack.Messages("D0ALICE")
+			require.Len(t, dm, 1)
+			assert.False(t, dm[0].Edited)
+			h.requireServing(alice, "complete "+target.ID, "already")
+		})
+	}
+}
+
+func TestShareRefusedBySlack(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name  string
+		fault slacktest.Fault
+	}{
+		{"rate limited", slacktest.Fault{Method: "chat.postMessage", HTTPStatus: http.StatusTooManyRequests, RetryAfter: 30}},
+		{"server error", slacktest.Fault{Method: "chat.postMessage", HTTPStatus: http.StatusInternalServerError}},
+		{"unavailable", slacktest.Fault{Method: "chat.postMessage", HTTPStatus: http.StatusServiceUnavailable}},
+		{"fatal error", slacktest.Fault{Method: "chat.postMessage", Error: "fatal_error"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			h := newHarness(t)
+			alice := h.person("alice")
+			m, _ := h.slash(alice, "/minutes", "")
+			h.slack.InjectFault(tt.fault)
+
+			start := time.Now()
+			posts := h.clickEphemeral(alice, m, "minutes:share", "")
+			assert.Less(t, time.Since(start), slackDeadline)
+			require.Len(t, posts, 1)
+			assert.Contains(t, posts[0].Text, "nothing was shared")
+			assert.False(t, posts[0].ReplaceOriginal, "the minutes stay on screen to try again")
+			assert.Empty(t, h.slack.Messages("C0GENERAL"))
+			assert.NotEmpty(t, h.slack.Calls("chat.postMessage"))
+
+			h.slack.ClearFaults()
+			posts = h.clickEphemeral(alice, m, "minutes:share", "")
+			assert.Contains(t, posts[0].Text, "Shared", "sharing works again once Slack does")
+			assert.Len(t, h.slack.Messages("C0GENERAL"), 1)
+		})
+	}
+}
