@@ -309,3 +309,43 @@ func TestRecordsServiceGone(t *testing.T) {
 }
 
 var _ = context.Background
+
+// With the cache on, a burst of commands costs one records call, and a
+// change made through the bot shows at once (the cached row is updated),
+// without waiting for the TTL or reading the list again.
+func TestActionsCacheSharesAndSeesOwnChanges(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, withConfig(func(c *bot.Config) { c.ActionsCacheTTL = time.Hour }))
+	alice, bob := h.person("alice"), h.person("bob")
+	for range 5 {
+		h.slash(alice, "/actions", "")
+		h.slash(bob, "/actions", "all")
+	}
+	assert.Equal(t, 1, h.records.Count(http.MethodGet, "/actions"), "ten commands, one records call")
+
+	a := h.openActionsOf(alice.Email)[0]
+	h.slash(alice, "/actions", "complete "+a.ID)
+	m, _ := h.slash(alice, "/actions", "")
+	assert.NotContains(t, m.all(), `"action:`+a.ID+`"`, "the completed action left the open list at once")
+	m, _ = h.slash(alice, "/actions", "complete")
+	assert.Contains(t, m.all(), `"action:`+a.ID+`"`)
+	assert.Equal(t, 1, h.records.Count(http.MethodGet, "/actions"), "still one list call")
+}
+
+// With the cache off (ACTIONS_CACHE_TTL=0), every command reads the
+// records service, filtered by status on the server.
+func TestActionsCacheOff(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, withConfig(func(c *bot.Config) { c.ActionsCacheTTL = -1 }))
+	alice := h.person("alice")
+	h.slash(alice, "/actions", "open")
+	h.slash(alice, "/actions", "open")
+	assert.Equal(t, 2, h.records.Count(http.MethodGet, "/actions"))
+	var filtered int
+	for _, r := range h.records.Requests() {
+		if r.Method == http.MethodGet && strings.Contains(r.Query, "status=open") {
+			filtered++
+		}
+	}
+	assert.Equal(t, 2, filtered, "the status filter goes to the server")
+}
