@@ -171,7 +171,7 @@ func (s *Server) actionsPage(ctx context.Context, caller string, q actionsQuery,
 		}
 		return notice(unmappedText(owner.ID == caller))
 	}
-	sortActions(picked, now)
+	sortActionsKeeping(picked, now, changed)
 
 	total := len(picked)
 	if q.Offset < 0 || q.Offset >= total {
@@ -327,10 +327,24 @@ func overdue(a *apiclient.Action, now time.Time) bool {
 }
 
 // sortActions orders overdue first, then by deadline, then undated.
-func sortActions(as []*apiclient.Action, now time.Time) {
+func sortActions(as []*apiclient.Action, now time.Time) { sortActionsKeeping(as, now, nil) }
+
+// sortActionsKeeping sorts like sortActions, but an action just changed by
+// a click on the page keeps the place it had before: it sorts as if it were
+// still to do, so redrawing the page does not move the row under the
+// clicker's pointer.
+func sortActionsKeeping(as []*apiclient.Action, now time.Time, changed map[string]*blocks.Change) {
+	late := func(a *apiclient.Action) bool {
+		if changed[a.ID] != nil {
+			still := *a
+			still.Status = apiclient.StatusOpen
+			return overdue(&still, now)
+		}
+		return overdue(a, now)
+	}
 	sort.SliceStable(as, func(i, j int) bool {
 		a, b := as[i], as[j]
-		if oa, ob := overdue(a, now), overdue(b, now); oa != ob {
+		if oa, ob := late(a), late(b); oa != ob {
 			return oa
 		}
 		if za, zb := a.Deadline.IsZero(), b.Deadline.IsZero(); za != zb {

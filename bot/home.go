@@ -63,7 +63,7 @@ func (s *Server) publishHome(ctx context.Context, user string, st homeState) err
 				}
 			}
 		}
-		sortActions(mine, now)
+		sortActionsKeeping(mine, now, st.changed)
 		offset := st.offset
 		if offset < 0 || offset >= len(mine) {
 			offset = 0

@@ -41,6 +41,21 @@ func TestClickCompleteUpdatesTheListInPlace(t *testing.T) {
 	assert.NotContains(t, s, `"complete|`+target.ID+`|`, "no Complete button on a completed action")
 	assert.Contains(t, s, `"open|`+target.ID+`|`, "but Reopen")
 	assert.Contains(t, s, `"complete|`+other.ID+`|`, "other rows keep their buttons")
+	assert.Equal(t, rowOrder(list), rowOrder(up), "no row moved")
+}
+
+// rowOrder lists the action rows of a message in order.
+func rowOrder(m msg) []string {
+	var ids []string
+	for _, b := range m.Blocks {
+		var blk struct {
+			BlockID string `json:"block_id"`
+		}
+		if json.Unmarshal(b, &blk) == nil && strings.HasPrefix(blk.BlockID, "action:") {
+			ids = append(ids, blk.BlockID)
+		}
+	}
+	return ids
 }
 
 func TestClickByAnotherUserIsRefused(t *testing.T) {
