@@ -221,20 +221,8 @@ func (m *Metrics) socketEnvelope(typ, outcome string) {
 // reduced to their templates so that opaque IDs do not explode the label
 // space. A nil *Metrics returns rt unwrapped.
 func (m *Metrics) RecordsTransport(rt http.RoundTripper) http.RoundTripper {
-	if rt == nil {
-		rt = http.DefaultTransport
-	}
-	if m == nil {
-		return rt
-	}
-	return roundTripFunc(func(r *http.Request) (*http.Response, error) {
-		resp, err := rt.RoundTrip(r)
-		status := "error"
-		if err == nil {
-			status = strconv.Itoa(resp.StatusCode)
-		}
+	return m.counting(rt, func(r *http.Request, status string) {
 		m.recordsCalls.WithLabelValues(r.Method, endpointTemplate(r.URL.EscapedPath()), status).Inc()
-		return resp, err
 	})
 }
 
@@ -244,6 +232,14 @@ func (m *Metrics) RecordsTransport(rt http.RoundTripper) http.RoundTripper {
 // the Slack client and to the client that posts to response_urls. A nil
 // *Metrics returns rt unwrapped.
 func (m *Metrics) SlackTransport(rt http.RoundTripper) http.RoundTripper {
+	return m.counting(rt, func(r *http.Request, status string) {
+		m.slackCalls.WithLabelValues(slackMethod(r.URL.Path), status).Inc()
+	})
+}
+
+// counting wraps rt (http.DefaultTransport when nil) so count sees every
+// request with its HTTP status, or "error" when no answer came.
+func (m *Metrics) counting(rt http.RoundTripper, count func(r *http.Request, status string)) http.RoundTripper {
 	if rt == nil {
 		rt = http.DefaultTransport
 	}
@@ -256,7 +252,7 @@ func (m *Metrics) SlackTransport(rt http.RoundTripper) http.RoundTripper {
 		if err == nil {
 			status = strconv.Itoa(resp.StatusCode)
 		}
-		m.slackCalls.WithLabelValues(slackMethod(r.URL.Path), status).Inc()
+		count(r, status)
 		return resp, err
 	})
 }
