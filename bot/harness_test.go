@@ -95,11 +95,14 @@ func newHarness(t *testing.T, opts ...harnessOption) *harness {
 	api := slack.New(slacktest.DefaultToken, slack.OptionAPIURL(h.slack.APIURL()))
 	h.bot = bot.NewServer(cfg, bot.Deps{Logger: testLogger(t), Records: rc, Slack: api})
 	h.http = httptest.NewServer(h.bot)
+	// A test may replace h.bot and h.http (see rebuild); the cleanup ends
+	// the ones started here, which would otherwise outlive the test.
+	srv, b := h.http, h.bot
 	t.Cleanup(func() {
-		h.http.Close()
+		srv.Close()
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
-		require.NoError(t, h.bot.Wait(ctx))
+		require.NoError(t, b.Wait(ctx))
 	})
 	h.send = &slacktest.Sender{URL: h.http.URL + "/slack/events", Secret: testSecret, Slack: h.slack}
 	return h

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"sync"
 
 	"github.com/recordsbot/recordsbot/apiclient"
@@ -96,7 +97,14 @@ func (s *Server) setStatus(ctx context.Context, actor, id string, to apiclient.S
 		if isNotFound(err) {
 			return a, gone, nil
 		}
-		return a, gone, fmt.Errorf("update action %s: %w", id, err)
+		err = fmt.Errorf("update action %s: %w", id, err)
+		if writeUnconfirmed(err) {
+			// The records may hold the change: the next list must come
+			// from them, not from a cache that says otherwise.
+			s.actions.invalidate()
+			err = fmt.Errorf("%w: %w", errUnconfirmed, err)
+		}
+		return a, gone, err
 	}
 	// Some servers answer a PUT with a partial row; keep what we knew.
 	merged := *updated
@@ -127,6 +135,31 @@ func (s *Server) setStatus(ctx context.Context, actor, id string, to apiclient.S
 
 var errSlackLookup = errors.New("slack profile lookup failed")
 
+// errUnconfirmed marks a status change that was sent but whose answer never
+// arrived or could not be read: the records may or may not hold it.
+var errUnconfirmed = errors.New("status change unconfirmed")
+
+// writeUnconfirmed reports whether a failed update may still have been
+// applied: the request went out but no readable answer came back (a
+// timeout, a connection dropped mid-answer, a 2xx answer that does not
+// decode or is over the size cap). An answer with an error status is taken
+// at its word, and a request that never connected changed nothing. The
+// client retries, and only the last attempt's error is judged: an earlier
+// attempt cut off mid-answer, then one that could not connect, reads as
+// "nothing changed". That needs the service to go down between two
+// attempts a fraction of a second apart, which is rare enough to accept.
+func writeUnconfirmed(err error) bool {
+	var ae *apiclient.Error
+	if !errors.As(err, &ae) {
+		return errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled)
+	}
+	if ae.StatusCode >= 200 && ae.StatusCode < 300 {
+		return true
+	}
+	var op *net.OpError
+	return ae.StatusCode == 0 && errors.Is(ae.Kind, apiclient.ErrUnavailable) && !(errors.As(err, &op) && op.Op == "dial")
+}
+
 func isNotFound(err error) bool { return errors.Is(err, apiclient.ErrNotFound) }
 
 // statusDone is the past tense shown after a change.
@@ -151,6 +184,8 @@ const msgNotYours = ":no_entry: Only the action's assignee or an admin can chang
 // statusOutcomeText is the message for a status change that did not happen.
 func (s *Server) statusOutcomeText(ctx context.Context, id string, a apiclient.Action, to apiclient.Status, oc outcome, err error) string {
 	switch {
+	case errors.Is(err, errUnconfirmed):
+		return s.userMessage(ctx, "status change", err) + " I can't tell whether the change was made: run `/actions` to see the action's current status."
 	case errors.Is(err, errSlackLookup):
 		s.log.WarnContext(ctx, "status change: actor lookup failed", "error", err)
 		return ":warning: I couldn't check your Slack profile just now, so nothing was changed. Please try again in a minute."

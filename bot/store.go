@@ -121,6 +121,13 @@ func (s *actionStore) find(ctx context.Context, id string) (apiclient.Action, bo
 	return apiclient.Action{}, false, nil
 }
 
+// invalidate drops the cached list, so the next read fetches it afresh.
+func (s *actionStore) invalidate() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.list, s.fetched = nil, time.Time{}
+}
+
 // put writes an updated action into the cached list (copy on write: lists
 // already handed out stay as they were).
 func (s *actionStore) put(a apiclient.Action) {
