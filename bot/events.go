@@ -87,6 +87,12 @@ func (e *seenEvents) first(id string, now time.Time) bool {
 				delete(e.seen, k)
 			}
 		}
+		if len(e.seen) > 10000 {
+			// A burst of distinct events: forget them all rather than
+			// grow without bound. The worst case is one redelivery done
+			// twice, which the handlers tolerate.
+			clear(e.seen)
+		}
 	}
 	if _, dup := e.seen[id]; dup {
 		return false

@@ -2,6 +2,7 @@ package bot
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"sync"
@@ -66,30 +67,39 @@ func (s *actionStore) all(ctx context.Context, fresh bool) (*apiclient.ActionLis
 			return l, nil
 		}
 	}
-	ch := s.flight.DoChan("all", func() (any, error) {
-		fctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
-		defer cancel()
-		if dl, ok := ctx.Deadline(); ok {
-			fctx, cancel = context.WithDeadline(fctx, dl)
+	// The shared fetch ends at its first caller's deadline, so that a
+	// records outage is reported within that caller's budget. A caller who
+	// joined it and still has time left gets one fetch of its own rather
+	// than inheriting someone else's timeout.
+	for attempt := 0; ; attempt++ {
+		ch := s.flight.DoChan("all", func() (any, error) {
+			fctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 			defer cancel()
-		}
-		l, err := s.records.ListActions(fctx, nil)
-		if err != nil {
-			return nil, fmt.Errorf("list actions: %w", err)
-		}
-		s.mu.Lock()
-		s.list, s.fetched = l, s.now()
-		s.mu.Unlock()
-		return l, nil
-	})
-	select {
-	case r := <-ch:
-		if r.Err != nil {
+			if dl, ok := ctx.Deadline(); ok {
+				fctx, cancel = context.WithDeadline(fctx, dl)
+				defer cancel()
+			}
+			l, err := s.records.ListActions(fctx, nil)
+			if err != nil {
+				return nil, fmt.Errorf("list actions: %w", err)
+			}
+			s.mu.Lock()
+			s.list, s.fetched = l, s.now()
+			s.mu.Unlock()
+			return l, nil
+		})
+		select {
+		case r := <-ch:
+			if r.Err == nil {
+				return r.Val.(*apiclient.ActionList), nil
+			}
+			if attempt == 0 && r.Shared && ctx.Err() == nil && errors.Is(r.Err, context.DeadlineExceeded) {
+				continue
+			}
 			return nil, r.Err
+		case <-ctx.Done():
+			return nil, fmt.Errorf("list actions: %w", ctx.Err())
 		}
-		return r.Val.(*apiclient.ActionList), nil
-	case <-ctx.Done():
-		return nil, fmt.Errorf("list actions: %w", ctx.Err())
 	}
 }
 
