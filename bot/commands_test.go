@@ -349,3 +349,42 @@ func TestActionsCacheOff(t *testing.T) {
 	}
 	assert.Equal(t, 2, filtered, "the status filter goes to the server")
 }
+
+// /actions meeting <id or reference> lists that meeting's actions, whoever
+// they are assigned to, with buttons only on the caller's own.
+func TestActionsOfAMeeting(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	alice := h.person("alice")
+	byMeeting := map[string][]recordstest.Action{}
+	for _, a := range h.records.Actions() {
+		if a.Status == "open" || a.Status == "in_progress" {
+			byMeeting[a.MeetingID] = append(byMeeting[a.MeetingID], a)
+		}
+	}
+	var meeting recordstest.Meeting
+	for _, m := range h.records.Meetings() {
+		if len(byMeeting[m.ID]) >= 2 {
+			meeting = m
+			break
+		}
+	}
+	require.NotEmpty(t, meeting.ID, "the dataset has a meeting with several open actions")
+
+	for _, ref := range []string{meeting.ID, meeting.Reference} {
+		m, _ := h.slash(alice, "/actions", "meeting "+ref)
+		s := m.all()
+		assert.Contains(t, s, "Actions from", ref)
+		for _, a := range byMeeting[meeting.ID] {
+			assert.Contains(t, s, `"action:`+a.ID+`"`, "%s lists %s", ref, a.ID)
+			if strings.EqualFold(a.AssigneeEmail, alice.Email) {
+				assert.Contains(t, s, `"complete|`+a.ID+`|`, "alice's own action has buttons")
+			} else {
+				assert.NotContains(t, s, `"complete|`+a.ID+`|`, "someone else's has none")
+				assert.Contains(t, s, "Assigned to "+a.AssigneeName, "and says whose it is")
+			}
+		}
+	}
+	m, _ := h.slash(alice, "/actions", "meeting NO-SUCH-MEETING")
+	assert.Contains(t, m.Text, "couldn't find a meeting")
+}
