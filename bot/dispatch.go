@@ -36,7 +36,7 @@ func notice(text string) *reply { return ephemeral(blocks.Notice(text)) }
 // otherwise "Looking that up…" now and the result through response_url.
 func (s *Server) dispatchSlash(ctx context.Context, cmd slack.SlashCommand) ack {
 	start := s.deps.Now()
-	handler, ok := s.commands()[cmd.Command]
+	handler, ok := s.cmds[cmd.Command]
 	if !ok {
 		s.deps.Metrics.request("command", "unknown", "help")
 		return ephemeral(blocks.Help("", fmt.Sprintf("I don't know the command `%s`.", blocks.Escape(cmd.Command))))
@@ -59,9 +59,10 @@ func (s *Server) dispatchSlash(ctx context.Context, cmd slack.SlashCommand) ack 
 	return r
 }
 
-// commands are the slash commands the bot answers; manifest.yaml declares
-// the same set (a test keeps them in step).
-func (s *Server) commands() map[string]func(context.Context, slack.SlashCommand) *reply {
+// commandHandlers maps the slash commands the bot answers to their
+// handlers; manifest.yaml declares the same set (a test keeps them in
+// step). NewServer builds it once.
+func (s *Server) commandHandlers() map[string]func(context.Context, slack.SlashCommand) *reply {
 	return map[string]func(context.Context, slack.SlashCommand) *reply{
 		"/actions":  s.commandActions,
 		"/minutes":  s.commandMinutes,
@@ -72,7 +73,7 @@ func (s *Server) commands() map[string]func(context.Context, slack.SlashCommand)
 // Commands lists the slash commands the bot answers, sorted.
 func (s *Server) Commands() []string {
 	out := make([]string, 0, 3)
-	for c := range s.commands() {
+	for c := range s.cmds {
 		out = append(out, c)
 	}
 	sort.Strings(out)

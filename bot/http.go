@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -139,7 +140,7 @@ func (s *Server) postResponse(ctx context.Context, responseURL string, msg any) 
 	defer cancel()
 	var last error
 	for attempt := 0; attempt < 3; attempt++ {
-		req, err := http.NewRequestWithContext(ctx, http.MethodPost, responseURL, strings.NewReader(string(b)))
+		req, err := http.NewRequestWithContext(ctx, http.MethodPost, responseURL, bytes.NewReader(b))
 		if err != nil {
 			return err
 		}

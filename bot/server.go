@@ -123,6 +123,7 @@ type Server struct {
 	log     *slog.Logger
 	handler http.Handler
 
+	cmds    map[string]func(context.Context, slack.SlashCommand) *reply
 	actions *actionStore
 	changes inflight
 	seen    seenEvents
@@ -151,6 +152,7 @@ func NewServer(cfg Config, deps Deps) *Server {
 		deps.Ready = func() error { return nil }
 	}
 	s := &Server{cfg: cfg, deps: deps, log: deps.Logger}
+	s.cmds = s.commandHandlers()
 	s.actions = newActionStore(deps.Records, cfg.ActionsCacheTTL, deps.Now)
 	s.users = newUserDirectory(deps.Slack, cfg.UserCacheTTL, deps.Now, cfg.UserMap)
 	s.pages = newTTLCache[pageEntry](time.Minute, deps.Now)

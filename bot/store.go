@@ -107,28 +107,27 @@ func (s *actionStore) all(ctx context.Context, fresh bool) (*apiclient.ActionLis
 // checked once more against a fresh list, so an action created a moment ago
 // is found.
 func (s *actionStore) find(ctx context.Context, id string) (apiclient.Action, bool, error) {
-	for _, fresh := range []bool{false, true} {
-		var l *apiclient.ActionList
-		var err error
-		if s.ttl < 0 {
-			l, err = s.get(ctx, "")
-			fresh = true
-		} else {
-			l, err = s.all(ctx, fresh)
-		}
-		if err != nil {
-			return apiclient.Action{}, false, err
-		}
-		for _, a := range l.Actions {
-			if a.ID == id {
-				return a, true, nil
-			}
-		}
-		if fresh {
-			break
+	l, err := s.get(ctx, "")
+	if err != nil {
+		return apiclient.Action{}, false, err
+	}
+	if a, ok := actionByID(l, id); ok || s.ttl < 0 {
+		return a, ok, nil // without a cache the list was already fresh
+	}
+	if l, err = s.all(ctx, true); err != nil {
+		return apiclient.Action{}, false, err
+	}
+	a, ok := actionByID(l, id)
+	return a, ok, nil
+}
+
+func actionByID(l *apiclient.ActionList, id string) (apiclient.Action, bool) {
+	for _, a := range l.Actions {
+		if a.ID == id {
+			return a, true
 		}
 	}
-	return apiclient.Action{}, false, nil
+	return apiclient.Action{}, false
 }
 
 // invalidate drops the cached list, so the next read fetches it afresh.
