@@ -19,6 +19,7 @@ import { checkManifest, SetupError } from './manifest.mjs';
 
 export { SetupError };
 
+// toolDir is this folder: node_modules, kinds.ts and the generated files live here.
 export const toolDir = path.dirname(fileURLToPath(import.meta.url));
 
 // KINDS maps a golden's name (its file name less .golden.json, wherever it
@@ -175,7 +176,7 @@ export function checkGoldens(root, files) {
   return results;
 }
 
-// report prints one line per result, then the details of failures, and
+// report prints one line per result, each followed by its errors, and
 // returns [passed, failed].
 export function report(results, out = process.stdout) {
   let passed = 0;
