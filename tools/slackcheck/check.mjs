@@ -76,7 +76,8 @@ function tsSource(rel, text, kind) {
   let literal = text.trimEnd();
   if (kind.channel) {
     const value = JSON.parse(text);
-    if (!Object.hasOwn(value, 'channel')) {
+    // Only into an object that has none: anything else fails on its own.
+    if (value !== null && typeof value === 'object' && !Array.isArray(value) && !Object.hasOwn(value, 'channel')) {
       // On the first line, so line numbers still match the golden's.
       literal = literal.replace('{', `{ "channel": ${JSON.stringify(kind.channel)},`);
     }
