@@ -110,8 +110,8 @@ func changedVerb(status string) string {
 // absurdly long one would overflow block_id (255); such a row is shown
 // without buttons rather than with a cut ID that would act on the wrong
 // action.
-func linkable(id string) bool {
-	return id != "" && len(BlockActionButtons)+len(id) <= MaxBlockID
+func linkable(r ActionRow) bool {
+	return r.ID != "" && len(RowBlockID(BlockActionButtons, r.ID, r.Rev)) <= MaxBlockID
 }
 
 // carriesValues reports whether r's status values can be built whole: the
@@ -147,7 +147,7 @@ func carriesValues(r ActionRow) bool {
 // nor buttons; a row whose Context holds '|' or makes a value longer than
 // 2000 characters keeps its block IDs but gets no buttons.
 func ActionRowBlocks(r ActionRow) []slack.Block {
-	return buildRow(r, rowTitleMax, linkable(r.ID))
+	return buildRow(r, rowTitleMax, linkable(r))
 }
 
 func buildRow(r ActionRow, titleMax int, linked bool) []slack.Block {
@@ -188,7 +188,7 @@ func buildRow(r ActionRow, titleMax int, linked bool) []slack.Block {
 	if !linked {
 		return []slack.Block{section(text)}
 	}
-	out := []slack.Block{slack.NewSectionBlock(mrkdwn(text), nil, nil, slack.SectionBlockOptionBlockID(BlockActionRow+r.ID))}
+	out := []slack.Block{slack.NewSectionBlock(mrkdwn(text), nil, nil, slack.SectionBlockOptionBlockID(RowBlockID(BlockActionRow, r.ID, r.Rev)))}
 	if r.CanChange && carriesValues(r) {
 		out = append(out, statusButtons(r))
 	}
@@ -229,7 +229,7 @@ func statusButtons(r ActionRow) *slack.ActionBlock {
 			els = append(els, button(ActionStatusPrefix+target, StatusValue(target, r.ID, r.Context), transitionLabel(target)))
 		}
 	}
-	return slack.NewActionBlock(BlockActionButtons+r.ID, els...)
+	return slack.NewActionBlock(RowBlockID(BlockActionButtons, r.ID, r.Rev), els...)
 }
 
 // fitRow builds r within maxText characters of text if it can, shortening
@@ -258,7 +258,7 @@ func fitRow(r ActionRow, maxText int, linked bool) ([]slack.Block, int) {
 func fitRows(rows []ActionRow, maxBlocks, maxText int, used map[string]bool) (out []slack.Block, shown, text int) {
 	for i, r := range rows {
 		share := (maxText - text) / max(1, min(len(rows)-i, maxBlocks-len(out)))
-		linked := linkable(r.ID) && !used[r.ID]
+		linked := linkable(r) && !used[r.ID]
 		bl, n := fitRow(r, share, linked)
 		if len(out)+len(bl) > maxBlocks || text+n > maxText {
 			break
@@ -339,14 +339,20 @@ func Actions(l ActionList) Message {
 const fallbackReserve = 500
 
 // ReplaceRow returns msg (a message's blocks as Slack sent them) with the
-// blocks of row r replaced by freshly built ones; every other block is kept
-// byte for byte, whatever its type. The row's section (block_id
-// BlockActionRow+ID) is replaced in place; its buttons block (block_id
-// BlockActionButtons+ID) is dropped wherever it is, and the fresh one, if
-// the row now has buttons, follows the section. The fresh row's title is
-// shortened as needed to keep the message within MaxMessageText (less a
-// reserve for the fallback text) and drops its buttons rather than push
-// the message past MaxMessageBlocks.
+// blocks of row r replaced by freshly built ones. The row's section (block
+// BlockActionRow+ID, in any revision) is replaced in place; its buttons
+// block (BlockActionButtons+ID) is dropped wherever it is, and the fresh
+// one, if the row now has buttons, follows the section. The fresh row's
+// title is shortened as needed to keep the message within MaxMessageText
+// (less a reserve for the fallback text) and drops its buttons rather than
+// push the message past MaxMessageBlocks.
+//
+// Every other block is kept as it was, whatever its type, but for its
+// block_id when r.Rev is set: the updated message is a new version, whose
+// blocks Slack wants under new block IDs (see RowBlockID). Other rows get
+// their IDs in revision r.Rev; blocks with IDs of other origins (Slack
+// gives a block without one an ID of its own) lose them, so Slack assigns
+// fresh ones. Without r.Rev every other block is kept byte for byte.
 //
 // ok is false, and out nil, when the row's section is not in msg. Blocks
 // that are not JSON objects are kept and never match.
@@ -354,13 +360,12 @@ func ReplaceRow(msg []json.RawMessage, r ActionRow) (out []json.RawMessage, ok b
 	if r.ID == "" {
 		return nil, false
 	}
-	rowID, buttonsID := BlockActionRow+r.ID, BlockActionButtons+r.ID
 	at, kept, others := -1, 0, 0
 	for i, raw := range msg {
 		switch id := rawBlockID(raw); {
-		case id == rowID && at < 0:
+		case matchesRow(id, BlockActionRow, r.ID) && at < 0:
 			at = i
-		case id == buttonsID:
+		case matchesRow(id, BlockActionButtons, r.ID):
 		default:
 			kept++
 			others += rawText(raw)
@@ -369,7 +374,7 @@ func ReplaceRow(msg []json.RawMessage, r ActionRow) (out []json.RawMessage, ok b
 	if at < 0 {
 		return nil, false
 	}
-	fresh, _ := fitRow(r, MaxMessageText-fallbackReserve-others, linkable(r.ID))
+	fresh, _ := fitRow(r, MaxMessageText-fallbackReserve-others, linkable(r))
 	if kept+len(fresh) > MaxMessageBlocks {
 		fresh = fresh[:1]
 	}
@@ -387,12 +392,45 @@ func ReplaceRow(msg []json.RawMessage, r ActionRow) (out []json.RawMessage, ok b
 		switch {
 		case i == at:
 			out = append(out, freshJSON...)
-		case rawBlockID(raw) == buttonsID:
+		case matchesRow(rawBlockID(raw), BlockActionButtons, r.ID):
+		case r.Rev != "":
+			out = append(out, reviseBlockID(raw, r.Rev))
 		default:
 			out = append(out, raw)
 		}
 	}
 	return out, true
+}
+
+// reviseBlockID returns raw with its block_id in revision rev: a row's ID
+// gets the new revision, any other ID is removed. A block without an ID,
+// or that is not a JSON object, is returned as it was.
+func reviseBlockID(raw json.RawMessage, rev string) json.RawMessage {
+	id := rawBlockID(raw)
+	if id == "" {
+		return raw
+	}
+	var obj map[string]json.RawMessage
+	if json.Unmarshal(raw, &obj) != nil {
+		return raw
+	}
+	delete(obj, "block_id")
+	for _, prefix := range []string{BlockActionButtons, BlockActionRow} {
+		if rest, ok := strings.CutPrefix(id, prefix); ok {
+			if i := strings.LastIndex(rest, revSep); i >= 0 {
+				rest = rest[:i]
+			}
+			if next := RowBlockID(prefix, rest, rev); len(next) <= MaxBlockID {
+				obj["block_id"], _ = json.Marshal(next)
+			}
+			break
+		}
+	}
+	b, err := json.Marshal(obj)
+	if err != nil {
+		return raw
+	}
+	return b
 }
 
 // rawBlockID is the block_id of a raw block, "" when it has none or is not
@@ -460,3 +498,46 @@ func RawBlocks(msg []json.RawMessage) []slack.Block {
 	}
 	return out
 }
+
+// OwnBlocks returns the blocks of msg (a message as Slack sent it) that
+// are of the kinds this package builds: header, section, divider, context
+// and actions blocks whose elements are buttons, overflow menus, text and
+// images. Slack refuses a chat.update that sends back a block it shows but
+// does not accept from apps (invalid_blocks); the blocks kept here are
+// always accepted, so an update can be retried with them.
+func OwnBlocks(msg []json.RawMessage) []json.RawMessage {
+	var out []json.RawMessage
+	for _, raw := range msg {
+		var b struct {
+			Type      string `json:"type"`
+			Accessory *struct {
+				Type string `json:"type"`
+			} `json:"accessory"`
+			Elements []struct {
+				Type string `json:"type"`
+			} `json:"elements"`
+		}
+		if json.Unmarshal(raw, &b) != nil {
+			continue
+		}
+		ok := false
+		switch b.Type {
+		case "header", "divider":
+			ok = true
+		case "section":
+			ok = b.Accessory == nil || ownElements[b.Accessory.Type]
+		case "context", "actions":
+			ok = len(b.Elements) > 0
+			for _, e := range b.Elements {
+				ok = ok && ownElements[e.Type]
+			}
+		}
+		if ok {
+			out = append(out, raw)
+		}
+	}
+	return out
+}
+
+// ownElements are the element and text types this package builds.
+var ownElements = map[string]bool{"button": true, "overflow": true, "mrkdwn": true, "plain_text": true, "image": true}

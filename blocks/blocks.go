@@ -4,6 +4,7 @@
 package blocks
 
 import (
+	"strings"
 	"time"
 
 	"github.com/slack-go/slack"
@@ -41,12 +42,41 @@ const (
 	ActionHomeMore = "home:more"
 )
 
-// BlockIDs of action rows start with this prefix followed by the action ID,
-// so an in-place update can find the row to replace.
+// BlockIDs of action rows start with this prefix followed by the action ID
+// (and the render revision, see RowBlockID), so an in-place update can
+// find the row to replace.
 const (
 	BlockActionRow     = "action:"
 	BlockActionButtons = "action-buttons:"
 )
+
+// revSep separates a row block ID's stable part from its render revision.
+const revSep = "~"
+
+// RowBlockID is the block_id of a row's block: prefix (BlockActionRow or
+// BlockActionButtons) and the action ID, then "~" and rev when rev is set.
+// Slack's Block Kit reference: "block_id should be unique for each message
+// and each iteration of a message. If a message is updated, use a new
+// block_id." (https://docs.slack.dev/reference/block-kit/blocks; the
+// block_id of @slack/types Block). The stable part finds the row again
+// (see matchesRow); the revision makes each version new.
+func RowBlockID(prefix, actionID, rev string) string {
+	if rev == "" {
+		return prefix + actionID
+	}
+	return prefix + actionID + revSep + rev
+}
+
+// matchesRow reports whether blockID is the block prefix+actionID in any
+// render revision, or with none (a message drawn before revisions).
+func matchesRow(blockID, prefix, actionID string) bool {
+	stable := prefix + actionID
+	if blockID == stable {
+		return true
+	}
+	rev, ok := strings.CutPrefix(blockID, stable+revSep)
+	return ok && rev != "" && !strings.Contains(rev, revSep)
+}
 
 // Message is a message's blocks plus the plain-text fallback Slack shows in
 // notifications.
@@ -82,6 +112,11 @@ type ActionRow struct {
 	// StatusValue): the bot's page state, so a click can redraw the page.
 	// It must not contain '|'.
 	Context string
+	// Rev is the render revision of the row's block IDs (see RowBlockID);
+	// "" renders the bare IDs. Slack asks for a new block_id in each
+	// version of a message, so a caller that redraws a message gives each
+	// render a fresh Rev.
+	Rev string
 }
 
 // ActionList is a page of actions.
@@ -148,8 +183,8 @@ type HomeView struct {
 	Actions      ActionList
 	MoreOffset   int           // >0 adds "Show more" with this offset
 	Minutes      []MinutesView // latest per committee
-	Unmapped     string        // non-empty: a note that the user's records identity is unknown
-	RecordsError string        // non-empty: a note that the records service could not be read
+	Unmapped     string        // non-empty: a note that the user's records identity is unknown (mrkdwn, escaped by the writer)
+	RecordsError string        // non-empty: a note that the records service could not be read (mrkdwn, escaped by the writer)
 }
 
 // Reminder is one DM listing a user's overdue and due-soon actions.

@@ -16,8 +16,9 @@ const (
 )
 
 // Home builds the App Home view: a header "Your actions"; notes when
-// v.Unmapped or v.RecordsError is set (escaped, as they may quote record
-// data); the action rows with their buttons (see ActionRowBlocks), or
+// v.Unmapped or v.RecordsError is set (mrkdwn written by the bot, whose
+// record text is already escaped, so they are not escaped again; a note
+// that does not start with an emoji gets ":warning: "); the action rows with their buttons (see ActionRowBlocks), or
 // v.Actions.Empty ("You have no open actions." when empty) when there are
 // none and nothing went wrong; the position and the truncation note as in
 // Actions; "Show more" (ActionHomeMore, value v.MoreOffset in decimal) when
@@ -33,7 +34,10 @@ func Home(v HomeView) slack.HomeTabViewRequest {
 	head := []slack.Block{header("Your actions")}
 	for _, note := range []string{v.Unmapped, v.RecordsError} {
 		if note = strings.TrimSpace(note); note != "" {
-			head = append(head, section(":warning: "+escapeTrunc(note, MaxSectionText-len(":warning: "))))
+			if !strings.HasPrefix(note, ":") {
+				note = ":warning: " + note
+			}
+			head = append(head, section(truncateMrkdwn(note, MaxSectionText)))
 		}
 	}
 

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/slack-go/slack"
@@ -59,7 +60,42 @@ func CheckMessage(m Message) error {
 	if m.Text == "" && len(m.Blocks) == 0 {
 		return errors.New("message: no text and no blocks")
 	}
-	return check(m.Blocks, MaxMessageBlocks, MaxMessageText, utf8.RuneCountInString(m.Text))
+	err := check(m.Blocks, MaxMessageBlocks, MaxMessageText, utf8.RuneCountInString(m.Text))
+	if doubleEscaped(m.Text) {
+		err = errors.Join(fmt.Errorf("text: escaped twice: %q", m.Text), err)
+	}
+	return err
+}
+
+// doubleEscapes are what text escaped twice for mrkdwn shows: "R&D"
+// escaped once is "R&amp;D", which Slack shows as "R&D"; escaped again it
+// shows "R&amp;D".
+var doubleEscapes = []string{"&amp;amp;", "&amp;lt;", "&amp;gt;"}
+
+func doubleEscaped(s string) bool {
+	for _, d := range doubleEscapes {
+		if strings.Contains(s, d) {
+			return true
+		}
+	}
+	return false
+}
+
+// escapedOnce fails every "text" string under v that was escaped twice.
+func (c *checker) escapedOnce(path string, v any) {
+	switch x := v.(type) {
+	case map[string]any:
+		for k, e := range x {
+			if s, ok := e.(string); ok && k == "text" && doubleEscaped(s) {
+				c.failf(path+"."+k, "escaped twice: %q", s)
+			}
+			c.escapedOnce(path+"."+k, e)
+		}
+	case []any:
+		for i, e := range x {
+			c.escapedOnce(fmt.Sprintf("%s[%d]", path, i), e)
+		}
+	}
 }
 
 // CheckView is Check for a Home tab: up to MaxViewBlocks blocks and
@@ -83,7 +119,9 @@ func check(blocks []slack.Block, maxBlocks, maxText, extraText int) error {
 	}
 	text := extraText
 	for i, b := range list {
-		c.block(fmt.Sprintf("blocks[%d]", i), b)
+		path := fmt.Sprintf("blocks[%d]", i)
+		c.block(path, b)
+		c.escapedOnce(path, b)
 		text += countText(b)
 	}
 	if text > maxText {

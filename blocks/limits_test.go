@@ -152,10 +152,23 @@ func TestCheckMessageAndView(t *testing.T) {
 	assert.ErrorContains(t, CheckView(modal), `view: type "modal"`)
 }
 
+func TestCheckRefusesTextEscapedTwice(t *testing.T) {
+	t.Parallel()
+	for _, twice := range []string{"R&amp;amp;D", "a &amp;lt;b&amp;gt;", Escape(Escape("x > y"))} {
+		err := CheckMessage(Notice(twice))
+		assert.ErrorContains(t, err, "escaped twice", "%q", twice)
+		err = CheckMessage(Message{Text: twice, Blocks: []slack.Block{section("fine")}})
+		assert.ErrorContains(t, err, "text: escaped twice", "fallback text %q", twice)
+	}
+	assert.NoError(t, CheckMessage(Notice(Escape("R&D <b>"))), "escaped once")
+}
+
 // hostile is text built to break things: every mrkdwn control character,
-// mentions, multi-byte runes and emoji, n runes long.
+// mentions, multi-byte runes and emoji, n runes long. It holds no literal
+// HTML entity: record text that did ("&amp;") would, escaped once, look
+// like text escaped twice, which Check refuses.
 func hostile(n int) string {
-	const unit = "<!channel> & <@U123> é😀 <https://x.example|y> &amp; ü "
+	const unit = "<!channel> & <@U123> é😀 <https://x.example|y> && ü "
 	s := strings.Repeat(unit, n/len([]rune(unit))+1)
 	return string([]rune(s)[:n])
 }

@@ -11,7 +11,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/slack-go/slack"
 
 	"github.com/recordsbot/recordsbot/apiclient"
 	"github.com/recordsbot/recordsbot/blocks"
@@ -38,25 +37,23 @@ var verbs = map[string]apiclient.Status{
 	"cancel": apiclient.StatusCancelled, "reopen": apiclient.StatusOpen,
 }
 
-// mentionRE matches a user mention as Slack escapes it in command text
-// ("<@U123|alice>" or "<@U123>").
-var mentionRE = regexp.MustCompile(`^<@([UW][A-Z0-9]+)(?:\|[^>]*)?>$`)
+// slackUserID matches a Slack user ID, as a button's page state carries it.
+var slackUserID = regexp.MustCompile(`^[UW][A-Z0-9]+$`)
 
-// parseActionsText parses the text after /actions. ok is false when the text
-// asks for help or was not understood; note then says what was wrong.
-func parseActionsText(text string) (q actionsQuery, note string, ok bool) {
-	text = strings.TrimSpace(text)
-	fields := strings.Fields(text)
+// parseActionsText parses the text after /actions, decoded at the edge
+// (see command). ok is false when the text asks for help or was not
+// understood; note then says what was wrong.
+func parseActionsText(t commandText) (q actionsQuery, note string, ok bool) {
+	fields := t.Words
 	if len(fields) == 0 {
 		return q, "", true
 	}
-	first := strings.ToLower(fields[0])
+	first := strings.ToLower(fields[0].Text)
 	if first == "help" || first == "?" {
 		return q, "", false
 	}
 	if st, isVerb := verbs[first]; isVerb {
-		id := strings.TrimSpace(text[len(fields[0]):])
-		id = strings.Trim(id, "`'\"")
+		id := strings.Trim(commandText{Plain: strings.TrimSpace(t.Plain[len(fields[0].Text):]), Words: fields[1:]}.argument(), "`'\"")
 		if id == "" && apiclient.Status(first).Valid() {
 			// "/actions complete" alone lists completed actions.
 			q.Status = first
@@ -72,14 +69,13 @@ func parseActionsText(text string) (q actionsQuery, note string, ok bool) {
 		q.verb, q.target = st, id
 		return q, "", true
 	}
-	for i := 0; i < len(fields); i++ {
-		f := fields[i]
-		lf := strings.ToLower(f)
+	for i, f := range fields {
+		lf := strings.ToLower(f.Text)
 		switch {
-		case mentionRE.MatchString(f):
-			q.Who = mentionRE.FindStringSubmatch(f)[1]
-		case strings.HasPrefix(f, "@"):
-			return q, fmt.Sprintf("I can't tell who `%s` is. Pick the person from Slack's autocomplete when you type @, so I get their ID.", blocks.Escape(f)), false
+		case f.UserID != "":
+			q.Who = f.UserID
+		case strings.HasPrefix(f.Text, "@"):
+			return q, fmt.Sprintf("I can't tell who `%s` is. Pick the person from Slack's autocomplete when you type @, so I get their ID.", blocks.Escape(f.Text)), false
 		case lf == "overdue":
 			q.Overdue = true
 		case lf == "all":
@@ -88,23 +84,28 @@ func parseActionsText(text string) (q actionsQuery, note string, ok bool) {
 			q.Status = string(apiclient.StatusInProgress)
 		case lf == "mine" || lf == "my":
 		case lf == "meeting":
-			rest := strings.TrimSpace(strings.Join(fields[i+1:], " "))
-			if rest == "" {
+			rest := commandText{Words: fields[i+1:]}
+			var texts []string
+			for _, w := range rest.Words {
+				texts = append(texts, w.Text)
+			}
+			rest.Plain = strings.Join(texts, " ")
+			if rest.Plain == "" {
 				return q, "`/actions meeting` needs a meeting ID or reference, like `/actions meeting FIN-2026-07`.", false
 			}
-			q.Meeting = strings.Trim(rest, "`'\"")
+			q.Meeting = rest.argument()
 			return q, "", true
 		case apiclient.Status(lf).Valid():
 			q.Status = lf
 		default:
-			return q, fmt.Sprintf("I didn't understand `%s`.", blocks.Escape(f)), false
+			return q, fmt.Sprintf("I didn't understand `%s`.", blocks.Escape(f.Text)), false
 		}
 	}
 	return q, "", true
 }
 
-func (s *Server) commandActions(ctx context.Context, cmd slack.SlashCommand) *reply {
-	q, note, ok := parseActionsText(cmd.Text)
+func (s *Server) commandActions(ctx context.Context, cmd command) *reply {
+	q, note, ok := parseActionsText(cmd.Args)
 	if !ok {
 		return ephemeral(blocks.Help("/actions", note))
 	}
@@ -239,7 +240,7 @@ func parseContext(s string) (actionsQuery, bool) {
 	}
 	q.Who, q.Status, q.Overdue, q.Meeting = v.Get("w"), v.Get("s"), v.Get("d") == "1", v.Get("m")
 	q.Offset, _ = strconv.Atoi(v.Get("o"))
-	if q.Who != "" && !mentionRE.MatchString("<@"+q.Who+">") {
+	if q.Who != "" && !slackUserID.MatchString(q.Who) {
 		return q, false
 	}
 	if q.Status != "" && q.Status != "all" && !apiclient.Status(q.Status).Valid() {
@@ -359,7 +360,9 @@ func sortActionsKeeping(as []*apiclient.Action, now time.Time, changed map[strin
 
 // actionRow is the row of a as shown to a reader.
 func (s *Server) actionRow(a *apiclient.Action, now time.Time, canChange, showAssignee bool, changed *blocks.Change) blocks.ActionRow {
-	return actionRow(a, now, canChange, showAssignee, changed)
+	r := actionRow(a, now, canChange, showAssignee, changed)
+	r.Rev = s.revs.next()
+	return r
 }
 
 // actionRow is Server.actionRow for code that has no Server, such as the

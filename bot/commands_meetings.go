@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/slack-go/slack"
 
 	"github.com/recordsbot/recordsbot/apiclient"
 	"github.com/recordsbot/recordsbot/blocks"
@@ -20,8 +19,8 @@ type meetingsCursor struct {
 	Skip      int    `json:"k,omitempty"` // meetings of that page already shown
 }
 
-func (s *Server) commandMeetings(ctx context.Context, cmd slack.SlashCommand) *reply {
-	arg := strings.Trim(strings.TrimSpace(cmd.Text), "`'\"")
+func (s *Server) commandMeetings(ctx context.Context, cmd command) *reply {
+	arg := cmd.Args.argument()
 	if strings.EqualFold(arg, "help") {
 		return ephemeral(blocks.Help("/meetings", ""))
 	}

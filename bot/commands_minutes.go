@@ -10,7 +10,6 @@ import (
 	"sync"
 
 	"github.com/microcosm-cc/bluemonday"
-	"github.com/slack-go/slack"
 
 	"github.com/recordsbot/recordsbot/apiclient"
 	"github.com/recordsbot/recordsbot/blocks"
@@ -26,8 +25,8 @@ const (
 	maxMeetingPages = 10
 )
 
-func (s *Server) commandMinutes(ctx context.Context, cmd slack.SlashCommand) *reply {
-	arg := strings.Trim(strings.TrimSpace(cmd.Text), "`'\"")
+func (s *Server) commandMinutes(ctx context.Context, cmd command) *reply {
+	arg := cmd.Args.argument()
 	if strings.EqualFold(arg, "help") {
 		return ephemeral(blocks.Help("/minutes", ""))
 	}

@@ -186,17 +186,20 @@ func TestActionsOfSomeoneElse(t *testing.T) {
 	bobs := h.openActionsOf(bob.Email)
 	require.NotEmpty(t, bobs)
 
-	m, _ := h.slash(carol, "/actions", "<@"+bob.ID+"|bob>")
+	m, _ := h.slash(carol, "/actions", "@bob") // Slack sends <@U0BOB|bob>
 	for _, a := range bobs {
 		assert.Contains(t, m.all(), `"action:`+a.ID+`"`)
 	}
 	assert.NotContains(t, m.all(), `"action_id":"status:`, "carol may not change bob's actions: no buttons")
 
-	m, _ = h.slash(alice, "/actions", "<@"+bob.ID+">")
+	m, _ = h.slash(alice, "/actions", "@bob")
 	assert.Contains(t, m.all(), `"complete|`+bobs[0].ID, "alice is an admin: buttons")
 
-	m, _ = h.slash(carol, "/actions", "@bob")
-	assert.Contains(t, m.all(), "autocomplete", "an unescaped @name gets advice")
+	m, _ = h.slashRaw(alice, "/actions", "<@"+bob.ID+">")
+	assert.Contains(t, m.all(), `"complete|`+bobs[0].ID, "a mention without a name, as Slack sends from some clients")
+
+	m, _ = h.slash(carol, "/actions", "@nobody")
+	assert.Contains(t, m.all(), "autocomplete", "a name Slack could not resolve gets advice")
 }
 
 func TestActionsHelpAndUnknownText(t *testing.T) {
@@ -257,15 +260,19 @@ func TestSlowRecordsAnswerViaResponseURL(t *testing.T) {
 	start := time.Now()
 	m, r := h.slash(alice, "/actions", "")
 	assert.Less(t, time.Since(start), time.Second, "acked within the budget, long before the records answer")
-	assert.Contains(t, m.Text, "Looking that up")
-	assert.Equal(t, "ephemeral", m.ResponseType)
+	assert.Empty(t, r.Body, "an empty ack: nothing on screen that would stay above the answer")
+	assert.Empty(t, m.Text)
 	posts := h.responses(r.ResponseURLID, 1)
 	require.Len(t, posts, 1, "exactly one result")
 	assert.Equal(t, "ephemeral", posts[0].ResponseType)
 	assert.Contains(t, posts[0].all(), `"complete|`+h.openActionsOf(alice.Email)[0].ID)
-	// Nothing more arrives later.
+	// Nothing more arrives later, and the user sees exactly one message:
+	// the answer.
 	time.Sleep(200 * time.Millisecond)
 	assert.Len(t, h.slack.ResponsePosts(r.ResponseURLID), 1)
+	seen := h.screen(alice, 1)
+	require.Len(t, seen, 1, "one message on screen")
+	assert.Contains(t, string(seen[0].Blocks), `complete|`+h.openActionsOf(alice.Email)[0].ID)
 }
 
 func TestRecordsFailuresGetAClearAnswer(t *testing.T) {

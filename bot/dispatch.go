@@ -31,30 +31,38 @@ func ephemeral(m blocks.Message) *reply {
 // notice is a short ephemeral message written by the bot.
 func notice(text string) *reply { return ephemeral(blocks.Notice(text)) }
 
-// dispatchSlash answers a slash command. Whatever happens, the user gets
-// exactly one result: inline when the work finishes within the ack budget,
-// otherwise "Looking that up…" now and the result through response_url.
-func (s *Server) dispatchSlash(ctx context.Context, cmd slack.SlashCommand) ack {
+// dispatchSlash answers a slash command. Whatever happens, the user sees
+// exactly one message, holding the result: the ack carries it when the
+// work finishes within the ack budget; otherwise the ack is an empty 200,
+// which shows nothing, and the result follows through response_url.
+//
+// An interim "Looking that up…" ack would stay on screen above the answer:
+// Slack does not honour replace_original on a slash command's own
+// response_url, only for messages with interactive components, so the
+// follow-up always arrives as a second message (slackapi/bolt-js#2287,
+// slackapi/bolt-python#1268; Slack staff: the same response_url cannot
+// update the command's earlier ephemeral reply).
+func (s *Server) dispatchSlash(ctx context.Context, sc slack.SlashCommand) ack {
+	cmd := newCommand(sc)
 	start := s.deps.Now()
-	handler, ok := s.cmds[cmd.Command]
+	handler, ok := s.cmds[cmd.Name]
 	if !ok {
 		s.deps.Metrics.request("command", "unknown", "help")
-		return ephemeral(blocks.Help("", fmt.Sprintf("I don't know the command `%s`.", blocks.Escape(cmd.Command))))
+		return ephemeral(blocks.Help("", fmt.Sprintf("I don't know the command `%s`.", blocks.Escape(cmd.Name))))
 	}
 	work := func(ctx context.Context) *reply { return handler(ctx, cmd) }
 	r := s.withBudget(ctx, work, func(ctx context.Context, r *reply) {
-		r.ReplaceOriginal = true
 		if err := s.postResponse(ctx, cmd.ResponseURL, r); err != nil {
-			s.log.ErrorContext(ctx, "slash command follow-up failed", "command", cmd.Command, "error", err)
+			s.log.ErrorContext(ctx, "slash command follow-up failed", "command", cmd.Name, "error", err)
 		}
 		s.deps.Metrics.finished("command", start)
 	})
 	s.deps.Metrics.acked("command", start)
 	if r == nil {
-		s.deps.Metrics.request("command", cmd.Command, "deferred")
-		return &reply{ResponseType: slack.ResponseTypeEphemeral, Text: ":hourglass_flowing_sand: Looking that up…"}
+		s.deps.Metrics.request("command", cmd.Name, "deferred")
+		return nil
 	}
-	s.deps.Metrics.request("command", cmd.Command, "inline")
+	s.deps.Metrics.request("command", cmd.Name, "inline")
 	s.deps.Metrics.finished("command", start)
 	return r
 }
@@ -62,8 +70,8 @@ func (s *Server) dispatchSlash(ctx context.Context, cmd slack.SlashCommand) ack 
 // commandHandlers maps the slash commands the bot answers to their
 // handlers; manifest.yaml declares the same set (a test keeps them in
 // step). NewServer builds it once.
-func (s *Server) commandHandlers() map[string]func(context.Context, slack.SlashCommand) *reply {
-	return map[string]func(context.Context, slack.SlashCommand) *reply{
+func (s *Server) commandHandlers() map[string]func(context.Context, command) *reply {
+	return map[string]func(context.Context, command) *reply{
 		"/actions":  s.commandActions,
 		"/minutes":  s.commandMinutes,
 		"/meetings": s.commandMeetings,

@@ -474,7 +474,7 @@ func FuzzParseActionsText(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, text string) {
-		q, note, ok := parseActionsText(text)
+		q, note, ok := parseActionsText(decodeCommandText(text))
 		if strings.ContainsAny(note, "<>") {
 			t.Fatalf("note %q carries unescaped input", note)
 		}

@@ -8,12 +8,14 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/slack-go/slack"
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/recordsbot/recordsbot/apiclient"
@@ -105,6 +107,9 @@ func newHarness(t *testing.T, opts ...harnessOption) *harness {
 		require.NoError(t, b.Wait(ctx))
 	})
 	h.send = &slacktest.Sender{URL: h.http.URL + "/slack/events", Secret: testSecret, Slack: h.slack}
+	// Every test also holds the bot to Slack's rule for updates: each
+	// version of a message or view has new block IDs.
+	t.Cleanup(func() { assert.Empty(t, h.slack.BlockIDReuse(), "block_ids sent again in an updated message or view") })
 	return h
 }
 
@@ -154,6 +159,9 @@ type msg struct {
 
 func parseMsg(t *testing.T, b []byte) msg {
 	t.Helper()
+	if len(b) == 0 {
+		return msg{} // an empty ack: Slack shows nothing
+	}
 	var m msg
 	require.NoError(t, json.Unmarshal(b, &m), "reply: %s", b)
 	m.raw = b
@@ -165,7 +173,9 @@ func jsonText(raw []byte) string { return msg{raw: raw}.all() }
 
 // all returns the message's whole JSON as text, for content assertions,
 // without Go's HTML escaping of <, > and & (so "&lt;" in a test means the
-// bot escaped it for mrkdwn).
+// bot escaped it for mrkdwn), and with row block IDs without their render
+// revision ("action:A1~rev" as "action:A1"), so tests can name rows;
+// TestRowBlockIDsAreNewInEachVersion checks the revisions themselves.
 func (m msg) all() string {
 	var v any
 	if json.Unmarshal(m.raw, &v) != nil {
@@ -175,13 +185,36 @@ func (m msg) all() string {
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
 	_ = enc.Encode(v)
-	return b.String()
+	return revisionRE.ReplaceAllString(b.String(), `$1"`)
 }
 
-// slash sends a slash command and returns the inline reply.
+// revisionRE matches a row block ID with its render revision.
+var revisionRE = regexp.MustCompile(`("block_id":"action(?:-buttons)?:[^"]*)~[^"~]*"`)
+
+// stableBlockID is a row block ID without its render revision.
+func stableBlockID(id string) string {
+	if i := strings.LastIndex(id, "~"); i >= 0 && strings.HasPrefix(id, "action") {
+		return id[:i]
+	}
+	return id
+}
+
+// slash sends a slash command, its text as the user typed it (Slack
+// escapes it on the way), and returns the inline reply.
 func (h *harness) slash(user slacktest.User, command, text string) (msg, *slacktest.Response) {
 	h.t.Helper()
-	r, err := h.send.SlashCommand(h.t.Context(), slacktest.Command{User: user, Command: command, Text: text})
+	return h.sendSlash(slacktest.Command{User: user, Command: command, Text: text})
+}
+
+// slashRaw is slash with text exactly as Slack sends it.
+func (h *harness) slashRaw(user slacktest.User, command, sent string) (msg, *slacktest.Response) {
+	h.t.Helper()
+	return h.sendSlash(slacktest.Command{User: user, Command: command, Text: sent, Escaped: true})
+}
+
+func (h *harness) sendSlash(c slacktest.Command) (msg, *slacktest.Response) {
+	h.t.Helper()
+	r, err := h.send.SlashCommand(h.t.Context(), c)
 	require.NoError(h.t, err)
 	require.Equal(h.t, http.StatusOK, r.Status, "body: %s", r.Body)
 	return parseMsg(h.t, r.Body), r
@@ -239,6 +272,18 @@ func (h *harness) clickEphemeral(user slacktest.User, m msg, actionID, valuePart
 	require.NoError(h.t, err)
 	require.Equal(h.t, http.StatusOK, r.Status)
 	return h.responses(r.ResponseURLID, 1)
+}
+
+// screen waits until user sees n ephemeral messages in the default channel
+// (as the fake Slack keeps them: see slacktest.Server.Screen) and returns
+// what they see, oldest first.
+func (h *harness) screen(user slacktest.User, n int) []slacktest.Ephemeral {
+	h.t.Helper()
+	ctx, cancel := context.WithTimeout(h.t.Context(), 10*time.Second)
+	defer cancel()
+	require.NoError(h.t, h.slack.Wait(ctx, func() bool { return len(h.slack.Screen(user.ID, "C0GENERAL")) >= n }),
+		"waiting for %d messages on %s's screen", n, user.Name)
+	return h.slack.Screen(user.ID, "C0GENERAL")
 }
 
 // responses waits for at least n posts to response_url id and returns them.

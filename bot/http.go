@@ -24,6 +24,14 @@ type verifiedHandler func(w http.ResponseWriter, r *http.Request, body []byte)
 // verified reads the body once through a size cap (413 over it) and checks
 // Slack's signature before anything else looks at the request. A failure is
 // a bare 401 and one warning without the body or the signature.
+//
+// The one exception is Slack's certificate check of a command's request
+// URL: a form with ssl_check=1, which Slack sends without a signature
+// (slackapi/bolt-js#1397: no X-Slack-Signature nor timestamp header). It
+// gets an empty 200 and nothing else: whatever else such a body carries (a
+// command, a payload) is never read, as an unsigned ssl_check must not be a
+// way around the signature (slackapi/bolt-js#2898 and #2899; the value
+// must be exactly "1").
 func verified(secret string, maxBytes int64, now func() time.Time, log *slog.Logger, next verifiedHandler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBytes))
@@ -37,6 +45,11 @@ func verified(secret string, maxBytes int64, now func() time.Time, log *slog.Log
 			http.Error(w, "bad request", http.StatusBadRequest)
 			return
 		}
+		if isSSLCheck(r.Header, body) {
+			log.DebugContext(r.Context(), "slack ssl_check answered")
+			w.WriteHeader(http.StatusOK)
+			return
+		}
 		if err := Verify(r.Header, body, secret, now()); err != nil {
 			log.WarnContext(r.Context(), "slack request refused", "reason", err.Error(), "remote", r.RemoteAddr)
 			http.Error(w, "unauthorized", http.StatusUnauthorized)
@@ -44,6 +57,16 @@ func verified(secret string, maxBytes int64, now func() time.Time, log *slog.Log
 		}
 		next(w, r, body)
 	})
+}
+
+// isSSLCheck reports whether a request is Slack's ssl_check: a form body
+// whose ssl_check field is exactly "1".
+func isSSLCheck(h http.Header, body []byte) bool {
+	if !strings.HasPrefix(h.Get("Content-Type"), "application/x-www-form-urlencoded") || !bytes.Contains(body, []byte("ssl_check")) {
+		return false
+	}
+	form, err := url.ParseQuery(string(body))
+	return err == nil && form.Get("ssl_check") == "1"
 }
 
 // handleSlack takes everything Slack sends to the one endpoint, like Bolt:
@@ -63,8 +86,6 @@ func handleSlack(s *Server) verifiedHandler {
 			return
 		}
 		switch {
-		case form.Get("ssl_check") == "1":
-			w.WriteHeader(http.StatusOK)
 		case form.Has("payload"):
 			writeAck(ctx, w, s.log, s.dispatchInteraction(ctx, []byte(form.Get("payload"))))
 		case form.Has("command"):

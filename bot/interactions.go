@@ -239,9 +239,17 @@ func (s *Server) clickStatus(ctx context.Context, in *interaction, value string)
 		return
 	}
 	// The bot's own message in a channel or DM (a reminder).
-	_, _, _, err = s.deps.Slack.UpdateMessageContext(ctx, in.channelID(), in.Message.TS,
-		slack.MsgOptionText(done, false), slack.MsgOptionBlocks(raw...))
-	s.deps.Metrics.slackCall("chat.update", err)
+	err = s.updateMessage(ctx, in.channelID(), in.Message.TS, done, raw)
+	if slackErrorCode(err) == "invalid_blocks" {
+		// The message holds blocks the bot did not write and Slack will
+		// not take back (it shows some it does not accept from apps).
+		// Once more with only the blocks the bot renders, so the change
+		// still shows in place.
+		if own, ok := blocks.ReplaceRow(blocks.OwnBlocks(in.Message.Blocks), row); ok {
+			s.log.InfoContext(ctx, "interaction: chat.update refused the echoed blocks; retrying with the bot's own")
+			err = s.updateMessage(ctx, in.channelID(), in.Message.TS, done, blocks.RawBlocks(own))
+		}
+	}
 	if err != nil && echoUnreadable(err) {
 		// Slack accepted the update (an ok:false answer or an HTTP
 		// failure decodes fine); only its echo of the message, which
@@ -255,6 +263,13 @@ func (s *Server) clickStatus(ctx context.Context, in *interaction, value string)
 		// could not be refreshed.
 		s.respond(ctx, in, notice(done+" (I couldn't refresh the message above; run `/actions` to see the current list.)"), false)
 	}
+}
+
+// updateMessage replaces the text and blocks of a message the bot posted.
+func (s *Server) updateMessage(ctx context.Context, channel, ts, text string, bl []slack.Block) error {
+	_, _, _, err := s.deps.Slack.UpdateMessageContext(ctx, channel, ts, slack.MsgOptionText(text, false), slack.MsgOptionBlocks(bl...))
+	s.deps.Metrics.slackCall("chat.update", err)
+	return err
 }
 
 // clickShare posts a minutes summary to the channel as the bot, with who

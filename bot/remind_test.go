@@ -117,7 +117,7 @@ func outline(t *testing.T, m msg) []string {
 		require.NoError(t, json.Unmarshal(b, &blk))
 		switch {
 		case strings.HasPrefix(blk.BlockID, "action:"):
-			out = append(out, strings.TrimPrefix(blk.BlockID, "action:"))
+			out = append(out, strings.TrimPrefix(stableBlockID(blk.BlockID), "action:"))
 		case blk.Text.Text == "*Overdue*", blk.Text.Text == "*Due soon*":
 			out = append(out, strings.Trim(blk.Text.Text, "*"))
 		}

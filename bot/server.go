@@ -9,8 +9,10 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/go-chi/chi/v5"
@@ -123,13 +125,14 @@ type Server struct {
 	log     *slog.Logger
 	handler http.Handler
 
-	cmds    map[string]func(context.Context, slack.SlashCommand) *reply
+	cmds    map[string]func(context.Context, command) *reply
 	actions *actionStore
 	changes inflight
 	seen    seenEvents
 	pages   *ttlCache[pageEntry]
 	home    *ttlCache[[]blocks.MinutesView]
 	users   *userDirectory
+	revs    *revisions
 	// pending tracks follow-ups that outlive their request, so shutdown can
 	// wait for them.
 	pending sync.WaitGroup
@@ -153,6 +156,7 @@ func NewServer(cfg Config, deps Deps) *Server {
 	}
 	s := &Server{cfg: cfg, deps: deps, log: deps.Logger}
 	s.cmds = s.commandHandlers()
+	s.revs = newRevisions(deps.Now())
 	s.actions = newActionStore(deps.Records, cfg.ActionsCacheTTL, deps.Now)
 	s.users = newUserDirectory(deps.Slack, cfg.UserCacheTTL, deps.Now, cfg.UserMap)
 	s.pages = newTTLCache[pageEntry](time.Minute, deps.Now)
@@ -200,6 +204,24 @@ func (s *Server) isAdmin(userID string) bool {
 		}
 	}
 	return false
+}
+
+// revisions hands out render revisions for block IDs (see
+// blocks.RowBlockID): each redraw of a message or view must use new
+// block_ids, so every row rendered gets a revision never handed out
+// before. The start time keeps them apart across restarts, the counter
+// within a process (whose clock may stand still in tests).
+type revisions struct {
+	start string
+	n     atomic.Uint64
+}
+
+func newRevisions(now time.Time) *revisions {
+	return &revisions{start: strconv.FormatInt(now.UnixMilli(), 36)}
+}
+
+func (r *revisions) next() string {
+	return r.start + "." + strconv.FormatUint(r.n.Add(1), 36)
 }
 
 // requestIDs gives every request an ID that its log lines carry.

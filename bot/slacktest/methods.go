@@ -145,7 +145,7 @@ func chatPostMessage(ws *workspace, p url.Values) (reply, error) {
 		return nil, err
 	}
 	m := Message{Channel: channel, ThreadTS: p.Get("thread_ts"), User: ws.botUserID}
-	if err := applyContent(&m, p); err != nil {
+	if err := ws.applyContent(&m, p); err != nil {
 		return nil, err
 	}
 	if !hasContent(m) {
@@ -174,13 +174,14 @@ func chatUpdate(ws *workspace, p url.Values) (reply, error) {
 		return nil, slackError("message_not_found")
 	}
 	updated := stored.Message
-	if err := applyContent(&updated, p); err != nil {
+	if err := ws.applyContent(&updated, p); err != nil {
 		return nil, err
 	}
 	if !hasContent(updated) {
 		return nil, slackError("no_text")
 	}
 	updated.Edited = true
+	ws.noteReuseLocked("chat.update of "+updated.TS, stored.Blocks, updated.Blocks)
 	stored.Message = updated
 	stored.editedTS = formatTS(ws.now().UnixMicro())
 	return reply{
@@ -210,7 +211,7 @@ func chatPostEphemeral(ws *workspace, p url.Values) (reply, error) {
 		Ephemeral: true,
 		ForUser:   user,
 	}
-	if err := applyContent(&m, p); err != nil {
+	if err := ws.applyContent(&m, p); err != nil {
 		return nil, err
 	}
 	if !hasContent(m) {
@@ -218,6 +219,7 @@ func chatPostEphemeral(ws *workspace, p url.Values) (reply, error) {
 	}
 	m.TS = ws.nextTS()
 	ws.messages = append(ws.messages, storedMessage{Message: m})
+	ws.addEphemeralLocked(Ephemeral{User: user, Channel: channel, Text: m.Text, Blocks: m.Blocks, From: "chat.postEphemeral"})
 	return reply{"message_ts": m.TS}, nil
 }
 
@@ -271,6 +273,16 @@ func viewsPublish(ws *workspace, p url.Values) (reply, error) {
 		// A user's Home tab keeps its view ID across publishes.
 		id = fmt.Sprintf("V%08d", ws.seq)
 		ws.viewIDs[userID] = id
+	}
+	var before struct {
+		Blocks json.RawMessage `json:"blocks"`
+	}
+	if prev, ok := ws.homeViews[userID]; ok && json.Unmarshal(prev.View, &before) == nil {
+		var after struct {
+			Blocks json.RawMessage `json:"blocks"`
+		}
+		_ = json.Unmarshal([]byte(raw), &after)
+		ws.noteReuseLocked("views.publish for "+userID, before.Blocks, after.Blocks)
 	}
 	published := View{
 		UserID: userID,

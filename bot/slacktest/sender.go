@@ -2,16 +2,19 @@ package slacktest
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"net/url"
 	"strconv"
+	"strings"
 	"sync/atomic"
 	"time"
 )
@@ -85,6 +88,10 @@ func (s *Sender) Post(ctx context.Context, contentType string, body []byte, head
 	for k, vs := range header {
 		req.Header[k] = vs
 	}
+	return s.do(req)
+}
+
+func (s *Sender) do(req *http.Request) (*Response, error) {
 	hc := s.HTTPClient
 	if hc == nil {
 		hc = &http.Client{Timeout: 10 * time.Second}
@@ -116,7 +123,12 @@ type Command struct {
 	ChannelID   string // default "C0GENERAL"
 	ChannelName string // default "general"
 	Command     string // such as "/actions"
-	Text        string
+	// Text is what the user typed after the command, such as
+	// "@bob overdue" or "Audit & Risk". It is sent as Slack sends it for a
+	// command with should_escape set (see EscapeCommandText), unless
+	// Escaped says it already is.
+	Text    string
+	Escaped bool
 }
 
 // CommandForm returns the form body Slack posts for c, with the given
@@ -125,7 +137,18 @@ func (s *Sender) CommandForm(c Command, responseURL string) url.Values {
 	if c.ChannelID == "" {
 		c.ChannelID, c.ChannelName = "C0GENERAL", "general"
 	}
+	if c.ChannelName == "" {
+		c.ChannelName = channelName(c.ChannelID)
+	}
 	n := s.seq.Add(1)
+	text := c.Text
+	if !c.Escaped {
+		var users []User
+		if s.Slack != nil {
+			users = s.Slack.users()
+		}
+		text = EscapeCommandText(c.Text, users)
+	}
 	return url.Values{
 		"token":                 {"verification-token-unused"},
 		"team_id":               {s.team()},
@@ -135,7 +158,7 @@ func (s *Sender) CommandForm(c Command, responseURL string) url.Values {
 		"user_id":               {c.User.ID},
 		"user_name":             {c.User.Name},
 		"command":               {c.Command},
-		"text":                  {c.Text},
+		"text":                  {text},
 		"api_app_id":            {"A0RECORDS"},
 		"is_enterprise_install": {"false"},
 		"response_url":          {responseURL},
@@ -143,15 +166,80 @@ func (s *Sender) CommandForm(c Command, responseURL string) url.Values {
 	}
 }
 
-// SlashCommand sends c as Slack does: a signed form POST.
+// SlashCommand sends c as Slack does: a signed form POST. When the Sender
+// has a Slack, what the ack shows is put on the user's screen there (see
+// [Server.Screen]), and so are the posts to the command's response_url.
 func (s *Sender) SlashCommand(ctx context.Context, c Command) (*Response, error) {
 	id, u := s.responseURL()
-	body := []byte(s.CommandForm(c, u).Encode())
+	form := s.CommandForm(c, u)
+	if s.Slack != nil {
+		s.Slack.registerResponseURL(id, responseContext{user: c.User.ID, channel: form.Get("channel_id")})
+	}
+	body := []byte(form.Encode())
 	r, err := s.Post(ctx, "application/x-www-form-urlencoded", body, nil)
 	if r != nil {
 		r.ResponseURLID = id
+		if s.Slack != nil && r.Status == http.StatusOK {
+			s.Slack.recordAck(c.User.ID, form.Get("channel_id"), r.Body)
+		}
 	}
 	return r, err
+}
+
+// SSLCheck sends what Slack sends to check a command's request URL
+// certificate: an unsigned form with ssl_check=1 and a token, and no
+// X-Slack-Signature or X-Slack-Request-Timestamp header
+// (slackapi/bolt-js#1397 shows the request as Slack sends it). extra
+// fields are added to the form, to send what an attacker might.
+func (s *Sender) SSLCheck(ctx context.Context, extra url.Values) (*Response, error) {
+	form := url.Values{"ssl_check": {"1"}, "token": {"verification-token-unused"}}
+	for k, vs := range extra {
+		form[k] = vs
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, s.URL, strings.NewReader(form.Encode()))
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.Header.Set("User-Agent", "Slackbot 1.0 (+https://api.slack.com/robots)")
+	return s.do(req)
+}
+
+// VerifyRequestURL does what Slack does when an admin saves an Events API
+// request URL (in a manifest, or under Event Subscriptions): it sends a
+// signed url_verification with a fresh challenge and checks that the
+// answer is 200 and carries the challenge, as plain text, a form or JSON
+// (https://api.slack.com/events/url_verification). It returns nil when
+// Slack would show the URL as verified, else an error worded as Slack's
+// settings page words it.
+func (s *Sender) VerifyRequestURL(ctx context.Context) error {
+	challenge := fmt.Sprintf("chal%dx%d", s.now().UnixNano(), s.seq.Add(1))
+	body, err := json.Marshal(map[string]string{
+		"token": "verification-token-unused", "challenge": challenge, "type": "url_verification",
+	})
+	if err != nil {
+		return err
+	}
+	r, err := s.Post(ctx, "application/json", body, nil)
+	if err != nil {
+		return fmt.Errorf("Your URL didn't respond with the value of the challenge parameter. (%v)", err)
+	}
+	if r.Status != http.StatusOK {
+		return fmt.Errorf("Your URL didn't respond with the value of the challenge parameter. (HTTP %d)", r.Status)
+	}
+	got := strings.TrimSpace(string(r.Body))
+	var j struct {
+		Challenge string `json:"challenge"`
+	}
+	if json.Unmarshal(r.Body, &j) == nil && j.Challenge != "" {
+		got = j.Challenge
+	} else if f, err := url.ParseQuery(got); err == nil && f.Get("challenge") != "" {
+		got = f.Get("challenge")
+	}
+	if got != challenge {
+		return errors.New("Your URL didn't respond with the value of the challenge parameter.")
+	}
+	return nil
 }
 
 // Click is a press on an interactive element of a message or view.
@@ -172,6 +260,9 @@ type Click struct {
 	// the message (the element's JSON, such as a button).
 	BlockID string
 	Element json.RawMessage
+	// ChannelName is the channel's name as the payload carries it; by
+	// default "directmessage" for a D… channel and "general" otherwise.
+	ChannelName string
 	// Option is the value of the chosen option, for an overflow menu.
 	Option string
 }
@@ -249,7 +340,7 @@ func (s *Sender) BlockActions(c Click, responseURL string) ([]byte, error) {
 		return json.Marshal(p)
 	}
 	p["response_url"] = responseURL
-	p["channel"] = map[string]any{"id": c.ChannelID, "name": "general"}
+	p["channel"] = map[string]any{"id": c.ChannelID, "name": cmp.Or(c.ChannelName, channelName(c.ChannelID))}
 	msgTS := c.MessageTS
 	if msgTS == "" {
 		msgTS = ts
@@ -261,9 +352,25 @@ func (s *Sender) BlockActions(c Click, responseURL string) ([]byte, error) {
 	return json.Marshal(p)
 }
 
-// Click sends c as Slack does: a signed form POST with payload=JSON.
+// Click sends c as Slack does: a signed form POST with payload=JSON. A
+// click on an ephemeral message without a MessageTS is taken to be on the
+// newest message of the user's screen that holds c.BlockID (see
+// [Server.Screen]); posts to the click's response_url then act on that
+// message.
 func (s *Sender) Click(ctx context.Context, c Click) (*Response, error) {
 	id, u := s.responseURL()
+	if c.ChannelID == "" {
+		c.ChannelID = "C0GENERAL"
+	}
+	if s.Slack != nil && c.View == nil {
+		if c.Ephemeral && c.MessageTS == "" {
+			c.MessageTS = s.Slack.ephemeralWith(c.User.ID, c.ChannelID, c.BlockID)
+		}
+		s.Slack.registerResponseURL(id, responseContext{
+			user: c.User.ID, channel: c.ChannelID, interactive: true,
+			messageID: c.MessageTS, ephemeral: c.Ephemeral,
+		})
+	}
 	payload, err := s.BlockActions(c, u)
 	if err != nil {
 		return nil, err

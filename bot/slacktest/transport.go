@@ -284,6 +284,9 @@ func (s *Server) serveResponse(id string, body []byte, readOK bool) answer {
 			Body: json.RawMessage(body),
 			At:   call.At,
 		})
+		if rc, ok := s.ws.responseContexts[id]; ok {
+			s.ws.showResponseLocked(rc, body)
+		}
 		// Slack answers a plain "ok", which slack-go checks for.
 		a = textAnswer(http.StatusOK, "ok")
 	}

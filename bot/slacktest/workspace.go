@@ -27,8 +27,14 @@ type workspace struct {
 	homeViews         map[string]View // the latest publish per user
 	viewIDs           map[string]string
 	unfurls           []Unfurl
-	lastTS            int64 // the last message timestamp handed out, in µs
-	seq               int   // numbers view IDs and hashes
+	// screen holds the ephemeral messages people see (see screen.go);
+	// responseContexts what each response_url was handed out for; reused
+	// the block_ids updates sent again.
+	screen           []Ephemeral
+	responseContexts map[string]responseContext
+	reused           []string
+	lastTS           int64 // the last message timestamp handed out, in µs
+	seq              int   // numbers view IDs and hashes
 	// sockets holds the Socket Mode connections; it has its own lock and
 	// the pointer never changes.
 	sockets *socketHub
@@ -50,6 +56,7 @@ func newWorkspace() workspace {
 		openConversations: make(map[string]bool),
 		homeViews:         make(map[string]View),
 		viewIDs:           make(map[string]string),
+		responseContexts:  make(map[string]responseContext),
 		sockets:           newSocketHub(),
 	}
 }
@@ -130,7 +137,7 @@ func (ws *workspace) findMessage(channel, ts string) *storedMessage {
 // applyContent sets the parts of m that p carries: text, blocks,
 // attachments and metadata. Arguments p lacks leave m alone, as chat.update
 // keeps what a call does not replace.
-func applyContent(m *Message, p url.Values) error {
+func (ws *workspace) applyContent(m *Message, p url.Values) error {
 	if p.Has("text") {
 		m.Text = p.Get("text")
 	}
@@ -139,7 +146,10 @@ func applyContent(m *Message, p url.Values) error {
 		if err != nil {
 			return err
 		}
-		m.Blocks = raw
+		if err := writableBlocks(raw); err != nil {
+			return err
+		}
+		m.Blocks = ws.assignBlockIDs(raw)
 	}
 	if p.Has("attachments") {
 		raw, err := jsonArray(p.Get("attachments"), "invalid_attachments")
@@ -156,6 +166,95 @@ func applyContent(m *Message, p url.Values) error {
 		m.Metadata = raw
 	}
 	return nil
+}
+
+// assignBlockIDs gives every block that has no block_id one, as Slack
+// does ("If not specified, a block_id will be generated": the block_id of
+// @slack/types Block), so the message as Slack echoes it back (in a
+// block_actions payload, chat.update's answer, conversations.history)
+// carries IDs the app never chose.
+func (ws *workspace) assignBlockIDs(raw json.RawMessage) json.RawMessage {
+	var list []json.RawMessage
+	if json.Unmarshal(raw, &list) != nil {
+		return raw
+	}
+	changed := false
+	for i, b := range list {
+		var obj map[string]json.RawMessage
+		if json.Unmarshal(b, &obj) != nil || obj == nil {
+			continue
+		}
+		if _, ok := obj["block_id"]; ok {
+			continue
+		}
+		ws.seq++
+		obj["block_id"] = jsonString("g" + strconv.FormatInt(int64(ws.seq), 36))
+		if nb, err := json.Marshal(obj); err == nil {
+			list[i], changed = nb, true
+		}
+	}
+	if !changed {
+		return raw
+	}
+	out, err := json.Marshal(list)
+	if err != nil {
+		return raw
+	}
+	return out
+}
+
+// writableBlocks refuses, as "invalid_blocks", blocks an app may not send
+// in a message: a block or element type that is not Block Kit's, or a
+// "call" block, which Slack shows in messages (and echoes back in a
+// block_actions payload) but only creates itself. Sending such an echo
+// back in chat.update is refused (https://api.slack.com/methods/chat.update:
+// invalid_blocks, "Blocks submitted with this message are not valid"; the
+// types apps may send: https://docs.slack.dev/reference/block-kit/blocks
+// and https://docs.slack.dev/reference/block-kit/block-elements).
+func writableBlocks(raw json.RawMessage) error {
+	var list []struct {
+		Type      string            `json:"type"`
+		Elements  []json.RawMessage `json:"elements"`
+		Accessory json.RawMessage   `json:"accessory"`
+	}
+	if json.Unmarshal(raw, &list) != nil {
+		return slackError("invalid_blocks")
+	}
+	for _, b := range list {
+		var els []json.RawMessage
+		switch b.Type {
+		case "actions", "context", "input":
+			els = b.Elements
+		case "section":
+			if len(b.Accessory) > 0 {
+				els = []json.RawMessage{b.Accessory}
+			}
+		case "divider", "image", "header", "video", "rich_text", "file", "markdown", "table":
+		default:
+			return slackError("invalid_blocks")
+		}
+		for _, e := range els {
+			var el struct {
+				Type string `json:"type"`
+			}
+			if json.Unmarshal(e, &el) != nil || !writableElements[el.Type] {
+				return slackError("invalid_blocks")
+			}
+		}
+	}
+	return nil
+}
+
+// writableElements are the element types (and, in context blocks, text
+// objects) Block Kit accepts from apps.
+var writableElements = map[string]bool{
+	"button": true, "overflow": true, "checkboxes": true, "radio_buttons": true, "image": true,
+	"datepicker": true, "timepicker": true, "datetimepicker": true, "static_select": true,
+	"external_select": true, "users_select": true, "conversations_select": true, "channels_select": true,
+	"multi_static_select": true, "multi_external_select": true, "multi_users_select": true,
+	"multi_conversations_select": true, "multi_channels_select": true, "plain_text_input": true,
+	"email_text_input": true, "url_text_input": true, "number_input": true, "rich_text_input": true,
+	"file_input": true, "workflow_button": true, "plain_text": true, "mrkdwn": true,
 }
 
 // hasContent reports whether m shows anything, which Slack demands of every

@@ -12,7 +12,6 @@ import (
 	"maps"
 	"net/http"
 	"net/url"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -68,6 +67,10 @@ type console struct {
 	// the channel of the request, so an ephemeral message that arrives
 	// through it is clicked in the right place.
 	responseChannel map[string]string
+	// clickResponses holds the response_url ids of clicks: only there does
+	// Slack honour replace_original and delete_original; a slash
+	// command's follow-up always arrives as a new message.
+	clickResponses map[string]bool
 	events          int
 	failed          int
 	hinted          bool
@@ -130,6 +133,7 @@ func newConsole(env *demoEnv, out io.Writer, opts consoleOptions) (*console, err
 		out:             &errWriter{w: out},
 		opts:            opts,
 		responseChannel: map[string]string{},
+		clickResponses:  map[string]bool{},
 		r: renderer{
 			p:        palette{on: opts.Color},
 			now:      opts.Now,
@@ -384,27 +388,10 @@ func (c *console) slackUser() slacktest.User {
 	return slacktest.User{ID: c.me.SlackID, Name: handle(c.me)}
 }
 
-// mentionRE matches an @handle as typed.
-var mentionRE = regexp.MustCompile(`@[A-Za-z][A-Za-z0-9._-]*`)
-
-// mentions escapes @handles of demo people as Slack does for commands with
-// should_escape set (as recordsbot's are): "@bob" becomes "<@U0BOB|bob>".
-// Unknown handles are left as typed, as Slack leaves them.
-func (c *console) mentions(text string) string {
-	return mentionRE.ReplaceAllStringFunc(text, func(m string) string {
-		for _, p := range c.env.people {
-			if strings.EqualFold(m[1:], handle(p)) {
-				return "<@" + p.SlackID + "|" + handle(p) + ">"
-			}
-		}
-		return m
-	})
-}
-
 // slash sends a slash command and shows the bot's reply and follow-ups.
 func (c *console) slash(ctx context.Context, command, text string) error {
 	resp, err := c.env.send.SlashCommand(ctx, slacktest.Command{
-		User: c.slackUser(), Command: command, Text: c.mentions(text),
+		User: c.slackUser(), Command: command, Text: text,
 		ChannelID: demoChannel, ChannelName: demoChannelName,
 	})
 	if err != nil {
@@ -416,7 +403,7 @@ func (c *console) slash(ctx context.Context, command, text string) error {
 	}
 	sc := &screen{}
 	if len(bytes.TrimSpace(resp.Body)) > 0 {
-		if err := c.showReply(sc, resp.Body, demoChannel); err != nil {
+		if err := c.showReply(sc, resp.Body, demoChannel, false); err != nil {
 			return fmt.Errorf("the bot's reply to %s: %w", command, err)
 		}
 	}
@@ -458,6 +445,7 @@ func (c *console) click(ctx context.Context, n int) error {
 		return fmt.Errorf("send the click to the bot: %w", err)
 	}
 	c.responseChannel[resp.ResponseURLID] = click.ChannelID
+	c.clickResponses[resp.ResponseURLID] = true
 	if resp.Status != http.StatusOK {
 		return fmt.Errorf("the bot answered the click with HTTP %d: %s", resp.Status, bytes.TrimSpace(resp.Body))
 	}
@@ -639,7 +627,7 @@ func (c *console) showNew(sc *screen) {
 		if ch == "" {
 			ch = demoChannel
 		}
-		if err := c.showReply(sc, p.Body, ch); err != nil {
+		if err := c.showReply(sc, p.Body, ch, c.clickResponses[p.ID]); err != nil {
 			c.printf("%s\n", c.r.p.fg(fgYellow, "✗ a response_url post that is not a message: "+err.Error()))
 		}
 	}
@@ -705,8 +693,11 @@ type reply struct {
 	Attachments     json.RawMessage   `json:"attachments"`
 }
 
-// showReply shows a reply to a request made in channel.
-func (c *console) showReply(sc *screen, body []byte, channel string) error {
+// showReply shows a reply to a request made in channel. replaceable says
+// whether Slack honours replace_original and delete_original for it: for
+// a click's response_url, never for a slash command's (see
+// slacktest.Server.Screen), so the console shows what Slack would.
+func (c *console) showReply(sc *screen, body []byte, channel string, replaceable bool) error {
 	var r reply
 	if err := json.Unmarshal(body, &r); err != nil {
 		return err
@@ -715,12 +706,12 @@ func (c *console) showReply(sc *screen, body []byte, channel string) error {
 	if r.ResponseType == "in_channel" {
 		title = "recordsbot · in " + c.channelName(channel)
 	}
-	if r.DeleteOriginal {
+	if r.DeleteOriginal && replaceable {
 		c.card(title, []string{c.r.p.grey("(deletes the earlier message)")}, nil)
 		sc.shown++
 		return nil
 	}
-	if r.ReplaceOriginal {
+	if r.ReplaceOriginal && replaceable {
 		title += " · replaces the earlier message"
 	}
 	c.showContent(sc, title, origin{kind: inEphemeral, channel: channel}, r.Text, r.Blocks, r.Attachments)
