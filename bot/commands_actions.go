@@ -11,7 +11,6 @@ import (
 	"strings"
 	"time"
 
-
 	"github.com/recordsbot/recordsbot/apiclient"
 	"github.com/recordsbot/recordsbot/blocks"
 )

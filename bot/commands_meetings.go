@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"strings"
 
-
 	"github.com/recordsbot/recordsbot/apiclient"
 	"github.com/recordsbot/recordsbot/blocks"
 )

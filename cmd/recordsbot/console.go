@@ -71,9 +71,9 @@ type console struct {
 	// Slack honour replace_original and delete_original; a slash
 	// command's follow-up always arrives as a new message.
 	clickResponses map[string]bool
-	events          int
-	failed          int
-	hinted          bool
+	events         int
+	failed         int
+	hinted         bool
 }
 
 // button is a numbered control and the message it is on.
