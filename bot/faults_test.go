@@ -317,8 +317,7 @@ func dmList(t *testing.T, h *harness, alice slacktest.User) (list msg, blocksJSO
 	list, _ = h.slash(alice, "/actions", "")
 	blocksJSON, err := json.Marshal(list.Blocks)
 	require.NoError(t, err)
-	_, ts, err = postAsBot(h, "D0ALICE", blocksJSON)
-	require.NoError(t, err)
+	ts = h.slack.PutMessage(slacktest.Message{Channel: "D0ALICE", Text: "Your actions", Blocks: blocksJSON})
 	return list, blocksJSON, ts
 }
 

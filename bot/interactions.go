@@ -25,7 +25,8 @@ type interaction struct {
 		Username string `json:"username"`
 	} `json:"user"`
 	Channel struct {
-		ID string `json:"id"`
+		ID   string `json:"id"`
+		Name string `json:"name"`
 	} `json:"channel"`
 	Container struct {
 		Type        string `json:"type"` // "message" or "view"
@@ -292,9 +293,9 @@ func (s *Server) clickShare(ctx context.Context, in *interaction, meetingID stri
 	_, _, err = s.deps.Slack.PostMessageContext(ctx, channel, slack.MsgOptionText(msg.Text, false), slack.MsgOptionBlocks(msg.Blocks...))
 	s.deps.Metrics.slackCall("chat.postMessage", err)
 	if err != nil {
-		switch slackErrorCode(err) {
+		switch code := slackErrorCode(err); code {
 		case "not_in_channel", "channel_not_found":
-			s.respond(ctx, in, notice(":wave: I'm not in this channel yet, so I can't post here. Invite me with `/invite @recordsbot`, then click *Share in channel* again."), false)
+			s.respond(ctx, in, notice(cantPostHere(code, channel, in.Channel.Name, blocks.Escape(s.minutesURL(m.ID, min)))), false)
 		default:
 			s.log.ErrorContext(ctx, "share minutes: chat.postMessage failed", "error", err)
 			s.respond(ctx, in, notice(":warning: Slack didn't accept the post just now, so nothing was shared. Please try again in a minute."), false)
@@ -302,6 +303,28 @@ func (s *Server) clickShare(ctx context.Context, in *interaction, meetingID stri
 		return
 	}
 	s.respond(ctx, in, notice(fmt.Sprintf(":white_check_mark: Shared the minutes of *%s* in this channel.", blocks.Escape(meetingName(m)))), true)
+}
+
+// cantPostHere says why the bot could not post in a conversation, and
+// what will work there. Slack answers not_in_channel in a public channel
+// the bot is not in, where an invitation helps; channel_not_found in a
+// private channel it is not in (an invitation helps), and in a DM between
+// people or a group DM, where apps cannot be invited at all
+// (https://api.slack.com/methods/chat.postMessage#errors).
+func cantPostHere(code, channelID, channelName, link string) string {
+	instead := "Share it from a channel I'm in instead"
+	if link != "" {
+		instead = "Paste the link to the minutes instead (" + link + "), or share them from a channel I'm in"
+	}
+	switch {
+	case code == "not_in_channel":
+		return ":wave: I'm not in this channel yet, so I can't post here. Invite me with `/invite @recordsbot`, then click *Share in channel* again."
+	case strings.HasPrefix(channelID, "D") || channelName == "directmessage":
+		return ":speech_balloon: I can't post in a direct message between people: Slack doesn't let apps into those, and `/invite` can't add me. " + instead + "."
+	case strings.HasPrefix(channelName, "mpdm-"):
+		return ":speech_balloon: I can't post in a group DM: Slack doesn't let apps be added to one. " + instead + "."
+	}
+	return ":lock: I'm not in this private channel, so I can't post here. Invite me with `/invite @recordsbot`, then click *Share in channel* again."
 }
 
 // meetingMinutes returns a meeting and its minutes; min is nil (and err

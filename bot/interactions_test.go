@@ -292,29 +292,3 @@ func TestClickOnMessageWithBlocksSlackWillNotTakeBack(t *testing.T) {
 	assert.Empty(t, h.slack.ResponsePosts(r.ResponseURLID), "nothing to apologise for")
 }
 
-// postAsBot puts a message in a channel as the bot would (through the fake
-// Slack API) and returns its channel and ts.
-func postAsBot(h *harness, channel string, blocksJSON []byte) (string, string, error) {
-	form := strings.NewReader("channel=" + channel + "&text=x&blocks=" + urlQueryEscape(string(blocksJSON)))
-	req, _ := http.NewRequest(http.MethodPost, h.slack.APIURL()+"chat.postMessage", form)
-	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	req.Header.Set("Authorization", "Bearer "+slacktest.DefaultToken)
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return "", "", err
-	}
-	defer resp.Body.Close()
-	var out struct {
-		OK      bool   `json:"ok"`
-		Error   string `json:"error"`
-		Channel string `json:"channel"`
-		TS      string `json:"ts"`
-	}
-	if err := json.NewDecoder(resp.Body).Decode(&out); err != nil {
-		return "", "", err
-	}
-	if !out.OK {
-		return "", "", fmt.Errorf("chat.postMessage: %s", out.Error)
-	}
-	return out.Channel, out.TS, nil
-}

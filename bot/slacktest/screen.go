@@ -259,6 +259,13 @@ func (s *Server) BlockIDReuse() []string {
 	return append([]string(nil), s.ws.reused...)
 }
 
+// ClearBlockIDReuse forgets what BlockIDReuse reported so far.
+func (s *Server) ClearBlockIDReuse() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.ws.reused = nil
+}
+
 // PutMessage stores m in its channel as Slack would hold it, without the
 // checks chat.postMessage makes: the way to give a channel a message that
 // holds what an app could not send (a block Slack writes itself), to see
@@ -273,7 +280,44 @@ func (s *Server) PutMessage(m Message) string {
 	if m.User == "" {
 		m.User = s.ws.botUserID
 	}
-	s.ws.messages = append(s.ws.messages, storedMessage{Message: m.clone()})
+	if strings.HasPrefix(m.Channel, "D") && m.User == s.ws.botUserID {
+		// The bot wrote in it: a DM of its own.
+		s.ws.openConversations[m.Channel] = true
+	}
+	m = m.clone()
+	if m.Blocks != nil {
+		m.Blocks = s.ws.assignBlockIDs(m.Blocks)
+	}
+	s.ws.messages = append(s.ws.messages, storedMessage{Message: m})
 	s.signalLocked()
 	return m.TS
+}
+
+// Channel kinds for AddChannel.
+const (
+	ChannelPublic  = "public"
+	ChannelPrivate = "private"
+	ChannelMPIM    = "mpim" // a group DM
+	ChannelIM      = "im"   // a DM between two people, not with the bot
+)
+
+// Channel is a conversation described with AddChannel. A channel the
+// Server was not told about is public, and the bot is in it unless
+// SetBotInChannel says otherwise; a "D…" ID is a DM, the bot's own only
+// once it has been opened (conversations.open, a post to a user ID, or
+// PutMessage).
+type Channel struct {
+	ID        string
+	Name      string // as a slash command or payload names it, such as "mpdm-alice--bob-1"
+	Kind      string // ChannelPublic, ChannelPrivate, ChannelMPIM or ChannelIM
+	BotMember bool
+}
+
+// AddChannel describes a conversation, replacing any description with the
+// same ID.
+func (s *Server) AddChannel(c Channel) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.ws.channels[c.ID] = c
+	s.signalLocked()
 }

@@ -50,6 +50,8 @@ type Response struct {
 	// ResponseURLID is the id of the response_url sent with the request
 	// (see Server.ResponsePosts).
 	ResponseURLID string
+	// Request is the body that was sent, as Slack sent it.
+	Request []byte
 }
 
 func (s *Sender) now() time.Time {
@@ -88,7 +90,11 @@ func (s *Sender) Post(ctx context.Context, contentType string, body []byte, head
 	for k, vs := range header {
 		req.Header[k] = vs
 	}
-	return s.do(req)
+	r, err := s.do(req)
+	if r != nil {
+		r.Request = body
+	}
+	return r, err
 }
 
 func (s *Sender) do(req *http.Request) (*Response, error) {

@@ -18,6 +18,9 @@ type workspace struct {
 	users     map[string]User
 	// notInChannel holds the channels the bot has been taken out of.
 	notInChannel map[string]bool
+	// channels holds the conversations described with AddChannel; others
+	// are public channels.
+	channels map[string]Channel
 	// openConversations holds the DMs opened with conversations.open or by
 	// posting to a user ID.
 	openConversations map[string]bool
@@ -53,6 +56,7 @@ func newWorkspace() workspace {
 		botUserID:         DefaultBotUserID,
 		users:             make(map[string]User),
 		notInChannel:      make(map[string]bool),
+		channels:          make(map[string]Channel),
 		openConversations: make(map[string]bool),
 		homeViews:         make(map[string]View),
 		viewIDs:           make(map[string]string),
@@ -102,6 +106,13 @@ func parseTS(ts string) (int64, bool) {
 // postableChannel resolves the channel argument of a chat method to the ID
 // of a channel the bot can post in. Like Slack, it takes a user ID to mean
 // the DM with that user, and opens that DM.
+//
+// Where the bot may not post, it answers as Slack does for a bot token
+// (https://api.slack.com/methods/chat.postMessage#errors): not_in_channel
+// in a public channel it is not in; channel_not_found, as if the
+// conversation did not exist, in a private channel or group DM it is not
+// in, and in a DM between people (a "D…" conversation the bot is not
+// part of), where no invitation can help.
 func (ws *workspace) postableChannel(channel string) (string, error) {
 	if channel == "" {
 		return "", slackError("channel_not_found")
@@ -113,6 +124,20 @@ func (ws *workspace) postableChannel(channel string) (string, error) {
 		dm := dmID(channel)
 		ws.openConversations[dm] = true
 		return dm, nil
+	}
+	if c, ok := ws.channels[channel]; ok {
+		switch {
+		case c.Kind == ChannelIM:
+			return "", slackError("channel_not_found")
+		case (c.Kind == ChannelPrivate || c.Kind == ChannelMPIM) && !c.BotMember:
+			return "", slackError("channel_not_found")
+		case c.Kind == ChannelPublic && !c.BotMember:
+			return "", slackError("not_in_channel")
+		}
+		return channel, nil
+	}
+	if strings.HasPrefix(channel, "D") && !ws.openConversations[channel] {
+		return "", slackError("channel_not_found")
 	}
 	if ws.notInChannel[channel] {
 		return "", slackError("not_in_channel")
