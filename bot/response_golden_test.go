@@ -1,0 +1,75 @@
+package bot
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/recordsbot/recordsbot/blocks"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata")
+
+// The bodies the bot posts to a response_url, as golden files. They are
+// checked here against the bot's own rules (blocks.CheckMessage) and, by
+// .ci/run, against Slack's published type for them (tools/slackcheck:
+// response_* files are bolt's RespondArguments).
+func TestResponseURLBodiesGolden(t *testing.T) {
+	t.Parallel()
+	due := time.Date(2026, 11, 20, 0, 0, 0, 0, time.UTC)
+	rows := []blocks.ActionRow{
+		{ID: "FIN-2026-10/1", Title: "Circulate the Q3 budget & forecast", Status: "complete", Deadline: due,
+			Committee: "Finance", CanChange: true, Context: "-", Rev: "mx1.7",
+			Changed: &blocks.Change{By: "U0ALICE", At: due.Add(36 * time.Hour), Status: "complete"}},
+		{ID: "GOV-2026-10/2", Title: "Return signed declarations", Status: "open", Deadline: due.Add(48 * time.Hour),
+			Committee: "Governance", CanChange: true, Context: "-", Rev: "mx1.8"},
+	}
+	list := blocks.Actions(blocks.ActionList{Title: "Your open actions", Rows: rows, Total: 2})
+	cases := []struct {
+		name string
+		body *reply
+	}{
+		// A click on an ephemeral list redraws it in place.
+		{"response_redraw", func() *reply { r := ephemeral(list); r.ReplaceOriginal = true; return r }()},
+		// A slash command's answer after an empty ack: a new message.
+		{"response_followup", ephemeral(list)},
+		// A click's answer that leaves the message as it was.
+		{"response_notice", notice(cantPostHere("channel_not_found", "D0ALICEBOB", "directmessage", "https://bot.example.org/minutes/mtg_1"))},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			require.NoError(t, blocks.CheckMessage(blocks.Message{Text: tc.body.Text, Blocks: tc.body.Blocks}))
+			assertGolden(t, tc.name, tc.body)
+		})
+	}
+}
+
+func assertGolden(t *testing.T, name string, v any) {
+	t.Helper()
+	raw, err := json.Marshal(v)
+	require.NoError(t, err)
+	var generic any
+	require.NoError(t, json.Unmarshal(raw, &generic))
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	require.NoError(t, enc.Encode(generic))
+	path := filepath.Join("testdata", name+".golden.json")
+	if *update {
+		require.NoError(t, os.MkdirAll("testdata", 0o755))
+		require.NoError(t, os.WriteFile(path, buf.Bytes(), 0o644))
+	}
+	want, err := os.ReadFile(path)
+	require.NoError(t, err, "golden file missing; run go test ./bot -run Golden -update")
+	assert.JSONEq(t, string(want), buf.String())
+}
+
