@@ -128,4 +128,3 @@ func stringParam(s *string) sql.NullString {
 	}
 	return sql.NullString{String: *s, Valid: true}
 }
-
