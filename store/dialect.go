@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"database/sql/driver"
 	"errors"
-	"fmt"
 	"io"
 	"net"
 	"net/url"
@@ -161,7 +160,14 @@ func parseURL(databaseURL string) (*target, error) {
 	}
 }
 
-func badURL(msg string) error { return fmt.Errorf("%w: DATABASE_URL %s", ErrBadURL, msg) }
+func badURL(msg string) error { return &badURLError{"DATABASE_URL " + msg} }
+
+// badURLError is a one-line message naming DATABASE_URL that matches
+// ErrBadURL.
+type badURLError struct{ msg string }
+
+func (e *badURLError) Error() string        { return e.msg }
+func (e *badURLError) Is(target error) bool { return target == ErrBadURL }
 
 // redact hides the password of a URL.
 func redact(s string) string {
