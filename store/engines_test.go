@@ -27,23 +27,23 @@ type engine struct {
 	name string
 	// newURL returns the DATABASE_URL of a fresh database that only this
 	// test uses, removed when the test ends.
-	newURL func(t *testing.T) string
+	newURL func(t testing.TB) string
 	// shared: two Opens of one URL see the same data (not so for
 	// :memory:), which the race and concurrent-start tests need.
 	shared bool
 }
 
 var (
-	sqliteFile = engine{name: "sqlite", shared: true, newURL: func(t *testing.T) string {
+	sqliteFile = engine{name: "sqlite", shared: true, newURL: func(t testing.TB) string {
 		return "sqlite://" + filepath.Join(t.TempDir(), "recordsbot.db")
 	}}
-	sqliteMemory = engine{name: "sqlite-memory", newURL: func(*testing.T) string { return "sqlite::memory:" }}
+	sqliteMemory = engine{name: "sqlite-memory", newURL: func(testing.TB) string { return "sqlite::memory:" }}
 	postgres     = engine{name: "postgres", shared: true, newURL: newPostgresSchema}
 )
 
 // newPostgresSchema creates a schema of its own for the test, so tests run
 // in parallel on one server and leave nothing behind.
-func newPostgresSchema(t *testing.T) string {
+func newPostgresSchema(t testing.TB) string {
 	t.Helper()
 	base := os.Getenv(postgresEnv)
 	if base == "" {
