@@ -17,6 +17,7 @@ func ledgerCases() []conformanceCase {
 		{"ledger lease expiry and owners", false, testLedgerExpiry},
 		{"ledger release and prune", false, testLedgerReleasePrune},
 		{"ledger claim race across pools", true, testLedgerRace},
+		{"exactly-once protocol: two watchers, Slack failures, crashes", true, testExactlyOnceProtocol},
 		{"leader lock", false, testLock},
 		{"leader lock race across pools", true, testLockRace},
 	}
