@@ -166,10 +166,13 @@ func badURL(msg string) error { return &badURLError{"DATABASE_URL " + msg} }
 // ErrBadURL.
 type badURLError struct{ msg string }
 
-func (e *badURLError) Error() string        { return e.msg }
+func (e *badURLError) Error() string { return e.msg }
+
+// Is makes errors.Is(err, ErrBadURL) true.
 func (e *badURLError) Is(target error) bool { return target == ErrBadURL }
 
-// redact hides the password of a URL.
+// redact hides the password of a URL, in the user part or (libpq allows
+// it) the password parameter.
 func redact(s string) string {
 	u, err := url.Parse(s)
 	if err != nil {
@@ -177,6 +180,10 @@ func redact(s string) string {
 	}
 	if _, ok := u.User.Password(); ok {
 		u.User = url.UserPassword(u.User.Username(), "xxxxx")
+	}
+	if q := u.Query(); q.Has("password") {
+		q.Set("password", "xxxxx")
+		u.RawQuery = q.Encode()
 	}
 	return u.String()
 }

@@ -39,6 +39,7 @@ type SchemaTooNewError struct {
 	Know int // the newest version this binary has
 }
 
+// Error is the one line start-up prints.
 func (e *SchemaTooNewError) Error() string {
 	return fmt.Sprintf("database schema is version %d, newer than this recordsbot (knows up to %d): upgrade recordsbot or restore a backup", e.Have, e.Know)
 }

@@ -28,6 +28,7 @@ const (
 	ClaimExpired
 )
 
+// String names the result: "new", "done", "busy" or "expired".
 func (r ClaimResult) String() string {
 	switch r {
 	case ClaimNew:

@@ -28,6 +28,7 @@ func TestCheckURL(t *testing.T) {
 		{"sqlite://:memory:", "sqlite", "", ""},
 		{"postgres://bot:s3cret-pw@db.internal:5432/recordsbot?sslmode=require", "postgres", "", "postgres://bot:xxxxx@db.internal:5432/recordsbot?sslmode=require"},
 		{"postgresql://bot@/recordsbot?host=/run/postgresql", "postgres", "", ""},
+		{"postgres://bot@db/recordsbot?password=s3cret-pw", "postgres", "", "postgres://bot@db/recordsbot?password=xxxxx"},
 	}
 	for _, c := range good {
 		t.Run(c.url, func(t *testing.T) {
