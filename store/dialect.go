@@ -8,6 +8,7 @@ import (
 	"io"
 	"net"
 	"net/url"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -127,6 +128,11 @@ func parseURL(databaseURL string) (*target, error) {
 		}
 		if strings.ContainsAny(path, "?#\x00") {
 			return nil, badURL("a SQLite path may not contain ?, # or NUL")
+		}
+		// Absolute from here on, so Ping's check of the file does not
+		// depend on the working directory staying put.
+		if abs, err := filepath.Abs(path); err == nil {
+			path = abs
 		}
 		return &target{dialect: sqliteDialect, display: u, file: path, open: func() (*sql.DB, error) {
 			// WAL lets readers and the one writer proceed together; the

@@ -11,8 +11,9 @@ import (
 var ErrBadURL = errors.New("bad DATABASE_URL")
 
 // ErrUnavailable marks errors that mean the store is down (cannot connect,
-// connection lost, database or file gone, closed, locked for too long)
-// rather than that a request was wrong. Callers answer the person with "the
+// connection lost, database or file gone, closed, locked for too long, or
+// no answer before the caller's deadline) rather than that a request was
+// wrong. A cancelled context is not an outage and does not match. Callers answer the person with "the
 // store is down" and log the wrapped detail.
 var ErrUnavailable = errors.New("store unavailable")
 

@@ -56,6 +56,21 @@ func (s *Store) Claim(ctx context.Context, key, owner string, lease time.Duratio
 	if key == "" || owner == "" || lease <= 0 {
 		return 0, fmt.Errorf("claim %q: %w: key and owner must be set and the lease positive", key, ErrInvalid)
 	}
+	for attempt := 0; ; attempt++ {
+		r, err := s.claimOnce(ctx, key, owner, lease)
+		// Not taken, and the row gone before it could be read: it was
+		// pruned (done) or never there. Once more settles it.
+		if errors.Is(err, sql.ErrNoRows) && attempt == 0 {
+			continue
+		}
+		if err != nil {
+			return 0, s.wrap("claim "+key, err)
+		}
+		return r, nil
+	}
+}
+
+func (s *Store) claimOnce(ctx context.Context, key, owner string, lease time.Duration) (ClaimResult, error) {
 	now := s.now()
 	// One statement: insert the key, or take over a row that is neither
 	// done nor under a live lease. prev_owner keeps the owner whose lease
@@ -79,15 +94,14 @@ func (s *Store) Claim(ctx context.Context, key, owner string, lease time.Duratio
 	case err == nil:
 		return ClaimExpired, nil
 	case !errors.Is(err, sql.ErrNoRows):
-		return 0, s.wrap("claim "+key, err)
+		return 0, err
 	}
 	// Not taken: done, or leased. A row cannot go from done to anything
-	// else, and from leased only to done or free; either answer is a
+	// but pruned, and from leased only to done or free; either answer is a
 	// correct "skip it now".
 	var done sql.NullInt64
-	err = s.db.QueryRowContext(ctx, s.q("SELECT done_at FROM ledger WHERE work_key = ?"), key).Scan(&done)
-	if err != nil {
-		return 0, s.wrap("claim "+key, err)
+	if err := s.db.QueryRowContext(ctx, s.q("SELECT done_at FROM ledger WHERE work_key = ?"), key).Scan(&done); err != nil {
+		return 0, err
 	}
 	if done.Valid {
 		return ClaimDone, nil

@@ -36,7 +36,12 @@ func TestCheckURL(t *testing.T) {
 			tg, err := parseURL(c.url)
 			require.NoError(t, err)
 			assert.Equal(t, c.engine, tg.dialect.name)
-			assert.Equal(t, c.file, tg.file)
+			if c.file != "" && !filepath.IsAbs(c.file) {
+				wd, err := os.Getwd()
+				require.NoError(t, err)
+				c.file = filepath.Join(wd, c.file)
+			}
+			assert.Equal(t, c.file, tg.file, "relative paths are taken from the working directory")
 			if c.display != "" {
 				assert.Equal(t, c.display, tg.display)
 			}
