@@ -239,6 +239,18 @@ func testAnnouncements(t *testing.T, e engine) {
 	assert.False(t, found, "another channel's announcement is its own")
 
 	assert.ErrorIs(t, s.PutAnnouncement(ctx, Announcement{ChannelID: "C1", MeetingID: "mtg_1"}), ErrInvalid)
+
+	require.NoError(t, s.PutAnnouncement(ctx, Announcement{ChannelID: "C0", MeetingID: "mtg_1", Status: "published_draft", TS: "1700000000.000200"}))
+	require.NoError(t, s.PutAnnouncement(ctx, Announcement{ChannelID: "C0", MeetingID: "mtg_2", Status: "approved", TS: "1700000000.000300"}))
+	all, err := s.AnnouncementsForMeeting(ctx, "mtg_1")
+	require.NoError(t, err)
+	assert.Equal(t, []Announcement{
+		{ChannelID: "C0", MeetingID: "mtg_1", Status: "published_draft", TS: "1700000000.000200", UpdatedAt: clock.Now()},
+		{ChannelID: "C1", MeetingID: "mtg_1", Status: "approved", TS: "1700000000.000100", ThreadPosted: true, UpdatedAt: clock.Now()},
+	}, all, "every channel that announced mtg_1, by channel")
+	none, err := s.AnnouncementsForMeeting(ctx, "mtg_404")
+	require.NoError(t, err)
+	assert.Empty(t, none)
 }
 
 func testSeenAndState(t *testing.T, e engine) {
@@ -255,6 +267,14 @@ func testSeenAndState(t *testing.T, e engine) {
 	seen, err = s.SeenAssignees(ctx)
 	require.NoError(t, err)
 	assert.Equal(t, map[string]string{"act_1": "alice@example.org", "act_2": "carol@example.org"}, seen)
+
+	// act_1 closed: not seen in the last poll, so it is forgotten.
+	n, err := s.ForgetAssigneesSeenBefore(ctx, at.Add(time.Hour))
+	require.NoError(t, err)
+	assert.Equal(t, int64(1), n)
+	seen, err = s.SeenAssignees(ctx)
+	require.NoError(t, err)
+	assert.Equal(t, map[string]string{"act_2": "carol@example.org"}, seen)
 
 	_, ok, err := s.GetState(ctx, "meetings_horizon")
 	require.NoError(t, err)

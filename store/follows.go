@@ -133,6 +133,29 @@ func (s *Store) Announcement(ctx context.Context, channelID, meetingID string) (
 	return a, true, nil
 }
 
+// AnnouncementsForMeeting returns every channel's announcement of
+// meetingID, ordered by channel: when a draft is approved, each post of it
+// is updated, even in a channel that has unfollowed since.
+func (s *Store) AnnouncementsForMeeting(ctx context.Context, meetingID string) ([]Announcement, error) {
+	rows, err := s.db.QueryContext(ctx, s.q(`SELECT channel_id, status, message_ts, thread_posted, updated_at FROM announcements
+		WHERE meeting_id = ? ORDER BY channel_id`), meetingID)
+	if err != nil {
+		return nil, s.wrap("list announcements", err)
+	}
+	defer rows.Close()
+	var out []Announcement
+	for rows.Next() {
+		a := Announcement{MeetingID: meetingID}
+		var thread, at int64
+		if err := rows.Scan(&a.ChannelID, &a.Status, &a.TS, &thread, &at); err != nil {
+			return nil, s.wrap("list announcements", err)
+		}
+		a.ThreadPosted, a.UpdatedAt = thread != 0, fromMS(at)
+		out = append(out, a)
+	}
+	return out, s.wrap("list announcements", rows.Err())
+}
+
 // PutAnnouncement records a (replacing what was there). UpdatedAt is set
 // from the store's clock. Errors: ErrInvalid for an empty channel, meeting
 // or status.

@@ -47,7 +47,9 @@ func WithLogger(l *slog.Logger) Option {
 
 // Open connects to the database named by databaseURL, applies any pending
 // migrations under a lock (so replicas starting together do not race) and
-// returns the Store.
+// returns the Store. It waits as long as ctx allows (a PostgreSQL host
+// that drops packets is only given up on at ctx's deadline, or at
+// connect_timeout in the URL), so give it a deadline.
 //
 // databaseURL is one of (see CheckURL):
 //

@@ -52,6 +52,19 @@ func (s *Store) RecordAssignees(ctx context.Context, assignees map[string]string
 	})
 }
 
+// ForgetAssigneesSeenBefore deletes the actions not recorded since before
+// (closed or deleted in the records service) and returns how many went, so
+// the table stays the size of the active action list. An action forgotten
+// and seen again later counts as new.
+func (s *Store) ForgetAssigneesSeenBefore(ctx context.Context, before time.Time) (int64, error) {
+	res, err := s.db.ExecContext(ctx, s.q("DELETE FROM seen_actions WHERE seen_at < ?"), ms(before))
+	if err != nil {
+		return 0, s.wrap("forget seen actions", err)
+	}
+	n, err := res.RowsAffected()
+	return n, s.wrap("forget seen actions", err)
+}
+
 // GetState returns the named watcher value and whether it is set.
 func (s *Store) GetState(ctx context.Context, name string) (string, bool, error) {
 	var v string
