@@ -6,6 +6,8 @@ import (
 	"net/url"
 	"strings"
 	"time"
+
+	"github.com/recordsbot/recordsbot/store"
 )
 
 // Config is recordsbot's whole configuration, read from the environment
@@ -28,6 +30,7 @@ type Config struct {
 	RemindDays          int           `envconfig:"REMIND_DAYS" default:"3" desc:"remind: include actions due within this many days"`
 	RemindReportChannel string        `envconfig:"REMIND_REPORT_CHANNEL" desc:"remind: channel ID that gets the list of unmatched assignees"`
 	RemindSkipWeekends  bool          `envconfig:"REMIND_SKIP_WEEKENDS" default:"false" desc:"remind: send nothing on Saturdays and Sundays"`
+	DatabaseURL         string        `envconfig:"DATABASE_URL" default:"sqlite://recordsbot.db" desc:"the store: sqlite:///abs/path.db, sqlite://relative.db, sqlite::memory: or postgres://…"`
 	LogFormat           string        `envconfig:"LOG_FORMAT" default:"text" desc:"text or json"`
 	LogLevel            string        `envconfig:"LOG_LEVEL" default:"info" desc:"debug, info, warn or error"`
 	ShutdownGrace       time.Duration `envconfig:"SHUTDOWN_GRACE" default:"20s" desc:"how long a stopping server waits for in-flight work"`
@@ -57,6 +60,12 @@ func (c *Config) check(sub string) error {
 		}
 		return nil
 	}
+	needStore := func() error {
+		if err := store.CheckURL(c.databaseURL()); err != nil {
+			return &configError{err.Error()}
+		}
+		return nil
+	}
 	needBot := func() error {
 		if strings.TrimSpace(c.SlackBotToken) == "" {
 			return missing("SLACK_BOT_TOKEN", "(the bot token, xoxb-…)")
@@ -80,6 +89,9 @@ func (c *Config) check(sub string) error {
 		if err := needRecords(); err != nil {
 			return err
 		}
+		if err := needStore(); err != nil {
+			return err
+		}
 	case "remind":
 		if err := needBot(); err != nil {
 			return err
@@ -89,6 +101,9 @@ func (c *Config) check(sub string) error {
 		}
 		if c.RemindDays < 0 {
 			return &configError{"REMIND_DAYS must be 0 or more"}
+		}
+		if err := needStore(); err != nil {
+			return err
 		}
 	}
 	if c.Port <= 0 || c.Port > 65535 {
@@ -111,6 +126,19 @@ func (c *Config) check(sub string) error {
 		return &configError{"LOG_LEVEL: " + err.Error()}
 	}
 	return nil
+}
+
+// defaultDatabaseURL is DATABASE_URL's default: ./recordsbot.db.
+const defaultDatabaseURL = "sqlite://recordsbot.db"
+
+// databaseURL is DATABASE_URL, or its default when set but empty (as a
+// deployment template's blank value leaves it: envconfig fills in defaults
+// only for unset variables), or when a test's Config literal leaves it out.
+func (c *Config) databaseURL() string {
+	if strings.TrimSpace(c.DatabaseURL) == "" {
+		return defaultDatabaseURL
+	}
+	return c.DatabaseURL
 }
 
 // quoteURL shows a configured URL without any credentials in it.

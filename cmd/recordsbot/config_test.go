@@ -30,7 +30,7 @@ func validServeConfig() Config {
 	return Config{
 		SlackSigningSecret: "secret", SlackBotToken: "xoxb-1", SlackAPIURL: "https://slack.com/api/",
 		RecordsAPIURL: "https://records.example.org/api/v1", RecordsAPIKey: "key", Port: 3000,
-		LogFormat: "text", LogLevel: "info",
+		LogFormat: "text", LogLevel: "info", DatabaseURL: "sqlite://recordsbot.db",
 	}
 }
 
@@ -62,6 +62,10 @@ func TestConfigCheck(t *testing.T) {
 		{"remind needs no signing secret", "remind", func(c *Config) { c.SlackSigningSecret = "" }, ""},
 		{"remind needs a bot token", "remind", func(c *Config) { c.SlackBotToken = "" }, "SLACK_BOT_TOKEN"},
 		{"negative remind days", "remind", func(c *Config) { c.RemindDays = -1 }, "REMIND_DAYS"},
+		{"bad database url", "serve", func(c *Config) { c.DatabaseURL = "mysql://db/recordsbot" }, "DATABASE_URL"},
+		{"bad database url for remind", "remind", func(c *Config) { c.DatabaseURL = "sqlite://" }, "DATABASE_URL"},
+		{"empty database url is the default", "remind", func(c *Config) { c.DatabaseURL = "" }, ""},
+		{"postgres database url", "serve", func(c *Config) { c.DatabaseURL = "postgres://bot:pw@db:5432/recordsbot" }, ""},
 		{"demo needs nothing", "demo", func(c *Config) { *c = Config{Port: 3000, LogFormat: "text", LogLevel: "info"} }, ""},
 	}
 	for _, tt := range tests {
@@ -83,11 +87,25 @@ func TestConfigCheck(t *testing.T) {
 	}
 }
 
+func TestDatabaseURLDefault(t *testing.T) {
+	t.Parallel()
+	assert.Equal(t, "sqlite://recordsbot.db", (&Config{DatabaseURL: " "}).databaseURL(), "blank means ./recordsbot.db")
+	assert.Equal(t, "sqlite::memory:", (&Config{DatabaseURL: "sqlite::memory:"}).databaseURL())
+	field, _ := reflect.TypeFor[Config]().FieldByName("DatabaseURL")
+	assert.Equal(t, defaultDatabaseURL, field.Tag.Get("default"), "envconfig's default and the blank default agree")
+}
+
 func TestSecretsStayOutOfConfigErrors(t *testing.T) {
 	t.Parallel()
 	c := validServeConfig()
 	c.RecordsAPIURL = "https://user:hunter2@records.example.org/"
 	err := c.check("serve")
+	require.Error(t, err)
+	assert.NotContains(t, err.Error(), "hunter2")
+
+	c = validServeConfig()
+	c.DatabaseURL = "postgres://bot:hunter2@db:notaport/recordsbot"
+	err = c.check("serve")
 	require.Error(t, err)
 	assert.NotContains(t, err.Error(), "hunter2")
 }

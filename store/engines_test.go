@@ -1,0 +1,146 @@
+package store
+
+import (
+	"context"
+	"crypto/rand"
+	"database/sql"
+	"encoding/hex"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+)
+
+// postgresEnv names the variable that points the suite at a PostgreSQL
+// server; .ci/run starts a throw-away one and sets it.
+const postgresEnv = "RECORDSBOT_TEST_POSTGRES"
+
+// engine is one way of getting a fresh, empty database for a test.
+type engine struct {
+	name string
+	// newURL returns the DATABASE_URL of a fresh database that only this
+	// test uses, removed when the test ends.
+	newURL func(t testing.TB) string
+	// shared: two Opens of one URL see the same data (not so for
+	// :memory:), which the race and concurrent-start tests need.
+	shared bool
+}
+
+var (
+	sqliteFile = engine{name: "sqlite", shared: true, newURL: func(t testing.TB) string {
+		return "sqlite://" + filepath.Join(t.TempDir(), "recordsbot.db")
+	}}
+	sqliteMemory = engine{name: "sqlite-memory", newURL: func(testing.TB) string { return "sqlite::memory:" }}
+	postgres     = engine{name: "postgres", shared: true, newURL: newPostgresSchema}
+)
+
+// newPostgresSchema creates a schema of its own for the test, so tests run
+// in parallel on one server and leave nothing behind.
+func newPostgresSchema(t testing.TB) string {
+	t.Helper()
+	base := os.Getenv(postgresEnv)
+	if base == "" {
+		t.Skip("PostgreSQL tests need " + postgresEnv + "=postgres://…; .ci/run starts a throw-away server and sets it")
+	}
+	admin, err := sql.Open("pgx", base)
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = admin.Close() })
+	b := make([]byte, 6)
+	_, _ = rand.Read(b)
+	schema := "t_" + hex.EncodeToString(b)
+	_, err = admin.ExecContext(t.Context(), "CREATE SCHEMA "+schema)
+	require.NoError(t, err, "create schema on %s", redact(base))
+	t.Cleanup(func() {
+		_, err := admin.ExecContext(context.Background(), "DROP SCHEMA "+schema+" CASCADE")
+		require.NoError(t, err)
+	})
+	sep := "?"
+	if strings.Contains(base, "?") {
+		sep = "&"
+	}
+	return base + sep + "search_path=" + schema
+}
+
+// testClock is a clock the test moves by hand, shared by every Store of a
+// test so leases and locks expire without sleeping.
+type testClock struct {
+	mu  sync.Mutex
+	now time.Time
+}
+
+func newClock() *testClock {
+	return &testClock{now: time.Date(2026, 11, 23, 9, 0, 0, 0, time.UTC)}
+}
+
+func (c *testClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+func (c *testClock) Advance(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.now = c.now.Add(d)
+}
+
+// open opens url for the test and closes it at the end.
+func open(t *testing.T, url string, opts ...Option) *Store {
+	t.Helper()
+	s, err := Open(t.Context(), url, opts...)
+	require.NoError(t, err, "open %s", redact(url))
+	t.Cleanup(func() { _ = s.Close() })
+	return s
+}
+
+// countingHandler counts log records by message, across goroutines.
+type countingHandler struct {
+	mu     sync.Mutex
+	counts map[string]int
+}
+
+func (h *countingHandler) Enabled(context.Context, slog.Level) bool { return true }
+func (h *countingHandler) Handle(_ context.Context, r slog.Record) error {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.counts == nil {
+		h.counts = map[string]int{}
+	}
+	h.counts[r.Message]++
+	return nil
+}
+func (h *countingHandler) WithAttrs([]slog.Attr) slog.Handler { return h }
+func (h *countingHandler) WithGroup(string) slog.Handler      { return h }
+
+func (h *countingHandler) count(msg string) int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.counts[msg]
+}
+
+func ptr[T any](v T) *T { return &v }
+
+func postgresURLMissing() bool { return os.Getenv(postgresEnv) == "" }
+
+func slogNew(h slog.Handler) *slog.Logger { return slog.New(h) }
+
+func itoa(n int) string { return strconv.Itoa(n) }
+
+// pad is a migration number as in file names.
+func pad(n int) string { return fmt.Sprintf("%04d", n) }
+
+func mustMigrations(t *testing.T, engine string) []migration {
+	t.Helper()
+	all, err := migrations(migrationFS, engine)
+	require.NoError(t, err)
+	return all
+}
+
+func boolString(b bool) string { return strconv.FormatBool(b) }

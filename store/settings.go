@@ -1,0 +1,130 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"time"
+)
+
+// Settings are a person's own notification choices. A nil field means "the
+// organisation's default", so the zero Settings is everyone's start and an
+// admin's change of a default reaches everyone who has not chosen.
+type Settings struct {
+	RemindEnabled *bool   // daily reminder DMs
+	RemindAt      *string // local time they arrive, "HH:MM" (24-hour)
+	WeekdaysOnly  *bool   // no reminders on Saturday and Sunday
+	AssignDMs     *bool   // a DM when an action is newly assigned
+	// UpdatedAt is when they were last saved; zero if never.
+	UpdatedAt time.Time
+}
+
+// CheckRemindAt reports whether s is a reminder time the store accepts:
+// "HH:MM", 00:00 to 23:59. The error wraps ErrInvalid and is fit to show.
+func CheckRemindAt(s string) error {
+	ok := len(s) == 5 && s[2] == ':'
+	for _, i := range []int{0, 1, 3, 4} {
+		ok = ok && s[i] >= '0' && s[i] <= '9'
+	}
+	if ok {
+		h, m := int(s[0]-'0')*10+int(s[1]-'0'), int(s[3]-'0')*10+int(s[4]-'0')
+		ok = h < 24 && m < 60
+	}
+	if !ok {
+		return fmt.Errorf("%w: reminder time %q is not HH:MM between 00:00 and 23:59", ErrInvalid, s)
+	}
+	return nil
+}
+
+// Settings returns userID's settings; a person who never saved any gets
+// the zero Settings (every choice the default).
+func (s *Store) Settings(ctx context.Context, userID string) (Settings, error) {
+	all, err := s.SettingsFor(ctx, []string{userID})
+	return all[userID], err
+}
+
+// SettingsFor returns the settings of the given users in one query, by user
+// ID. Users who never saved any are absent: the map's zero value is their
+// Settings.
+func (s *Store) SettingsFor(ctx context.Context, userIDs []string) (map[string]Settings, error) {
+	out := map[string]Settings{}
+	if len(userIDs) == 0 {
+		return out, nil
+	}
+	rows, err := s.db.QueryContext(ctx, s.q(`
+		SELECT user_id, remind_enabled, remind_at, weekdays_only, assign_dms, updated_at
+		FROM settings WHERE user_id IN (`+s.d.jsonStrings+`)`), jsonArray(userIDs))
+	if err != nil {
+		return nil, s.wrap("read settings", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id string
+		var enabled, weekdays, dms sql.NullInt64
+		var at sql.NullString
+		var updated int64
+		if err := rows.Scan(&id, &enabled, &at, &weekdays, &dms, &updated); err != nil {
+			return nil, s.wrap("read settings", err)
+		}
+		out[id] = Settings{
+			RemindEnabled: nullBool(enabled),
+			RemindAt:      nullString(at),
+			WeekdaysOnly:  nullBool(weekdays),
+			AssignDMs:     nullBool(dms),
+			UpdatedAt:     fromMS(updated),
+		}
+	}
+	return out, s.wrap("read settings", rows.Err())
+}
+
+// SaveSettings replaces userID's settings with set (nil fields go back to
+// the default). Errors: ErrInvalid for an empty user ID or a RemindAt that
+// is not HH:MM; ErrUnavailable when the store is down.
+func (s *Store) SaveSettings(ctx context.Context, userID string, set Settings) error {
+	if userID == "" {
+		return fmt.Errorf("save settings: %w: user ID is required", ErrInvalid)
+	}
+	if set.RemindAt != nil {
+		if err := CheckRemindAt(*set.RemindAt); err != nil {
+			return err
+		}
+	}
+	_, err := s.db.ExecContext(ctx, s.q(`
+		INSERT INTO settings (user_id, remind_enabled, remind_at, weekdays_only, assign_dms, updated_at)
+		VALUES (?, ?, ?, ?, ?, ?)
+		ON CONFLICT (user_id) DO UPDATE SET
+			remind_enabled = excluded.remind_enabled, remind_at = excluded.remind_at,
+			weekdays_only = excluded.weekdays_only, assign_dms = excluded.assign_dms,
+			updated_at = excluded.updated_at`),
+		userID, boolParam(set.RemindEnabled), stringParam(set.RemindAt), boolParam(set.WeekdaysOnly), boolParam(set.AssignDMs), ms(s.now()))
+	return s.wrap("save settings", err)
+}
+
+func nullBool(v sql.NullInt64) *bool {
+	if !v.Valid {
+		return nil
+	}
+	b := v.Int64 != 0
+	return &b
+}
+
+func nullString(v sql.NullString) *string {
+	if !v.Valid {
+		return nil
+	}
+	return &v.String
+}
+
+func boolParam(b *bool) sql.NullInt64 {
+	if b == nil {
+		return sql.NullInt64{}
+	}
+	return sql.NullInt64{Int64: int64(boolInt(*b)), Valid: true}
+}
+
+func stringParam(s *string) sql.NullString {
+	if s == nil {
+		return sql.NullString{}
+	}
+	return sql.NullString{String: *s, Valid: true}
+}

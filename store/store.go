@@ -1,0 +1,172 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"time"
+)
+
+// Store is recordsbot's persistent state on one database, SQLite or
+// PostgreSQL. It is safe for concurrent use, and several Stores (in one
+// process or in several replicas) may share one database: every method is
+// atomic on its own.
+type Store struct {
+	db      *sql.DB
+	d       *dialect
+	now     func() time.Time
+	log     *slog.Logger
+	display string // the URL without credentials, for messages
+
+	// file and fileInfo identify the SQLite file opened, so Ping notices a
+	// file removed or replaced under a running bot (writes would otherwise
+	// go to an unlinked inode and vanish at the next start).
+	file     string
+	fileInfo os.FileInfo
+}
+
+// Option configures Open.
+type Option func(*Store)
+
+// WithClock sets the clock every timestamp, lease and lock expiry is taken
+// from. The default is time.Now. Times are passed to the database as
+// parameters, never read from the database server's own clock, so one clock
+// rules both engines and all replicas agree as far as their clocks do.
+func WithClock(now func() time.Time) Option {
+	return func(s *Store) { s.now = now }
+}
+
+// WithLogger sets where Open reports the migrations it applied. The default
+// discards.
+func WithLogger(l *slog.Logger) Option {
+	return func(s *Store) { s.log = l }
+}
+
+// Open connects to the database named by databaseURL, applies any pending
+// migrations under a lock (so replicas starting together do not race) and
+// returns the Store. It waits as long as ctx allows (a PostgreSQL host
+// that drops packets is only given up on at ctx's deadline, or at
+// connect_timeout in the URL), so give it a deadline.
+//
+// databaseURL is one of (see CheckURL):
+//
+//	sqlite:///absolute/path.db   sqlite://relative/path.db   sqlite::memory:
+//	postgres://user:pass@host:5432/db?sslmode=…   (or postgresql://…)
+//
+// Errors: ErrBadURL (with a message naming DATABASE_URL) for a URL of
+// another form; ErrSchemaTooNew (a *SchemaTooNewError) when the database was
+// migrated by a newer recordsbot; ErrUnavailable when the database cannot be
+// reached or opened.
+func Open(ctx context.Context, databaseURL string, opts ...Option) (*Store, error) {
+	target, err := parseURL(databaseURL)
+	if err != nil {
+		return nil, err
+	}
+	s := &Store{d: target.dialect, now: time.Now, log: slog.New(slog.DiscardHandler), display: target.display}
+	for _, o := range opts {
+		o(s)
+	}
+	db, err := target.open()
+	if err != nil {
+		return nil, s.wrap("open store "+s.display, err)
+	}
+	s.db = db
+	if err := s.migrate(ctx); err != nil {
+		_ = db.Close()
+		return nil, err
+	}
+	if target.file != "" {
+		fi, err := os.Stat(target.file)
+		if err != nil {
+			_ = db.Close()
+			return nil, fmt.Errorf("open store %s: %w", s.display, unavailable(err))
+		}
+		s.file, s.fileInfo = target.file, fi
+	}
+	return s, nil
+}
+
+// Close closes the database. Methods called after Close return
+// ErrUnavailable.
+func (s *Store) Close() error {
+	return s.db.Close()
+}
+
+// Engine names the engine in use: "sqlite" or "postgres".
+func (s *Store) Engine() string { return s.d.name }
+
+// String is the database URL without credentials, for logs.
+func (s *Store) String() string { return s.display }
+
+// Ping checks that the database answers and still holds recordsbot's schema.
+// For SQLite it also checks that the file opened is still the one at its
+// path. It returns nil or an error wrapping ErrUnavailable; /readyz should
+// fail on it.
+func (s *Store) Ping(ctx context.Context) error {
+	if s.file != "" {
+		fi, err := os.Stat(s.file)
+		if err != nil {
+			return fmt.Errorf("ping store: %w", unavailable(err))
+		}
+		if !os.SameFile(fi, s.fileInfo) {
+			return fmt.Errorf("ping store: %w", unavailable(fmt.Errorf("database file %s was replaced while open", s.file)))
+		}
+	}
+	var v int
+	// Reading the migrations table rather than SELECT 1 also notices a
+	// database or schema dropped under us.
+	if err := s.db.QueryRowContext(ctx, "SELECT COUNT(*) FROM schema_migrations").Scan(&v); err != nil {
+		// Whatever stops this query stops every other one: a Ping that
+		// fails is a store that is down, whatever the driver said.
+		if ctx.Err() == nil {
+			return fmt.Errorf("ping store: %w", unavailable(err))
+		}
+		return fmt.Errorf("ping store: %w", err)
+	}
+	return nil
+}
+
+// wrap adds context to a database error and marks it ErrUnavailable when
+// the engine says the database is down rather than that the query was
+// wrong.
+func (s *Store) wrap(what string, err error) error {
+	if err == nil {
+		return nil
+	}
+	if s.d.isUnavailable(err) {
+		err = unavailable(err)
+	}
+	return fmt.Errorf("%s: %w", what, err)
+}
+
+// q rewrites a query written with ? placeholders for the engine.
+func (s *Store) q(query string) string { return s.d.rebind(query) }
+
+// ms is the storage form of every timestamp: Unix milliseconds, an integer
+// both engines compare and index the same way.
+func ms(t time.Time) int64 { return t.UnixMilli() }
+
+// fromMS is the inverse of ms, in UTC.
+func fromMS(v int64) time.Time { return time.UnixMilli(v).UTC() }
+
+// tx runs fn in a transaction and commits it, or rolls back on error. On
+// SQLite the transaction is BEGIN IMMEDIATE (the DSN's _txlock), so it
+// waits for the write lock up front instead of failing on upgrade.
+func (s *Store) tx(ctx context.Context, what string, fn func(*sql.Tx) error) error {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return s.wrap(what, err)
+	}
+	if err := fn(tx); err != nil {
+		_ = tx.Rollback()
+		var known *SchemaTooNewError
+		if errors.As(err, &known) || errors.Is(err, ErrNotOwner) || errors.Is(err, ErrInvalid) {
+			return err
+		}
+		return s.wrap(what, err)
+	}
+	return s.wrap(what, tx.Commit())
+}
