@@ -27,6 +27,9 @@ type workspace struct {
 	homeViews         map[string]View // the latest publish per user
 	viewIDs           map[string]string
 	unfurls           []Unfurl
+	// scopes are the bot token's granted scopes; nil grants all. See
+	// WithScopes.
+	scopes []string
 	lastTS            int64 // the last message timestamp handed out, in µs
 	seq               int   // numbers view IDs and hashes
 	// sockets holds the Socket Mode connections; it has its own lock and
@@ -113,6 +116,15 @@ func (ws *workspace) postableChannel(channel string) (string, error) {
 	return channel, nil
 }
 
+// channelKey is the channel a "channel" argument names for rate limits: a
+// user ID means the bot's DM with that user, where the post lands.
+func (ws *workspace) channelKey(channel string) string {
+	if strings.HasPrefix(channel, "U") || strings.HasPrefix(channel, "W") {
+		return dmID(channel)
+	}
+	return channel
+}
+
 // dmID is the ID of the bot's DM with userID.
 func dmID(userID string) string { return "D" + userID }
 
@@ -129,33 +141,51 @@ func (ws *workspace) findMessage(channel, ts string) *storedMessage {
 
 // applyContent sets the parts of m that p carries: text, blocks,
 // attachments and metadata. Arguments p lacks leave m alone, as chat.update
-// keeps what a call does not replace.
-func applyContent(m *Message, p url.Values) error {
+// keeps what a call does not replace. Metadata that breaks Slack's schema
+// is dropped and reported as the warning to answer with.
+func applyContent(m *Message, p url.Values) (warning string, err error) {
 	if p.Has("text") {
 		m.Text = p.Get("text")
 	}
 	if p.Has("blocks") {
 		raw, err := jsonArray(p.Get("blocks"), "invalid_blocks")
 		if err != nil {
-			return err
+			return "", err
 		}
 		m.Blocks = raw
 	}
 	if p.Has("attachments") {
 		raw, err := jsonArray(p.Get("attachments"), "invalid_attachments")
 		if err != nil {
-			return err
+			return "", err
 		}
 		m.Attachments = raw
 	}
 	if p.Has("metadata") {
 		raw, err := messageMetadata(p.Get("metadata"))
 		if err != nil {
-			return err
+			return "", err
+		}
+		if raw != nil && !validMetadata(raw) {
+			return InvalidMetadataSchema, nil // the message keeps no metadata
 		}
 		m.Metadata = raw
 	}
-	return nil
+	return "", nil
+}
+
+// validMetadata reports whether metadata, which messageMetadata accepted,
+// also meets Slack's schema: an event_type of letters, digits, _ and -, and
+// an event_payload of the values Slack allows (see validPayload).
+func validMetadata(raw json.RawMessage) bool {
+	var md struct {
+		EventType    string `json:"event_type"`
+		EventPayload any    `json:"event_payload"`
+	}
+	if json.Unmarshal(raw, &md) != nil || !metadataEventType.MatchString(md.EventType) {
+		return false
+	}
+	return md.EventPayload == nil || validPayload(md.EventPayload)
 }
 
 // hasContent reports whether m shows anything, which Slack demands of every

@@ -196,7 +196,7 @@ func startDemo(log *slog.Logger) (*demoEnv, error) {
 		HTTPClient: &http.Client{Timeout: 30 * time.Second, Transport: env.transport},
 	}
 	env.remind = func(ctx context.Context) (bot.RemindSummary, error) {
-		return bot.Remind(ctx, bot.RemindConfig{Days: demoRemindDays}, bot.RemindDeps{Records: records, Slack: api, Logger: log})
+		return bot.Remind(ctx, bot.RemindConfig{Days: demoRemindDays}, bot.RemindDeps{Records: records, Slack: api, Logger: log, Clock: noWaitClock{}})
 	}
 
 	env.httpSrv = &http.Server{

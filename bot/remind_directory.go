@@ -1,0 +1,166 @@
+package bot
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/slack-go/slack"
+	"golang.org/x/sync/errgroup"
+
+	"github.com/recordsbot/recordsbot/apiclient"
+)
+
+// directory is the workspace's members as users.list gives them, read once
+// per run: a few Tier 2 calls for the whole workspace instead of a Tier 3
+// lookup per person.
+type directory struct {
+	byEmail map[string]string         // lowercased email -> user ID
+	zones   map[string]*time.Location // user ID -> their zone, when Slack knows it
+}
+
+// loadDirectory pages through users.list, paced to its tier, leaving out
+// deleted members and bots. A member's tz that Go does not know leaves them
+// in the organisation's zone.
+func (j *remindJob) loadDirectory(ctx context.Context) (*directory, error) {
+	d := &directory{byEmail: map[string]string{}, zones: map[string]*time.Location{}}
+	p := j.deps.Slack.GetUsersPaginated(slack.GetUsersOptionLimit(usersPage))
+	pages := 0
+	for {
+		var err error
+		err = j.slack.call(ctx, "users.list", "", func(ctx context.Context) error {
+			var e error
+			p, e = p.Next(ctx)
+			return e
+		})
+		if p.Done(err) {
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("users.list: %w", err)
+		}
+		pages++
+		for _, u := range p.Users {
+			if u.Deleted || u.IsBot {
+				continue
+			}
+			if e := strings.ToLower(u.Profile.Email); e != "" {
+				d.byEmail[e] = u.ID
+			}
+			if u.TZ != "" {
+				if loc, err := time.LoadLocation(u.TZ); err == nil {
+					d.zones[u.ID] = loc
+				}
+			}
+		}
+	}
+	j.log.InfoContext(ctx, "remind: directory read", "pages", pages, "members_with_email", len(d.byEmail))
+	return d, nil
+}
+
+// match finds the Slack user of each assignee and merges assignees who turn
+// out to be the same user. Assignees who match nobody go to the summary's
+// Unmatched, and those whose lookup failed to Failed. Without users.list
+// (it failed, say for want of users:read) every assignee is looked up by
+// email instead, which is slower but still works.
+func (j *remindJob) match(ctx context.Context, pending []pendingAssignee) ([]*recipient, error) {
+	dir, err := j.loadDirectory(ctx)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, fmt.Errorf("match assignees: %w", context.Cause(ctx))
+		}
+		j.log.WarnContext(ctx, "remind: cannot read the Slack directory; looking each assignee up by email", "error", err)
+		dir = &directory{zones: map[string]*time.Location{}}
+	}
+	j.dir = dir
+	ids := make([]string, len(pending))
+	errs := make([]error, len(pending))
+	g := errgroup.Group{}
+	g.SetLimit(j.cfg.Concurrency)
+	for i := range pending {
+		if ctx.Err() != nil {
+			break
+		}
+		g.Go(func() error {
+			ids[i], errs[i] = j.slackUser(ctx, pending[i].person)
+			return nil
+		})
+	}
+	g.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("match assignees: %w", context.Cause(ctx))
+	}
+
+	byID := map[string]*recipient{}
+	var out []*recipient
+	for i, p := range pending {
+		label := personLabel(p.person)
+		switch {
+		case errs[i] != nil:
+			j.log.ErrorContext(ctx, "remind: assignee lookup failed", "assignee", label, "error", errs[i])
+			j.sum.Failed = append(j.sum.Failed, RemindFailure{Who: label, Err: errs[i]})
+			j.count("failed")
+		case ids[i] == "":
+			j.log.WarnContext(ctx, "remind: assignee matches no Slack user", "assignee", label, "actions", len(p.actions))
+			j.sum.Unmatched = append(j.sum.Unmatched, UnmatchedAssignee{Assignee: label, Actions: len(p.actions)})
+			j.count("unmatched")
+		default:
+			r := byID[ids[i]]
+			if r == nil {
+				zone := dir.zones[ids[i]]
+				if zone == nil {
+					zone = j.cfg.Zone
+				}
+				r = &recipient{id: ids[i], label: p.person.String(), zone: zone}
+				byID[ids[i]] = r
+				out = append(out, r)
+			}
+			r.actions = append(r.actions, p.actions...)
+		}
+	}
+	return out, nil
+}
+
+// slackUser returns the Slack user ID of assignee p, or "" when nobody
+// matches: USER_MAP first (it exists to override), then the Slack ID the
+// records give, then the email in the directory, and only for an email the
+// directory lacks (a guest, a member added since, a directory that could
+// not be read) users.lookupByEmail.
+func (j *remindJob) slackUser(ctx context.Context, p apiclient.Person) (string, error) {
+	for _, k := range []string{p.Email, p.Name, p.ID, p.SlackID} {
+		if id, ok := j.userMap[strings.ToLower(k)]; ok && k != "" {
+			return id, nil
+		}
+	}
+	if p.SlackID != "" {
+		return p.SlackID, nil
+	}
+	if p.Email == "" {
+		return "", nil
+	}
+	if id, ok := j.dir.byEmail[strings.ToLower(p.Email)]; ok {
+		return id, nil
+	}
+	var id string
+	err := j.slack.call(ctx, "users.lookupByEmail", "", func(ctx context.Context) error {
+		u, err := j.deps.Slack.GetUserByEmailContext(ctx, p.Email)
+		switch {
+		case slackErrorCode(err) == "users_not_found":
+			return nil
+		case err != nil:
+			return err
+		}
+		id = u.ID
+		if loc, lerr := time.LoadLocation(u.TZ); lerr == nil && u.TZ != "" {
+			j.mu.Lock()
+			j.dir.zones[u.ID] = loc
+			j.mu.Unlock()
+		}
+		return nil
+	})
+	if err != nil {
+		return "", fmt.Errorf("users.lookupByEmail: %w", err)
+	}
+	return id, nil
+}
