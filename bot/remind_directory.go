@@ -27,19 +27,18 @@ func (j *remindJob) loadDirectory(ctx context.Context) (*directory, error) {
 	d := &directory{byEmail: map[string]string{}, zones: map[string]*time.Location{}}
 	p := j.deps.Slack.GetUsersPaginated(slack.GetUsersOptionLimit(usersPage))
 	pages := 0
-	for {
-		var err error
-		err = j.slack.call(ctx, "users.list", "", func(ctx context.Context) error {
+	for more := true; more; {
+		err := j.slack.call(ctx, "users.list", "", func(ctx context.Context) error {
 			var e error
 			p, e = p.Next(ctx)
 			return e
 		})
-		if p.Done(err) {
-			break
-		}
 		if err != nil {
 			return nil, fmt.Errorf("users.list: %w", err)
 		}
+		// The last page has no next cursor; asking again would cost a
+		// paced slot for nothing.
+		more = p.Cursor != ""
 		pages++
 		for _, u := range p.Users {
 			if u.Deleted || u.IsBot {

@@ -30,8 +30,8 @@ type workspace struct {
 	// scopes are the bot token's granted scopes; nil grants all. See
 	// WithScopes.
 	scopes []string
-	lastTS            int64 // the last message timestamp handed out, in µs
-	seq               int   // numbers view IDs and hashes
+	lastTS int64 // the last message timestamp handed out, in µs
+	seq    int   // numbers view IDs and hashes
 	// sockets holds the Socket Mode connections; it has its own lock and
 	// the pointer never changes.
 	sockets *socketHub

@@ -92,7 +92,7 @@ func (c *Config) check(sub string) error {
 		if c.RemindDays < 0 {
 			return &configError{"REMIND_DAYS must be 0 or more"}
 		}
-		if _, err := time.Parse("15:04", c.RemindAt); err != nil {
+		if _, err := time.Parse("15:04", c.RemindAt); err != nil && c.RemindAt != "" {
 			return &configError{fmt.Sprintf("REMIND_AT must be a time of day such as 09:00, got %q", c.RemindAt)}
 		}
 	}

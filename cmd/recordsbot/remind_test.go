@@ -32,6 +32,9 @@ func remindEnv(t *testing.T) (Config, *slacktest.Server) {
 		SlackBotToken: slacktest.DefaultToken, SlackAPIURL: fake.APIURL(),
 		RecordsAPIURL: records.URL, RecordsAPIKey: recordstest.DefaultKey,
 		Port: 3000, LogFormat: "text", LogLevel: "info", RemindDays: 3,
+		// Whatever the hour the test runs at, it is past everyone's
+		// reminder time.
+		RemindAt: "00:00",
 	}, fake
 }
 
