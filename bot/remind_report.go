@@ -57,7 +57,7 @@ func (j *remindJob) report(ctx context.Context) {
 			"key": key, "date": date, "unmatched": len(j.sum.Unmatched),
 		}}))
 	if err != nil {
-		if j.deps.Ledger != nil {
+		if j.deps.Ledger != nil && refused(err) {
 			j.release(ctx, key)
 		}
 		j.reportFailed(ctx, channel, err)

@@ -3,6 +3,7 @@ package bot
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -196,7 +197,12 @@ func (j *remindJob) send(ctx context.Context, r *recipient, now time.Time) (stri
 	}
 	ts, err := j.post(ctx, r.id, j.reminderOptions(r, due, key, date, now)...)
 	if err != nil {
-		j.release(ctx, key)
+		if refused(err) {
+			j.release(ctx, key)
+		}
+		// Otherwise the post may have landed (the run was cancelled, the
+		// connection broke): the claim lapses with its lease, and the run
+		// that takes it over looks in the DM before sending.
 		return "failed", len(due), err
 	}
 	if err := j.done_(ctx, key, ts); err != nil {
@@ -236,6 +242,16 @@ func (j *remindJob) done_(ctx context.Context, key, result string) error {
 		return fmt.Errorf("mark %s done: %w", key, err)
 	}
 	return nil
+}
+
+// refused reports whether err is Slack's answer that it did not do the
+// call (an "ok":false error or a 429), as against a failure that leaves it
+// unknown whether the call took effect (a timeout, a cancelled run, a
+// broken connection, a 5xx).
+func refused(err error) bool {
+	var rl *slack.RateLimitedError
+	var se slack.SlackErrorResponse
+	return errors.As(err, &rl) || errors.As(err, &se)
 }
 
 // release gives key back after a failure, so the next run tries again at
