@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"slices"
 	"net/http"
 	"sync"
 	"testing"
@@ -118,11 +119,12 @@ func person(i int, tz string) slacktest.User {
 }
 
 // newTierEnv starts the records with one date-only action per person due
-// on deadline, and the tiered fake Slack holding them.
-func newTierEnv(t testing.TB, people []slacktest.User, deadline time.Time, factor float64, opts ...slacktest.Option) *tierEnv {
+// on deadline, and the tiered fake Slack holding them. Ghosts have actions
+// but are not in Slack.
+func newTierEnv(t testing.TB, people, ghosts []slacktest.User, deadline time.Time, factor float64, opts ...slacktest.Option) *tierEnv {
 	t.Helper()
 	var data recordstest.Dataset
-	for _, u := range people {
+	for _, u := range append(slices.Clone(people), ghosts...) {
 		data.Actions = append(data.Actions, recordstest.Action{
 			ID: "T-" + u.ID, Title: "Follow up for " + u.RealName, Status: "open",
 			AssigneeName: u.RealName, AssigneeEmail: u.Email, Deadline: deadline, DateOnly: true,

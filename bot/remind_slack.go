@@ -1,10 +1,15 @@
 package bot
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
+	"net/http"
+	"strings"
 	"sync"
 	"time"
 
@@ -188,13 +193,45 @@ func sleepCtx(ctx context.Context, d time.Duration) error {
 	}
 }
 
-// LogSlackWarnings returns a slack.OptionOnWarning callback that logs every
-// warning Slack returns on a Web API call ("warning" and
-// response_metadata.warnings, https://docs.slack.dev/apis/web-api/#responses),
+// SlackWarningTransport wraps next (http.DefaultTransport when nil) so that
+// every warning Slack returns on a Web API call is logged: "warning" and
+// response_metadata.warnings (https://docs.slack.dev/apis/web-api/#responses),
 // such as invalid_metadata_schema when a message's metadata was dropped.
-// The request is not logged: it may hold message text.
-func LogSlackWarnings(log *slog.Logger) func(path string, request any, w *slack.Warning) {
-	return func(path string, _ any, w *slack.Warning) {
-		log.Warn("slack: the Web API returned a warning", "method", path, "warning", w.Codes, "warnings", w.Warnings)
+// slack-go's OptionOnWarning is not enough: chat.postMessage, the call
+// whose warning matters most here, bypasses it. Only the method and the
+// warnings are logged, never the request.
+func SlackWarningTransport(next http.RoundTripper, log *slog.Logger) http.RoundTripper {
+	if next == nil {
+		next = http.DefaultTransport
 	}
+	return roundTripFunc(func(r *http.Request) (*http.Response, error) {
+		resp, err := next.RoundTrip(r)
+		if err != nil || !strings.Contains(resp.Header.Get("Content-Type"), "json") {
+			return resp, err
+		}
+		// Slack's answers are small; one larger than the cap is passed on
+		// unread past it.
+		head, rerr := io.ReadAll(io.LimitReader(resp.Body, maxWarningScan))
+		resp.Body = struct {
+			io.Reader
+			io.Closer
+		}{io.MultiReader(bytes.NewReader(head), resp.Body), resp.Body}
+		if rerr != nil || !bytes.Contains(head, []byte(`"warning`)) {
+			return resp, err
+		}
+		var w struct {
+			Warning          string `json:"warning"`
+			ResponseMetadata struct {
+				Warnings []string `json:"warnings"`
+			} `json:"response_metadata"`
+		}
+		if json.Unmarshal(head, &w) == nil && (w.Warning != "" || len(w.ResponseMetadata.Warnings) > 0) {
+			log.WarnContext(r.Context(), "slack: the Web API returned a warning", "method", slackMethod(r.URL.Path),
+				"warning", w.Warning, "warnings", w.ResponseMetadata.Warnings)
+		}
+		return resp, err
+	})
 }
+
+// maxWarningScan is how much of an answer is read to find its warnings.
+const maxWarningScan = 1 << 20

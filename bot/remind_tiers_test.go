@@ -26,7 +26,7 @@ func TestRemindFitsTheTiers(t *testing.T) {
 		people = append(people, person(i, "Europe/London"))
 	}
 	now := time.Date(2026, 11, 18, 10, 0, 0, 0, time.UTC)
-	e := newTierEnv(t, people, time.Date(2026, 11, 19, 0, 0, 0, 0, time.UTC), 200)
+	e := newTierEnv(t, people, nil, time.Date(2026, 11, 19, 0, 0, 0, 0, time.UTC), 200)
 	ledger := newMemLedger(e.clock.Now)
 	sum, err := bot.Remind(t.Context(), bot.RemindConfig{Days: 3, Now: now}, e.deps(ledger, nil))
 	require.NoError(t, err)
@@ -66,7 +66,7 @@ func TestRemindOneSharedPauseAfterA429(t *testing.T) {
 	now := time.Date(2026, 11, 18, 10, 0, 0, 0, time.UTC)
 	// A slow clock: one post every 200 ms of Slack time is 40 ms of real
 	// time, so no post is in flight when the 429 comes back.
-	e := newTierEnv(t, people, time.Date(2026, 11, 19, 0, 0, 0, 0, time.UTC), 5)
+	e := newTierEnv(t, people, nil, time.Date(2026, 11, 19, 0, 0, 0, 0, time.UTC), 5)
 	e.fake.InjectFault(slacktest.Fault{Method: "chat.postMessage", HTTPStatus: http.StatusTooManyRequests, RetryAfter: 2, Times: 1})
 	sum, err := bot.Remind(t.Context(), bot.RemindConfig{Days: 3, Now: now, Concurrency: 8}, e.deps(newMemLedger(e.clock.Now), nil))
 	require.NoError(t, err)
@@ -89,7 +89,7 @@ func TestRemindTimeZones(t *testing.T) {
 	t.Parallel()
 	nz, la := person(1, "Pacific/Auckland"), person(2, "America/Los_Angeles")
 	deadline := time.Date(2026, 11, 18, 0, 0, 0, 0, time.UTC) // "2026-11-18": ends at midnight UTC
-	e := newTierEnv(t, []slacktest.User{nz, la}, deadline, 500)
+	e := newTierEnv(t, []slacktest.User{nz, la}, nil, deadline, 500)
 	ledger := newMemLedger(e.clock.Now)
 	start := time.Date(2026, 11, 18, 18, 0, 0, 0, time.UTC)
 	sentAt := map[string][]time.Time{}
@@ -142,14 +142,14 @@ func TestRemindWeekendsInTheUsersZone(t *testing.T) {
 	friday := time.Date(2026, 11, 20, 20, 0, 0, 0, time.UTC) // Sat 09:00 in Auckland, Fri 12:00 in LA
 	deadline := time.Date(2026, 11, 21, 0, 0, 0, 0, time.UTC)
 
-	e := newTierEnv(t, []slacktest.User{nz, la}, deadline, 500)
+	e := newTierEnv(t, []slacktest.User{nz, la}, nil, deadline, 500)
 	sum, err := bot.Remind(t.Context(), bot.RemindConfig{Days: 3, Now: friday, SkipWeekends: true}, e.deps(newMemLedger(e.clock.Now), nil))
 	require.NoError(t, err)
 	assert.Equal(t, 1, sum.Weekend)
 	assert.Equal(t, map[string]int{"D" + la.ID: 1}, e.dms())
 
 	// Without REMIND_SKIP_WEEKENDS, only who asked for weekdays only.
-	e = newTierEnv(t, []slacktest.User{nz, la}, deadline, 500)
+	e = newTierEnv(t, []slacktest.User{nz, la}, nil, deadline, 500)
 	prefs := settingsFunc(func(id string) bot.Preferences { return bot.Preferences{WeekdaysOnly: id == nz.ID} })
 	sum, err = bot.Remind(t.Context(), bot.RemindConfig{Days: 3, Now: friday}, e.deps(newMemLedger(e.clock.Now), prefs))
 	require.NoError(t, err)
@@ -157,8 +157,10 @@ func TestRemindWeekendsInTheUsersZone(t *testing.T) {
 	assert.Equal(t, map[string]int{"D" + la.ID: 1}, e.dms())
 
 	// And their own reminder time: LA asked for 13:00, so not yet at noon.
-	e = newTierEnv(t, []slacktest.User{nz, la}, deadline, 500)
-	prefs = settingsFunc(func(id string) bot.Preferences { return bot.Preferences{RemindAt: map[bool]string{true: "13:00"}[id == la.ID]} })
+	e = newTierEnv(t, []slacktest.User{nz, la}, nil, deadline, 500)
+	prefs = settingsFunc(func(id string) bot.Preferences {
+		return bot.Preferences{RemindAt: map[bool]string{true: "13:00"}[id == la.ID]}
+	})
 	sum, err = bot.Remind(t.Context(), bot.RemindConfig{Days: 3, Now: friday}, e.deps(newMemLedger(e.clock.Now), prefs))
 	require.NoError(t, err)
 	assert.Equal(t, 1, sum.NotYet)
@@ -175,7 +177,7 @@ func TestRemindRestartMidRun(t *testing.T) {
 		people = append(people, person(i, "UTC"))
 	}
 	now := time.Date(2026, 11, 18, 10, 0, 0, 0, time.UTC)
-	e := newTierEnv(t, people, time.Date(2026, 11, 19, 0, 0, 0, 0, time.UTC), 50,
+	e := newTierEnv(t, people, nil, time.Date(2026, 11, 19, 0, 0, 0, 0, time.UTC), 50,
 		slacktest.WithScopes("chat:write", "users:read", "users:read.email", "im:write", "im:history", "metadata.message:read"))
 	ledger := newMemLedger(e.clock.Now)
 
@@ -229,7 +231,7 @@ func countFoundInHistory(l *memLedger) int {
 func TestRemindDirectoryFallback(t *testing.T) {
 	t.Parallel()
 	people := []slacktest.User{person(1, "UTC"), person(2, "UTC"), person(3, "UTC")}
-	e := newTierEnv(t, people, time.Date(2026, 11, 19, 0, 0, 0, 0, time.UTC), 500)
+	e := newTierEnv(t, people, nil, time.Date(2026, 11, 19, 0, 0, 0, 0, time.UTC), 500)
 	e.fake.InjectFault(slacktest.Fault{Method: "users.list", Error: "missing_scope"})
 	sum, err := bot.Remind(t.Context(), bot.RemindConfig{Days: 3, Now: time.Date(2026, 11, 18, 10, 0, 0, 0, time.UTC)}, e.deps(nil, nil))
 	require.NoError(t, err)
@@ -248,7 +250,7 @@ func TestRemindReadsTheDirectoryInPages(t *testing.T) {
 	for i := range 450 {
 		people = append(people, person(i, "UTC"))
 	}
-	e := newTierEnv(t, people, time.Date(2026, 11, 19, 0, 0, 0, 0, time.UTC), 500)
+	e := newTierEnv(t, people, nil, time.Date(2026, 11, 19, 0, 0, 0, 0, time.UTC), 500)
 	sum, err := bot.Remind(t.Context(), bot.RemindConfig{Days: 3, Now: time.Date(2026, 11, 18, 10, 0, 0, 0, time.UTC), DryRun: true},
 		e.deps(nil, nil))
 	require.NoError(t, err)

@@ -47,8 +47,7 @@ func clients(cfg Config, m *bot.Metrics, log *slog.Logger) (*apiclient.Client, *
 	api := slack.New(cfg.SlackBotToken,
 		slack.OptionAPIURL(cfg.SlackAPIURL),
 		slack.OptionAppLevelToken(cfg.SlackAppToken),
-		slack.OptionOnWarning(bot.LogSlackWarnings(log)),
-		slack.OptionHTTPClient(&http.Client{Timeout: 15 * time.Second, Transport: m.SlackTransport(nil)}))
+		slack.OptionHTTPClient(&http.Client{Timeout: 15 * time.Second, Transport: bot.SlackWarningTransport(m.SlackTransport(nil), log)}))
 	return records, api, nil
 }
 
