@@ -131,7 +131,7 @@ func newTierEnv(t testing.TB, people, ghosts []slacktest.User, deadline time.Tim
 		})
 	}
 	e := &tierEnv{t: t, people: people, clock: slacktest.NewScaledClock(time.Date(2026, 11, 18, 0, 0, 0, 0, time.UTC), factor)}
-	e.records = recordstest.NewServer(recordstest.WithDataset(data))
+	e.records = recordstest.NewServer(recordstest.WithDataset(data), recordstest.WithPageSize(1000))
 	t.Cleanup(e.records.Close)
 	e.fake = slacktest.NewServer(append([]slacktest.Option{slacktest.WithUsers(people...), slacktest.WithTiers(),
 		slacktest.WithClock(e.clock.Now)}, opts...)...)
