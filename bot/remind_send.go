@@ -195,6 +195,13 @@ func (j *remindJob) send(ctx context.Context, r *recipient, now time.Time) (stri
 			return "failed", len(due), err
 		}
 	}
+	// Posted to the user ID: with a bot token Slack delivers it in the
+	// app's DM with them (its Messages tab) and answers with the D… ID, so
+	// no conversations.open is needed (slackapi/bolt-js#1585: "you simply
+	// put the User ID as the value for channel"; jenkinsci/slack-plugin#821).
+	// Slack's chat.postMessage page has also described a user ID as the
+	// user's DM with Slackbot (quoted in soxtoby/SlackNet#212); the
+	// reminder says who sent it either way.
 	ts, err := j.post(ctx, r.id, j.reminderOptions(r, due, key, date, now)...)
 	if err != nil {
 		if refused(err) {

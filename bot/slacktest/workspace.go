@@ -97,7 +97,9 @@ func parseTS(ts string) (int64, bool) {
 
 // postableChannel resolves the channel argument of a chat method to the ID
 // of a channel the bot can post in. Like Slack, it takes a user ID to mean
-// the DM with that user, and opens that DM.
+// the DM with that user, and opens that DM: a bot's post to a user ID lands
+// in its DM with them and the answer's channel is the D… ID
+// (slackapi/bolt-js#1585, jenkinsci/slack-plugin#821).
 func (ws *workspace) postableChannel(channel string) (string, error) {
 	if channel == "" {
 		return "", slackError("channel_not_found")
