@@ -208,3 +208,25 @@ func postForm(t *testing.T, srv *Server, method string, args url.Values) []byte 
 	require.NoError(t, err)
 	return body
 }
+
+// FuzzMetadataSchema: whatever metadata a post carries, the message is
+// either refused as malformed or stored with metadata that meets the
+// schema, or with none and the warning.
+func FuzzMetadataSchema(f *testing.F) {
+	f.Add(`{"event_type":"a","event_payload":{"ids":["x"]}}`)
+	f.Add(`{"event_type":"a","event_payload":{"o":[{"k":1}],"b":true}}`)
+	f.Add(`{"event_type":"a.b","event_payload":{}}`)
+	f.Fuzz(func(t *testing.T, metadata string) {
+		m := Message{}
+		warning, err := applyContent(&m, url.Values{"metadata": {metadata}})
+		switch {
+		case err != nil:
+			assert.Empty(t, m.Metadata)
+		case warning != "":
+			assert.Equal(t, InvalidMetadataSchema, warning)
+			assert.Empty(t, m.Metadata)
+		case m.Metadata != nil:
+			assert.True(t, validMetadata(m.Metadata), "stored metadata meets the schema")
+		}
+	})
+}
