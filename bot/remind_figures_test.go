@@ -30,9 +30,9 @@ import (
 //	RECORDSBOT_REMIND_FIGURES=1000,10000 RECORDSBOT_REMIND_SPEED=30 go test ./bot -run TestRemindFigures -v -count=1 -timeout 20m
 //
 // Slack time runs 100 times faster than real time (a minute in 600 ms);
-// RECORDSBOT_REMIND_SPEED changes that. The run's own length in Slack time
-// is checked too, which needs a speed the machine can keep up with: 30 for
-// 10,000 people on two cores.
+// RECORDSBOT_REMIND_SPEED changes that. With RECORDSBOT_REMIND_FIGURES the
+// run's own length in Slack time is checked too, which needs a speed the
+// machine can keep up with: 30 for 10,000 people on two cores.
 func TestRemindFigures(t *testing.T) {
 	sizes := []int{200}
 	if s := os.Getenv("RECORDSBOT_REMIND_FIGURES"); s != "" {
@@ -50,11 +50,11 @@ func TestRemindFigures(t *testing.T) {
 		speed = f
 	}
 	for _, n := range sizes {
-		t.Run(fmt.Sprintf("people=%d", n), func(t *testing.T) { remindFigures(t, n, speed) })
+		t.Run(fmt.Sprintf("people=%d", n), func(t *testing.T) { remindFigures(t, n, speed, os.Getenv("RECORDSBOT_REMIND_FIGURES") != "") })
 	}
 }
 
-func remindFigures(t *testing.T, n int, speed float64) {
+func remindFigures(t *testing.T, n int, speed float64, strict bool) {
 	var people []slacktest.User
 	for i := range n {
 		people = append(people, person(i, "Europe/London"))
@@ -78,7 +78,11 @@ func remindFigures(t *testing.T, n int, speed float64) {
 		slackTime.Minutes(), r.ChannelSpacing)
 	assert.LessOrEqual(t, ratio, 1.25, "projected within 1.25× the floor")
 	assert.Zero(t, sum429(r.Limited), "no 429 in a paced run")
-	assert.LessOrEqual(t, slackTime.Minutes(), 1.25*r.PostFloor.Minutes()+1, "the run itself keeps to the plan")
+	if strict {
+		// How long the run took depends on the machine keeping up with
+		// the compressed clock, so it is checked only when asked for.
+		assert.LessOrEqual(t, slackTime.Minutes(), 1.25*r.PostFloor.Minutes()+1, "the run itself keeps to the plan")
+	}
 
 	again, err := bot.Remind(t.Context(), bot.RemindConfig{Days: 3, Now: now.Add(time.Hour)}, e.deps(ledger, nil))
 	require.NoError(t, err)
