@@ -89,6 +89,8 @@ func TestManifestScopes(t *testing.T) {
 		"UpdateMessageContext":    {"chat:write"},
 		"UnfurlMessageContext":    {"links:write"},
 		"OpenConversationContext": {"im:write"},
+		// users.conversations for the bot's DMs (types=im).
+		"GetConversationsForUserContext": {"im:read"},
 		// The reminder DMs' history and, for the once-a-day report without
 		// a ledger, the report channel's (public or private), with the
 		// messages' metadata, which needs metadata.message:read

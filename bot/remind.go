@@ -113,7 +113,9 @@ type RemindDeps struct {
 	Records Records
 	// Slack is called with users.list, users.lookupByEmail (for assignees
 	// missing from the list), chat.postMessage and, without a Ledger or
-	// after an expired claim, conversations.open and conversations.history.
+	// after an expired claim, users.conversations (the bot's DMs, in bulk)
+	// and conversations.history (conversations.open only when the DMs
+	// cannot be listed).
 	// Required; a *slack.Client.
 	Slack RemindSlack
 	// Ledger records who has been reminded on which local day, exactly
@@ -138,6 +140,7 @@ type RemindDeps struct {
 type RemindSlack interface {
 	GetUsersPaginated(options ...slack.GetUsersOption) slack.UserPagination
 	GetUserByEmailContext(ctx context.Context, email string) (*slack.User, error)
+	GetConversationsForUserContext(ctx context.Context, params *slack.GetConversationsForUserParameters) ([]slack.Channel, string, error)
 	PostMessageContext(ctx context.Context, channelID string, options ...slack.MsgOption) (string, string, error)
 	OpenConversationContext(ctx context.Context, params *slack.OpenConversationParameters) (*slack.Channel, bool, bool, error)
 	GetConversationHistoryContext(ctx context.Context, params *slack.GetConversationHistoryParameters) (*slack.GetConversationHistoryResponse, error)
@@ -325,6 +328,7 @@ type remindJob struct {
 	remindAt time.Duration     // the organisation's reminder time, since local midnight
 	slack    *slackCaller
 	dir      *directory // users.list, read once per run
+	dms      dmList     // users.conversations, read when first needed
 
 	mu   sync.Mutex
 	sum  RemindSummary // guarded by mu while workers run

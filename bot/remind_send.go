@@ -183,8 +183,8 @@ func (j *remindJob) send(ctx context.Context, r *recipient, now time.Time) (stri
 	case ClaimExpired:
 		// The run that held it may have sent before it died: only the DM
 		// can tell.
-		channel, err := j.openDM(ctx, r.id)
-		if err == nil {
+		channel, exists, err := j.dmOf(ctx, r.id)
+		if err == nil && exists {
 			var sent bool
 			if sent, err = j.sentBefore(ctx, channel, ReminderEventType, key, date); err == nil && sent {
 				return "skipped", len(due), j.done_(ctx, key, "found in history")
@@ -221,12 +221,19 @@ func (j *remindJob) send(ctx context.Context, r *recipient, now time.Time) (stri
 }
 
 // sendChecked is send without a ledger: today's reminder is looked for in
-// the DM's history (conversations.open and .history, two Tier 3 calls a
-// person) before sending.
+// the DM's history (a Tier 3 conversations.history a person; the DMs are
+// listed in bulk) before sending. Someone with no DM yet is sent theirs at
+// once.
 func (j *remindJob) sendChecked(ctx context.Context, r *recipient, due []*apiclient.Action, key, date string, now time.Time) (string, int, error) {
-	channel, err := j.openDM(ctx, r.id)
+	channel, exists, err := j.dmOf(ctx, r.id)
 	if err != nil {
 		return "failed", len(due), err
+	}
+	if !exists {
+		if _, err := j.post(ctx, r.id, j.reminderOptions(r, due, key, date, now)...); err != nil {
+			return "failed", len(due), err
+		}
+		return "sent", len(due), nil
 	}
 	// Without the check a rerun would send duplicates, so a failed check
 	// fails the reminder; the next run tries again.
@@ -333,14 +340,17 @@ func (j *remindJob) sentBefore(ctx context.Context, channel, eventType, key, dat
 // post sends a message to channel (a user ID means the bot's DM with
 // them) and returns its timestamp.
 func (j *remindJob) post(ctx context.Context, channel string, opts ...slack.MsgOption) (string, error) {
-	var ts string
+	var ts, answered string
 	err := j.slack.call(ctx, "chat.postMessage", channel, func(ctx context.Context) error {
 		var err error
-		_, ts, err = j.deps.Slack.PostMessageContext(ctx, channel, opts...)
+		answered, ts, err = j.deps.Slack.PostMessageContext(ctx, channel, opts...)
 		return err
 	})
 	if err != nil {
 		return "", fmt.Errorf("post to %s: %w", channel, err)
+	}
+	if answered != "" && answered != channel {
+		j.slack.posted(answered)
 	}
 	return ts, nil
 }

@@ -49,6 +49,7 @@ var remindBudgets = map[string]methodBudget{
 	"users.list":            {20, 1},  // Tier 2
 	"users.lookupByEmail":   {50, 3},  // Tier 3
 	"conversations.open":    {50, 3},  // Tier 3
+	"users.conversations":   {50, 3},  // Tier 3
 	"conversations.history": {50, 3},  // Tier 3 (internal apps; see the rate-limits page for others)
 	"chat.postMessage":      {300, 8}, // Special: see postCeiling
 }
@@ -157,6 +158,16 @@ func (c *slackCaller) wait(ctx context.Context, method string, keys []string) er
 			return nil
 		}
 	}
+}
+
+// posted records that a post to channel has just been made under another
+// name (a user ID, which Slack delivers in the DM channel), so the next post
+// to channel by its own ID is spaced from it too.
+func (c *slackCaller) posted(channel string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	k := "channel " + channel
+	c.next[k] = latest(c.next[k], c.clock.Now().Add(channelInterval))
 }
 
 // spacing is the interval and burst of key, a method or a post channel.

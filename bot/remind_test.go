@@ -356,7 +356,7 @@ func TestRemindPacesPostsToOneChannel(t *testing.T) {
 	require.NoError(t, run.err)
 	var at []time.Time
 	for _, c := range h.slack.Calls("chat.postMessage") {
-		if c.Params.Get("channel") == "DU0ALICE" {
+		if ch := c.Params.Get("channel"); ch == "DU0ALICE" || ch == "U0ALICE" {
 			at = append(at, c.At)
 		}
 	}
@@ -521,5 +521,5 @@ func TestRemindAssigneeGivenBySlackID(t *testing.T) {
 	assert.Equal(t, []string{"Due soon", "A-10"}, outline(t, dee), "no USER_MAP needed")
 	require.Len(t, sum.Failed, 1, "a Slack ID Slack does not know")
 	assert.Equal(t, "U0NOSUCH", sum.Failed[0].Who)
-	assert.ErrorContains(t, sum.Failed[0].Err, "user_not_found")
+	assert.ErrorContains(t, sum.Failed[0].Err, "channel_not_found", "Slack's answer to a post to a user ID it does not know")
 }

@@ -61,3 +61,52 @@ func usersList(ws *workspace, p url.Values) (reply, error) {
 const maxUsersPage = 999
 
 const userCursorPrefix = "user:"
+
+// usersConversations answers users.conversations for the bot with
+// types=im: the DMs the bot has (opened by conversations.open or by a post
+// to a user ID), each with the user it is with, in pages of "limit"
+// (default 100) with a "cursor", as Slack's page for the method describes
+// (https://docs.slack.dev/reference/methods/users.conversations). Other
+// conversation types are not modelled: asking for them answers none.
+func usersConversations(ws *workspace, p url.Values) (reply, error) {
+	limit := 100
+	if s := p.Get("limit"); s != "" {
+		n, err := strconv.Atoi(s)
+		if err != nil || n < 0 {
+			return nil, slackError("invalid_limit")
+		}
+		if n > 0 {
+			limit = min(n, maxUsersPage)
+		}
+	}
+	var ids []string
+	if slices.Contains(strings.Split(p.Get("types"), ","), "im") {
+		for id := range ws.openConversations {
+			if strings.HasPrefix(id, "D") {
+				ids = append(ids, id)
+			}
+		}
+	}
+	slices.Sort(ids)
+	start := 0
+	if c := p.Get("cursor"); c != "" {
+		raw, err := base64.StdEncoding.DecodeString(c)
+		after, ok := strings.CutPrefix(string(raw), dmCursorPrefix)
+		if err != nil || !ok {
+			return nil, slackError("invalid_cursor")
+		}
+		start, _ = slices.BinarySearch(ids, after)
+	}
+	end := min(start+limit, len(ids))
+	channels := make([]channelJSON, 0, end-start)
+	for _, id := range ids[start:end] {
+		channels = append(channels, channelJSON{ID: id, IsIM: true, User: strings.TrimPrefix(id, "D")})
+	}
+	next := ""
+	if end < len(ids) {
+		next = base64.StdEncoding.EncodeToString([]byte(dmCursorPrefix + ids[end]))
+	}
+	return reply{"channels": channels, "response_metadata": map[string]string{"next_cursor": next}}, nil
+}
+
+const dmCursorPrefix = "channel:"

@@ -1,9 +1,9 @@
 // Package slacktest is a local stand-in for Slack's Web API.
 //
 // It serves the handful of methods recordsbot calls (auth.test, users.info,
-// users.list, users.lookupByEmail, conversations.open, conversations.history,
-// chat.postMessage, chat.update, chat.postEphemeral, chat.unfurl and
-// views.publish) plus response_url posts and Socket Mode
+// users.list, users.conversations, users.lookupByEmail, conversations.open,
+// conversations.history, chat.postMessage, chat.update, chat.postEphemeral,
+// chat.unfurl and views.publish) plus response_url posts and Socket Mode
 // (apps.connections.open and its websocket; see [Server.WaitSocket]), and
 // it records everything it is sent. The `recordsbot demo` command runs it
 // in-process to show what the bot would post, and every end-to-end test

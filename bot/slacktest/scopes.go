@@ -35,6 +35,7 @@ var methodScopes = map[string]string{
 	"chat.update":         "chat:write",
 	"chat.unfurl":         "links:write",
 	"conversations.open":  "im:write",
+	"users.conversations": "im:read", // for types=im, the only type modelled
 	"users.info":          "users:read",
 	"users.list":          "users:read",
 	"users.lookupByEmail": "users:read.email",

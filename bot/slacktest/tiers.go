@@ -91,6 +91,7 @@ var methodTiers = map[string]Tier{
 	"chat.update":           Tier3, // .../chat.update
 	"conversations.history": Tier3, // .../conversations.history (internal and Marketplace apps; newer non-Marketplace apps get far less)
 	"conversations.open":    Tier3, // .../conversations.open
+	"users.conversations":   Tier3, // .../users.conversations
 	"users.info":            Tier4, // .../users.info
 	"users.list":            Tier2, // .../users.list
 	"users.lookupByEmail":   Tier3, // .../users.lookupByEmail

@@ -230,3 +230,30 @@ func FuzzMetadataSchema(f *testing.F) {
 		}
 	})
 }
+
+// users.conversations with types=im lists the bot's DMs, paged, each with
+// its user; it needs im:read.
+func TestUsersConversationsListsDMs(t *testing.T) {
+	t.Parallel()
+	srv, api := newTestServer(t)
+	_, _, err := api.PostMessageContext(t.Context(), "U1", slack.MsgOptionText("hi", false))
+	require.NoError(t, err)
+	_, _, _, err = api.OpenConversationContext(t.Context(), &slack.OpenConversationParameters{Users: []string{"U2"}})
+	require.NoError(t, err)
+	chans, cursor, err := api.GetConversationsForUserContext(t.Context(), &slack.GetConversationsForUserParameters{Types: []string{"im"}, Limit: 1})
+	require.NoError(t, err)
+	require.Len(t, chans, 1)
+	assert.Equal(t, "DU1", chans[0].ID)
+	assert.Equal(t, "U1", chans[0].User)
+	require.NotEmpty(t, cursor)
+	chans, cursor, err = api.GetConversationsForUserContext(t.Context(), &slack.GetConversationsForUserParameters{Types: []string{"im"}, Limit: 1, Cursor: cursor})
+	require.NoError(t, err)
+	require.Len(t, chans, 1)
+	assert.Equal(t, "U2", chans[0].User)
+	assert.Empty(t, cursor)
+	assert.Len(t, srv.Calls("users.conversations"), 2)
+
+	_, scoped := newTestServer(t, WithScopes("chat:write"))
+	_, _, err = scoped.GetConversationsForUserContext(t.Context(), &slack.GetConversationsForUserParameters{Types: []string{"im"}})
+	requireSlackError(t, err, "missing_scope")
+}
