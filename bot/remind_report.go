@@ -46,7 +46,7 @@ func (j *remindJob) report(ctx context.Context) {
 		case sent:
 			j.log.InfoContext(ctx, "remind: today's report of unmatched assignees is already posted", "channel", channel)
 			if j.deps.Ledger != nil {
-				_ = j.done_(ctx, key, "found in history") // a lost mark costs one more history read
+				_ = j.markDone(ctx, key, "found in history") // a lost mark costs one more history read
 			}
 			return
 		}
@@ -64,7 +64,7 @@ func (j *remindJob) report(ctx context.Context) {
 		return
 	}
 	if j.deps.Ledger != nil {
-		if err := j.done_(ctx, key, ts); err != nil {
+		if err := j.markDone(ctx, key, ts); err != nil {
 			j.log.WarnContext(ctx, "remind: report posted but not marked done", "key", key, "error", err)
 		}
 	}

@@ -187,7 +187,7 @@ func (j *remindJob) send(ctx context.Context, r *recipient, now time.Time) (stri
 		if err == nil && exists {
 			var sent bool
 			if sent, err = j.sentBefore(ctx, channel, ReminderEventType, key, date); err == nil && sent {
-				return "skipped", len(due), j.done_(ctx, key, "found in history")
+				return "skipped", len(due), j.markDone(ctx, key, "found in history")
 			}
 		}
 		if err != nil {
@@ -212,7 +212,7 @@ func (j *remindJob) send(ctx context.Context, r *recipient, now time.Time) (stri
 		// that takes it over looks in the DM before sending.
 		return "failed", len(due), err
 	}
-	if err := j.done_(ctx, key, ts); err != nil {
+	if err := j.markDone(ctx, key, ts); err != nil {
 		// Sent, but not recorded: the lease runs out and the next run finds
 		// the reminder in the DM's history.
 		j.log.WarnContext(ctx, "remind: sent but could not mark done", "key", key, "error", err)
@@ -250,8 +250,8 @@ func (j *remindJob) sendChecked(ctx context.Context, r *recipient, due []*apicli
 	return "sent", len(due), nil
 }
 
-// done_ marks key done in the ledger.
-func (j *remindJob) done_(ctx context.Context, key, result string) error {
+// markDone marks key done in the ledger.
+func (j *remindJob) markDone(ctx context.Context, key, result string) error {
 	if err := j.deps.Ledger.Done(ctx, key, j.cfg.Owner, result); err != nil {
 		return fmt.Errorf("mark %s done: %w", key, err)
 	}
