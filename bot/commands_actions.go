@@ -316,14 +316,7 @@ func statusWords(st apiclient.Status) string {
 // overdue reports whether a is still to do and past its deadline. A
 // date-only deadline is due at the end of that day (UTC).
 func overdue(a *apiclient.Action, now time.Time) bool {
-	if a.Deadline.IsZero() || (a.Status != apiclient.StatusOpen && a.Status != apiclient.StatusInProgress) {
-		return false
-	}
-	due := a.Deadline
-	if !a.DeadlineHasTime {
-		due = due.Add(24 * time.Hour)
-	}
-	return !now.Before(due)
+	return Due(a, now, time.UTC, time.UTC, 0) == Overdue // the one rule; see due.go
 }
 
 // sortActions orders overdue first, then by deadline, then undated.

@@ -291,4 +291,3 @@ func TestClickOnMessageWithBlocksSlackWillNotTakeBack(t *testing.T) {
 	assert.NotContains(t, string(msgs[0].Blocks), `"call"`)
 	assert.Empty(t, h.slack.ResponsePosts(r.ResponseURLID), "nothing to apologise for")
 }
-

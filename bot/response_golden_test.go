@@ -72,4 +72,3 @@ func assertGolden(t *testing.T, name string, v any) {
 	require.NoError(t, err, "golden file missing; run go test ./bot -run Golden -update")
 	assert.JSONEq(t, string(want), buf.String())
 }
-

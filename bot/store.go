@@ -239,34 +239,3 @@ func (d *userDirectory) lookup(ctx context.Context, id string) (identity, error)
 	})
 	return v.(identity), err
 }
-
-// byEmail finds the Slack user with this email (users.lookupByEmail), cached.
-func (d *userDirectory) byEmail(ctx context.Context, email string) (string, error) {
-	key := "email:" + strings.ToLower(email)
-	d.mu.Lock()
-	c, ok := d.cache[key]
-	d.mu.Unlock()
-	if ok && d.now().Sub(c.at) < d.ttl {
-		return c.id.ID, nil
-	}
-	v, err, _ := d.flight.Do(key, func() (any, error) {
-		u, err := d.slack.GetUserByEmailContext(ctx, email)
-		if err != nil {
-			if slackErrorCode(err) == "users_not_found" {
-				d.mu.Lock()
-				d.cache[key] = cachedUser{at: d.now()}
-				d.mu.Unlock()
-				return "", nil
-			}
-			return "", fmt.Errorf("users.lookupByEmail: %w", err)
-		}
-		d.mu.Lock()
-		d.cache[key] = cachedUser{id: identity{ID: u.ID}, at: d.now()}
-		d.mu.Unlock()
-		return u.ID, nil
-	})
-	if err != nil {
-		return "", err
-	}
-	return v.(string), nil
-}

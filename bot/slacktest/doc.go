@@ -1,9 +1,9 @@
 // Package slacktest is a local stand-in for Slack's Web API.
 //
 // It serves the handful of methods recordsbot calls (auth.test, users.info,
-// users.lookupByEmail, conversations.open, conversations.history,
-// chat.postMessage, chat.update, chat.postEphemeral, chat.unfurl and
-// views.publish) plus response_url posts and Socket Mode
+// users.list, users.conversations, users.lookupByEmail, conversations.open,
+// conversations.history, chat.postMessage, chat.update, chat.postEphemeral,
+// chat.unfurl and views.publish) plus response_url posts and Socket Mode
 // (apps.connections.open and its websocket; see [Server.WaitSocket]), and
 // it records everything it is sent. The `recordsbot demo` command runs it
 // in-process to show what the bot would post, and every end-to-end test
@@ -26,6 +26,17 @@
 // chat.postMessage to a user ID) refuse users it does not hold, as Slack
 // would. Every channel exists and the bot is a member of every channel unless
 // [Server.SetBotInChannel] says otherwise.
+//
+// # Rate-limit tiers, scopes and metadata
+//
+// [WithTiers] models Slack's per-method rate-limit tiers and
+// chat.postMessage's per-channel and workspace-wide limits, answering 429
+// with Retry-After beyond them on the Server's clock (see [ScaledClock] to
+// compress it), and [Server.TierReport] projects a run's calls onto real
+// Slack time. [WithScopes] grants only the given OAuth scopes and answers
+// missing_scope otherwise. Message metadata is held to Slack's schema:
+// metadata that breaks it is dropped with an invalid_metadata_schema
+// warning, as Slack does.
 //
 // # What slack-go does with failures
 //

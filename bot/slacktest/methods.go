@@ -145,7 +145,8 @@ func chatPostMessage(ws *workspace, p url.Values) (reply, error) {
 		return nil, err
 	}
 	m := Message{Channel: channel, ThreadTS: p.Get("thread_ts"), User: ws.botUserID}
-	if err := ws.applyContent(&m, p); err != nil {
+	warning, err := ws.applyContent(&m, p)
+	if err != nil {
 		return nil, err
 	}
 	if !hasContent(m) {
@@ -157,7 +158,7 @@ func chatPostMessage(ws *workspace, p url.Values) (reply, error) {
 	m.TS = ws.nextTS()
 	stored := storedMessage{Message: m}
 	ws.messages = append(ws.messages, stored)
-	return reply{"channel": channel, "ts": m.TS, "message": newMessageJSON(stored, true)}, nil
+	return withWarning(reply{"channel": channel, "ts": m.TS, "message": newMessageJSON(stored, true)}, warning), nil
 }
 
 // chatUpdate answers chat.update: it changes the message at "ts" in
@@ -174,7 +175,8 @@ func chatUpdate(ws *workspace, p url.Values) (reply, error) {
 		return nil, slackError("message_not_found")
 	}
 	updated := stored.Message
-	if err := ws.applyContent(&updated, p); err != nil {
+	warning, err := ws.applyContent(&updated, p)
+	if err != nil {
 		return nil, err
 	}
 	if !hasContent(updated) {
@@ -184,12 +186,12 @@ func chatUpdate(ws *workspace, p url.Values) (reply, error) {
 	ws.noteReuseLocked("chat.update of "+updated.TS, stored.Blocks, updated.Blocks)
 	stored.Message = updated
 	stored.editedTS = formatTS(ws.now().UnixMicro())
-	return reply{
+	return withWarning(reply{
 		"channel": channel,
 		"ts":      updated.TS,
 		"text":    updated.Text,
 		"message": newMessageJSON(*stored, true),
-	}, nil
+	}, warning), nil
 }
 
 // chatPostEphemeral answers chat.postEphemeral: it stores a message in
@@ -211,7 +213,7 @@ func chatPostEphemeral(ws *workspace, p url.Values) (reply, error) {
 		Ephemeral: true,
 		ForUser:   user,
 	}
-	if err := ws.applyContent(&m, p); err != nil {
+	if _, err := ws.applyContent(&m, p); err != nil {
 		return nil, err
 	}
 	if !hasContent(m) {
@@ -346,7 +348,7 @@ func conversationsHistory(ws *workspace, p url.Values) (reply, error) {
 		return nil, err
 	}
 	inclusive := truthy(p.Get("inclusive"))
-	withMetadata := truthy(p.Get("include_all_metadata"))
+	withMetadata := truthy(p.Get("include_all_metadata")) && ws.granted("metadata.message:read")
 
 	page := []messageJSON{} // never null: slack-go and Slack both expect a list
 	hasMore, next := false, ""

@@ -27,6 +27,8 @@ func apiMethods() map[string]apiMethod {
 		"conversations.history": {run: conversationsHistory},
 		"conversations.open":    {run: conversationsOpen},
 		"users.info":            {run: usersInfo},
+		"users.conversations":   {run: usersConversations},
+		"users.list":            {run: usersList},
 		"users.lookupByEmail":   {run: usersLookupByEmail},
 		"views.publish":         {run: viewsPublish},
 	}

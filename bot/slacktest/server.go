@@ -98,6 +98,7 @@ type Server struct {
 	mu      sync.Mutex
 	ws      workspace       // guarded by mu
 	limiter *channelLimiter // guarded by mu; nil means no limit
+	tiers   *tierModel      // guarded by mu; nil means no tiers (WithTiers)
 	faults  []*activeFault  // guarded by mu; in injection order
 	calls   []Call          // guarded by mu
 	// changed is closed, and replaced, whenever the recorded state changes;

@@ -243,10 +243,16 @@ func (s *Server) answerLocked(in inbound, now time.Time) answer {
 	default:
 		return errorAnswer("invalid_auth")
 	}
+	if scope := neededScope(in.method, in.params); !s.ws.granted(scope) {
+		return missingScopeAnswer(scope, s.ws.scopes)
+	}
 	if m.limitPerChannel {
 		if wait, ok := s.limiter.take(in.params.Get("channel"), now); !ok {
 			return rateLimitedAnswer(wait)
 		}
+	}
+	if wait, ok := s.tiers.take(in.method, s.ws.channelKey(in.params.Get("channel")), now); !ok {
+		return rateLimitedAnswer(wait)
 	}
 	fields, err := m.run(&s.ws, in.params)
 	if err != nil {

@@ -36,8 +36,11 @@ type workspace struct {
 	screen           []Ephemeral
 	responseContexts map[string]responseContext
 	reused           []string
-	lastTS           int64 // the last message timestamp handed out, in µs
-	seq              int   // numbers view IDs and hashes
+	// scopes are the bot token's granted scopes; nil grants all. See
+	// WithScopes.
+	scopes []string
+	lastTS int64 // the last message timestamp handed out, in µs
+	seq    int   // numbers view IDs and hashes
 	// sockets holds the Socket Mode connections; it has its own lock and
 	// the pointer never changes.
 	sockets *socketHub
@@ -105,7 +108,9 @@ func parseTS(ts string) (int64, bool) {
 
 // postableChannel resolves the channel argument of a chat method to the ID
 // of a channel the bot can post in. Like Slack, it takes a user ID to mean
-// the DM with that user, and opens that DM.
+// the DM with that user, and opens that DM: a bot's post to a user ID lands
+// in its DM with them and the answer's channel is the D… ID
+// (slackapi/bolt-js#1585, jenkinsci/slack-plugin#821).
 //
 // Where the bot may not post, it answers as Slack does for a bot token
 // (https://api.slack.com/methods/chat.postMessage#errors): not_in_channel
@@ -145,6 +150,15 @@ func (ws *workspace) postableChannel(channel string) (string, error) {
 	return channel, nil
 }
 
+// channelKey is the channel a "channel" argument names for rate limits: a
+// user ID means the bot's DM with that user, where the post lands.
+func (ws *workspace) channelKey(channel string) string {
+	if strings.HasPrefix(channel, "U") || strings.HasPrefix(channel, "W") {
+		return dmID(channel)
+	}
+	return channel
+}
+
 // dmID is the ID of the bot's DM with userID.
 func dmID(userID string) string { return "D" + userID }
 
@@ -161,36 +175,54 @@ func (ws *workspace) findMessage(channel, ts string) *storedMessage {
 
 // applyContent sets the parts of m that p carries: text, blocks,
 // attachments and metadata. Arguments p lacks leave m alone, as chat.update
-// keeps what a call does not replace.
-func (ws *workspace) applyContent(m *Message, p url.Values) error {
+// keeps what a call does not replace. Metadata that breaks Slack's schema
+// is dropped and reported as the warning to answer with.
+func (ws *workspace) applyContent(m *Message, p url.Values) (warning string, err error) {
 	if p.Has("text") {
 		m.Text = p.Get("text")
 	}
 	if p.Has("blocks") {
 		raw, err := jsonArray(p.Get("blocks"), "invalid_blocks")
 		if err != nil {
-			return err
+			return "", err
 		}
 		if err := writableBlocks(raw); err != nil {
-			return err
+			return "", err
 		}
 		m.Blocks = ws.assignBlockIDs(raw)
 	}
 	if p.Has("attachments") {
 		raw, err := jsonArray(p.Get("attachments"), "invalid_attachments")
 		if err != nil {
-			return err
+			return "", err
 		}
 		m.Attachments = raw
 	}
 	if p.Has("metadata") {
 		raw, err := messageMetadata(p.Get("metadata"))
 		if err != nil {
-			return err
+			return "", err
+		}
+		if raw != nil && !validMetadata(raw) {
+			return InvalidMetadataSchema, nil // the message keeps no metadata
 		}
 		m.Metadata = raw
 	}
-	return nil
+	return "", nil
+}
+
+// validMetadata reports whether metadata, which messageMetadata accepted,
+// also meets Slack's schema: an event_type of letters, digits, _ and -, and
+// an event_payload of the values Slack allows (see validPayload).
+func validMetadata(raw json.RawMessage) bool {
+	var md struct {
+		EventType    string `json:"event_type"`
+		EventPayload any    `json:"event_payload"`
+	}
+	if json.Unmarshal(raw, &md) != nil || !metadataEventType.MatchString(md.EventType) {
+		return false
+	}
+	return md.EventPayload == nil || validPayload(md.EventPayload)
 }
 
 // assignBlockIDs gives every block that has no block_id one, as Slack

@@ -29,7 +29,9 @@ type Config struct {
 	ActionsCacheTTL     time.Duration `envconfig:"ACTIONS_CACHE_TTL" default:"5s" desc:"how long the action list is shared between commands; 0 turns the cache off"`
 	RemindDays          int           `envconfig:"REMIND_DAYS" default:"3" desc:"remind: include actions due within this many days"`
 	RemindReportChannel string        `envconfig:"REMIND_REPORT_CHANNEL" desc:"remind: channel ID that gets the list of unmatched assignees"`
-	RemindSkipWeekends  bool          `envconfig:"REMIND_SKIP_WEEKENDS" default:"false" desc:"remind: send nothing on Saturdays and Sundays"`
+	RemindSkipWeekends  bool          `envconfig:"REMIND_SKIP_WEEKENDS" default:"false" desc:"remind: send nobody anything on their own Saturday or Sunday"`
+	RemindAt            string        `envconfig:"REMIND_AT" default:"09:00" desc:"remind: local time of day (HH:MM) from which each person is reminded, in their own time zone"`
+	RecordsTimezone     string        `envconfig:"RECORDS_TIMEZONE" default:"UTC" desc:"the organisation's IANA time zone: a date-only deadline ends at midnight there"`
 	DatabaseURL         string        `envconfig:"DATABASE_URL" default:"sqlite://recordsbot.db" desc:"the store: sqlite:///abs/path.db, sqlite://relative.db, sqlite::memory: or postgres://…"`
 	LogFormat           string        `envconfig:"LOG_FORMAT" default:"text" desc:"text or json"`
 	LogLevel            string        `envconfig:"LOG_LEVEL" default:"info" desc:"debug, info, warn or error"`
@@ -105,6 +107,9 @@ func (c *Config) check(sub string) error {
 		if err := needStore(); err != nil {
 			return err
 		}
+		if _, err := time.Parse("15:04", c.RemindAt); err != nil && c.RemindAt != "" {
+			return &configError{fmt.Sprintf("REMIND_AT must be a time of day such as 09:00, got %q", c.RemindAt)}
+		}
 	}
 	if c.Port <= 0 || c.Port > 65535 {
 		return &configError{fmt.Sprintf("PORT must be between 1 and 65535, got %d", c.Port)}
@@ -113,6 +118,9 @@ func (c *Config) check(sub string) error {
 		if u, err := url.Parse(c.PublicURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 			return &configError{"PUBLIC_URL must be an absolute http(s) URL, got " + quoteURL(c.PublicURL)}
 		}
+	}
+	if _, err := c.zone(); err != nil {
+		return &configError{fmt.Sprintf("RECORDS_TIMEZONE must be an IANA time zone such as Europe/London, got %q", c.RecordsTimezone)}
 	}
 	if _, err := parseUserMap(c.UserMap); err != nil {
 		return &configError{"USER_MAP: " + err.Error()}
@@ -126,6 +134,16 @@ func (c *Config) check(sub string) error {
 		return &configError{"LOG_LEVEL: " + err.Error()}
 	}
 	return nil
+}
+
+// zone is RECORDS_TIMEZONE as a location ("" means UTC). The binary embeds
+// the zone database (time/tzdata in remind.go), so it does not depend on
+// the image having one.
+func (c *Config) zone() (*time.Location, error) {
+	if strings.TrimSpace(c.RecordsTimezone) == "" {
+		return time.UTC, nil
+	}
+	return time.LoadLocation(strings.TrimSpace(c.RecordsTimezone))
 }
 
 // defaultDatabaseURL is DATABASE_URL's default: ./recordsbot.db.

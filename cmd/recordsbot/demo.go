@@ -196,7 +196,9 @@ func startDemo(log *slog.Logger) (*demoEnv, error) {
 		HTTPClient: &http.Client{Timeout: 30 * time.Second, Transport: env.transport},
 	}
 	env.remind = func(ctx context.Context) (bot.RemindSummary, error) {
-		return bot.Remind(ctx, bot.RemindConfig{Days: demoRemindDays}, bot.RemindDeps{Records: records, Slack: api, Logger: log})
+		// The demo reminds at once, whatever the hour in each person's zone.
+		return bot.Remind(ctx, bot.RemindConfig{Days: demoRemindDays, RemindAt: "00:00"},
+			bot.RemindDeps{Records: records, Slack: api, Logger: log, Clock: noWaitClock{}})
 	}
 
 	env.httpSrv = &http.Server{

@@ -6,6 +6,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"time"
+	// Reminders go out in each person's own morning, so the zone database
+	// must be there even in an image without one.
+	_ "time/tzdata"
 
 	"github.com/recordsbot/recordsbot/bot"
 )
@@ -21,8 +25,10 @@ func remind(ctx context.Context, cfg Config, args []string, stdout, stderr io.Wr
 		fmt.Fprint(fs.Output(), `Usage: recordsbot remind [--dry-run]
 
 Sends each assignee one DM listing their open and in-progress actions that
-are overdue or due within REMIND_DAYS days, at most once a day. Run it daily
-from a scheduler; running it again the same day sends only what is missing.
+are overdue or due within REMIND_DAYS days, at most once a day, in their own
+morning: a run reminds those whose local time has passed REMIND_AT and who
+have not been reminded on their local today. Run it every hour from a
+scheduler; running it again sends only what is missing.
 
 `)
 		fs.PrintDefaults()
@@ -43,17 +49,20 @@ from a scheduler; running it again the same day sends only what is missing.
 	log := newLogger(cfg, stderr)
 	// A one-shot job has nobody to scrape its metrics; its summary and logs
 	// say what happened.
-	records, api, err := clients(cfg, nil)
+	records, api, err := clients(cfg, nil, log)
 	if err != nil {
 		return err
 	}
 	userMap, _ := parseUserMap(cfg.UserMap) // validated by check
+	zone, _ := cfg.zone()                   // validated by check
 	sum, err := bot.Remind(ctx, bot.RemindConfig{
 		Days:          cfg.RemindDays,
 		ReportChannel: cfg.RemindReportChannel,
 		SkipWeekends:  cfg.RemindSkipWeekends,
 		DryRun:        *dryRun,
 		UserMap:       userMap,
+		Zone:          zone,
+		RemindAt:      cfg.RemindAt,
 	}, bot.RemindDeps{Records: records, Slack: api, Logger: log, Out: stdout})
 
 	if !*dryRun {
@@ -68,3 +77,11 @@ from a scheduler; running it again the same day sends only what is missing.
 	fmt.Fprintln(stdout, sum)
 	return err
 }
+
+// noWaitClock is a clock that never waits: the demo's Slack is in the same
+// process and has no rate limits to pace against.
+type noWaitClock struct{}
+
+func (noWaitClock) Now() time.Time { return time.Now() }
+
+func (noWaitClock) Sleep(ctx context.Context, _ time.Duration) error { return ctx.Err() }

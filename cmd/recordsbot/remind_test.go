@@ -32,6 +32,9 @@ func remindEnv(t *testing.T) (Config, *slacktest.Server) {
 		SlackBotToken: slacktest.DefaultToken, SlackAPIURL: fake.APIURL(),
 		RecordsAPIURL: records.URL, RecordsAPIKey: recordstest.DefaultKey,
 		Port: 3000, LogFormat: "text", LogLevel: "info", RemindDays: 3,
+		// Whatever the hour the test runs at, it is past everyone's
+		// reminder time.
+		RemindAt: "00:00",
 	}, fake
 }
 
@@ -69,7 +72,7 @@ func TestRemindCommandFailsWhenAReminderFails(t *testing.T) {
 	require.Error(t, err)
 	var ce *configError
 	assert.False(t, errors.As(err, &ce) || errors.Is(err, errUsage), "a failure, so main exits 1, not 2")
-	assert.Regexp(t, `(?m)^failed: U0[A-Z]+: post to DU0[A-Z]+: fatal_error$`, stdout.String())
+	assert.Regexp(t, `(?m)^failed: U0[A-Z]+: post to D?U0[A-Z]+: fatal_error$`, stdout.String(), "to the user ID, or to the DM once there is one")
 	assert.Contains(t, lastLine(stdout.String()), ", 1 failed (")
 	assert.Positive(t, len(fake.Messages("")), "the other reminders still went out")
 }

@@ -37,7 +37,7 @@ func newLogger(cfg Config, w io.Writer) *slog.Logger {
 }
 
 // clients builds the records and Slack clients, instrumented.
-func clients(cfg Config, m *bot.Metrics) (*apiclient.Client, *slack.Client, error) {
+func clients(cfg Config, m *bot.Metrics, log *slog.Logger) (*apiclient.Client, *slack.Client, error) {
 	records, err := apiclient.NewClient(cfg.RecordsAPIURL, cfg.RecordsAPIKey,
 		apiclient.WithTransport(m.RecordsTransport(apiclient.DefaultTransport())),
 		apiclient.WithUserAgent("recordsbot/"+version))
@@ -47,7 +47,7 @@ func clients(cfg Config, m *bot.Metrics) (*apiclient.Client, *slack.Client, erro
 	api := slack.New(cfg.SlackBotToken,
 		slack.OptionAPIURL(cfg.SlackAPIURL),
 		slack.OptionAppLevelToken(cfg.SlackAppToken),
-		slack.OptionHTTPClient(&http.Client{Timeout: 15 * time.Second, Transport: m.SlackTransport(nil)}))
+		slack.OptionHTTPClient(&http.Client{Timeout: 15 * time.Second, Transport: bot.SlackWarningTransport(m.SlackTransport(nil), log)}))
 	return records, api, nil
 }
 
@@ -99,7 +99,7 @@ func serveOn(ctx context.Context, cfg Config, ln net.Listener, logOut io.Writer)
 	log := newLogger(cfg, logOut)
 	metrics := bot.NewMetrics()
 	metrics.SetVersion(version)
-	records, api, err := clients(cfg, metrics)
+	records, api, err := clients(cfg, metrics, log)
 	if err != nil {
 		ln.Close()
 		return err
