@@ -9,15 +9,6 @@ import (
 	"github.com/slack-go/slack"
 )
 
-// The action statuses of the records service. blocks does not import the
-// API client; these are the same strings.
-const (
-	statusOpen       = "open"
-	statusInProgress = "in_progress"
-	statusComplete   = "complete"
-	statusCancelled  = "cancelled"
-	statusDeferred   = "deferred"
-)
 
 // Sizes of an action row in a list, in escaped characters. Titles get
 // rowTitleMax when the message has room and shrink towards rowTitleMin when
@@ -35,75 +26,6 @@ const (
 
 // truncatedNote explains ActionList.Truncated.
 const truncatedNote = ":information_source: The records service has more actions than recordsbot reads at once."
-
-// statusWord is how a status reads in a row; an unknown status is shown as
-// the server sent it.
-func statusWord(status string) string {
-	switch status {
-	case statusOpen:
-		return "Open"
-	case statusInProgress:
-		return "In progress"
-	case statusComplete:
-		return "Complete"
-	case statusCancelled:
-		return "Cancelled"
-	case statusDeferred:
-		return "Deferred"
-	}
-	return inline(status, rowStatusMax)
-}
-
-// transitions returns the status changes that make sense from status: the
-// common ones as buttons, the rarer ones for the overflow menu. An unknown
-// status offers every change but Defer, as a safe default.
-func transitions(status string) (buttons, menu []string) {
-	switch status {
-	case statusOpen:
-		return []string{statusComplete, statusInProgress, statusDeferred}, []string{statusCancelled}
-	case statusInProgress:
-		return []string{statusComplete, statusDeferred}, []string{statusCancelled, statusOpen}
-	case statusDeferred:
-		return []string{statusComplete, statusInProgress}, []string{statusCancelled, statusOpen}
-	case statusComplete, statusCancelled:
-		return []string{statusOpen}, nil
-	}
-	return []string{statusComplete, statusInProgress}, []string{statusCancelled, statusOpen}
-}
-
-// transitionLabel is the label of the control that sets target.
-func transitionLabel(target string) string {
-	switch target {
-	case statusComplete:
-		return "Complete"
-	case statusInProgress:
-		return "Start"
-	case statusDeferred:
-		return "Defer"
-	case statusCancelled:
-		return "Cancel"
-	}
-	return "Reopen"
-}
-
-// changedVerb is how a change to status reads: "Marked complete by …".
-func changedVerb(status string) string {
-	switch status {
-	case statusComplete:
-		return "Marked complete"
-	case statusInProgress:
-		return "Started"
-	case statusOpen:
-		return "Reopened"
-	case statusCancelled:
-		return "Cancelled"
-	case statusDeferred:
-		return "Deferred"
-	case "":
-		return "Changed"
-	}
-	return "Marked " + inline(status, rowStatusMax)
-}
 
 // linkable reports whether a row with this ID can carry block IDs and
 // status buttons. An empty ID cannot be told apart from others, and an

@@ -136,12 +136,3 @@ func reminderTextRow(r ActionRow) string {
 	}
 	return line
 }
-
-// plainStatus is statusWord without mrkdwn escaping.
-func plainStatus(status string) string {
-	switch status {
-	case statusOpen, statusInProgress, statusComplete, statusCancelled, statusDeferred:
-		return statusWord(status)
-	}
-	return oneLine(status)
-}

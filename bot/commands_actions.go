@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/recordsbot/recordsbot/actions"
 	"github.com/recordsbot/recordsbot/apiclient"
 	"github.com/recordsbot/recordsbot/blocks"
 )
@@ -114,15 +115,49 @@ func (s *Server) commandActions(ctx context.Context, cmd command) *reply {
 	return s.actionsPage(ctx, cmd.UserID, q, nil)
 }
 
-// actionsPage builds one page of the list q asks for, as seen by caller.
-// Actions in changed were just changed by a click on this page: they stay
-// on it, annotated, even when their new status no longer matches q, so the
-// clicker sees what happened.
-func (s *Server) actionsPage(ctx context.Context, caller string, q actionsQuery, changed map[string]*blocks.Change) *reply {
-	me, meErr := s.users.lookup(ctx, caller)
+// clicked is an action just changed by a click, and the change: it stays
+// on the page or view the click was on, annotated, even when its new
+// status no longer belongs there, so the clicker sees what happened.
+type clicked struct {
+	action apiclient.Action
+	change *blocks.Change
+}
+
+// is reports whether id is the clicked action.
+func (c *clicked) is(id string) bool { return c != nil && c.action.ID == id }
+
+// changeOf is the change to annotate the row of id with, or nil.
+func (c *clicked) changeOf(id string) *blocks.Change {
+	if c.is(id) {
+		return c.change
+	}
+	return nil
+}
+
+// withClicked returns list's actions, as pointers, with the clicked one
+// (as changed) in its place or added, so a finished action that is no
+// longer in the list of those still to do stays on the page.
+func withClicked(list []apiclient.Action, c *clicked) []*apiclient.Action {
+	out := make([]*apiclient.Action, 0, len(list)+1)
+	for i := range list {
+		if !c.is(list[i].ID) {
+			out = append(out, &list[i])
+		}
+	}
+	if c != nil {
+		a := c.action
+		out = append(out, &a)
+	}
+	return out
+}
+
+// actionsPage builds one page of the list q asks for, as seen by caller,
+// keeping the action a click just changed on it (c, nil for none).
+func (s *Server) actionsPage(ctx context.Context, caller string, q actionsQuery, c *clicked) *reply {
+	me, meErr := s.dom.Who(ctx, caller)
 	owner, ownerErr := me, meErr
 	if q.Who != "" && q.Who != caller {
-		owner, ownerErr = s.users.lookup(ctx, q.Who)
+		owner, ownerErr = s.dom.Who(ctx, q.Who)
 	}
 	var meeting *apiclient.Meeting
 	if q.Meeting != "" {
@@ -136,42 +171,36 @@ func (s *Server) actionsPage(ctx context.Context, caller string, q actionsQuery,
 		meeting = m
 	}
 
-	var fetch apiclient.Status
-	if q.Status != "" && q.Status != "all" {
-		fetch = apiclient.Status(q.Status)
-	}
-	list, err := s.actions.get(ctx, fetch)
+	list, err := s.dom.List(ctx, apiclient.Status(q.Status))
 	if err != nil {
 		return notice(s.userMessage(ctx, "list actions", err))
 	}
 
 	now := s.deps.Now()
-	admin := s.isAdmin(caller)
 	var picked []*apiclient.Action
-	for i := range list.Actions {
-		a := &list.Actions[i]
-		if !q.wantStatus(a.Status) && changed[a.ID] == nil {
+	for _, a := range withClicked(list.Actions, c) {
+		if !q.wantStatus(a.Status) && !c.is(a.ID) {
 			continue
 		}
 		if meeting != nil {
 			if a.MeetingID != meeting.ID && (meeting.Reference == "" || a.MeetingID != meeting.Reference) {
 				continue
 			}
-		} else if !owner.owns(a.Assignee) {
+		} else if !owner.Owns(a.Assignee) {
 			continue
 		}
-		if q.Overdue && !overdue(a, now) && changed[a.ID] == nil {
+		if q.Overdue && s.dom.Due(a, now, nil, 0) != actions.Overdue && !c.is(a.ID) {
 			continue
 		}
 		picked = append(picked, a)
 	}
-	if len(picked) == 0 && meeting == nil && !owner.mapped() {
+	if len(picked) == 0 && meeting == nil && !owner.Mapped() {
 		if ownerErr != nil {
 			return notice(":warning: I couldn't look up that Slack profile right now, so I can't match it to the records. Please try again in a minute.")
 		}
 		return notice(unmappedText(owner.ID == caller))
 	}
-	sortActionsKeeping(picked, now, changed)
+	s.sortKeeping(picked, now, c)
 
 	total := len(picked)
 	if q.Offset < 0 || q.Offset >= total {
@@ -187,7 +216,7 @@ func (s *Server) actionsPage(ctx context.Context, caller string, q actionsQuery,
 	}
 	pageCtx := q.context()
 	for _, a := range picked[q.Offset:end] {
-		r := s.actionRow(a, now, admin || me.owns(a.Assignee), owner.ID != caller || meeting != nil, changed[a.ID])
+		r := s.actionRow(a, now, s.dom.CanChange(me, a), owner.ID != caller || meeting != nil, c.changeOf(a.ID))
 		r.Context = pageCtx
 		l.Rows = append(l.Rows, r)
 	}
@@ -258,7 +287,7 @@ func (q actionsQuery) wantStatus(st apiclient.Status) bool {
 	return string(st) == q.Status
 }
 
-func (q actionsQuery) title(owner identity, m *apiclient.Meeting, caller string) string {
+func (q actionsQuery) title(owner actions.Member, m *apiclient.Meeting, caller string) string {
 	what := "open"
 	switch {
 	case q.Overdue:
@@ -266,7 +295,7 @@ func (q actionsQuery) title(owner identity, m *apiclient.Meeting, caller string)
 	case q.Status == "all":
 		what = "all"
 	case q.Status != "":
-		what = statusWords(apiclient.Status(q.Status))
+		what = blocks.StatusAdjective(q.Status)
 	}
 	if m != nil {
 		name := m.Title
@@ -295,45 +324,19 @@ func (q actionsQuery) empty(mine bool) string {
 	return "No actions match."
 }
 
-func unmappedText(self bool) string {
-	if !self {
-		return ":bust_in_silhouette: I can't match that person to the records: Slack doesn't share their email with recordsbot and `USER_MAP` has no entry for them."
-	}
-	return ":bust_in_silhouette: I can't match you to the records yet: Slack doesn't share your email with recordsbot and `USER_MAP` has no entry for you. " +
-		"Ask the app's admin to add `your-records-name-or-email=<your Slack member ID>` to `USER_MAP`."
-}
 
-func statusWords(st apiclient.Status) string {
-	switch st {
-	case apiclient.StatusInProgress:
-		return "in-progress"
-	case apiclient.StatusComplete:
-		return "completed"
-	}
-	return string(st)
-}
-
-// overdue reports whether a is still to do and past its deadline. A
-// date-only deadline is due at the end of that day (UTC).
-func overdue(a *apiclient.Action, now time.Time) bool {
-	return Due(a, now, time.UTC, time.UTC, 0) == Overdue // the one rule; see due.go
-}
-
-// sortActions orders overdue first, then by deadline, then undated.
-func sortActions(as []*apiclient.Action, now time.Time) { sortActionsKeeping(as, now, nil) }
-
-// sortActionsKeeping sorts like sortActions, but an action just changed by
-// a click on the page keeps the place it had before: it sorts as if it were
-// still to do, so redrawing the page does not move the row under the
-// clicker's pointer.
-func sortActionsKeeping(as []*apiclient.Action, now time.Time, changed map[string]*blocks.Change) {
+// sortKeeping orders overdue first, then by deadline, then undated; an
+// action just changed by a click on the page keeps the place it had
+// before: it sorts as if it were still to do, so redrawing the page does
+// not move the row under the clicker's pointer.
+func (s *Server) sortKeeping(as []*apiclient.Action, now time.Time, c *clicked) {
 	late := func(a *apiclient.Action) bool {
-		if changed[a.ID] != nil {
+		if c.is(a.ID) {
 			still := *a
 			still.Status = apiclient.StatusOpen
-			return overdue(&still, now)
+			a = &still
 		}
-		return overdue(a, now)
+		return s.dom.Due(a, now, nil, 0) == actions.Overdue
 	}
 	sort.SliceStable(as, func(i, j int) bool {
 		a, b := as[i], as[j]
@@ -352,14 +355,14 @@ func sortActionsKeeping(as []*apiclient.Action, now time.Time, changed map[strin
 
 // actionRow is the row of a as shown to a reader.
 func (s *Server) actionRow(a *apiclient.Action, now time.Time, canChange, showAssignee bool, changed *blocks.Change) blocks.ActionRow {
-	r := actionRow(a, now, canChange, showAssignee, changed)
+	r := actionRow(a, s.dom.Due(a, now, nil, 0) == actions.Overdue, canChange, showAssignee, changed)
 	r.Rev = s.revs.next()
 	return r
 }
 
 // actionRow is Server.actionRow for code that has no Server, such as the
 // reminder job, whose rows must match the ones a click redraws.
-func actionRow(a *apiclient.Action, now time.Time, canChange, showAssignee bool, changed *blocks.Change) blocks.ActionRow {
+func actionRow(a *apiclient.Action, overdue, canChange, showAssignee bool, changed *blocks.Change) blocks.ActionRow {
 	meeting := a.MeetingTitle
 	if meeting == "" {
 		meeting = a.MeetingID
@@ -370,7 +373,7 @@ func actionRow(a *apiclient.Action, now time.Time, canChange, showAssignee bool,
 		Status:          string(a.Status),
 		Deadline:        a.Deadline,
 		DeadlineHasTime: a.DeadlineHasTime,
-		Overdue:         overdue(a, now),
+		Overdue:         overdue,
 		Meeting:         meeting,
 		Committee:       a.Committee,
 		CanChange:       canChange,
@@ -380,4 +383,12 @@ func actionRow(a *apiclient.Action, now time.Time, canChange, showAssignee bool,
 		r.Assignee = a.Assignee.String()
 	}
 	return r
+}
+
+func unmappedText(self bool) string {
+	if !self {
+		return ":bust_in_silhouette: I can't match that person to the records: Slack doesn't share their email with recordsbot and `USER_MAP` has no entry for them."
+	}
+	return ":bust_in_silhouette: I can't match you to the records yet: Slack doesn't share your email with recordsbot and `USER_MAP` has no entry for you. " +
+		"Ask the app's admin to add `your-records-name-or-email=<your Slack member ID>` to `USER_MAP`."
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/slack-go/slack"
 
+	"github.com/recordsbot/recordsbot/actions"
 	"github.com/recordsbot/recordsbot/apiclient"
 	"github.com/recordsbot/recordsbot/blocks"
 )
@@ -22,7 +23,7 @@ const msgHomeMinutesDown = "I couldn't read the latest minutes from the records 
 type homeState struct {
 	offset  int
 	note    string                    // shown on top (the answer to a click)
-	changed map[string]*blocks.Change // rows changed by a click, annotated
+	clicked *clicked // the row a click changed, kept and annotated
 }
 
 func (s *Server) publishHomeLogged(ctx context.Context, user string, st homeState) {
@@ -35,35 +36,25 @@ func (s *Server) publishHomeLogged(ctx context.Context, user string, st homeStat
 // in-progress actions with buttons, and the latest minutes per committee.
 func (s *Server) publishHome(ctx context.Context, user string, st homeState) error {
 	v := blocks.HomeView{User: user}
-	me, meErr := s.users.lookup(ctx, user)
+	me, meErr := s.dom.Who(ctx, user)
 	now := s.deps.Now()
-	list, err := s.actions.get(ctx, "")
+	list, err := s.dom.List(ctx, "")
 	if err != nil {
 		v.RecordsError = s.userMessage(ctx, "home actions", err)
 	} else {
 		var mine []*apiclient.Action
-		for i := range list.Actions {
-			a := &list.Actions[i]
-			if (a.Status == apiclient.StatusOpen || a.Status == apiclient.StatusInProgress) && me.owns(a.Assignee) {
+		for _, a := range withClicked(list.Actions, st.clicked) {
+			if (actions.StillToDo(a.Status) && me.Owns(a.Assignee)) || st.clicked.is(a.ID) {
 				mine = append(mine, a)
 			}
 		}
-		if len(mine) == 0 && !me.mapped() {
+		if len(mine) == 0 && !me.Mapped() {
 			v.Unmapped = unmappedText(true)
 			if meErr != nil {
 				v.Unmapped = ":warning: I couldn't look up your Slack profile just now; reopen this tab in a minute."
 			}
 		}
-		// Rows just changed by a click stay on the page with their
-		// annotation, so the clicker sees what happened.
-		for id := range st.changed {
-			for i := range list.Actions {
-				if a := &list.Actions[i]; a.ID == id && a.Status != apiclient.StatusOpen && a.Status != apiclient.StatusInProgress {
-					mine = append(mine, a)
-				}
-			}
-		}
-		sortActionsKeeping(mine, now, st.changed)
+		s.sortKeeping(mine, now, st.clicked)
 		offset := st.offset
 		if offset < 0 || offset >= len(mine) {
 			offset = 0
@@ -72,7 +63,7 @@ func (s *Server) publishHome(ctx context.Context, user string, st homeState) err
 		v.Actions = blocks.ActionList{Title: "Your actions", Offset: offset, Total: len(mine), Truncated: list.Truncated,
 			Empty: "Nothing open. :tada:"}
 		for _, a := range mine[offset:end] {
-			v.Actions.Rows = append(v.Actions.Rows, s.actionRow(a, now, true, false, st.changed[a.ID]))
+			v.Actions.Rows = append(v.Actions.Rows, s.actionRow(a, now, true, false, st.clicked.changeOf(a.ID)))
 		}
 		if end < len(mine) {
 			v.MoreOffset = end

@@ -9,6 +9,7 @@ import (
 
 	"github.com/slack-go/slack"
 
+	"github.com/recordsbot/recordsbot/actions"
 	"github.com/recordsbot/recordsbot/apiclient"
 	"github.com/recordsbot/recordsbot/blocks"
 )
@@ -197,22 +198,22 @@ func (s *Server) clickStatus(ctx context.Context, in *interaction, value string)
 		return
 	}
 	actor := in.User.ID
-	a, oc, err := s.setStatus(ctx, actor, id, to)
-	if oc == duplicate && err == nil {
+	a, oc, err := s.dom.SetStatus(ctx, actor, id, to)
+	if oc == actions.Duplicate && err == nil {
 		return // the first click of a double click updates the message
 	}
-	if err != nil || oc != changed {
+	if err != nil || oc != actions.Changed {
 		s.respond(ctx, in, notice(s.statusOutcomeText(ctx, id, a, to, oc, err)), false)
 		return
 	}
 	now := s.deps.Now()
 	change := &blocks.Change{By: actor, At: now, Status: string(to)}
-	me, _ := s.users.lookup(ctx, actor)
-	row := s.actionRow(&a, now, true, !me.owns(a.Assignee), change)
-	done := fmt.Sprintf(":white_check_mark: *%s* %s.", blocks.Escape(a.Title), statusDone(to))
+	me, _ := s.dom.Who(ctx, actor)
+	row := s.actionRow(&a, now, true, !me.Owns(a.Assignee), change)
+	done := fmt.Sprintf(":white_check_mark: *%s* %s.", blocks.Escape(a.Title), blocks.StatusDone(string(to)))
 
 	if in.Container.Type == "view" {
-		s.publishHomeLogged(ctx, actor, homeState{changed: map[string]*blocks.Change{a.ID: change}})
+		s.publishHomeLogged(ctx, actor, homeState{clicked: &clicked{action: a, change: change}})
 		return
 	}
 	var newBlocks []json.RawMessage
@@ -224,7 +225,7 @@ func (s *Server) clickStatus(ctx context.Context, in *interaction, value string)
 		// Slack leaves an ephemeral message out of the payload; redraw the
 		// page the button was on, from the query its value carries.
 		if q, qok := parseContext(pageCtx); qok {
-			s.respond(ctx, in, s.actionsPage(ctx, actor, q, map[string]*blocks.Change{a.ID: change}), true)
+			s.respond(ctx, in, s.actionsPage(ctx, actor, q, &clicked{action: a, change: change}), true)
 			return
 		}
 	}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/slack-go/slack"
 
+	"github.com/recordsbot/recordsbot/actions"
 	"github.com/recordsbot/recordsbot/apiclient"
 )
 
@@ -408,7 +409,7 @@ func (j *remindJob) dueActions(ctx context.Context, now time.Time) ([]pendingAss
 		a := &all[i]
 		// An action whose status changed between the two reads can be in
 		// both lists.
-		if seen[a.ID] || Due(a, now, j.cfg.Zone, widest, j.cfg.Days) == NotDue {
+		if seen[a.ID] || actions.Due(a, now, j.cfg.Zone, widest, j.cfg.Days) == actions.NotDue {
 			continue
 		}
 		seen[a.ID] = true

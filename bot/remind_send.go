@@ -13,6 +13,7 @@ import (
 	"github.com/slack-go/slack"
 	"golang.org/x/sync/errgroup"
 
+	"github.com/recordsbot/recordsbot/actions"
 	"github.com/recordsbot/recordsbot/apiclient"
 	"github.com/recordsbot/recordsbot/blocks"
 )
@@ -152,7 +153,7 @@ func (j *remindJob) plan(ctx context.Context, r *recipient, now time.Time) (due 
 		return nil, "", "", "not_yet", nil
 	}
 	for _, a := range r.actions {
-		if Due(a, now, j.cfg.Zone, r.zone, j.cfg.Days) != NotDue {
+		if actions.Due(a, now, j.cfg.Zone, r.zone, j.cfg.Days) != actions.NotDue {
 			due = append(due, a)
 		}
 	}
@@ -358,16 +359,15 @@ func (j *remindJob) post(ctx context.Context, channel string, opts ...slack.MsgO
 // reminder builds r's reminder of due: overdue actions first, then by
 // deadline.
 func (j *remindJob) reminder(r *recipient, due []*apiclient.Action, now time.Time) blocks.Reminder {
-	status := func(a *apiclient.Action) DueStatus { return Due(a, now, j.cfg.Zone, r.zone, j.cfg.Days) }
+	status := func(a *apiclient.Action) actions.DueStatus { return actions.Due(a, now, j.cfg.Zone, r.zone, j.cfg.Days) }
 	slices.SortStableFunc(due, func(a, b *apiclient.Action) int {
-		return cmp.Or(-cmp.Compare(status(a), status(b)), DeadlineAt(a, j.cfg.Zone).Compare(DeadlineAt(b, j.cfg.Zone)), cmp.Compare(a.ID, b.ID))
+		return cmp.Or(-cmp.Compare(status(a), status(b)), actions.DeadlineAt(a, j.cfg.Zone).Compare(actions.DeadlineAt(b, j.cfg.Zone)), cmp.Compare(a.ID, b.ID))
 	})
 	rem := blocks.Reminder{User: r.label + " (" + r.id + ")", Days: j.cfg.Days}
 	for _, a := range due {
 		// The recipient is the assignee, so the row has its buttons and no
 		// name, exactly as the row a click redraws.
-		row := actionRow(a, now, true, false, nil)
-		row.Overdue = status(a) == Overdue
+		row := actionRow(a, status(a) == actions.Overdue, true, false, nil)
 		if row.Overdue {
 			rem.Overdue = append(rem.Overdue, row)
 		} else {

@@ -18,6 +18,7 @@ import (
 	"github.com/go-chi/chi/v5"
 	"github.com/slack-go/slack"
 
+	"github.com/recordsbot/recordsbot/actions"
 	"github.com/recordsbot/recordsbot/apiclient"
 	"github.com/recordsbot/recordsbot/blocks"
 )
@@ -74,6 +75,9 @@ type Config struct {
 	// UserCacheTTL is how long a Slack user's profile (email) is reused.
 	// Default 10 min.
 	UserCacheTTL time.Duration
+	// Zone is the organisation's time zone (RECORDS_TIMEZONE): a date-only
+	// deadline ends at midnight there. Default UTC.
+	Zone *time.Location
 	// PageSize is the number of rows per message page. Default 10.
 	PageSize int
 	// MaxBodyBytes caps a request body from Slack. Default 1 MiB.
@@ -115,6 +119,10 @@ type Deps struct {
 	Ready func() error
 	// Metrics is served on /metrics and updated by every request; nil: none.
 	Metrics *Metrics
+	// Actions is the action domain; nil: one built from Records, Slack and
+	// the Config (Admins, UserMap, ActionsCacheTTL, UserCacheTTL, Zone).
+	// Pass one to share it with a job in the same process.
+	Actions *actions.Service
 }
 
 // Server is recordsbot's HTTP server and dispatcher. It implements
@@ -126,12 +134,10 @@ type Server struct {
 	handler http.Handler
 
 	cmds    map[string]func(context.Context, command) *reply
-	actions *actionStore
-	changes inflight
+	dom     *actions.Service
 	seen    seenEvents
 	pages   *ttlCache[pageEntry]
 	home    *ttlCache[[]blocks.MinutesView]
-	users   *userDirectory
 	revs    *revisions
 	// pending tracks follow-ups that outlive their request, so shutdown can
 	// wait for them.
@@ -157,8 +163,13 @@ func NewServer(cfg Config, deps Deps) *Server {
 	s := &Server{cfg: cfg, deps: deps, log: deps.Logger}
 	s.cmds = s.commandHandlers()
 	s.revs = newRevisions(deps.Now())
-	s.actions = newActionStore(deps.Records, cfg.ActionsCacheTTL, deps.Now)
-	s.users = newUserDirectory(deps.Slack, cfg.UserCacheTTL, deps.Now, cfg.UserMap)
+	s.dom = deps.Actions
+	if s.dom == nil {
+		s.dom = actions.New(deps.Records, deps.Slack, actions.Config{
+			Admins: cfg.Admins, UserMap: actions.NewUserMap(cfg.UserMap),
+			CacheTTL: cfg.ActionsCacheTTL, ProfileTTL: cfg.UserCacheTTL, Zone: cfg.Zone, Now: deps.Now,
+		})
+	}
 	s.pages = newTTLCache[pageEntry](time.Minute, deps.Now)
 	s.home = newTTLCache[[]blocks.MinutesView](time.Minute, deps.Now)
 	r := chi.NewRouter()
@@ -194,16 +205,6 @@ func (s *Server) background(ctx context.Context, f func(ctx context.Context)) {
 		defer cancel()
 		f(ctx)
 	}()
-}
-
-// isAdmin reports whether the Slack user may change any action.
-func (s *Server) isAdmin(userID string) bool {
-	for _, a := range s.cfg.Admins {
-		if a == userID {
-			return true
-		}
-	}
-	return false
 }
 
 // revisions hands out render revisions for block IDs (see

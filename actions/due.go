@@ -1,4 +1,10 @@
-package bot
+// Package actions is the action domain: the organisation's shared action
+// list and its cache, who a Slack user is in the records (identity,
+// USER_MAP, admins), who may change an action, which statuses are still to
+// do, what is overdue or due soon in whose time zone, and changing a
+// status on someone's behalf. Every surface (slash commands, buttons, the
+// App Home, reminders) asks it; each rule exists here once.
+package actions
 
 import (
 	"time"
@@ -46,7 +52,7 @@ func DeadlineAt(a *apiclient.Action, org *time.Location) time.Time {
 // otherwise or when a is not open or in progress. days below 0 counts as
 // 0 (due today).
 func Due(a *apiclient.Action, now time.Time, org, reader *time.Location, days int) DueStatus {
-	if a.Deadline.IsZero() || (a.Status != apiclient.StatusOpen && a.Status != apiclient.StatusInProgress) {
+	if a.Deadline.IsZero() || !StillToDo(a.Status) {
 		return NotDue
 	}
 	if org == nil {

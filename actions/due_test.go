@@ -1,4 +1,4 @@
-package bot_test
+package actions_test
 
 import (
 	"testing"
@@ -7,7 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 
 	"github.com/recordsbot/recordsbot/apiclient"
-	"github.com/recordsbot/recordsbot/bot"
+	"github.com/recordsbot/recordsbot/actions"
 )
 
 func TestDue(t *testing.T) {
@@ -20,25 +20,25 @@ func TestDue(t *testing.T) {
 		now         time.Time
 		org, reader *time.Location
 		days        int
-		want        bot.DueStatus
+		want        actions.DueStatus
 	}{
-		{"the day itself, UTC", time.Date(2026, 11, 18, 23, 59, 0, 0, time.UTC), time.UTC, time.UTC, 0, bot.DueSoon},
-		{"past midnight UTC", time.Date(2026, 11, 19, 0, 0, 0, 0, time.UTC), time.UTC, time.UTC, 0, bot.Overdue},
-		{"org in Auckland: ended 11:00 UTC the day before", time.Date(2026, 11, 18, 11, 0, 0, 0, time.UTC), auckland, la, 0, bot.Overdue},
-		{"a reader in Auckland, 09:00 on the 19th there: it passes at 13:00 their today", time.Date(2026, 11, 18, 20, 0, 0, 0, time.UTC), time.UTC, auckland, 0, bot.DueSoon},
-		{"a reader in LA two days before, window of one", time.Date(2026, 11, 16, 20, 0, 0, 0, time.UTC), time.UTC, la, 1, bot.NotDue},
-		{"a reader in LA, still the 18th there", time.Date(2026, 11, 18, 20, 0, 0, 0, time.UTC), time.UTC, la, 0, bot.DueSoon},
-		{"three days ahead, window of three", time.Date(2026, 11, 15, 9, 0, 0, 0, time.UTC), time.UTC, time.UTC, 3, bot.DueSoon},
-		{"four days ahead, window of three", time.Date(2026, 11, 14, 9, 0, 0, 0, time.UTC), time.UTC, time.UTC, 3, bot.NotDue},
+		{"the day itself, UTC", time.Date(2026, 11, 18, 23, 59, 0, 0, time.UTC), time.UTC, time.UTC, 0, actions.DueSoon},
+		{"past midnight UTC", time.Date(2026, 11, 19, 0, 0, 0, 0, time.UTC), time.UTC, time.UTC, 0, actions.Overdue},
+		{"org in Auckland: ended 11:00 UTC the day before", time.Date(2026, 11, 18, 11, 0, 0, 0, time.UTC), auckland, la, 0, actions.Overdue},
+		{"a reader in Auckland, 09:00 on the 19th there: it passes at 13:00 their today", time.Date(2026, 11, 18, 20, 0, 0, 0, time.UTC), time.UTC, auckland, 0, actions.DueSoon},
+		{"a reader in LA two days before, window of one", time.Date(2026, 11, 16, 20, 0, 0, 0, time.UTC), time.UTC, la, 1, actions.NotDue},
+		{"a reader in LA, still the 18th there", time.Date(2026, 11, 18, 20, 0, 0, 0, time.UTC), time.UTC, la, 0, actions.DueSoon},
+		{"three days ahead, window of three", time.Date(2026, 11, 15, 9, 0, 0, 0, time.UTC), time.UTC, time.UTC, 3, actions.DueSoon},
+		{"four days ahead, window of three", time.Date(2026, 11, 14, 9, 0, 0, 0, time.UTC), time.UTC, time.UTC, 3, actions.NotDue},
 	}
 	for _, tc := range tests {
-		assert.Equal(t, tc.want, bot.Due(dateOnly, tc.now, tc.org, tc.reader, tc.days), tc.name)
+		assert.Equal(t, tc.want, actions.Due(dateOnly, tc.now, tc.org, tc.reader, tc.days), tc.name)
 	}
 	done := *dateOnly
 	done.Status = apiclient.StatusComplete
-	assert.Equal(t, bot.NotDue, bot.Due(&done, time.Date(2027, 1, 1, 0, 0, 0, 0, time.UTC), nil, nil, 0), "done is never overdue")
+	assert.Equal(t, actions.NotDue, actions.Due(&done, time.Date(2027, 1, 1, 0, 0, 0, 0, time.UTC), nil, nil, 0), "done is never overdue")
 	timed := &apiclient.Action{Status: apiclient.StatusOpen, Deadline: time.Date(2026, 11, 18, 9, 0, 0, 0, time.UTC), DeadlineHasTime: true}
-	assert.Equal(t, timed.Deadline, bot.DeadlineAt(timed, auckland), "a time of day is its own moment, whatever the zone")
+	assert.Equal(t, timed.Deadline, actions.DeadlineAt(timed, auckland), "a time of day is its own moment, whatever the zone")
 }
 
 // FuzzDue checks the rule's invariants for any deadline, moment, zone
@@ -54,19 +54,19 @@ func FuzzDue(f *testing.F) {
 		org := time.FixedZone("org", orgOff%(15*3600))
 		reader := time.FixedZone("reader", readerOff%(15*3600))
 		n := time.Unix(now, 0)
-		got := bot.Due(a, n, org, reader, days%1000)
-		at := bot.DeadlineAt(a, org)
+		got := actions.Due(a, n, org, reader, days%1000)
+		at := actions.DeadlineAt(a, org)
 		switch got {
-		case bot.Overdue:
+		case actions.Overdue:
 			if n.Before(at) {
 				t.Fatalf("overdue before its deadline: now %s, deadline %s", n, at)
 			}
-		case bot.DueSoon:
+		case actions.DueSoon:
 			if !n.Before(at) {
 				t.Fatalf("due soon after its deadline: now %s, deadline %s", n, at)
 			}
 		}
-		if got != bot.NotDue && a.Status != apiclient.StatusOpen && a.Status != apiclient.StatusInProgress {
+		if got != actions.NotDue && a.Status != apiclient.StatusOpen && a.Status != apiclient.StatusInProgress {
 			t.Fatalf("%s action is %v", a.Status, got)
 		}
 	})

@@ -1,0 +1,114 @@
+package actions
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/slack-go/slack"
+
+	"github.com/recordsbot/recordsbot/apiclient"
+	"github.com/recordsbot/recordsbot/internal/cache"
+)
+
+// UserMap is USER_MAP: records assignees (an email, name or ID, compared
+// case-insensitively) that are a given Slack user, for people whose
+// records identity is not their Slack email. It is the one place that
+// matching is done, both ways: who a Slack user is in the records
+// (Member.Owns) and which Slack user an assignee is (SlackID).
+type UserMap struct {
+	toSlack map[string]string   // lowercased assignee -> Slack ID
+	aliases map[string][]string // Slack ID -> assignees
+}
+
+// NewUserMap builds a UserMap from assignee → Slack user ID pairs.
+func NewUserMap(m map[string]string) UserMap {
+	um := UserMap{toSlack: map[string]string{}, aliases: map[string][]string{}}
+	for assignee, id := range m {
+		k := strings.ToLower(strings.TrimSpace(assignee))
+		if k == "" || id == "" {
+			continue
+		}
+		um.toSlack[k] = id
+		um.aliases[id] = append(um.aliases[id], k)
+	}
+	return um
+}
+
+// SlackID returns the Slack user USER_MAP names for assignee p, if any.
+func (um UserMap) SlackID(p apiclient.Person) (string, bool) {
+	for _, k := range []string{p.Email, p.Name, p.ID, p.SlackID} {
+		if id, ok := um.toSlack[strings.ToLower(k)]; ok && k != "" {
+			return id, true
+		}
+	}
+	return "", false
+}
+
+// Member is a Slack user as recordsbot matches them to assignees.
+type Member struct {
+	ID    string
+	Email string // from the Slack profile; empty without users:read.email
+	Name  string
+	// aliases are the USER_MAP assignees that point at this user.
+	aliases []string
+}
+
+// Mapped reports whether there is any way to match this user to
+// assignees beyond their Slack ID.
+func (m Member) Mapped() bool { return m.Email != "" || len(m.aliases) > 0 }
+
+// Owns reports whether assignee p is this user: by Slack ID, by email, or
+// through USER_MAP.
+func (m Member) Owns(p apiclient.Person) bool {
+	if m.ID != "" && (p.SlackID == m.ID || p.ID == m.ID) {
+		return true
+	}
+	if m.Email != "" && p.Email != "" && strings.EqualFold(p.Email, m.Email) {
+		return true
+	}
+	for _, k := range m.aliases {
+		if strings.EqualFold(p.Email, k) || strings.EqualFold(p.Name, k) || strings.EqualFold(p.ID, k) || strings.EqualFold(p.SlackID, k) {
+			return true
+		}
+	}
+	return false
+}
+
+// Profiles is the part of Slack's Web API that tells who a user is;
+// *slack.Client implements it.
+type Profiles interface {
+	GetUserInfoContext(ctx context.Context, user string, options ...slack.GetUserInfoOption) (*slack.User, error)
+}
+
+// directory resolves Slack users to Members through users.info (cached)
+// and USER_MAP.
+type directory struct {
+	slack    Profiles
+	userMap  UserMap
+	profiles *cache.TTL[Member]
+}
+
+func newDirectory(p Profiles, um UserMap, ttl time.Duration, now func() time.Time) *directory {
+	return &directory{slack: p, userMap: um, profiles: cache.New[Member](ttl, now)}
+}
+
+// who returns Slack user id as a Member. When Slack cannot be asked, the
+// Member still carries the ID and the USER_MAP aliases, and the error says
+// why the email is missing.
+func (d *directory) who(ctx context.Context, id string) (Member, error) {
+	return d.profiles.Get(ctx, id, func(ctx context.Context) (Member, error) {
+		m := Member{ID: id, aliases: d.userMap.aliases[id]}
+		u, err := d.slack.GetUserInfoContext(ctx, id)
+		if err != nil {
+			return m, fmt.Errorf("users.info %s: %w", id, err)
+		}
+		m.Email = u.Profile.Email
+		m.Name = u.RealName
+		if m.Name == "" {
+			m.Name = u.Name
+		}
+		return m, nil
+	})
+}

@@ -1,0 +1,169 @@
+package actions
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/recordsbot/recordsbot/apiclient"
+	"github.com/recordsbot/recordsbot/internal/cache"
+)
+
+// Records is what the domain needs of the records service;
+// *apiclient.Client implements it.
+type Records interface {
+	ListActions(ctx context.Context, opts *apiclient.ListActionsOptions) (*apiclient.ActionList, error)
+	UpdateActionStatus(ctx context.Context, id string, status apiclient.Status) (*apiclient.Action, error)
+}
+
+// activeKey is the cache key of the list of actions still to do.
+const activeKey = "active"
+
+// sharedList is the organisation's action list, shared by every user and
+// command for a short TTL: a burst of commands costs one fetch, concurrent
+// fetches collapse into one, and a change made through the bot is written
+// into the cached list at once, so the person who clicked never sees their
+// own change undone.
+//
+// An organisation's action log only grows, so the shared list holds the
+// actions still to do (fetched by status: open, then in progress), whose
+// number stays about the same over the years; the other statuses, asked
+// for rarely (/actions complete, a Reopen button), are fetched on demand
+// and kept for the same short time under their own key.
+//
+// The cost is staleness: a change made outside the bot (another replica,
+// the records service's own UI) shows up at most ttl later. A negative ttl
+// turns the cache off; every read then goes to the records service.
+type sharedList struct {
+	records Records
+	off     bool
+	lists   *cache.TTL[*apiclient.ActionList]
+}
+
+func newSharedList(r Records, ttl time.Duration, now func() time.Time) *sharedList {
+	return &sharedList{records: r, off: ttl < 0, lists: cache.New[*apiclient.ActionList](ttl, now)}
+}
+
+// get returns the actions in status st; st "" means those still to do and
+// All every action. The list is shared: callers must not modify it.
+func (l *sharedList) get(ctx context.Context, st apiclient.Status) (*apiclient.ActionList, error) {
+	if l.off && st != "" && st != All {
+		// No cache to share: ask for just the one status.
+		return l.load(ctx, string(st), false)
+	}
+	switch {
+	case st == "" || st == "active":
+		return l.load(ctx, activeKey, false)
+	case st == All:
+		return l.all(ctx)
+	}
+	if StillToDo(st) {
+		// One of the active statuses: the shared list holds it.
+		return l.load(ctx, activeKey, false)
+	}
+	return l.load(ctx, string(st), false)
+}
+
+// All asks get for every action, whatever its status.
+const All apiclient.Status = "all"
+
+// all merges every status's list.
+func (l *sharedList) all(ctx context.Context) (*apiclient.ActionList, error) {
+	out := &apiclient.ActionList{}
+	for _, key := range []string{activeKey, string(apiclient.StatusComplete), string(apiclient.StatusDeferred), string(apiclient.StatusCancelled)} {
+		part, err := l.load(ctx, key, false)
+		if err != nil {
+			return nil, err
+		}
+		out.Actions = append(out.Actions, part.Actions...)
+		out.Truncated = out.Truncated || part.Truncated
+	}
+	return out, nil
+}
+
+// load returns the list under key (activeKey or a status), fetching it
+// when stale or when fresh is set.
+func (l *sharedList) load(ctx context.Context, key string, fresh bool) (*apiclient.ActionList, error) {
+	fetch := func(ctx context.Context) (*apiclient.ActionList, error) {
+		statuses := []apiclient.Status{apiclient.Status(key)}
+		if key == activeKey {
+			statuses = Active
+		}
+		out := &apiclient.ActionList{}
+		for _, st := range statuses {
+			part, err := l.records.ListActions(ctx, &apiclient.ListActionsOptions{Status: st})
+			if err != nil {
+				return nil, fmt.Errorf("list %s actions: %w", st, err)
+			}
+			out.Actions = append(out.Actions, part.Actions...)
+			out.Truncated = out.Truncated || part.Truncated
+		}
+		return out, nil
+	}
+	if l.off {
+		return fetch(ctx)
+	}
+	if fresh {
+		return l.lists.Load(ctx, key, fetch)
+	}
+	return l.lists.Get(ctx, key, fetch)
+}
+
+// find returns the action with the given ID, looking first among those
+// still to do, then (on a miss) in a fresh list of them, then in the other
+// statuses; so an action created a moment ago, or a finished one whose
+// Reopen button was pressed, is found.
+func (l *sharedList) find(ctx context.Context, id string) (apiclient.Action, bool, error) {
+	for i, key := range []string{activeKey, activeKey, string(apiclient.StatusComplete), string(apiclient.StatusDeferred), string(apiclient.StatusCancelled)} {
+		if i == 1 && l.off {
+			continue // without a cache the first read was already fresh
+		}
+		list, err := l.load(ctx, key, i == 1)
+		if err != nil {
+			return apiclient.Action{}, false, err
+		}
+		for _, a := range list.Actions {
+			if a.ID == id {
+				return a, true, nil
+			}
+		}
+	}
+	return apiclient.Action{}, false, nil
+}
+
+// invalidate drops every cached list, so the next read fetches afresh.
+func (l *sharedList) invalidate() {
+	for _, key := range []string{activeKey, string(apiclient.StatusComplete), string(apiclient.StatusDeferred), string(apiclient.StatusCancelled)} {
+		l.lists.Forget(key)
+	}
+}
+
+// put writes a changed action into the cached lists: out of the list of
+// its old status, into the list of its new one (copy on write: lists
+// already handed out stay as they were).
+func (l *sharedList) put(a apiclient.Action) {
+	newKey := string(a.Status)
+	if StillToDo(a.Status) {
+		newKey = activeKey
+	}
+	for _, key := range []string{activeKey, string(apiclient.StatusComplete), string(apiclient.StatusDeferred), string(apiclient.StatusCancelled)} {
+		l.lists.Update(key, func(old *apiclient.ActionList) *apiclient.ActionList {
+			cp := &apiclient.ActionList{Truncated: old.Truncated, Actions: make([]apiclient.Action, 0, len(old.Actions)+1)}
+			found := false
+			for _, x := range old.Actions {
+				if x.ID != a.ID {
+					cp.Actions = append(cp.Actions, x)
+					continue
+				}
+				found = true
+				if key == newKey {
+					cp.Actions = append(cp.Actions, a)
+				}
+			}
+			if !found && key == newKey {
+				cp.Actions = append(cp.Actions, a)
+			}
+			return cp
+		})
+	}
+}

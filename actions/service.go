@@ -1,0 +1,251 @@
+package actions
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/recordsbot/recordsbot/apiclient"
+)
+
+// Config is the domain's behaviour. The zero value of every field means
+// its documented default.
+type Config struct {
+	// Admins are the Slack user IDs who may change any action.
+	Admins []string
+	// UserMap is USER_MAP.
+	UserMap UserMap
+	// CacheTTL is how long the shared action list is reused. Default 5 s;
+	// negative turns the cache off.
+	CacheTTL time.Duration
+	// ProfileTTL is how long a Slack profile is reused. Default 10 min.
+	ProfileTTL time.Duration
+	// Zone is the organisation's time zone (RECORDS_TIMEZONE): a date-only
+	// deadline ends at midnight there. Default UTC.
+	Zone *time.Location
+	// Now is the clock. Default time.Now.
+	Now func() time.Time
+}
+
+// Service is the action domain. It is safe for concurrent use.
+type Service struct {
+	cfg     Config
+	records Records
+	list    *sharedList
+	dir     *directory
+	changes inflight
+}
+
+// New returns the domain over the records service and Slack's profiles.
+func New(records Records, profiles Profiles, cfg Config) *Service {
+	if cfg.CacheTTL == 0 {
+		cfg.CacheTTL = 5 * time.Second
+	}
+	if cfg.ProfileTTL <= 0 {
+		cfg.ProfileTTL = 10 * time.Minute
+	}
+	if cfg.Zone == nil {
+		cfg.Zone = time.UTC
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	return &Service{
+		cfg:     cfg,
+		records: records,
+		list:    newSharedList(records, cfg.CacheTTL, cfg.Now),
+		dir:     newDirectory(profiles, cfg.UserMap, cfg.ProfileTTL, cfg.Now),
+	}
+}
+
+// Zone is the organisation's time zone.
+func (s *Service) Zone() *time.Location { return s.cfg.Zone }
+
+// Who returns Slack user id as a Member. When Slack cannot be asked the
+// Member still carries what USER_MAP says, and the error says why.
+func (s *Service) Who(ctx context.Context, id string) (Member, error) { return s.dir.who(ctx, id) }
+
+// IsAdmin reports whether Slack user id may change any action.
+func (s *Service) IsAdmin(id string) bool { return slices.Contains(s.cfg.Admins, id) }
+
+// CanChange is the one rule for who may change an action: its assignee or
+// an admin.
+func (s *Service) CanChange(viewer Member, a *apiclient.Action) bool {
+	return s.IsAdmin(viewer.ID) || viewer.Owns(a.Assignee)
+}
+
+// List returns the actions in status st ("" for those still to do, All for
+// every one); see sharedList. The list is shared: do not modify it.
+func (s *Service) List(ctx context.Context, st apiclient.Status) (*apiclient.ActionList, error) {
+	return s.list.get(ctx, st)
+}
+
+// Due says where a stands against its deadline for a reader in zone
+// reader (nil: the organisation's) now, with a window of days; see Due.
+func (s *Service) Due(a *apiclient.Action, now time.Time, reader *time.Location, days int) DueStatus {
+	return Due(a, now, s.cfg.Zone, reader, days)
+}
+
+// Outcome is how a status change ended, other than with an error.
+type Outcome int
+
+// The outcomes of SetStatus.
+const (
+	Changed   Outcome = iota // the records service accepted the new status
+	Unchanged                // the action already had it; nothing was sent
+	Forbidden                // the actor is neither the assignee nor an admin
+	Gone                     // no such action
+	Duplicate                // the same change was already under way (a double click)
+)
+
+// ErrProfileLookup is returned (wrapped) by SetStatus when Slack could not
+// say who the actor is and USER_MAP does not either: nothing was changed.
+var ErrProfileLookup = errors.New("slack profile lookup failed")
+
+// ErrUnconfirmed marks a status change that was sent but whose answer
+// never arrived or could not be read: the records may or may not hold it.
+var ErrUnconfirmed = errors.New("status change unconfirmed")
+
+// SetStatus changes action id to status to on behalf of Slack user actor.
+// The action is re-read (through the shared list) and the actor's right to
+// change it checked before anything is sent: a button's value is never
+// trusted alone. Identical changes that arrive together (a double click)
+// are sent once; the others report Duplicate. The returned action is the
+// one after the change, or as found. Errors: apiclient's, ErrProfileLookup,
+// ErrUnconfirmed (then the cached list is dropped, as the records may hold
+// the change).
+func (s *Service) SetStatus(ctx context.Context, actor, id string, to apiclient.Status) (apiclient.Action, Outcome, error) {
+	if !to.Valid() {
+		return apiclient.Action{}, Gone, fmt.Errorf("set status %q: %w", to, apiclient.ErrInvalidStatus)
+	}
+	a, found, err := s.list.find(ctx, id)
+	if err != nil {
+		return a, Gone, err
+	}
+	if !found {
+		return a, Gone, nil
+	}
+	if !s.IsAdmin(actor) {
+		me, err := s.Who(ctx, actor)
+		if !me.Owns(a.Assignee) {
+			if err != nil && !me.Mapped() {
+				// Slack could not be asked who the actor is; say so rather
+				// than refuse someone who may be the assignee.
+				return a, Gone, fmt.Errorf("identify %s: %w", actor, ErrProfileLookup)
+			}
+			return a, Forbidden, nil
+		}
+	}
+	if a.Status == to {
+		return a, Unchanged, nil
+	}
+	leader, done := s.changes.join(ctx, id+"\x00"+string(to))
+	if !leader {
+		return a, Duplicate, nil
+	}
+	defer done()
+	updated, err := s.records.UpdateActionStatus(ctx, id, to)
+	if err != nil {
+		if errors.Is(err, apiclient.ErrNotFound) {
+			return a, Gone, nil
+		}
+		err = fmt.Errorf("update action %s: %w", id, err)
+		if writeUnconfirmed(err) {
+			s.list.invalidate()
+			err = fmt.Errorf("%w: %w", ErrUnconfirmed, err)
+		}
+		return a, Gone, err
+	}
+	merged := fillGaps(*updated, a, to)
+	s.list.put(merged)
+	return merged, Changed, nil
+}
+
+// fillGaps completes a PUT answer from the action as it was before: some
+// services answer with a partial row (only the status, say), and the row
+// shown after a click must still say what the action is. This is the one
+// place that is done.
+func fillGaps(got, was apiclient.Action, to apiclient.Status) apiclient.Action {
+	if got.ID == "" {
+		got.ID = was.ID
+	}
+	if got.Title == "" {
+		got.Title = was.Title
+	}
+	if got.Assignee.IsZero() {
+		got.Assignee = was.Assignee
+	}
+	if got.Deadline.IsZero() {
+		got.Deadline, got.DeadlineHasTime = was.Deadline, was.DeadlineHasTime
+	}
+	if got.MeetingID == "" {
+		got.MeetingID, got.MeetingTitle = was.MeetingID, was.MeetingTitle
+	}
+	if got.Committee == "" {
+		got.Committee = was.Committee
+	}
+	if got.Status == "" {
+		got.Status = to
+	}
+	return got
+}
+
+// writeUnconfirmed reports whether a failed update may still have been
+// applied: the request went out but no readable answer came back (a
+// timeout, a connection dropped mid-answer, a 2xx answer that does not
+// decode or is over the size cap). An answer with an error status is taken
+// at its word, and a request that never connected changed nothing. The
+// client retries, and only the last attempt's error is judged: an earlier
+// attempt cut off mid-answer, then one that could not connect, reads as
+// "nothing changed". That needs the service to go down between two
+// attempts a fraction of a second apart, which is rare enough to accept.
+func writeUnconfirmed(err error) bool {
+	var ae *apiclient.Error
+	if !errors.As(err, &ae) {
+		return errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled)
+	}
+	if ae.StatusCode >= 200 && ae.StatusCode < 300 {
+		return true
+	}
+	var op *net.OpError
+	return ae.StatusCode == 0 && errors.Is(ae.Kind, apiclient.ErrUnavailable) && !(errors.As(err, &op) && op.Op == "dial")
+}
+
+// inflight collapses identical status changes that arrive together (double
+// clicks, two people clicking at once): the first does the PUT, the others
+// wait for it and report a duplicate, so the records service sees one write
+// and the message is updated once.
+type inflight struct {
+	mu    sync.Mutex
+	calls map[string]chan struct{}
+}
+
+// join returns leader=true and a done func for the first caller with key;
+// later callers block until the leader is done and get leader=false.
+func (f *inflight) join(ctx context.Context, key string) (leader bool, done func()) {
+	f.mu.Lock()
+	if f.calls == nil {
+		f.calls = map[string]chan struct{}{}
+	}
+	if ch, ok := f.calls[key]; ok {
+		f.mu.Unlock()
+		select {
+		case <-ch:
+		case <-ctx.Done():
+		}
+		return false, func() {}
+	}
+	ch := make(chan struct{})
+	f.calls[key] = ch
+	f.mu.Unlock()
+	return true, func() {
+		f.mu.Lock()
+		delete(f.calls, key)
+		f.mu.Unlock()
+		close(ch)
+	}
+}

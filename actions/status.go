@@ -1,0 +1,13 @@
+package actions
+
+import "github.com/recordsbot/recordsbot/apiclient"
+
+// StillToDo reports whether an action in status st still asks something of
+// its assignee: open or in progress. The default lists, the Home tab,
+// reminders and the due rule count only these.
+func StillToDo(st apiclient.Status) bool {
+	return st == apiclient.StatusOpen || st == apiclient.StatusInProgress
+}
+
+// Active are the statuses StillToDo accepts, for fetching them by status.
+var Active = []apiclient.Status{apiclient.StatusOpen, apiclient.StatusInProgress}

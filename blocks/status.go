@@ -1,0 +1,122 @@
+package blocks
+
+// How statuses read, and which changes each offers: every word about an
+// action's status is here, so a label or a transition changes in one place.
+
+// The action statuses of the records service. blocks does not import the
+// API client; these are the same strings.
+const (
+	statusOpen       = "open"
+	statusInProgress = "in_progress"
+	statusComplete   = "complete"
+	statusCancelled  = "cancelled"
+	statusDeferred   = "deferred"
+)
+
+// statusWord is how a status reads in a row; an unknown status is shown as
+// the server sent it.
+func statusWord(status string) string {
+	switch status {
+	case statusOpen:
+		return "Open"
+	case statusInProgress:
+		return "In progress"
+	case statusComplete:
+		return "Complete"
+	case statusCancelled:
+		return "Cancelled"
+	case statusDeferred:
+		return "Deferred"
+	}
+	return inline(status, rowStatusMax)
+}
+
+// transitions returns the status changes that make sense from status: the
+// common ones as buttons, the rarer ones for the overflow menu. An unknown
+// status offers every change but Defer, as a safe default.
+func transitions(status string) (buttons, menu []string) {
+	switch status {
+	case statusOpen:
+		return []string{statusComplete, statusInProgress, statusDeferred}, []string{statusCancelled}
+	case statusInProgress:
+		return []string{statusComplete, statusDeferred}, []string{statusCancelled, statusOpen}
+	case statusDeferred:
+		return []string{statusComplete, statusInProgress}, []string{statusCancelled, statusOpen}
+	case statusComplete, statusCancelled:
+		return []string{statusOpen}, nil
+	}
+	return []string{statusComplete, statusInProgress}, []string{statusCancelled, statusOpen}
+}
+
+// transitionLabel is the label of the control that sets target.
+func transitionLabel(target string) string {
+	switch target {
+	case statusComplete:
+		return "Complete"
+	case statusInProgress:
+		return "Start"
+	case statusDeferred:
+		return "Defer"
+	case statusCancelled:
+		return "Cancel"
+	}
+	return "Reopen"
+}
+
+// changedVerb is how a change to status reads: "Marked complete by …".
+func changedVerb(status string) string {
+	switch status {
+	case statusComplete:
+		return "Marked complete"
+	case statusInProgress:
+		return "Started"
+	case statusOpen:
+		return "Reopened"
+	case statusCancelled:
+		return "Cancelled"
+	case statusDeferred:
+		return "Deferred"
+	case "":
+		return "Changed"
+	}
+	return "Marked " + inline(status, rowStatusMax)
+}
+
+// plainStatus is statusWord without mrkdwn escaping.
+func plainStatus(status string) string {
+	switch status {
+	case statusOpen, statusInProgress, statusComplete, statusCancelled, statusDeferred:
+		return statusWord(status)
+	}
+	return oneLine(status)
+}
+
+// StatusDone is the past tense shown after a change to status:
+// "marked complete", "started", "reopened".
+func StatusDone(status string) string {
+	switch status {
+	case statusComplete:
+		return "marked complete"
+	case statusInProgress:
+		return "started"
+	case statusDeferred:
+		return "deferred"
+	case statusCancelled:
+		return "cancelled"
+	case statusOpen:
+		return "reopened"
+	}
+	return "set to " + status
+}
+
+// StatusAdjective is a status in a sentence: "your completed actions",
+// "is already in-progress".
+func StatusAdjective(status string) string {
+	switch status {
+	case statusInProgress:
+		return "in-progress"
+	case statusComplete:
+		return "completed"
+	}
+	return status
+}

@@ -1,0 +1,140 @@
+// Package cache is recordsbot's one cache: a keyed store of values that
+// live for a TTL, whose concurrent misses on one key are collapsed into one
+// load. The action list, Slack profiles, minutes pages and the Home tab's
+// latest minutes all go through it, so a burst of requests costs one call
+// per key per TTL.
+package cache
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"time"
+
+	"golang.org/x/sync/singleflight"
+)
+
+// DefaultLoadTimeout bounds a load when the caller's context has no
+// deadline.
+const DefaultLoadTimeout = 10 * time.Second
+
+// maxEntries bounds a cache: past it, everything is dropped rather than
+// tracking recency; a refill costs one load per key.
+const maxEntries = 1000
+
+// TTL caches values of type V by key for a fixed time. Errors are not
+// cached. The zero value is not usable; build one with New. A TTL of zero
+// or less caches nothing (every Get loads), but concurrent loads of a key
+// are still collapsed.
+type TTL[V any] struct {
+	ttl    time.Duration
+	now    func() time.Time
+	flight singleflight.Group
+
+	mu      sync.Mutex
+	entries map[string]entry[V]
+}
+
+type entry[V any] struct {
+	v  V
+	at time.Time
+}
+
+// New returns a cache whose values live for ttl by the clock now
+// (time.Now when nil).
+func New[V any](ttl time.Duration, now func() time.Time) *TTL[V] {
+	if now == nil {
+		now = time.Now
+	}
+	return &TTL[V]{ttl: ttl, now: now, entries: map[string]entry[V]{}}
+}
+
+// Get returns the value cached for key, or loads it. A load runs on a
+// context detached from its caller, so one caller who gives up does not
+// fail the others waiting for the same key; it ends at the first caller's
+// deadline (DefaultLoadTimeout without one), so an outage is reported
+// within that caller's budget. A caller who joined a load that timed out
+// and still has time of its own gets one load of its own rather than
+// someone else's timeout. Each caller stops waiting when its own ctx ends.
+func (c *TTL[V]) Get(ctx context.Context, key string, load func(ctx context.Context) (V, error)) (V, error) {
+	if v, ok := c.Peek(key); ok {
+		return v, nil
+	}
+	return c.Load(ctx, key, load)
+}
+
+// Peek returns the fresh value cached for key, if there is one.
+func (c *TTL[V]) Peek(key string) (V, bool) {
+	c.mu.Lock()
+	e, ok := c.entries[key]
+	c.mu.Unlock()
+	if ok && c.now().Sub(e.at) < c.ttl {
+		return e.v, true
+	}
+	var zero V
+	return zero, false
+}
+
+// Load loads key afresh (collapsed with any load of key under way) and
+// caches the result; see Get.
+func (c *TTL[V]) Load(ctx context.Context, key string, load func(ctx context.Context) (V, error)) (V, error) {
+	var zero V
+	for attempt := 0; ; attempt++ {
+		ch := c.flight.DoChan(key, func() (any, error) {
+			lctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), DefaultLoadTimeout)
+			defer cancel()
+			if dl, ok := ctx.Deadline(); ok {
+				lctx, cancel = context.WithDeadline(lctx, dl)
+				defer cancel()
+			}
+			v, err := load(lctx)
+			if err != nil {
+				return v, err
+			}
+			c.Put(key, v)
+			return v, nil
+		})
+		select {
+		case r := <-ch:
+			if r.Err == nil {
+				return r.Val.(V), nil
+			}
+			if attempt == 0 && r.Shared && ctx.Err() == nil && errors.Is(r.Err, context.DeadlineExceeded) {
+				continue
+			}
+			if v, ok := r.Val.(V); ok {
+				zero = v
+			}
+			return zero, r.Err
+		case <-ctx.Done():
+			return zero, ctx.Err()
+		}
+	}
+}
+
+// Put caches v for key from now on.
+func (c *TTL[V]) Put(key string, v V) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.entries) >= maxEntries {
+		c.entries = map[string]entry[V]{}
+	}
+	c.entries[key] = entry[V]{v: v, at: c.now()}
+}
+
+// Update replaces the value cached for key with f's result, keeping its
+// age, when there is one; f must not modify its argument.
+func (c *TTL[V]) Update(key string, f func(V) V) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if e, ok := c.entries[key]; ok {
+		c.entries[key] = entry[V]{v: f(e.v), at: e.at}
+	}
+}
+
+// Forget drops key, so the next Get loads it.
+func (c *TTL[V]) Forget(key string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	delete(c.entries, key)
+}

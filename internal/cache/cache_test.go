@@ -1,0 +1,109 @@
+package cache
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"go.uber.org/goleak"
+)
+
+func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+
+type clock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *clock) now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
+func (c *clock) add(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.t = c.t.Add(d)
+}
+
+func TestConcurrentMissesLoadOnce(t *testing.T) {
+	t.Parallel()
+	c := New[int](time.Minute, nil)
+	var loads atomic.Int32
+	release := make(chan struct{})
+	var wg sync.WaitGroup
+	for range 20 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			v, err := c.Get(t.Context(), "k", func(context.Context) (int, error) {
+				loads.Add(1)
+				<-release
+				return 42, nil
+			})
+			assert.NoError(t, err)
+			assert.Equal(t, 42, v)
+		}()
+	}
+	time.Sleep(20 * time.Millisecond)
+	close(release)
+	wg.Wait()
+	assert.Equal(t, int32(1), loads.Load())
+}
+
+func TestValuesLiveForTheTTLAndErrorsAreNotCached(t *testing.T) {
+	t.Parallel()
+	clk := &clock{t: time.Unix(1e9, 0)}
+	c := New[string](time.Minute, clk.now)
+	n := 0
+	load := func(context.Context) (string, error) {
+		n++
+		if n == 1 {
+			return "", errors.New("down")
+		}
+		return "v", nil
+	}
+	_, err := c.Get(t.Context(), "k", load)
+	require.Error(t, err)
+	v, err := c.Get(t.Context(), "k", load)
+	require.NoError(t, err)
+	assert.Equal(t, "v", v)
+	clk.add(59 * time.Second)
+	_, _ = c.Get(t.Context(), "k", load)
+	assert.Equal(t, 2, n, "fresh: not loaded again")
+	clk.add(2 * time.Second)
+	_, _ = c.Get(t.Context(), "k", load)
+	assert.Equal(t, 3, n, "stale: loaded again")
+
+	c.Update("k", func(s string) string { return s + "!" })
+	v, _ = c.Get(t.Context(), "k", load)
+	assert.Equal(t, "v!", v)
+	c.Forget("k")
+	_, _ = c.Get(t.Context(), "k", load)
+	assert.Equal(t, 4, n)
+}
+
+// A caller who joined a load that ran out of its first caller's time gets
+// a load of its own while it has time left.
+func TestJoinerWithTimeLeftLoadsAgain(t *testing.T) {
+	t.Parallel()
+	c := New[int](time.Minute, nil)
+	var loads atomic.Int32
+	short, cancel := context.WithTimeout(t.Context(), 30*time.Millisecond)
+	defer cancel()
+	slowFirst := func(ctx context.Context) (int, error) {
+		if loads.Add(1) == 1 {
+			<-ctx.Done()
+			return 0, ctx.Err()
+		}
+		return 7, nil
+	}
+	done := make(chan error, 1)
+	go func() { _, err := c.Get(short, "k", slowFirst); done <- err }()
+	time.Sleep(5 * time.Millisecond)
+	v, err := c.Get(t.Context(), "k", slowFirst)
+	require.NoError(t, err)
+	assert.Equal(t, 7, v)
+	assert.Error(t, <-done)
+}
