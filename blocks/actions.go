@@ -9,7 +9,6 @@ import (
 	"github.com/slack-go/slack"
 )
 
-
 // Sizes of an action row in a list, in escaped characters. Titles get
 // rowTitleMax when the message has room and shrink towards rowTitleMin when
 // a page of long rows would break the text budget; the other parts are

@@ -324,7 +324,6 @@ func (q actionsQuery) empty(mine bool) string {
 	return "No actions match."
 }
 
-
 // sortKeeping orders overdue first, then by deadline, then undated; an
 // action just changed by a click on the page keeps the place it had
 // before: it sorts as if it were still to do, so redrawing the page does

@@ -22,7 +22,7 @@ const msgHomeMinutesDown = "I couldn't read the latest minutes from the records 
 // homeState is what a Home publish shows beyond the defaults.
 type homeState struct {
 	offset  int
-	note    string                    // shown on top (the answer to a click)
+	note    string   // shown on top (the answer to a click)
 	clicked *clicked // the row a click changed, kept and annotated
 }
 
@@ -76,7 +76,7 @@ func (s *Server) publishHome(ctx context.Context, user string, st homeState) err
 			v.RecordsError = st.note
 		}
 	}
-	latest, err := s.home.get(ctx, "latest", s.latestPerCommittee)
+	latest, err := s.home.Get(ctx, "latest", s.latestPerCommittee)
 	if err != nil {
 		s.log.WarnContext(ctx, "app home: latest minutes", "error", err)
 		// Without a word, an outage would read as "No minutes to show."

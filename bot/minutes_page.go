@@ -140,7 +140,7 @@ type pageEntry struct {
 // minutes. A meeting the records service does not know is an error wrapping
 // apiclient.ErrNotFound.
 func (s *Server) pageData(ctx context.Context, id string) (*apiclient.Meeting, *apiclient.Minutes, error) {
-	e, err := s.pages.get(ctx, id, func(ctx context.Context) (pageEntry, error) {
+	e, err := s.pages.Get(ctx, id, func(ctx context.Context) (pageEntry, error) {
 		// The cache runs this load detached from the request that started
 		// it, so concurrent readers of the same meeting all get its result.
 		m, min, err := s.meetingMinutes(ctx, id)

@@ -359,7 +359,9 @@ func (j *remindJob) post(ctx context.Context, channel string, opts ...slack.MsgO
 // reminder builds r's reminder of due: overdue actions first, then by
 // deadline.
 func (j *remindJob) reminder(r *recipient, due []*apiclient.Action, now time.Time) blocks.Reminder {
-	status := func(a *apiclient.Action) actions.DueStatus { return actions.Due(a, now, j.cfg.Zone, r.zone, j.cfg.Days) }
+	status := func(a *apiclient.Action) actions.DueStatus {
+		return actions.Due(a, now, j.cfg.Zone, r.zone, j.cfg.Days)
+	}
 	slices.SortStableFunc(due, func(a, b *apiclient.Action) int {
 		return cmp.Or(-cmp.Compare(status(a), status(b)), actions.DeadlineAt(a, j.cfg.Zone).Compare(actions.DeadlineAt(b, j.cfg.Zone)), cmp.Compare(a.ID, b.ID))
 	})

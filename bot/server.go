@@ -21,6 +21,7 @@ import (
 	"github.com/recordsbot/recordsbot/actions"
 	"github.com/recordsbot/recordsbot/apiclient"
 	"github.com/recordsbot/recordsbot/blocks"
+	"github.com/recordsbot/recordsbot/internal/cache"
 )
 
 // Records is what the bot needs of the Records API; *apiclient.Client
@@ -133,12 +134,12 @@ type Server struct {
 	log     *slog.Logger
 	handler http.Handler
 
-	cmds    map[string]func(context.Context, command) *reply
-	dom     *actions.Service
-	seen    seenEvents
-	pages   *ttlCache[pageEntry]
-	home    *ttlCache[[]blocks.MinutesView]
-	revs    *revisions
+	cmds  map[string]func(context.Context, command) *reply
+	dom   *actions.Service
+	seen  seenEvents
+	pages *cache.TTL[pageEntry]
+	home  *cache.TTL[[]blocks.MinutesView]
+	revs  *revisions
 	// pending tracks follow-ups that outlive their request, so shutdown can
 	// wait for them.
 	pending sync.WaitGroup
@@ -170,8 +171,8 @@ func NewServer(cfg Config, deps Deps) *Server {
 			CacheTTL: cfg.ActionsCacheTTL, ProfileTTL: cfg.UserCacheTTL, Zone: cfg.Zone, Now: deps.Now,
 		})
 	}
-	s.pages = newTTLCache[pageEntry](time.Minute, deps.Now)
-	s.home = newTTLCache[[]blocks.MinutesView](time.Minute, deps.Now)
+	s.pages = cache.New[pageEntry](time.Minute, deps.Now)
+	s.home = cache.New[[]blocks.MinutesView](time.Minute, deps.Now)
 	r := chi.NewRouter()
 	r.Use(recoverer(s.log), requestIDs)
 	addRoutes(r, s)
