@@ -388,6 +388,9 @@ func TestErrorNeverContainsKey(t *testing.T) {
 	tests := []struct {
 		name string
 		h    http.HandlerFunc
+		// truncated: the call succeeds with the list cut short, and the
+		// reason must not carry the key either.
+		truncated bool
 	}{
 		{name: "json message echoes key", h: serveJSON(401, `{"error":"invalid key `+testKey+`"}`)},
 		{name: "plain text echoes header", h: func(w http.ResponseWriter, r *http.Request) {
@@ -398,7 +401,7 @@ func TestErrorNeverContainsKey(t *testing.T) {
 		{name: "next link carries key", h: func(w http.ResponseWriter, r *http.Request) {
 			w.Header().Set("Link", `<https://evil.example/steal?k=`+testKey+`>; rel="next"`)
 			serveJSON(200, `[]`)(w, r)
-		}},
+		}, truncated: true},
 		{name: "malformed json around key", h: serveJSON(200, `{"`+testKey+`": [`)},
 	}
 	for _, tt := range tests {
@@ -406,7 +409,15 @@ func TestErrorNeverContainsKey(t *testing.T) {
 			t.Parallel()
 			srv := newAPIServer(t, tt.h)
 			c := newTestClient(t, srv, WithRetry(0, 0, 0))
-			_, err := c.ListActions(t.Context(), nil)
+			list, err := c.ListActions(t.Context(), nil)
+			if tt.truncated {
+				require.NoError(t, err)
+				require.True(t, list.Truncated)
+				assert.Contains(t, list.TruncatedReason, "evil.example")
+				assert.NotContains(t, list.TruncatedReason, testKey)
+				assert.Len(t, srv.requests(), 1)
+				return
+			}
 			require.Error(t, err)
 			assert.NotContains(t, err.Error(), testKey)
 			assert.NotContains(t, fmt.Sprintf("%+v", err), testKey)

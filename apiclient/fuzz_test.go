@@ -58,9 +58,9 @@ func FuzzDecodeActions(f *testing.F) {
 		if len(acts) != n {
 			t.Fatalf("decoded %d of %d records", len(acts), n)
 		}
-		next, err := c.nextPage(fuzzResponse(link), pf)
-		if err == nil && next != nil && !sameOrigin(next, c.base) {
-			t.Fatalf("next page %s leaves the base host", next)
+		pr, err := c.nextPage(fuzzResponse(link), pf, n)
+		if err == nil && pr.next != nil && !sameOrigin(pr.next, c.base) {
+			t.Fatalf("next page %s leaves the base host", pr.next)
 		}
 		d2 := new(decoder)
 		for i, a := range acts {
