@@ -58,8 +58,8 @@ func dialectWorld() recordstest.Dataset {
 }
 
 type dialectCase struct {
-	name   string
-	opts   []recordstest.Option
+	name string
+	opts []recordstest.Option
 	// noMeetingTitle: the dialect does not repeat the meeting's title in an
 	// action (JSON:API links the meeting as a relationship instead).
 	noMeetingTitle bool
@@ -198,9 +198,8 @@ func TestDialectsPUTAnswers(t *testing.T) {
 				t.Parallel()
 				srv, c := newDialectE2E(t, append(tc.opts, recordstest.WithPutAnswer(ans.put))...)
 				srv.ResetRequests()
-				// A22 is on the last page of actions, and the only deferred
-				// one after the change... no: A04, A09, A14, A19 are deferred
-				// too, so the read-back must find it among several.
+				// A22 is on the last page of actions, and A04, A09, A14 and
+				// A19 are deferred already: a read-back must pick it out.
 				a, err := c.UpdateActionStatus(t.Context(), "A22", apiclient.StatusDeferred)
 				require.NoError(t, err)
 				assert.Equal(t, "A22", a.ID)

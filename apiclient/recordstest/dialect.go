@@ -157,6 +157,9 @@ func (b *bufferedWriter) Write(p []byte) (int, error) {
 }
 
 func recaseValue(v any, cs Casing) any {
+	if cs == Snake {
+		return v
+	}
 	switch v := v.(type) {
 	case map[string]any:
 		out := make(map[string]any, len(v))
@@ -174,7 +177,7 @@ func recaseValue(v any, cs Casing) any {
 
 // recaseName spells the snake_case name k in casing cs.
 func recaseName(k string, cs Casing) string {
-	if k == "" || k[0] == '@' || k[0] == '_' {
+	if cs == Snake || k == "" || k[0] == '@' || k[0] == '_' {
 		return k
 	}
 	words := strings.Split(k, "_")
