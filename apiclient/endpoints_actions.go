@@ -86,6 +86,10 @@ func (c *Client) listActions(ctx context.Context, status Status, maxPages int, s
 			if page == 0 {
 				info.envelope, info.scheme = d.lastEnvelope, pr.scheme
 			}
+			if pr.discard {
+				clear(acts[before:])
+				acts, n = acts[:before], 0
+			}
 			list.Actions = acts
 			received += n
 			// Records dropped at the item cap, or a next page that will not

@@ -28,7 +28,8 @@ func (c *Client) listMeetings(ctx context.Context, opts *ListMeetingsOptions) (*
 	ep := endpoint{http.MethodGet, "/meetings", scopeMeetingsRead}
 	var info listInfo
 	ref := "meetings"
-	if opts != nil && opts.Next != "" {
+	first := opts == nil || opts.Next == ""
+	if !first {
 		u, err := c.tokenURL(opts.Next)
 		if err != nil {
 			return nil, info, c.newError(ep, 0, ErrBadRequest, "invalid next page token", err)
@@ -61,7 +62,8 @@ func (c *Client) listMeetings(ctx context.Context, opts *ListMeetingsOptions) (*
 			page.Truncated, page.TruncatedReason = true, pr.stuck
 		case pr.next != nil && pr.next.String() != resp.Request.URL.String():
 			page.Next = pr.next.RequestURI()
-		case pr.next == nil && pr.total >= 0 && pr.scheme == SchemeNone && pr.total > int64(n):
+		case pr.next == nil && first && pr.total > int64(n):
+			// Only the first page can tell: a last page is short anyway.
 			page.Truncated, page.TruncatedReason = true, fmt.Sprintf("the server reports %d meetings but sent %d and no way to the next page", pr.total, n)
 		}
 		return nil

@@ -222,6 +222,10 @@ type pageResult struct {
 	// stuck says why a next page the answer signals cannot be followed;
 	// empty when there is none or it can be.
 	stuck string
+	// discard is set when the page is not the one asked for (a server
+	// that ignores offset sends the first page again): its records would
+	// repeat others.
+	discard bool
 }
 
 // errStuck marks a next page that may not be followed.
@@ -253,11 +257,12 @@ func (c *Client) nextPage(resp *http.Response, pf pageFields, rows int) (pageRes
 		return res, nil
 	}
 	ref, ok := nextLink(resp.Header.Values("Link"))
-	res.scheme = SchemeLinkHeader
+	scheme := SchemeLinkHeader
 	if !ok {
-		ref, res.scheme = pf.next, SchemeNextLink
+		ref, scheme = pf.next, SchemeNextLink
 	}
 	if ref != "" {
+		res.scheme = scheme
 		u, err := cur.Parse(ref)
 		if err != nil {
 			return res, fmt.Errorf("next page link: %w", err)
@@ -309,7 +314,7 @@ func (c *Client) nextPage(resp *http.Response, pf pageFields, rows int) (pageRes
 		res.scheme = SchemeOffset
 		more, err := offsetNext(q, cr, hasCR, pf, res.total, rows)
 		if errors.Is(err, errStuck) {
-			res.stuck = err.Error()
+			res.stuck, res.discard = err.Error(), true
 			return res, nil
 		}
 		if err != nil || !more {
