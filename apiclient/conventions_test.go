@@ -47,9 +47,9 @@ func TestConventionCasingsOfEveryField(t *testing.T) {
 	// One spelling per casing of the multi-word aliases; all must give the
 	// same action.
 	spell := map[string]func(words ...string) string{
-		"snake": func(w ...string) string { return join(w, "_", false, false) },
-		"camel": func(w ...string) string { return join(w, "", true, false) },
-		"kebab": func(w ...string) string { return join(w, "-", false, false) },
+		"snake":  func(w ...string) string { return join(w, "_", false, false) },
+		"camel":  func(w ...string) string { return join(w, "", true, false) },
+		"kebab":  func(w ...string) string { return join(w, "-", false, false) },
 		"pascal": func(w ...string) string { return join(w, "", true, true) },
 	}
 	for name, sp := range spell {

@@ -33,7 +33,6 @@ type field struct {
 type slot struct {
 	alias  string   // as written in the table or the field map
 	path   []string // normalised; path[0] is the member name
-	field  int      // index in table.fields
 	mapped bool     // from the FieldMap
 }
 
@@ -59,7 +58,7 @@ func compileTable(record string, fields []field, mapped map[string]string, wrapp
 			path[i] = normString(path[i])
 		}
 		t.byKey[path[0]] = append(t.byKey[path[0]], len(t.slots))
-		t.slots = append(t.slots, slot{alias: alias, path: path, field: fi, mapped: isMapped})
+		t.slots = append(t.slots, slot{alias: alias, path: path, mapped: isMapped})
 		if fields[fi].marks && len(path) == 1 && !slices.Contains(wrappers, path[0]) {
 			t.marks[path[0]] = true
 		}
@@ -111,12 +110,6 @@ func (t *table) values(f []*fastjson.Value, fi int) []*fastjson.Value {
 // own reports whether the member name k marks a record of this table.
 func (t *table) own(d *decoder, k []byte) bool {
 	return t.marks[string(normKey(d.key[:0], k))]
-}
-
-// known reports whether the member name k is read by any slot.
-func (t *table) known(k []byte) bool {
-	_, ok := t.byKey[string(normKey(nil, k))]
-	return ok
 }
 
 // visitRecord calls f for each member of o and then for each member of its

@@ -94,7 +94,7 @@ func WithCasing(cs Casing) Option { return func(c *config) { c.casing = cs } }
 // dialect's own).
 func WithPutAnswer(p PutAnswer) Option { return func(c *config) { c.putAnswer = p } }
 
-// putAnswer resolves DialectDefault for d.
+// resolve returns the answer p stands for in dialect d.
 func (p PutAnswer) resolve(d Dialect) PutAnswer {
 	if p != DialectDefault {
 		return p
