@@ -48,6 +48,21 @@ type table struct {
 	marks  map[string]bool  // normalised member names that mark a record
 }
 
+// lookup returns the slots reading the member name k, normalised.
+func (t *table) lookup(d *decoder, k []byte) []int {
+	return t.byKey[string(normKey(d.key[:0], k))]
+}
+
+// shapeEntry remembers the slots of the member at one position of the last
+// record decoded.
+type shapeEntry struct {
+	key   string
+	slots []int
+}
+
+// maxShape bounds how many member positions a decoder remembers.
+const maxShape = 64
+
 // compileTable builds the table of record from fields, putting the
 // field-map paths (keyed by field name) before the built-in aliases.
 func compileTable(record string, fields []field, mapped map[string]string, wrappers []string) *table {
@@ -89,9 +104,31 @@ func (t *table) collect(d *decoder, o *fastjson.Object) []*fastjson.Value {
 	return f
 }
 
+// The records of a list nearly always have the same members in the same
+// order, so the decoder remembers the slots of each member position of the
+// last record and only looks a name up when it differs: a lookup (normalise
+// and hash) per member was a fifth of decoding time.
 func (t *table) collectInto(d *decoder, o *fastjson.Object, f []*fastjson.Value) {
+	if d.shapeOf != t {
+		d.shape, d.shapeOf = d.shape[:0], t
+	}
+	pos := 0
 	visitRecord(o, func(k []byte, v *fastjson.Value) {
-		for _, i := range t.byKey[string(normKey(d.key[:0], k))] {
+		var slots []int
+		switch {
+		case pos < len(d.shape) && d.shape[pos].key == string(k):
+			slots = d.shape[pos].slots
+		case pos < len(d.shape):
+			slots = t.lookup(d, k)
+			d.shape[pos] = shapeEntry{string(k), slots}
+		default:
+			slots = t.lookup(d, k)
+			if pos < maxShape {
+				d.shape = append(d.shape, shapeEntry{string(k), slots})
+			}
+		}
+		pos++
+		for _, i := range slots {
 			if p := t.slots[i].path; len(p) == 1 {
 				set(&f[i], v)
 			} else {

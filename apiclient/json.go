@@ -22,6 +22,10 @@ type decoder struct {
 	slots []*fastjson.Value
 	// key is scratch for normalising member names.
 	key [64]byte
+	// shape remembers the member names of the last record decoded with
+	// table shapeOf, and their slots (see table.collectInto).
+	shape   []shapeEntry
+	shapeOf *table
 	// lastEnvelope is where the last list decoded had its records.
 	lastEnvelope string
 }
@@ -171,6 +175,11 @@ func normString(s string) string { return string(normKey(nil, []byte(s))) }
 func member(o *fastjson.Object, norm string) *fastjson.Value {
 	if o == nil {
 		return nil
+	}
+	// Most services spell the name as normalised ("id", "email"): a plain
+	// Get finds it without normalising every member.
+	if v := o.Get(norm); v != nil && v.Type() != fastjson.TypeNull {
+		return v
 	}
 	var (
 		found *fastjson.Value
