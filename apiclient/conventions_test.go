@@ -350,3 +350,30 @@ func TestParseContentRange(t *testing.T) {
 		}
 	}
 }
+
+// TestRecordsOfDifferentShapes checks that remembering the members of the
+// previous record never carries a field over to a record whose members
+// differ in order, casing or number.
+func TestRecordsOfDifferentShapes(t *testing.T) {
+	t.Parallel()
+	body := `[
+		{"id":"1","title":"A","due_date":"2026-01-01"},
+		{"title":"B","id":"2"},
+		{"ID":"3","Title":"C","DueDate":"2026-03-03"},
+		{"id":"4","subject":"x","title":"D","status":"open"},
+		{"id":"5"},
+		{"id":"6","title":"F","due_date":"2026-06-06","extra1":1,"extra2":2}
+	]`
+	srv := newAPIServer(t, serveJSON(200, body))
+	list, err := newTestClient(t, srv).ListActions(t.Context(), nil)
+	require.NoError(t, err)
+	day := func(m, d int) time.Time { return time.Date(2026, time.Month(m), d, 0, 0, 0, 0, time.UTC) }
+	assert.Equal(t, []Action{
+		{ID: "1", Title: "A", Deadline: day(1, 1)},
+		{ID: "2", Title: "B"},
+		{ID: "3", Title: "C", Deadline: day(3, 3)},
+		{ID: "4", Title: "D", Status: StatusOpen},
+		{ID: "5"},
+		{ID: "6", Title: "F", Deadline: day(6, 6)},
+	}, noRaw(list.Actions))
+}
