@@ -106,6 +106,13 @@
 // surrounding space) are returned; any other status, or none, is
 // [ErrNotFound] even when the server sent the minutes.
 //
+// Checking a service. [Client.Inspect] reads the first pages of every
+// endpoint and reports what it recognised (envelope, pagination scheme,
+// which of the bot's fields were found under which names, unmapped members
+// with a sample, date formats, id types, counts, the visible-minutes rule
+// and the scopes as exercised), for an installer's self-check before going
+// live.
+//
 // Times are RFC 3339 (fractional seconds optional; a space instead of the
 // T and a missing zone, read as UTC, are accepted too) or a YYYY-MM-DD date,
 // which becomes midnight UTC with the HasTime flag false. Anything else
