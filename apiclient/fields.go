@@ -104,6 +104,8 @@ func (t *table) collect(d *decoder, o *fastjson.Object) []*fastjson.Value {
 	return f
 }
 
+// collectInto is collect into f, which holds nil for every slot.
+//
 // The records of a list nearly always have the same members in the same
 // order, so the decoder remembers the slots of each member position of the
 // last record and only looks a name up when it differs: a lookup (normalise

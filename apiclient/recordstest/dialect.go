@@ -18,27 +18,31 @@ type Dialect int
 const (
 	// Plain is the server's own form (see the package documentation).
 	Plain Dialect = iota
-	// JSONAPI follows jsonapi.org: {"data": [{"type", "id", "attributes",
-	// "relationships"}], "links": {"next"}, "meta": {"total"}}; pages by
-	// ?page[number]=&page[size]=, next links absolute for actions and
-	// relative for meetings (both are allowed). An action's meeting is a
-	// relationship (its title is not repeated). PUT answers {"data":
-	// resource}.
+	// JSONAPI follows https://jsonapi.org/format/: {"data": [{"type",
+	// "id", "attributes", "relationships"}], "links": {"next"}, "meta":
+	// {"total"}}; pages by ?page[number]=&page[size]=, next links absolute
+	// for actions and relative for meetings (both are allowed). An action's
+	// meeting is a relationship (its title is not repeated). PUT answers
+	// {"data": resource}.
 	JSONAPI
-	// HAL follows the HAL draft (as Spring Data REST serves it):
-	// {"_embedded": {"actions": [...]}, "_links": {"self", "next": {"href":
-	// relative}}, "total"}; pages by ?page=&size=. PUT answers the row.
+	// HAL follows https://datatracker.ietf.org/doc/html/draft-kelly-json-hal
+	// as Spring Data REST serves it: {"_embedded": {"actions": [...]},
+	// "_links": {"self", "next": {"href": relative}}, "total"}; pages by
+	// zero-based ?page=&size=. PUT answers the row.
 	HAL
-	// OData follows OData v4 JSON: {"@odata.context", "value": [...],
-	// "@odata.nextLink": absolute, with $skip}; "@odata.count" only when
-	// the request asks $count=true. PUT answers 204 No Content, OData's
-	// default.
+	// OData follows the OData JSON Format v4.01
+	// (https://docs.oasis-open.org/odata/odata-json-format/v4.01/):
+	// {"@odata.context", "value": [...], "@odata.nextLink": absolute, with
+	// $skip}; "@odata.count" only when the request asks $count=true. PUT
+	// answers 204 No Content, OData's default.
 	OData
-	// PostgREST follows PostgREST: a bare array; pages by ?offset=&limit=
-	// or a "Range: 0-99" request header; answers Content-Range "0-99/*"
-	// (the total, and 206 Partial Content when the page is not all of it,
-	// only when the request sends "Prefer: count=exact"); a single record
-	// is a one-element array; PUT answers 204 No Content.
+	// PostgREST follows
+	// https://docs.postgrest.org/en/latest/references/api/pagination_count.html:
+	// a bare array; pages by ?offset=&limit= or a "Range: 0-99" request
+	// header; answers Content-Range "0-99/*" (with the total, and 206
+	// Partial Content when the page is not all of it, only when the request
+	// sends "Prefer: count=exact"); a single record is a one-element array;
+	// PUT answers 204 No Content.
 	PostgREST
 )
 

@@ -259,7 +259,11 @@ func paging(d Dialect, r *http.Request, pageSize int) (offset, limit int, errMsg
 			limit = min(top, pageSize)
 		}
 	case PostgREST:
-		if rg := r.Header.Get("Range"); rg != "" && q.Get("offset") == "" {
+		// limit and offset take precedence over a Range header; either way
+		// the answer carries Content-Range "first-last/*", the total only
+		// when counted on request
+		// (https://docs.postgrest.org/en/latest/references/api/pagination_count.html).
+		if rg := r.Header.Get("Range"); rg != "" && q.Get("offset") == "" && q.Get("limit") == "" {
 			// Range: 0-99 (with Range-Unit: items), an inclusive range.
 			a, b, found := strings.Cut(strings.TrimPrefix(rg, "items="), "-")
 			first, err1 := strconv.Atoi(a)
