@@ -295,6 +295,8 @@ func TestErrorKinds(t *testing.T) {
 		{name: "410 gone", status: 410, body: ``, wantKind: ErrNotFound},
 		{name: "400 error.message", status: 400, body: `{"error":{"code":"bad_status","message":"status not allowed"}}`, wantKind: ErrBadRequest, wantMessage: "status not allowed"},
 		{name: "422 errors[0].message", status: 422, body: `{"errors":[{"message":"first"},{"message":"second"}]}`, wantKind: ErrBadRequest, wantMessage: "first"},
+		{name: "403 JSON:API errors[0].detail", status: 403, body: `{"errors":[{"status":"403","title":"Forbidden","detail":"key lacks meetings:read"}]}`, wantKind: ErrForbidden, wantMessage: "key lacks meetings:read"},
+		{name: "400 JSON:API errors[0].title", status: 400, body: `{"errors":[{"status":"400","title":"Invalid status"}]}`, wantKind: ErrBadRequest, wantMessage: "Invalid status"},
 		{name: "409 errors[0] string", status: 409, body: `{"errors":["conflict"]}`, wantKind: ErrBadRequest, wantMessage: "conflict"},
 		{name: "message beats error code", status: 400, body: `{"error":"bad_request","message":"unknown status"}`, wantKind: ErrBadRequest, wantMessage: "unknown status"},
 		{name: "error_description beats error code", status: 401, body: `{"error":"invalid_token","error_description":"token expired"}`, wantKind: ErrUnauthorized, wantMessage: "token expired"},

@@ -121,8 +121,8 @@
 // Errors. A non-2xx answer becomes an [*Error] with the method, the
 // endpoint's path template, the status code and the server's message: a
 // JSON string body, or the first of a JSON object's "message", "detail",
-// "error_description", "error.message", "errors[0].message" (or "errors[0]"
-// as a string), "error" (a string: often only a code, hence late) and
+// "error_description", "error.message", "errors[0].message", ".detail" or
+// ".title" (JSON:API), or "errors[0]" as a string, "error" (a string: often only a code, hence late) and
 // "title"; else a plain-text body (HTML error pages are ignored). Control
 // and format characters are removed and the message is cut to about 200
 // bytes. The API key is redacted from messages and causes. Kinds: 401

@@ -225,3 +225,17 @@ func fakeRecords(t *testing.T, bodies map[string]string, opts ...apiclient.Optio
 	require.NoError(t, err)
 	return c
 }
+
+func TestInspectUnreachable(t *testing.T) {
+	t.Parallel()
+	srv := httptest.NewServer(http.NotFoundHandler())
+	url := srv.URL
+	srv.Close() // nothing listens there any more
+	c, err := apiclient.NewClient(url+"/api/v1", "k", apiclient.WithRetry(0, 0, 0))
+	require.NoError(t, err)
+	in, err := c.Inspect(t.Context(), nil)
+	require.NoError(t, err)
+	assert.False(t, in.Reachable)
+	assert.NotEmpty(t, in.Error)
+	assert.False(t, endpoint(t, in, "GET /actions").OK)
+}

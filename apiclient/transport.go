@@ -285,7 +285,8 @@ func (r redacted) Unwrap() error { return r.err }
 // errorMessage extracts the server's message from an error body: from a
 // JSON string, or from a JSON object's human-readable fields before its
 // error code: "message", "detail", "error_description", "error.message",
-// "errors[0].message" (or "errors[0]" as a string), "error" (a string, often
+// "errors[0].message", "errors[0].detail", "errors[0].title" (JSON:API) or
+// "errors[0]" as a string, "error" (a string, often
 // a code such as "not_found"), "title"; else the body as plain text unless
 // it is HTML (a proxy's error page says nothing the status code does not).
 // The result is cleaned by cleanMessage.
@@ -332,8 +333,12 @@ func jsonMessage(v *fastjson.Value) string {
 				return string(b)
 			}
 			if eo := object(arr[0]); eo != nil {
-				if b := strBytes(eo.Get("message")); len(b) > 0 {
-					return string(b)
+				// JSON:API error objects carry "detail" and "title"
+				// (https://jsonapi.org/format/#error-objects).
+				for _, k := range []string{"message", "detail", "title"} {
+					if b := strBytes(eo.Get(k)); len(b) > 0 {
+						return string(b)
+					}
 				}
 			}
 		}
