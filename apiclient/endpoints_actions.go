@@ -39,6 +39,7 @@ type listInfo struct {
 	envelope string // see listPage.envelope
 	scheme   string // a Scheme constant
 	pages    int
+	capped   bool // reading stopped at the pages limit
 }
 
 // listActions reads up to maxPages pages of actions with status (empty:
@@ -63,6 +64,7 @@ func (c *Client) listActions(ctx context.Context, status Status, maxPages int, s
 	total := int64(-1)
 	for page := 0; ; page++ {
 		if page == maxPages {
+			info.capped = true
 			truncate(fmt.Sprintf("stopped after %d pages", maxPages))
 			break
 		}

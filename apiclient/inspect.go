@@ -179,7 +179,7 @@ func (c *Client) Inspect(ctx context.Context, opts *InspectOptions) (*Inspection
 		if list.Total > 0 {
 			acts.Total = list.Total
 		}
-		if list.Truncated && !strings.HasPrefix(list.TruncatedReason, "stopped after") {
+		if list.Truncated && !info.capped {
 			acts.Truncated = list.TruncatedReason
 		}
 		raws := make([][]byte, len(list.Actions))
