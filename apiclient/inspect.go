@@ -31,14 +31,16 @@ type Inspection struct {
 	// Reachable is false when no answer came at all (Error says why).
 	Reachable bool `json:"reachable"`
 	// KeyAccepted is false when the API key was refused (401).
-	KeyAccepted bool   `json:"key_accepted"`
-	Error       string `json:"error,omitempty"`
+	KeyAccepted bool `json:"key_accepted"`
+	// Error is why the service was not reachable; empty when it was.
+	Error string `json:"error,omitempty"`
 	// Scopes lists actions:read, meetings:read and actions:write as
 	// exercised.
 	Scopes []ScopeCheck `json:"scopes"`
 	// Endpoints has one report per endpoint read.
 	Endpoints []EndpointReport `json:"endpoints"`
-	Counts    Counts           `json:"counts"`
+	// Counts are the records seen.
+	Counts Counts `json:"counts"`
 	// MinutesRule says whether GET /meetings/{id}/minutes kept to the
 	// visible-minutes rule on the meetings tried.
 	MinutesRule MinutesRule `json:"minutes_rule"`
@@ -56,23 +58,23 @@ const (
 
 // ScopeCheck is one scope as exercised.
 type ScopeCheck struct {
-	Scope  string `json:"scope"`
-	Result string `json:"result"` // ScopeOK, ScopeMissing, ScopeNotChecked or ScopeFailed
-	Detail string `json:"detail,omitempty"`
+	Scope  string `json:"scope"`            // "actions:read", "meetings:read" or "actions:write"
+	Result string `json:"result"`           // ScopeOK, ScopeMissing, ScopeNotChecked or ScopeFailed
+	Detail string `json:"detail,omitempty"` // the error, or what was written
 }
 
 // EndpointReport is what the first pages of one endpoint showed.
 type EndpointReport struct {
-	Endpoint string `json:"endpoint"` // "GET /actions"
-	OK       bool   `json:"ok"`
-	Error    string `json:"error,omitempty"`
+	Endpoint string `json:"endpoint"`        // "GET /actions"
+	OK       bool   `json:"ok"`              // the endpoint answered in a form the client reads
+	Error    string `json:"error,omitempty"` // why not, when OK is false
 	// Envelope is where the records were: "array", "data", "value",
 	// "_embedded.actions"...; "record" for a bare single record.
 	Envelope string `json:"envelope,omitempty"`
 	// Pagination is the scheme recognised (a Scheme constant).
 	Pagination string `json:"pagination,omitempty"`
 	PagesRead  int    `json:"pages_read,omitempty"`
-	Records    int    `json:"records"`
+	Records    int    `json:"records"` // records read and analysed
 	// Total is the server's count of the whole list; -1 when it gave none.
 	Total int `json:"total"`
 	// Truncated says why the list could not be read to its end, other
@@ -95,14 +97,14 @@ type FieldReport struct {
 	FoundAs []string `json:"found_as,omitempty"`
 	// FromFieldMap is true when RECORDS_FIELD_MAP's name supplied it.
 	FromFieldMap bool `json:"from_field_map,omitempty"`
-	Records      int  `json:"records"`
+	Records      int  `json:"records"` // how many of the records read had it
 }
 
 // UnmappedField is a member of the records that no field reads.
 type UnmappedField struct {
-	Name    string `json:"name"`
-	Sample  string `json:"sample"` // the first value seen, as JSON, cut to 60 bytes
-	Records int    `json:"records"`
+	Name    string `json:"name"`    // as the server spells it
+	Sample  string `json:"sample"`  // the first value seen, as JSON, cut to 60 bytes
+	Records int    `json:"records"` // how many of the records read had it
 }
 
 // Counts are the records the inspection saw.
@@ -117,7 +119,9 @@ type Counts struct {
 	Meetings int `json:"meetings"`
 	// NewestVisibleMinutes is the meeting with the newest approved or
 	// published-draft minutes among those tried; empty when none.
-	NewestVisibleMinutes     string    `json:"newest_visible_minutes,omitempty"`
+	NewestVisibleMinutes string `json:"newest_visible_minutes,omitempty"`
+	// NewestVisibleMinutesDate is their approval, publication or update
+	// time, else the meeting's date.
 	NewestVisibleMinutesDate time.Time `json:"newest_visible_minutes_date,omitzero"`
 }
 
@@ -127,8 +131,8 @@ type MinutesRule struct {
 	// neither approved nor published_draft (the client refused to pass
 	// them on).
 	Held    bool `json:"held"`
-	Tried   int  `json:"tried"`
-	Visible int  `json:"visible"`
+	Tried   int  `json:"tried"`   // meetings whose minutes were asked for
+	Visible int  `json:"visible"` // of those, how many had visible minutes
 	// Violations lists the meetings whose hidden minutes were served.
 	Violations []string `json:"violations,omitempty"`
 }
