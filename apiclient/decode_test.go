@@ -305,7 +305,10 @@ func TestMinutes(t *testing.T) {
 		{name: "missing status hidden", body: `{"body":"secret"}`, wantErr: ErrNotFound},
 		{name: "null status hidden", body: `{"status":null,"body":"secret"}`, wantErr: ErrNotFound},
 		{name: "internal status hidden", body: `{"data":{"status":"internal_review","body":"secret"}}`, wantErr: ErrNotFound},
-		{name: "array", body: `[{"status":"approved"}]`, wantErr: ErrInvalidResponse},
+		{name: "one-element array (row APIs)", body: `[{"status":"approved","body":"b"}]`, want: Minutes{MeetingID: "asked", Status: MinutesApproved, Body: "b", Format: FormatMarkdown}},
+		{name: "one-element array of a draft", body: `[{"status":"draft","body":"secret"}]`, wantErr: ErrNotFound},
+		{name: "array of two", body: `[{"status":"approved"},{"status":"approved"}]`, wantErr: ErrInvalidResponse},
+		{name: "empty array", body: `[]`, wantErr: ErrInvalidResponse},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

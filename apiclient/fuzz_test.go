@@ -26,6 +26,10 @@ var listSeeds = []struct{ body, link string }{
 	{`[{"id":"1"},{"id":"2"}]`, `<?page=2>; rel="next", <?page=9>; rel=last`},
 	{`[{"id":"1"}]`, `<https://evil.example/x>; rel=next`},
 	{"[\n {\"id\" : \"\\\"q\\\"\", \"x\": [\"]}\"]} ]", `<a>; title="x, y"; rel="prefetch next"`},
+	{`{"data":[{"type":"actions","id":"5","attributes":{"title":"T","due-date":"2026-03-14"},"relationships":{"meeting":{"data":{"type":"meetings","id":"9"}}}}],"links":{"next":"/prefix/api/v1/actions?page%5Bnumber%5D=2"},"meta":{"total":40}}`, ``},
+	{`{"_embedded":{"actions":[{"Id":1,"Title":"T","DueDate":"2026-03-14","_links":{"self":{"href":"/a/1"}}}]},"_links":{"next":{"href":"/prefix/api/v1/actions?page=1&size=1"}},"total":3}`, ``},
+	{`{"@odata.context":"x","value":[{"id":"a","assignedTo":"a@x.org","dueAt":"2026-03-14T10:00:00Z"}],"@odata.nextLink":"http://records.test/prefix/api/v1/actions?$skip=1","@odata.count":2}`, ``},
+	{`{"Data":[{"ActionId":"a","MeetingId":4}],"TotalCount":9,"Offset":0}`, ``},
 	{`[1, "x", null]`, ``},
 	{`{"data":[{"id":NaN}]}`, ``},
 	{`[{"id":"1"}`, ``},
@@ -58,9 +62,9 @@ func FuzzDecodeActions(f *testing.F) {
 		if len(acts) != n {
 			t.Fatalf("decoded %d of %d records", len(acts), n)
 		}
-		next, err := c.nextPage(fuzzResponse(link), pf)
-		if err == nil && next != nil && !sameOrigin(next, c.base) {
-			t.Fatalf("next page %s leaves the base host", next)
+		pr, err := c.nextPage(fuzzResponse(link), pf, n)
+		if err == nil && pr.next != nil && !sameOrigin(pr.next, c.base) {
+			t.Fatalf("next page %s leaves the base host", pr.next)
 		}
 		d2 := new(decoder)
 		for i, a := range acts {

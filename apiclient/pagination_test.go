@@ -327,10 +327,16 @@ func TestNextLinkToAnotherHost(t *testing.T) {
 				serveJSON(200, b)(w, r)
 			})
 			c := newTestClient(t, srv)
-			_, err := c.ListActions(t.Context(), nil)
-			require.ErrorIs(t, err, ErrInvalidResponse)
-			_, err = c.ListMeetings(t.Context(), nil)
-			require.ErrorIs(t, err, ErrInvalidResponse)
+			// Not followed, and not hidden either: the caller learns the
+			// list is incomplete and why.
+			list, err := c.ListActions(t.Context(), nil)
+			require.NoError(t, err)
+			assert.True(t, list.Truncated, "actions: truncation reported")
+			assert.Contains(t, list.TruncatedReason, "not the records api host")
+			page, err := c.ListMeetings(t.Context(), nil)
+			require.NoError(t, err)
+			assert.True(t, page.Truncated, "meetings: truncation reported")
+			assert.Empty(t, page.Next)
 			assert.Len(t, srv.requests(), 2)
 		})
 	}

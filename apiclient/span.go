@@ -87,7 +87,13 @@ func skipValue(b []byte, i int) (int, error) {
 // memberSpan returns the span of the value of the idx-th member (0-based) of
 // the object that is the whole of body.
 func memberSpan(body []byte, idx int) (span, error) {
-	i := skipWS(body, 0)
+	return memberSpanAt(body, skipWS(body, 0), idx)
+}
+
+// memberSpanAt returns the span of the value of the idx-th member (0-based)
+// of the object that starts at body[start].
+func memberSpanAt(body []byte, start, idx int) (span, error) {
+	i := start
 	if i >= len(body) || body[i] != '{' {
 		return span{}, errSpan
 	}

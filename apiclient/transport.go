@@ -4,12 +4,15 @@ import (
 	"bytes"
 	"context"
 	"crypto/tls"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"math/rand/v2"
 	"mime"
+	"net"
 	"net/http"
+	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -282,7 +285,8 @@ func (r redacted) Unwrap() error { return r.err }
 // errorMessage extracts the server's message from an error body: from a
 // JSON string, or from a JSON object's human-readable fields before its
 // error code: "message", "detail", "error_description", "error.message",
-// "errors[0].message" (or "errors[0]" as a string), "error" (a string, often
+// "errors[0].message", "errors[0].detail", "errors[0].title" (JSON:API) or
+// "errors[0]" as a string, "error" (a string, often
 // a code such as "not_found"), "title"; else the body as plain text unless
 // it is HTML (a proxy's error page says nothing the status code does not).
 // The result is cleaned by cleanMessage.
@@ -329,8 +333,12 @@ func jsonMessage(v *fastjson.Value) string {
 				return string(b)
 			}
 			if eo := object(arr[0]); eo != nil {
-				if b := strBytes(eo.Get("message")); len(b) > 0 {
-					return string(b)
+				// JSON:API error objects carry "detail" and "title"
+				// (https://jsonapi.org/format/#error-objects).
+				for _, k := range []string{"message", "detail", "title"} {
+					if b := strBytes(eo.Get(k)); len(b) > 0 {
+						return string(b)
+					}
 				}
 			}
 		}
@@ -367,4 +375,117 @@ func cleanMessage(s string) string {
 		b.WriteRune(r)
 	}
 	return b.String()
+}
+
+// defaultHTTPClient returns a client over rt with an overall timeout, so a
+// stuck records service cannot hold a call forever even without a context
+// deadline, and redirects held to the original scheme and host.
+func defaultHTTPClient(rt http.RoundTripper) *http.Client {
+	return &http.Client{Transport: rt, Timeout: 60 * time.Second, CheckRedirect: checkRedirect}
+}
+
+// DefaultTransport returns a new instance of the transport a Client uses
+// unless given another: keep-alive connection pooling sized for a busy bot
+// (256 idle connections per host), a 5s dial and TLS handshake timeout, a
+// 15s wait for response headers, HTTP/2 when offered and the environment's
+// proxy settings. It is exported so that callers can wrap it (for metrics)
+// and pass it to [WithTransport].
+func DefaultTransport() *http.Transport {
+	dialer := &net.Dialer{Timeout: 5 * time.Second, KeepAlive: 30 * time.Second}
+	return &http.Transport{
+		// Like http.DefaultTransport, so deployments behind an egress proxy
+		// work.
+		Proxy:                 http.ProxyFromEnvironment,
+		DialContext:           dialer.DialContext,
+		ForceAttemptHTTP2:     true,
+		MaxIdleConns:          256,
+		MaxIdleConnsPerHost:   256,
+		IdleConnTimeout:       90 * time.Second,
+		TLSHandshakeTimeout:   5 * time.Second,
+		ResponseHeaderTimeout: 15 * time.Second,
+		ExpectContinueTimeout: time.Second,
+	}
+}
+
+// errCrossOriginRedirect stops a redirect to another scheme or host, which
+// could carry the API key to a third party or over plain HTTP.
+var errCrossOriginRedirect = errors.New("refusing redirect to another scheme or host")
+
+func checkRedirect(req *http.Request, via []*http.Request) error {
+	if len(via) >= 10 {
+		return errors.New("stopped after 10 redirects")
+	}
+	if !sameOrigin(req.URL, via[0].URL) {
+		return errCrossOriginRedirect
+	}
+	return nil
+}
+
+// newRequest builds a request for ref, either a path relative to the base
+// URL, already escaped ("actions/a%2Fb?status=open"), or an absolute URL,
+// which must be on the base URL's scheme and host. A non-nil body is sent as
+// JSON. Every request carries the API key, Accept and User-Agent.
+func (c *Client) newRequest(ctx context.Context, method, ref string, body any) (*http.Request, error) {
+	var u *url.URL
+	var err error
+	if strings.HasPrefix(ref, "http://") || strings.HasPrefix(ref, "https://") {
+		u, err = url.Parse(ref)
+	} else {
+		// Concatenation, not ResolveReference: the base has no trailing
+		// slash and ids must not be subject to dot-segment removal. Parse
+		// keeps an escaped "/" (%2F) in RawPath, so it stays escaped on the
+		// wire.
+		u, err = url.Parse(c.base.String() + "/" + ref)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("build request url: %w", err)
+	}
+	if !sameOrigin(u, c.base) {
+		return nil, fmt.Errorf("refusing request to %s://%s: not the records api host", u.Scheme, u.Host)
+	}
+	var rd *bytes.Reader
+	if body != nil {
+		b, err := json.Marshal(body)
+		if err != nil {
+			return nil, fmt.Errorf("encode request body: %w", err)
+		}
+		rd = bytes.NewReader(b)
+	}
+	var req *http.Request
+	if rd != nil {
+		req, err = http.NewRequestWithContext(ctx, method, u.String(), rd)
+	} else {
+		req, err = http.NewRequestWithContext(ctx, method, u.String(), nil)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("build request: %w", err)
+	}
+	req.Header.Set("Authorization", "Bearer "+c.apiKey)
+	req.Header.Set("Accept", "application/json")
+	req.Header.Set("User-Agent", c.userAgent)
+	if rd != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	return req, nil
+}
+
+// sameOrigin reports whether u has the scheme and host (with the default
+// port made explicit) of base, and no user info.
+func sameOrigin(u, base *url.URL) bool {
+	return u.User == nil && u.Opaque == "" &&
+		strings.EqualFold(u.Scheme, base.Scheme) &&
+		hostPort(u) == hostPort(base)
+}
+
+func hostPort(u *url.URL) string {
+	port := u.Port()
+	if port == "" {
+		switch strings.ToLower(u.Scheme) {
+		case "http":
+			port = "80"
+		case "https":
+			port = "443"
+		}
+	}
+	return strings.ToLower(u.Hostname()) + ":" + port
 }

@@ -161,9 +161,17 @@ type ListActionsOptions struct {
 // ActionList is the result of [Client.ListActions].
 type ActionList struct {
 	Actions []Action
-	// Truncated is true when the client stopped at its safety cap on pages
-	// or items: more actions exist than Actions holds.
+	// Truncated is true when more actions exist than Actions holds: the
+	// client stopped at its safety cap on pages or items, could not follow
+	// the server's next page, or the server announced more than it sent.
 	Truncated bool
+	// TruncatedReason says why Truncated is set, for logs and the
+	// installer's self-check; empty when it is not.
+	TruncatedReason string
+	// Total is the number of actions the server says the list has (a
+	// total or count in the body, X-Total-Count or Content-Range), before
+	// the client's own status filter; 0 when it did not say.
+	Total int
 }
 
 // ListMeetingsOptions are the parameters of [Client.ListMeetings].
@@ -178,4 +186,13 @@ type MeetingPage struct {
 	Meetings []Meeting
 	// Next is an opaque token for the following page; empty on the last.
 	Next string
+	// Truncated is true when the server signals more meetings than the
+	// client can reach from this page (a next link off the records API
+	// host, a total beyond this page with no way to the next);
+	// TruncatedReason says which.
+	Truncated       bool
+	TruncatedReason string
+	// Total is the number of meetings the server says exist; 0 when it did
+	// not say.
+	Total int
 }

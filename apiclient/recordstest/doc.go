@@ -36,6 +36,22 @@
 // left out. S is one of open, in_progress, complete, cancelled, deferred.
 // IDs in paths are single escaped segments ("A%2F1" is "A/1").
 //
+// # Dialects
+//
+// The form above is the [Plain] dialect. [WithDialect] makes the server
+// speak another common REST convention instead, each with its own real
+// pagination: [JSONAPI] (data[].attributes and relationships, links.next
+// absolute for actions and relative for meetings, meta.total; pages by
+// page[number] and page[size]), [HAL] (_embedded.<name>, a relative
+// _links.next.href, zero-based page and size), [OData] (value, an absolute
+// @odata.nextLink with $skip, @odata.count only on $count=true) and
+// [PostgREST] (bare arrays; offset and limit or a Range header;
+// Content-Range with the total and 206 only on Prefer: count=exact; single
+// records as one-element arrays). [WithCasing] spells member names in
+// camelCase, kebab-case or PascalCase, and [WithPutAnswer] chooses how a
+// PUT is answered: the row, a one-element array, an envelope or 204 No
+// Content (OData's and PostgREST's default).
+//
 // Errors are {"error": CODE, "message": "..."}, CODE being the status text
 // in snake case: 400 bad_request (unknown status, bad body, bad cursor or
 // page), 401 unauthorized (no or unknown key), 403 forbidden ("missing

@@ -82,11 +82,19 @@ const maxUpdateBody = 64 << 10
 // handleUpdateAction serves PUT /actions/{id} with {"status": "..."} and
 // answers the updated row as {"data": {...}}.
 func handleUpdateAction(st *store) http.Handler {
-	type request struct {
-		Status *string `json:"status"`
-	}
 	type response struct {
 		Data actionJSON `json:"data"`
+	}
+	return handleUpdateActionWith(st, func(w http.ResponseWriter, _ *http.Request, row actionRow) {
+		writeJSON(w, http.StatusOK, response{Data: renderAction(row)})
+	})
+}
+
+// handleUpdateActionWith serves PUT /actions/{id} with {"status": "..."},
+// answering the updated row with answer.
+func handleUpdateActionWith(st *store, answer func(w http.ResponseWriter, r *http.Request, row actionRow)) http.Handler {
+	type request struct {
+		Status *string `json:"status"`
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
@@ -122,7 +130,7 @@ func handleUpdateAction(st *store) http.Handler {
 			writeError(w, http.StatusNotFound, fmt.Sprintf("no action %q", id))
 			return
 		}
-		writeJSON(w, http.StatusOK, response{Data: renderAction(row)})
+		answer(w, r, row)
 	})
 }
 

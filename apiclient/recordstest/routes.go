@@ -19,6 +19,9 @@ type route struct {
 
 // routes lists every endpoint the server serves.
 func routes(st *store, cfg *config) []route {
+	if cfg.dialect != Plain || cfg.putAnswer != DialectDefault {
+		return dialectRoutes(st, cfg)
+	}
 	return []route{
 		{http.MethodGet, "/actions", ScopeActionsRead, handleListActions(st, cfg.actionsPageSize)},
 		{http.MethodPut, "/actions/{id}", ScopeActionsWrite, handleUpdateAction(st)},

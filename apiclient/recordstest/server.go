@@ -23,6 +23,9 @@ type config struct {
 	actionsPageSize  int
 	now              func() time.Time
 	pathPrefix       string
+	dialect          Dialect
+	casing           Casing
+	putAnswer        PutAnswer
 }
 
 // Option configures a [Server].
@@ -127,6 +130,12 @@ func NewHandler(opts ...Option) *Server {
 		done:    done,
 	}
 	api := newAPI(base, cfg.keys, routes(s.store, &cfg))
+	if cfg.dialect == Plain {
+		// The plain form has no envelope members a convention fixes, so
+		// the whole body is recased; other dialects recase their records
+		// only (see casedRecord).
+		api = recase(cfg.casing, api)
+	}
 	s.handler = s.journal.middleware(cfg.keys, s.faults.middleware(api))
 	return s
 }

@@ -265,3 +265,34 @@ func (s *store) visibleMinutes(idOrRef string) (Minutes, bool) {
 	}
 	return mins, true
 }
+
+// actionsAt returns up to limit actions with the given status (any when
+// empty) from position offset of the filtered listing, and how many match
+// in all: the paging of row APIs, which address pages by offset.
+func (s *store) actionsAt(status string, offset, limit int) (rows []actionRow, total int) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	rows = []actionRow{}
+	for _, a := range s.actions {
+		if status != "" && a.Status != status {
+			continue
+		}
+		if total >= offset && len(rows) < limit {
+			rows = append(rows, s.rowLocked(a))
+		}
+		total++
+	}
+	return rows, total
+}
+
+// meetingsAt returns up to limit meetings from position offset, newest
+// first, and how many there are in all.
+func (s *store) meetingsAt(offset, limit int) (ms []Meeting, total int) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	ms = []Meeting{}
+	for _, m := range s.meetings[min(offset, len(s.meetings)):min(offset+limit, len(s.meetings))] {
+		ms = append(ms, cloneMeeting(m))
+	}
+	return ms, len(s.meetings)
+}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/recordsbot/recordsbot/apiclient"
 	"github.com/recordsbot/recordsbot/store"
 )
 
@@ -26,6 +27,7 @@ type Config struct {
 	PublicMinutes       bool          `envconfig:"PUBLIC_MINUTES" default:"true" desc:"serve public minutes pages at /minutes/{id}"`
 	AdminUserIDs        []string      `envconfig:"ADMIN_USER_IDS" desc:"comma-separated Slack user IDs who may change any action"`
 	UserMap             string        `envconfig:"USER_MAP" desc:"comma-separated assignee=SLACKID pairs for people whose records identity is not their Slack email"`
+	RecordsFieldMap     string        `envconfig:"RECORDS_FIELD_MAP" desc:"comma-separated field=name pairs for record fields under names the records client does not know, e.g. action.deadline=target_date"`
 	ActionsCacheTTL     time.Duration `envconfig:"ACTIONS_CACHE_TTL" default:"5s" desc:"how long the action list is shared between commands; 0 turns the cache off"`
 	RemindDays          int           `envconfig:"REMIND_DAYS" default:"3" desc:"remind: include actions due within this many days"`
 	RemindReportChannel string        `envconfig:"REMIND_REPORT_CHANNEL" desc:"remind: channel ID that gets the list of unmatched assignees"`
@@ -124,6 +126,9 @@ func (c *Config) check(sub string) error {
 	}
 	if _, err := parseUserMap(c.UserMap); err != nil {
 		return &configError{"USER_MAP: " + err.Error()}
+	}
+	if _, err := apiclient.ParseFieldMap(c.RecordsFieldMap); err != nil {
+		return &configError{"RECORDS_FIELD_MAP: " + err.Error()}
 	}
 	switch c.LogFormat {
 	case "text", "json":

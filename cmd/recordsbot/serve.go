@@ -38,9 +38,11 @@ func newLogger(cfg Config, w io.Writer) *slog.Logger {
 
 // clients builds the records and Slack clients, instrumented.
 func clients(cfg Config, m *bot.Metrics, log *slog.Logger) (*apiclient.Client, *slack.Client, error) {
+	fieldMap, _ := apiclient.ParseFieldMap(cfg.RecordsFieldMap) // validated by check
 	records, err := apiclient.NewClient(cfg.RecordsAPIURL, cfg.RecordsAPIKey,
 		apiclient.WithTransport(m.RecordsTransport(apiclient.DefaultTransport())),
-		apiclient.WithUserAgent("recordsbot/"+version))
+		apiclient.WithUserAgent("recordsbot/"+version),
+		apiclient.WithFieldMap(fieldMap))
 	if err != nil {
 		return nil, nil, &configError{"RECORDS_API_URL: " + err.Error()}
 	}
