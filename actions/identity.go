@@ -51,6 +51,9 @@ type Member struct {
 	ID    string
 	Email string // from the Slack profile; empty without users:read.email
 	Name  string
+	// Zone is the user's own time zone (their Slack profile's tz); nil when
+	// unknown, which means the organisation's.
+	Zone *time.Location
 	// aliases are the USER_MAP assignees that point at this user.
 	aliases []string
 }
@@ -105,6 +108,9 @@ func (d *directory) who(ctx context.Context, id string) (Member, error) {
 			return m, fmt.Errorf("users.info %s: %w", id, err)
 		}
 		m.Email = u.Profile.Email
+		if loc, err := time.LoadLocation(u.TZ); err == nil && u.TZ != "" {
+			m.Zone = loc
+		}
 		m.Name = u.RealName
 		if m.Name == "" {
 			m.Name = u.Name

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/recordsbot/recordsbot/internal/retry"
 )
 
 // Defaults of a Client; see the options that change them.
@@ -106,7 +108,7 @@ func NewClient(baseURL, apiKey string, opts ...Option) (*Client, error) {
 		maxBodyBytes: defaultMaxBodyBytes,
 		maxPages:     defaultMaxPages,
 		maxItems:     defaultMaxItems,
-		sleep:        sleepContext,
+		sleep:        retry.Sleep,
 		now:          time.Now,
 	}
 	for _, opt := range opts {

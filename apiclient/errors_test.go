@@ -131,20 +131,3 @@ func TestParseRetryAfter(t *testing.T) {
 		})
 	}
 }
-
-func TestBackoff(t *testing.T) {
-	t.Parallel()
-	c, err := NewClient("https://h/api/v1", "k", WithRetry(10, 100*time.Millisecond, 2*time.Second))
-	require.NoError(t, err)
-	for attempt, full := range []time.Duration{100 * time.Millisecond, 200 * time.Millisecond, 400 * time.Millisecond, 800 * time.Millisecond, 1600 * time.Millisecond, 2 * time.Second, 2 * time.Second} {
-		for range 50 {
-			d := c.backoff(attempt)
-			require.GreaterOrEqual(t, d, full/2, "attempt %d", attempt)
-			require.LessOrEqual(t, d, full, "attempt %d", attempt)
-		}
-	}
-	assert.LessOrEqual(t, c.backoff(200), 2*time.Second, "no overflow on huge attempts")
-	zero, err := NewClient("https://h/api/v1", "k", WithRetry(1, 0, 0))
-	require.NoError(t, err)
-	assert.Zero(t, zero.backoff(0))
-}

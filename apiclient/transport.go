@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math/rand/v2"
 	"mime"
 	"net"
 	"net/http"
@@ -21,6 +20,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/valyala/fastjson"
+
+	"github.com/recordsbot/recordsbot/internal/retry"
 )
 
 // maxMessageLen bounds Error.Message, in bytes: enough for a sentence,
@@ -45,56 +46,27 @@ type decodeFunc func(resp *http.Response, body []byte) error
 // last error is returned at once, so the caller can tell its user the
 // records service is down while it still has time to answer.
 func (c *Client) do(req *http.Request, ep endpoint, decode decodeFunc) error {
-	ctx := req.Context()
-	for attempt := 0; ; attempt++ {
-		e, retry := c.send(req, ep, decode)
+	var last *Error
+	policy := retry.Policy{
+		Attempts: c.maxRetries + 1, Base: c.retryBase, Max: c.retryMax, MaxWait: maxRetryAfter,
+		Now: c.now, Sleep: c.sleep,
+	}
+	err := retry.Do(req.Context(), policy, func(context.Context, int) retry.Result {
+		e, again := c.send(req, ep, decode)
 		if e == nil {
-			return nil
+			return retry.Result{}
 		}
-		if !retry || attempt >= c.maxRetries {
-			return e
-		}
-		wait := e.RetryAfter
-		if wait > maxRetryAfter {
-			return e
-		}
-		if wait <= 0 {
-			wait = c.backoff(attempt)
-		}
-		if deadline, ok := ctx.Deadline(); ok && !c.now().Add(wait).Before(deadline) {
-			return e
-		}
-		if err := c.sleep(ctx, wait); err != nil {
-			e.Err = errors.Join(e.Err, err)
-			return e
-		}
+		last = e
+		return retry.Result{Err: e, Retry: again, After: e.RetryAfter}
+	})
+	if err == nil || last == nil {
+		return err
 	}
-}
-
-// backoff returns the wait before retry number attempt+1: base doubled per
-// attempt, capped at the maximum, with "equal jitter" (between half and all
-// of it) so that many bots do not retry in lockstep.
-func (c *Client) backoff(attempt int) time.Duration {
-	d := c.retryMax
-	if attempt < 32 {
-		if b := c.retryBase << attempt; b > 0 && b < d {
-			d = b
-		}
+	if err != error(last) {
+		// The context ended a wait: say so on the error callers inspect.
+		last.Err = errors.Join(last.Err, context.Cause(req.Context()))
 	}
-	half := d / 2
-	return half + rand.N(d-half+1)
-}
-
-// sleepContext waits for d or until ctx is done.
-func sleepContext(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
+	return last
 }
 
 // send makes one attempt. It returns nil on success, else the error and

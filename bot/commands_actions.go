@@ -189,7 +189,7 @@ func (s *Server) actionsPage(ctx context.Context, caller string, q actionsQuery,
 		} else if !owner.Owns(a.Assignee) {
 			continue
 		}
-		if q.Overdue && s.dom.Due(a, now, nil, 0) != actions.Overdue && !c.is(a.ID) {
+		if q.Overdue && s.dom.Due(a, now, me.Zone, 0) != actions.Overdue && !c.is(a.ID) {
 			continue
 		}
 		picked = append(picked, a)
@@ -200,7 +200,7 @@ func (s *Server) actionsPage(ctx context.Context, caller string, q actionsQuery,
 		}
 		return notice(unmappedText(owner.ID == caller))
 	}
-	s.sortKeeping(picked, now, c)
+	s.sortKeeping(picked, now, me.Zone, c)
 
 	total := len(picked)
 	if q.Offset < 0 || q.Offset >= total {
@@ -216,7 +216,7 @@ func (s *Server) actionsPage(ctx context.Context, caller string, q actionsQuery,
 	}
 	pageCtx := q.context()
 	for _, a := range picked[q.Offset:end] {
-		r := s.actionRow(a, now, s.dom.CanChange(me, a), owner.ID != caller || meeting != nil, c.changeOf(a.ID))
+		r := s.actionRow(a, now, me.Zone, s.dom.CanChange(me, a), owner.ID != caller || meeting != nil, c.changeOf(a.ID))
 		r.Context = pageCtx
 		l.Rows = append(l.Rows, r)
 	}
@@ -328,14 +328,14 @@ func (q actionsQuery) empty(mine bool) string {
 // action just changed by a click on the page keeps the place it had
 // before: it sorts as if it were still to do, so redrawing the page does
 // not move the row under the clicker's pointer.
-func (s *Server) sortKeeping(as []*apiclient.Action, now time.Time, c *clicked) {
+func (s *Server) sortKeeping(as []*apiclient.Action, now time.Time, reader *time.Location, c *clicked) {
 	late := func(a *apiclient.Action) bool {
 		if c.is(a.ID) {
 			still := *a
 			still.Status = apiclient.StatusOpen
 			a = &still
 		}
-		return s.dom.Due(a, now, nil, 0) == actions.Overdue
+		return s.dom.Due(a, now, reader, 0) == actions.Overdue
 	}
 	sort.SliceStable(as, func(i, j int) bool {
 		a, b := as[i], as[j]
@@ -352,9 +352,10 @@ func (s *Server) sortKeeping(as []*apiclient.Action, now time.Time, c *clicked) 
 	})
 }
 
-// actionRow is the row of a as shown to a reader.
-func (s *Server) actionRow(a *apiclient.Action, now time.Time, canChange, showAssignee bool, changed *blocks.Change) blocks.ActionRow {
-	r := actionRow(a, s.dom.Due(a, now, nil, 0) == actions.Overdue, canChange, showAssignee, changed)
+// actionRow is the row of a as shown to a reader in zone reader (nil: the
+// organisation's), overdue by the one rule (actions.Due).
+func (s *Server) actionRow(a *apiclient.Action, now time.Time, reader *time.Location, canChange, showAssignee bool, changed *blocks.Change) blocks.ActionRow {
+	r := actionRow(a, s.dom.Due(a, now, reader, 0) == actions.Overdue, canChange, showAssignee, changed)
 	r.Rev = s.revs.next()
 	return r
 }

@@ -54,7 +54,7 @@ func (s *Server) publishHome(ctx context.Context, user string, st homeState) err
 				v.Unmapped = ":warning: I couldn't look up your Slack profile just now; reopen this tab in a minute."
 			}
 		}
-		s.sortKeeping(mine, now, st.clicked)
+		s.sortKeeping(mine, now, me.Zone, st.clicked)
 		offset := st.offset
 		if offset < 0 || offset >= len(mine) {
 			offset = 0
@@ -63,7 +63,7 @@ func (s *Server) publishHome(ctx context.Context, user string, st homeState) err
 		v.Actions = blocks.ActionList{Title: "Your actions", Offset: offset, Total: len(mine), Truncated: list.Truncated,
 			Empty: "Nothing open. :tada:"}
 		for _, a := range mine[offset:end] {
-			v.Actions.Rows = append(v.Actions.Rows, s.actionRow(a, now, true, false, st.clicked.changeOf(a.ID)))
+			v.Actions.Rows = append(v.Actions.Rows, s.actionRow(a, now, me.Zone, true, false, st.clicked.changeOf(a.ID)))
 		}
 		if end < len(mine) {
 			v.MoreOffset = end

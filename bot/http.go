@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"github.com/slack-go/slack"
+
+	"github.com/recordsbot/recordsbot/internal/retry"
 )
 
 // verifiedHandler handles a request whose body has been read and whose
@@ -145,8 +147,9 @@ func handleReadyz(ready func() error) http.HandlerFunc {
 	}
 }
 
-// postResponse posts msg to a response_url, retrying briefly when Slack is
-// rate limiting or failing.
+// postResponse posts msg to a response_url, retrying briefly (through
+// internal/retry, honouring Retry-After) when Slack is rate limiting or
+// failing.
 func (s *Server) postResponse(ctx context.Context, responseURL string, msg any) error {
 	if responseURL == "" {
 		return errors.New("post response: no response_url")
@@ -159,50 +162,40 @@ func (s *Server) postResponse(ctx context.Context, responseURL string, msg any) 
 	// timeout is exactly what the user needs to hear about).
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 	defer cancel()
-	var last error
-	for attempt := 0; attempt < 3; attempt++ {
+	policy := retry.Policy{Attempts: 3, Base: 200 * time.Millisecond, Max: 2 * time.Second, MaxWait: 5 * time.Second}
+	return retry.Do(ctx, policy, func(ctx context.Context, _ int) retry.Result {
 		req, err := http.NewRequestWithContext(ctx, http.MethodPost, responseURL, bytes.NewReader(b))
 		if err != nil {
-			return err
+			return retry.Result{Err: err}
 		}
 		req.Header.Set("Content-Type", "application/json; charset=utf-8")
 		resp, err := s.deps.HTTPClient.Do(req)
-		wait := time.Duration(200<<attempt) * time.Millisecond
-		if err == nil {
-			io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
-			resp.Body.Close()
-			if resp.StatusCode < 300 {
-				return nil
-			}
-			last = errors.New("response_url: HTTP " + strconv.Itoa(resp.StatusCode))
-			if resp.StatusCode != http.StatusTooManyRequests && resp.StatusCode < 500 {
-				return last
-			}
-			if ra, err := strconv.Atoi(resp.Header.Get("Retry-After")); err == nil && ra > 0 {
-				wait = time.Duration(ra) * time.Second
-			}
-			if resp.StatusCode == http.StatusTooManyRequests {
-				s.deps.Metrics.slackWait("response_url")
-			}
-		} else {
+		if err != nil {
 			// A transport error names the URL, and a response_url is a
-			// credential (anyone holding it can post for 30 minutes): keep
-			// only the cause.
+			// credential (anyone holding it can post for 30 minutes):
+			// keep only the cause.
 			var ue *url.Error
 			if errors.As(err, &ue) {
 				err = ue.Err
 			}
-			last = fmt.Errorf("response_url: %w", err)
+			err = fmt.Errorf("response_url: %w", err)
+			s.deps.Metrics.slackCall("response_url", err)
+			return retry.Result{Err: err, Retry: true}
 		}
-		s.deps.Metrics.slackCall("response_url", last)
-		if attempt == 2 {
-			break
+		io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
+		resp.Body.Close()
+		if resp.StatusCode < 300 {
+			return retry.Result{}
 		}
-		select {
-		case <-ctx.Done():
-			return errors.Join(last, ctx.Err())
-		case <-time.After(wait):
+		err = errors.New("response_url: HTTP " + strconv.Itoa(resp.StatusCode))
+		s.deps.Metrics.slackCall("response_url", err)
+		r := retry.Result{Err: err, Retry: resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode >= 500}
+		if ra, aerr := strconv.Atoi(resp.Header.Get("Retry-After")); aerr == nil && ra > 0 {
+			r.After = time.Duration(ra) * time.Second
 		}
-	}
-	return last
+		if resp.StatusCode == http.StatusTooManyRequests {
+			s.deps.Metrics.slackWait("response_url")
+		}
+		return r
+	})
 }

@@ -209,7 +209,7 @@ func (s *Server) clickStatus(ctx context.Context, in *interaction, value string)
 	now := s.deps.Now()
 	change := &blocks.Change{By: actor, At: now, Status: string(to)}
 	me, _ := s.dom.Who(ctx, actor)
-	row := s.actionRow(&a, now, true, !me.Owns(a.Assignee), change)
+	row := s.actionRow(&a, now, me.Zone, true, !me.Owns(a.Assignee), change)
 	done := fmt.Sprintf(":white_check_mark: *%s* %s.", blocks.Escape(a.Title), blocks.StatusDone(string(to)))
 
 	if in.Container.Type == "view" {

@@ -292,10 +292,7 @@ func Remind(ctx context.Context, cfg RemindConfig, deps RemindDeps) (RemindSumma
 	if err != nil {
 		return sum, fmt.Errorf("remind at %q: %w", cfg.RemindAt, err)
 	}
-	userMap := make(map[string]string, len(cfg.UserMap))
-	for k, v := range cfg.UserMap {
-		userMap[strings.ToLower(strings.TrimSpace(k))] = v
-	}
+	userMap := actions.NewUserMap(cfg.UserMap)
 	j := &remindJob{
 		cfg:      cfg,
 		deps:     deps,
@@ -325,8 +322,8 @@ type remindJob struct {
 	cfg      RemindConfig
 	deps     RemindDeps
 	log      *slog.Logger
-	userMap  map[string]string // lowercased assignee -> Slack ID
-	remindAt time.Duration     // the organisation's reminder time, since local midnight
+	userMap  actions.UserMap
+	remindAt time.Duration // the organisation's reminder time, since local midnight
 	slack    *slackCaller
 	dir      *directory // users.list, read once per run
 	dms      dmList     // users.conversations, read when first needed

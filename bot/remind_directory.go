@@ -128,10 +128,8 @@ func (j *remindJob) match(ctx context.Context, pending []pendingAssignee) ([]*re
 // directory lacks (a guest, a member added since, a directory that could
 // not be read) users.lookupByEmail.
 func (j *remindJob) slackUser(ctx context.Context, p apiclient.Person) (string, error) {
-	for _, k := range []string{p.Email, p.Name, p.ID, p.SlackID} {
-		if id, ok := j.userMap[strings.ToLower(k)]; ok && k != "" {
-			return id, nil
-		}
+	if id, ok := j.userMap.SlackID(p); ok {
+		return id, nil
 	}
 	if p.SlackID != "" {
 		return p.SlackID, nil

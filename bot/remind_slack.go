@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/slack-go/slack"
+
+	"github.com/recordsbot/recordsbot/internal/retry"
 )
 
 // Clock is the reminder job's time: what it reads and how it waits. The
@@ -93,14 +95,17 @@ func (c *slackCaller) call(ctx context.Context, method, channel string, f func(c
 	if method == "chat.postMessage" && channel != "" {
 		keys = append(keys, "channel "+channel)
 	}
-	for attempt := 0; ; attempt++ {
+	// The wait after a 429 is the hold, which every worker's next call
+	// waits out in c.wait; the retry loop adds none of its own.
+	policy := retry.Policy{Attempts: c.retries + 1}
+	return retry.Do(ctx, policy, func(ctx context.Context, attempt int) retry.Result {
 		if err := c.wait(ctx, method, keys); err != nil {
-			return fmt.Errorf("%s: %w", method, err)
+			return retry.Result{Err: fmt.Errorf("%s: %w", method, err)}
 		}
 		err := f(ctx)
 		var rl *slack.RateLimitedError
-		if err == nil || !errors.As(err, &rl) || attempt == c.retries {
-			return err
+		if err == nil || !errors.As(err, &rl) {
+			return retry.Result{Err: err}
 		}
 		wait := max(rl.RetryAfter, time.Second)
 		until := c.clock.Now().Add(wait)
@@ -114,7 +119,8 @@ func (c *slackCaller) call(ctx context.Context, method, channel string, f func(c
 		c.metrics.slackWait(method)
 		c.log.InfoContext(ctx, "remind: rate limited by Slack, every call of the method waits", "method", method,
 			"retry_after", wait, "attempt", attempt+1)
-	}
+		return retry.Result{Err: err, Retry: true}
+	})
 }
 
 // wait books the next slot of every key and sleeps until the latest of

@@ -41,7 +41,8 @@ func (s *Server) commandSetStatus(ctx context.Context, caller, id string, to api
 		return notice(s.statusOutcomeText(ctx, id, a, to, oc, err))
 	}
 	now := s.deps.Now()
-	row := s.actionRow(&a, now, true, false, &blocks.Change{By: caller, At: now, Status: string(to)})
+	me, _ := s.dom.Who(ctx, caller)
+	row := s.actionRow(&a, now, me.Zone, true, false, &blocks.Change{By: caller, At: now, Status: string(to)})
 	text := fmt.Sprintf(":white_check_mark: *%s* %s.", blocks.Escape(a.Title), blocks.StatusDone(string(to)))
 	msg := blocks.Notice(text)
 	msg.Blocks = append(msg.Blocks, blocks.ActionRowBlocks(row)...)

@@ -59,6 +59,7 @@ func botConfig(cfg Config) bot.Config {
 	if ttl <= 0 {
 		ttl = -1 // off
 	}
+	zone, _ := cfg.zone() // validated by check
 	var admins []string
 	for _, a := range cfg.AdminUserIDs {
 		if a = strings.TrimSpace(a); a != "" {
@@ -74,6 +75,7 @@ func botConfig(cfg Config) bot.Config {
 		PublicURL:       cfg.PublicURL,
 		PublicMinutes:   cfg.PublicMinutes,
 		ActionsCacheTTL: ttl,
+		Zone:            zone,
 	}
 }
 

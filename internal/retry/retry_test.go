@@ -61,6 +61,8 @@ func TestBackoffIsJitteredAndCapped(t *testing.T) {
 		assert.GreaterOrEqual(t, d, want/2)
 		assert.LessOrEqual(t, d, want)
 	}
+	assert.LessOrEqual(t, p.backoff(200), time.Second, "no overflow on huge attempts")
+	assert.Zero(t, Policy{}.backoff(0), "no base, no wait")
 }
 
 func TestDoNeverWaitsPastTheDeadline(t *testing.T) {
