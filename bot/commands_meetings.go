@@ -94,7 +94,7 @@ func encodeCursor(c meetingsCursor) string {
 
 func meetingRow(m *apiclient.Meeting) blocks.MeetingRow {
 	r := blocks.MeetingRow{
-		ID: m.ID, Reference: m.Reference, Title: meetingName(m), Committee: m.Committee,
+		ID: m.ID, Reference: m.Reference, Title: m.Name(), Committee: m.Committee,
 		Date: m.Date, DateHasTime: m.DateHasTime, Location: m.Location,
 	}
 	for _, it := range m.Agenda {

@@ -36,7 +36,7 @@ func (s *Server) commandMinutes(ctx context.Context, cmd command) *reply {
 		case err == nil:
 			min, err := s.deps.Records.GetMinutes(ctx, m.ID)
 			if isNotFound(err) {
-				return notice(fmt.Sprintf(":page_facing_up: *%s* has no published minutes yet.", blocks.Escape(meetingName(m))))
+				return notice(fmt.Sprintf(":page_facing_up: *%s* has no published minutes yet.", blocks.Escape(m.Name())))
 			}
 			if err != nil {
 				return notice(s.userMessage(ctx, "get minutes", err))
@@ -68,16 +68,6 @@ func (s *Server) minutesReply(m *apiclient.Meeting, min *apiclient.Minutes, shar
 	v.Shareable = sharedBy == ""
 	v.SharedBy = sharedBy
 	return ephemeral(blocks.Minutes(v))
-}
-
-func meetingName(m *apiclient.Meeting) string {
-	switch {
-	case m.Title != "":
-		return m.Title
-	case m.Reference != "":
-		return m.Reference
-	}
-	return m.ID
 }
 
 // committeeMatches reports whether committee is what the user typed:
@@ -187,7 +177,7 @@ func (s *Server) minutesView(m *apiclient.Meeting, min *apiclient.Minutes) block
 	}
 	return blocks.MinutesView{
 		MeetingID:   m.ID,
-		Title:       meetingName(m),
+		Title:       m.Name(),
 		Committee:   m.Committee,
 		Date:        date,
 		DateHasTime: hasTime,

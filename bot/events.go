@@ -123,7 +123,7 @@ func (s *Server) unfurl(ctx context.Context, ev *slackevents.LinkSharedEvent, ta
 		if !ok {
 			continue
 		}
-		m, min, err := s.pageData(ctx, id)
+		m, min, err := s.pages.Get(ctx, id)
 		switch {
 		case err != nil && !isNotFound(err):
 			s.log.WarnContext(ctx, "unfurl: records unavailable", "meeting", id, "error", err)

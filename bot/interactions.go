@@ -12,6 +12,7 @@ import (
 	"github.com/recordsbot/recordsbot/actions"
 	"github.com/recordsbot/recordsbot/apiclient"
 	"github.com/recordsbot/recordsbot/blocks"
+	"github.com/recordsbot/recordsbot/bot/minutespage"
 )
 
 // interaction is the part of a block_actions payload the bot reads. It is
@@ -129,13 +130,13 @@ func (s *Server) click(ctx context.Context, in *interaction, actionID, value str
 		}
 		s.respond(ctx, in, ephemeral(blocks.Meeting(meetingRow(m))), false)
 	case actionID == blocks.ActionMeetingMinutes:
-		m, min, err := s.meetingMinutes(ctx, value)
+		m, min, err := minutespage.MeetingMinutes(ctx, s.deps.Records, value)
 		if err != nil {
 			s.respond(ctx, in, notice(s.meetingErrorText(ctx, value, err)), false)
 			return
 		}
 		if min == nil {
-			s.respond(ctx, in, notice(fmt.Sprintf(":page_facing_up: *%s* has no published minutes yet.", blocks.Escape(meetingName(m)))), false)
+			s.respond(ctx, in, notice(fmt.Sprintf(":page_facing_up: *%s* has no published minutes yet.", blocks.Escape(m.Name()))), false)
 			return
 		}
 		s.respond(ctx, in, s.minutesReply(m, min, ""), false)
@@ -277,7 +278,7 @@ func (s *Server) updateMessage(ctx context.Context, channel, ts, text string, bl
 // clickShare posts a minutes summary to the channel as the bot, with who
 // shared it.
 func (s *Server) clickShare(ctx context.Context, in *interaction, meetingID string) {
-	m, min, err := s.meetingMinutes(ctx, meetingID)
+	m, min, err := minutespage.MeetingMinutes(ctx, s.deps.Records, meetingID)
 	if err == nil && min == nil {
 		err = fmt.Errorf("minutes of %s: %w", meetingID, apiclient.ErrNotFound)
 	}
@@ -303,7 +304,7 @@ func (s *Server) clickShare(ctx context.Context, in *interaction, meetingID stri
 		}
 		return
 	}
-	s.respond(ctx, in, notice(fmt.Sprintf(":white_check_mark: Shared the minutes of *%s* in this channel.", blocks.Escape(meetingName(m)))), true)
+	s.respond(ctx, in, notice(fmt.Sprintf(":white_check_mark: Shared the minutes of *%s* in this channel.", blocks.Escape(m.Name()))), true)
 }
 
 // cantPostHere says why the bot could not post in a conversation, and
@@ -326,23 +327,6 @@ func cantPostHere(code, channelID, channelName, link string) string {
 		return ":speech_balloon: I can't post in a group DM: Slack doesn't let apps be added to one. " + instead + "."
 	}
 	return ":lock: I'm not in this private channel, so I can't post here. Invite me with `/invite @recordsbot`, then click *Share in channel* again."
-}
-
-// meetingMinutes returns a meeting and its minutes; min is nil (and err
-// nil) when the meeting has no visible minutes.
-func (s *Server) meetingMinutes(ctx context.Context, id string) (*apiclient.Meeting, *apiclient.Minutes, error) {
-	m, err := s.deps.Records.GetMeeting(ctx, id)
-	if err != nil {
-		return nil, nil, fmt.Errorf("get meeting %s: %w", id, err)
-	}
-	min, err := s.deps.Records.GetMinutes(ctx, m.ID)
-	if isNotFound(err) {
-		return m, nil, nil
-	}
-	if err != nil {
-		return m, nil, fmt.Errorf("get minutes %s: %w", m.ID, err)
-	}
-	return m, min, nil
 }
 
 func (s *Server) meetingErrorText(ctx context.Context, id string, err error) string {

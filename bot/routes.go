@@ -4,6 +4,8 @@ import (
 	"net/http"
 
 	"github.com/go-chi/chi/v5"
+
+	"github.com/recordsbot/recordsbot/bot/minutespage"
 )
 
 // addRoutes lists every route the bot serves.
@@ -12,8 +14,9 @@ func addRoutes(r chi.Router, s *Server) {
 	r.Get("/healthz", handleHealthz())
 	r.Get("/readyz", handleReadyz(s.deps.Ready))
 	r.Method(http.MethodGet, "/metrics", handleMetrics(s.deps.Metrics))
-	r.Get("/minutes/{meetingID}", handleMinutesPage(s))
-	r.Head("/minutes/{meetingID}", handleMinutesPage(s))
-	r.Get("/minutes/assets/style.css", handleMinutesStylesheet())
-	r.Head("/minutes/assets/style.css", handleMinutesStylesheet())
+	page := minutespage.Handler(s.pages, s.cfg.PublicMinutes, s.log)
+	r.Get("/minutes/{meetingID}", page)
+	r.Head("/minutes/{meetingID}", page)
+	r.Get("/minutes/assets/style.css", minutespage.Stylesheet())
+	r.Head("/minutes/assets/style.css", minutespage.Stylesheet())
 }

@@ -21,6 +21,7 @@ import (
 	"github.com/recordsbot/recordsbot/actions"
 	"github.com/recordsbot/recordsbot/apiclient"
 	"github.com/recordsbot/recordsbot/blocks"
+	"github.com/recordsbot/recordsbot/bot/minutespage"
 	"github.com/recordsbot/recordsbot/internal/cache"
 )
 
@@ -137,7 +138,7 @@ type Server struct {
 	cmds  map[string]func(context.Context, command) *reply
 	dom   *actions.Service
 	seen  seenEvents
-	pages *cache.TTL[pageEntry]
+	pages *minutespage.Pages
 	home  *cache.TTL[[]blocks.MinutesView]
 	revs  *revisions
 	// pending tracks follow-ups that outlive their request, so shutdown can
@@ -171,7 +172,7 @@ func NewServer(cfg Config, deps Deps) *Server {
 			CacheTTL: cfg.ActionsCacheTTL, ProfileTTL: cfg.UserCacheTTL, Zone: cfg.Zone, Now: deps.Now,
 		})
 	}
-	s.pages = cache.New[pageEntry](time.Minute, deps.Now)
+	s.pages = minutespage.NewPages(deps.Records, time.Minute, deps.Now)
 	s.home = cache.New[[]blocks.MinutesView](time.Minute, deps.Now)
 	r := chi.NewRouter()
 	r.Use(recoverer(s.log), requestIDs)

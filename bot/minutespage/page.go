@@ -1,4 +1,9 @@
-package bot
+// Package minutespage serves recordsbot's public minutes pages: GET
+// /minutes/{meetingID}, rendered from the records with html/template,
+// goldmark and bluemonday, with its stylesheet. It keeps the short cache of
+// meetings and their visible minutes that the pages and Slack unfurls
+// share.
+package minutespage
 
 import (
 	"bytes"
@@ -6,8 +11,10 @@ import (
 	"crypto/sha256"
 	"embed"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"html/template"
+	"log/slog"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -24,6 +31,7 @@ import (
 	"github.com/yuin/goldmark/util"
 
 	"github.com/recordsbot/recordsbot/apiclient"
+	"github.com/recordsbot/recordsbot/internal/cache"
 )
 
 // The public minutes pages: GET /minutes/{meetingID} and the stylesheet
@@ -127,43 +135,74 @@ func (d headingShift) Transform(doc *ast.Document, _ text.Reader, _ parser.Conte
 	})
 }
 
-// pageEntry is a meeting with its visible minutes (nil when none).
-type pageEntry struct {
+// Records is what the pages need of the records service;
+// *apiclient.Client implements it.
+type Records interface {
+	GetMeeting(ctx context.Context, id string) (*apiclient.Meeting, error)
+	GetMinutes(ctx context.Context, meetingID string) (*apiclient.Minutes, error)
+}
+
+// MeetingMinutes returns a meeting and its minutes; min is nil (and err
+// nil) when the meeting has no visible minutes. A meeting the records
+// service does not know is an error wrapping apiclient.ErrNotFound.
+func MeetingMinutes(ctx context.Context, r Records, id string) (*apiclient.Meeting, *apiclient.Minutes, error) {
+	m, err := r.GetMeeting(ctx, id)
+	if err != nil {
+		return nil, nil, fmt.Errorf("get meeting %s: %w", id, err)
+	}
+	min, err := r.GetMinutes(ctx, m.ID)
+	if errors.Is(err, apiclient.ErrNotFound) {
+		return m, nil, nil
+	}
+	if err != nil {
+		return m, nil, fmt.Errorf("get minutes %s: %w", m.ID, err)
+	}
+	return m, min, nil
+}
+
+// entry is a meeting with its visible minutes (nil when none).
+type entry struct {
 	meeting *apiclient.Meeting
 	minutes *apiclient.Minutes
 }
 
-// pageData returns a meeting and its visible minutes through a short-lived
-// cache shared by the pages and the unfurls, so a link shared in a busy
-// channel (unfurls, clicks, readers) is one records call per TTL, not a
-// burst. min is nil, with a nil error, when the meeting has no visible
-// minutes. A meeting the records service does not know is an error wrapping
-// apiclient.ErrNotFound.
-func (s *Server) pageData(ctx context.Context, id string) (*apiclient.Meeting, *apiclient.Minutes, error) {
-	e, err := s.pages.Get(ctx, id, func(ctx context.Context) (pageEntry, error) {
-		// The cache runs this load detached from the request that started
-		// it, so concurrent readers of the same meeting all get its result.
-		m, min, err := s.meetingMinutes(ctx, id)
+// Pages is a short-lived cache of meetings and their visible minutes,
+// shared by the pages and the unfurls, so a link shared in a busy channel
+// (unfurls, clicks, readers) is one records call per TTL, not a burst.
+type Pages struct {
+	records Records
+	cache   *cache.TTL[entry]
+}
+
+// NewPages returns a cache over r whose entries live for ttl.
+func NewPages(r Records, ttl time.Duration, now func() time.Time) *Pages {
+	return &Pages{records: r, cache: cache.New[entry](ttl, now)}
+}
+
+// Get returns a meeting and its visible minutes; see MeetingMinutes.
+func (p *Pages) Get(ctx context.Context, id string) (*apiclient.Meeting, *apiclient.Minutes, error) {
+	e, err := p.cache.Get(ctx, id, func(ctx context.Context) (entry, error) {
+		m, min, err := MeetingMinutes(ctx, p.records, id)
 		// The client already refuses minutes in any other status; this is
 		// the public edge, so check again rather than trust one layer.
 		if min != nil && !min.Status.Visible() {
 			min = nil
 		}
-		return pageEntry{m, min}, err
+		return entry{m, min}, err
 	})
 	return e.meeting, e.minutes, err
 }
 
-// handleMinutesPage serves the public minutes page of a meeting: 200 with
+// Handler serves the public minutes page of a meeting: 200 with
 // the page for approved or published_draft minutes, a friendly 404 for
 // anything else (no such meeting, no minutes, minutes in another status,
 // PublicMinutes off), 503 when the records service cannot be read. GET and
 // HEAD; If-None-Match is answered 304 when the page has not changed.
-func handleMinutesPage(s *Server) http.HandlerFunc {
+func Handler(pages *Pages, enabled bool, log *slog.Logger) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		ctx := r.Context()
 		setPageHeaders(w.Header())
-		if !s.cfg.PublicMinutes {
+		if !enabled {
 			writeProblem(w, r, http.StatusNotFound)
 			return
 		}
@@ -172,21 +211,21 @@ func handleMinutesPage(s *Server) http.HandlerFunc {
 			writeProblem(w, r, http.StatusNotFound)
 			return
 		}
-		m, min, err := s.pageData(ctx, id)
+		m, min, err := pages.Get(ctx, id)
 		switch {
-		case isNotFound(err), err == nil && min == nil:
-			s.log.DebugContext(ctx, "minutes page: nothing to show", "meeting", id)
+		case errors.Is(err, apiclient.ErrNotFound), err == nil && min == nil:
+			log.DebugContext(ctx, "minutes page: nothing to show", "meeting", id)
 			writeProblem(w, r, http.StatusNotFound)
 			return
 		case err != nil:
-			s.log.WarnContext(ctx, "minutes page: records unavailable", "meeting", id, "error", err)
+			log.WarnContext(ctx, "minutes page: records unavailable", "meeting", id, "error", err)
 			w.Header().Set("Retry-After", "30")
 			writeProblem(w, r, http.StatusServiceUnavailable)
 			return
 		}
 		page, err := renderMinutes(m, min)
 		if err != nil {
-			s.log.ErrorContext(ctx, "minutes page: render failed", "meeting", id, "error", err)
+			log.ErrorContext(ctx, "minutes page: render failed", "meeting", id, "error", err)
 			writeProblem(w, r, http.StatusInternalServerError)
 			return
 		}
@@ -203,9 +242,8 @@ func handleMinutesPage(s *Server) http.HandlerFunc {
 	}
 }
 
-// handleMinutesStylesheet serves the pages' stylesheet, embedded in the
-// binary.
-func handleMinutesStylesheet() http.HandlerFunc {
+// Stylesheet serves the pages' stylesheet, embedded in the binary.
+func Stylesheet() http.HandlerFunc {
 	tag := etag(stylesheet)
 	return func(w http.ResponseWriter, r *http.Request) {
 		h := w.Header()
@@ -338,7 +376,7 @@ func renderMinutes(m *apiclient.Meeting, min *apiclient.Minutes) ([]byte, error)
 	if err != nil {
 		return nil, err
 	}
-	title := meetingName(m)
+	title := m.Name()
 	doc := &minutesDoc{
 		Title:     title,
 		Committee: m.Committee,
