@@ -104,15 +104,15 @@ func parseActionsText(t commandText) (q actionsQuery, note string, ok bool) {
 	return q, "", true
 }
 
-func (s *Server) commandActions(ctx context.Context, cmd command) *reply {
+func (u *actionsUI) commandActions(ctx context.Context, cmd command) *reply {
 	q, note, ok := parseActionsText(cmd.Args)
 	if !ok {
 		return ephemeral(blocks.Help("/actions", note))
 	}
 	if q.verb != "" {
-		return s.commandSetStatus(ctx, cmd.UserID, q.target, q.verb)
+		return u.commandSetStatus(ctx, cmd.UserID, q.target, q.verb)
 	}
-	return s.actionsPage(ctx, cmd.UserID, q, nil)
+	return u.actionsPage(ctx, cmd.UserID, q, nil)
 }
 
 // clicked is an action just changed by a click, and the change: it stays
@@ -153,30 +153,30 @@ func withClicked(list []apiclient.Action, c *clicked) []*apiclient.Action {
 
 // actionsPage builds one page of the list q asks for, as seen by caller,
 // keeping the action a click just changed on it (c, nil for none).
-func (s *Server) actionsPage(ctx context.Context, caller string, q actionsQuery, c *clicked) *reply {
-	me, meErr := s.dom.Who(ctx, caller)
+func (u *actionsUI) actionsPage(ctx context.Context, caller string, q actionsQuery, c *clicked) *reply {
+	me, meErr := u.dom.Who(ctx, caller)
 	owner, ownerErr := me, meErr
 	if q.Who != "" && q.Who != caller {
-		owner, ownerErr = s.dom.Who(ctx, q.Who)
+		owner, ownerErr = u.dom.Who(ctx, q.Who)
 	}
 	var meeting *apiclient.Meeting
 	if q.Meeting != "" {
-		m, err := s.deps.Records.GetMeeting(ctx, q.Meeting)
+		m, err := u.meetings.GetMeeting(ctx, q.Meeting)
 		if err != nil {
 			if isNotFound(err) {
 				return notice(fmt.Sprintf(":mag: I couldn't find a meeting `%s`. Try `/meetings` to see recent ones.", blocks.Escape(q.Meeting)))
 			}
-			return notice(s.userMessage(ctx, "actions for meeting", err))
+			return notice(u.say(ctx, "actions for meeting", err))
 		}
 		meeting = m
 	}
 
-	list, err := s.dom.List(ctx, apiclient.Status(q.Status))
+	list, err := u.dom.List(ctx, apiclient.Status(q.Status))
 	if err != nil {
-		return notice(s.userMessage(ctx, "list actions", err))
+		return notice(u.say(ctx, "list actions", err))
 	}
 
-	now := s.deps.Now()
+	now := u.now()
 	var picked []*apiclient.Action
 	for _, a := range withClicked(list.Actions, c) {
 		if !q.wantStatus(a.Status) && !c.is(a.ID) {
@@ -189,7 +189,7 @@ func (s *Server) actionsPage(ctx context.Context, caller string, q actionsQuery,
 		} else if !owner.Owns(a.Assignee) {
 			continue
 		}
-		if q.Overdue && s.dom.Due(a, now, me.Zone, 0) != actions.Overdue && !c.is(a.ID) {
+		if q.Overdue && u.dom.Due(a, now, me.Zone, 0) != actions.Overdue && !c.is(a.ID) {
 			continue
 		}
 		picked = append(picked, a)
@@ -200,13 +200,13 @@ func (s *Server) actionsPage(ctx context.Context, caller string, q actionsQuery,
 		}
 		return notice(unmappedText(owner.ID == caller))
 	}
-	s.sortKeeping(picked, now, me.Zone, c)
+	u.sortKeeping(picked, now, me.Zone, c)
 
 	total := len(picked)
 	if q.Offset < 0 || q.Offset >= total {
 		q.Offset = 0
 	}
-	end := min(q.Offset+s.cfg.PageSize, total)
+	end := min(q.Offset+u.pageSize, total)
 	l := blocks.ActionList{
 		Title:     q.title(owner, meeting, caller),
 		Offset:    q.Offset,
@@ -216,7 +216,7 @@ func (s *Server) actionsPage(ctx context.Context, caller string, q actionsQuery,
 	}
 	pageCtx := q.context()
 	for _, a := range picked[q.Offset:end] {
-		r := s.actionRow(a, now, me.Zone, s.dom.CanChange(me, a), owner.ID != caller || meeting != nil, c.changeOf(a.ID))
+		r := u.actionRow(a, now, me.Zone, u.dom.CanChange(me, a), owner.ID != caller || meeting != nil, c.changeOf(a.ID))
 		r.Context = pageCtx
 		l.Rows = append(l.Rows, r)
 	}
@@ -328,14 +328,14 @@ func (q actionsQuery) empty(mine bool) string {
 // action just changed by a click on the page keeps the place it had
 // before: it sorts as if it were still to do, so redrawing the page does
 // not move the row under the clicker's pointer.
-func (s *Server) sortKeeping(as []*apiclient.Action, now time.Time, reader *time.Location, c *clicked) {
+func (u *actionsUI) sortKeeping(as []*apiclient.Action, now time.Time, reader *time.Location, c *clicked) {
 	late := func(a *apiclient.Action) bool {
 		if c.is(a.ID) {
 			still := *a
 			still.Status = apiclient.StatusOpen
 			a = &still
 		}
-		return s.dom.Due(a, now, reader, 0) == actions.Overdue
+		return u.dom.Due(a, now, reader, 0) == actions.Overdue
 	}
 	sort.SliceStable(as, func(i, j int) bool {
 		a, b := as[i], as[j]
@@ -354,9 +354,9 @@ func (s *Server) sortKeeping(as []*apiclient.Action, now time.Time, reader *time
 
 // actionRow is the row of a as shown to a reader in zone reader (nil: the
 // organisation's), overdue by the one rule (actions.Due).
-func (s *Server) actionRow(a *apiclient.Action, now time.Time, reader *time.Location, canChange, showAssignee bool, changed *blocks.Change) blocks.ActionRow {
-	r := actionRow(a, s.dom.Due(a, now, reader, 0) == actions.Overdue, canChange, showAssignee, changed)
-	r.Rev = s.revs.next()
+func (u *actionsUI) actionRow(a *apiclient.Action, now time.Time, reader *time.Location, canChange, showAssignee bool, changed *blocks.Change) blocks.ActionRow {
+	r := actionRow(a, u.dom.Due(a, now, reader, 0) == actions.Overdue, canChange, showAssignee, changed)
+	r.Rev = u.revs.next()
 	return r
 }
 

@@ -18,33 +18,33 @@ type meetingsCursor struct {
 	Skip      int    `json:"k,omitempty"` // meetings of that page already shown
 }
 
-func (s *Server) commandMeetings(ctx context.Context, cmd command) *reply {
+func (mu *minutesUI) commandMeetings(ctx context.Context, cmd command) *reply {
 	arg := cmd.Args.argument()
 	if strings.EqualFold(arg, "help") {
 		return ephemeral(blocks.Help("/meetings", ""))
 	}
 	if arg != "" {
-		m, err := s.deps.Records.GetMeeting(ctx, arg)
+		m, err := mu.records.GetMeeting(ctx, arg)
 		if err == nil {
 			return ephemeral(blocks.Meeting(meetingRow(m)))
 		}
 		if !isNotFound(err) {
-			return notice(s.userMessage(ctx, "get meeting", err))
+			return notice(mu.say(ctx, "get meeting", err))
 		}
 	}
-	return s.meetingsPage(ctx, meetingsCursor{Committee: arg})
+	return mu.meetingsPage(ctx, meetingsCursor{Committee: arg})
 }
 
 // meetingsPage collects up to one page of meetings from cur on, reading as
 // many records pages as that takes (bounded).
-func (s *Server) meetingsPage(ctx context.Context, cur meetingsCursor) *reply {
+func (mu *minutesUI) meetingsPage(ctx context.Context, cur meetingsCursor) *reply {
 	var rows []blocks.MeetingRow
 	var nextValue string
 	token, skip := cur.Next, cur.Skip
 	for page := 0; page < maxMeetingPages; page++ {
-		p, err := s.deps.Records.ListMeetings(ctx, &apiclient.ListMeetingsOptions{Next: token})
+		p, err := mu.records.ListMeetings(ctx, &apiclient.ListMeetingsOptions{Next: token})
 		if err != nil {
-			return notice(s.userMessage(ctx, "list meetings", err))
+			return notice(mu.say(ctx, "list meetings", err))
 		}
 		full := false
 		for i := skip; i < len(p.Meetings); i++ {
@@ -52,7 +52,7 @@ func (s *Server) meetingsPage(ctx context.Context, cur meetingsCursor) *reply {
 			if !committeeMatches(m.Committee, cur.Committee) {
 				continue
 			}
-			if len(rows) == s.cfg.PageSize {
+			if len(rows) == mu.pageSize {
 				nextValue = encodeCursor(meetingsCursor{Committee: cur.Committee, Next: token, Skip: i})
 				full = true
 				break
@@ -66,7 +66,7 @@ func (s *Server) meetingsPage(ctx context.Context, cur meetingsCursor) *reply {
 		if token == "" {
 			break
 		}
-		if len(rows) == s.cfg.PageSize {
+		if len(rows) == mu.pageSize {
 			nextValue = encodeCursor(meetingsCursor{Committee: cur.Committee, Next: token})
 			break
 		}

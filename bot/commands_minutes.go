@@ -25,31 +25,31 @@ const (
 	maxMeetingPages = 10
 )
 
-func (s *Server) commandMinutes(ctx context.Context, cmd command) *reply {
+func (mu *minutesUI) commandMinutes(ctx context.Context, cmd command) *reply {
 	arg := cmd.Args.argument()
 	if strings.EqualFold(arg, "help") {
 		return ephemeral(blocks.Help("/minutes", ""))
 	}
 	if arg != "" {
-		m, err := s.deps.Records.GetMeeting(ctx, arg)
+		m, err := mu.records.GetMeeting(ctx, arg)
 		switch {
 		case err == nil:
-			min, err := s.deps.Records.GetMinutes(ctx, m.ID)
+			min, err := mu.records.GetMinutes(ctx, m.ID)
 			if isNotFound(err) {
 				return notice(fmt.Sprintf(":page_facing_up: *%s* has no published minutes yet.", blocks.Escape(m.Name())))
 			}
 			if err != nil {
-				return notice(s.userMessage(ctx, "get minutes", err))
+				return notice(mu.say(ctx, "get minutes", err))
 			}
-			return s.minutesReply(m, min, "")
+			return mu.minutesReply(m, min, "")
 		case !isNotFound(err):
-			return notice(s.userMessage(ctx, "get meeting", err))
+			return notice(mu.say(ctx, "get meeting", err))
 		}
 		// Not a meeting ID or reference: a committee name.
 	}
-	m, min, seen, err := s.latestMinutes(ctx, arg)
+	m, min, seen, err := mu.latestMinutes(ctx, arg)
 	if err != nil {
-		return notice(s.userMessage(ctx, "latest minutes", err))
+		return notice(mu.say(ctx, "latest minutes", err))
 	}
 	if m == nil {
 		switch {
@@ -60,11 +60,11 @@ func (s *Server) commandMinutes(ctx context.Context, cmd command) *reply {
 		}
 		return notice(fmt.Sprintf(":page_facing_up: No minutes have been published in the last %d meetings.", seen))
 	}
-	return s.minutesReply(m, min, "")
+	return mu.minutesReply(m, min, "")
 }
 
-func (s *Server) minutesReply(m *apiclient.Meeting, min *apiclient.Minutes, sharedBy string) *reply {
-	v := s.minutesView(m, min)
+func (mu *minutesUI) minutesReply(m *apiclient.Meeting, min *apiclient.Minutes, sharedBy string) *reply {
+	v := mu.minutesView(m, min)
 	v.Shareable = sharedBy == ""
 	v.SharedBy = sharedBy
 	return ephemeral(blocks.Minutes(v))
@@ -83,11 +83,11 @@ func committeeMatches(committee, typed string) bool {
 // visible minutes, fetching minutes a few at a time. seen counts the
 // meetings (of the committee) it looked at. Meetings in the future are
 // skipped: they have no minutes yet.
-func (s *Server) latestMinutes(ctx context.Context, committee string) (*apiclient.Meeting, *apiclient.Minutes, int, error) {
-	now := s.deps.Now()
+func (mu *minutesUI) latestMinutes(ctx context.Context, committee string) (*apiclient.Meeting, *apiclient.Minutes, int, error) {
+	now := mu.now()
 	next, seen := "", 0
 	for page := 0; page < maxMeetingPages && seen < minutesWalk; page++ {
-		p, err := s.deps.Records.ListMeetings(ctx, &apiclient.ListMeetingsOptions{Next: next})
+		p, err := mu.records.ListMeetings(ctx, &apiclient.ListMeetingsOptions{Next: next})
 		if err != nil {
 			return nil, nil, seen, err
 		}
@@ -104,7 +104,7 @@ func (s *Server) latestMinutes(ctx context.Context, committee string) (*apiclien
 		}
 		for len(batch) > 0 {
 			n := min(minutesBatch, len(batch))
-			m, min, err := s.firstMinutes(ctx, batch[:n])
+			m, min, err := mu.firstMinutes(ctx, batch[:n])
 			if m != nil || err != nil {
 				return m, min, seen, err
 			}
@@ -121,7 +121,7 @@ func (s *Server) latestMinutes(ctx context.Context, committee string) (*apiclien
 // meeting, in order, whose minutes are visible. An error other than "not
 // found" for a meeting before that one is returned: the answer cannot be
 // known to be the latest.
-func (s *Server) firstMinutes(ctx context.Context, ms []*apiclient.Meeting) (*apiclient.Meeting, *apiclient.Minutes, error) {
+func (mu *minutesUI) firstMinutes(ctx context.Context, ms []*apiclient.Meeting) (*apiclient.Meeting, *apiclient.Minutes, error) {
 	type result struct {
 		min *apiclient.Minutes
 		err error
@@ -132,7 +132,7 @@ func (s *Server) firstMinutes(ctx context.Context, ms []*apiclient.Meeting) (*ap
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			min, err := s.deps.Records.GetMinutes(ctx, m.ID)
+			min, err := mu.records.GetMinutes(ctx, m.ID)
 			results[i] = result{min, err}
 		}()
 	}
@@ -150,12 +150,12 @@ func (s *Server) firstMinutes(ctx context.Context, ms []*apiclient.Meeting) (*ap
 
 // minutesURL is where the full minutes can be read: the record's own public
 // URL, else the bot's public page, else nothing.
-func (s *Server) minutesURL(meetingID string, min *apiclient.Minutes) string {
+func (mu *minutesUI) minutesURL(meetingID string, min *apiclient.Minutes) string {
 	if min != nil && min.URL != "" {
 		return min.URL
 	}
-	if s.cfg.PublicMinutes && s.cfg.PublicURL != "" {
-		return s.cfg.PublicURL + "/minutes/" + url.PathEscape(meetingID)
+	if mu.publicMinutes && mu.publicURL != "" {
+		return mu.publicURL + "/minutes/" + url.PathEscape(meetingID)
 	}
 	return ""
 }
@@ -163,7 +163,7 @@ func (s *Server) minutesURL(meetingID string, min *apiclient.Minutes) string {
 // textPolicy strips every tag, for showing an HTML body as plain text.
 var textPolicy = bluemonday.StrictPolicy()
 
-func (s *Server) minutesView(m *apiclient.Meeting, min *apiclient.Minutes) blocks.MinutesView {
+func (mu *minutesUI) minutesView(m *apiclient.Meeting, min *apiclient.Minutes) blocks.MinutesView {
 	body := min.Body
 	if min.Format == apiclient.FormatHTML {
 		// Block-level tags become line breaks before the tags go, so
@@ -183,6 +183,6 @@ func (s *Server) minutesView(m *apiclient.Meeting, min *apiclient.Minutes) block
 		DateHasTime: hasTime,
 		Draft:       min.Draft(),
 		Body:        body,
-		URL:         s.minutesURL(m.ID, min),
+		URL:         mu.minutesURL(m.ID, min),
 	}
 }

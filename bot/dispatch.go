@@ -67,17 +67,6 @@ func (s *Server) dispatchSlash(ctx context.Context, sc slack.SlashCommand) ack {
 	return r
 }
 
-// commandHandlers maps the slash commands the bot answers to their
-// handlers; manifest.yaml declares the same set (a test keeps them in
-// step). NewServer builds it once.
-func (s *Server) commandHandlers() map[string]func(context.Context, command) *reply {
-	return map[string]func(context.Context, command) *reply{
-		"/actions":  s.commandActions,
-		"/minutes":  s.commandMinutes,
-		"/meetings": s.commandMeetings,
-	}
-}
-
 // Commands lists the slash commands the bot answers, sorted.
 func (s *Server) Commands() []string {
 	out := make([]string, 0, 3)

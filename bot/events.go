@@ -52,9 +52,9 @@ func (s *Server) dispatchEvent(ctx context.Context, body []byte, retry int) ack 
 		if inner.Tab != "home" {
 			return nil
 		}
-		s.background(ctx, func(ctx context.Context) { s.publishHomeLogged(ctx, inner.User, homeState{}) })
+		s.background(ctx, func(ctx context.Context) { s.home.publishHomeLogged(ctx, inner.User, homeState{}) })
 	case *slackevents.LinkSharedEvent:
-		s.background(ctx, func(ctx context.Context) { s.unfurl(ctx, inner, outer.Event) })
+		s.background(ctx, func(ctx context.Context) { s.unfurls.unfurl(ctx, inner, outer.Event) })
 	default:
 		s.log.DebugContext(ctx, "event ignored", "type", ev.InnerEvent.Type)
 		s.deps.Metrics.request("event", "other", "ignored")
@@ -116,23 +116,23 @@ type unfurlTarget struct {
 // with a compact summary of each (blocks.UnfurlMinutes). Links to anything
 // else, and to minutes that are not visible, are left for Slack to show as
 // it would; when none is left, chat.unfurl is not called at all.
-func (s *Server) unfurl(ctx context.Context, ev *slackevents.LinkSharedEvent, target unfurlTarget) {
+func (f *unfurler) unfurl(ctx context.Context, ev *slackevents.LinkSharedEvent, target unfurlTarget) {
 	unfurls := map[string]slack.Attachment{}
 	for _, l := range ev.Links {
-		id, ok := s.minutesLinkID(l.URL)
+		id, ok := f.minutesLinkID(l.URL)
 		if !ok {
 			continue
 		}
-		m, min, err := s.pages.Get(ctx, id)
+		m, min, err := f.pages.Get(ctx, id)
 		switch {
 		case err != nil && !isNotFound(err):
-			s.log.WarnContext(ctx, "unfurl: records unavailable", "meeting", id, "error", err)
+			f.log.WarnContext(ctx, "unfurl: records unavailable", "meeting", id, "error", err)
 			continue
 		case err != nil || min == nil:
-			s.log.DebugContext(ctx, "unfurl: no published minutes", "meeting", id)
+			f.log.DebugContext(ctx, "unfurl: no published minutes", "meeting", id)
 			continue
 		}
-		unfurls[l.URL] = blocks.UnfurlMinutes(s.minutesView(m, min))
+		unfurls[l.URL] = blocks.UnfurlMinutes(f.mins.minutesView(m, min))
 	}
 	if len(unfurls) == 0 {
 		return
@@ -141,24 +141,24 @@ func (s *Server) unfurl(ctx context.Context, ev *slackevents.LinkSharedEvent, ta
 	if target.Source == "composer" && target.UnfurlID != "" {
 		opts = append(opts, slack.MsgOptionUnfurlByID(target.UnfurlID, target.Source, unfurls))
 	}
-	_, _, _, err := s.deps.Slack.UnfurlMessageContext(ctx, ev.Channel, ev.MessageTimeStamp, unfurls, opts...)
-	s.deps.Metrics.slackCall("chat.unfurl", err)
+	_, _, _, err := f.slack.UnfurlMessageContext(ctx, ev.Channel, ev.MessageTimeStamp, unfurls, opts...)
+	f.metrics.slackCall("chat.unfurl", err)
 	if err != nil {
-		s.log.ErrorContext(ctx, "unfurl: chat.unfurl failed", "error", err)
+		f.log.ErrorContext(ctx, "unfurl: chat.unfurl failed", "error", err)
 	}
 }
 
 // minutesLinkID returns the meeting ID of a link to this bot's minutes
 // pages (PUBLIC_URL/minutes/{id}).
-func (s *Server) minutesLinkID(raw string) (string, bool) {
-	if s.cfg.PublicURL == "" {
+func (f *unfurler) minutesLinkID(raw string) (string, bool) {
+	if f.mins.publicURL == "" {
 		return "", false
 	}
 	u, err := url.Parse(raw)
 	if err != nil {
 		return "", false
 	}
-	base, err := url.Parse(s.cfg.PublicURL)
+	base, err := url.Parse(f.mins.publicURL)
 	if err != nil || !strings.EqualFold(u.Host, base.Host) {
 		return "", false
 	}

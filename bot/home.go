@@ -26,21 +26,21 @@ type homeState struct {
 	clicked *clicked // the row a click changed, kept and annotated
 }
 
-func (s *Server) publishHomeLogged(ctx context.Context, user string, st homeState) {
-	if err := s.publishHome(ctx, user, st); err != nil {
-		s.log.ErrorContext(ctx, "app home: publish failed", "user", user, "error", err)
+func (h *homeUI) publishHomeLogged(ctx context.Context, user string, st homeState) {
+	if err := h.publishHome(ctx, user, st); err != nil {
+		h.log.ErrorContext(ctx, "app home: publish failed", "user", user, "error", err)
 	}
 }
 
 // publishHome builds and publishes the user's App Home: their open and
 // in-progress actions with buttons, and the latest minutes per committee.
-func (s *Server) publishHome(ctx context.Context, user string, st homeState) error {
+func (h *homeUI) publishHome(ctx context.Context, user string, st homeState) error {
 	v := blocks.HomeView{User: user}
-	me, meErr := s.dom.Who(ctx, user)
-	now := s.deps.Now()
-	list, err := s.dom.List(ctx, "")
+	me, meErr := h.dom.Who(ctx, user)
+	now := h.now()
+	list, err := h.dom.List(ctx, "")
 	if err != nil {
-		v.RecordsError = s.userMessage(ctx, "home actions", err)
+		v.RecordsError = h.say(ctx, "home actions", err)
 	} else {
 		var mine []*apiclient.Action
 		for _, a := range withClicked(list.Actions, st.clicked) {
@@ -54,7 +54,7 @@ func (s *Server) publishHome(ctx context.Context, user string, st homeState) err
 				v.Unmapped = ":warning: I couldn't look up your Slack profile just now; reopen this tab in a minute."
 			}
 		}
-		s.sortKeeping(mine, now, me.Zone, st.clicked)
+		h.acts.sortKeeping(mine, now, me.Zone, st.clicked)
 		offset := st.offset
 		if offset < 0 || offset >= len(mine) {
 			offset = 0
@@ -63,7 +63,7 @@ func (s *Server) publishHome(ctx context.Context, user string, st homeState) err
 		v.Actions = blocks.ActionList{Title: "Your actions", Offset: offset, Total: len(mine), Truncated: list.Truncated,
 			Empty: "Nothing open. :tada:"}
 		for _, a := range mine[offset:end] {
-			v.Actions.Rows = append(v.Actions.Rows, s.actionRow(a, now, me.Zone, true, false, st.clicked.changeOf(a.ID)))
+			v.Actions.Rows = append(v.Actions.Rows, h.acts.actionRow(a, now, me.Zone, true, false, st.clicked.changeOf(a.ID)))
 		}
 		if end < len(mine) {
 			v.MoreOffset = end
@@ -76,9 +76,9 @@ func (s *Server) publishHome(ctx context.Context, user string, st homeState) err
 			v.RecordsError = st.note
 		}
 	}
-	latest, err := s.home.Get(ctx, "latest", s.latestPerCommittee)
+	latest, err := h.latest.Get(ctx, "latest", h.latestPerCommittee)
 	if err != nil {
-		s.log.WarnContext(ctx, "app home: latest minutes", "error", err)
+		h.log.WarnContext(ctx, "app home: latest minutes", "error", err)
 		// Without a word, an outage would read as "No minutes to show."
 		// When the actions failed too, their note already says why.
 		if v.RecordsError == "" {
@@ -87,8 +87,8 @@ func (s *Server) publishHome(ctx context.Context, user string, st homeState) err
 	}
 	v.Minutes = latest
 	view := blocks.Home(v)
-	_, err = s.deps.Slack.PublishViewContext(ctx, slack.PublishViewContextRequest{UserID: user, View: view})
-	s.deps.Metrics.slackCall("views.publish", err)
+	_, err = h.slack.PublishViewContext(ctx, slack.PublishViewContextRequest{UserID: user, View: view})
+	h.metrics.slackCall("views.publish", err)
 	if err != nil {
 		return fmt.Errorf("views.publish: %w", err)
 	}
@@ -98,13 +98,13 @@ func (s *Server) publishHome(ctx context.Context, user string, st homeState) err
 // latestPerCommittee finds the newest visible minutes of each committee
 // among recent meetings. It reads a bounded number of meetings and looks at
 // most three meetings deep per committee.
-func (s *Server) latestPerCommittee(ctx context.Context) ([]blocks.MinutesView, error) {
-	now := s.deps.Now()
+func (h *homeUI) latestPerCommittee(ctx context.Context) ([]blocks.MinutesView, error) {
+	now := h.now()
 	perCommittee := map[string][]*apiclient.Meeting{}
 	var order []string
 	next := ""
 	for page := 0; page < 3; page++ {
-		p, err := s.deps.Records.ListMeetings(ctx, &apiclient.ListMeetingsOptions{Next: next})
+		p, err := h.mins.records.ListMeetings(ctx, &apiclient.ListMeetingsOptions{Next: next})
 		if err != nil {
 			return nil, err
 		}
@@ -127,12 +127,12 @@ func (s *Server) latestPerCommittee(ctx context.Context) ([]blocks.MinutesView, 
 	}
 	var out []blocks.MinutesView
 	for _, key := range order {
-		m, min, err := s.firstMinutes(ctx, perCommittee[key])
+		m, min, err := h.mins.firstMinutes(ctx, perCommittee[key])
 		if err != nil {
 			return out, err
 		}
 		if m != nil {
-			out = append(out, s.minutesView(m, min))
+			out = append(out, h.mins.minutesView(m, min))
 		}
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Date.After(out[j].Date) })

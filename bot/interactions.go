@@ -83,7 +83,7 @@ func (s *Server) dispatchInteraction(ctx context.Context, payload []byte) ack {
 	}
 	actionID := act.ActionID
 	s.withBudget(ctx, func(ctx context.Context) *reply {
-		s.click(ctx, &in, actionID, value)
+		s.clicks.click(ctx, &in, actionID, value)
 		s.deps.Metrics.finished("interaction", start)
 		return nil
 	}, nil)
@@ -104,52 +104,52 @@ func metricActionID(id string) string {
 	return "unknown"
 }
 
-func (s *Server) click(ctx context.Context, in *interaction, actionID, value string) {
+func (c *clicks) click(ctx context.Context, in *interaction, actionID, value string) {
 	switch {
 	case strings.HasPrefix(actionID, blocks.ActionStatusPrefix):
-		s.clickStatus(ctx, in, value)
+		c.clickStatus(ctx, in, value)
 	case actionID == blocks.ActionActionsMore:
 		var q actionsQuery
 		if err := json.Unmarshal([]byte(value), &q); err != nil {
-			s.respond(ctx, in, notice(msgStaleButton), false)
+			c.respond(ctx, in, notice(msgStaleButton), false)
 			return
 		}
-		s.respond(ctx, in, s.actionsPage(ctx, in.User.ID, q, nil), true)
+		c.respond(ctx, in, c.acts.actionsPage(ctx, in.User.ID, q, nil), true)
 	case actionID == blocks.ActionMeetingsNext:
-		var c meetingsCursor
-		if err := json.Unmarshal([]byte(value), &c); err != nil {
-			s.respond(ctx, in, notice(msgStaleButton), false)
+		var cur meetingsCursor
+		if err := json.Unmarshal([]byte(value), &cur); err != nil {
+			c.respond(ctx, in, notice(msgStaleButton), false)
 			return
 		}
-		s.respond(ctx, in, s.meetingsPage(ctx, c), true)
+		c.respond(ctx, in, c.mins.meetingsPage(ctx, cur), true)
 	case actionID == blocks.ActionMeetingAgenda:
-		m, err := s.deps.Records.GetMeeting(ctx, value)
+		m, err := c.mins.records.GetMeeting(ctx, value)
 		if err != nil {
-			s.respond(ctx, in, notice(s.meetingErrorText(ctx, value, err)), false)
+			c.respond(ctx, in, notice(c.meetingErrorText(ctx, value, err)), false)
 			return
 		}
-		s.respond(ctx, in, ephemeral(blocks.Meeting(meetingRow(m))), false)
+		c.respond(ctx, in, ephemeral(blocks.Meeting(meetingRow(m))), false)
 	case actionID == blocks.ActionMeetingMinutes:
-		m, min, err := minutespage.MeetingMinutes(ctx, s.deps.Records, value)
+		m, min, err := minutespage.MeetingMinutes(ctx, c.mins.records, value)
 		if err != nil {
-			s.respond(ctx, in, notice(s.meetingErrorText(ctx, value, err)), false)
+			c.respond(ctx, in, notice(c.meetingErrorText(ctx, value, err)), false)
 			return
 		}
 		if min == nil {
-			s.respond(ctx, in, notice(fmt.Sprintf(":page_facing_up: *%s* has no published minutes yet.", blocks.Escape(m.Name()))), false)
+			c.respond(ctx, in, notice(fmt.Sprintf(":page_facing_up: *%s* has no published minutes yet.", blocks.Escape(m.Name()))), false)
 			return
 		}
-		s.respond(ctx, in, s.minutesReply(m, min, ""), false)
+		c.respond(ctx, in, c.mins.minutesReply(m, min, ""), false)
 	case actionID == blocks.ActionMinutesShare:
-		s.clickShare(ctx, in, value)
+		c.clickShare(ctx, in, value)
 	case actionID == blocks.ActionHomeMore:
 		offset, _ := strconv.Atoi(value)
-		s.publishHomeLogged(ctx, in.User.ID, homeState{offset: offset})
+		c.home.publishHomeLogged(ctx, in.User.ID, homeState{offset: offset})
 	case actionID == blocks.ActionOpenLink:
 		// A link button: Slack opens the URL; nothing to do.
 	default:
-		s.log.InfoContext(ctx, "interaction: unknown action", "action_id", actionID)
-		s.respond(ctx, in, notice(msgStaleButton), false)
+		c.log.InfoContext(ctx, "interaction: unknown action", "action_id", actionID)
+		c.respond(ctx, in, notice(msgStaleButton), false)
 	}
 }
 
@@ -158,17 +158,17 @@ const msgStaleButton = ":thinking_face: I don't recognise that button (the messa
 // respond answers the clicker: replacing the message the button was on
 // (replace) or as a new ephemeral message. From the App Home, which has no
 // response_url, the note is shown at the top of the Home tab.
-func (s *Server) respond(ctx context.Context, in *interaction, r *reply, replace bool) {
+func (c *clicks) respond(ctx context.Context, in *interaction, r *reply, replace bool) {
 	if in.Container.Type == "view" || in.ResponseURL == "" {
 		text := r.Text
-		s.publishHomeLogged(ctx, in.User.ID, homeState{note: text})
+		c.home.publishHomeLogged(ctx, in.User.ID, homeState{note: text})
 		return
 	}
 	out := *r
 	out.ResponseType = slack.ResponseTypeEphemeral
 	out.ReplaceOriginal = replace
-	if err := s.postResponse(ctx, in.ResponseURL, &out); err != nil {
-		s.log.ErrorContext(ctx, "interaction: response_url failed", "error", err)
+	if err := c.post(ctx, in.ResponseURL, &out); err != nil {
+		c.log.ErrorContext(ctx, "interaction: response_url failed", "error", err)
 	}
 }
 
@@ -191,30 +191,30 @@ func parseStatusValue(v string) (st apiclient.Status, id, pageCtx string, ok boo
 // clickStatus changes an action's status from a button and updates the
 // message in place. On any failure the original message is left as it was
 // and the clicker is told, ephemerally, what happened.
-func (s *Server) clickStatus(ctx context.Context, in *interaction, value string) {
+func (c *clicks) clickStatus(ctx context.Context, in *interaction, value string) {
 	to, id, pageCtx, ok := parseStatusValue(value)
 	if !ok {
-		s.log.WarnContext(ctx, "interaction: bad status value", "user", in.User.ID)
-		s.respond(ctx, in, notice(msgStaleButton), false)
+		c.log.WarnContext(ctx, "interaction: bad status value", "user", in.User.ID)
+		c.respond(ctx, in, notice(msgStaleButton), false)
 		return
 	}
 	actor := in.User.ID
-	a, oc, err := s.dom.SetStatus(ctx, actor, id, to)
+	a, oc, err := c.acts.dom.SetStatus(ctx, actor, id, to)
 	if oc == actions.Duplicate && err == nil {
 		return // the first click of a double click updates the message
 	}
 	if err != nil || oc != actions.Changed {
-		s.respond(ctx, in, notice(s.statusOutcomeText(ctx, id, a, to, oc, err)), false)
+		c.respond(ctx, in, notice(c.acts.statusOutcomeText(ctx, id, a, to, oc, err)), false)
 		return
 	}
-	now := s.deps.Now()
+	now := c.now()
 	change := &blocks.Change{By: actor, At: now, Status: string(to)}
-	me, _ := s.dom.Who(ctx, actor)
-	row := s.actionRow(&a, now, me.Zone, true, !me.Owns(a.Assignee), change)
+	me, _ := c.acts.dom.Who(ctx, actor)
+	row := c.acts.actionRow(&a, now, me.Zone, true, !me.Owns(a.Assignee), change)
 	done := fmt.Sprintf(":white_check_mark: *%s* %s.", blocks.Escape(a.Title), blocks.StatusDone(string(to)))
 
 	if in.Container.Type == "view" {
-		s.publishHomeLogged(ctx, actor, homeState{clicked: &clicked{action: a, change: change}})
+		c.home.publishHomeLogged(ctx, actor, homeState{clicked: &clicked{action: a, change: change}})
 		return
 	}
 	var newBlocks []json.RawMessage
@@ -226,85 +226,85 @@ func (s *Server) clickStatus(ctx context.Context, in *interaction, value string)
 		// Slack leaves an ephemeral message out of the payload; redraw the
 		// page the button was on, from the query its value carries.
 		if q, qok := parseContext(pageCtx); qok {
-			s.respond(ctx, in, s.actionsPage(ctx, actor, q, &clicked{action: a, change: change}), true)
+			c.respond(ctx, in, c.acts.actionsPage(ctx, actor, q, &clicked{action: a, change: change}), true)
 			return
 		}
 	}
 	if !ok {
 		msg := blocks.Notice(done)
 		msg.Blocks = append(msg.Blocks, blocks.ActionRowBlocks(row)...)
-		s.respond(ctx, in, ephemeral(msg), false)
+		c.respond(ctx, in, ephemeral(msg), false)
 		return
 	}
 	raw := blocks.RawBlocks(newBlocks)
 	if in.Container.IsEphemeral {
-		s.respond(ctx, in, &reply{Text: done, Blocks: raw}, true)
+		c.respond(ctx, in, &reply{Text: done, Blocks: raw}, true)
 		return
 	}
 	// The bot's own message in a channel or DM (a reminder).
-	err = s.updateMessage(ctx, in.channelID(), in.Message.TS, done, raw)
+	err = c.updateMessage(ctx, in.channelID(), in.Message.TS, done, raw)
 	if slackErrorCode(err) == "invalid_blocks" {
 		// The message holds blocks the bot did not write and Slack will
 		// not take back (it shows some it does not accept from apps).
 		// Once more with only the blocks the bot renders, so the change
 		// still shows in place.
 		if own, ok := blocks.ReplaceRow(blocks.OwnBlocks(in.Message.Blocks), row); ok {
-			s.log.InfoContext(ctx, "interaction: chat.update refused the echoed blocks; retrying with the bot's own")
-			err = s.updateMessage(ctx, in.channelID(), in.Message.TS, done, blocks.RawBlocks(own))
+			c.log.InfoContext(ctx, "interaction: chat.update refused the echoed blocks; retrying with the bot's own")
+			err = c.updateMessage(ctx, in.channelID(), in.Message.TS, done, blocks.RawBlocks(own))
 		}
 	}
 	if err != nil && echoUnreadable(err) {
 		// Slack accepted the update (an ok:false answer or an HTTP
 		// failure decodes fine); only its echo of the message, which
 		// holds block types slack-go does not know, could not be read.
-		s.log.InfoContext(ctx, "interaction: chat.update echo unreadable; update accepted", "error", err)
+		c.log.InfoContext(ctx, "interaction: chat.update echo unreadable; update accepted", "error", err)
 		err = nil
 	}
 	if err != nil {
-		s.log.ErrorContext(ctx, "interaction: chat.update failed", "error", err)
+		c.log.ErrorContext(ctx, "interaction: chat.update failed", "error", err)
 		// The change was made; say so honestly even though the message
 		// could not be refreshed.
-		s.respond(ctx, in, notice(done+" (I couldn't refresh the message above; run `/actions` to see the current list.)"), false)
+		c.respond(ctx, in, notice(done+" (I couldn't refresh the message above; run `/actions` to see the current list.)"), false)
 	}
 }
 
 // updateMessage replaces the text and blocks of a message the bot posted.
-func (s *Server) updateMessage(ctx context.Context, channel, ts, text string, bl []slack.Block) error {
-	_, _, _, err := s.deps.Slack.UpdateMessageContext(ctx, channel, ts, slack.MsgOptionText(text, false), slack.MsgOptionBlocks(bl...))
-	s.deps.Metrics.slackCall("chat.update", err)
+func (c *clicks) updateMessage(ctx context.Context, channel, ts, text string, bl []slack.Block) error {
+	_, _, _, err := c.slack.UpdateMessageContext(ctx, channel, ts, slack.MsgOptionText(text, false), slack.MsgOptionBlocks(bl...))
+	c.metrics.slackCall("chat.update", err)
 	return err
 }
 
 // clickShare posts a minutes summary to the channel as the bot, with who
 // shared it.
-func (s *Server) clickShare(ctx context.Context, in *interaction, meetingID string) {
-	m, min, err := minutespage.MeetingMinutes(ctx, s.deps.Records, meetingID)
+func (c *clicks) clickShare(ctx context.Context, in *interaction, meetingID string) {
+	m, min, err := minutespage.MeetingMinutes(ctx, c.mins.records, meetingID)
 	if err == nil && min == nil {
 		err = fmt.Errorf("minutes of %s: %w", meetingID, apiclient.ErrNotFound)
 	}
 	if err != nil {
-		s.respond(ctx, in, notice(s.meetingErrorText(ctx, meetingID, err)), false)
+		c.respond(ctx, in, notice(c.meetingErrorText(ctx, meetingID, err)), false)
 		return
 	}
 	msg := blocks.Minutes(func() blocks.MinutesView {
-		v := s.minutesView(m, min)
+		v := c.mins.minutesView(m, min)
 		v.SharedBy = in.User.ID
 		return v
 	}())
 	channel := in.channelID()
-	_, _, err = s.deps.Slack.PostMessageContext(ctx, channel, slack.MsgOptionText(msg.Text, false), slack.MsgOptionBlocks(msg.Blocks...))
-	s.deps.Metrics.slackCall("chat.postMessage", err)
+	_, _, err = c.slack.PostMessageContext(ctx, channel, slack.MsgOptionText(msg.Text, false), slack.MsgOptionBlocks(msg.Blocks...))
+	c.metrics.slackCall("chat.postMessage", err)
 	if err != nil {
 		switch code := slackErrorCode(err); code {
 		case "not_in_channel", "channel_not_found":
-			s.respond(ctx, in, notice(cantPostHere(code, channel, in.Channel.Name, blocks.Escape(s.minutesURL(m.ID, min)))), false)
+			c.respond(ctx, in, notice(cantPostHere(code, channel, in.Channel.Name, blocks.Escape(c.mins.minutesURL(m.ID, min)))), false)
 		default:
-			s.log.ErrorContext(ctx, "share minutes: chat.postMessage failed", "error", err)
-			s.respond(ctx, in, notice(":warning: Slack didn't accept the post just now, so nothing was shared. Please try again in a minute."), false)
+			c.log.ErrorContext(ctx, "share minutes: chat.postMessage failed", "error", err)
+			c.respond(ctx, in, notice(":warning: Slack didn't accept the post just now, so nothing was shared. Please try again in a minute."), false)
 		}
 		return
 	}
-	s.respond(ctx, in, notice(fmt.Sprintf(":white_check_mark: Shared the minutes of *%s* in this channel.", blocks.Escape(m.Name()))), true)
+	c.respond(ctx, in, notice(fmt.Sprintf(":white_check_mark: Shared the minutes of *%s* in this channel.", blocks.Escape(m.Name()))), true)
 }
 
 // cantPostHere says why the bot could not post in a conversation, and
@@ -329,9 +329,9 @@ func cantPostHere(code, channelID, channelName, link string) string {
 	return ":lock: I'm not in this private channel, so I can't post here. Invite me with `/invite @recordsbot`, then click *Share in channel* again."
 }
 
-func (s *Server) meetingErrorText(ctx context.Context, id string, err error) string {
+func (c *clicks) meetingErrorText(ctx context.Context, id string, err error) string {
 	if isNotFound(err) {
 		return fmt.Sprintf(":mag: Meeting `%s` isn't in the records (any more), or has no published minutes.", blocks.Escape(id))
 	}
-	return s.userMessage(ctx, "meeting button", err)
+	return c.say(ctx, "meeting button", err)
 }

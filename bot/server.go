@@ -35,6 +35,14 @@ type Records interface {
 	GetMinutes(ctx context.Context, meetingID string) (*apiclient.Minutes, error)
 }
 
+// MeetingReader is the read side of the records service's meetings and
+// minutes, which the meeting and minutes surfaces need.
+type MeetingReader interface {
+	ListMeetings(ctx context.Context, opts *apiclient.ListMeetingsOptions) (*apiclient.MeetingPage, error)
+	GetMeeting(ctx context.Context, id string) (*apiclient.Meeting, error)
+	GetMinutes(ctx context.Context, meetingID string) (*apiclient.Minutes, error)
+}
+
 // SlackAPI is the part of Slack's Web API the bot calls; *slack.Client
 // implements it.
 type SlackAPI interface {
@@ -135,12 +143,12 @@ type Server struct {
 	log     *slog.Logger
 	handler http.Handler
 
-	cmds  map[string]func(context.Context, command) *reply
-	dom   *actions.Service
-	seen  seenEvents
-	pages *minutespage.Pages
-	home  *cache.TTL[[]blocks.MinutesView]
-	revs  *revisions
+	cmds    map[string]func(context.Context, command) *reply
+	home    *homeUI
+	unfurls *unfurler
+	clicks  *clicks
+	pages   *minutespage.Pages
+	seen    seenEvents
 	// pending tracks follow-ups that outlive their request, so shutdown can
 	// wait for them.
 	pending sync.WaitGroup
@@ -163,17 +171,29 @@ func NewServer(cfg Config, deps Deps) *Server {
 		deps.Ready = func() error { return nil }
 	}
 	s := &Server{cfg: cfg, deps: deps, log: deps.Logger}
-	s.cmds = s.commandHandlers()
-	s.revs = newRevisions(deps.Now())
-	s.dom = deps.Actions
-	if s.dom == nil {
-		s.dom = actions.New(deps.Records, deps.Slack, actions.Config{
+	dom := deps.Actions
+	if dom == nil {
+		dom = actions.New(deps.Records, deps.Slack, actions.Config{
 			Admins: cfg.Admins, UserMap: actions.NewUserMap(cfg.UserMap),
 			CacheTTL: cfg.ActionsCacheTTL, ProfileTTL: cfg.UserCacheTTL, Zone: cfg.Zone, Now: deps.Now,
 		})
 	}
+	say := s.userMessage
+	acts := &actionsUI{dom: dom, meetings: deps.Records, revs: newRevisions(deps.Now()), now: deps.Now,
+		pageSize: cfg.PageSize, log: s.log, say: say}
+	mins := &minutesUI{records: deps.Records, pageSize: cfg.PageSize, publicURL: cfg.PublicURL,
+		publicMinutes: cfg.PublicMinutes, now: deps.Now, say: say}
 	s.pages = minutespage.NewPages(deps.Records, time.Minute, deps.Now)
-	s.home = cache.New[[]blocks.MinutesView](time.Minute, deps.Now)
+	s.home = &homeUI{dom: dom, acts: acts, mins: mins, slack: deps.Slack, metrics: deps.Metrics,
+		latest: cache.New[[]blocks.MinutesView](time.Minute, deps.Now), now: deps.Now, log: s.log, say: say}
+	s.unfurls = &unfurler{pages: s.pages, mins: mins, slack: deps.Slack, metrics: deps.Metrics, log: s.log}
+	s.clicks = &clicks{acts: acts, mins: mins, home: s.home, slack: deps.Slack, metrics: deps.Metrics,
+		post: s.postResponse, now: deps.Now, log: s.log, say: say}
+	s.cmds = map[string]func(context.Context, command) *reply{
+		"/actions":  acts.commandActions,
+		"/minutes":  mins.commandMinutes,
+		"/meetings": mins.commandMeetings,
+	}
 	r := chi.NewRouter()
 	r.Use(recoverer(s.log), requestIDs)
 	addRoutes(r, s)

@@ -15,15 +15,15 @@ func isNotFound(err error) bool { return errors.Is(err, apiclient.ErrNotFound) }
 const msgNotYours = ":no_entry: Only the action's assignee or an admin can change this."
 
 // statusOutcomeText is the message for a status change that did not happen.
-func (s *Server) statusOutcomeText(ctx context.Context, id string, a apiclient.Action, to apiclient.Status, oc actions.Outcome, err error) string {
+func (u *actionsUI) statusOutcomeText(ctx context.Context, id string, a apiclient.Action, to apiclient.Status, oc actions.Outcome, err error) string {
 	switch {
 	case errors.Is(err, actions.ErrUnconfirmed):
-		return s.userMessage(ctx, "status change", err) + " I can't tell whether the change was made: run `/actions` to see the action's current status."
+		return u.say(ctx, "status change", err) + " I can't tell whether the change was made: run `/actions` to see the action's current status."
 	case errors.Is(err, actions.ErrProfileLookup):
-		s.log.WarnContext(ctx, "status change: actor lookup failed", "error", err)
+		u.log.WarnContext(ctx, "status change: actor lookup failed", "error", err)
 		return ":warning: I couldn't check your Slack profile just now, so nothing was changed. Please try again in a minute."
 	case err != nil:
-		return s.userMessage(ctx, "status change", err) + " Nothing was changed."
+		return u.say(ctx, "status change", err) + " Nothing was changed."
 	case oc == actions.Gone:
 		return fmt.Sprintf(":mag: Action `%s` doesn't exist (any more). Use `/actions` to see your current ones.", blocks.Escape(id))
 	case oc == actions.Forbidden:
@@ -35,14 +35,14 @@ func (s *Server) statusOutcomeText(ctx context.Context, id string, a apiclient.A
 }
 
 // commandSetStatus is /actions complete <id> and friends.
-func (s *Server) commandSetStatus(ctx context.Context, caller, id string, to apiclient.Status) *reply {
-	a, oc, err := s.dom.SetStatus(ctx, caller, id, to)
+func (u *actionsUI) commandSetStatus(ctx context.Context, caller, id string, to apiclient.Status) *reply {
+	a, oc, err := u.dom.SetStatus(ctx, caller, id, to)
 	if err != nil || (oc != actions.Changed && oc != actions.Duplicate) {
-		return notice(s.statusOutcomeText(ctx, id, a, to, oc, err))
+		return notice(u.statusOutcomeText(ctx, id, a, to, oc, err))
 	}
-	now := s.deps.Now()
-	me, _ := s.dom.Who(ctx, caller)
-	row := s.actionRow(&a, now, me.Zone, true, false, &blocks.Change{By: caller, At: now, Status: string(to)})
+	now := u.now()
+	me, _ := u.dom.Who(ctx, caller)
+	row := u.actionRow(&a, now, me.Zone, true, false, &blocks.Change{By: caller, At: now, Status: string(to)})
 	text := fmt.Sprintf(":white_check_mark: *%s* %s.", blocks.Escape(a.Title), blocks.StatusDone(string(to)))
 	msg := blocks.Notice(text)
 	msg.Blocks = append(msg.Blocks, blocks.ActionRowBlocks(row)...)

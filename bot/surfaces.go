@@ -1,0 +1,82 @@
+package bot
+
+import (
+	"context"
+	"log/slog"
+	"time"
+
+	"github.com/recordsbot/recordsbot/actions"
+	"github.com/recordsbot/recordsbot/blocks"
+	"github.com/recordsbot/recordsbot/bot/minutespage"
+	"github.com/recordsbot/recordsbot/internal/cache"
+)
+
+// The bot's surfaces. Each is a small value built once by NewServer and
+// closing over only what it needs; a request flows down from the edge
+// (Server: verify, dispatch, ack budget, response_url) into one surface,
+// which asks the domain (package actions) or the records client and builds
+// its answer with package blocks. Nothing calls back up into the edge: a
+// surface that answers a click is handed the way to answer.
+
+// say turns an error into the one short message a person reads, logging
+// the detail once (see userMessage).
+type say func(ctx context.Context, what string, err error) string
+
+// actionsUI is /actions and the status buttons: lists for a viewer and
+// status changes, through the action domain.
+type actionsUI struct {
+	dom      *actions.Service
+	meetings MeetingReader
+	revs     *revisions
+	now      func() time.Time
+	pageSize int
+	log      *slog.Logger
+	say      say
+}
+
+// minutesUI is /minutes and /meetings, and the meeting and minutes
+// buttons.
+type minutesUI struct {
+	records       MeetingReader
+	pageSize      int
+	publicURL     string
+	publicMinutes bool
+	now           func() time.Time
+	say           say
+}
+
+// homeUI is the App Home tab.
+type homeUI struct {
+	dom     *actions.Service
+	acts    *actionsUI
+	mins    *minutesUI
+	slack   SlackAPI
+	metrics *Metrics
+	latest  *cache.TTL[[]blocks.MinutesView]
+	now     func() time.Time
+	log     *slog.Logger
+	say     say
+}
+
+// unfurler answers link_shared for links to the public minutes pages.
+type unfurler struct {
+	pages   *minutespage.Pages
+	mins    *minutesUI
+	slack   SlackAPI
+	metrics *Metrics
+	log     *slog.Logger
+}
+
+// clicks answers button clicks: it routes each to its surface and answers
+// where the button was (response_url, chat.update, the Home tab).
+type clicks struct {
+	acts    *actionsUI
+	mins    *minutesUI
+	home    *homeUI
+	slack   SlackAPI
+	metrics *Metrics
+	post    func(ctx context.Context, responseURL string, msg any) error
+	now     func() time.Time
+	log     *slog.Logger
+	say     say
+}
