@@ -59,13 +59,41 @@ func ExampleServer_InjectFault() {
 	// 200  {"data":[]}
 }
 
-func ExampleDemoDataset() {
-	d := recordstest.DemoDataset(time.Date(2026, time.July, 20, 9, 0, 0, 0, time.UTC))
-	fmt.Println(d.People[0].Name, d.People[0].Email, d.People[0].SlackID)
-	fmt.Println(len(d.People), "people,", len(d.Meetings), "meetings,", len(d.Actions), "actions")
+func ExampleWithDataset() {
+	// Times are fixed so the example's output is too.
+	at := time.Date(2026, time.July, 14, 18, 0, 0, 0, time.UTC)
+	srv := recordstest.NewServer(recordstest.WithDataset(recordstest.Dataset{
+		People: []recordstest.Person{{Name: "Alice Adams", Email: "alice@example.org", SlackID: "U0ALICE"}},
+		Meetings: []recordstest.Meeting{{
+			ID: "mtg_1", Reference: "FIN-2026-07", Title: "Finance Committee", Committee: "Finance", Date: at,
+		}},
+		Minutes: []recordstest.Minutes{{MeetingID: "mtg_1", Status: "approved", Body: "# Minutes", UpdatedAt: at}},
+		Actions: []recordstest.Action{{
+			ID: "FIN-2026-07/1", Title: "Circulate the forecast", Status: "open",
+			AssigneeEmail: "alice@example.org", AssigneeName: "Alice Adams", MeetingID: "mtg_1",
+			Deadline: at.AddDate(0, 0, 7), DateOnly: true, CreatedAt: at,
+		}},
+	}))
+	defer srv.Close()
+
+	// A meeting is found by its reference too, whatever the case.
+	for _, path := range []string{"/actions", "/meetings/fin-2026-07/minutes"} {
+		req, err := http.NewRequest(http.MethodGet, srv.URL+path, nil)
+		if err != nil {
+			panic(err)
+		}
+		req.Header.Set("Authorization", "Bearer "+recordstest.DefaultKey)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			panic(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		fmt.Println(resp.StatusCode, strings.TrimSpace(string(body)))
+	}
 	// Output:
-	// Alice Adams alice@example.org U0ALICE
-	// 10 people, 44 meetings, 50 actions
+	// 200 {"data":[{"id":"FIN-2026-07/1","title":"Circulate the forecast","status":"open","assignee":{"email":"alice@example.org","name":"Alice Adams"},"due_date":"2026-07-21","meeting":{"id":"mtg_1","title":"Finance Committee"},"committee":"Finance","created_at":"2026-07-14T18:00:00Z"}]}
+	// 200 {"minutes":{"status":"approved","body":"# Minutes","published_at":"2026-07-14T18:00:00Z"}}
 }
 
 func ExampleParseKeys() {

@@ -1,4 +1,4 @@
-package recordstest
+package demo
 
 // demoCommittees returns the committees of the demo organisation and the
 // topics their agendas rotate through. Members index demoPeople.

@@ -1,4 +1,4 @@
-package recordstest
+package demo
 
 import (
 	"cmp"
@@ -7,9 +7,11 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/recordsbot/recordsbot/apiclient/recordstest"
 )
 
-// DemoDataset returns a small but realistic organisation for demos, the
+// Dataset returns a small but realistic organisation for demos, the
 // sandbox and tests: ten people with Slack IDs "U0" + their first name in
 // capitals (Alice Adams is alice@example.org, U0ALICE), four committees
 // meeting every two or three weeks over the six months before now, with two
@@ -20,7 +22,7 @@ import (
 // The dataset is a pure function of now: the same now always gives the same
 // records, IDs included. Times are in UTC; date-only deadlines are midnight
 // UTC of their day.
-func DemoDataset(now time.Time) Dataset {
+func Dataset(now time.Time) recordstest.Dataset {
 	now = now.UTC()
 	today := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, time.UTC)
 	people := demoPeople()
@@ -37,7 +39,7 @@ func DemoDataset(now time.Time) Dataset {
 		meetings[i].ID = fmt.Sprintf("mtg_%04d", 301+i)
 	}
 
-	d := Dataset{People: people}
+	d := recordstest.Dataset{People: people}
 	for _, m := range meetings {
 		d.Meetings = append(d.Meetings, m.Meeting)
 		if mins, ok := m.minutes(people, now); ok {
@@ -50,7 +52,7 @@ func DemoDataset(now time.Time) Dataset {
 
 // demoMeeting is a meeting with what its minutes are written from.
 type demoMeeting struct {
-	Meeting
+	recordstest.Meeting
 	committee *demoCommittee
 	// n numbers the committee's meetings from 0, oldest first; ago counts
 	// its past meetings from 0, newest first, and is -1 for meetings to
@@ -127,7 +129,7 @@ func scheduleMeetings(c *demoCommittee, today time.Time) []demoMeeting {
 		for j := range 1 + n%4 {
 			m.topics = append(m.topics, c.topics[(n*3+j)%len(c.topics)])
 		}
-		m.Meeting = Meeting{
+		m.Meeting = recordstest.Meeting{
 			Reference: fmt.Sprintf("%s-%d-%02d", c.code, date.Year(), seq[date.Year()]),
 			Title:     c.name + " Committee: " + m.topics[0].title,
 			Committee: c.name,
@@ -142,16 +144,16 @@ func scheduleMeetings(c *demoCommittee, today time.Time) []demoMeeting {
 
 // agenda gives 3 to 7 items: the two standing openers, the topics, and
 // any other business at two meetings in three.
-func (m *demoMeeting) agenda() []AgendaItem {
-	items := []AgendaItem{
+func (m *demoMeeting) agenda() []recordstest.AgendaItem {
+	items := []recordstest.AgendaItem{
 		{Title: "Welcome and apologies", Description: "Chair's welcome, apologies for absence and declarations of interest."},
 		{Title: "Minutes of the previous meeting", Description: "To approve the minutes of the meeting held on " + longDate(m.prev) + " and review matters arising."},
 	}
 	for _, t := range m.topics {
-		items = append(items, AgendaItem{Title: t.title, Description: t.description})
+		items = append(items, recordstest.AgendaItem{Title: t.title, Description: t.description})
 	}
 	if m.hasAOB() {
-		items = append(items, AgendaItem{Title: "Any other business", Description: "Items notified to the chair before the meeting."})
+		items = append(items, recordstest.AgendaItem{Title: "Any other business", Description: "Items notified to the chair before the meeting."})
 	}
 	for i := range items {
 		items[i].Number = i + 1
@@ -162,9 +164,9 @@ func (m *demoMeeting) agenda() []AgendaItem {
 func (m *demoMeeting) hasAOB() bool { return m.n%3 != 0 }
 
 // minutes returns the meeting's minutes; ok is false for meetings to come.
-func (m *demoMeeting) minutes(people []Person, now time.Time) (mins Minutes, ok bool) {
+func (m *demoMeeting) minutes(people []recordstest.Person, now time.Time) (mins recordstest.Minutes, ok bool) {
 	if m.ago < 0 {
-		return Minutes{}, false
+		return recordstest.Minutes{}, false
 	}
 	c := m.committee
 	status := "approved"
@@ -187,7 +189,7 @@ func (m *demoMeeting) minutes(people []Person, now time.Time) (mins Minutes, ok 
 	if updated.After(now) {
 		updated = now
 	}
-	mins = Minutes{MeetingID: m.ID, Status: status, UpdatedAt: updated}
+	mins = recordstest.Minutes{MeetingID: m.ID, Status: status, UpdatedAt: updated}
 	if m.ago == c.htmlAgo {
 		mins.HTML, mins.Body = true, m.minutesHTML(people)
 	} else {
@@ -209,7 +211,7 @@ func (m *demoMeeting) absent() int {
 }
 
 // attendance names those present and those who sent apologies.
-func (m *demoMeeting) attendance(people []Person) (present []string, apologies string) {
+func (m *demoMeeting) attendance(people []recordstest.Person) (present []string, apologies string) {
 	absent := m.absent()
 	for i, p := range m.committee.members {
 		switch {
@@ -225,7 +227,7 @@ func (m *demoMeeting) attendance(people []Person) (present []string, apologies s
 }
 
 // actionOwner is who is asked to do topic j's action: a member who came.
-func (m *demoMeeting) actionOwner(people []Person, j int) string {
+func (m *demoMeeting) actionOwner(people []recordstest.Person, j int) string {
 	members := m.committee.members
 	i := (m.n + j + 1) % len(members)
 	if i == m.absent() {
@@ -234,7 +236,7 @@ func (m *demoMeeting) actionOwner(people []Person, j int) string {
 	return people[members[i]].Name
 }
 
-func (m *demoMeeting) minutesMarkdown(people []Person, status string) string {
+func (m *demoMeeting) minutesMarkdown(people []recordstest.Person, status string) string {
 	present, apologies := m.attendance(people)
 	var b strings.Builder
 	fmt.Fprintf(&b, "# %s Committee, %s\n\n", m.committee.name, longDate(m.Date))
@@ -271,7 +273,7 @@ func (m *demoMeeting) minutesMarkdown(people []Person, status string) string {
 // minutesHTML writes the minutes as the records system's old website
 // exported them. The export carries a tracking script and inline handlers
 // on purpose: renderers must sanitise, and tests of that use this record.
-func (m *demoMeeting) minutesHTML(people []Person) string {
+func (m *demoMeeting) minutesHTML(people []recordstest.Person) string {
 	present, apologies := m.attendance(people)
 	esc := html.EscapeString
 	var b strings.Builder
@@ -315,13 +317,13 @@ type demoActionSpec struct {
 	id string
 }
 
-func demoActions(people []Person, meetings []demoMeeting, today time.Time) []Action {
+func demoActions(people []recordstest.Person, meetings []demoMeeting, today time.Time) []recordstest.Action {
 	specs := demoActionSpecs()
-	out := make([]Action, 0, len(specs))
+	out := make([]recordstest.Action, 0, len(specs))
 	perMeeting := map[string]int{}
 	for i, sp := range specs {
-		p := people[slices.IndexFunc(people, func(p Person) bool { return strings.HasPrefix(p.Name, sp.person+" ") })]
-		a := Action{
+		p := people[slices.IndexFunc(people, func(p recordstest.Person) bool { return strings.HasPrefix(p.Name, sp.person+" ") })]
+		a := recordstest.Action{
 			ID:            sp.id,
 			Title:         sp.title,
 			Status:        sp.status,
@@ -369,15 +371,15 @@ func assigningMeeting(meetings []demoMeeting, code string, cutoff time.Time) dem
 	return *oldest
 }
 
-func demoPeople() []Person {
+func demoPeople() []recordstest.Person {
 	names := []string{
 		"Alice Adams", "Bob Brown", "Carol Chen", "David Dlamini", "Erin Evans",
 		"Farid Farouk", "Grace Gómez", "Hiro Hayashi", "Isla Irwin", "Jamal Johnson",
 	}
-	people := make([]Person, len(names))
+	people := make([]recordstest.Person, len(names))
 	for i, n := range names {
 		first, _, _ := strings.Cut(n, " ")
-		people[i] = Person{
+		people[i] = recordstest.Person{
 			Name:    n,
 			Email:   strings.ToLower(first) + "@example.org",
 			SlackID: "U0" + strings.ToUpper(first),
