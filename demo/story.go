@@ -11,8 +11,8 @@ import (
 	"github.com/recordsbot/recordsbot/apiclient/recordstest"
 )
 
-// Dataset returns a small but realistic organisation for demos, the
-// sandbox and tests: ten people with Slack IDs "U0" + their first name in
+// Dataset returns the demo's story, a small but realistic organisation
+// for the demo and the sandbox: ten people with Slack IDs "U0" + their first name in
 // capitals (Alice Adams is alice@example.org, U0ALICE), four committees
 // meeting every two or three weeks over the six months before now, with two
 // meetings to come, agendas, minutes in every status, and about fifty

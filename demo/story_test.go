@@ -26,7 +26,7 @@ func demoNows() map[string]time.Time {
 	}
 }
 
-func TestDemoDatasetDeterministic(t *testing.T) {
+func TestDatasetDeterministic(t *testing.T) {
 	t.Parallel()
 	now := demoNows()["mid year"]
 	assert.Equal(t, Dataset(now), Dataset(now))
@@ -34,7 +34,7 @@ func TestDemoDatasetDeterministic(t *testing.T) {
 	assert.NotEqual(t, Dataset(now).Actions, Dataset(now.AddDate(0, 0, 1)).Actions, "deadlines follow now")
 }
 
-func TestDemoDatasetPeople(t *testing.T) {
+func TestDatasetPeople(t *testing.T) {
 	t.Parallel()
 	d := Dataset(demoNows()["mid year"])
 	require.Len(t, d.People, 10)
@@ -51,7 +51,7 @@ func TestDemoDatasetPeople(t *testing.T) {
 	}
 }
 
-func TestDemoDatasetMeetings(t *testing.T) {
+func TestDatasetMeetings(t *testing.T) {
 	t.Parallel()
 	for name, now := range demoNows() {
 		t.Run(name, func(t *testing.T) {
@@ -95,7 +95,7 @@ func TestDemoDatasetMeetings(t *testing.T) {
 	}
 }
 
-func TestDemoDatasetMinutes(t *testing.T) {
+func TestDatasetMinutes(t *testing.T) {
 	t.Parallel()
 	for name, now := range demoNows() {
 		t.Run(name, func(t *testing.T) {
@@ -160,7 +160,7 @@ func TestDemoDatasetMinutes(t *testing.T) {
 	}
 }
 
-func TestDemoDatasetActions(t *testing.T) {
+func TestDatasetActions(t *testing.T) {
 	t.Parallel()
 	for name, now := range demoNows() {
 		t.Run(name, func(t *testing.T) {
@@ -240,9 +240,9 @@ func TestDemoDatasetActions(t *testing.T) {
 	}
 }
 
-// TestDemoDatasetServed reads the story back through the records client
+// TestDatasetServed reads the story back through the records client
 // from the in-memory records service, pages and all, as the bot will.
-func TestDemoDatasetServed(t *testing.T) {
+func TestDatasetServed(t *testing.T) {
 	t.Parallel()
 	now := demoNows()["mid year"]
 	d := Dataset(now)
