@@ -1,6 +1,7 @@
 package recordstest_test
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"net/http"
@@ -8,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/recordsbot/recordsbot/apiclient"
 	"github.com/recordsbot/recordsbot/apiclient/recordstest"
 )
 
@@ -76,24 +78,26 @@ func ExampleWithDataset() {
 	}))
 	defer srv.Close()
 
-	// A meeting is found by its reference too, whatever the case.
-	for _, path := range []string{"/actions", "/meetings/fin-2026-07/minutes"} {
-		req, err := http.NewRequest(http.MethodGet, srv.URL+path, nil)
-		if err != nil {
-			panic(err)
-		}
-		req.Header.Set("Authorization", "Bearer "+recordstest.DefaultKey)
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			panic(err)
-		}
-		body, _ := io.ReadAll(resp.Body)
-		resp.Body.Close()
-		fmt.Println(resp.StatusCode, strings.TrimSpace(string(body)))
+	client, err := apiclient.NewClient(srv.URL, recordstest.DefaultKey)
+	if err != nil {
+		panic(err)
 	}
+	list, err := client.ListActions(context.Background(), nil)
+	if err != nil {
+		panic(err)
+	}
+	for _, a := range list.Actions {
+		fmt.Println(a.ID, a.Status, a.Assignee.Email, a.Deadline.Format(time.DateOnly), a.Committee)
+	}
+	// A meeting is found by its reference too, whatever the case.
+	mins, err := client.GetMinutes(context.Background(), "fin-2026-07")
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(mins.Status, mins.Body)
 	// Output:
-	// 200 {"data":[{"id":"FIN-2026-07/1","title":"Circulate the forecast","status":"open","assignee":{"email":"alice@example.org","name":"Alice Adams"},"due_date":"2026-07-21","meeting":{"id":"mtg_1","title":"Finance Committee"},"committee":"Finance","created_at":"2026-07-14T18:00:00Z"}]}
-	// 200 {"minutes":{"status":"approved","body":"# Minutes","published_at":"2026-07-14T18:00:00Z"}}
+	// FIN-2026-07/1 open alice@example.org 2026-07-21 Finance
+	// approved # Minutes
 }
 
 func ExampleParseKeys() {
