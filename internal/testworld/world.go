@@ -34,14 +34,14 @@ type World struct {
 	Slack   *slacktest.Server
 }
 
-// Start serves data from a new records fake and starts a fake Slack whose
-// members are users (often SlackUsers(data.People), with extras). Both are
-// closed when the test ends. Like httptest, it panics if it cannot listen
-// on loopback.
-func Start(t TB, data recordstest.Dataset, users []slacktest.User) *World {
+// Start serves data from a new records fake, configured further by opts,
+// and starts a fake Slack whose members are users (often
+// SlackUsers(data.People), with extras). Both are closed when the test
+// ends. Like httptest, it panics if it cannot listen on loopback.
+func Start(t TB, data recordstest.Dataset, users []slacktest.User, opts ...recordstest.Option) *World {
 	t.Helper()
 	w := &World{Data: data, Users: users}
-	w.Records = recordstest.NewServer(recordstest.WithDataset(data))
+	w.Records = recordstest.NewServer(append([]recordstest.Option{recordstest.WithDataset(data)}, opts...)...)
 	t.Cleanup(w.Records.Close)
 	w.Slack = slacktest.NewServer(slacktest.WithUsers(users...))
 	t.Cleanup(w.Slack.Close)
