@@ -121,7 +121,7 @@ func (h *harness) addUser(u slacktest.User) {
 	h.users[u.ID] = u
 }
 
-// person returns the demo person whose first name is first (lowercase).
+// person returns the test world's person whose first name is first (lowercase).
 func (h *harness) person(first string) slacktest.User {
 	for _, u := range h.users {
 		if u.Name == first {

@@ -123,8 +123,8 @@ const faultPeriod = 2 * time.Second
 func (s *soakBot) faultCycle() time.Duration { return 2 * faultPeriod * time.Duration(len(soakFaults)) }
 
 // startSoakBot starts the bot over loopback as serveOn does (same server
-// timeouts, metrics on every client) against the demo records and a fake
-// Slack.
+// timeouts, metrics on every client) against the test world (records and a fake
+// Slack).
 func startSoakBot(t *testing.T) *soakBot {
 	t.Helper()
 	data := testworld.Dataset(time.Now())
