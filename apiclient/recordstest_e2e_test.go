@@ -11,6 +11,7 @@ import (
 
 	"github.com/recordsbot/recordsbot/apiclient"
 	"github.com/recordsbot/recordsbot/apiclient/recordstest"
+	"github.com/recordsbot/recordsbot/internal/testworld"
 )
 
 // These tests run the client against the in-memory records server, which is
@@ -22,7 +23,7 @@ var e2eNow = time.Date(2026, time.March, 16, 9, 0, 0, 0, time.UTC)
 func newE2E(t *testing.T, opts ...recordstest.Option) (*recordstest.Server, *apiclient.Client) {
 	t.Helper()
 	opts = append([]recordstest.Option{
-		recordstest.WithDataset(recordstest.DemoDataset(e2eNow)),
+		recordstest.WithDataset(testworld.Dataset(e2eNow)),
 		recordstest.WithPathPrefix("/records"),
 		recordstest.WithPageSize(7),
 	}, opts...)

@@ -8,12 +8,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/slack-go/slack"
-
-	"github.com/recordsbot/recordsbot/apiclient"
 	"github.com/recordsbot/recordsbot/apiclient/recordstest"
 	"github.com/recordsbot/recordsbot/bot"
 	"github.com/recordsbot/recordsbot/bot/slacktest"
+	"github.com/recordsbot/recordsbot/internal/testworld"
+	"github.com/recordsbot/recordsbot/internal/testworld/testbot"
 )
 
 // benchDataset is shaped like the peer benchmark's stub: n actions over
@@ -57,19 +56,14 @@ func BenchmarkActionsCommand(b *testing.B) {
 }
 
 func benchActions(b *testing.B, n int, cached bool) {
-	records := recordstest.NewServer(recordstest.WithDataset(benchDataset(n)), recordstest.WithPageSize(100000))
-	defer records.Close()
-	fake := slacktest.NewServer(slacktest.WithUsers(slacktest.User{ID: "U0001", Name: "user1", Email: "user1@example.org"}))
-	defer fake.Close()
-	rc, err := apiclient.NewClient(records.URL, recordstest.DefaultKey)
-	if err != nil {
-		b.Fatal(err)
-	}
+	w := testworld.Start(b, benchDataset(n), []slacktest.User{{ID: "U0001", Name: "user1", Email: "user1@example.org"}},
+		recordstest.WithPageSize(100000))
+	records := w.Records
 	cfg := bot.Config{SigningSecret: testSecret}
 	if !cached {
 		cfg.ActionsCacheTTL = -1
 	}
-	srv := bot.NewServer(cfg, bot.Deps{Records: rc, Slack: slack.New(slacktest.DefaultToken, slack.OptionAPIURL(fake.APIURL()))})
+	srv := testbot.Start(b, w, cfg, bot.Deps{}).Server
 	send := &slacktest.Sender{Secret: testSecret}
 	body := send.CommandForm(slacktest.Command{User: slacktest.User{ID: "U0001", Name: "user1"}, Command: "/actions", Text: "open"}, "http://127.0.0.1:1/hook").Encode()
 	ts := time.Now().Unix()

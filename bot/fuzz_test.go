@@ -20,6 +20,7 @@ import (
 	"github.com/recordsbot/recordsbot/apiclient/recordstest"
 	"github.com/recordsbot/recordsbot/blocks"
 	"github.com/recordsbot/recordsbot/bot/slacktest"
+	"github.com/recordsbot/recordsbot/internal/testworld"
 )
 
 // The fuzz targets of package bot. Those that take whole request bodies
@@ -68,17 +69,12 @@ type fuzzBot struct {
 
 func newFuzzBot(f *testing.F) *fuzzBot {
 	f.Helper()
-	data := recordstest.DemoDataset(time.Now())
+	data := testworld.Dataset(time.Now())
 	fb := &fuzzBot{emails: map[string]string{}, responses: &postSink{}, slackRT: &inProcess{}}
 	fb.records = recordstest.NewServer(recordstest.WithDataset(data))
 	f.Cleanup(fb.records.Close)
 
-	var users []slacktest.User
-	for _, p := range data.People {
-		first := strings.ToLower(strings.Fields(p.Name)[0])
-		users = append(users, slacktest.User{ID: p.SlackID, Name: first, RealName: p.Name, Email: p.Email})
-	}
-	users = append(users,
+	users := append(testworld.SlackUsers(data.People),
 		slacktest.User{ID: fuzzAdmin, Name: "admin", RealName: "Ada Admin", Email: "ada@admin.example"},
 		slacktest.User{ID: "U0NOEMAIL", Name: "noemail", RealName: "No Email"})
 	for _, u := range users {

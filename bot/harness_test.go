@@ -14,14 +14,14 @@ import (
 	"testing"
 	"time"
 
-	"github.com/slack-go/slack"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/recordsbot/recordsbot/apiclient"
 	"github.com/recordsbot/recordsbot/apiclient/recordstest"
 	"github.com/recordsbot/recordsbot/bot"
 	"github.com/recordsbot/recordsbot/bot/slacktest"
+	"github.com/recordsbot/recordsbot/internal/testworld"
+	"github.com/recordsbot/recordsbot/internal/testworld/testbot"
 )
 
 const testSecret = "8f742231b10e8888abcd99yyyzzz85a5"
@@ -62,7 +62,7 @@ func withDataset(f func(*recordstest.Dataset)) harnessOption {
 func newHarness(t *testing.T, opts ...harnessOption) *harness {
 	t.Helper()
 	now := time.Now()
-	data := recordstest.DemoDataset(now)
+	data := testworld.Dataset(now)
 	cfg := bot.Config{
 		SigningSecret: testSecret,
 		PublicURL:     "https://records-bot.example.org",
@@ -73,40 +73,24 @@ func newHarness(t *testing.T, opts ...harnessOption) *harness {
 		o(&cfg, &data)
 	}
 	h := &harness{t: t, now: now, data: data, users: map[string]slacktest.User{}}
-	h.records = recordstest.NewServer(recordstest.WithDataset(data))
-	t.Cleanup(h.records.Close)
-	var users []slacktest.User
-	for _, p := range data.People {
-		first := strings.ToLower(strings.Fields(p.Name)[0])
-		u := slacktest.User{ID: p.SlackID, Name: first, RealName: p.Name, Email: p.Email, TZ: "Europe/London"}
-		users = append(users, u)
-		h.users[u.ID] = u
+	users := testworld.SlackUsers(data.People)
+	for i := range users {
+		users[i].TZ = "Europe/London"
 	}
 	// A member the records know nothing of, and one whose email Slack
 	// does not share.
 	users = append(users,
 		slacktest.User{ID: "U0STRANGER", Name: "stranger", RealName: "Sam Stranger", Email: "sam@elsewhere.example"},
 		slacktest.User{ID: "U0NOEMAIL", Name: "noemail", RealName: "No Email"})
-	h.users["U0STRANGER"] = users[len(users)-2]
-	h.users["U0NOEMAIL"] = users[len(users)-1]
-	h.slack = slacktest.NewServer(slacktest.WithUsers(users...))
-	t.Cleanup(h.slack.Close)
-
-	rc, err := apiclient.NewClient(h.records.URL, recordstest.DefaultKey)
-	require.NoError(t, err)
-	api := slack.New(slacktest.DefaultToken, slack.OptionAPIURL(h.slack.APIURL()))
-	h.bot = bot.NewServer(cfg, bot.Deps{Logger: testLogger(t), Records: rc, Slack: api})
-	h.http = httptest.NewServer(h.bot)
-	// A test may replace h.bot and h.http (see rebuild); the cleanup ends
-	// the ones started here, which would otherwise outlive the test.
-	srv, b := h.http, h.bot
-	t.Cleanup(func() {
-		srv.Close()
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		require.NoError(t, b.Wait(ctx))
-	})
-	h.send = &slacktest.Sender{URL: h.http.URL + "/slack/events", Secret: testSecret, Slack: h.slack}
+	for _, u := range users {
+		h.users[u.ID] = u
+	}
+	w := testworld.Start(t, data, users)
+	h.records, h.slack = w.Records, w.Slack
+	// A test may replace h.bot and h.http (see rebuild); testbot's cleanup
+	// ends the ones started here, which would otherwise outlive the test.
+	b := testbot.Start(t, w, cfg, bot.Deps{Logger: testLogger(t)})
+	h.bot, h.http, h.send = b.Server, b.HTTP, b.Send
 	// Every test also holds the bot to Slack's rule for updates: each
 	// version of a message or view has new block IDs.
 	t.Cleanup(func() { assert.Empty(t, h.slack.BlockIDReuse(), "block_ids sent again in an updated message or view") })
@@ -137,7 +121,7 @@ func (h *harness) addUser(u slacktest.User) {
 	h.users[u.ID] = u
 }
 
-// person returns the demo person whose first name is first (lowercase).
+// person returns the test world's person whose first name is first (lowercase).
 func (h *harness) person(first string) slacktest.User {
 	for _, u := range h.users {
 		if u.Name == first {

@@ -25,6 +25,7 @@ import (
 	"github.com/recordsbot/recordsbot/bot"
 	"github.com/recordsbot/recordsbot/bot/loadtest"
 	"github.com/recordsbot/recordsbot/bot/slacktest"
+	"github.com/recordsbot/recordsbot/internal/testworld"
 )
 
 // TestSoak runs the bot, wired as `recordsbot serve` wires it, under the
@@ -122,21 +123,18 @@ const faultPeriod = 2 * time.Second
 func (s *soakBot) faultCycle() time.Duration { return 2 * faultPeriod * time.Duration(len(soakFaults)) }
 
 // startSoakBot starts the bot over loopback as serveOn does (same server
-// timeouts, metrics on every client) against the demo records and a fake
-// Slack.
+// timeouts, metrics on every client) against the test world (records and a fake
+// Slack).
 func startSoakBot(t *testing.T) *soakBot {
 	t.Helper()
-	data := recordstest.DemoDataset(time.Now())
+	data := testworld.Dataset(time.Now())
 	s := &soakBot{logs: &levelCounter{msgs: map[string]int{}}, injectedN: map[string]int{}}
-	s.records = recordstest.NewServer(recordstest.WithDataset(data))
-	t.Cleanup(s.records.Close)
-	var users []slacktest.User
+	w := testworld.Start(t, data, testworld.SlackUsers(data.People))
+	s.records = w.Records
+	fake := w.Slack
 	for _, p := range data.People {
-		users = append(users, slacktest.User{ID: p.SlackID, Name: strings.ToLower(strings.Fields(p.Name)[0]), RealName: p.Name, Email: p.Email})
 		s.users = append(s.users, p.SlackID)
 	}
-	fake := slacktest.NewServer(slacktest.WithUsers(users...))
-	t.Cleanup(fake.Close)
 
 	metrics := bot.NewMetrics()
 	recordsTr := apiclient.DefaultTransport()

@@ -2,9 +2,15 @@
 // `recordsbot sandbox` and `recordsbot demo`, in the manner of
 // net/http/httptest:
 //
-//	srv := recordstest.NewServer(recordstest.WithDataset(recordstest.DemoDataset(now)))
+//	srv := recordstest.NewServer(recordstest.WithDataset(recordstest.Dataset{
+//		Actions: []recordstest.Action{{ID: "FIN-2026-07/1", Title: "Circulate the forecast", Status: "open"}},
+//	}))
 //	t.Cleanup(srv.Close)
 //	client, err := apiclient.NewClient(srv.URL, recordstest.DefaultKey)
+//
+// It is a fake of the records service only and holds no organisation of
+// its own: the tests' dataset is in internal/testworld, the demo's story in
+// package demo.
 //
 // It speaks JSON over HTTP only and does not depend on the client, so a
 // client bug cannot hide in shared code. Servers record every request

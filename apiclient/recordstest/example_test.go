@@ -1,6 +1,7 @@
 package recordstest_test
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"net/http"
@@ -8,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/recordsbot/recordsbot/apiclient"
 	"github.com/recordsbot/recordsbot/apiclient/recordstest"
 )
 
@@ -59,13 +61,43 @@ func ExampleServer_InjectFault() {
 	// 200  {"data":[]}
 }
 
-func ExampleDemoDataset() {
-	d := recordstest.DemoDataset(time.Date(2026, time.July, 20, 9, 0, 0, 0, time.UTC))
-	fmt.Println(d.People[0].Name, d.People[0].Email, d.People[0].SlackID)
-	fmt.Println(len(d.People), "people,", len(d.Meetings), "meetings,", len(d.Actions), "actions")
+func ExampleWithDataset() {
+	// Times are fixed so the example's output is too.
+	at := time.Date(2026, time.July, 14, 18, 0, 0, 0, time.UTC)
+	srv := recordstest.NewServer(recordstest.WithDataset(recordstest.Dataset{
+		People: []recordstest.Person{{Name: "Alice Adams", Email: "alice@example.org", SlackID: "U0ALICE"}},
+		Meetings: []recordstest.Meeting{{
+			ID: "mtg_1", Reference: "FIN-2026-07", Title: "Finance Committee", Committee: "Finance", Date: at,
+		}},
+		Minutes: []recordstest.Minutes{{MeetingID: "mtg_1", Status: "approved", Body: "# Minutes", UpdatedAt: at}},
+		Actions: []recordstest.Action{{
+			ID: "FIN-2026-07/1", Title: "Circulate the forecast", Status: "open",
+			AssigneeEmail: "alice@example.org", AssigneeName: "Alice Adams", MeetingID: "mtg_1",
+			Deadline: at.AddDate(0, 0, 7), DateOnly: true, CreatedAt: at,
+		}},
+	}))
+	defer srv.Close()
+
+	client, err := apiclient.NewClient(srv.URL, recordstest.DefaultKey)
+	if err != nil {
+		panic(err)
+	}
+	list, err := client.ListActions(context.Background(), nil)
+	if err != nil {
+		panic(err)
+	}
+	for _, a := range list.Actions {
+		fmt.Println(a.ID, a.Status, a.Assignee.Email, a.Deadline.Format(time.DateOnly), a.Committee)
+	}
+	// A meeting is found by its reference too, whatever the case.
+	mins, err := client.GetMinutes(context.Background(), "fin-2026-07")
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(mins.Status, mins.Body)
 	// Output:
-	// Alice Adams alice@example.org U0ALICE
-	// 10 people, 44 meetings, 50 actions
+	// FIN-2026-07/1 open alice@example.org 2026-07-21 Finance
+	// approved # Minutes
 }
 
 func ExampleParseKeys() {

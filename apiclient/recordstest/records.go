@@ -5,14 +5,14 @@ import (
 	"time"
 )
 
-// Person is someone in the demo organisation. The server does not serve
-// people; they are in [Dataset] so the demo's fake Slack can give each
-// assignee a Slack account.
+// Person is someone in the organisation. The server does not serve
+// people; they are in [Dataset] so that whoever builds a fake Slack beside
+// it (the tests, the demo) can give each assignee a Slack account.
 type Person struct {
 	Name  string
 	Email string
-	// SlackID is the user ID the demo's fake Slack gives this person, such
-	// as "U0ALICE".
+	// SlackID is the user ID a fake Slack gives this person, such as
+	// "U0ALICE".
 	SlackID string
 }
 

@@ -11,15 +11,14 @@ import (
 	"testing"
 	"time"
 
-	"github.com/slack-go/slack"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"go.uber.org/goleak"
 
-	"github.com/recordsbot/recordsbot/apiclient"
 	"github.com/recordsbot/recordsbot/apiclient/recordstest"
 	"github.com/recordsbot/recordsbot/bot"
-	"github.com/recordsbot/recordsbot/bot/slacktest"
+	"github.com/recordsbot/recordsbot/internal/testworld"
+	"github.com/recordsbot/recordsbot/internal/testworld/testbot"
 )
 
 func TestMain(m *testing.M) {
@@ -88,38 +87,25 @@ func list(s string) []string {
 
 const secret = "loadtest-signing-secret"
 
-// startBot runs the real bot over loopback with the demo records and a fake
-// Slack, and returns its request URL and the Slack IDs of the demo people.
-func startBot(t *testing.T, cfg bot.Config, records *recordstest.Server) (string, []string) {
+// startBot runs the real bot over loopback with the test world's records
+// and a fake Slack, and returns its request URL, the Slack IDs of the
+// world's people and the records service.
+func startBot(t *testing.T, cfg bot.Config) (string, []string, *recordstest.Server) {
 	t.Helper()
-	data := recordstest.DemoDataset(time.Now())
-	var users []slacktest.User
+	data := testworld.Dataset(time.Now())
 	var ids []string
 	for _, p := range data.People {
-		users = append(users, slacktest.User{ID: p.SlackID, Name: strings.ToLower(strings.Fields(p.Name)[0]), RealName: p.Name, Email: p.Email})
 		ids = append(ids, p.SlackID)
 	}
-	fake := slacktest.NewServer(slacktest.WithUsers(users...))
-	t.Cleanup(fake.Close)
-	rc, err := apiclient.NewClient(records.URL, recordstest.DefaultKey)
-	require.NoError(t, err)
+	w := testworld.Start(t, data, testworld.SlackUsers(data.People))
 	cfg.SigningSecret = secret
-	b := bot.NewServer(cfg, bot.Deps{Records: rc, Slack: slack.New(slacktest.DefaultToken, slack.OptionAPIURL(fake.APIURL()))})
-	srv := httptest.NewServer(b)
-	t.Cleanup(func() {
-		srv.Close()
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		assert.NoError(t, b.Wait(ctx))
-	})
-	return srv.URL + "/slack/events", ids
+	b := testbot.Start(t, w, cfg, bot.Deps{})
+	return b.HTTP.URL + "/slack/events", ids, w.Records
 }
 
 func TestRunAgainstTheBot(t *testing.T) {
 	t.Parallel()
-	records := recordstest.NewServer(recordstest.WithDataset(recordstest.DemoDataset(time.Now())))
-	t.Cleanup(records.Close)
-	url, users := startBot(t, bot.Config{}, records)
+	url, users, records := startBot(t, bot.Config{})
 
 	r, err := Run(t.Context(), Options{
 		URL: url, Secret: secret, Rate: 100, Duration: 400 * time.Millisecond, FollowUpGrace: -1,
@@ -149,9 +135,7 @@ func TestRunAgainstTheBot(t *testing.T) {
 
 func TestRunCountsFollowUpsAndWrongSecrets(t *testing.T) {
 	t.Parallel()
-	records := recordstest.NewServer(recordstest.WithDataset(recordstest.DemoDataset(time.Now())))
-	t.Cleanup(records.Close)
-	url, users := startBot(t, bot.Config{AckBudget: 20 * time.Millisecond, ActionsCacheTTL: -1}, records)
+	url, users, records := startBot(t, bot.Config{AckBudget: 20 * time.Millisecond, ActionsCacheTTL: -1})
 	records.InjectFault(recordstest.Fault{Method: http.MethodGet, PathPrefix: "/actions", Latency: 100 * time.Millisecond})
 
 	r, err := Run(t.Context(), Options{URL: url, Secret: secret, Rate: 50, Duration: 100 * time.Millisecond, Users: users, FollowUpGrace: 500 * time.Millisecond})

@@ -66,7 +66,7 @@ func run(ctx context.Context, cfg Config, args []string, stdin io.Reader, stdout
 		}
 		return remind(ctx, cfg, args, stdout, stderr)
 	case "demo":
-		return demo(ctx, cfg, args, stdin, stdout, stderr)
+		return runDemo(ctx, cfg, args, stdin, stdout, stderr)
 	case "sandbox":
 		return sandbox(ctx, cfg, args, stdout, stderr)
 	case "healthcheck":

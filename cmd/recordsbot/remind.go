@@ -6,7 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"time"
 	// Reminders go out in each person's own morning, so the zone database
 	// must be there even in an image without one.
 	_ "time/tzdata"
@@ -77,11 +76,3 @@ scheduler; running it again sends only what is missing.
 	fmt.Fprintln(stdout, sum)
 	return err
 }
-
-// noWaitClock is a clock that never waits: the demo's Slack is in the same
-// process and has no rate limits to pace against.
-type noWaitClock struct{}
-
-func (noWaitClock) Now() time.Time { return time.Now() }
-
-func (noWaitClock) Sleep(ctx context.Context, _ time.Duration) error { return ctx.Err() }

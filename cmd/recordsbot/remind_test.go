@@ -13,21 +13,16 @@ import (
 
 	"github.com/recordsbot/recordsbot/apiclient/recordstest"
 	"github.com/recordsbot/recordsbot/bot/slacktest"
+	"github.com/recordsbot/recordsbot/internal/testworld"
 )
 
-// remindEnv starts the demo records and a fake Slack whose members are the
-// demo's people, and returns the Config `recordsbot remind` would read.
+// remindEnv starts the test world's records and a fake Slack whose members
+// are its people, and returns the Config `recordsbot remind` would read.
 func remindEnv(t *testing.T) (Config, *slacktest.Server) {
 	t.Helper()
-	data := recordstest.DemoDataset(time.Now())
-	records := recordstest.NewServer(recordstest.WithDataset(data))
-	t.Cleanup(records.Close)
-	var users []slacktest.User
-	for _, p := range data.People {
-		users = append(users, slacktest.User{ID: p.SlackID, Name: strings.ToLower(strings.Fields(p.Name)[0]), RealName: p.Name, Email: p.Email})
-	}
-	fake := slacktest.NewServer(slacktest.WithUsers(users...))
-	t.Cleanup(fake.Close)
+	data := testworld.Dataset(time.Now())
+	w := testworld.Start(t, data, testworld.SlackUsers(data.People))
+	records, fake := w.Records, w.Slack
 	return Config{
 		SlackBotToken: slacktest.DefaultToken, SlackAPIURL: fake.APIURL(),
 		RecordsAPIURL: records.URL, RecordsAPIKey: recordstest.DefaultKey,

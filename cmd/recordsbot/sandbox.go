@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/recordsbot/recordsbot/apiclient/recordstest"
+	"github.com/recordsbot/recordsbot/demo"
 )
 
 // sandbox runs the in-memory Records API with the demo dataset on loopback,
@@ -39,7 +40,7 @@ func sandbox(ctx context.Context, cfg Config, args []string, stdout, stderr io.W
 	} else {
 		keys[randomKey()] = []recordstest.Scope{recordstest.ScopeActionsRead, recordstest.ScopeActionsWrite, recordstest.ScopeMeetingsRead}
 	}
-	rs := recordstest.NewHandler(recordstest.WithKeys(keys), recordstest.WithDataset(recordstest.DemoDataset(time.Now())))
+	rs := recordstest.NewHandler(recordstest.WithKeys(keys), recordstest.WithDataset(demo.Dataset(time.Now())))
 	ln, err := net.Listen("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(port)))
 	if err != nil {
 		return fmt.Errorf("listen on 127.0.0.1:%d: %w", port, err)

@@ -17,6 +17,7 @@ import (
 	"github.com/recordsbot/recordsbot/apiclient/recordstest"
 	"github.com/recordsbot/recordsbot/bot"
 	"github.com/recordsbot/recordsbot/bot/slacktest"
+	"github.com/recordsbot/recordsbot/internal/testworld"
 )
 
 // serveEnv is `recordsbot serve` running in-process against the in-memory
@@ -33,19 +34,13 @@ type serveEnv struct {
 
 func newServeEnv(t *testing.T, edit func(*Config)) *serveEnv {
 	t.Helper()
-	data := recordstest.DemoDataset(time.Now())
+	data := testworld.Dataset(time.Now())
 	e := &serveEnv{t: t, logs: &syncBuffer{}, people: map[string]slacktest.User{}}
-	e.records = recordstest.NewServer(recordstest.WithDataset(data))
-	t.Cleanup(e.records.Close)
-	var users []slacktest.User
-	for _, p := range data.People {
-		first := strings.ToLower(strings.Fields(p.Name)[0])
-		u := slacktest.User{ID: p.SlackID, Name: first, RealName: p.Name, Email: p.Email}
-		users = append(users, u)
-		e.people[first] = u
+	w := testworld.Start(t, data, testworld.SlackUsers(data.People))
+	e.records, e.slack = w.Records, w.Slack
+	for _, u := range w.Users {
+		e.people[u.Name] = u
 	}
-	e.slack = slacktest.NewServer(slacktest.WithUsers(users...))
-	t.Cleanup(e.slack.Close)
 	e.cfg = Config{
 		SlackSigningSecret: "test-signing-secret",
 		SlackBotToken:      slacktest.DefaultToken,

@@ -1,4 +1,4 @@
-package recordstest
+package testworld
 
 import (
 	"cmp"
@@ -7,10 +7,11 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/recordsbot/recordsbot/apiclient/recordstest"
 )
 
-// DemoDataset returns a small but realistic organisation for demos, the
-// sandbox and tests: ten people with Slack IDs "U0" + their first name in
+// Dataset returns the tests' organisation: ten people with Slack IDs "U0" + their first name in
 // capitals (Alice Adams is alice@example.org, U0ALICE), four committees
 // meeting every two or three weeks over the six months before now, with two
 // meetings to come, agendas, minutes in every status, and about fifty
@@ -20,54 +21,59 @@ import (
 // The dataset is a pure function of now: the same now always gives the same
 // records, IDs included. Times are in UTC; date-only deadlines are midnight
 // UTC of their day.
-func DemoDataset(now time.Time) Dataset {
+//
+// It began as a copy of the demo's story (package demo) so that no test
+// assertion had to change when the two were separated; the tests assert on
+// its people (alice, bob, carol…), action IDs (FIN-2026-10/1…) and
+// committees, so edit it as a fixture, and the story as a story.
+func Dataset(now time.Time) recordstest.Dataset {
 	now = now.UTC()
 	today := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, time.UTC)
-	people := demoPeople()
-	committees := demoCommittees()
+	people := worldPeople()
+	committees := worldCommittees()
 
-	var meetings []demoMeeting
+	var meetings []worldMeeting
 	for ci := range committees {
 		meetings = append(meetings, scheduleMeetings(&committees[ci], today)...)
 	}
 	// IDs follow the calendar across committees, as the rows of a real
 	// records database would.
-	slices.SortFunc(meetings, func(a, b demoMeeting) int { return a.Date.Compare(b.Date) })
+	slices.SortFunc(meetings, func(a, b worldMeeting) int { return a.Date.Compare(b.Date) })
 	for i := range meetings {
 		meetings[i].ID = fmt.Sprintf("mtg_%04d", 301+i)
 	}
 
-	d := Dataset{People: people}
+	d := recordstest.Dataset{People: people}
 	for _, m := range meetings {
 		d.Meetings = append(d.Meetings, m.Meeting)
 		if mins, ok := m.minutes(people, now); ok {
 			d.Minutes = append(d.Minutes, mins)
 		}
 	}
-	d.Actions = demoActions(people, meetings, today)
+	d.Actions = worldActions(people, meetings, today)
 	return d
 }
 
-// demoMeeting is a meeting with what its minutes are written from.
-type demoMeeting struct {
-	Meeting
-	committee *demoCommittee
+// worldMeeting is a meeting with what its minutes are written from.
+type worldMeeting struct {
+	recordstest.Meeting
+	committee *worldCommittee
 	// n numbers the committee's meetings from 0, oldest first; ago counts
 	// its past meetings from 0, newest first, and is -1 for meetings to
 	// come.
 	n, ago     int
 	prev, next time.Time
-	topics     []demoTopic
+	topics     []worldTopic
 }
 
-type demoTopic struct {
+type worldTopic struct {
 	title, description string
 	// discussion and decision are the minutes of the item; action is what
 	// someone is asked to do, as a verb phrase.
 	discussion, decision, action string
 }
 
-type demoCommittee struct {
+type worldCommittee struct {
 	name, code, location string
 	// hour and minute are when meetings start, in UTC; each committee has
 	// its own, so no two meetings share a time.
@@ -84,20 +90,20 @@ type demoCommittee struct {
 	// first; older minutes are approved.
 	recent []string
 	// htmlAgo and urlAgo pick the past meeting (counted as in
-	// demoMeeting.ago) whose minutes are HTML, or have their own public
+	// worldMeeting.ago) whose minutes are HTML, or have their own public
 	// URL; -1 for none.
 	htmlAgo, urlAgo int
-	topics          []demoTopic
+	topics          []worldTopic
 }
 
-// demoHistory is how far back meetings go.
-const demoHistory = 183 * 24 * time.Hour
+// worldHistory is how far back meetings go.
+const worldHistory = 183 * 24 * time.Hour
 
-func scheduleMeetings(c *demoCommittee, today time.Time) []demoMeeting {
+func scheduleMeetings(c *worldCommittee, today time.Time) []worldMeeting {
 	start := time.Duration(c.hour)*time.Hour + time.Duration(c.minute)*time.Minute
 	var past []time.Time // newest first
 	day := today.AddDate(0, 0, -c.lastPast)
-	for i := 0; today.Sub(day) <= demoHistory; i++ {
+	for i := 0; today.Sub(day) <= worldHistory; i++ {
 		past = append(past, day.Add(start))
 		day = day.AddDate(0, 0, -c.gaps[i%len(c.gaps)])
 	}
@@ -107,11 +113,11 @@ func scheduleMeetings(c *demoCommittee, today time.Time) []demoMeeting {
 		dates = append(dates, today.AddDate(0, 0, c.upcoming).Add(start))
 	}
 
-	out := make([]demoMeeting, len(dates))
+	out := make([]worldMeeting, len(dates))
 	seq := map[int]int{} // meetings so far in each year, for references
 	for n, date := range dates {
 		seq[date.Year()]++
-		m := demoMeeting{
+		m := worldMeeting{
 			committee: c,
 			n:         n,
 			ago:       len(past) - 1 - n,
@@ -127,7 +133,7 @@ func scheduleMeetings(c *demoCommittee, today time.Time) []demoMeeting {
 		for j := range 1 + n%4 {
 			m.topics = append(m.topics, c.topics[(n*3+j)%len(c.topics)])
 		}
-		m.Meeting = Meeting{
+		m.Meeting = recordstest.Meeting{
 			Reference: fmt.Sprintf("%s-%d-%02d", c.code, date.Year(), seq[date.Year()]),
 			Title:     c.name + " Committee: " + m.topics[0].title,
 			Committee: c.name,
@@ -142,16 +148,16 @@ func scheduleMeetings(c *demoCommittee, today time.Time) []demoMeeting {
 
 // agenda gives 3 to 7 items: the two standing openers, the topics, and
 // any other business at two meetings in three.
-func (m *demoMeeting) agenda() []AgendaItem {
-	items := []AgendaItem{
+func (m *worldMeeting) agenda() []recordstest.AgendaItem {
+	items := []recordstest.AgendaItem{
 		{Title: "Welcome and apologies", Description: "Chair's welcome, apologies for absence and declarations of interest."},
 		{Title: "Minutes of the previous meeting", Description: "To approve the minutes of the meeting held on " + longDate(m.prev) + " and review matters arising."},
 	}
 	for _, t := range m.topics {
-		items = append(items, AgendaItem{Title: t.title, Description: t.description})
+		items = append(items, recordstest.AgendaItem{Title: t.title, Description: t.description})
 	}
 	if m.hasAOB() {
-		items = append(items, AgendaItem{Title: "Any other business", Description: "Items notified to the chair before the meeting."})
+		items = append(items, recordstest.AgendaItem{Title: "Any other business", Description: "Items notified to the chair before the meeting."})
 	}
 	for i := range items {
 		items[i].Number = i + 1
@@ -159,12 +165,12 @@ func (m *demoMeeting) agenda() []AgendaItem {
 	return items
 }
 
-func (m *demoMeeting) hasAOB() bool { return m.n%3 != 0 }
+func (m *worldMeeting) hasAOB() bool { return m.n%3 != 0 }
 
 // minutes returns the meeting's minutes; ok is false for meetings to come.
-func (m *demoMeeting) minutes(people []Person, now time.Time) (mins Minutes, ok bool) {
+func (m *worldMeeting) minutes(people []recordstest.Person, now time.Time) (mins recordstest.Minutes, ok bool) {
 	if m.ago < 0 {
-		return Minutes{}, false
+		return recordstest.Minutes{}, false
 	}
 	c := m.committee
 	status := "approved"
@@ -187,7 +193,7 @@ func (m *demoMeeting) minutes(people []Person, now time.Time) (mins Minutes, ok 
 	if updated.After(now) {
 		updated = now
 	}
-	mins = Minutes{MeetingID: m.ID, Status: status, UpdatedAt: updated}
+	mins = recordstest.Minutes{MeetingID: m.ID, Status: status, UpdatedAt: updated}
 	if m.ago == c.htmlAgo {
 		mins.HTML, mins.Body = true, m.minutesHTML(people)
 	} else {
@@ -201,7 +207,7 @@ func (m *demoMeeting) minutes(people []Person, now time.Time) (mins Minutes, ok 
 
 // absent is the index in the committee's members of the one who sent
 // apologies, or -1 when everyone came. The chair is never absent.
-func (m *demoMeeting) absent() int {
+func (m *worldMeeting) absent() int {
 	if m.n%4 == 3 {
 		return -1
 	}
@@ -209,7 +215,7 @@ func (m *demoMeeting) absent() int {
 }
 
 // attendance names those present and those who sent apologies.
-func (m *demoMeeting) attendance(people []Person) (present []string, apologies string) {
+func (m *worldMeeting) attendance(people []recordstest.Person) (present []string, apologies string) {
 	absent := m.absent()
 	for i, p := range m.committee.members {
 		switch {
@@ -225,7 +231,7 @@ func (m *demoMeeting) attendance(people []Person) (present []string, apologies s
 }
 
 // actionOwner is who is asked to do topic j's action: a member who came.
-func (m *demoMeeting) actionOwner(people []Person, j int) string {
+func (m *worldMeeting) actionOwner(people []recordstest.Person, j int) string {
 	members := m.committee.members
 	i := (m.n + j + 1) % len(members)
 	if i == m.absent() {
@@ -234,7 +240,7 @@ func (m *demoMeeting) actionOwner(people []Person, j int) string {
 	return people[members[i]].Name
 }
 
-func (m *demoMeeting) minutesMarkdown(people []Person, status string) string {
+func (m *worldMeeting) minutesMarkdown(people []recordstest.Person, status string) string {
 	present, apologies := m.attendance(people)
 	var b strings.Builder
 	fmt.Fprintf(&b, "# %s Committee, %s\n\n", m.committee.name, longDate(m.Date))
@@ -271,7 +277,7 @@ func (m *demoMeeting) minutesMarkdown(people []Person, status string) string {
 // minutesHTML writes the minutes as the records system's old website
 // exported them. The export carries a tracking script and inline handlers
 // on purpose: renderers must sanitise, and tests of that use this record.
-func (m *demoMeeting) minutesHTML(people []Person) string {
+func (m *worldMeeting) minutesHTML(people []recordstest.Person) string {
 	present, apologies := m.attendance(people)
 	esc := html.EscapeString
 	var b strings.Builder
@@ -299,9 +305,9 @@ const (
 	dueNone                // no deadline
 )
 
-// demoActionSpec is one action of the demo, its deadline given in days
+// worldActionSpec is one action of the dataset, its deadline given in days
 // from today.
-type demoActionSpec struct {
+type worldActionSpec struct {
 	// committee is the code of the committee whose meeting assigned the
 	// action; empty for an action raised outside meetings.
 	committee string
@@ -315,13 +321,13 @@ type demoActionSpec struct {
 	id string
 }
 
-func demoActions(people []Person, meetings []demoMeeting, today time.Time) []Action {
-	specs := demoActionSpecs()
-	out := make([]Action, 0, len(specs))
+func worldActions(people []recordstest.Person, meetings []worldMeeting, today time.Time) []recordstest.Action {
+	specs := worldActionSpecs()
+	out := make([]recordstest.Action, 0, len(specs))
 	perMeeting := map[string]int{}
 	for i, sp := range specs {
-		p := people[slices.IndexFunc(people, func(p Person) bool { return strings.HasPrefix(p.Name, sp.person+" ") })]
-		a := Action{
+		p := people[slices.IndexFunc(people, func(p recordstest.Person) bool { return strings.HasPrefix(p.Name, sp.person+" ") })]
+		a := recordstest.Action{
 			ID:            sp.id,
 			Title:         sp.title,
 			Status:        sp.status,
@@ -354,8 +360,8 @@ func demoActions(people []Person, meetings []demoMeeting, today time.Time) []Act
 
 // assigningMeeting returns the committee's latest past meeting held on or
 // before cutoff, or its oldest when all are later.
-func assigningMeeting(meetings []demoMeeting, code string, cutoff time.Time) demoMeeting {
-	var oldest *demoMeeting
+func assigningMeeting(meetings []worldMeeting, code string, cutoff time.Time) worldMeeting {
+	var oldest *worldMeeting
 	for i := len(meetings) - 1; i >= 0; i-- {
 		m := &meetings[i]
 		if m.committee.code != code || m.ago < 0 {
@@ -369,15 +375,15 @@ func assigningMeeting(meetings []demoMeeting, code string, cutoff time.Time) dem
 	return *oldest
 }
 
-func demoPeople() []Person {
+func worldPeople() []recordstest.Person {
 	names := []string{
 		"Alice Adams", "Bob Brown", "Carol Chen", "David Dlamini", "Erin Evans",
 		"Farid Farouk", "Grace Gómez", "Hiro Hayashi", "Isla Irwin", "Jamal Johnson",
 	}
-	people := make([]Person, len(names))
+	people := make([]recordstest.Person, len(names))
 	for i, n := range names {
 		first, _, _ := strings.Cut(n, " ")
-		people[i] = Person{
+		people[i] = recordstest.Person{
 			Name:    n,
 			Email:   strings.ToLower(first) + "@example.org",
 			SlackID: "U0" + strings.ToUpper(first),
@@ -386,8 +392,8 @@ func demoPeople() []Person {
 	return people
 }
 
-func demoActionSpecs() []demoActionSpec {
-	return []demoActionSpec{
+func worldActionSpecs() []worldActionSpec {
+	return []worldActionSpec{
 		{committee: "FIN", person: "Alice", status: "open", days: -3, title: "Circulate the revised Q3 budget forecast to members"},
 		{committee: "FIN", person: "Bob", status: "in_progress", days: -10, title: "Reconcile the petty cash float with the bank statement"},
 		{committee: "FIN", person: "David", status: "open", days: 2, title: "Obtain three quotes for the external audit"},

@@ -1,9 +1,7 @@
-package recordstest
+package demo
 
 import (
 	"maps"
-	"net/http"
-	"net/url"
 	"slices"
 	"strings"
 	"testing"
@@ -11,6 +9,9 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/recordsbot/recordsbot/apiclient"
+	"github.com/recordsbot/recordsbot/apiclient/recordstest"
 )
 
 // demoNows are clocks the demo must hold up at: any day of the year,
@@ -25,19 +26,19 @@ func demoNows() map[string]time.Time {
 	}
 }
 
-func TestDemoDatasetDeterministic(t *testing.T) {
+func TestDatasetDeterministic(t *testing.T) {
 	t.Parallel()
 	now := demoNows()["mid year"]
-	assert.Equal(t, DemoDataset(now), DemoDataset(now))
-	assert.Equal(t, DemoDataset(now), DemoDataset(now.In(time.FixedZone("UTC-5", -5*3600))), "only the instant matters")
-	assert.NotEqual(t, DemoDataset(now).Actions, DemoDataset(now.AddDate(0, 0, 1)).Actions, "deadlines follow now")
+	assert.Equal(t, Dataset(now), Dataset(now))
+	assert.Equal(t, Dataset(now), Dataset(now.In(time.FixedZone("UTC-5", -5*3600))), "only the instant matters")
+	assert.NotEqual(t, Dataset(now).Actions, Dataset(now.AddDate(0, 0, 1)).Actions, "deadlines follow now")
 }
 
-func TestDemoDatasetPeople(t *testing.T) {
+func TestDatasetPeople(t *testing.T) {
 	t.Parallel()
-	d := DemoDataset(demoNows()["mid year"])
+	d := Dataset(demoNows()["mid year"])
 	require.Len(t, d.People, 10)
-	assert.Equal(t, Person{Name: "Alice Adams", Email: "alice@example.org", SlackID: "U0ALICE"}, d.People[0])
+	assert.Equal(t, recordstest.Person{Name: "Alice Adams", Email: "alice@example.org", SlackID: "U0ALICE"}, d.People[0])
 	emails, slackIDs := map[string]bool{}, map[string]bool{}
 	for _, p := range d.People {
 		first, _, ok := strings.Cut(p.Name, " ")
@@ -50,14 +51,14 @@ func TestDemoDatasetPeople(t *testing.T) {
 	}
 }
 
-func TestDemoDatasetMeetings(t *testing.T) {
+func TestDatasetMeetings(t *testing.T) {
 	t.Parallel()
 	for name, now := range demoNows() {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			d := DemoDataset(now)
+			d := Dataset(now)
 			ids, refs := map[string]bool{}, map[string]bool{}
-			byCommittee := map[string][]Meeting{}
+			byCommittee := map[string][]recordstest.Meeting{}
 			upcoming := 0
 			for _, m := range d.Meetings {
 				assert.False(t, ids[m.ID], "meeting ID %s is unique", m.ID)
@@ -94,13 +95,13 @@ func TestDemoDatasetMeetings(t *testing.T) {
 	}
 }
 
-func TestDemoDatasetMinutes(t *testing.T) {
+func TestDatasetMinutes(t *testing.T) {
 	t.Parallel()
 	for name, now := range demoNows() {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			d := DemoDataset(now)
-			meetings := map[string]Meeting{}
+			d := Dataset(now)
+			meetings := map[string]recordstest.Meeting{}
 			for _, m := range d.Meetings {
 				meetings[m.ID] = m
 			}
@@ -145,7 +146,7 @@ func TestDemoDatasetMinutes(t *testing.T) {
 			assert.Equal(t, 1, withURL, "one record with its own URL")
 
 			// The latest minutes of each committee are not approved yet.
-			latest := map[string]Minutes{}
+			latest := map[string]recordstest.Minutes{}
 			for _, mins := range d.Minutes {
 				c := meetings[mins.MeetingID].Committee
 				if prev, ok := latest[c]; !ok || meetings[mins.MeetingID].Date.After(meetings[prev.MeetingID].Date) {
@@ -159,18 +160,18 @@ func TestDemoDatasetMinutes(t *testing.T) {
 	}
 }
 
-func TestDemoDatasetActions(t *testing.T) {
+func TestDatasetActions(t *testing.T) {
 	t.Parallel()
 	for name, now := range demoNows() {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			d := DemoDataset(now)
+			d := Dataset(now)
 			require.InDelta(t, 50, len(d.Actions), 5)
-			people := map[string]Person{}
+			people := map[string]recordstest.Person{}
 			for _, p := range d.People {
 				people[p.Email] = p
 			}
-			meetings := map[string]Meeting{}
+			meetings := map[string]recordstest.Meeting{}
 			for _, m := range d.Meetings {
 				meetings[m.ID] = m
 			}
@@ -186,7 +187,7 @@ func TestDemoDatasetActions(t *testing.T) {
 					slashIDs++
 				}
 				assert.NotEmpty(t, a.Title)
-				assert.True(t, validActionStatus(a.Status), "status %q", a.Status)
+				assert.True(t, apiclient.Status(a.Status).Valid(), "status %q", a.Status)
 				statuses[a.Status]++
 				p, ok := people[a.AssigneeEmail]
 				require.True(t, ok, "assignee %s of %s is a person", a.AssigneeEmail, a.ID)
@@ -232,35 +233,49 @@ func TestDemoDatasetActions(t *testing.T) {
 			for _, p := range d.People {
 				assert.GreaterOrEqual(t, perPerson[p.Email], 3, "%s has actions", p.Name)
 			}
-			assert.True(t, slices.ContainsFunc(d.Actions, func(a Action) bool {
+			assert.True(t, slices.ContainsFunc(d.Actions, func(a recordstest.Action) bool {
 				return a.Title == "Check <!channel> & <@U123> mentions in the newsletter"
 			}), "the mrkdwn-hostile title is there")
 		})
 	}
 }
 
-func TestDemoDatasetServed(t *testing.T) {
+// TestDatasetServed reads the story back through the records client
+// from the in-memory records service, pages and all, as the bot will.
+func TestDatasetServed(t *testing.T) {
 	t.Parallel()
 	now := demoNows()["mid year"]
-	d := DemoDataset(now)
-	srv := NewServer(WithDataset(d), WithPageSize(7))
+	d := Dataset(now)
+	srv := recordstest.NewServer(recordstest.WithDataset(d), recordstest.WithPageSize(7))
 	t.Cleanup(srv.Close)
+	rc, err := apiclient.NewClient(srv.URL, recordstest.DefaultKey)
+	require.NoError(t, err)
 
-	ids, _ := walkActions(t, srv, "")
-	var want []string
+	list, err := rc.ListActions(t.Context(), nil)
+	require.NoError(t, err)
+	require.False(t, list.Truncated)
+	var ids, want []string
+	for _, a := range list.Actions {
+		ids = append(ids, a.ID)
+	}
 	for _, a := range d.Actions {
 		want = append(want, a.ID)
 	}
 	assert.Equal(t, want, ids)
 
-	visible := 0
+	// Only approved minutes and published drafts are served (Records API v1).
+	visible, wantVisible := 0, 0
+	for _, m := range d.Minutes {
+		if m.Status == "approved" || m.Status == "published_draft" {
+			wantVisible++
+		}
+	}
 	for _, m := range d.Meetings {
-		resp := get(t, srv, "/meetings/"+m.Reference+"/minutes")
-		if resp.status == http.StatusOK {
+		if _, err := rc.GetMinutes(t.Context(), m.Reference); err == nil {
 			visible++
 		}
 	}
-	assert.Equal(t, countFunc(d.Minutes, func(m Minutes) bool { return minutesVisible(m.Status) }), visible)
+	assert.Equal(t, wantVisible, visible)
 
 	// The hostile title survives the trip unchanged.
 	var hostile string
@@ -269,17 +284,7 @@ func TestDemoDatasetServed(t *testing.T) {
 			hostile = a.ID
 		}
 	}
-	resp := put(t, srv, "/actions/"+url.PathEscape(hostile), `{"status":"complete"}`)
-	require.Equal(t, http.StatusOK, resp.status, "body: %s", resp.body)
-	assert.Contains(t, string(resp.body), `"title":"Check <!channel> & <@U123> mentions in the newsletter"`)
-}
-
-func countFunc[T any](s []T, f func(T) bool) int {
-	n := 0
-	for _, v := range s {
-		if f(v) {
-			n++
-		}
-	}
-	return n
+	got, err := rc.UpdateActionStatus(t.Context(), hostile, apiclient.Status("complete"))
+	require.NoError(t, err)
+	assert.Equal(t, "Check <!channel> & <@U123> mentions in the newsletter", got.Title)
 }

@@ -1,16 +1,16 @@
-package recordstest
+package testworld
 
-// demoCommittees returns the committees of the demo organisation and the
-// topics their agendas rotate through. Members index demoPeople.
-func demoCommittees() []demoCommittee {
-	return []demoCommittee{
+// worldCommittees returns the committees of the test organisation and the
+// topics their agendas rotate through. Members index worldPeople.
+func worldCommittees() []worldCommittee {
+	return []worldCommittee{
 		{
 			name: "Finance", code: "FIN", location: "Committee Room 2, Town Hall",
 			hour: 17, members: []int{0, 1, 3, 7, 9},
 			lastPast: 4, upcoming: 10, gaps: []int{14, 21},
 			recent:  []string{"published_draft"},
 			htmlAgo: -1, urlAgo: 2,
-			topics: []demoTopic{
+			topics: []worldTopic{
 				{
 					title:       "Quarterly budget review",
 					description: "Income and expenditure against budget for the quarter, and the year-end forecast.",
@@ -91,7 +91,7 @@ func demoCommittees() []demoCommittee {
 			lastPast: 6, gaps: []int{21, 14},
 			recent:  []string{"in_review", "published_draft"},
 			htmlAgo: 5, urlAgo: -1,
-			topics: []demoTopic{
+			topics: []worldTopic{
 				{
 					title:       "Standing orders review",
 					description: "Proposed changes to standing orders, in particular the quorum for board meetings.",
@@ -170,7 +170,7 @@ func demoCommittees() []demoCommittee {
 			lastPast: 9, gaps: []int{21},
 			recent:  []string{"draft", "published_draft"},
 			htmlAgo: -1, urlAgo: -1,
-			topics: []demoTopic{
+			topics: []worldTopic{
 				{
 					title:       "Building maintenance schedule",
 					description: "Planned and reactive maintenance since the last meeting.",
@@ -248,7 +248,7 @@ func demoCommittees() []demoCommittee {
 			lastPast: 11, upcoming: 3, gaps: []int{14, 14, 21},
 			recent:  []string{"published_draft", "approved", "draft"},
 			htmlAgo: -1, urlAgo: -1,
-			topics: []demoTopic{
+			topics: []worldTopic{
 				{
 					title:       "Newsletter and communications",
 					description: "The next newsletter, mailing list growth and feedback.",

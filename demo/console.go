@@ -1,0 +1,325 @@
+package demo
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/recordsbot/recordsbot/apiclient/recordstest"
+	"github.com/recordsbot/recordsbot/bot/slacktest"
+)
+
+// consoleOptions configure a console. The zero value is a plain,
+// non-interactive console speaking as Alice.
+type consoleOptions struct {
+	// JSON also prints each message's Block Kit JSON and a Block Kit
+	// Builder link.
+	JSON bool
+	// Color styles the output with ANSI sequences.
+	Color bool
+	// Interactive shows a prompt before each command. Without it each
+	// command is echoed after the prompt instead, so the output of a script
+	// reads like a session, and the console reports failed commands in its
+	// result.
+	Interactive bool
+	// As is the handle (first name) of the person to start as; default
+	// "alice".
+	As string
+	// Now and Location are the reader's clock and time zone for dates;
+	// defaults time.Now and time.Local.
+	Now      func() time.Time
+	Location *time.Location
+	// Settle bounds the wait for the bot's follow-ups after each command;
+	// default 20 s, more than the bot's own 15 s work timeout.
+	Settle time.Duration
+}
+
+// console speaks for Slack to the demo's bot: it turns typed commands into
+// the requests Slack would send (slash commands, button clicks, events),
+// then shows what the bot did — its inline reply and everything it sent
+// the stand-in for Slack meanwhile — rendered for the terminal, with every
+// button numbered so the next command can press it.
+type console struct {
+	env  *demoEnv
+	out  *errWriter
+	opts consoleOptions
+	r    renderer
+	me   recordstest.Person
+
+	// buttons are the numbered controls of the latest output that had any;
+	// `click N` presses buttons[N-1].
+	buttons []button
+	// seen is how much of the stand-in's record has been shown.
+	seen cursor
+	// responseChannel maps the id of each response_url the console sent to
+	// the channel of the request, so an ephemeral message that arrives
+	// through it is clicked in the right place.
+	responseChannel map[string]string
+	// clickResponses holds the response_url ids of clicks: only there does
+	// Slack honour replace_original and delete_original; a slash
+	// command's follow-up always arrives as a new message.
+	clickResponses map[string]bool
+	events         int
+	failed         int
+	hinted         bool
+}
+
+// button is a numbered control and the message it is on.
+type button struct {
+	control
+	where origin
+}
+
+type originKind int
+
+const (
+	// inEphemeral is a message only its reader sees: a slash command's
+	// reply or a response_url post. Slack sends no copy of it with a
+	// click.
+	inEphemeral originKind = iota
+	// inMessage is a message the bot posted (a DM, a shared summary),
+	// clicked with its ts and its current blocks.
+	inMessage
+	// inHome is the App Home view, clicked with the view.
+	inHome
+)
+
+// origin is where a message is, which decides how a click on it is sent.
+type origin struct {
+	kind    originKind
+	channel string
+	ts      string
+}
+
+// cursor counts what of the stand-in's record has been shown.
+type cursor struct{ messages, updates, posts, views, unfurls int }
+
+// screen is the output of one command: its buttons are numbered from 1.
+type screen struct {
+	buttons []button
+	shown   int // messages shown
+	// quiet is what to say when the command showed no message; default
+	// "(the bot sent nothing back)".
+	quiet string
+}
+
+func newConsole(env *demoEnv, out io.Writer, opts consoleOptions) (*console, error) {
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	if opts.Location == nil {
+		opts.Location = time.Local
+	}
+	if opts.Settle <= 0 {
+		opts.Settle = 20 * time.Second
+	}
+	if opts.As == "" {
+		opts.As = "alice"
+	}
+	c := &console{
+		env:             env,
+		out:             &errWriter{w: out},
+		opts:            opts,
+		responseChannel: map[string]string{},
+		clickResponses:  map[string]bool{},
+		r: renderer{
+			p:        palette{on: opts.Color},
+			now:      opts.Now,
+			loc:      opts.Location,
+			handles:  map[string]string{slacktest.DefaultBotUserID: "recordsbot"},
+			channels: map[string]string{demoChannel: demoChannelName},
+		},
+	}
+	for _, p := range env.people {
+		c.r.handles[p.SlackID] = handle(p)
+	}
+	me, err := c.person(opts.As)
+	if err != nil {
+		return nil, fmt.Errorf("--as: %w", err)
+	}
+	c.me = me
+	return c, nil
+}
+
+// run reads commands from in until it ends, `quit`, or ctx is cancelled,
+// all of which end the console cleanly. A non-interactive console returns
+// an error when any command failed, so a script can tell.
+func (c *console) run(ctx context.Context, in io.Reader) error {
+	c.banner()
+	lines, readErr := make(chan string), make(chan error, 1)
+	done := make(chan struct{})
+	defer close(done)
+	// A blocking read of stdin cannot be interrupted, so it happens here
+	// and the loop below waits on it and on ctx together. The goroutine
+	// ends at the end of input or, once run has returned, before it hands
+	// over another line.
+	go func() {
+		sc := bufio.NewScanner(in)
+		sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
+		for sc.Scan() {
+			select {
+			case lines <- sc.Text():
+			case <-done:
+				return
+			}
+		}
+		readErr <- sc.Err()
+		close(lines)
+	}()
+
+	for {
+		if c.opts.Interactive {
+			c.printf("%s", c.prompt())
+		}
+		var line string
+		var ok bool
+		select {
+		case <-ctx.Done():
+			return c.stopped()
+		case line, ok = <-lines:
+		}
+		if !ok {
+			if err := <-readErr; err != nil {
+				return fmt.Errorf("read commands: %w", err)
+			}
+			if c.opts.Interactive {
+				c.printf("\n")
+			}
+			return c.result()
+		}
+		if !c.opts.Interactive && strings.TrimSpace(line) != "" {
+			c.printf("%s%s\n", c.prompt(), line)
+		}
+		quit, err := c.do(ctx, line)
+		if ctx.Err() != nil {
+			return c.stopped()
+		}
+		if err != nil {
+			c.failed++
+			c.printf("%s\n\n", c.r.p.fg(fgYellow, "✗ "+err.Error()))
+		}
+		if c.out.err != nil {
+			return fmt.Errorf("write output: %w", c.out.err)
+		}
+		if quit {
+			return c.result()
+		}
+	}
+}
+
+// stopped ends a console whose context was cancelled (Ctrl-C): that is
+// the person leaving, not a failure.
+func (c *console) stopped() error {
+	c.printf("\n")
+	if c.out.err != nil {
+		return fmt.Errorf("write output: %w", c.out.err)
+	}
+	return nil
+}
+
+// result is what a console that read all its commands returns.
+func (c *console) result() error {
+	if c.out.err != nil {
+		return fmt.Errorf("write output: %w", c.out.err)
+	}
+	if c.failed > 0 && !c.opts.Interactive {
+		if c.failed == 1 {
+			return errors.New("1 command of the demo script failed")
+		}
+		return fmt.Errorf("%d commands of the demo script failed", c.failed)
+	}
+	return nil
+}
+
+func (c *console) prompt() string {
+	return c.r.p.bold(c.r.p.fg(fgCyan, handle(c.me)+">")) + " "
+}
+
+// do runs one command line. quit is true for `quit`. The error is for the
+// person at the console: what went wrong and what to do instead.
+func (c *console) do(ctx context.Context, line string) (quit bool, err error) {
+	line = strings.TrimSpace(line)
+	if line == "" || strings.HasPrefix(line, "#") {
+		return false, nil
+	}
+	word, rest, _ := strings.Cut(line, " ")
+	rest = strings.TrimSpace(rest)
+	switch strings.ToLower(word) {
+	case "quit", "exit", "/quit", "/exit":
+		return true, nil
+	case "help", "/help", "?":
+		c.help()
+		return false, nil
+	case "/as", "as":
+		return false, c.switchTo(rest)
+	case "/who", "who":
+		c.who()
+		return false, nil
+	case "click", "press":
+		n, err := strconv.Atoi(strings.Trim(rest, "[]"))
+		if err != nil {
+			return false, errors.New("click needs a button number, like: click 3")
+		}
+		return false, c.click(ctx, n)
+	case "home":
+		return false, c.home(ctx)
+	case "remind":
+		return false, c.remind(ctx)
+	case "dms", "dm":
+		return false, c.dms()
+	case "post", "say":
+		return false, c.post(ctx, rest)
+	case "json":
+		c.opts.JSON = !c.opts.JSON
+		state := "off"
+		if c.opts.JSON {
+			state = "on"
+		}
+		c.printf("%s\n\n", c.r.p.grey("Block Kit JSON is "+state+"."))
+		return false, nil
+	}
+	if n, err := strconv.Atoi(strings.Trim(word, "[]")); err == nil && rest == "" {
+		return false, c.click(ctx, n)
+	}
+	if strings.HasPrefix(word, "/") {
+		return false, c.slash(ctx, word, rest)
+	}
+	if strings.HasPrefix(word, "http://") || strings.HasPrefix(word, "https://") {
+		return false, c.post(ctx, line)
+	}
+	return false, fmt.Errorf("unknown command %q; type help to see the commands", word)
+}
+
+func (c *console) banner() {
+	p := c.r.p
+	c.printf("%s — the real bot with a stand-in for Slack and an in-memory records service, all in this process.\n", p.bold("recordsbot demo"))
+	c.printf("  bot       %s  (its minutes pages open in your browser)\n", c.env.botURL)
+	c.printf("  you are   @%s (%s) · /as bob to be someone else · /who lists everyone\n", handle(c.me), c.me.Name)
+	c.printf("  try       /actions, then click 1 · /minutes finance · /meetings · home · remind · help · quit\n\n")
+}
+
+func (c *console) help() {
+	rows := [][2]string{
+		{"/actions [open|overdue|all|@bob|help…]", "your actions, with buttons (/actions help: everything it takes)"},
+		{"/minutes [committee|meeting]", "the latest minutes, or one meeting's"},
+		{"/meetings [committee|meeting]", "meetings and agendas"},
+		{"click N   (or just N)", "press button [N] of the messages above"},
+		{"home", "open your App Home tab"},
+		{"remind", "run the daily reminder job and show the DMs it sends"},
+		{"dms", "show the DMs recordsbot has sent you"},
+		{"post TEXT", "post a message in #general (links to minutes pages unfurl)"},
+		{"/as NAME   /who", "speak as someone else · list the people"},
+		{"json", "turn printing Block Kit JSON on or off"},
+		{"quit", "leave (or Ctrl-D)"},
+	}
+	c.printf("Commands (slash commands go to the bot exactly as Slack would send them):\n")
+	for _, r := range rows {
+		c.printf("  %s  %s\n", padRight(c.r.p.bold(r[0]), 40), r[1])
+	}
+	c.printf("\n")
+}

@@ -1,0 +1,255 @@
+package demo
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"strconv"
+	"strings"
+)
+
+// control is something on a message that can be pressed: a button, or one
+// option of an overflow menu or a select.
+type control struct {
+	Label   string
+	BlockID string
+	// Element is the element's JSON as the message holds it; Slack sends
+	// parts of it back in the click.
+	Element json.RawMessage
+	// Option is the chosen option's value, for a menu.
+	Option string
+	// URL is where a link button takes the browser.
+	URL string
+}
+
+// kitBlock is a Block Kit block, with the fields of every type recordsbot
+// sends. Elements stay raw: a context element's "text" is a string, an
+// interactive element's an object.
+type kitBlock struct {
+	Type      string            `json:"type"`
+	BlockID   string            `json:"block_id"`
+	Text      *kitText          `json:"text"`
+	Fields    []kitText         `json:"fields"`
+	Accessory json.RawMessage   `json:"accessory"`
+	Elements  []json.RawMessage `json:"elements"`
+	ImageURL  string            `json:"image_url"`
+	AltText   string            `json:"alt_text"`
+}
+
+// kitText is a text object.
+type kitText struct {
+	Type  string `json:"type"`
+	Text  string `json:"text"`
+	Emoji bool   `json:"emoji"`
+}
+
+// kitElement is an interactive element, or an element of a context block.
+type kitElement struct {
+	Type     string          `json:"type"`
+	Text     json.RawMessage `json:"text"`
+	URL      string          `json:"url"`
+	Style    string          `json:"style"`
+	AltText  string          `json:"alt_text"`
+	ImageURL string          `json:"image_url"`
+	Options  []struct {
+		Text  kitText `json:"text"`
+		Value string  `json:"value"`
+	} `json:"options"`
+}
+
+// text renders a text object.
+func (r *renderer) text(t kitText, fg string) string {
+	if t.Type == "mrkdwn" {
+		return r.mrkdwn(t.Text, fg)
+	}
+	return r.plainText(t.Text, t.Emoji)
+}
+
+// blocks renders a list of blocks as lines, numbering each control with
+// press, which records it and returns its number.
+func (r *renderer) blocks(raw []json.RawMessage, press func(control) int) []string {
+	var lines []string
+	for i, rb := range raw {
+		var b kitBlock
+		if err := json.Unmarshal(rb, &b); err != nil {
+			lines = append(lines, r.p.grey("[a block that is not JSON]"))
+			continue
+		}
+		switch b.Type {
+		case "header", "section", "divider", "image":
+			// Slack leaves space above these; actions and context blocks
+			// sit right under the block they belong to.
+			if i > 0 {
+				lines = append(lines, "")
+			}
+		}
+		switch b.Type {
+		case "header":
+			title := ""
+			if b.Text != nil {
+				title = r.plainText(b.Text.Text, b.Text.Emoji)
+			}
+			if r.p.on {
+				lines = append(lines, r.p.bold(title))
+			} else {
+				lines = append(lines, title, strings.Repeat("─", max(visibleWidth(title), 3)))
+			}
+		case "section":
+			if b.Text != nil {
+				lines = append(lines, strings.Split(r.text(*b.Text, fgDefault), "\n")...)
+			}
+			lines = append(lines, r.fields(b.Fields)...)
+			if len(b.Accessory) > 0 {
+				lines = append(lines, r.controls(b.BlockID, []json.RawMessage{b.Accessory}, press))
+			}
+		case "context":
+			var parts []string
+			for _, e := range b.Elements {
+				var el kitElement
+				if json.Unmarshal(e, &el) != nil {
+					continue
+				}
+				switch el.Type {
+				case "mrkdwn", "plain_text":
+					var t kitText
+					_ = json.Unmarshal(e, &t) // e decoded as an element just above
+					parts = append(parts, r.text(t, fgGrey))
+				case "image":
+					parts = append(parts, "["+el.AltText+"]")
+				}
+			}
+			for _, l := range strings.Split(strings.Join(parts, "  "), "\n") {
+				lines = append(lines, r.p.grey(l))
+			}
+		case "actions":
+			lines = append(lines, r.controls(b.BlockID, b.Elements, press))
+		case "divider":
+			lines = append(lines, r.p.grey(strings.Repeat("─", 40)))
+		case "image":
+			lines = append(lines, fmt.Sprintf("[image: %s] %s", b.AltText, b.ImageURL))
+		default:
+			lines = append(lines, r.p.grey("["+b.Type+" block, not shown here]"))
+		}
+	}
+	return lines
+}
+
+// fields lays a section's fields out in two columns, as Slack does.
+func (r *renderer) fields(fields []kitText) []string {
+	if len(fields) == 0 {
+		return nil
+	}
+	cells := make([][]string, len(fields))
+	left := 0
+	for i, f := range fields {
+		cells[i] = strings.Split(r.text(f, fgDefault), "\n")
+		if i%2 == 0 {
+			for _, l := range cells[i] {
+				left = max(left, visibleWidth(l))
+			}
+		}
+	}
+	const gap, widest = 4, 40
+	var lines []string
+	for i := 0; i < len(cells); i += 2 {
+		if i+1 == len(cells) || left > widest {
+			lines = append(lines, cells[i]...)
+			if i+1 < len(cells) {
+				lines = append(lines, cells[i+1]...)
+			}
+			continue
+		}
+		a, b := cells[i], cells[i+1]
+		for k := range max(len(a), len(b)) {
+			var l, rt string
+			if k < len(a) {
+				l = a[k]
+			}
+			if k < len(b) {
+				rt = b[k]
+			}
+			lines = append(lines, strings.TrimRight(padRight(l, left+gap)+rt, " "))
+		}
+	}
+	return lines
+}
+
+// controls renders interactive elements as one line of numbered controls:
+// "[1] Complete  [2] Start  [3] ⋯ Cancel". A link button shows where it
+// goes; a menu shows each option as a control of its own.
+func (r *renderer) controls(blockID string, elements []json.RawMessage, press func(control) int) string {
+	var parts []string
+	for _, raw := range elements {
+		var el kitElement
+		if err := json.Unmarshal(raw, &el); err != nil {
+			continue
+		}
+		switch {
+		case len(el.Options) > 0:
+			for _, o := range el.Options {
+				label := r.plainText(o.Text.Text, o.Text.Emoji)
+				n := press(control{Label: label, BlockID: blockID, Element: raw, Option: o.Value})
+				parts = append(parts, r.number(n)+" ⋯ "+label)
+			}
+		case el.Type == "button":
+			var t kitText
+			_ = json.Unmarshal(el.Text, &t) // a button without text still gets a number
+			label := r.plainText(t.Text, t.Emoji)
+			n := press(control{Label: label, BlockID: blockID, Element: raw, URL: el.URL})
+			shown := label
+			switch el.Style {
+			case "primary":
+				shown = r.p.fg(fgGreen, label)
+			case "danger":
+				shown = r.p.fg(fgRed, label)
+			}
+			if el.URL != "" {
+				shown = r.p.underline(label) + " (" + el.URL + ")"
+			}
+			parts = append(parts, r.number(n)+" "+shown)
+		default:
+			parts = append(parts, r.p.grey("["+el.Type+"]"))
+		}
+	}
+	return "  " + strings.Join(parts, "   ")
+}
+
+func (r *renderer) number(n int) string {
+	return r.p.bold(r.p.fg(fgYellow, "["+strconv.Itoa(n)+"]"))
+}
+
+// attachments renders legacy attachments (an unfurl is one): their blocks,
+// or their text, behind a bar as Slack shows them.
+func (r *renderer) attachments(raw json.RawMessage, press func(control) int) []string {
+	var atts []struct {
+		Blocks   []json.RawMessage `json:"blocks"`
+		Text     string            `json:"text"`
+		Fallback string            `json:"fallback"`
+	}
+	if err := json.Unmarshal(raw, &atts); err != nil {
+		return nil
+	}
+	var lines []string
+	for _, a := range atts {
+		var inner []string
+		switch {
+		case len(a.Blocks) > 0:
+			inner = r.blocks(a.Blocks, press)
+		case a.Text != "":
+			inner = strings.Split(r.mrkdwn(a.Text, fgDefault), "\n")
+		default:
+			inner = []string{a.Fallback}
+		}
+		for _, l := range inner {
+			lines = append(lines, r.p.grey("▌")+" "+l)
+		}
+	}
+	return lines
+}
+
+// blockKitBuilderURL links to Slack's Block Kit Builder showing payload, a
+// JSON object such as {"blocks":[…]} or a Home view. The builder reads the
+// payload from the URL fragment, percent-encoded.
+func blockKitBuilderURL(payload []byte) string {
+	return "https://app.slack.com/block-kit-builder/#" + url.PathEscape(string(payload))
+}

@@ -1,0 +1,151 @@
+package demo
+
+import (
+	"context"
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/slack-go/slack"
+
+	"github.com/recordsbot/recordsbot/apiclient"
+	"github.com/recordsbot/recordsbot/apiclient/recordstest"
+	"github.com/recordsbot/recordsbot/bot"
+	"github.com/recordsbot/recordsbot/bot/slacktest"
+	"github.com/recordsbot/recordsbot/internal/testworld"
+)
+
+// demoChannel is the channel slash commands are typed in and minutes are
+// shared to; slacktest.Sender uses the same default.
+const (
+	demoChannel     = "C0GENERAL"
+	demoChannelName = "general"
+)
+
+// demoRemindDays is the reminder job's due-soon window in the demo: the
+// default of REMIND_DAYS.
+const demoRemindDays = 3
+
+// demoEnv is everything the demo runs, in one process: the records
+// service, the stand-in for Slack, the bot's real HTTP server on a loopback
+// port, and the sender that speaks for Slack to it.
+type demoEnv struct {
+	people  []recordstest.Person
+	records *recordstest.Server
+	slack   *slacktest.Server
+	bot     *bot.Server
+	// botURL is the bot's base URL, http://127.0.0.1:PORT; it is also its
+	// PUBLIC_URL, so minutes links open its real pages.
+	botURL string
+	send   *slacktest.Sender
+	// remind runs the reminder job once, as `recordsbot remind` does.
+	remind func(ctx context.Context) (bot.RemindSummary, error)
+
+	httpSrv   *http.Server
+	serveErr  chan error
+	transport *http.Transport
+}
+
+// startDemo starts the demo's services; version names the bot in its
+// User-Agent. The caller must call close.
+func startDemo(log *slog.Logger, version string) (*demoEnv, error) {
+	data := Dataset(time.Now())
+	env := &demoEnv{people: data.People}
+	users := testworld.SlackUsers(data.People)
+	// Both stand-ins panic, like httptest, if they cannot listen on
+	// loopback; nothing else could work then either.
+	env.records = recordstest.NewServer(recordstest.WithDataset(data))
+	env.slack = slacktest.NewServer(slacktest.WithUsers(users...))
+
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		env.slack.Close()
+		env.records.Close()
+		return nil, fmt.Errorf("listen on loopback: %w", err)
+	}
+	env.botURL = "http://" + ln.Addr().String()
+
+	// One transport for every client, all of them on loopback, so that
+	// close can drop its idle connections and leave no goroutine behind.
+	env.transport = http.DefaultTransport.(*http.Transport).Clone()
+	records, err := apiclient.NewClient(env.records.URL, recordstest.DefaultKey,
+		apiclient.WithTransport(env.transport), apiclient.WithUserAgent("recordsbot/"+version+" (demo)"))
+	if err != nil {
+		ln.Close()
+		env.slack.Close()
+		env.records.Close()
+		return nil, fmt.Errorf("records client: %w", err)
+	}
+	api := slack.New(slacktest.DefaultToken, slack.OptionAPIURL(env.slack.APIURL()),
+		slack.OptionHTTPClient(&http.Client{Timeout: 15 * time.Second, Transport: env.transport}))
+	// A fresh secret per run: nothing outside this process signs for it.
+	secret := rand.Text()
+	env.bot = bot.NewServer(bot.Config{
+		SigningSecret: secret,
+		PublicURL:     env.botURL,
+		PublicMinutes: true,
+	}, bot.Deps{
+		Logger:     log,
+		Records:    records,
+		Slack:      api,
+		HTTPClient: &http.Client{Timeout: 10 * time.Second, Transport: env.transport},
+	})
+	env.send = &slacktest.Sender{
+		URL:    env.botURL + "/slack/events",
+		Secret: secret,
+		Slack:  env.slack,
+		// Longer than the bot's ack budget, so a slow answer is still an
+		// answer.
+		HTTPClient: &http.Client{Timeout: 30 * time.Second, Transport: env.transport},
+	}
+	env.remind = func(ctx context.Context) (bot.RemindSummary, error) {
+		// The demo reminds at once, whatever the hour in each person's zone.
+		return bot.Remind(ctx, bot.RemindConfig{Days: demoRemindDays, RemindAt: "00:00"},
+			bot.RemindDeps{Records: records, Slack: api, Logger: log, Clock: noWaitClock{}})
+	}
+
+	env.httpSrv = &http.Server{
+		Handler:           env.bot,
+		ReadHeaderTimeout: 5 * time.Second,
+		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelError),
+	}
+	env.serveErr = make(chan error, 1)
+	go func() { env.serveErr <- env.httpSrv.Serve(ln) }()
+	return env, nil
+}
+
+// close stops the bot's server, lets its follow-ups finish, and stops the
+// stand-ins.
+func (e *demoEnv) close() error {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	var errs []error
+	if err := e.httpSrv.Shutdown(ctx); err != nil {
+		errs = append(errs, fmt.Errorf("stop the bot's server: %w", err))
+	}
+	if err := <-e.serveErr; err != nil && !errors.Is(err, http.ErrServerClosed) {
+		errs = append(errs, fmt.Errorf("bot server: %w", err))
+	}
+	if err := e.bot.Wait(ctx); err != nil {
+		errs = append(errs, err)
+	}
+	e.slack.Close()
+	e.records.Close()
+	e.transport.CloseIdleConnections()
+	return errors.Join(errs...)
+}
+
+// handle is a demo person's Slack handle: their first name in lower case.
+func handle(p recordstest.Person) string { return testworld.Handle(p) }
+
+// noWaitClock is a clock that never waits: the demo's Slack is in the same
+// process and has no rate limits to pace against.
+type noWaitClock struct{}
+
+func (noWaitClock) Now() time.Time { return time.Now() }
+
+func (noWaitClock) Sleep(ctx context.Context, _ time.Duration) error { return ctx.Err() }

@@ -1,0 +1,66 @@
+// Package testworld is the world recordsbot's tests run in: an
+// organisation (Dataset), the in-memory records service serving it and the
+// fake Slack whose members are its people. Every end-to-end rig (bot's
+// harness, fuzz and soak rigs, the load test, cmd's serve and remind tests)
+// starts from here rather than copying the set-up; package testbot adds the
+// real bot over httptest and a signed sender.
+//
+// It is deliberately not the demo's story (package demo): the tests assert
+// on this dataset, so the story can change without breaking them. The
+// package imports neither package testing nor package bot, so bot's
+// internal tests can use it without an import cycle and the demo can use
+// SlackUsers without linking the test framework into the binary.
+package testworld
+
+import (
+	"strings"
+
+	"github.com/recordsbot/recordsbot/apiclient/recordstest"
+	"github.com/recordsbot/recordsbot/bot/slacktest"
+)
+
+// TB is the part of testing.TB that Start uses.
+type TB interface {
+	Helper()
+	Cleanup(func())
+}
+
+// World is a running records service and Slack stand-in.
+type World struct {
+	// Data is what Records serves; Users are Slack's members.
+	Data    recordstest.Dataset
+	Users   []slacktest.User
+	Records *recordstest.Server
+	Slack   *slacktest.Server
+}
+
+// Start serves data from a new records fake, configured further by opts,
+// and starts a fake Slack whose members are users (often
+// SlackUsers(data.People), with extras). Both are closed when the test
+// ends. Like httptest, it panics if it cannot listen on loopback.
+func Start(t TB, data recordstest.Dataset, users []slacktest.User, opts ...recordstest.Option) *World {
+	t.Helper()
+	w := &World{Data: data, Users: users}
+	w.Records = recordstest.NewServer(append([]recordstest.Option{recordstest.WithDataset(data)}, opts...)...)
+	t.Cleanup(w.Records.Close)
+	w.Slack = slacktest.NewServer(slacktest.WithUsers(users...))
+	t.Cleanup(w.Slack.Close)
+	return w
+}
+
+// SlackUsers returns the Slack members who are people: the same Slack ID,
+// real name and email, and their Handle as the user name. The time zone is
+// left empty (the fake's default); set it on the result where it matters.
+func SlackUsers(people []recordstest.Person) []slacktest.User {
+	users := make([]slacktest.User, 0, len(people))
+	for _, p := range people {
+		users = append(users, slacktest.User{ID: p.SlackID, Name: Handle(p), RealName: p.Name, Email: p.Email})
+	}
+	return users
+}
+
+// Handle is a person's Slack handle: their first name in lower case.
+func Handle(p recordstest.Person) string {
+	first, _, _ := strings.Cut(strings.TrimSpace(p.Name), " ")
+	return strings.ToLower(first)
+}
