@@ -90,7 +90,7 @@ func TestJoinerWithTimeLeftLoadsAgain(t *testing.T) {
 	t.Parallel()
 	c := New[int](time.Minute, nil)
 	var loads atomic.Int32
-	short, cancel := context.WithTimeout(t.Context(), 30*time.Millisecond)
+	short, cancel := context.WithTimeout(t.Context(), 300*time.Millisecond)
 	defer cancel()
 	slowFirst := func(ctx context.Context) (int, error) {
 		if loads.Add(1) == 1 {
@@ -101,7 +101,9 @@ func TestJoinerWithTimeLeftLoadsAgain(t *testing.T) {
 	}
 	done := make(chan error, 1)
 	go func() { _, err := c.Get(short, "k", slowFirst); done <- err }()
-	time.Sleep(5 * time.Millisecond)
+	for loads.Load() == 0 {
+		time.Sleep(time.Millisecond) // the first caller's load is under way
+	}
 	v, err := c.Get(t.Context(), "k", slowFirst)
 	require.NoError(t, err)
 	assert.Equal(t, 7, v)
