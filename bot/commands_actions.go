@@ -355,33 +355,8 @@ func (u *actionsUI) sortKeeping(as []*apiclient.Action, now time.Time, reader *t
 // actionRow is the row of a as shown to a reader in zone reader (nil: the
 // organisation's), overdue by the one rule (actions.Due).
 func (u *actionsUI) actionRow(a *apiclient.Action, now time.Time, reader *time.Location, canChange, showAssignee bool, changed *blocks.Change) blocks.ActionRow {
-	r := actionRow(a, u.dom.Due(a, now, reader, 0) == actions.Overdue, canChange, showAssignee, changed)
+	r := blocks.RowOf(a, u.dom.Due(a, now, reader, 0) == actions.Overdue, canChange, showAssignee, changed)
 	r.Rev = u.revs.next()
-	return r
-}
-
-// actionRow is Server.actionRow for code that has no Server, such as the
-// reminder job, whose rows must match the ones a click redraws.
-func actionRow(a *apiclient.Action, overdue, canChange, showAssignee bool, changed *blocks.Change) blocks.ActionRow {
-	meeting := a.MeetingTitle
-	if meeting == "" {
-		meeting = a.MeetingID
-	}
-	r := blocks.ActionRow{
-		ID:              a.ID,
-		Title:           a.Title,
-		Status:          string(a.Status),
-		Deadline:        a.Deadline,
-		DeadlineHasTime: a.DeadlineHasTime,
-		Overdue:         overdue,
-		Meeting:         meeting,
-		Committee:       a.Committee,
-		CanChange:       canChange,
-		Changed:         changed,
-	}
-	if showAssignee {
-		r.Assignee = a.Assignee.String()
-	}
 	return r
 }
 

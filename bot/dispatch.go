@@ -151,20 +151,6 @@ func (s *Server) userMessage(ctx context.Context, what string, err error) string
 	return msgInternal
 }
 
-// slackErrorCode returns the error code of a Slack Web API error
-// ("not_in_channel"), or "".
-func slackErrorCode(err error) string {
-	var se slack.SlackErrorResponse
-	if errors.As(err, &se) {
-		return se.Err
-	}
-	var sp *slack.SlackErrorResponse
-	if errors.As(err, &sp) {
-		return sp.Err
-	}
-	return ""
-}
-
 // echoUnreadable reports whether err is slack-go failing to decode a
 // successful answer, rather than Slack refusing the call: not an ok:false
 // error, a rate limit, an HTTP status or a transport error. Since v0.34

@@ -194,7 +194,7 @@ func (s *Server) postResponse(ctx context.Context, responseURL string, msg any) 
 			r.After = time.Duration(ra) * time.Second
 		}
 		if resp.StatusCode == http.StatusTooManyRequests {
-			s.deps.Metrics.slackWait("response_url")
+			s.deps.Metrics.SlackWait("response_url")
 		}
 		return r
 	})

@@ -13,6 +13,7 @@ import (
 	"github.com/recordsbot/recordsbot/apiclient"
 	"github.com/recordsbot/recordsbot/blocks"
 	"github.com/recordsbot/recordsbot/bot/minutespage"
+	"github.com/recordsbot/recordsbot/internal/slackapi"
 )
 
 // interaction is the part of a block_actions payload the bot reads. It is
@@ -243,7 +244,7 @@ func (c *clicks) clickStatus(ctx context.Context, in *interaction, value string)
 	}
 	// The bot's own message in a channel or DM (a reminder).
 	err = c.updateMessage(ctx, in.channelID(), in.Message.TS, done, raw)
-	if slackErrorCode(err) == "invalid_blocks" {
+	if slackapi.ErrorCode(err) == "invalid_blocks" {
 		// The message holds blocks the bot did not write and Slack will
 		// not take back (it shows some it does not accept from apps).
 		// Once more with only the blocks the bot renders, so the change
@@ -295,7 +296,7 @@ func (c *clicks) clickShare(ctx context.Context, in *interaction, meetingID stri
 	_, _, err = c.slack.PostMessageContext(ctx, channel, slack.MsgOptionText(msg.Text, false), slack.MsgOptionBlocks(msg.Blocks...))
 	c.metrics.slackCall("chat.postMessage", err)
 	if err != nil {
-		switch code := slackErrorCode(err); code {
+		switch code := slackapi.ErrorCode(err); code {
 		case "not_in_channel", "channel_not_found":
 			c.respond(ctx, in, notice(cantPostHere(code, channel, in.Channel.Name, blocks.Escape(c.mins.minutesURL(m.ID, min)))), false)
 		default:

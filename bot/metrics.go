@@ -11,6 +11,8 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"github.com/slack-go/slack/socketmode"
+
+	"github.com/recordsbot/recordsbot/internal/slackapi"
 )
 
 // Metrics are recordsbot's Prometheus metrics, served on GET /metrics. A nil
@@ -156,14 +158,15 @@ func slackErrorLabel(err error) string {
 	if isRateLimited(err) {
 		return "ratelimited"
 	}
-	code := slackErrorCode(err)
+	code := slackapi.ErrorCode(err)
 	if code == "" || len(code) > 64 || strings.TrimFunc(code, func(r rune) bool { return r >= 'a' && r <= 'z' || r == '_' }) != "" {
 		return "other"
 	}
 	return code
 }
 
-func (m *Metrics) slackWait(method string) {
+// SlackWait counts a wait a 429 from Slack asked for.
+func (m *Metrics) SlackWait(method string) {
 	if m != nil {
 		m.slackLimited.WithLabelValues(method).Inc()
 	}
@@ -233,7 +236,7 @@ func (m *Metrics) RecordsTransport(rt http.RoundTripper) http.RoundTripper {
 // *Metrics returns rt unwrapped.
 func (m *Metrics) SlackTransport(rt http.RoundTripper) http.RoundTripper {
 	return m.counting(rt, func(r *http.Request, status string) {
-		m.slackCalls.WithLabelValues(slackMethod(r.URL.Path), status).Inc()
+		m.slackCalls.WithLabelValues(slackapi.Method(r.URL.Path), status).Inc()
 	})
 }
 
@@ -246,7 +249,7 @@ func (m *Metrics) counting(rt http.RoundTripper, count func(r *http.Request, sta
 	if m == nil {
 		return rt
 	}
-	return roundTripFunc(func(r *http.Request) (*http.Response, error) {
+	return slackapi.RoundTripFunc(func(r *http.Request) (*http.Response, error) {
 		resp, err := rt.RoundTrip(r)
 		status := "error"
 		if err == nil {
@@ -256,27 +259,6 @@ func (m *Metrics) counting(rt http.RoundTripper, count func(r *http.Request, sta
 		return resp, err
 	})
 }
-
-// slackMethod names the Web API method of a request path such as
-// "/api/chat.postMessage"; any other path is a response_url (Slack's are
-// https://hooks.slack.com/commands/… and /actions/…).
-func slackMethod(path string) string {
-	i := strings.LastIndex(path, "/api/")
-	if i < 0 {
-		return "response_url"
-	}
-	method := path[i+len("/api/"):]
-	if method == "" || len(method) > 64 || strings.TrimFunc(method, func(r rune) bool {
-		return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r == '.' || r == '_'
-	}) != "" {
-		return "other"
-	}
-	return method
-}
-
-type roundTripFunc func(*http.Request) (*http.Response, error)
-
-func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
 
 // endpointTemplate maps ".../api/v1/meetings/FIN%2F1/minutes" to
 // "/meetings/{id}/minutes".

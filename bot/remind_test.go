@@ -17,6 +17,7 @@ import (
 	"github.com/recordsbot/recordsbot/apiclient/recordstest"
 	"github.com/recordsbot/recordsbot/bot"
 	"github.com/recordsbot/recordsbot/bot/slacktest"
+	"github.com/recordsbot/recordsbot/remind"
 )
 
 // remindNow is when the reminder tests run: a Wednesday morning, so the
@@ -60,7 +61,7 @@ func remindDataset(d *recordstest.Dataset) {
 
 // remindRun is one run of the reminder job against the harness's fakes.
 type remindRun struct {
-	sum bot.RemindSummary
+	sum remind.Summary
 	err error
 	out string
 }
@@ -69,17 +70,17 @@ type remindRun struct {
 // USER_MAP when cfg leaves them out. The job paces itself to Slack's tiers
 // on a clock 1,000 times faster than real time, as the harness's fake has
 // no tiers; remindRealTime paces in real time.
-func (h *harness) remind(cfg bot.RemindConfig, metrics *bot.Metrics) remindRun {
+func (h *harness) remind(cfg remind.Config, metrics *bot.Metrics) remindRun {
 	h.t.Helper()
 	return h.remindOn(slacktest.NewScaledClock(time.Now(), 1000), cfg, metrics)
 }
 
-func (h *harness) remindRealTime(cfg bot.RemindConfig, metrics *bot.Metrics) remindRun {
+func (h *harness) remindRealTime(cfg remind.Config, metrics *bot.Metrics) remindRun {
 	h.t.Helper()
 	return h.remindOn(nil, cfg, metrics)
 }
 
-func (h *harness) remindOn(clock bot.Clock, cfg bot.RemindConfig, metrics *bot.Metrics) remindRun {
+func (h *harness) remindOn(clock remind.Clock, cfg remind.Config, metrics *bot.Metrics) remindRun {
 	h.t.Helper()
 	if cfg.Now.IsZero() {
 		cfg.Now = remindNow
@@ -90,7 +91,7 @@ func (h *harness) remindOn(clock bot.Clock, cfg bot.RemindConfig, metrics *bot.M
 	rc, err := apiclient.NewClient(h.records.URL, recordstest.DefaultKey)
 	require.NoError(h.t, err)
 	var out bytes.Buffer
-	sum, err := bot.Remind(h.t.Context(), cfg, bot.RemindDeps{
+	sum, err := remind.Run(h.t.Context(), cfg, remind.Deps{
 		Records: rc,
 		Slack:   slack.New(slacktest.DefaultToken, slack.OptionAPIURL(h.slack.APIURL())),
 		Logger:  testLogger(h.t),
@@ -148,13 +149,13 @@ func (h *harness) posts() int {
 func TestRemindSendsOneDMPerUserWithTheirDueActions(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, withDataset(remindDataset))
-	run := h.remind(bot.RemindConfig{Days: 3}, nil)
+	run := h.remind(remind.Config{Days: 3}, nil)
 	require.NoError(t, run.err)
 
 	assert.Equal(t, "2026-11-18", run.sum.Date)
 	assert.Equal(t, 4, run.sum.Reminded, "alice, bob, carol and dee")
 	assert.Equal(t, 7, run.sum.Actions)
-	assert.Equal(t, []bot.UnmatchedAssignee{{Assignee: "Una Known <una@nowhere.example>", Actions: 1}}, run.sum.Unmatched)
+	assert.Equal(t, []remind.UnmatchedAssignee{{Assignee: "Una Known <una@nowhere.example>", Actions: 1}}, run.sum.Unmatched)
 	assert.Empty(t, run.sum.Failed)
 	assert.Equal(t, 4, h.posts(), "one DM per user")
 
@@ -232,7 +233,7 @@ func TestRemindDeadlineWindow(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			h := newHarness(t, withDataset(remindDataset))
-			run := h.remind(bot.RemindConfig{Days: tc.days, Now: tc.now}, nil)
+			run := h.remind(remind.Config{Days: tc.days, Now: tc.now}, nil)
 			require.NoError(t, run.err)
 			got := map[string][]string{}
 			for _, m := range h.slack.Messages("") {
@@ -247,7 +248,7 @@ func TestRemindDeadlineWindow(t *testing.T) {
 func TestRemindOnceADay(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, withDataset(remindDataset))
-	cfg := bot.RemindConfig{Days: 3, ReportChannel: "C0REPORTS"}
+	cfg := remind.Config{Days: 3, ReportChannel: "C0REPORTS"}
 
 	first := h.remind(cfg, nil)
 	require.NoError(t, first.err)
@@ -281,7 +282,7 @@ func TestRemindOnceADay(t *testing.T) {
 func TestRemindReportsUnmatchedAssignees(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, withDataset(remindDataset))
-	run := h.remind(bot.RemindConfig{Days: 3, ReportChannel: "C0REPORTS", UserMap: map[string]string{}}, nil)
+	run := h.remind(remind.Config{Days: 3, ReportChannel: "C0REPORTS", UserMap: map[string]string{}}, nil)
 	require.NoError(t, run.err)
 	require.Len(t, run.sum.Unmatched, 2, "without USER_MAP, dee matches nobody either")
 	assert.Equal(t, "Dee Mapped", run.sum.Unmatched[0].Assignee)
@@ -302,7 +303,7 @@ func TestRemindWaitsForRetryAfter(t *testing.T) {
 	h.slack.InjectFault(slacktest.Fault{Method: "chat.postMessage", HTTPStatus: http.StatusTooManyRequests, RetryAfter: 1, Times: 1})
 	h.slack.InjectFault(slacktest.Fault{Method: "users.lookupByEmail", HTTPStatus: http.StatusTooManyRequests, RetryAfter: 1, Times: 1})
 	m := bot.NewMetrics()
-	run := h.remindRealTime(bot.RemindConfig{Days: 3}, m)
+	run := h.remindRealTime(remind.Config{Days: 3}, m)
 	require.NoError(t, run.err)
 	assert.Equal(t, 4, run.sum.Reminded, "everyone is reminded in the end")
 	require.Len(t, run.sum.Unmatched, 1, "a rate-limited lookup is not a miss")
@@ -352,7 +353,7 @@ func TestRemindPacesPostsToOneChannel(t *testing.T) {
 	h := newHarness(t, withDataset(remindDataset))
 	// The report goes to a DM that also gets a reminder: two posts to one
 	// channel in one run.
-	run := h.remindRealTime(bot.RemindConfig{Days: 3, ReportChannel: "DU0ALICE"}, nil)
+	run := h.remindRealTime(remind.Config{Days: 3, ReportChannel: "DU0ALICE"}, nil)
 	require.NoError(t, run.err)
 	var at []time.Time
 	for _, c := range h.slack.Calls("chat.postMessage") {
@@ -369,8 +370,8 @@ func TestRemindPartialFailure(t *testing.T) {
 	h := newHarness(t, withDataset(remindDataset))
 	h.slack.InjectFault(slacktest.Fault{Method: "chat.postMessage", Error: "fatal_error", Times: 1})
 	m := bot.NewMetrics()
-	run := h.remind(bot.RemindConfig{Days: 3}, m)
-	require.ErrorIs(t, run.err, bot.ErrRemindersFailed)
+	run := h.remind(remind.Config{Days: 3}, m)
+	require.ErrorIs(t, run.err, remind.ErrRemindersFailed)
 	require.Len(t, run.sum.Failed, 1)
 	failed := run.sum.Failed[0].Who
 	assert.ErrorContains(t, run.sum.Failed[0].Err, "fatal_error")
@@ -381,7 +382,7 @@ func TestRemindPartialFailure(t *testing.T) {
 	assert.Equal(t, 1.0, metricValue(t, m, "recordsbot_reminders_total", "failed"))
 
 	// A rerun sends only the one that failed.
-	again := h.remind(bot.RemindConfig{Days: 3}, nil)
+	again := h.remind(remind.Config{Days: 3}, nil)
 	require.NoError(t, again.err)
 	assert.Equal(t, 1, again.sum.Reminded)
 	assert.Equal(t, 3, again.sum.Skipped)
@@ -395,8 +396,8 @@ func TestRemindLookupFailureIsAFailureNotAMiss(t *testing.T) {
 	// those lookups fail too.
 	h.slack.InjectFault(slacktest.Fault{Method: "users.list", HTTPStatus: http.StatusInternalServerError})
 	h.slack.InjectFault(slacktest.Fault{Method: "users.lookupByEmail", HTTPStatus: http.StatusInternalServerError})
-	run := h.remind(bot.RemindConfig{Days: 3}, nil)
-	require.ErrorIs(t, run.err, bot.ErrRemindersFailed)
+	run := h.remind(remind.Config{Days: 3}, nil)
+	require.ErrorIs(t, run.err, remind.ErrRemindersFailed)
 	assert.Len(t, run.sum.Failed, 4, "alice, bob, carol and una could not be looked up")
 	assert.Empty(t, run.sum.Unmatched)
 	assert.Equal(t, 1, run.sum.Reminded, "dee, matched through USER_MAP, still is")
@@ -405,7 +406,7 @@ func TestRemindLookupFailureIsAFailureNotAMiss(t *testing.T) {
 func TestRemindDryRun(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, withDataset(remindDataset))
-	run := h.remind(bot.RemindConfig{Days: 3, DryRun: true, ReportChannel: "C0REPORTS"}, nil)
+	run := h.remind(remind.Config{Days: 3, DryRun: true, ReportChannel: "C0REPORTS"}, nil)
 	require.NoError(t, run.err)
 	assert.True(t, run.sum.DryRun)
 	assert.Equal(t, 4, run.sum.Reminded)
@@ -427,13 +428,13 @@ func TestRemindSkipsWeekends(t *testing.T) {
 	t.Parallel()
 	saturday := time.Date(2026, 11, 21, 9, 0, 0, 0, time.UTC)
 	h := newHarness(t, withDataset(remindDataset))
-	run := h.remind(bot.RemindConfig{Days: 3, SkipWeekends: true, Now: saturday}, nil)
+	run := h.remind(remind.Config{Days: 3, SkipWeekends: true, Now: saturday}, nil)
 	require.NoError(t, run.err)
 	assert.Equal(t, 4, run.sum.Weekend, "Saturday morning in London for all four")
 	assert.Contains(t, run.sum.String(), "0 users reminded, 0 actions included, 0 skipped as already reminded, 4 on their weekend")
 	assert.Empty(t, h.slack.Calls("chat.postMessage"))
 
-	run = h.remind(bot.RemindConfig{Days: 3, Now: saturday}, nil)
+	run = h.remind(remind.Config{Days: 3, Now: saturday}, nil)
 	require.NoError(t, run.err)
 	assert.Zero(t, run.sum.Weekend)
 	assert.Positive(t, run.sum.Reminded, "without SkipWeekends, Saturday is a day like any other")
@@ -447,7 +448,7 @@ func TestRemindButtonsWorkInTheDM(t *testing.T) {
 	h := newHarness(t, withDataset(remindDataset), withConfig(func(c *bot.Config) {
 		c.UserMap = map[string]string{"dee mapped": "U0DEE"}
 	}))
-	require.NoError(t, h.remind(bot.RemindConfig{Days: 3}, nil).err)
+	require.NoError(t, h.remind(remind.Config{Days: 3}, nil).err)
 	stored, dm := h.dm("DU0ALICE")
 
 	blockID, el, _ := dm.element(t, "status:complete", "complete|A-1|")
@@ -481,7 +482,7 @@ func TestRemindButtonsWorkInTheDM(t *testing.T) {
 	assert.Equal(t, string(stored.Metadata), string(after.Metadata), "the update keeps the metadata")
 
 	// So the once-a-day rule still holds after a click.
-	again := h.remind(bot.RemindConfig{Days: 3}, nil)
+	again := h.remind(remind.Config{Days: 3}, nil)
 	require.NoError(t, again.err)
 	assert.Equal(t, 4, again.sum.Skipped)
 }
@@ -511,12 +512,12 @@ func TestRemindAssigneeGivenBySlackID(t *testing.T) {
 	h := newHarness(t, withDataset(remindDataset))
 	rc, err := apiclient.NewClient(h.records.URL, recordstest.DefaultKey)
 	require.NoError(t, err)
-	sum, err := bot.Remind(t.Context(), bot.RemindConfig{Days: 3, Now: remindNow}, bot.RemindDeps{
+	sum, err := remind.Run(t.Context(), remind.Config{Days: 3, Now: remindNow}, remind.Deps{
 		Records: slackIDRecords{Records: rc, ids: map[string]string{"Dee Mapped": "U0DEE", "Bob Brown": "U0NOSUCH"}},
 		Slack:   slack.New(slacktest.DefaultToken, slack.OptionAPIURL(h.slack.APIURL())),
 		Logger:  testLogger(t),
 	})
-	require.ErrorIs(t, err, bot.ErrRemindersFailed)
+	require.ErrorIs(t, err, remind.ErrRemindersFailed)
 	_, dee := h.dm("DU0DEE")
 	assert.Equal(t, []string{"Due soon", "A-10"}, outline(t, dee), "no USER_MAP needed")
 	require.Len(t, sum.Failed, 1, "a Slack ID Slack does not know")

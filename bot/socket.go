@@ -12,6 +12,8 @@ import (
 
 	"github.com/slack-go/slack"
 	"github.com/slack-go/slack/socketmode"
+
+	"github.com/recordsbot/recordsbot/internal/slackapi"
 )
 
 // ErrSocketAuth is returned by RunSocketMode when Slack refuses the
@@ -170,7 +172,7 @@ func (s *Server) socketEvent(ctx context.Context, client *socketmode.Client, evt
 			cause = c.ErrorObj
 			attrs = append(attrs, "attempt", c.Attempt, "backoff", c.Backoff)
 		}
-		if code := slackErrorCode(cause); isSocketAuthCode(code) {
+		if code := slackapi.ErrorCode(cause); isSocketAuthCode(code) {
 			// slack-go would retry some of these (not_allowed_token_type,
 			// missing_scope) forever; no retry can fix a token.
 			return fmt.Errorf("%w (%s)", ErrSocketAuth, code)
@@ -236,7 +238,7 @@ func socketRunError(err error) error {
 	if err == nil {
 		return errors.New("socket mode: connection ended")
 	}
-	if code := slackErrorCode(err); isSocketAuthCode(code) {
+	if code := slackapi.ErrorCode(err); isSocketAuthCode(code) {
 		return fmt.Errorf("%w (%s)", ErrSocketAuth, code)
 	}
 	var sc slack.StatusCodeError

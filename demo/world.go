@@ -17,6 +17,7 @@ import (
 	"github.com/recordsbot/recordsbot/bot"
 	"github.com/recordsbot/recordsbot/bot/slacktest"
 	"github.com/recordsbot/recordsbot/internal/testworld"
+	"github.com/recordsbot/recordsbot/remind"
 )
 
 // demoChannel is the channel slash commands are typed in and minutes are
@@ -43,7 +44,7 @@ type demoEnv struct {
 	botURL string
 	send   *slacktest.Sender
 	// remind runs the reminder job once, as `recordsbot remind` does.
-	remind func(ctx context.Context) (bot.RemindSummary, error)
+	remind func(ctx context.Context) (remind.Summary, error)
 
 	httpSrv   *http.Server
 	serveErr  chan error
@@ -102,10 +103,10 @@ func startDemo(log *slog.Logger, version string) (*demoEnv, error) {
 		// answer.
 		HTTPClient: &http.Client{Timeout: 30 * time.Second, Transport: env.transport},
 	}
-	env.remind = func(ctx context.Context) (bot.RemindSummary, error) {
+	env.remind = func(ctx context.Context) (remind.Summary, error) {
 		// The demo reminds at once, whatever the hour in each person's zone.
-		return bot.Remind(ctx, bot.RemindConfig{Days: demoRemindDays, RemindAt: "00:00"},
-			bot.RemindDeps{Records: records, Slack: api, Logger: log, Clock: noWaitClock{}})
+		return remind.Run(ctx, remind.Config{Days: demoRemindDays, RemindAt: "00:00"},
+			remind.Deps{Records: records, Slack: api, Logger: log, Clock: noWaitClock{}})
 	}
 
 	env.httpSrv = &http.Server{

@@ -64,7 +64,7 @@ func run(ctx context.Context, cfg Config, args []string, stdin io.Reader, stdout
 		if err := cfg.check(sub); err != nil {
 			return err
 		}
-		return remind(ctx, cfg, args, stdout, stderr)
+		return runRemind(ctx, cfg, args, stdout, stderr)
 	case "demo":
 		return runDemo(ctx, cfg, args, stdin, stdout, stderr)
 	case "sandbox":

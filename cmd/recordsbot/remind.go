@@ -10,14 +10,14 @@ import (
 	// must be there even in an image without one.
 	_ "time/tzdata"
 
-	"github.com/recordsbot/recordsbot/bot"
+	"github.com/recordsbot/recordsbot/remind"
 )
 
 // remind is `recordsbot remind [--dry-run]`: one run of the reminder job,
 // for a scheduler. It prints the unmatched assignees, the failures and, last,
 // the summary line to stdout; logs go to stderr. It returns an error (exit
 // 1) when any reminder failed, after sending all the others.
-func remind(ctx context.Context, cfg Config, args []string, stdout, stderr io.Writer) error {
+func runRemind(ctx context.Context, cfg Config, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("remind", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
@@ -54,7 +54,7 @@ scheduler; running it again sends only what is missing.
 	}
 	userMap, _ := parseUserMap(cfg.UserMap) // validated by check
 	zone, _ := cfg.zone()                   // validated by check
-	sum, err := bot.Remind(ctx, bot.RemindConfig{
+	sum, err := remind.Run(ctx, remind.Config{
 		Days:          cfg.RemindDays,
 		ReportChannel: cfg.RemindReportChannel,
 		SkipWeekends:  cfg.RemindSkipWeekends,
@@ -62,7 +62,7 @@ scheduler; running it again sends only what is missing.
 		UserMap:       userMap,
 		Zone:          zone,
 		RemindAt:      cfg.RemindAt,
-	}, bot.RemindDeps{Records: records, Slack: api, Logger: log, Out: stdout})
+	}, remind.Deps{Records: records, Slack: api, Logger: log, Out: stdout})
 
 	if !*dryRun {
 		// The dry run has already listed them with its reminders.

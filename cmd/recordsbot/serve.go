@@ -17,6 +17,7 @@ import (
 
 	"github.com/recordsbot/recordsbot/apiclient"
 	"github.com/recordsbot/recordsbot/bot"
+	"github.com/recordsbot/recordsbot/internal/slackapi"
 )
 
 func parseLevel(s string) (slog.Level, error) {
@@ -49,7 +50,7 @@ func clients(cfg Config, m *bot.Metrics, log *slog.Logger) (*apiclient.Client, *
 	api := slack.New(cfg.SlackBotToken,
 		slack.OptionAPIURL(cfg.SlackAPIURL),
 		slack.OptionAppLevelToken(cfg.SlackAppToken),
-		slack.OptionHTTPClient(&http.Client{Timeout: 15 * time.Second, Transport: bot.SlackWarningTransport(m.SlackTransport(nil), log)}))
+		slack.OptionHTTPClient(&http.Client{Timeout: 15 * time.Second, Transport: slackapi.WarningTransport(m.SlackTransport(nil), log)}))
 	return records, api, nil
 }
 

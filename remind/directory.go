@@ -1,4 +1,4 @@
-package bot
+package remind
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/recordsbot/recordsbot/apiclient"
+	"github.com/recordsbot/recordsbot/internal/slackapi"
 )
 
 // directory is the workspace's members as users.list gives them, read once
@@ -99,7 +100,7 @@ func (j *remindJob) match(ctx context.Context, pending []pendingAssignee) ([]*re
 		switch {
 		case errs[i] != nil:
 			j.log.ErrorContext(ctx, "remind: assignee lookup failed", "assignee", label, "error", errs[i])
-			j.sum.Failed = append(j.sum.Failed, RemindFailure{Who: label, Err: errs[i]})
+			j.sum.Failed = append(j.sum.Failed, Failure{Who: label, Err: errs[i]})
 			j.count("failed")
 		case ids[i] == "":
 			j.log.WarnContext(ctx, "remind: assignee matches no Slack user", "assignee", label, "actions", len(p.actions))
@@ -144,7 +145,7 @@ func (j *remindJob) slackUser(ctx context.Context, p apiclient.Person) (string, 
 	err := j.slack.call(ctx, "users.lookupByEmail", "", func(ctx context.Context) error {
 		u, err := j.deps.Slack.GetUserByEmailContext(ctx, p.Email)
 		switch {
-		case slackErrorCode(err) == "users_not_found":
+		case slackapi.ErrorCode(err) == "users_not_found":
 			return nil
 		case err != nil:
 			return err

@@ -1,7 +1,8 @@
-package bot_test
+package remind_test
 
 import (
 	"bytes"
+	"github.com/recordsbot/recordsbot/internal/slackapi"
 	"log/slog"
 	"net/http"
 	"testing"
@@ -11,8 +12,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/recordsbot/recordsbot/bot"
 	"github.com/recordsbot/recordsbot/bot/slacktest"
+	"github.com/recordsbot/recordsbot/remind"
 )
 
 // The report of unmatched assignees is posted once a day, against a fake
@@ -28,14 +29,14 @@ func TestRemindReportOnceADay(t *testing.T) {
 			t.Parallel()
 			e := newTierEnv(t, []slacktest.User{person(1, "UTC")}, []slacktest.User{person(99, "UTC")},
 				time.Date(2026, 11, 19, 0, 0, 0, 0, time.UTC), 500, slacktest.WithScopes(scopes...))
-			var ledger bot.Ledger
+			var ledger remind.Ledger
 			if withLedger {
 				ledger = newMemLedger(e.clock.Now)
 			}
-			cfg := bot.RemindConfig{Days: 3, Now: now, ReportChannel: "C0REPORTS"}
+			cfg := remind.Config{Days: 3, Now: now, ReportChannel: "C0REPORTS"}
 			for run := range 2 {
 				cfg.Now = now.Add(time.Duration(run) * time.Hour)
-				sum, err := bot.Remind(t.Context(), cfg, e.deps(ledger, nil))
+				sum, err := remind.Run(t.Context(), cfg, e.deps(ledger, nil))
 				require.NoError(t, err)
 				require.Len(t, sum.Unmatched, 1)
 			}
@@ -55,9 +56,9 @@ func TestRemindReportWithoutHistoryScope(t *testing.T) {
 	e := newTierEnv(t, []slacktest.User{person(1, "UTC")}, []slacktest.User{person(99, "UTC")},
 		time.Date(2026, 11, 19, 0, 0, 0, 0, time.UTC), 500,
 		slacktest.WithScopes("chat:write", "users:read", "users:read.email", "im:write", "im:history", "metadata.message:read"))
-	cfg := bot.RemindConfig{Days: 3, Now: time.Date(2026, 11, 18, 10, 0, 0, 0, time.UTC), ReportChannel: "C0REPORTS"}
+	cfg := remind.Config{Days: 3, Now: time.Date(2026, 11, 18, 10, 0, 0, 0, time.UTC), ReportChannel: "C0REPORTS"}
 	for range 2 {
-		_, err := bot.Remind(t.Context(), cfg, e.deps(nil, nil))
+		_, err := remind.Run(t.Context(), cfg, e.deps(nil, nil))
 		require.NoError(t, err)
 	}
 	refused := e.fake.Calls("conversations.history")
@@ -76,7 +77,7 @@ func TestRemindReportWithoutHistoryScope(t *testing.T) {
 		time.Date(2026, 11, 19, 0, 0, 0, 0, time.UTC), 500, slacktest.WithScopes("chat:write", "users:read", "users:read.email"))
 	ledger := newMemLedger(e.clock.Now)
 	for range 2 {
-		_, err := bot.Remind(t.Context(), cfg, e.deps(ledger, nil))
+		_, err := remind.Run(t.Context(), cfg, e.deps(ledger, nil))
 		require.NoError(t, err)
 	}
 	assert.Len(t, e.fake.Messages("C0REPORTS"), 1)
@@ -92,9 +93,9 @@ func TestSlackWarningsAreLogged(t *testing.T) {
 	t.Cleanup(fake.Close)
 	var logs bytes.Buffer
 	api := slack.New(slacktest.DefaultToken, slack.OptionAPIURL(fake.APIURL()), slack.OptionHTTPClient(
-		&http.Client{Transport: bot.SlackWarningTransport(nil, slog.New(slog.NewTextHandler(&logs, nil)))}))
+		&http.Client{Transport: slackapi.WarningTransport(nil, slog.New(slog.NewTextHandler(&logs, nil)))}))
 	_, _, err := api.PostMessageContext(t.Context(), "U0000001", slack.MsgOptionText("hi", false),
-		slack.MsgOptionMetadata(slack.SlackMetadata{EventType: bot.ReminderEventType, EventPayload: map[string]any{"action_ids": []string{"A-1"}}}))
+		slack.MsgOptionMetadata(slack.SlackMetadata{EventType: remind.ReminderEventType, EventPayload: map[string]any{"action_ids": []string{"A-1"}}}))
 	require.NoError(t, err)
 	assert.Contains(t, logs.String(), "invalid_metadata_schema")
 	assert.Contains(t, logs.String(), "chat.postMessage")

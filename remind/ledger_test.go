@@ -1,4 +1,4 @@
-package bot_test
+package remind_test
 
 import (
 	"context"
@@ -15,11 +15,11 @@ import (
 
 	"github.com/recordsbot/recordsbot/apiclient"
 	"github.com/recordsbot/recordsbot/apiclient/recordstest"
-	"github.com/recordsbot/recordsbot/bot"
 	"github.com/recordsbot/recordsbot/bot/slacktest"
+	"github.com/recordsbot/recordsbot/remind"
 )
 
-// memLedger is an in-memory bot.Ledger with the semantics the store
+// memLedger is an in-memory remind.Ledger with the semantics the store
 // implements: a claim is the owner's until its lease runs out on the
 // ledger's clock, Done is for ever, Release forgets. Like a real store it
 // refuses work on a cancelled context, so a killed run leaves its claims
@@ -52,7 +52,7 @@ func newMemLedger(now func() time.Time) *memLedger {
 	return &memLedger{now: now, entries: map[string]*ledgerEntry{}}
 }
 
-func (l *memLedger) Claim(ctx context.Context, key, owner string, lease time.Duration) (bot.ClaimResult, error) {
+func (l *memLedger) Claim(ctx context.Context, key, owner string, lease time.Duration) (remind.ClaimResult, error) {
 	if err := ctx.Err(); err != nil {
 		return 0, err
 	}
@@ -64,14 +64,14 @@ func (l *memLedger) Claim(ctx context.Context, key, owner string, lease time.Dur
 	switch {
 	case e == nil:
 		l.entries[key] = &ledgerEntry{owner: owner, until: now.Add(lease)}
-		return bot.ClaimNew, nil
+		return remind.ClaimNew, nil
 	case e.done:
-		return bot.ClaimDone, nil
+		return remind.ClaimDone, nil
 	case e.owner != owner && now.Before(e.until):
-		return bot.ClaimBusy, nil
+		return remind.ClaimBusy, nil
 	default:
 		e.owner, e.until = owner, now.Add(lease)
-		return bot.ClaimExpired, nil
+		return remind.ClaimExpired, nil
 	}
 }
 
@@ -141,14 +141,14 @@ func newTierEnv(t testing.TB, people, ghosts []slacktest.User, deadline time.Tim
 
 // deps are the job's collaborators against the env, with ledger (nil for
 // none).
-func (e *tierEnv) deps(ledger bot.Ledger, settings bot.Settings) bot.RemindDeps {
+func (e *tierEnv) deps(ledger remind.Ledger, settings remind.Settings) remind.Deps {
 	rc, err := apiclient.NewClient(e.records.URL, recordstest.DefaultKey)
 	require.NoError(e.t, err)
 	log := slog.New(slog.DiscardHandler)
 	if t, ok := e.t.(*testing.T); ok && len(e.people) <= 50 {
 		log = testLogger(t)
 	}
-	return bot.RemindDeps{
+	return remind.Deps{
 		Records:  rc,
 		Slack:    slack.New(slacktest.DefaultToken, slack.OptionAPIURL(e.fake.APIURL())),
 		Ledger:   ledger,
@@ -178,9 +178,9 @@ func (e *tierEnv) limited() int {
 	return n
 }
 
-// settingsFunc is a bot.Settings from a function.
-type settingsFunc func(userID string) bot.Preferences
+// settingsFunc is a remind.Settings from a function.
+type settingsFunc func(userID string) remind.Preferences
 
-func (f settingsFunc) ReminderPreferences(_ context.Context, userID string) (bot.Preferences, error) {
+func (f settingsFunc) ReminderPreferences(_ context.Context, userID string) (remind.Preferences, error) {
 	return f(userID), nil
 }

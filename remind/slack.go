@@ -1,15 +1,10 @@
-package bot
+package remind
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
-	"net/http"
-	"strings"
 	"sync"
 	"time"
 
@@ -73,7 +68,7 @@ const channelInterval = time.Second
 type slackCaller struct {
 	clock   Clock
 	log     *slog.Logger
-	metrics *Metrics
+	metrics Metrics
 	retries int
 
 	mu   sync.Mutex
@@ -81,7 +76,7 @@ type slackCaller struct {
 	hold map[string]time.Time // a key Slack has told to wait, until when
 }
 
-func newSlackCaller(clock Clock, log *slog.Logger, m *Metrics) *slackCaller {
+func newSlackCaller(clock Clock, log *slog.Logger, m Metrics) *slackCaller {
 	return &slackCaller{clock: clock, log: log, metrics: m, retries: remindRetries,
 		next: map[string]time.Time{}, hold: map[string]time.Time{}}
 }
@@ -116,7 +111,9 @@ func (c *slackCaller) call(ctx context.Context, method, channel string, f func(c
 			}
 		}
 		c.mu.Unlock()
-		c.metrics.slackWait(method)
+		if c.metrics != nil {
+			c.metrics.SlackWait(method)
+		}
 		c.log.InfoContext(ctx, "remind: rate limited by Slack, every call of the method waits", "method", method,
 			"retry_after", wait, "attempt", attempt+1)
 		return retry.Result{Err: err, Retry: true}
@@ -209,46 +206,3 @@ func sleepCtx(ctx context.Context, d time.Duration) error {
 		return context.Cause(ctx)
 	}
 }
-
-// SlackWarningTransport wraps next (http.DefaultTransport when nil) so that
-// every warning Slack returns on a Web API call is logged: "warning" and
-// response_metadata.warnings (https://docs.slack.dev/apis/web-api/#responses),
-// such as invalid_metadata_schema when a message's metadata was dropped.
-// slack-go's OptionOnWarning is not enough: chat.postMessage, the call
-// whose warning matters most here, bypasses it. Only the method and the
-// warnings are logged, never the request.
-func SlackWarningTransport(next http.RoundTripper, log *slog.Logger) http.RoundTripper {
-	if next == nil {
-		next = http.DefaultTransport
-	}
-	return roundTripFunc(func(r *http.Request) (*http.Response, error) {
-		resp, err := next.RoundTrip(r)
-		if err != nil || !strings.Contains(resp.Header.Get("Content-Type"), "json") {
-			return resp, err
-		}
-		// Slack's answers are small; one larger than the cap is passed on
-		// unread past it.
-		head, rerr := io.ReadAll(io.LimitReader(resp.Body, maxWarningScan))
-		resp.Body = struct {
-			io.Reader
-			io.Closer
-		}{io.MultiReader(bytes.NewReader(head), resp.Body), resp.Body}
-		if rerr != nil || !bytes.Contains(head, []byte(`"warning`)) {
-			return resp, err
-		}
-		var w struct {
-			Warning          string `json:"warning"`
-			ResponseMetadata struct {
-				Warnings []string `json:"warnings"`
-			} `json:"response_metadata"`
-		}
-		if json.Unmarshal(head, &w) == nil && (w.Warning != "" || len(w.ResponseMetadata.Warnings) > 0) {
-			log.WarnContext(r.Context(), "slack: the Web API returned a warning", "method", slackMethod(r.URL.Path),
-				"warning", w.Warning, "warnings", w.ResponseMetadata.Warnings)
-		}
-		return resp, err
-	})
-}
-
-// maxWarningScan is how much of an answer is read to find its warnings.
-const maxWarningScan = 1 << 20

@@ -1,4 +1,4 @@
-package bot_test
+package remind_test
 
 import (
 	"context"
@@ -14,8 +14,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/recordsbot/recordsbot/bot"
 	"github.com/recordsbot/recordsbot/bot/slacktest"
+	"github.com/recordsbot/recordsbot/remind"
 )
 
 // TestRemindFigures runs the reminder plan against the tiered fake Slack
@@ -66,7 +66,7 @@ func remindFigures(t *testing.T, n int, speed float64, strict bool) {
 	e := newTierEnv(t, people, nil, deadline, speed)
 	ledger := newMemLedger(e.clock.Now)
 	start := e.clock.Now()
-	sum, err := bot.Remind(t.Context(), bot.RemindConfig{Days: 3, Now: now}, e.deps(ledger, nil))
+	sum, err := remind.Run(t.Context(), remind.Config{Days: 3, Now: now}, e.deps(ledger, nil))
 	slackTime := e.clock.Now().Sub(start)
 	require.NoError(t, err)
 	require.Equal(t, n, sum.Reminded)
@@ -84,7 +84,7 @@ func remindFigures(t *testing.T, n int, speed float64, strict bool) {
 		assert.LessOrEqual(t, slackTime.Minutes(), 1.25*r.PostFloor.Minutes()+1, "the run itself keeps to the plan")
 	}
 
-	again, err := bot.Remind(t.Context(), bot.RemindConfig{Days: 3, Now: now.Add(time.Hour)}, e.deps(ledger, nil))
+	again, err := remind.Run(t.Context(), remind.Config{Days: 3, Now: now.Add(time.Hour)}, e.deps(ledger, nil))
 	require.NoError(t, err)
 	assert.Equal(t, n, again.Skipped)
 	dupRerun := duplicates(e)
@@ -99,12 +99,12 @@ func remindFigures(t *testing.T, n int, speed float64, strict bool) {
 		_ = e.fake.Wait(ctx, func() bool { return len(e.fake.Calls("chat.postMessage")) >= n/2 })
 		kill()
 	}()
-	_, _ = bot.Remind(ctx, bot.RemindConfig{Days: 3, Now: now, Owner: "killed"}, e.deps(ledger, nil))
+	_, _ = remind.Run(ctx, remind.Config{Days: 3, Now: now, Owner: "killed"}, e.deps(ledger, nil))
 	killedAt := len(e.fake.Messages(""))
-	_, err = bot.Remind(t.Context(), bot.RemindConfig{Days: 3, Now: now.Add(time.Minute), Owner: "restart"}, e.deps(ledger, nil))
+	_, err = remind.Run(t.Context(), remind.Config{Days: 3, Now: now.Add(time.Minute), Owner: "restart"}, e.deps(ledger, nil))
 	require.NoError(t, err)
 	ledger.advance(time.Hour)
-	_, err = bot.Remind(t.Context(), bot.RemindConfig{Days: 3, Now: now.Add(time.Hour), Owner: "next hour"}, e.deps(ledger, nil))
+	_, err = remind.Run(t.Context(), remind.Config{Days: 3, Now: now.Add(time.Hour), Owner: "next hour"}, e.deps(ledger, nil))
 	require.NoError(t, err)
 	dupRestart := duplicates(e)
 	t.Logf("killed after %d posts, restarted: %d people reminded, %d duplicates", killedAt, len(e.dms()), dupRestart)

@@ -1,4 +1,4 @@
-package bot
+package remind
 
 import (
 	"cmp"
@@ -17,6 +17,19 @@ import (
 	"github.com/recordsbot/recordsbot/actions"
 	"github.com/recordsbot/recordsbot/apiclient"
 )
+
+// Records is what the job reads of the records service;
+// *apiclient.Client implements it.
+type Records interface {
+	ListActions(ctx context.Context, opts *apiclient.ListActionsOptions) (*apiclient.ActionList, error)
+}
+
+// Metrics counts what the job does; *bot.Metrics implements it. A nil
+// Metrics counts nothing.
+type Metrics interface {
+	Reminder(outcome string)
+	SlackWait(method string)
+}
 
 // Message metadata event types. A reminder DM carries ReminderEventType
 // with the payload {"key": "remind:U123:2026-11-22", "date": "2026-11-22",
@@ -61,14 +74,14 @@ const (
 	usersPage = 200
 )
 
-// ErrRemindersFailed is wrapped by the error [Remind] returns when one or
+// ErrRemindersFailed is wrapped by the error [Run] returns when one or
 // more reminders (or the report of unmatched assignees) could not be sent.
 var ErrRemindersFailed = errors.New("some reminders failed")
 
-// RemindConfig is what one run of the reminder job does. The zero value
+// Config is what one run of the reminder job does. The zero value
 // reminds of overdue actions and those due today, from 09:00 local time,
 // in UTC for date-only deadlines.
-type RemindConfig struct {
+type Config struct {
 	// Days is the due-soon window: an open or in-progress action is included
 	// when it is overdue or due by the end of the reader's day Days days
 	// after their today. A negative value counts as 0. `recordsbot remind`
@@ -82,7 +95,7 @@ type RemindConfig struct {
 	ReportChannel string
 	// SkipWeekends sends nobody a reminder on their own Saturday or Sunday.
 	SkipWeekends bool
-	// DryRun writes each reminder as text to RemindDeps.Out and sends
+	// DryRun writes each reminder as text to Deps.Out and sends
 	// nothing. It still reads the records and the Slack directory, so it
 	// shows what a first run would send to those whose morning it is.
 	DryRun bool
@@ -108,8 +121,8 @@ type RemindConfig struct {
 	Lease time.Duration
 }
 
-// RemindDeps are the reminder job's collaborators.
-type RemindDeps struct {
+// Deps are the reminder job's collaborators.
+type Deps struct {
 	// Records is read with ListActions only. Required.
 	Records Records
 	// Slack is called with users.list, users.lookupByEmail (for assignees
@@ -118,7 +131,7 @@ type RemindDeps struct {
 	// and conversations.history (conversations.open only when the DMs
 	// cannot be listed).
 	// Required; a *slack.Client.
-	Slack RemindSlack
+	Slack Slack
 	// Ledger records who has been reminded on which local day, exactly
 	// once. nil falls back to reading each DM's history for today's
 	// reminder, which costs two Tier 3 calls a person.
@@ -131,14 +144,14 @@ type RemindDeps struct {
 	// Logger defaults to discarding.
 	Logger *slog.Logger
 	// Metrics counts reminders by outcome; nil counts nothing.
-	Metrics *Metrics
+	Metrics Metrics
 	// Out receives the dry run's text. Default io.Discard.
 	Out io.Writer
 }
 
-// RemindSlack is the part of Slack's Web API the reminder job uses.
+// Slack is the part of Slack's Web API the reminder job uses.
 // *slack.Client implements it.
-type RemindSlack interface {
+type Slack interface {
 	GetUsersPaginated(options ...slack.GetUsersOption) slack.UserPagination
 	GetUserByEmailContext(ctx context.Context, email string) (*slack.User, error)
 	GetConversationsForUserContext(ctx context.Context, params *slack.GetConversationsForUserParameters) ([]slack.Channel, string, error)
@@ -147,8 +160,8 @@ type RemindSlack interface {
 	GetConversationHistoryContext(ctx context.Context, params *slack.GetConversationHistoryParameters) (*slack.GetConversationHistoryResponse, error)
 }
 
-// RemindSummary is what a run of the reminder job did.
-type RemindSummary struct {
+// Summary is what a run of the reminder job did.
+type Summary struct {
 	// Date is the day the run was for, YYYY-MM-DD in the organisation's
 	// zone; each person's own "today" is in theirs.
 	Date   string
@@ -170,7 +183,7 @@ type RemindSummary struct {
 	// Unmatched are the assignees with due actions who match no Slack user.
 	Unmatched []UnmatchedAssignee
 	// Failed are the reminders that could not be sent, each with why.
-	Failed []RemindFailure
+	Failed []Failure
 	// NotAttempted is the number of users left out because the run was
 	// cancelled.
 	NotAttempted int
@@ -187,8 +200,8 @@ type UnmatchedAssignee struct {
 	Actions  int    // how many due actions they would have been reminded of
 }
 
-// RemindFailure is a reminder that could not be sent.
-type RemindFailure struct {
+// Failure is a reminder that could not be sent.
+type Failure struct {
 	// Who is the Slack user ID, or the assignee when the lookup failed, or
 	// "report to <channel>" for the list of unmatched assignees.
 	Who string
@@ -199,7 +212,7 @@ type RemindFailure struct {
 // users reminded, 112 actions included, 3 skipped as already reminded, 2
 // unmatched, 1 failed (4.2s)"; counts of people whose morning or weekday
 // it is not are added when there are any.
-func (s RemindSummary) String() string {
+func (s Summary) String() string {
 	var b strings.Builder
 	b.WriteString("remind " + s.Date)
 	if s.DryRun {
@@ -261,7 +274,7 @@ func plural(n int, one, many string) string {
 // records error when the actions could not be read (nothing is sent then),
 // an error naming cfg.RemindAt when it is not HH:MM, and ctx's error when
 // the run was cancelled.
-func Remind(ctx context.Context, cfg RemindConfig, deps RemindDeps) (RemindSummary, error) {
+func Run(ctx context.Context, cfg Config, deps Deps) (Summary, error) {
 	if cfg.Concurrency <= 0 {
 		cfg.Concurrency = remindConcurrency
 	}
@@ -287,7 +300,7 @@ func Remind(ctx context.Context, cfg RemindConfig, deps RemindDeps) (RemindSumma
 	if deps.Out == nil {
 		deps.Out = io.Discard
 	}
-	sum := RemindSummary{Date: cfg.Now.In(cfg.Zone).Format(time.DateOnly), DryRun: cfg.DryRun}
+	sum := Summary{Date: cfg.Now.In(cfg.Zone).Format(time.DateOnly), DryRun: cfg.DryRun}
 	at, err := parseTimeOfDay(cmp.Or(cfg.RemindAt, defaultRemindAt))
 	if err != nil {
 		return sum, fmt.Errorf("remind at %q: %w", cfg.RemindAt, err)
@@ -319,8 +332,8 @@ func parseTimeOfDay(s string) (time.Duration, error) {
 
 // remindJob is one run of Remind.
 type remindJob struct {
-	cfg      RemindConfig
-	deps     RemindDeps
+	cfg      Config
+	deps     Deps
 	log      *slog.Logger
 	userMap  actions.UserMap
 	remindAt time.Duration // the organisation's reminder time, since local midnight
@@ -329,8 +342,8 @@ type remindJob struct {
 	dms      dmList     // users.conversations, read when first needed
 
 	mu   sync.Mutex
-	sum  RemindSummary // guarded by mu while workers run
-	done int           // users handled so far; guarded by mu
+	sum  Summary // guarded by mu while workers run
+	done int     // users handled so far; guarded by mu
 }
 
 // recipient is one Slack user and the actions that may be due for them.
@@ -449,7 +462,7 @@ func personLabel(p apiclient.Person) string {
 
 // count adds one reminder outcome to the metrics; a dry run counts nothing.
 func (j *remindJob) count(outcome string) {
-	if !j.cfg.DryRun {
+	if !j.cfg.DryRun && j.deps.Metrics != nil {
 		j.deps.Metrics.Reminder(outcome)
 	}
 }

@@ -1,4 +1,4 @@
-package bot_test
+package remind_test
 
 import (
 	"context"
@@ -11,8 +11,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/recordsbot/recordsbot/bot"
 	"github.com/recordsbot/recordsbot/bot/slacktest"
+	"github.com/recordsbot/recordsbot/remind"
 )
 
 // The job against Slack's tiers: who is who in one users.list page, a post
@@ -27,7 +27,7 @@ func TestRemindFitsTheTiers(t *testing.T) {
 	now := time.Date(2026, 11, 18, 10, 0, 0, 0, time.UTC)
 	e := newTierEnv(t, people, nil, time.Date(2026, 11, 19, 0, 0, 0, 0, time.UTC), 200)
 	ledger := newMemLedger(e.clock.Now)
-	sum, err := bot.Remind(t.Context(), bot.RemindConfig{Days: 3, Now: now}, e.deps(ledger, nil))
+	sum, err := remind.Run(t.Context(), remind.Config{Days: 3, Now: now}, e.deps(ledger, nil))
 	require.NoError(t, err)
 	assert.Equal(t, 60, sum.Reminded)
 
@@ -47,7 +47,7 @@ func TestRemindFitsTheTiers(t *testing.T) {
 	// A rerun the same day sends nothing and asks Slack for nothing but
 	// the directory.
 	e.fake.ResetTiers()
-	again, err := bot.Remind(t.Context(), bot.RemindConfig{Days: 3, Now: now.Add(time.Hour)}, e.deps(ledger, nil))
+	again, err := remind.Run(t.Context(), remind.Config{Days: 3, Now: now.Add(time.Hour)}, e.deps(ledger, nil))
 	require.NoError(t, err)
 	assert.Equal(t, 60, again.Skipped)
 	assert.Equal(t, map[string]int{"users.list": 1}, e.fake.TierReport().Calls)
@@ -67,7 +67,7 @@ func TestRemindOneSharedPauseAfterA429(t *testing.T) {
 	// time, so no post is in flight when the 429 comes back.
 	e := newTierEnv(t, people, nil, time.Date(2026, 11, 19, 0, 0, 0, 0, time.UTC), 5)
 	e.fake.InjectFault(slacktest.Fault{Method: "chat.postMessage", HTTPStatus: http.StatusTooManyRequests, RetryAfter: 2, Times: 1})
-	sum, err := bot.Remind(t.Context(), bot.RemindConfig{Days: 3, Now: now, Concurrency: 8}, e.deps(newMemLedger(e.clock.Now), nil))
+	sum, err := remind.Run(t.Context(), remind.Config{Days: 3, Now: now, Concurrency: 8}, e.deps(newMemLedger(e.clock.Now), nil))
 	require.NoError(t, err)
 	assert.Equal(t, 12, sum.Reminded)
 
@@ -95,7 +95,7 @@ func TestRemindTimeZones(t *testing.T) {
 	for h := range 24 {
 		now := start.Add(time.Duration(h) * time.Hour)
 		before := e.dms()
-		_, err := bot.Remind(t.Context(), bot.RemindConfig{Days: 1, Now: now}, e.deps(ledger, nil))
+		_, err := remind.Run(t.Context(), remind.Config{Days: 1, Now: now}, e.deps(ledger, nil))
 		require.NoError(t, err)
 		for ch, n := range e.dms() {
 			if n > before[ch] {
@@ -142,25 +142,25 @@ func TestRemindWeekendsInTheUsersZone(t *testing.T) {
 	deadline := time.Date(2026, 11, 21, 0, 0, 0, 0, time.UTC)
 
 	e := newTierEnv(t, []slacktest.User{nz, la}, nil, deadline, 500)
-	sum, err := bot.Remind(t.Context(), bot.RemindConfig{Days: 3, Now: friday, SkipWeekends: true}, e.deps(newMemLedger(e.clock.Now), nil))
+	sum, err := remind.Run(t.Context(), remind.Config{Days: 3, Now: friday, SkipWeekends: true}, e.deps(newMemLedger(e.clock.Now), nil))
 	require.NoError(t, err)
 	assert.Equal(t, 1, sum.Weekend)
 	assert.Equal(t, map[string]int{"D" + la.ID: 1}, e.dms())
 
 	// Without REMIND_SKIP_WEEKENDS, only who asked for weekdays only.
 	e = newTierEnv(t, []slacktest.User{nz, la}, nil, deadline, 500)
-	prefs := settingsFunc(func(id string) bot.Preferences { return bot.Preferences{WeekdaysOnly: id == nz.ID} })
-	sum, err = bot.Remind(t.Context(), bot.RemindConfig{Days: 3, Now: friday}, e.deps(newMemLedger(e.clock.Now), prefs))
+	prefs := settingsFunc(func(id string) remind.Preferences { return remind.Preferences{WeekdaysOnly: id == nz.ID} })
+	sum, err = remind.Run(t.Context(), remind.Config{Days: 3, Now: friday}, e.deps(newMemLedger(e.clock.Now), prefs))
 	require.NoError(t, err)
 	assert.Equal(t, 1, sum.Weekend)
 	assert.Equal(t, map[string]int{"D" + la.ID: 1}, e.dms())
 
 	// And their own reminder time: LA asked for 13:00, so not yet at noon.
 	e = newTierEnv(t, []slacktest.User{nz, la}, nil, deadline, 500)
-	prefs = settingsFunc(func(id string) bot.Preferences {
-		return bot.Preferences{RemindAt: map[bool]string{true: "13:00"}[id == la.ID]}
+	prefs = settingsFunc(func(id string) remind.Preferences {
+		return remind.Preferences{RemindAt: map[bool]string{true: "13:00"}[id == la.ID]}
 	})
-	sum, err = bot.Remind(t.Context(), bot.RemindConfig{Days: 3, Now: friday}, e.deps(newMemLedger(e.clock.Now), prefs))
+	sum, err = remind.Run(t.Context(), remind.Config{Days: 3, Now: friday}, e.deps(newMemLedger(e.clock.Now), prefs))
 	require.NoError(t, err)
 	assert.Equal(t, 1, sum.NotYet)
 	assert.Equal(t, map[string]int{"D" + nz.ID: 1}, e.dms())
@@ -185,16 +185,16 @@ func TestRemindRestartMidRun(t *testing.T) {
 		_ = e.fake.Wait(ctx, func() bool { return len(e.fake.Messages("")) >= 15 })
 		kill()
 	}()
-	first, err := bot.Remind(ctx, bot.RemindConfig{Days: 3, Now: now, Owner: "run-1"}, e.deps(ledger, nil))
+	first, err := remind.Run(ctx, remind.Config{Days: 3, Now: now, Owner: "run-1"}, e.deps(ledger, nil))
 	require.Error(t, err, "killed")
 	sentFirst := len(e.fake.Messages(""))
 	require.Less(t, sentFirst, 40, "killed before the end")
 	t.Logf("first run: %d sent before the kill, summary %s", sentFirst, first)
 
-	second, err := bot.Remind(t.Context(), bot.RemindConfig{Days: 3, Now: now.Add(time.Minute), Owner: "run-2"}, e.deps(ledger, nil))
+	second, err := remind.Run(t.Context(), remind.Config{Days: 3, Now: now.Add(time.Minute), Owner: "run-2"}, e.deps(ledger, nil))
 	require.NoError(t, err)
 	ledger.advance(time.Hour)
-	third, err := bot.Remind(t.Context(), bot.RemindConfig{Days: 3, Now: now.Add(time.Hour), Owner: "run-3"},
+	third, err := remind.Run(t.Context(), remind.Config{Days: 3, Now: now.Add(time.Hour), Owner: "run-3"},
 		e.deps(ledger, nil))
 	require.NoError(t, err)
 	t.Logf("second: %s; third: %s", second, third)
@@ -232,7 +232,7 @@ func TestRemindDirectoryFallback(t *testing.T) {
 	people := []slacktest.User{person(1, "UTC"), person(2, "UTC"), person(3, "UTC")}
 	e := newTierEnv(t, people, nil, time.Date(2026, 11, 19, 0, 0, 0, 0, time.UTC), 500)
 	e.fake.InjectFault(slacktest.Fault{Method: "users.list", Error: "missing_scope"})
-	sum, err := bot.Remind(t.Context(), bot.RemindConfig{Days: 3, Now: time.Date(2026, 11, 18, 10, 0, 0, 0, time.UTC)}, e.deps(nil, nil))
+	sum, err := remind.Run(t.Context(), remind.Config{Days: 3, Now: time.Date(2026, 11, 18, 10, 0, 0, 0, time.UTC)}, e.deps(nil, nil))
 	require.NoError(t, err)
 	assert.Equal(t, 3, sum.Reminded)
 	r := e.fake.TierReport()
@@ -243,7 +243,7 @@ func TestRemindDirectoryFallback(t *testing.T) {
 	// The next hour, each DM's history is read for today's reminder; no
 	// DM is opened one by one.
 	e.fake.ResetTiers()
-	again, err := bot.Remind(t.Context(), bot.RemindConfig{Days: 3, Now: time.Date(2026, 11, 18, 11, 0, 0, 0, time.UTC)}, e.deps(nil, nil))
+	again, err := remind.Run(t.Context(), remind.Config{Days: 3, Now: time.Date(2026, 11, 18, 11, 0, 0, 0, time.UTC)}, e.deps(nil, nil))
 	require.NoError(t, err)
 	assert.Equal(t, 3, again.Skipped)
 	r = e.fake.TierReport()
@@ -262,7 +262,7 @@ func TestRemindReadsTheDirectoryInPages(t *testing.T) {
 		people = append(people, person(i, "UTC"))
 	}
 	e := newTierEnv(t, people, nil, time.Date(2026, 11, 19, 0, 0, 0, 0, time.UTC), 500)
-	sum, err := bot.Remind(t.Context(), bot.RemindConfig{Days: 3, Now: time.Date(2026, 11, 18, 10, 0, 0, 0, time.UTC), DryRun: true},
+	sum, err := remind.Run(t.Context(), remind.Config{Days: 3, Now: time.Date(2026, 11, 18, 10, 0, 0, 0, time.UTC), DryRun: true},
 		e.deps(nil, nil))
 	require.NoError(t, err)
 	assert.Equal(t, 450, sum.Reminded)

@@ -1,4 +1,4 @@
-package bot
+package remind
 
 import (
 	"cmp"
@@ -120,7 +120,7 @@ func (j *remindJob) remindOne(ctx context.Context, r *recipient, now time.Time) 
 	case "weekend":
 		j.sum.Weekend++
 	case "failed":
-		j.sum.Failed = append(j.sum.Failed, RemindFailure{Who: r.id, Err: err})
+		j.sum.Failed = append(j.sum.Failed, Failure{Who: r.id, Err: err})
 		j.log.ErrorContext(ctx, "remind: reminder failed", "user", r.id, "actions", n, "error", err)
 	}
 }
@@ -369,7 +369,7 @@ func (j *remindJob) reminder(r *recipient, due []*apiclient.Action, now time.Tim
 	for _, a := range due {
 		// The recipient is the assignee, so the row has its buttons and no
 		// name, exactly as the row a click redraws.
-		row := actionRow(a, status(a) == actions.Overdue, true, false, nil)
+		row := blocks.RowOf(a, status(a) == actions.Overdue, true, false, nil)
 		if row.Overdue {
 			rem.Overdue = append(rem.Overdue, row)
 		} else {
@@ -389,7 +389,7 @@ func (j *remindJob) dryRun(ctx context.Context, recipients []*recipient, now tim
 		due, _, _, why, err := j.plan(ctx, r, now)
 		switch {
 		case err != nil:
-			j.sum.Failed = append(j.sum.Failed, RemindFailure{Who: r.id, Err: err})
+			j.sum.Failed = append(j.sum.Failed, Failure{Who: r.id, Err: err})
 			continue
 		case why == "not_yet":
 			j.sum.NotYet++

@@ -1,4 +1,4 @@
-package bot
+package remind
 
 import (
 	"context"
@@ -72,7 +72,7 @@ func (j *remindJob) report(ctx context.Context) {
 
 func (j *remindJob) reportFailed(ctx context.Context, channel string, err error) {
 	j.log.ErrorContext(ctx, "remind: report of unmatched assignees failed", "channel", channel, "error", err)
-	j.sum.Failed = append(j.sum.Failed, RemindFailure{Who: "report to " + channel, Err: err})
+	j.sum.Failed = append(j.sum.Failed, Failure{Who: "report to " + channel, Err: err})
 }
 
 // reportText is the message listing assignees whom no Slack user matches.
