@@ -166,12 +166,9 @@ func checkConfig(cfg Config, rep *doctorReport) {
 		set  bool
 		text string
 	}{
-		{cfg.SlackAppToken != "", "SLACK_APP_TOKEN not set: Slack reaches the bot over HTTP (PUBLIC_URL/slack/events), not Socket Mode"},
-		{cfg.PublicURL != "", "PUBLIC_URL not set: no minutes links or unfurls of the bot's own pages"},
 		{len(cfg.AdminUserIDs) > 0, "ADMIN_USER_IDS not set: only each action's assignee may change it"},
 		{cfg.UserMap != "", "USER_MAP not set: people are matched to assignees by their Slack email only"},
 		{cfg.RecordsFieldMap != "", "RECORDS_FIELD_MAP not set: record fields are read under the built-in names only"},
-		{cfg.RemindReportChannel != "", "REMIND_REPORT_CHANNEL not set: assignees no Slack user matches are only logged by remind"},
 	} {
 		if !o.set {
 			rep.add(secConfig, skipped(o.text))

@@ -80,7 +80,7 @@ func scopeCheck(sc apiclient.ScopeCheck) check {
 		}
 		return ok(text)
 	case apiclient.ScopeMissing:
-		return failed("scope "+sc.Scope+" missing: "+sc.Detail,
+		return failed("scope "+sc.Scope+" missing: "+strings.TrimPrefix(sc.Detail, "records api: "),
 			"ask the records service's administrator to give the key the "+sc.Scope+" scope (recordsbot needs actions:read, actions:write and meetings:read)")
 	case apiclient.ScopeNotChecked:
 		if sc.Scope == "actions:write" && sc.Detail == "not asked to write" {
@@ -88,7 +88,9 @@ func scopeCheck(sc apiclient.ScopeCheck) check {
 		}
 		return skipped("scope " + sc.Scope + " not checked: " + sc.Detail)
 	}
-	return failed("scope "+sc.Scope+" could not be exercised: "+sc.Detail, "see the endpoint lines below for why")
+	// The endpoint's own line below reports why the call failed; one ✗
+	// per problem.
+	return skipped("scope " + sc.Scope + " not confirmed: the call needing it failed for another reason (below)")
 }
 
 // requiredFields are the fields without which the bot cannot show a
@@ -121,7 +123,9 @@ func endpointCheck(e apiclient.EndpointReport, in *apiclient.Inspection, fm apic
 		if strings.Contains(e.Error, "no array under") {
 			fix = "the list is wrapped in a member the client does not know (it reads data, items, results, value, the resource's name or _embedded); RECORDS_FIELD_MAP names fields, not envelopes, so report the service's answer as a recordsbot issue"
 		}
-		return failed(e.Endpoint+": "+e.Error, fix), true
+		// The client's error repeats the endpoint the line starts with.
+		msg := strings.TrimPrefix(e.Error, "records api: "+e.Endpoint+": ")
+		return failed(e.Endpoint+": "+msg, fix), true
 	}
 	summary := e.Endpoint + ": "
 	var parts []string

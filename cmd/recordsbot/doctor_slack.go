@@ -46,7 +46,7 @@ func checkSlack(ctx context.Context, cfg Config, rep *doctorReport) {
 	}
 	switch {
 	case cfg.SlackAppToken == "":
-		rep.add(secSlack, skipped("SLACK_APP_TOKEN not set: HTTP mode, not Socket Mode"))
+		rep.add(secSlack, skipped("SLACK_APP_TOKEN not set: Slack reaches the bot over HTTP (PUBLIC_URL/slack/events), not Socket Mode"))
 	case !strings.HasPrefix(cfg.SlackAppToken, "xapp-"):
 		rep.add(secSlack, failed("SLACK_APP_TOKEN does not look like an app-level token (xapp-…)",
 			"create one with connections:write under Basic Information → App-Level Tokens"))
@@ -124,7 +124,7 @@ func scopesCheck(h http.Header) check {
 func reportChannelCheck(ctx context.Context, api *slack.Client, channel string) check {
 	channel = strings.TrimSpace(channel)
 	if channel == "" {
-		return skipped("REMIND_REPORT_CHANNEL not set: no channel to check")
+		return skipped("REMIND_REPORT_CHANNEL not set: remind only logs the assignees no Slack user matches")
 	}
 	if !strings.HasPrefix(channel, "C") && !strings.HasPrefix(channel, "G") {
 		return advisory("REMIND_REPORT_CHANNEL "+channel+" is not a channel ID",
@@ -139,6 +139,9 @@ func reportChannelCheck(ctx context.Context, api *slack.Client, channel string) 
 	case code == "not_in_channel":
 		return advisory("the bot is not in REMIND_REPORT_CHANNEL "+channel+": remind's report of unmatched assignees would fail",
 			"invite it: /invite @recordsbot in that channel")
+	case code == "missing_scope":
+		return advisory("REMIND_REPORT_CHANNEL "+channel+" could not be checked: the token lacks channels:history or groups:history",
+			"see the scopes line above")
 	case code == "channel_not_found":
 		return advisory("REMIND_REPORT_CHANNEL "+channel+" not found: it does not exist, or it is private and the bot is not in it",
 			"check the ID, and invite the bot (/invite @recordsbot) if the channel is private")

@@ -85,7 +85,7 @@ func (m migrationCounter) WithGroup(string) slog.Handler      { return m }
 // links and unfurls suffer.
 func checkPublicURL(ctx context.Context, cfg Config, rep *doctorReport) {
 	if strings.TrimSpace(cfg.PublicURL) == "" {
-		rep.add(secPublic, skipped("PUBLIC_URL not set: nothing to ask from outside"))
+		rep.add(secPublic, skipped("PUBLIC_URL not set: nothing to ask from outside, and no links to the bot's own minutes pages"))
 		return
 	}
 	target := strings.TrimRight(cfg.PublicURL, "/") + "/healthz"
