@@ -49,7 +49,7 @@ func doctor(ctx context.Context, cfg Config, args []string, stdout, stderr io.Wr
 
 // errDoctorFailed is doctor's result when something blocks normal use; the
 // checklist has said what.
-var errDoctorFailed = errors.New("doctor: something blocks normal use (see the ✗ lines above)")
+var errDoctorFailed = errors.New("doctor: something blocks normal use")
 
 // doctorOptions are doctor's flags.
 type doctorOptions struct {

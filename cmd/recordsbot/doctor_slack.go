@@ -92,14 +92,7 @@ func scopesCheck(h http.Header) check {
 		return advisory("Slack did not say which scopes the token holds (no X-OAuth-Scopes header)",
 			"check OAuth & Permissions → Scopes against manifest.yaml by hand")
 	}
-	var granted []string
-	for _, v := range values {
-		for s := range strings.SplitSeq(v, ",") {
-			if s = strings.TrimSpace(s); s != "" {
-				granted = append(granted, s)
-			}
-		}
-	}
+	granted := parseScopes(values)
 	var missing []string
 	for _, s := range neededScopes {
 		if !slices.Contains(granted, s) {
@@ -111,6 +104,21 @@ func scopesCheck(h http.Header) check {
 			"add the scopes from manifest.yaml (OAuth & Permissions → Scopes, or update the app from the manifest), reinstall the app, and copy the new bot token")
 	}
 	return ok("bot token holds the " + plural(len(neededScopes), "scope") + " the code needs")
+}
+
+// parseScopes reads the X-OAuth-Scopes header's values: scopes separated
+// by commas, with or without spaces ("files:read, chat:write:bot"), empty
+// items ignored.
+func parseScopes(values []string) []string {
+	var scopes []string
+	for _, v := range values {
+		for s := range strings.SplitSeq(v, ",") {
+			if s = strings.TrimSpace(s); s != "" {
+				scopes = append(scopes, s)
+			}
+		}
+	}
+	return scopes
 }
 
 // reportChannelCheck checks that REMIND_REPORT_CHANNEL exists and the bot
