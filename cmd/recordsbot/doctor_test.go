@@ -252,6 +252,23 @@ func TestDoctorBrokenSetUps(t *testing.T) {
 			line:    "action.title ← subject (50/50) [RECORDS_FIELD_MAP]",
 		},
 		{
+			name: "deadline under a name nobody guessed",
+			rewrite: func(path string, body []byte) []byte {
+				if strings.HasSuffix(path, "/actions") {
+					body = bytes.ReplaceAll(body, []byte(`"due_date":`), []byte(`"target_date":`))
+					return bytes.ReplaceAll(body, []byte(`"deadline":`), []byte(`"target_date":`))
+				}
+				return body
+			},
+			line: "✗ GET /actions: envelope data, pagination none, 1 page read, 50 records; action.deadline not found: no overdue flags and no reminders (advisory)",
+			fix:  "set RECORDS_FIELD_MAP=action.deadline=target_date (a guess",
+		},
+		{
+			name:    "an OData service in PascalCase",
+			recOpts: []recordstest.Option{recordstest.WithDialect(recordstest.OData), recordstest.WithCasing(recordstest.Pascal)},
+			line:    "✓ GET /actions: envelope value, pagination",
+		},
+		{
 			name:      "Slack token missing a scope",
 			slackOpts: []slacktest.Option{slacktest.WithScopes(slices.DeleteFunc(slacktest.ManifestScopes(), func(s string) bool { return s == "users:read.email" })...)},
 			line:      "✗ the bot token lacks users:read.email", fix: "reinstall the app", blocking: true,
