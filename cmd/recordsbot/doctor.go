@@ -153,14 +153,20 @@ func runDoctor(ctx context.Context, cfg Config, opts doctorOptions) *doctorRepor
 	return rep
 }
 
-// checkConfig runs serve's own start-up check, then names the optional
+// checkConfig runs serve's and remind's own start-up checks, then names the optional
 // settings left unset and what their absence means.
 func checkConfig(cfg Config, rep *doctorReport) {
-	if err := cfg.check("serve"); err != nil {
-		rep.add(secConfig, failed("serve would refuse to start: "+err.Error(),
+	serveErr := cfg.check("serve")
+	if serveErr != nil {
+		rep.add(secConfig, failed("serve would refuse to start: "+serveErr.Error(),
 			"set the variable it names (recordsbot help lists them all); the sections below check what they can without it"))
 	} else {
 		rep.add(secConfig, ok("the settings serve checks at start-up are valid"))
+	}
+	// remind, run by a scheduler, has settings of its own; its first
+	// problem is news only when it is not serve's.
+	if err := cfg.check("remind"); err != nil && (serveErr == nil || err.Error() != serveErr.Error()) {
+		rep.add(secConfig, failed("remind would refuse to start: "+err.Error(), "set the variable it names (recordsbot help lists them all)"))
 	}
 	for _, o := range []struct {
 		set  bool

@@ -326,6 +326,11 @@ func TestDoctorBrokenSetUps(t *testing.T) {
 			line: "✗ serve would refuse to start: RECORDS_API_URL is required", fix: "set the variable it names", blocking: true,
 		},
 		{
+			name: "a setting only remind checks",
+			edit: func(_ *testing.T, e *doctorEnv) { e.cfg.RemindAt = "9am" },
+			line: "✗ remind would refuse to start: REMIND_AT must be a time of day such as 09:00, got \"9am\"", fix: "set the variable it names", blocking: true,
+		},
+		{
 			name: "records service down",
 			edit: func(_ *testing.T, e *doctorEnv) { e.cfg.RecordsAPIURL = closedURL() + "/api/v1" },
 			line: "✗ not reachable at http://127.0.0.1:PORT/api/v1", fix: "check RECORDS_API_URL", blocking: true,
