@@ -18,7 +18,6 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"sigs.k8s.io/yaml"
 
 	"github.com/recordsbot/recordsbot/apiclient/recordstest"
 	"github.com/recordsbot/recordsbot/bot"
@@ -440,22 +439,6 @@ func TestDoctorUsage(t *testing.T) {
 	assert.Empty(t, stdout.String())
 }
 
-// neededScopes is manifest.yaml's list of bot scopes.
-func TestNeededScopesMatchManifest(t *testing.T) {
-	t.Parallel()
-	b, err := os.ReadFile("../../manifest.yaml")
-	require.NoError(t, err)
-	var m struct {
-		OAuth struct {
-			Scopes struct {
-				Bot []string `json:"bot"`
-			} `json:"scopes"`
-		} `json:"oauth_config"`
-	}
-	require.NoError(t, yaml.Unmarshal(b, &m))
-	assert.ElementsMatch(t, m.OAuth.Scopes.Bot, neededScopes)
-}
-
 // newerSchemaDB is a SQLite store migrated by a recordsbot newer than this
 // one: its schema_migrations has a version this binary does not know.
 func newerSchemaDB(t *testing.T) string {
@@ -478,45 +461,4 @@ func closedURL() string {
 	srv := httptest.NewServer(http.NotFoundHandler())
 	srv.Close()
 	return srv.URL
-}
-
-func TestParseScopes(t *testing.T) {
-	t.Parallel()
-	tests := map[string]struct {
-		in   []string
-		want []string
-	}{
-		"Slack's spacing":  {in: []string{"files:read, chat:write:bot"}, want: []string{"files:read", "chat:write:bot"}},
-		"no spaces":        {in: []string{"commands,chat:write"}, want: []string{"commands", "chat:write"}},
-		"empty items":      {in: []string{" , commands,, "}, want: []string{"commands"}},
-		"repeated header":  {in: []string{"commands", "users:read"}, want: []string{"commands", "users:read"}},
-		"empty header":     {in: []string{""}, want: nil},
-		"no header at all": {in: nil, want: nil},
-	}
-	for name, tt := range tests {
-		t.Run(name, func(t *testing.T) {
-			t.Parallel()
-			assert.Equal(t, tt.want, parseScopes(tt.in))
-		})
-	}
-}
-
-// Whatever the header holds, each scope read is non-empty and trimmed, and
-// reading what was read, joined as Slack joins it, gives it back.
-func FuzzParseScopes(f *testing.F) {
-	f.Add("files:read, chat:write:bot")
-	f.Add(" , commands,,users:read.email ")
-	f.Add("")
-	f.Fuzz(func(t *testing.T, header string) {
-		got := parseScopes([]string{header})
-		for _, s := range got {
-			if s == "" || s != strings.TrimSpace(s) || strings.Contains(s, ",") {
-				t.Fatalf("parseScopes(%q) gave %q", header, s)
-			}
-		}
-		again := parseScopes([]string{strings.Join(got, ", ")})
-		if !slices.Equal(got, again) {
-			t.Fatalf("parseScopes(%q) = %q, but reading it back gave %q", header, got, again)
-		}
-	})
 }
