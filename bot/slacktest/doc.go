@@ -34,7 +34,8 @@
 // with Retry-After beyond them on the Server's clock (see [ScaledClock] to
 // compress it), and [Server.TierReport] projects a run's calls onto real
 // Slack time. [WithScopes] grants only the given OAuth scopes and answers
-// missing_scope otherwise. Message metadata is held to Slack's schema:
+// missing_scope otherwise; every answer to the bot token names the granted
+// scopes in the X-OAuth-Scopes header ([OAuthScopesHeader]), as Slack's do. Message metadata is held to Slack's schema:
 // metadata that breaks it is dropped with an invalid_metadata_schema
 // warning, as Slack does.
 //

@@ -27,6 +27,35 @@ func WithScopes(scopes ...string) Option {
 	return func(s *Server) { s.ws.scopes = slices.Clone(scopes) }
 }
 
+// OAuthScopesHeader is the response header in which Slack names the
+// scopes granted to the token a Web API call was made with, on every call,
+// failed ones included, comma-separated ("X-OAuth-Scopes: files:read,
+// chat:write:bot"): https://api.slack.com/legacy/oauth-scopes#working-with-scopes,
+// slackapi/node-slack-sdk#292, slack-go/slack#1076, zulip/zulip#16788. The
+// Server sends it on every call made with the bot token it accepts: the
+// scopes given with [WithScopes], or [ManifestScopes] without it.
+const OAuthScopesHeader = "X-OAuth-Scopes"
+
+// ManifestScopes returns the bot scopes manifest.yaml asks for, which a
+// token holds when the app was installed from it: what the Server reports
+// as granted unless [WithScopes] says otherwise. A test keeps the list
+// equal to the manifest's.
+func ManifestScopes() []string {
+	return []string{
+		"commands", "chat:write", "im:read", "im:write", "im:history",
+		"channels:history", "groups:history", "metadata.message:read",
+		"users:read", "users:read.email", "links:read", "links:write",
+	}
+}
+
+// grantedScopes are the scopes the token holds, for the header.
+func (ws *workspace) grantedScopes() []string {
+	if ws.scopes == nil {
+		return ManifestScopes()
+	}
+	return ws.scopes
+}
+
 // methodScopes is the scope each method needs of a bot token, from each
 // method's page and Slack's published OpenAPI spec (slackapi/slack-api-specs).
 var methodScopes = map[string]string{

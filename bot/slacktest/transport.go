@@ -25,6 +25,10 @@ type answer struct {
 	retryAfter  int // seconds; 0 sends no Retry-After header
 	errCode     string
 	body        []byte
+	// scopes is the X-OAuth-Scopes header; sent only when scoped is set
+	// (calls whose token was accepted), so an empty grant still sends it.
+	scopes string
+	scoped bool
 }
 
 // okAnswer returns Slack's success envelope: {"ok":true} plus fields.
@@ -73,6 +77,9 @@ func (a answer) write(w http.ResponseWriter) {
 	w.Header().Set("Content-Type", a.contentType)
 	if a.retryAfter > 0 {
 		w.Header().Set("Retry-After", strconv.Itoa(a.retryAfter))
+	}
+	if a.scoped {
+		w.Header().Set(OAuthScopesHeader, a.scopes)
 	}
 	w.WriteHeader(a.status)
 	// A failed write means the client has gone; there is no one to tell.
@@ -243,6 +250,18 @@ func (s *Server) answerLocked(in inbound, now time.Time) answer {
 	default:
 		return errorAnswer("invalid_auth")
 	}
+	if !m.appToken {
+		// Past the token check every answer, refusals included, carries
+		// the token's scopes, as Slack's do.
+		a := s.authedAnswerLocked(in, m, now)
+		a.scopes, a.scoped = strings.Join(s.ws.grantedScopes(), ", "), true
+		return a
+	}
+	return s.authedAnswerLocked(in, m, now)
+}
+
+// authedAnswerLocked answers a call whose token was accepted.
+func (s *Server) authedAnswerLocked(in inbound, m apiMethod, now time.Time) answer {
 	if scope := neededScope(in.method, in.params); !s.ws.granted(scope) {
 		return missingScopeAnswer(scope, s.ws.scopes)
 	}

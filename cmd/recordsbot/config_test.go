@@ -148,7 +148,7 @@ func TestHelpListsEveryVariable(t *testing.T) {
 	for _, name := range envNames(t) {
 		assert.Contains(t, out.String(), name)
 	}
-	for _, sub := range []string{"serve", "remind", "demo", "sandbox", "help"} {
+	for _, sub := range []string{"serve", "remind", "doctor", "demo", "sandbox", "help"} {
 		assert.Regexp(t, regexp.MustCompile(`(?m)^  `+sub+` `), out.String())
 	}
 	assert.Contains(t, out.String(), `default "3000"`)

@@ -65,6 +65,8 @@ func run(ctx context.Context, cfg Config, args []string, stdin io.Reader, stdout
 			return err
 		}
 		return runRemind(ctx, cfg, args, stdout, stderr)
+	case "doctor":
+		return doctor(ctx, cfg, args, stdout, stderr)
 	case "demo":
 		return runDemo(ctx, cfg, args, stdin, stdout, stderr)
 	case "sandbox":
@@ -89,6 +91,9 @@ Subcommands:
   serve        run the Slack app (the default): HTTP on $PORT, or Socket Mode with SLACK_APP_TOKEN
   remind       send each assignee one DM about overdue and due-soon actions (run daily by a scheduler)
                --dry-run   print the reminders, send nothing (still needs SLACK_BOT_TOKEN to look people up)
+  doctor       check the set-up before going live: prints a checklist (✓ ✗ –), exits 1 if something blocks normal use
+               --json          print the checklist as JSON
+               --write-check   also exercise actions:write (re-PUTs one action's current status)
   demo         try recordsbot in this terminal, with no Slack workspace and no configuration
                --json      also print each message's Block Kit JSON
   sandbox      run an in-memory Records API on 127.0.0.1:$PORT (default 8080), keys from SANDBOX_KEYS

@@ -1,0 +1,227 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/recordsbot/recordsbot/apiclient"
+)
+
+// doctor is the installer's self-check: it reads the same Config as serve,
+// exercises each dependency the way serve would (read-only, unless
+// --write-check), and prints one line per check, grouped by dependency,
+// each failure followed by what to do. It never refuses to run for a
+// missing setting: that is one of the things it reports.
+//
+// It returns errDoctorFailed (exit 1) when a failure blocks normal use,
+// errUsage for bad flags, and nil otherwise, advisory failures included.
+func doctor(ctx context.Context, cfg Config, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("doctor", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	asJSON := fs.Bool("json", false, "print the checklist as JSON")
+	writeCheck := fs.Bool("write-check", false, "also exercise actions:write by setting one action to the status it already has")
+	if err := fs.Parse(args); err != nil {
+		return errUsage
+	}
+	rep := runDoctor(ctx, cfg, doctorOptions{WriteCheck: *writeCheck})
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if *asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(rep); err != nil {
+			return err
+		}
+	} else {
+		rep.writeText(stdout)
+	}
+	if rep.Blocking > 0 {
+		return errDoctorFailed
+	}
+	return nil
+}
+
+// errDoctorFailed is doctor's result when something blocks normal use; the
+// checklist has said what.
+var errDoctorFailed = errors.New("doctor: something blocks normal use")
+
+// doctorOptions are doctor's flags.
+type doctorOptions struct {
+	WriteCheck bool // --write-check: exercise actions:write
+}
+
+// Check results, as JSON spells them.
+const (
+	checkOK      = "ok"      // ✓
+	checkFailed  = "failed"  // ✗
+	checkSkipped = "skipped" // –
+)
+
+// check is one line of the checklist.
+type check struct {
+	Status string `json:"status"` // checkOK, checkFailed or checkSkipped
+	// Blocking is true for a failure that stops normal use (a bot that
+	// cannot start, answer, or show records); false for an advisory one.
+	Blocking bool   `json:"blocking,omitempty"`
+	Text     string `json:"text"`          // the finding, one line
+	Fix      string `json:"fix,omitempty"` // what to do about a failure
+	// Details are lines shown indented under the check, such as the
+	// fields an endpoint was found to carry.
+	Details []string `json:"details,omitempty"`
+}
+
+// section is one heading of the checklist.
+type section struct {
+	Title  string  `json:"title"`
+	Checks []check `json:"checks"`
+}
+
+// doctorReport is the whole checklist, the form --json prints.
+type doctorReport struct {
+	Version  string    `json:"version"`
+	Sections []section `json:"sections"`
+	// Blocking and Advisory count the failures of each kind.
+	Blocking int `json:"blocking"`
+	Advisory int `json:"advisory"`
+	// Records is the records service's inspection in full, for machines
+	// that want more than the lines say; absent when it was not run.
+	Records *apiclient.Inspection `json:"records,omitempty"`
+}
+
+// add appends c to the section titled title.
+func (r *doctorReport) add(title string, c check) {
+	if c.Status == checkFailed {
+		if c.Blocking {
+			r.Blocking++
+		} else {
+			r.Advisory++
+		}
+	}
+	for i := range r.Sections {
+		if r.Sections[i].Title == title {
+			r.Sections[i].Checks = append(r.Sections[i].Checks, c)
+			return
+		}
+	}
+	r.Sections = append(r.Sections, section{Title: title, Checks: []check{c}})
+}
+
+// The headings, in the order printed.
+const (
+	secConfig  = "Configuration"
+	secRecords = "Records API"
+	secSlack   = "Slack"
+	secStore   = "Store"
+	secPublic  = "Public URL"
+)
+
+func ok(text string, details ...string) check {
+	return check{Status: checkOK, Text: text, Details: details}
+}
+
+func skipped(text string) check { return check{Status: checkSkipped, Text: text} }
+
+// failed is a failure that blocks normal use.
+func failed(text, fix string) check {
+	return check{Status: checkFailed, Blocking: true, Text: text, Fix: fix}
+}
+
+// advisory is a failure the bot works around or that only some features
+// feel.
+func advisory(text, fix string) check {
+	return check{Status: checkFailed, Text: text, Fix: fix}
+}
+
+// runDoctor runs every check. The sections run one after the other: each
+// has its own short deadline, and the whole takes seconds.
+func runDoctor(ctx context.Context, cfg Config, opts doctorOptions) *doctorReport {
+	rep := &doctorReport{Version: version}
+	for _, t := range []string{secConfig, secRecords, secSlack, secStore, secPublic} {
+		rep.Sections = append(rep.Sections, section{Title: t, Checks: []check{}})
+	}
+	checkConfig(cfg, rep)
+	checkRecords(ctx, cfg, opts, rep)
+	checkSlack(ctx, cfg, rep)
+	checkStore(ctx, cfg, rep)
+	checkPublicURL(ctx, cfg, rep)
+	return rep
+}
+
+// checkConfig runs serve's and remind's own start-up checks, then names the optional
+// settings left unset and what their absence means.
+func checkConfig(cfg Config, rep *doctorReport) {
+	serveErr := cfg.check("serve")
+	if serveErr != nil {
+		rep.add(secConfig, failed("serve would refuse to start: "+serveErr.Error(),
+			"set the variable it names (recordsbot help lists them all); the sections below check what they can without it"))
+	} else {
+		rep.add(secConfig, ok("the settings serve checks at start-up are valid"))
+	}
+	// remind, run by a scheduler, has settings of its own; its first
+	// problem is news only when it is not serve's.
+	if err := cfg.check("remind"); err != nil && (serveErr == nil || err.Error() != serveErr.Error()) {
+		rep.add(secConfig, failed("remind would refuse to start: "+err.Error(), "set the variable it names (recordsbot help lists them all)"))
+	}
+	for _, o := range []struct {
+		set  bool
+		text string
+	}{
+		{len(cfg.AdminUserIDs) > 0, "ADMIN_USER_IDS not set: only each action's assignee may change it"},
+		{cfg.UserMap != "", "USER_MAP not set: people are matched to assignees by their Slack email only"},
+		{cfg.RecordsFieldMap != "", "RECORDS_FIELD_MAP not set: record fields are read under the built-in names only"},
+	} {
+		if !o.set {
+			rep.add(secConfig, skipped(o.text))
+		}
+	}
+}
+
+// writeText prints the checklist for people.
+func (r *doctorReport) writeText(w io.Writer) {
+	fmt.Fprintf(w, "recordsbot doctor (%s)\n", r.Version)
+	for _, s := range r.Sections {
+		fmt.Fprintf(w, "\n%s\n", s.Title)
+		for _, c := range s.Checks {
+			mark := map[string]string{checkOK: "✓", checkFailed: "✗", checkSkipped: "–"}[c.Status]
+			text := c.Text
+			if c.Status == checkFailed && !c.Blocking {
+				text += " (advisory)"
+			}
+			fmt.Fprintf(w, "  %s %s\n", mark, text)
+			for _, d := range c.Details {
+				fmt.Fprintf(w, "      %s\n", d)
+			}
+			if c.Fix != "" {
+				fmt.Fprintf(w, "      → %s\n", c.Fix)
+			}
+		}
+	}
+	fmt.Fprintln(w)
+	switch {
+	case r.Blocking == 1:
+		fmt.Fprintf(w, "1 problem blocks normal use; %s.\n", plural(r.Advisory, "advisory"))
+	case r.Blocking > 1:
+		fmt.Fprintf(w, "%s block normal use; %s.\n", plural(r.Blocking, "problem"), plural(r.Advisory, "advisory"))
+	case r.Advisory > 0:
+		fmt.Fprintf(w, "Ready to go live; %s.\n", plural(r.Advisory, "advisory"))
+	default:
+		fmt.Fprintln(w, "Ready to go live.")
+	}
+}
+
+// plural is "1 problem", "2 problems"; "advisory" becomes "advisories".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	if strings.HasSuffix(noun, "y") {
+		return fmt.Sprintf("%d %sies", n, strings.TrimSuffix(noun, "y"))
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}

@@ -1,0 +1,119 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/recordsbot/recordsbot/store"
+)
+
+// storeDeadline bounds opening the store: store.Open waits as long as its
+// context allows for a PostgreSQL host that drops packets.
+const storeDeadline = 5 * time.Second
+
+// publicDeadline bounds the request to PUBLIC_URL/healthz.
+const publicDeadline = 5 * time.Second
+
+// checkStore opens the store as serve does, which applies any pending
+// migrations (as serve's start would), then pings it and compares its
+// schema version with the binary's.
+func checkStore(ctx context.Context, cfg Config, rep *doctorReport) {
+	url := cfg.databaseURL()
+	if err := store.CheckURL(url); err != nil {
+		rep.add(secStore, failed(err.Error(), "set DATABASE_URL to sqlite:///abs/path.db, sqlite://relative.db or postgres://…"))
+		return
+	}
+	octx, cancel := context.WithTimeout(ctx, storeDeadline)
+	defer cancel()
+	var applied atomic.Int64
+	log := slog.New(migrationCounter{&applied})
+	st, err := store.Open(octx, url, store.WithLogger(log))
+	switch {
+	case errors.Is(err, store.ErrSchemaTooNew):
+		rep.add(secStore, failed(err.Error(), "run the recordsbot release that migrated this database, or a newer one"))
+		return
+	case err != nil:
+		rep.add(secStore, failed("cannot open "+redactedURL(url)+": "+err.Error(),
+			"check DATABASE_URL, that the database is up and reachable, and (SQLite) that the directory exists and is writable"))
+		return
+	}
+	defer st.Close()
+	if err := st.Ping(octx); err != nil {
+		rep.add(secStore, failed("store does not answer: "+err.Error(), "check the database server and DATABASE_URL"))
+		return
+	}
+	rep.add(secStore, ok("reachable: "+st.Engine()+" at "+st.String()))
+	have, know, err := st.SchemaVersion(octx)
+	switch {
+	case err != nil:
+		rep.add(secStore, failed("cannot read the schema version: "+err.Error(), "check the database server and DATABASE_URL"))
+	case have != know:
+		rep.add(secStore, failed(fmt.Sprintf("schema version %d, this recordsbot knows %d", have, know), "run recordsbot serve once to migrate, or check the database's permissions"))
+	case applied.Load() > 0:
+		rep.add(secStore, ok(fmt.Sprintf("migrations current (schema version %d): doctor applied %s, as serve would have", have, plural(int(applied.Load()), "pending migration"))))
+	default:
+		rep.add(secStore, ok(fmt.Sprintf("migrations current (schema version %d)", have)))
+	}
+}
+
+// migrationCounter is a slog handler counting the migrations store.Open
+// reports applying ("store migrated"), so doctor can say it applied them.
+type migrationCounter struct{ n *atomic.Int64 }
+
+func (m migrationCounter) Enabled(context.Context, slog.Level) bool { return true }
+
+func (m migrationCounter) Handle(_ context.Context, r slog.Record) error {
+	if r.Message == "store migrated" {
+		m.n.Add(1)
+	}
+	return nil
+}
+
+func (m migrationCounter) WithAttrs([]slog.Attr) slog.Handler { return m }
+func (m migrationCounter) WithGroup(string) slog.Handler      { return m }
+
+// checkPublicURL asks PUBLIC_URL/healthz, as Slack and browsers would reach
+// the bot, for the liveness answer "ok". In HTTP mode Slack's requests go
+// there too, so a failure blocks normal use; in Socket Mode only minutes
+// links and unfurls suffer.
+func checkPublicURL(ctx context.Context, cfg Config, rep *doctorReport) {
+	if strings.TrimSpace(cfg.PublicURL) == "" {
+		rep.add(secPublic, skipped("PUBLIC_URL not set: nothing to ask from outside, and no links to the bot's own minutes pages"))
+		return
+	}
+	target := strings.TrimRight(cfg.PublicURL, "/") + "/healthz"
+	fail := func(text string) {
+		fix := "start recordsbot serve and check that " + target + " answers ok from outside (DNS, TLS, ingress, firewall)"
+		if cfg.SlackAppToken != "" {
+			rep.add(secPublic, advisory(text+"; in Socket Mode only minutes links and unfurls need it", fix))
+			return
+		}
+		rep.add(secPublic, failed(text+"; Slack could not reach the bot either", fix))
+	}
+	hctx, cancel := context.WithTimeout(ctx, publicDeadline)
+	defer cancel()
+	req, err := http.NewRequestWithContext(hctx, http.MethodGet, target, nil)
+	if err != nil {
+		fail("PUBLIC_URL is not a URL: " + err.Error())
+		return
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		fail(target + " did not answer: " + err.Error())
+		return
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(io.LimitReader(resp.Body, 512)) // a short read shows as a wrong body below
+	if resp.StatusCode != http.StatusOK || strings.TrimSpace(string(body)) != "ok" {
+		fail(fmt.Sprintf("%s answered %d %q, not 200 ok", target, resp.StatusCode, strings.TrimSpace(string(body))))
+		return
+	}
+	rep.add(secPublic, ok(target+" answers 200 ok"))
+}
