@@ -22,6 +22,7 @@ import (
 	"github.com/recordsbot/recordsbot/apiclient/recordstest"
 	"github.com/recordsbot/recordsbot/bot"
 	"github.com/recordsbot/recordsbot/bot/slacktest"
+	"github.com/recordsbot/recordsbot/internal/testworld"
 	"github.com/recordsbot/recordsbot/store"
 )
 
@@ -46,7 +47,7 @@ type doctorEnv struct {
 // service's would differ.
 func doctorSetUp(t *testing.T, recOpts []recordstest.Option, slackOpts []slacktest.Option, rewrite func(path string, body []byte) []byte) *doctorEnv {
 	t.Helper()
-	recOpts = append([]recordstest.Option{recordstest.WithDataset(recordstest.DemoDataset(doctorDay))}, recOpts...)
+	recOpts = append([]recordstest.Option{recordstest.WithDataset(testworld.Dataset(doctorDay))}, recOpts...)
 	e := &doctorEnv{}
 	var recordsURL string
 	if rewrite == nil {
