@@ -107,5 +107,6 @@ func TestJoinerWithTimeLeftLoadsAgain(t *testing.T) {
 	v, err := c.Get(t.Context(), "k", slowFirst)
 	require.NoError(t, err)
 	assert.Equal(t, 7, v)
-	assert.Error(t, <-done)
+	<-done // the first caller ran out of time (or, at the very edge of it, joined the second load)
+	assert.Equal(t, int32(2), loads.Load(), "one load timed out, one more served the caller with time left")
 }
