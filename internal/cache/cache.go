@@ -80,6 +80,11 @@ func (c *TTL[V]) Peek(key string) (V, bool) {
 func (c *TTL[V]) Load(ctx context.Context, key string, load func(ctx context.Context) (V, error)) (V, error) {
 	var zero V
 	for attempt := 0; ; attempt++ {
+		if attempt > 0 {
+			if v, ok := c.Peek(key); ok {
+				return v, nil // another caller's retry loaded it meanwhile
+			}
+		}
 		ch := c.flight.DoChan(key, func() (any, error) {
 			lctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), DefaultLoadTimeout)
 			defer cancel()
