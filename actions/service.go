@@ -129,16 +129,13 @@ func (s *Service) SetStatus(ctx context.Context, actor, id string, to apiclient.
 	if !found {
 		return a, Gone, nil
 	}
-	if !s.IsAdmin(actor) {
-		me, err := s.Who(ctx, actor)
-		if !me.Owns(a.Assignee) {
-			if err != nil && !me.Mapped() {
-				// Slack could not be asked who the actor is; say so rather
-				// than refuse someone who may be the assignee.
-				return a, Gone, fmt.Errorf("identify %s: %w", actor, ErrProfileLookup)
-			}
-			return a, Forbidden, nil
+	if me, err := s.Who(ctx, actor); !s.CanChange(me, &a) {
+		if err != nil && !me.Mapped() {
+			// Slack could not be asked who the actor is; say so rather
+			// than refuse someone who may be the assignee.
+			return a, Gone, fmt.Errorf("identify %s: %w", actor, ErrProfileLookup)
 		}
+		return a, Forbidden, nil
 	}
 	if a.Status == to {
 		return a, Unchanged, nil

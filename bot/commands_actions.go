@@ -282,7 +282,7 @@ func (q actionsQuery) wantStatus(st apiclient.Status) bool {
 	case "all":
 		return true
 	case "":
-		return st == apiclient.StatusOpen || st == apiclient.StatusInProgress
+		return actions.StillToDo(st)
 	}
 	return string(st) == q.Status
 }

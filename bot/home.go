@@ -63,7 +63,7 @@ func (h *homeUI) publishHome(ctx context.Context, user string, st homeState) err
 		v.Actions = blocks.ActionList{Title: "Your actions", Offset: offset, Total: len(mine), Truncated: list.Truncated,
 			Empty: "Nothing open. :tada:"}
 		for _, a := range mine[offset:end] {
-			v.Actions.Rows = append(v.Actions.Rows, h.acts.actionRow(a, now, me.Zone, true, false, st.clicked.changeOf(a.ID)))
+			v.Actions.Rows = append(v.Actions.Rows, h.acts.actionRow(a, now, me.Zone, h.dom.CanChange(me, a), false, st.clicked.changeOf(a.ID)))
 		}
 		if end < len(mine) {
 			v.MoreOffset = end

@@ -1,0 +1,153 @@
+package actions_test
+
+import (
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/slack-go/slack"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/recordsbot/recordsbot/actions"
+	"github.com/recordsbot/recordsbot/apiclient"
+	"github.com/recordsbot/recordsbot/apiclient/recordstest"
+	"github.com/recordsbot/recordsbot/bot/slacktest"
+	"github.com/recordsbot/recordsbot/internal/testworld"
+)
+
+type env struct {
+	w   *testworld.World
+	svc *actions.Service
+}
+
+func newEnv(t *testing.T, cfg actions.Config) env {
+	t.Helper()
+	data := testworld.Dataset(time.Now())
+	w := testworld.Start(t, data, testworld.SlackUsers(data.People))
+	rc, err := apiclient.NewClient(w.Records.URL, recordstest.DefaultKey)
+	require.NoError(t, err)
+	api := slack.New(slacktest.DefaultToken, slack.OptionAPIURL(w.Slack.APIURL()))
+	return env{w: w, svc: actions.New(rc, api, cfg)}
+}
+
+func (e env) person(first string) recordstest.Person {
+	for _, p := range e.w.Data.People {
+		if strings.HasPrefix(strings.ToLower(p.Name), first) {
+			return p
+		}
+	}
+	panic("no " + first)
+}
+
+func (e env) openOf(p recordstest.Person) recordstest.Action {
+	for _, a := range e.w.Records.Actions() {
+		if strings.EqualFold(a.AssigneeEmail, p.Email) && a.Status == "open" {
+			return a
+		}
+	}
+	panic("no open action")
+}
+
+// The one rule: the assignee or an admin, nobody else, and nothing is
+// sent for a refused change.
+func TestSetStatusRule(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, actions.Config{Admins: []string{"U0ADMIN"}})
+	alice, bob := e.person("alice"), e.person("bob")
+	a := e.openOf(alice)
+
+	_, oc, err := e.svc.SetStatus(t.Context(), bob.SlackID, a.ID, apiclient.StatusComplete)
+	require.NoError(t, err)
+	assert.Equal(t, actions.Forbidden, oc)
+	assert.Zero(t, e.w.Records.Count(http.MethodPut, "/"))
+
+	got, oc, err := e.svc.SetStatus(t.Context(), alice.SlackID, a.ID, apiclient.StatusInProgress)
+	require.NoError(t, err)
+	assert.Equal(t, actions.Changed, oc)
+	assert.Equal(t, a.Title, got.Title)
+
+	_, oc, err = e.svc.SetStatus(t.Context(), "U0ADMIN", a.ID, apiclient.StatusComplete)
+	require.NoError(t, err)
+	assert.Equal(t, actions.Changed, oc, "an admin may change anyone's")
+	_, oc, _ = e.svc.SetStatus(t.Context(), alice.SlackID, a.ID, apiclient.StatusComplete)
+	assert.Equal(t, actions.Unchanged, oc)
+	_, oc, _ = e.svc.SetStatus(t.Context(), alice.SlackID, "no-such-action", apiclient.StatusComplete)
+	assert.Equal(t, actions.Gone, oc)
+}
+
+// A double click sends one PUT.
+func TestSetStatusCollapsesIdenticalChanges(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, actions.Config{})
+	alice := e.person("alice")
+	a := e.openOf(alice)
+	e.w.Records.InjectFault(recordstest.Fault{Method: http.MethodPut, Latency: 200 * time.Millisecond, Times: 1})
+	var wg sync.WaitGroup
+	outcomes := make(chan actions.Outcome, 3)
+	for range 3 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_, oc, err := e.svc.SetStatus(t.Context(), alice.SlackID, a.ID, apiclient.StatusComplete)
+			assert.NoError(t, err)
+			outcomes <- oc
+		}()
+	}
+	wg.Wait()
+	close(outcomes)
+	changed := 0
+	for oc := range outcomes {
+		if oc == actions.Changed {
+			changed++
+		}
+	}
+	assert.Equal(t, 1, changed)
+	assert.Equal(t, 1, e.w.Records.Count(http.MethodPut, "/"))
+}
+
+// The shared list holds the actions still to do, fetched by status; the
+// other statuses come on demand; a change moves the action between them
+// without another fetch.
+func TestSharedListIsTheActiveSet(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, actions.Config{CacheTTL: time.Hour})
+	alice := e.person("alice")
+	a := e.openOf(alice)
+
+	l, err := e.svc.List(t.Context(), "")
+	require.NoError(t, err)
+	for _, x := range l.Actions {
+		assert.True(t, actions.StillToDo(x.Status), "%s is %s", x.ID, x.Status)
+	}
+	var statuses []string
+	for _, r := range e.w.Records.Requests() {
+		q, _ := url.ParseQuery(r.Query)
+		statuses = append(statuses, q.Get("status"))
+	}
+	assert.ElementsMatch(t, []string{"open", "in_progress"}, statuses, "fetched by status, nothing else")
+
+	done, err := e.svc.List(t.Context(), apiclient.StatusComplete)
+	require.NoError(t, err)
+	before := e.w.Records.Count(http.MethodGet, "/actions")
+	_, oc, err := e.svc.SetStatus(t.Context(), alice.SlackID, a.ID, apiclient.StatusComplete)
+	require.NoError(t, err)
+	require.Equal(t, actions.Changed, oc)
+	l, _ = e.svc.List(t.Context(), "")
+	done2, _ := e.svc.List(t.Context(), apiclient.StatusComplete)
+	assert.NotContains(t, ids(l), a.ID, "left the active list")
+	assert.Contains(t, ids(done2), a.ID, "joined the complete list")
+	assert.Len(t, done2.Actions, len(done.Actions)+1)
+	assert.Equal(t, before, e.w.Records.Count(http.MethodGet, "/actions"), "no fetch for that")
+}
+
+func ids(l *apiclient.ActionList) []string {
+	var out []string
+	for _, a := range l.Actions {
+		out = append(out, a.ID)
+	}
+	return out
+}
