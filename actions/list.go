@@ -77,6 +77,7 @@ func (l *sharedList) all(ctx context.Context) (*apiclient.ActionList, error) {
 		}
 		out.Actions = append(out.Actions, part.Actions...)
 		out.Truncated = out.Truncated || part.Truncated
+		out.Total += part.Total
 	}
 	return out, nil
 }
@@ -97,6 +98,11 @@ func (l *sharedList) load(ctx context.Context, key string, fresh bool) (*apiclie
 			}
 			out.Actions = append(out.Actions, part.Actions...)
 			out.Truncated = out.Truncated || part.Truncated
+			if part.Truncated && part.Total > 0 {
+				out.Total += part.Total
+			} else {
+				out.Total += len(part.Actions)
+			}
 		}
 		return out, nil
 	}

@@ -23,8 +23,14 @@ const (
 	rowAssigneeMax  = 40
 )
 
-// truncatedNote explains ActionList.Truncated.
-const truncatedNote = ":information_source: The records service has more actions than recordsbot reads at once."
+// truncatedNote explains ActionList.Truncated: "N of M" when the records
+// service said how many it has.
+func truncatedNote(l ActionList) string {
+	if l.Available > 0 && l.Read < l.Available {
+		return fmt.Sprintf(":information_source: Showing what recordsbot could read: %d of the %d actions the records service has, so this list may be incomplete.", l.Read, l.Available)
+	}
+	return ":information_source: The records service has more actions than recordsbot reads at once, so this list may be incomplete."
+}
 
 // linkable reports whether a row with this ID can carry block IDs and
 // status buttons. An empty ID cannot be told apart from others, and an
@@ -222,7 +228,7 @@ func Actions(l ActionList) Message {
 			section(escapeTrunc(cmp.Or(strings.TrimSpace(l.Empty), "No actions."), MaxSectionText)),
 		}
 		if l.Truncated {
-			blocks = append(blocks, contextLine(truncatedNote))
+			blocks = append(blocks, contextLine(truncatedNote(l)))
 		}
 		return Message{Text: Escape(title), Blocks: blocks}
 	}
@@ -234,7 +240,7 @@ func Actions(l ActionList) Message {
 
 	var footer []slack.Block
 	if l.Truncated {
-		footer = append(footer, contextLine(truncatedNote))
+		footer = append(footer, contextLine(truncatedNote(l)))
 	}
 	if l.MoreValue != "" && len(l.MoreValue) <= MaxButtonValue {
 		footer = append(footer, slack.NewActionBlock("", button(ActionActionsMore, l.MoreValue, "Show more")))

@@ -131,6 +131,11 @@ type ActionList struct {
 	// Truncated says the records service had more actions than the client
 	// reads; shown as a note.
 	Truncated bool
+	// Read and Available, when both are set with Read < Available, say
+	// how many of the records service's actions recordsbot could read:
+	// the truncation note then says "N of M" rather than leaving the list
+	// quietly short.
+	Read, Available int
 }
 
 // MinutesView is a meeting's minutes as shown in Slack.

@@ -198,6 +198,7 @@ func TestGolden(t *testing.T) {
 			Title: "Your open actions", Rows: withContext(sampleRows()[:2], "open:10"), Offset: 10, Total: 23,
 			MoreValue: "status=open&offset=12", Truncated: true,
 		}))},
+		{"actions_truncated", payload(Actions(ActionList{Title: "All your actions", Rows: sampleRows()[:1], Total: 1, Truncated: true, Read: 500, Available: 1250}))},
 		{"actions_changed", payload(Actions(ActionList{Title: "Your actions", Rows: changed, Total: 1}))},
 		{"actions_overdue", payload(Actions(ActionList{Title: "Overdue actions", Rows: overdue, Total: 2}))},
 		{"actions_hostile", payload(Actions(ActionList{Title: "Actions for <!channel>", Rows: []ActionRow{hostile}}))},

@@ -49,7 +49,7 @@ func Home(v HomeView) slack.HomeTabViewRequest {
 		head = append(head, section(escapeTrunc(cmp.Or(strings.TrimSpace(l.Empty), "You have no open actions."), MaxSectionText)))
 	}
 	if l.Truncated {
-		after = append(after, contextLine(truncatedNote))
+		after = append(after, contextLine(truncatedNote(l)))
 	}
 	if v.MoreOffset > 0 {
 		after = append(after, slack.NewActionBlock("", button(ActionHomeMore, strconv.Itoa(v.MoreOffset), "Show more")))

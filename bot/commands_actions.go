@@ -213,6 +213,8 @@ func (u *actionsUI) actionsPage(ctx context.Context, caller string, q actionsQue
 		Total:     total,
 		Empty:     q.empty(owner.ID == caller),
 		Truncated: list.Truncated,
+		Read:      len(list.Actions),
+		Available: list.Total,
 	}
 	pageCtx := q.context()
 	for _, a := range picked[q.Offset:end] {

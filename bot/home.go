@@ -60,7 +60,7 @@ func (h *homeUI) publishHome(ctx context.Context, user string, st homeState) err
 			offset = 0
 		}
 		end := min(offset+homeRows, len(mine))
-		v.Actions = blocks.ActionList{Title: "Your actions", Offset: offset, Total: len(mine), Truncated: list.Truncated,
+		v.Actions = blocks.ActionList{Title: "Your actions", Offset: offset, Total: len(mine), Truncated: list.Truncated, Read: len(list.Actions), Available: list.Total,
 			Empty: "Nothing open. :tada:"}
 		for _, a := range mine[offset:end] {
 			v.Actions.Rows = append(v.Actions.Rows, h.acts.actionRow(a, now, me.Zone, h.dom.CanChange(me, a), false, st.clicked.changeOf(a.ID)))

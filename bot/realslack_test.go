@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/recordsbot/recordsbot/apiclient"
 	"github.com/recordsbot/recordsbot/apiclient/recordstest"
 	"github.com/recordsbot/recordsbot/blocks"
 	"github.com/recordsbot/recordsbot/bot"
@@ -275,4 +276,18 @@ func TestSetUpPathAsAnAdminWalksIt(t *testing.T) {
 	// work as soon as the bot runs.
 	m, _ := h.slash(h.person("alice"), "/actions", "help")
 	assert.Contains(t, m.Text, "/actions")
+}
+
+// A records service that says it has more than the client reads: the user
+// is told "N of M" rather than shown a quietly short list.
+func TestActionsSayWhenTheListIsIncomplete(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	jsonapi := recordstest.NewServer(recordstest.WithDataset(h.data), recordstest.WithDialect(recordstest.JSONAPI), recordstest.WithPageSize(5))
+	t.Cleanup(jsonapi.Close)
+	rc, err := apiclient.NewClient(jsonapi.URL, recordstest.DefaultKey, apiclient.WithListLimits(1, 100))
+	require.NoError(t, err)
+	h.rebuild(bot.Deps{Records: rc})
+	m, _ := h.slash(h.person("alice"), "/actions", "all")
+	assert.Regexp(t, `Showing what recordsbot could read: \d+ of the \d+ actions the records service has`, m.all())
 }
