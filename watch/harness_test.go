@@ -278,3 +278,8 @@ func metadataKey(t *testing.T, m slacktest.Message) string {
 	k, _ := md.Payload["key"].(string)
 	return k
 }
+
+// watchConfig is watch.Config, for the option functions of env.watcher.
+type watchConfig = watch.Config
+
+func userMap(m map[string]string) actions.UserMap { return actions.NewUserMap(m) }
