@@ -229,13 +229,16 @@ func Poll(ctx context.Context, cfg Config, deps Deps) (Summary, error) {
 		}
 	}()
 
+	// The two halves are independent: the records failing for meetings
+	// does not hold up DMs, and the other way round. Their errors are
+	// returned, for the caller to report once.
 	annErr := p.announce(ctx)
 	if annErr != nil {
-		p.log.ErrorContext(ctx, "watch: announcements", "error", annErr)
+		annErr = fmt.Errorf("announcements: %w", annErr)
 	}
 	asgErr := p.assignments(ctx)
 	if asgErr != nil {
-		p.log.ErrorContext(ctx, "watch: assignments", "error", asgErr)
+		asgErr = fmt.Errorf("assignment DMs: %w", asgErr)
 	}
 	err = errors.Join(annErr, asgErr)
 	if err == nil && p.sum.Failed > 0 {

@@ -65,6 +65,11 @@ func run(ctx context.Context, cfg Config, args []string, stdin io.Reader, stdout
 			return err
 		}
 		return remind(ctx, cfg, args, stdout, stderr)
+	case "watch":
+		if err := cfg.check(sub); err != nil {
+			return err
+		}
+		return watchOnce(ctx, cfg, args, stdout, stderr)
 	case "demo":
 		return demo(ctx, cfg, args, stdin, stdout, stderr)
 	case "sandbox":
@@ -89,6 +94,7 @@ Subcommands:
   serve        run the Slack app (the default): HTTP on $PORT, or Socket Mode with SLACK_APP_TOKEN
   remind       send each assignee one DM about overdue and due-soon actions (run daily by a scheduler)
                --dry-run   print the reminders, send nothing (still needs SLACK_BOT_TOKEN to look people up)
+  watch        poll the records once: announce new minutes to following channels, DM new assignees (run every few minutes)
   demo         try recordsbot in this terminal, with no Slack workspace and no configuration
                --json      also print each message's Block Kit JSON
   sandbox      run an in-memory Records API on 127.0.0.1:$PORT (default 8080), keys from SANDBOX_KEYS
