@@ -92,3 +92,24 @@ func TestAssignmentMetadataFitsSlacksSchema(t *testing.T) {
 		}
 	}
 }
+
+// FuzzWatcherMessages: whatever the records hold (titles, committees,
+// bodies, URLs, IDs), the announcement, the approval reply and the
+// assignment DM stay within Block Kit's limits and the text budget.
+func FuzzWatcherMessages(f *testing.F) {
+	f.Add("Finance Committee, March", "Finance", "Present: all.\n\nAgreed.", "https://x.example/m", "M-7", "A-1", true)
+	f.Add("<!channel>", "<#C1|x>", strings.Repeat("long ", 2000), "javascript:alert(1)", strings.Repeat("I", 3000), "", false)
+	f.Fuzz(func(t *testing.T, title, committee, body, url, meetingID, actionID string, draft bool) {
+		v := MinutesView{MeetingID: meetingID, Title: title, Committee: committee, Body: body, URL: url, Draft: draft, Date: now}
+		for _, m := range []Message{
+			AnnouncementMessage(Announcement{Minutes: v}),
+			AnnouncementMessage(Announcement{Minutes: v, NowApproved: true}),
+			ApprovedReply(title),
+			AssignmentMessage(Assignment{Committee: committee, Meeting: title, Rows: []ActionRow{{ID: actionID, Title: body, CanChange: true}, {ID: actionID + "2", Title: title}}}),
+		} {
+			if err := CheckMessage(m); err != nil {
+				t.Fatalf("%v\ntext: %q", err, m.Text)
+			}
+		}
+	})
+}

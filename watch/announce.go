@@ -83,6 +83,11 @@ func (p *poll) announce(ctx context.Context) error {
 	}
 
 	next := cmp.Or(oldestPending, newest, p.now)
+	if next.After(p.now) {
+		// A meeting dated in the future (scheduled) must not push the
+		// horizon past today's meetings.
+		next = p.now
+	}
 	if !complete && horizon.Before(next) {
 		// The page cap stopped the read short of the horizon: do not move
 		// it past meetings not looked at.
