@@ -55,12 +55,9 @@ func (p *poll) announce(ctx context.Context) error {
 		return err
 	}
 
-	var oldestPending, newest time.Time
+	var oldestPending time.Time
 	var errs []error
 	for _, m := range meetings {
-		if m.Date.After(newest) {
-			newest = m.Date
-		}
 		pending, err := p.meeting(ctx, m, byCommittee[committeeKey(m.Committee)])
 		if err != nil {
 			errs = append(errs, err)
@@ -82,11 +79,12 @@ func (p *poll) announce(ctx context.Context) error {
 		p.sum.Baselined++
 	}
 
-	next := cmp.Or(oldestPending, newest, p.now)
-	if next.After(p.now) {
-		// A meeting dated in the future (scheduled) must not push the
-		// horizon past today's meetings.
-		next = p.now
+	// Meetings reach the records after they are held, so the horizon
+	// stays Backfill behind today; further back only while a meeting there
+	// is pending (its minutes hidden, a draft, or a post not out).
+	next := p.now.Add(-p.cfg.Backfill)
+	if !oldestPending.IsZero() && oldestPending.Before(next) {
+		next = oldestPending
 	}
 	if !complete && horizon.Before(next) {
 		// The page cap stopped the read short of the horizon: do not move

@@ -3,6 +3,7 @@ package watch_test
 import (
 	"strconv"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -136,13 +137,13 @@ func TestAnnounceCostIsBounded(t *testing.T) {
 
 	env.records.ResetRequests()
 	sum := env.mustPoll(w)
-	// M-2's draft (10 days ago) is the oldest pending: the poll stops at
-	// the first meeting older than it.
+	// M-2's draft (10 days ago) is the oldest pending, within the 14 days
+	// of backfill: the poll stops at the first meeting older than those.
 	assert.LessOrEqual(t, sum.Meetings, 4, "meetings read")
 	assert.Equal(t, 1, sum.Minutes, "only M-2, the draft, is read again")
 	assert.Equal(t, 1, env.records.Count("GET", "/meetings/M-2/minutes"))
 	assert.Equal(t, 0, env.records.Count("GET", "/meetings/M-1/minutes"), "approved and announced: not read again")
-	assert.Equal(t, env.today.AddDate(0, 0, -10), sum.Horizon)
+	assert.Equal(t, env.clock.Now().Add(-time.Minute).AddDate(0, 0, -14), sum.Horizon)
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }

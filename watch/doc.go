@@ -17,10 +17,13 @@
 //
 //   - ListMeetings: pages, newest first, until the first meeting dated
 //     before the horizon (at most Config.MaxMeetingPages pages). The
-//     horizon is the date of the oldest meeting of a followed committee
-//     whose minutes were not yet approved (or not yet announced
-//     everywhere) at the last poll, and never older than Config.Lookback;
-//     a poll with a new follow to baseline reads back the whole Lookback.
+//     horizon is Config.Backfill (14 days) before today, since meetings
+//     reach the records after they are held; or, further back, the date of
+//     the oldest meeting of a followed committee whose minutes were not yet
+//     approved (or not yet announced everywhere) at the last poll; never
+//     older than Config.Lookback (60 days). A poll with a new follow to
+//     baseline reads back the whole Lookback. A meeting first entered in
+//     the records more than Backfill after its date is not announced.
 //     No follows: no meetings are read.
 //   - GetMinutes: once per meeting read that belongs to a followed
 //     committee and is not already announced as approved in every

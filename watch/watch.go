@@ -50,6 +50,10 @@ type Config struct {
 	Zone *time.Location
 	// Lookback is how far back meetings are read at most. Default 60 days.
 	Lookback time.Duration
+	// Backfill is how long after its date a meeting may first appear in
+	// the records and still be announced: the horizon never comes closer
+	// to today than this. Default 14 days.
+	Backfill time.Duration
 	// MaxMeetingPages bounds the meeting pages one poll reads. Default 20.
 	MaxMeetingPages int
 	// Lease is how long one announcement or DM is claimed. It must exceed
@@ -74,6 +78,9 @@ func (c *Config) setDefaults() {
 	}
 	if c.Lookback <= 0 {
 		c.Lookback = 60 * 24 * time.Hour
+	}
+	if c.Backfill <= 0 {
+		c.Backfill = 14 * 24 * time.Hour
 	}
 	if c.MaxMeetingPages <= 0 {
 		c.MaxMeetingPages = 20
