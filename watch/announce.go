@@ -277,8 +277,10 @@ func (p *poll) approve(ctx context.Context, channel, ts string, m apiclient.Meet
 		key:     key,
 		history: func(context.Context) (string, error) { return channel, nil },
 		do: func(ctx context.Context) (string, error) {
-			// chat.update edits the post in place and replaces its
-			// metadata (https://docs.slack.dev/reference/methods/chat.update).
+			// chat.update edits the post in place, metadata included: Slack
+			// tells of a message whose metadata was replaced with the
+			// message_metadata_updated event
+			// (https://docs.slack.dev/reference/events/message_metadata_updated/).
 			if _, _, _, err := p.deps.Slack.UpdateMessageContext(ctx, channel, ts,
 				slack.MsgOptionText(msg.Text, false), slack.MsgOptionBlocks(msg.Blocks...),
 				slack.MsgOptionMetadata(blocks.AnnouncementMetadata(key, m.ID, string(min.Status)))); err != nil {
