@@ -17,11 +17,11 @@ import (
 // `required` accepts a variable set to an empty string.
 type Config struct {
 	SlackSigningSecret  string        `envconfig:"SLACK_SIGNING_SECRET" needs:"serve (HTTP mode)" desc:"verifies requests from Slack (Basic Information → Signing Secret)"`
-	SlackBotToken       string        `envconfig:"SLACK_BOT_TOKEN" needs:"serve, remind" desc:"bot token, xoxb-…"`
+	SlackBotToken       string        `envconfig:"SLACK_BOT_TOKEN" needs:"serve, remind, watch" desc:"bot token, xoxb-…"`
 	SlackAppToken       string        `envconfig:"SLACK_APP_TOKEN" desc:"app-level token, xapp-…; when set, Slack traffic arrives over Socket Mode"`
 	SlackAPIURL         string        `envconfig:"SLACK_API_URL" default:"https://slack.com/api/" desc:"Slack Web API base URL (tests and the demo point it elsewhere)"`
-	RecordsAPIURL       string        `envconfig:"RECORDS_API_URL" needs:"serve, remind" desc:"Records API base URL, ending in /api/v1"`
-	RecordsAPIKey       string        `envconfig:"RECORDS_API_KEY" needs:"serve, remind" desc:"Records API key (scopes actions:read, actions:write, meetings:read)"`
+	RecordsAPIURL       string        `envconfig:"RECORDS_API_URL" needs:"serve, remind, watch" desc:"Records API base URL, ending in /api/v1"`
+	RecordsAPIKey       string        `envconfig:"RECORDS_API_KEY" needs:"serve, remind, watch" desc:"Records API key (scopes actions:read, actions:write, meetings:read)"`
 	Port                int           `envconfig:"PORT" default:"3000" desc:"HTTP port (sandbox: default 8080)"`
 	PublicURL           string        `envconfig:"PUBLIC_URL" desc:"the bot's public https URL; minutes links and unfurls use it"`
 	PublicMinutes       bool          `envconfig:"PUBLIC_MINUTES" default:"true" desc:"serve public minutes pages at /minutes/{id}"`
@@ -34,6 +34,8 @@ type Config struct {
 	RemindSkipWeekends  bool          `envconfig:"REMIND_SKIP_WEEKENDS" default:"false" desc:"remind: send nobody anything on their own Saturday or Sunday"`
 	RemindAt            string        `envconfig:"REMIND_AT" default:"09:00" desc:"remind: local time of day (HH:MM) from which each person is reminded, in their own time zone"`
 	RecordsTimezone     string        `envconfig:"RECORDS_TIMEZONE" default:"UTC" desc:"the organisation's IANA time zone: a date-only deadline ends at midnight there"`
+	AssignDMsDefault    string        `envconfig:"ASSIGN_DMS_DEFAULT" default:"on" desc:"watch: on or off, whether people who have not chosen get a DM when an action is newly assigned to them"`
+	WatchInterval       time.Duration `envconfig:"WATCH_INTERVAL" default:"0s" desc:"serve: poll the records service this often in the background (as recordsbot watch does); 0 leaves it to a scheduler"`
 	DatabaseURL         string        `envconfig:"DATABASE_URL" default:"sqlite://recordsbot.db" desc:"the store: sqlite:///abs/path.db, sqlite://relative.db, sqlite::memory: or postgres://…"`
 	LogFormat           string        `envconfig:"LOG_FORMAT" default:"text" desc:"text or json"`
 	LogLevel            string        `envconfig:"LOG_LEVEL" default:"info" desc:"debug, info, warn or error"`
@@ -112,6 +114,22 @@ func (c *Config) check(sub string) error {
 		if _, err := time.Parse("15:04", c.RemindAt); err != nil && c.RemindAt != "" {
 			return &configError{fmt.Sprintf("REMIND_AT must be a time of day such as 09:00, got %q", c.RemindAt)}
 		}
+	case "watch":
+		if err := needBot(); err != nil {
+			return err
+		}
+		if err := needRecords(); err != nil {
+			return err
+		}
+		if err := needStore(); err != nil {
+			return err
+		}
+	}
+	if err := checkAssignDMsDefault(c.AssignDMsDefault); err != nil {
+		return err
+	}
+	if err := checkWatchInterval(c.WatchInterval); err != nil {
+		return err
 	}
 	if c.Port <= 0 || c.Port > 65535 {
 		return &configError{fmt.Sprintf("PORT must be between 1 and 65535, got %d", c.Port)}

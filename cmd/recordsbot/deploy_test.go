@@ -187,7 +187,7 @@ func configVars(t *testing.T) map[string]configVar {
 		f := typ.Field(i)
 		v := configVar{name: f.Tag.Get("envconfig"), def: f.Tag.Get("default")}
 		require.NotEmpty(t, v.name, "field %s has no envconfig tag", f.Name)
-		for _, sub := range []string{"serve", "remind"} {
+		for _, sub := range []string{"serve", "remind", "watch"} {
 			if strings.Contains(f.Tag.Get("needs"), sub) {
 				v.needs = append(v.needs, sub)
 			}
@@ -233,7 +233,7 @@ func workloads(t *testing.T, objs []k8sObject) (botPod, remindPod podTemplate) {
 				Template podTemplate `json:"template"`
 			} `json:"spec"`
 		} `json:"jobTemplate"`
-	}](t, one(t, objs, "CronJob", ""))
+	}](t, one(t, objs, "CronJob", "recordsbot-remind"))
 	require.Len(t, dep.Template.Spec.Containers, 1)
 	require.Len(t, cron.JobTemplate.Spec.Template.Spec.Containers, 1)
 	return dep.Template, cron.JobTemplate.Spec.Template
@@ -456,7 +456,7 @@ func TestDeployRunsAtScale(t *testing.T) {
 	cron := spec[struct {
 		ConcurrencyPolicy string `json:"concurrencyPolicy"`
 		Schedule          string `json:"schedule"`
-	}](t, one(t, objs, "CronJob", ""))
+	}](t, one(t, objs, "CronJob", "recordsbot-remind"))
 	assert.Equal(t, "Forbid", cron.ConcurrencyPolicy, "never two reminder runs at once")
 	assert.Len(t, strings.Fields(cron.Schedule), 5)
 	assert.Contains(t, []string{"Never", "OnFailure"}, remindPod.Spec.RestartPolicy)
@@ -522,7 +522,7 @@ func TestDeployConfigIsAccepted(t *testing.T) {
 	var cfg Config
 	require.NoError(t, envconfig.Process("", &cfg))
 
-	for _, sub := range []string{"serve", "remind"} {
+	for _, sub := range []string{"serve", "remind", "watch"} {
 		assert.NoError(t, cfg.check(sub), sub)
 	}
 	assert.Equal(t, "json", cfg.LogFormat, "structured logs for a cluster's log pipeline")

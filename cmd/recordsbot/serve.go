@@ -15,6 +15,7 @@ import (
 
 	"github.com/slack-go/slack"
 
+	"github.com/recordsbot/recordsbot/actions"
 	"github.com/recordsbot/recordsbot/apiclient"
 	"github.com/recordsbot/recordsbot/bot"
 	"github.com/recordsbot/recordsbot/internal/slackapi"
@@ -110,8 +111,20 @@ func serveOn(ctx context.Context, cfg Config, ln net.Listener, logOut io.Writer)
 		return err
 	}
 	ready := bot.NewReadiness(records, api, log, metrics)
+	// The background watcher (WATCH_INTERVAL) shares the commands' action
+	// list, so a poll and a burst of /actions cost one fetch.
+	var dom *actions.Service
+	if cfg.WatchInterval > 0 {
+		dom = watchActions(cfg, records, api)
+	}
+	stopWatching, err := startWatching(ctx, cfg, records, api, dom, log)
+	if err != nil {
+		ln.Close()
+		return err
+	}
+	defer stopWatching()
 	srv := bot.NewServer(botConfig(cfg), bot.Deps{
-		Logger: log, Records: records, Slack: api, Metrics: metrics, Ready: ready.Err,
+		Logger: log, Records: records, Slack: api, Metrics: metrics, Ready: ready.Err, Actions: dom,
 		// response_url posts are Slack calls too, and counted as such.
 		HTTPClient: &http.Client{Timeout: 10 * time.Second, Transport: metrics.SlackTransport(nil)},
 	})

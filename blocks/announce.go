@@ -1,0 +1,184 @@
+package blocks
+
+import (
+	"cmp"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/slack-go/slack"
+)
+
+// ActionMeetingActions is the Actions button of a minutes announcement;
+// its value is the meeting ID. The bot answers it as `/actions meeting
+// <id>` would, to the person who clicked.
+const ActionMeetingActions = "meeting:actions"
+
+// Metadata event types of the watcher's posts. Each carries its ledger key
+// in event_payload.key, so a watcher that stopped between posting and
+// recording finds the post in the conversation's history instead of
+// posting it again.
+const (
+	EventMinutesAnnounced = "recordsbot_minutes_announced"
+	EventActionsAssigned  = "recordsbot_actions_assigned"
+)
+
+const (
+	// announceExcerptMax keeps an announcement in a busy channel short: the
+	// first lines, and a link or /minutes for the rest.
+	announceExcerptMax = 500
+	// maxMetadataIDs bounds the action IDs an assignment DM's metadata
+	// lists; the count is always there.
+	maxMetadataIDs = 50
+)
+
+// Announcement is a channel post saying that a followed committee's
+// minutes can now be read.
+type Announcement struct {
+	Minutes MinutesView
+	// NowApproved marks a post first made for a published draft and
+	// updated in place when the minutes were approved.
+	NowApproved bool
+}
+
+// AnnouncementMessage builds a minutes announcement: a header "New
+// minutes: <title>", fields for committee, date and status (a draft is
+// marked ":warning: Draft — not yet approved"), the first lines of the
+// body (about 500 characters), then "Read the full minutes" (a link button,
+// when Minutes.URL is an http(s) URL), Agenda (ActionMeetingAgenda) and
+// Actions (ActionMeetingActions), both valued the meeting ID and left off
+// when it is empty. A post updated on approval says so in a closing line.
+func AnnouncementMessage(a Announcement) Message {
+	v := a.Minutes
+	title := cmp.Or(oneLine(v.Title), "Minutes")
+	head := truncate("New minutes: "+title, MaxHeaderText)
+	if v.Draft {
+		head = truncate("New draft minutes: "+title, MaxHeaderText)
+	}
+	blocks := []slack.Block{header(head)}
+
+	var fields []*slack.TextBlockObject
+	if c := inline(v.Committee, 200); c != "" {
+		fields = append(fields, mrkdwn("*Committee*\n"+c))
+	}
+	if d := Date(v.Date, v.DateHasTime); d != "" {
+		fields = append(fields, mrkdwn("*Date*\n"+d))
+	}
+	fields = append(fields, mrkdwn("*Status*\n"+minutesStatus(v.Draft)))
+	blocks = append(blocks, slack.NewSectionBlock(nil, fields, nil))
+
+	if ex := Excerpt(v.Body, announceExcerptMax); ex != "" {
+		blocks = append(blocks, section(escapeTrunc(ex, MaxSectionText)))
+	}
+
+	var buttons []slack.BlockElement
+	if safeURL(v.URL, MaxURL) {
+		b := button(ActionOpenLink, "", "Read the full minutes")
+		b.URL = v.URL
+		buttons = append(buttons, b)
+	}
+	if v.MeetingID != "" && len(v.MeetingID) <= MaxButtonValue {
+		buttons = append(buttons, button(ActionMeetingAgenda, v.MeetingID, "Agenda"), button(ActionMeetingActions, v.MeetingID, "Actions"))
+	}
+	if len(buttons) > 0 {
+		blocks = append(blocks, slack.NewActionBlock("", buttons...))
+	}
+	if a.NowApproved && !v.Draft {
+		blocks = append(blocks, contextLine(":white_check_mark: First posted as a draft; these minutes are now approved."))
+	}
+	return Message{Text: minutesFallback(v, title), Blocks: blocks}
+}
+
+// ApprovedReply is the short thread reply under an announcement whose
+// draft has been approved: "<title> is now approved".
+func ApprovedReply(title string) Message {
+	t := cmp.Or(inline(title, 200), "These minutes")
+	return Message{
+		Text:   "Now approved: " + t,
+		Blocks: []slack.Block{section(":white_check_mark: *" + t + "* is now approved; the post above shows the approved minutes.")},
+	}
+}
+
+func pick(cond bool, yes, no string) string {
+	if cond {
+		return yes
+	}
+	return no
+}
+
+// AnnouncementMetadata is the message metadata of an announcement: its
+// ledger key, the meeting and the minutes status announced. Slack holds
+// event_payload values to strings, numbers, booleans and objects
+// (https://docs.slack.dev/messaging/message-metadata; @slack/types
+// MessageMetadataEventPayloadObject).
+func AnnouncementMetadata(key, meetingID, status string) slack.SlackMetadata {
+	return slack.SlackMetadata{EventType: EventMinutesAnnounced, EventPayload: map[string]any{
+		"key": key, "meeting_id": meetingID, "status": status,
+	}}
+}
+
+// Assignment is one DM telling a person about actions newly assigned to
+// them at one meeting.
+type Assignment struct {
+	Committee   string
+	Meeting     string // the meeting's title or ID; may be empty
+	Date        time.Time
+	DateHasTime bool
+	// Reassigned is set when every row was someone else's before.
+	Reassigned bool
+	Rows       []ActionRow
+}
+
+// AssignmentMessage builds the new-assignment DM: a header, "<Committee>
+// assigned you N actions at <meeting> (<date>)." (or "reassigned … to
+// you"), then each row as ActionRowBlocks draws it (buttons when the
+// caller set CanChange). Rows that do not fit one message are left off
+// with "…and K more — use /actions to see them all".
+func AssignmentMessage(a Assignment) Message {
+	n := len(a.Rows)
+	what := plural(n, "action", "actions")
+	if n == 1 {
+		what = "an action"
+	}
+	verb := "assigned you " + what
+	if a.Reassigned {
+		verb = "reassigned " + pick(n == 1, "an action", what) + " to you"
+	}
+	who := cmp.Or(inline(a.Committee, 100), "A committee")
+	line := "*" + who + "* " + verb
+	fallback := who + " " + verb
+	var at, plainAt []string
+	if m := inline(a.Meeting, 150); m != "" && m != inline(a.Committee, 100) {
+		at, plainAt = append(at, "*"+m+"*"), append(plainAt, m)
+	}
+	if d := Date(a.Date, a.DateHasTime); d != "" {
+		at, plainAt = append(at, d), append(plainAt, plainDate(a.Date, a.DateHasTime))
+	}
+	if len(at) > 0 {
+		line += " at " + strings.Join(at, ", ")
+		fallback += " at " + strings.Join(plainAt, ", ")
+	}
+	line += "."
+	fallback += "."
+
+	blocks := []slack.Block{header(":inbox_tray: " + pick(n == 1, "New action for you", "New actions for you")), section(line)}
+	more := contextLine(fmt.Sprintf("…and %d more — use `/actions` to see them all", n))
+	maxBlocks := MaxMessageBlocks - len(blocks) - 1
+	maxText := MaxMessageText - runes(fallback) - measure(blocks...) - measure(more)
+	rows, shown, _ := fitRows(a.Rows, maxBlocks, maxText, map[string]bool{})
+	blocks = append(blocks, rows...)
+	if hidden := n - shown; hidden > 0 {
+		blocks = append(blocks, contextLine(fmt.Sprintf("…and %d more — use `/actions` to see them all", hidden)))
+	}
+	return Message{Text: fallback, Blocks: blocks}
+}
+
+// AssignmentMetadata is the message metadata of an assignment DM: its
+// ledger key, the meeting, the action IDs (comma-separated: Slack takes no
+// array of strings in event_payload) and their count.
+func AssignmentMetadata(key, meetingID string, actionIDs []string) slack.SlackMetadata {
+	ids := actionIDs[:min(len(actionIDs), maxMetadataIDs)]
+	return slack.SlackMetadata{EventType: EventActionsAssigned, EventPayload: map[string]any{
+		"key": key, "meeting_id": meetingID, "action_ids": strings.Join(ids, ","), "action_count": len(actionIDs),
+	}}
+}

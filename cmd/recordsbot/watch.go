@@ -1,0 +1,175 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/slack-go/slack"
+
+	"github.com/recordsbot/recordsbot/actions"
+	"github.com/recordsbot/recordsbot/apiclient"
+	"github.com/recordsbot/recordsbot/store"
+	"github.com/recordsbot/recordsbot/watch"
+)
+
+// storeOpenTimeout bounds how long start-up waits for the database.
+const storeOpenTimeout = 30 * time.Second
+
+// watchOnce is `recordsbot watch`: one poll, for a CronJob every few
+// minutes. It prints the summary line to stdout; logs go to stderr. It
+// returns an error (exit 1) when the store or the records service could
+// not be read or some posts failed (the next run retries them), and nil
+// when another poll was running.
+func watchOnce(ctx context.Context, cfg Config, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("watch", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprint(fs.Output(), `Usage: recordsbot watch
+
+Polls the records service once: announces newly visible minutes in the
+channels that follow their committee (/minutes follow), and DMs people about
+actions newly assigned to them (unless they turned that off). Each
+announcement and DM goes out exactly once, however many polls run. Run it
+every few minutes from a scheduler, or set WATCH_INTERVAL on serve instead.
+`)
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil
+		}
+		return fmt.Errorf("watch: %w", errUsage)
+	}
+	if fs.NArg() > 0 {
+		fs.Usage()
+		return fmt.Errorf("watch: unexpected argument %q: %w", fs.Arg(0), errUsage)
+	}
+	log := newLogger(cfg, stderr)
+	records, api, err := clients(cfg, nil, log)
+	if err != nil {
+		return err
+	}
+	st, err := openStore(ctx, cfg, log)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	sum, err := watch.Poll(ctx, watchConfig(cfg), watch.Deps{
+		Store: st, Records: records, Actions: watchActions(cfg, records, api), Slack: api, Logger: log,
+	})
+	fmt.Fprintln(stdout, sum)
+	return err
+}
+
+// openStore opens DATABASE_URL, waiting at most storeOpenTimeout.
+func openStore(ctx context.Context, cfg Config, log *slog.Logger) (*store.Store, error) {
+	octx, cancel := context.WithTimeout(ctx, storeOpenTimeout)
+	defer cancel()
+	st, err := store.Open(octx, cfg.databaseURL(), store.WithLogger(log))
+	if err != nil {
+		return nil, fmt.Errorf("open the store: %w", err)
+	}
+	return st, nil
+}
+
+// watchConfig is the watcher's part of the configuration (validated by
+// check).
+func watchConfig(cfg Config) watch.Config {
+	userMap, _ := parseUserMap(cfg.UserMap)
+	zone, _ := cfg.zone()
+	return watch.Config{
+		PublicURL:        cfg.PublicURL,
+		PublicMinutes:    cfg.PublicMinutes,
+		AssignDMsDefault: assignDMsDefault(cfg.AssignDMsDefault),
+		UserMap:          actions.NewUserMap(userMap),
+		Zone:             zone,
+	}
+}
+
+// watchActions is the action domain a one-shot poll reads the active
+// actions through.
+func watchActions(cfg Config, records *apiclient.Client, api *slack.Client) *actions.Service {
+	bc := botConfig(cfg)
+	zone, _ := cfg.zone()
+	return actions.New(records, api, actions.Config{
+		Admins: bc.Admins, UserMap: actions.NewUserMap(bc.UserMap), CacheTTL: bc.ActionsCacheTTL, Zone: zone,
+	})
+}
+
+// assignDMsDefault reads ASSIGN_DMS_DEFAULT (on or off; check refuses
+// anything else).
+func assignDMsDefault(s string) bool {
+	return !strings.EqualFold(strings.TrimSpace(s), "off")
+}
+
+// checkAssignDMsDefault is check's rule for ASSIGN_DMS_DEFAULT.
+func checkAssignDMsDefault(s string) error {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "", "on", "off":
+		return nil
+	}
+	return &configError{fmt.Sprintf("ASSIGN_DMS_DEFAULT must be on or off, got %q", s)}
+}
+
+// minWatchInterval keeps a mistyped WATCH_INTERVAL ("5" read as 5ns is
+// refused by envconfig, but "5s" is not) from hammering the records
+// service.
+const minWatchInterval = 30 * time.Second
+
+// checkWatchInterval is check's rule for WATCH_INTERVAL.
+func checkWatchInterval(d time.Duration) error {
+	if d != 0 && d < minWatchInterval {
+		return &configError{fmt.Sprintf("WATCH_INTERVAL must be 0 (off) or at least %s, got %s", minWatchInterval, d)}
+	}
+	return nil
+}
+
+// startWatching runs a poll every WATCH_INTERVAL in the background of
+// serve, until stop is called (it waits for a poll under way to end). Each
+// poll takes the store's lock, so with several replicas one polls at a
+// time. With WATCH_INTERVAL 0 it does nothing. It opens a Store of its own.
+func startWatching(ctx context.Context, cfg Config, records *apiclient.Client, api *slack.Client, dom *actions.Service, log *slog.Logger) (stop func(), err error) {
+	if cfg.WatchInterval <= 0 {
+		return func() {}, nil
+	}
+	st, err := openStore(ctx, cfg, log)
+	if err != nil {
+		return nil, err
+	}
+	wcfg := watchConfig(cfg)
+	wcfg.Owner = watch.DefaultOwner()
+	deps := watch.Deps{Store: st, Records: records, Actions: dom, Slack: api, Logger: log}
+	ctx, cancel := context.WithCancel(ctx)
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		t := time.NewTicker(cfg.WatchInterval)
+		defer t.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+			}
+			// A poll that outlives its interval is cut off; its unfinished
+			// work is retried by the next.
+			pctx, pcancel := context.WithTimeout(ctx, max(cfg.WatchInterval, time.Minute))
+			sum, err := watch.Poll(pctx, wcfg, deps)
+			pcancel()
+			if err != nil && ctx.Err() == nil {
+				log.Warn("watch: poll", "error", err, "summary", sum.String())
+			}
+		}
+	})
+	log.Info("watching the records service", "interval", cfg.WatchInterval, "store", st.String())
+	return func() {
+		cancel()
+		wg.Wait()
+		_ = st.Close()
+	}, nil
+}

@@ -1,0 +1,331 @@
+package watch
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"html"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/microcosm-cc/bluemonday"
+	"github.com/slack-go/slack"
+
+	"github.com/recordsbot/recordsbot/apiclient"
+	"github.com/recordsbot/recordsbot/blocks"
+	"github.com/recordsbot/recordsbot/store"
+)
+
+// announce posts newly visible minutes of followed committees, updates
+// announced drafts that were approved, and takes the baseline of new
+// follows. A records failure skips the rest (nothing is marked baselined,
+// the horizon stays), so the next poll reads it all again.
+func (p *poll) announce(ctx context.Context) error {
+	follows, err := p.deps.Store.AllFollows(ctx)
+	if err != nil {
+		return fmt.Errorf("read follows: %w", err)
+	}
+	if len(follows) == 0 {
+		return nil
+	}
+	byCommittee := map[string][]store.Follow{}
+	var fresh []store.Follow
+	for _, f := range follows {
+		byCommittee[f.CommitteeKey] = append(byCommittee[f.CommitteeKey], f)
+		if !f.Baselined {
+			fresh = append(fresh, f)
+		}
+	}
+
+	floor := p.now.Add(-p.cfg.Lookback)
+	horizon := floor
+	if len(fresh) == 0 {
+		v, ok, err := p.deps.Store.GetState(ctx, stateHorizon)
+		if err != nil {
+			return err
+		}
+		if t, perr := time.Parse(time.RFC3339, v); ok && perr == nil && t.After(floor) {
+			horizon = t
+		}
+	}
+	meetings, complete, err := p.readMeetings(ctx, horizon, byCommittee)
+	if err != nil {
+		return err
+	}
+
+	var oldestPending time.Time
+	var errs []error
+	for _, m := range meetings {
+		pending, err := p.meeting(ctx, m, byCommittee[committeeKey(m.Committee)])
+		if err != nil {
+			errs = append(errs, err)
+			pending = true
+		}
+		if pending && !m.Date.IsZero() && (oldestPending.IsZero() || m.Date.Before(oldestPending)) {
+			oldestPending = m.Date
+		}
+	}
+	if err := errors.Join(errs...); err != nil {
+		// Without every minutes read, a baseline would miss some: leave
+		// follows and the horizon for the next poll.
+		return err
+	}
+	for _, f := range fresh {
+		if _, err := p.deps.Store.MarkFollowBaselined(ctx, f.ChannelID, f.CommitteeKey); err != nil {
+			return err
+		}
+		p.sum.Baselined++
+	}
+
+	// Meetings reach the records after they are held, so the horizon
+	// stays Backfill behind today; further back only while a meeting there
+	// is pending (its minutes hidden, a draft, or a post not out).
+	next := p.now.Add(-p.cfg.Backfill)
+	if !oldestPending.IsZero() && oldestPending.Before(next) {
+		next = oldestPending
+	}
+	if !complete && horizon.Before(next) {
+		// The page cap stopped the read short of the horizon: do not move
+		// it past meetings not looked at.
+		next = horizon
+	}
+	if next.Before(floor) {
+		next = floor
+	}
+	p.sum.Horizon = next
+	return p.deps.Store.SetState(ctx, stateHorizon, next.UTC().Format(time.RFC3339))
+}
+
+// readMeetings lists meetings newest first until one dated before
+// horizon, keeping those of followed committees. complete is false when
+// the page cap stopped it first.
+func (p *poll) readMeetings(ctx context.Context, horizon time.Time, followed map[string][]store.Follow) (out []apiclient.Meeting, complete bool, err error) {
+	opts := &apiclient.ListMeetingsOptions{}
+	for page := 0; page < p.cfg.MaxMeetingPages; page++ {
+		mp, err := p.deps.Records.ListMeetings(ctx, opts)
+		if err != nil {
+			return nil, false, fmt.Errorf("list meetings: %w", err)
+		}
+		p.sum.MeetingPages++
+		for _, m := range mp.Meetings {
+			// Undated meetings cannot say where the horizon is; they are
+			// read, and the walk goes on.
+			if !m.Date.IsZero() && m.Date.Before(horizon) {
+				return out, true, nil
+			}
+			p.sum.Meetings++
+			if len(followed[committeeKey(m.Committee)]) > 0 {
+				out = append(out, m)
+			}
+		}
+		if mp.Next == "" {
+			return out, true, nil
+		}
+		opts = &apiclient.ListMeetingsOptions{Next: mp.Next}
+	}
+	p.log.WarnContext(ctx, "watch: stopped reading meetings at the page cap before the horizon", "pages", p.cfg.MaxMeetingPages, "horizon", horizon)
+	return out, false, nil
+}
+
+// committeeKey is how a follow names a committee: the lead stores
+// strings.ToLower of the name as the records spell it.
+func committeeKey(name string) string { return strings.ToLower(strings.TrimSpace(name)) }
+
+// meeting brings one meeting's announcements up to date in every channel
+// that follows its committee (and updates, on approval, every earlier post
+// of its draft). pending reports whether the meeting must be looked at
+// again next poll: its minutes are hidden or a draft, or a post did not
+// go out.
+func (p *poll) meeting(ctx context.Context, m apiclient.Meeting, follows []store.Follow) (pending bool, err error) {
+	anns, err := p.deps.Store.AnnouncementsForMeeting(ctx, m.ID)
+	if err != nil {
+		return true, err
+	}
+	posted := map[string]store.Announcement{}
+	for _, a := range anns {
+		posted[a.ChannelID] = a
+	}
+	// Channels to bring up to date: the followers, and any channel holding
+	// a posted draft (it may have unfollowed since; its post still gets
+	// the approval).
+	type target struct {
+		channel   string
+		baselined bool
+	}
+	var targets []target
+	need := false
+	for _, f := range follows {
+		targets = append(targets, target{f.ChannelID, f.Baselined})
+		if a, ok := posted[f.ChannelID]; !ok || a.Status != string(apiclient.MinutesApproved) {
+			need = true
+		}
+	}
+	for _, a := range anns {
+		if a.Status == string(apiclient.MinutesPublishedDraft) && a.TS != "" && !following(follows, a.ChannelID) {
+			targets = append(targets, target{a.ChannelID, true})
+			need = true
+		}
+	}
+	if !need {
+		return false, nil
+	}
+	min, err := p.deps.Records.GetMinutes(ctx, m.ID)
+	if errors.Is(err, apiclient.ErrNotFound) {
+		// Not visible (no minutes, or draft, in review…): never announced.
+		return true, nil
+	}
+	if err != nil {
+		return true, fmt.Errorf("minutes of %s: %w", m.ID, err)
+	}
+	p.sum.Minutes++
+	if !min.Status.Visible() {
+		return true, nil
+	}
+	status := string(min.Status)
+	pending = min.Status != apiclient.MinutesApproved
+	for _, t := range targets {
+		a, had := posted[t.channel]
+		var o outcome
+		switch {
+		case !t.baselined:
+			// Following starts now: what is visible already is the
+			// baseline, recorded as announced with no post.
+			if !had {
+				if err := p.deps.Store.PutAnnouncement(ctx, store.Announcement{ChannelID: t.channel, MeetingID: m.ID, Status: status}); err != nil {
+					return true, err
+				}
+			}
+			continue
+		case !had, a.TS == "" && a.Status != status && min.Status == apiclient.MinutesApproved:
+			// New to this channel (a baselined draft approved since counts
+			// as new: it was never posted).
+			var ts string
+			o, ts = p.post(ctx, t.channel, m, min)
+			if o.done() {
+				err = p.deps.Store.PutAnnouncement(ctx, store.Announcement{ChannelID: t.channel, MeetingID: m.ID, Status: status, TS: ts})
+			}
+			if o == sent {
+				p.sum.Announced++
+			}
+		case a.Status == string(apiclient.MinutesPublishedDraft) && a.TS != "" && min.Status == apiclient.MinutesApproved:
+			o = p.approve(ctx, t.channel, a.TS, m, min)
+			if o.done() {
+				err = p.deps.Store.PutAnnouncement(ctx, store.Announcement{ChannelID: t.channel, MeetingID: m.ID, Status: status, TS: a.TS, ThreadPosted: true})
+			}
+			if o == sent {
+				p.sum.Approved++
+			}
+		default:
+			continue
+		}
+		if err != nil {
+			return true, err
+		}
+		if !o.done() {
+			pending = true
+		}
+	}
+	return pending, nil
+}
+
+func following(follows []store.Follow, channel string) bool {
+	for _, f := range follows {
+		if f.ChannelID == channel {
+			return true
+		}
+	}
+	return false
+}
+
+// announceKey is the ledger key of the announcement of meeting's minutes
+// in status in channel.
+func announceKey(channel, meetingID, status string) string {
+	return "announce/" + channel + "/" + meetingID + "/" + status
+}
+
+// post announces min in channel.
+func (p *poll) post(ctx context.Context, channel string, m apiclient.Meeting, min *apiclient.Minutes) (outcome, string) {
+	key := announceKey(channel, m.ID, string(min.Status))
+	msg := blocks.AnnouncementMessage(blocks.Announcement{Minutes: p.view(m, min)})
+	return p.once(ctx, work{
+		key:     key,
+		history: func(context.Context) (string, error) { return channel, nil },
+		do: func(ctx context.Context) (string, error) {
+			_, ts, err := p.deps.Slack.PostMessageContext(ctx, channel,
+				slack.MsgOptionText(msg.Text, false), slack.MsgOptionBlocks(msg.Blocks...),
+				slack.MsgOptionMetadata(blocks.AnnouncementMetadata(key, m.ID, string(min.Status))))
+			return ts, err
+		},
+	})
+}
+
+// approve updates the post at ts, a draft's announcement, to the approved
+// minutes, then replies in its thread. The update comes first and is
+// idempotent: a refused reply releases the key and the next poll does both
+// again, updating to the same content and replying once. The updated post
+// carries the approval's key, which is what a later claimant finds; a
+// worker killed between the two calls leaves the reply out (reading thread
+// replies would need conversations.replies), never doubled.
+func (p *poll) approve(ctx context.Context, channel, ts string, m apiclient.Meeting, min *apiclient.Minutes) outcome {
+	key := announceKey(channel, m.ID, string(min.Status))
+	v := p.view(m, min)
+	msg := blocks.AnnouncementMessage(blocks.Announcement{Minutes: v, NowApproved: true})
+	reply := blocks.ApprovedReply(v.Title)
+	o, _ := p.once(ctx, work{
+		key:     key,
+		history: func(context.Context) (string, error) { return channel, nil },
+		do: func(ctx context.Context) (string, error) {
+			// chat.update edits the post in place, metadata included: Slack
+			// tells of a message whose metadata was replaced with the
+			// message_metadata_updated event
+			// (https://docs.slack.dev/reference/events/message_metadata_updated/).
+			if _, _, _, err := p.deps.Slack.UpdateMessageContext(ctx, channel, ts,
+				slack.MsgOptionText(msg.Text, false), slack.MsgOptionBlocks(msg.Blocks...),
+				slack.MsgOptionMetadata(blocks.AnnouncementMetadata(key, m.ID, string(min.Status)))); err != nil {
+				return "", fmt.Errorf("update announcement: %w", err)
+			}
+			if _, _, err := p.deps.Slack.PostMessageContext(ctx, channel, slack.MsgOptionTS(ts),
+				slack.MsgOptionText(reply.Text, false), slack.MsgOptionBlocks(reply.Blocks...)); err != nil {
+				return "", fmt.Errorf("reply in thread: %w", err)
+			}
+			return ts, nil
+		},
+	})
+	return o
+}
+
+// textPolicy strips every tag, for an HTML body shown as plain text.
+var textPolicy = bluemonday.StrictPolicy()
+
+// view is the minutes as an announcement shows them, as the bot's
+// /minutes shows them: an HTML body as plain text, the meeting's date (or
+// the minutes' own), and the link to the full minutes.
+func (p *poll) view(m apiclient.Meeting, min *apiclient.Minutes) blocks.MinutesView {
+	body := min.Body
+	if min.Format == apiclient.FormatHTML {
+		// Block-level tags become line breaks before the tags go, so
+		// paragraphs don't run together.
+		r := strings.NewReplacer("</p>", "</p>\n", "<br>", "\n", "<br/>", "\n", "<br />", "\n", "</li>", "</li>\n", "</h1>", "</h1>\n", "</h2>", "</h2>\n", "</h3>", "</h3>\n")
+		body = html.UnescapeString(textPolicy.Sanitize(r.Replace(body)))
+	}
+	date, hasTime := m.Date, m.DateHasTime
+	if date.IsZero() {
+		date, hasTime = min.Date, true
+	}
+	link := min.URL
+	if link == "" && p.cfg.PublicMinutes && p.cfg.PublicURL != "" {
+		link = strings.TrimRight(p.cfg.PublicURL, "/") + "/minutes/" + url.PathEscape(m.ID)
+	}
+	return blocks.MinutesView{
+		MeetingID:   m.ID,
+		Title:       cmp.Or(m.Title, m.Reference, m.ID),
+		Committee:   m.Committee,
+		Date:        date,
+		DateHasTime: hasTime,
+		Draft:       min.Draft(),
+		Body:        body,
+		URL:         link,
+	}
+}

@@ -1,0 +1,259 @@
+package watch
+
+import (
+	"cmp"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/slack-go/slack"
+
+	"github.com/recordsbot/recordsbot/actions"
+	"github.com/recordsbot/recordsbot/apiclient"
+	"github.com/recordsbot/recordsbot/blocks"
+)
+
+// dmGroup is the actions newly assigned to one Slack user at one meeting:
+// one DM.
+type dmGroup struct {
+	user    string
+	meeting string
+	actions []*apiclient.Action
+	// reassigned stays true while every action had another assignee
+	// before.
+	reassigned bool
+}
+
+// assignments DMs people about actions newly assigned or reassigned to
+// them since the last poll, one DM per person and meeting, and records
+// what it saw. The first poll only records (the baseline).
+func (p *poll) assignments(ctx context.Context) error {
+	st := p.deps.Store
+	list, err := p.deps.Actions.List(ctx, "")
+	if err != nil {
+		return fmt.Errorf("read actions: %w", err)
+	}
+	p.sum.Actions = len(list.Actions)
+	_, baselined, err := st.GetState(ctx, stateBaselined)
+	if err != nil {
+		return err
+	}
+	if !baselined {
+		current := map[string]string{}
+		for i := range list.Actions {
+			current[list.Actions[i].ID] = assigneeKey(list.Actions[i].Assignee)
+		}
+		if err := st.RecordAssignees(ctx, current, p.now); err != nil {
+			return err
+		}
+		p.sum.ActionsBaseline = true
+		return st.SetState(ctx, stateBaselined, p.now.UTC().Format(time.RFC3339))
+	}
+	seen, err := st.SeenAssignees(ctx)
+	if err != nil {
+		return err
+	}
+
+	// record is what this poll has settled: the action's assignee as seen.
+	// Actions left out (their DM failed) lose their old entry below, so the
+	// next poll finds them new again and retries.
+	record := map[string]string{}
+	groups := map[[2]string]*dmGroup{}
+	var lookupErrs []error
+	for i := range list.Actions {
+		a := &list.Actions[i]
+		k := assigneeKey(a.Assignee)
+		prev, known := seen[a.ID]
+		if k == "" || known && prev == k {
+			record[a.ID] = k
+			continue
+		}
+		user, err := p.slackUser(ctx, a.Assignee)
+		if err != nil {
+			lookupErrs = append(lookupErrs, err)
+			continue
+		}
+		if user == "" {
+			p.sum.Unmatched++
+			p.log.InfoContext(ctx, "watch: no Slack user for a new assignee; no DM", "action", a.ID, "assignee", a.Assignee.String())
+			record[a.ID] = k
+			continue
+		}
+		gk := [2]string{user, a.MeetingID}
+		g := groups[gk]
+		if g == nil {
+			g = &dmGroup{user: user, meeting: a.MeetingID, reassigned: true}
+			groups[gk] = g
+		}
+		g.actions = append(g.actions, a)
+		g.reassigned = g.reassigned && known && prev != ""
+	}
+
+	users := make([]string, 0, len(groups))
+	for gk := range groups {
+		users = append(users, gk[0])
+	}
+	settings, err := st.SettingsFor(ctx, users)
+	if err != nil {
+		return err
+	}
+	keys := make([][2]string, 0, len(groups))
+	for gk := range groups {
+		keys = append(keys, gk)
+	}
+	slices.SortFunc(keys, func(a, b [2]string) int { return cmp.Or(cmp.Compare(a[0], b[0]), cmp.Compare(a[1], b[1])) })
+	for _, gk := range keys {
+		g := groups[gk]
+		on := p.cfg.AssignDMsDefault
+		if s := settings[g.user].AssignDMs; s != nil {
+			on = *s
+		}
+		o := outcome(already)
+		if on {
+			o = p.dm(ctx, g)
+		} else {
+			p.sum.DMsOff++
+		}
+		if o == sent {
+			p.sum.DMs++
+		}
+		if o.done() {
+			for _, a := range g.actions {
+				record[a.ID] = assigneeKey(a.Assignee)
+			}
+		}
+	}
+	if err := st.RecordAssignees(ctx, record, p.now); err != nil {
+		return err
+	}
+	// A truncated list does not say which actions closed: forgetting the
+	// rest would make them new again when they come back into view.
+	if !list.Truncated {
+		if _, err := st.ForgetAssigneesSeenBefore(ctx, p.now); err != nil {
+			return err
+		}
+	}
+	if err := errors.Join(lookupErrs...); err != nil {
+		p.sum.Failed += len(lookupErrs)
+		p.log.ErrorContext(ctx, "watch: Slack user lookups failed; those DMs wait for the next poll", "error", err)
+	}
+	return nil
+}
+
+// assigneeKey names an assignee for comparing polls: the same person the
+// records name the same way gives the same key; "" is nobody.
+func assigneeKey(p apiclient.Person) string {
+	switch {
+	case p.Email != "":
+		return "email:" + strings.ToLower(p.Email)
+	case p.SlackID != "":
+		return "slack:" + p.SlackID
+	case p.ID != "":
+		return "id:" + p.ID
+	case p.Name != "":
+		return "name:" + strings.ToLower(p.Name)
+	}
+	return ""
+}
+
+// slackUser resolves an assignee to a Slack user ID: USER_MAP first, then
+// the records' own Slack ID, then users.lookupByEmail (once per email per
+// poll). "" with no error means nobody in Slack matches.
+func (p *poll) slackUser(ctx context.Context, who apiclient.Person) (string, error) {
+	if id, ok := p.cfg.UserMap.SlackID(who); ok {
+		return id, nil
+	}
+	if who.SlackID != "" {
+		return who.SlackID, nil
+	}
+	email := strings.ToLower(strings.TrimSpace(who.Email))
+	if email == "" {
+		return "", nil
+	}
+	if id, ok := p.emails[email]; ok {
+		return id, nil
+	}
+	u, err := p.deps.Slack.GetUserByEmailContext(ctx, email)
+	var se slack.SlackErrorResponse
+	switch {
+	case errors.As(err, &se) && se.Err == "users_not_found":
+		p.emails[email] = ""
+		return "", nil
+	case err != nil:
+		return "", fmt.Errorf("users.lookupByEmail: %w", err)
+	case u.Deleted || u.IsBot:
+		p.emails[email] = ""
+		return "", nil
+	}
+	p.emails[email] = u.ID
+	return u.ID, nil
+}
+
+// assignKey is the ledger key of one assignment DM: the person, the
+// meeting and a hash of the sorted action IDs, so the same news gets the
+// same key on every poll and every replica.
+func assignKey(user, meeting string, ids []string) string {
+	ids = slices.Clone(ids)
+	slices.Sort(ids)
+	h := sha256.Sum256([]byte(strings.Join(ids, "\x00")))
+	return "assign/" + user + "/" + cmp.Or(meeting, "-") + "/" + hex.EncodeToString(h[:8])
+}
+
+// dm sends g's one DM. Posting to the user ID makes Slack open the bot's
+// DM with them and post there (slackapi/bolt-js#1585); its history is read
+// through the DM's own ID, which conversations.open returns.
+func (p *poll) dm(ctx context.Context, g *dmGroup) outcome {
+	ids := make([]string, len(g.actions))
+	for i, a := range g.actions {
+		ids[i] = a.ID
+	}
+	key := assignKey(g.user, g.meeting, ids)
+	first := g.actions[0]
+	asg := blocks.Assignment{
+		Committee:  first.Committee,
+		Meeting:    cmp.Or(first.MeetingTitle, first.MeetingID),
+		Reassigned: g.reassigned,
+	}
+	for _, a := range g.actions {
+		asg.Rows = append(asg.Rows, p.row(a))
+	}
+	msg := blocks.AssignmentMessage(asg)
+	o, _ := p.once(ctx, work{
+		key: key,
+		history: func(ctx context.Context) (string, error) {
+			ch, _, _, err := p.deps.Slack.OpenConversationContext(ctx, &slack.OpenConversationParameters{Users: []string{g.user}})
+			if err != nil {
+				return "", fmt.Errorf("open DM with %s: %w", g.user, err)
+			}
+			return ch.ID, nil
+		},
+		do: func(ctx context.Context) (string, error) {
+			_, ts, err := p.deps.Slack.PostMessageContext(ctx, g.user,
+				slack.MsgOptionText(msg.Text, false), slack.MsgOptionBlocks(msg.Blocks...),
+				slack.MsgOptionMetadata(blocks.AssignmentMetadata(key, g.meeting, ids)))
+			return ts, err
+		},
+	})
+	return o
+}
+
+// row is a as the assignee sees it in a list of their own: status buttons,
+// no name, the overdue mark; the same shape the bot's /actions rows have.
+func (p *poll) row(a *apiclient.Action) blocks.ActionRow {
+	return blocks.ActionRow{
+		ID:              a.ID,
+		Title:           a.Title,
+		Status:          string(a.Status),
+		Deadline:        a.Deadline,
+		DeadlineHasTime: a.DeadlineHasTime,
+		Overdue:         actions.Due(a, p.now, p.cfg.Zone, nil, 0) == actions.Overdue,
+		Meeting:         cmp.Or(a.MeetingTitle, a.MeetingID),
+		Committee:       a.Committee,
+		CanChange:       true,
+	}
+}

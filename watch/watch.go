@@ -1,0 +1,268 @@
+package watch
+
+import (
+	"cmp"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/slack-go/slack"
+
+	"github.com/recordsbot/recordsbot/actions"
+	"github.com/recordsbot/recordsbot/apiclient"
+	"github.com/recordsbot/recordsbot/store"
+)
+
+// lockName is the store lock that keeps polls one at a time.
+const lockName = "watch"
+
+// State names in the store.
+const (
+	stateHorizon   = "meetings_horizon"  // RFC 3339: the oldest meeting date the next poll reads
+	stateBaselined = "actions_baselined" // RFC 3339: when the actions baseline was taken
+)
+
+// Config is the watcher's behaviour. The zero value of every field means
+// its documented default.
+type Config struct {
+	// Owner names this worker in the lock and the ledger; it must be unique
+	// per process. Default: hostname, pid and a random suffix.
+	Owner string
+	// PublicURL and PublicMinutes build the "Read the full minutes" link
+	// when the minutes have no URL of their own: PublicURL/minutes/{id},
+	// only when PublicMinutes is on.
+	PublicURL     string
+	PublicMinutes bool
+	// AssignDMsDefault is the organisation's default for new-assignment
+	// DMs (ASSIGN_DMS_DEFAULT), for people who have not chosen.
+	AssignDMsDefault bool
+	// UserMap is USER_MAP: assignees whose records identity is not their
+	// Slack email.
+	UserMap actions.UserMap
+	// Zone is the organisation's time zone, for the overdue mark on rows.
+	// Default UTC.
+	Zone *time.Location
+	// Lookback is how far back meetings are read at most. Default 60 days.
+	Lookback time.Duration
+	// Backfill is how long after its date a meeting may first appear in
+	// the records and still be announced: the horizon never comes closer
+	// to today than this. Default 14 days.
+	Backfill time.Duration
+	// MaxMeetingPages bounds the meeting pages one poll reads. Default 20.
+	MaxMeetingPages int
+	// Lease is how long one announcement or DM is claimed. It must exceed
+	// the time a post takes, Slack's retries included. Default 2 minutes.
+	Lease time.Duration
+	// LockTTL is how long the poll lock lasts; it must exceed a poll.
+	// Default 10 minutes.
+	LockTTL time.Duration
+	// HistoryDepth is how many of a conversation's latest messages are
+	// searched for a post whose recording was lost. Default 200.
+	HistoryDepth int
+	// Now is the clock. Default time.Now.
+	Now func() time.Time
+}
+
+func (c *Config) setDefaults() {
+	if c.Owner == "" {
+		c.Owner = DefaultOwner()
+	}
+	if c.Zone == nil {
+		c.Zone = time.UTC
+	}
+	if c.Lookback <= 0 {
+		c.Lookback = 60 * 24 * time.Hour
+	}
+	if c.Backfill <= 0 {
+		c.Backfill = 14 * 24 * time.Hour
+	}
+	if c.MaxMeetingPages <= 0 {
+		c.MaxMeetingPages = 20
+	}
+	if c.Lease <= 0 {
+		c.Lease = 2 * time.Minute
+	}
+	if c.LockTTL <= 0 {
+		c.LockTTL = 10 * time.Minute
+	}
+	if c.HistoryDepth <= 0 {
+		c.HistoryDepth = 200
+	}
+	if c.Now == nil {
+		c.Now = time.Now
+	}
+}
+
+// DefaultOwner is a worker name unique to this process: hostname, pid and
+// a random suffix, so that two pods with one hostname still differ.
+func DefaultOwner() string {
+	host, _ := os.Hostname()
+	b := make([]byte, 4)
+	_, _ = rand.Read(b)
+	return fmt.Sprintf("%s-%d-%s", cmp.Or(host, "recordsbot"), os.Getpid(), hex.EncodeToString(b))
+}
+
+// Records is what a poll reads of the records service; *apiclient.Client
+// implements it.
+type Records interface {
+	ListMeetings(ctx context.Context, opts *apiclient.ListMeetingsOptions) (*apiclient.MeetingPage, error)
+	GetMinutes(ctx context.Context, meetingID string) (*apiclient.Minutes, error)
+}
+
+// ActionList is the shared list of actions still to do;
+// *actions.Service implements it.
+type ActionList interface {
+	List(ctx context.Context, st apiclient.Status) (*apiclient.ActionList, error)
+}
+
+// Slack is the part of the Web API a poll calls; *slack.Client implements
+// it.
+type Slack interface {
+	PostMessageContext(ctx context.Context, channel string, options ...slack.MsgOption) (string, string, error)
+	UpdateMessageContext(ctx context.Context, channel, ts string, options ...slack.MsgOption) (string, string, string, error)
+	GetConversationHistoryContext(ctx context.Context, params *slack.GetConversationHistoryParameters) (*slack.GetConversationHistoryResponse, error)
+	OpenConversationContext(ctx context.Context, params *slack.OpenConversationParameters) (*slack.Channel, bool, bool, error)
+	GetUserByEmailContext(ctx context.Context, email string) (*slack.User, error)
+}
+
+// Deps are the watcher's collaborators. All are required but Logger
+// (default: discard).
+type Deps struct {
+	Store   *store.Store
+	Records Records
+	Actions ActionList
+	Slack   Slack
+	Logger  *slog.Logger
+}
+
+// Summary is what one poll did.
+type Summary struct {
+	// Busy is set when another poll held the lock: this one did nothing.
+	Busy bool
+	// MeetingPages, Meetings and Minutes count the records read.
+	MeetingPages, Meetings, Minutes int
+	// Actions is the number of active actions read; 0 with no follows and
+	// no actions.
+	Actions int
+	// Announced counts new channel posts; Approved, drafts updated in
+	// place on approval; Baselined, follows whose baseline was taken.
+	Announced, Approved, Baselined int
+	// DMs counts new-assignment DMs sent; DMsOff, those not sent because
+	// the person turned them off; Unmatched, assignees with no Slack user.
+	DMs, DMsOff, Unmatched int
+	// Recovered counts posts found in Slack's history after an earlier
+	// worker stopped between posting and recording them.
+	Recovered int
+	// ActionsBaseline is set on the poll that took the actions baseline.
+	ActionsBaseline bool
+	// Failed counts announcements and DMs that did not go out; the next
+	// poll retries them.
+	Failed int
+	// Undeliverable counts posts Slack refused for good (the bot is not in
+	// the channel, the channel was archived); retried each poll, not
+	// counted as failures.
+	Undeliverable int
+	// Horizon is the meetings horizon the next poll reads back to.
+	Horizon time.Time
+}
+
+// String is the summary as one line for the job's output.
+func (s Summary) String() string {
+	if s.Busy {
+		return "watch: another poll is running; nothing done"
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "watch: read %d meetings (%d pages), %d minutes, %d actions; announced %d, approved %d, baselined %d follows; %d assignment DMs",
+		s.Meetings, s.MeetingPages, s.Minutes, s.Actions, s.Announced, s.Approved, s.Baselined, s.DMs)
+	if s.DMsOff > 0 {
+		fmt.Fprintf(&b, " (%d off by choice)", s.DMsOff)
+	}
+	if s.ActionsBaseline {
+		b.WriteString(" (actions baseline taken)")
+	}
+	if s.Unmatched > 0 {
+		fmt.Fprintf(&b, "; %d assignees match no Slack user", s.Unmatched)
+	}
+	if s.Recovered > 0 {
+		fmt.Fprintf(&b, "; %d found already posted", s.Recovered)
+	}
+	if s.Undeliverable > 0 {
+		fmt.Fprintf(&b, "; %d refused by Slack (bot not in the channel?)", s.Undeliverable)
+	}
+	if s.Failed > 0 {
+		fmt.Fprintf(&b, "; %d failed (retried next poll)", s.Failed)
+	}
+	return b.String()
+}
+
+// ErrPartial is returned (wrapped) by Poll when some announcements or DMs
+// failed; everything else was done, and the next poll retries them.
+var ErrPartial = errors.New("some announcements or DMs failed")
+
+// Poll runs one poll: announcements of newly visible minutes, then
+// new-assignment DMs. It returns Summary.Busy and no error when another
+// poll holds the lock. Errors: the store's (ErrUnavailable when it is
+// down), the records service's when the meetings or actions cannot be
+// read (that half of the poll is skipped, the other still runs), and
+// ErrPartial when some posts failed.
+func Poll(ctx context.Context, cfg Config, deps Deps) (Summary, error) {
+	cfg.setDefaults()
+	if deps.Logger == nil {
+		deps.Logger = slog.New(slog.DiscardHandler)
+	}
+	p := &poll{cfg: cfg, deps: deps, log: deps.Logger, now: cfg.Now(), emails: map[string]string{}}
+	got, err := deps.Store.TryLock(ctx, lockName, cfg.Owner, cfg.LockTTL)
+	if err != nil {
+		return p.sum, fmt.Errorf("watch lock: %w", err)
+	}
+	if !got {
+		p.sum.Busy = true
+		p.log.InfoContext(ctx, "watch: another poll holds the lock; skipping")
+		return p.sum, nil
+	}
+	defer func() {
+		// Unlock even when ctx ended, so the next poll need not wait for
+		// the ttl.
+		uctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+		defer cancel()
+		if _, err := deps.Store.Unlock(uctx, lockName, cfg.Owner); err != nil {
+			p.log.WarnContext(ctx, "watch: could not release the lock; it lapses with its ttl", "error", err)
+		}
+	}()
+
+	// The two halves are independent: the records failing for meetings
+	// does not hold up DMs, and the other way round. Their errors are
+	// returned, for the caller to report once.
+	annErr := p.announce(ctx)
+	if annErr != nil {
+		annErr = fmt.Errorf("announcements: %w", annErr)
+	}
+	asgErr := p.assignments(ctx)
+	if asgErr != nil {
+		asgErr = fmt.Errorf("assignment DMs: %w", asgErr)
+	}
+	err = errors.Join(annErr, asgErr)
+	if err == nil && p.sum.Failed > 0 {
+		err = fmt.Errorf("%d posts: %w", p.sum.Failed, ErrPartial)
+	}
+	p.log.InfoContext(ctx, "watch: poll done", "summary", p.sum.String())
+	return p.sum, err
+}
+
+// poll is one run's state.
+type poll struct {
+	cfg  Config
+	deps Deps
+	log  *slog.Logger
+	now  time.Time
+	sum  Summary
+	// emails caches users.lookupByEmail for the poll: lowercased email ->
+	// user ID ("" when Slack knows nobody by it).
+	emails map[string]string
+}
