@@ -63,6 +63,11 @@ type Client struct {
 
 	decoders sync.Pool // of *decoder
 	buffers  sync.Pool // of *[]byte
+
+	// keepRaw fills Action.Raw in ListActions (WithRawRecords).
+	keepRaw bool
+	// memo remembers pages of actions for conditional requests.
+	memo listMemo
 }
 
 // NewClient returns a client for the API at baseURL, which must be an
@@ -109,6 +114,7 @@ func NewClient(baseURL, apiKey string, opts ...Option) (*Client, error) {
 		sleep:        sleepContext,
 		now:          time.Now,
 	}
+	c.memo.max = defaultMemoActions
 	for _, opt := range opts {
 		opt(c)
 	}
