@@ -36,8 +36,10 @@ var listMembers = []string{"data", "items", "results", "value"}
 // under data, items, results, value (OData) or the resource name; or a HAL
 // object with it under _embedded.<resource> (else _embedded's only array).
 func (d *decoder) parseList(body []byte, resource string) (listPage, error) {
-	if lp, ok := d.parseListLean(body, resource); ok {
-		return lp, nil
+	if !d.whole {
+		if lp, ok := d.parseListLean(body, resource); ok {
+			return lp, nil
+		}
 	}
 	var lp listPage
 	root, err := d.p.ParseBytes(body)

@@ -31,6 +31,9 @@ type decoder struct {
 	// noRaw leaves the Raw of list records nil: a list the bot keeps for
 	// a while would otherwise hold a copy of every page it came in.
 	noRaw bool
+	// whole makes parseList parse every list whole, as it did before
+	// parseListLean; tests compare the two.
+	whole bool
 	// skel is scratch for a list's envelope without its records (see
 	// parseListLean).
 	skel []byte
