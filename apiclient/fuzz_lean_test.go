@@ -61,7 +61,7 @@ func TestLeanParseTakesTheCommonShapes(t *testing.T) {
 		{`{"@odata.count":1,"value":[{"id":"1"}]}`, true},
 		{`{"total":1,"actions":[{"id":"1"}]}`, true},
 		{`{"_embedded":{"actions":[{"id":"1"}]}}`, false}, // nested: parsed whole
-		{`{"d\u0061ta":[{"id":"1"}]}`, false},            // escaped name
+		{`{"d\u0061ta":[{"id":"1"}]}`, false},             // escaped name
 		{`{"data":null}`, false},
 	}
 	for _, tt := range tests {
