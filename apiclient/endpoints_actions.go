@@ -10,7 +10,10 @@ import (
 )
 
 // ListActions lists actions, following pagination to the end (see the
-// package documentation for the forms accepted). With opts.Status set, only
+// package documentation for the forms accepted). Pages the server sent
+// with an ETag or Last-Modified are revalidated, and served from memory on
+// 304 Not Modified (see [WithConditionalRequests]). Action.Raw is nil
+// unless the client was made [WithRawRecords]. With opts.Status set, only
 // actions with that status are returned: the filter is sent as ?status= and
 // applied again to the answer, so a server that ignores it cannot make the
 // bot show closed actions as open. A nil opts lists every action.
