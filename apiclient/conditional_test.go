@@ -228,3 +228,36 @@ func uniq(xs []int) []int {
 	}
 	return out
 }
+
+func TestConditionalListConcurrent(t *testing.T) {
+	t.Parallel()
+	srv, c := newE2E(t, recordstest.WithETags())
+	// A tiny bound makes the goroutines evict each other's pages too.
+	small, err := apiclient.NewClient(srv.URL, recordstest.DefaultKey, apiclient.WithConditionalRequests(10))
+	require.NoError(t, err)
+	want := len(srv.Actions())
+	done := make(chan error)
+	for g := range 8 {
+		go func() {
+			client := c
+			if g%2 == 1 {
+				client = small
+			}
+			for range 5 {
+				list, err := client.ListActions(t.Context(), nil)
+				if err == nil && len(list.Actions) != want {
+					err = assert.AnError
+				}
+				if err != nil {
+					done <- err
+					return
+				}
+			}
+			done <- nil
+		}()
+	}
+	for range 8 {
+		require.NoError(t, <-done)
+	}
+	assert.Contains(t, statuses(srv), http.StatusNotModified)
+}

@@ -3,7 +3,6 @@ package apiclient
 import (
 	"errors"
 	"net/http"
-	"slices"
 	"sync"
 )
 
@@ -105,9 +104,10 @@ func (m *listMemo) put(url string, p *pageMemo) {
 	}
 	if len(m.order) > 4*len(m.pages)+64 {
 		// Compact the keys of pages replaced or forgotten.
-		live := m.order[:0]
+		live, kept := m.order[:0], make(map[string]bool, len(m.pages))
 		for _, k := range m.order {
-			if _, ok := m.pages[k]; ok && !slices.Contains(live, k) {
+			if _, ok := m.pages[k]; ok && !kept[k] {
+				kept[k] = true
 				live = append(live, k)
 			}
 		}

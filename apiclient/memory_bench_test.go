@@ -11,7 +11,7 @@ import (
 )
 
 // BenchmarkListActions20000Memory lists 20,000 actions as the benchmark's
-// records stub sends them (one bare array, 4 MB) and reports what the
+// records stub sends them (one bare array, 6.5 MB) and reports what the
 // result keeps alive: live heap after a collection with the list still
 // held, per action. It is the figure behind "Memory at 20,000 actions" in
 // the README.
