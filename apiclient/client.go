@@ -65,6 +65,11 @@ type Client struct {
 
 	decoders sync.Pool // of *decoder
 	buffers  sync.Pool // of *[]byte
+
+	// keepRaw fills Action.Raw in ListActions (WithRawRecords).
+	keepRaw bool
+	// memo remembers pages of actions for conditional requests.
+	memo listMemo
 }
 
 // NewClient returns a client for the API at baseURL, which must be an
@@ -111,6 +116,7 @@ func NewClient(baseURL, apiKey string, opts ...Option) (*Client, error) {
 		sleep:        retry.Sleep,
 		now:          time.Now,
 	}
+	c.memo.max = defaultMemoActions
 	for _, opt := range opts {
 		opt(c)
 	}

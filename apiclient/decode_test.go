@@ -72,7 +72,7 @@ func TestRawIsExactCopy(t *testing.T) {
 		// Different bytes of the same length overwrite a reused buffer.
 		serveJSON(200, strings.Repeat(" ", len(body)-2)+"[]")(w, r)
 	})
-	c := newTestClient(t, srv)
+	c := newTestClient(t, srv, WithRawRecords())
 	list, err := c.ListActions(t.Context(), nil)
 	require.NoError(t, err)
 	require.Len(t, list.Actions, 2)
@@ -150,7 +150,7 @@ func TestActionFields(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			srv := newAPIServer(t, serveJSON(200, `[`+tt.record+`]`))
-			list, err := newTestClient(t, srv).ListActions(t.Context(), nil)
+			list, err := newTestClient(t, srv, WithRawRecords()).ListActions(t.Context(), nil)
 			require.NoError(t, err)
 			require.Len(t, list.Actions, 1)
 			got := list.Actions[0]

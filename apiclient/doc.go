@@ -89,7 +89,10 @@
 // their literal text (42 is "42", never 4.2e1). Unknown fields are kept:
 // Raw holds the record's bytes exactly as sent, as a copy that outlives the
 // call (all records of a page share one copy, and one string for their
-// text fields; clone Raw to keep a single record for long).
+// text fields; clone Raw to keep a single record for long). In lists of
+// actions Raw is filled only with [WithRawRecords] (the self-check's
+// [Client.Inspect] always has it): a list the bot keeps would otherwise hold
+// every page it came in.
 //
 // Some fields are read in a particular way. An action's status that is a
 // documented status in any letter case becomes its constant; anything else
@@ -134,6 +137,15 @@
 // context.DeadlineExceeded); any other 4xx [ErrBadRequest]; an unexpected
 // 1xx or 3xx, malformed JSON, the wrong shape, or a body over 32 MiB (see
 // [WithMaxResponseBytes]) [ErrInvalidResponse].
+//
+// Conditional requests. When a page of actions comes with an ETag or a
+// Last-Modified, the client remembers the page's decoded records under the
+// page's URL (bounded, see [WithConditionalRequests]) and asks for it next
+// time with If-None-Match or If-Modified-Since; a 304 Not Modified is
+// served from memory without a download or a decode. Every page is
+// revalidated on its own: an ETag covers one representation, one page,
+// never the list. A 304 to a request that was not conditional is
+// [ErrInvalidResponse].
 //
 // Retries. Every request is a GET or a PUT, both idempotent, so 429, 502,
 // 503 and 504 answers and connection errors are retried, by default 3 times

@@ -10,7 +10,10 @@ import (
 )
 
 // ListActions lists actions, following pagination to the end (see the
-// package documentation for the forms accepted). With opts.Status set, only
+// package documentation for the forms accepted). Pages the server sent
+// with an ETag or Last-Modified are revalidated, and served from memory on
+// 304 Not Modified (see [WithConditionalRequests]). Action.Raw is nil
+// unless the client was made [WithRawRecords]. With opts.Status set, only
 // actions with that status are returned: the filter is sent as ?status= and
 // applied again to the answer, so a server that ignores it cannot make the
 // bot show closed actions as open. A nil opts lists every action.
@@ -30,7 +33,7 @@ func (c *Client) ListActions(ctx context.Context, opts *ListActionsOptions) (*Ac
 	if opts != nil {
 		status = opts.Status
 	}
-	list, _, err := c.listActions(ctx, status, c.maxPages, nil)
+	list, _, err := c.listActions(ctx, status, c.maxPages, c.keepRaw, nil)
 	return list, err
 }
 
@@ -44,8 +47,9 @@ type listInfo struct {
 
 // listActions reads up to maxPages pages of actions with status (empty:
 // all), stopping early when stop, given the actions read so far, returns
-// true.
-func (c *Client) listActions(ctx context.Context, status Status, maxPages int, stop func([]Action) bool) (*ActionList, listInfo, error) {
+// true. Raw is filled only with raw set. Each page is asked for
+// conditionally when the client remembers it (see pageMemo).
+func (c *Client) listActions(ctx context.Context, status Status, maxPages int, raw bool, stop func([]Action) bool) (*ActionList, listInfo, error) {
 	ep := endpoint{http.MethodGet, "/actions", scopeActionsRead}
 	var info listInfo
 	ref := "actions"
@@ -72,25 +76,68 @@ func (c *Client) listActions(ctx context.Context, status Status, maxPages int, s
 		if err != nil {
 			return nil, info, c.newError(ep, 0, ErrInvalidResponse, "", err)
 		}
-		seen[req.URL.String()] = struct{}{}
+		key := req.URL.String()
+		seen[key] = struct{}{}
+		memo := c.memo.get(key, raw)
+		if memo != nil {
+			setValidators(req, memo)
+		}
 		var pr pageResult
 		err = c.do(req, ep, func(resp *http.Response, body []byte) error {
-			d := c.getDecoder()
-			defer c.putDecoder(d, len(body))
 			before := len(list.Actions)
-			acts, n, pf, err := decodeList(d, body, "actions", list.Actions, c.maxItems-before, decodeAction)
-			if err != nil {
-				return err
-			}
-			if pr, err = c.nextPage(resp, pf, n); err != nil {
-				return err
+			var (
+				acts     []Action
+				n        int
+				envelope string
+			)
+			if resp.StatusCode == http.StatusNotModified {
+				// The page is as remembered: no download, no decoding.
+				if memo == nil {
+					return errNoMemo
+				}
+				keep := min(len(memo.actions), max(c.maxItems-before, 0))
+				acts = append(list.Actions, memo.actions[:keep]...)
+				n, pr, envelope = memo.n, memo.pr, memo.envelope
+				// A 304 may carry fresher validators (RFC 9110 §15.4.5).
+				if et := resp.Header.Get("ETag"); et != "" && et != memo.etag {
+					cp := *memo
+					cp.etag = et
+					c.memo.put(key, &cp)
+				}
+			} else {
+				d := c.getDecoder()
+				defer c.putDecoder(d, len(body))
+				d.noRaw = !raw
+				var pf pageFields
+				var err error
+				acts, n, pf, err = decodeList(d, body, "actions", list.Actions, c.maxItems-before, decodeAction)
+				if err != nil {
+					return err
+				}
+				if pr, err = c.nextPage(resp, pf, n); err != nil {
+					return err
+				}
+				envelope = d.lastEnvelope
+				if pr.discard {
+					clear(acts[before:])
+					acts, n = acts[:before], 0
+				}
+				if len(acts)-before == n {
+					// Only a whole page is worth remembering; one cut at the
+					// item cap would replay cut.
+					c.memo.put(key, &pageMemo{
+						etag:         resp.Header.Get("ETag"),
+						lastModified: resp.Header.Get("Last-Modified"),
+						raw:          raw,
+						actions:      slices.Clone(acts[before:]),
+						n:            n,
+						pr:           pr,
+						envelope:     envelope,
+					})
+				}
 			}
 			if page == 0 {
-				info.envelope, info.scheme = d.lastEnvelope, pr.scheme
-			}
-			if pr.discard {
-				clear(acts[before:])
-				acts, n = acts[:before], 0
+				info.envelope, info.scheme = envelope, pr.scheme
 			}
 			list.Actions = acts
 			received += n
@@ -195,7 +242,7 @@ func (c *Client) readBack(ctx context.Context, id string, status Status) (*Actio
 	find := func(acts []Action) int {
 		return slices.IndexFunc(acts, func(a Action) bool { return a.ID == id })
 	}
-	list, _, err := c.listActions(ctx, status, c.maxPages, func(acts []Action) bool { return find(acts) >= 0 })
+	list, _, err := c.listActions(ctx, status, c.maxPages, false, func(acts []Action) bool { return find(acts) >= 0 })
 	if err != nil {
 		return nil, false
 	}

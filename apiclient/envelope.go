@@ -10,10 +10,16 @@ import (
 
 // listPage is a parsed list body.
 type listPage struct {
+	// items are the records when the whole body was parsed at once; nil
+	// when lean (see parseListLean), and then each record is parsed on its
+	// own from its span.
 	items []*fastjson.Value
-	// raw holds a copy of the bytes from the first record to the last;
-	// spans are relative to it.
-	raw   []byte
+	lean  bool
+	// raw holds a copy of the bytes from the first record to the last,
+	// starting at body offset rawOff; nil when the decoder keeps no Raw.
+	raw    []byte
+	rawOff int
+	// spans are the records' byte ranges in the body.
 	spans []span
 	page  pageFields
 	// envelope names where the records were found: "array" for a bare
@@ -30,6 +36,11 @@ var listMembers = []string{"data", "items", "results", "value"}
 // under data, items, results, value (OData) or the resource name; or a HAL
 // object with it under _embedded.<resource> (else _embedded's only array).
 func (d *decoder) parseList(body []byte, resource string) (listPage, error) {
+	if !d.whole {
+		if lp, ok := d.parseListLean(body, resource); ok {
+			return lp, nil
+		}
+	}
 	var lp listPage
 	root, err := d.p.ParseBytes(body)
 	if err != nil {
@@ -73,17 +84,39 @@ func (d *decoder) parseList(body []byte, resource string) (listPage, error) {
 	if err != nil || len(d.spans) != len(lp.items) {
 		return lp, fmt.Errorf("parse %s list: %w", resource, errSpan)
 	}
-	// One copy of the records' bytes backs every Raw of the page: cheaper
-	// than a copy per record, at the price of a retained Raw keeping its
-	// whole page alive.
-	first, last := d.spans[0].start, d.spans[len(d.spans)-1].end
-	lp.raw = bytes.Clone(body[first:last])
-	for i := range d.spans {
-		d.spans[i].start -= first
-		d.spans[i].end -= first
-	}
-	lp.spans = d.spans
+	d.keepRaw(&lp, body)
 	return lp, nil
+}
+
+// keepRaw sets lp.spans from d.spans and, unless the decoder drops Raw,
+// copies the records' bytes. One copy backs every Raw of the page: cheaper
+// than a copy per record, at the price of a retained Raw keeping its
+// whole page alive.
+func (d *decoder) keepRaw(lp *listPage, body []byte) {
+	lp.spans = d.spans
+	if d.noRaw || len(d.spans) == 0 {
+		return
+	}
+	first, last := d.spans[0].start, d.spans[len(d.spans)-1].end
+	lp.raw, lp.rawOff = bytes.Clone(body[first:last]), first
+}
+
+// rawOf returns the bytes of record i, or nil when the decoder keeps no
+// Raw.
+func (lp *listPage) rawOf(i int) []byte {
+	if lp.raw == nil {
+		return nil
+	}
+	s := lp.spans[i]
+	return lp.raw[s.start-lp.rawOff : s.end-lp.rawOff : s.end-lp.rawOff]
+}
+
+// count is how many records the page holds.
+func (lp *listPage) count() int {
+	if lp.lean {
+		return len(lp.spans)
+	}
+	return len(lp.items)
 }
 
 // listMember finds the member of o holding the list and returns the
@@ -175,25 +208,44 @@ func decodeList[T any](d *decoder, body []byte, resource string, dst []T, limit 
 	if err != nil {
 		return dst, 0, lp.page, err
 	}
-	n := len(lp.items)
+	total := lp.count()
+	n := total
 	if limit >= 0 && n > limit {
 		n = limit
 	}
 	// Growing first keeps &dst[i] stable until the arena is flushed.
 	base := len(dst)
 	dst = slices.Grow(dst, n)[:base+n]
-	for i, v := range lp.items[:n] {
+	fail := func(err error) ([]T, int, pageFields, error) {
+		d.strs.reset()
+		clear(dst[base:])
+		return dst[:base], 0, lp.page, err
+	}
+	for i := range total {
+		var v *fastjson.Value
+		if lp.lean {
+			// One record's parse tree at a time: the parser's memory is
+			// bounded by the largest record, not by the page.
+			s := lp.spans[i]
+			if v, err = d.p.ParseBytes(body[s.start:s.end]); err != nil {
+				return fail(fmt.Errorf("parse %s list: record %d: %w", resource, i, err))
+			}
+		} else {
+			v = lp.items[i]
+		}
+		if i >= n {
+			// Past the limit: parsed only so that a malformed body fails
+			// the same way whatever the limit.
+			continue
+		}
 		o := object(v)
 		if o == nil {
-			d.strs.reset()
-			clear(dst[base:])
-			return dst[:base], 0, lp.page, fmt.Errorf("parse %s list: record %d: %w", resource, i, errNotObject("record", v))
+			return fail(fmt.Errorf("parse %s list: record %d: %w", resource, i, errNotObject("record", v)))
 		}
-		s := lp.spans[i]
-		rec(d, o, lp.raw[s.start:s.end:s.end], &dst[base+i])
+		rec(d, o, lp.rawOf(i), &dst[base+i])
 	}
 	d.strs.flush()
-	return dst, len(lp.items), lp.page, nil
+	return dst, total, lp.page, nil
 }
 
 // parseRecord parses a single-record body. The record is the body itself,

@@ -173,7 +173,7 @@ func (c *Client) Inspect(ctx context.Context, opts *InspectOptions) (*Inspection
 
 	// Actions.
 	acts := EndpointReport{Endpoint: "GET /actions", Total: -1}
-	list, info, err := c.listActions(ctx, "", o.Pages, nil)
+	list, info, err := c.listActions(ctx, "", o.Pages, true, nil)
 	if err != nil {
 		note(&acts, scopeActionsRead, err)
 	} else {
@@ -280,7 +280,7 @@ func (in *Inspection) setScope(scope string, err error) {
 // countActions counts the actions of each documented status.
 func (c *Client) countActions(ctx context.Context, in *Inspection, pages int) {
 	for _, st := range Statuses {
-		l, _, err := c.listActions(ctx, st, pages, nil)
+		l, _, err := c.listActions(ctx, st, pages, false, nil)
 		if err != nil {
 			in.Counts.ActionCountsExact = false
 			continue

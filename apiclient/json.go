@@ -28,6 +28,15 @@ type decoder struct {
 	shapeOf *table
 	// lastEnvelope is where the last list decoded had its records.
 	lastEnvelope string
+	// noRaw leaves the Raw of list records nil: a list the bot keeps for
+	// a while would otherwise hold a copy of every page it came in.
+	noRaw bool
+	// whole makes parseList parse every list whole, as it did before
+	// parseListLean; tests compare the two.
+	whole bool
+	// skel is scratch for a list's envelope without its records (see
+	// parseListLean).
+	skel []byte
 }
 
 // release drops every reference into decoded results, so a pooled decoder
@@ -37,6 +46,8 @@ func (d *decoder) release() {
 	d.spans = d.spans[:0]
 	clear(d.slots)
 	d.lastEnvelope = ""
+	d.noRaw = false
+	d.skel = d.skel[:0]
 }
 
 // tables returns the alias tables the decoder uses.

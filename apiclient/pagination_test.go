@@ -220,7 +220,7 @@ func TestPaginationCollectsEveryPage(t *testing.T) {
 		}
 		serveJSON(200, pageItems(n))(w, r)
 	})
-	list, err := newTestClient(t, srv).ListActions(t.Context(), nil)
+	list, err := newTestClient(t, srv, WithRawRecords()).ListActions(t.Context(), nil)
 	require.NoError(t, err)
 	var ids []string
 	for _, a := range list.Actions {

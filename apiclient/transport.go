@@ -92,6 +92,9 @@ func (c *Client) send(req *http.Request, ep endpoint, decode decodeFunc) (*Error
 		_, _ = io.CopyN(io.Discard, resp.Body, 4<<10)
 		_ = resp.Body.Close()
 	}()
+	if resp.StatusCode == http.StatusNotModified && conditional(r) {
+		return c.notModified(resp, ep, decode)
+	}
 
 	ok := resp.StatusCode >= 200 && resp.StatusCode < 300
 	limit := int64(maxErrorBodyBytes)

@@ -74,9 +74,11 @@ type Action struct {
 	MeetingTitle    string
 	Committee       string
 	// Raw is the record exactly as the server sent it, so fields this
-	// client does not know are never lost. The records of one page share
-	// Raw's backing array (appending to one Raw never touches another);
-	// clone it to keep a single record for long.
+	// client does not know are never lost; nil in the results of
+	// [Client.ListActions] unless the client was made [WithRawRecords].
+	// The records of one page share Raw's backing array (appending to one
+	// Raw never touches another); clone it to keep a single record for
+	// long.
 	Raw json.RawMessage
 }
 

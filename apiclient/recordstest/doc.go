@@ -58,6 +58,11 @@
 // PUT is answered: the row, a one-element array, an envelope or 204 No
 // Content (OData's and PostgREST's default).
 //
+// [WithETags] makes every 200 to a GET carry a strong ETag (a hash of the
+// body, so each page of a list has its own) and answers If-None-Match
+// naming it with 304 Not Modified and no content, as a real service behind
+// most frameworks or a CDN does. Off by default.
+//
 // Errors are {"error": CODE, "message": "..."}, CODE being the status text
 // in snake case: 400 bad_request (unknown status, bad body, bad cursor or
 // page), 401 unauthorized (no or unknown key), 403 forbidden ("missing

@@ -26,6 +26,7 @@ type config struct {
 	dialect          Dialect
 	casing           Casing
 	putAnswer        PutAnswer
+	etags            bool
 }
 
 // Option configures a [Server].
@@ -135,6 +136,9 @@ func NewHandler(opts ...Option) *Server {
 		// the whole body is recased; other dialects recase their records
 		// only (see casedRecord).
 		api = recase(cfg.casing, api)
+	}
+	if cfg.etags {
+		api = etags(api)
 	}
 	s.handler = s.journal.middleware(cfg.keys, s.faults.middleware(api))
 	return s

@@ -1,0 +1,136 @@
+package apiclient
+
+import (
+	"bytes"
+	"slices"
+
+	"github.com/valyala/fastjson"
+)
+
+// parseListLean parses a list without building one parse tree for the
+// whole body. fastjson's tree costs about 80 bytes per JSON value and its
+// parser keeps it for reuse, so a 6.5 MB page of 20,000 records held
+// about 120 MB for as long as the pooled decoder lived. Here the records' array
+// is found by scanning, the envelope is parsed with the array left out,
+// and decodeList parses each record on its own (parser memory bounded by
+// the largest record).
+//
+// It handles the common shapes: a bare array, and an object with the
+// records directly under one of its members (data, items, results, value
+// or the resource name). ok is false for anything else (HAL's nested
+// _embedded, escaped member names, anything malformed), which the caller
+// then parses whole, as before, so that every form keeps working and every
+// malformed body fails with the full parser's message.
+func (d *decoder) parseListLean(body []byte, resource string) (lp listPage, ok bool) {
+	root := rootSpan(body)
+	if root.start >= root.end {
+		return lp, false
+	}
+	var arr span
+	switch body[root.start] {
+	case '[':
+		end, err := skipValue(body, root.start)
+		if err != nil || end != root.end {
+			return lp, false
+		}
+		arr, lp.envelope = span{root.start, end}, "array"
+	case '{':
+		s, found := topListMember(body, root, resource)
+		if !found {
+			return lp, false
+		}
+		// The envelope alone, with "[]" in place of the records: its page
+		// fields and member name come from the same code as a whole parse.
+		d.skel = append(append(append(d.skel[:0], body[:s.start]...), "[]"...), body[s.end:]...)
+		v, err := d.p.ParseBytes(d.skel)
+		o := object(v)
+		if err != nil || o == nil {
+			return lp, false
+		}
+		path, name, mv := listMember(o, resource)
+		if len(path) != 1 || mv == nil || mv.Type() != fastjson.TypeArray {
+			return lp, false
+		}
+		// The member the full parse would pick must be the one scanned.
+		if at, err := memberSpanAt(body, root.start, path[0]); err != nil || at != s {
+			return lp, false
+		}
+		lp.page.from(o)
+		arr, lp.envelope = s, name
+	default:
+		return lp, false
+	}
+	var err error
+	if d.spans, err = elementSpans(body, arr.start, d.spans[:0]); err != nil {
+		return listPage{}, false
+	}
+	lp.lean = true
+	d.keepRaw(&lp, body)
+	return lp, true
+}
+
+// topListMember scans the members of the object spanning root and returns
+// the span of the array listMember would choose among the direct members:
+// the first of listMembers, then the resource name, whose (first) value is
+// an array. found is false when there is none, when a member name has an
+// escape (the scanner does not unescape), or when the object is malformed.
+func topListMember(body []byte, root span, resource string) (arr span, found bool) {
+	n := len(listMembers)
+	var (
+		cand = make([]span, n+1) // listMembers then the resource
+		seen = make([]bool, n+1)
+		buf  [64]byte
+	)
+	i := skipWS(body, root.start+1)
+	if i < len(body) && body[i] == '}' {
+		return span{}, false
+	}
+	for {
+		if i >= len(body) || body[i] != '"' {
+			return span{}, false
+		}
+		j, err := skipString(body, i)
+		if err != nil {
+			return span{}, false
+		}
+		key := body[i+1 : j-1]
+		if bytes.IndexByte(key, '\\') >= 0 {
+			return span{}, false
+		}
+		i = skipWS(body, j)
+		if i >= len(body) || body[i] != ':' {
+			return span{}, false
+		}
+		i = skipWS(body, i+1)
+		end, err := skipValue(body, i)
+		if err != nil {
+			return span{}, false
+		}
+		nk := normKey(buf[:0], key)
+		k := slices.Index(listMembers, string(nk))
+		if k < 0 && string(nk) == resource {
+			k = n
+		}
+		// Like listMember, the first occurrence of a name counts.
+		if k >= 0 && !seen[k] {
+			seen[k], cand[k] = true, span{i, end}
+		}
+		i = skipWS(body, end)
+		if i >= len(body) {
+			return span{}, false
+		}
+		if body[i] == '}' {
+			break
+		}
+		if body[i] != ',' {
+			return span{}, false
+		}
+		i = skipWS(body, i+1)
+	}
+	for k := range n + 1 {
+		if seen[k] && body[cand[k].start] == '[' {
+			return cand[k], true
+		}
+	}
+	return span{}, false
+}
