@@ -1,0 +1,126 @@
+package blocks
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/slack-go/slack"
+)
+
+// Action IDs of the App Home's Notifications section and of the buttons
+// under every reminder DM and assignment DM. The bot routes clicks by them,
+// and the watcher's assignment DMs carry the same buttons (NotifyButtons).
+const (
+	// ActionSettingsRemind turns daily reminders on or off; value "on" or
+	// "off", the state the click asks for.
+	ActionSettingsRemind = "settings:remind"
+	// ActionSettingsRemindAt is the menu of reminder times; the chosen
+	// option's value is "HH:MM".
+	ActionSettingsRemindAt = "settings:remind_at"
+	// ActionSettingsWeekdays turns "weekdays only" on or off; value "on"
+	// or "off".
+	ActionSettingsWeekdays = "settings:weekdays"
+	// ActionSettingsAssignDMs turns new-assignment DMs on or off; value
+	// "on" or "off".
+	ActionSettingsAssignDMs = "settings:assign_dms"
+	// ActionNotifyStop is "Stop these" under a reminder or assignment DM;
+	// value NotifyReminders or NotifyAssignments, the kind of DM to stop.
+	ActionNotifyStop = "notify:stop"
+	// ActionNotifySettings is "Settings" under a reminder or assignment DM:
+	// it points the reader at the Home tab. Value as ActionNotifyStop.
+	ActionNotifySettings = "notify:settings"
+)
+
+// The kinds of DM NotifyButtons can stop: the value of ActionNotifyStop.
+const (
+	NotifyReminders   = "reminders"
+	NotifyAssignments = "assignments"
+)
+
+// BlockNotifyButtons is the block_id of NotifyButtons' block.
+const BlockNotifyButtons = "notify-buttons"
+
+// NotificationSettings is a person's notification settings as the Home tab
+// shows them: each value is their own choice, or the organisation's default
+// where they have made none.
+type NotificationSettings struct {
+	RemindOn     bool   // daily reminder DMs
+	RemindAt     string // "HH:MM", their local time
+	WeekdaysOnly bool   // no reminders on Saturday and Sunday
+	AssignDMs    bool   // a DM when an action is newly assigned to them
+	// Note, when set, is shown under the header: the confirmation of a
+	// change (mrkdwn written by the bot; not escaped again).
+	Note string
+	// Unavailable, when set, is shown instead of the controls: the
+	// settings could not be read (mrkdwn written by the bot).
+	Unavailable string
+}
+
+// NotifyButtons is the row of buttons under a reminder DM (kind
+// NotifyReminders) or an assignment DM (NotifyAssignments): *Stop these*
+// (ActionNotifyStop, value kind) and *Settings* (ActionNotifySettings).
+func NotifyButtons(kind string) *slack.ActionBlock {
+	return slack.NewActionBlock(BlockNotifyButtons,
+		button(ActionNotifyStop, kind, "Stop these"),
+		button(ActionNotifySettings, kind, "Settings"),
+	)
+}
+
+// settingsBlocks is the Home tab's Notifications section: a divider, the
+// header, the note, then one section per setting with the control that
+// changes it (a button to flip it, a menu of times for RemindAt).
+func settingsBlocks(s NotificationSettings) []slack.Block {
+	out := []slack.Block{slack.NewDividerBlock(), header("Notifications")}
+	if note := strings.TrimSpace(s.Note); note != "" {
+		out = append(out, contextLine(truncateMrkdwn(note, MaxSectionText)))
+	}
+	if u := strings.TrimSpace(s.Unavailable); u != "" {
+		return append(out, section(truncateMrkdwn(u, MaxSectionText)))
+	}
+	onOff := func(on bool) (state, flip, label string) {
+		if on {
+			return "On", "off", "Turn off"
+		}
+		return "Off", "on", "Turn on"
+	}
+	state, flip, label := onOff(s.RemindOn)
+	remind := slack.NewSectionBlock(mrkdwn("*Daily reminders:* "+state+"\nA DM each morning listing your overdue actions and those due soon."), nil,
+		slack.NewAccessory(button(ActionSettingsRemind, flip, label)))
+	at := slack.NewSectionBlock(mrkdwn("*Reminder time:* "+s.RemindAt+", your local time"), nil,
+		slack.NewAccessory(timeMenu(s.RemindAt)))
+	wstate, wflip, wlabel := onOff(s.WeekdaysOnly)
+	weekdays := slack.NewSectionBlock(mrkdwn("*Weekdays only:* "+wstate+"\nWhen on, no reminders on your Saturday and Sunday."), nil,
+		slack.NewAccessory(button(ActionSettingsWeekdays, wflip, wlabel)))
+	dstate, dflip, dlabel := onOff(s.AssignDMs)
+	dms := slack.NewSectionBlock(mrkdwn("*New-assignment DMs:* "+dstate+"\nA DM when an action is assigned to you."), nil,
+		slack.NewAccessory(button(ActionSettingsAssignDMs, dflip, dlabel)))
+	return append(out, remind, at, weekdays, dms,
+		contextLine("A change applies from the next reminder or assignment. A reminder's *Stop these* button turns it off too."))
+}
+
+// timeMenu is the menu of reminder times: every hour, plus the current
+// time when it is not on the hour (set through an admin's REMIND_AT, say),
+// which is selected.
+func timeMenu(current string) *slack.SelectBlockElement {
+	times := make([]string, 0, 25)
+	for h := range 24 {
+		times = append(times, fmt.Sprintf("%02d:00", h))
+	}
+	if current != "" && !slices.Contains(times, current) {
+		times = append(times, current)
+		slices.Sort(times) // "HH:MM" sorts as time
+	}
+	var opts []*slack.OptionBlockObject
+	var initial *slack.OptionBlockObject
+	for _, v := range times {
+		o := slack.NewOptionBlockObject(v, plain(v), nil)
+		if v == current {
+			initial = o
+		}
+		opts = append(opts, o)
+	}
+	menu := slack.NewOptionsSelectBlockElement(slack.OptTypeStatic, plain("Choose a time"), ActionSettingsRemindAt, opts...)
+	menu.InitialOption = initial
+	return menu
+}
