@@ -38,9 +38,6 @@ const (
 	NotifyAssignments = "assignments"
 )
 
-// BlockNotifyButtons is the block_id of NotifyButtons' block.
-const BlockNotifyButtons = "notify-buttons"
-
 // NotificationSettings is a person's notification settings as the Home tab
 // shows them: each value is their own choice, or the organisation's default
 // where they have made none.
@@ -61,7 +58,9 @@ type NotificationSettings struct {
 // NotifyReminders) or an assignment DM (NotifyAssignments): *Stop these*
 // (ActionNotifyStop, value kind) and *Settings* (ActionNotifySettings).
 func NotifyButtons(kind string) *slack.ActionBlock {
-	return slack.NewActionBlock(BlockNotifyButtons,
+	// No block_id: Slack assigns one, and a message redrawn after a
+	// status click must not send the same block_id again.
+	return slack.NewActionBlock("",
 		button(ActionNotifyStop, kind, "Stop these"),
 		button(ActionNotifySettings, kind, "Settings"),
 	)
