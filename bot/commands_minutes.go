@@ -30,6 +30,9 @@ func (s *Server) commandMinutes(ctx context.Context, cmd command) *reply {
 	if strings.EqualFold(arg, "help") {
 		return ephemeral(blocks.Help("/minutes", ""))
 	}
+	if r := s.followCommand(ctx, cmd); r != nil {
+		return r
+	}
 	if arg != "" {
 		m, err := s.deps.Records.GetMeeting(ctx, arg)
 		switch {

@@ -37,7 +37,13 @@ type interaction struct {
 		ViewID      string `json:"view_id"`
 	} `json:"container"`
 	ResponseURL string `json:"response_url"`
-	Actions     []struct {
+	// Team and APIAppID name the workspace and the app, for a deep link
+	// to the app's Home tab.
+	Team struct {
+		ID string `json:"id"`
+	} `json:"team"`
+	APIAppID string `json:"api_app_id"`
+	Actions  []struct {
 		ActionID       string `json:"action_id"`
 		BlockID        string `json:"block_id"`
 		Value          string `json:"value"`
@@ -47,6 +53,7 @@ type interaction struct {
 	} `json:"actions"`
 	Message *struct {
 		TS     string            `json:"ts"`
+		Text   string            `json:"text"`
 		Blocks []json.RawMessage `json:"blocks"`
 	} `json:"message"`
 }
@@ -97,7 +104,9 @@ func metricActionID(id string) string {
 	case strings.HasPrefix(id, blocks.ActionStatusPrefix):
 		return "status"
 	case id == blocks.ActionActionsMore, id == blocks.ActionMeetingsNext, id == blocks.ActionMeetingAgenda,
-		id == blocks.ActionMeetingMinutes, id == blocks.ActionMinutesShare, id == blocks.ActionOpenLink, id == blocks.ActionHomeMore:
+		id == blocks.ActionMeetingMinutes, id == blocks.ActionMinutesShare, id == blocks.ActionOpenLink, id == blocks.ActionHomeMore,
+		id == blocks.ActionSettingsRemind, id == blocks.ActionSettingsRemindAt, id == blocks.ActionSettingsWeekdays,
+		id == blocks.ActionSettingsAssignDMs, id == blocks.ActionNotifyStop, id == blocks.ActionNotifySettings:
 		return id
 	}
 	return "unknown"
@@ -144,6 +153,13 @@ func (s *Server) click(ctx context.Context, in *interaction, actionID, value str
 	case actionID == blocks.ActionHomeMore:
 		offset, _ := strconv.Atoi(value)
 		s.publishHomeLogged(ctx, in.User.ID, homeState{offset: offset})
+	case actionID == blocks.ActionSettingsRemind, actionID == blocks.ActionSettingsRemindAt,
+		actionID == blocks.ActionSettingsWeekdays, actionID == blocks.ActionSettingsAssignDMs:
+		s.clickSetting(ctx, in, actionID, value)
+	case actionID == blocks.ActionNotifyStop:
+		s.clickNotifyStop(ctx, in, value)
+	case actionID == blocks.ActionNotifySettings:
+		s.clickNotifySettings(ctx, in)
 	case actionID == blocks.ActionOpenLink:
 		// A link button: Slack opens the URL; nothing to do.
 	default:

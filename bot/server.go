@@ -46,6 +46,7 @@ type SlackAPI interface {
 	UnfurlMessageContext(ctx context.Context, channelID, timestamp string, unfurls map[string]slack.Attachment, options ...slack.MsgOption) (string, string, string, error)
 	OpenConversationContext(ctx context.Context, params *slack.OpenConversationParameters) (*slack.Channel, bool, bool, error)
 	GetConversationHistoryContext(ctx context.Context, params *slack.GetConversationHistoryParameters) (*slack.GetConversationHistoryResponse, error)
+	GetConversationInfoContext(ctx context.Context, input *slack.GetConversationInfoInput) (*slack.Channel, error)
 }
 
 // Config is the bot's behaviour. The zero value of every optional field
@@ -83,6 +84,12 @@ type Config struct {
 	PageSize int
 	// MaxBodyBytes caps a request body from Slack. Default 1 MiB.
 	MaxBodyBytes int64
+	// FollowAdminsOnly lets only Admins follow and unfollow committees
+	// (FOLLOW_ADMINS_ONLY); by default anyone in the channel may.
+	FollowAdminsOnly bool
+	// Notify are the organisation's notification defaults, shown on the
+	// Home tab to whoever has not chosen.
+	Notify NotifyDefaults
 }
 
 func (c *Config) setDefaults() {
@@ -124,6 +131,9 @@ type Deps struct {
 	// the Config (Admins, UserMap, ActionsCacheTTL, UserCacheTTL, Zone).
 	// Pass one to share it with a job in the same process.
 	Actions *actions.Service
+	// Store keeps follows and notification settings; nil: the commands
+	// and settings that need it say it is not configured.
+	Store Store
 }
 
 // Server is recordsbot's HTTP server and dispatcher. It implements

@@ -53,6 +53,18 @@ func neededScope(method string, p url.Values) string {
 			return "channels:history"
 		}
 	}
+	if method == "conversations.info" {
+		// The read scope of the conversation's kind
+		// (https://docs.slack.dev/reference/methods/conversations.info).
+		switch ch := p.Get("channel"); {
+		case strings.HasPrefix(ch, "D"):
+			return "im:read"
+		case strings.HasPrefix(ch, "G"):
+			return "groups:read"
+		default:
+			return "channels:read"
+		}
+	}
 	return methodScopes[method]
 }
 
