@@ -1,6 +1,7 @@
 package blocks
 
 import (
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -122,4 +123,44 @@ func timeMenu(current string) *slack.SelectBlockElement {
 	menu := slack.NewOptionsSelectBlockElement(slack.OptTypeStatic, plain("Choose a time"), ActionSettingsRemindAt, opts...)
 	menu.InitialOption = initial
 	return menu
+}
+
+// ReplaceNotifyButtons returns msg (a message's blocks as Slack sent them
+// back) with the block holding the *Stop these* button (ActionNotifyStop)
+// replaced by a context line of note, bot-written mrkdwn. The update is a
+// new version of the message, so every other block's block_id is revised
+// as ReplaceRow does with rev: rows get their IDs in revision rev, IDs of
+// other origins are dropped for Slack to assign afresh. ok is false when
+// msg holds no such button.
+func ReplaceNotifyButtons(msg []json.RawMessage, note, rev string) (out []json.RawMessage, ok bool) {
+	line, err := json.Marshal(contextLine(truncateMrkdwn(note, MaxSectionText)))
+	if err != nil {
+		// Unreachable: a slack-go type built here.
+		return nil, false
+	}
+	out = make([]json.RawMessage, 0, len(msg))
+	for _, raw := range msg {
+		var b struct {
+			Elements []struct {
+				ActionID string `json:"action_id"`
+			} `json:"elements"`
+		}
+		_ = json.Unmarshal(raw, &b) // a block that is not an object has no buttons
+		stop := false
+		for _, e := range b.Elements {
+			stop = stop || e.ActionID == ActionNotifyStop
+		}
+		switch {
+		case stop && !ok:
+			out, ok = append(out, line), true
+		case rev != "":
+			out = append(out, reviseBlockID(raw, rev))
+		default:
+			out = append(out, raw)
+		}
+	}
+	if !ok {
+		return nil, false
+	}
+	return out, true
 }

@@ -3,11 +3,8 @@ package bot
 import (
 	"cmp"
 	"context"
-	"encoding/json"
 	"fmt"
 	"net/url"
-
-	"github.com/slack-go/slack"
 
 	"github.com/recordsbot/recordsbot/blocks"
 	"github.com/recordsbot/recordsbot/store"
@@ -110,7 +107,7 @@ func (s *Server) clickNotifyStop(ctx context.Context, in *interaction, kind stri
 		blocks.NotifyReminders:   "Daily reminders are off.",
 		blocks.NotifyAssignments: "New-assignment DMs are off.",
 	}[kind] + " Turn them back on under *Notifications* on my Home tab."
-	replaced, ok := replaceNotifyButtons(in.Message.Blocks, note)
+	replaced, ok := blocks.ReplaceNotifyButtons(in.Message.Blocks, note, s.revs.next())
 	if !ok {
 		s.respond(ctx, in, notice(note), false)
 		return
@@ -120,35 +117,6 @@ func (s *Server) clickNotifyStop(ctx context.Context, in *interaction, kind stri
 		s.log.ErrorContext(ctx, "stop these: chat.update failed", "error", err)
 		s.respond(ctx, in, notice(note), false)
 	}
-}
-
-// replaceNotifyButtons swaps the block holding the *Stop these* button
-// for a context line of note.
-func replaceNotifyButtons(msg []json.RawMessage, note string) ([]json.RawMessage, bool) {
-	line, err := json.Marshal(slack.NewContextBlock("", slack.NewTextBlockObject(slack.MarkdownType, note, false, true)))
-	if err != nil {
-		return nil, false
-	}
-	out := make([]json.RawMessage, 0, len(msg))
-	found := false
-	for _, raw := range msg {
-		var b struct {
-			Elements []struct {
-				ActionID string `json:"action_id"`
-			} `json:"elements"`
-		}
-		_ = json.Unmarshal(raw, &b) // a block that is not an object has no buttons
-		stop := false
-		for _, e := range b.Elements {
-			stop = stop || e.ActionID == blocks.ActionNotifyStop
-		}
-		if stop && !found {
-			out, found = append(out, line), true
-			continue
-		}
-		out = append(out, raw)
-	}
-	return out, found
 }
 
 // clickNotifySettings is *Settings* under a reminder or assignment DM: the
