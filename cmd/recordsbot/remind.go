@@ -53,8 +53,16 @@ scheduler; running it again sends only what is missing.
 	if err != nil {
 		return err
 	}
+	// The store records who was reminded on which day (shared by every
+	// run and replica) and holds people's own settings.
+	st, err := openStore(ctx, cfg, log)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
 	userMap, _ := parseUserMap(cfg.UserMap) // validated by check
 	zone, _ := cfg.zone()                   // validated by check
+	defaults := cfg.notifyDefaults()
 	sum, err := bot.Remind(ctx, bot.RemindConfig{
 		Days:          cfg.RemindDays,
 		ReportChannel: cfg.RemindReportChannel,
@@ -63,7 +71,10 @@ scheduler; running it again sends only what is missing.
 		UserMap:       userMap,
 		Zone:          zone,
 		RemindAt:      cfg.RemindAt,
-	}, bot.RemindDeps{Records: records, Slack: api, Logger: log, Out: stdout})
+	}, bot.RemindDeps{
+		Records: records, Slack: api, Logger: log, Out: stdout,
+		Ledger: bot.StoreLedger(st), Settings: bot.StoreSettings(st, defaults),
+	})
 
 	if !*dryRun {
 		// The dry run has already listed them with its reminders.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -34,7 +35,8 @@ func remindEnv(t *testing.T) (Config, *slacktest.Server) {
 		Port: 3000, LogFormat: "text", LogLevel: "info", RemindDays: 3,
 		// Whatever the hour the test runs at, it is past everyone's
 		// reminder time.
-		RemindAt: "00:00",
+		RemindAt:    "00:00",
+		DatabaseURL: "sqlite://" + filepath.Join(t.TempDir(), "recordsbot.db"),
 	}, fake
 }
 

@@ -6,6 +6,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -57,6 +58,7 @@ func newServeEnv(t *testing.T, edit func(*Config)) *serveEnv {
 		LogFormat:          "json",
 		LogLevel:           "debug",
 		ShutdownGrace:      10 * time.Second,
+		DatabaseURL:        "sqlite://" + filepath.Join(t.TempDir(), "recordsbot.db"),
 	}
 	if edit != nil {
 		edit(&e.cfg)
