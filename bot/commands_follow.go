@@ -29,19 +29,10 @@ const (
 // nil when the command is something else (a committee or meeting for
 // /minutes).
 func (s *Server) followCommand(ctx context.Context, cmd command) *reply {
-	words := cmd.Args.Words
-	if len(words) == 0 {
+	verb, name, ok := parseFollow(cmd.Args)
+	if !ok {
 		return nil
 	}
-	verb := strings.ToLower(words[0].Text)
-	if verb != "follow" && verb != "unfollow" && verb != "following" {
-		return nil
-	}
-	var rest []string
-	for _, w := range words[1:] {
-		rest = append(rest, w.Text)
-	}
-	name := strings.Trim(strings.Join(rest, " "), "`'\"")
 	if msg := notAChannel(cmd.ChannelID, cmd.ChannelName); msg != "" {
 		return notice(msg)
 	}
@@ -60,6 +51,26 @@ func (s *Server) followCommand(ctx context.Context, cmd command) *reply {
 		return s.follow(ctx, cmd, name)
 	}
 	return s.unfollow(ctx, cmd.ChannelID, name)
+}
+
+// parseFollow reads "follow <committee>", "unfollow <committee>" or
+// "following" (the verb in any case) from a /minutes command's text: the
+// verb, lowercased, and the committee as typed, its words joined by single
+// spaces and the quotes people type around names removed. ok is false for
+// any other text.
+func parseFollow(t commandText) (verb, name string, ok bool) {
+	if len(t.Words) == 0 {
+		return "", "", false
+	}
+	verb = strings.ToLower(t.Words[0].Text)
+	if verb != "follow" && verb != "unfollow" && verb != "following" {
+		return "", "", false
+	}
+	rest := make([]string, 0, len(t.Words)-1)
+	for _, w := range t.Words[1:] {
+		rest = append(rest, w.Text)
+	}
+	return verb, strings.TrimSpace(strings.Trim(strings.Join(rest, " "), "`'\"")), true
 }
 
 // notAChannel says why a follow cannot live in a DM or a group DM, or ""
