@@ -187,7 +187,7 @@ func (s *Server) following(ctx context.Context, channelID string) *reply {
 // An exact name wins over longer names it is a prefix of; a prefix of
 // several names matches none of them.
 func (s *Server) resolveCommittee(ctx context.Context, typed string) (string, []string, error) {
-	known, err := s.knownCommittees(ctx)
+	known, err := s.knownCommittees(ctx, typed)
 	if err != nil {
 		return "", nil, err
 	}
@@ -218,7 +218,10 @@ func matchCommittee(names []string, typed string) (name string, ambiguous []stri
 // knownCommittees lists the committees of recent meetings (as many pages as
 // /minutes reads), each once under its newest spelling, sorted by name.
 // Future meetings count: a new committee may be followed before it meets.
-func (s *Server) knownCommittees(ctx context.Context) ([]string, error) {
+// The walk stops at the page where a committee named exactly (ignoring
+// case) stop appears: a prefix needs every page, to know it names one
+// committee only, but a whole name does not.
+func (s *Server) knownCommittees(ctx context.Context, stop string) ([]string, error) {
 	seen := map[string]bool{}
 	var out []string
 	next := ""
@@ -234,7 +237,7 @@ func (s *Server) knownCommittees(ctx context.Context) ([]string, error) {
 				out = append(out, strings.TrimSpace(m.Committee))
 			}
 		}
-		if next = p.Next; next == "" {
+		if next = p.Next; next == "" || seen[strings.ToLower(strings.TrimSpace(stop))] {
 			break
 		}
 	}

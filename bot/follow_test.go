@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"database/sql"
 	"encoding/hex"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -15,6 +16,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/recordsbot/recordsbot/apiclient/recordstest"
 	"github.com/recordsbot/recordsbot/bot"
 	"github.com/recordsbot/recordsbot/bot/slacktest"
 	"github.com/recordsbot/recordsbot/store"
@@ -226,4 +228,37 @@ func TestFollowWhileTheStoreIsDown(t *testing.T) {
 	got := h.minutesIn(alice, "C0GENERAL", "general", "finance")
 	assert.Contains(t, got.all(), "Finance", "minutes need no store and keep working")
 	assert.NotContains(t, got.all(), "database")
+}
+
+// What each command costs, and that unfollow and following need only the
+// store: they keep working while the records service is down.
+func TestFollowCallsAndARecordsOutage(t *testing.T) {
+	t.Parallel()
+	st := openTestStore(t, "sqlite")
+	h := newStoreHarness(t, st)
+	alice := h.person("alice")
+
+	h.records.ResetRequests()
+	got := h.minutesIn(alice, "C0GENERAL", "general", "follow finance")
+	require.Contains(t, got.Text, "follow *Finance*")
+	whole := h.records.Count(http.MethodGet, "/meetings")
+	assert.Equal(t, 1, whole, "a whole name is found on the first page of meetings")
+	assert.Zero(t, h.records.Count(http.MethodGet, "/minutes"), "no minutes are read to follow")
+	assert.Len(t, h.slack.Calls("conversations.info"), 1, "one membership check")
+	h.records.ResetRequests()
+	got = h.minutesIn(alice, "C0GENERAL", "general", "follow fin")
+	require.Contains(t, got.Text, "already follows *Finance*")
+	prefix := h.records.Count(http.MethodGet, "/meetings")
+	assert.LessOrEqual(t, prefix, 10, "a prefix reads every page, at most the 10 /minutes reads")
+	t.Logf("follow: %d page(s) of meetings for a whole name, %d for a prefix; 1 conversations.info each", whole, prefix)
+
+	h.records.InjectFault(recordstest.Fault{Status: http.StatusServiceUnavailable})
+	got = h.minutesIn(alice, "C0GENERAL", "general", "following")
+	assert.Contains(t, got.Text, "*Finance*")
+	got = h.minutesIn(alice, "C0GENERAL", "general", "unfollow fin")
+	assert.Contains(t, got.Text, "no longer follows *Finance*")
+	got = h.minutesIn(alice, "C0GENERAL", "general", "follow finance")
+	assert.Contains(t, got.Text, "records service isn't answering", "follow needs the records to know the committee")
+	assert.Empty(t, followKeys(t, st, "C0GENERAL"))
+	assert.Len(t, h.slack.Calls("conversations.info"), 2, "unfollow and following ask Slack nothing")
 }
