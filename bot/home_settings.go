@@ -12,7 +12,7 @@ import (
 
 const (
 	msgSettingsDown = ":warning: I can't reach my database right now, so your notification settings can't be shown or changed. Nothing is lost: reopen this tab in a few minutes."
-	msgSettingsNone = "Notification settings need recordsbot's database, which this installation runs without. Please tell the app's admin (DATABASE_URL)."
+	msgSettingsNone = ":warning: Notification settings need recordsbot's database, which this installation runs without. Please tell the app's admin (DATABASE_URL)."
 )
 
 // homeNotifications is the Notifications section of user's Home tab, with
