@@ -272,3 +272,36 @@ func TestReadyzFailsWhileTheStoreIsDown(t *testing.T) {
 	assert.Equal(t, http.StatusServiceUnavailable, code)
 	assert.True(t, strings.Contains(body, "store"), "the reason names the store: %s", body)
 }
+
+// An assignment DM (the watcher sends them) carries the same buttons; its
+// Stop these turns new-assignment DMs off.
+func TestStopTheseFromAnAssignmentDM(t *testing.T) {
+	t.Parallel()
+	st := openTestStore(t, "sqlite")
+	h := newHarness(t, withDataset(remindDataset))
+	h.rebuild(bot.Deps{Store: st})
+	alice := h.users["U0ALICE"]
+	api := slack.New(slacktest.DefaultToken, slack.OptionAPIURL(h.slack.APIURL()))
+	_, _, err := api.PostMessageContext(t.Context(), alice.ID, slack.MsgOptionText("Carol assigned you an action", false),
+		slack.MsgOptionBlocks(slack.NewSectionBlock(slack.NewTextBlockObject(slack.MarkdownType, "*Task A-1*", false, false), nil, nil),
+			blocks.NotifyButtons(blocks.NotifyAssignments)))
+	require.NoError(t, err)
+	stored, dm := h.dm("DU0ALICE")
+
+	blockID, el, _ := dm.element(t, blocks.ActionNotifyStop, blocks.NotifyAssignments)
+	r, err := h.send.Click(t.Context(), slacktest.Click{
+		User: alice, ChannelID: "DU0ALICE", MessageTS: stored.TS, MessageBlocks: stored.Blocks, MessageText: stored.Text, BlockID: blockID, Element: el,
+	})
+	require.NoError(t, err)
+	require.Equal(t, http.StatusOK, r.Status)
+	h.settle(t)
+
+	set, err := st.Settings(t.Context(), alice.ID)
+	require.NoError(t, err)
+	require.NotNil(t, set.AssignDMs)
+	assert.False(t, *set.AssignDMs)
+	assert.Nil(t, set.RemindEnabled, "reminders untouched")
+	_, updated := h.dm("DU0ALICE")
+	assert.Contains(t, updated.all(), "New-assignment DMs are off.")
+	assert.Contains(t, updated.all(), "*Task A-1*", "the DM itself stays")
+}
