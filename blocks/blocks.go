@@ -190,6 +190,9 @@ type HomeView struct {
 	Minutes      []MinutesView // latest per committee
 	Unmapped     string        // non-empty: a note that the user's records identity is unknown (mrkdwn, escaped by the writer)
 	RecordsError string        // non-empty: a note that the records service could not be read (mrkdwn, escaped by the writer)
+	// Notifications, when set, adds the Notifications section (see
+	// NotificationSettings) before the help line.
+	Notifications *NotificationSettings
 }
 
 // Reminder is one DM listing a user's overdue and due-soon actions.

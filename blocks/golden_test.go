@@ -218,6 +218,16 @@ func TestGolden(t *testing.T) {
 		{"home_unmapped", Home(HomeView{User: "U0123ABCD", Unmapped: "I couldn't find you in the records service (sam@example.org).", Minutes: home.Minutes[:1]})},
 		{"home_error", Home(HomeView{User: "U0123ABCD", RecordsError: "The records service is not answering right now; try again in a minute."})},
 		{"reminder", payload(ReminderMessage(reminder))},
+		{"home_settings", Home(HomeView{User: "U0123ABCD", Minutes: home.Minutes[:1], Notifications: &NotificationSettings{
+			RemindOn: true, RemindAt: "09:00", AssignDMs: true,
+		}})},
+		{"home_settings_changed", Home(HomeView{User: "U0123ABCD", Notifications: &NotificationSettings{
+			RemindOn: false, RemindAt: "07:30", WeekdaysOnly: true, AssignDMs: false,
+			Note: ":white_check_mark: Daily reminders are off.",
+		}})},
+		{"home_settings_unavailable", Home(HomeView{User: "U0123ABCD", Notifications: &NotificationSettings{
+			Unavailable: ":warning: I can't reach my database right now, so your notification settings can't be shown or changed. Try again in a few minutes.",
+		}})},
 		{"unfurl", UnfurlMinutes(draft)},
 	}
 	for _, tc := range cases {

@@ -23,8 +23,9 @@ const (
 // none and nothing went wrong; the position and the truncation note as in
 // Actions; "Show more" (ActionHomeMore, value v.MoreOffset in decimal) when
 // MoreOffset > 0; then a divider, "Latest minutes" with one compact section
-// per committee (at most 20; a "Read" link only for safe http(s) URLs), a
-// divider and a line of help on the commands.
+// per committee (at most 20; a "Read" link only for safe http(s) URLs),
+// the Notifications section when v.Notifications is set, a divider and a
+// line of help on the commands.
 //
 // v.User is not shown: the caller publishes the view to that user.
 //
@@ -56,6 +57,9 @@ func Home(v HomeView) slack.HomeTabViewRequest {
 	}
 	after = append(after, slack.NewDividerBlock(), header("Latest minutes"))
 	after = append(after, homeMinutes(v.Minutes)...)
+	if v.Notifications != nil {
+		after = append(after, settingsBlocks(*v.Notifications)...)
+	}
 	after = append(after, slack.NewDividerBlock(), contextLine(homeHelp))
 
 	pos := position(l.Offset, len(l.Rows), total)

@@ -39,6 +39,8 @@ func commands() []commandHelp {
 				{"/minutes", "the latest minutes of each committee"},
 				{"/minutes <committee>", "the latest minutes of one committee"},
 				{"/minutes <meeting id or reference>", "the minutes of one meeting"},
+				{"/minutes follow <committee>", "post here when that committee's minutes are published or approved; `unfollow` stops it"},
+				{"/minutes following", "the committees this channel follows"},
 			},
 		},
 		{

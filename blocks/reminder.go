@@ -37,7 +37,8 @@ func reminderSummary(r Reminder, bold bool) string {
 // soon" with their rows as in ActionRowBlocks (buttons when the caller set
 // CanChange). Rows that do not fit one message are left off, overdue ones
 // last, and a closing line says "…and K more — use /actions to see them
-// all".
+// all". Last come the *Stop these* and *Settings* buttons (NotifyButtons
+// with NotifyReminders), so nobody gets a DM they cannot turn off.
 func ReminderMessage(r Reminder) Message {
 	fallback := reminderSummary(r, false)
 	blocks := []slack.Block{
@@ -45,9 +46,10 @@ func ReminderMessage(r Reminder) Message {
 		section(reminderSummary(r, true)),
 	}
 	more := contextLine(fmt.Sprintf("…and %d more — use `/actions` to see them all", len(r.Overdue)+len(r.DueSoon)))
-	// Two labels and the closing line are always kept free.
-	maxBlocks := MaxMessageBlocks - len(blocks) - 3
-	maxText := MaxMessageText - runes(fallback) - measure(blocks...) - measure(more) - 2*len("*Due soon*")
+	stop := NotifyButtons(NotifyReminders)
+	// Two labels, the closing line and the buttons are always kept free.
+	maxBlocks := MaxMessageBlocks - len(blocks) - 4
+	maxText := MaxMessageText - runes(fallback) - measure(blocks...) - measure(more) - measure(stop) - 2*len("*Due soon*")
 
 	used := make(map[string]bool)
 	hidden := 0
@@ -74,6 +76,7 @@ func ReminderMessage(r Reminder) Message {
 	if hidden > 0 {
 		blocks = append(blocks, contextLine(fmt.Sprintf("…and %d more — use `/actions` to see them all", hidden)))
 	}
+	blocks = append(blocks, stop)
 	return Message{Text: fallback, Blocks: blocks}
 }
 

@@ -30,6 +30,9 @@ func (mu *minutesUI) commandMinutes(ctx context.Context, cmd command) *reply {
 	if strings.EqualFold(arg, "help") {
 		return ephemeral(blocks.Help("/minutes", ""))
 	}
+	if r := mu.follow.followCommand(ctx, cmd); r != nil {
+		return r
+	}
 	if arg != "" {
 		m, err := mu.records.GetMeeting(ctx, arg)
 		switch {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/recordsbot/recordsbot/apiclient"
 	"github.com/recordsbot/recordsbot/blocks"
+	"github.com/recordsbot/recordsbot/store"
 )
 
 // reply is a message for Slack: the body of an ack, or of a response_url
@@ -125,6 +126,10 @@ func (s *Server) userMessage(ctx context.Context, what string, err error) string
 	s.log.WarnContext(ctx, what+" failed", "error", err)
 	var ae *apiclient.Error
 	switch {
+	case errors.Is(err, store.ErrInvalid):
+		return ":thinking_face: I couldn't save that: " + blocks.Escape(err.Error()) + "."
+	case store.IsUnavailable(err):
+		return msgStoreDown
 	case errors.Is(err, apiclient.ErrNotFound):
 		return ":mag: I couldn't find that in the records. Check the ID and try again."
 	case errors.Is(err, apiclient.ErrUnauthorized):

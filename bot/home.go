@@ -24,6 +24,9 @@ type homeState struct {
 	offset  int
 	note    string   // shown on top (the answer to a click)
 	clicked *clicked // the row a click changed, kept and annotated
+	// settingsNote is shown atop the Notifications section: the answer
+	// to a change of settings.
+	settingsNote string
 }
 
 func (h *homeUI) publishHomeLogged(ctx context.Context, user string, st homeState) {
@@ -86,6 +89,7 @@ func (h *homeUI) publishHome(ctx context.Context, user string, st homeState) err
 		}
 	}
 	v.Minutes = latest
+	v.Notifications = h.settings.homeNotifications(ctx, user, st.settingsNote)
 	view := blocks.Home(v)
 	_, err = h.slack.PublishViewContext(ctx, slack.PublishViewContextRequest{UserID: user, View: view})
 	h.metrics.slackCall("views.publish", err)

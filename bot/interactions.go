@@ -39,7 +39,13 @@ type interaction struct {
 		ViewID      string `json:"view_id"`
 	} `json:"container"`
 	ResponseURL string `json:"response_url"`
-	Actions     []struct {
+	// Team and APIAppID name the workspace and the app, for a deep link
+	// to the app's Home tab.
+	Team struct {
+		ID string `json:"id"`
+	} `json:"team"`
+	APIAppID string `json:"api_app_id"`
+	Actions  []struct {
 		ActionID       string `json:"action_id"`
 		BlockID        string `json:"block_id"`
 		Value          string `json:"value"`
@@ -49,6 +55,7 @@ type interaction struct {
 	} `json:"actions"`
 	Message *struct {
 		TS     string            `json:"ts"`
+		Text   string            `json:"text"`
 		Blocks []json.RawMessage `json:"blocks"`
 	} `json:"message"`
 }
@@ -99,7 +106,9 @@ func metricActionID(id string) string {
 	case strings.HasPrefix(id, blocks.ActionStatusPrefix):
 		return "status"
 	case id == blocks.ActionActionsMore, id == blocks.ActionMeetingsNext, id == blocks.ActionMeetingAgenda,
-		id == blocks.ActionMeetingMinutes, id == blocks.ActionMinutesShare, id == blocks.ActionOpenLink, id == blocks.ActionHomeMore:
+		id == blocks.ActionMeetingMinutes, id == blocks.ActionMinutesShare, id == blocks.ActionOpenLink, id == blocks.ActionHomeMore,
+		id == blocks.ActionSettingsRemind, id == blocks.ActionSettingsRemindAt, id == blocks.ActionSettingsWeekdays,
+		id == blocks.ActionSettingsAssignDMs, id == blocks.ActionNotifyStop, id == blocks.ActionNotifySettings:
 		return id
 	}
 	return "unknown"
@@ -146,6 +155,13 @@ func (c *clicks) click(ctx context.Context, in *interaction, actionID, value str
 	case actionID == blocks.ActionHomeMore:
 		offset, _ := strconv.Atoi(value)
 		c.home.publishHomeLogged(ctx, in.User.ID, homeState{offset: offset})
+	case actionID == blocks.ActionSettingsRemind, actionID == blocks.ActionSettingsRemindAt,
+		actionID == blocks.ActionSettingsWeekdays, actionID == blocks.ActionSettingsAssignDMs:
+		c.clickSetting(ctx, in, actionID, value)
+	case actionID == blocks.ActionNotifyStop:
+		c.clickNotifyStop(ctx, in, value)
+	case actionID == blocks.ActionNotifySettings:
+		c.clickNotifySettings(ctx, in)
 	case actionID == blocks.ActionOpenLink:
 		// A link button: Slack opens the URL; nothing to do.
 	default:

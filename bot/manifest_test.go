@@ -89,6 +89,9 @@ func TestManifestScopes(t *testing.T) {
 		"UpdateMessageContext":    {"chat:write"},
 		"UnfurlMessageContext":    {"links:write"},
 		"OpenConversationContext": {"im:write"},
+		// conversations.info before a follow: is the bot in the channel
+		// (public or private)?
+		"GetConversationInfoContext": {"channels:read", "groups:read"},
 		// users.conversations for the bot's DMs (types=im).
 		"GetConversationsForUserContext": {"im:read"},
 		// The reminder DMs' history and, for the once-a-day report without

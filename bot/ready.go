@@ -17,8 +17,8 @@ import (
 var errStarting = errors.New("starting: dependencies not checked yet")
 
 // ReadinessProbe decides whether this replica should get traffic: it is
-// ready while the records API answers and Slack accepts the bot token
-// (auth.test). Build it with [NewReadiness]; [ReadinessProbe.Err] is what
+// ready while the records API answers, Slack accepts the bot token
+// (auth.test) and, once SetStore was called, the store answers Ping. Build it with [NewReadiness]; [ReadinessProbe.Err] is what
 // GET /readyz reports.
 //
 // /healthz (liveness) checks none of this on purpose: a records outage
@@ -30,6 +30,8 @@ type ReadinessProbe struct {
 	slack interface {
 		AuthTestContext(context.Context) (*slack.AuthTestResponse, error)
 	}
+	// store, when set (SetStore), must answer Ping too.
+	store   interface{ Ping(context.Context) error }
 	log     *slog.Logger
 	metrics *Metrics
 
@@ -58,6 +60,15 @@ func NewReadiness(records Records, api SlackAPI, log *slog.Logger, m *Metrics) *
 	}
 }
 
+// SetStore makes the store part of readiness: a replica whose store does
+// not answer Ping cannot follow, unfollow or save settings, so it should
+// get no traffic. Call it before Run.
+func (p *ReadinessProbe) SetStore(s interface{ Ping(context.Context) error }) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.store = s
+}
+
 // Err is nil when ready, else the reason, such as "records api: …".
 func (p *ReadinessProbe) Err() error {
 	p.mu.Lock()
@@ -75,14 +86,27 @@ func (p *ReadinessProbe) Check(ctx context.Context) error {
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	var slackErr, recordsErr error
+	p.mu.Lock()
+	st := p.store
+	p.mu.Unlock()
+	var slackErr, recordsErr, storeErr error
 	var wg sync.WaitGroup
 	wg.Go(func() { slackErr = p.checkSlack(ctx) })
 	wg.Go(func() { recordsErr = p.checkRecords(ctx) })
+	if st != nil {
+		wg.Go(func() {
+			if err := st.Ping(ctx); err != nil {
+				storeErr = fmt.Errorf("store: %w", err)
+			}
+		})
+	}
 	wg.Wait()
 	p.metrics.dependency("slack", slackErr == nil)
 	p.metrics.dependency("records", recordsErr == nil)
-	err := errors.Join(slackErr, recordsErr)
+	if st != nil {
+		p.metrics.dependency("store", storeErr == nil)
+	}
+	err := errors.Join(slackErr, recordsErr, storeErr)
 
 	p.mu.Lock()
 	was := p.err

@@ -55,6 +55,7 @@ type SlackAPI interface {
 	UnfurlMessageContext(ctx context.Context, channelID, timestamp string, unfurls map[string]slack.Attachment, options ...slack.MsgOption) (string, string, string, error)
 	OpenConversationContext(ctx context.Context, params *slack.OpenConversationParameters) (*slack.Channel, bool, bool, error)
 	GetConversationHistoryContext(ctx context.Context, params *slack.GetConversationHistoryParameters) (*slack.GetConversationHistoryResponse, error)
+	GetConversationInfoContext(ctx context.Context, input *slack.GetConversationInfoInput) (*slack.Channel, error)
 }
 
 // Config is the bot's behaviour. The zero value of every optional field
@@ -92,6 +93,12 @@ type Config struct {
 	PageSize int
 	// MaxBodyBytes caps a request body from Slack. Default 1 MiB.
 	MaxBodyBytes int64
+	// FollowAdminsOnly lets only Admins follow and unfollow committees
+	// (FOLLOW_ADMINS_ONLY); by default anyone in the channel may.
+	FollowAdminsOnly bool
+	// Notify are the organisation's notification defaults, shown on the
+	// Home tab to whoever has not chosen.
+	Notify NotifyDefaults
 }
 
 func (c *Config) setDefaults() {
@@ -133,6 +140,9 @@ type Deps struct {
 	// the Config (Admins, UserMap, ActionsCacheTTL, UserCacheTTL, Zone).
 	// Pass one to share it with a job in the same process.
 	Actions *actions.Service
+	// Store keeps follows and notification settings; nil: the commands
+	// and settings that need it say it is not configured.
+	Store Store
 }
 
 // Server is recordsbot's HTTP server and dispatcher. It implements
@@ -182,12 +192,15 @@ func NewServer(cfg Config, deps Deps) *Server {
 	acts := &actionsUI{dom: dom, meetings: deps.Records, revs: newRevisions(deps.Now()), now: deps.Now,
 		pageSize: cfg.PageSize, log: s.log, say: say}
 	mins := &minutesUI{records: deps.Records, pageSize: cfg.PageSize, publicURL: cfg.PublicURL,
-		publicMinutes: cfg.PublicMinutes, now: deps.Now, say: say}
+		publicMinutes: cfg.PublicMinutes, now: deps.Now, say: say,
+		follow: &followUI{store: deps.Store, records: deps.Records, slack: deps.Slack, metrics: deps.Metrics,
+			adminsOnly: cfg.FollowAdminsOnly, isAdmin: dom.IsAdmin, log: s.log, say: say}}
+	settings := &settingsUI{store: deps.Store, notify: cfg.Notify, log: s.log, say: say}
 	s.pages = minutespage.NewPages(deps.Records, time.Minute, deps.Now)
 	s.home = &homeUI{dom: dom, acts: acts, mins: mins, slack: deps.Slack, metrics: deps.Metrics,
-		latest: cache.New[[]blocks.MinutesView](time.Minute, deps.Now), now: deps.Now, log: s.log, say: say}
+		latest: cache.New[[]blocks.MinutesView](time.Minute, deps.Now), settings: settings, now: deps.Now, log: s.log, say: say}
 	s.unfurls = &unfurler{pages: s.pages, mins: mins, slack: deps.Slack, metrics: deps.Metrics, log: s.log}
-	s.clicks = &clicks{acts: acts, mins: mins, home: s.home, slack: deps.Slack, metrics: deps.Metrics,
+	s.clicks = &clicks{acts: acts, mins: mins, home: s.home, slack: deps.Slack, metrics: deps.Metrics, settings: settings,
 		post: s.postResponse, now: deps.Now, log: s.log, say: say}
 	s.cmds = map[string]func(context.Context, command) *reply{
 		"/actions":  acts.commandActions,

@@ -43,19 +43,45 @@ type minutesUI struct {
 	publicMinutes bool
 	now           func() time.Time
 	say           say
+	// follow answers /minutes follow, unfollow and following.
+	follow *followUI
+}
+
+// followUI is /minutes follow, unfollow and following: which channels
+// hear about which committees' minutes, kept in the store.
+type followUI struct {
+	store      Store // nil: the bot runs without one
+	records    MeetingReader
+	slack      SlackAPI
+	metrics    *Metrics
+	adminsOnly bool
+	isAdmin    func(userID string) bool
+	log        *slog.Logger
+	say        say
+}
+
+// settingsUI is people's notification settings, kept in the store: the
+// Home tab's Notifications section and the changes made there or from a
+// DM's Stop these.
+type settingsUI struct {
+	store  Store // nil: the bot runs without one
+	notify NotifyDefaults
+	log    *slog.Logger
+	say    say
 }
 
 // homeUI is the App Home tab.
 type homeUI struct {
-	dom     *actions.Service
-	acts    *actionsUI
-	mins    *minutesUI
-	slack   SlackAPI
-	metrics *Metrics
-	latest  *cache.TTL[[]blocks.MinutesView]
-	now     func() time.Time
-	log     *slog.Logger
-	say     say
+	dom      *actions.Service
+	acts     *actionsUI
+	mins     *minutesUI
+	slack    SlackAPI
+	metrics  *Metrics
+	latest   *cache.TTL[[]blocks.MinutesView]
+	settings *settingsUI
+	now      func() time.Time
+	log      *slog.Logger
+	say      say
 }
 
 // unfurler answers link_shared for links to the public minutes pages.
@@ -70,13 +96,14 @@ type unfurler struct {
 // clicks answers button clicks: it routes each to its surface and answers
 // where the button was (response_url, chat.update, the Home tab).
 type clicks struct {
-	acts    *actionsUI
-	mins    *minutesUI
-	home    *homeUI
-	slack   SlackAPI
-	metrics *Metrics
-	post    func(ctx context.Context, responseURL string, msg any) error
-	now     func() time.Time
-	log     *slog.Logger
-	say     say
+	acts     *actionsUI
+	mins     *minutesUI
+	home     *homeUI
+	slack    SlackAPI
+	metrics  *Metrics
+	settings *settingsUI
+	post     func(ctx context.Context, responseURL string, msg any) error
+	now      func() time.Time
+	log      *slog.Logger
+	say      say
 }

@@ -60,6 +60,9 @@ type Preferences struct {
 	// WeekdaysOnly skips their Saturdays and Sundays whatever
 	// REMIND_SKIP_WEEKENDS says.
 	WeekdaysOnly bool
+	// AllowWeekends reminds them on Saturdays and Sundays too, whatever
+	// REMIND_SKIP_WEEKENDS says: they chose every day. WeekdaysOnly wins.
+	AllowWeekends bool
 	// Off sends them no reminders.
 	Off bool
 }
@@ -139,7 +142,8 @@ func (j *remindJob) plan(ctx context.Context, r *recipient, now time.Time) (due 
 		return nil, "", "", "", nil
 	}
 	local := now.In(r.zone)
-	if wd := local.Weekday(); (j.cfg.SkipWeekends || prefs.WeekdaysOnly) && (wd == time.Saturday || wd == time.Sunday) {
+	skipWeekends := (j.cfg.SkipWeekends && !prefs.AllowWeekends) || prefs.WeekdaysOnly
+	if wd := local.Weekday(); skipWeekends && (wd == time.Saturday || wd == time.Sunday) {
 		return nil, "", "", "weekend", nil
 	}
 	at := j.remindAt

@@ -2,7 +2,7 @@
 //
 // It serves the handful of methods recordsbot calls (auth.test, users.info,
 // users.list, users.conversations, users.lookupByEmail, conversations.open,
-// conversations.history, chat.postMessage, chat.update, chat.postEphemeral,
+// conversations.history, conversations.info, chat.postMessage, chat.update, chat.postEphemeral,
 // chat.unfurl and views.publish) plus response_url posts and Socket Mode
 // (apps.connections.open and its websocket; see [Server.WaitSocket]), and
 // it records everything it is sent. The `recordsbot demo` command runs it

@@ -43,7 +43,7 @@ const OAuthScopesHeader = "X-OAuth-Scopes"
 func ManifestScopes() []string {
 	return []string{
 		"commands", "chat:write", "im:read", "im:write", "im:history",
-		"channels:history", "groups:history", "metadata.message:read",
+		"channels:history", "groups:history", "channels:read", "groups:read", "metadata.message:read",
 		"users:read", "users:read.email", "links:read", "links:write",
 	}
 }
@@ -80,6 +80,18 @@ func neededScope(method string, p url.Values) string {
 			return "groups:history"
 		default:
 			return "channels:history"
+		}
+	}
+	if method == "conversations.info" {
+		// The read scope of the conversation's kind
+		// (https://docs.slack.dev/reference/methods/conversations.info).
+		switch ch := p.Get("channel"); {
+		case strings.HasPrefix(ch, "D"):
+			return "im:read"
+		case strings.HasPrefix(ch, "G"):
+			return "groups:read"
+		default:
+			return "channels:read"
 		}
 	}
 	return methodScopes[method]

@@ -259,6 +259,9 @@ type Click struct {
 	// its blocks, sent back as "message".
 	MessageTS     string
 	MessageBlocks json.RawMessage
+	// MessageText is the message's text, sent back with its blocks as
+	// Slack does.
+	MessageText string
 	// View, when set, is the Home view the element is on (container type
 	// "view"); the payload then has no response_url.
 	View json.RawMessage
@@ -353,7 +356,7 @@ func (s *Sender) BlockActions(c Click, responseURL string) ([]byte, error) {
 	}
 	p["container"] = map[string]any{"type": "message", "message_ts": msgTS, "channel_id": c.ChannelID, "is_ephemeral": c.Ephemeral}
 	if !c.Ephemeral {
-		p["message"] = map[string]any{"type": "message", "subtype": "bot_message", "text": "", "ts": msgTS, "blocks": c.MessageBlocks}
+		p["message"] = map[string]any{"type": "message", "subtype": "bot_message", "text": c.MessageText, "ts": msgTS, "blocks": c.MessageBlocks}
 	}
 	return json.Marshal(p)
 }

@@ -90,6 +90,7 @@ var methodTiers = map[string]Tier{
 	"chat.unfurl":           Tier3, // .../chat.unfurl
 	"chat.update":           Tier3, // .../chat.update
 	"conversations.history": Tier3, // .../conversations.history (internal and Marketplace apps; newer non-Marketplace apps get far less)
+	"conversations.info":    Tier3, // .../conversations.info
 	"conversations.open":    Tier3, // .../conversations.open
 	"users.conversations":   Tier3, // .../users.conversations
 	"users.info":            Tier4, // .../users.info

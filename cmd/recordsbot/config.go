@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/recordsbot/recordsbot/apiclient"
+	"github.com/recordsbot/recordsbot/bot"
 	"github.com/recordsbot/recordsbot/store"
 )
 
@@ -34,8 +35,10 @@ type Config struct {
 	RemindSkipWeekends  bool          `envconfig:"REMIND_SKIP_WEEKENDS" default:"false" desc:"remind: send nobody anything on their own Saturday or Sunday"`
 	RemindAt            string        `envconfig:"REMIND_AT" default:"09:00" desc:"remind: local time of day (HH:MM) from which each person is reminded, in their own time zone"`
 	RecordsTimezone     string        `envconfig:"RECORDS_TIMEZONE" default:"UTC" desc:"the organisation's IANA time zone: a date-only deadline ends at midnight there"`
-	AssignDMsDefault    string        `envconfig:"ASSIGN_DMS_DEFAULT" default:"on" desc:"watch: on or off, whether people who have not chosen get a DM when an action is newly assigned to them"`
 	WatchInterval       time.Duration `envconfig:"WATCH_INTERVAL" default:"0s" desc:"serve: poll the records service this often in the background (as recordsbot watch does); 0 leaves it to a scheduler"`
+	FollowAdminsOnly    bool          `envconfig:"FOLLOW_ADMINS_ONLY" default:"false" desc:"only ADMIN_USER_IDS may /minutes follow or unfollow a committee in a channel"`
+	RemindDefault       string        `envconfig:"REMIND_DEFAULT" default:"on" desc:"daily reminder DMs for people who have not chosen on their Home tab: on or off"`
+	AssignDMsDefault    string        `envconfig:"ASSIGN_DMS_DEFAULT" default:"on" desc:"new-assignment DMs for people who have not chosen on their Home tab: on or off"`
 	DatabaseURL         string        `envconfig:"DATABASE_URL" default:"sqlite://recordsbot.db" desc:"the store: sqlite:///abs/path.db, sqlite://relative.db, sqlite::memory: or postgres://…"`
 	LogFormat           string        `envconfig:"LOG_FORMAT" default:"text" desc:"text or json"`
 	LogLevel            string        `envconfig:"LOG_LEVEL" default:"info" desc:"debug, info, warn or error"`
@@ -98,6 +101,10 @@ func (c *Config) check(sub string) error {
 		if err := needStore(); err != nil {
 			return err
 		}
+		// The Home tab shows REMIND_AT as the default reminder time.
+		if _, err := time.Parse("15:04", c.RemindAt); err != nil && c.RemindAt != "" {
+			return &configError{fmt.Sprintf("REMIND_AT must be a time of day such as 09:00, got %q", c.RemindAt)}
+		}
 	case "remind":
 		if err := needBot(); err != nil {
 			return err
@@ -137,6 +144,11 @@ func (c *Config) check(sub string) error {
 	if c.PublicURL != "" {
 		if u, err := url.Parse(c.PublicURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 			return &configError{"PUBLIC_URL must be an absolute http(s) URL, got " + quoteURL(c.PublicURL)}
+		}
+	}
+	for _, v := range []struct{ name, value string }{{"REMIND_DEFAULT", c.RemindDefault}, {"ASSIGN_DMS_DEFAULT", c.AssignDMsDefault}} {
+		if _, err := onOff(v.value); err != nil {
+			return &configError{fmt.Sprintf("%s must be on or off, got %q", v.name, v.value)}
 		}
 	}
 	if _, err := c.zone(); err != nil {
@@ -180,6 +192,29 @@ func (c *Config) databaseURL() string {
 		return defaultDatabaseURL
 	}
 	return c.DatabaseURL
+}
+
+// onOff reads an on|off setting; "" is on, the default.
+func onOff(s string) (bool, error) {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "", "on":
+		return true, nil
+	case "off":
+		return false, nil
+	}
+	return false, fmt.Errorf("%q is not on or off", s)
+}
+
+// notifyDefaults are the organisation's notification defaults. A person's
+// own choice on the Home tab wins over each. REMIND_SKIP_WEEKENDS is the
+// default of "weekdays only".
+func (c *Config) notifyDefaults() bot.NotifyDefaults {
+	remind, _ := onOff(c.RemindDefault) // validated by check
+	dms, _ := onOff(c.AssignDMsDefault) // validated by check
+	return bot.NotifyDefaults{
+		RemindOff: !remind, RemindAt: strings.TrimSpace(c.RemindAt),
+		WeekdaysOnly: c.RemindSkipWeekends, AssignDMsOff: !dms,
+	}
 }
 
 // quoteURL shows a configured URL without any credentials in it.

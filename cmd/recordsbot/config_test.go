@@ -69,6 +69,10 @@ func TestConfigCheck(t *testing.T) {
 		{"bad database url for remind", "remind", func(c *Config) { c.DatabaseURL = "sqlite://" }, "DATABASE_URL"},
 		{"empty database url is the default", "remind", func(c *Config) { c.DatabaseURL = "" }, ""},
 		{"postgres database url", "serve", func(c *Config) { c.DatabaseURL = "postgres://bot:pw@db:5432/recordsbot" }, ""},
+		{"reminders off by default", "serve", func(c *Config) { c.RemindDefault = "off" }, ""},
+		{"bad REMIND_DEFAULT", "remind", func(c *Config) { c.RemindDefault = "sometimes" }, "REMIND_DEFAULT must be on or off"},
+		{"bad ASSIGN_DMS_DEFAULT", "serve", func(c *Config) { c.AssignDMsDefault = "yes" }, "ASSIGN_DMS_DEFAULT must be on or off"},
+		{"bad REMIND_AT for serve's Home tab", "serve", func(c *Config) { c.RemindAt = "9am" }, "REMIND_AT"},
 		{"demo needs nothing", "demo", func(c *Config) { *c = Config{Port: 3000, LogFormat: "text", LogLevel: "info"} }, ""},
 	}
 	for _, tt := range tests {

@@ -17,7 +17,7 @@ import (
 // of go:embed's reach from here).
 var neededScopes = []string{
 	"commands", "chat:write", "im:read", "im:write", "im:history",
-	"channels:history", "groups:history", "metadata.message:read",
+	"channels:history", "groups:history", "channels:read", "groups:read", "metadata.message:read",
 	"users:read", "users:read.email", "links:read", "links:write",
 }
 

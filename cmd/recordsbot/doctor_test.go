@@ -163,7 +163,7 @@ func TestDoctorGoodSetUp(t *testing.T) {
 		"– scope actions:write not checked: run doctor --write-check",
 		"✓ GET /actions: envelope data",
 		"✓ auth.test: workspace recordsbot test",
-		"✓ bot token holds the 12 scopes the code needs",
+		"✓ bot token holds the 14 scopes the code needs",
 		"✓ REMIND_REPORT_CHANNEL C0REPORT exists and the bot is in it",
 		"✓ SLACK_SIGNING_SECRET looks like a signing secret",
 		"✓ reachable: sqlite",
@@ -327,8 +327,8 @@ func TestDoctorBrokenSetUps(t *testing.T) {
 		},
 		{
 			name: "a setting only remind checks",
-			edit: func(_ *testing.T, e *doctorEnv) { e.cfg.RemindAt = "9am" },
-			line: "✗ remind would refuse to start: REMIND_AT must be a time of day such as 09:00, got \"9am\"", fix: "set the variable it names", blocking: true,
+			edit: func(_ *testing.T, e *doctorEnv) { e.cfg.RemindDays = -1 },
+			line: "✗ remind would refuse to start: REMIND_DAYS must be 0 or more", fix: "set the variable it names", blocking: true,
 		},
 		{
 			name: "records service down",

@@ -52,8 +52,16 @@ scheduler; running it again sends only what is missing.
 	if err != nil {
 		return err
 	}
+	// The store records who was reminded on which day (shared by every
+	// run and replica) and holds people's own settings.
+	st, err := openStore(ctx, cfg, log)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
 	userMap, _ := parseUserMap(cfg.UserMap) // validated by check
 	zone, _ := cfg.zone()                   // validated by check
+	defaults := cfg.notifyDefaults()
 	sum, err := remind.Run(ctx, remind.Config{
 		Days:          cfg.RemindDays,
 		ReportChannel: cfg.RemindReportChannel,
@@ -62,7 +70,10 @@ scheduler; running it again sends only what is missing.
 		UserMap:       userMap,
 		Zone:          zone,
 		RemindAt:      cfg.RemindAt,
-	}, remind.Deps{Records: records, Slack: api, Logger: log, Out: stdout})
+	}, remind.Deps{
+		Records: records, Slack: api, Logger: log, Out: stdout,
+		Ledger: remind.StoreLedger(st), Settings: remind.StoreSettings(st, defaults),
+	})
 
 	if !*dryRun {
 		// The dry run has already listed them with its reminders.

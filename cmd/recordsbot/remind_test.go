@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -14,6 +15,7 @@ import (
 	"github.com/recordsbot/recordsbot/apiclient/recordstest"
 	"github.com/recordsbot/recordsbot/bot/slacktest"
 	"github.com/recordsbot/recordsbot/internal/testworld"
+	"github.com/recordsbot/recordsbot/store"
 )
 
 // remindEnv starts the test world's records and a fake Slack whose members
@@ -29,7 +31,8 @@ func remindEnv(t *testing.T) (Config, *slacktest.Server) {
 		Port: 3000, LogFormat: "text", LogLevel: "info", RemindDays: 3,
 		// Whatever the hour the test runs at, it is past everyone's
 		// reminder time.
-		RemindAt: "00:00",
+		RemindAt:    "00:00",
+		DatabaseURL: "sqlite://" + filepath.Join(t.TempDir(), "recordsbot.db"),
 	}, fake
 }
 
@@ -98,4 +101,40 @@ func TestRemindCommandUsage(t *testing.T) {
 	assert.Contains(t, stderr.String(), "-dry-run")
 	assert.Contains(t, stderr.String(), "SLACK_BOT_TOKEN is still needed")
 	assert.Empty(t, fake.Calls(""), "nothing was run")
+}
+
+// The reminder job runs on the store DATABASE_URL names: people's own
+// settings are obeyed and reminded-today is recorded there.
+func TestRemindCommandUsesTheStore(t *testing.T) {
+	t.Parallel()
+	cfg, fake := remindEnv(t)
+	ctx := t.Context()
+	st, err := store.Open(ctx, cfg.DatabaseURL)
+	require.NoError(t, err)
+	off := false
+	require.NoError(t, st.SaveSettings(ctx, "U0ALICE", store.Settings{RemindEnabled: &off}))
+	require.NoError(t, st.Close())
+
+	var stdout, stderr bytes.Buffer
+	require.NoError(t, run(ctx, cfg, []string{"remind"}, nil, &stdout, &stderr), "stderr: %s", &stderr)
+	assert.Empty(t, fake.Messages("DU0ALICE"), "Alice turned reminders off")
+	require.NotEmpty(t, fake.Messages("DU0BOB"), "Bob has the default")
+
+	st, err = store.Open(ctx, cfg.DatabaseURL)
+	require.NoError(t, err)
+	defer st.Close()
+	_, done, err := st.Result(ctx, "remind:U0BOB:"+time.Now().UTC().Format(time.DateOnly))
+	require.NoError(t, err)
+	assert.True(t, done, "reminded-today is in the store")
+}
+
+func TestRemindCommandWithTheStoreGone(t *testing.T) {
+	t.Parallel()
+	cfg, fake := remindEnv(t)
+	cfg.DatabaseURL = "sqlite://" + filepath.Join(t.TempDir(), "missing", "recordsbot.db")
+	var stdout, stderr bytes.Buffer
+	err := run(t.Context(), cfg, []string{"remind"}, nil, &stdout, &stderr)
+	require.Error(t, err)
+	assert.True(t, strings.HasPrefix(err.Error(), "DATABASE_URL: "), "one line naming the variable: %v", err)
+	assert.Empty(t, fake.Calls("chat.postMessage"), "nobody reminded without the ledger")
 }

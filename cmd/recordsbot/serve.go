@@ -19,6 +19,7 @@ import (
 	"github.com/recordsbot/recordsbot/apiclient"
 	"github.com/recordsbot/recordsbot/bot"
 	"github.com/recordsbot/recordsbot/internal/slackapi"
+	"github.com/recordsbot/recordsbot/store"
 )
 
 func parseLevel(s string) (slog.Level, error) {
@@ -78,7 +79,26 @@ func botConfig(cfg Config) bot.Config {
 		PublicMinutes:   cfg.PublicMinutes,
 		ActionsCacheTTL: ttl,
 		Zone:            zone,
+
+		FollowAdminsOnly: cfg.FollowAdminsOnly,
+		Notify:           cfg.notifyDefaults(),
 	}
+}
+
+// storeOpenTimeout bounds opening the store at start-up: an unreachable
+// PostgreSQL stops start-up with one line rather than hanging it.
+const storeOpenTimeout = 30 * time.Second
+
+// openStore opens DATABASE_URL and applies its migrations, within
+// storeOpenTimeout. Its errors name the variable.
+func openStore(ctx context.Context, cfg Config, log *slog.Logger) (*store.Store, error) {
+	ctx, cancel := context.WithTimeout(ctx, storeOpenTimeout)
+	defer cancel()
+	st, err := store.Open(ctx, cfg.databaseURL(), store.WithLogger(log))
+	if err != nil {
+		return nil, fmt.Errorf("DATABASE_URL: %w", err)
+	}
+	return st, nil
 }
 
 // serve runs the bot on PORT until ctx ends; see serveOn.
@@ -110,6 +130,12 @@ func serveOn(ctx context.Context, cfg Config, ln net.Listener, logOut io.Writer)
 		ln.Close()
 		return err
 	}
+	st, err := openStore(ctx, cfg, log)
+	if err != nil {
+		ln.Close()
+		return err
+	}
+	defer st.Close()
 	ready := bot.NewReadiness(records, api, log, metrics)
 	// The background watcher (WATCH_INTERVAL) shares the commands' action
 	// list, so a poll and a burst of /actions cost one fetch.
@@ -117,14 +143,15 @@ func serveOn(ctx context.Context, cfg Config, ln net.Listener, logOut io.Writer)
 	if cfg.WatchInterval > 0 {
 		dom = watchActions(cfg, records, api)
 	}
-	stopWatching, err := startWatching(ctx, cfg, records, api, dom, log)
+	ready.SetStore(st)
+	stopWatching, err := startWatching(ctx, cfg, st, records, api, dom, log)
 	if err != nil {
 		ln.Close()
 		return err
 	}
 	defer stopWatching()
 	srv := bot.NewServer(botConfig(cfg), bot.Deps{
-		Logger: log, Records: records, Slack: api, Metrics: metrics, Ready: ready.Err, Actions: dom,
+		Logger: log, Records: records, Slack: api, Metrics: metrics, Ready: ready.Err, Actions: dom, Store: st,
 		// response_url posts are Slack calls too, and counted as such.
 		HTTPClient: &http.Client{Timeout: 10 * time.Second, Transport: metrics.SlackTransport(nil)},
 	})

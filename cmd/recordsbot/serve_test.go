@@ -6,6 +6,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -52,6 +53,7 @@ func newServeEnv(t *testing.T, edit func(*Config)) *serveEnv {
 		LogFormat:          "json",
 		LogLevel:           "debug",
 		ShutdownGrace:      10 * time.Second,
+		DatabaseURL:        "sqlite://" + filepath.Join(t.TempDir(), "recordsbot.db"),
 	}
 	if edit != nil {
 		edit(&e.cfg)

@@ -19,9 +19,6 @@ import (
 	"github.com/recordsbot/recordsbot/watch"
 )
 
-// storeOpenTimeout bounds how long start-up waits for the database.
-const storeOpenTimeout = 30 * time.Second
-
 // watchOnce is `recordsbot watch`: one poll, for a CronJob every few
 // minutes. It prints the summary line to stdout; logs go to stderr. It
 // returns an error (exit 1) when the store or the records service could
@@ -65,17 +62,6 @@ every few minutes from a scheduler, or set WATCH_INTERVAL on serve instead.
 	})
 	fmt.Fprintln(stdout, sum)
 	return err
-}
-
-// openStore opens DATABASE_URL, waiting at most storeOpenTimeout.
-func openStore(ctx context.Context, cfg Config, log *slog.Logger) (*store.Store, error) {
-	octx, cancel := context.WithTimeout(ctx, storeOpenTimeout)
-	defer cancel()
-	st, err := store.Open(octx, cfg.databaseURL(), store.WithLogger(log))
-	if err != nil {
-		return nil, fmt.Errorf("open the store: %w", err)
-	}
-	return st, nil
 }
 
 // watchConfig is the watcher's part of the configuration (validated by
@@ -134,13 +120,9 @@ func checkWatchInterval(d time.Duration) error {
 // serve, until stop is called (it waits for a poll under way to end). Each
 // poll takes the store's lock, so with several replicas one polls at a
 // time. With WATCH_INTERVAL 0 it does nothing. It opens a Store of its own.
-func startWatching(ctx context.Context, cfg Config, records *apiclient.Client, api *slack.Client, dom *actions.Service, log *slog.Logger) (stop func(), err error) {
+func startWatching(ctx context.Context, cfg Config, st *store.Store, records *apiclient.Client, api *slack.Client, dom *actions.Service, log *slog.Logger) (stop func(), err error) {
 	if cfg.WatchInterval <= 0 {
 		return func() {}, nil
-	}
-	st, err := openStore(ctx, cfg, log)
-	if err != nil {
-		return nil, err
 	}
 	wcfg := watchConfig(cfg)
 	wcfg.Owner = watch.DefaultOwner()
@@ -169,7 +151,6 @@ func startWatching(ctx context.Context, cfg Config, records *apiclient.Client, a
 	log.Info("watching the records service", "interval", cfg.WatchInterval, "store", st.String())
 	return func() {
 		cancel()
-		wg.Wait()
-		_ = st.Close()
+		wg.Wait() // the store is serve's, closed after this
 	}, nil
 }

@@ -134,12 +134,11 @@ func TestServeWatchesInTheBackground(t *testing.T) {
 	// 30 s or more.
 	cfg.WatchInterval = 20 * time.Millisecond
 	ctx, cancel := context.WithCancel(t.Context())
-	stop, err := startWatching(ctx, cfg, records, api, watchActions(cfg, records, api), log)
-	require.NoError(t, err)
-
 	st, err := store.Open(t.Context(), cfg.DatabaseURL)
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = st.Close() })
+	stop, err := startWatching(ctx, cfg, st, records, api, watchActions(cfg, records, api), log)
+	require.NoError(t, err)
 	require.Eventually(t, func() bool {
 		_, ok, err := st.GetState(t.Context(), "actions_baselined")
 		return err == nil && ok

@@ -1,0 +1,166 @@
+package blocks
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/slack-go/slack"
+)
+
+// Action IDs of the App Home's Notifications section and of the buttons
+// under every reminder DM and assignment DM. The bot routes clicks by them,
+// and the watcher's assignment DMs carry the same buttons (NotifyButtons).
+const (
+	// ActionSettingsRemind turns daily reminders on or off; value "on" or
+	// "off", the state the click asks for.
+	ActionSettingsRemind = "settings:remind"
+	// ActionSettingsRemindAt is the menu of reminder times; the chosen
+	// option's value is "HH:MM".
+	ActionSettingsRemindAt = "settings:remind_at"
+	// ActionSettingsWeekdays turns "weekdays only" on or off; value "on"
+	// or "off".
+	ActionSettingsWeekdays = "settings:weekdays"
+	// ActionSettingsAssignDMs turns new-assignment DMs on or off; value
+	// "on" or "off".
+	ActionSettingsAssignDMs = "settings:assign_dms"
+	// ActionNotifyStop is "Stop these" under a reminder or assignment DM;
+	// value NotifyReminders or NotifyAssignments, the kind of DM to stop.
+	ActionNotifyStop = "notify:stop"
+	// ActionNotifySettings is "Settings" under a reminder or assignment DM:
+	// it points the reader at the Home tab. Value as ActionNotifyStop.
+	ActionNotifySettings = "notify:settings"
+)
+
+// The kinds of DM NotifyButtons can stop: the value of ActionNotifyStop.
+const (
+	NotifyReminders   = "reminders"
+	NotifyAssignments = "assignments"
+)
+
+// NotificationSettings is a person's notification settings as the Home tab
+// shows them: each value is their own choice, or the organisation's default
+// where they have made none.
+type NotificationSettings struct {
+	RemindOn     bool   // daily reminder DMs
+	RemindAt     string // "HH:MM", their local time
+	WeekdaysOnly bool   // no reminders on Saturday and Sunday
+	AssignDMs    bool   // a DM when an action is newly assigned to them
+	// Note, when set, is shown under the header: the confirmation of a
+	// change (mrkdwn written by the bot; not escaped again).
+	Note string
+	// Unavailable, when set, is shown instead of the controls: the
+	// settings could not be read (mrkdwn written by the bot).
+	Unavailable string
+}
+
+// NotifyButtons is the row of buttons under a reminder DM (kind
+// NotifyReminders) or an assignment DM (NotifyAssignments): *Stop these*
+// (ActionNotifyStop, value kind) and *Settings* (ActionNotifySettings).
+func NotifyButtons(kind string) *slack.ActionBlock {
+	// No block_id: Slack assigns one, and a message redrawn after a
+	// status click must not send the same block_id again.
+	return slack.NewActionBlock("",
+		button(ActionNotifyStop, kind, "Stop these"),
+		button(ActionNotifySettings, kind, "Settings"),
+	)
+}
+
+// settingsBlocks is the Home tab's Notifications section: a divider, the
+// header, the note, then one section per setting with the control that
+// changes it (a button to flip it, a menu of times for RemindAt).
+func settingsBlocks(s NotificationSettings) []slack.Block {
+	out := []slack.Block{slack.NewDividerBlock(), header("Notifications")}
+	if note := strings.TrimSpace(s.Note); note != "" {
+		out = append(out, contextLine(truncateMrkdwn(note, MaxSectionText)))
+	}
+	if u := strings.TrimSpace(s.Unavailable); u != "" {
+		return append(out, section(truncateMrkdwn(u, MaxSectionText)))
+	}
+	onOff := func(on bool) (state, flip, label string) {
+		if on {
+			return "On", "off", "Turn off"
+		}
+		return "Off", "on", "Turn on"
+	}
+	state, flip, label := onOff(s.RemindOn)
+	remind := slack.NewSectionBlock(mrkdwn("*Daily reminders:* "+state+"\nA DM each morning listing your overdue actions and those due soon."), nil,
+		slack.NewAccessory(button(ActionSettingsRemind, flip, label)))
+	at := slack.NewSectionBlock(mrkdwn("*Reminder time:* "+s.RemindAt+", your local time"), nil,
+		slack.NewAccessory(timeMenu(s.RemindAt)))
+	wstate, wflip, wlabel := onOff(s.WeekdaysOnly)
+	weekdays := slack.NewSectionBlock(mrkdwn("*Weekdays only:* "+wstate+"\nWhen on, no reminders on your Saturday and Sunday."), nil,
+		slack.NewAccessory(button(ActionSettingsWeekdays, wflip, wlabel)))
+	dstate, dflip, dlabel := onOff(s.AssignDMs)
+	dms := slack.NewSectionBlock(mrkdwn("*New-assignment DMs:* "+dstate+"\nA DM when an action is assigned to you."), nil,
+		slack.NewAccessory(button(ActionSettingsAssignDMs, dflip, dlabel)))
+	return append(out, remind, at, weekdays, dms,
+		contextLine("A change applies from the next reminder or assignment. A reminder's *Stop these* button turns it off too."))
+}
+
+// timeMenu is the menu of reminder times: every hour, plus the current
+// time when it is not on the hour (set through an admin's REMIND_AT, say),
+// which is selected.
+func timeMenu(current string) *slack.SelectBlockElement {
+	times := make([]string, 0, 25)
+	for h := range 24 {
+		times = append(times, fmt.Sprintf("%02d:00", h))
+	}
+	if current != "" && !slices.Contains(times, current) {
+		times = append(times, current)
+		slices.Sort(times) // "HH:MM" sorts as time
+	}
+	var opts []*slack.OptionBlockObject
+	var initial *slack.OptionBlockObject
+	for _, v := range times {
+		o := slack.NewOptionBlockObject(v, plain(v), nil)
+		if v == current {
+			initial = o
+		}
+		opts = append(opts, o)
+	}
+	menu := slack.NewOptionsSelectBlockElement(slack.OptTypeStatic, plain("Choose a time"), ActionSettingsRemindAt, opts...)
+	menu.InitialOption = initial
+	return menu
+}
+
+// ReplaceNotifyButtons returns msg (a message's blocks as Slack sent them
+// back) with the block holding the *Stop these* button (ActionNotifyStop)
+// replaced by a context line of note, bot-written mrkdwn. The update is a
+// new version of the message, so every other block's block_id is revised
+// as ReplaceRow does with rev: rows get their IDs in revision rev, IDs of
+// other origins are dropped for Slack to assign afresh. ok is false when
+// msg holds no such button.
+func ReplaceNotifyButtons(msg []json.RawMessage, note, rev string) (out []json.RawMessage, ok bool) {
+	line, err := json.Marshal(contextLine(truncateMrkdwn(note, MaxSectionText)))
+	if err != nil {
+		// Unreachable: a slack-go type built here.
+		return nil, false
+	}
+	out = make([]json.RawMessage, 0, len(msg))
+	for _, raw := range msg {
+		var b struct {
+			Elements []struct {
+				ActionID string `json:"action_id"`
+			} `json:"elements"`
+		}
+		_ = json.Unmarshal(raw, &b) // a block that is not an object has no buttons
+		stop := false
+		for _, e := range b.Elements {
+			stop = stop || e.ActionID == ActionNotifyStop
+		}
+		switch {
+		case stop && !ok:
+			out, ok = append(out, line), true
+		case rev != "":
+			out = append(out, reviseBlockID(raw, rev))
+		default:
+			out = append(out, raw)
+		}
+	}
+	if !ok {
+		return nil, false
+	}
+	return out, true
+}

@@ -1,0 +1,298 @@
+package bot
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/slack-go/slack"
+
+	"github.com/recordsbot/recordsbot/apiclient"
+	"github.com/recordsbot/recordsbot/blocks"
+	"github.com/recordsbot/recordsbot/internal/slackapi"
+	"github.com/recordsbot/recordsbot/store"
+)
+
+// User-facing messages of the follow commands and the settings.
+const (
+	msgStoreDown         = ":warning: I can't reach my database right now, so nothing was changed. Nothing is lost: please try again in a few minutes."
+	msgStoreNotSet       = ":warning: recordsbot runs without its database here, so it can't remember follows or settings. Please tell the app's admin (DATABASE_URL)."
+	msgFollowUsage       = "Use `/minutes follow <committee>`, `/minutes unfollow <committee>` or `/minutes following` in a channel."
+	msgFollowAdminsOnly  = ":lock: Only the app's admins may change which committees a channel follows here. Please ask one of them."
+	msgMembershipUnknown = ":warning: Slack didn't tell me just now whether I'm in this channel, so nothing was changed. Please try again in a minute."
+	// committeeListMax bounds the committees named in one answer.
+	committeeListMax = 20
+)
+
+// followCommand answers `/minutes follow|unfollow|following …`, or returns
+// nil when the command is something else (a committee or meeting for
+// /minutes).
+func (fu *followUI) followCommand(ctx context.Context, cmd command) *reply {
+	verb, name, ok := parseFollow(cmd.Args)
+	if !ok {
+		return nil
+	}
+	if msg := notAChannel(cmd.ChannelID, cmd.ChannelName); msg != "" {
+		return notice(msg)
+	}
+	if verb != "following" && fu.adminsOnly && !fu.isAdmin(cmd.UserID) {
+		return notice(msgFollowAdminsOnly)
+	}
+	if fu.store == nil {
+		return notice(msgStoreNotSet)
+	}
+	switch {
+	case verb == "following":
+		return fu.following(ctx, cmd.ChannelID)
+	case name == "":
+		return notice(fmt.Sprintf(":thinking_face: Which committee? %s", msgFollowUsage))
+	case verb == "follow":
+		return fu.follow(ctx, cmd, name)
+	}
+	return fu.unfollow(ctx, cmd.ChannelID, name)
+}
+
+// parseFollow reads "follow <committee>", "unfollow <committee>" or
+// "following" (the verb in any case) from a /minutes command's text: the
+// verb, lowercased, and the committee as typed, its words joined by single
+// spaces and the quotes people type around names removed. ok is false for
+// any other text.
+func parseFollow(t commandText) (verb, name string, ok bool) {
+	if len(t.Words) == 0 {
+		return "", "", false
+	}
+	verb = strings.ToLower(t.Words[0].Text)
+	if verb != "follow" && verb != "unfollow" && verb != "following" {
+		return "", "", false
+	}
+	rest := make([]string, 0, len(t.Words)-1)
+	for _, w := range t.Words[1:] {
+		rest = append(rest, w.Text)
+	}
+	return verb, strings.TrimSpace(strings.Trim(strings.Join(rest, " "), "`'\"")), true
+}
+
+// notAChannel says why a follow cannot live in a DM or a group DM, or ""
+// for a channel. Slack names such conversations by ID (D…) and by the
+// channel_name it sends with a command ("directmessage", "mpdm-…"); apps
+// cannot be invited into a DM between people or a group DM
+// (https://api.slack.com/methods/chat.postMessage#errors, see
+// cantPostHere), and the bot's own DM has nobody to announce to.
+func notAChannel(channelID, channelName string) string {
+	switch {
+	case strings.HasPrefix(channelID, "D") || channelName == "directmessage":
+		return ":speech_balloon: Follows are for channels: in a direct message Slack doesn't let me in, and `/invite` can't add me. Run `/minutes follow <committee>` in the channel that should hear about new minutes."
+	case strings.HasPrefix(channelName, "mpdm-"):
+		return ":speech_balloon: Follows are for channels: Slack doesn't let apps into a group DM, so `/invite` can't add me here. Run `/minutes follow <committee>` in a channel instead."
+	}
+	return ""
+}
+
+func (fu *followUI) follow(ctx context.Context, cmd command, typed string) *reply {
+	committee, known, err := fu.resolveCommittee(ctx, typed)
+	if err != nil {
+		return notice(fu.say(ctx, "resolve committee", err))
+	}
+	if committee == "" {
+		return notice(unknownCommittee(typed, known))
+	}
+	if msg, err := fu.botInChannel(ctx, cmd.ChannelID); err != nil {
+		fu.log.WarnContext(ctx, "follow: conversations.info failed", "channel", cmd.ChannelID, "error", err)
+		return notice(msgMembershipUnknown)
+	} else if msg != "" {
+		return notice(msg)
+	}
+	existed, err := fu.store.Follow(ctx, store.Follow{
+		ChannelID: cmd.ChannelID, Committee: committee, CommitteeKey: strings.ToLower(committee), By: cmd.UserID,
+	})
+	if err != nil {
+		return notice(fu.say(ctx, "follow", err))
+	}
+	name := blocks.Escape(committee)
+	if existed {
+		return notice(fmt.Sprintf(":information_source: This channel already follows *%s*: I post here when its minutes are published or approved.", name))
+	}
+	return &reply{ResponseType: slack.ResponseTypeInChannel, Text: fmt.Sprintf(
+		":white_check_mark: <@%s> made this channel follow *%s*. From now on I'll post here when minutes of *%s* are published (as a draft) or approved; nothing from before today. `/minutes unfollow %s` stops it.",
+		cmd.UserID, name, name, name)}
+}
+
+func (fu *followUI) unfollow(ctx context.Context, channelID, typed string) *reply {
+	follows, err := fu.store.FollowsInChannel(ctx, channelID)
+	if err != nil {
+		return notice(fu.say(ctx, "unfollow", err))
+	}
+	// Matched against what the channel follows rather than the records, so
+	// a committee the records no longer list can still be unfollowed.
+	var names []string
+	for _, f := range follows {
+		names = append(names, f.Committee)
+	}
+	committee, ambiguous := matchCommittee(names, typed)
+	switch {
+	case len(follows) == 0:
+		return notice(fmt.Sprintf(":information_source: This channel doesn't follow any committee, so there is nothing to unfollow. %s", msgFollowUsage))
+	case len(ambiguous) > 1:
+		return notice(fmt.Sprintf(":thinking_face: `%s` could be %s. Please type more of the name.", blocks.Escape(typed), committeeList(ambiguous)))
+	case committee == "":
+		return notice(fmt.Sprintf(":information_source: This channel doesn't follow `%s`. It follows %s.", blocks.Escape(typed), committeeList(names)))
+	}
+	existed, err := fu.store.Unfollow(ctx, channelID, strings.ToLower(committee))
+	if err != nil {
+		return notice(fu.say(ctx, "unfollow", err))
+	}
+	if !existed {
+		return notice(fmt.Sprintf(":information_source: This channel no longer followed *%s*.", blocks.Escape(committee)))
+	}
+	return notice(fmt.Sprintf(":white_check_mark: This channel no longer follows *%s*: I won't post its minutes here any more.", blocks.Escape(committee)))
+}
+
+func (fu *followUI) following(ctx context.Context, channelID string) *reply {
+	follows, err := fu.store.FollowsInChannel(ctx, channelID)
+	if err != nil {
+		return notice(fu.say(ctx, "following", err))
+	}
+	if len(follows) == 0 {
+		return notice(":information_source: This channel doesn't follow any committee yet. `/minutes follow <committee>` makes it hear when a committee's minutes are published or approved.")
+	}
+	var b strings.Builder
+	b.WriteString(":bell: This channel follows:")
+	for _, f := range follows {
+		fmt.Fprintf(&b, "\n• *%s*", blocks.Escape(f.Committee))
+		if f.By != "" {
+			fmt.Fprintf(&b, ", since %s by <@%s>", f.At.Format("2 January 2006"), blocks.Escape(f.By))
+		}
+	}
+	b.WriteString("\nI post here when their minutes are published or approved. `/minutes unfollow <committee>` stops one.")
+	return notice(b.String())
+}
+
+// resolveCommittee finds the committee typed among those of recent
+// meetings, as /minutes does (case-insensitive, a prefix is enough), and
+// returns its name as the records spell it, or "" and the committees known.
+// An exact name wins over longer names it is a prefix of; a prefix of
+// several names matches none of them.
+func (fu *followUI) resolveCommittee(ctx context.Context, typed string) (string, []string, error) {
+	known, err := fu.knownCommittees(ctx, typed)
+	if err != nil {
+		return "", nil, err
+	}
+	name, _ := matchCommittee(known, typed)
+	return name, known, nil
+}
+
+// matchCommittee picks typed among names: an exact match (ignoring case),
+// else the one name it is a prefix of. When it is a prefix of several,
+// they are returned as ambiguous and name is "".
+func matchCommittee(names []string, typed string) (name string, ambiguous []string) {
+	for _, n := range names {
+		if strings.EqualFold(n, typed) {
+			return n, nil
+		}
+	}
+	for _, n := range names {
+		if committeeMatches(n, typed) {
+			ambiguous = append(ambiguous, n)
+		}
+	}
+	if len(ambiguous) == 1 {
+		return ambiguous[0], nil
+	}
+	return "", ambiguous
+}
+
+// knownCommittees lists the committees of recent meetings (as many pages as
+// /minutes reads), each once under its newest spelling, sorted by name.
+// Future meetings count: a new committee may be followed before it meets.
+// The walk stops at the page where a committee named exactly (ignoring
+// case) stop appears: a prefix needs every page, to know it names one
+// committee only, but a whole name does not.
+func (fu *followUI) knownCommittees(ctx context.Context, stop string) ([]string, error) {
+	seen := map[string]bool{}
+	var out []string
+	next := ""
+	for page := 0; page < maxMeetingPages; page++ {
+		p, err := fu.records.ListMeetings(ctx, &apiclient.ListMeetingsOptions{Next: next})
+		if err != nil {
+			return nil, err
+		}
+		for _, m := range p.Meetings {
+			key := strings.ToLower(strings.TrimSpace(m.Committee))
+			if key != "" && !seen[key] {
+				seen[key] = true
+				out = append(out, strings.TrimSpace(m.Committee))
+			}
+		}
+		if next = p.Next; next == "" || seen[strings.ToLower(strings.TrimSpace(stop))] {
+			break
+		}
+	}
+	slices.SortFunc(out, func(a, b string) int { return strings.Compare(strings.ToLower(a), strings.ToLower(b)) })
+	return out, nil
+}
+
+// unknownCommittee is the answer to a committee the records do not know.
+func unknownCommittee(typed string, known []string) string {
+	if len(known) == 0 {
+		return fmt.Sprintf(":mag: I found no committee called `%s`: the records list no meetings yet.", blocks.Escape(typed))
+	}
+	matches := 0
+	for _, n := range known {
+		if committeeMatches(n, typed) {
+			matches++
+		}
+	}
+	if matches > 1 {
+		var which []string
+		for _, n := range known {
+			if committeeMatches(n, typed) {
+				which = append(which, n)
+			}
+		}
+		return fmt.Sprintf(":thinking_face: `%s` could be %s. Please type more of the name.", blocks.Escape(typed), committeeList(which))
+	}
+	return fmt.Sprintf(":mag: I found no committee called `%s`. The committees in the records are %s.", blocks.Escape(typed), committeeList(known))
+}
+
+// committeeList is "*A*, *B* or *C*", escaped, at most committeeListMax
+// names.
+func committeeList(names []string) string {
+	var parts []string
+	for _, n := range names[:min(len(names), committeeListMax)] {
+		parts = append(parts, "*"+blocks.Escape(n)+"*")
+	}
+	if rest := len(names) - len(parts); rest > 0 {
+		parts = append(parts, fmt.Sprintf("%d more", rest))
+	}
+	switch len(parts) {
+	case 0:
+		return "none"
+	case 1:
+		return parts[0]
+	}
+	return strings.Join(parts[:len(parts)-1], ", ") + " or " + parts[len(parts)-1]
+}
+
+// botInChannel checks that the bot can post in channelID before a follow
+// is saved, and returns what to tell the user when it cannot ("" when it
+// can). conversations.info answers is_member for a channel the bot can
+// see, and channel_not_found for a private channel it is not in
+// (https://docs.slack.dev/reference/methods/conversations.info: scopes
+// channels:read and groups:read for a bot;
+// https://docs.slack.dev/reference/objects/conversation-object: is_member).
+func (fu *followUI) botInChannel(ctx context.Context, channelID string) (string, error) {
+	ch, err := fu.slack.GetConversationInfoContext(ctx, &slack.GetConversationInfoInput{ChannelID: channelID})
+	fu.metrics.slackCall("conversations.info", err)
+	switch code := slackapi.ErrorCode(err); {
+	case err == nil && ch.IsMember:
+		return "", nil
+	case err == nil && (ch.IsIM || ch.IsMpIM):
+		return notAChannel("D", ""), nil
+	case err == nil:
+		return ":wave: I'm not in this channel yet, so I couldn't post the minutes here. Invite me with `/invite @recordsbot`, then run the command again.", nil
+	case code == "channel_not_found":
+		return ":lock: I'm not in this private channel, so I couldn't post the minutes here. Invite me with `/invite @recordsbot`, then run the command again.", nil
+	}
+	return "", err
+}

@@ -1,0 +1,308 @@
+package bot_test
+
+import (
+	"bytes"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/slack-go/slack"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/recordsbot/recordsbot/apiclient"
+	"github.com/recordsbot/recordsbot/apiclient/recordstest"
+	"github.com/recordsbot/recordsbot/blocks"
+	"github.com/recordsbot/recordsbot/bot"
+	"github.com/recordsbot/recordsbot/bot/slacktest"
+	"github.com/recordsbot/recordsbot/remind"
+	"github.com/recordsbot/recordsbot/store"
+)
+
+func TestHomeNotificationSettings(t *testing.T) {
+	t.Parallel()
+	for _, engine := range storeEngines {
+		t.Run(engine, func(t *testing.T) {
+			t.Parallel()
+			st := openTestStore(t, engine)
+			h := newStoreHarness(t, st, func(c *bot.Config) {
+				c.Notify = bot.NotifyDefaults{RemindAt: "08:00", AssignDMsOff: true}
+			})
+			alice := h.person("alice")
+
+			view := h.openHome(t, "Ev_settings", alice)
+			s := view.all()
+			assert.Contains(t, s, "*Daily reminders:* On")
+			assert.Contains(t, s, "*Reminder time:* 08:00, your local time", "REMIND_AT is the default")
+			assert.Contains(t, s, "*Weekdays only:* Off")
+			assert.Contains(t, s, "*New-assignment DMs:* Off", "ASSIGN_DMS_DEFAULT=off is the default")
+			assert.Contains(t, s, "Your actions", "the rest of Home is still there")
+
+			steps := []struct {
+				action, value string
+				note, shows   string
+				check         func(t *testing.T, set store.Settings)
+			}{
+				{blocks.ActionSettingsRemind, "off", "Daily reminders are off", "*Daily reminders:* Off", func(t *testing.T, set store.Settings) {
+					require.NotNil(t, set.RemindEnabled)
+					assert.False(t, *set.RemindEnabled)
+					assert.Nil(t, set.RemindAt, "the other choices stay the default")
+				}},
+				{blocks.ActionSettingsRemindAt, "07:00", "Reminders now arrive from 07:00", "*Reminder time:* 07:00", func(t *testing.T, set store.Settings) {
+					require.NotNil(t, set.RemindAt)
+					assert.Equal(t, "07:00", *set.RemindAt)
+					assert.False(t, *set.RemindEnabled, "the earlier change is kept")
+				}},
+				{blocks.ActionSettingsWeekdays, "on", "weekdays only", "*Weekdays only:* On", func(t *testing.T, set store.Settings) {
+					require.NotNil(t, set.WeekdaysOnly)
+					assert.True(t, *set.WeekdaysOnly)
+				}},
+				{blocks.ActionSettingsAssignDMs, "on", "I'll DM you when an action is assigned", "*New-assignment DMs:* On", func(t *testing.T, set store.Settings) {
+					require.NotNil(t, set.AssignDMs)
+					assert.True(t, *set.AssignDMs)
+				}},
+				{blocks.ActionSettingsRemind, "on", "Daily reminders are on", "*Daily reminders:* On", func(t *testing.T, set store.Settings) {
+					assert.True(t, *set.RemindEnabled)
+				}},
+			}
+			for _, step := range steps {
+				h.clickHome(t, alice, view, step.action, step.value)
+				view = h.homeView(t, alice)
+				s := view.all()
+				assert.Contains(t, s, step.note, "the change is confirmed in place")
+				assert.Contains(t, s, step.shows, "the Home tab shows the new state")
+				set, err := st.Settings(t.Context(), alice.ID)
+				require.NoError(t, err)
+				step.check(t, set)
+			}
+			assert.Contains(t, view.all(), `"initial_option":{"text":{"emoji":true,"text":"07:00","type":"plain_text"},"value":"07:00"}`,
+				"the menu shows the time chosen")
+
+			// Someone else still has the defaults.
+			bob, err := st.Settings(t.Context(), h.person("bob").ID)
+			require.NoError(t, err)
+			assert.Equal(t, store.Settings{}, bob)
+		})
+	}
+}
+
+func TestHomeSettingsWhileTheStoreIsDown(t *testing.T) {
+	t.Parallel()
+	st := openTestStore(t, "sqlite")
+	h := newStoreHarness(t, st)
+	alice := h.person("alice")
+	view := h.openHome(t, "Ev_up", alice)
+	require.NoError(t, st.Close())
+
+	h.clickHome(t, alice, view, blocks.ActionSettingsRemind, "off")
+	s := h.homeView(t, alice).all()
+	assert.Contains(t, s, "I can't reach my database right now, so nothing was changed", "the click is answered")
+	assert.Contains(t, s, "notification settings can't be shown or changed")
+	assert.NotContains(t, s, "*Daily reminders:*", "no controls that cannot work")
+	assert.Contains(t, s, "Your actions", "the actions need no store")
+}
+
+// remindWithStore runs the reminder job as `recordsbot remind` does: its
+// ledger and people's settings in st, over the organisation's defaults d.
+func (h *harness) remindWithStore(st *store.Store, d bot.NotifyDefaults, cfg remind.Config) remindRun {
+	h.t.Helper()
+	if cfg.Now.IsZero() {
+		cfg.Now = remindNow
+	}
+	if cfg.UserMap == nil {
+		cfg.UserMap = map[string]string{"Dee Mapped": "U0DEE"}
+	}
+	cfg.RemindAt, cfg.SkipWeekends = d.RemindAt, d.WeekdaysOnly
+	rc, err := apiclient.NewClient(h.records.URL, recordstest.DefaultKey)
+	require.NoError(h.t, err)
+	var out bytes.Buffer
+	sum, err := remind.Run(h.t.Context(), cfg, remind.Deps{
+		Records:  rc,
+		Slack:    slack.New(slacktest.DefaultToken, slack.OptionAPIURL(h.slack.APIURL())),
+		Ledger:   remind.StoreLedger(st),
+		Settings: remind.StoreSettings(st, d),
+		Logger:   testLogger(h.t),
+		Clock:    slacktest.NewScaledClock(time.Now(), 1000),
+		Out:      &out,
+	})
+	return remindRun{sum: sum, err: err, out: out.String()}
+}
+
+func boolp(b bool) *bool                { return &b }
+func strp(s string) *string             { return &s }
+func dmCount(h *harness, ch string) int { return len(h.slack.Messages(ch)) }
+
+func TestRemindObeysStoredSettings(t *testing.T) {
+	t.Parallel()
+	wednesday := remindNow // 10:00 in London
+	saturday := time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC)
+	for _, engine := range storeEngines {
+		t.Run(engine, func(t *testing.T) {
+			t.Parallel()
+			t.Run("off, a later time, and reminded-today in the store", func(t *testing.T) {
+				t.Parallel()
+				st := openTestStore(t, engine)
+				h := newHarness(t, withDataset(remindDataset))
+				require.NoError(t, st.SaveSettings(t.Context(), "U0ALICE", store.Settings{RemindEnabled: boolp(false)}))
+				require.NoError(t, st.SaveSettings(t.Context(), "U0BOB", store.Settings{RemindAt: strp("11:00")}))
+
+				run := h.remindWithStore(st, bot.NotifyDefaults{}, remind.Config{Days: 3, Now: wednesday})
+				require.NoError(t, run.err)
+				assert.Zero(t, dmCount(h, "DU0ALICE"), "reminders off: no DM")
+				assert.Zero(t, dmCount(h, "DU0BOB"), "11:00 has not come yet")
+				assert.Equal(t, 1, run.sum.NotYet)
+				assert.Equal(t, 1, dmCount(h, "DU0CAROL"), "the default: reminded")
+				_, done, err := st.Result(t.Context(), "remind:U0CAROL:2026-11-18")
+				require.NoError(t, err)
+				assert.True(t, done, "reminded-today is recorded in the store")
+
+				run = h.remindWithStore(st, bot.NotifyDefaults{}, remind.Config{Days: 3, Now: wednesday.Add(90 * time.Minute)})
+				require.NoError(t, run.err)
+				assert.Equal(t, 1, dmCount(h, "DU0BOB"), "after 11:00 Bob is reminded")
+				assert.Equal(t, 1, dmCount(h, "DU0CAROL"), "and Carol not twice")
+				assert.Zero(t, dmCount(h, "DU0ALICE"))
+			})
+			t.Run("REMIND_DEFAULT=off, and someone who chose on", func(t *testing.T) {
+				t.Parallel()
+				st := openTestStore(t, engine)
+				h := newHarness(t, withDataset(remindDataset))
+				require.NoError(t, st.SaveSettings(t.Context(), "U0CAROL", store.Settings{RemindEnabled: boolp(true)}))
+				run := h.remindWithStore(st, bot.NotifyDefaults{RemindOff: true}, remind.Config{Days: 3, Now: wednesday})
+				require.NoError(t, run.err)
+				assert.Equal(t, 1, run.sum.Reminded)
+				assert.Equal(t, 1, dmCount(h, "DU0CAROL"))
+			})
+			t.Run("weekdays only in the person's zone", func(t *testing.T) {
+				t.Parallel()
+				st := openTestStore(t, engine)
+				h := newHarness(t, withDataset(remindDataset))
+				// Friday 22:00 in London is Saturday 11:00 in Auckland:
+				// her weekend, nobody else's.
+				h.addUser(slacktest.User{ID: "U0CAROL", Name: "carol", RealName: "Carol Chen", Email: "carol@example.org", TZ: "Pacific/Auckland"})
+				require.NoError(t, st.SaveSettings(t.Context(), "U0CAROL", store.Settings{WeekdaysOnly: boolp(true)}))
+				friday := time.Date(2026, 11, 20, 22, 0, 0, 0, time.UTC)
+				run := h.remindWithStore(st, bot.NotifyDefaults{}, remind.Config{Days: 3, Now: friday})
+				require.NoError(t, run.err)
+				assert.Zero(t, dmCount(h, "DU0CAROL"), "weekdays only: nothing on her Saturday")
+				assert.Equal(t, 1, run.sum.Weekend)
+				assert.Equal(t, 1, dmCount(h, "DU0ALICE"), "a Friday in London")
+
+				require.NoError(t, st.SaveSettings(t.Context(), "U0CAROL", store.Settings{WeekdaysOnly: boolp(false)}))
+				run = h.remindWithStore(st, bot.NotifyDefaults{}, remind.Config{Days: 3, Now: friday})
+				require.NoError(t, run.err)
+				assert.Equal(t, 1, dmCount(h, "DU0CAROL"), "every day again: reminded on her Saturday")
+			})
+			t.Run("the organisation skips weekends; one person chose every day", func(t *testing.T) {
+				t.Parallel()
+				st := openTestStore(t, engine)
+				h := newHarness(t, withDataset(remindDataset))
+				require.NoError(t, st.SaveSettings(t.Context(), "U0ALICE", store.Settings{WeekdaysOnly: boolp(false)}))
+				run := h.remindWithStore(st, bot.NotifyDefaults{WeekdaysOnly: true}, remind.Config{Days: 3, Now: saturday})
+				require.NoError(t, run.err)
+				assert.Equal(t, 1, dmCount(h, "DU0ALICE"), "her own choice wins")
+				assert.Equal(t, 3, run.sum.Weekend)
+			})
+		})
+	}
+}
+
+// TestStopTheseFromAReminder presses the reminder DM's buttons as Slack
+// sends them (the DM's own blocks and ts) and checks what the person sees
+// and that the next day's run obeys.
+func TestStopTheseFromAReminder(t *testing.T) {
+	t.Parallel()
+	st := openTestStore(t, "sqlite")
+	h := newHarness(t, withDataset(remindDataset))
+	h.rebuild(bot.Deps{Store: st})
+	alice := h.users["U0ALICE"]
+	require.NoError(t, h.remindWithStore(st, bot.NotifyDefaults{}, remind.Config{Days: 3}).err)
+	stored, dm := h.dm("DU0ALICE")
+	assert.Contains(t, dm.all(), `"action_id":"notify:stop"`, "every reminder can be stopped")
+
+	click := func(actionID string) *slacktest.Response {
+		blockID, el, _ := dm.element(t, actionID, blocks.NotifyReminders)
+		r, err := h.send.Click(t.Context(), slacktest.Click{
+			User: alice, ChannelID: "DU0ALICE", MessageTS: stored.TS, MessageBlocks: stored.Blocks, MessageText: stored.Text, BlockID: blockID, Element: el,
+		})
+		require.NoError(t, err)
+		require.Equal(t, http.StatusOK, r.Status)
+		h.settle(t)
+		return r
+	}
+
+	r := click(blocks.ActionNotifySettings)
+	answer := h.responses(r.ResponseURLID, 1)[0]
+	assert.Contains(t, answer.Text, "under *Notifications* on my *Home* tab")
+	assert.Contains(t, answer.Text, "<slack://app?id=A0RECORDS&tab=home&team=", "a deep link to the Home tab")
+	assert.Contains(t, h.homeView(t, alice).all(), "*Daily reminders:* On", "the Home tab is ready with the settings")
+
+	click(blocks.ActionNotifyStop)
+	set, err := st.Settings(t.Context(), alice.ID)
+	require.NoError(t, err)
+	require.NotNil(t, set.RemindEnabled)
+	assert.False(t, *set.RemindEnabled, "saved off")
+	after, updated := h.dm("DU0ALICE")
+	assert.True(t, after.Edited, "confirmed in place")
+	s := updated.all()
+	assert.Contains(t, s, "Daily reminders are off. Turn them back on under *Notifications* on my Home tab.")
+	assert.NotContains(t, s, `"notify:stop"`, "the buttons gave way to the note")
+	assert.Equal(t, outline(t, dm), outline(t, updated), "the reminder itself stays")
+	assert.Equal(t, stored.Text, after.Text)
+
+	thursday := remindNow.Add(24 * time.Hour)
+	run := h.remindWithStore(st, bot.NotifyDefaults{}, remind.Config{Days: 3, Now: thursday})
+	require.NoError(t, run.err)
+	assert.Len(t, h.slack.Messages("DU0ALICE"), 1, "no reminder the next day")
+	assert.Len(t, h.slack.Messages("DU0BOB"), 2, "others still get theirs")
+}
+
+func TestReadyzFailsWhileTheStoreIsDown(t *testing.T) {
+	t.Parallel()
+	r := newReadiness(t, nil, nil)
+	st := openTestStore(t, "sqlite")
+	r.probe.SetStore(st)
+	require.NoError(t, r.probe.Check(t.Context()))
+	code, _ := r.get("/readyz")
+	assert.Equal(t, http.StatusOK, code)
+
+	require.NoError(t, st.Close())
+	err := r.probe.Check(t.Context())
+	require.ErrorIs(t, err, store.ErrUnavailable)
+	code, body := r.get("/readyz")
+	assert.Equal(t, http.StatusServiceUnavailable, code)
+	assert.True(t, strings.Contains(body, "store"), "the reason names the store: %s", body)
+}
+
+// An assignment DM (the watcher sends them) carries the same buttons; its
+// Stop these turns new-assignment DMs off.
+func TestStopTheseFromAnAssignmentDM(t *testing.T) {
+	t.Parallel()
+	st := openTestStore(t, "sqlite")
+	h := newHarness(t, withDataset(remindDataset))
+	h.rebuild(bot.Deps{Store: st})
+	alice := h.users["U0ALICE"]
+	api := slack.New(slacktest.DefaultToken, slack.OptionAPIURL(h.slack.APIURL()))
+	_, _, err := api.PostMessageContext(t.Context(), alice.ID, slack.MsgOptionText("Carol assigned you an action", false),
+		slack.MsgOptionBlocks(slack.NewSectionBlock(slack.NewTextBlockObject(slack.MarkdownType, "*Task A-1*", false, false), nil, nil),
+			blocks.NotifyButtons(blocks.NotifyAssignments)))
+	require.NoError(t, err)
+	stored, dm := h.dm("DU0ALICE")
+
+	blockID, el, _ := dm.element(t, blocks.ActionNotifyStop, blocks.NotifyAssignments)
+	r, err := h.send.Click(t.Context(), slacktest.Click{
+		User: alice, ChannelID: "DU0ALICE", MessageTS: stored.TS, MessageBlocks: stored.Blocks, MessageText: stored.Text, BlockID: blockID, Element: el,
+	})
+	require.NoError(t, err)
+	require.Equal(t, http.StatusOK, r.Status)
+	h.settle(t)
+
+	set, err := st.Settings(t.Context(), alice.ID)
+	require.NoError(t, err)
+	require.NotNil(t, set.AssignDMs)
+	assert.False(t, *set.AssignDMs)
+	assert.Nil(t, set.RemindEnabled, "reminders untouched")
+	_, updated := h.dm("DU0ALICE")
+	assert.Contains(t, updated.all(), "New-assignment DMs are off.")
+	assert.Contains(t, updated.all(), "*Task A-1*", "the DM itself stays")
+}

@@ -1,0 +1,32 @@
+package bot
+
+import (
+	"context"
+
+	"github.com/recordsbot/recordsbot/blocks"
+	"github.com/recordsbot/recordsbot/store"
+)
+
+// Store is what the bot keeps in the store (package store): which channels
+// follow which committees, and people's notification settings. Ping tells
+// readiness whether it answers. *store.Store implements it; a nil Store in
+// Deps turns the commands and settings that need one into a polite "not
+// configured".
+type Store interface {
+	Follow(ctx context.Context, f store.Follow) (existed bool, err error)
+	Unfollow(ctx context.Context, channelID, committeeKey string) (existed bool, err error)
+	FollowsInChannel(ctx context.Context, channelID string) ([]store.Follow, error)
+	Settings(ctx context.Context, userID string) (store.Settings, error)
+	SaveSettings(ctx context.Context, userID string, set store.Settings) error
+	Ping(ctx context.Context) error
+}
+
+// NotifyDefaults are the organisation's notification settings
+// (store.Defaults).
+type NotifyDefaults = store.Defaults
+
+// homeSettings is what the Home tab's Notifications section shows of set.
+func homeSettings(d NotifyDefaults, set store.Settings) blocks.NotificationSettings {
+	eff := d.Effective(set)
+	return blocks.NotificationSettings{RemindOn: eff.RemindOn, RemindAt: eff.RemindAt, WeekdaysOnly: eff.WeekdaysOnly, AssignDMs: eff.AssignDMs}
+}
