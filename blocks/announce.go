@@ -163,13 +163,16 @@ func AssignmentMessage(a Assignment) Message {
 
 	blocks := []slack.Block{header(":inbox_tray: " + pick(n == 1, "New action for you", "New actions for you")), section(line)}
 	more := contextLine(fmt.Sprintf("…and %d more — use `/actions` to see them all", n))
-	maxBlocks := MaxMessageBlocks - len(blocks) - 1
-	maxText := MaxMessageText - runes(fallback) - measure(blocks...) - measure(more)
+	// Stop these / Settings, as under a reminder: people control these DMs.
+	stop := NotifyButtons(NotifyAssignments)
+	maxBlocks := MaxMessageBlocks - len(blocks) - 2
+	maxText := MaxMessageText - runes(fallback) - measure(blocks...) - measure(more) - measure(stop)
 	rows, shown, _ := fitRows(a.Rows, maxBlocks, maxText, map[string]bool{})
 	blocks = append(blocks, rows...)
 	if hidden := n - shown; hidden > 0 {
 		blocks = append(blocks, contextLine(fmt.Sprintf("…and %d more — use `/actions` to see them all", hidden)))
 	}
+	blocks = append(blocks, stop)
 	return Message{Text: fallback, Blocks: blocks}
 }
 

@@ -106,7 +106,7 @@ func metricActionID(id string) string {
 	case strings.HasPrefix(id, blocks.ActionStatusPrefix):
 		return "status"
 	case id == blocks.ActionActionsMore, id == blocks.ActionMeetingsNext, id == blocks.ActionMeetingAgenda,
-		id == blocks.ActionMeetingMinutes, id == blocks.ActionMinutesShare, id == blocks.ActionOpenLink, id == blocks.ActionHomeMore,
+		id == blocks.ActionMeetingMinutes, id == blocks.ActionMeetingActions, id == blocks.ActionMinutesShare, id == blocks.ActionOpenLink, id == blocks.ActionHomeMore,
 		id == blocks.ActionSettingsRemind, id == blocks.ActionSettingsRemindAt, id == blocks.ActionSettingsWeekdays,
 		id == blocks.ActionSettingsAssignDMs, id == blocks.ActionNotifyStop, id == blocks.ActionNotifySettings:
 		return id
@@ -132,6 +132,10 @@ func (c *clicks) click(ctx context.Context, in *interaction, actionID, value str
 			return
 		}
 		c.respond(ctx, in, c.mins.meetingsPage(ctx, cur), true)
+	case actionID == blocks.ActionMeetingActions:
+		// The Actions button of a minutes announcement: the meeting's
+		// actions, to the clicker only, as /actions meeting <id> shows them.
+		c.respond(ctx, in, c.acts.actionsPage(ctx, in.User.ID, actionsQuery{Meeting: value}, nil), false)
 	case actionID == blocks.ActionMeetingAgenda:
 		m, err := c.mins.records.GetMeeting(ctx, value)
 		if err != nil {

@@ -291,3 +291,30 @@ func TestActionsSayWhenTheListIsIncomplete(t *testing.T) {
 	m, _ := h.slash(h.person("alice"), "/actions", "all")
 	assert.Regexp(t, `Showing what recordsbot could read: \d+ of the \d+ actions the records service has`, m.all())
 }
+
+// The Actions button of a minutes announcement shows the clicker the
+// meeting's actions, as /actions meeting <id> does, and leaves the
+// announcement alone.
+func TestAnnouncementActionsButton(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	alice := h.person("alice")
+	var meetingID string
+	for _, a := range h.records.Actions() {
+		if a.MeetingID != "" && (a.Status == "open" || a.Status == "in_progress") {
+			meetingID = a.MeetingID
+			break
+		}
+	}
+	require.NotEmpty(t, meetingID)
+	el := json.RawMessage(`{"type":"button","action_id":"` + blocks.ActionMeetingActions + `","text":{"type":"plain_text","text":"Actions"},"value":"` + meetingID + `"}`)
+	ts := h.slack.PutMessage(slacktest.Message{Channel: "C0GENERAL", Text: "New minutes", Blocks: json.RawMessage(`[{"type":"actions","block_id":"ann","elements":[` + string(el) + `]}]`)})
+	r, err := h.send.Click(t.Context(), slacktest.Click{User: alice, ChannelID: "C0GENERAL", MessageTS: ts, BlockID: "ann", Element: el,
+		MessageBlocks: json.RawMessage(`[{"type":"actions","block_id":"ann","elements":[` + string(el) + `]}]`)})
+	require.NoError(t, err)
+	posts := h.responses(r.ResponseURLID, 1)
+	assert.Contains(t, posts[0].Text, "Actions from")
+	assert.Equal(t, "ephemeral", posts[0].ResponseType)
+	assert.False(t, posts[0].ReplaceOriginal, "the announcement stays")
+	assert.Len(t, h.slack.Messages("C0GENERAL"), 1)
+}
