@@ -57,26 +57,8 @@ func AnnouncementMessage(a Announcement) Message {
 	}
 	blocks := []slack.Block{header(head)}
 
-	var fields []*slack.TextBlockObject
-	if c := inline(v.Committee, 200); c != "" {
-		fields = append(fields, mrkdwn("*Committee*\n"+c))
-	}
-	if d := Date(v.Date, v.DateHasTime); d != "" {
-		fields = append(fields, mrkdwn("*Date*\n"+d))
-	}
-	fields = append(fields, mrkdwn("*Status*\n"+minutesStatus(v.Draft)))
-	blocks = append(blocks, slack.NewSectionBlock(nil, fields, nil))
-
-	if ex := Excerpt(v.Body, announceExcerptMax); ex != "" {
-		blocks = append(blocks, section(escapeTrunc(ex, MaxSectionText)))
-	}
-
-	var buttons []slack.BlockElement
-	if safeURL(v.URL, MaxURL) {
-		b := button(ActionOpenLink, "", "Read the full minutes")
-		b.URL = v.URL
-		buttons = append(buttons, b)
-	}
+	blocks = append(blocks, minutesSummary(v, announceExcerptMax)...)
+	buttons := readButton(v)
 	if v.MeetingID != "" && len(v.MeetingID) <= MaxButtonValue {
 		buttons = append(buttons, button(ActionMeetingAgenda, v.MeetingID, "Agenda"), button(ActionMeetingActions, v.MeetingID, "Actions"))
 	}

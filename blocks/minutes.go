@@ -35,26 +35,8 @@ func Minutes(v MinutesView) Message {
 	title := truncate(cmp.Or(oneLine(v.Title), "Minutes"), MaxHeaderText)
 	blocks := []slack.Block{header(title)}
 
-	var fields []*slack.TextBlockObject
-	if c := inline(v.Committee, 200); c != "" {
-		fields = append(fields, mrkdwn("*Committee*\n"+c))
-	}
-	if d := Date(v.Date, v.DateHasTime); d != "" {
-		fields = append(fields, mrkdwn("*Date*\n"+d))
-	}
-	fields = append(fields, mrkdwn("*Status*\n"+minutesStatus(v.Draft)))
-	blocks = append(blocks, slack.NewSectionBlock(nil, fields, nil))
-
-	if ex := Excerpt(v.Body, minutesExcerptMax); ex != "" {
-		blocks = append(blocks, section(escapeTrunc(ex, MaxSectionText)))
-	}
-
-	var buttons []slack.BlockElement
-	if safeURL(v.URL, MaxURL) {
-		b := button(ActionOpenLink, "", "Read the full minutes")
-		b.URL = v.URL
-		buttons = append(buttons, b)
-	}
+	blocks = append(blocks, minutesSummary(v, minutesExcerptMax)...)
+	buttons := readButton(v)
 	if v.Shareable && v.MeetingID != "" && len(v.MeetingID) <= MaxButtonValue {
 		buttons = append(buttons, button(ActionMinutesShare, v.MeetingID, "Share in channel"))
 	}
@@ -114,4 +96,33 @@ func UnfurlMinutes(v MinutesView) slack.Attachment {
 		Fallback: "Minutes: " + truncate(title, 200),
 		Blocks:   slack.Blocks{BlockSet: []slack.Block{section(strings.Join(lines, "\n"))}},
 	}
+}
+
+// minutesSummary is the body of a minutes message and of an announcement:
+// committee, date and status as fields, then the first lines (at most
+// excerpt characters).
+func minutesSummary(v MinutesView, excerpt int) []slack.Block {
+	var fields []*slack.TextBlockObject
+	if c := inline(v.Committee, 200); c != "" {
+		fields = append(fields, mrkdwn("*Committee*\n"+c))
+	}
+	if d := Date(v.Date, v.DateHasTime); d != "" {
+		fields = append(fields, mrkdwn("*Date*\n"+d))
+	}
+	fields = append(fields, mrkdwn("*Status*\n"+minutesStatus(v.Draft)))
+	out := []slack.Block{slack.NewSectionBlock(nil, fields, nil)}
+	if ex := Excerpt(v.Body, excerpt); ex != "" {
+		out = append(out, section(escapeTrunc(ex, MaxSectionText)))
+	}
+	return out
+}
+
+// readButton is "Read the full minutes" when v.URL is a safe http(s) URL.
+func readButton(v MinutesView) []slack.BlockElement {
+	if !safeURL(v.URL, MaxURL) {
+		return nil
+	}
+	b := button(ActionOpenLink, "", "Read the full minutes")
+	b.URL = v.URL
+	return []slack.BlockElement{b}
 }

@@ -10,7 +10,11 @@ import (
 	// must be there even in an image without one.
 	_ "time/tzdata"
 
+	"github.com/recordsbot/recordsbot/apiclient"
 	"github.com/recordsbot/recordsbot/remind"
+	"github.com/recordsbot/recordsbot/store"
+	"github.com/slack-go/slack"
+	"log/slog"
 )
 
 // remind is `recordsbot remind [--dry-run]`: one run of the reminder job,
@@ -45,16 +49,9 @@ scheduler; running it again sends only what is missing.
 		return fmt.Errorf("remind: unexpected argument %q: %w", fs.Arg(0), errUsage)
 	}
 
-	log := newLogger(cfg, stderr)
-	// A one-shot job has nobody to scrape its metrics; its summary and logs
-	// say what happened.
-	records, api, err := clients(cfg, nil, log)
-	if err != nil {
-		return err
-	}
 	// The store records who was reminded on which day (shared by every
 	// run and replica) and holds people's own settings.
-	st, err := openStore(ctx, cfg, log)
+	log, records, api, st, err := openJob(ctx, cfg, stderr)
 	if err != nil {
 		return err
 	}
@@ -86,4 +83,20 @@ scheduler; running it again sends only what is missing.
 	}
 	fmt.Fprintln(stdout, sum)
 	return err
+}
+
+// openJob sets up what a one-shot job (remind, watch) needs: the logger,
+// the records and Slack clients, and the store. A job has nobody to
+// scrape its metrics; its summary and logs say what happened.
+func openJob(ctx context.Context, cfg Config, stderr io.Writer) (*slog.Logger, *apiclient.Client, *slack.Client, *store.Store, error) {
+	log := newLogger(cfg, stderr)
+	records, api, err := clients(cfg, nil, log)
+	if err != nil {
+		return nil, nil, nil, nil, err
+	}
+	st, err := openStore(ctx, cfg, log)
+	if err != nil {
+		return nil, nil, nil, nil, err
+	}
+	return log, records, api, st, nil
 }

@@ -47,12 +47,7 @@ every few minutes from a scheduler, or set WATCH_INTERVAL on serve instead.
 		fs.Usage()
 		return fmt.Errorf("watch: unexpected argument %q: %w", fs.Arg(0), errUsage)
 	}
-	log := newLogger(cfg, stderr)
-	records, api, err := clients(cfg, nil, log)
-	if err != nil {
-		return err
-	}
-	st, err := openStore(ctx, cfg, log)
+	log, records, api, st, err := openJob(ctx, cfg, stderr)
 	if err != nil {
 		return err
 	}
