@@ -27,7 +27,7 @@ import (
 // in the middle of a run. By default it runs 200 people; the README's
 // figures come from
 //
-//	RECORDSBOT_REMIND_FIGURES=1000,10000 RECORDSBOT_REMIND_SPEED=30 go test ./bot -run TestRemindFigures -v -count=1 -timeout 20m
+//	RECORDSBOT_REMIND_FIGURES=1000,10000 RECORDSBOT_REMIND_SPEED=30 go test ./remind -run TestRemindFigures -v -count=1 -timeout 20m
 //
 // Slack time runs 100 times faster than real time (a minute in 600 ms);
 // RECORDSBOT_REMIND_SPEED changes that. With RECORDSBOT_REMIND_FIGURES the
