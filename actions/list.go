@@ -41,7 +41,13 @@ type sharedList struct {
 }
 
 func newSharedList(r Records, ttl time.Duration, now func() time.Time) *sharedList {
-	return &sharedList{records: r, off: ttl < 0, lists: cache.New[*apiclient.ActionList](ttl, now)}
+	// A list past its TTL is still shown, for as long again, while one
+	// refresh runs in the background: no command waits for a refresh of
+	// a list the bot already has (with a large organisation a refresh
+	// takes tens of milliseconds, which would otherwise be every
+	// command's p99). So a change made outside the bot shows up at most
+	// two TTLs later; see the README's Performance section.
+	return &sharedList{records: r, off: ttl < 0, lists: cache.New[*apiclient.ActionList](ttl, now).ServeStale(ttl)}
 }
 
 // get returns the actions in status st; st "" means those still to do and
@@ -49,19 +55,19 @@ func newSharedList(r Records, ttl time.Duration, now func() time.Time) *sharedLi
 func (l *sharedList) get(ctx context.Context, st apiclient.Status) (*apiclient.ActionList, error) {
 	if l.off && st != "" && st != All {
 		// No cache to share: ask for just the one status.
-		return l.load(ctx, string(st), false)
+		return l.load(ctx, string(st), false, true)
 	}
 	switch {
 	case st == "" || st == "active":
-		return l.load(ctx, activeKey, false)
+		return l.load(ctx, activeKey, false, true)
 	case st == All:
 		return l.all(ctx)
 	}
 	if StillToDo(st) {
 		// One of the active statuses: the shared list holds it.
-		return l.load(ctx, activeKey, false)
+		return l.load(ctx, activeKey, false, true)
 	}
-	return l.load(ctx, string(st), false)
+	return l.load(ctx, string(st), false, true)
 }
 
 // All asks get for every action, whatever its status.
@@ -71,7 +77,7 @@ const All apiclient.Status = "all"
 func (l *sharedList) all(ctx context.Context) (*apiclient.ActionList, error) {
 	out := &apiclient.ActionList{}
 	for _, key := range []string{activeKey, string(apiclient.StatusComplete), string(apiclient.StatusDeferred), string(apiclient.StatusCancelled)} {
-		part, err := l.load(ctx, key, false)
+		part, err := l.load(ctx, key, false, true)
 		if err != nil {
 			return nil, err
 		}
@@ -83,8 +89,10 @@ func (l *sharedList) all(ctx context.Context) (*apiclient.ActionList, error) {
 }
 
 // load returns the list under key (activeKey or a status), fetching it
-// when stale or when fresh is set.
-func (l *sharedList) load(ctx context.Context, key string, fresh bool) (*apiclient.ActionList, error) {
+// when past its TTL or when fresh is set; with stale, a list past its TTL
+// is returned while a background refresh runs (for lists shown to people,
+// not for the re-read before a change).
+func (l *sharedList) load(ctx context.Context, key string, fresh, stale bool) (*apiclient.ActionList, error) {
 	fetch := func(ctx context.Context) (*apiclient.ActionList, error) {
 		statuses := []apiclient.Status{apiclient.Status(key)}
 		if key == activeKey {
@@ -106,11 +114,13 @@ func (l *sharedList) load(ctx context.Context, key string, fresh bool) (*apiclie
 		}
 		return out, nil
 	}
-	if l.off {
+	switch {
+	case l.off:
 		return fetch(ctx)
-	}
-	if fresh {
+	case fresh:
 		return l.lists.Load(ctx, key, fetch)
+	case stale:
+		return l.lists.GetStale(ctx, key, fetch)
 	}
 	return l.lists.Get(ctx, key, fetch)
 }
@@ -124,7 +134,7 @@ func (l *sharedList) find(ctx context.Context, id string) (apiclient.Action, boo
 		if i == 1 && l.off {
 			continue // without a cache the first read was already fresh
 		}
-		list, err := l.load(ctx, key, i == 1)
+		list, err := l.load(ctx, key, i == 1, false)
 		if err != nil {
 			return apiclient.Action{}, false, err
 		}
@@ -173,3 +183,6 @@ func (l *sharedList) put(a apiclient.Action) {
 		})
 	}
 }
+
+// wait blocks until background refreshes are over.
+func (l *sharedList) wait() { l.lists.Wait() }

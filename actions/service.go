@@ -62,6 +62,10 @@ func New(records Records, profiles Profiles, cfg Config) *Service {
 	}
 }
 
+// Wait blocks until the shared list's background refreshes are over, so
+// a stopping process (or a test) leaves nothing running.
+func (s *Service) Wait() { s.list.wait() }
+
 // Zone is the organisation's time zone.
 func (s *Service) Zone() *time.Location { return s.cfg.Zone }
 

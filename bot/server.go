@@ -154,6 +154,7 @@ type Server struct {
 	handler http.Handler
 
 	cmds    map[string]func(context.Context, command) *reply
+	dom     *actions.Service
 	home    *homeUI
 	unfurls *unfurler
 	clicks  *clicks
@@ -188,6 +189,7 @@ func NewServer(cfg Config, deps Deps) *Server {
 			CacheTTL: cfg.ActionsCacheTTL, ProfileTTL: cfg.UserCacheTTL, Zone: cfg.Zone, Now: deps.Now,
 		})
 	}
+	s.dom = dom
 	say := s.userMessage
 	acts := &actionsUI{dom: dom, meetings: deps.Records, revs: newRevisions(deps.Now()), now: deps.Now,
 		pageSize: cfg.PageSize, log: s.log, say: say}
@@ -221,7 +223,11 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.S
 // after http.Server.Shutdown so replies already promised still arrive.
 func (s *Server) Wait(ctx context.Context) error {
 	done := make(chan struct{})
-	go func() { s.pending.Wait(); close(done) }()
+	go func() {
+		s.pending.Wait()
+		s.dom.Wait() // background refreshes of the shared action list
+		close(done)
+	}()
 	select {
 	case <-done:
 		return nil

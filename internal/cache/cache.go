@@ -28,11 +28,15 @@ const maxEntries = 1000
 // are still collapsed.
 type TTL[V any] struct {
 	ttl    time.Duration
+	stale  time.Duration
 	now    func() time.Time
 	flight singleflight.Group
+	// refreshing counts the background refreshes under way (GetStale).
+	refreshing sync.WaitGroup
 
-	mu      sync.Mutex
-	entries map[string]entry[V]
+	mu       sync.Mutex
+	entries  map[string]entry[V]
+	inflight map[string]bool // keys GetStale is refreshing
 }
 
 type entry[V any] struct {
@@ -46,8 +50,55 @@ func New[V any](ttl time.Duration, now func() time.Time) *TTL[V] {
 	if now == nil {
 		now = time.Now
 	}
-	return &TTL[V]{ttl: ttl, now: now, entries: map[string]entry[V]{}}
+	return &TTL[V]{ttl: ttl, now: now, entries: map[string]entry[V]{}, inflight: map[string]bool{}}
 }
+
+// ServeStale lets GetStale answer with a value up to d older than the
+// TTL while one refresh runs in the background; it returns c.
+func (c *TTL[V]) ServeStale(d time.Duration) *TTL[V] {
+	c.stale = d
+	return c
+}
+
+// GetStale is Get, except that a value past its TTL but within the grace
+// set by ServeStale is returned at once while one background load
+// (collapsed with any other) refreshes it: callers never wait for a
+// refresh of a value they already have. Without a cached value, or past
+// the grace, it waits for the load as Get does. The refresh runs on a
+// context detached from ctx, bounded by DefaultLoadTimeout.
+func (c *TTL[V]) GetStale(ctx context.Context, key string, load func(ctx context.Context) (V, error)) (V, error) {
+	c.mu.Lock()
+	e, ok := c.entries[key]
+	c.mu.Unlock()
+	age := c.now().Sub(e.at)
+	switch {
+	case ok && age < c.ttl:
+		return e.v, nil
+	case ok && age < c.ttl+c.stale:
+		// Start one refresh unless one is under way, and do not wait for
+		// it; an error keeps the old value and the next call tries again.
+		c.mu.Lock()
+		start := !c.inflight[key]
+		if start {
+			c.inflight[key] = true
+			c.refreshing.Add(1)
+		}
+		c.mu.Unlock()
+		if start {
+			go func() {
+				defer c.refreshing.Done()
+				defer func() { c.mu.Lock(); delete(c.inflight, key); c.mu.Unlock() }()
+				_, _ = c.Load(context.WithoutCancel(ctx), key, load)
+			}()
+		}
+		return e.v, nil
+	}
+	return c.Load(ctx, key, load)
+}
+
+// Wait blocks until the background refreshes GetStale started are over
+// (for shutdown and tests).
+func (c *TTL[V]) Wait() { c.refreshing.Wait() }
 
 // Get returns the value cached for key, or loads it. A load runs on a
 // context detached from its caller, so one caller who gives up does not
@@ -85,20 +136,7 @@ func (c *TTL[V]) Load(ctx context.Context, key string, load func(ctx context.Con
 				return v, nil // another caller's retry loaded it meanwhile
 			}
 		}
-		ch := c.flight.DoChan(key, func() (any, error) {
-			lctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), DefaultLoadTimeout)
-			defer cancel()
-			if dl, ok := ctx.Deadline(); ok {
-				lctx, cancel = context.WithDeadline(lctx, dl)
-				defer cancel()
-			}
-			v, err := load(lctx)
-			if err != nil {
-				return v, err
-			}
-			c.Put(key, v)
-			return v, nil
-		})
+		ch := c.flight.DoChan(key, c.loader(ctx, key, load))
 		select {
 		case r := <-ch:
 			if r.Err == nil {
@@ -114,6 +152,26 @@ func (c *TTL[V]) Load(ctx context.Context, key string, load func(ctx context.Con
 		case <-ctx.Done():
 			return zero, ctx.Err()
 		}
+	}
+}
+
+// loader is the singleflight function that loads key: on a context
+// detached from ctx, ending at ctx's deadline (DefaultLoadTimeout without
+// one), caching what it loads.
+func (c *TTL[V]) loader(ctx context.Context, key string, load func(ctx context.Context) (V, error)) func() (any, error) {
+	return func() (any, error) {
+		lctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), DefaultLoadTimeout)
+		defer cancel()
+		if dl, ok := ctx.Deadline(); ok {
+			lctx, cancel = context.WithDeadline(lctx, dl)
+			defer cancel()
+		}
+		v, err := load(lctx)
+		if err != nil {
+			return v, err
+		}
+		c.Put(key, v)
+		return v, nil
 	}
 }
 

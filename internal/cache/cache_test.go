@@ -110,3 +110,39 @@ func TestJoinerWithTimeLeftLoadsAgain(t *testing.T) {
 	<-done // the first caller ran out of time (or, at the very edge of it, joined the second load)
 	assert.Equal(t, int32(2), loads.Load(), "one load timed out, one more served the caller with time left")
 }
+
+// A value past its TTL but within the grace is served at once while one
+// background load refreshes it; past the grace, callers wait.
+func TestGetStaleServesTheOldValueWhileRefreshing(t *testing.T) {
+	t.Parallel()
+	clk := &clock{t: time.Unix(1e9, 0)}
+	c := New[int](time.Minute, clk.now).ServeStale(time.Minute)
+	var loads atomic.Int32
+	release := make(chan struct{})
+	load := func(context.Context) (int, error) {
+		n := loads.Add(1)
+		if n > 1 {
+			<-release
+		}
+		return int(n), nil
+	}
+	v, err := c.GetStale(t.Context(), "k", load)
+	require.NoError(t, err)
+	assert.Equal(t, 1, v)
+
+	clk.add(90 * time.Second) // stale, within the grace
+	for range 5 {
+		v, err = c.GetStale(t.Context(), "k", load)
+		require.NoError(t, err)
+		assert.Equal(t, 1, v, "the old value, at once")
+	}
+	close(release)
+	c.Wait()
+	assert.Equal(t, int32(2), loads.Load(), "one refresh for five callers")
+	v, _ = c.GetStale(t.Context(), "k", load)
+	assert.Equal(t, 2, v, "the refreshed value")
+
+	clk.add(3 * time.Minute) // past the grace: wait for the load
+	v, _ = c.GetStale(t.Context(), "k", load)
+	assert.Equal(t, 3, v)
+}
