@@ -270,6 +270,12 @@ func (c *console) do(ctx context.Context, line string) (quit bool, err error) {
 		return false, c.home(ctx)
 	case "remind":
 		return false, c.remind(ctx)
+	case "watch":
+		return false, c.watch(ctx)
+	case "publish":
+		return false, c.publish(ctx, rest)
+	case "approve":
+		return false, c.approve(ctx, rest)
 	case "dms", "dm":
 		return false, c.dms()
 	case "post", "say":
@@ -300,7 +306,8 @@ func (c *console) banner() {
 	c.printf("%s — the real bot with a stand-in for Slack and an in-memory records service, all in this process.\n", p.bold("recordsbot demo"))
 	c.printf("  bot       %s  (its minutes pages open in your browser)\n", c.env.botURL)
 	c.printf("  you are   @%s (%s) · /as bob to be someone else · /who lists everyone\n", handle(c.me), c.me.Name)
-	c.printf("  try       /actions, then click 1 · /minutes finance · /meetings · home · remind · help · quit\n\n")
+	c.printf("  try       /actions, then click 1 · /minutes finance · /meetings · home · remind · help · quit\n")
+	c.printf("  notified  /minutes follow finance · publish finance · watch · approve finance · watch\n\n")
 }
 
 func (c *console) help() {
@@ -312,6 +319,10 @@ func (c *console) help() {
 		{"home", "open your App Home tab"},
 		{"remind", "run the daily reminder job and show the DMs it sends"},
 		{"dms", "show the DMs recordsbot has sent you"},
+		{"/minutes follow COMMITTEE", "make #general hear of that committee's new minutes (unfollow, following)"},
+		{"publish COMMITTEE", "the records service publishes the committee's next draft minutes"},
+		{"approve COMMITTEE", "the records service approves the committee's latest published draft"},
+		{"watch", "run the watcher's poll once and show what it posted"},
 		{"post TEXT", "post a message in #general (links to minutes pages unfurl)"},
 		{"/as NAME   /who", "speak as someone else · list the people"},
 		{"json", "turn printing Block Kit JSON on or off"},
