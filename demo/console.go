@@ -261,11 +261,12 @@ func (c *console) do(ctx context.Context, line string) (quit bool, err error) {
 		c.who()
 		return false, nil
 	case "click", "press":
-		n, err := strconv.Atoi(strings.Trim(rest, "[]"))
+		num, option, _ := strings.Cut(rest, " ")
+		n, err := strconv.Atoi(strings.Trim(num, "[]"))
 		if err != nil {
-			return false, errors.New("click needs a button number, like: click 3")
+			return false, errors.New("click needs a button number, like: click 3 (or, for a menu, click 5 10:00)")
 		}
-		return false, c.click(ctx, n)
+		return false, c.click(ctx, n, strings.TrimSpace(option))
 	case "home":
 		return false, c.home(ctx)
 	case "remind":
@@ -289,8 +290,8 @@ func (c *console) do(ctx context.Context, line string) (quit bool, err error) {
 		c.printf("%s\n\n", c.r.p.grey("Block Kit JSON is "+state+"."))
 		return false, nil
 	}
-	if n, err := strconv.Atoi(strings.Trim(word, "[]")); err == nil && rest == "" {
-		return false, c.click(ctx, n)
+	if n, err := strconv.Atoi(strings.Trim(word, "[]")); err == nil {
+		return false, c.click(ctx, n, rest)
 	}
 	if strings.HasPrefix(word, "/") {
 		return false, c.slash(ctx, word, rest)
@@ -316,6 +317,7 @@ func (c *console) help() {
 		{"/minutes [committee|meeting]", "the latest minutes, or one meeting's"},
 		{"/meetings [committee|meeting]", "meetings and agendas"},
 		{"click N   (or just N)", "press button [N] of the messages above"},
+		{"click N OPTION", "choose OPTION in menu [N], like: click 5 10:00"},
 		{"home", "open your App Home tab"},
 		{"remind", "run the daily reminder job and show the DMs it sends"},
 		{"dms", "show the DMs recordsbot has sent you"},
