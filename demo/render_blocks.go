@@ -58,7 +58,7 @@ type kitElement struct {
 	Style    string          `json:"style"`
 	AltText  string          `json:"alt_text"`
 	ImageURL string          `json:"image_url"`
-	Options  []kitOption `json:"options"`
+	Options  []kitOption     `json:"options"`
 	// InitialOption is a select menu's selected option; Placeholder its
 	// text when none is.
 	InitialOption *kitOption `json:"initial_option"`
