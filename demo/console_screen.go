@@ -132,7 +132,11 @@ func (c *console) othersDM(m slacktest.Message) bool {
 }
 
 // isReply reports whether m is a reply in a thread rather than a message
-// of its own (whose thread_ts, once replied to, is its own ts).
+// of its own: a reply's thread_ts is its parent's ts, while a parent that
+// has replies carries a thread_ts equal to its own ts
+// (https://docs.slack.dev/reference/events/message/message_replied/:
+// "compare a thread_ts to the top-level ts value, when they differ the
+// latter is a reply to the former").
 func isReply(m slacktest.Message) bool { return m.ThreadTS != "" && m.ThreadTS != m.TS }
 
 // dmChannel is the channel a chat call's "channel" names: a user ID means

@@ -233,6 +233,12 @@ func (r *renderer) controls(blockID string, elements []json.RawMessage, press fu
 // selectMenu renders a select menu as one numbered control showing its
 // selected option (or placeholder) and how to choose another: a menu of
 // two dozen times would bury the rest of the message as one number each.
+// Slack shows initial_option as selected when the menu loads, else the
+// placeholder
+// (https://docs.slack.dev/tools/node-slack-sdk/reference/types/interfaces/StaticSelect),
+// and sends the chosen one as selected_option
+// (https://docs.slack.dev/tools/bolt-js/reference/interfaces/StaticSelectAction),
+// which slacktest.Sender builds from the click's Option.
 func (r *renderer) selectMenu(blockID string, raw json.RawMessage, el kitElement, press func(control) int) string {
 	choices := make([]choice, 0, len(el.Options))
 	for _, o := range el.Options {
