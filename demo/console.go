@@ -66,7 +66,9 @@ type console struct {
 	clickResponses map[string]bool
 	events         int
 	failed         int
-	hinted         bool
+	// assigned numbers the actions `assign` adds.
+	assigned int
+	hinted   bool
 }
 
 // button is a numbered control and the message it is on.
@@ -277,6 +279,8 @@ func (c *console) do(ctx context.Context, line string) (quit bool, err error) {
 		return false, c.publish(ctx, rest)
 	case "approve":
 		return false, c.approve(ctx, rest)
+	case "assign":
+		return false, c.assign(rest)
 	case "dms", "dm":
 		return false, c.dms()
 	case "post", "say":
@@ -324,6 +328,7 @@ func (c *console) help() {
 		{"/minutes follow COMMITTEE", "make #general hear of that committee's new minutes (unfollow, following)"},
 		{"publish COMMITTEE", "the records service publishes the committee's next draft minutes"},
 		{"approve COMMITTEE", "the records service approves the committee's latest published draft"},
+		{"assign NAME TITLE", "the records service assigns NAME a new action (watch then DMs them)"},
 		{"watch", "run the watcher's poll once and show what it posted"},
 		{"post TEXT", "post a message in #general (links to minutes pages unfurl)"},
 		{"/as NAME   /who", "speak as someone else · list the people"},

@@ -249,7 +249,11 @@ func (c *console) post(ctx context.Context, text string) error {
 
 // event sends an Events API callback.
 func (c *console) event(ctx context.Context, inner map[string]any) error {
-	c.events++
+	// Slack gives every event its own ID and the bot drops one it has
+	// seen (a retry), so the count is the environment's: several consoles
+	// on one demo (the tests run scripts one after another) must not
+	// reuse an ID.
+	c.events = int(c.env.events.Add(1))
 	resp, err := c.env.send.Event(ctx, fmt.Sprintf("Ev%08d", c.events), inner, 0)
 	if err != nil {
 		return fmt.Errorf("send %s to the bot: %w", inner["type"], err)

@@ -2,6 +2,7 @@ package demo
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -88,6 +89,43 @@ func (c *console) approve(ctx context.Context, typed string) error {
 	c.env.records.SetMinutes(*latest)
 	c.printf("%s\n\n", c.r.p.grey(fmt.Sprintf("The records service now shows the minutes of %s (%s) as approved. "+
 		"recordsbot hears of it when its watcher next polls: type watch.", m.Title, c.r.p.bold(m.Date.In(c.opts.Location).Format("Jan 2, 2006")))))
+	return nil
+}
+
+// assign makes the demo's records service record a new open action for
+// the person named, from the latest meeting held, due in two weeks: what
+// a secretary does when typing up the minutes. The watcher DMs the
+// assignee about it on its next poll, unless they turned that off.
+func (c *console) assign(args string) error {
+	name, title, _ := strings.Cut(strings.TrimSpace(args), " ")
+	title = strings.TrimSpace(title)
+	if name == "" || title == "" {
+		return errors.New("assign whom what? For example: assign bob Book the hall for the AGM")
+	}
+	p, err := c.person(name)
+	if err != nil {
+		return err
+	}
+	now := time.Now()
+	var held *recordstest.Meeting
+	for _, m := range c.env.records.Meetings() { // newest first
+		if !m.Date.After(now) {
+			held = &m
+			break
+		}
+	}
+	if held == nil {
+		return errors.New("the demo's records have no meeting held yet to assign an action from")
+	}
+	c.assigned++
+	day := now.UTC().Truncate(24 * time.Hour)
+	c.env.records.AddAction(recordstest.Action{
+		ID:    fmt.Sprintf("%s/new-%d", held.Reference, c.assigned),
+		Title: title, Status: "open", AssigneeEmail: p.Email, AssigneeName: p.Name,
+		MeetingID: held.ID, Deadline: day.AddDate(0, 0, 14), DateOnly: true, CreatedAt: now,
+	})
+	c.printf("%s\n\n", c.r.p.grey(fmt.Sprintf("The records service now has a new action for @%s from %s: “%s”. "+
+		"recordsbot hears of it when its watcher next polls: type watch.", handle(p), held.Title, title)))
 	return nil
 }
 

@@ -151,3 +151,40 @@ func TestDemoHomeNotificationSettings(t *testing.T) {
 	assert.Contains(t, chosen, "Reminder time: 10:00")
 	assert.Contains(t, chosen, "Daily reminders: Off", "the earlier choice is kept")
 }
+
+func TestDemoAssignmentDMs(t *testing.T) {
+	t.Parallel()
+	env := startTestDemo(t)
+	out, all, err := runScript(t, env, consoleOptions{}, "watch", "home")
+	require.NoError(t, err, all)
+	assert.Contains(t, out["watch"], "0 assignment DMs", "the story's actions were the baseline, taken when the demo started")
+	assert.Contains(t, out["watch"], "nothing new")
+	dmsOff := buttonNumber(t, out["home"], "New-assignment DMs: On", "Turn off")
+
+	out, all, err = runScript(t, env, consoleOptions{},
+		"home",
+		"assign bob Book the hall for the AGM", "assign alice Order the new chairs", "watch",
+		"home", "click "+dmsOff, "assign alice Sort the archive", "watch",
+		"assign", "assign nobody Do it")
+	require.EqualError(t, err, "2 commands of the demo script failed", all)
+
+	sent := out["watch"]
+	assert.Contains(t, sent, "2 assignment DMs")
+	assert.Contains(t, sent, "recordsbot · DM to you")
+	assert.Contains(t, sent, "New action for you")
+	assert.Contains(t, sent, "Order the new chairs")
+	assert.Regexp(t, `\[\d+\] Complete`, sent, "the DM has the action's buttons")
+	assert.Contains(t, sent, "DMs to other people")
+	assert.Contains(t, sent, "@bob ")
+	require.Len(t, env.slack.Messages("DU0BOB"), 1)
+	assert.Contains(t, string(env.slack.Messages("DU0BOB")[0].Blocks), "Book the hall for the AGM")
+
+	assert.Contains(t, out["click "+dmsOff], "New-assignment DMs: Off")
+	off := out["watch#2"]
+	assert.Contains(t, off, "0 assignment DMs (1 off by choice)", "alice's choice on the Home tab is obeyed")
+	assert.NotContains(t, off, "DM to you")
+	assert.Len(t, env.slack.Messages("DU0ALICE"), 1, "only the DM from before she turned them off")
+
+	assert.Contains(t, out["assign"], "assign whom what? For example: assign bob Book the hall for the AGM")
+	assert.Contains(t, out["assign nobody Do it"], `there is no one called "nobody"`)
+}

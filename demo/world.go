@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"sync/atomic"
 	"time"
 
 	"github.com/slack-go/slack"
@@ -61,6 +62,9 @@ type demoEnv struct {
 	// watch runs one poll of the watcher, as `recordsbot watch` does.
 	watch func(ctx context.Context) (watch.Summary, error)
 
+	// events counts the Events API callbacks sent, for their IDs.
+	events atomic.Int64
+
 	httpSrv   *http.Server
 	serveErr  chan error
 	transport *http.Transport
@@ -107,9 +111,6 @@ func startDemo(ctx context.Context, log *slog.Logger, version string) (*demoEnv,
 		slack.OptionHTTPClient(&http.Client{Timeout: 15 * time.Second, Transport: env.transport}))
 	// A fresh secret per run: nothing outside this process signs for it.
 	secret := rand.Text()
-	// One action domain for the bot and the watcher, as serve shares it
-	// with its background polls: one list of actions, one cache.
-	dom := actions.New(records, api, actions.Config{})
 	env.bot = bot.NewServer(bot.Config{
 		SigningSecret: secret,
 		PublicURL:     env.botURL,
@@ -120,7 +121,6 @@ func startDemo(ctx context.Context, log *slog.Logger, version string) (*demoEnv,
 		Records:    records,
 		Slack:      api,
 		HTTPClient: &http.Client{Timeout: 10 * time.Second, Transport: env.transport},
-		Actions:    dom,
 		Store:      st,
 	})
 	env.send = &slacktest.Sender{
@@ -145,7 +145,11 @@ func startDemo(ctx context.Context, log *slog.Logger, version string) (*demoEnv,
 		Owner:            "demo",
 	}
 	env.watch = func(ctx context.Context) (watch.Summary, error) {
-		return watch.Poll(ctx, wcfg, watch.Deps{Store: st, Records: records, Actions: dom, Slack: api, Logger: log})
+		// A domain of its own per poll, as each `recordsbot watch` run
+		// has: the bot's list of actions may be seconds old (its cache),
+		// and an action assigned since must not wait for it.
+		fresh := actions.New(records, api, actions.Config{})
+		return watch.Poll(ctx, wcfg, watch.Deps{Store: st, Records: records, Actions: fresh, Slack: api, Logger: log})
 	}
 
 	env.httpSrv = &http.Server{
@@ -155,6 +159,14 @@ func startDemo(ctx context.Context, log *slog.Logger, version string) (*demoEnv,
 	}
 	env.serveErr = make(chan error, 1)
 	go func() { env.serveErr <- env.httpSrv.Serve(ln) }()
+
+	// A real watcher has been polling long before anyone tries the bot:
+	// its first poll took the actions baseline, so the actions of the
+	// story are not news, and only those assigned from now on are DMed.
+	// With no follows yet it posts nothing.
+	if _, err := env.watch(ctx); err != nil {
+		return nil, errors.Join(fmt.Errorf("the watcher's first poll: %w", err), env.close())
+	}
 	return env, nil
 }
 
