@@ -220,4 +220,7 @@ func TestSelectMenu(t *testing.T) {
 			assert.ErrorContains(t, b.choose(1, "13:00"), `menu [1] has no option "13:00"`)
 		})
 	}
+	plain := button{control: control{Label: "Complete"}}
+	require.NoError(t, plain.choose(3, ""))
+	assert.EqualError(t, plain.choose(3, "10:00"), "[3] is not a menu, so there is nothing to choose; click 3 presses it")
 }
