@@ -66,7 +66,9 @@ type console struct {
 	clickResponses map[string]bool
 	events         int
 	failed         int
-	hinted         bool
+	// assigned numbers the actions `assign` adds.
+	assigned int
+	hinted   bool
 }
 
 // button is a numbered control and the message it is on.
@@ -261,15 +263,24 @@ func (c *console) do(ctx context.Context, line string) (quit bool, err error) {
 		c.who()
 		return false, nil
 	case "click", "press":
-		n, err := strconv.Atoi(strings.Trim(rest, "[]"))
+		num, option, _ := strings.Cut(rest, " ")
+		n, err := strconv.Atoi(strings.Trim(num, "[]"))
 		if err != nil {
-			return false, errors.New("click needs a button number, like: click 3")
+			return false, errors.New("click needs a button number, like: click 3 (or, for a menu, click 5 10:00)")
 		}
-		return false, c.click(ctx, n)
+		return false, c.click(ctx, n, strings.TrimSpace(option))
 	case "home":
 		return false, c.home(ctx)
 	case "remind":
 		return false, c.remind(ctx)
+	case "watch":
+		return false, c.watch(ctx)
+	case "publish":
+		return false, c.publish(ctx, rest)
+	case "approve":
+		return false, c.approve(ctx, rest)
+	case "assign":
+		return false, c.assign(rest)
 	case "dms", "dm":
 		return false, c.dms()
 	case "post", "say":
@@ -283,8 +294,8 @@ func (c *console) do(ctx context.Context, line string) (quit bool, err error) {
 		c.printf("%s\n\n", c.r.p.grey("Block Kit JSON is "+state+"."))
 		return false, nil
 	}
-	if n, err := strconv.Atoi(strings.Trim(word, "[]")); err == nil && rest == "" {
-		return false, c.click(ctx, n)
+	if n, err := strconv.Atoi(strings.Trim(word, "[]")); err == nil {
+		return false, c.click(ctx, n, rest)
 	}
 	if strings.HasPrefix(word, "/") {
 		return false, c.slash(ctx, word, rest)
@@ -300,7 +311,8 @@ func (c *console) banner() {
 	c.printf("%s — the real bot with a stand-in for Slack and an in-memory records service, all in this process.\n", p.bold("recordsbot demo"))
 	c.printf("  bot       %s  (its minutes pages open in your browser)\n", c.env.botURL)
 	c.printf("  you are   @%s (%s) · /as bob to be someone else · /who lists everyone\n", handle(c.me), c.me.Name)
-	c.printf("  try       /actions, then click 1 · /minutes finance · /meetings · home · remind · help · quit\n\n")
+	c.printf("  try       /actions, then click 1 · /minutes finance · /meetings · home · remind · help · quit\n")
+	c.printf("  notified  /minutes follow finance · publish finance · watch · approve finance · watch\n\n")
 }
 
 func (c *console) help() {
@@ -309,9 +321,15 @@ func (c *console) help() {
 		{"/minutes [committee|meeting]", "the latest minutes, or one meeting's"},
 		{"/meetings [committee|meeting]", "meetings and agendas"},
 		{"click N   (or just N)", "press button [N] of the messages above"},
+		{"click N OPTION", "choose OPTION in menu [N], like: click 5 10:00"},
 		{"home", "open your App Home tab"},
 		{"remind", "run the daily reminder job and show the DMs it sends"},
 		{"dms", "show the DMs recordsbot has sent you"},
+		{"/minutes follow COMMITTEE", "make #general hear of that committee's new minutes (unfollow, following)"},
+		{"publish COMMITTEE", "the records service publishes the committee's next draft minutes"},
+		{"approve COMMITTEE", "the records service approves the committee's latest published draft"},
+		{"assign NAME TITLE", "the records service assigns NAME a new action (watch then DMs them)"},
+		{"watch", "run the watcher's poll once and show what it posted"},
 		{"post TEXT", "post a message in #general (links to minutes pages unfurl)"},
 		{"/as NAME   /who", "speak as someone else · list the people"},
 		{"json", "turn printing Block Kit JSON on or off"},

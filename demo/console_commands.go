@@ -92,8 +92,9 @@ func (c *console) slash(ctx context.Context, command, text string) error {
 	return c.settle(ctx, sc)
 }
 
-// click presses button n as the current person.
-func (c *console) click(ctx context.Context, n int) error {
+// click presses button n as the current person; for a select menu,
+// option (its label or value, in any case) is the option chosen.
+func (c *console) click(ctx context.Context, n int, option string) error {
 	if len(c.buttons) == 0 {
 		return errors.New("there are no buttons to click yet; try /actions first")
 	}
@@ -101,6 +102,9 @@ func (c *console) click(ctx context.Context, n int) error {
 		return fmt.Errorf("there is no button [%d]; the buttons above are [1] to [%d]", n, len(c.buttons))
 	}
 	b := c.buttons[n-1]
+	if err := b.choose(n, option); err != nil {
+		return err
+	}
 	click := slacktest.Click{User: c.slackUser(), BlockID: b.BlockID, Element: b.Element, Option: b.Option}
 	switch b.where.kind {
 	case inEphemeral:
@@ -132,6 +136,32 @@ func (c *console) click(ctx context.Context, n int) error {
 		return fmt.Errorf("the bot answered the click with HTTP %d: %s", resp.Status, bytes.TrimSpace(resp.Body))
 	}
 	return c.settle(ctx, &screen{})
+}
+
+// choose sets the option of a select menu b (button n) to the one named,
+// by label or value in any case. Without one for a menu, or with one for
+// anything else, it says how to click instead.
+func (b *button) choose(n int, option string) error {
+	if len(b.Choices) == 0 {
+		if option != "" {
+			return fmt.Errorf("[%d] is not a menu, so there is nothing to choose; click %d presses it", n, n)
+		}
+		return nil
+	}
+	if option == "" {
+		return fmt.Errorf("[%d] is a menu: say which option, like: click %d %s", n, n, b.Choices[min(1, len(b.Choices)-1)].Label)
+	}
+	for _, ch := range b.Choices {
+		if strings.EqualFold(ch.Label, option) || strings.EqualFold(ch.Value, option) {
+			b.Option, b.Label = ch.Value, ch.Label
+			return nil
+		}
+	}
+	labels := make([]string, len(b.Choices))
+	for i, ch := range b.Choices {
+		labels[i] = ch.Label
+	}
+	return fmt.Errorf("menu [%d] has no option %q; its options are %s", n, option, strings.Join(labels, ", "))
 }
 
 // home opens the App Home tab: Slack sends app_home_opened and the bot
@@ -219,7 +249,11 @@ func (c *console) post(ctx context.Context, text string) error {
 
 // event sends an Events API callback.
 func (c *console) event(ctx context.Context, inner map[string]any) error {
-	c.events++
+	// Slack gives every event its own ID and the bot drops one it has
+	// seen (a retry), so the count is the environment's: several consoles
+	// on one demo (the tests run scripts one after another) must not
+	// reuse an ID.
+	c.events = int(c.env.events.Add(1))
 	resp, err := c.env.send.Event(ctx, fmt.Sprintf("Ev%08d", c.events), inner, 0)
 	if err != nil {
 		return fmt.Errorf("send %s to the bot: %w", inner["type"], err)

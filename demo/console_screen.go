@@ -60,14 +60,19 @@ func (c *console) showNew(sc *screen) {
 
 	type key struct{ channel, ts string }
 	shown := map[key]bool{}
-	var others []slacktest.Message
+	var others, replies []slacktest.Message
 	for _, m := range msgs[min(seen.messages, len(msgs)):] {
 		shown[key{m.Channel, m.TS}] = true
-		if c.othersDM(m) {
+		switch {
+		case c.othersDM(m):
 			others = append(others, m)
-			continue
+		case isReply(m):
+			// A reply reads below its parent, which may be updated just
+			// below: it waits until the updates are shown.
+			replies = append(replies, m)
+		default:
+			c.showMessage(sc, m, "")
 		}
-		c.showMessage(sc, m, "")
 	}
 	for _, call := range updates[min(seen.updates, len(updates)):] {
 		if call.Error != "" || call.Status != http.StatusOK {
@@ -81,6 +86,9 @@ func (c *console) showNew(sc *screen) {
 		if m, ok := c.message(k.channel, k.ts); ok && !c.othersDM(m) {
 			c.showMessage(sc, m, " · updated")
 		}
+	}
+	for _, m := range replies {
+		c.showMessage(sc, m, "")
 	}
 	for _, p := range posts[min(seen.posts, len(posts)):] {
 		ch := c.responseChannel[p.ID]
@@ -122,6 +130,14 @@ func (c *console) showNew(sc *screen) {
 func (c *console) othersDM(m slacktest.Message) bool {
 	return strings.HasPrefix(m.Channel, "D") && m.Channel != "D"+c.me.SlackID
 }
+
+// isReply reports whether m is a reply in a thread rather than a message
+// of its own: a reply's thread_ts is its parent's ts, while a parent that
+// has replies carries a thread_ts equal to its own ts
+// (https://docs.slack.dev/reference/events/message/message_replied/:
+// "compare a thread_ts to the top-level ts value, when they differ the
+// latter is a reply to the former").
+func isReply(m slacktest.Message) bool { return m.ThreadTS != "" && m.ThreadTS != m.TS }
 
 // dmChannel is the channel a chat call's "channel" names: a user ID means
 // the DM with that user, as the stand-in for Slack stores it.
@@ -190,6 +206,9 @@ func (c *console) showMessage(sc *screen, m slacktest.Message, suffix string) {
 		title = "recordsbot · DM to you"
 	default:
 		title = "recordsbot · in " + c.channelName(m.Channel)
+	}
+	if isReply(m) {
+		title += " · reply in the thread of an earlier post"
 	}
 	var blocks []json.RawMessage
 	if len(m.Blocks) > 0 {

@@ -46,7 +46,7 @@ func Run(ctx context.Context, opts Options, stdin io.Reader, stdout io.Writer) e
 	if getenv == nil {
 		getenv = os.Getenv
 	}
-	env, err := startDemo(log, opts.Version)
+	env, err := startDemo(ctx, log, opts.Version)
 	if err != nil {
 		return err
 	}

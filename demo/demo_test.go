@@ -33,7 +33,7 @@ func TestMain(m *testing.M) {
 // when it ends.
 func startTestDemo(t *testing.T) *demoEnv {
 	t.Helper()
-	env, err := startDemo(slog.New(slog.DiscardHandler), "test")
+	env, err := startDemo(t.Context(), slog.New(slog.DiscardHandler), "test")
 	require.NoError(t, err)
 	t.Cleanup(func() { assert.NoError(t, env.close()) })
 	return env

@@ -82,13 +82,18 @@ func padRight(s string, width int) string {
 // names it does not know.
 var emoji = map[string]string{
 	"alarm_clock":            "⏰",
+	"bell":                   "🔔",
 	"bust_in_silhouette":     "👤",
+	"gear":                   "⚙️",
 	"hourglass":              "⌛",
 	"hourglass_flowing_sand": "⏳",
+	"inbox_tray":             "📥",
 	"information_source":     "ℹ️",
 	"lock":                   "🔒",
 	"mag":                    "🔍",
+	"no_entry":               "⛔",
 	"page_facing_up":         "📄",
+	"speech_balloon":         "💬",
 	"tada":                   "🎉",
 	"thinking_face":          "🤔",
 	"warning":                "⚠️",

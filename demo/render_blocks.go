@@ -16,11 +16,18 @@ type control struct {
 	// Element is the element's JSON as the message holds it; Slack sends
 	// parts of it back in the click.
 	Element json.RawMessage
-	// Option is the chosen option's value, for a menu.
+	// Option is the chosen option's value, for a menu shown as one control
+	// per option (an overflow menu).
 	Option string
+	// Choices are the options of a select menu, shown as one control: the
+	// click names the option it chooses.
+	Choices []choice
 	// URL is where a link button takes the browser.
 	URL string
 }
+
+// choice is one option of a select menu.
+type choice struct{ Label, Value string }
 
 // kitBlock is a Block Kit block, with the fields of every type recordsbot
 // sends. Elements stay raw: a context element's "text" is a string, an
@@ -51,10 +58,17 @@ type kitElement struct {
 	Style    string          `json:"style"`
 	AltText  string          `json:"alt_text"`
 	ImageURL string          `json:"image_url"`
-	Options  []struct {
-		Text  kitText `json:"text"`
-		Value string  `json:"value"`
-	} `json:"options"`
+	Options  []kitOption     `json:"options"`
+	// InitialOption is a select menu's selected option; Placeholder its
+	// text when none is.
+	InitialOption *kitOption `json:"initial_option"`
+	Placeholder   *kitText   `json:"placeholder"`
+}
+
+// kitOption is an option of a menu.
+type kitOption struct {
+	Text  kitText `json:"text"`
+	Value string  `json:"value"`
 }
 
 // text renders a text object.
@@ -185,6 +199,8 @@ func (r *renderer) controls(blockID string, elements []json.RawMessage, press fu
 			continue
 		}
 		switch {
+		case el.Type == "static_select" && len(el.Options) > 0:
+			parts = append(parts, r.selectMenu(blockID, raw, el, press))
 		case len(el.Options) > 0:
 			for _, o := range el.Options {
 				label := r.plainText(o.Text.Text, o.Text.Emoji)
@@ -212,6 +228,41 @@ func (r *renderer) controls(blockID string, elements []json.RawMessage, press fu
 		}
 	}
 	return "  " + strings.Join(parts, "   ")
+}
+
+// selectMenu renders a select menu as one numbered control showing its
+// selected option (or placeholder) and how to choose another: a menu of
+// two dozen times would bury the rest of the message as one number each.
+// Slack shows initial_option as selected when the menu loads, else the
+// placeholder
+// (https://docs.slack.dev/tools/node-slack-sdk/reference/types/interfaces/StaticSelect),
+// and sends the chosen one as selected_option
+// (https://docs.slack.dev/tools/bolt-js/reference/interfaces/StaticSelectAction),
+// which slacktest.Sender builds from the click's Option.
+func (r *renderer) selectMenu(blockID string, raw json.RawMessage, el kitElement, press func(control) int) string {
+	choices := make([]choice, 0, len(el.Options))
+	for _, o := range el.Options {
+		choices = append(choices, choice{Label: r.plainText(o.Text.Text, o.Text.Emoji), Value: o.Value})
+	}
+	shown := ""
+	switch {
+	case el.InitialOption != nil:
+		shown = r.plainText(el.InitialOption.Text.Text, el.InitialOption.Text.Emoji)
+	case el.Placeholder != nil:
+		shown = r.p.grey(r.plainText(el.Placeholder.Text, el.Placeholder.Emoji))
+	}
+	n := press(control{Label: shown, BlockID: blockID, Element: raw, Choices: choices})
+	var options string
+	if len(choices) <= 4 {
+		labels := make([]string, len(choices))
+		for i, c := range choices {
+			labels[i] = c.Label
+		}
+		options = strings.Join(labels, ", ")
+	} else {
+		options = choices[0].Label + ", " + choices[1].Label + " … " + choices[len(choices)-1].Label
+	}
+	return r.number(n) + " ▾ " + shown + " " + r.p.grey(fmt.Sprintf("(choose: click %d %s; one of %s)", n, choices[min(1, len(choices)-1)].Label, options))
 }
 
 func (r *renderer) number(n int) string {

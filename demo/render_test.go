@@ -178,3 +178,49 @@ func TestVisibleWidth(t *testing.T) {
 	assert.Equal(t, 5, visibleWidth("\x1b[1mGómez\x1b[22m"))
 	assert.Equal(t, "ab   |", padRight("ab", 5)+"|")
 }
+
+// TestSelectMenu renders a select menu as one control that shows its
+// choice and how to change it, keeping every option for the click.
+func TestSelectMenu(t *testing.T) {
+	t.Parallel()
+	menu := func(initial string) string {
+		opt := func(v string) string { return `{"text":{"type":"plain_text","text":"` + v + `"},"value":"` + v + `"}` }
+		js := `{"type":"static_select","action_id":"settings:remind_at","placeholder":{"type":"plain_text","text":"Choose a time"},` +
+			`"options":[` + opt("08:00") + `,` + opt("09:00") + `,` + opt("10:00") + `,` + opt("11:00") + `,` + opt("12:00") + `]`
+		if initial != "" {
+			js += `,"initial_option":` + opt(initial)
+		}
+		return `[{"type":"section","block_id":"b","text":{"type":"mrkdwn","text":"*Reminder time*"},"accessory":` + js + `}}]`
+	}
+	tests := []struct {
+		name, initial, want string
+	}{
+		{"chosen", "09:00", "  [1] ▾ 09:00 (choose: click 1 09:00; one of 08:00, 09:00 … 12:00)"},
+		{"placeholder", "", "  [1] ▾ Choose a time (choose: click 1 09:00; one of 08:00, 09:00 … 12:00)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			var raw []json.RawMessage
+			require.NoError(t, json.Unmarshal([]byte(menu(tt.initial)), &raw))
+			var pressed []control
+			lines := testRenderer(false).blocks(raw, func(c control) int {
+				pressed = append(pressed, c)
+				return len(pressed)
+			})
+			assert.Equal(t, []string{"Reminder time", tt.want}, lines)
+			require.Len(t, pressed, 1, "one control for the whole menu")
+			assert.Len(t, pressed[0].Choices, 5)
+			assert.Equal(t, choice{Label: "12:00", Value: "12:00"}, pressed[0].Choices[4])
+
+			b := button{control: pressed[0]}
+			require.NoError(t, b.choose(1, "10:00"))
+			assert.Equal(t, "10:00", b.Option)
+			assert.EqualError(t, b.choose(1, ""), "[1] is a menu: say which option, like: click 1 09:00")
+			assert.ErrorContains(t, b.choose(1, "13:00"), `menu [1] has no option "13:00"`)
+		})
+	}
+	plain := button{control: control{Label: "Complete"}}
+	require.NoError(t, plain.choose(3, ""))
+	assert.EqualError(t, plain.choose(3, "10:00"), "[3] is not a menu, so there is nothing to choose; click 3 presses it")
+}

@@ -236,12 +236,16 @@ func (m *demoMeeting) actionOwner(people []recordstest.Person, j int) string {
 	return people[members[i]].Name
 }
 
+// draftNote opens the Markdown of minutes not yet approved; the demo's
+// `approve` takes it out, as a secretary would.
+const draftNote = "> **Draft minutes**, subject to approval at the next meeting.\n\n"
+
 func (m *demoMeeting) minutesMarkdown(people []recordstest.Person, status string) string {
 	present, apologies := m.attendance(people)
 	var b strings.Builder
 	fmt.Fprintf(&b, "# %s Committee, %s\n\n", m.committee.name, longDate(m.Date))
 	if status != "approved" {
-		b.WriteString("> **Draft minutes**, subject to approval at the next meeting.\n\n")
+		b.WriteString(draftNote)
 	}
 	fmt.Fprintf(&b, "**Present:** %s  \n", strings.Join(present, ", "))
 	fmt.Fprintf(&b, "**Apologies:** %s  \n", cmp.Or(apologies, "none"))

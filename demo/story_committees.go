@@ -8,7 +8,10 @@ func demoCommittees() []demoCommittee {
 			name: "Finance", code: "FIN", location: "Committee Room 2, Town Hall",
 			hour: 17, members: []int{0, 1, 3, 7, 9},
 			lastPast: 4, upcoming: 10, gaps: []int{14, 21},
-			recent:  []string{"published_draft"},
+			// The latest draft is still hidden, so the demo's `publish
+			// finance` has one to publish; the one before is a published
+			// draft, so /minutes finance shows what a draft looks like.
+			recent:  []string{"draft", "published_draft"},
 			htmlAgo: -1, urlAgo: 2,
 			topics: []demoTopic{
 				{

@@ -8,16 +8,20 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"sync/atomic"
 	"time"
 
 	"github.com/slack-go/slack"
 
+	"github.com/recordsbot/recordsbot/actions"
 	"github.com/recordsbot/recordsbot/apiclient"
 	"github.com/recordsbot/recordsbot/apiclient/recordstest"
 	"github.com/recordsbot/recordsbot/bot"
 	"github.com/recordsbot/recordsbot/bot/slacktest"
 	"github.com/recordsbot/recordsbot/internal/testworld"
 	"github.com/recordsbot/recordsbot/remind"
+	"github.com/recordsbot/recordsbot/store"
+	"github.com/recordsbot/recordsbot/watch"
 )
 
 // demoChannel is the channel slash commands are typed in and minutes are
@@ -30,6 +34,13 @@ const (
 // demoRemindDays is the reminder job's due-soon window in the demo: the
 // default of REMIND_DAYS.
 const demoRemindDays = 3
+
+// demoNotify are the demo organisation's notification defaults: those of
+// an installation with no REMIND_* or ASSIGN_DMS_DEFAULT set, except that
+// reminders are due from midnight, so that `remind` reminds everyone at
+// whatever hour the demo is tried. A person who picks a later time on the
+// Home tab is skipped until then, as in a real workspace.
+var demoNotify = store.Defaults{RemindAt: "00:00"}
 
 // demoEnv is everything the demo runs, in one process: the records
 // service, the stand-in for Slack, the bot's real HTTP server on a loopback
@@ -45,6 +56,14 @@ type demoEnv struct {
 	send   *slacktest.Sender
 	// remind runs the reminder job once, as `recordsbot remind` does.
 	remind func(ctx context.Context) (remind.Summary, error)
+	// store is a fresh in-memory database: follows, settings and the
+	// ledgers of the reminder job and the watcher, gone when the demo ends.
+	store *store.Store
+	// watch runs one poll of the watcher, as `recordsbot watch` does.
+	watch func(ctx context.Context) (watch.Summary, error)
+
+	// events counts the Events API callbacks sent, for their IDs.
+	events atomic.Int64
 
 	httpSrv   *http.Server
 	serveErr  chan error
@@ -53,10 +72,15 @@ type demoEnv struct {
 
 // startDemo starts the demo's services; version names the bot in its
 // User-Agent. The caller must call close.
-func startDemo(log *slog.Logger, version string) (*demoEnv, error) {
+func startDemo(ctx context.Context, log *slog.Logger, version string) (*demoEnv, error) {
 	data := Dataset(time.Now())
 	env := &demoEnv{people: data.People}
 	users := testworld.SlackUsers(data.People)
+	st, err := store.Open(ctx, "sqlite::memory:", store.WithLogger(log))
+	if err != nil {
+		return nil, fmt.Errorf("open the demo's in-memory store: %w", err)
+	}
+	env.store = st
 	// Both stand-ins panic, like httptest, if they cannot listen on
 	// loopback; nothing else could work then either.
 	env.records = recordstest.NewServer(recordstest.WithDataset(data))
@@ -66,6 +90,7 @@ func startDemo(log *slog.Logger, version string) (*demoEnv, error) {
 	if err != nil {
 		env.slack.Close()
 		env.records.Close()
+		st.Close()
 		return nil, fmt.Errorf("listen on loopback: %w", err)
 	}
 	env.botURL = "http://" + ln.Addr().String()
@@ -79,6 +104,7 @@ func startDemo(log *slog.Logger, version string) (*demoEnv, error) {
 		ln.Close()
 		env.slack.Close()
 		env.records.Close()
+		st.Close()
 		return nil, fmt.Errorf("records client: %w", err)
 	}
 	api := slack.New(slacktest.DefaultToken, slack.OptionAPIURL(env.slack.APIURL()),
@@ -89,11 +115,13 @@ func startDemo(log *slog.Logger, version string) (*demoEnv, error) {
 		SigningSecret: secret,
 		PublicURL:     env.botURL,
 		PublicMinutes: true,
+		Notify:        demoNotify,
 	}, bot.Deps{
 		Logger:     log,
 		Records:    records,
 		Slack:      api,
 		HTTPClient: &http.Client{Timeout: 10 * time.Second, Transport: env.transport},
+		Store:      st,
 	})
 	env.send = &slacktest.Sender{
 		URL:    env.botURL + "/slack/events",
@@ -105,8 +133,23 @@ func startDemo(log *slog.Logger, version string) (*demoEnv, error) {
 	}
 	env.remind = func(ctx context.Context) (remind.Summary, error) {
 		// The demo reminds at once, whatever the hour in each person's zone.
-		return remind.Run(ctx, remind.Config{Days: demoRemindDays, RemindAt: "00:00"},
-			remind.Deps{Records: records, Slack: api, Logger: log, Clock: noWaitClock{}})
+		return remind.Run(ctx, remind.Config{Days: demoRemindDays, RemindAt: demoNotify.RemindAt},
+			remind.Deps{
+				Records: records, Slack: api, Logger: log, Clock: noWaitClock{},
+				Ledger: remind.StoreLedger(st), Settings: remind.StoreSettings(st, demoNotify),
+			})
+	}
+	wcfg := watch.Config{
+		PublicURL: env.botURL, PublicMinutes: true,
+		AssignDMsDefault: !demoNotify.AssignDMsOff,
+		Owner:            "demo",
+	}
+	env.watch = func(ctx context.Context) (watch.Summary, error) {
+		// A domain of its own per poll, as each `recordsbot watch` run
+		// has: the bot's list of actions may be seconds old (its cache),
+		// and an action assigned since must not wait for it.
+		fresh := actions.New(records, api, actions.Config{})
+		return watch.Poll(ctx, wcfg, watch.Deps{Store: st, Records: records, Actions: fresh, Slack: api, Logger: log})
 	}
 
 	env.httpSrv = &http.Server{
@@ -116,6 +159,14 @@ func startDemo(log *slog.Logger, version string) (*demoEnv, error) {
 	}
 	env.serveErr = make(chan error, 1)
 	go func() { env.serveErr <- env.httpSrv.Serve(ln) }()
+
+	// A real watcher has been polling long before anyone tries the bot:
+	// its first poll took the actions baseline, so the actions of the
+	// story are not news, and only those assigned from now on are DMed.
+	// With no follows yet it posts nothing.
+	if _, err := env.watch(ctx); err != nil {
+		return nil, errors.Join(fmt.Errorf("the watcher's first poll: %w", err), env.close())
+	}
 	return env, nil
 }
 
@@ -136,6 +187,9 @@ func (e *demoEnv) close() error {
 	}
 	e.slack.Close()
 	e.records.Close()
+	if err := e.store.Close(); err != nil {
+		errs = append(errs, fmt.Errorf("close the demo's store: %w", err))
+	}
 	e.transport.CloseIdleConnections()
 	return errors.Join(errs...)
 }

@@ -1,0 +1,203 @@
+package demo
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/recordsbot/recordsbot/apiclient/recordstest"
+	"github.com/recordsbot/recordsbot/store"
+)
+
+// Minutes statuses of Records API v1 that the demo's publish and approve
+// move between. Only the last two are visible to the bot.
+const (
+	statusApproved       = "approved"
+	statusPublishedDraft = "published_draft"
+)
+
+// publish makes the demo's records service publish, as a draft, the
+// minutes of the committee's latest meeting held whose minutes are not
+// visible yet (a draft, in review, or none): what a secretary does in the
+// records system, which the bot learns of only by polling.
+func (c *console) publish(ctx context.Context, typed string) error {
+	committee, err := c.committee(typed, "publish")
+	if err != nil {
+		return err
+	}
+	now := time.Now()
+	minutes := map[string]recordstest.Minutes{}
+	for _, m := range c.env.records.Minutes() {
+		minutes[m.MeetingID] = m
+	}
+	for _, m := range c.env.records.Meetings() { // newest first
+		if m.Committee != committee || m.Date.After(now) {
+			continue
+		}
+		mins, ok := minutes[m.ID]
+		if ok && (mins.Status == statusApproved || mins.Status == statusPublishedDraft) {
+			continue
+		}
+		if err := c.catchUp(ctx); err != nil {
+			return err
+		}
+		if !ok {
+			mins = recordstest.Minutes{MeetingID: m.ID, Body: fmt.Sprintf("# %s\n\n%s", m.Title, draftNote)}
+		}
+		mins.Status, mins.UpdatedAt = statusPublishedDraft, now
+		c.env.records.SetMinutes(mins)
+		c.printf("%s\n\n", c.r.p.grey(fmt.Sprintf("The records service now shows the minutes of %s (%s) as a published draft. "+
+			"recordsbot hears of it when its watcher next polls: type watch.", m.Title, c.r.p.bold(m.Date.In(c.opts.Location).Format("Jan 2, 2006")))))
+		return nil
+	}
+	return fmt.Errorf("every %s meeting held so far already has its minutes published; approve %s approves its latest draft", committee, strings.ToLower(committee))
+}
+
+// approve makes the demo's records service approve the committee's latest
+// published draft: its status becomes approved and its draft note goes.
+func (c *console) approve(ctx context.Context, typed string) error {
+	committee, err := c.committee(typed, "approve")
+	if err != nil {
+		return err
+	}
+	meetings := map[string]recordstest.Meeting{}
+	for _, m := range c.env.records.Meetings() {
+		meetings[m.ID] = m
+	}
+	var latest *recordstest.Minutes
+	for _, mins := range c.env.records.Minutes() {
+		m, ok := meetings[mins.MeetingID]
+		if !ok || m.Committee != committee || mins.Status != statusPublishedDraft {
+			continue
+		}
+		if latest == nil || m.Date.After(meetings[latest.MeetingID].Date) {
+			latest = &mins
+		}
+	}
+	if latest == nil {
+		return fmt.Errorf("%s has no published draft to approve; publish %s publishes one", committee, strings.ToLower(committee))
+	}
+	if err := c.catchUp(ctx); err != nil {
+		return err
+	}
+	m := meetings[latest.MeetingID]
+	latest.Status, latest.UpdatedAt = statusApproved, time.Now()
+	latest.Body = strings.Replace(latest.Body, draftNote, "", 1)
+	c.env.records.SetMinutes(*latest)
+	c.printf("%s\n\n", c.r.p.grey(fmt.Sprintf("The records service now shows the minutes of %s (%s) as approved. "+
+		"recordsbot hears of it when its watcher next polls: type watch.", m.Title, c.r.p.bold(m.Date.In(c.opts.Location).Format("Jan 2, 2006")))))
+	return nil
+}
+
+// assign makes the demo's records service record a new open action for
+// the person named, from the latest meeting held, due in two weeks: what
+// a secretary does when typing up the minutes. The watcher DMs the
+// assignee about it on its next poll, unless they turned that off.
+func (c *console) assign(args string) error {
+	name, title, _ := strings.Cut(strings.TrimSpace(args), " ")
+	title = strings.TrimSpace(title)
+	if name == "" || title == "" {
+		return errors.New("assign whom what? For example: assign bob Book the hall for the AGM")
+	}
+	p, err := c.person(name)
+	if err != nil {
+		return err
+	}
+	now := time.Now()
+	var held *recordstest.Meeting
+	for _, m := range c.env.records.Meetings() { // newest first
+		if !m.Date.After(now) {
+			held = &m
+			break
+		}
+	}
+	if held == nil {
+		return errors.New("the demo's records have no meeting held yet to assign an action from")
+	}
+	c.assigned++
+	day := now.UTC().Truncate(24 * time.Hour)
+	c.env.records.AddAction(recordstest.Action{
+		ID:    fmt.Sprintf("%s/new-%d", held.Reference, c.assigned),
+		Title: title, Status: "open", AssigneeEmail: p.Email, AssigneeName: p.Name,
+		MeetingID: held.ID, Deadline: day.AddDate(0, 0, 14), DateOnly: true, CreatedAt: now,
+	})
+	c.printf("%s\n\n", c.r.p.grey(fmt.Sprintf("The records service now has a new action for @%s from %s: “%s”. "+
+		"recordsbot hears of it when its watcher next polls: type watch.", handle(p), held.Title, title)))
+	return nil
+}
+
+// committee finds the committee typed among those of the demo's meetings,
+// case-insensitively; a unique prefix is enough.
+func (c *console) committee(typed, verb string) (string, error) {
+	typed = strings.TrimSpace(typed)
+	var names []string
+	for _, m := range c.env.records.Meetings() {
+		if !slices.Contains(names, m.Committee) {
+			names = append(names, m.Committee)
+		}
+	}
+	slices.Sort(names)
+	if typed == "" {
+		return "", fmt.Errorf("%s which committee? For example: %s finance (the committees: %s)", verb, verb, strings.Join(names, ", "))
+	}
+	var prefixed []string
+	for _, n := range names {
+		if strings.EqualFold(n, typed) {
+			return n, nil
+		}
+		if strings.HasPrefix(strings.ToLower(n), strings.ToLower(typed)) {
+			prefixed = append(prefixed, n)
+		}
+	}
+	if len(prefixed) == 1 {
+		return prefixed[0], nil
+	}
+	return "", fmt.Errorf("there is no committee %q in the demo; the committees are %s", typed, strings.Join(names, ", "))
+}
+
+// catchUp runs the poll that a watcher running in the background (serve
+// with WATCH_INTERVAL, or a CronJob) would have run since a channel
+// followed a committee, before the records change. Following starts at the
+// first poll after the follow: whatever is visible then is the baseline
+// and never announced. Without this, minutes published straight after
+// `/minutes follow` would be part of that baseline, which is right for a
+// real watcher minutes away but would make the demo announce nothing.
+// It does nothing when every follow has had its first poll.
+func (c *console) catchUp(ctx context.Context) error {
+	follows, err := c.env.store.AllFollows(ctx)
+	if err != nil {
+		return fmt.Errorf("read the follows: %w", err)
+	}
+	if !slices.ContainsFunc(follows, func(f store.Follow) bool { return !f.Baselined }) {
+		return nil
+	}
+	sum, err := c.env.watch(ctx)
+	c.printf("%s\n", c.r.p.grey("First the watcher polls, as it would have in the background since /minutes follow: "+
+		"that poll takes the baseline of the new follow, so only what changes from now on is announced."))
+	c.printf("%s\n", c.r.p.grey(sum.String()))
+	if err != nil {
+		return fmt.Errorf("watcher: %w", err)
+	}
+	// Anything that poll posted (news of older follows) shows now.
+	sc := &screen{}
+	c.showNew(sc)
+	if sc.shown > 0 {
+		c.finish(sc)
+	}
+	return nil
+}
+
+// watch runs one poll of the watcher, as `recordsbot watch` does, and
+// shows what it posted: announcements in #general, announcements updated
+// in place with their thread replies, and new-assignment DMs.
+func (c *console) watch(ctx context.Context) error {
+	sum, err := c.env.watch(ctx)
+	c.printf("%s\n", c.r.p.grey(sum.String()))
+	if err != nil {
+		return fmt.Errorf("watcher: %w", err)
+	}
+	return c.settle(ctx, &screen{quiet: "(nothing new: the watcher announces minutes and DMs assignments once each)"})
+}

@@ -1,0 +1,190 @@
+package demo
+
+import (
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/recordsbot/recordsbot/bot/slacktest"
+)
+
+// announcements returns the bot's posts in #general that show the
+// minutes titled title (thread replies excluded).
+func announcements(env *demoEnv, title string) []slacktest.Message {
+	var out []slacktest.Message
+	for _, m := range env.slack.Messages(demoChannel) {
+		if !isReply(m) && strings.Contains(string(m.Blocks), title) {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+func TestDemoFollowPublishApproveWatch(t *testing.T) {
+	t.Parallel()
+	env := startTestDemo(t)
+	out, all, err := runScript(t, env, consoleOptions{},
+		"/minutes follow finance", "publish finance", "watch", "approve finance", "watch", "watch")
+	require.NoError(t, err, all)
+
+	assert.Contains(t, out["/minutes follow finance"], "recordsbot · in #general")
+	assert.Contains(t, out["/minutes follow finance"], "@alice made this channel follow Finance")
+
+	publish := out["publish finance"]
+	assert.Contains(t, publish, "baselined 1 follows", "the follow's first poll takes its baseline before the records change")
+	assert.Contains(t, publish, "Finance Committee: Insurance renewal")
+	assert.Contains(t, publish, "as a published draft")
+
+	first := out["watch"]
+	assert.Contains(t, first, "announced 1, approved 0")
+	assert.Contains(t, first, "recordsbot · in #general")
+	assert.Contains(t, first, "New draft minutes: Finance Committee: Insurance renewal")
+	assert.Contains(t, first, "Draft — not yet approved")
+	assert.Regexp(t, `\[\d+\] Agenda`, first, "the announcement's buttons are numbered")
+	require.Len(t, announcements(env, "Finance Committee: Insurance renewal"), 1, "one announcement in #general")
+
+	assert.Contains(t, out["approve finance"], "as approved")
+
+	approved := out["watch#2"]
+	assert.Contains(t, approved, "announced 0, approved 1")
+	assert.Contains(t, approved, "recordsbot · in #general · updated", "the announcement is updated in place")
+	assert.Contains(t, approved, "First posted as a draft; these minutes are now approved.")
+	assert.NotContains(t, approved, "Draft — not yet approved")
+	assert.NotContains(t, approved, "Draft minutes, subject to approval", "approval took the draft note out")
+	assert.Contains(t, approved, "reply in the thread of an earlier post")
+	assert.Contains(t, approved, "Finance Committee: Insurance renewal is now approved")
+	assert.Less(t, strings.Index(approved, "· updated"), strings.Index(approved, "reply in the thread"),
+		"the reply reads below the post it answers")
+
+	posts := announcements(env, "Finance Committee: Insurance renewal")
+	require.Len(t, posts, 1, "still one announcement: updated, not posted again")
+	assert.True(t, posts[0].Edited, "with chat.update")
+	var replies []slacktest.Message
+	for _, m := range env.slack.Messages(demoChannel) {
+		if isReply(m) {
+			replies = append(replies, m)
+		}
+	}
+	require.Len(t, replies, 1)
+	assert.Equal(t, posts[0].TS, replies[0].ThreadTS, "the reply is in the announcement's thread")
+
+	again := out["watch#3"]
+	assert.Contains(t, again, "announced 0, approved 0")
+	assert.Contains(t, again, "nothing new")
+	assert.NotContains(t, again, "recordsbot · in #general")
+}
+
+func TestDemoWatchWithoutAFollowAnnouncesNothing(t *testing.T) {
+	t.Parallel()
+	env := startTestDemo(t)
+	out, all, err := runScript(t, env, consoleOptions{}, "publish finance", "watch")
+	require.NoError(t, err, all)
+	assert.NotContains(t, out["publish finance"], "baselined", "no follow, no catch-up poll")
+	assert.Contains(t, out["watch"], "announced 0")
+	assert.Contains(t, out["watch"], "nothing new")
+	assert.Empty(t, env.slack.Messages(demoChannel))
+}
+
+func TestDemoNotifyCommandErrors(t *testing.T) {
+	t.Parallel()
+	env := startTestDemo(t)
+	out, _, err := runScript(t, env, consoleOptions{},
+		"publish", "publish zzz", "approve zzz", "approve finance", "approve finance")
+	assert.EqualError(t, err, "4 commands of the demo script failed")
+	assert.Contains(t, out["publish"], "publish which committee? For example: publish finance")
+	assert.Contains(t, out["publish zzz"], `there is no committee "zzz" in the demo`)
+	assert.Contains(t, out["approve zzz"], `there is no committee "zzz" in the demo`)
+	assert.Contains(t, out["approve finance"], "Bank mandate and signatories", "the latest published draft")
+	assert.Contains(t, out["approve finance"], "as approved")
+	assert.Contains(t, out["approve finance#2"], "Finance has no published draft to approve; publish finance publishes one")
+}
+
+// buttonNumber returns the number of the first control labelled label
+// after the line holding after in section.
+func buttonNumber(t *testing.T, section, after, label string) string {
+	t.Helper()
+	i := strings.Index(section, after)
+	require.GreaterOrEqual(t, i, 0, "no %q in:\n%s", after, section)
+	m := regexp.MustCompile(`\[(\d+)\] (?:▾ )?` + regexp.QuoteMeta(label)).FindStringSubmatch(section[i:])
+	require.Len(t, m, 2, "no control %q after %q in:\n%s", label, after, section)
+	return m[1]
+}
+
+func TestDemoHomeNotificationSettings(t *testing.T) {
+	t.Parallel()
+	env := startTestDemo(t)
+	out, all, err := runScript(t, env, consoleOptions{}, "home")
+	require.NoError(t, err, all)
+	home := out["home"]
+	assert.Contains(t, home, "Notifications")
+	assert.Contains(t, home, "Daily reminders: On")
+	off := buttonNumber(t, home, "Daily reminders: On", "Turn off")
+	menu := buttonNumber(t, home, "Reminder time:", "00:00")
+
+	out, all, err = runScript(t, env, consoleOptions{},
+		"home", "click "+off, "remind", "click "+menu, "click "+menu+" 25:00", "click "+menu+" 10:00")
+	require.EqualError(t, err, "2 commands of the demo script failed", all)
+
+	click := out["click "+off]
+	assert.Contains(t, click, "@alice clicks “Turn off”")
+	assert.Contains(t, click, "your Home tab", "the Home tab is redrawn")
+	assert.Contains(t, click, "Daily reminders are off")
+	assert.Contains(t, click, "Daily reminders: Off")
+	set, err := env.store.Settings(t.Context(), "U0ALICE")
+	require.NoError(t, err)
+	require.NotNil(t, set.RemindEnabled, "the choice is saved")
+	assert.False(t, *set.RemindEnabled)
+
+	remind := out["remind"]
+	assert.Contains(t, remind, "DMs to other people", "the others are still reminded")
+	assert.NotContains(t, remind, "DM to you", "alice turned hers off")
+	assert.Empty(t, env.slack.Messages("DU0ALICE"))
+
+	assert.Contains(t, out["click "+menu], "is a menu: say which option, like: click "+menu+" 01:00")
+	assert.Contains(t, out["click "+menu+" 25:00"], `has no option "25:00"`)
+	chosen := out["click "+menu+" 10:00"]
+	assert.Contains(t, chosen, "@alice clicks “10:00”")
+	assert.Contains(t, chosen, "Reminders now arrive from 10:00")
+	assert.Contains(t, chosen, "Reminder time: 10:00")
+	assert.Contains(t, chosen, "Daily reminders: Off", "the earlier choice is kept")
+}
+
+func TestDemoAssignmentDMs(t *testing.T) {
+	t.Parallel()
+	env := startTestDemo(t)
+	out, all, err := runScript(t, env, consoleOptions{}, "watch", "home")
+	require.NoError(t, err, all)
+	assert.Contains(t, out["watch"], "0 assignment DMs", "the story's actions were the baseline, taken when the demo started")
+	assert.Contains(t, out["watch"], "nothing new")
+	dmsOff := buttonNumber(t, out["home"], "New-assignment DMs: On", "Turn off")
+
+	out, all, err = runScript(t, env, consoleOptions{},
+		"home",
+		"assign bob Book the hall for the AGM", "assign alice Order the new chairs", "watch",
+		"home", "click "+dmsOff, "assign alice Sort the archive", "watch",
+		"assign", "assign nobody Do it")
+	require.EqualError(t, err, "2 commands of the demo script failed", all)
+
+	sent := out["watch"]
+	assert.Contains(t, sent, "2 assignment DMs")
+	assert.Contains(t, sent, "recordsbot · DM to you")
+	assert.Contains(t, sent, "New action for you")
+	assert.Contains(t, sent, "Order the new chairs")
+	assert.Regexp(t, `\[\d+\] Complete`, sent, "the DM has the action's buttons")
+	assert.Contains(t, sent, "DMs to other people")
+	assert.Contains(t, sent, "@bob ")
+	require.Len(t, env.slack.Messages("DU0BOB"), 1)
+	assert.Contains(t, string(env.slack.Messages("DU0BOB")[0].Blocks), "Book the hall for the AGM")
+
+	assert.Contains(t, out["click "+dmsOff], "New-assignment DMs: Off")
+	off := out["watch#2"]
+	assert.Contains(t, off, "0 assignment DMs (1 off by choice)", "alice's choice on the Home tab is obeyed")
+	assert.NotContains(t, off, "DM to you")
+	assert.Len(t, env.slack.Messages("DU0ALICE"), 1, "only the DM from before she turned them off")
+
+	assert.Contains(t, out["assign"], "assign whom what? For example: assign bob Book the hall for the AGM")
+	assert.Contains(t, out["assign nobody Do it"], `there is no one called "nobody"`)
+}
