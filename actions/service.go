@@ -33,11 +33,12 @@ type Config struct {
 
 // Service is the action domain. It is safe for concurrent use.
 type Service struct {
-	cfg     Config
-	records Records
-	list    *sharedList
-	dir     *directory
-	changes inflight
+	cfg      Config
+	records  Records
+	list     *sharedList
+	dir      *directory
+	changes  inflight
+	assigned assigneeIndex
 }
 
 // New returns the domain over the records service and Slack's profiles.

@@ -151,3 +151,30 @@ func ids(l *apiclient.ActionList) []string {
 	}
 	return out
 }
+
+// The index finds exactly the actions the one rule (Member.Owns) gives,
+// for every person, by email, Slack ID or USER_MAP alias.
+func TestAssignedMatchesOwns(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, actions.Config{UserMap: actions.NewUserMap(map[string]string{"Bob Brown": "U0ALIAS"})})
+	list, err := e.svc.List(t.Context(), "")
+	require.NoError(t, err)
+	ids := []string{"U0ALIAS", "U0NOBODY"}
+	for _, p := range e.w.Data.People {
+		ids = append(ids, p.SlackID)
+	}
+	for _, id := range ids {
+		m, _ := e.svc.Who(t.Context(), id)
+		var want []string
+		for i := range list.Actions {
+			if m.Owns(list.Actions[i].Assignee) {
+				want = append(want, list.Actions[i].ID)
+			}
+		}
+		var got []string
+		for _, a := range e.svc.Assigned(list, m) {
+			got = append(got, a.ID)
+		}
+		assert.Equal(t, want, got, "%s", id)
+	}
+}

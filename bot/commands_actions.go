@@ -151,6 +151,21 @@ func withClicked(list []apiclient.Action, c *clicked) []*apiclient.Action {
 	return out
 }
 
+// withClickedPtrs is withClicked for a list already picked out.
+func withClickedPtrs(list []*apiclient.Action, c *clicked) []*apiclient.Action {
+	out := make([]*apiclient.Action, 0, len(list)+1)
+	for _, a := range list {
+		if !c.is(a.ID) {
+			out = append(out, a)
+		}
+	}
+	if c != nil {
+		a := c.action
+		out = append(out, &a)
+	}
+	return out
+}
+
 // actionsPage builds one page of the list q asks for, as seen by caller,
 // keeping the action a click just changed on it (c, nil for none).
 func (u *actionsUI) actionsPage(ctx context.Context, caller string, q actionsQuery, c *clicked) *reply {
@@ -177,16 +192,18 @@ func (u *actionsUI) actionsPage(ctx context.Context, caller string, q actionsQue
 	}
 
 	now := u.now()
+	// A person's own list comes from the domain's index of the shared
+	// list (no walk of every action); a meeting's list is a walk.
+	candidates := withClicked(list.Actions, c)
+	if meeting == nil {
+		candidates = withClickedPtrs(u.dom.Assigned(list, owner), c)
+	}
 	var picked []*apiclient.Action
-	for _, a := range withClicked(list.Actions, c) {
+	for _, a := range candidates {
 		if !q.wantStatus(a.Status) && !c.is(a.ID) {
 			continue
 		}
-		if meeting != nil {
-			if a.MeetingID != meeting.ID && (meeting.Reference == "" || a.MeetingID != meeting.Reference) {
-				continue
-			}
-		} else if !owner.Owns(a.Assignee) {
+		if meeting != nil && a.MeetingID != meeting.ID && (meeting.Reference == "" || a.MeetingID != meeting.Reference) {
 			continue
 		}
 		if q.Overdue && u.dom.Due(a, now, me.Zone, 0) != actions.Overdue && !c.is(a.ID) {

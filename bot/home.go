@@ -46,8 +46,8 @@ func (h *homeUI) publishHome(ctx context.Context, user string, st homeState) err
 		v.RecordsError = h.say(ctx, "home actions", err)
 	} else {
 		var mine []*apiclient.Action
-		for _, a := range withClicked(list.Actions, st.clicked) {
-			if (actions.StillToDo(a.Status) && me.Owns(a.Assignee)) || st.clicked.is(a.ID) {
+		for _, a := range withClickedPtrs(h.dom.Assigned(list, me), st.clicked) {
+			if actions.StillToDo(a.Status) || st.clicked.is(a.ID) {
 				mine = append(mine, a)
 			}
 		}
