@@ -32,7 +32,7 @@ const activeKey = "active"
 // and kept for the same short time under their own key.
 //
 // The cost is staleness: a change made outside the bot (another replica,
-// the records service's own UI) shows up at most ttl later. A negative ttl
+// the records service's own UI) shows up at most two ttls later (see newSharedList). A negative ttl
 // turns the cache off; every read then goes to the records service.
 type sharedList struct {
 	records Records
