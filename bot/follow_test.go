@@ -2,13 +2,8 @@ package bot_test
 
 import (
 	"context"
-	"crypto/rand"
-	"database/sql"
-	"encoding/hex"
 	"net/http"
-	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
@@ -20,6 +15,7 @@ import (
 	"github.com/recordsbot/recordsbot/bot"
 	"github.com/recordsbot/recordsbot/bot/slacktest"
 	"github.com/recordsbot/recordsbot/store"
+	"github.com/recordsbot/recordsbot/store/storetest"
 )
 
 // storeEngines are the databases the store-backed tests run on: SQLite
@@ -34,24 +30,7 @@ func openTestStore(t *testing.T, engine string) *store.Store {
 	t.Helper()
 	url := "sqlite://" + filepath.Join(t.TempDir(), "recordsbot.db")
 	if engine == "postgres" {
-		base := os.Getenv("RECORDSBOT_TEST_POSTGRES")
-		if base == "" {
-			t.Skip("PostgreSQL tests need RECORDSBOT_TEST_POSTGRES=postgres://…; .ci/run starts a throw-away server and sets it")
-		}
-		admin, err := sql.Open("pgx", base)
-		require.NoError(t, err)
-		t.Cleanup(func() { _ = admin.Close() })
-		b := make([]byte, 6)
-		_, _ = rand.Read(b)
-		schema := "bot_" + hex.EncodeToString(b)
-		_, err = admin.ExecContext(t.Context(), "CREATE SCHEMA "+schema)
-		require.NoError(t, err)
-		t.Cleanup(func() { _, _ = admin.ExecContext(context.Background(), "DROP SCHEMA "+schema+" CASCADE") })
-		sep := "?"
-		if strings.Contains(base, "?") {
-			sep = "&"
-		}
-		url = base + sep + "search_path=" + schema
+		url = storetest.PostgresURL(t)
 	}
 	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
 	defer cancel()

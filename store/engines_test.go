@@ -2,19 +2,16 @@ package store
 
 import (
 	"context"
-	"crypto/rand"
-	"database/sql"
-	"encoding/hex"
 	"fmt"
 	"log/slog"
 	"os"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/recordsbot/recordsbot/store/storetest"
 	"github.com/stretchr/testify/require"
 )
 
@@ -41,32 +38,8 @@ var (
 	postgres     = engine{name: "postgres", shared: true, newURL: newPostgresSchema}
 )
 
-// newPostgresSchema creates a schema of its own for the test, so tests run
-// in parallel on one server and leave nothing behind.
-func newPostgresSchema(t testing.TB) string {
-	t.Helper()
-	base := os.Getenv(postgresEnv)
-	if base == "" {
-		t.Skip("PostgreSQL tests need " + postgresEnv + "=postgres://…; .ci/run starts a throw-away server and sets it")
-	}
-	admin, err := sql.Open("pgx", base)
-	require.NoError(t, err)
-	t.Cleanup(func() { _ = admin.Close() })
-	b := make([]byte, 6)
-	_, _ = rand.Read(b)
-	schema := "t_" + hex.EncodeToString(b)
-	_, err = admin.ExecContext(t.Context(), "CREATE SCHEMA "+schema)
-	require.NoError(t, err, "create schema on %s", redact(base))
-	t.Cleanup(func() {
-		_, err := admin.ExecContext(context.Background(), "DROP SCHEMA "+schema+" CASCADE")
-		require.NoError(t, err)
-	})
-	sep := "?"
-	if strings.Contains(base, "?") {
-		sep = "&"
-	}
-	return base + sep + "search_path=" + schema
-}
+// newPostgresSchema is a schema of the test's own; see storetest.
+func newPostgresSchema(t testing.TB) string { return storetest.PostgresURL(t) }
 
 // testClock is a clock the test moves by hand, shared by every Store of a
 // test so leases and locks expire without sleeping.

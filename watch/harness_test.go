@@ -1,12 +1,7 @@
 package watch_test
 
 import (
-	"context"
-	"crypto/rand"
-	"database/sql"
-	"encoding/hex"
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -21,6 +16,7 @@ import (
 	"github.com/recordsbot/recordsbot/apiclient/recordstest"
 	"github.com/recordsbot/recordsbot/bot/slacktest"
 	"github.com/recordsbot/recordsbot/store"
+	"github.com/recordsbot/recordsbot/store/storetest"
 	"github.com/recordsbot/recordsbot/watch"
 )
 
@@ -39,33 +35,8 @@ var engines = []engine{
 	{"postgres", newPostgresSchema},
 }
 
-// newPostgresSchema creates a schema of the test's own on the server
-// RECORDSBOT_TEST_POSTGRES names, dropped at the end, and skips the test
-// without one.
-func newPostgresSchema(t *testing.T) string {
-	t.Helper()
-	base := os.Getenv(postgresEnv)
-	if base == "" {
-		t.Skip("PostgreSQL tests need " + postgresEnv + "=postgres://…; .ci/run starts a throw-away server and sets it")
-	}
-	admin, err := sql.Open("pgx", base)
-	require.NoError(t, err)
-	t.Cleanup(func() { _ = admin.Close() })
-	b := make([]byte, 6)
-	_, _ = rand.Read(b)
-	schema := "w_" + hex.EncodeToString(b)
-	_, err = admin.ExecContext(t.Context(), "CREATE SCHEMA "+schema)
-	require.NoError(t, err)
-	t.Cleanup(func() {
-		_, err := admin.ExecContext(context.Background(), "DROP SCHEMA "+schema+" CASCADE")
-		require.NoError(t, err)
-	})
-	sep := "?"
-	if strings.Contains(base, "?") {
-		sep = "&"
-	}
-	return base + sep + "search_path=" + schema
-}
+// newPostgresSchema is a schema of the test's own; see storetest.
+func newPostgresSchema(t *testing.T) string { return storetest.PostgresURL(t) }
 
 // eachEngine runs f as a subtest per engine.
 func eachEngine(t *testing.T, f func(t *testing.T, e engine)) {
