@@ -262,18 +262,17 @@ func (p *poll) post(ctx context.Context, channel string, m apiclient.Meeting, mi
 }
 
 // approve updates the post at ts, a draft's announcement, to the approved
-// minutes, then replies in its thread. The update comes first and is
-// idempotent: a refused reply releases the key and the next poll does both
-// again, updating to the same content and replying once. The updated post
-// carries the approval's key, which is what a later claimant finds; a
-// worker killed between the two calls leaves the reply out (reading thread
-// replies would need conversations.replies), never doubled.
+// minutes, then replies in its thread: two pieces of work, each under its
+// own ledger key, so each happens exactly once. The update carries the
+// approval's key in its metadata (a later claimant finds it in the
+// channel's history); the reply carries a key of its own (found among the
+// thread's replies with conversations.replies). The approval counts as
+// done once both are.
 func (p *poll) approve(ctx context.Context, channel, ts string, m apiclient.Meeting, min *apiclient.Minutes) outcome {
 	key := announceKey(channel, m.ID, string(min.Status))
 	v := p.view(m, min)
 	msg := blocks.AnnouncementMessage(blocks.Announcement{Minutes: v, NowApproved: true})
-	reply := blocks.ApprovedReply(v.Title)
-	o, _ := p.once(ctx, work{
+	updated, _ := p.once(ctx, work{
 		key:     key,
 		history: func(context.Context) (string, error) { return channel, nil },
 		do: func(ctx context.Context) (string, error) {
@@ -286,14 +285,35 @@ func (p *poll) approve(ctx context.Context, channel, ts string, m apiclient.Meet
 				slack.MsgOptionMetadata(blocks.AnnouncementMetadata(key, m.ID, string(min.Status)))); err != nil {
 				return "", fmt.Errorf("update announcement: %w", err)
 			}
-			if _, _, err := p.deps.Slack.PostMessageContext(ctx, channel, slack.MsgOptionTS(ts),
-				slack.MsgOptionText(reply.Text, false), slack.MsgOptionBlocks(reply.Blocks...)); err != nil {
-				return "", fmt.Errorf("reply in thread: %w", err)
-			}
 			return ts, nil
 		},
 	})
-	return o
+	if !updated.done() {
+		return updated
+	}
+	replyKey := key + "/reply"
+	reply := blocks.ApprovedReply(v.Title)
+	replied, _ := p.once(ctx, work{
+		key:     replyKey,
+		history: func(context.Context) (string, error) { return channel, nil },
+		thread:  ts,
+		do: func(ctx context.Context) (string, error) {
+			_, rts, err := p.deps.Slack.PostMessageContext(ctx, channel, slack.MsgOptionTS(ts),
+				slack.MsgOptionText(reply.Text, false), slack.MsgOptionBlocks(reply.Blocks...),
+				slack.MsgOptionMetadata(blocks.AnnouncementMetadata(replyKey, m.ID, string(min.Status))))
+			if err != nil {
+				return "", fmt.Errorf("reply in thread: %w", err)
+			}
+			return rts, nil
+		},
+	})
+	if !replied.done() {
+		return replied
+	}
+	if updated == sent || replied == sent {
+		return sent // the approval went out (in part) on this poll
+	}
+	return updated
 }
 
 // textPolicy strips every tag, for an HTML body shown as plain text.

@@ -33,7 +33,8 @@
 //     DM (cached for the poll).
 //   - Slack: one chat.postMessage per announcement or DM, a chat.update and
 //     a threaded reply per approved draft, and a conversations.history
-//     (plus conversations.open for a DM) only for work whose earlier
+//     (plus conversations.open for a DM, or conversations.replies for an
+//     approval's thread reply) only for work whose earlier
 //     worker stopped mid-way.
 //
 // # Exactly once

@@ -32,6 +32,10 @@ type work struct {
 	// history returns the conversation to search for the key when an
 	// earlier worker stopped before recording (a DM's D… ID, not the user).
 	history func(ctx context.Context) (string, error)
+	// thread, when set, is the ts of the thread the post is a reply in:
+	// the key is then looked for among the thread's replies, which
+	// conversations.history does not return.
+	thread string
 	// do posts and returns the ts that stands for the work.
 	do func(ctx context.Context) (string, error)
 }
@@ -82,7 +86,13 @@ func (p *poll) claimAndDo(ctx context.Context, w work) (outcome, string, error) 
 		if err != nil {
 			return failed, "", fmt.Errorf("find the conversation to check: %w", err)
 		}
-		ts, found, err := p.findKey(ctx, ch, w.key)
+		find := p.findKey
+		if w.thread != "" {
+			find = func(ctx context.Context, ch, key string) (string, bool, error) {
+				return p.findReply(ctx, ch, w.thread, key)
+			}
+		}
+		ts, found, err := find(ctx, ch, w.key)
 		if err != nil {
 			return failed, "", err
 		}
@@ -158,4 +168,22 @@ func undeliverable(err error) bool {
 	return errors.As(err, &se) && slices.Contains([]string{
 		"not_in_channel", "channel_not_found", "is_archived", "user_not_found", "cannot_dm_bot", "user_disabled",
 	}, se.Err)
+}
+
+// findReply looks for one of the bot's replies carrying key in its
+// metadata in the thread at thread in channel
+// (https://docs.slack.dev/reference/methods/conversations.replies).
+func (p *poll) findReply(ctx context.Context, channel, thread, key string) (string, bool, error) {
+	msgs, _, _, err := p.deps.Slack.GetConversationRepliesContext(ctx, &slack.GetConversationRepliesParameters{
+		ChannelID: channel, Timestamp: thread, Limit: p.cfg.HistoryDepth, IncludeAllMetadata: true,
+	})
+	if err != nil {
+		return "", false, fmt.Errorf("read thread %s in %s: %w", thread, channel, err)
+	}
+	for _, m := range msgs {
+		if m.Timestamp != thread && m.Metadata.EventPayload["key"] == key {
+			return m.Timestamp, true, nil
+		}
+	}
+	return "", false, nil
 }

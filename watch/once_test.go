@@ -226,3 +226,53 @@ func TestApprovalReplyRefused(t *testing.T) {
 	assert.Len(t, env.replies(finChannel, ts), 1)
 	assert.Contains(t, env.posts(finChannel)[0].text, "Final.")
 }
+
+// TestCrashAroundTheApprovalReply: a watcher killed right after the
+// approval's thread reply landed (before recording it), and one killed
+// between the update and the reply. Either way the next watcher, once the
+// lease has lapsed, leaves exactly one reply in the thread: it finds the
+// first among the thread's replies by its metadata (conversations.replies),
+// and posts the second, which was never sent.
+func TestCrashAroundTheApprovalReply(t *testing.T) {
+	t.Parallel()
+	eachEngine(t, func(t *testing.T, e engine) {
+		for _, tt := range []struct {
+			name      string
+			crashes   int // posts that "crash" after landing
+			failReply bool
+		}{
+			{name: "killed after the reply landed", crashes: 1},
+			{name: "killed before the reply", failReply: true},
+		} {
+			t.Run(tt.name, func(t *testing.T) {
+				env := newEnv(t, e)
+				a, b := env.watcher("pod-a"), env.watcher("pod-b")
+				env.follow(a, finChannel, "Finance")
+				env.mustPoll(a)
+				env.records.AddMeeting(recordstest.Meeting{ID: "M-7", Title: "Finance Committee, Special", Committee: "Finance", Date: env.today})
+				env.records.SetMinutes(recordstest.Minutes{MeetingID: "M-7", Status: "published_draft", Body: "Draft."})
+				env.mustPoll(a)
+				require.Len(t, env.posts(finChannel), 1)
+				ts := env.posts(finChannel)[0].TS
+
+				env.records.SetMinutes(recordstest.Minutes{MeetingID: "M-7", Status: "approved", Body: "Final."})
+				orig := a.deps.Slack
+				a.deps.Slack = &crashingSlack{Slack: orig, crashes: tt.crashes}
+				if tt.failReply {
+					// The reply's post "hangs" past the run: it may or may
+					// not have landed; here it did not.
+					env.slack.InjectFault(slacktest.Fault{Method: "chat.postMessage", HTTPStatus: 500, Times: 1})
+				}
+				_, err := a.poll(t)
+				require.Error(t, err)
+				a.deps.Slack = orig
+
+				env.clock.Advance(5 * time.Minute) // past the lease
+				env.mustPoll(b)
+				env.mustPoll(b)
+				assert.Len(t, env.replies(finChannel, ts), 1, "one reply in the thread, never two, never none")
+				assert.Contains(t, env.posts(finChannel)[0].text, "Final.")
+			})
+		}
+	})
+}

@@ -378,6 +378,41 @@ func conversationsHistory(ws *workspace, p url.Values) (reply, error) {
 	}, nil
 }
 
+// conversationsReplies answers conversations.replies: the thread whose
+// parent is at "ts" in "channel", the parent first, then its replies,
+// oldest first, with metadata when include_all_metadata is set and
+// granted (https://docs.slack.dev/reference/methods/conversations.replies:
+// thread replies appear here, not in conversations.history). A ts that is
+// no message is "thread_not_found".
+func conversationsReplies(ws *workspace, p url.Values) (reply, error) {
+	channel, ts := p.Get("channel"), p.Get("ts")
+	if channel == "" {
+		return nil, slackError("channel_not_found")
+	}
+	if ws.notInChannel[channel] {
+		return nil, slackError("not_in_channel")
+	}
+	withMetadata := truthy(p.Get("include_all_metadata")) && ws.granted("metadata.message:read")
+	page := []messageJSON{}
+	found := false
+	for _, m := range ws.messages {
+		if m.Channel != channel || m.Ephemeral {
+			continue
+		}
+		switch {
+		case m.TS == ts:
+			found = true
+			page = append([]messageJSON{newMessageJSON(m, withMetadata)}, page...)
+		case m.ThreadTS == ts:
+			page = append(page, newMessageJSON(m, withMetadata))
+		}
+	}
+	if !found {
+		return nil, slackError("thread_not_found")
+	}
+	return reply{"messages": page, "has_more": false, "response_metadata": map[string]string{"next_cursor": ""}}, nil
+}
+
 // messageJSON is a message as chat.postMessage and conversations.history
 // describe one.
 type messageJSON struct {

@@ -72,7 +72,9 @@ var methodScopes = map[string]string{
 
 // neededScope is the scope a call of method with p needs, or "".
 func neededScope(method string, p url.Values) string {
-	if method == "conversations.history" {
+	// conversations.replies needs the same history scopes
+	// (https://docs.slack.dev/reference/methods/conversations.replies).
+	if method == "conversations.history" || method == "conversations.replies" {
 		switch ch := p.Get("channel"); {
 		case strings.HasPrefix(ch, "D"):
 			return "im:history"

@@ -89,6 +89,7 @@ var methodTiers = map[string]Tier{
 	"chat.postMessage":      TierPost,
 	"chat.unfurl":           Tier3, // .../chat.unfurl
 	"chat.update":           Tier3, // .../chat.update
+	"conversations.replies": Tier3, // .../conversations.replies (as history: internal and Marketplace apps)
 	"conversations.history": Tier3, // .../conversations.history (internal and Marketplace apps; newer non-Marketplace apps get far less)
 	"conversations.info":    Tier3, // .../conversations.info
 	"conversations.open":    Tier3, // .../conversations.open
