@@ -139,6 +139,10 @@ func decodeMarkup(m string) word {
 		if !hasLabel || name == "" {
 			name = id
 		}
+		if !slackUserID.MatchString(id) {
+			// Not a user Slack resolved: only text.
+			return word{Text: "@" + name}
+		}
 		return word{Text: "@" + name, UserID: id}
 	case strings.HasPrefix(target, "#"):
 		name := label

@@ -30,6 +30,7 @@ func TestDecodeCommandText(t *testing.T) {
 		{"quoted id", "`act-1`", "`act-1`", "act-1", ""},
 		{"unclosed markup", "<@U1|x", "<@U1|x", "<@U1|x", ""},
 		{"special mention", "<!subteam^S1|@finance>", "@finance", "@finance", ""},
+		{"not a user ID", "<@0>", "@0", "@0", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -37,7 +38,7 @@ func TestDecodeCommandText(t *testing.T) {
 			got := decodeCommandText(tt.sent)
 			assert.Equal(t, tt.plain, got.Plain)
 			assert.Equal(t, tt.arg, got.argument())
-			if tt.user != "" {
+			if len(got.Words) > 0 {
 				assert.Equal(t, tt.user, got.Words[0].UserID)
 			}
 		})

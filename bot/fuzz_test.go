@@ -465,7 +465,7 @@ func FuzzParseActionsText(f *testing.F) {
 		"", "help", "?", "overdue", "all", "in-progress", "mine", "complete", "done", "complete 42",
 		"done `act-1`", "cancel", "reopen \"a b\"", "<@U024BE7LH|bob>", "<@W0123ABC>", "<@U1|x> overdue complete",
 		"@bob", "meeting FIN-2026-07", "meeting", "meeting `a&b`", "OVERDUE All", "frobnicate <!channel>",
-		"deferred", "  start   x|y|z  ", "\u00a0overdue", "meeting a=b&c=d%20", "<@U1|x",
+		"deferred", "  start   x|y|z  ", "\u00a0overdue", "meeting a=b&c=d%20", "<@U1|x", "<@0>", "<@u1|lower>",
 	} {
 		f.Add(s)
 	}
