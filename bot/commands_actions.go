@@ -138,20 +138,16 @@ func (c *clicked) changeOf(id string) *blocks.Change {
 // (as changed) in its place or added, so a finished action that is no
 // longer in the list of those still to do stays on the page.
 func withClicked(list []apiclient.Action, c *clicked) []*apiclient.Action {
-	out := make([]*apiclient.Action, 0, len(list)+1)
+	ptrs := make([]*apiclient.Action, len(list))
 	for i := range list {
-		if !c.is(list[i].ID) {
-			out = append(out, &list[i])
-		}
+		ptrs[i] = &list[i]
 	}
-	if c != nil {
-		a := c.action
-		out = append(out, &a)
-	}
-	return out
+	return withClickedPtrs(ptrs, c)
 }
 
-// withClickedPtrs is withClicked for a list already picked out.
+// withClickedPtrs is withClicked for a list already picked out: the clicked
+// action replaces its older copy, at the end, where sorting puts it back in
+// its place (see sortKeeping).
 func withClickedPtrs(list []*apiclient.Action, c *clicked) []*apiclient.Action {
 	out := make([]*apiclient.Action, 0, len(list)+1)
 	for _, a := range list {

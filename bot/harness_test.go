@@ -7,7 +7,6 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"net/url"
 	"regexp"
 	"strings"
 	"sync"
@@ -44,8 +43,6 @@ type harness struct {
 type harnessOption func(*bot.Config, *recordstest.Dataset)
 
 type botConfig = bot.Config
-
-func urlQueryEscape(s string) string { return url.QueryEscape(s) }
 
 func withAdmins(ids ...string) harnessOption {
 	return func(c *bot.Config, _ *recordstest.Dataset) { c.Admins = ids }

@@ -141,8 +141,8 @@ func startDemo(ctx context.Context, log *slog.Logger, version string) (*demoEnv,
 	}
 	wcfg := watch.Config{
 		PublicURL: env.botURL, PublicMinutes: true,
-		AssignDMsDefault: !demoNotify.AssignDMsOff,
-		Owner:            "demo",
+		Notify: demoNotify,
+		Owner:  "demo",
 	}
 	env.watch = func(ctx context.Context) (watch.Summary, error) {
 		// A domain of its own per poll, as each `recordsbot watch` run

@@ -43,12 +43,12 @@ type methodBudget struct {
 }
 
 var remindBudgets = map[string]methodBudget{
-	"users.list":            {20, 1},  // Tier 2
-	"users.lookupByEmail":   {50, 3},  // Tier 3
-	"conversations.open":    {50, 3},  // Tier 3
-	"users.conversations":   {50, 3},  // Tier 3
-	"conversations.history": {50, 3},  // Tier 3 (internal apps; see the rate-limits page for others)
-	"chat.postMessage":      {300, 8}, // Special: see postCeiling
+	"users.list":            {20, 1},          // Tier 2
+	"users.lookupByEmail":   {50, 3},          // Tier 3
+	"conversations.open":    {50, 3},          // Tier 3
+	"users.conversations":   {50, 3},          // Tier 3
+	"conversations.history": {50, 3},          // Tier 3 (internal apps; see the rate-limits page for others)
+	"chat.postMessage":      {postCeiling, 8}, // Special: see postCeiling
 }
 
 // postCeiling is the workspace-wide chat.postMessage rate the job keeps

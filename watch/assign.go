@@ -16,7 +16,6 @@ import (
 	"github.com/recordsbot/recordsbot/actions"
 	"github.com/recordsbot/recordsbot/apiclient"
 	"github.com/recordsbot/recordsbot/blocks"
-	"github.com/recordsbot/recordsbot/store"
 )
 
 // dmGroup is the actions newly assigned to one Slack user at one meeting:
@@ -110,7 +109,7 @@ func (p *poll) assignments(ctx context.Context) error {
 	slices.SortFunc(keys, func(a, b [2]string) int { return cmp.Or(cmp.Compare(a[0], b[0]), cmp.Compare(a[1], b[1])) })
 	for _, gk := range keys {
 		g := groups[gk]
-		on := store.Defaults{AssignDMsOff: !p.cfg.AssignDMsDefault}.Effective(settings[g.user]).AssignDMs
+		on := p.cfg.Notify.Effective(settings[g.user]).AssignDMs
 		o := outcome(already)
 		if on {
 			o = p.dm(ctx, g)

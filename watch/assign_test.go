@@ -92,7 +92,7 @@ func TestAssignmentDMsHonourSettings(t *testing.T) {
 		assert.Empty(t, env.dms(carol.ID))
 
 		// Default off: only those who chose on hear.
-		quiet := env.watcher("w2", func(c *watchConfig) { c.AssignDMsDefault = false })
+		quiet := env.watcher("w2", func(c *watchConfig) { c.Notify.AssignDMsOff = true })
 		env.records.AddAction(recordstest.Action{ID: "A-22", Title: "Carol again", Status: "open", AssigneeEmail: carol.Email, MeetingID: "M-3"})
 		env.records.AddAction(recordstest.Action{ID: "A-23", Title: "Bob again", Status: "open", AssigneeEmail: bob.Email, MeetingID: "M-3"})
 		env.mustPoll(quiet)

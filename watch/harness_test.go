@@ -20,10 +20,6 @@ import (
 	"github.com/recordsbot/recordsbot/watch"
 )
 
-// postgresEnv points the tests at a PostgreSQL server, as for the store's
-// own suite; .ci/run starts a throw-away one and sets it.
-const postgresEnv = "RECORDSBOT_TEST_POSTGRES"
-
 // engine gives a test a fresh database that several Stores can share.
 type engine struct {
 	name   string
@@ -133,11 +129,10 @@ func (e *env) watcher(owner string, mod ...func(*watch.Config)) *watcher {
 	require.NoError(e.t, err)
 	api := slack.New("xoxb-test", slack.OptionAPIURL(e.slack.APIURL()))
 	cfg := watch.Config{
-		Owner:            owner,
-		PublicURL:        "https://bot.example.org",
-		PublicMinutes:    true,
-		AssignDMsDefault: true,
-		Now:              e.clock.Now,
+		Owner:         owner,
+		PublicURL:     "https://bot.example.org",
+		PublicMinutes: true,
+		Now:           e.clock.Now,
 	}
 	for _, m := range mod {
 		m(&cfg)

@@ -39,9 +39,10 @@ type Config struct {
 	// only when PublicMinutes is on.
 	PublicURL     string
 	PublicMinutes bool
-	// AssignDMsDefault is the organisation's default for new-assignment
-	// DMs (ASSIGN_DMS_DEFAULT), for people who have not chosen.
-	AssignDMsDefault bool
+	// Notify are the organisation's notification defaults
+	// (ASSIGN_DMS_DEFAULT, …); a person's own setting wins. The zero value
+	// sends assignment DMs.
+	Notify store.Defaults
 	// UserMap is USER_MAP: assignees whose records identity is not their
 	// Slack email.
 	UserMap actions.UserMap

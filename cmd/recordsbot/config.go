@@ -132,9 +132,6 @@ func (c *Config) check(sub string) error {
 			return err
 		}
 	}
-	if err := checkAssignDMsDefault(c.AssignDMsDefault); err != nil {
-		return err
-	}
 	if err := checkWatchInterval(c.WatchInterval); err != nil {
 		return err
 	}

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"strings"
 	"sync"
 	"time"
 
@@ -65,11 +64,11 @@ func watchConfig(cfg Config) watch.Config {
 	userMap, _ := parseUserMap(cfg.UserMap)
 	zone, _ := cfg.zone()
 	return watch.Config{
-		PublicURL:        cfg.PublicURL,
-		PublicMinutes:    cfg.PublicMinutes,
-		AssignDMsDefault: assignDMsDefault(cfg.AssignDMsDefault),
-		UserMap:          actions.NewUserMap(userMap),
-		Zone:             zone,
+		PublicURL:     cfg.PublicURL,
+		PublicMinutes: cfg.PublicMinutes,
+		Notify:        cfg.notifyDefaults(),
+		UserMap:       actions.NewUserMap(userMap),
+		Zone:          zone,
 	}
 }
 
@@ -81,21 +80,6 @@ func watchActions(cfg Config, records *apiclient.Client, api *slack.Client) *act
 	return actions.New(records, api, actions.Config{
 		Admins: bc.Admins, UserMap: actions.NewUserMap(bc.UserMap), CacheTTL: bc.ActionsCacheTTL, Zone: zone,
 	})
-}
-
-// assignDMsDefault reads ASSIGN_DMS_DEFAULT (on or off; check refuses
-// anything else).
-func assignDMsDefault(s string) bool {
-	return !strings.EqualFold(strings.TrimSpace(s), "off")
-}
-
-// checkAssignDMsDefault is check's rule for ASSIGN_DMS_DEFAULT.
-func checkAssignDMsDefault(s string) error {
-	switch strings.ToLower(strings.TrimSpace(s)) {
-	case "", "on", "off":
-		return nil
-	}
-	return &configError{fmt.Sprintf("ASSIGN_DMS_DEFAULT must be on or off, got %q", s)}
 }
 
 // minWatchInterval keeps a mistyped WATCH_INTERVAL ("5" read as 5ns is

@@ -116,9 +116,8 @@ func TestWatchConfig(t *testing.T) {
 			assert.NotContains(t, err.Error(), "\n", "one line")
 		})
 	}
-	assert.True(t, assignDMsDefault("on"))
-	assert.True(t, assignDMsDefault(""))
-	assert.False(t, assignDMsDefault("off"))
+	cfg := Config{AssignDMsDefault: "OFF"}
+	assert.True(t, cfg.notifyDefaults().AssignDMsOff, "ASSIGN_DMS_DEFAULT=off reaches the watcher")
 }
 
 // TestServeWatchesInTheBackground: with WATCH_INTERVAL set, serve polls
