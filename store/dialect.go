@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"database/sql/driver"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"net/url"
@@ -78,7 +79,7 @@ type target struct {
 	dialect *dialect
 	display string // without credentials
 	file    string // SQLite file path; "" in memory and for PostgreSQL
-	open    func() (*sql.DB, error)
+	open    func(context.Context) (*sql.DB, error)
 }
 
 // memoryForms are the DATABASE_URLs of a private in-memory SQLite database.
@@ -108,7 +109,7 @@ func parseURL(databaseURL string) (*target, error) {
 	u := strings.TrimSpace(databaseURL)
 	switch {
 	case memoryForms[u]:
-		return &target{dialect: sqliteDialect, display: u, open: func() (*sql.DB, error) {
+		return &target{dialect: sqliteDialect, display: u, open: func(context.Context) (*sql.DB, error) {
 			db, err := sql.Open("sqlite", ":memory:?_txlock=immediate&_foreign_keys=1")
 			if err != nil {
 				return nil, err
@@ -134,17 +135,21 @@ func parseURL(databaseURL string) (*target, error) {
 		if abs, err := filepath.Abs(path); err == nil {
 			path = abs
 		}
-		return &target{dialect: sqliteDialect, display: u, file: path, open: func() (*sql.DB, error) {
-			// WAL lets readers and the one writer proceed together; the
-			// busy timeout makes writers from other connections or
+		return &target{dialect: sqliteDialect, display: u, file: path, open: func(ctx context.Context) (*sql.DB, error) {
+			// The busy timeout makes writers from other connections or
 			// processes queue instead of failing with SQLITE_BUSY; every
-			// transaction takes the write lock when it begins.
-			db, err := sql.Open("sqlite", path+"?_busy_timeout=10000&_journal_mode=WAL&_txlock=immediate&_foreign_keys=1")
+			// transaction takes the write lock when it begins, so two
+			// never deadlock upgrading a read lock.
+			db, err := sql.Open("sqlite", path+"?_busy_timeout="+strconv.Itoa(int(sqliteBusyTimeout/time.Millisecond))+"&_txlock=immediate&_foreign_keys=1")
 			if err != nil {
 				return nil, err
 			}
 			db.SetMaxOpenConns(4)
 			db.SetConnMaxIdleTime(5 * time.Minute)
+			if err := useWAL(ctx, db); err != nil {
+				_ = db.Close()
+				return nil, err
+			}
 			return db, nil
 		}}, nil
 	case strings.HasPrefix(u, "postgres://"), strings.HasPrefix(u, "postgresql://"):
@@ -153,7 +158,7 @@ func parseURL(databaseURL string) (*target, error) {
 			// pgx's message may quote the URL, password included: say less.
 			return nil, badURL("not a valid PostgreSQL URL (postgres://user:password@host:5432/dbname?sslmode=…)")
 		}
-		return &target{dialect: postgresDialect, display: redact(u), open: func() (*sql.DB, error) {
+		return &target{dialect: postgresDialect, display: redact(u), open: func(context.Context) (*sql.DB, error) {
 			db := stdlib.OpenDB(*cfg)
 			db.SetMaxOpenConns(8)
 			db.SetConnMaxIdleTime(5 * time.Minute)
@@ -163,6 +168,44 @@ func parseURL(databaseURL string) (*target, error) {
 		return nil, badURL("is empty; use sqlite://recordsbot.db, sqlite:///abs/path.db or postgres://…")
 	default:
 		return nil, badURL("must start with sqlite:// (sqlite:///abs/path.db, sqlite://relative.db, sqlite::memory:) or postgres://, got " + quoteRedacted(u))
+	}
+}
+
+// sqliteBusyTimeout is how long a SQLite statement waits for another
+// connection's or process's write lock before giving up.
+const sqliteBusyTimeout = 10 * time.Second
+
+// useWAL puts the database file in WAL mode, so readers and the one writer
+// proceed together. The mode is stored in the file, so this is done once
+// here rather than by every new connection (a _journal_mode DSN parameter):
+// switching a fresh file needs an exclusive lock, and SQLite answers
+// SQLITE_BUSY at once, without waiting out the busy timeout, when two
+// connections race to switch (it would be a deadlock: "the busy handler is
+// not invoked if SQLite determines that invoking it could result in a
+// deadlock", https://www.sqlite.org/c3ref/busy_handler.html). Replicas or
+// a CronJob starting together on one new file did hit it, about once in a
+// hundred starts; so a busy answer here is waited out, within the same
+// timeout as any other statement.
+func useWAL(ctx context.Context, db *sql.DB) error {
+	deadline := time.Now().Add(sqliteBusyTimeout)
+	for wait := 5 * time.Millisecond; ; wait = min(2*wait, 250*time.Millisecond) {
+		var mode string
+		err := db.QueryRowContext(ctx, "PRAGMA journal_mode=WAL").Scan(&mode)
+		if err == nil {
+			if !strings.EqualFold(mode, "wal") {
+				return fmt.Errorf("journal mode is %s, not WAL (is the file on a network file system?)", mode)
+			}
+			return nil
+		}
+		var e *sqlite.Error
+		if !errors.As(err, &e) || e.Code()&0xff != sqlite3.SQLITE_BUSY || time.Now().After(deadline) {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(wait):
+		}
 	}
 }
 

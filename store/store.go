@@ -69,7 +69,7 @@ func Open(ctx context.Context, databaseURL string, opts ...Option) (*Store, erro
 	for _, o := range opts {
 		o(s)
 	}
-	db, err := target.open()
+	db, err := target.open(ctx)
 	if err != nil {
 		return nil, s.wrap("open store "+s.display, err)
 	}
