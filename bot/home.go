@@ -11,6 +11,7 @@ import (
 	"github.com/recordsbot/recordsbot/actions"
 	"github.com/recordsbot/recordsbot/apiclient"
 	"github.com/recordsbot/recordsbot/blocks"
+	"github.com/recordsbot/recordsbot/internal/slackapi"
 )
 
 // homeRows is the number of action rows on the Home tab: each takes two
@@ -27,6 +28,9 @@ type homeState struct {
 	// settingsNote is shown atop the Notifications section: the answer
 	// to a change of settings.
 	settingsNote string
+	// hash is that of the Home tab version a click came from, "" for a
+	// publish no click asked for.
+	hash string
 }
 
 func (h *homeUI) publishHomeLogged(ctx context.Context, user string, st homeState) {
@@ -37,7 +41,47 @@ func (h *homeUI) publishHomeLogged(ctx context.Context, user string, st homeStat
 
 // publishHome builds and publishes the user's App Home: their open and
 // in-progress actions with buttons, and the latest minutes per committee.
+//
+// Two answers for one user can be built at once (quick clicks on the
+// Notifications section; Slack delivering interactions in parallel), and
+// the one built first, from older state, must not be published last. In
+// this process a user's builds and publishes take turns. Between replicas,
+// the hash of the version clicked goes with the publish, and Slack refuses
+// it with hash_conflict when another answer landed since ("Error returned
+// when the provided hash doesn't match the current stored value",
+// https://api.slack.com/methods/views.publish); the view is then built again
+// from what is stored now and published without a hash.
 func (h *homeUI) publishHome(ctx context.Context, user string, st homeState) error {
+	defer h.turns.take(user)()
+	err := h.publish(ctx, user, st)
+	if st.hash != "" && slackapi.ErrorCode(err) == "hash_conflict" {
+		h.log.InfoContext(ctx, "app home: a newer version was published meanwhile; building again", "user", user)
+		st.hash = ""
+		err = h.publish(ctx, user, st)
+	}
+	return err
+}
+
+func (h *homeUI) publish(ctx context.Context, user string, st homeState) error {
+	view := h.build(ctx, user, st)
+	_, err := h.slack.PublishViewContext(ctx, slack.PublishViewContextRequest{UserID: user, View: view, Hash: hashArg(st.hash)})
+	h.metrics.slackCall("views.publish", err)
+	if err != nil {
+		return fmt.Errorf("views.publish: %w", err)
+	}
+	return nil
+}
+
+// hashArg is the optional hash argument of views.publish: none for "".
+func hashArg(hash string) *string {
+	if hash == "" {
+		return nil
+	}
+	return &hash
+}
+
+// build is user's Home tab as it stands.
+func (h *homeUI) build(ctx context.Context, user string, st homeState) slack.HomeTabViewRequest {
 	v := blocks.HomeView{User: user}
 	me, meErr := h.dom.Who(ctx, user)
 	now := h.now()
@@ -90,13 +134,7 @@ func (h *homeUI) publishHome(ctx context.Context, user string, st homeState) err
 	}
 	v.Minutes = latest
 	v.Notifications = h.settings.homeNotifications(ctx, user, st.settingsNote)
-	view := blocks.Home(v)
-	_, err = h.slack.PublishViewContext(ctx, slack.PublishViewContextRequest{UserID: user, View: view})
-	h.metrics.slackCall("views.publish", err)
-	if err != nil {
-		return fmt.Errorf("views.publish: %w", err)
-	}
-	return nil
+	return blocks.Home(v)
 }
 
 // latestPerCommittee finds the newest visible minutes of each committee

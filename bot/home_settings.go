@@ -43,7 +43,7 @@ func (c *clicks) clickSetting(ctx context.Context, in *interaction, actionID, va
 		c.respond(ctx, in, notice(note), false)
 		return
 	}
-	c.home.publishHomeLogged(ctx, in.User.ID, homeState{settingsNote: note})
+	c.answerOnHome(ctx, in, homeState{settingsNote: note})
 }
 
 // saveSetting applies one control's value to user's settings and returns
@@ -61,10 +61,9 @@ func (su *settingsUI) saveSetting(ctx context.Context, user, actionID, value str
 			return msgStaleButton, false
 		}
 	}
-	set, err := su.store.Settings(ctx, user)
-	if err != nil {
-		return su.say(ctx, "read settings", err), false
-	}
+	// Only the field clicked is sent: the others stay as stored, defaults
+	// included, even when another change lands at the same moment.
+	var set store.Settings
 	var note string
 	switch actionID {
 	case blocks.ActionSettingsRemind:
@@ -82,7 +81,7 @@ func (su *settingsUI) saveSetting(ctx context.Context, user, actionID, value str
 	default:
 		return msgStaleButton, false
 	}
-	if err := su.store.SaveSettings(ctx, user, set); err != nil {
+	if err := su.store.ChangeSettings(ctx, user, set); err != nil {
 		return su.say(ctx, "save settings", err), false
 	}
 	return note + " It applies from the next one.", true

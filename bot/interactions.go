@@ -39,6 +39,12 @@ type interaction struct {
 		ViewID      string `json:"view_id"`
 	} `json:"container"`
 	ResponseURL string `json:"response_url"`
+	// View is the Home tab version clicked on. Its hash goes back with
+	// the views.publish that answers the click, so a stale answer cannot
+	// overwrite a newer one (see homeUI.publishHome).
+	View struct {
+		Hash string `json:"hash"`
+	} `json:"view"`
 	// Team and APIAppID name the workspace and the app, for a deep link
 	// to the app's Home tab.
 	Team struct {
@@ -158,7 +164,7 @@ func (c *clicks) click(ctx context.Context, in *interaction, actionID, value str
 		c.clickShare(ctx, in, value)
 	case actionID == blocks.ActionHomeMore:
 		offset, _ := strconv.Atoi(value)
-		c.home.publishHomeLogged(ctx, in.User.ID, homeState{offset: offset})
+		c.answerOnHome(ctx, in, homeState{offset: offset})
 	case actionID == blocks.ActionSettingsRemind, actionID == blocks.ActionSettingsRemindAt,
 		actionID == blocks.ActionSettingsWeekdays, actionID == blocks.ActionSettingsAssignDMs:
 		c.clickSetting(ctx, in, actionID, value)
@@ -182,7 +188,7 @@ const msgStaleButton = ":thinking_face: I don't recognise that button (the messa
 func (c *clicks) respond(ctx context.Context, in *interaction, r *reply, replace bool) {
 	if in.Container.Type == "view" || in.ResponseURL == "" {
 		text := r.Text
-		c.home.publishHomeLogged(ctx, in.User.ID, homeState{note: text})
+		c.answerOnHome(ctx, in, homeState{note: text})
 		return
 	}
 	out := *r
@@ -191,6 +197,13 @@ func (c *clicks) respond(ctx context.Context, in *interaction, r *reply, replace
 	if err := c.post(ctx, in.ResponseURL, &out); err != nil {
 		c.log.ErrorContext(ctx, "interaction: response_url failed", "error", err)
 	}
+}
+
+// answerOnHome answers a click by publishing the clicker's Home tab, as a
+// newer version of the one clicked on.
+func (c *clicks) answerOnHome(ctx context.Context, in *interaction, st homeState) {
+	st.hash = in.View.Hash
+	c.home.publishHomeLogged(ctx, in.User.ID, st)
 }
 
 // parseStatusValue splits a status button's value: "<status>|<action
@@ -235,7 +248,7 @@ func (c *clicks) clickStatus(ctx context.Context, in *interaction, value string)
 	done := fmt.Sprintf(":white_check_mark: *%s* %s.", blocks.Escape(a.Title), blocks.StatusDone(string(to)))
 
 	if in.Container.Type == "view" {
-		c.home.publishHomeLogged(ctx, actor, homeState{clicked: &clicked{action: a, change: change}})
+		c.answerOnHome(ctx, in, homeState{clicked: &clicked{action: a, change: change}})
 		return
 	}
 	var newBlocks []json.RawMessage

@@ -8,6 +8,7 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"math/rand/v2"
 	"net/http"
 	"strconv"
 	"strings"
@@ -251,15 +252,18 @@ func (s *Server) background(ctx context.Context, f func(ctx context.Context)) {
 // revisions hands out render revisions for block IDs (see
 // blocks.RowBlockID): each redraw of a message or view must use new
 // block_ids, so every row rendered gets a revision never handed out
-// before. The start time keeps them apart across restarts, the counter
-// within a process (whose clock may stand still in tests).
+// before. The start time keeps them apart across restarts; a random part
+// keeps them apart between replicas started in the same millisecond (or on
+// a clock that stands still, as in tests), since each replica may redraw
+// the same person's Home tab; the counter keeps them apart within a
+// process.
 type revisions struct {
 	start string
 	n     atomic.Uint64
 }
 
 func newRevisions(now time.Time) *revisions {
-	return &revisions{start: strconv.FormatInt(now.UnixMilli(), 36)}
+	return &revisions{start: strconv.FormatInt(now.UnixMilli(), 36) + "." + strconv.FormatUint(uint64(rand.Uint32()), 36)}
 }
 
 func (r *revisions) next() string {

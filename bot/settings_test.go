@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"net/http"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -84,6 +85,100 @@ func TestHomeNotificationSettings(t *testing.T) {
 			require.NoError(t, err)
 			assert.Equal(t, store.Settings{}, bob)
 		})
+	}
+}
+
+// Clicks on different settings that arrive together (a person clicking
+// quickly, Slack delivering two interactions at once, two replicas) all
+// land: each saves only its own field.
+func TestHomeSettingsClickedTogether(t *testing.T) {
+	t.Parallel()
+	for _, engine := range storeEngines {
+		t.Run(engine, func(t *testing.T) {
+			t.Parallel()
+			st := openTestStore(t, engine)
+			h := newStoreHarness(t, st)
+			alice := h.person("alice")
+			view := h.openHome(t, "Ev_together", alice)
+			clicks := []struct{ action, value string }{
+				{blocks.ActionSettingsRemind, "off"},
+				{blocks.ActionSettingsRemindAt, "07:00"},
+				{blocks.ActionSettingsWeekdays, "on"},
+				{blocks.ActionSettingsAssignDMs, "off"},
+			}
+			var wg sync.WaitGroup
+			start := make(chan struct{})
+			for _, c := range clicks {
+				blockID, el, opt := view.element(t, c.action, c.value)
+				wg.Go(func() {
+					<-start
+					r, err := h.send.Click(t.Context(), slacktest.Click{User: alice, View: view.raw, BlockID: blockID, Element: el, Option: opt})
+					if assert.NoError(t, err) {
+						assert.Equal(t, http.StatusOK, r.Status)
+					}
+				})
+			}
+			close(start)
+			wg.Wait()
+			h.settle(t)
+
+			set, err := st.Settings(t.Context(), alice.ID)
+			require.NoError(t, err)
+			require.NotNil(t, set.RemindEnabled)
+			require.NotNil(t, set.RemindAt)
+			require.NotNil(t, set.WeekdaysOnly)
+			require.NotNil(t, set.AssignDMs)
+			assert.Equal(t, []any{false, "07:00", true, false}, []any{*set.RemindEnabled, *set.RemindAt, *set.WeekdaysOnly, *set.AssignDMs}, "every click landed")
+			s := h.homeView(t, alice).all()
+			for _, want := range []string{"*Daily reminders:* Off", "*Reminder time:* 07:00", "*Weekdays only:* On", "*New-assignment DMs:* Off"} {
+				assert.Contains(t, s, want, "the Home tab ends showing all four")
+			}
+		})
+	}
+}
+
+// Two replicas behind one Request URL each take one of two clicks made
+// together on the same Home tab. Neither knows of the other's publish; the
+// hash of the version clicked makes Slack refuse whichever answer comes
+// second (hash_conflict), and that one is built again from the store. The
+// Home tab ends showing both changes, round after round.
+func TestHomeSettingsClickedOnTwoReplicas(t *testing.T) {
+	t.Parallel()
+	st := openTestStore(t, "sqlite")
+	h := newStoreHarness(t, st)
+	replicaA := h.send
+	h.rebuild(bot.Deps{Store: st})
+	replicaB := h.send
+	alice := h.person("alice")
+	view := h.openHome(t, "Ev_replicas", alice)
+	for round := range 12 {
+		remind, weekdays := "off", "on"
+		if round%2 == 1 {
+			remind, weekdays = "on", "off"
+		}
+		var wg sync.WaitGroup
+		start := make(chan struct{})
+		for _, c := range []struct {
+			via           *slacktest.Sender
+			action, value string
+		}{{replicaA, blocks.ActionSettingsRemind, remind}, {replicaB, blocks.ActionSettingsWeekdays, weekdays}} {
+			blockID, el, opt := view.element(t, c.action, c.value)
+			wg.Go(func() {
+				<-start
+				r, err := c.via.Click(t.Context(), slacktest.Click{User: alice, View: view.raw, BlockID: blockID, Element: el, Option: opt})
+				if assert.NoError(t, err) {
+					assert.Equal(t, http.StatusOK, r.Status)
+				}
+			})
+		}
+		close(start)
+		wg.Wait()
+		h.settle(t)
+		view = h.homeView(t, alice)
+		s := view.all()
+		word := map[string]string{"on": "On", "off": "Off"}
+		require.Contains(t, s, "*Daily reminders:* "+word[remind], "round %d: the Home tab shows both changes", round)
+		require.Contains(t, s, "*Weekdays only:* "+word[weekdays], "round %d: the Home tab shows both changes", round)
 	}
 }
 

@@ -17,7 +17,9 @@ type Store interface {
 	Unfollow(ctx context.Context, channelID, committeeKey string) (existed bool, err error)
 	FollowsInChannel(ctx context.Context, channelID string) ([]store.Follow, error)
 	Settings(ctx context.Context, userID string) (store.Settings, error)
-	SaveSettings(ctx context.Context, userID string, set store.Settings) error
+	// ChangeSettings sets the non-nil fields and keeps the rest, in one
+	// step, so two changes at once both land.
+	ChangeSettings(ctx context.Context, userID string, change store.Settings) error
 	Ping(ctx context.Context) error
 }
 

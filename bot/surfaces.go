@@ -72,6 +72,7 @@ type settingsUI struct {
 
 // homeUI is the App Home tab.
 type homeUI struct {
+	turns    turns // one build-and-publish at a time per user
 	dom      *actions.Service
 	acts     *actionsUI
 	mins     *minutesUI

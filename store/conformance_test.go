@@ -57,6 +57,7 @@ func conformanceCases() []conformanceCase {
 		{"announcements", false, testAnnouncements},
 		{"seen assignees and state", false, testSeenAndState},
 		{"settings", false, testSettings},
+		{"settings changed together", true, testSettingsChangedTogether},
 		{"closed store is unavailable", false, testClosedUnavailable},
 	}, ledgerCases()...)
 }
@@ -326,6 +327,52 @@ func testSettings(t *testing.T, e engine) {
 	require.NoError(t, err)
 	assert.Equal(t, "23:59", *got.RemindAt, "a refused save changes nothing")
 	assert.ErrorIs(t, s.SaveSettings(ctx, "", Settings{}), ErrInvalid)
+}
+
+// Two replicas each take one click on the same person's settings at the same
+// moment, many times over: every change lands, and the fields nobody
+// changed keep their values. A read-modify-write would lose one in most
+// rounds.
+func testSettingsChangedTogether(t *testing.T, e engine) {
+	url := e.newURL(t)
+	a, b := open(t, url), open(t, url)
+	ctx := t.Context()
+	require.NoError(t, a.SaveSettings(ctx, "U1", Settings{RemindAt: ptr("07:30")}))
+	for round := range 25 {
+		on := round%2 == 0
+		var wg sync.WaitGroup
+		start := make(chan struct{})
+		changes := []struct {
+			s   *Store
+			set Settings
+		}{
+			{a, Settings{RemindEnabled: ptr(on)}},
+			{b, Settings{WeekdaysOnly: ptr(on)}},
+			{a, Settings{AssignDMs: ptr(!on)}},
+		}
+		for _, c := range changes {
+			wg.Go(func() {
+				<-start
+				assert.NoError(t, c.s.ChangeSettings(ctx, "U1", c.set))
+			})
+		}
+		close(start)
+		wg.Wait()
+		got, err := b.Settings(ctx, "U1")
+		require.NoError(t, err)
+		require.Equal(t, []any{on, "07:30", on, !on}, []any{*got.RemindEnabled, *got.RemindAt, *got.WeekdaysOnly, *got.AssignDMs}, "round %d", round)
+	}
+	// A change of nothing is a no-op that still refuses what SaveSettings
+	// refuses.
+	require.NoError(t, a.ChangeSettings(ctx, "U2", Settings{}))
+	got, err := a.Settings(ctx, "U2")
+	require.NoError(t, err)
+	assert.Nil(t, got.RemindEnabled)
+	assert.ErrorIs(t, a.ChangeSettings(ctx, "U1", Settings{RemindAt: ptr("25:00")}), ErrInvalid)
+	assert.ErrorIs(t, a.ChangeSettings(ctx, "", Settings{}), ErrInvalid)
+	got, err = a.Settings(ctx, "U1")
+	require.NoError(t, err)
+	assert.Equal(t, "07:30", *got.RemindAt, "a refused change changes nothing")
 }
 
 func testClosedUnavailable(t *testing.T, e engine) {

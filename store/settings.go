@@ -81,13 +81,8 @@ func (s *Store) SettingsFor(ctx context.Context, userIDs []string) (map[string]S
 // the default). Errors: ErrInvalid for an empty user ID or a RemindAt that
 // is not HH:MM; ErrUnavailable when the store is down.
 func (s *Store) SaveSettings(ctx context.Context, userID string, set Settings) error {
-	if userID == "" {
-		return fmt.Errorf("save settings: %w: user ID is required", ErrInvalid)
-	}
-	if set.RemindAt != nil {
-		if err := CheckRemindAt(*set.RemindAt); err != nil {
-			return err
-		}
+	if err := checkSettings("save settings", userID, set); err != nil {
+		return err
 	}
 	_, err := s.db.ExecContext(ctx, s.q(`
 		INSERT INTO settings (user_id, remind_enabled, remind_at, weekdays_only, assign_dms, updated_at)
@@ -98,6 +93,39 @@ func (s *Store) SaveSettings(ctx context.Context, userID string, set Settings) e
 			updated_at = excluded.updated_at`),
 		userID, boolParam(set.RemindEnabled), stringParam(set.RemindAt), boolParam(set.WeekdaysOnly), boolParam(set.AssignDMs), ms(s.now()))
 	return s.wrap("save settings", err)
+}
+
+// ChangeSettings sets the fields of change that are not nil and keeps the
+// rest of userID's settings as they are, in one statement: two changes made
+// at the same moment (two clicks on the Home tab, a *Stop these* in a DM
+// while the Home tab is open) both land, where reading, changing and saving
+// the row would lose one. Errors as SaveSettings.
+func (s *Store) ChangeSettings(ctx context.Context, userID string, change Settings) error {
+	if err := checkSettings("change settings", userID, change); err != nil {
+		return err
+	}
+	_, err := s.db.ExecContext(ctx, s.q(`
+		INSERT INTO settings (user_id, remind_enabled, remind_at, weekdays_only, assign_dms, updated_at)
+		VALUES (?, ?, ?, ?, ?, ?)
+		ON CONFLICT (user_id) DO UPDATE SET
+			remind_enabled = COALESCE(excluded.remind_enabled, settings.remind_enabled),
+			remind_at = COALESCE(excluded.remind_at, settings.remind_at),
+			weekdays_only = COALESCE(excluded.weekdays_only, settings.weekdays_only),
+			assign_dms = COALESCE(excluded.assign_dms, settings.assign_dms),
+			updated_at = excluded.updated_at`),
+		userID, boolParam(change.RemindEnabled), stringParam(change.RemindAt), boolParam(change.WeekdaysOnly), boolParam(change.AssignDMs), ms(s.now()))
+	return s.wrap("change settings", err)
+}
+
+// checkSettings refuses what the settings table must not hold.
+func checkSettings(what, userID string, set Settings) error {
+	if userID == "" {
+		return fmt.Errorf("%s: %w: user ID is required", what, ErrInvalid)
+	}
+	if set.RemindAt != nil {
+		return CheckRemindAt(*set.RemindAt)
+	}
+	return nil
 }
 
 func nullBool(v sql.NullInt64) *bool {

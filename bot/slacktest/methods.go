@@ -291,9 +291,6 @@ func viewsPublish(ws *workspace, p url.Values) (reply, error) {
 		Hash:   fmt.Sprintf("%d.%08x", ws.now().Unix(), ws.seq),
 		View:   json.RawMessage(raw),
 	}
-	ws.views = append(ws.views, published)
-	ws.homeViews[userID] = published
-
 	// Slack answers the view as published plus what it assigned.
 	answered := maps.Clone(view)
 	for key, value := range map[string]string{
@@ -310,6 +307,13 @@ func viewsPublish(ws *workspace, p url.Values) (reply, error) {
 	if _, ok := answered["state"]; !ok {
 		answered["state"] = json.RawMessage(`{"values":{}}`)
 	}
+	served, err := json.Marshal(answered)
+	if err != nil {
+		return nil, err
+	}
+	published.Served = served
+	ws.views = append(ws.views, published)
+	ws.homeViews[userID] = published
 	return reply{"view": answered}, nil
 }
 

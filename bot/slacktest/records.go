@@ -69,6 +69,9 @@ type View struct {
 	UserID string          // whose Home tab
 	Hash   string          // the hash the Server gave this version
 	View   json.RawMessage // the view JSON as published
+	// Served is the view as Slack holds it and sends it back in a
+	// block_actions payload: View plus id, hash, team_id, state….
+	Served json.RawMessage
 }
 
 // Unfurl is a chat.unfurl call.
@@ -135,6 +138,21 @@ func (s *Server) HomeView(userID string) (json.RawMessage, bool) {
 		return nil, false
 	}
 	return bytes.Clone(v.View), true
+}
+
+// servedView returns the view as Slack served it for the version of
+// userID's Home tab whose published JSON is published, newest first: a
+// click on a Home tab carries that version's id and hash, whatever has been
+// published since.
+func (s *Server) servedView(userID string, published json.RawMessage) (json.RawMessage, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for i := len(s.ws.views) - 1; i >= 0; i-- {
+		if v := s.ws.views[i]; v.UserID == userID && bytes.Equal(v.View, published) {
+			return bytes.Clone(v.Served), true
+		}
+	}
+	return nil, false
 }
 
 // Views returns every view published to userID's Home tab, or to anyone's

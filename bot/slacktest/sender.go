@@ -380,6 +380,15 @@ func (s *Sender) Click(ctx context.Context, c Click) (*Response, error) {
 			messageID: c.MessageTS, ephemeral: c.Ephemeral,
 		})
 	}
+	if s.Slack != nil && c.View != nil {
+		// Slack sends the view the user clicked on as it holds it, with
+		// its id and the hash of that version (bolt-js types it as
+		// ViewOutput, with id and hash: slackapi/bolt-js#437), the hash
+		// views.publish takes back to refuse a stale update.
+		if served, ok := s.Slack.servedView(c.User.ID, c.View); ok {
+			c.View = served
+		}
+	}
 	payload, err := s.BlockActions(c, u)
 	if err != nil {
 		return nil, err
