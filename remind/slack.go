@@ -33,10 +33,11 @@ func (realClock) Sleep(ctx context.Context, d time.Duration) error { return slee
 // calls a minute and a burst. The numbers are the floors of Slack's tiers
 // ("Tier 2: 20+ per minute", "Tier 3: 50+", "Tier 4: 100+",
 // https://docs.slack.dev/apis/web-api/rate-limits) with each method's tier
-// from its page under https://docs.slack.dev/reference/methods/. The job
-// paces itself to them, so it is not paced by 429s; bursts are kept below
-// what Slack tolerates, which leaves room for calls that arrive out of
-// step.
+// from its page under https://docs.slack.dev/reference/methods/ (checked
+// against Slack's Java SDK, MethodsRateLimits.java, as slacktest's table
+// is). The job paces itself to them, so it is not paced by 429s; bursts
+// are kept below what Slack tolerates, which leaves room for calls that
+// arrive out of step.
 type methodBudget struct {
 	perMinute float64
 	burst     float64
@@ -46,7 +47,7 @@ var remindBudgets = map[string]methodBudget{
 	"users.list":            {20, 1},          // Tier 2
 	"users.lookupByEmail":   {50, 3},          // Tier 3
 	"conversations.open":    {50, 3},          // Tier 3
-	"users.conversations":   {50, 3},          // Tier 3
+	"users.conversations":   {20, 1},          // Tier 2
 	"conversations.history": {50, 3},          // Tier 3 (internal apps; see the rate-limits page for others)
 	"chat.postMessage":      {postCeiling, 8}, // Special: see postCeiling
 }

@@ -81,7 +81,11 @@ const (
 )
 
 // methodTiers is each modelled method's tier, from its page under
-// https://docs.slack.dev/reference/methods/ (the "Rate limits" fact).
+// https://docs.slack.dev/reference/methods/ (the "Rate limits" fact), and
+// checked method by method against the table in Slack's own Java SDK
+// (slackapi/java-slack-sdk, slack-api-client/.../methods/MethodsRateLimits.java),
+// which agrees on every one; users.conversations is Tier 2 there, not the
+// Tier 3 this table first had from memory.
 var methodTiers = map[string]Tier{
 	"apps.connections.open": Tier1, // .../apps.connections.open
 	"auth.test":             Tier4, // .../auth.test: Special, thousands an hour; Tier 4 is a safe floor
@@ -93,7 +97,7 @@ var methodTiers = map[string]Tier{
 	"conversations.history": Tier3, // .../conversations.history (internal and Marketplace apps; newer non-Marketplace apps get far less)
 	"conversations.info":    Tier3, // .../conversations.info
 	"conversations.open":    Tier3, // .../conversations.open
-	"users.conversations":   Tier3, // .../users.conversations
+	"users.conversations":   Tier2, // .../users.conversations
 	"users.info":            Tier4, // .../users.info
 	"users.list":            Tier2, // .../users.list
 	"users.lookupByEmail":   Tier3, // .../users.lookupByEmail
