@@ -23,6 +23,17 @@ import (
 // starts one).
 var storeEngines = []string{"sqlite", "postgres"}
 
+// onEachStore runs test, in parallel, on a fresh store of each engine.
+func onEachStore(t *testing.T, test func(t *testing.T, st *store.Store)) {
+	t.Helper()
+	for _, engine := range storeEngines {
+		t.Run(engine, func(t *testing.T) {
+			t.Parallel()
+			test(t, openTestStore(t, engine))
+		})
+	}
+}
+
 // openTestStore opens a fresh, empty store on engine, closed when the test
 // ends: a SQLite file in a temporary directory, or a PostgreSQL schema of
 // the test's own, dropped at the end.
@@ -72,66 +83,62 @@ func followKeys(t *testing.T, st *store.Store, channel string) []string {
 
 func TestFollowUnfollowFollowing(t *testing.T) {
 	t.Parallel()
-	for _, engine := range storeEngines {
-		t.Run(engine, func(t *testing.T) {
-			t.Parallel()
-			st := openTestStore(t, engine)
-			h := newStoreHarness(t, st)
-			alice := h.person("alice")
-			const general = "C0GENERAL"
+	onEachStore(t, func(t *testing.T, st *store.Store) {
+		h := newStoreHarness(t, st)
+		alice := h.person("alice")
+		const general = "C0GENERAL"
 
-			got := h.minutesIn(alice, general, "general", "following")
-			assert.Contains(t, got.all(), "doesn't follow any committee yet")
+		got := h.minutesIn(alice, general, "general", "following")
+		assert.Contains(t, got.all(), "doesn't follow any committee yet")
 
-			// Case-insensitive prefix, resolved to the records' spelling.
-			got = h.minutesIn(alice, general, "general", "follow FIN")
-			assert.Equal(t, slack.ResponseTypeInChannel, got.ResponseType, "the channel hears that it follows")
-			assert.Contains(t, got.Text, "follow *Finance*")
-			assert.Contains(t, got.Text, "published (as a draft) or approved; nothing from before today")
-			assert.Equal(t, []string{"Finance=finance"}, followKeys(t, st, general))
-			fs, err := st.FollowsInChannel(t.Context(), general)
-			require.NoError(t, err)
-			assert.Equal(t, alice.ID, fs[0].By)
-			assert.False(t, fs[0].Baselined, "the watcher takes the baseline")
+		// Case-insensitive prefix, resolved to the records' spelling.
+		got = h.minutesIn(alice, general, "general", "follow FIN")
+		assert.Equal(t, slack.ResponseTypeInChannel, got.ResponseType, "the channel hears that it follows")
+		assert.Contains(t, got.Text, "follow *Finance*")
+		assert.Contains(t, got.Text, "published (as a draft) or approved; nothing from before today")
+		assert.Equal(t, []string{"Finance=finance"}, followKeys(t, st, general))
+		fs, err := st.FollowsInChannel(t.Context(), general)
+		require.NoError(t, err)
+		assert.Equal(t, alice.ID, fs[0].By)
+		assert.False(t, fs[0].Baselined, "the watcher takes the baseline")
 
-			got = h.minutesIn(alice, general, "general", "follow finance")
-			assert.Contains(t, got.Text, "already follows *Finance*")
+		got = h.minutesIn(alice, general, "general", "follow finance")
+		assert.Contains(t, got.Text, "already follows *Finance*")
 
-			// Slack sends "Audit &amp; Risk"; the store has the name as typed.
-			got = h.minutesIn(alice, general, "general", "follow audit & r")
-			assert.Contains(t, got.Text, "*Audit &amp; Risk*", "escaped once, in the message")
-			assert.Equal(t, []string{"Audit & Risk=audit & risk", "Finance=finance"}, followKeys(t, st, general))
+		// Slack sends "Audit &amp; Risk"; the store has the name as typed.
+		got = h.minutesIn(alice, general, "general", "follow audit & r")
+		assert.Contains(t, got.Text, "*Audit &amp; Risk*", "escaped once, in the message")
+		assert.Equal(t, []string{"Audit & Risk=audit & risk", "Finance=finance"}, followKeys(t, st, general))
 
-			got = h.minutesIn(alice, general, "general", "following")
-			assert.Contains(t, got.Text, "*Audit &amp; Risk*, since")
-			assert.Contains(t, got.Text, "*Finance*, since")
-			assert.Contains(t, got.Text, "by <@"+alice.ID+">")
+		got = h.minutesIn(alice, general, "general", "following")
+		assert.Contains(t, got.Text, "*Audit &amp; Risk*, since")
+		assert.Contains(t, got.Text, "*Finance*, since")
+		assert.Contains(t, got.Text, "by <@"+alice.ID+">")
 
-			// A prefix of two committees is neither.
-			got = h.minutesIn(alice, general, "general", "follow f")
-			assert.Contains(t, got.Text, "`f` could be *Facilities* or *Finance*")
+		// A prefix of two committees is neither.
+		got = h.minutesIn(alice, general, "general", "follow f")
+		assert.Contains(t, got.Text, "`f` could be *Facilities* or *Finance*")
 
-			got = h.minutesIn(alice, general, "general", "follow Zoning Board")
-			assert.Contains(t, got.Text, "I found no committee called `Zoning Board`")
-			for _, c := range []string{"*Audit &amp; Risk*", "*Community Outreach*", "*Facilities*", "*Finance*", "*Governance*"} {
-				assert.Contains(t, got.Text, c, "the answer lists the committees there are")
-			}
+		got = h.minutesIn(alice, general, "general", "follow Zoning Board")
+		assert.Contains(t, got.Text, "I found no committee called `Zoning Board`")
+		for _, c := range []string{"*Audit &amp; Risk*", "*Community Outreach*", "*Facilities*", "*Finance*", "*Governance*"} {
+			assert.Contains(t, got.Text, c, "the answer lists the committees there are")
+		}
 
-			got = h.minutesIn(alice, general, "general", "unfollow FIN")
-			assert.Contains(t, got.Text, "no longer follows *Finance*")
-			assert.Equal(t, []string{"Audit & Risk=audit & risk"}, followKeys(t, st, general))
+		got = h.minutesIn(alice, general, "general", "unfollow FIN")
+		assert.Contains(t, got.Text, "no longer follows *Finance*")
+		assert.Equal(t, []string{"Audit & Risk=audit & risk"}, followKeys(t, st, general))
 
-			got = h.minutesIn(alice, general, "general", "unfollow governance")
-			assert.Contains(t, got.Text, "doesn't follow `governance`. It follows *Audit &amp; Risk*")
+		got = h.minutesIn(alice, general, "general", "unfollow governance")
+		assert.Contains(t, got.Text, "doesn't follow `governance`. It follows *Audit &amp; Risk*")
 
-			// Another channel's follows are its own.
-			got = h.minutesIn(alice, "C0OTHER", "other", "following")
-			assert.Contains(t, got.Text, "doesn't follow any committee yet")
+		// Another channel's follows are its own.
+		got = h.minutesIn(alice, "C0OTHER", "other", "following")
+		assert.Contains(t, got.Text, "doesn't follow any committee yet")
 
-			got = h.minutesIn(alice, general, "general", "follow")
-			assert.Contains(t, got.Text, "Which committee?")
-		})
-	}
+		got = h.minutesIn(alice, general, "general", "follow")
+		assert.Contains(t, got.Text, "Which committee?")
+	})
 }
 
 func TestFollowNeedsTheBotInTheChannel(t *testing.T) {

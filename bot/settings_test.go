@@ -23,69 +23,65 @@ import (
 
 func TestHomeNotificationSettings(t *testing.T) {
 	t.Parallel()
-	for _, engine := range storeEngines {
-		t.Run(engine, func(t *testing.T) {
-			t.Parallel()
-			st := openTestStore(t, engine)
-			h := newStoreHarness(t, st, func(c *bot.Config) {
-				c.Notify = bot.NotifyDefaults{RemindAt: "08:00", AssignDMsOff: true}
-			})
-			alice := h.person("alice")
-
-			view := h.openHome(t, "Ev_settings", alice)
-			s := view.all()
-			assert.Contains(t, s, "*Daily reminders:* On")
-			assert.Contains(t, s, "*Reminder time:* 08:00, your local time", "REMIND_AT is the default")
-			assert.Contains(t, s, "*Weekdays only:* Off")
-			assert.Contains(t, s, "*New-assignment DMs:* Off", "ASSIGN_DMS_DEFAULT=off is the default")
-			assert.Contains(t, s, "Your actions", "the rest of Home is still there")
-
-			steps := []struct {
-				action, value string
-				note, shows   string
-				check         func(t *testing.T, set store.Settings)
-			}{
-				{blocks.ActionSettingsRemind, "off", "Daily reminders are off", "*Daily reminders:* Off", func(t *testing.T, set store.Settings) {
-					require.NotNil(t, set.RemindEnabled)
-					assert.False(t, *set.RemindEnabled)
-					assert.Nil(t, set.RemindAt, "the other choices stay the default")
-				}},
-				{blocks.ActionSettingsRemindAt, "07:00", "Reminders now arrive from 07:00", "*Reminder time:* 07:00", func(t *testing.T, set store.Settings) {
-					require.NotNil(t, set.RemindAt)
-					assert.Equal(t, "07:00", *set.RemindAt)
-					assert.False(t, *set.RemindEnabled, "the earlier change is kept")
-				}},
-				{blocks.ActionSettingsWeekdays, "on", "weekdays only", "*Weekdays only:* On", func(t *testing.T, set store.Settings) {
-					require.NotNil(t, set.WeekdaysOnly)
-					assert.True(t, *set.WeekdaysOnly)
-				}},
-				{blocks.ActionSettingsAssignDMs, "on", "I'll DM you when an action is assigned", "*New-assignment DMs:* On", func(t *testing.T, set store.Settings) {
-					require.NotNil(t, set.AssignDMs)
-					assert.True(t, *set.AssignDMs)
-				}},
-				{blocks.ActionSettingsRemind, "on", "Daily reminders are on", "*Daily reminders:* On", func(t *testing.T, set store.Settings) {
-					assert.True(t, *set.RemindEnabled)
-				}},
-			}
-			for _, step := range steps {
-				h.clickHome(t, alice, view, step.action, step.value)
-				view = h.homeView(t, alice)
-				s := view.all()
-				assert.Contains(t, s, step.note, "the change is confirmed in place")
-				assert.Contains(t, s, step.shows, "the Home tab shows the new state")
-				set, err := st.Settings(t.Context(), alice.ID)
-				require.NoError(t, err)
-				step.check(t, set)
-			}
-			assert.Contains(t, view.all(), `"initial_option":{"text":{"emoji":true,"text":"07:00","type":"plain_text"},"value":"07:00"}`,
-				"the menu shows the time chosen")
-
-			// Someone else still has the defaults.
-			bob, err := st.Settings(t.Context(), h.person("bob").ID)
-			require.NoError(t, err)
-			assert.Equal(t, store.Settings{}, bob)
+	onEachStore(t, func(t *testing.T, st *store.Store) {
+		h := newStoreHarness(t, st, func(c *bot.Config) {
+			c.Notify = bot.NotifyDefaults{RemindAt: "08:00", AssignDMsOff: true}
 		})
-	}
+		alice := h.person("alice")
+
+		view := h.openHome(t, "Ev_settings", alice)
+		s := view.all()
+		assert.Contains(t, s, "*Daily reminders:* On")
+		assert.Contains(t, s, "*Reminder time:* 08:00, your local time", "REMIND_AT is the default")
+		assert.Contains(t, s, "*Weekdays only:* Off")
+		assert.Contains(t, s, "*New-assignment DMs:* Off", "ASSIGN_DMS_DEFAULT=off is the default")
+		assert.Contains(t, s, "Your actions", "the rest of Home is still there")
+
+		steps := []struct {
+			action, value string
+			note, shows   string
+			check         func(t *testing.T, set store.Settings)
+		}{
+			{blocks.ActionSettingsRemind, "off", "Daily reminders are off", "*Daily reminders:* Off", func(t *testing.T, set store.Settings) {
+				require.NotNil(t, set.RemindEnabled)
+				assert.False(t, *set.RemindEnabled)
+				assert.Nil(t, set.RemindAt, "the other choices stay the default")
+			}},
+			{blocks.ActionSettingsRemindAt, "07:00", "Reminders now arrive from 07:00", "*Reminder time:* 07:00", func(t *testing.T, set store.Settings) {
+				require.NotNil(t, set.RemindAt)
+				assert.Equal(t, "07:00", *set.RemindAt)
+				assert.False(t, *set.RemindEnabled, "the earlier change is kept")
+			}},
+			{blocks.ActionSettingsWeekdays, "on", "weekdays only", "*Weekdays only:* On", func(t *testing.T, set store.Settings) {
+				require.NotNil(t, set.WeekdaysOnly)
+				assert.True(t, *set.WeekdaysOnly)
+			}},
+			{blocks.ActionSettingsAssignDMs, "on", "I'll DM you when an action is assigned", "*New-assignment DMs:* On", func(t *testing.T, set store.Settings) {
+				require.NotNil(t, set.AssignDMs)
+				assert.True(t, *set.AssignDMs)
+			}},
+			{blocks.ActionSettingsRemind, "on", "Daily reminders are on", "*Daily reminders:* On", func(t *testing.T, set store.Settings) {
+				assert.True(t, *set.RemindEnabled)
+			}},
+		}
+		for _, step := range steps {
+			h.clickHome(t, alice, view, step.action, step.value)
+			view = h.homeView(t, alice)
+			s := view.all()
+			assert.Contains(t, s, step.note, "the change is confirmed in place")
+			assert.Contains(t, s, step.shows, "the Home tab shows the new state")
+			set, err := st.Settings(t.Context(), alice.ID)
+			require.NoError(t, err)
+			step.check(t, set)
+		}
+		assert.Contains(t, view.all(), `"initial_option":{"text":{"emoji":true,"text":"07:00","type":"plain_text"},"value":"07:00"}`,
+			"the menu shows the time chosen")
+
+		// Someone else still has the defaults.
+		bob, err := st.Settings(t.Context(), h.person("bob").ID)
+		require.NoError(t, err)
+		assert.Equal(t, store.Settings{}, bob)
+	})
 }
 
 // Clicks on different settings that arrive together (a person clicking
@@ -93,48 +89,28 @@ func TestHomeNotificationSettings(t *testing.T) {
 // land: each saves only its own field.
 func TestHomeSettingsClickedTogether(t *testing.T) {
 	t.Parallel()
-	for _, engine := range storeEngines {
-		t.Run(engine, func(t *testing.T) {
-			t.Parallel()
-			st := openTestStore(t, engine)
-			h := newStoreHarness(t, st)
-			alice := h.person("alice")
-			view := h.openHome(t, "Ev_together", alice)
-			clicks := []struct{ action, value string }{
-				{blocks.ActionSettingsRemind, "off"},
-				{blocks.ActionSettingsRemindAt, "07:00"},
-				{blocks.ActionSettingsWeekdays, "on"},
-				{blocks.ActionSettingsAssignDMs, "off"},
-			}
-			var wg sync.WaitGroup
-			start := make(chan struct{})
-			for _, c := range clicks {
-				blockID, el, opt := view.element(t, c.action, c.value)
-				wg.Go(func() {
-					<-start
-					r, err := h.send.Click(t.Context(), slacktest.Click{User: alice, View: view.raw, BlockID: blockID, Element: el, Option: opt})
-					if assert.NoError(t, err) {
-						assert.Equal(t, http.StatusOK, r.Status)
-					}
-				})
-			}
-			close(start)
-			wg.Wait()
-			h.settle(t)
+	onEachStore(t, func(t *testing.T, st *store.Store) {
+		h := newStoreHarness(t, st)
+		alice := h.person("alice")
+		view := h.openHome(t, "Ev_together", alice)
+		h.clickTogether(t, alice, view,
+			homeClick{h.send, blocks.ActionSettingsRemind, "off"},
+			homeClick{h.send, blocks.ActionSettingsRemindAt, "07:00"},
+			homeClick{h.send, blocks.ActionSettingsWeekdays, "on"},
+			homeClick{h.send, blocks.ActionSettingsAssignDMs, "off"})
 
-			set, err := st.Settings(t.Context(), alice.ID)
-			require.NoError(t, err)
-			require.NotNil(t, set.RemindEnabled)
-			require.NotNil(t, set.RemindAt)
-			require.NotNil(t, set.WeekdaysOnly)
-			require.NotNil(t, set.AssignDMs)
-			assert.Equal(t, []any{false, "07:00", true, false}, []any{*set.RemindEnabled, *set.RemindAt, *set.WeekdaysOnly, *set.AssignDMs}, "every click landed")
-			s := h.homeView(t, alice).all()
-			for _, want := range []string{"*Daily reminders:* Off", "*Reminder time:* 07:00", "*Weekdays only:* On", "*New-assignment DMs:* Off"} {
-				assert.Contains(t, s, want, "the Home tab ends showing all four")
-			}
-		})
-	}
+		set, err := st.Settings(t.Context(), alice.ID)
+		require.NoError(t, err)
+		require.NotNil(t, set.RemindEnabled)
+		require.NotNil(t, set.RemindAt)
+		require.NotNil(t, set.WeekdaysOnly)
+		require.NotNil(t, set.AssignDMs)
+		assert.Equal(t, []any{false, "07:00", true, false}, []any{*set.RemindEnabled, *set.RemindAt, *set.WeekdaysOnly, *set.AssignDMs}, "every click landed")
+		s := h.homeView(t, alice).all()
+		for _, want := range []string{"*Daily reminders:* Off", "*Reminder time:* 07:00", "*Weekdays only:* On", "*New-assignment DMs:* Off"} {
+			assert.Contains(t, s, want, "the Home tab ends showing all four")
+		}
+	})
 }
 
 // Two replicas behind one Request URL each take one of two clicks made
@@ -156,30 +132,42 @@ func TestHomeSettingsClickedOnTwoReplicas(t *testing.T) {
 		if round%2 == 1 {
 			remind, weekdays = "on", "off"
 		}
-		var wg sync.WaitGroup
-		start := make(chan struct{})
-		for _, c := range []struct {
-			via           *slacktest.Sender
-			action, value string
-		}{{replicaA, blocks.ActionSettingsRemind, remind}, {replicaB, blocks.ActionSettingsWeekdays, weekdays}} {
-			blockID, el, opt := view.element(t, c.action, c.value)
-			wg.Go(func() {
-				<-start
-				r, err := c.via.Click(t.Context(), slacktest.Click{User: alice, View: view.raw, BlockID: blockID, Element: el, Option: opt})
-				if assert.NoError(t, err) {
-					assert.Equal(t, http.StatusOK, r.Status)
-				}
-			})
-		}
-		close(start)
-		wg.Wait()
-		h.settle(t)
+		h.clickTogether(t, alice, view,
+			homeClick{replicaA, blocks.ActionSettingsRemind, remind},
+			homeClick{replicaB, blocks.ActionSettingsWeekdays, weekdays})
 		view = h.homeView(t, alice)
 		s := view.all()
 		word := map[string]string{"on": "On", "off": "Off"}
 		require.Contains(t, s, "*Daily reminders:* "+word[remind], "round %d: the Home tab shows both changes", round)
 		require.Contains(t, s, "*Weekdays only:* "+word[weekdays], "round %d: the Home tab shows both changes", round)
 	}
+}
+
+// homeClick is a click on a Home tab element, sent through via.
+type homeClick struct {
+	via           *slacktest.Sender
+	action, value string
+}
+
+// clickTogether sends the clicks on user's Home view at the same moment,
+// as Slack does when they come quickly, and waits for their work.
+func (h *harness) clickTogether(t *testing.T, user slacktest.User, view msg, clicks ...homeClick) {
+	t.Helper()
+	var wg sync.WaitGroup
+	start := make(chan struct{})
+	for _, c := range clicks {
+		blockID, el, opt := view.element(t, c.action, c.value)
+		wg.Go(func() {
+			<-start
+			r, err := c.via.Click(t.Context(), slacktest.Click{User: user, View: view.raw, BlockID: blockID, Element: el, Option: opt})
+			if assert.NoError(t, err) {
+				assert.Equal(t, http.StatusOK, r.Status)
+			}
+		})
+	}
+	close(start)
+	wg.Wait()
+	h.settle(t)
 }
 
 func TestHomeSettingsWhileTheStoreIsDown(t *testing.T) {
