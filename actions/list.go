@@ -14,6 +14,9 @@ import (
 type Records interface {
 	ListActions(ctx context.Context, opts *apiclient.ListActionsOptions) (*apiclient.ActionList, error)
 	UpdateActionStatus(ctx context.Context, id string, status apiclient.Status) (*apiclient.Action, error)
+	// GetMeeting is read for the title of a meeting the actions name only
+	// by ID (see meetingTitles).
+	GetMeeting(ctx context.Context, id string) (*apiclient.Meeting, error)
 }
 
 // activeKey is the cache key of the list of actions still to do.
@@ -38,6 +41,7 @@ type sharedList struct {
 	records Records
 	off     bool
 	lists   *cache.TTL[*apiclient.ActionList]
+	titles  *meetingTitles
 }
 
 func newSharedList(r Records, ttl time.Duration, now func() time.Time) *sharedList {
@@ -47,7 +51,8 @@ func newSharedList(r Records, ttl time.Duration, now func() time.Time) *sharedLi
 	// takes tens of milliseconds, which would otherwise be every
 	// command's p99). So a change made outside the bot shows up at most
 	// two TTLs later; see the README's Performance section.
-	return &sharedList{records: r, off: ttl < 0, lists: cache.New[*apiclient.ActionList](ttl, now).ServeStale(ttl)}
+	return &sharedList{records: r, off: ttl < 0, lists: cache.New[*apiclient.ActionList](ttl, now).ServeStale(ttl),
+		titles: newMeetingTitles(r, now)}
 }
 
 // get returns the actions in status st; st "" means those still to do and
@@ -112,6 +117,7 @@ func (l *sharedList) load(ctx context.Context, key string, fresh, stale bool) (*
 				out.Total += len(part.Actions)
 			}
 		}
+		l.titles.fill(ctx, out.Actions)
 		return out, nil
 	}
 	switch {

@@ -3,6 +3,7 @@ package bot_test
 import (
 	"fmt"
 	"net/http"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/recordsbot/recordsbot/apiclient"
 	"github.com/recordsbot/recordsbot/apiclient/recordstest"
+	"github.com/recordsbot/recordsbot/blocks"
 	"github.com/recordsbot/recordsbot/bot"
 )
 
@@ -48,6 +50,13 @@ func TestCommandsAndButtonsOverEveryDialect(t *testing.T) {
 			list, _ := h.slash(alice, "/actions", "")
 			for _, a := range mine {
 				assert.Contains(t, list.all(), `"action:`+a.ID+`"`, "alice's action %s is listed", a.ID)
+				// JSON:API names an action's meeting only as a
+				// relationship; the row still shows its title.
+				i := slices.IndexFunc(srv.Meetings(), func(m recordstest.Meeting) bool { return m.ID == a.MeetingID })
+				require.GreaterOrEqual(t, i, 0, "the meeting of %s", a.ID)
+				m := srv.Meetings()[i]
+				assert.Contains(t, list.all(), blocks.Escape(m.Title), "%s's row names its meeting", a.ID)
+				assert.NotContains(t, list.all(), " · "+a.MeetingID+`\n`, "not by its ID")
 			}
 			posts := h.clickEphemeral(alice, list, "status:complete", "complete|"+mine[0].ID+"|")
 			require.Len(t, posts, 1)

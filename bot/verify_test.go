@@ -2,6 +2,7 @@ package bot
 
 import (
 	"net/http"
+	"strings"
 	"testing"
 	"time"
 
@@ -44,6 +45,8 @@ func TestVerify(t *testing.T) {
 		{"six minutes early", hdr(exampleTS, exampleSig), exampleBody, exampleSecret, at.Add(-6 * time.Minute), ErrBadTimestamp},
 		{"body changed", hdr(exampleTS, exampleSig), exampleBody + "&x=1", exampleSecret, at, ErrBadSignature},
 		{"other secret", hdr(exampleTS, exampleSig), exampleBody, "other", at, ErrBadSignature},
+		{"same bytes in uppercase hex", hdr(exampleTS, "v0="+strings.ToUpper(exampleSig[3:])), exampleBody, exampleSecret, at, ErrBadSignature},
+		{"one digit in uppercase", hdr(exampleTS, strings.Replace(exampleSig, "c", "C", 1)), exampleBody, exampleSecret, at, ErrBadSignature},
 		{"flipped last digit", hdr(exampleTS, exampleSig[:len(exampleSig)-1]+"8"), exampleBody, exampleSecret, at, ErrBadSignature},
 		{"timestamp changed", hdr("1531420619", exampleSig), exampleBody, exampleSecret, at, ErrBadSignature},
 		{"no v0 prefix", hdr(exampleTS, exampleSig[3:]), exampleBody, exampleSecret, at, ErrBadSignature},
@@ -69,6 +72,7 @@ func FuzzVerify(f *testing.F) {
 	f.Add(exampleTS, exampleSig, exampleBody, int64(1531420618))
 	f.Add("", "", "", int64(0))
 	f.Add("1531420618", "v0=zz", "a=b", int64(1531420618))
+	f.Add(exampleTS, strings.Replace(exampleSig, "c", "C", 1), exampleBody, int64(1531420618)) // found by the fuzzer
 	f.Fuzz(func(t *testing.T, ts, sig, body string, now int64) {
 		h := http.Header{}
 		h.Set("X-Slack-Request-Timestamp", ts)

@@ -1,0 +1,90 @@
+package actions
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"time"
+
+	"github.com/recordsbot/recordsbot/apiclient"
+	"github.com/recordsbot/recordsbot/internal/cache"
+)
+
+// meetingTitleTTL is how long a meeting's title is kept. Titles of past
+// meetings hardly change, and every list refresh would otherwise read each
+// meeting again.
+const meetingTitleTTL = time.Hour
+
+// titleLookups is how many meetings are read at once when titles are
+// missing: enough to fill a first list quickly, few enough to stay a
+// polite client of the records service.
+const titleLookups = 4
+
+// meetingTitles fills in the meeting titles that a records service leaves
+// out of its actions. Some name an action's meeting only by reference:
+// JSON:API gives it as a relationship ({"type": "meetings", "id": …}),
+// and a plain service may carry only meeting_id. A row would then show
+// "mtg_0342" where people expect the meeting's name, so the title is read
+// from the meeting itself (GET /meetings/{id}) and kept for an hour.
+type meetingTitles struct {
+	records Records
+	titles  *cache.TTL[string]
+}
+
+func newMeetingTitles(r Records, now func() time.Time) *meetingTitles {
+	return &meetingTitles{records: r, titles: cache.New[string](meetingTitleTTL, now)}
+}
+
+// fill sets the MeetingTitle of the actions that have a MeetingID but no
+// title, in place. A meeting that cannot be read leaves its actions as
+// they were (their rows show the meeting's ID, as before); a meeting that
+// is gone (404) is remembered as having no title, so it is not asked for
+// again within the hour.
+func (m *meetingTitles) fill(ctx context.Context, list []apiclient.Action) {
+	var missing []string
+	seen := map[string]bool{}
+	for i := range list {
+		if id := list[i].MeetingID; id != "" && list[i].MeetingTitle == "" && !seen[id] {
+			seen[id] = true
+			missing = append(missing, id)
+		}
+	}
+	if len(missing) == 0 {
+		return
+	}
+	titles := make(map[string]string, len(missing))
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	ids := make(chan string)
+	for range min(titleLookups, len(missing)) {
+		wg.Go(func() {
+			for id := range ids {
+				t, err := m.titles.Get(ctx, id, func(ctx context.Context) (string, error) {
+					meeting, err := m.records.GetMeeting(ctx, id)
+					if errors.Is(err, apiclient.ErrNotFound) {
+						return "", nil
+					}
+					if err != nil {
+						return "", err
+					}
+					return meeting.Title, nil
+				})
+				if err == nil && t != "" {
+					mu.Lock()
+					titles[id] = t
+					mu.Unlock()
+				}
+			}
+		})
+	}
+	for _, id := range missing {
+		ids <- id
+	}
+	close(ids)
+	wg.Wait()
+	for i := range list {
+		if t, ok := titles[list[i].MeetingID]; ok && list[i].MeetingTitle == "" {
+			list[i].MeetingTitle = t
+		}
+	}
+}

@@ -1,0 +1,78 @@
+package actions_test
+
+import (
+	"net/http"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/slack-go/slack"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/recordsbot/recordsbot/actions"
+	"github.com/recordsbot/recordsbot/apiclient"
+	"github.com/recordsbot/recordsbot/apiclient/recordstest"
+	"github.com/recordsbot/recordsbot/bot/slacktest"
+	"github.com/recordsbot/recordsbot/internal/testworld"
+)
+
+// A JSON:API service names an action's meeting only as a relationship.
+// The shared list fills in each meeting's title from the meeting itself,
+// reading each meeting once an hour however often the list is refreshed; a
+// meeting that is gone leaves its actions' rows showing its ID, and is not
+// asked for again within the hour either.
+func TestMeetingTitlesFilledInWhenTheServiceLeavesThemOut(t *testing.T) {
+	t.Parallel()
+	data := testworld.Dataset(time.Now())
+	gone := data.Actions[0]
+	gone.ID, gone.MeetingID, gone.Status = "GONE-1", "mtg_deleted", "open"
+	data.Actions = append(data.Actions, gone)
+	w := testworld.Start(t, data, testworld.SlackUsers(data.People), recordstest.WithDialect(recordstest.JSONAPI))
+	rc, err := apiclient.NewClient(w.Records.URL, recordstest.DefaultKey)
+	require.NoError(t, err)
+	var mu sync.Mutex
+	now := time.Now()
+	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
+	advance := func(d time.Duration) { mu.Lock(); now = now.Add(d); mu.Unlock() }
+	svc := actions.New(rc, slack.New(slacktest.DefaultToken, slack.OptionAPIURL(w.Slack.APIURL())),
+		actions.Config{CacheTTL: time.Second, Now: clock})
+
+	titles := map[string]string{}
+	for _, m := range data.Meetings {
+		titles[m.ID] = m.Title
+	}
+	distinct := map[string]bool{}
+	check := func() {
+		t.Helper()
+		list, err := svc.List(t.Context(), "")
+		require.NoError(t, err)
+		require.NotEmpty(t, list.Actions)
+		for _, a := range list.Actions {
+			if a.MeetingID == "mtg_deleted" || a.MeetingID == "" {
+				assert.Empty(t, a.MeetingTitle, "a meeting that is gone, or none, has no title")
+				continue
+			}
+			distinct[a.MeetingID] = true
+			assert.Equal(t, titles[a.MeetingID], a.MeetingTitle, "action %s", a.ID)
+		}
+	}
+	meetingReads := func() int { return w.Records.Count(http.MethodGet, "/meetings/") }
+
+	check()
+	reads := meetingReads()
+	assert.Equal(t, len(distinct)+1, reads, "one read per distinct meeting, the gone one included")
+
+	// The list is refreshed (its TTL is a second); the titles are not.
+	advance(3 * time.Second)
+	check()
+	svc.Wait()
+	check()
+	assert.Equal(t, reads, meetingReads(), "no meeting is read again within the hour")
+
+	advance(time.Hour + time.Second)
+	check()
+	svc.Wait()
+	check()
+	assert.Equal(t, 2*reads, meetingReads(), "after an hour each meeting is read once more")
+}
