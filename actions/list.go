@@ -42,7 +42,18 @@ type sharedList struct {
 	off     bool
 	lists   *cache.TTL[*apiclient.ActionList]
 	titles  *meetingTitles
+	// finished holds the actions the bot itself moved out of the
+	// active list, for finishedTTL: an Undo or Reopen pressed soon after
+	// finds its action here rather than by reading the whole history of
+	// that status (the API has no GET of one action).
+	finished *cache.TTL[apiclient.Action]
 }
+
+// finishedTTL is how long an action the bot finished is found without
+// reading the finished lists. Someone who completes by mistake reopens
+// within minutes; the action's assignee, all that the change rule reads,
+// hardly changes in a day.
+const finishedTTL = 24 * time.Hour
 
 func newSharedList(r Records, ttl time.Duration, now func() time.Time) *sharedList {
 	// A list past its TTL is still shown, for as long again, while one
@@ -52,7 +63,7 @@ func newSharedList(r Records, ttl time.Duration, now func() time.Time) *sharedLi
 	// command's p99). So a change made outside the bot shows up at most
 	// two TTLs later; see the README's Performance section.
 	return &sharedList{records: r, off: ttl < 0, lists: cache.New[*apiclient.ActionList](ttl, now).ServeStale(ttl),
-		titles: newMeetingTitles(r, now)}
+		titles: newMeetingTitles(r, now), finished: cache.New[apiclient.Action](finishedTTL, now)}
 }
 
 // get returns the actions in status st; st "" means those still to do and
@@ -132,13 +143,20 @@ func (l *sharedList) load(ctx context.Context, key string, fresh, stale bool) (*
 }
 
 // find returns the action with the given ID, looking first among those
-// still to do, then (on a miss) in a fresh list of them, then in the other
-// statuses; so an action created a moment ago, or a finished one whose
-// Reopen button was pressed, is found.
+// still to do, then (on a miss) in a fresh list of them, then among the
+// actions the bot itself finished lately, then in the other statuses; so
+// an action created a moment ago, or a finished one whose Reopen button
+// was pressed, is found, and reading a finished status's whole history is
+// left for actions finished elsewhere or long ago.
 func (l *sharedList) find(ctx context.Context, id string) (apiclient.Action, bool, error) {
 	for i, key := range []string{activeKey, activeKey, string(apiclient.StatusComplete), string(apiclient.StatusDeferred), string(apiclient.StatusCancelled)} {
 		if i == 1 && l.off {
 			continue // without a cache the first read was already fresh
+		}
+		if i == 2 {
+			if a, ok := l.finished.Peek(id); ok {
+				return a, true, nil
+			}
 		}
 		list, err := l.load(ctx, key, i == 1, false)
 		if err != nil {
@@ -167,6 +185,9 @@ func (l *sharedList) put(a apiclient.Action) {
 	newKey := string(a.Status)
 	if StillToDo(a.Status) {
 		newKey = activeKey
+		l.finished.Forget(a.ID)
+	} else {
+		l.finished.Put(a.ID, a)
 	}
 	for _, key := range []string{activeKey, string(apiclient.StatusComplete), string(apiclient.StatusDeferred), string(apiclient.StatusCancelled)} {
 		l.lists.Update(key, func(old *apiclient.ActionList) *apiclient.ActionList {

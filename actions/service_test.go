@@ -22,6 +22,8 @@ import (
 type env struct {
 	w   *testworld.World
 	svc *actions.Service
+	rc  *apiclient.Client
+	api *slack.Client
 }
 
 func newEnv(t *testing.T, cfg actions.Config) env {
@@ -31,7 +33,7 @@ func newEnv(t *testing.T, cfg actions.Config) env {
 	rc, err := apiclient.NewClient(w.Records.URL, recordstest.DefaultKey)
 	require.NoError(t, err)
 	api := slack.New(slacktest.DefaultToken, slack.OptionAPIURL(w.Slack.APIURL()))
-	return env{w: w, svc: actions.New(rc, api, cfg)}
+	return env{w: w, svc: actions.New(rc, api, cfg), rc: rc, api: api}
 }
 
 func (e env) person(first string) recordstest.Person {
@@ -177,4 +179,62 @@ func TestAssignedMatchesOwns(t *testing.T) {
 		}
 		assert.Equal(t, want, got, "%s", id)
 	}
+}
+
+// A Reopen (or Undo) soon after the bot finished an action finds it among
+// the actions the bot finished, without reading that status's history; an
+// action finished elsewhere is still found, in the finished list.
+func TestReopenSoonAfterReadsNoHistory(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, actions.Config{})
+	alice, bob := e.person("alice"), e.person("bob")
+	historyReads := func() int {
+		n := 0
+		for _, r := range e.w.Records.Requests() {
+			q, _ := url.ParseQuery(r.Query)
+			if r.Method == http.MethodGet && strings.HasSuffix(r.Path, "/actions") && !actions.StillToDo(apiclient.Status(q.Get("status"))) {
+				n++
+			}
+		}
+		return n
+	}
+
+	// Finished in the records service's own UI: found in the list of its
+	// status.
+	b := e.openOf(bob)
+	all := e.w.Records.Actions()
+	for i := range all {
+		if all[i].ID == b.ID {
+			all[i].Status = "cancelled"
+		}
+	}
+	e.w.Records.SetActions(all)
+	_, oc, err := e.svc.SetStatus(t.Context(), bob.SlackID, b.ID, apiclient.StatusOpen)
+	require.NoError(t, err)
+	assert.Equal(t, actions.Changed, oc)
+	before := historyReads()
+	assert.Positive(t, before, "an action finished elsewhere is looked for among the finished")
+
+	// Finished through the bot, then reopened, with no finished list
+	// cached (a fresh service): no history is read.
+	e.svc = actions.New(e.rc, e.api, actions.Config{})
+	a := e.openOf(alice)
+	_, oc, err = e.svc.SetStatus(t.Context(), alice.SlackID, a.ID, apiclient.StatusComplete)
+	require.NoError(t, err)
+	require.Equal(t, actions.Changed, oc)
+	got, oc, err := e.svc.SetStatus(t.Context(), alice.SlackID, a.ID, apiclient.StatusOpen)
+	require.NoError(t, err)
+	assert.Equal(t, actions.Changed, oc)
+	assert.Equal(t, a.Title, got.Title)
+	assert.Equal(t, before, historyReads(), "the reopen read no finished list")
+	st, _ := e.w.Records.Action(a.ID)
+	assert.Equal(t, "open", st.Status)
+
+	// The rule still holds for an action found this way.
+	_, _, err = e.svc.SetStatus(t.Context(), alice.SlackID, a.ID, apiclient.StatusDeferred)
+	require.NoError(t, err)
+	_, oc, err = e.svc.SetStatus(t.Context(), bob.SlackID, a.ID, apiclient.StatusOpen)
+	require.NoError(t, err)
+	assert.Equal(t, actions.Forbidden, oc)
+	assert.Equal(t, before, historyReads())
 }
