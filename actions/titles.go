@@ -20,6 +20,11 @@ const meetingTitleTTL = time.Hour
 // polite client of the records service.
 const titleLookups = 4
 
+// titleBudget bounds how long a list load waits for missing titles: a
+// slow meetings endpoint must not hold up the list, whose rows then show
+// the meetings' IDs until a later refresh finds the titles.
+const titleBudget = 2 * time.Second
+
 // meetingTitles fills in the meeting titles that a records service leaves
 // out of its actions. Some name an action's meeting only by reference:
 // JSON:API gives it as a relationship ({"type": "meetings", "id": …}),
@@ -52,6 +57,8 @@ func (m *meetingTitles) fill(ctx context.Context, list []apiclient.Action) {
 	if len(missing) == 0 {
 		return
 	}
+	ctx, cancel := context.WithTimeout(ctx, titleBudget)
+	defer cancel()
 	titles := make(map[string]string, len(missing))
 	var mu sync.Mutex
 	var wg sync.WaitGroup

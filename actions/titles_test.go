@@ -76,3 +76,34 @@ func TestMeetingTitlesFilledInWhenTheServiceLeavesThemOut(t *testing.T) {
 	check()
 	assert.Equal(t, 2*reads, meetingReads(), "after an hour each meeting is read once more")
 }
+
+// A meetings endpoint that hangs does not hold up the list: after the
+// title budget the list comes without those titles (rows show the IDs),
+// and a later refresh fills them in once the endpoint answers.
+func TestSlowMeetingsDoNotHoldUpTheList(t *testing.T) {
+	t.Parallel()
+	data := testworld.Dataset(time.Now())
+	w := testworld.Start(t, data, testworld.SlackUsers(data.People), recordstest.WithDialect(recordstest.JSONAPI))
+	w.Records.InjectFault(recordstest.Fault{Method: http.MethodGet, PathPrefix: "/meetings/", Latency: time.Minute})
+	rc, err := apiclient.NewClient(w.Records.URL, recordstest.DefaultKey)
+	require.NoError(t, err)
+	svc := actions.New(rc, slack.New(slacktest.DefaultToken, slack.OptionAPIURL(w.Slack.APIURL())), actions.Config{CacheTTL: -1})
+
+	start := time.Now()
+	list, err := svc.List(t.Context(), "")
+	require.NoError(t, err)
+	assert.Less(t, time.Since(start), 5*time.Second, "the list is not held up by the meetings")
+	require.NotEmpty(t, list.Actions)
+	for _, a := range list.Actions {
+		assert.Empty(t, a.MeetingTitle, "no title yet for %s", a.ID)
+	}
+
+	w.Records.ClearFaults()
+	list, err = svc.List(t.Context(), "")
+	require.NoError(t, err)
+	for _, a := range list.Actions {
+		if a.MeetingID != "" {
+			assert.NotEmpty(t, a.MeetingTitle, "%s's title, once the meetings answer", a.ID)
+		}
+	}
+}
