@@ -14,6 +14,22 @@ import (
 // ellipsis marks text that was shortened.
 const ellipsis = "…"
 
+// EscapeTyped escapes text a person typed, to quote it back to them (an
+// unknown committee, command or status): as Escape, except that an entity
+// they typed as it is ("&gt;", four characters) keeps its look with a
+// fullwidth ampersand (＆, U+FF06). Escaped as "&amp;gt;" it would read as
+// text escaped twice, the mistake Check exists to catch (FuzzSlashCommandBody
+// found the command name "&gt;" quoted that way), and the person sees the
+// same characters either way. Record text goes through Escape, unchanged.
+func EscapeTyped(s string) string {
+	if strings.Contains(s, "&") {
+		for _, e := range []string{"&amp;", "&lt;", "&gt;"} {
+			s = strings.ReplaceAll(s, e, "＆"+e[1:])
+		}
+	}
+	return Escape(s)
+}
+
 // Escape escapes s for mrkdwn: &, < and > become &amp; &lt; &gt;, so record
 // text can never form a mention, a link or a special command. Slack decodes
 // only these three entities, so nothing else is touched.

@@ -56,6 +56,26 @@ func TestEscape(t *testing.T) {
 	}
 }
 
+// What a person typed is quoted back escaped once, and never reads as
+// text escaped twice, even when they typed an entity as it is.
+func TestEscapeTyped(t *testing.T) {
+	t.Parallel()
+	for in, want := range map[string]string{
+		"Audit & Risk":  "Audit &amp; Risk",
+		"R&D <board>":   "R&amp;D &lt;board&gt;",
+		"&gt;":          "＆gt;",
+		"R&amp;D":       "R＆amp;D",
+		"&lt;b&gt; & c": "＆lt;b＆gt; &amp; c",
+		"&amp;amp;":     "＆amp;amp;",
+		"&ampersand":    "&amp;ampersand",
+		"":              "",
+	} {
+		got := EscapeTyped(in)
+		assert.Equal(t, want, got, "%q", in)
+		assert.NoError(t, CheckMessage(Message{Text: "I found nothing called `" + got + "`."}), "%q", in)
+	}
+}
+
 func TestEscapeTrunc(t *testing.T) {
 	t.Parallel()
 	cases := []struct {

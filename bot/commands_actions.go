@@ -75,7 +75,7 @@ func parseActionsText(t commandText) (q actionsQuery, note string, ok bool) {
 		case f.UserID != "":
 			q.Who = f.UserID
 		case strings.HasPrefix(f.Text, "@"):
-			return q, fmt.Sprintf("I can't tell who `%s` is. Pick the person from Slack's autocomplete when you type @, so I get their ID.", blocks.Escape(f.Text)), false
+			return q, fmt.Sprintf("I can't tell who `%s` is. Pick the person from Slack's autocomplete when you type @, so I get their ID.", blocks.EscapeTyped(f.Text)), false
 		case lf == "overdue":
 			q.Overdue = true
 		case lf == "all":
@@ -98,7 +98,7 @@ func parseActionsText(t commandText) (q actionsQuery, note string, ok bool) {
 		case apiclient.Status(lf).Valid():
 			q.Status = lf
 		default:
-			return q, fmt.Sprintf("I didn't understand `%s`.", blocks.Escape(f.Text)), false
+			return q, fmt.Sprintf("I didn't understand `%s`.", blocks.EscapeTyped(f.Text)), false
 		}
 	}
 	return q, "", true
@@ -175,7 +175,7 @@ func (u *actionsUI) actionsPage(ctx context.Context, caller string, q actionsQue
 		m, err := u.meetings.GetMeeting(ctx, q.Meeting)
 		if err != nil {
 			if isNotFound(err) {
-				return notice(fmt.Sprintf(":mag: I couldn't find a meeting `%s`. Try `/meetings` to see recent ones.", blocks.Escape(q.Meeting)))
+				return notice(fmt.Sprintf(":mag: I couldn't find a meeting `%s`. Try `/meetings` to see recent ones.", blocks.EscapeTyped(q.Meeting)))
 			}
 			return notice(u.say(ctx, "actions for meeting", err))
 		}

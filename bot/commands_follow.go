@@ -134,9 +134,9 @@ func (fu *followUI) unfollow(ctx context.Context, channelID, typed string) *repl
 	case len(follows) == 0:
 		return notice(fmt.Sprintf(":information_source: This channel doesn't follow any committee, so there is nothing to unfollow. %s", msgFollowUsage))
 	case len(ambiguous) > 1:
-		return notice(fmt.Sprintf(":thinking_face: `%s` could be %s. Please type more of the name.", blocks.Escape(typed), committeeList(ambiguous)))
+		return notice(fmt.Sprintf(":thinking_face: `%s` could be %s. Please type more of the name.", blocks.EscapeTyped(typed), committeeList(ambiguous)))
 	case committee == "":
-		return notice(fmt.Sprintf(":information_source: This channel doesn't follow `%s`. It follows %s.", blocks.Escape(typed), committeeList(names)))
+		return notice(fmt.Sprintf(":information_source: This channel doesn't follow `%s`. It follows %s.", blocks.EscapeTyped(typed), committeeList(names)))
 	}
 	existed, err := fu.store.Unfollow(ctx, channelID, strings.ToLower(committee))
 	if err != nil {
@@ -235,7 +235,7 @@ func (fu *followUI) knownCommittees(ctx context.Context, stop string) ([]string,
 // unknownCommittee is the answer to a committee the records do not know.
 func unknownCommittee(typed string, known []string) string {
 	if len(known) == 0 {
-		return fmt.Sprintf(":mag: I found no committee called `%s`: the records list no meetings yet.", blocks.Escape(typed))
+		return fmt.Sprintf(":mag: I found no committee called `%s`: the records list no meetings yet.", blocks.EscapeTyped(typed))
 	}
 	matches := 0
 	for _, n := range known {
@@ -250,9 +250,9 @@ func unknownCommittee(typed string, known []string) string {
 				which = append(which, n)
 			}
 		}
-		return fmt.Sprintf(":thinking_face: `%s` could be %s. Please type more of the name.", blocks.Escape(typed), committeeList(which))
+		return fmt.Sprintf(":thinking_face: `%s` could be %s. Please type more of the name.", blocks.EscapeTyped(typed), committeeList(which))
 	}
-	return fmt.Sprintf(":mag: I found no committee called `%s`. The committees in the records are %s.", blocks.Escape(typed), committeeList(known))
+	return fmt.Sprintf(":mag: I found no committee called `%s`. The committees in the records are %s.", blocks.EscapeTyped(typed), committeeList(known))
 }
 
 // committeeList is "*A*, *B* or *C*", escaped, at most committeeListMax

@@ -72,7 +72,7 @@ func (mu *minutesUI) meetingsPage(ctx context.Context, cur meetingsCursor) *repl
 		}
 	}
 	if len(rows) == 0 && cur.Committee != "" && cur.Next == "" {
-		return ephemeral(blocks.Help("/meetings", fmt.Sprintf("I found no meeting or committee called `%s`.", blocks.Escape(cur.Committee))))
+		return ephemeral(blocks.Help("/meetings", fmt.Sprintf("I found no meeting or committee called `%s`.", blocks.EscapeTyped(cur.Committee))))
 	}
 	title := "Recent meetings"
 	if cur.Committee != "" {

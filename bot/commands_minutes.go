@@ -57,9 +57,9 @@ func (mu *minutesUI) commandMinutes(ctx context.Context, cmd command) *reply {
 	if m == nil {
 		switch {
 		case arg != "" && seen == 0:
-			return ephemeral(blocks.Help("/minutes", fmt.Sprintf("I found no meeting or committee called `%s`.", blocks.Escape(arg))))
+			return ephemeral(blocks.Help("/minutes", fmt.Sprintf("I found no meeting or committee called `%s`.", blocks.EscapeTyped(arg))))
 		case arg != "":
-			return notice(fmt.Sprintf(":page_facing_up: No minutes have been published for *%s* in its last %d meetings.", blocks.Escape(arg), seen))
+			return notice(fmt.Sprintf(":page_facing_up: No minutes have been published for *%s* in its last %d meetings.", blocks.EscapeTyped(arg), seen))
 		}
 		return notice(fmt.Sprintf(":page_facing_up: No minutes have been published in the last %d meetings.", seen))
 	}

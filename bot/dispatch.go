@@ -49,7 +49,7 @@ func (s *Server) dispatchSlash(ctx context.Context, sc slack.SlashCommand) ack {
 	handler, ok := s.cmds[cmd.Name]
 	if !ok {
 		s.deps.Metrics.request("command", "unknown", "help")
-		return ephemeral(blocks.Help("", fmt.Sprintf("I don't know the command `%s`.", blocks.Escape(cmd.Name))))
+		return ephemeral(blocks.Help("", fmt.Sprintf("I don't know the command `%s`.", blocks.EscapeTyped(cmd.Name))))
 	}
 	work := func(ctx context.Context) *reply { return handler(ctx, cmd) }
 	r := s.withBudget(ctx, work, func(ctx context.Context, r *reply) {

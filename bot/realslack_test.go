@@ -70,6 +70,16 @@ func TestCommandTextArrivesEscaped(t *testing.T) {
 		assert.Contains(t, m.Text, "R&amp;D &lt;board&gt;")
 		assert.NotContains(t, m.all(), "&amp;amp;")
 	})
+	t.Run("an entity typed as it is", func(t *testing.T) {
+		for _, typed := range []string{"&gt;", "R&amp;D", "&lt;board&gt;"} {
+			m, r := h.slash(alice, "/minutes", typed)
+			form, _ := url.ParseQuery(string(h.lastCommandForm(r)))
+			require.Equal(t, strings.ReplaceAll(typed, "&", "&amp;"), form.Get("text"), "precondition: Slack escapes the ampersand")
+			assert.Contains(t, m.Text, "`"+strings.ReplaceAll(typed, "&", "＆")+"`", "quoted back looking as typed")
+			require.NoError(t, blocks.CheckMessage(blocks.Message{Text: m.Text, Blocks: blocks.RawBlocks(m.Blocks)}),
+				"no text in the answer reads as escaped twice")
+		}
+	})
 	t.Run("a mention typed as @bob", func(t *testing.T) {
 		bob := h.person("bob")
 		m, r := h.slash(alice, "/actions", "@bob overdue")
