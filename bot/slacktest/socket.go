@@ -122,10 +122,13 @@ type socketHub struct {
 	base    string          // "ws://127.0.0.1:PORT"; set once the Server listens
 	tickets map[string]bool // issued by apps.connections.open, not yet used
 	conns   []*SocketConn   // in the order they connected
-	seq     int             // numbers tickets and envelopes
-	closed  bool
-	changed chan struct{} // closed and replaced on every change
-	wg      sync.WaitGroup
+	// greeting counts connections being greeted: open, but not yet in
+	// conns, so a hello sent meanwhile on another counts them.
+	greeting int
+	seq      int // numbers tickets and envelopes
+	closed   bool
+	changed  chan struct{} // closed and replaced on every change
+	wg       sync.WaitGroup
 }
 
 func newSocketHub() *socketHub {
@@ -204,7 +207,10 @@ func handleSocket(h *socketHub) http.Handler {
 // add registers a new connection, greets it and starts serving it.
 func (h *socketHub) add(ws *websocket.Conn) {
 	h.mu.Lock()
-	closed, open := h.closed, h.openLocked()
+	closed, open := h.closed, h.openLocked()+h.greeting
+	if !closed {
+		h.greeting++
+	}
 	h.mu.Unlock()
 	if closed {
 		_ = ws.Close()
@@ -212,20 +218,20 @@ func (h *socketHub) add(ws *websocket.Conn) {
 	}
 	c := &SocketConn{hub: h, ws: ws, done: make(chan struct{})}
 	// Greet before the connection is visible, so a test's first envelope
-	// always follows the hello, as on Slack.
+	// always follows the hello, as on Slack. It already counts as open: a
+	// client that reads this hello and opens a second connection at once
+	// is told of both.
 	hello, _ := json.Marshal(map[string]any{
 		"type":            "hello",
 		"num_connections": open + 1,
 		"debug_info":      map[string]any{"host": "applink-slacktest", "approximate_connection_time": 18060},
 		"connection_info": map[string]any{"app_id": AppID},
 	})
-	if err := c.write(context.Background(), websocket.TextMessage, hello); err != nil {
-		_ = ws.Close()
-		return
-	}
+	err := c.write(context.Background(), websocket.TextMessage, hello)
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	if h.closed { // closed while greeting
+	h.greeting--
+	if err != nil || h.closed { // failed, or closed while greeting
 		_ = ws.Close()
 		return
 	}
