@@ -252,6 +252,16 @@ func FuzzEscape(f *testing.F) {
 		if !strings.ContainsAny(s, "&<>") {
 			assert.Equal(t, s, got)
 		}
+		// What a person typed, quoted back: escaped, and never the
+		// pattern of text escaped twice, whatever they typed.
+		typed := EscapeTyped(s)
+		assertEscaped(t, typed)
+		for _, twice := range []string{"&amp;amp;", "&amp;lt;", "&amp;gt;"} {
+			assert.NotContains(t, typed, twice)
+		}
+		if !strings.Contains(s, "&") {
+			assert.Equal(t, got, typed, "without an ampersand it is Escape")
+		}
 	})
 }
 
