@@ -1,17 +1,13 @@
 package blocks
 
 import (
-	"bytes"
-	"encoding/json"
 	"flag"
-	"os"
-	"path/filepath"
 	"testing"
 	"time"
 
+	"github.com/recordsbot/recordsbot/internal/golden"
 	"github.com/slack-go/slack"
 	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
@@ -27,36 +23,15 @@ func payload(m Message) any {
 	return map[string]any{"text": m.Text, "blocks": m.Blocks}
 }
 
-// assertGolden compares v, marshalled, with testdata/<name>.golden.json by
-// meaning, rewriting the file first under -update.
+// assertGolden compares v with testdata/<name>.golden.json (package
+// golden), rewriting the file first under -update.
 func assertGolden(t *testing.T, name string, v any) {
 	t.Helper()
-	got := readableJSON(t, v)
-	path := filepath.Join("testdata", name+".golden.json")
-	if *update {
-		require.NoError(t, os.WriteFile(path, got, 0o644))
-	}
-	want, err := os.ReadFile(path)
-	require.NoError(t, err, "golden file missing; run go test ./blocks -update")
-	assert.JSONEq(t, string(want), string(got))
+	golden.AssertJSON(t, name, v, *update)
 }
 
-// readableJSON marshals v indented, with <, > and & left readable: slack-go
-// escapes them inside its own MarshalJSON, so v makes a round trip through
-// generic JSON first.
-func readableJSON(t *testing.T, v any) []byte {
-	t.Helper()
-	raw, err := json.Marshal(v)
-	require.NoError(t, err)
-	var generic any
-	require.NoError(t, json.Unmarshal(raw, &generic))
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	require.NoError(t, enc.Encode(generic))
-	return buf.Bytes()
-}
+// readableJSON is v as the golden files hold it.
+func readableJSON(t *testing.T, v any) []byte { return golden.JSON(t, v) }
 
 func sampleRows() []ActionRow {
 	return []ActionRow{

@@ -1,18 +1,14 @@
 package bot
 
 import (
-	"bytes"
-	"encoding/json"
 	"flag"
-	"os"
-	"path/filepath"
 	"testing"
 	"time"
 
-	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/recordsbot/recordsbot/blocks"
+	"github.com/recordsbot/recordsbot/internal/golden"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
@@ -54,21 +50,5 @@ func TestResponseURLBodiesGolden(t *testing.T) {
 
 func assertGolden(t *testing.T, name string, v any) {
 	t.Helper()
-	raw, err := json.Marshal(v)
-	require.NoError(t, err)
-	var generic any
-	require.NoError(t, json.Unmarshal(raw, &generic))
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	require.NoError(t, enc.Encode(generic))
-	path := filepath.Join("testdata", name+".golden.json")
-	if *update {
-		require.NoError(t, os.MkdirAll("testdata", 0o755))
-		require.NoError(t, os.WriteFile(path, buf.Bytes(), 0o644))
-	}
-	want, err := os.ReadFile(path)
-	require.NoError(t, err, "golden file missing; run go test ./bot -run Golden -update")
-	assert.JSONEq(t, string(want), buf.String())
+	golden.AssertJSON(t, name, v, *update)
 }
