@@ -102,8 +102,8 @@ func (c *Config) check(sub string) error {
 			return err
 		}
 		// The Home tab shows REMIND_AT as the default reminder time.
-		if _, err := time.Parse("15:04", c.RemindAt); err != nil && c.RemindAt != "" {
-			return &configError{fmt.Sprintf("REMIND_AT must be a time of day such as 09:00, got %q", c.RemindAt)}
+		if err := c.checkRemindAt(); err != nil {
+			return err
 		}
 	case "remind":
 		if err := needBot(); err != nil {
@@ -118,8 +118,8 @@ func (c *Config) check(sub string) error {
 		if err := needStore(); err != nil {
 			return err
 		}
-		if _, err := time.Parse("15:04", c.RemindAt); err != nil && c.RemindAt != "" {
-			return &configError{fmt.Sprintf("REMIND_AT must be a time of day such as 09:00, got %q", c.RemindAt)}
+		if err := c.checkRemindAt(); err != nil {
+			return err
 		}
 	case "watch":
 		if err := needBot(); err != nil {
@@ -258,3 +258,16 @@ func isSlackUserID(s string) bool {
 }
 
 var errUsage = errors.New("usage")
+
+// checkRemindAt checks REMIND_AT by the rule a person's own reminder time
+// is stored under (store.CheckRemindAt: HH:MM, 00:00 to 23:59), so the
+// default and a chosen time are the same kind of value.
+func (c *Config) checkRemindAt() error {
+	if c.RemindAt == "" {
+		return nil
+	}
+	if err := store.CheckRemindAt(c.RemindAt); err != nil {
+		return &configError{fmt.Sprintf("REMIND_AT must be a time of day such as 09:00 (HH:MM), got %q", c.RemindAt)}
+	}
+	return nil
+}
