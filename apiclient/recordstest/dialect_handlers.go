@@ -213,39 +213,11 @@ func paging(d Dialect, r *http.Request, pageSize int) (offset, limit int, errMsg
 	var ok bool
 	switch d {
 	case JSONAPI:
-		var page, size int
-		if page, ok = num("page[number]", 1); !ok {
-			return 0, 0, "invalid page[number]"
-		}
-		if size, ok = num("page[size]", 1); !ok {
-			return 0, 0, "invalid page[size]"
-		}
-		if size > 0 {
-			limit = min(size, pageSize)
-		}
-		if page > 0 {
-			if page > 1<<20 {
-				return 0, 0, "page[number] too large"
-			}
-			offset = (page - 1) * limit
-		}
+		// page[number] counts from 1 (JSON:API's page strategy).
+		return numberedPage(num, pageSize, "page[number]", "page[size]", 1)
 	case HAL:
-		var page, size int
-		if page, ok = num("page", 0); !ok {
-			return 0, 0, "invalid page"
-		}
-		if size, ok = num("size", 1); !ok {
-			return 0, 0, "invalid size"
-		}
-		if size > 0 {
-			limit = min(size, pageSize)
-		}
-		if page > 0 {
-			if page > 1<<20 {
-				return 0, 0, "page too large"
-			}
-			offset = page * limit
-		}
+		// Spring Data's page counts from 0.
+		return numberedPage(num, pageSize, "page", "size", 0)
 	case OData:
 		var skip, top int
 		if skip, ok = num("$skip", 0); !ok {
@@ -288,6 +260,30 @@ func paging(d Dialect, r *http.Request, pageSize int) (offset, limit int, errMsg
 		if lim >= 0 {
 			limit = min(lim, pageSize)
 		}
+	}
+	return offset, limit, ""
+}
+
+// numberedPage reads a page-number convention: the page parameter (whose
+// first page is first) and the size parameter, capped at pageSize.
+func numberedPage(num func(name string, min int) (int, bool), pageSize int, pageParam, sizeParam string, first int) (offset, limit int, errMsg string) {
+	page, ok := num(pageParam, first)
+	if !ok {
+		return 0, 0, "invalid " + pageParam
+	}
+	size, ok := num(sizeParam, 1)
+	if !ok {
+		return 0, 0, "invalid " + sizeParam
+	}
+	limit = pageSize
+	if size > 0 {
+		limit = min(size, pageSize)
+	}
+	if page > first {
+		if page > 1<<20 {
+			return 0, 0, pageParam + " too large"
+		}
+		offset = (page - first) * limit
 	}
 	return offset, limit, ""
 }
