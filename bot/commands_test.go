@@ -14,7 +14,7 @@ import (
 
 	"github.com/recordsbot/recordsbot/apiclient/recordstest"
 	"github.com/recordsbot/recordsbot/bot"
-	"github.com/recordsbot/recordsbot/bot/slacktest"
+	"github.com/recordsbot/recordsbot/internal/slackapi/slacktest"
 )
 
 func TestSlackEndpointRefusesUnsignedRequests(t *testing.T) {

@@ -19,7 +19,7 @@ import (
 	"github.com/recordsbot/recordsbot/apiclient"
 	"github.com/recordsbot/recordsbot/apiclient/recordstest"
 	"github.com/recordsbot/recordsbot/blocks"
-	"github.com/recordsbot/recordsbot/bot/slacktest"
+	"github.com/recordsbot/recordsbot/internal/slackapi/slacktest"
 	"github.com/recordsbot/recordsbot/internal/testworld"
 )
 

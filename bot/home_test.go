@@ -16,7 +16,7 @@ import (
 
 	"github.com/recordsbot/recordsbot/apiclient/recordstest"
 	"github.com/recordsbot/recordsbot/blocks"
-	"github.com/recordsbot/recordsbot/bot/slacktest"
+	"github.com/recordsbot/recordsbot/internal/slackapi/slacktest"
 )
 
 // appHomeOpened is the event Slack sends when user opens the app's Home tab.

@@ -13,7 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/recordsbot/recordsbot/apiclient/recordstest"
-	"github.com/recordsbot/recordsbot/bot/slacktest"
+	"github.com/recordsbot/recordsbot/internal/slackapi/slacktest"
 )
 
 func TestClickCompleteUpdatesTheListInPlace(t *testing.T) {

@@ -16,11 +16,11 @@ import (
 	"github.com/recordsbot/recordsbot/apiclient/recordstest"
 	"github.com/recordsbot/recordsbot/blocks"
 	"github.com/recordsbot/recordsbot/bot"
-	"github.com/recordsbot/recordsbot/bot/slacktest"
+	"github.com/recordsbot/recordsbot/internal/slackapi/slacktest"
 )
 
 // These tests hold the bot to what real Slack does where it differs from
-// what an app might expect; each rule is encoded in bot/slacktest, with its
+// what an app might expect; each rule is encoded in internal/slackapi/slacktest, with its
 // source cited there.
 
 // withAuditAndRisk adds a committee whose name holds '&', which Slack sends

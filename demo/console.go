@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/recordsbot/recordsbot/apiclient/recordstest"
-	"github.com/recordsbot/recordsbot/bot/slacktest"
+	"github.com/recordsbot/recordsbot/internal/slackapi/slacktest"
 )
 
 // consoleOptions configure a console. The zero value is a plain,

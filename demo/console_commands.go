@@ -10,7 +10,7 @@ import (
 	"strings"
 
 	"github.com/recordsbot/recordsbot/apiclient/recordstest"
-	"github.com/recordsbot/recordsbot/bot/slacktest"
+	"github.com/recordsbot/recordsbot/internal/slackapi/slacktest"
 )
 
 // person finds a demo person by handle, first or full name, or Slack ID,

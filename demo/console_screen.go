@@ -12,7 +12,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/recordsbot/recordsbot/bot/slacktest"
+	"github.com/recordsbot/recordsbot/internal/slackapi/slacktest"
 )
 
 // settle waits until the bot has finished everything the last request set

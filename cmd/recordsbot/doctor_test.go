@@ -21,7 +21,7 @@ import (
 
 	"github.com/recordsbot/recordsbot/apiclient/recordstest"
 	"github.com/recordsbot/recordsbot/bot"
-	"github.com/recordsbot/recordsbot/bot/slacktest"
+	"github.com/recordsbot/recordsbot/internal/slackapi/slacktest"
 	"github.com/recordsbot/recordsbot/internal/testworld"
 	"github.com/recordsbot/recordsbot/store"
 )

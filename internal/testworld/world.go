@@ -16,7 +16,7 @@ import (
 	"strings"
 
 	"github.com/recordsbot/recordsbot/apiclient/recordstest"
-	"github.com/recordsbot/recordsbot/bot/slacktest"
+	"github.com/recordsbot/recordsbot/internal/slackapi/slacktest"
 )
 
 // TB is the part of testing.TB that Start uses.

@@ -57,7 +57,7 @@ func TestOAuthScopesHeader(t *testing.T) {
 // ManifestScopes is manifest.yaml's list of bot scopes.
 func TestManifestScopesMatchManifest(t *testing.T) {
 	t.Parallel()
-	b, err := os.ReadFile("../../manifest.yaml")
+	b, err := os.ReadFile("../../../manifest.yaml")
 	require.NoError(t, err)
 	var m struct {
 		OAuth struct {
