@@ -22,7 +22,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/recordsbot/recordsbot/apiclient/recordstest"
-	"github.com/recordsbot/recordsbot/bot"
+	"github.com/recordsbot/recordsbot/minutes"
 )
 
 // pageResponse is the bot's answer to one request for a public page.
@@ -487,7 +487,7 @@ func TestPublicMinutesOff(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			h := newHarness(t, withConfig(func(c *bot.Config) { c.PublicMinutes = tt.publicMinutes }))
+			h := newHarness(t, withMinutes(func(c *minutes.Config) { c.Public = tt.publicMinutes }))
 			m, min := h.demoMinutes(func(min recordstest.Minutes) bool {
 				return min.Status == "approved" && (min.URL != "") == tt.ownURL
 			})
