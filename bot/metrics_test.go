@@ -50,7 +50,9 @@ func (h *harness) rebuild(deps bot.Deps, opts ...func(*bot.Config)) {
 		deps.HTTPClient = &http.Client{Timeout: 10 * time.Second, Transport: m.SlackTransport(nil)}
 	}
 	if deps.Minutes == nil {
-		deps.Minutes = minutes.New(deps.Records, h.minutes)
+		mc := h.minutes
+		mc.Now = deps.Now
+		deps.Minutes = minutes.New(deps.Records, mc)
 	}
 	if deps.Logger == nil {
 		deps.Logger = testLogger(h.t)

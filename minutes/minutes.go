@@ -44,6 +44,19 @@ type Config struct {
 	Now func() time.Time
 }
 
+// How long Get keeps an answer that shows no minutes. The public pages
+// need no login, so anyone can ask for any ID: an unknown meeting, or one
+// whose minutes are not published, is kept for HiddenTTL, and a burst of
+// hits on it (or a crawler walking IDs twice) costs one lookup, not one
+// per hit. The price: minutes published just now appear on their page
+// (and in unfurls) within HiddenTTL. A records outage is kept for
+// OutageTTL, so a burst during an outage is not multiplied by the
+// client's retries.
+const (
+	HiddenTTL = 5 * time.Minute
+	OutageTTL = 5 * time.Second
+)
+
 // Entry is a meeting with its visible minutes.
 type Entry struct {
 	Meeting *apiclient.Meeting
@@ -75,7 +88,7 @@ func New(r Records, cfg Config) *Service {
 		publicURL: strings.TrimRight(cfg.PublicURL, "/"),
 		public:    cfg.Public,
 		now:       cfg.Now,
-		pages:     cache.New[Entry](cfg.CacheTTL, cfg.Now),
+		pages:     cache.New[Entry](cfg.CacheTTL, cfg.Now).KeepFor(keepFor),
 		latest:    cache.New[[]Entry](cfg.CacheTTL, cfg.Now),
 	}
 }
@@ -124,11 +137,24 @@ func (s *Service) Read(ctx context.Context, meetingID string) (Entry, error) {
 
 // Get is Read through the shared cache (CacheTTL): the public pages and
 // the unfurls of one link shared in a busy channel cost one records call
-// per TTL, not a burst. Concurrent misses for one meeting are one call.
+// per TTL, not a burst. Concurrent misses for one meeting are one call
+// (singleflight), and answers that show nothing are kept for HiddenTTL,
+// outages for OutageTTL.
 func (s *Service) Get(ctx context.Context, meetingID string) (Entry, error) {
 	return s.pages.Get(ctx, meetingID, func(ctx context.Context) (Entry, error) {
 		return s.Read(ctx, meetingID)
 	})
+}
+
+// keepFor is how long Get keeps a lookup's answer; see HiddenTTL.
+func keepFor(e Entry, err error) time.Duration {
+	switch {
+	case errors.Is(err, apiclient.ErrNotFound), err == nil && e.Minutes == nil:
+		return HiddenTTL
+	case errors.Is(err, apiclient.ErrUnavailable), errors.Is(err, apiclient.ErrRateLimited):
+		return OutageTTL
+	}
+	return 0
 }
 
 // PageURL is the bot's public page of a meeting's minutes,
