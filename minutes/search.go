@@ -8,7 +8,6 @@ import (
 	"html"
 	"strings"
 
-	"github.com/microcosm-cc/bluemonday"
 	"github.com/yuin/goldmark"
 
 	"github.com/recordsbot/recordsbot/apiclient"
@@ -75,9 +74,6 @@ func Doc(m *apiclient.Meeting, min *apiclient.Minutes) store.MinutesDoc {
 		Body:        PlainText(min.Body, min.Format),
 	}
 }
-
-// textPolicy strips every tag.
-var textPolicy = bluemonday.StrictPolicy()
 
 // blockEnds become line breaks before the tags go, so that paragraphs,
 // headings, list items and table cells do not run together.

@@ -18,8 +18,9 @@ const BackfillState = "search_backfill"
 // records call a second, meetings pages and minutes reads together.
 const DefaultBackfillRate = 1.0
 
-// Records is what the backfill reads; *apiclient.Client implements it.
-type Records interface {
+// BackfillRecords is what the backfill reads; *apiclient.Client
+// implements it.
+type BackfillRecords interface {
 	ListMeetings(ctx context.Context, opts *apiclient.ListMeetingsOptions) (*apiclient.MeetingPage, error)
 	GetMinutes(ctx context.Context, meetingID string) (*apiclient.Minutes, error)
 }
@@ -70,7 +71,7 @@ type Backfill struct {
 	// Every is the time from the end of one whole pass to the start of
 	// the next. Default 24 hours.
 	Every   time.Duration
-	Records Records
+	Records BackfillRecords
 	Index   Index
 	State   State
 	Logger  *slog.Logger
