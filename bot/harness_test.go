@@ -16,6 +16,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/recordsbot/recordsbot/actions"
 	"github.com/recordsbot/recordsbot/apiclient/recordstest"
 	"github.com/recordsbot/recordsbot/bot"
 	"github.com/recordsbot/recordsbot/internal/slackapi/slacktest"
@@ -46,6 +47,12 @@ type botConfig = bot.Config
 
 func withAdmins(ids ...string) harnessOption {
 	return func(c *bot.Config, _ *recordstest.Dataset) { c.Admins = ids }
+}
+
+// withVisibility sets ACTIONS_VISIBILITY (the harness, like the bot,
+// defaults to own).
+func withVisibility(v actions.Visibility) harnessOption {
+	return func(c *bot.Config, _ *recordstest.Dataset) { c.ActionsVisibility = v }
 }
 
 func withConfig(f func(*bot.Config)) harnessOption {
