@@ -166,17 +166,43 @@ type entry struct {
 	minutes *apiclient.Minutes
 }
 
+// How long Pages keeps an answer that shows no minutes. The pages need no
+// login, so anyone can ask for any ID: an unknown meeting, or one whose
+// minutes are not published, is kept for HiddenTTL, and a burst of hits on
+// it (or a crawler walking IDs twice) costs one lookup, not one per hit.
+// The price: minutes published just now appear on their page (and in
+// unfurls) within HiddenTTL. A records outage is kept for OutageTTL, so a
+// burst during an outage is not multiplied by the client's retries.
+const (
+	HiddenTTL = 5 * time.Minute
+	OutageTTL = 5 * time.Second
+)
+
 // Pages is a short-lived cache of meetings and their visible minutes,
 // shared by the pages and the unfurls, so a link shared in a busy channel
 // (unfurls, clicks, readers) is one records call per TTL, not a burst.
+// Concurrent lookups of one meeting are one lookup (singleflight), and
+// answers that show nothing are kept for HiddenTTL.
 type Pages struct {
 	records Records
 	cache   *cache.TTL[entry]
 }
 
-// NewPages returns a cache over r whose entries live for ttl.
+// NewPages returns a cache over r whose entries live for ttl; answers with
+// nothing to show live for HiddenTTL, outages for OutageTTL.
 func NewPages(r Records, ttl time.Duration, now func() time.Time) *Pages {
-	return &Pages{records: r, cache: cache.New[entry](ttl, now)}
+	return &Pages{records: r, cache: cache.New[entry](ttl, now).KeepFor(keepFor)}
+}
+
+// keepFor is how long Pages keeps a lookup's answer; see HiddenTTL.
+func keepFor(e entry, err error) time.Duration {
+	switch {
+	case errors.Is(err, apiclient.ErrNotFound), err == nil && e.minutes == nil:
+		return HiddenTTL
+	case errors.Is(err, apiclient.ErrUnavailable), errors.Is(err, apiclient.ErrRateLimited):
+		return OutageTTL
+	}
+	return 0
 }
 
 // Get returns a meeting and its visible minutes; see MeetingMinutes.
