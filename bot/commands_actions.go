@@ -371,7 +371,7 @@ func (u *actionsUI) othersRefused(me actions.Member, meErr error, who string) st
 		// Slack could not say whether the caller is a guest.
 		return ":warning: I couldn't check your Slack profile just now, so I can't show anyone else's actions. Please try again in a minute."
 	}
-	return ":lock: Here everyone sees only their own actions, so I can't show " + whose + ". `/actions` lists yours; they, or one of the app's admins, can look at theirs."
+	return ":lock: In this workspace each person sees only their own actions, so I can't show " + whose + ". `/actions` lists yours; they or an app admin can look at theirs."
 }
 
 // sortKeeping orders overdue first, then by deadline, then undated; an

@@ -77,7 +77,8 @@ func newHarness(t *testing.T, opts ...harnessOption) *harness {
 		o(&cfg, &data)
 	}
 	h := &harness{t: t, now: now, data: data, users: map[string]slacktest.User{}}
-	users := testworld.SlackUsers(data.People)
+	// Erin is a Slack guest (testworld.GuestID).
+	users := testworld.WithGuest(testworld.SlackUsers(data.People))
 	for i := range users {
 		users[i].TZ = "Europe/London"
 	}
