@@ -11,6 +11,7 @@ import (
 	"github.com/recordsbot/recordsbot/apiclient"
 	"github.com/recordsbot/recordsbot/blocks"
 	"github.com/recordsbot/recordsbot/internal/slackapi"
+	"github.com/recordsbot/recordsbot/minutes"
 	"github.com/recordsbot/recordsbot/store"
 )
 
@@ -21,6 +22,8 @@ const (
 	msgFollowUsage       = "Use `/minutes follow <committee>`, `/minutes unfollow <committee>` or `/minutes following` in a channel."
 	msgFollowAdminsOnly  = ":lock: Only the app's admins may change which committees a channel follows here. Please ask one of them."
 	msgMembershipUnknown = ":warning: Slack didn't tell me just now whether I'm in this channel, so nothing was changed. Please try again in a minute."
+	msgFollowGuest       = ":lock: Guests can't change which committees a channel follows. Please ask a member of the channel to do it."
+	msgProfileUnknown    = ":warning: I couldn't check your Slack profile just now, so nothing was changed. Please try again in a minute."
 	// committeeListMax bounds the committees named in one answer.
 	committeeListMax = 20
 )
@@ -38,6 +41,19 @@ func (fu *followUI) followCommand(ctx context.Context, cmd command) *reply {
 	}
 	if verb != "following" && fu.adminsOnly && !fu.isAdmin(cmd.UserID) {
 		return notice(msgFollowAdminsOnly)
+	}
+	if verb != "following" {
+		// A follow posts to everyone in the channel from then on, which
+		// is a member's decision; users.info is cached, so this costs
+		// nothing most of the time.
+		me, err := fu.who(ctx, cmd.UserID)
+		switch {
+		case me.Guest:
+			return notice(msgFollowGuest)
+		case err != nil:
+			fu.log.WarnContext(ctx, "follow: users.info failed", "user", cmd.UserID, "error", err)
+			return notice(msgProfileUnknown)
+		}
 	}
 	if fu.store == nil {
 		return notice(msgStoreNotSet)
@@ -104,7 +120,7 @@ func (fu *followUI) follow(ctx context.Context, cmd command, typed string) *repl
 		return notice(msg)
 	}
 	existed, err := fu.store.Follow(ctx, store.Follow{
-		ChannelID: cmd.ChannelID, Committee: committee, CommitteeKey: strings.ToLower(committee), By: cmd.UserID,
+		ChannelID: cmd.ChannelID, Committee: committee, CommitteeKey: minutes.CommitteeKey(committee), By: cmd.UserID,
 	})
 	if err != nil {
 		return notice(fu.say(ctx, "follow", err))
@@ -138,7 +154,7 @@ func (fu *followUI) unfollow(ctx context.Context, channelID, typed string) *repl
 	case committee == "":
 		return notice(fmt.Sprintf(":information_source: This channel doesn't follow `%s`. It follows %s.", blocks.EscapeTyped(typed), committeeList(names)))
 	}
-	existed, err := fu.store.Unfollow(ctx, channelID, strings.ToLower(committee))
+	existed, err := fu.store.Unfollow(ctx, channelID, minutes.CommitteeKey(committee))
 	if err != nil {
 		return notice(fu.say(ctx, "unfollow", err))
 	}
@@ -187,7 +203,7 @@ func (fu *followUI) resolveCommittee(ctx context.Context, typed string) (string,
 // they are returned as ambiguous and name is "".
 func matchCommittee(names []string, typed string) (name string, ambiguous []string) {
 	for _, n := range names {
-		if strings.EqualFold(n, typed) {
+		if minutes.CommitteeKey(n) == minutes.CommitteeKey(typed) {
 			return n, nil
 		}
 	}
@@ -218,13 +234,13 @@ func (fu *followUI) knownCommittees(ctx context.Context, stop string) ([]string,
 			return nil, err
 		}
 		for _, m := range p.Meetings {
-			key := strings.ToLower(strings.TrimSpace(m.Committee))
+			key := minutes.CommitteeKey(m.Committee)
 			if key != "" && !seen[key] {
 				seen[key] = true
 				out = append(out, strings.TrimSpace(m.Committee))
 			}
 		}
-		if next = p.Next; next == "" || seen[strings.ToLower(strings.TrimSpace(stop))] {
+		if next = p.Next; next == "" || seen[minutes.CommitteeKey(stop)] {
 			break
 		}
 	}
