@@ -3,6 +3,7 @@ package actions
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -56,6 +57,15 @@ type Member struct {
 	Zone *time.Location
 	// aliases are the USER_MAP assignees that point at this user.
 	aliases []string
+}
+
+// Equal reports whether m and o are the same user as recordsbot sees
+// them, field for field (a zone by identity: the profile cache hands out
+// the *time.Location it loaded). What is drawn for a Member may be reused
+// for an Equal one, so a field added to Member must be compared here
+// (TestMemberEqualComparesEveryField fails until it is).
+func (m Member) Equal(o Member) bool {
+	return m.ID == o.ID && m.Email == o.Email && m.Name == o.Name && m.Zone == o.Zone && slices.Equal(m.aliases, o.aliases)
 }
 
 // Mapped reports whether there is any way to match this user to

@@ -58,6 +58,13 @@ func withDataset(f func(*recordstest.Dataset)) harnessOption {
 
 func newHarness(t *testing.T, opts ...harnessOption) *harness {
 	t.Helper()
+	return newHarnessDeps(t, bot.Deps{}, opts...)
+}
+
+// newHarnessDeps is newHarness with some of the bot's dependencies given
+// (its clock, say: Slack's requests are then signed by the same clock).
+func newHarnessDeps(t *testing.T, deps bot.Deps, opts ...harnessOption) *harness {
+	t.Helper()
 	now := time.Now()
 	data := testworld.Dataset(now)
 	cfg := bot.Config{
@@ -86,8 +93,10 @@ func newHarness(t *testing.T, opts ...harnessOption) *harness {
 	h.records, h.slack = w.Records, w.Slack
 	// A test may replace h.bot and h.http (see rebuild); testbot's cleanup
 	// ends the ones started here, which would otherwise outlive the test.
-	b := testbot.Start(t, w, cfg, bot.Deps{Logger: testLogger(t)})
+	deps.Logger = testLogger(t)
+	b := testbot.Start(t, w, cfg, deps)
 	h.bot, h.http, h.send = b.Server, b.HTTP, b.Send
+	h.send.Now = deps.Now
 	// Every test also holds the bot to Slack's rule for updates: each
 	// version of a message or view has new block IDs.
 	t.Cleanup(func() { assert.Empty(t, h.slack.BlockIDReuse(), "block_ids sent again in an updated message or view") })
