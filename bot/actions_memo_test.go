@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/recordsbot/recordsbot/actions"
 	"github.com/recordsbot/recordsbot/apiclient/recordstest"
 	"github.com/recordsbot/recordsbot/bot"
 	"github.com/recordsbot/recordsbot/internal/testworld"
@@ -95,4 +96,24 @@ func rowOverdue(t *testing.T, m msg, id string) bool {
 	}
 	t.Fatalf("no row for %s in %s", id, m.all())
 	return false
+}
+
+// TestActionsReplyMemoIsPerViewer: the same list asked for by two people
+// is drawn for each, by the visibility and change rules of each, and each
+// gets their own again from the memo.
+func TestActionsReplyMemoIsPerViewer(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, withAdmins("U0ALICE"), withVisibility(actions.VisibleOrganisation))
+	alice, bob, carol := h.person("alice"), h.person("bob"), h.person("carol")
+	bobs := h.openActionsOf(bob.Email)
+	require.NotEmpty(t, bobs)
+	for range 2 {
+		m, _ := h.slash(carol, "/actions", "@bob")
+		assert.Contains(t, m.all(), `"action:`+bobs[0].ID+`"`)
+		assert.NotContains(t, m.all(), `"action_id":"status:`, "carol may not change bob's actions: no buttons")
+		m, _ = h.slash(alice, "/actions", "@bob")
+		assert.Contains(t, m.all(), `"complete|`+bobs[0].ID, "alice is an admin: buttons")
+		m, _ = h.slash(bob, "/actions", "")
+		assert.Contains(t, m.all(), `"complete|`+bobs[0].ID, "bob's own list")
+	}
 }
