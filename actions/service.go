@@ -91,6 +91,17 @@ func (s *Service) CanChange(viewer Member, a *apiclient.Action) bool {
 	return viewer.Owns(a.Assignee) || (s.IsAdmin(viewer.ID) && !viewer.Guest)
 }
 
+// Known returns Slack user id as a Member when their profile is cached
+// and fresh, without asking Slack; ok is false otherwise (Who would ask).
+func (s *Service) Known(id string) (m Member, ok bool) { return s.dir.profiles.Peek(id) }
+
+// Listed returns the list List would return for st when it is cached and
+// fresh, without reading the records service; ok is false otherwise (List
+// would read it, or refresh it). With the cache off it never is.
+func (s *Service) Listed(st apiclient.Status) (list *apiclient.ActionList, ok bool) {
+	return s.list.peek(st)
+}
+
 // List returns the actions in status st ("" for those still to do, All for
 // every one); see sharedList. The list is shared: do not modify it.
 func (s *Service) List(ctx context.Context, st apiclient.Status) (*apiclient.ActionList, error) {
