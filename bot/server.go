@@ -155,7 +155,10 @@ type Server struct {
 	log     *slog.Logger
 	handler http.Handler
 
-	cmds    map[string]func(context.Context, command) *reply
+	cmds map[string]func(context.Context, command) *reply
+	// quick answers a command at once from what is already in memory,
+	// or returns nil; see actionsUI.quickActions.
+	quick   map[string]func(command) *reply
 	dom     *actions.Service
 	home    *homeUI
 	unfurls *unfurler
@@ -196,6 +199,9 @@ func NewServer(cfg Config, deps Deps) *Server {
 	say := s.userMessage
 	acts := &actionsUI{dom: dom, meetings: deps.Records, revs: newRevisions(deps.Now()), now: deps.Now,
 		pageSize: cfg.PageSize, log: s.log, say: say}
+	if cfg.ActionsCacheTTL > 0 {
+		acts.memo = newReplyMemo()
+	}
 	if deps.Minutes == nil {
 		deps.Minutes = minutes.New(deps.Records, minutes.Config{Now: deps.Now})
 	}
@@ -216,6 +222,7 @@ func NewServer(cfg Config, deps Deps) *Server {
 		"/minutes":  mins.commandMinutes,
 		"/meetings": mins.commandMeetings,
 	}
+	s.quick = map[string]func(command) *reply{"/actions": acts.quickActions}
 	r := chi.NewRouter()
 	r.Use(recoverer(s.log), requestIDs)
 	addRoutes(r, s)

@@ -26,6 +26,9 @@ type actionsUI struct {
 	dom      *actions.Service
 	meetings MeetingReader
 	revs     *revisions
+	// memo holds encoded list replies (see listReply); nil when the
+	// action list is not cached, as each command then reads a new list.
+	memo     *replyMemo
 	now      func() time.Time
 	pageSize int
 	log      *slog.Logger
