@@ -158,6 +158,7 @@ func serveOn(ctx context.Context, cfg Config, ln net.Listener, logOut io.Writer)
 		return err
 	}
 	defer stopWatching()
+	defer startBackfill(ctx, cfg, st, records, metrics, log)()
 	srv := bot.NewServer(botConfig(cfg), bot.Deps{
 		Logger: log, Records: records, Slack: api, Metrics: metrics, Ready: ready.Err, Actions: dom, Minutes: mins, Store: st,
 		// response_url posts are Slack calls too, and counted as such.
