@@ -21,6 +21,7 @@ import (
 	"github.com/recordsbot/recordsbot/internal/slackapi/slacktest"
 	"github.com/recordsbot/recordsbot/internal/testworld"
 	"github.com/recordsbot/recordsbot/internal/testworld/testbot"
+	"github.com/recordsbot/recordsbot/store"
 )
 
 const testSecret = "8f742231b10e8888abcd99yyyzzz85a5"
@@ -38,6 +39,18 @@ type harness struct {
 	http    *httptest.Server
 	send    *slacktest.Sender
 	users   map[string]slacktest.User // by Slack ID
+	// ledger is the store the reminder job's runs share (jobStore).
+	ledger *store.Store
+}
+
+// jobStore is the store the jobs run by this harness share (opened on
+// first use, SQLite): their exactly-once ledger.
+func (h *harness) jobStore() *store.Store {
+	h.t.Helper()
+	if h.ledger == nil {
+		h.ledger = openTestStore(h.t, "sqlite")
+	}
+	return h.ledger
 }
 
 type harnessOption func(*bot.Config, *recordstest.Dataset)

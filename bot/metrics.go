@@ -76,7 +76,7 @@ func NewMetrics() *Metrics {
 			Name: "recordsbot_slack_rate_limit_waits_total", Help: "Times a Slack call waited out a Retry-After before trying again.",
 		}, []string{"method"}),
 		reminders: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "recordsbot_reminders_total", Help: "Reminder DMs by outcome (sent, skipped, failed, unmatched).",
+			Name: "recordsbot_reminders_total", Help: "Reminder DMs by outcome (sent, skipped, recovered, busy, not_yet, weekend, failed, unmatched).",
 		}, []string{"outcome"}),
 		dependencyUp: prometheus.NewGaugeVec(prometheus.GaugeOpts{
 			Name: "recordsbot_dependency_up", Help: "1 when the readiness check last found the dependency (slack, records) working, else 0.",
@@ -172,7 +172,8 @@ func (m *Metrics) SlackWait(method string) {
 	}
 }
 
-// Reminder counts one reminder outcome: "sent", "skipped", "failed" or
+// Reminder counts one reminder outcome: "sent", "skipped", "recovered",
+// "busy", "not_yet", "weekend", "failed" or
 // "unmatched".
 func (m *Metrics) Reminder(outcome string) {
 	if m != nil {

@@ -136,7 +136,7 @@ func startDemo(ctx context.Context, log *slog.Logger, version string) (*demoEnv,
 		return remind.Run(ctx, remind.Config{Days: demoRemindDays, RemindAt: demoNotify.RemindAt},
 			remind.Deps{
 				Records: records, Slack: api, Logger: log, Clock: noWaitClock{},
-				Ledger: remind.StoreLedger(st), Settings: remind.StoreSettings(st, demoNotify),
+				Store: st, Settings: remind.StoreSettings(st, demoNotify),
 			})
 	}
 	wcfg := watch.Config{

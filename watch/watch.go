@@ -16,6 +16,7 @@ import (
 
 	"github.com/recordsbot/recordsbot/actions"
 	"github.com/recordsbot/recordsbot/apiclient"
+	"github.com/recordsbot/recordsbot/internal/once"
 	"github.com/recordsbot/recordsbot/store"
 )
 
@@ -218,7 +219,10 @@ func Poll(ctx context.Context, cfg Config, deps Deps) (Summary, error) {
 	if deps.Logger == nil {
 		deps.Logger = slog.New(slog.DiscardHandler)
 	}
-	p := &poll{cfg: cfg, deps: deps, log: deps.Logger, now: cfg.Now(), emails: map[string]string{}}
+	p := &poll{cfg: cfg, deps: deps, log: deps.Logger, now: cfg.Now(),
+		people: actions.NewAssignees(cfg.UserMap, deps.Slack.GetUserByEmailContext),
+		poster: &once.Poster{Store: deps.Store, Slack: deps.Slack, Owner: cfg.Owner, Lease: cfg.Lease,
+			HistoryDepth: cfg.HistoryDepth, Log: deps.Logger}}
 	got, err := deps.Store.TryLock(ctx, lockName, cfg.Owner, cfg.LockTTL)
 	if err != nil {
 		return p.sum, fmt.Errorf("watch lock: %w", err)
@@ -264,7 +268,9 @@ type poll struct {
 	log  *slog.Logger
 	now  time.Time
 	sum  Summary
-	// emails caches users.lookupByEmail for the poll: lowercased email ->
-	// user ID ("" when Slack knows nobody by it).
-	emails map[string]string
+	// people finds assignees' Slack users, users.lookupByEmail cached
+	// for the poll.
+	people *actions.Assignees
+	// poster posts each announcement and DM exactly once.
+	poster *once.Poster
 }

@@ -69,7 +69,7 @@ scheduler; running it again sends only what is missing.
 		RemindAt:      cfg.RemindAt,
 	}, remind.Deps{
 		Records: records, Slack: api, Logger: log, Out: stdout,
-		Ledger: remind.StoreLedger(st), Settings: remind.StoreSettings(st, defaults),
+		Store: st, Settings: remind.StoreSettings(st, defaults),
 	})
 
 	if !*dryRun {
