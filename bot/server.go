@@ -24,6 +24,7 @@ import (
 	"github.com/recordsbot/recordsbot/blocks"
 	"github.com/recordsbot/recordsbot/bot/minutespage"
 	"github.com/recordsbot/recordsbot/internal/cache"
+	"github.com/recordsbot/recordsbot/store"
 )
 
 // Records is what the bot needs of the Records API; *apiclient.Client
@@ -144,6 +145,10 @@ type Deps struct {
 	// Store keeps follows and notification settings; nil: the commands
 	// and settings that need it say it is not configured.
 	Store Store
+	// Baseline takes a new follow's baseline when /minutes follow makes it
+	// (watch.Baseline), so minutes published before the watcher's next
+	// poll are announced; nil, or a failure, leaves it to that poll.
+	Baseline func(ctx context.Context, f store.Follow) error
 }
 
 // Server is recordsbot's HTTP server and dispatcher. It implements
@@ -196,7 +201,7 @@ func NewServer(cfg Config, deps Deps) *Server {
 		pageSize: cfg.PageSize, log: s.log, say: say}
 	mins := &minutesUI{records: deps.Records, pageSize: cfg.PageSize, publicURL: cfg.PublicURL,
 		publicMinutes: cfg.PublicMinutes, now: deps.Now, say: say,
-		follow: &followUI{store: deps.Store, records: deps.Records, slack: deps.Slack, metrics: deps.Metrics,
+		follow: &followUI{store: deps.Store, baseline: deps.Baseline, records: deps.Records, slack: deps.Slack, metrics: deps.Metrics,
 			adminsOnly: cfg.FollowAdminsOnly, isAdmin: dom.IsAdmin, log: s.log, say: say}}
 	settings := &settingsUI{store: deps.Store, notify: cfg.Notify, log: s.log, say: say}
 	s.pages = minutespage.NewPages(deps.Records, time.Minute, deps.Now)

@@ -111,6 +111,11 @@ func startDemo(ctx context.Context, log *slog.Logger, version string) (*demoEnv,
 		slack.OptionHTTPClient(&http.Client{Timeout: 15 * time.Second, Transport: env.transport}))
 	// A fresh secret per run: nothing outside this process signs for it.
 	secret := rand.Text()
+	wcfg := watch.Config{
+		PublicURL: env.botURL, PublicMinutes: true,
+		Notify: demoNotify,
+		Owner:  "demo",
+	}
 	env.bot = bot.NewServer(bot.Config{
 		SigningSecret: secret,
 		PublicURL:     env.botURL,
@@ -122,6 +127,9 @@ func startDemo(ctx context.Context, log *slog.Logger, version string) (*demoEnv,
 		Slack:      api,
 		HTTPClient: &http.Client{Timeout: 10 * time.Second, Transport: env.transport},
 		Store:      st,
+		Baseline: func(ctx context.Context, f store.Follow) error {
+			return watch.Baseline(ctx, wcfg, watch.Deps{Store: st, Records: records, Logger: log}, f)
+		},
 	})
 	env.send = &slacktest.Sender{
 		URL:    env.botURL + "/slack/events",
@@ -138,11 +146,6 @@ func startDemo(ctx context.Context, log *slog.Logger, version string) (*demoEnv,
 				Records: records, Slack: api, Logger: log, Clock: noWaitClock{},
 				Store: st, Settings: remind.StoreSettings(st, demoNotify),
 			})
-	}
-	wcfg := watch.Config{
-		PublicURL: env.botURL, PublicMinutes: true,
-		Notify: demoNotify,
-		Owner:  "demo",
 	}
 	env.watch = func(ctx context.Context) (watch.Summary, error) {
 		// A domain of its own per poll, as each `recordsbot watch` run

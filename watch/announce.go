@@ -31,18 +31,30 @@ func (p *poll) announce(ctx context.Context) error {
 	if len(follows) == 0 {
 		return nil
 	}
+	// A follow made since the last poll began (its baseline taken when it
+	// was made, by Baseline) has not been read by a poll yet: its
+	// committee's pending drafts may lie behind the horizon, so this poll
+	// reads the whole lookback.
+	readAt := time.Time{}
+	if v, ok, err := p.deps.Store.GetState(ctx, stateFollowsRead); err != nil {
+		return err
+	} else if t, perr := time.Parse(time.RFC3339Nano, v); ok && perr == nil {
+		readAt = t
+	}
 	byCommittee := map[string][]store.Follow{}
 	var fresh []store.Follow
+	reread := false
 	for _, f := range follows {
 		byCommittee[f.CommitteeKey] = append(byCommittee[f.CommitteeKey], f)
 		if !f.Baselined {
 			fresh = append(fresh, f)
 		}
+		reread = reread || !f.Baselined || f.At.After(readAt)
 	}
 
 	floor := p.now.Add(-p.cfg.Lookback)
 	horizon := floor
-	if len(fresh) == 0 {
+	if !reread {
 		v, ok, err := p.deps.Store.GetState(ctx, stateHorizon)
 		if err != nil {
 			return err
@@ -96,7 +108,12 @@ func (p *poll) announce(ctx context.Context) error {
 		next = floor
 	}
 	p.sum.Horizon = next
-	return p.deps.Store.SetState(ctx, stateHorizon, next.UTC().Format(time.RFC3339))
+	if err := p.deps.Store.SetState(ctx, stateHorizon, next.UTC().Format(time.RFC3339)); err != nil {
+		return err
+	}
+	// The poll's start, not its end: a follow made while it ran is read
+	// again by the next. Follow times are milliseconds, so is this.
+	return p.deps.Store.SetState(ctx, stateFollowsRead, p.now.UTC().Truncate(time.Millisecond).Format(time.RFC3339Nano))
 }
 
 // readMeetings lists meetings newest first until one dated before

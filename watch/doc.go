@@ -6,10 +6,15 @@
 //
 // # One poller at a time
 //
-// A poll first takes the store's leader lock "watch" (TryLock); a poll that
-// does not get it returns at once with Summary.Busy set. The lock's ttl
-// outlasts a poll; a poll that dies holding it delays the next by at most
-// the ttl.
+// A poll first takes the store's leader lock "watch" (TryLock) for a short
+// ttl (Config.LockTTL, 1 minute) and renews it every Config.Heartbeat
+// (20 s) while it runs; a poll that does not get it returns at once with
+// Summary.Busy set. A poller that dies mid-poll stops renewing, so the
+// next poll after its ttl runs: DMs and announcements are late by at most
+// a minute and a poll interval (the ttl was 10 minutes before the
+// heartbeat). A poller that finds its lock taken over (it stalled past the
+// ttl) stops its poll; the ledger keeps anything it had in flight from
+// going out twice.
 //
 // # Cost of a poll
 //

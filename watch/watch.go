@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"os"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/slack-go/slack"
@@ -27,6 +28,9 @@ const lockName = "watch"
 const (
 	stateHorizon   = "meetings_horizon"  // RFC 3339: the oldest meeting date the next poll reads
 	stateBaselined = "actions_baselined" // RFC 3339: when the actions baseline was taken
+	// stateFollowsRead is RFC 3339: the start of the last poll that read
+	// every follow; a follow made since needs the whole lookback read.
+	stateFollowsRead = "follows_read_at"
 )
 
 // Config is the watcher's behaviour. The zero value of every field means
@@ -61,9 +65,14 @@ type Config struct {
 	// Lease is how long one announcement or DM is claimed. It must exceed
 	// the time a post takes, Slack's retries included. Default 2 minutes.
 	Lease time.Duration
-	// LockTTL is how long the poll lock lasts; it must exceed a poll.
-	// Default 10 minutes.
+	// LockTTL is how long the poll lock lasts without renewal: a poll
+	// renews it every Heartbeat while it runs, so a poller that dies is
+	// replaced within LockTTL. Default 1 minute.
 	LockTTL time.Duration
+	// Heartbeat is how often a running poll renews its lock (real time).
+	// Default LockTTL/3. A negative value never renews, which only a test
+	// of a frozen poller wants.
+	Heartbeat time.Duration
 	// HistoryDepth is how many of a conversation's latest messages are
 	// searched for a post whose recording was lost. Default 200.
 	HistoryDepth int
@@ -91,7 +100,10 @@ func (c *Config) setDefaults() {
 		c.Lease = 2 * time.Minute
 	}
 	if c.LockTTL <= 0 {
-		c.LockTTL = 10 * time.Minute
+		c.LockTTL = time.Minute
+	}
+	if c.Heartbeat == 0 {
+		c.Heartbeat = c.LockTTL / 3
 	}
 	if c.HistoryDepth <= 0 {
 		c.HistoryDepth = 200
@@ -232,7 +244,9 @@ func Poll(ctx context.Context, cfg Config, deps Deps) (Summary, error) {
 		p.log.InfoContext(ctx, "watch: another poll holds the lock; skipping")
 		return p.sum, nil
 	}
+	ctx, stopHeartbeat := p.heartbeat(ctx)
 	defer func() {
+		stopHeartbeat()
 		// Unlock even when ctx ended, so the next poll need not wait for
 		// the ttl.
 		uctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
@@ -259,6 +273,53 @@ func Poll(ctx context.Context, cfg Config, deps Deps) (Summary, error) {
 	}
 	p.log.InfoContext(ctx, "watch: poll done", "summary", p.sum.String())
 	return p.sum, err
+}
+
+// errLockLost is the cause of a poll cut short because its lock was taken
+// over: another poller has run meanwhile, and two at once would only race
+// (harmlessly, the ledger sees to that) for the same work.
+var errLockLost = errors.New("the poll lock was taken over")
+
+// heartbeat renews the poll lock every cfg.Heartbeat until stop is called,
+// so a long poll keeps it while a dead one loses it within LockTTL. When a
+// renewal finds the lock taken over (this process stalled past the ttl),
+// the returned context is cancelled with errLockLost. A renewal that fails
+// for the store is retried at the next beat; the lock lapses if none
+// succeeds within the ttl.
+func (p *poll) heartbeat(ctx context.Context) (context.Context, func()) {
+	if p.cfg.Heartbeat < 0 {
+		return ctx, func() {}
+	}
+	ctx, cancel := context.WithCancelCause(ctx)
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		t := time.NewTicker(p.cfg.Heartbeat)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-ctx.Done():
+				return
+			case <-t.C:
+			}
+			held, err := p.deps.Store.TryLock(ctx, lockName, p.cfg.Owner, p.cfg.LockTTL)
+			switch {
+			case err != nil:
+				p.log.WarnContext(ctx, "watch: could not renew the poll lock", "error", err)
+			case !held:
+				p.log.ErrorContext(ctx, "watch: the poll lock was taken over; stopping this poll")
+				cancel(errLockLost)
+				return
+			}
+		}
+	})
+	return ctx, func() {
+		close(done)
+		wg.Wait()
+		cancel(nil)
+	}
 }
 
 // poll is one run's state.
