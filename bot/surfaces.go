@@ -6,9 +6,7 @@ import (
 	"time"
 
 	"github.com/recordsbot/recordsbot/actions"
-	"github.com/recordsbot/recordsbot/blocks"
-	"github.com/recordsbot/recordsbot/bot/minutespage"
-	"github.com/recordsbot/recordsbot/internal/cache"
+	"github.com/recordsbot/recordsbot/minutes"
 	"github.com/recordsbot/recordsbot/store"
 )
 
@@ -38,12 +36,11 @@ type actionsUI struct {
 // minutesUI is /minutes and /meetings, and the meeting and minutes
 // buttons.
 type minutesUI struct {
-	records       MeetingReader
-	pageSize      int
-	publicURL     string
-	publicMinutes bool
-	now           func() time.Time
-	say           say
+	records  MeetingReader
+	svc      *minutes.Service
+	pageSize int
+	now      func() time.Time
+	say      say
 	// follow answers /minutes follow, unfollow and following.
 	follow *followUI
 }
@@ -80,7 +77,6 @@ type homeUI struct {
 	mins     *minutesUI
 	slack    SlackAPI
 	metrics  *Metrics
-	latest   *cache.TTL[[]blocks.MinutesView]
 	settings *settingsUI
 	now      func() time.Time
 	log      *slog.Logger
@@ -89,7 +85,6 @@ type homeUI struct {
 
 // unfurler answers link_shared for links to the public minutes pages.
 type unfurler struct {
-	pages   *minutespage.Pages
 	mins    *minutesUI
 	slack   SlackAPI
 	metrics *Metrics
