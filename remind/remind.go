@@ -122,6 +122,10 @@ type Config struct {
 	Owner string
 	// Lease is how long a claim in the ledger lasts. Default 10 minutes.
 	Lease time.Duration
+	// Retention is how long the store keeps what it no longer needs: once
+	// a day the first job to run (this one or the watcher) prunes what is
+	// older (store.PruneDaily). Default store.DefaultRetention (90 days).
+	Retention time.Duration
 }
 
 // Deps are the reminder job's collaborators.
@@ -401,6 +405,7 @@ func (j *remindJob) run(ctx context.Context) error {
 	} else {
 		j.sendAll(ctx, recipients, now)
 		j.report(ctx)
+		j.prune(ctx)
 	}
 	j.log.InfoContext(ctx, "remind: done", "date", j.sum.Date, "reminded", j.sum.Reminded, "actions", j.sum.Actions,
 		"skipped", j.sum.Skipped, "recovered", j.sum.Recovered, "busy", j.sum.Busy, "not_yet", j.sum.NotYet, "weekend", j.sum.Weekend,
@@ -470,6 +475,25 @@ func (j *remindJob) dueActions(ctx context.Context, now time.Time) ([]pendingAss
 			cmp.Compare(a.person.SlackID, b.person.SlackID))
 	})
 	return out, nil
+}
+
+// prune runs the store's daily prune, unless another job has done today's;
+// a failure is logged, and a later run tries again.
+func (j *remindJob) prune(ctx context.Context) {
+	if ctx.Err() != nil {
+		return
+	}
+	retention := j.cfg.Retention
+	if retention <= 0 {
+		retention = store.DefaultRetention
+	}
+	pruned, ran, err := j.deps.Store.PruneDaily(ctx, j.cfg.Owner, retention)
+	switch {
+	case err != nil:
+		j.log.WarnContext(ctx, "remind: the daily prune failed; a later run tries again", "error", err)
+	case ran:
+		j.log.InfoContext(ctx, "remind: daily prune", "retention", retention, "pruned", pruned.String())
+	}
 }
 
 // personLabel names an assignee for people: "Jo Bloggs <jo@example.org>",

@@ -144,19 +144,26 @@ func (p *poll) assignments(ctx context.Context) error {
 }
 
 // assigneeKey names an assignee for comparing polls: the same person the
-// records name the same way gives the same key; "" is nobody.
+// records name the same way gives the same key; "" is nobody. It is a hash
+// of how the records name them (an email, a Slack ID, an ID or a name), so
+// the store keeps no emails (store/doc.go: ids, names, timestamps and
+// statuses only): noticing a new assignee needs only equality.
 func assigneeKey(p apiclient.Person) string {
+	var k string
 	switch {
 	case p.Email != "":
-		return "email:" + strings.ToLower(p.Email)
+		k = "email:" + strings.ToLower(p.Email)
 	case p.SlackID != "":
-		return "slack:" + p.SlackID
+		k = "slack:" + p.SlackID
 	case p.ID != "":
-		return "id:" + p.ID
+		k = "id:" + p.ID
 	case p.Name != "":
-		return "name:" + strings.ToLower(p.Name)
+		k = "name:" + strings.ToLower(p.Name)
+	default:
+		return ""
 	}
-	return ""
+	h := sha256.Sum256([]byte(k))
+	return hex.EncodeToString(h[:16])
 }
 
 // assignKey is the ledger key of one assignment DM: the person, the

@@ -69,6 +69,11 @@ type Config struct {
 	// Default LockTTL/3. A negative value never renews, which only a test
 	// of a frozen poller wants.
 	Heartbeat time.Duration
+	// Retention is how long the store keeps what it no longer needs (done
+	// ledger entries, seen actions, old announcements): once a day a poll
+	// prunes what is older (store.PruneDaily). Default
+	// store.DefaultRetention (90 days); never under store.MinRetention.
+	Retention time.Duration
 	// HistoryDepth is how many of a conversation's latest messages are
 	// searched for a post whose recording was lost. Default 200.
 	HistoryDepth int
@@ -100,6 +105,9 @@ func (c *Config) setDefaults() {
 	}
 	if c.Heartbeat == 0 {
 		c.Heartbeat = c.LockTTL / 3
+	}
+	if c.Retention <= 0 {
+		c.Retention = store.DefaultRetention
 	}
 	if c.HistoryDepth <= 0 {
 		c.HistoryDepth = 200
@@ -184,6 +192,9 @@ type Summary struct {
 	Undeliverable int
 	// Horizon is the meetings horizon the next poll reads back to.
 	Horizon time.Time
+	// Pruned is what the day's prune deleted, on the poll that ran it
+	// (the first of the day, across replicas and jobs).
+	Pruned *store.Pruned
 }
 
 // String is the summary as one line for the job's output.
@@ -211,6 +222,9 @@ func (s Summary) String() string {
 	}
 	if s.Failed > 0 {
 		fmt.Fprintf(&b, "; %d failed (retried next poll)", s.Failed)
+	}
+	if s.Pruned != nil {
+		b.WriteString("; " + s.Pruned.String())
 	}
 	return b.String()
 }
@@ -265,6 +279,14 @@ func Poll(ctx context.Context, cfg Config, deps Deps) (Summary, error) {
 	asgErr := p.assignments(ctx)
 	if asgErr != nil {
 		asgErr = fmt.Errorf("assignment DMs: %w", asgErr)
+	}
+	// Housekeeping, once a day across every replica and job: a failure
+	// is logged and retried by a later poll, and fails nothing else.
+	if pruned, ran, perr := deps.Store.PruneDaily(ctx, cfg.Owner, cfg.Retention); perr != nil {
+		p.log.WarnContext(ctx, "watch: the daily prune failed; a later poll tries again", "error", perr)
+	} else if ran {
+		p.sum.Pruned = &pruned
+		p.log.InfoContext(ctx, "watch: daily prune", "retention", cfg.Retention, "pruned", pruned.String())
 	}
 	err = errors.Join(annErr, asgErr)
 	if err == nil && p.sum.Failed > 0 {

@@ -70,6 +70,7 @@ scheduler; running it again sends only what is missing.
 		UserMap:       userMap,
 		Zone:          zone,
 		RemindAt:      cfg.RemindAt,
+		Retention:     cfg.retention(),
 	}, remind.Deps{
 		Records: records, Slack: api, Logger: log, Out: stdout,
 		Store: st, Settings: remind.StoreSettings(st, defaults),
