@@ -27,7 +27,7 @@ func Baseline(ctx context.Context, cfg Config, deps Deps, f store.Follow) error 
 	if deps.Logger == nil {
 		deps.Logger = slog.New(slog.DiscardHandler)
 	}
-	p := &poll{cfg: cfg, deps: deps, log: deps.Logger, now: cfg.Now()}
+	p := newPoll(cfg, deps)
 	followed := map[string][]store.Follow{f.CommitteeKey: {f}}
 	meetings, _, err := p.readMeetings(ctx, p.now.Add(-cfg.Lookback), followed)
 	if err != nil {

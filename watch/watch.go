@@ -178,6 +178,8 @@ type Summary struct {
 	// DMs counts new-assignment DMs sent; DMsOff, those not sent because
 	// the person turned them off; Unmatched, assignees with no Slack user.
 	DMs, DMsOff, Unmatched int
+	// Indexed counts minutes indexed for search (new or read again).
+	Indexed int
 	// Recovered counts posts found in Slack's history after an earlier
 	// worker stopped between posting and recording them.
 	Recovered int
@@ -205,6 +207,9 @@ func (s Summary) String() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "watch: read %d meetings (%d pages), %d minutes, %d actions; announced %d, approved %d, baselined %d follows; %d assignment DMs",
 		s.Meetings, s.MeetingPages, s.Minutes, s.Actions, s.Announced, s.Approved, s.Baselined, s.DMs)
+	if s.Indexed > 0 {
+		fmt.Fprintf(&b, "; indexed %d minutes for search", s.Indexed)
+	}
 	if s.DMsOff > 0 {
 		fmt.Fprintf(&b, " (%d off by choice)", s.DMsOff)
 	}
@@ -244,10 +249,7 @@ func Poll(ctx context.Context, cfg Config, deps Deps) (Summary, error) {
 	if deps.Logger == nil {
 		deps.Logger = slog.New(slog.DiscardHandler)
 	}
-	p := &poll{cfg: cfg, deps: deps, log: deps.Logger, now: cfg.Now(),
-		people: actions.NewAssignees(cfg.UserMap, deps.Slack.GetUserByEmailContext),
-		poster: &once.Poster{Store: deps.Store, Slack: deps.Slack, Owner: cfg.Owner, Lease: cfg.Lease,
-			HistoryDepth: cfg.HistoryDepth, Log: deps.Logger}}
+	p := newPoll(cfg, deps)
 	got, err := deps.Store.TryLock(ctx, lockName, cfg.Owner, cfg.LockTTL)
 	if err != nil {
 		return p.sum, fmt.Errorf("watch lock: %w", err)
@@ -276,6 +278,12 @@ func Poll(ctx context.Context, cfg Config, deps Deps) (Summary, error) {
 	if annErr != nil {
 		annErr = fmt.Errorf("announcements: %w", annErr)
 	}
+	// The search index after the announcements, which it shares reads
+	// with: what they read is indexed already.
+	idxErr := p.index(ctx)
+	if idxErr != nil {
+		idxErr = fmt.Errorf("search index: %w", idxErr)
+	}
 	asgErr := p.assignments(ctx)
 	if asgErr != nil {
 		asgErr = fmt.Errorf("assignment DMs: %w", asgErr)
@@ -288,7 +296,7 @@ func Poll(ctx context.Context, cfg Config, deps Deps) (Summary, error) {
 		p.sum.Pruned = &pruned
 		p.log.InfoContext(ctx, "watch: daily prune", "retention", cfg.Retention, "pruned", pruned.String())
 	}
-	err = errors.Join(annErr, asgErr)
+	err = errors.Join(annErr, idxErr, asgErr)
 	if err == nil && p.sum.Failed > 0 {
 		err = fmt.Errorf("%d posts: %w", p.sum.Failed, ErrPartial)
 	}
@@ -343,6 +351,18 @@ func (p *poll) heartbeat(ctx context.Context) (context.Context, func()) {
 	}
 }
 
+// newPoll is one run's state, on cfg with its defaults set.
+func newPoll(cfg Config, deps Deps) *poll {
+	p := &poll{cfg: cfg, deps: deps, log: deps.Logger, now: cfg.Now(),
+		minutes: map[string]minutesRead{}, pages: map[string]*apiclient.MeetingPage{}}
+	if deps.Slack != nil { // Baseline posts nothing and has no Slack
+		p.people = actions.NewAssignees(cfg.UserMap, deps.Slack.GetUserByEmailContext)
+		p.poster = &once.Poster{Store: deps.Store, Slack: deps.Slack, Owner: cfg.Owner, Lease: cfg.Lease,
+			HistoryDepth: cfg.HistoryDepth, Log: deps.Logger}
+	}
+	return p
+}
+
 // poll is one run's state.
 type poll struct {
 	cfg  Config
@@ -355,4 +375,10 @@ type poll struct {
 	people *actions.Assignees
 	// poster posts each announcement and DM exactly once.
 	poster *once.Poster
+	// minutes and pages keep the poll's records reads, so the
+	// announcements and the search index read each once.
+	minutes map[string]minutesRead
+	pages   map[string]*apiclient.MeetingPage
+	// indexErr is the last failure to write the search index.
+	indexErr error
 }

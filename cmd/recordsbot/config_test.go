@@ -76,6 +76,8 @@ func TestConfigCheck(t *testing.T) {
 		{"REMIND_AT not HH:MM, as a stored choice must be", "remind", func(c *Config) { c.RemindAt = "9:00" }, "REMIND_AT"},
 		{"retention shorter than the watcher reads back", "watch", func(c *Config) { c.RetentionDays = 30 }, "RETENTION_DAYS must be at least 62"},
 		{"retention of a year", "remind", func(c *Config) { c.RetentionDays = 365 }, ""},
+		{"ACTIONS_VISIBILITY organisation", "serve", func(c *Config) { c.ActionsVisibility = "organisation" }, ""},
+		{"bad ACTIONS_VISIBILITY", "serve", func(c *Config) { c.ActionsVisibility = "everyone" }, "ACTIONS_VISIBILITY must be own or organisation"},
 		{"demo needs nothing", "demo", func(c *Config) { *c = Config{Port: 3000, LogFormat: "text", LogLevel: "info"} }, ""},
 	}
 	for _, tt := range tests {
