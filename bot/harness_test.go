@@ -102,6 +102,13 @@ func testMinutesConfig() minutes.Config {
 
 func newHarness(t *testing.T, opts ...harnessOption) *harness {
 	t.Helper()
+	return newHarnessDeps(t, bot.Deps{}, opts...)
+}
+
+// newHarnessDeps is newHarness with some of the bot's dependencies given
+// (its clock, say: Slack's requests are then signed by the same clock).
+func newHarnessDeps(t *testing.T, deps bot.Deps, opts ...harnessOption) *harness {
+	t.Helper()
 	now := time.Now()
 	data := testworld.Dataset(now)
 	cfg := bot.Config{
@@ -132,8 +139,10 @@ func newHarness(t *testing.T, opts ...harnessOption) *harness {
 	// ends the ones started here, which would otherwise outlive the test.
 	rc, err := apiclient.NewClient(w.Records.URL, recordstest.DefaultKey)
 	require.NoError(t, err)
-	b := testbot.Start(t, w, cfg, bot.Deps{Logger: testLogger(t), Records: rc, Minutes: minutes.New(rc, mcfg)})
+	deps.Logger, deps.Records, deps.Minutes = testLogger(t), rc, minutes.New(rc, mcfg)
+	b := testbot.Start(t, w, cfg, deps)
 	h.bot, h.http, h.send = b.Server, b.HTTP, b.Send
+	h.send.Now = deps.Now
 	// Every test also holds the bot to Slack's rule for updates: each
 	// version of a message or view has new block IDs.
 	t.Cleanup(func() { assert.Empty(t, h.slack.BlockIDReuse(), "block_ids sent again in an updated message or view") })

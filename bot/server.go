@@ -160,7 +160,10 @@ type Server struct {
 	log     *slog.Logger
 	handler http.Handler
 
-	cmds    map[string]func(context.Context, command) *reply
+	cmds map[string]func(context.Context, command) *reply
+	// quick answers a command at once from what is already in memory,
+	// or returns nil; see actionsUI.quickActions.
+	quick   map[string]func(command) *reply
 	dom     *actions.Service
 	home    *homeUI
 	unfurls *unfurler
@@ -201,11 +204,16 @@ func NewServer(cfg Config, deps Deps) *Server {
 	say := s.userMessage
 	acts := &actionsUI{dom: dom, meetings: deps.Records, revs: newRevisions(deps.Now()), now: deps.Now,
 		pageSize: cfg.PageSize, log: s.log, say: say}
+	if cfg.ActionsCacheTTL > 0 {
+		acts.memo = newReplyMemo()
+	}
 	if deps.Minutes == nil {
 		deps.Minutes = minutes.New(deps.Records, minutes.Config{Now: deps.Now})
 	}
 	s.deps.Minutes, s.mins = deps.Minutes, deps.Minutes
-	mins := &minutesUI{records: deps.Records, svc: deps.Minutes, pageSize: cfg.PageSize, now: deps.Now, say: say,
+	// The search index lives in the store, when the store has one.
+	search, _ := deps.Store.(MinutesSearch)
+	mins := &minutesUI{records: deps.Records, svc: deps.Minutes, search: search, pageSize: cfg.PageSize, now: deps.Now, say: say,
 		follow: &followUI{store: deps.Store, baseline: deps.Baseline, records: deps.Records, slack: deps.Slack, metrics: deps.Metrics,
 			adminsOnly: cfg.FollowAdminsOnly, isAdmin: dom.IsAdmin, who: dom.Who, log: s.log, say: say}}
 	settings := &settingsUI{store: deps.Store, notify: cfg.Notify, log: s.log, say: say}
@@ -219,6 +227,7 @@ func NewServer(cfg Config, deps Deps) *Server {
 		"/minutes":  mins.commandMinutes,
 		"/meetings": mins.commandMeetings,
 	}
+	s.quick = map[string]func(command) *reply{"/actions": acts.quickActions}
 	r := chi.NewRouter()
 	r.Use(recoverer(s.log), requestIDs)
 	addRoutes(r, s)
