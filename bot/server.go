@@ -100,6 +100,9 @@ type Config struct {
 	// Notify are the organisation's notification defaults, shown on the
 	// Home tab to whoever has not chosen.
 	Notify NotifyDefaults
+	// Public bounds what the public minutes pages may cost; see
+	// PublicLimits for the defaults.
+	Public PublicLimits
 }
 
 func (c *Config) setDefaults() {
@@ -160,6 +163,7 @@ type Server struct {
 	unfurls *unfurler
 	clicks  *clicks
 	pages   *minutespage.Pages
+	public  *publicGuard
 	seen    seenEvents
 	// pending tracks follow-ups that outlive their request, so shutdown can
 	// wait for them.
@@ -199,7 +203,8 @@ func NewServer(cfg Config, deps Deps) *Server {
 		follow: &followUI{store: deps.Store, records: deps.Records, slack: deps.Slack, metrics: deps.Metrics,
 			adminsOnly: cfg.FollowAdminsOnly, isAdmin: dom.IsAdmin, log: s.log, say: say}}
 	settings := &settingsUI{store: deps.Store, notify: cfg.Notify, log: s.log, say: say}
-	s.pages = minutespage.NewPages(deps.Records, time.Minute, deps.Now)
+	s.public = newPublicGuard(cfg.Public, deps.Now, deps.Metrics, s.log)
+	s.pages = minutespage.NewPages(budgetedRecords{deps.Records}, time.Minute, deps.Now)
 	s.home = &homeUI{dom: dom, acts: acts, mins: mins, slack: deps.Slack, metrics: deps.Metrics,
 		latest: cache.New[[]blocks.MinutesView](time.Minute, deps.Now), settings: settings, now: deps.Now, log: s.log, say: say}
 	s.unfurls = &unfurler{pages: s.pages, mins: mins, slack: deps.Slack, metrics: deps.Metrics, log: s.log}

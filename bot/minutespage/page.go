@@ -135,6 +135,13 @@ func (d headingShift) Transform(doc *ast.Document, _ text.Reader, _ parser.Conte
 	})
 }
 
+// ErrBusy is what a Records passed to NewPages returns when the public
+// pages' share of records calls is used up (see bot's PublicLimits). The
+// page answers 503 with a short Retry-After, logs it at debug level only
+// (a flood would otherwise flood the log too), and the answer is not
+// cached.
+var ErrBusy = errors.New("public pages' share of records calls used up")
+
 // Records is what the pages need of the records service;
 // *apiclient.Client implements it.
 type Records interface {
@@ -243,6 +250,11 @@ func Handler(pages *Pages, enabled bool, log *slog.Logger) http.HandlerFunc {
 			log.DebugContext(ctx, "minutes page: nothing to show", "meeting", id)
 			writeProblem(w, r, http.StatusNotFound)
 			return
+		case errors.Is(err, ErrBusy):
+			log.DebugContext(ctx, "minutes page: busy", "meeting", id)
+			w.Header().Set("Retry-After", "5")
+			writeProblem(w, r, http.StatusServiceUnavailable)
+			return
 		case err != nil:
 			log.WarnContext(ctx, "minutes page: records unavailable", "meeting", id, "error", err)
 			w.Header().Set("Retry-After", "30")
@@ -262,8 +274,11 @@ func Handler(pages *Pages, enabled bool, log *slog.Logger) http.HandlerFunc {
 		if min.Draft() {
 			h.Set("Cache-Control", cacheDraft)
 		}
-		// ServeContent answers If-None-Match (304), HEAD and ranges, and
-		// sets Content-Length.
+		// ServeContent answers If-None-Match (304) and HEAD, and sets
+		// Content-Length. Range is dropped: a page is small and always
+		// sent whole, and net/http's multi-range answers let 1.9 kB grow
+		// to 144 kB (GO-2026-6609).
+		r.Header.Del("Range")
 		http.ServeContent(w, r, "", time.Time{}, bytes.NewReader(page))
 	}
 }
@@ -277,6 +292,7 @@ func Stylesheet() http.HandlerFunc {
 		h.Set("Content-Type", "text/css; charset=utf-8")
 		h.Set("ETag", tag)
 		h.Set("Cache-Control", cacheStyle)
+		r.Header.Del("Range") // see Handler
 		http.ServeContent(w, r, "", time.Time{}, bytes.NewReader(stylesheet))
 	}
 }

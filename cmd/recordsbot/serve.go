@@ -62,7 +62,8 @@ func botConfig(cfg Config) bot.Config {
 	if ttl <= 0 {
 		ttl = -1 // off
 	}
-	zone, _ := cfg.zone() // validated by check
+	zone, _ := cfg.zone()                                     // validated by check
+	proxies, _ := bot.ParseTrustedProxies(cfg.TrustedProxies) // validated by check
 	var admins []string
 	for _, a := range cfg.AdminUserIDs {
 		if a = strings.TrimSpace(a); a != "" {
@@ -82,6 +83,7 @@ func botConfig(cfg Config) bot.Config {
 
 		FollowAdminsOnly: cfg.FollowAdminsOnly,
 		Notify:           cfg.notifyDefaults(),
+		Public:           bot.PublicLimits{TrustedProxies: proxies},
 	}
 }
 
