@@ -58,3 +58,29 @@ func TestRateLimitHoldIsWaitedOutWithinTheDeadline(t *testing.T) {
 	assert.GreaterOrEqual(t, time.Since(start), 400*time.Millisecond, "waited for the rest of the hold")
 	assert.Equal(t, 1, srv.Count(http.MethodGet, "/meetings/"), "then one request")
 }
+
+// countBudget allows n requests.
+type countBudget struct{ n int }
+
+func (b *countBudget) Allow() bool { b.n--; return b.n >= 0 }
+
+// A call budget in the context is taken from by every request, retries
+// included; past it the call fails at once and sends nothing.
+func TestCallBudgetBoundsRequests(t *testing.T) {
+	t.Parallel()
+	srv, c := newE2E(t)
+	meeting := srv.Meetings()[0].ID
+	srv.InjectFault(recordstest.Fault{PathPrefix: "/meetings/", Status: http.StatusServiceUnavailable})
+	b := &countBudget{n: 2}
+	ctx := apiclient.WithCallBudget(t.Context(), b)
+
+	_, err := c.GetMeeting(ctx, meeting)
+	require.ErrorIs(t, err, apiclient.ErrOverBudget, "two tries, then the budget ends the retries")
+	assert.Equal(t, 2, srv.Count("", ""))
+	_, err = c.GetMeeting(ctx, meeting)
+	require.ErrorIs(t, err, apiclient.ErrOverBudget)
+	assert.Equal(t, 2, srv.Count("", ""), "nothing sent past the budget")
+
+	_, err = c.GetMeeting(t.Context(), meeting)
+	require.ErrorIs(t, err, apiclient.ErrUnavailable, "a call without a budget is not limited")
+}

@@ -89,6 +89,9 @@ func (c *Client) send(req *http.Request, ep endpoint, decode decodeFunc) (*Error
 		r = req.Clone(ctx)
 		r.Body = body
 	}
+	if !withinBudget(ctx) {
+		return c.newError(ep, 0, ErrOverBudget, "", nil), false
+	}
 	resp, err := c.httpClient.Do(r)
 	if err != nil {
 		return c.transportError(ctx, ep, err)

@@ -24,7 +24,7 @@ import (
 
 	"github.com/recordsbot/recordsbot/apiclient/recordstest"
 	"github.com/recordsbot/recordsbot/bot"
-	"github.com/recordsbot/recordsbot/bot/minutespage"
+	"github.com/recordsbot/recordsbot/minutes"
 )
 
 // pageResponse is the bot's answer to one request for a public page.
@@ -361,7 +361,7 @@ func TestMinutesPageRecordsOutageIs503(t *testing.T) {
 	r = h.fetchPage("", minutesPath(m.ID), nil)
 	assert.Equal(t, http.StatusServiceUnavailable, r.status, "within OutageTTL")
 	assert.Zero(t, h.records.Count("", ""), "the outage answer is kept for a moment")
-	clk.add(minutespage.OutageTTL)
+	clk.add(minutes.OutageTTL)
 	r = h.fetchPage("", minutesPath(m.ID), nil)
 	assert.Equal(t, http.StatusOK, r.status)
 }
@@ -508,7 +508,7 @@ func TestPublicMinutesOff(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			h := newHarness(t, withConfig(func(c *bot.Config) { c.PublicMinutes = tt.publicMinutes }))
+			h := newHarness(t, withMinutes(func(c *minutes.Config) { c.Public = tt.publicMinutes }))
 			m, min := h.demoMinutes(func(min recordstest.Minutes) bool {
 				return min.Status == "approved" && (min.URL != "") == tt.ownURL
 			})
@@ -623,7 +623,7 @@ func TestMinutesPageUnknownAndHiddenAreLookedUpOnce(t *testing.T) {
 	}
 
 	// Past HiddenTTL the meeting is looked up again.
-	clk.add(minutespage.HiddenTTL)
+	clk.add(minutes.HiddenTTL)
 	h.records.ResetRequests()
 	assertNotFoundPage(t, h.fetchPage("", minutesPath("mtg_unknown"), nil))
 	assert.Equal(t, 1, h.records.Count(http.MethodGet, "/meetings/mtg_unknown"))

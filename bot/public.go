@@ -1,7 +1,6 @@
 package bot
 
 import (
-	"context"
 	"errors"
 	"log/slog"
 	"math"
@@ -16,7 +15,6 @@ import (
 	"golang.org/x/time/rate"
 
 	"github.com/recordsbot/recordsbot/apiclient"
-	"github.com/recordsbot/recordsbot/bot/minutespage"
 )
 
 // The public routes (the minutes pages and their stylesheet) need no
@@ -27,9 +25,11 @@ import (
 //     a second, with a burst; past it, 429 with Retry-After;
 //   - all public requests together may cause at most
 //     PublicLimits.RecordsCalls calls to the records service a second (a
-//     token bucket they share); past it a page answers 503 with Retry-After
-//     and the records quota is left to /actions, the Home tab and the
-//     watcher. A page served from the cache takes nothing from the bucket;
+//     token bucket they share, lent to the records client through the
+//     request's context: apiclient.WithCallBudget); past it a page answers
+//     503 with Retry-After and the records quota is left to /actions, the
+//     Home tab and the watcher. A page served from the cache takes nothing
+//     from the bucket, nor do Slack's unfurls of the same pages;
 //   - a Range header is dropped, so a page is always whole (GO-2026-6609:
 //     net/http answered a 1.9 kB page asked for 1,000 ranges with 144 kB).
 
@@ -121,7 +121,7 @@ func (g *publicGuard) wrap(next http.Handler) http.Handler {
 		}
 		r.Header.Del("Range")
 		r.Header.Del("If-Range")
-		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), publicBudgetKey{}, g)))
+		next.ServeHTTP(w, r.WithContext(apiclient.WithCallBudget(r.Context(), budget{g})))
 	})
 }
 
@@ -236,37 +236,14 @@ func ParseTrustedProxies(s string) ([]netip.Prefix, error) {
 	return out, nil
 }
 
-// publicBudgetKey carries the shared records bucket in a public request's
-// context; the loads a page starts (on a context detached from the
-// request, which keeps its values) take from it.
-type publicBudgetKey struct{}
+// budget is the shared bucket of records calls, as apiclient.CallBudget.
+type budget struct{ g *publicGuard }
 
-// budgetedRecords takes one token from the shared bucket of a public
-// request for each records call it makes; calls made for Slack users
-// carry no bucket and are never refused here.
-type budgetedRecords struct {
-	Records
-}
-
-func (b budgetedRecords) take(ctx context.Context) error {
-	g, ok := ctx.Value(publicBudgetKey{}).(*publicGuard)
-	if !ok || g.records.AllowN(g.now(), 1) {
-		return nil
+// Allow implements apiclient.CallBudget, counting each refusal.
+func (b budget) Allow() bool {
+	if b.g.records.AllowN(b.g.now(), 1) {
+		return true
 	}
-	g.metrics.publicRefused("records_cap")
-	return minutespage.ErrBusy
-}
-
-func (b budgetedRecords) GetMeeting(ctx context.Context, id string) (*apiclient.Meeting, error) {
-	if err := b.take(ctx); err != nil {
-		return nil, err
-	}
-	return b.Records.GetMeeting(ctx, id)
-}
-
-func (b budgetedRecords) GetMinutes(ctx context.Context, meetingID string) (*apiclient.Minutes, error) {
-	if err := b.take(ctx); err != nil {
-		return nil, err
-	}
-	return b.Records.GetMinutes(ctx, meetingID)
+	b.g.metrics.publicRefused("records_cap")
+	return false
 }

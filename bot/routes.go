@@ -17,7 +17,7 @@ func addRoutes(r chi.Router, s *Server) {
 	// The public routes need no login; s.public bounds what they cost.
 	r.Group(func(r chi.Router) {
 		r.Use(s.public.wrap)
-		page := minutespage.Handler(s.pages, s.cfg.PublicMinutes, s.log)
+		page := minutespage.Handler(s.mins, s.log)
 		r.Get("/minutes/{meetingID}", page)
 		r.Head("/minutes/{meetingID}", page)
 		r.Get("/minutes/assets/style.css", minutespage.Stylesheet())

@@ -6,15 +6,18 @@ import (
 	"flag"
 	"fmt"
 	"io"
+
 	// Reminders go out in each person's own morning, so the zone database
 	// must be there even in an image without one.
 	_ "time/tzdata"
 
+	"log/slog"
+
+	"github.com/slack-go/slack"
+
 	"github.com/recordsbot/recordsbot/apiclient"
 	"github.com/recordsbot/recordsbot/remind"
 	"github.com/recordsbot/recordsbot/store"
-	"github.com/slack-go/slack"
-	"log/slog"
 )
 
 // remind is `recordsbot remind [--dry-run]`: one run of the reminder job,

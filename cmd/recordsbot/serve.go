@@ -19,6 +19,7 @@ import (
 	"github.com/recordsbot/recordsbot/apiclient"
 	"github.com/recordsbot/recordsbot/bot"
 	"github.com/recordsbot/recordsbot/internal/slackapi"
+	"github.com/recordsbot/recordsbot/minutes"
 	"github.com/recordsbot/recordsbot/store"
 )
 
@@ -76,8 +77,6 @@ func botConfig(cfg Config) bot.Config {
 		SigningSecret:   cfg.SlackSigningSecret,
 		Admins:          admins,
 		UserMap:         userMap,
-		PublicURL:       cfg.PublicURL,
-		PublicMinutes:   cfg.PublicMinutes,
 		ActionsCacheTTL: ttl,
 		Zone:            zone,
 
@@ -85,6 +84,13 @@ func botConfig(cfg Config) bot.Config {
 		Notify:           cfg.notifyDefaults(),
 		Public:           bot.PublicLimits{TrustedProxies: proxies},
 	}
+}
+
+// minutesService is the minutes domain over records, with the public
+// pages as PUBLIC_URL and PUBLIC_MINUTES say; serve shares one between
+// the bot and its watcher.
+func minutesService(cfg Config, records minutes.Records) *minutes.Service {
+	return minutes.New(records, minutes.Config{PublicURL: cfg.PublicURL, Public: cfg.PublicMinutes})
 }
 
 // storeOpenTimeout bounds opening the store at start-up: an unreachable
@@ -146,14 +152,15 @@ func serveOn(ctx context.Context, cfg Config, ln net.Listener, logOut io.Writer)
 		dom = watchActions(cfg, records, api)
 	}
 	ready.SetStore(st)
-	stopWatching, err := startWatching(ctx, cfg, st, records, api, dom, log)
+	mins := minutesService(cfg, records)
+	stopWatching, err := startWatching(ctx, cfg, st, records, api, dom, mins, log)
 	if err != nil {
 		ln.Close()
 		return err
 	}
 	defer stopWatching()
 	srv := bot.NewServer(botConfig(cfg), bot.Deps{
-		Logger: log, Records: records, Slack: api, Metrics: metrics, Ready: ready.Err, Actions: dom, Store: st,
+		Logger: log, Records: records, Slack: api, Metrics: metrics, Ready: ready.Err, Actions: dom, Minutes: mins, Store: st,
 		// response_url posts are Slack calls too, and counted as such.
 		HTTPClient: &http.Client{Timeout: 10 * time.Second, Transport: metrics.SlackTransport(nil)},
 	})

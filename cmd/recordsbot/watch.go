@@ -14,6 +14,7 @@ import (
 
 	"github.com/recordsbot/recordsbot/actions"
 	"github.com/recordsbot/recordsbot/apiclient"
+	"github.com/recordsbot/recordsbot/minutes"
 	"github.com/recordsbot/recordsbot/store"
 	"github.com/recordsbot/recordsbot/watch"
 )
@@ -52,7 +53,8 @@ every few minutes from a scheduler, or set WATCH_INTERVAL on serve instead.
 	}
 	defer st.Close()
 	sum, err := watch.Poll(ctx, watchConfig(cfg), watch.Deps{
-		Store: st, Records: records, Actions: watchActions(cfg, records, api), Slack: api, Logger: log,
+		Store: st, Records: records, Actions: watchActions(cfg, records, api), Minutes: minutesService(cfg, records),
+		Slack: api, Logger: log,
 	})
 	fmt.Fprintln(stdout, sum)
 	return err
@@ -64,11 +66,9 @@ func watchConfig(cfg Config) watch.Config {
 	userMap, _ := parseUserMap(cfg.UserMap)
 	zone, _ := cfg.zone()
 	return watch.Config{
-		PublicURL:     cfg.PublicURL,
-		PublicMinutes: cfg.PublicMinutes,
-		Notify:        cfg.notifyDefaults(),
-		UserMap:       actions.NewUserMap(userMap),
-		Zone:          zone,
+		Notify:  cfg.notifyDefaults(),
+		UserMap: actions.NewUserMap(userMap),
+		Zone:    zone,
 	}
 }
 
@@ -99,13 +99,13 @@ func checkWatchInterval(d time.Duration) error {
 // serve, until stop is called (it waits for a poll under way to end). Each
 // poll takes the store's lock, so with several replicas one polls at a
 // time. With WATCH_INTERVAL 0 it does nothing. It opens a Store of its own.
-func startWatching(ctx context.Context, cfg Config, st *store.Store, records *apiclient.Client, api *slack.Client, dom *actions.Service, log *slog.Logger) (stop func(), err error) {
+func startWatching(ctx context.Context, cfg Config, st *store.Store, records *apiclient.Client, api *slack.Client, dom *actions.Service, mins *minutes.Service, log *slog.Logger) (stop func(), err error) {
 	if cfg.WatchInterval <= 0 {
 		return func() {}, nil
 	}
 	wcfg := watchConfig(cfg)
 	wcfg.Owner = watch.DefaultOwner()
-	deps := watch.Deps{Store: st, Records: records, Actions: dom, Slack: api, Logger: log}
+	deps := watch.Deps{Store: st, Records: records, Actions: dom, Minutes: mins, Slack: api, Logger: log}
 	ctx, cancel := context.WithCancel(ctx)
 	var wg sync.WaitGroup
 	wg.Go(func() {

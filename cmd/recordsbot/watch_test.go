@@ -136,7 +136,7 @@ func TestServeWatchesInTheBackground(t *testing.T) {
 	st, err := store.Open(t.Context(), cfg.DatabaseURL)
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = st.Close() })
-	stop, err := startWatching(ctx, cfg, st, records, api, watchActions(cfg, records, api), log)
+	stop, err := startWatching(ctx, cfg, st, records, api, watchActions(cfg, records, api), minutesService(cfg, records), log)
 	require.NoError(t, err)
 	require.Eventually(t, func() bool {
 		_, ok, err := st.GetState(t.Context(), "actions_baselined")
