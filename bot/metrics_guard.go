@@ -7,6 +7,9 @@ import "github.com/prometheus/client_golang/prometheus"
 // bound on work in flight, and panics recovered in background work.
 type guardMetrics struct {
 	publicRefused *prometheus.CounterVec
+	workRejected  *prometheus.CounterVec
+	inFlight      prometheus.Gauge
+	panics        prometheus.Counter
 }
 
 func newGuardMetrics(reg *prometheus.Registry) guardMetrics {
@@ -15,8 +18,19 @@ func newGuardMetrics(reg *prometheus.Registry) guardMetrics {
 			Name: "recordsbot_public_refused_total",
 			Help: "Public page requests refused: client_limit (one address over its rate, answered 429) or records_cap (the public pages' share of records calls used up, answered 503).",
 		}, []string{"reason"}),
+		workRejected: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "recordsbot_work_rejected_total",
+			Help: "Slack requests (command, interaction, event) answered \"I'm busy\" at once because MaxInFlight requests were already at work.",
+		}, []string{"kind"}),
+		inFlight: prometheus.NewGauge(prometheus.GaugeOpts{
+			Name: "recordsbot_work_in_flight", Help: "Slack requests at work now (bounded by MaxInFlight).",
+		}),
+		panics: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "recordsbot_background_panics_total",
+			Help: "Panics recovered in work the bot runs after a request (handlers' follow-ups, Home publishes, unfurls); each is logged with its stack.",
+		}),
 	}
-	reg.MustRegister(g.publicRefused)
+	reg.MustRegister(g.publicRefused, g.workRejected, g.inFlight, g.panics)
 	return g
 }
 
@@ -24,5 +38,27 @@ func newGuardMetrics(reg *prometheus.Registry) guardMetrics {
 func (m *Metrics) publicRefused(reason string) {
 	if m != nil {
 		m.guard.publicRefused.WithLabelValues(reason).Inc()
+	}
+}
+
+// workRejected counts a request of kind refused past the bound on work in
+// flight.
+func (m *Metrics) workRejected(kind string) {
+	if m != nil {
+		m.guard.workRejected.WithLabelValues(kind).Inc()
+	}
+}
+
+// setInFlight reports the requests at work.
+func (m *Metrics) setInFlight(n int) {
+	if m != nil {
+		m.guard.inFlight.Set(float64(n))
+	}
+}
+
+// backgroundPanic counts a panic recovered in work the bot ran on its own.
+func (m *Metrics) backgroundPanic() {
+	if m != nil {
+		m.guard.panics.Inc()
 	}
 }
