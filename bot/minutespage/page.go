@@ -15,6 +15,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -29,6 +30,7 @@ import (
 	"github.com/yuin/goldmark/util"
 
 	"github.com/recordsbot/recordsbot/apiclient"
+	"github.com/recordsbot/recordsbot/internal/invisible"
 	"github.com/recordsbot/recordsbot/minutes"
 )
 
@@ -296,6 +298,11 @@ func newAgendaDoc(items []apiclient.AgendaItem) *agendaDoc {
 	if len(items) == 0 {
 		return nil
 	}
+	// A copy: the meeting is shared through the cache.
+	items = slices.Clone(items)
+	for i, it := range items {
+		items[i].Title, items[i].Description, items[i].Number = invisible.Strip(it.Title), invisible.Strip(it.Description), invisible.Strip(it.Number)
+	}
 	a := &agendaDoc{Items: make([]agendaItemDoc, len(items))}
 	for i, it := range items {
 		a.Items[i] = agendaItemDoc{Title: nonBlank(it.Title, "Untitled item"), Description: it.Description}
@@ -330,12 +337,15 @@ func renderMinutes(m *apiclient.Meeting, min *apiclient.Minutes) ([]byte, error)
 	if err != nil {
 		return nil, err
 	}
-	title := m.Name()
+	// Record text on the page is escaped by html/template; the characters
+	// that would reorder or hide it (bidi controls, zero-width) are removed
+	// too, as in Slack (package invisible).
+	title := invisible.Strip(m.Name())
 	doc := &minutesDoc{
 		Title:     title,
-		Committee: m.Committee,
-		Location:  m.Location,
-		Reference: m.Reference,
+		Committee: invisible.Strip(m.Committee),
+		Location:  invisible.Strip(m.Location),
+		Reference: invisible.Strip(m.Reference),
 		Date:      newPageTime(m.Date, m.DateHasTime),
 		Agenda:    newAgendaDoc(m.Agenda),
 		Draft:     min.Draft(),
@@ -354,7 +364,7 @@ func renderMinutes(m *apiclient.Meeting, min *apiclient.Minutes) ([]byte, error)
 
 // renderBody turns a minutes body into sanitised HTML.
 func renderBody(min *apiclient.Minutes) (template.HTML, error) {
-	src := min.Body
+	src := invisible.Strip(min.Body)
 	if min.Format != apiclient.FormatHTML {
 		var b strings.Builder
 		if err := markdown.Convert([]byte(src), &b); err != nil {
