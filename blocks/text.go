@@ -3,6 +3,7 @@ package blocks
 import (
 	"fmt"
 	"net/url"
+	"strconv"
 	"strings"
 	"time"
 	"unicode"
@@ -175,12 +176,21 @@ func Date(t time.Time, hasTime bool) string {
 	if t.IsZero() {
 		return ""
 	}
+	// Built in one buffer: every row of every list has one.
+	b := make([]byte, 0, 80)
+	b = append(b, "<!date^"...)
 	if !hasTime {
 		noon := calendarNoon(t)
-		return fmt.Sprintf("<!date^%d^{date_short_pretty}|%s>", noon.Unix(), noon.Format("Jan 2, 2006"))
+		b = strconv.AppendInt(b, noon.Unix(), 10)
+		b = append(b, "^{date_short_pretty}|"...)
+		b = noon.AppendFormat(b, "Jan 2, 2006")
+	} else {
+		u := t.UTC()
+		b = strconv.AppendInt(b, u.Unix(), 10)
+		b = append(b, "^{date_short_pretty} at {time}|"...)
+		b = u.AppendFormat(b, "Jan 2, 2006 at 15:04 UTC")
 	}
-	u := t.UTC()
-	return fmt.Sprintf("<!date^%d^{date_short_pretty} at {time}|%s>", u.Unix(), u.Format("Jan 2, 2006 at 15:04 UTC"))
+	return string(append(b, '>'))
 }
 
 // calendarNoon is 12:00 UTC of t's calendar date in t's own location.

@@ -2,6 +2,7 @@ package bot
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/url"
@@ -23,6 +24,41 @@ type reply struct {
 	ReplaceOriginal bool          `json:"replace_original,omitempty"`
 	Text            string        `json:"text"`
 	Blocks          []slack.Block `json:"blocks,omitempty"`
+
+	// encoded is the reply's JSON once encode has run, with the
+	// ResponseType and ReplaceOriginal it was encoded with: a copy of the
+	// reply that changes those (clicks.respond) is encoded afresh.
+	encoded         []byte
+	encodedType     string
+	encodedReplaces bool
+}
+
+// encode returns the reply's JSON, encoding it only once (a memoised
+// reply is served as these bytes; see listReply).
+func (r *reply) encode() ([]byte, error) {
+	if r.encoded != nil && r.encodedType == r.ResponseType && r.encodedReplaces == r.ReplaceOriginal {
+		return r.encoded, nil
+	}
+	type plain reply // the same fields without this method
+	b, err := json.Marshal((*plain)(r))
+	if err != nil {
+		return nil, err
+	}
+	r.encoded, r.encodedType, r.encodedReplaces = b, r.ResponseType, r.ReplaceOriginal
+	return b, nil
+}
+
+// MarshalJSON encodes the reply wherever it is sent (an ack, a
+// response_url post, a Socket Mode answer).
+func (r *reply) MarshalJSON() ([]byte, error) { return r.encode() }
+
+// encodeAck is the JSON of an answer to Slack: a reply's own encoding
+// (ready bytes when memoised), anything else through encoding/json.
+func encodeAck(v any) ([]byte, error) {
+	if r, ok := v.(*reply); ok && r != nil {
+		return r.encode()
+	}
+	return json.Marshal(v)
 }
 
 // ephemeral wraps a message as a reply only its reader sees.
@@ -51,6 +87,14 @@ func (s *Server) dispatchSlash(ctx context.Context, sc slack.SlashCommand) ack {
 	if !ok {
 		s.deps.Metrics.request("command", "unknown", "help")
 		return ephemeral(blocks.Help("", fmt.Sprintf("I don't know the command `%s`.", blocks.EscapeTyped(cmd.Name))))
+	}
+	if quick := s.quick[cmd.Name]; quick != nil {
+		if r := quick(cmd); r != nil {
+			s.deps.Metrics.acked("command", start)
+			s.deps.Metrics.request("command", cmd.Name, "inline")
+			s.deps.Metrics.finished("command", start)
+			return r
+		}
 	}
 	release, ok := s.admit(ctx, "command")
 	if !ok {

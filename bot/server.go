@@ -63,6 +63,10 @@ type Config struct {
 	SigningSecret string
 	// Admins may change any action and see anyone's.
 	Admins []string
+	// ActionsVisibility is whose actions members may see
+	// (ACTIONS_VISIBILITY; see actions.Service.CanSee). Default
+	// actions.VisibleOwn.
+	ActionsVisibility actions.Visibility
 	// UserMap maps a records assignee (email, name or ID, compared
 	// case-insensitively) to a Slack user ID, for people whose records
 	// identity is not their Slack email.
@@ -139,7 +143,8 @@ type Deps struct {
 	// Metrics is served on /metrics and updated by every request; nil: none.
 	Metrics *Metrics
 	// Actions is the action domain; nil: one built from Records, Slack and
-	// the Config (Admins, UserMap, ActionsCacheTTL, UserCacheTTL, Zone).
+	// the Config (Admins, UserMap, ActionsCacheTTL, UserCacheTTL, Zone,
+	// ActionsVisibility).
 	// Pass one to share it with a job in the same process.
 	Actions *actions.Service
 	// Minutes is the minutes domain (which minutes may be shown, the
@@ -160,7 +165,10 @@ type Server struct {
 	log     *slog.Logger
 	handler http.Handler
 
-	cmds    map[string]func(context.Context, command) *reply
+	cmds map[string]func(context.Context, command) *reply
+	// quick answers a command at once from what is already in memory,
+	// or returns nil; see actionsUI.quickActions.
+	quick   map[string]func(command) *reply
 	dom     *actions.Service
 	home    *homeUI
 	unfurls *unfurler
@@ -198,19 +206,23 @@ func NewServer(cfg Config, deps Deps) *Server {
 		dom = actions.New(deps.Records, deps.Slack, actions.Config{
 			Admins: cfg.Admins, UserMap: actions.NewUserMap(cfg.UserMap),
 			CacheTTL: cfg.ActionsCacheTTL, ProfileTTL: cfg.UserCacheTTL, Zone: cfg.Zone, Now: deps.Now,
+			Visibility: cfg.ActionsVisibility,
 		})
 	}
 	s.dom = dom
 	say := s.userMessage
 	acts := &actionsUI{dom: dom, meetings: deps.Records, revs: newRevisions(deps.Now()), now: deps.Now,
 		pageSize: cfg.PageSize, log: s.log, say: say}
+	if cfg.ActionsCacheTTL > 0 {
+		acts.memo = newReplyMemo()
+	}
 	if deps.Minutes == nil {
 		deps.Minutes = minutes.New(deps.Records, minutes.Config{Now: deps.Now})
 	}
 	s.deps.Minutes, s.mins = deps.Minutes, deps.Minutes
 	mins := &minutesUI{records: deps.Records, svc: deps.Minutes, pageSize: cfg.PageSize, now: deps.Now, say: say,
 		follow: &followUI{store: deps.Store, records: deps.Records, slack: deps.Slack, metrics: deps.Metrics,
-			adminsOnly: cfg.FollowAdminsOnly, isAdmin: dom.IsAdmin, log: s.log, say: say}}
+			adminsOnly: cfg.FollowAdminsOnly, isAdmin: dom.IsAdmin, who: dom.Who, log: s.log, say: say}}
 	settings := &settingsUI{store: deps.Store, notify: cfg.Notify, log: s.log, say: say}
 	s.public = newPublicGuard(cfg.Public, deps.Now, deps.Metrics, s.log)
 	s.work, s.busy = newWorkSlots(cfg.MaxInFlight), newWorkSlots(busyNotices)
@@ -224,6 +236,7 @@ func NewServer(cfg Config, deps Deps) *Server {
 		"/minutes":  mins.commandMinutes,
 		"/meetings": mins.commandMeetings,
 	}
+	s.quick = map[string]func(command) *reply{"/actions": acts.quickActions}
 	r := chi.NewRouter()
 	r.Use(recoverer(s.log), requestIDs)
 	addRoutes(r, s)

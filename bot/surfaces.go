@@ -26,6 +26,9 @@ type actionsUI struct {
 	dom      *actions.Service
 	meetings MeetingReader
 	revs     *revisions
+	// memo holds encoded list replies (see listReply); nil when the
+	// action list is not cached, as each command then reads a new list.
+	memo     *replyMemo
 	now      func() time.Time
 	pageSize int
 	log      *slog.Logger
@@ -53,8 +56,10 @@ type followUI struct {
 	metrics    *Metrics
 	adminsOnly bool
 	isAdmin    func(userID string) bool
-	log        *slog.Logger
-	say        say
+	// who tells guests, who may not change follows, from members.
+	who func(ctx context.Context, userID string) (actions.Member, error)
+	log *slog.Logger
+	say say
 }
 
 // settingsUI is people's notification settings, kept in the store: the

@@ -80,9 +80,10 @@ func botConfig(cfg Config) bot.Config {
 		ActionsCacheTTL: ttl,
 		Zone:            zone,
 
-		FollowAdminsOnly: cfg.FollowAdminsOnly,
-		Notify:           cfg.notifyDefaults(),
-		Public:           bot.PublicLimits{TrustedProxies: proxies},
+		FollowAdminsOnly:  cfg.FollowAdminsOnly,
+		Notify:            cfg.notifyDefaults(),
+		ActionsVisibility: cfg.visibility(),
+		Public:            bot.PublicLimits{TrustedProxies: proxies},
 	}
 }
 
