@@ -117,7 +117,7 @@ func metricActionID(id string) string {
 	case strings.HasPrefix(id, blocks.ActionStatusPrefix):
 		return "status"
 	case id == blocks.ActionActionsMore, id == blocks.ActionMeetingsNext, id == blocks.ActionMeetingAgenda,
-		id == blocks.ActionMeetingMinutes, id == blocks.ActionMeetingActions, id == blocks.ActionMinutesShare, id == blocks.ActionOpenLink, id == blocks.ActionHomeMore,
+		id == blocks.ActionMeetingMinutes, id == blocks.ActionMeetingActions, id == blocks.ActionMinutesShare, id == blocks.ActionOpenLink, id == blocks.ActionHomeMore, id == blocks.ActionSearchMore,
 		id == blocks.ActionSettingsRemind, id == blocks.ActionSettingsRemindAt, id == blocks.ActionSettingsWeekdays,
 		id == blocks.ActionSettingsAssignDMs, id == blocks.ActionNotifyStop, id == blocks.ActionNotifySettings:
 		return id
@@ -167,6 +167,8 @@ func (c *clicks) click(ctx context.Context, in *interaction, actionID, value str
 		c.respond(ctx, in, c.mins.minutesReply(e, ""), false)
 	case actionID == blocks.ActionMinutesShare:
 		c.clickShare(ctx, in, value)
+	case actionID == blocks.ActionSearchMore:
+		c.clickSearchMore(ctx, in, value)
 	case actionID == blocks.ActionHomeMore:
 		offset, _ := strconv.Atoi(value)
 		c.answerOnHome(ctx, in, homeState{offset: offset})

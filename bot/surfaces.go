@@ -38,8 +38,10 @@ type actionsUI struct {
 // minutesUI is /minutes and /meetings, and the meeting and minutes
 // buttons.
 type minutesUI struct {
-	records  MeetingReader
-	svc      *minutes.Service
+	records MeetingReader
+	svc     *minutes.Service
+	// search is the minutes search index; nil without a store.
+	search   MinutesSearch
 	pageSize int
 	now      func() time.Time
 	say      say
