@@ -114,6 +114,9 @@ func newHarnessDeps(t *testing.T, deps bot.Deps, opts ...harnessOption) *harness
 	cfg := bot.Config{
 		SigningSecret: testSecret,
 		AckBudget:     2 * time.Second,
+		// Every test reads pages from 127.0.0.1; the tests of the public
+		// limits set their own.
+		Public: bot.PublicLimits{PerClient: 1e6, PerClientBurst: 1e6, RecordsCalls: 1e6, RecordsBurst: 1e6},
 	}
 	mcfg := testMinutesConfig()
 	for _, o := range opts {
