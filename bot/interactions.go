@@ -95,7 +95,13 @@ func (s *Server) dispatchInteraction(ctx context.Context, payload []byte) ack {
 		value = act.SelectedOption.Value
 	}
 	actionID := act.ActionID
-	s.withBudget(ctx, func(ctx context.Context) *reply {
+	release, ok := s.admit(ctx, "interaction")
+	if !ok {
+		s.deps.Metrics.request("interaction", metricActionID(actionID), "busy")
+		s.sayBusy(ctx, in.ResponseURL)
+		return nil
+	}
+	s.withBudget(ctx, release, func(ctx context.Context) *reply {
 		s.clicks.click(ctx, &in, actionID, value)
 		s.deps.Metrics.finished("interaction", start)
 		return nil

@@ -34,6 +34,7 @@ type Metrics struct {
 	socketConnects  prometheus.Counter
 	socketUp        prometheus.Gauge
 	socketEnvelopes *prometheus.CounterVec
+	guard           guardMetrics
 }
 
 // NewMetrics registers recordsbot's metrics, with the Go runtime and process
@@ -76,7 +77,7 @@ func NewMetrics() *Metrics {
 			Name: "recordsbot_slack_rate_limit_waits_total", Help: "Times a Slack call waited out a Retry-After before trying again.",
 		}, []string{"method"}),
 		reminders: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "recordsbot_reminders_total", Help: "Reminder DMs by outcome (sent, skipped, failed, unmatched).",
+			Name: "recordsbot_reminders_total", Help: "Reminder DMs by outcome (sent, skipped, recovered, busy, not_yet, weekend, failed, unmatched).",
 		}, []string{"outcome"}),
 		dependencyUp: prometheus.NewGaugeVec(prometheus.GaugeOpts{
 			Name: "recordsbot_dependency_up", Help: "1 when the readiness check last found the dependency (slack, records) working, else 0.",
@@ -92,6 +93,7 @@ func NewMetrics() *Metrics {
 			Help: "Socket Mode envelopes by type and outcome (acked, ack_failed, unreadable, shutdown).",
 		}, []string{"type", "outcome"}),
 	}
+	m.guard = newGuardMetrics(reg)
 	reg.MustRegister(m.buildInfo, m.requests, m.ackLatency, m.totalLatency, m.recordsCalls, m.slackCalls,
 		m.slackErrors, m.slackLimited, m.reminders, m.dependencyUp, m.socketConnects, m.socketUp, m.socketEnvelopes)
 	return m
@@ -172,7 +174,8 @@ func (m *Metrics) SlackWait(method string) {
 	}
 }
 
-// Reminder counts one reminder outcome: "sent", "skipped", "failed" or
+// Reminder counts one reminder outcome: "sent", "skipped", "recovered",
+// "busy", "not_yet", "weekend", "failed" or
 // "unmatched".
 func (m *Metrics) Reminder(outcome string) {
 	if m != nil {

@@ -67,9 +67,10 @@ func watchConfig(cfg Config) watch.Config {
 	userMap, _ := parseUserMap(cfg.UserMap)
 	zone, _ := cfg.zone()
 	return watch.Config{
-		Notify:  cfg.notifyDefaults(),
-		UserMap: actions.NewUserMap(userMap),
-		Zone:    zone,
+		Notify:    cfg.notifyDefaults(),
+		UserMap:   actions.NewUserMap(userMap),
+		Zone:      zone,
+		Retention: cfg.retention(),
 	}
 }
 
