@@ -103,6 +103,17 @@ func CheckURL(databaseURL string) error {
 	return err
 }
 
+// SQLiteFile is the absolute path of the file a sqlite:// databaseURL
+// names, and "" for any other form (in memory, PostgreSQL, not valid). It
+// lets a caller tell whether Open would create a new file.
+func SQLiteFile(databaseURL string) string {
+	t, err := parseURL(databaseURL)
+	if err != nil {
+		return ""
+	}
+	return t.file
+}
+
 // parseURL parses a DATABASE_URL of one of the forms CheckURL lists.
 func parseURL(databaseURL string) (*target, error) {
 	u := strings.TrimSpace(databaseURL)

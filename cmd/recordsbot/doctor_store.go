@@ -5,11 +5,16 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"log/slog"
 	"net/http"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"time"
+
+	"golang.org/x/sys/unix"
 
 	"github.com/recordsbot/recordsbot/store"
 )
@@ -23,12 +28,20 @@ const publicDeadline = 5 * time.Second
 
 // checkStore opens the store as serve does, which applies any pending
 // migrations (as serve's start would), then pings it and compares its
-// schema version with the binary's.
+// schema version with the binary's. A SQLite file that does not exist yet
+// is not created (doctor leaves nothing behind): doctor checks that serve
+// could create it.
 func checkStore(ctx context.Context, cfg Config, rep *doctorReport) {
 	url := cfg.databaseURL()
 	if err := store.CheckURL(url); err != nil {
 		rep.add(secStore, failed(err.Error(), "set DATABASE_URL to sqlite:///abs/path.db, sqlite://relative.db or postgres://…"))
 		return
+	}
+	if file := store.SQLiteFile(url); file != "" {
+		if _, err := os.Stat(file); errors.Is(err, fs.ErrNotExist) {
+			rep.add(secStore, newSQLiteFileCheck(file))
+			return
+		}
 	}
 	octx, cancel := context.WithTimeout(ctx, storeDeadline)
 	defer cancel()
@@ -61,6 +74,23 @@ func checkStore(ctx context.Context, cfg Config, rep *doctorReport) {
 	default:
 		rep.add(secStore, ok(fmt.Sprintf("migrations current (schema version %d)", have)))
 	}
+}
+
+// newSQLiteFileCheck is the finding for a SQLite file not created yet:
+// fine when serve can create it, that is when its directory exists and
+// this user may write there.
+func newSQLiteFileCheck(file string) check {
+	dir := filepath.Dir(file)
+	fi, err := os.Stat(dir)
+	switch {
+	case err != nil || !fi.IsDir():
+		return failed(file+" cannot be created: the directory "+dir+" does not exist",
+			"create "+dir+" (writable by the user recordsbot runs as), or point DATABASE_URL elsewhere")
+	case unix.Access(dir, unix.W_OK) != nil:
+		return failed(fmt.Sprintf("%s cannot be created: the directory %s is not writable by uid %d", file, dir, os.Getuid()),
+			"make "+dir+" writable by the user recordsbot runs as, or point DATABASE_URL elsewhere")
+	}
+	return ok(file + " not created yet: serve creates it on first start (" + dir + " is writable)")
 }
 
 // migrationCounter is a slog handler counting the migrations store.Open
