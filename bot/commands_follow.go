@@ -11,6 +11,7 @@ import (
 	"github.com/recordsbot/recordsbot/apiclient"
 	"github.com/recordsbot/recordsbot/blocks"
 	"github.com/recordsbot/recordsbot/internal/slackapi"
+	"github.com/recordsbot/recordsbot/minutes"
 	"github.com/recordsbot/recordsbot/store"
 )
 
@@ -104,7 +105,7 @@ func (fu *followUI) follow(ctx context.Context, cmd command, typed string) *repl
 		return notice(msg)
 	}
 	existed, err := fu.store.Follow(ctx, store.Follow{
-		ChannelID: cmd.ChannelID, Committee: committee, CommitteeKey: strings.ToLower(committee), By: cmd.UserID,
+		ChannelID: cmd.ChannelID, Committee: committee, CommitteeKey: minutes.CommitteeKey(committee), By: cmd.UserID,
 	})
 	if err != nil {
 		return notice(fu.say(ctx, "follow", err))
@@ -138,7 +139,7 @@ func (fu *followUI) unfollow(ctx context.Context, channelID, typed string) *repl
 	case committee == "":
 		return notice(fmt.Sprintf(":information_source: This channel doesn't follow `%s`. It follows %s.", blocks.EscapeTyped(typed), committeeList(names)))
 	}
-	existed, err := fu.store.Unfollow(ctx, channelID, strings.ToLower(committee))
+	existed, err := fu.store.Unfollow(ctx, channelID, minutes.CommitteeKey(committee))
 	if err != nil {
 		return notice(fu.say(ctx, "unfollow", err))
 	}
@@ -187,7 +188,7 @@ func (fu *followUI) resolveCommittee(ctx context.Context, typed string) (string,
 // they are returned as ambiguous and name is "".
 func matchCommittee(names []string, typed string) (name string, ambiguous []string) {
 	for _, n := range names {
-		if strings.EqualFold(n, typed) {
+		if minutes.CommitteeKey(n) == minutes.CommitteeKey(typed) {
 			return n, nil
 		}
 	}
@@ -218,13 +219,13 @@ func (fu *followUI) knownCommittees(ctx context.Context, stop string) ([]string,
 			return nil, err
 		}
 		for _, m := range p.Meetings {
-			key := strings.ToLower(strings.TrimSpace(m.Committee))
+			key := minutes.CommitteeKey(m.Committee)
 			if key != "" && !seen[key] {
 				seen[key] = true
 				out = append(out, strings.TrimSpace(m.Committee))
 			}
 		}
-		if next = p.Next; next == "" || seen[strings.ToLower(strings.TrimSpace(stop))] {
+		if next = p.Next; next == "" || seen[minutes.CommitteeKey(stop)] {
 			break
 		}
 	}

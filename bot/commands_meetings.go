@@ -10,6 +10,9 @@ import (
 	"github.com/recordsbot/recordsbot/blocks"
 )
 
+// maxMeetingPages bounds how many pages of meetings one answer reads.
+const maxMeetingPages = 10
+
 // meetingsCursor is where a meeting list continues; it travels, as JSON, in
 // the value of the "Next" button.
 type meetingsCursor struct {

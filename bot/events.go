@@ -3,8 +3,6 @@ package bot
 import (
 	"context"
 	"encoding/json"
-	"net/url"
-	"strings"
 	"sync"
 	"time"
 
@@ -119,20 +117,20 @@ type unfurlTarget struct {
 func (f *unfurler) unfurl(ctx context.Context, ev *slackevents.LinkSharedEvent, target unfurlTarget) {
 	unfurls := map[string]slack.Attachment{}
 	for _, l := range ev.Links {
-		id, ok := f.minutesLinkID(l.URL)
+		id, ok := f.mins.svc.PageID(l.URL)
 		if !ok {
 			continue
 		}
-		m, min, err := f.pages.Get(ctx, id)
+		e, err := f.mins.svc.Get(ctx, id)
 		switch {
 		case err != nil && !isNotFound(err):
 			f.log.WarnContext(ctx, "unfurl: records unavailable", "meeting", id, "error", err)
 			continue
-		case err != nil || min == nil:
+		case err != nil || e.Minutes == nil:
 			f.log.DebugContext(ctx, "unfurl: no published minutes", "meeting", id)
 			continue
 		}
-		unfurls[l.URL] = blocks.UnfurlMinutes(f.mins.minutesView(m, min))
+		unfurls[l.URL] = blocks.UnfurlMinutes(f.mins.svc.View(e))
 	}
 	if len(unfurls) == 0 {
 		return
@@ -146,26 +144,4 @@ func (f *unfurler) unfurl(ctx context.Context, ev *slackevents.LinkSharedEvent, 
 	if err != nil {
 		f.log.ErrorContext(ctx, "unfurl: chat.unfurl failed", "error", err)
 	}
-}
-
-// minutesLinkID returns the meeting ID of a link to this bot's minutes
-// pages (PUBLIC_URL/minutes/{id}).
-func (f *unfurler) minutesLinkID(raw string) (string, bool) {
-	if f.mins.publicURL == "" {
-		return "", false
-	}
-	u, err := url.Parse(raw)
-	if err != nil {
-		return "", false
-	}
-	base, err := url.Parse(f.mins.publicURL)
-	if err != nil || !strings.EqualFold(u.Host, base.Host) {
-		return "", false
-	}
-	rest, ok := strings.CutPrefix(u.EscapedPath(), strings.TrimRight(base.EscapedPath(), "/")+"/minutes/")
-	if !ok || rest == "" || strings.Contains(rest, "/") {
-		return "", false
-	}
-	id, err := url.PathUnescape(rest)
-	return id, err == nil && id != ""
 }

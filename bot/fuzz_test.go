@@ -21,6 +21,7 @@ import (
 	"github.com/recordsbot/recordsbot/blocks"
 	"github.com/recordsbot/recordsbot/internal/slackapi/slacktest"
 	"github.com/recordsbot/recordsbot/internal/testworld"
+	"github.com/recordsbot/recordsbot/minutes"
 )
 
 // The fuzz targets of package bot. Those that take whole request bodies
@@ -106,13 +107,12 @@ func newFuzzBot(f *testing.F) *fuzzBot {
 	fb.srv = NewServer(Config{
 		SigningSecret: fuzzSecret,
 		Admins:        []string{fuzzAdmin},
-		PublicURL:     "https://records-bot.example.org",
-		PublicMinutes: true,
 		// Longer than Slack's 3 s, which these targets do not time: more
 		// replies come inline, where the ack itself is checked.
 		AckBudget: 5 * time.Second,
 	}, Deps{
 		Records: rc,
+		Minutes: minutes.New(rc, minutes.Config{PublicURL: "https://records-bot.example.org", Public: true}),
 		Slack: slack.New(slacktest.DefaultToken, slack.OptionAPIURL("http://slack.fuzz/api/"),
 			slack.OptionHTTPClient(&http.Client{Transport: fb.slackRT})),
 		HTTPClient: &http.Client{Transport: fb.responses},

@@ -16,11 +16,13 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/recordsbot/recordsbot/apiclient"
 	"github.com/recordsbot/recordsbot/apiclient/recordstest"
 	"github.com/recordsbot/recordsbot/bot"
 	"github.com/recordsbot/recordsbot/internal/slackapi/slacktest"
 	"github.com/recordsbot/recordsbot/internal/testworld"
 	"github.com/recordsbot/recordsbot/internal/testworld/testbot"
+	"github.com/recordsbot/recordsbot/minutes"
 )
 
 const testSecret = "8f742231b10e8888abcd99yyyzzz85a5"
@@ -38,22 +40,44 @@ type harness struct {
 	http    *httptest.Server
 	send    *slacktest.Sender
 	users   map[string]slacktest.User // by Slack ID
+	// minutes is the minutes domain's configuration the bot was built
+	// with; rebuild uses it again.
+	minutes minutes.Config
 }
 
-type harnessOption func(*bot.Config, *recordstest.Dataset)
+// harnessSetup is what harness options edit before the bot starts.
+type harnessSetup struct {
+	cfg     *bot.Config
+	minutes *minutes.Config
+	data    *recordstest.Dataset
+}
+
+type harnessOption func(harnessSetup)
 
 type botConfig = bot.Config
 
 func withAdmins(ids ...string) harnessOption {
-	return func(c *bot.Config, _ *recordstest.Dataset) { c.Admins = ids }
+	return func(s harnessSetup) { s.cfg.Admins = ids }
 }
 
 func withConfig(f func(*bot.Config)) harnessOption {
-	return func(c *bot.Config, _ *recordstest.Dataset) { f(c) }
+	return func(s harnessSetup) { f(s.cfg) }
+}
+
+// withMinutes edits the minutes domain's configuration (PUBLIC_URL,
+// PUBLIC_MINUTES).
+func withMinutes(f func(*minutes.Config)) harnessOption {
+	return func(s harnessSetup) { f(s.minutes) }
 }
 
 func withDataset(f func(*recordstest.Dataset)) harnessOption {
-	return func(_ *bot.Config, d *recordstest.Dataset) { f(d) }
+	return func(s harnessSetup) { f(s.data) }
+}
+
+// testMinutesConfig is the minutes domain of every harness bot: public
+// pages on, at the address Slack's links use.
+func testMinutesConfig() minutes.Config {
+	return minutes.Config{PublicURL: "https://records-bot.example.org", Public: true}
 }
 
 func newHarness(t *testing.T, opts ...harnessOption) *harness {
@@ -62,14 +86,13 @@ func newHarness(t *testing.T, opts ...harnessOption) *harness {
 	data := testworld.Dataset(now)
 	cfg := bot.Config{
 		SigningSecret: testSecret,
-		PublicURL:     "https://records-bot.example.org",
-		PublicMinutes: true,
 		AckBudget:     2 * time.Second,
 	}
+	mcfg := testMinutesConfig()
 	for _, o := range opts {
-		o(&cfg, &data)
+		o(harnessSetup{&cfg, &mcfg, &data})
 	}
-	h := &harness{t: t, now: now, data: data, users: map[string]slacktest.User{}}
+	h := &harness{t: t, now: now, data: data, minutes: mcfg, users: map[string]slacktest.User{}}
 	users := testworld.SlackUsers(data.People)
 	for i := range users {
 		users[i].TZ = "Europe/London"
@@ -86,7 +109,9 @@ func newHarness(t *testing.T, opts ...harnessOption) *harness {
 	h.records, h.slack = w.Records, w.Slack
 	// A test may replace h.bot and h.http (see rebuild); testbot's cleanup
 	// ends the ones started here, which would otherwise outlive the test.
-	b := testbot.Start(t, w, cfg, bot.Deps{Logger: testLogger(t)})
+	rc, err := apiclient.NewClient(w.Records.URL, recordstest.DefaultKey)
+	require.NoError(t, err)
+	b := testbot.Start(t, w, cfg, bot.Deps{Logger: testLogger(t), Records: rc, Minutes: minutes.New(rc, mcfg)})
 	h.bot, h.http, h.send = b.Server, b.HTTP, b.Send
 	// Every test also holds the bot to Slack's rule for updates: each
 	// version of a message or view has new block IDs.

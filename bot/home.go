@@ -3,8 +3,6 @@ package bot
 import (
 	"context"
 	"fmt"
-	"sort"
-	"strings"
 
 	"github.com/slack-go/slack"
 
@@ -123,7 +121,7 @@ func (h *homeUI) build(ctx context.Context, user string, st homeState) slack.Hom
 			v.RecordsError = st.note
 		}
 	}
-	latest, err := h.latest.Get(ctx, "latest", h.latestPerCommittee)
+	latest, err := h.mins.svc.LatestPerCommittee(ctx)
 	if err != nil {
 		h.log.WarnContext(ctx, "app home: latest minutes", "error", err)
 		// Without a word, an outage would read as "No minutes to show."
@@ -132,51 +130,9 @@ func (h *homeUI) build(ctx context.Context, user string, st homeState) slack.Hom
 			v.RecordsError = msgHomeMinutesDown
 		}
 	}
-	v.Minutes = latest
+	for _, e := range latest {
+		v.Minutes = append(v.Minutes, h.mins.svc.View(e))
+	}
 	v.Notifications = h.settings.homeNotifications(ctx, user, st.settingsNote)
 	return blocks.Home(v)
-}
-
-// latestPerCommittee finds the newest visible minutes of each committee
-// among recent meetings. It reads a bounded number of meetings and looks at
-// most three meetings deep per committee.
-func (h *homeUI) latestPerCommittee(ctx context.Context) ([]blocks.MinutesView, error) {
-	now := h.now()
-	perCommittee := map[string][]*apiclient.Meeting{}
-	var order []string
-	next := ""
-	for page := 0; page < 3; page++ {
-		p, err := h.mins.records.ListMeetings(ctx, &apiclient.ListMeetingsOptions{Next: next})
-		if err != nil {
-			return nil, err
-		}
-		for i := range p.Meetings {
-			m := &p.Meetings[i]
-			if m.Date.After(now) {
-				continue
-			}
-			key := strings.ToLower(m.Committee)
-			if _, ok := perCommittee[key]; !ok {
-				order = append(order, key)
-			}
-			if len(perCommittee[key]) < 3 {
-				perCommittee[key] = append(perCommittee[key], m)
-			}
-		}
-		if next = p.Next; next == "" {
-			break
-		}
-	}
-	var out []blocks.MinutesView
-	for _, key := range order {
-		m, min, err := h.mins.firstMinutes(ctx, perCommittee[key])
-		if err != nil {
-			return out, err
-		}
-		if m != nil {
-			out = append(out, h.mins.minutesView(m, min))
-		}
-	}
-	sort.SliceStable(out, func(i, j int) bool { return out[i].Date.After(out[j].Date) })
-	return out, nil
 }

@@ -12,7 +12,6 @@ import (
 	"github.com/recordsbot/recordsbot/actions"
 	"github.com/recordsbot/recordsbot/apiclient"
 	"github.com/recordsbot/recordsbot/blocks"
-	"github.com/recordsbot/recordsbot/bot/minutespage"
 	"github.com/recordsbot/recordsbot/internal/slackapi"
 )
 
@@ -150,16 +149,16 @@ func (c *clicks) click(ctx context.Context, in *interaction, actionID, value str
 		}
 		c.respond(ctx, in, ephemeral(blocks.Meeting(meetingRow(m))), false)
 	case actionID == blocks.ActionMeetingMinutes:
-		m, min, err := minutespage.MeetingMinutes(ctx, c.mins.records, value)
+		e, err := c.mins.svc.Read(ctx, value)
 		if err != nil {
 			c.respond(ctx, in, notice(c.meetingErrorText(ctx, value, err)), false)
 			return
 		}
-		if min == nil {
-			c.respond(ctx, in, notice(fmt.Sprintf(":page_facing_up: *%s* has no published minutes yet.", blocks.Escape(m.Name()))), false)
+		if e.Minutes == nil {
+			c.respond(ctx, in, notice(fmt.Sprintf(":page_facing_up: *%s* has no published minutes yet.", blocks.Escape(e.Meeting.Name()))), false)
 			return
 		}
-		c.respond(ctx, in, c.mins.minutesReply(m, min, ""), false)
+		c.respond(ctx, in, c.mins.minutesReply(e, ""), false)
 	case actionID == blocks.ActionMinutesShare:
 		c.clickShare(ctx, in, value)
 	case actionID == blocks.ActionHomeMore:
@@ -312,8 +311,8 @@ func (c *clicks) updateMessage(ctx context.Context, channel, ts, text string, bl
 // clickShare posts a minutes summary to the channel as the bot, with who
 // shared it.
 func (c *clicks) clickShare(ctx context.Context, in *interaction, meetingID string) {
-	m, min, err := minutespage.MeetingMinutes(ctx, c.mins.records, meetingID)
-	if err == nil && min == nil {
+	e, err := c.mins.svc.Read(ctx, meetingID)
+	if err == nil && e.Minutes == nil {
 		err = fmt.Errorf("minutes of %s: %w", meetingID, apiclient.ErrNotFound)
 	}
 	if err != nil {
@@ -321,7 +320,7 @@ func (c *clicks) clickShare(ctx context.Context, in *interaction, meetingID stri
 		return
 	}
 	msg := blocks.Minutes(func() blocks.MinutesView {
-		v := c.mins.minutesView(m, min)
+		v := c.mins.svc.View(e)
 		v.SharedBy = in.User.ID
 		return v
 	}())
@@ -331,14 +330,14 @@ func (c *clicks) clickShare(ctx context.Context, in *interaction, meetingID stri
 	if err != nil {
 		switch code := slackapi.ErrorCode(err); code {
 		case "not_in_channel", "channel_not_found":
-			c.respond(ctx, in, notice(cantPostHere(code, channel, in.Channel.Name, blocks.Escape(c.mins.minutesURL(m.ID, min)))), false)
+			c.respond(ctx, in, notice(cantPostHere(code, channel, in.Channel.Name, blocks.Escape(c.mins.minutesURL(e.Meeting.ID, e.Minutes)))), false)
 		default:
 			c.log.ErrorContext(ctx, "share minutes: chat.postMessage failed", "error", err)
 			c.respond(ctx, in, notice(":warning: Slack didn't accept the post just now, so nothing was shared. Please try again in a minute."), false)
 		}
 		return
 	}
-	c.respond(ctx, in, notice(fmt.Sprintf(":white_check_mark: Shared the minutes of *%s* in this channel.", blocks.Escape(m.Name()))), true)
+	c.respond(ctx, in, notice(fmt.Sprintf(":white_check_mark: Shared the minutes of *%s* in this channel.", blocks.Escape(e.Meeting.Name()))), true)
 }
 
 // cantPostHere says why the bot could not post in a conversation, and

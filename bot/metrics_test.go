@@ -19,6 +19,7 @@ import (
 	"github.com/recordsbot/recordsbot/apiclient/recordstest"
 	"github.com/recordsbot/recordsbot/bot"
 	"github.com/recordsbot/recordsbot/internal/slackapi/slacktest"
+	"github.com/recordsbot/recordsbot/minutes"
 )
 
 // rebuild replaces the harness's bot with one made from deps and the
@@ -30,8 +31,6 @@ func (h *harness) rebuild(deps bot.Deps, opts ...func(*bot.Config)) {
 	h.t.Helper()
 	cfg := bot.Config{
 		SigningSecret: testSecret,
-		PublicURL:     "https://records-bot.example.org",
-		PublicMinutes: true,
 		AckBudget:     2 * time.Second,
 	}
 	for _, o := range opts {
@@ -49,6 +48,11 @@ func (h *harness) rebuild(deps bot.Deps, opts ...func(*bot.Config)) {
 	}
 	if deps.HTTPClient == nil {
 		deps.HTTPClient = &http.Client{Timeout: 10 * time.Second, Transport: m.SlackTransport(nil)}
+	}
+	if deps.Minutes == nil {
+		mc := h.minutes
+		mc.Now = deps.Now
+		deps.Minutes = minutes.New(deps.Records, mc)
 	}
 	if deps.Logger == nil {
 		deps.Logger = testLogger(h.t)

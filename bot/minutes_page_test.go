@@ -15,6 +15,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -23,6 +24,7 @@ import (
 
 	"github.com/recordsbot/recordsbot/apiclient/recordstest"
 	"github.com/recordsbot/recordsbot/bot"
+	"github.com/recordsbot/recordsbot/minutes"
 )
 
 // pageResponse is the bot's answer to one request for a public page.
@@ -337,6 +339,8 @@ func TestMinutesPageHidesHiddenStatusesEvenWhenServed(t *testing.T) {
 func TestMinutesPageRecordsOutageIs503(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
+	clk := newOffsetClock()
+	h.rebuild(bot.Deps{Now: clk.now})
 	m, _ := h.demoMinutes(plainApproved)
 	h.records.InjectFault(recordstest.Fault{PathPrefix: "/meetings/", Status: http.StatusBadGateway})
 
@@ -349,11 +353,28 @@ func TestMinutesPageRecordsOutageIs503(t *testing.T) {
 	assert.Equal(t, "30", r.header.Get("Retry-After"))
 	assertPageHeaders(t, r)
 
-	// The failure is not cached: once the records are back, so is the page.
+	// The failure is kept only for a moment, so a burst during an outage
+	// is not multiplied by retries; once the records are back and the
+	// moment has passed, so is the page.
 	h.records.ClearFaults()
+	h.records.ResetRequests()
+	r = h.fetchPage("", minutesPath(m.ID), nil)
+	assert.Equal(t, http.StatusServiceUnavailable, r.status, "within OutageTTL")
+	assert.Zero(t, h.records.Count("", ""), "the outage answer is kept for a moment")
+	clk.add(minutes.OutageTTL)
 	r = h.fetchPage("", minutesPath(m.ID), nil)
 	assert.Equal(t, http.StatusOK, r.status)
 }
+
+// offsetClock is the real clock moved forward by a test, so signed Slack
+// requests still verify while cached answers age.
+type offsetClock struct{ offset atomic.Int64 }
+
+func newOffsetClock() *offsetClock { return &offsetClock{} }
+
+func (c *offsetClock) now() time.Time { return time.Now().Add(time.Duration(c.offset.Load())) }
+
+func (c *offsetClock) add(d time.Duration) { c.offset.Add(int64(d)) }
 
 func TestMinutesPageConditionalRequestsAndHEAD(t *testing.T) {
 	t.Parallel()
@@ -487,7 +508,7 @@ func TestPublicMinutesOff(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			h := newHarness(t, withConfig(func(c *bot.Config) { c.PublicMinutes = tt.publicMinutes }))
+			h := newHarness(t, withMinutes(func(c *minutes.Config) { c.Public = tt.publicMinutes }))
 			m, min := h.demoMinutes(func(min recordstest.Minutes) bool {
 				return min.Status == "approved" && (min.URL != "") == tt.ownURL
 			})
@@ -574,4 +595,36 @@ func hasColour(img image.Image, c color.RGBA) bool {
 		}
 	}
 	return false
+}
+
+// An unknown meeting, or one whose minutes are hidden, is one records
+// lookup for HiddenTTL however often it is asked for, and concurrent asks
+// share one lookup.
+func TestMinutesPageUnknownAndHiddenAreLookedUpOnce(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	clk := newOffsetClock()
+	h.rebuild(bot.Deps{Now: clk.now})
+	hidden, _ := h.demoMinutes(func(min recordstest.Minutes) bool { return min.Status == "draft" })
+	// Slow records make the first requests overlap.
+	h.records.InjectFault(recordstest.Fault{PathPrefix: "/meetings/", Latency: 50 * time.Millisecond})
+
+	for _, id := range []string{"mtg_unknown", hidden.ID} {
+		h.records.ResetRequests()
+		var wg sync.WaitGroup
+		for range 20 {
+			wg.Go(func() { assertNotFoundPage(t, h.fetchPage("", minutesPath(id), nil)) })
+		}
+		wg.Wait()
+		for range 180 {
+			assertNotFoundPage(t, h.fetchPage("", minutesPath(id), nil))
+		}
+		assert.LessOrEqual(t, h.records.Count(http.MethodGet, ""), 2, "200 hits on %s: one lookup (meeting, minutes)", id)
+	}
+
+	// Past HiddenTTL the meeting is looked up again.
+	clk.add(minutes.HiddenTTL)
+	h.records.ResetRequests()
+	assertNotFoundPage(t, h.fetchPage("", minutesPath("mtg_unknown"), nil))
+	assert.Equal(t, 1, h.records.Count(http.MethodGet, "/meetings/mtg_unknown"))
 }

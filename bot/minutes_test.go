@@ -11,7 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/recordsbot/recordsbot/apiclient/recordstest"
-	"github.com/recordsbot/recordsbot/bot"
+	"github.com/recordsbot/recordsbot/minutes"
 )
 
 // latestVisible returns the newest past meeting (of committee, if set) whose
@@ -111,7 +111,7 @@ func TestMinutesWalkIsBounded(t *testing.T) {
 
 func TestMinutesLinksWithoutPublicPages(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t, withConfig(func(c *bot.Config) { c.PublicMinutes = false }))
+	h := newHarness(t, withMinutes(func(c *minutes.Config) { c.Public = false }))
 	m, _ := h.slash(h.person("alice"), "/minutes", "")
 	assert.NotContains(t, m.all(), "records-bot.example.org/minutes/", "no links to disabled pages")
 }

@@ -14,7 +14,7 @@ func addRoutes(r chi.Router, s *Server) {
 	r.Get("/healthz", handleHealthz())
 	r.Get("/readyz", handleReadyz(s.deps.Ready))
 	r.Method(http.MethodGet, "/metrics", handleMetrics(s.deps.Metrics))
-	page := minutespage.Handler(s.pages, s.cfg.PublicMinutes, s.log)
+	page := minutespage.Handler(s.mins, s.log)
 	r.Get("/minutes/{meetingID}", page)
 	r.Head("/minutes/{meetingID}", page)
 	r.Get("/minutes/assets/style.css", minutespage.Stylesheet())

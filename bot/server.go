@@ -11,7 +11,6 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"strconv"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -21,9 +20,7 @@ import (
 
 	"github.com/recordsbot/recordsbot/actions"
 	"github.com/recordsbot/recordsbot/apiclient"
-	"github.com/recordsbot/recordsbot/blocks"
-	"github.com/recordsbot/recordsbot/bot/minutespage"
-	"github.com/recordsbot/recordsbot/internal/cache"
+	"github.com/recordsbot/recordsbot/minutes"
 )
 
 // Records is what the bot needs of the Records API; *apiclient.Client
@@ -70,11 +67,6 @@ type Config struct {
 	// case-insensitively) to a Slack user ID, for people whose records
 	// identity is not their Slack email.
 	UserMap map[string]string
-	// PublicURL is the bot's public base URL (https://bot.example.org);
-	// minutes links point at PublicURL/minutes/{id}. Empty: no such links.
-	PublicURL string
-	// PublicMinutes serves /minutes/{id} pages and links to them.
-	PublicMinutes bool
 	// AckBudget is how long a request may work before Slack is answered
 	// with an interim reply and the result follows via response_url.
 	// Default 2 s (Slack allows 3 s).
@@ -121,7 +113,6 @@ func (c *Config) setDefaults() {
 	if c.MaxBodyBytes <= 0 {
 		c.MaxBodyBytes = 1 << 20
 	}
-	c.PublicURL = strings.TrimRight(c.PublicURL, "/")
 }
 
 // Deps are the bot's collaborators.
@@ -141,6 +132,11 @@ type Deps struct {
 	// the Config (Admins, UserMap, ActionsCacheTTL, UserCacheTTL, Zone).
 	// Pass one to share it with a job in the same process.
 	Actions *actions.Service
+	// Minutes is the minutes domain (which minutes may be shown, the
+	// shared cache, the public pages and their URL); nil: one over
+	// Records with no public pages. Pass one to share it with a job in the
+	// same process.
+	Minutes *minutes.Service
 	// Store keeps follows and notification settings; nil: the commands
 	// and settings that need it say it is not configured.
 	Store Store
@@ -159,7 +155,7 @@ type Server struct {
 	home    *homeUI
 	unfurls *unfurler
 	clicks  *clicks
-	pages   *minutespage.Pages
+	mins    *minutes.Service
 	seen    seenEvents
 	// pending tracks follow-ups that outlive their request, so shutdown can
 	// wait for them.
@@ -194,15 +190,17 @@ func NewServer(cfg Config, deps Deps) *Server {
 	say := s.userMessage
 	acts := &actionsUI{dom: dom, meetings: deps.Records, revs: newRevisions(deps.Now()), now: deps.Now,
 		pageSize: cfg.PageSize, log: s.log, say: say}
-	mins := &minutesUI{records: deps.Records, pageSize: cfg.PageSize, publicURL: cfg.PublicURL,
-		publicMinutes: cfg.PublicMinutes, now: deps.Now, say: say,
+	if deps.Minutes == nil {
+		deps.Minutes = minutes.New(deps.Records, minutes.Config{Now: deps.Now})
+	}
+	s.deps.Minutes, s.mins = deps.Minutes, deps.Minutes
+	mins := &minutesUI{records: deps.Records, svc: deps.Minutes, pageSize: cfg.PageSize, now: deps.Now, say: say,
 		follow: &followUI{store: deps.Store, records: deps.Records, slack: deps.Slack, metrics: deps.Metrics,
 			adminsOnly: cfg.FollowAdminsOnly, isAdmin: dom.IsAdmin, log: s.log, say: say}}
 	settings := &settingsUI{store: deps.Store, notify: cfg.Notify, log: s.log, say: say}
-	s.pages = minutespage.NewPages(deps.Records, time.Minute, deps.Now)
 	s.home = &homeUI{dom: dom, acts: acts, mins: mins, slack: deps.Slack, metrics: deps.Metrics,
-		latest: cache.New[[]blocks.MinutesView](time.Minute, deps.Now), settings: settings, now: deps.Now, log: s.log, say: say}
-	s.unfurls = &unfurler{pages: s.pages, mins: mins, slack: deps.Slack, metrics: deps.Metrics, log: s.log}
+		settings: settings, now: deps.Now, log: s.log, say: say}
+	s.unfurls = &unfurler{mins: mins, slack: deps.Slack, metrics: deps.Metrics, log: s.log}
 	s.clicks = &clicks{acts: acts, mins: mins, home: s.home, slack: deps.Slack, metrics: deps.Metrics, settings: settings,
 		post: s.postResponse, now: deps.Now, log: s.log, say: say}
 	s.cmds = map[string]func(context.Context, command) *reply{

@@ -26,6 +26,7 @@ import (
 	"github.com/recordsbot/recordsbot/bot/loadtest"
 	"github.com/recordsbot/recordsbot/internal/slackapi/slacktest"
 	"github.com/recordsbot/recordsbot/internal/testworld"
+	"github.com/recordsbot/recordsbot/minutes"
 )
 
 // TestSoak runs the bot, wired as `recordsbot serve` wires it, under the
@@ -147,13 +148,12 @@ func startSoakBot(t *testing.T) *soakBot {
 		slack.OptionHTTPClient(&http.Client{Timeout: 15 * time.Second, Transport: metrics.SlackTransport(slackTr)}))
 	s.bot = bot.NewServer(bot.Config{
 		SigningSecret: testSecret,
-		PublicURL:     "https://records-bot.example.org",
-		PublicMinutes: true,
 		// Short, so that the faults reach /actions often rather than
 		// hiding behind the cache.
 		ActionsCacheTTL: time.Second,
 	}, bot.Deps{
 		Logger: slog.New(s.logs), Records: rc, Slack: api, Metrics: metrics,
+		Minutes:    minutes.New(rc, minutes.Config{PublicURL: "https://records-bot.example.org", Public: true}),
 		HTTPClient: &http.Client{Timeout: 10 * time.Second, Transport: metrics.SlackTransport(responseTr)},
 	})
 	hs := &http.Server{

@@ -6,9 +6,7 @@ import (
 	"time"
 
 	"github.com/recordsbot/recordsbot/actions"
-	"github.com/recordsbot/recordsbot/blocks"
-	"github.com/recordsbot/recordsbot/bot/minutespage"
-	"github.com/recordsbot/recordsbot/internal/cache"
+	"github.com/recordsbot/recordsbot/minutes"
 )
 
 // The bot's surfaces. Each is a small value built once by NewServer and
@@ -37,12 +35,11 @@ type actionsUI struct {
 // minutesUI is /minutes and /meetings, and the meeting and minutes
 // buttons.
 type minutesUI struct {
-	records       MeetingReader
-	pageSize      int
-	publicURL     string
-	publicMinutes bool
-	now           func() time.Time
-	say           say
+	records  MeetingReader
+	svc      *minutes.Service
+	pageSize int
+	now      func() time.Time
+	say      say
 	// follow answers /minutes follow, unfollow and following.
 	follow *followUI
 }
@@ -78,7 +75,6 @@ type homeUI struct {
 	mins     *minutesUI
 	slack    SlackAPI
 	metrics  *Metrics
-	latest   *cache.TTL[[]blocks.MinutesView]
 	settings *settingsUI
 	now      func() time.Time
 	log      *slog.Logger
@@ -87,7 +83,6 @@ type homeUI struct {
 
 // unfurler answers link_shared for links to the public minutes pages.
 type unfurler struct {
-	pages   *minutespage.Pages
 	mins    *minutesUI
 	slack   SlackAPI
 	metrics *Metrics

@@ -19,6 +19,7 @@ import (
 	"github.com/recordsbot/recordsbot/bot"
 	"github.com/recordsbot/recordsbot/internal/slackapi/slacktest"
 	"github.com/recordsbot/recordsbot/internal/testworld"
+	"github.com/recordsbot/recordsbot/minutes"
 	"github.com/recordsbot/recordsbot/remind"
 	"github.com/recordsbot/recordsbot/store"
 	"github.com/recordsbot/recordsbot/watch"
@@ -111,14 +112,15 @@ func startDemo(ctx context.Context, log *slog.Logger, version string) (*demoEnv,
 		slack.OptionHTTPClient(&http.Client{Timeout: 15 * time.Second, Transport: env.transport}))
 	// A fresh secret per run: nothing outside this process signs for it.
 	secret := rand.Text()
+	// One minutes domain for the bot and the watcher, as serve has.
+	mins := minutes.New(records, minutes.Config{PublicURL: env.botURL, Public: true})
 	env.bot = bot.NewServer(bot.Config{
 		SigningSecret: secret,
-		PublicURL:     env.botURL,
-		PublicMinutes: true,
 		Notify:        demoNotify,
 	}, bot.Deps{
 		Logger:     log,
 		Records:    records,
+		Minutes:    mins,
 		Slack:      api,
 		HTTPClient: &http.Client{Timeout: 10 * time.Second, Transport: env.transport},
 		Store:      st,
@@ -140,7 +142,6 @@ func startDemo(ctx context.Context, log *slog.Logger, version string) (*demoEnv,
 			})
 	}
 	wcfg := watch.Config{
-		PublicURL: env.botURL, PublicMinutes: true,
 		Notify: demoNotify,
 		Owner:  "demo",
 	}
@@ -149,7 +150,7 @@ func startDemo(ctx context.Context, log *slog.Logger, version string) (*demoEnv,
 		// has: the bot's list of actions may be seconds old (its cache),
 		// and an action assigned since must not wait for it.
 		fresh := actions.New(records, api, actions.Config{})
-		return watch.Poll(ctx, wcfg, watch.Deps{Store: st, Records: records, Actions: fresh, Slack: api, Logger: log})
+		return watch.Poll(ctx, wcfg, watch.Deps{Store: st, Records: records, Actions: fresh, Minutes: mins, Slack: api, Logger: log})
 	}
 
 	env.httpSrv = &http.Server{

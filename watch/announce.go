@@ -1,20 +1,16 @@
 package watch
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
-	"html"
-	"net/url"
-	"strings"
 	"time"
 
-	"github.com/microcosm-cc/bluemonday"
 	"github.com/slack-go/slack"
 
 	"github.com/recordsbot/recordsbot/apiclient"
 	"github.com/recordsbot/recordsbot/blocks"
+	"github.com/recordsbot/recordsbot/minutes"
 	"github.com/recordsbot/recordsbot/store"
 )
 
@@ -58,7 +54,7 @@ func (p *poll) announce(ctx context.Context) error {
 	var oldestPending time.Time
 	var errs []error
 	for _, m := range meetings {
-		pending, err := p.meeting(ctx, m, byCommittee[committeeKey(m.Committee)])
+		pending, err := p.meeting(ctx, m, byCommittee[minutes.CommitteeKey(m.Committee)])
 		if err != nil {
 			errs = append(errs, err)
 			pending = true
@@ -116,7 +112,7 @@ func (p *poll) readMeetings(ctx context.Context, horizon time.Time, followed map
 				return out, true, nil
 			}
 			p.sum.Meetings++
-			if len(followed[committeeKey(m.Committee)]) > 0 {
+			if len(followed[minutes.CommitteeKey(m.Committee)]) > 0 {
 				out = append(out, m)
 			}
 		}
@@ -128,10 +124,6 @@ func (p *poll) readMeetings(ctx context.Context, horizon time.Time, followed map
 	p.log.WarnContext(ctx, "watch: stopped reading meetings at the page cap before the horizon", "pages", p.cfg.MaxMeetingPages, "horizon", horizon)
 	return out, false, nil
 }
-
-// committeeKey is how a follow names a committee: the lead stores
-// strings.ToLower of the name as the records spell it.
-func committeeKey(name string) string { return strings.ToLower(strings.TrimSpace(name)) }
 
 // meeting brings one meeting's announcements up to date in every channel
 // that follows its committee (and updates, on approval, every earlier post
@@ -180,7 +172,7 @@ func (p *poll) meeting(ctx context.Context, m apiclient.Meeting, follows []store
 		return true, fmt.Errorf("minutes of %s: %w", m.ID, err)
 	}
 	p.sum.Minutes++
-	if !min.Status.Visible() {
+	if !minutes.Visible(min) {
 		return true, nil
 	}
 	status := string(min.Status)
@@ -316,36 +308,8 @@ func (p *poll) approve(ctx context.Context, channel, ts string, m apiclient.Meet
 	return updated
 }
 
-// textPolicy strips every tag, for an HTML body shown as plain text.
-var textPolicy = bluemonday.StrictPolicy()
-
 // view is the minutes as an announcement shows them, as the bot's
-// /minutes shows them: an HTML body as plain text, the meeting's date (or
-// the minutes' own), and the link to the full minutes.
+// /minutes shows them (minutes.Service.View).
 func (p *poll) view(m apiclient.Meeting, min *apiclient.Minutes) blocks.MinutesView {
-	body := min.Body
-	if min.Format == apiclient.FormatHTML {
-		// Block-level tags become line breaks before the tags go, so
-		// paragraphs don't run together.
-		r := strings.NewReplacer("</p>", "</p>\n", "<br>", "\n", "<br/>", "\n", "<br />", "\n", "</li>", "</li>\n", "</h1>", "</h1>\n", "</h2>", "</h2>\n", "</h3>", "</h3>\n")
-		body = html.UnescapeString(textPolicy.Sanitize(r.Replace(body)))
-	}
-	date, hasTime := m.Date, m.DateHasTime
-	if date.IsZero() {
-		date, hasTime = min.Date, true
-	}
-	link := min.URL
-	if link == "" && p.cfg.PublicMinutes && p.cfg.PublicURL != "" {
-		link = strings.TrimRight(p.cfg.PublicURL, "/") + "/minutes/" + url.PathEscape(m.ID)
-	}
-	return blocks.MinutesView{
-		MeetingID:   m.ID,
-		Title:       cmp.Or(m.Title, m.Reference, m.ID),
-		Committee:   m.Committee,
-		Date:        date,
-		DateHasTime: hasTime,
-		Draft:       min.Draft(),
-		Body:        body,
-		URL:         link,
-	}
+	return p.deps.Minutes.View(minutes.Entry{Meeting: &m, Minutes: min})
 }

@@ -12,8 +12,9 @@ import (
 	"github.com/recordsbot/recordsbot/actions"
 	"github.com/recordsbot/recordsbot/apiclient"
 	"github.com/recordsbot/recordsbot/apiclient/recordstest"
-	"github.com/recordsbot/recordsbot/internal/slackapi/slacktest"
 	"github.com/recordsbot/recordsbot/demo"
+	"github.com/recordsbot/recordsbot/internal/slackapi/slacktest"
+	"github.com/recordsbot/recordsbot/minutes"
 	"github.com/recordsbot/recordsbot/store"
 	"github.com/recordsbot/recordsbot/watch"
 )
@@ -51,7 +52,8 @@ func TestPollCostOnTheDemo(t *testing.T) {
 		_, err := st.Follow(t.Context(), store.Follow{ChannelID: "C" + strings.ToUpper(strings.ReplaceAll(c, " ", "")), Committee: c, CommitteeKey: strings.ToLower(c)})
 		require.NoError(t, err)
 	}
-	deps := watch.Deps{Store: st, Records: rc, Actions: actions.New(rc, api, actions.Config{CacheTTL: -1}), Slack: api}
+	deps := watch.Deps{Store: st, Records: rc, Actions: actions.New(rc, api, actions.Config{CacheTTL: -1}),
+		Minutes: minutes.New(rc, minutes.Config{}), Slack: api}
 
 	measure := func(name string) watch.Summary {
 		rs.ResetRequests()

@@ -15,6 +15,7 @@ import (
 	"github.com/recordsbot/recordsbot/apiclient"
 	"github.com/recordsbot/recordsbot/apiclient/recordstest"
 	"github.com/recordsbot/recordsbot/internal/slackapi/slacktest"
+	"github.com/recordsbot/recordsbot/minutes"
 	"github.com/recordsbot/recordsbot/store"
 	"github.com/recordsbot/recordsbot/store/storetest"
 	"github.com/recordsbot/recordsbot/watch"
@@ -129,10 +130,8 @@ func (e *env) watcher(owner string, mod ...func(*watch.Config)) *watcher {
 	require.NoError(e.t, err)
 	api := slack.New("xoxb-test", slack.OptionAPIURL(e.slack.APIURL()))
 	cfg := watch.Config{
-		Owner:         owner,
-		PublicURL:     "https://bot.example.org",
-		PublicMinutes: true,
-		Now:           e.clock.Now,
+		Owner: owner,
+		Now:   e.clock.Now,
 	}
 	for _, m := range mod {
 		m(&cfg)
@@ -141,6 +140,7 @@ func (e *env) watcher(owner string, mod ...func(*watch.Config)) *watcher {
 		Store:   st,
 		Records: rc,
 		Actions: actions.New(rc, api, actions.Config{CacheTTL: -1, Now: e.clock.Now}),
+		Minutes: minutes.New(rc, minutes.Config{PublicURL: "https://bot.example.org", Public: true, Now: e.clock.Now}),
 		Slack:   api,
 	}}
 }

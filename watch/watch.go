@@ -16,6 +16,7 @@ import (
 
 	"github.com/recordsbot/recordsbot/actions"
 	"github.com/recordsbot/recordsbot/apiclient"
+	"github.com/recordsbot/recordsbot/minutes"
 	"github.com/recordsbot/recordsbot/store"
 )
 
@@ -34,11 +35,6 @@ type Config struct {
 	// Owner names this worker in the lock and the ledger; it must be unique
 	// per process. Default: hostname, pid and a random suffix.
 	Owner string
-	// PublicURL and PublicMinutes build the "Read the full minutes" link
-	// when the minutes have no URL of their own: PublicURL/minutes/{id},
-	// only when PublicMinutes is on.
-	PublicURL     string
-	PublicMinutes bool
 	// Notify are the organisation's notification defaults
 	// (ASSIGN_DMS_DEFAULT, …); a person's own setting wins. The zero value
 	// sends assignment DMs.
@@ -139,6 +135,9 @@ type Deps struct {
 	Store   *store.Store
 	Records Records
 	Actions ActionList
+	// Minutes is the minutes domain: how an announcement shows minutes and
+	// where it links to (the record's URL, else the bot's public page).
+	Minutes *minutes.Service
 	Slack   Slack
 	Logger  *slog.Logger
 }

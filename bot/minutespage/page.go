@@ -1,13 +1,11 @@
-// Package minutespage serves recordsbot's public minutes pages: GET
-// /minutes/{meetingID}, rendered from the records with html/template,
-// goldmark and bluemonday, with its stylesheet. It keeps the short cache of
-// meetings and their visible minutes that the pages and Slack unfurls
-// share.
+// Package minutespage serves recordsbot's public minutes pages over HTTP:
+// GET /minutes/{meetingID}, rendered with html/template, goldmark and
+// bluemonday, with its stylesheet. What may be shown, and the cache the
+// pages share with Slack's unfurls, are package minutes'.
 package minutespage
 
 import (
 	"bytes"
-	"context"
 	"crypto/sha256"
 	"embed"
 	"encoding/hex"
@@ -31,7 +29,7 @@ import (
 	"github.com/yuin/goldmark/util"
 
 	"github.com/recordsbot/recordsbot/apiclient"
-	"github.com/recordsbot/recordsbot/internal/cache"
+	"github.com/recordsbot/recordsbot/minutes"
 )
 
 // The public minutes pages: GET /minutes/{meetingID} and the stylesheet
@@ -135,74 +133,17 @@ func (d headingShift) Transform(doc *ast.Document, _ text.Reader, _ parser.Conte
 	})
 }
 
-// Records is what the pages need of the records service;
-// *apiclient.Client implements it.
-type Records interface {
-	GetMeeting(ctx context.Context, id string) (*apiclient.Meeting, error)
-	GetMinutes(ctx context.Context, meetingID string) (*apiclient.Minutes, error)
-}
-
-// MeetingMinutes returns a meeting and its minutes; min is nil (and err
-// nil) when the meeting has no visible minutes. A meeting the records
-// service does not know is an error wrapping apiclient.ErrNotFound.
-func MeetingMinutes(ctx context.Context, r Records, id string) (*apiclient.Meeting, *apiclient.Minutes, error) {
-	m, err := r.GetMeeting(ctx, id)
-	if err != nil {
-		return nil, nil, fmt.Errorf("get meeting %s: %w", id, err)
-	}
-	min, err := r.GetMinutes(ctx, m.ID)
-	if errors.Is(err, apiclient.ErrNotFound) {
-		return m, nil, nil
-	}
-	if err != nil {
-		return m, nil, fmt.Errorf("get minutes %s: %w", m.ID, err)
-	}
-	return m, min, nil
-}
-
-// entry is a meeting with its visible minutes (nil when none).
-type entry struct {
-	meeting *apiclient.Meeting
-	minutes *apiclient.Minutes
-}
-
-// Pages is a short-lived cache of meetings and their visible minutes,
-// shared by the pages and the unfurls, so a link shared in a busy channel
-// (unfurls, clicks, readers) is one records call per TTL, not a burst.
-type Pages struct {
-	records Records
-	cache   *cache.TTL[entry]
-}
-
-// NewPages returns a cache over r whose entries live for ttl.
-func NewPages(r Records, ttl time.Duration, now func() time.Time) *Pages {
-	return &Pages{records: r, cache: cache.New[entry](ttl, now)}
-}
-
-// Get returns a meeting and its visible minutes; see MeetingMinutes.
-func (p *Pages) Get(ctx context.Context, id string) (*apiclient.Meeting, *apiclient.Minutes, error) {
-	e, err := p.cache.Get(ctx, id, func(ctx context.Context) (entry, error) {
-		m, min, err := MeetingMinutes(ctx, p.records, id)
-		// The client already refuses minutes in any other status; this is
-		// the public edge, so check again rather than trust one layer.
-		if min != nil && !min.Status.Visible() {
-			min = nil
-		}
-		return entry{m, min}, err
-	})
-	return e.meeting, e.minutes, err
-}
-
 // Handler serves the public minutes page of a meeting: 200 with
 // the page for approved or published_draft minutes, a friendly 404 for
 // anything else (no such meeting, no minutes, minutes in another status,
-// PublicMinutes off), 503 when the records service cannot be read. GET and
-// HEAD; If-None-Match is answered 304 when the page has not changed.
-func Handler(pages *Pages, enabled bool, log *slog.Logger) http.HandlerFunc {
+// PUBLIC_MINUTES off), 503 when the records service cannot be read. GET
+// and HEAD; If-None-Match is answered 304 when the page has not changed.
+// Meetings and minutes are read through the domain's shared cache.
+func Handler(svc *minutes.Service, log *slog.Logger) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		ctx := r.Context()
 		setPageHeaders(w.Header())
-		if !enabled {
+		if !svc.Public() {
 			writeProblem(w, r, http.StatusNotFound)
 			return
 		}
@@ -211,7 +152,8 @@ func Handler(pages *Pages, enabled bool, log *slog.Logger) http.HandlerFunc {
 			writeProblem(w, r, http.StatusNotFound)
 			return
 		}
-		m, min, err := pages.Get(ctx, id)
+		e, err := svc.Get(ctx, id)
+		m, min := e.Meeting, e.Minutes
 		switch {
 		case errors.Is(err, apiclient.ErrNotFound), err == nil && min == nil:
 			log.DebugContext(ctx, "minutes page: nothing to show", "meeting", id)

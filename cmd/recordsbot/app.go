@@ -12,12 +12,13 @@ import (
 	"github.com/recordsbot/recordsbot/apiclient"
 	"github.com/recordsbot/recordsbot/bot"
 	"github.com/recordsbot/recordsbot/internal/slackapi"
+	"github.com/recordsbot/recordsbot/minutes"
 )
 
 // app is every piece serve, remind and watch share, each built once, by
 // run, from the settings: one logger, one records client, one Slack
-// client and one action domain (so a background watch and a burst of
-// /actions share one action list).
+// client, one action domain (so a background watch and a burst of
+// /actions share one action list) and one minutes domain.
 type app struct {
 	set     *settings
 	log     *slog.Logger
@@ -25,6 +26,7 @@ type app struct {
 	records *apiclient.Client
 	slack   *slack.Client
 	actions *actions.Service
+	minutes *minutes.Service
 }
 
 // newApp builds the shared pieces. withMetrics instruments the clients
@@ -50,6 +52,8 @@ func newApp(set *settings, withMetrics bool, logOut io.Writer) (*app, error) {
 	a.actions = actions.New(records, a.slack, actions.Config{
 		Admins: set.admins, UserMap: actions.NewUserMap(set.userMap), CacheTTL: set.cacheTTL, Zone: set.zone,
 	})
+	// The public pages as PUBLIC_URL and PUBLIC_MINUTES say.
+	a.minutes = minutes.New(records, minutes.Config{PublicURL: set.publicURL, Public: set.publicMinutes})
 	return a, nil
 }
 

@@ -22,8 +22,6 @@ func botConfig(set *settings) bot.Config {
 		// Empty in Socket Mode, which makes POST /slack/events refuse
 		// everything: with no secret there is nothing to verify against.
 		SigningSecret:    set.signingSecret,
-		PublicURL:        set.publicURL,
-		PublicMinutes:    set.publicMinutes,
 		FollowAdminsOnly: set.followAdminsOnly,
 		Notify:           set.notify,
 	}
@@ -80,7 +78,7 @@ func serveOn(ctx context.Context, a *app, ln net.Listener) error {
 	stopWatching := startWatching(ctx, a, st)
 	defer stopWatching()
 	srv := bot.NewServer(botConfig(set), bot.Deps{
-		Logger: log, Records: records, Slack: api, Metrics: metrics, Ready: ready.Err, Actions: a.actions, Store: st,
+		Logger: log, Records: records, Slack: api, Metrics: metrics, Ready: ready.Err, Actions: a.actions, Minutes: a.minutes, Store: st,
 		// response_url posts are Slack calls too, and counted as such.
 		HTTPClient: &http.Client{Timeout: 10 * time.Second, Transport: metrics.SlackTransport(nil)},
 	})

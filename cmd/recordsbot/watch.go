@@ -48,7 +48,7 @@ every few minutes from a scheduler, or set WATCH_INTERVAL on serve instead.
 	}
 	defer st.Close()
 	sum, err := watch.Poll(ctx, watchConfig(a.set), watch.Deps{
-		Store: st, Records: a.records, Actions: a.actions, Slack: a.slack, Logger: a.log,
+		Store: st, Records: a.records, Actions: a.actions, Minutes: a.minutes, Slack: a.slack, Logger: a.log,
 	})
 	fmt.Fprintln(stdout, sum)
 	return err
@@ -57,11 +57,9 @@ every few minutes from a scheduler, or set WATCH_INTERVAL on serve instead.
 // watchConfig is the watcher's part of the settings.
 func watchConfig(set *settings) watch.Config {
 	return watch.Config{
-		PublicURL:     set.publicURL,
-		PublicMinutes: set.publicMinutes,
-		Notify:        set.notify,
-		UserMap:       actions.NewUserMap(set.userMap),
-		Zone:          set.zone,
+		Notify:  set.notify,
+		UserMap: actions.NewUserMap(set.userMap),
+		Zone:    set.zone,
 	}
 }
 
@@ -81,7 +79,7 @@ func startWatching(ctx context.Context, a *app, st *store.Store) (stop func()) {
 	}
 	wcfg := watchConfig(a.set)
 	wcfg.Owner = watch.DefaultOwner()
-	deps := watch.Deps{Store: st, Records: a.records, Actions: a.actions, Slack: a.slack, Logger: log}
+	deps := watch.Deps{Store: st, Records: a.records, Actions: a.actions, Minutes: a.minutes, Slack: a.slack, Logger: log}
 	ctx, cancel := context.WithCancel(ctx)
 	var wg sync.WaitGroup
 	wg.Go(func() {

@@ -23,12 +23,13 @@ const DefaultLoadTimeout = 10 * time.Second
 const maxEntries = 1000
 
 // TTL caches values of type V by key for a fixed time. Errors are not
-// cached. The zero value is not usable; build one with New. A TTL of zero
-// or less caches nothing (every Get loads), but concurrent loads of a key
-// are still collapsed.
+// cached unless KeepFor says so. The zero value is not usable; build one
+// with New. A TTL of zero or less caches nothing (every Get loads), but
+// concurrent loads of a key are still collapsed.
 type TTL[V any] struct {
 	ttl    time.Duration
 	stale  time.Duration
+	keep   func(V, error) time.Duration
 	now    func() time.Time
 	flight singleflight.Group
 	// refreshing counts the background refreshes under way (GetStale).
@@ -40,8 +41,20 @@ type TTL[V any] struct {
 }
 
 type entry[V any] struct {
-	v  V
-	at time.Time
+	v   V
+	err error // a load's error, kept because KeepFor said so
+	at  time.Time
+	// ttl is how long this entry lives; zero means the cache's TTL.
+	ttl time.Duration
+}
+
+// fresh reports whether e is still to be served at now, by the cache's ttl
+// unless e has its own.
+func (e entry[V]) fresh(now time.Time, ttl time.Duration) bool {
+	if e.ttl > 0 {
+		ttl = e.ttl
+	}
+	return now.Sub(e.at) < ttl
 }
 
 // New returns a cache whose values live for ttl by the clock now
@@ -60,6 +73,17 @@ func (c *TTL[V]) ServeStale(d time.Duration) *TTL[V] {
 	return c
 }
 
+// KeepFor lets a load's result live for its own time: f returns how long
+// to keep a value or an error (such as "not found") that a load returned.
+// Zero means the default: a value lives for the TTL, an error is not kept.
+// A kept error is returned by Get, Peek excepted, until it expires; it is
+// how a cache answers a burst of lookups of something that does not exist
+// with one load. It returns c.
+func (c *TTL[V]) KeepFor(f func(v V, err error) time.Duration) *TTL[V] {
+	c.keep = f
+	return c
+}
+
 // GetStale is Get, except that a value past its TTL but within the grace
 // set by ServeStale is returned at once while one background load
 // (collapsed with any other) refreshes it: callers never wait for a
@@ -72,9 +96,11 @@ func (c *TTL[V]) GetStale(ctx context.Context, key string, load func(ctx context
 	c.mu.Unlock()
 	age := c.now().Sub(e.at)
 	switch {
-	case ok && age < c.ttl:
+	case ok && e.err != nil && e.fresh(c.now(), c.ttl):
+		return e.v, e.err
+	case ok && e.err == nil && e.fresh(c.now(), c.ttl):
 		return e.v, nil
-	case ok && age < c.ttl+c.stale:
+	case ok && e.err == nil && age < c.ttl+c.stale:
 		// Start one refresh unless one is under way, and do not wait for
 		// it; an error keeps the old value and the next call tries again.
 		c.mu.Lock()
@@ -108,22 +134,31 @@ func (c *TTL[V]) Wait() { c.refreshing.Wait() }
 // and still has time of its own gets one load of its own rather than
 // someone else's timeout. Each caller stops waiting when its own ctx ends.
 func (c *TTL[V]) Get(ctx context.Context, key string, load func(ctx context.Context) (V, error)) (V, error) {
-	if v, ok := c.Peek(key); ok {
-		return v, nil
+	if e, ok := c.lookup(key); ok {
+		return e.v, e.err
 	}
 	return c.Load(ctx, key, load)
 }
 
-// Peek returns the fresh value cached for key, if there is one.
+// Peek returns the fresh value cached for key, if there is one; a kept
+// error is not a value.
 func (c *TTL[V]) Peek(key string) (V, bool) {
-	c.mu.Lock()
-	e, ok := c.entries[key]
-	c.mu.Unlock()
-	if ok && c.now().Sub(e.at) < c.ttl {
+	if e, ok := c.lookup(key); ok && e.err == nil {
 		return e.v, true
 	}
 	var zero V
 	return zero, false
+}
+
+// lookup returns the fresh entry for key: a value or a kept error.
+func (c *TTL[V]) lookup(key string) (entry[V], bool) {
+	c.mu.Lock()
+	e, ok := c.entries[key]
+	c.mu.Unlock()
+	if ok && e.fresh(c.now(), c.ttl) {
+		return e, true
+	}
+	return entry[V]{}, false
 }
 
 // Load loads key afresh (collapsed with any load of key under way) and
@@ -132,8 +167,8 @@ func (c *TTL[V]) Load(ctx context.Context, key string, load func(ctx context.Con
 	var zero V
 	for attempt := 0; ; attempt++ {
 		if attempt > 0 {
-			if v, ok := c.Peek(key); ok {
-				return v, nil // another caller's retry loaded it meanwhile
+			if e, ok := c.lookup(key); ok {
+				return e.v, e.err // another caller's retry loaded it meanwhile
 			}
 		}
 		ch := c.flight.DoChan(key, c.loader(ctx, key, load))
@@ -167,22 +202,31 @@ func (c *TTL[V]) loader(ctx context.Context, key string, load func(ctx context.C
 			defer cancel()
 		}
 		v, err := load(lctx)
-		if err != nil {
-			return v, err
+		var keep time.Duration
+		if c.keep != nil {
+			keep = c.keep(v, err)
 		}
-		c.Put(key, v)
-		return v, nil
+		switch {
+		case err != nil && keep > 0:
+			c.put(key, entry[V]{v: v, err: err, ttl: keep})
+		case err == nil:
+			c.put(key, entry[V]{v: v, ttl: keep})
+		}
+		return v, err
 	}
 }
 
 // Put caches v for key from now on.
-func (c *TTL[V]) Put(key string, v V) {
+func (c *TTL[V]) Put(key string, v V) { c.put(key, entry[V]{v: v}) }
+
+func (c *TTL[V]) put(key string, e entry[V]) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if len(c.entries) >= maxEntries {
 		c.entries = map[string]entry[V]{}
 	}
-	c.entries[key] = entry[V]{v: v, at: c.now()}
+	e.at = c.now()
+	c.entries[key] = e
 }
 
 // Update replaces the value cached for key with f's result, keeping its
@@ -190,8 +234,9 @@ func (c *TTL[V]) Put(key string, v V) {
 func (c *TTL[V]) Update(key string, f func(V) V) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if e, ok := c.entries[key]; ok {
-		c.entries[key] = entry[V]{v: f(e.v), at: e.at}
+	if e, ok := c.entries[key]; ok && e.err == nil {
+		e.v = f(e.v)
+		c.entries[key] = e
 	}
 }
 

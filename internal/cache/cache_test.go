@@ -146,3 +146,56 @@ func TestGetStaleServesTheOldValueWhileRefreshing(t *testing.T) {
 	v, _ = c.GetStale(t.Context(), "k", load)
 	assert.Equal(t, 3, v)
 }
+
+// KeepFor keeps an answer such as "not found" for its own time, so a
+// burst of lookups of something that does not exist is one load; other
+// errors are still not kept, and values may get a lifetime of their own.
+func TestKeepForKeepsChosenErrorsAndLifetimes(t *testing.T) {
+	t.Parallel()
+	clk := &clock{t: time.Unix(1e9, 0)}
+	errGone := errors.New("gone")
+	c := New[string](time.Minute, clk.now).KeepFor(func(v string, err error) time.Duration {
+		switch {
+		case errors.Is(err, errGone):
+			return 5 * time.Minute
+		case err == nil && v == "hidden":
+			return 5 * time.Minute
+		}
+		return 0
+	})
+	var loads atomic.Int32
+	answer := func(v string, err error) func(context.Context) (string, error) {
+		return func(context.Context) (string, error) { loads.Add(1); return v, err }
+	}
+
+	for range 200 {
+		_, err := c.Get(t.Context(), "missing", answer("", errGone))
+		require.ErrorIs(t, err, errGone)
+	}
+	assert.Equal(t, int32(1), loads.Load(), "200 lookups of a missing key: one load")
+	_, ok := c.Peek("missing")
+	assert.False(t, ok, "a kept error is no value")
+	clk.add(4 * time.Minute)
+	_, err := c.Get(t.Context(), "missing", answer("found", nil))
+	require.ErrorIs(t, err, errGone, "still kept after 4 minutes")
+	clk.add(2 * time.Minute)
+	v, err := c.Get(t.Context(), "missing", answer("found", nil))
+	require.NoError(t, err, "expired after 5 minutes")
+	assert.Equal(t, "found", v)
+
+	loads.Store(0)
+	for range 3 {
+		_, err = c.Get(t.Context(), "down", answer("", errors.New("down")))
+		require.Error(t, err)
+	}
+	assert.Equal(t, int32(3), loads.Load(), "other errors are not kept")
+
+	_, _ = c.Get(t.Context(), "h", answer("hidden", nil))
+	clk.add(2 * time.Minute)
+	v, _ = c.Get(t.Context(), "h", answer("shown", nil))
+	assert.Equal(t, "hidden", v, "a value with its own lifetime outlives the TTL")
+	_, _ = c.Get(t.Context(), "plain", answer("a", nil))
+	clk.add(2 * time.Minute)
+	v, _ = c.Get(t.Context(), "plain", answer("b", nil))
+	assert.Equal(t, "b", v, "other values live for the TTL")
+}

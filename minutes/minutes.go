@@ -1,0 +1,213 @@
+// Package minutes is recordsbot's minutes domain, beside package actions:
+// which minutes may be shown (approved or published_draft, nothing else),
+// getting them through a short shared cache, the latest per committee, how
+// they read in Slack (the view), where they can be read in full (the
+// public URL) and how a committee is named in the store (CommitteeKey).
+// The bot, its public pages and the watcher all ask it, so each of these
+// is decided once.
+package minutes
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/recordsbot/recordsbot/apiclient"
+	"github.com/recordsbot/recordsbot/internal/cache"
+)
+
+// Records is what the minutes domain needs of the records service;
+// *apiclient.Client implements it.
+type Records interface {
+	ListMeetings(ctx context.Context, opts *apiclient.ListMeetingsOptions) (*apiclient.MeetingPage, error)
+	GetMeeting(ctx context.Context, id string) (*apiclient.Meeting, error)
+	GetMinutes(ctx context.Context, meetingID string) (*apiclient.Minutes, error)
+}
+
+// Config is the minutes domain's behaviour. The zero value of every field
+// means its documented default.
+type Config struct {
+	// PublicURL is the bot's public base URL (PUBLIC_URL,
+	// https://bot.example.org); a trailing slash is ignored. Empty: no
+	// links to the bot's own pages.
+	PublicURL string
+	// Public serves the public minutes pages and links to them
+	// (PUBLIC_MINUTES). Off: no pages, no links to them.
+	Public bool
+	// CacheTTL is how long a meeting with its minutes, and the latest
+	// minutes per committee, are reused. Default 1 minute.
+	CacheTTL time.Duration
+	// Now is the clock. Default time.Now.
+	Now func() time.Time
+}
+
+// How long Get keeps an answer that shows no minutes. The public pages
+// need no login, so anyone can ask for any ID: an unknown meeting, or one
+// whose minutes are not published, is kept for HiddenTTL, and a burst of
+// hits on it (or a crawler walking IDs twice) costs one lookup, not one
+// per hit. The price: minutes published just now appear on their page
+// (and in unfurls) within HiddenTTL. A records outage is kept for
+// OutageTTL, so a burst during an outage is not multiplied by the
+// client's retries.
+const (
+	HiddenTTL = 5 * time.Minute
+	OutageTTL = 5 * time.Second
+)
+
+// Entry is a meeting with its visible minutes.
+type Entry struct {
+	Meeting *apiclient.Meeting
+	// Minutes is nil when the meeting has none that may be shown.
+	Minutes *apiclient.Minutes
+}
+
+// Service is the minutes domain. It is safe for concurrent use; build one
+// with New and share it.
+type Service struct {
+	records   Records
+	publicURL string
+	public    bool
+	now       func() time.Time
+	pages     *cache.TTL[Entry]
+	latest    *cache.TTL[[]Entry]
+}
+
+// New returns the minutes domain over r.
+func New(r Records, cfg Config) *Service {
+	if cfg.CacheTTL <= 0 {
+		cfg.CacheTTL = time.Minute
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	return &Service{
+		records:   r,
+		publicURL: strings.TrimRight(cfg.PublicURL, "/"),
+		public:    cfg.Public,
+		now:       cfg.Now,
+		pages:     cache.New[Entry](cfg.CacheTTL, cfg.Now).KeepFor(keepFor),
+		latest:    cache.New[[]Entry](cfg.CacheTTL, cfg.Now),
+	}
+}
+
+// Records returns the records service the domain reads.
+func (s *Service) Records() Records { return s.records }
+
+// Public reports whether the public minutes pages are served
+// (PUBLIC_MINUTES).
+func (s *Service) Public() bool { return s.public }
+
+// PublicURL is the bot's public base URL without a trailing slash; empty
+// when not configured.
+func (s *Service) PublicURL() string { return s.publicURL }
+
+// Visible reports whether min may be shown to anyone: approved or a
+// published draft. nil is not visible.
+func Visible(min *apiclient.Minutes) bool { return min != nil && min.Status.Visible() }
+
+// Read returns a meeting and its visible minutes from the records service,
+// bypassing the cache: for a person's own click, which must see what the
+// records say now. Minutes is nil (and err nil) when the meeting has no
+// visible minutes. A meeting the records service does not know is an
+// error wrapping apiclient.ErrNotFound; any other failure is wrapped as it
+// came.
+func (s *Service) Read(ctx context.Context, meetingID string) (Entry, error) {
+	m, err := s.records.GetMeeting(ctx, meetingID)
+	if err != nil {
+		return Entry{}, fmt.Errorf("get meeting %s: %w", meetingID, err)
+	}
+	min, err := s.records.GetMinutes(ctx, m.ID)
+	if errors.Is(err, apiclient.ErrNotFound) {
+		return Entry{Meeting: m}, nil
+	}
+	if err != nil {
+		return Entry{Meeting: m}, fmt.Errorf("get minutes %s: %w", m.ID, err)
+	}
+	// The client already refuses minutes in any other status; this is the
+	// domain every surface asks, so check again rather than trust one
+	// layer.
+	if !Visible(min) {
+		min = nil
+	}
+	return Entry{Meeting: m, Minutes: min}, nil
+}
+
+// Get is Read through the shared cache (CacheTTL): the public pages and
+// the unfurls of one link shared in a busy channel cost one records call
+// per TTL, not a burst. Concurrent misses for one meeting are one call
+// (singleflight), and answers that show nothing are kept for HiddenTTL,
+// outages for OutageTTL.
+func (s *Service) Get(ctx context.Context, meetingID string) (Entry, error) {
+	return s.pages.Get(ctx, meetingID, func(ctx context.Context) (Entry, error) {
+		return s.Read(ctx, meetingID)
+	})
+}
+
+// keepFor is how long Get keeps a lookup's answer; see HiddenTTL.
+func keepFor(e Entry, err error) time.Duration {
+	switch {
+	case errors.Is(err, apiclient.ErrNotFound), err == nil && e.Minutes == nil:
+		return HiddenTTL
+	case errors.Is(err, apiclient.ErrUnavailable), errors.Is(err, apiclient.ErrRateLimited):
+		return OutageTTL
+	}
+	return 0
+}
+
+// PageURL is the bot's public page of a meeting's minutes,
+// PublicURL/minutes/{id}; empty when the pages are off or PublicURL is
+// not set.
+func (s *Service) PageURL(meetingID string) string {
+	if !s.public || s.publicURL == "" || meetingID == "" {
+		return ""
+	}
+	return s.publicURL + "/minutes/" + url.PathEscape(meetingID)
+}
+
+// URL is where the full minutes can be read: the record's own public
+// address, else the bot's public page (PageURL), else "".
+func (s *Service) URL(meetingID string, min *apiclient.Minutes) string {
+	if min != nil && min.URL != "" {
+		return min.URL
+	}
+	return s.PageURL(meetingID)
+}
+
+// PageID returns the meeting ID of a link to one of the bot's own minutes
+// pages (PublicURL/minutes/{id}, the host compared ignoring case); ok is
+// false for any other link, and always when PublicURL is not set.
+func (s *Service) PageID(link string) (id string, ok bool) {
+	if s.publicURL == "" {
+		return "", false
+	}
+	u, err := url.Parse(link)
+	if err != nil {
+		return "", false
+	}
+	base, err := url.Parse(s.publicURL)
+	if err != nil || !strings.EqualFold(u.Host, base.Host) {
+		return "", false
+	}
+	rest, ok := strings.CutPrefix(u.EscapedPath(), strings.TrimRight(base.EscapedPath(), "/")+"/minutes/")
+	if !ok || rest == "" || strings.Contains(rest, "/") {
+		return "", false
+	}
+	id, err = url.PathUnescape(rest)
+	return id, err == nil && id != ""
+}
+
+// CommitteeKey is how the store names a committee (a follow's key, the
+// announcements' grouping, the Home tab's one row per committee): the
+// name as the records spell it, trimmed and lowercased, so "Finance",
+// "finance" and " Finance " are one committee.
+func CommitteeKey(name string) string { return strings.ToLower(strings.TrimSpace(name)) }
+
+// CommitteeMatches reports whether committee is what a person typed:
+// case-insensitive, space around either ignored, and a prefix is enough
+// ("fin" finds "Finance"). Nothing typed matches every committee.
+func CommitteeMatches(committee, typed string) bool {
+	return strings.HasPrefix(CommitteeKey(committee), CommitteeKey(typed))
+}
