@@ -53,7 +53,7 @@ func checkStore(ctx context.Context, cfg Config, rep *doctorReport) {
 		rep.add(secStore, failed(err.Error(), "run the recordsbot release that migrated this database, or a newer one"))
 		return
 	case err != nil:
-		rep.add(secStore, failed("cannot open "+redactedURL(url)+": "+err.Error(),
+		rep.add(secStore, failed("cannot open "+store.Redact(url)+": "+err.Error(),
 			"check DATABASE_URL, that the database is up and reachable, and (SQLite) that the directory exists and is writable"))
 		return
 	}
