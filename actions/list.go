@@ -61,7 +61,7 @@ func newSharedList(r Records, ttl time.Duration, now func() time.Time) *sharedLi
 	// a list the bot already has (with a large organisation a refresh
 	// takes tens of milliseconds, which would otherwise be every
 	// command's p99). So a change made outside the bot shows up at most
-	// two TTLs later; see the README's Performance section.
+	// two TTLs later; see docs/performance.md.
 	return &sharedList{records: r, off: ttl < 0, lists: cache.New[*apiclient.ActionList](ttl, now).ServeStale(ttl),
 		titles: newMeetingTitles(r, now), finished: cache.New[apiclient.Action](finishedTTL, now)}
 }
@@ -84,6 +84,20 @@ func (l *sharedList) get(ctx context.Context, st apiclient.Status) (*apiclient.A
 		return l.load(ctx, activeKey, false, true)
 	}
 	return l.load(ctx, string(st), false, true)
+}
+
+// peek returns the list get would return for st when it is cached and
+// fresh. The merged list of every status (All) is built anew by each get,
+// so it never is.
+func (l *sharedList) peek(st apiclient.Status) (*apiclient.ActionList, bool) {
+	if l.off || st == All {
+		return nil, false
+	}
+	key := string(st)
+	if st == "" || st == "active" || StillToDo(st) {
+		key = activeKey
+	}
+	return l.lists.Peek(key)
 }
 
 // All asks get for every action, whatever its status.

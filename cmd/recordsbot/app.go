@@ -51,6 +51,7 @@ func newApp(set *settings, withMetrics bool, logOut io.Writer) (*app, error) {
 		slack.OptionHTTPClient(&http.Client{Timeout: 15 * time.Second, Transport: slackapi.WarningTransport(a.metrics.SlackTransport(nil), a.log)}))
 	a.actions = actions.New(records, a.slack, actions.Config{
 		Admins: set.admins, UserMap: actions.NewUserMap(set.userMap), CacheTTL: set.cacheTTL, Zone: set.zone,
+		Visibility: set.visibility,
 	})
 	// The public pages as PUBLIC_URL and PUBLIC_MINUTES say.
 	a.minutes = minutes.New(records, minutes.Config{PublicURL: set.publicURL, Public: set.publicMinutes})

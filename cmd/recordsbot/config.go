@@ -26,6 +26,7 @@ type Config struct {
 	PublicURL           string        `envconfig:"PUBLIC_URL" desc:"the bot's public https URL; minutes links and unfurls use it"`
 	PublicMinutes       bool          `envconfig:"PUBLIC_MINUTES" default:"true" desc:"serve public minutes pages at /minutes/{id}"`
 	AdminUserIDs        []string      `envconfig:"ADMIN_USER_IDS" desc:"comma-separated Slack user IDs who may change any action"`
+	ActionsVisibility   string        `envconfig:"ACTIONS_VISIBILITY" default:"own" desc:"whose actions members may list: own (their own; ADMIN_USER_IDS see anyone's) or organisation (every full member sees anyone's); Slack guests only ever see their own"`
 	UserMap             string        `envconfig:"USER_MAP" desc:"comma-separated assignee=SLACKID pairs for people whose records identity is not their Slack email"`
 	RecordsFieldMap     string        `envconfig:"RECORDS_FIELD_MAP" desc:"comma-separated field=name pairs for record fields under names the records client does not know, e.g. action.deadline=target_date"`
 	ActionsCacheTTL     time.Duration `envconfig:"ACTIONS_CACHE_TTL" default:"5s" desc:"how long the action list is shared between commands; 0 turns the cache off"`
@@ -35,6 +36,8 @@ type Config struct {
 	RemindAt            string        `envconfig:"REMIND_AT" default:"09:00" desc:"remind: local time of day (HH:MM) from which each person is reminded, in their own time zone"`
 	RecordsTimezone     string        `envconfig:"RECORDS_TIMEZONE" default:"UTC" desc:"the organisation's IANA time zone: a date-only deadline ends at midnight there"`
 	WatchInterval       time.Duration `envconfig:"WATCH_INTERVAL" default:"0s" desc:"serve: poll the records service this often in the background (as recordsbot watch does); 0 leaves it to a scheduler"`
+	SearchBackfillRate  float64       `envconfig:"SEARCH_BACKFILL_RATE" default:"1" desc:"serve: records calls a second (meetings pages and minutes reads) the background backfill of the minutes search index makes; 0 turns it off"`
+	RetentionDays       int           `envconfig:"RETENTION_DAYS" default:"90" desc:"remind, watch: days the store keeps done ledger entries, seen actions and old announcements before the daily prune removes them (at least 62: the watcher reads 60 days back)"`
 	FollowAdminsOnly    bool          `envconfig:"FOLLOW_ADMINS_ONLY" default:"false" desc:"only ADMIN_USER_IDS may /minutes follow or unfollow a committee in a channel"`
 	RemindDefault       string        `envconfig:"REMIND_DEFAULT" default:"on" desc:"daily reminder DMs for people who have not chosen on their Home tab: on or off"`
 	AssignDMsDefault    string        `envconfig:"ASSIGN_DMS_DEFAULT" default:"on" desc:"new-assignment DMs for people who have not chosen on their Home tab: on or off"`
@@ -42,6 +45,7 @@ type Config struct {
 	LogFormat           string        `envconfig:"LOG_FORMAT" default:"text" desc:"text or json"`
 	LogLevel            string        `envconfig:"LOG_LEVEL" default:"info" desc:"debug, info, warn or error"`
 	ShutdownGrace       time.Duration `envconfig:"SHUTDOWN_GRACE" default:"20s" desc:"how long a stopping server waits for in-flight work"`
+	TrustedProxies      string        `envconfig:"TRUSTED_PROXIES" desc:"comma-separated addresses or CIDRs of the reverse proxies (Ingress) in front of the bot; their X-Forwarded-For names the client the public pages' rate limit counts. Empty: each connection's own address"`
 	SandboxKeys         string        `envconfig:"SANDBOX_KEYS" desc:"sandbox: KEY=SCOPE+SCOPE,… (default: one full-scope key, printed)"`
 }
 

@@ -62,9 +62,10 @@ scheduler; running it again sends only what is missing.
 		UserMap:       set.userMap,
 		Zone:          set.zone,
 		RemindAt:      set.notify.RemindAt,
+		Retention:     set.retention,
 	}, remind.Deps{
 		Records: a.records, Slack: a.slack, Logger: a.log, Out: stdout,
-		Ledger: remind.StoreLedger(st), Settings: remind.StoreSettings(st, set.notify),
+		Store: st, Settings: remind.StoreSettings(st, set.notify),
 	})
 
 	if !*dryRun {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/recordsbot/recordsbot/bot"
 	"github.com/recordsbot/recordsbot/store"
+	"github.com/recordsbot/recordsbot/watch"
 )
 
 // botConfig is the bot's part of the settings. The action domain's part
@@ -21,9 +22,11 @@ func botConfig(set *settings) bot.Config {
 	return bot.Config{
 		// Empty in Socket Mode, which makes POST /slack/events refuse
 		// everything: with no secret there is nothing to verify against.
-		SigningSecret:    set.signingSecret,
-		FollowAdminsOnly: set.followAdminsOnly,
-		Notify:           set.notify,
+		SigningSecret:     set.signingSecret,
+		FollowAdminsOnly:  set.followAdminsOnly,
+		Notify:            set.notify,
+		ActionsVisibility: set.visibility,
+		Public:            bot.PublicLimits{TrustedProxies: set.trustedProxies},
 	}
 }
 
@@ -77,8 +80,12 @@ func serveOn(ctx context.Context, a *app, ln net.Listener) error {
 	// list, so a poll and a burst of /actions cost one fetch.
 	stopWatching := startWatching(ctx, a, st)
 	defer stopWatching()
+	defer startBackfill(ctx, a, st)()
 	srv := bot.NewServer(botConfig(set), bot.Deps{
 		Logger: log, Records: records, Slack: api, Metrics: metrics, Ready: ready.Err, Actions: a.actions, Minutes: a.minutes, Store: st,
+		Baseline: func(ctx context.Context, f store.Follow) error {
+			return watch.Baseline(ctx, watchConfig(set), watch.Deps{Store: st, Records: records, Logger: log}, f)
+		},
 		// response_url posts are Slack calls too, and counted as such.
 		HTTPClient: &http.Client{Timeout: 10 * time.Second, Transport: metrics.SlackTransport(nil)},
 	})

@@ -3,11 +3,14 @@ package main
 import (
 	"fmt"
 	"log/slog"
+	"net/netip"
 	"net/url"
 	"strings"
 	"time"
 
+	"github.com/recordsbot/recordsbot/actions"
 	"github.com/recordsbot/recordsbot/apiclient"
+	"github.com/recordsbot/recordsbot/bot"
 	"github.com/recordsbot/recordsbot/store"
 )
 
@@ -28,7 +31,8 @@ type settings struct {
 	publicURL     string
 	publicMinutes bool
 
-	admins           []string          // trimmed, no blanks
+	admins           []string // trimmed, no blanks
+	visibility       actions.Visibility
 	userMap          map[string]string // lowercased assignee → Slack ID
 	cacheTTL         time.Duration     // negative: off
 	followAdminsOnly bool
@@ -38,8 +42,11 @@ type settings struct {
 	reportChannel string
 	notify        store.Defaults // REMIND_DEFAULT, REMIND_AT, REMIND_SKIP_WEEKENDS, ASSIGN_DMS_DEFAULT
 
-	watchInterval time.Duration
-	databaseURL   string
+	watchInterval      time.Duration
+	searchBackfillRate float64       // records calls a second; 0 off
+	retention          time.Duration // RETENTION_DAYS
+	databaseURL        string
+	trustedProxies     []netip.Prefix
 
 	logJSON       bool
 	logLevel      slog.Level
@@ -75,22 +82,24 @@ func parseSettings(c Config, sub string) (*settings, configErrors) {
 		need[name] = true
 	}
 	s := &settings{
-		signingSecret: strings.TrimSpace(c.SlackSigningSecret),
-		botToken:      strings.TrimSpace(c.SlackBotToken),
-		appToken:      strings.TrimSpace(c.SlackAppToken),
-		slackAPIURL:   strings.TrimSpace(c.SlackAPIURL),
-		recordsURL:    strings.TrimSpace(c.RecordsAPIURL),
-		recordsKey:    strings.TrimSpace(c.RecordsAPIKey),
-		port:          c.Port,
-		publicURL:     strings.TrimSpace(c.PublicURL),
-		publicMinutes: c.PublicMinutes,
-		cacheTTL:      c.ActionsCacheTTL,
-		remindDays:    c.RemindDays,
-		reportChannel: strings.TrimSpace(c.RemindReportChannel),
-		watchInterval: c.WatchInterval,
-		databaseURL:   c.databaseURL(),
-		logJSON:       c.LogFormat == "json",
-		shutdownGrace: c.ShutdownGrace,
+		signingSecret:      strings.TrimSpace(c.SlackSigningSecret),
+		botToken:           strings.TrimSpace(c.SlackBotToken),
+		appToken:           strings.TrimSpace(c.SlackAppToken),
+		slackAPIURL:        strings.TrimSpace(c.SlackAPIURL),
+		recordsURL:         strings.TrimSpace(c.RecordsAPIURL),
+		recordsKey:         strings.TrimSpace(c.RecordsAPIKey),
+		port:               c.Port,
+		publicURL:          strings.TrimSpace(c.PublicURL),
+		publicMinutes:      c.PublicMinutes,
+		cacheTTL:           c.ActionsCacheTTL,
+		remindDays:         c.RemindDays,
+		reportChannel:      strings.TrimSpace(c.RemindReportChannel),
+		watchInterval:      c.WatchInterval,
+		retention:          time.Duration(c.RetentionDays) * 24 * time.Hour,
+		searchBackfillRate: c.SearchBackfillRate,
+		databaseURL:        c.databaseURL(),
+		logJSON:            c.LogFormat == "json",
+		shutdownGrace:      c.ShutdownGrace,
 
 		followAdminsOnly: c.FollowAdminsOnly,
 	}
@@ -138,6 +147,9 @@ func parseSettings(c Config, sub string) (*settings, configErrors) {
 		}
 	}
 	var err error
+	if s.visibility, err = actions.ParseVisibility(c.ActionsVisibility); err != nil {
+		bad("ACTIONS_VISIBILITY", "must be own or organisation, got %q", c.ActionsVisibility)
+	}
 	if s.userMap, err = parseUserMap(c.UserMap); err != nil {
 		bad("USER_MAP", "%v", err)
 	}
@@ -166,6 +178,15 @@ func parseSettings(c Config, sub string) (*settings, configErrors) {
 	if s.watchInterval != 0 && s.watchInterval < minWatchInterval {
 		bad("WATCH_INTERVAL", "must be 0 (off) or at least %s, got %s", minWatchInterval, s.watchInterval)
 	}
+	if s.searchBackfillRate < 0 || s.searchBackfillRate > maxBackfillRate {
+		bad("SEARCH_BACKFILL_RATE", "must be between 0 (off) and %g records calls a second, got %g", maxBackfillRate, s.searchBackfillRate)
+	}
+	switch min := int(store.MinRetention / (24 * time.Hour)); {
+	case c.RetentionDays == 0:
+		s.retention = store.DefaultRetention // a Config built in code
+	case c.RetentionDays < min:
+		bad("RETENTION_DAYS", "must be at least %d (the watcher reads meetings 60 days back), got %d", min, c.RetentionDays)
+	}
 	remindOn, err := onOff(c.RemindDefault)
 	if err != nil {
 		bad("REMIND_DEFAULT", "must be on or off, got %q", c.RemindDefault)
@@ -186,6 +207,9 @@ func parseSettings(c Config, sub string) (*settings, configErrors) {
 	}
 	if s.logLevel, err = parseLevel(c.LogLevel); err != nil {
 		bad("LOG_LEVEL", "must be debug, info, warn or error, got %q", c.LogLevel)
+	}
+	if s.trustedProxies, err = bot.ParseTrustedProxies(c.TrustedProxies); err != nil {
+		bad("TRUSTED_PROXIES", "%v", err)
 	}
 	if s.shutdownGrace < 0 {
 		bad("SHUTDOWN_GRACE", "must not be negative, got %s", s.shutdownGrace)

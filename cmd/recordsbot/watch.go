@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/recordsbot/recordsbot/actions"
+	"github.com/recordsbot/recordsbot/minutes"
 	"github.com/recordsbot/recordsbot/store"
 	"github.com/recordsbot/recordsbot/watch"
 )
@@ -57,9 +58,10 @@ every few minutes from a scheduler, or set WATCH_INTERVAL on serve instead.
 // watchConfig is the watcher's part of the settings.
 func watchConfig(set *settings) watch.Config {
 	return watch.Config{
-		Notify:  set.notify,
-		UserMap: actions.NewUserMap(set.userMap),
-		Zone:    set.zone,
+		Notify:    set.notify,
+		UserMap:   actions.NewUserMap(set.userMap),
+		Zone:      set.zone,
+		Retention: set.retention,
 	}
 }
 
@@ -67,6 +69,31 @@ func watchConfig(set *settings) watch.Config {
 // refused by envconfig, but "5s" is not) from hammering the records
 // service.
 const minWatchInterval = 30 * time.Second
+
+// maxBackfillRate bounds SEARCH_BACKFILL_RATE: the backfill is meant to
+// take a small share of the records service, never to load it.
+const maxBackfillRate = 20.0
+
+// startBackfill runs the search index's backfill (minutes.Backfill) in the
+// background of serve at SEARCH_BACKFILL_RATE, until stop is called.
+// Replicas share the work through the store: one backfills at a time.
+func startBackfill(ctx context.Context, a *app, st *store.Store) (stop func()) {
+	if a.set.searchBackfillRate <= 0 {
+		return func() {}
+	}
+	b := &minutes.Backfill{Rate: a.set.searchBackfillRate, Records: a.records, Index: st, State: st, Owner: watch.DefaultOwner(), Logger: a.log}
+	a.metrics.SearchBackfill(func() (pages, read float64, doneAt time.Time) {
+		c := b.Cursor()
+		return float64(c.Pages), float64(c.Read), c.DoneAt
+	})
+	ctx, cancel := context.WithCancel(ctx)
+	var wg sync.WaitGroup
+	wg.Go(func() { _ = b.Run(ctx) })
+	return func() {
+		cancel()
+		wg.Wait() // the store is serve's, closed after this
+	}
+}
 
 // startWatching runs a poll every WATCH_INTERVAL in the background of
 // serve, until stop is called (it waits for a poll under way to end). Each
