@@ -9,6 +9,7 @@ import (
 
 	"github.com/slack-go/slack"
 
+	"github.com/recordsbot/recordsbot/internal/slackapi"
 	"github.com/recordsbot/recordsbot/store"
 )
 
@@ -127,36 +128,13 @@ func (p *poll) claimAndDo(ctx context.Context, w work) (outcome, string, error) 
 }
 
 // findKey looks for one of the bot's messages carrying key in its metadata
-// among the latest messages of channel. conversations.history returns only
-// a conversation's top-level messages
-// (https://docs.slack.dev/reference/methods/conversations.replies), which
-// is where every post keyed here lives; metadata comes back only with
-// include_all_metadata
-// (https://docs.slack.dev/tools/node-slack-sdk/reference/web-api/interfaces/ConversationsHistoryArguments).
+// among the latest messages of channel; see slackapi.FindKeyed.
 func (p *poll) findKey(ctx context.Context, channel, key string) (string, bool, error) {
-	h, err := p.deps.Slack.GetConversationHistoryContext(ctx, &slack.GetConversationHistoryParameters{
-		ChannelID: channel, Limit: p.cfg.HistoryDepth, IncludeAllMetadata: true,
-	})
-	if err != nil {
-		return "", false, fmt.Errorf("read history of %s: %w", channel, err)
-	}
-	for _, m := range h.Messages {
-		if m.Metadata.EventPayload["key"] == key {
-			return m.Timestamp, true, nil
-		}
-	}
-	return "", false, nil
+	return slackapi.FindKeyed(ctx, p.deps.Slack, channel, key, p.cfg.HistoryDepth)
 }
 
-// refused reports whether err is Slack's answer that it did not do the
-// call (an "ok":false error or a 429), as against a failure that leaves it
-// unknown whether the call took effect (a timeout, a broken connection, a
-// 5xx).
-func refused(err error) bool {
-	var rl *slack.RateLimitedError
-	var se slack.SlackErrorResponse
-	return errors.As(err, &rl) || errors.As(err, &se)
-}
+// refused: see slackapi.Refused.
+func refused(err error) bool { return slackapi.Refused(err) }
 
 // undeliverable reports whether Slack refused a post for good until
 // someone acts: the bot is not in the channel, the channel is gone or
