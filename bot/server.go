@@ -21,6 +21,7 @@ import (
 	"github.com/recordsbot/recordsbot/actions"
 	"github.com/recordsbot/recordsbot/apiclient"
 	"github.com/recordsbot/recordsbot/minutes"
+	"github.com/recordsbot/recordsbot/store"
 )
 
 // Records is what the bot needs of the Records API; *apiclient.Client
@@ -156,6 +157,10 @@ type Deps struct {
 	// Store keeps follows and notification settings; nil: the commands
 	// and settings that need it say it is not configured.
 	Store Store
+	// Baseline takes a new follow's baseline when /minutes follow makes it
+	// (watch.Baseline), so minutes published before the watcher's next
+	// poll are announced; nil, or a failure, leaves it to that poll.
+	Baseline func(ctx context.Context, f store.Follow) error
 }
 
 // Server is recordsbot's HTTP server and dispatcher. It implements
@@ -224,7 +229,7 @@ func NewServer(cfg Config, deps Deps) *Server {
 	// The search index lives in the store, when the store has one.
 	search, _ := deps.Store.(MinutesSearch)
 	mins := &minutesUI{records: deps.Records, svc: deps.Minutes, search: search, pageSize: cfg.PageSize, now: deps.Now, say: say,
-		follow: &followUI{store: deps.Store, records: deps.Records, slack: deps.Slack, metrics: deps.Metrics,
+		follow: &followUI{store: deps.Store, baseline: deps.Baseline, records: deps.Records, slack: deps.Slack, metrics: deps.Metrics,
 			adminsOnly: cfg.FollowAdminsOnly, isAdmin: dom.IsAdmin, who: dom.Who, log: s.log, say: say}}
 	settings := &settingsUI{store: deps.Store, notify: cfg.Notify, log: s.log, say: say}
 	s.public = newPublicGuard(cfg.Public, deps.Now, deps.Metrics, s.log)

@@ -21,6 +21,7 @@ import (
 	"github.com/recordsbot/recordsbot/internal/slackapi"
 	"github.com/recordsbot/recordsbot/minutes"
 	"github.com/recordsbot/recordsbot/store"
+	"github.com/recordsbot/recordsbot/watch"
 )
 
 func parseLevel(s string) (slog.Level, error) {
@@ -160,8 +161,12 @@ func serveOn(ctx context.Context, cfg Config, ln net.Listener, logOut io.Writer)
 		return err
 	}
 	defer stopWatching()
+	defer startBackfill(ctx, cfg, st, records, metrics, log)()
 	srv := bot.NewServer(botConfig(cfg), bot.Deps{
 		Logger: log, Records: records, Slack: api, Metrics: metrics, Ready: ready.Err, Actions: dom, Minutes: mins, Store: st,
+		Baseline: func(ctx context.Context, f store.Follow) error {
+			return watch.Baseline(ctx, watchConfig(cfg), watch.Deps{Store: st, Records: records, Logger: log}, f)
+		},
 		// response_url posts are Slack calls too, and counted as such.
 		HTTPClient: &http.Client{Timeout: 10 * time.Second, Transport: metrics.SlackTransport(nil)},
 	})

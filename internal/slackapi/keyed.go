@@ -2,7 +2,6 @@ package slackapi
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
 	"github.com/slack-go/slack"
@@ -18,7 +17,9 @@ type HistoryReader interface {
 // (event_payload.key) among the latest depth messages of channel, and
 // returns its ts. It is how a post whose answer was lost is found: every
 // post the bot must not send twice carries a key, and when Slack's answer
-// does not say whether it posted, the channel's history does.
+// does not say whether it posted, the channel's history does. The
+// exactly-once jobs (internal/once) and Share in channel both look this
+// way.
 // conversations.history returns only a conversation's top-level messages
 // (https://docs.slack.dev/reference/methods/conversations.replies), and
 // metadata only with include_all_metadata
@@ -36,15 +37,4 @@ func FindKeyed(ctx context.Context, api HistoryReader, channel, key string, dept
 		}
 	}
 	return "", false, nil
-}
-
-// Refused reports whether err is Slack's answer that it did not do the
-// call (an "ok":false error or a 429), as against a failure that leaves it
-// unknown whether the call took effect (a timeout, a broken connection, a
-// 5xx).
-func Refused(err error) bool {
-	var rl *slack.RateLimitedError
-	var se slack.SlackErrorResponse
-	var sp *slack.SlackErrorResponse
-	return errors.As(err, &rl) || errors.As(err, &se) || errors.As(err, &sp)
 }
