@@ -5,12 +5,18 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"log/slog"
 	"net/http"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"time"
 
+	"golang.org/x/sys/unix"
+
+	"github.com/recordsbot/recordsbot/minutes"
 	"github.com/recordsbot/recordsbot/store"
 )
 
@@ -23,12 +29,20 @@ const publicDeadline = 5 * time.Second
 
 // checkStore opens the store as serve does, which applies any pending
 // migrations (as serve's start would), then pings it and compares its
-// schema version with the binary's.
+// schema version with the binary's. A SQLite file that does not exist yet
+// is not created (doctor leaves nothing behind): doctor checks that serve
+// could create it.
 func checkStore(ctx context.Context, cfg Config, rep *doctorReport) {
 	url := cfg.databaseURL()
 	if err := store.CheckURL(url); err != nil {
 		rep.add(secStore, failed(err.Error(), "set DATABASE_URL to sqlite:///abs/path.db, sqlite://relative.db or postgres://…"))
 		return
+	}
+	if file := store.SQLiteFile(url); file != "" {
+		if _, err := os.Stat(file); errors.Is(err, fs.ErrNotExist) {
+			rep.add(secStore, newSQLiteFileCheck(file))
+			return
+		}
 	}
 	octx, cancel := context.WithTimeout(ctx, storeDeadline)
 	defer cancel()
@@ -40,7 +54,7 @@ func checkStore(ctx context.Context, cfg Config, rep *doctorReport) {
 		rep.add(secStore, failed(err.Error(), "run the recordsbot release that migrated this database, or a newer one"))
 		return
 	case err != nil:
-		rep.add(secStore, failed("cannot open "+redactedURL(url)+": "+err.Error(),
+		rep.add(secStore, failed("cannot open "+store.Redact(url)+": "+err.Error(),
 			"check DATABASE_URL, that the database is up and reachable, and (SQLite) that the directory exists and is writable"))
 		return
 	}
@@ -61,6 +75,49 @@ func checkStore(ctx context.Context, cfg Config, rep *doctorReport) {
 	default:
 		rep.add(secStore, ok(fmt.Sprintf("migrations current (schema version %d)", have)))
 	}
+	if have == know {
+		rep.add(secStore, searchIndexCheck(octx, st))
+	}
+}
+
+// searchIndexCheck is one line on the minutes search index: how many
+// minutes it holds and where the backfill stands.
+func searchIndexCheck(ctx context.Context, st *store.Store) check {
+	stats, err := st.MinutesIndexStats(ctx)
+	if err != nil {
+		return failed("cannot read the search index: "+err.Error(), "check the database server and DATABASE_URL")
+	}
+	cur, err := minutes.ReadBackfillCursor(ctx, st)
+	if err != nil {
+		return failed("cannot read the search backfill's cursor: "+err.Error(), "check the database server and DATABASE_URL")
+	}
+	line := fmt.Sprintf("search index: %s", plural(stats.Docs, "minutes document"))
+	switch {
+	case cur.Pages > 0 || cur.Read > 0:
+		line += fmt.Sprintf("; backfill under way (%s, %s read this pass)", plural(cur.Pages, "meetings page"), plural(cur.Read, "minutes document"))
+	case !cur.DoneAt.IsZero():
+		line += "; backfill last finished " + cur.DoneAt.UTC().Format("2006-01-02 15:04 UTC")
+	default:
+		line += "; backfill not run yet (serve runs it at SEARCH_BACKFILL_RATE)"
+	}
+	return ok(line)
+}
+
+// newSQLiteFileCheck is the finding for a SQLite file not created yet:
+// fine when serve can create it, that is when its directory exists and
+// this user may write there.
+func newSQLiteFileCheck(file string) check {
+	dir := filepath.Dir(file)
+	fi, err := os.Stat(dir)
+	switch {
+	case err != nil || !fi.IsDir():
+		return failed(file+" cannot be created: the directory "+dir+" does not exist",
+			"create "+dir+" (writable by the user recordsbot runs as), or point DATABASE_URL elsewhere")
+	case unix.Access(dir, unix.W_OK) != nil:
+		return failed(fmt.Sprintf("%s cannot be created: the directory %s is not writable by uid %d", file, dir, os.Getuid()),
+			"make "+dir+" writable by the user recordsbot runs as, or point DATABASE_URL elsewhere")
+	}
+	return ok(file + " not created yet: serve creates it on first start (" + dir + " is writable)")
 }
 
 // migrationCounter is a slog handler counting the migrations store.Open
