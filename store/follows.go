@@ -55,6 +55,11 @@ func (s *Store) Unfollow(ctx context.Context, channelID, committeeKey string) (e
 	if err != nil {
 		return false, s.wrap("unfollow", err)
 	}
+	// The digest's choice and snapshot go with the follow: following
+	// again starts afresh.
+	if _, err := s.db.ExecContext(ctx, s.q("DELETE FROM follow_digests WHERE channel_id = ? AND committee_key = ?"), channelID, committeeKey); err != nil {
+		return false, s.wrap("unfollow", err)
+	}
 	n, err := res.RowsAffected()
 	return n > 0, s.wrap("unfollow", err)
 }

@@ -167,7 +167,7 @@ func TestDoctorGoodSetUp(t *testing.T) {
 		"✓ REMIND_REPORT_CHANNEL C0REPORT exists and the bot is in it",
 		"✓ SLACK_SIGNING_SECRET looks like a signing secret",
 		"✓ reachable: sqlite",
-		"✓ migrations current (schema version 3): doctor applied",
+		"✓ migrations current (schema version 4): doctor applied",
 		"✓ visible-minutes rule respected",
 	} {
 		lineWith(t, out, want)
@@ -192,7 +192,7 @@ func TestDoctorGoodSetUp(t *testing.T) {
 	out, err = doctorRun(t, e.cfg)
 	require.NoError(t, err)
 	l, _ := lineWith(t, out, "✓ migrations current")
-	assert.Equal(t, "✓ migrations current (schema version 3)", l)
+	assert.Equal(t, "✓ migrations current (schema version 4)", l)
 }
 
 func TestDoctorBrokenSetUps(t *testing.T) {
