@@ -77,3 +77,27 @@ func (s *Store) RecordDigest(ctx context.Context, channelID, committeeKey, slot 
 		channelID, committeeKey, slot, ms(at), snapshot)
 	return s.wrap("record digest", err)
 }
+
+// AnnouncedSince returns the announcements posted (or updated, on
+// approval) in channelID after since, oldest first: the minutes a digest
+// lists as published since the last one. Baselined minutes (never posted)
+// are left out.
+func (s *Store) AnnouncedSince(ctx context.Context, channelID string, since time.Time) ([]Announcement, error) {
+	rows, err := s.db.QueryContext(ctx, s.q(`SELECT meeting_id, status, message_ts, thread_posted, updated_at FROM announcements
+		WHERE channel_id = ? AND message_ts <> '' AND updated_at > ? ORDER BY updated_at, meeting_id`), channelID, ms(since))
+	if err != nil {
+		return nil, s.wrap("list announcements since", err)
+	}
+	defer rows.Close()
+	var out []Announcement
+	for rows.Next() {
+		a := Announcement{ChannelID: channelID}
+		var thread, at int64
+		if err := rows.Scan(&a.MeetingID, &a.Status, &a.TS, &thread, &at); err != nil {
+			return nil, s.wrap("list announcements since", err)
+		}
+		a.ThreadPosted, a.UpdatedAt = thread != 0, fromMS(at)
+		out = append(out, a)
+	}
+	return out, s.wrap("list announcements since", rows.Err())
+}
