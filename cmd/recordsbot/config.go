@@ -11,6 +11,7 @@ import (
 	"github.com/recordsbot/recordsbot/apiclient"
 	"github.com/recordsbot/recordsbot/bot"
 	"github.com/recordsbot/recordsbot/store"
+	"github.com/recordsbot/recordsbot/watch"
 )
 
 // Config is recordsbot's whole configuration, read from the environment
@@ -40,6 +41,7 @@ type Config struct {
 	WatchInterval       time.Duration `envconfig:"WATCH_INTERVAL" default:"0s" desc:"serve: poll the records service this often in the background (as recordsbot watch does); 0 leaves it to a scheduler"`
 	SearchBackfillRate  float64       `envconfig:"SEARCH_BACKFILL_RATE" default:"1" desc:"serve: records calls a second (meetings pages and minutes reads) the background backfill of the minutes search index makes; 0 turns it off"`
 	RetentionDays       int           `envconfig:"RETENTION_DAYS" default:"90" desc:"remind, watch: days the store keeps done ledger entries, seen actions and old announcements before the daily prune removes them (at least 62: the watcher reads 60 days back)"`
+	DigestDefault       string        `envconfig:"DIGEST_DEFAULT" default:"mon 09:00" desc:"watch: when each channel following a committee gets its weekly digest, unless it chose (a day and HH:MM in RECORDS_TIMEZONE, or off)"`
 	FollowAdminsOnly    bool          `envconfig:"FOLLOW_ADMINS_ONLY" default:"false" desc:"only ADMIN_USER_IDS may /minutes follow or unfollow a committee in a channel"`
 	RemindDefault       string        `envconfig:"REMIND_DEFAULT" default:"on" desc:"daily reminder DMs for people who have not chosen on their Home tab: on or off"`
 	AssignDMsDefault    string        `envconfig:"ASSIGN_DMS_DEFAULT" default:"on" desc:"new-assignment DMs for people who have not chosen on their Home tab: on or off"`
@@ -159,6 +161,9 @@ func (c *Config) check(sub string) error {
 			return &configError{fmt.Sprintf("%s must be on or off, got %q", v.name, v.value)}
 		}
 	}
+	if _, err := c.digestDefault(); err != nil {
+		return &configError{"DIGEST_DEFAULT: " + err.Error()}
+	}
 	if _, err := c.zone(); err != nil {
 		return &configError{fmt.Sprintf("RECORDS_TIMEZONE must be an IANA time zone such as Europe/London, got %q", c.RecordsTimezone)}
 	}
@@ -192,6 +197,15 @@ func (c *Config) retention() time.Duration {
 		return store.DefaultRetention
 	}
 	return time.Duration(c.RetentionDays) * 24 * time.Hour
+}
+
+// digestDefault is DIGEST_DEFAULT as a schedule; "" (a Config built in
+// code) is off.
+func (c *Config) digestDefault() (watch.Schedule, error) {
+	if strings.TrimSpace(c.DigestDefault) == "" {
+		return watch.Schedule{}, nil
+	}
+	return watch.ParseSchedule(c.DigestDefault)
 }
 
 // zone is RECORDS_TIMEZONE as a location ("" means UTC). The binary embeds

@@ -304,7 +304,7 @@ func TestDoctorBrokenSetUps(t *testing.T) {
 		{
 			name: "store with a newer schema",
 			edit: func(t *testing.T, e *doctorEnv) { e.cfg.DatabaseURL = newerSchemaDB(t) },
-			line: "✗ database schema is version 99, newer than this recordsbot (knows up to 3): upgrade recordsbot or restore a backup",
+			line: "✗ database schema is version 99, newer than this recordsbot (knows up to 4): upgrade recordsbot or restore a backup",
 			fix:  "run the recordsbot release", blocking: true,
 		},
 		{

@@ -66,11 +66,13 @@ every few minutes from a scheduler, or set WATCH_INTERVAL on serve instead.
 func watchConfig(cfg Config) watch.Config {
 	userMap, _ := parseUserMap(cfg.UserMap)
 	zone, _ := cfg.zone()
+	digest, _ := cfg.digestDefault()
 	return watch.Config{
 		Notify:    cfg.notifyDefaults(),
 		UserMap:   actions.NewUserMap(userMap),
 		Zone:      zone,
 		Retention: cfg.retention(),
+		Digest:    digest,
 	}
 }
 
