@@ -27,7 +27,7 @@ type actionsQuery struct {
 	// Committee is a committee key: the "My actions here" button of a
 	// weekly digest lists the caller's actions of that committee.
 	Committee string `json:"c,omitempty"`
-	Offset  int    `json:"o,omitempty"`
+	Offset    int    `json:"o,omitempty"`
 
 	// A status change (/actions complete <id>); not carried in paging.
 	verb   apiclient.Status
