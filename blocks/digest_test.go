@@ -33,11 +33,11 @@ func TestDigestMessage(t *testing.T) {
 	t.Parallel()
 	m := DigestMessage(sampleDigest())
 	require.NoError(t, CheckMessage(m))
-	assertGolden(t, "digest", payload(m))
+	assertGolden(t, "digest", posted(m, DigestMetadata("digest/C0FIN/finance & <audit>/2026-03-02", "finance & <audit>")))
 
 	first := sampleDigest()
 	first.Since, first.Completed, first.NewlyAssigned, first.NewlyOverdue, first.Minutes = time.Time{}, nil, nil, nil, nil
-	assertGolden(t, "digest_first", payload(DigestMessage(first)))
+	assertGolden(t, "digest_first", posted(DigestMessage(first), DigestMetadata("digest/C0FIN/finance & <audit>/2026-02-23", "finance & <audit>")))
 }
 
 // A committee too long for one message is shown by its counts and the top
