@@ -84,10 +84,11 @@ func (s *Service) Who(ctx context.Context, id string) (Member, error) { return s
 func (s *Service) IsAdmin(id string) bool { return slices.Contains(s.cfg.Admins, id) }
 
 // CanChange is the one rule for who may change an action: its assignee or
-// an admin. Whoever may change an action may see it (CanSee), except a
-// guest admin, who sees only their own.
+// an admin. A Slack guest listed as an admin is treated as a guest and
+// changes only their own, so whoever may change an action may also see it
+// (CanSee).
 func (s *Service) CanChange(viewer Member, a *apiclient.Action) bool {
-	return s.IsAdmin(viewer.ID) || viewer.Owns(a.Assignee)
+	return viewer.Owns(a.Assignee) || (s.IsAdmin(viewer.ID) && !viewer.Guest)
 }
 
 // Known returns Slack user id as a Member when their profile is cached

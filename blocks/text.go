@@ -10,6 +10,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/slack-go/slack"
+
+	"github.com/recordsbot/recordsbot/internal/invisible"
 )
 
 // ellipsis marks text that was shortened.
@@ -33,8 +35,11 @@ func EscapeTyped(s string) string {
 
 // Escape escapes s for mrkdwn: &, < and > become &amp; &lt; &gt;, so record
 // text can never form a mention, a link or a special command. Slack decodes
-// only these three entities, so nothing else is touched.
+// only these three entities. The bidi controls and zero-width characters
+// that would reorder or hide text are removed (package invisible): an
+// action titled "\u202Egnp.exe" must not read "exe.png".
 func Escape(s string) string {
+	s = invisible.Strip(s)
 	if !strings.ContainsAny(s, "&<>") {
 		return s
 	}
@@ -75,6 +80,7 @@ func escapeTrunc(s string, max int) string {
 	if max <= 0 {
 		return ""
 	}
+	s = invisible.Strip(s)
 	width := 0
 	for _, r := range s {
 		width += escapedWidth(r)
@@ -105,11 +111,14 @@ func escapeTrunc(s string, max int) string {
 }
 
 // truncate shortens plain text to at most max characters, ending in "…"
-// when shortened. It cuts at a rune boundary.
+// when shortened. It cuts at a rune boundary. Like Escape, it removes the
+// characters that would reorder or hide text: headers and buttons are
+// plain_text, which Slack shows as it comes.
 func truncate(s string, max int) string {
 	if max <= 0 {
 		return ""
 	}
+	s = invisible.Strip(s)
 	if utf8.RuneCountInString(s) <= max {
 		return s
 	}

@@ -63,6 +63,11 @@ func (u *actionsUI) quickActions(cmd command) *reply {
 	}
 	src.owner = src.me
 	if q.Who != "" && q.Who != cmd.UserID {
+		// The memo holds only what pageSource let through; the rule is
+		// asked again all the same, as on every path (and costs nothing).
+		if !u.dom.CanSeeOthers(src.me) {
+			return nil
+		}
 		if src.owner, ok = u.dom.Known(q.Who); !ok {
 			return nil
 		}

@@ -253,7 +253,10 @@ func (u *actionsUI) drawPage(src pageSource, caller string, q actionsQuery, c *c
 		picked = append(picked, a)
 	}
 	picked = u.dom.Visible(me, picked)
-	if len(picked) == 0 && meeting == nil && !owner.Mapped() {
+	// A list of the owner's own actions (their list, or a meeting's seen
+	// by someone who sees only their own) that is empty because nothing
+	// matches them to the records says so rather than "no actions".
+	if len(picked) == 0 && (meeting == nil || !seesOthers) && !owner.Mapped() {
 		if src.ownerErr != nil {
 			return notice(":warning: I couldn't look up that Slack profile right now, so I can't match it to the records. Please try again in a minute."), until
 		}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"runtime/debug"
 	"sort"
 	"time"
 
@@ -95,8 +96,13 @@ func (s *Server) dispatchSlash(ctx context.Context, sc slack.SlashCommand) ack {
 			return r
 		}
 	}
+	release, ok := s.admit(ctx, "command")
+	if !ok {
+		s.deps.Metrics.request("command", cmd.Name, "busy")
+		return notice(msgBusy)
+	}
 	work := func(ctx context.Context) *reply { return handler(ctx, cmd) }
-	r := s.withBudget(ctx, work, func(ctx context.Context, r *reply) {
+	r := s.withBudget(ctx, release, work, func(ctx context.Context, r *reply) {
 		if err := s.postResponse(ctx, cmd.ResponseURL, r); err != nil {
 			s.log.ErrorContext(ctx, "slash command follow-up failed", "command", cmd.Name, "error", err)
 		}
@@ -125,12 +131,14 @@ func (s *Server) Commands() []string {
 // withBudget runs work on a context detached from the request and waits for
 // it for the ack budget. When it is done in time its result is returned;
 // otherwise nil is returned and late receives the result when it comes.
-func (s *Server) withBudget(ctx context.Context, work func(context.Context) *reply, late func(context.Context, *reply)) *reply {
+// release (the request's slot, see admit) is called once all is done.
+func (s *Server) withBudget(ctx context.Context, release func(), work func(context.Context) *reply, late func(context.Context, *reply)) *reply {
 	done := make(chan *reply, 1)
 	s.background(ctx, func(ctx context.Context) {
 		defer func() {
 			if v := recover(); v != nil {
-				s.log.ErrorContext(ctx, "panic in handler", "panic", v)
+				s.deps.Metrics.backgroundPanic()
+				s.log.ErrorContext(ctx, "panic in handler", "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
 				done <- notice(msgInternal)
 			}
 		}()
@@ -140,10 +148,12 @@ func (s *Server) withBudget(ctx context.Context, work func(context.Context) *rep
 	defer timer.Stop()
 	select {
 	case r := <-done:
+		release()
 		return r
 	case <-timer.C:
 	}
 	s.background(ctx, func(ctx context.Context) {
+		defer release()
 		select {
 		case r := <-done:
 			if r != nil && late != nil {

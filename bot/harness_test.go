@@ -24,6 +24,7 @@ import (
 	"github.com/recordsbot/recordsbot/internal/testworld"
 	"github.com/recordsbot/recordsbot/internal/testworld/testbot"
 	"github.com/recordsbot/recordsbot/minutes"
+	"github.com/recordsbot/recordsbot/store"
 )
 
 const testSecret = "8f742231b10e8888abcd99yyyzzz85a5"
@@ -44,6 +45,18 @@ type harness struct {
 	// minutes is the minutes domain's configuration the bot was built
 	// with; rebuild uses it again.
 	minutes minutes.Config
+	// ledger is the store the reminder job's runs share (jobStore).
+	ledger *store.Store
+}
+
+// jobStore is the store the jobs run by this harness share (opened on
+// first use, SQLite): their exactly-once ledger.
+func (h *harness) jobStore() *store.Store {
+	h.t.Helper()
+	if h.ledger == nil {
+		h.ledger = openTestStore(h.t, "sqlite")
+	}
+	return h.ledger
 }
 
 // harnessSetup is what harness options edit before the bot starts.
@@ -101,6 +114,9 @@ func newHarnessDeps(t *testing.T, deps bot.Deps, opts ...harnessOption) *harness
 	cfg := bot.Config{
 		SigningSecret: testSecret,
 		AckBudget:     2 * time.Second,
+		// Every test reads pages from 127.0.0.1; the tests of the public
+		// limits set their own.
+		Public: bot.PublicLimits{PerClient: 1e6, PerClientBurst: 1e6, RecordsCalls: 1e6, RecordsBurst: 1e6},
 	}
 	mcfg := testMinutesConfig()
 	for _, o := range opts {
