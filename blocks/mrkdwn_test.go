@@ -68,10 +68,11 @@ func TestMinutesGoldenMarkdownAndHTML(t *testing.T) {
 			m := Minutes(v)
 			require.NoError(t, CheckMessage(m))
 			assertGolden(t, name, payload(m))
-			assertGolden(t, name+"_unfurl", UnfurlMinutes(v))
+			assertGolden(t, "unfurl_"+name, UnfurlMinutes(v))
 			whole := Mrkdwn(v.Body, v.Format, 0)
 			assert.Empty(t, slacktest.StandardMarkdown(whole), "no standard Markdown in\n%s", whole)
-			assertGolden(t, name+"_text", strings.Split(whole, "\n"))
+			// The whole body as Slack text, as a message of text alone.
+			assertGolden(t, name+"_text", map[string]any{"text": whole})
 		})
 	}
 }
