@@ -14,7 +14,14 @@ func addRoutes(r chi.Router, s *Server) {
 	r.Get("/healthz", handleHealthz())
 	r.Get("/readyz", handleReadyz(s.deps.Ready))
 	r.Method(http.MethodGet, "/metrics", handleMetrics(s.deps.Metrics))
-	page := minutespage.Handler(s.mins, s.log)
+	// The public pages (PUBLIC_MINUTES): the archive, its feed and one
+	// meeting's minutes. chi tries the fixed /minutes/feed.atom before the
+	// pattern.
+	archive, feed, page := s.site.Archive(), s.site.Feed(), s.site.Minutes()
+	r.Get("/minutes", archive)
+	r.Head("/minutes", archive)
+	r.Get("/minutes/feed.atom", feed)
+	r.Head("/minutes/feed.atom", feed)
 	r.Get("/minutes/{meetingID}", page)
 	r.Head("/minutes/{meetingID}", page)
 	r.Get("/minutes/assets/style.css", minutespage.Stylesheet())

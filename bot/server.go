@@ -20,6 +20,7 @@ import (
 
 	"github.com/recordsbot/recordsbot/actions"
 	"github.com/recordsbot/recordsbot/apiclient"
+	"github.com/recordsbot/recordsbot/bot/minutespage"
 	"github.com/recordsbot/recordsbot/minutes"
 )
 
@@ -86,6 +87,9 @@ type Config struct {
 	PageSize int
 	// MaxBodyBytes caps a request body from Slack. Default 1 MiB.
 	MaxBodyBytes int64
+	// OrgName is the organisation's name (ORG_NAME), shown on the public
+	// pages and in their feed; empty: none.
+	OrgName string
 	// FollowAdminsOnly lets only Admins follow and unfollow committees
 	// (FOLLOW_ADMINS_ONLY); by default anyone in the channel may.
 	FollowAdminsOnly bool
@@ -137,6 +141,9 @@ type Deps struct {
 	// Records with no public pages. Pass one to share it with a job in the
 	// same process.
 	Minutes *minutes.Service
+	// MinutesSearch answers the public archive's search box; nil: the
+	// archive says search is not available.
+	MinutesSearch minutespage.Search
 	// Store keeps follows and notification settings; nil: the commands
 	// and settings that need it say it is not configured.
 	Store Store
@@ -156,6 +163,7 @@ type Server struct {
 	unfurls *unfurler
 	clicks  *clicks
 	mins    *minutes.Service
+	site    *minutespage.Site
 	seen    seenEvents
 	// pending tracks follow-ups that outlive their request, so shutdown can
 	// wait for them.
@@ -194,6 +202,7 @@ func NewServer(cfg Config, deps Deps) *Server {
 		deps.Minutes = minutes.New(deps.Records, minutes.Config{Now: deps.Now})
 	}
 	s.deps.Minutes, s.mins = deps.Minutes, deps.Minutes
+	s.site = minutespage.New(deps.Minutes, minutespage.Options{OrgName: cfg.OrgName, Zone: cfg.Zone, Search: deps.MinutesSearch, Log: s.log})
 	mins := &minutesUI{records: deps.Records, svc: deps.Minutes, pageSize: cfg.PageSize, now: deps.Now, say: say,
 		follow: &followUI{store: deps.Store, records: deps.Records, slack: deps.Slack, metrics: deps.Metrics,
 			adminsOnly: cfg.FollowAdminsOnly, isAdmin: dom.IsAdmin, log: s.log, say: say}}
