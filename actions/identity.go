@@ -54,9 +54,21 @@ type Member struct {
 	// Zone is the user's own time zone (their Slack profile's tz); nil when
 	// unknown, which means the organisation's.
 	Zone *time.Location
+	// Guest is true for a Slack guest: users.info's is_restricted (a
+	// multi-channel guest) or is_ultra_restricted (a single-channel one),
+	// https://api.slack.com/types/user. Guests see only their own actions
+	// (CanSeeOthers) and cannot make a channel follow a committee.
+	Guest bool
 	// aliases are the USER_MAP assignees that point at this user.
 	aliases []string
+	// profiled is true once Slack has said who the user is; without it
+	// Guest is unknown, not false.
+	profiled bool
 }
+
+// Profiled reports whether Slack said who the user is (users.info
+// answered), so that Guest and Email can be trusted.
+func (m Member) Profiled() bool { return m.profiled }
 
 // Mapped reports whether there is any way to match this user to
 // assignees beyond their Slack ID.
@@ -107,7 +119,9 @@ func (d *directory) who(ctx context.Context, id string) (Member, error) {
 		if err != nil {
 			return m, fmt.Errorf("users.info %s: %w", id, err)
 		}
+		m.profiled = true
 		m.Email = u.Profile.Email
+		m.Guest = u.IsRestricted || u.IsUltraRestricted
 		if loc, err := time.LoadLocation(u.TZ); err == nil && u.TZ != "" {
 			m.Zone = loc
 		}

@@ -29,6 +29,9 @@ type Config struct {
 	Zone *time.Location
 	// Now is the clock. Default time.Now.
 	Now func() time.Time
+	// Visibility is ACTIONS_VISIBILITY: whose actions members may see
+	// (see CanSee). Default VisibleOwn.
+	Visibility Visibility
 }
 
 // Service is the action domain. It is safe for concurrent use.
@@ -55,6 +58,9 @@ func New(records Records, profiles Profiles, cfg Config) *Service {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
+	if cfg.Visibility == "" {
+		cfg.Visibility = VisibleOwn
+	}
 	return &Service{
 		cfg:     cfg,
 		records: records,
@@ -78,7 +84,8 @@ func (s *Service) Who(ctx context.Context, id string) (Member, error) { return s
 func (s *Service) IsAdmin(id string) bool { return slices.Contains(s.cfg.Admins, id) }
 
 // CanChange is the one rule for who may change an action: its assignee or
-// an admin.
+// an admin. Whoever may change an action may see it (CanSee), except a
+// guest admin, who sees only their own.
 func (s *Service) CanChange(viewer Member, a *apiclient.Action) bool {
 	return s.IsAdmin(viewer.ID) || viewer.Owns(a.Assignee)
 }

@@ -167,7 +167,13 @@ func withClickedPtrs(list []*apiclient.Action, c *clicked) []*apiclient.Action {
 func (u *actionsUI) actionsPage(ctx context.Context, caller string, q actionsQuery, c *clicked) *reply {
 	me, meErr := u.dom.Who(ctx, caller)
 	owner, ownerErr := me, meErr
+	// Whose actions the caller may see is the domain's rule (CanSee);
+	// every list below passes through it (Visible).
+	seesOthers := u.dom.CanSeeOthers(me)
 	if q.Who != "" && q.Who != caller {
+		if !seesOthers {
+			return notice(u.othersRefused(me, meErr, q.Who))
+		}
 		owner, ownerErr = u.dom.Who(ctx, q.Who)
 	}
 	var meeting *apiclient.Meeting
@@ -189,10 +195,13 @@ func (u *actionsUI) actionsPage(ctx context.Context, caller string, q actionsQue
 
 	now := u.now()
 	// A person's own list comes from the domain's index of the shared
-	// list (no walk of every action); a meeting's list is a walk.
-	candidates := withClicked(list.Actions, c)
-	if meeting == nil {
+	// list (no walk of every action); so does a meeting's list for a
+	// caller who sees only their own. A meeting's whole list is a walk.
+	var candidates []*apiclient.Action
+	if meeting == nil || !seesOthers {
 		candidates = withClickedPtrs(u.dom.Assigned(list, owner), c)
+	} else {
+		candidates = withClicked(list.Actions, c)
 	}
 	var picked []*apiclient.Action
 	for _, a := range candidates {
@@ -207,6 +216,7 @@ func (u *actionsUI) actionsPage(ctx context.Context, caller string, q actionsQue
 		}
 		picked = append(picked, a)
 	}
+	picked = u.dom.Visible(me, picked)
 	if len(picked) == 0 && meeting == nil && !owner.Mapped() {
 		if ownerErr != nil {
 			return notice(":warning: I couldn't look up that Slack profile right now, so I can't match it to the records. Please try again in a minute.")
@@ -221,17 +231,17 @@ func (u *actionsUI) actionsPage(ctx context.Context, caller string, q actionsQue
 	}
 	end := min(q.Offset+u.pageSize, total)
 	l := blocks.ActionList{
-		Title:     q.title(owner, meeting, caller),
+		Title:     q.title(owner, meeting, caller, seesOthers),
 		Offset:    q.Offset,
 		Total:     total,
-		Empty:     q.empty(owner.ID == caller),
+		Empty:     q.empty(owner.ID == caller, seesOthers),
 		Truncated: list.Truncated,
 		Read:      len(list.Actions),
 		Available: list.Total,
 	}
 	pageCtx := q.context()
 	for _, a := range picked[q.Offset:end] {
-		r := u.actionRow(a, now, me.Zone, u.dom.CanChange(me, a), owner.ID != caller || meeting != nil, c.changeOf(a.ID))
+		r := u.actionRow(a, now, me.Zone, u.dom.CanChange(me, a), seesOthers && (owner.ID != caller || meeting != nil), c.changeOf(a.ID))
 		r.Context = pageCtx
 		l.Rows = append(l.Rows, r)
 	}
@@ -302,7 +312,9 @@ func (q actionsQuery) wantStatus(st apiclient.Status) bool {
 	return string(st) == q.Status
 }
 
-func (q actionsQuery) title(owner actions.Member, m *apiclient.Meeting, caller string) string {
+// title is the list's heading; seesOthers is false when the caller sees
+// only their own actions (a meeting's list then says so).
+func (q actionsQuery) title(owner actions.Member, m *apiclient.Meeting, caller string, seesOthers bool) string {
 	what := "open"
 	switch {
 	case q.Overdue:
@@ -316,6 +328,9 @@ func (q actionsQuery) title(owner actions.Member, m *apiclient.Meeting, caller s
 		name := m.Title
 		if name == "" {
 			name = m.ID
+		}
+		if !seesOthers {
+			return fmt.Sprintf("Your actions from %s (%s)", name, what)
 		}
 		return fmt.Sprintf("Actions from %s (%s)", name, what)
 	}
@@ -332,11 +347,31 @@ func (q actionsQuery) title(owner actions.Member, m *apiclient.Meeting, caller s
 	return fmt.Sprintf("%s's %s actions", name, what)
 }
 
-func (q actionsQuery) empty(mine bool) string {
-	if mine && q.Status == "" && !q.Overdue && q.Meeting == "" {
+func (q actionsQuery) empty(mine, seesOthers bool) string {
+	switch {
+	case mine && q.Status == "" && !q.Overdue && q.Meeting == "":
 		return "Nothing open. :tada: If you expected some, your records identity may differ from your Slack email: ask the app's admin to add you to `USER_MAP`."
+	case q.Meeting != "" && !seesOthers:
+		return "None of this meeting's actions that match are yours. You see only your own actions here."
 	}
 	return "No actions match."
+}
+
+// othersRefused says, politely, why the caller (me) may not see another
+// person's (who's) list, and what they can do instead.
+func (u *actionsUI) othersRefused(me actions.Member, meErr error, who string) string {
+	whose := "that person's"
+	if slackUserID.MatchString(who) {
+		whose = "<@" + who + ">'s"
+	}
+	switch {
+	case me.Guest:
+		return ":lock: Guests see only their own actions, so I can't show " + whose + ". `/actions` lists yours."
+	case meErr != nil && u.dom.Visibility() == actions.VisibleOrganisation:
+		// Slack could not say whether the caller is a guest.
+		return ":warning: I couldn't check your Slack profile just now, so I can't show anyone else's actions. Please try again in a minute."
+	}
+	return ":lock: In this workspace each person sees only their own actions, so I can't show " + whose + ". `/actions` lists yours; they or an app admin can look at theirs."
 }
 
 // sortKeeping orders overdue first, then by deadline, then undated; an

@@ -22,6 +22,8 @@ const (
 	msgFollowUsage       = "Use `/minutes follow <committee>`, `/minutes unfollow <committee>` or `/minutes following` in a channel."
 	msgFollowAdminsOnly  = ":lock: Only the app's admins may change which committees a channel follows here. Please ask one of them."
 	msgMembershipUnknown = ":warning: Slack didn't tell me just now whether I'm in this channel, so nothing was changed. Please try again in a minute."
+	msgFollowGuest       = ":lock: Guests can't change which committees a channel follows. Please ask a member of the channel to do it."
+	msgProfileUnknown    = ":warning: I couldn't check your Slack profile just now, so nothing was changed. Please try again in a minute."
 	// committeeListMax bounds the committees named in one answer.
 	committeeListMax = 20
 )
@@ -39,6 +41,19 @@ func (fu *followUI) followCommand(ctx context.Context, cmd command) *reply {
 	}
 	if verb != "following" && fu.adminsOnly && !fu.isAdmin(cmd.UserID) {
 		return notice(msgFollowAdminsOnly)
+	}
+	if verb != "following" {
+		// A follow posts to everyone in the channel from then on, which
+		// is a member's decision; users.info is cached, so this costs
+		// nothing most of the time.
+		me, err := fu.who(ctx, cmd.UserID)
+		switch {
+		case me.Guest:
+			return notice(msgFollowGuest)
+		case err != nil:
+			fu.log.WarnContext(ctx, "follow: users.info failed", "user", cmd.UserID, "error", err)
+			return notice(msgProfileUnknown)
+		}
 	}
 	if fu.store == nil {
 		return notice(msgStoreNotSet)

@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/recordsbot/recordsbot/actions"
 	"github.com/recordsbot/recordsbot/apiclient/recordstest"
 	"github.com/recordsbot/recordsbot/bot"
 	"github.com/recordsbot/recordsbot/internal/slackapi/slacktest"
@@ -180,9 +181,12 @@ func TestActionsStatusChangeByCommand(t *testing.T) {
 	assert.Equal(t, 2, h.records.Count(http.MethodPut, "/actions/"))
 }
 
+// TestActionsOfSomeoneElse is /actions @user where everyone may see
+// anyone's (ACTIONS_VISIBILITY=organisation); TestWhoSeesWhat has the
+// default.
 func TestActionsOfSomeoneElse(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t, withAdmins("U0ALICE"))
+	h := newHarness(t, withAdmins("U0ALICE"), withVisibility(actions.VisibleOrganisation))
 	alice, bob, carol := h.person("alice"), h.person("bob"), h.person("carol")
 	bobs := h.openActionsOf(bob.Email)
 	require.NotEmpty(t, bobs)
@@ -364,9 +368,11 @@ func TestActionsCacheOff(t *testing.T) {
 
 // /actions meeting <id or reference> lists that meeting's actions, whoever
 // they are assigned to, with buttons only on the caller's own.
+// TestActionsOfAMeeting is a meeting's whole list, as everyone sees it
+// under ACTIONS_VISIBILITY=organisation; TestWhoSeesWhat has the default.
 func TestActionsOfAMeeting(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t)
+	h := newHarness(t, withVisibility(actions.VisibleOrganisation))
 	alice := h.person("alice")
 	byMeeting := map[string][]recordstest.Action{}
 	for _, a := range h.records.Actions() {

@@ -16,6 +16,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/recordsbot/recordsbot/actions"
 	"github.com/recordsbot/recordsbot/apiclient"
 	"github.com/recordsbot/recordsbot/apiclient/recordstest"
 	"github.com/recordsbot/recordsbot/bot"
@@ -60,6 +61,12 @@ func withAdmins(ids ...string) harnessOption {
 	return func(s harnessSetup) { s.cfg.Admins = ids }
 }
 
+// withVisibility sets ACTIONS_VISIBILITY (the harness, like the bot,
+// defaults to own).
+func withVisibility(v actions.Visibility) harnessOption {
+	return func(s harnessSetup) { s.cfg.ActionsVisibility = v }
+}
+
 func withConfig(f func(*bot.Config)) harnessOption {
 	return func(s harnessSetup) { f(s.cfg) }
 }
@@ -93,7 +100,8 @@ func newHarness(t *testing.T, opts ...harnessOption) *harness {
 		o(harnessSetup{&cfg, &mcfg, &data})
 	}
 	h := &harness{t: t, now: now, data: data, minutes: mcfg, users: map[string]slacktest.User{}}
-	users := testworld.SlackUsers(data.People)
+	// Erin is a Slack guest (testworld.GuestID).
+	users := testworld.WithGuest(testworld.SlackUsers(data.People))
 	for i := range users {
 		users[i].TZ = "Europe/London"
 	}

@@ -88,7 +88,9 @@ func (h *homeUI) build(ctx context.Context, user string, st homeState) slack.Hom
 		v.RecordsError = h.say(ctx, "home actions", err)
 	} else {
 		var mine []*apiclient.Action
-		for _, a := range withClickedPtrs(h.dom.Assigned(list, me), st.clicked) {
+		// The Home tab lists the viewer's own actions, through the one
+		// visibility rule like every list.
+		for _, a := range h.dom.Visible(me, withClickedPtrs(h.dom.Assigned(list, me), st.clicked)) {
 			if actions.StillToDo(a.Status) || st.clicked.is(a.ID) {
 				mine = append(mine, a)
 			}

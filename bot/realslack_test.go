@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/recordsbot/recordsbot/actions"
 	"github.com/recordsbot/recordsbot/apiclient"
 	"github.com/recordsbot/recordsbot/apiclient/recordstest"
 	"github.com/recordsbot/recordsbot/blocks"
@@ -40,7 +41,8 @@ func withAuditAndRisk() harnessOption {
 
 func TestCommandTextArrivesEscaped(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t, withAuditAndRisk())
+	// Alice may list Bob's actions (organisation) to see his name back.
+	h := newHarness(t, withAuditAndRisk(), withVisibility(actions.VisibleOrganisation))
 	alice := h.person("alice")
 
 	t.Run("ampersand in a committee name", func(t *testing.T) {
@@ -323,7 +325,7 @@ func TestAnnouncementActionsButton(t *testing.T) {
 		MessageBlocks: json.RawMessage(`[{"type":"actions","block_id":"ann","elements":[` + string(el) + `]}]`)})
 	require.NoError(t, err)
 	posts := h.responses(r.ResponseURLID, 1)
-	assert.Contains(t, posts[0].Text, "Actions from")
+	assert.Contains(t, posts[0].Text, "Your actions from", "alice sees her own actions from the meeting (ACTIONS_VISIBILITY=own)")
 	assert.Equal(t, "ephemeral", posts[0].ResponseType)
 	assert.False(t, posts[0].ReplaceOriginal, "the announcement stays")
 	assert.Len(t, h.slack.Messages("C0GENERAL"), 1)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/recordsbot/recordsbot/actions"
 	"github.com/recordsbot/recordsbot/blocks"
 	"github.com/recordsbot/recordsbot/internal/golden"
 )
@@ -28,6 +29,7 @@ func TestResponseURLBodiesGolden(t *testing.T) {
 			Committee: "Governance", CanChange: true, Context: "-", Rev: "mx1.8"},
 	}
 	list := blocks.Actions(blocks.ActionList{Title: "Your open actions", Rows: rows, Total: 2})
+	own := &actionsUI{dom: actions.New(nil, nil, actions.Config{})}
 	cases := []struct {
 		name string
 		body *reply
@@ -38,6 +40,11 @@ func TestResponseURLBodiesGolden(t *testing.T) {
 		{"response_followup", ephemeral(list)},
 		// A click's answer that leaves the message as it was.
 		{"response_notice", notice(cantPostHere("channel_not_found", "D0ALICEBOB", "directmessage", "https://bot.example.org/minutes/mtg_1"))},
+		// Someone else's actions, refused (ACTIONS_VISIBILITY=own), to a
+		// member and to a guest; a guest's follow, refused.
+		{"response_refused_member", notice(own.othersRefused(actions.Member{ID: "U0CAROL"}, nil, "U0BOB"))},
+		{"response_refused_guest", notice(own.othersRefused(actions.Member{ID: "U0ERIN", Guest: true}, nil, "U0BOB"))},
+		{"response_follow_guest", notice(msgFollowGuest)},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

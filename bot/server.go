@@ -64,6 +64,10 @@ type Config struct {
 	SigningSecret string
 	// Admins may change any action and see anyone's.
 	Admins []string
+	// ActionsVisibility is whose actions members may see
+	// (ACTIONS_VISIBILITY; see actions.Service.CanSee). Default
+	// actions.VisibleOwn.
+	ActionsVisibility actions.Visibility
 	// UserMap maps a records assignee (email, name or ID, compared
 	// case-insensitively) to a Slack user ID, for people whose records
 	// identity is not their Slack email.
@@ -133,7 +137,8 @@ type Deps struct {
 	// Metrics is served on /metrics and updated by every request; nil: none.
 	Metrics *Metrics
 	// Actions is the action domain; nil: one built from Records, Slack and
-	// the Config (Admins, UserMap, ActionsCacheTTL, UserCacheTTL, Zone).
+	// the Config (Admins, UserMap, ActionsCacheTTL, UserCacheTTL, Zone,
+	// ActionsVisibility).
 	// Pass one to share it with a job in the same process.
 	Actions *actions.Service
 	// Minutes is the minutes domain (which minutes may be shown, the
@@ -192,6 +197,7 @@ func NewServer(cfg Config, deps Deps) *Server {
 		dom = actions.New(deps.Records, deps.Slack, actions.Config{
 			Admins: cfg.Admins, UserMap: actions.NewUserMap(cfg.UserMap),
 			CacheTTL: cfg.ActionsCacheTTL, ProfileTTL: cfg.UserCacheTTL, Zone: cfg.Zone, Now: deps.Now,
+			Visibility: cfg.ActionsVisibility,
 		})
 	}
 	s.dom = dom
@@ -205,7 +211,7 @@ func NewServer(cfg Config, deps Deps) *Server {
 	s.site = minutespage.New(deps.Minutes, minutespage.Options{OrgName: cfg.OrgName, Zone: cfg.Zone, Search: deps.MinutesSearch, Log: s.log})
 	mins := &minutesUI{records: deps.Records, svc: deps.Minutes, pageSize: cfg.PageSize, now: deps.Now, say: say,
 		follow: &followUI{store: deps.Store, records: deps.Records, slack: deps.Slack, metrics: deps.Metrics,
-			adminsOnly: cfg.FollowAdminsOnly, isAdmin: dom.IsAdmin, log: s.log, say: say}}
+			adminsOnly: cfg.FollowAdminsOnly, isAdmin: dom.IsAdmin, who: dom.Who, log: s.log, say: say}}
 	settings := &settingsUI{store: deps.Store, notify: cfg.Notify, log: s.log, say: say}
 	s.home = &homeUI{dom: dom, acts: acts, mins: mins, slack: deps.Slack, metrics: deps.Metrics,
 		settings: settings, now: deps.Now, log: s.log, say: say}

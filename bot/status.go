@@ -21,7 +21,7 @@ func (u *actionsUI) statusOutcomeText(ctx context.Context, id string, a apiclien
 		return u.say(ctx, "status change", err) + " I can't tell whether the change was made: run `/actions` to see the action's current status."
 	case errors.Is(err, actions.ErrProfileLookup):
 		u.log.WarnContext(ctx, "status change: actor lookup failed", "error", err)
-		return ":warning: I couldn't check your Slack profile just now, so nothing was changed. Please try again in a minute."
+		return msgProfileUnknown
 	case err != nil:
 		return u.say(ctx, "status change", err) + " Nothing was changed."
 	case oc == actions.Gone:

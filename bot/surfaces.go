@@ -53,8 +53,10 @@ type followUI struct {
 	metrics    *Metrics
 	adminsOnly bool
 	isAdmin    func(userID string) bool
-	log        *slog.Logger
-	say        say
+	// who tells guests, who may not change follows, from members.
+	who func(ctx context.Context, userID string) (actions.Member, error)
+	log *slog.Logger
+	say say
 }
 
 // settingsUI is people's notification settings, kept in the store: the

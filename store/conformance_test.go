@@ -59,7 +59,7 @@ func conformanceCases() []conformanceCase {
 		{"settings", false, testSettings},
 		{"settings changed together", true, testSettingsChangedTogether},
 		{"closed store is unavailable", false, testClosedUnavailable},
-	}, ledgerCases()...)
+	}, append(ledgerCases(), searchCases()...)...)
 }
 
 func testMigrationsApplyOnce(t *testing.T, e engine) {

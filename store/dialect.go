@@ -147,7 +147,7 @@ func parseURL(databaseURL string) (*target, error) {
 			db.SetConnMaxIdleTime(5 * time.Minute)
 			if err := useWAL(ctx, db); err != nil {
 				_ = db.Close()
-				return nil, err
+				return nil, explainCantOpen(path, err)
 			}
 			return db, nil
 		}}, nil

@@ -59,7 +59,9 @@ func WithLogger(l *slog.Logger) Option {
 // Errors: ErrBadURL (with a message naming DATABASE_URL) for a URL of
 // another form; ErrSchemaTooNew (a *SchemaTooNewError) when the database was
 // migrated by a newer recordsbot; ErrUnavailable when the database cannot be
-// reached or opened.
+// reached or opened. A SQLite file that cannot be created or opened is one
+// line naming the file, what stands in the way (a missing directory, one
+// this uid cannot write) and the process's uid.
 func Open(ctx context.Context, databaseURL string, opts ...Option) (*Store, error) {
 	target, err := parseURL(databaseURL)
 	if err != nil {
@@ -70,6 +72,9 @@ func Open(ctx context.Context, databaseURL string, opts ...Option) (*Store, erro
 		o(s)
 	}
 	db, err := target.open(ctx)
+	if ce := (*cantOpenError)(nil); errors.As(err, &ce) {
+		return nil, ce // one line that names the file, its directory and the uid
+	}
 	if err != nil {
 		return nil, s.wrap("open store "+s.display, err)
 	}

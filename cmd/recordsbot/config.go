@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/recordsbot/recordsbot/actions"
 	"github.com/recordsbot/recordsbot/apiclient"
 	"github.com/recordsbot/recordsbot/bot"
 	"github.com/recordsbot/recordsbot/store"
@@ -27,6 +28,7 @@ type Config struct {
 	PublicURL           string        `envconfig:"PUBLIC_URL" desc:"the bot's public https URL; minutes links and unfurls use it"`
 	PublicMinutes       bool          `envconfig:"PUBLIC_MINUTES" default:"true" desc:"serve public minutes pages at /minutes/{id}"`
 	AdminUserIDs        []string      `envconfig:"ADMIN_USER_IDS" desc:"comma-separated Slack user IDs who may change any action"`
+	ActionsVisibility   string        `envconfig:"ACTIONS_VISIBILITY" default:"own" desc:"whose actions members may list: own (their own; ADMIN_USER_IDS see anyone's) or organisation (every full member sees anyone's); Slack guests only ever see their own"`
 	UserMap             string        `envconfig:"USER_MAP" desc:"comma-separated assignee=SLACKID pairs for people whose records identity is not their Slack email"`
 	RecordsFieldMap     string        `envconfig:"RECORDS_FIELD_MAP" desc:"comma-separated field=name pairs for record fields under names the records client does not know, e.g. action.deadline=target_date"`
 	ActionsCacheTTL     time.Duration `envconfig:"ACTIONS_CACHE_TTL" default:"5s" desc:"how long the action list is shared between commands; 0 turns the cache off"`
@@ -151,6 +153,9 @@ func (c *Config) check(sub string) error {
 	if _, err := c.zone(); err != nil {
 		return &configError{fmt.Sprintf("RECORDS_TIMEZONE must be an IANA time zone such as Europe/London, got %q", c.RecordsTimezone)}
 	}
+	if _, err := actions.ParseVisibility(c.ActionsVisibility); err != nil {
+		return &configError{fmt.Sprintf("ACTIONS_VISIBILITY must be own or organisation, got %q", c.ActionsVisibility)}
+	}
 	if _, err := parseUserMap(c.UserMap); err != nil {
 		return &configError{"USER_MAP: " + err.Error()}
 	}
@@ -176,6 +181,12 @@ func (c *Config) zone() (*time.Location, error) {
 		return time.UTC, nil
 	}
 	return time.LoadLocation(strings.TrimSpace(c.RecordsTimezone))
+}
+
+// visibility is ACTIONS_VISIBILITY (validated by check; "" is own).
+func (c *Config) visibility() actions.Visibility {
+	v, _ := actions.ParseVisibility(c.ActionsVisibility)
+	return v
 }
 
 // defaultDatabaseURL is DATABASE_URL's default: ./recordsbot.db.

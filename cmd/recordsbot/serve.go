@@ -79,8 +79,9 @@ func botConfig(cfg Config) bot.Config {
 		ActionsCacheTTL: ttl,
 		Zone:            zone,
 
-		FollowAdminsOnly: cfg.FollowAdminsOnly,
-		Notify:           cfg.notifyDefaults(),
+		FollowAdminsOnly:  cfg.FollowAdminsOnly,
+		Notify:            cfg.notifyDefaults(),
+		ActionsVisibility: cfg.visibility(),
 	}
 }
 

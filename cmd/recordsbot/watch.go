@@ -79,6 +79,7 @@ func watchActions(cfg Config, records *apiclient.Client, api *slack.Client) *act
 	zone, _ := cfg.zone()
 	return actions.New(records, api, actions.Config{
 		Admins: bc.Admins, UserMap: actions.NewUserMap(bc.UserMap), CacheTTL: bc.ActionsCacheTTL, Zone: zone,
+		Visibility: bc.ActionsVisibility,
 	})
 }
 

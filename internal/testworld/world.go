@@ -64,3 +64,21 @@ func Handle(p recordstest.Person) string {
 	first, _, _ := strings.Cut(strings.TrimSpace(p.Name), " ")
 	return strings.ToLower(first)
 }
+
+// GuestID is the Slack ID of the test world's guest: Erin Evans, who
+// volunteers from a partner charity, has actions in the records like
+// anyone and is a multi-channel guest in the organisation's Slack.
+// SlackUsers leaves everyone a full member (the demo's people share these
+// IDs); WithGuest makes her the guest.
+const GuestID = "U0ERIN"
+
+// WithGuest returns users with GuestID a multi-channel guest (users.info's
+// is_restricted). users is changed in place and returned.
+func WithGuest(users []slacktest.User) []slacktest.User {
+	for i := range users {
+		if users[i].ID == GuestID {
+			users[i].Guest = slacktest.MultiChannelGuest
+		}
+	}
+	return users
+}

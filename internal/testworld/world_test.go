@@ -54,3 +54,26 @@ func TestStart(t *testing.T) {
 	assert.Equal(t, "U0ALICE", u.ID)
 	assert.Equal(t, "alice", u.Name)
 }
+
+// TestWithGuest checks the test world's guest: a person of the dataset,
+// with actions, whom Slack calls a guest and nobody else.
+func TestWithGuest(t *testing.T) {
+	t.Parallel()
+	data := testworld.Dataset(time.Date(2026, time.November, 22, 9, 0, 0, 0, time.UTC))
+	w := testworld.Start(t, data, testworld.WithGuest(testworld.SlackUsers(data.People)))
+	api := slack.New(slacktest.DefaultToken, slack.OptionAPIURL(w.Slack.APIURL()))
+	guest, err := api.GetUserInfoContext(t.Context(), testworld.GuestID)
+	require.NoError(t, err)
+	assert.True(t, guest.IsRestricted, "the guest is a multi-channel guest")
+	assert.False(t, guest.IsUltraRestricted)
+	member, err := api.GetUserInfoContext(t.Context(), "U0ALICE")
+	require.NoError(t, err)
+	assert.False(t, member.IsRestricted, "everyone else is a full member")
+	hers := 0
+	for _, a := range w.Records.Actions() {
+		if a.AssigneeEmail == guest.Profile.Email {
+			hers++
+		}
+	}
+	assert.Positive(t, hers, "the guest has actions in the records")
+}

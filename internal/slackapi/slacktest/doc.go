@@ -25,7 +25,10 @@
 // (users.info, conversations.open, views.publish, chat.postEphemeral, and
 // chat.postMessage to a user ID) refuse users it does not hold, as Slack
 // would. Every channel exists and the bot is a member of every channel unless
-// [Server.SetBotInChannel] says otherwise.
+// [Server.SetBotInChannel] says otherwise. A user may be a guest
+// ([User.Guest]): users.info and users.list then carry is_restricted (and,
+// for a single-channel guest, is_ultra_restricted) as Slack's user object
+// does.
 //
 // # Rate-limit tiers, scopes and metadata
 //

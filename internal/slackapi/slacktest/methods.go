@@ -53,14 +53,18 @@ func usersLookupByEmail(ws *workspace, p url.Values) (reply, error) {
 
 // userJSON is a user as users.info describes one.
 type userJSON struct {
-	ID       string      `json:"id"`
-	TeamID   string      `json:"team_id"`
-	Name     string      `json:"name"`
-	RealName string      `json:"real_name"`
-	TZ       string      `json:"tz"`
-	IsBot    bool        `json:"is_bot"`
-	Deleted  bool        `json:"deleted"`
-	Profile  profileJSON `json:"profile"`
+	ID       string `json:"id"`
+	TeamID   string `json:"team_id"`
+	Name     string `json:"name"`
+	RealName string `json:"real_name"`
+	TZ       string `json:"tz"`
+	IsBot    bool   `json:"is_bot"`
+	Deleted  bool   `json:"deleted"`
+	// Slack sends both guest flags on every user, false for a full
+	// member (https://api.slack.com/types/user; see Guest).
+	IsRestricted      bool        `json:"is_restricted"`
+	IsUltraRestricted bool        `json:"is_ultra_restricted"`
+	Profile           profileJSON `json:"profile"`
 }
 
 type profileJSON struct {
@@ -78,6 +82,9 @@ func newUserJSON(u User) userJSON {
 		RealName: u.RealName,
 		TZ:       u.TZ,
 		IsBot:    u.IsBot,
+
+		IsRestricted:      u.Guest != NotGuest,
+		IsUltraRestricted: u.Guest == SingleChannelGuest,
 		Profile: profileJSON{
 			Email:       u.Email,
 			RealName:    u.RealName,

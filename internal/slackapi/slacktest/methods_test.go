@@ -1,6 +1,7 @@
 package slacktest
 
 import (
+	"net/http"
 	"testing"
 	"time"
 
@@ -56,6 +57,34 @@ func TestUsersInfo(t *testing.T) {
 
 	_, err = api.GetUserInfoContext(t.Context(), "U404")
 	requireSlackError(t, err, "user_not_found")
+}
+
+// TestUsersInfoGuests holds the fake to Slack's user object: both guest
+// flags on every user, is_restricted alone for a multi-channel guest, both
+// for a single-channel one (https://api.slack.com/types/user).
+func TestUsersInfoGuests(t *testing.T) {
+	t.Parallel()
+	srv, _ := newTestServer(t)
+	srv.AddUser(User{ID: "U0MULTI", Name: "multi", Guest: MultiChannelGuest})
+	srv.AddUser(User{ID: "U0SINGLE", Name: "single", Guest: SingleChannelGuest})
+	tests := map[string]struct {
+		id                          string
+		restricted, ultraRestricted bool
+	}{
+		"full member":          {id: "U1"},
+		"multi-channel guest":  {id: "U0MULTI", restricted: true},
+		"single-channel guest": {id: "U0SINGLE", restricted: true, ultraRestricted: true},
+	}
+	for name, tt := range tests {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			status, got := rawCall(t, srv, http.MethodGet, "users.info?user="+tt.id, "", "")
+			require.Equal(t, http.StatusOK, status)
+			u := got["user"].(map[string]any)
+			assert.Equal(t, tt.restricted, u["is_restricted"], "is_restricted")
+			assert.Equal(t, tt.ultraRestricted, u["is_ultra_restricted"], "is_ultra_restricted")
+		})
+	}
 }
 
 func TestAddUser(t *testing.T) {

@@ -35,7 +35,24 @@ type User struct {
 	Email    string // matched case-insensitively by users.lookupByEmail
 	TZ       string // IANA zone such as "Europe/Paris"
 	IsBot    bool
+	// Guest is the kind of guest the user is; the zero value is a full
+	// member.
+	Guest Guest
 }
+
+// Guest is a kind of Slack guest, as the user object tells it
+// (https://api.slack.com/types/user): is_restricted "indicates whether or
+// not the user is a guest user", and with is_ultra_restricted also true
+// the guest is a single-channel guest. A multi-channel guest has only
+// is_restricted.
+type Guest int
+
+// The kinds of guest.
+const (
+	NotGuest           Guest = iota // a full member: neither flag
+	MultiChannelGuest               // is_restricted
+	SingleChannelGuest              // is_restricted and is_ultra_restricted
+)
 
 // Option configures a Server built by [NewServer].
 type Option func(*Server)

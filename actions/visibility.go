@@ -1,0 +1,76 @@
+package actions
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/recordsbot/recordsbot/apiclient"
+)
+
+// Visibility is ACTIONS_VISIBILITY: whose actions a full member of the
+// workspace may see. Guests see only their own whatever it says, and
+// admins see anyone's.
+type Visibility string
+
+// The visibilities.
+const (
+	// VisibleOwn lets members see their own actions only; admins see
+	// anyone's. The default.
+	VisibleOwn Visibility = "own"
+	// VisibleOrganisation lets every full member see anyone's actions.
+	VisibleOrganisation Visibility = "organisation"
+)
+
+// ParseVisibility reads ACTIONS_VISIBILITY, case-insensitively; "" is
+// VisibleOwn. Errors: one naming the accepted values.
+func ParseVisibility(s string) (Visibility, error) {
+	switch v := Visibility(strings.ToLower(strings.TrimSpace(s))); v {
+	case "":
+		return VisibleOwn, nil
+	case VisibleOwn, VisibleOrganisation:
+		return v, nil
+	}
+	return "", fmt.Errorf("%q is not own or organisation", s)
+}
+
+// Visibility is the organisation's setting in force.
+func (s *Service) Visibility() Visibility { return s.cfg.Visibility }
+
+// CanSeeOthers reports whether viewer may see actions assigned to people
+// other than themselves: never a Slack guest; always an admin; any other
+// member only under VisibleOrganisation, and only once Slack has said who
+// they are (a member whose profile could not be read might be a guest).
+// A guest listed in ADMIN_USER_IDS still sees only their own actions.
+func (s *Service) CanSeeOthers(viewer Member) bool {
+	switch {
+	case viewer.Guest:
+		return false
+	case s.IsAdmin(viewer.ID):
+		return true
+	}
+	return s.cfg.Visibility == VisibleOrganisation && viewer.profiled
+}
+
+// CanSee is the one rule for who may see an action assigned to assignee:
+// the assignee, and whoever CanSeeOthers allows. Every surface that shows
+// actions (commands, the Home tab, buttons that redraw a list) applies it,
+// through Visible for lists.
+func (s *Service) CanSee(viewer Member, assignee apiclient.Person) bool {
+	return viewer.Owns(assignee) || s.CanSeeOthers(viewer)
+}
+
+// Visible returns the actions of list that viewer may see (CanSee), in
+// order. When viewer may see everyone's, it is list itself; otherwise a
+// new slice, so list is never changed.
+func (s *Service) Visible(viewer Member, list []*apiclient.Action) []*apiclient.Action {
+	if s.CanSeeOthers(viewer) {
+		return list
+	}
+	out := make([]*apiclient.Action, 0, len(list))
+	for _, a := range list {
+		if viewer.Owns(a.Assignee) {
+			out = append(out, a)
+		}
+	}
+	return out
+}

@@ -1,0 +1,441 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+)
+
+// MinutesDoc is one visible minutes document as the search index keeps it.
+type MinutesDoc struct {
+	MeetingID   string
+	Title       string // the meeting's title
+	Committee   string // as the records spell it
+	Date        time.Time
+	DateHasTime bool
+	Draft       bool   // published_draft rather than approved
+	URL         string // the record's own public URL, "" when it has none
+	// Body is the minutes as plain text (no Markdown or HTML). Only its
+	// first MaxIndexedBody bytes are indexed.
+	Body string
+}
+
+// MaxIndexedBody bounds the text indexed of one minutes document, so that
+// no document can exceed PostgreSQL's 1 MB tsvector or make one write
+// slow. Real minutes are a few kilobytes.
+const MaxIndexedBody = 256 << 10
+
+// MinutesQuery is a parsed search: every word and every phrase must occur
+// (stemmed, in the title or the body), in minutes of a committee whose name
+// starts with Committee (ignoring case). The words and phrases are text,
+// never query syntax: each engine receives them only as quoted terms or
+// bound parameters, so nothing typed can be an operator or an error.
+// Terms with no letter or digit are ignored. A query with no terms and a
+// Committee lists that committee's minutes, newest first; an empty query
+// finds nothing.
+type MinutesQuery struct {
+	Words     []string
+	Phrases   []string
+	Committee string
+}
+
+// Bounds on one search, so that every query stays cheap whatever was
+// typed: at most maxQueryTerms terms, a word of at most maxWordBytes and a
+// phrase of at most maxPhraseBytes (longer ones are cut at a rune).
+// PostgreSQL's ts_headline grows with the lexemes of the query, and a
+// 2,000-byte "word" took seconds there.
+const (
+	maxQueryTerms  = 12
+	maxWordBytes   = 60
+	maxPhraseBytes = 160
+)
+
+// MinutesHit is one search result.
+type MinutesHit struct {
+	MeetingID   string
+	Title       string
+	Committee   string
+	Date        time.Time
+	DateHasTime bool
+	Draft       bool
+	URL         string
+	// Snippet is text of the minutes around the matched words, the
+	// matched words marked. It is the engine's plain text: escape it for
+	// the place it is shown.
+	Snippet []SnippetPart
+}
+
+// SnippetPart is a run of snippet text; Match marks words the query
+// matched.
+type SnippetPart struct {
+	Text  string
+	Match bool
+}
+
+// MinutesPage is one page of search results.
+type MinutesPage struct {
+	Hits []MinutesHit
+	// More is set when results follow this page.
+	More bool
+}
+
+// The snippet marks: control characters that never survive into indexed
+// text (clean removes them), so a mark in a snippet is always the engine's.
+const (
+	markStart = "\x02"
+	markEnd   = "\x03"
+)
+
+// IndexMinutes adds doc to the search index, or replaces what the index
+// held for its meeting. Call it only for minutes whose status is visible.
+// Errors: ErrInvalid for an empty MeetingID; ErrUnavailable when the store
+// is down.
+func (s *Store) IndexMinutes(ctx context.Context, doc MinutesDoc) error {
+	if strings.TrimSpace(doc.MeetingID) == "" {
+		return fmt.Errorf("index minutes: %w: no meeting ID", ErrInvalid)
+	}
+	body := clean(doc.Body)
+	if len(body) > MaxIndexedBody {
+		body = strings.ToValidUTF8(body[:MaxIndexedBody], "")
+	}
+	title, committee := clean(doc.Title), clean(doc.Committee)
+	args := []any{doc.MeetingID, title, committee, CommitteeKey(committee), ms(doc.Date), boolInt(doc.DateHasTime), boolInt(doc.Draft), clean(doc.URL), ms(s.now())}
+	what := "index minutes " + doc.MeetingID
+	if s.d.name == postgresDialect.name {
+		_, err := s.db.ExecContext(ctx, s.q(`
+			INSERT INTO search_minutes (meeting_id, title, committee, committee_key, meeting_date, date_has_time, draft, url, indexed_at, body)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+			ON CONFLICT (meeting_id) DO UPDATE SET title = excluded.title, committee = excluded.committee,
+				committee_key = excluded.committee_key, meeting_date = excluded.meeting_date,
+				date_has_time = excluded.date_has_time, draft = excluded.draft, url = excluded.url,
+				indexed_at = excluded.indexed_at, body = excluded.body`), append(args, body)...)
+		return s.wrap(what, err)
+	}
+	return s.tx(ctx, what, func(tx *sql.Tx) error {
+		var id int64
+		if err := tx.QueryRowContext(ctx, `
+			INSERT INTO search_minutes (meeting_id, title, committee, committee_key, meeting_date, date_has_time, draft, url, indexed_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+			ON CONFLICT (meeting_id) DO UPDATE SET title = excluded.title, committee = excluded.committee,
+				committee_key = excluded.committee_key, meeting_date = excluded.meeting_date,
+				date_has_time = excluded.date_has_time, draft = excluded.draft, url = excluded.url,
+				indexed_at = excluded.indexed_at
+			RETURNING doc_id`, args...).Scan(&id); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, "DELETE FROM search_minutes_fts WHERE rowid = ?", id); err != nil {
+			return err
+		}
+		_, err := tx.ExecContext(ctx, "INSERT INTO search_minutes_fts (rowid, title, body) VALUES (?, ?, ?)", id, title, body)
+		return err
+	})
+}
+
+// RemoveMinutes takes a meeting's minutes out of the search index (they
+// are gone or no longer visible) and reports whether they were there.
+// Errors: ErrUnavailable when the store is down.
+func (s *Store) RemoveMinutes(ctx context.Context, meetingID string) (bool, error) {
+	what := "remove minutes " + meetingID
+	if s.d.name == postgresDialect.name {
+		res, err := s.db.ExecContext(ctx, s.q("DELETE FROM search_minutes WHERE meeting_id = ?"), meetingID)
+		if err != nil {
+			return false, s.wrap(what, err)
+		}
+		n, err := res.RowsAffected()
+		return n > 0, s.wrap(what, err)
+	}
+	removed := false
+	err := s.tx(ctx, what, func(tx *sql.Tx) error {
+		var id int64
+		err := tx.QueryRowContext(ctx, "DELETE FROM search_minutes WHERE meeting_id = ? RETURNING doc_id", meetingID).Scan(&id)
+		if errors.Is(err, sql.ErrNoRows) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		removed = true
+		_, err = tx.ExecContext(ctx, "DELETE FROM search_minutes_fts WHERE rowid = ?", id)
+		return err
+	})
+	return removed, err
+}
+
+// IndexedMinutes returns, of the meetings named, those whose minutes the
+// index holds, each with whether they were indexed as a draft. The watcher
+// uses it to read again only minutes that may have changed.
+// Errors: ErrUnavailable when the store is down.
+func (s *Store) IndexedMinutes(ctx context.Context, meetingIDs []string) (map[string]bool, error) {
+	out := map[string]bool{}
+	if len(meetingIDs) == 0 {
+		return out, nil
+	}
+	rows, err := s.db.QueryContext(ctx, s.q("SELECT meeting_id, draft FROM search_minutes WHERE meeting_id IN ("+s.d.jsonStrings+")"), jsonArray(meetingIDs))
+	if err != nil {
+		return nil, s.wrap("read indexed minutes", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id string
+		var draft int
+		if err := rows.Scan(&id, &draft); err != nil {
+			return nil, s.wrap("read indexed minutes", err)
+		}
+		out[id] = draft != 0
+	}
+	return out, s.wrap("read indexed minutes", rows.Err())
+}
+
+// MinutesIndexStats describes the search index.
+type MinutesIndexStats struct {
+	Docs int // minutes documents indexed
+}
+
+// MinutesIndexStats counts the search index. Errors: ErrUnavailable when
+// the store is down.
+func (s *Store) MinutesIndexStats(ctx context.Context) (MinutesIndexStats, error) {
+	var st MinutesIndexStats
+	err := s.db.QueryRowContext(ctx, "SELECT COUNT(*) FROM search_minutes").Scan(&st.Docs)
+	return st, s.wrap("count indexed minutes", err)
+}
+
+// SearchMinutes returns the page of results of q starting at offset,
+// limit at most (default 5, at most 50), best first: by the engine's
+// relevance (bm25 on SQLite, ts_rank on PostgreSQL, title words weighing
+// more), then newest first. Whatever the words hold, they are matched as
+// text: SearchMinutes never fails on what was typed.
+// Errors: ErrUnavailable when the store is down.
+func (s *Store) SearchMinutes(ctx context.Context, q MinutesQuery, offset, limit int) (MinutesPage, error) {
+	if limit <= 0 {
+		limit = 5
+	}
+	limit = min(limit, 50)
+	offset = max(offset, 0)
+	words, phrases := queryTerms(q)
+	committee := CommitteeKey(clean(q.Committee))
+	if len(words)+len(phrases) == 0 && committee == "" {
+		return MinutesPage{}, nil
+	}
+	var (
+		query string
+		args  []any
+	)
+	if s.d.name == postgresDialect.name {
+		query, args = postgresSearch(words, phrases, committee)
+	} else {
+		query, args = sqliteSearch(words, phrases, committee)
+	}
+	args = append(args, limit+1, offset)
+	rows, err := s.db.QueryContext(ctx, s.q(query), args...)
+	if err != nil {
+		return MinutesPage{}, s.wrap("search minutes", err)
+	}
+	defer rows.Close()
+	var page MinutesPage
+	for rows.Next() {
+		var (
+			h             MinutesHit
+			date          int64
+			hasTime, drft int
+			snippet       string
+		)
+		if err := rows.Scan(&h.MeetingID, &h.Title, &h.Committee, &date, &hasTime, &drft, &h.URL, &snippet); err != nil {
+			return MinutesPage{}, s.wrap("search minutes", err)
+		}
+		if len(page.Hits) == limit {
+			page.More = true
+			break
+		}
+		h.Date, h.DateHasTime, h.Draft = time.UnixMilli(date).UTC(), hasTime != 0, drft != 0
+		if len(words)+len(phrases) == 0 {
+			snippet = lead(snippet, snippetLeadBytes)
+		}
+		h.Snippet = splitSnippet(snippet)
+		page.Hits = append(page.Hits, h)
+	}
+	return page, s.wrap("search minutes", rows.Err())
+}
+
+// snippetLeadBytes is how much of the body a result shows when no word
+// was searched for (a committee's list).
+const snippetLeadBytes = 240
+
+// sqliteSearch is the FTS5 query. Each term becomes an FTS5 string, in
+// double quotes with inner quotes doubled: a string is always a phrase of
+// the words the tokenizer finds in it, never an operator
+// (https://www.sqlite.org/fts5.html#fts5_strings). Strings side by side
+// must all match.
+func sqliteSearch(words, phrases []string, committee string) (string, []any) {
+	var args []any
+	where := []string{"1 = 1"}
+	if committee != "" {
+		where = append(where, "substr(m.committee_key, 1, ?) = ?")
+		args = append(args, utf8.RuneCountInString(committee), committee)
+	}
+	if len(words)+len(phrases) == 0 {
+		return `SELECT m.meeting_id, m.title, m.committee, m.meeting_date, m.date_has_time, m.draft, m.url, substr(f.body, 1, 400)
+			FROM search_minutes m JOIN search_minutes_fts f ON f.rowid = m.doc_id
+			WHERE ` + strings.Join(where, " AND ") + `
+			ORDER BY m.meeting_date DESC, m.meeting_id LIMIT ? OFFSET ?`, args
+	}
+	var match []string
+	for _, t := range append(words, phrases...) {
+		match = append(match, `"`+strings.ReplaceAll(t, `"`, `""`)+`"`)
+	}
+	args = append([]any{markStart, markEnd, strings.Join(match, " ")}, args...)
+	// snippet(): the body column (1), up to 24 tokens around the matches,
+	// "…" where the text was cut.
+	return `SELECT m.meeting_id, m.title, m.committee, m.meeting_date, m.date_has_time, m.draft, m.url,
+			snippet(search_minutes_fts, 1, ?, ?, '…', 24)
+		FROM search_minutes_fts f JOIN search_minutes m ON m.doc_id = f.rowid
+		WHERE search_minutes_fts MATCH ? AND ` + strings.Join(where, " AND ") + `
+		ORDER BY bm25(search_minutes_fts, 4.0, 1.0), m.meeting_date DESC, m.meeting_id
+		LIMIT ? OFFSET ?`, args
+}
+
+// postgresSearch is the PostgreSQL query: plainto_tsquery for each word
+// and phraseto_tsquery for each phrase, joined with &&. Both functions
+// read their text as words, ignoring any tsquery syntax in it
+// (https://www.postgresql.org/docs/current/textsearch-controls.html), and
+// the text is only ever a bound parameter.
+func postgresSearch(words, phrases []string, committee string) (string, []any) {
+	var args []any
+	where := []string{"TRUE"}
+	if committee != "" {
+		where = append(where, "substr(m.committee_key, 1, CAST(? AS integer)) = ?")
+		args = append(args, utf8.RuneCountInString(committee), committee)
+	}
+	if len(words)+len(phrases) == 0 {
+		return `SELECT m.meeting_id, m.title, m.committee, m.meeting_date, m.date_has_time, m.draft, m.url, substr(m.body, 1, 400)
+			FROM search_minutes m
+			WHERE ` + strings.Join(where, " AND ") + `
+			ORDER BY m.meeting_date DESC, m.meeting_id LIMIT ? OFFSET ?`, args
+	}
+	var parts []string
+	var qargs []any
+	for _, w := range words {
+		parts = append(parts, "plainto_tsquery('english', CAST(? AS text))")
+		qargs = append(qargs, w)
+	}
+	for _, p := range phrases {
+		parts = append(parts, "phraseto_tsquery('english', CAST(? AS text))")
+		qargs = append(qargs, p)
+	}
+	// ts_headline reads its options as name=value pairs; the marks are
+	// our control characters, which need no quoting.
+	opts := "StartSel=" + markStart + ", StopSel=" + markEnd + ", MaxWords=30, MinWords=12, ShortWord=2, MaxFragments=2, FragmentDelimiter=\" … \""
+	args = append(append(append([]any{}, qargs...), opts), args...)
+	return `WITH q AS (SELECT ` + strings.Join(parts, " && ") + ` AS query)
+		SELECT m.meeting_id, m.title, m.committee, m.meeting_date, m.date_has_time, m.draft, m.url,
+			ts_headline('english', m.body, q.query, CAST(? AS text))
+		FROM search_minutes m, q
+		WHERE m.tsv @@ q.query AND ` + strings.Join(where, " AND ") + `
+		ORDER BY ts_rank(m.tsv, q.query) DESC, m.meeting_date DESC, m.meeting_id
+		LIMIT ? OFFSET ?`, args
+}
+
+// queryTerms cleans the query's words and phrases: invalid UTF-8, NUL and
+// control characters become spaces, terms with no letter or digit go (an
+// engine would find no token in them), and at most maxQueryTerms stay.
+func queryTerms(q MinutesQuery) (words, phrases []string) {
+	n := 0
+	keep := func(in []string, max int) []string {
+		var out []string
+		for _, t := range in {
+			t = strings.Join(strings.Fields(clean(t)), " ")
+			if len(t) > max {
+				t = strings.ToValidUTF8(t[:max], "")
+			}
+			if n < maxQueryTerms && strings.IndexFunc(t, isTokenRune) >= 0 {
+				out = append(out, t)
+				n++
+			}
+		}
+		return out
+	}
+	words = keep(q.Words, maxWordBytes)
+	phrases = keep(q.Phrases, maxPhraseBytes)
+	return words, phrases
+}
+
+// isTokenRune is a rune both engines index: a letter or a digit.
+func isTokenRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsNumber(r) }
+
+// clean makes text safe to store and search on both engines: valid UTF-8,
+// no NUL (PostgreSQL refuses it in text) and no other control character
+// but newline and tab (so the snippet marks are always ours).
+func clean(s string) string {
+	s = strings.ToValidUTF8(s, "\uFFFD")
+	return strings.Map(func(r rune) rune {
+		if r == '\n' || r == '\t' {
+			return r
+		}
+		if unicode.IsControl(r) {
+			return ' '
+		}
+		return r
+	}, s)
+}
+
+// CommitteeKey is how the index compares committee names: trimmed and
+// lower case.
+func CommitteeKey(name string) string { return strings.ToLower(strings.TrimSpace(name)) }
+
+// lead is the start of body, cut at a word boundary with "…" when longer
+// than max bytes.
+func lead(body string, max int) string {
+	body = strings.Join(strings.Fields(body), " ")
+	if len(body) <= max {
+		return body
+	}
+	cut := strings.LastIndexByte(body[:max], ' ')
+	if cut <= 0 {
+		cut = max
+		for cut > 0 && !utf8.RuneStart(body[cut]) {
+			cut--
+		}
+	}
+	return body[:cut] + " …"
+}
+
+// splitSnippet turns the engine's marked snippet into parts, whitespace
+// runs (line breaks included) folded to one space.
+func splitSnippet(s string) []SnippetPart {
+	s = strings.Join(strings.Fields(s), " ")
+	var out []SnippetPart
+	for s != "" {
+		i := strings.Index(s, markStart)
+		if i < 0 {
+			out = appendPart(out, s, false)
+			break
+		}
+		out = appendPart(out, s[:i], false)
+		s = s[i+len(markStart):]
+		j := strings.Index(s, markEnd)
+		if j < 0 {
+			j = len(s)
+		}
+		out = appendPart(out, s[:j], true)
+		s = strings.TrimPrefix(s[j:], markEnd)
+	}
+	return out
+}
+
+// appendPart adds a part, merging it with the last when both are marked
+// or both are not.
+func appendPart(parts []SnippetPart, text string, match bool) []SnippetPart {
+	text = strings.NewReplacer(markStart, "", markEnd, "").Replace(text)
+	if text == "" {
+		return parts
+	}
+	if n := len(parts); n > 0 && parts[n-1].Match == match {
+		parts[n-1].Text += text
+		return parts
+	}
+	return append(parts, SnippetPart{Text: text, Match: match})
+}
