@@ -61,7 +61,7 @@ func newSharedList(r Records, ttl time.Duration, now func() time.Time) *sharedLi
 	// a list the bot already has (with a large organisation a refresh
 	// takes tens of milliseconds, which would otherwise be every
 	// command's p99). So a change made outside the bot shows up at most
-	// two TTLs later; see the README's Performance section.
+	// two TTLs later; see docs/performance.md.
 	return &sharedList{records: r, off: ttl < 0, lists: cache.New[*apiclient.ActionList](ttl, now).ServeStale(ttl),
 		titles: newMeetingTitles(r, now), finished: cache.New[apiclient.Action](finishedTTL, now)}
 }

@@ -79,7 +79,7 @@
 //
 // Fields. Each record has one alias table (actionFields, meetingFields,
 // agendaFields, minutesFields in this package) listing, for every field,
-// the member names it is read from in priority order; the README lists
+// the member names it is read from in priority order; docs/records-client.md lists
 // them, checked by a test. The first present, non-null and usable alias
 // wins (assignees merge: a later alias only fills what is still empty),
 // and a duplicated key counts once, first occurrence first. A dotted alias

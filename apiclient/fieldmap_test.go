@@ -19,7 +19,7 @@ func TestParseFieldMap(t *testing.T) {
 		wantErr string
 	}{
 		{name: "empty", in: "", want: FieldMap{}},
-		{name: "the README example", in: "action.title=subject,action.deadline=target_date,meeting.date=held_on,action.assignee=responsible.email",
+		{name: "the documented example", in: "action.title=subject,action.deadline=target_date,meeting.date=held_on,action.assignee=responsible.email",
 			want: FieldMap{"action.title": "subject", "action.deadline": "target_date", "meeting.date": "held_on", "action.assignee": "responsible.email"}},
 		{name: "spaces and empty pairs", in: " action.title = subject ,, ", want: FieldMap{"action.title": "subject"}},
 		{name: "field key in another casing", in: "Action.MeetingId=mtg,minutes.meeting-id=m", want: FieldMap{"action.meeting_id": "mtg", "minutes.meeting_id": "m"}},

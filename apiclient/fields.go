@@ -14,7 +14,7 @@ import (
 // drive decoding, the recognition of a record inside an envelope, the
 // report of unmapped members ([Client.Inspect]), the validation of
 // RECORDS_FIELD_MAP ([ParseFieldMap]) and, through a test, the list in the
-// README.
+// docs/records-client.md.
 type field struct {
 	// name is the field's key in a FieldMap, after the record's name:
 	// "deadline" in "action.deadline".
@@ -194,7 +194,7 @@ func newSchema(m FieldMap) *schema {
 }
 
 // fieldTables lists every record's fields under the record's name, in the
-// order the README documents them.
+// order docs/records-client.md documents them.
 func fieldTables() []struct {
 	record string
 	fields []field

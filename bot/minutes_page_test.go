@@ -537,7 +537,7 @@ func TestPublicMinutesOff(t *testing.T) {
 //
 //	RECORDSBOT_BROWSER=1 go test ./bot -run TestMinutesPageInABrowser
 //
-// RECORDSBOT_BROWSER=update also writes the screenshot the README shows,
+// RECORDSBOT_BROWSER=update also writes the screenshot docs/minutes-pages.md shows,
 // docs/minutes-page.png.
 func TestMinutesPageInABrowser(t *testing.T) {
 	mode := os.Getenv("RECORDSBOT_BROWSER")

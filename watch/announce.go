@@ -98,13 +98,12 @@ func (p *poll) announce(ctx context.Context) error {
 // horizon, keeping those of followed committees. complete is false when
 // the page cap stopped it first.
 func (p *poll) readMeetings(ctx context.Context, horizon time.Time, followed map[string][]store.Follow) (out []apiclient.Meeting, complete bool, err error) {
-	opts := &apiclient.ListMeetingsOptions{}
+	next := ""
 	for page := 0; page < p.cfg.MaxMeetingPages; page++ {
-		mp, err := p.deps.Records.ListMeetings(ctx, opts)
+		mp, err := p.listMeetings(ctx, next)
 		if err != nil {
-			return nil, false, fmt.Errorf("list meetings: %w", err)
+			return nil, false, err
 		}
-		p.sum.MeetingPages++
 		for _, m := range mp.Meetings {
 			// Undated meetings cannot say where the horizon is; they are
 			// read, and the walk goes on.
@@ -119,7 +118,7 @@ func (p *poll) readMeetings(ctx context.Context, horizon time.Time, followed map
 		if mp.Next == "" {
 			return out, true, nil
 		}
-		opts = &apiclient.ListMeetingsOptions{Next: mp.Next}
+		next = mp.Next
 	}
 	p.log.WarnContext(ctx, "watch: stopped reading meetings at the page cap before the horizon", "pages", p.cfg.MaxMeetingPages, "horizon", horizon)
 	return out, false, nil
@@ -163,7 +162,7 @@ func (p *poll) meeting(ctx context.Context, m apiclient.Meeting, follows []store
 	if !need {
 		return false, nil
 	}
-	min, err := p.deps.Records.GetMinutes(ctx, m.ID)
+	min, err := p.readMinutes(ctx, &m)
 	if errors.Is(err, apiclient.ErrNotFound) {
 		// Not visible (no minutes, or draft, in review…): never announced.
 		return true, nil
@@ -171,7 +170,6 @@ func (p *poll) meeting(ctx context.Context, m apiclient.Meeting, follows []store
 	if err != nil {
 		return true, fmt.Errorf("minutes of %s: %w", m.ID, err)
 	}
-	p.sum.Minutes++
 	if !minutes.Visible(min) {
 		return true, nil
 	}

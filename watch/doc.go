@@ -24,10 +24,13 @@
 //     older than Config.Lookback (60 days). A poll with a new follow to
 //     baseline reads back the whole Lookback. A meeting first entered in
 //     the records more than Backfill after its date is not announced.
-//     No follows: no meetings are read.
-//   - GetMinutes: once per meeting read that belongs to a followed
-//     committee and is not already announced as approved in every
-//     following channel.
+//     The search index (below) walks the same pages, each read once a
+//     poll, back to Config.Lookback.
+//   - GetMinutes: at most once per meeting per poll: for a meeting that
+//     belongs to a followed committee and is not already announced as
+//     approved in every following channel; and, for search, for a meeting
+//     dated within Config.Backfill whose minutes are not indexed as
+//     approved, or within Config.Lookback indexed as a draft.
 //   - The active actions once (actions.Service.List: the list the commands
 //     share), and users.lookupByEmail at most once per assignee who gets a
 //     DM (cached for the poll).
@@ -36,6 +39,15 @@
 //     (plus conversations.open for a DM, or conversations.replies for an
 //     approval's thread reply) only for work whose earlier
 //     worker stopped mid-way.
+//
+// # Search
+//
+// Every minutes read indexes what it found (minutes.Apply): visible
+// minutes go into the store's search index, minutes not found or hidden
+// leave it, so after one poll everything newly visible is searchable.
+// Minutes that change long after their meeting are caught by the
+// background backfill (minutes.Backfill), which re-reads the history
+// daily.
 //
 // # Exactly once
 //

@@ -157,6 +157,8 @@ type Summary struct {
 	// DMs counts new-assignment DMs sent; DMsOff, those not sent because
 	// the person turned them off; Unmatched, assignees with no Slack user.
 	DMs, DMsOff, Unmatched int
+	// Indexed counts minutes indexed for search (new or read again).
+	Indexed int
 	// Recovered counts posts found in Slack's history after an earlier
 	// worker stopped between posting and recording them.
 	Recovered int
@@ -181,6 +183,9 @@ func (s Summary) String() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "watch: read %d meetings (%d pages), %d minutes, %d actions; announced %d, approved %d, baselined %d follows; %d assignment DMs",
 		s.Meetings, s.MeetingPages, s.Minutes, s.Actions, s.Announced, s.Approved, s.Baselined, s.DMs)
+	if s.Indexed > 0 {
+		fmt.Fprintf(&b, "; indexed %d minutes for search", s.Indexed)
+	}
 	if s.DMsOff > 0 {
 		fmt.Fprintf(&b, " (%d off by choice)", s.DMsOff)
 	}
@@ -217,7 +222,8 @@ func Poll(ctx context.Context, cfg Config, deps Deps) (Summary, error) {
 	if deps.Logger == nil {
 		deps.Logger = slog.New(slog.DiscardHandler)
 	}
-	p := &poll{cfg: cfg, deps: deps, log: deps.Logger, now: cfg.Now(), emails: map[string]string{}}
+	p := &poll{cfg: cfg, deps: deps, log: deps.Logger, now: cfg.Now(), emails: map[string]string{},
+		minutes: map[string]minutesRead{}, pages: map[string]*apiclient.MeetingPage{}}
 	got, err := deps.Store.TryLock(ctx, lockName, cfg.Owner, cfg.LockTTL)
 	if err != nil {
 		return p.sum, fmt.Errorf("watch lock: %w", err)
@@ -244,11 +250,17 @@ func Poll(ctx context.Context, cfg Config, deps Deps) (Summary, error) {
 	if annErr != nil {
 		annErr = fmt.Errorf("announcements: %w", annErr)
 	}
+	// The search index after the announcements, which it shares reads
+	// with: what they read is indexed already.
+	idxErr := p.index(ctx)
+	if idxErr != nil {
+		idxErr = fmt.Errorf("search index: %w", idxErr)
+	}
 	asgErr := p.assignments(ctx)
 	if asgErr != nil {
 		asgErr = fmt.Errorf("assignment DMs: %w", asgErr)
 	}
-	err = errors.Join(annErr, asgErr)
+	err = errors.Join(annErr, idxErr, asgErr)
 	if err == nil && p.sum.Failed > 0 {
 		err = fmt.Errorf("%d posts: %w", p.sum.Failed, ErrPartial)
 	}
@@ -266,4 +278,10 @@ type poll struct {
 	// emails caches users.lookupByEmail for the poll: lowercased email ->
 	// user ID ("" when Slack knows nobody by it).
 	emails map[string]string
+	// minutes and pages keep the poll's records reads, so the
+	// announcements and the search index read each once.
+	minutes map[string]minutesRead
+	pages   map[string]*apiclient.MeetingPage
+	// indexErr is the last failure to write the search index.
+	indexErr error
 }

@@ -119,7 +119,7 @@ func endpointCheck(e apiclient.EndpointReport, in *apiclient.Inspection, fm apic
 		if strings.Contains(e.Error, "403") || strings.Contains(e.Error, "401") {
 			return check{}, false
 		}
-		fix := "the records service answered in a form the client cannot read; see \"What the records client accepts\" in the README"
+		fix := "the records service answered in a form the client cannot read; see docs/records-client.md"
 		if strings.Contains(e.Error, "no array under") {
 			fix = "the list is wrapped in a member the client does not know (it reads data, items, results, value, the resource's name or _embedded); RECORDS_FIELD_MAP names fields, not envelopes, so report the service's answer as a recordsbot issue"
 		}
@@ -185,7 +185,7 @@ func endpointCheck(e apiclient.EndpointReport, in *apiclient.Inspection, fm apic
 			fieldMapFix(missing, e.Unmapped, fm))
 	case e.Truncated != "":
 		c = advisory(summary+"; the list could not be read to its end: "+e.Truncated,
-			"the bot will say \"showing N of M\" on such lists; see \"What the records client accepts\" in the README")
+			"the bot will say \"showing N of M\" on such lists; see docs/records-client.md")
 	}
 	c.Details = details
 	return c, true

@@ -94,7 +94,7 @@ Usage: recordsbot [subcommand] [flags]
 
 Subcommands:
   serve        run the Slack app (the default): HTTP on $PORT, or Socket Mode with SLACK_APP_TOKEN
-  remind       send each assignee one DM about overdue and due-soon actions (run daily by a scheduler)
+  remind       DM each assignee about overdue and due-soon actions, once a day from REMIND_AT in their time zone (run hourly by a scheduler)
                --dry-run   print the reminders, send nothing (still needs SLACK_BOT_TOKEN to look people up)
   doctor       check the set-up before going live: prints a checklist (✓ ✗ –), exits 1 if something blocks normal use
                --json          print the checklist as JSON
