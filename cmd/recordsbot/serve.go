@@ -82,6 +82,7 @@ func botConfig(cfg Config) bot.Config {
 		FollowAdminsOnly:  cfg.FollowAdminsOnly,
 		Notify:            cfg.notifyDefaults(),
 		ActionsVisibility: cfg.visibility(),
+		OrgName:           strings.TrimSpace(cfg.OrgName),
 	}
 }
 
