@@ -119,11 +119,18 @@ func (fu *followUI) follow(ctx context.Context, cmd command, typed string) *repl
 	} else if msg != "" {
 		return notice(msg)
 	}
-	existed, err := fu.store.Follow(ctx, store.Follow{
-		ChannelID: cmd.ChannelID, Committee: committee, CommitteeKey: minutes.CommitteeKey(committee), By: cmd.UserID,
-	})
+	f := store.Follow{ChannelID: cmd.ChannelID, Committee: committee, CommitteeKey: minutes.CommitteeKey(committee), By: cmd.UserID}
+	existed, err := fu.store.Follow(ctx, f)
 	if err != nil {
 		return notice(fu.say(ctx, "follow", err))
+	}
+	if !existed && fu.baseline != nil {
+		// "From now on" starts here: what is visible now is old news, and
+		// anything published after this is announced.
+		if err := fu.baseline(ctx, f); err != nil {
+			fu.log.WarnContext(ctx, "follow: baseline not taken; the watcher's next poll takes it", "channel", f.ChannelID,
+				"committee", committee, "error", err)
+		}
 	}
 	name := blocks.Escape(committee)
 	if existed {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -11,11 +12,15 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/recordsbot/recordsbot/actions"
+	"github.com/recordsbot/recordsbot/apiclient"
 	"github.com/recordsbot/recordsbot/apiclient/recordstest"
 	"github.com/recordsbot/recordsbot/bot"
 	"github.com/recordsbot/recordsbot/internal/slackapi/slacktest"
+	"github.com/recordsbot/recordsbot/minutes"
 	"github.com/recordsbot/recordsbot/store"
 	"github.com/recordsbot/recordsbot/store/storetest"
+	"github.com/recordsbot/recordsbot/watch"
 )
 
 // storeEngines are the databases the store-backed tests run on: SQLite
@@ -247,4 +252,45 @@ func TestFollowCallsAndARecordsOutage(t *testing.T) {
 	assert.Contains(t, got.Text, "records service isn't answering", "follow needs the records to know the committee")
 	assert.Empty(t, followKeys(t, st, "C0GENERAL"))
 	assert.Len(t, h.slack.Calls("conversations.info"), 2, "unfollow and following ask Slack nothing")
+}
+
+// TestFollowTakesTheBaselineAtOnce: /minutes follow takes the baseline
+// when the follow is made (watch.Baseline, as serve wires it), so minutes
+// published between the follow and the watcher's next poll are announced
+// by that poll, and nothing from before the follow is.
+func TestFollowTakesTheBaselineAtOnce(t *testing.T) {
+	t.Parallel()
+	onEachStore(t, func(t *testing.T, st *store.Store) {
+		h := newHarness(t, withAuditAndRisk())
+		rc, err := apiclient.NewClient(h.records.URL, recordstest.DefaultKey)
+		require.NoError(t, err)
+		api := slack.New(slacktest.DefaultToken, slack.OptionAPIURL(h.slack.APIURL()))
+		wdeps := watch.Deps{Store: st, Records: rc, Slack: api, Actions: actions.New(rc, api, actions.Config{CacheTTL: -1}),
+			Minutes: minutes.New(rc, minutes.Config{}), Logger: testLogger(t)}
+		h.rebuild(bot.Deps{Store: st, Baseline: func(ctx context.Context, f store.Follow) error {
+			return watch.Baseline(ctx, watch.Config{}, wdeps, f)
+		}})
+		alice := h.person("alice")
+		const general = "C0GENERAL"
+
+		got := h.minutesIn(alice, general, "general", "follow finance")
+		require.Contains(t, got.Text, "follow *Finance*")
+		fs, err := st.FollowsInChannel(t.Context(), general)
+		require.NoError(t, err)
+		require.Len(t, fs, 1)
+		assert.True(t, fs[0].Baselined, "taken when the follow was made")
+
+		h.records.AddMeeting(recordstest.Meeting{ID: "mtg_fin_new", Title: "Finance Committee: Extra", Committee: "Finance", Date: time.Now().UTC()})
+		h.records.SetMinutes(recordstest.Minutes{MeetingID: "mtg_fin_new", Status: "published_draft", Body: "A draft."})
+		sum, err := watch.Poll(t.Context(), watch.Config{}, wdeps)
+		require.NoError(t, err)
+		assert.Equal(t, 1, sum.Announced, "only what was published after the follow: %s", sum)
+		var posts []slacktest.Message
+		for _, m := range h.slack.Messages(general) {
+			if !m.Ephemeral && m.ThreadTS == "" && strings.Contains(string(m.Blocks), "Extra") {
+				posts = append(posts, m)
+			}
+		}
+		assert.Len(t, posts, 1)
+	})
 }

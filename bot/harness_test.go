@@ -24,6 +24,7 @@ import (
 	"github.com/recordsbot/recordsbot/internal/testworld"
 	"github.com/recordsbot/recordsbot/internal/testworld/testbot"
 	"github.com/recordsbot/recordsbot/minutes"
+	"github.com/recordsbot/recordsbot/store"
 )
 
 const testSecret = "8f742231b10e8888abcd99yyyzzz85a5"
@@ -44,6 +45,18 @@ type harness struct {
 	// minutes is the minutes domain's configuration the bot was built
 	// with; rebuild uses it again.
 	minutes minutes.Config
+	// ledger is the store the reminder job's runs share (jobStore).
+	ledger *store.Store
+}
+
+// jobStore is the store the jobs run by this harness share (opened on
+// first use, SQLite): their exactly-once ledger.
+func (h *harness) jobStore() *store.Store {
+	h.t.Helper()
+	if h.ledger == nil {
+		h.ledger = openTestStore(h.t, "sqlite")
+	}
+	return h.ledger
 }
 
 // harnessSetup is what harness options edit before the bot starts.
@@ -89,11 +102,21 @@ func testMinutesConfig() minutes.Config {
 
 func newHarness(t *testing.T, opts ...harnessOption) *harness {
 	t.Helper()
+	return newHarnessDeps(t, bot.Deps{}, opts...)
+}
+
+// newHarnessDeps is newHarness with some of the bot's dependencies given
+// (its clock, say: Slack's requests are then signed by the same clock).
+func newHarnessDeps(t *testing.T, deps bot.Deps, opts ...harnessOption) *harness {
+	t.Helper()
 	now := time.Now()
 	data := testworld.Dataset(now)
 	cfg := bot.Config{
 		SigningSecret: testSecret,
 		AckBudget:     2 * time.Second,
+		// Every test reads pages from 127.0.0.1; the tests of the public
+		// limits set their own.
+		Public: bot.PublicLimits{PerClient: 1e6, PerClientBurst: 1e6, RecordsCalls: 1e6, RecordsBurst: 1e6},
 	}
 	mcfg := testMinutesConfig()
 	for _, o := range opts {
@@ -119,8 +142,10 @@ func newHarness(t *testing.T, opts ...harnessOption) *harness {
 	// ends the ones started here, which would otherwise outlive the test.
 	rc, err := apiclient.NewClient(w.Records.URL, recordstest.DefaultKey)
 	require.NoError(t, err)
-	b := testbot.Start(t, w, cfg, bot.Deps{Logger: testLogger(t), Records: rc, Minutes: minutes.New(rc, mcfg)})
+	deps.Logger, deps.Records, deps.Minutes = testLogger(t), rc, minutes.New(rc, mcfg)
+	b := testbot.Start(t, w, cfg, deps)
 	h.bot, h.http, h.send = b.Server, b.HTTP, b.Send
+	h.send.Now = deps.Now
 	// Every test also holds the bot to Slack's rule for updates: each
 	// version of a message or view has new block IDs.
 	t.Cleanup(func() { assert.Empty(t, h.slack.BlockIDReuse(), "block_ids sent again in an updated message or view") })

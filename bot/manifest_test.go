@@ -94,16 +94,17 @@ func TestManifestScopes(t *testing.T) {
 		"GetConversationInfoContext": {"channels:read", "groups:read"},
 		// users.conversations for the bot's DMs (types=im).
 		"GetConversationsForUserContext": {"im:read"},
-		// The reminder DMs' history and, for the once-a-day report without
-		// a ledger, the report channel's (public or private), with the
-		// messages' metadata, which needs metadata.message:read
+		// Crash recovery of exactly-once posts (internal/once): the history
+		// of a DM or a channel (public or private), or a thread's replies,
+		// with the messages' metadata, which needs metadata.message:read
 		// (https://docs.slack.dev/reference/scopes/metadata.message.read).
 		"GetConversationHistoryContext": {"im:history", "channels:history", "groups:history", "metadata.message:read"},
+		"GetConversationRepliesContext": {"im:history", "channels:history", "groups:history", "metadata.message:read"},
 	}
 	used := map[string]bool{"commands": true, "links:read": true} // slash commands; link_shared events
 	call := regexp.MustCompile(`\.(\w+Context|GetUsersPaginated)\(`)
 	// Every package that calls Slack: the edge, the domain and the jobs.
-	for _, dir := range []string{".", "../actions", "../remind", "../watch"} {
+	for _, dir := range []string{".", "../actions", "../remind", "../watch", "../internal/once"} {
 		entries, err := os.ReadDir(dir)
 		if os.IsNotExist(err) {
 			continue

@@ -34,6 +34,7 @@ type Metrics struct {
 	socketConnects  prometheus.Counter
 	socketUp        prometheus.Gauge
 	socketEnvelopes *prometheus.CounterVec
+	guard           guardMetrics
 }
 
 // NewMetrics registers recordsbot's metrics, with the Go runtime and process
@@ -76,7 +77,7 @@ func NewMetrics() *Metrics {
 			Name: "recordsbot_slack_rate_limit_waits_total", Help: "Times a Slack call waited out a Retry-After before trying again.",
 		}, []string{"method"}),
 		reminders: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "recordsbot_reminders_total", Help: "Reminder DMs by outcome (sent, skipped, failed, unmatched).",
+			Name: "recordsbot_reminders_total", Help: "Reminder DMs by outcome (sent, skipped, recovered, busy, not_yet, weekend, failed, unmatched).",
 		}, []string{"outcome"}),
 		dependencyUp: prometheus.NewGaugeVec(prometheus.GaugeOpts{
 			Name: "recordsbot_dependency_up", Help: "1 when the readiness check last found the dependency (slack, records) working, else 0.",
@@ -92,6 +93,7 @@ func NewMetrics() *Metrics {
 			Help: "Socket Mode envelopes by type and outcome (acked, ack_failed, unreadable, shutdown).",
 		}, []string{"type", "outcome"}),
 	}
+	m.guard = newGuardMetrics(reg)
 	reg.MustRegister(m.buildInfo, m.requests, m.ackLatency, m.totalLatency, m.recordsCalls, m.slackCalls,
 		m.slackErrors, m.slackLimited, m.reminders, m.dependencyUp, m.socketConnects, m.socketUp, m.socketEnvelopes)
 	return m
@@ -172,7 +174,8 @@ func (m *Metrics) SlackWait(method string) {
 	}
 }
 
-// Reminder counts one reminder outcome: "sent", "skipped", "failed" or
+// Reminder counts one reminder outcome: "sent", "skipped", "recovered",
+// "busy", "not_yet", "weekend", "failed" or
 // "unmatched".
 func (m *Metrics) Reminder(outcome string) {
 	if m != nil {
@@ -277,4 +280,29 @@ func endpointTemplate(path string) string {
 		return "/" + parts[0] + "/{id}/" + parts[2]
 	}
 	return "other"
+}
+
+// SearchBackfill publishes the minutes search backfill's progress, read
+// from progress at each scrape: the meetings pages and minutes read in the
+// pass under way, and when the last whole pass ended (0 before the first).
+func (m *Metrics) SearchBackfill(progress func() (pages, read float64, doneAt time.Time)) {
+	if m == nil {
+		return
+	}
+	m.reg.MustRegister(
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name: "recordsbot_search_backfill_pages", Help: "Meetings pages the minutes search backfill has read in its pass under way.",
+		}, func() float64 { p, _, _ := progress(); return p }),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name: "recordsbot_search_backfill_minutes_read", Help: "Minutes the search backfill has read in its pass under way.",
+		}, func() float64 { _, r, _ := progress(); return r }),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name: "recordsbot_search_backfill_done_timestamp_seconds", Help: "When the search backfill last finished a whole pass (Unix seconds); 0 before the first.",
+		}, func() float64 {
+			if _, _, at := progress(); !at.IsZero() {
+				return float64(at.Unix())
+			}
+			return 0
+		}),
+	)
 }

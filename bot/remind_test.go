@@ -98,6 +98,7 @@ func (h *harness) remindOn(clock remind.Clock, cfg remind.Config, metrics *bot.M
 		Metrics: metrics,
 		Out:     &out,
 		Clock:   clock,
+		Store:   h.jobStore(),
 	})
 	return remindRun{sum: sum, err: err, out: out.String()}
 }
@@ -516,6 +517,7 @@ func TestRemindAssigneeGivenBySlackID(t *testing.T) {
 		Records: slackIDRecords{Records: rc, ids: map[string]string{"Dee Mapped": "U0DEE", "Bob Brown": "U0NOSUCH"}},
 		Slack:   slack.New(slacktest.DefaultToken, slack.OptionAPIURL(h.slack.APIURL())),
 		Logger:  testLogger(t),
+		Store:   h.jobStore(),
 	})
 	require.ErrorIs(t, err, remind.ErrRemindersFailed)
 	_, dee := h.dm("DU0DEE")

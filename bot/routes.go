@@ -14,16 +14,20 @@ func addRoutes(r chi.Router, s *Server) {
 	r.Get("/healthz", handleHealthz())
 	r.Get("/readyz", handleReadyz(s.deps.Ready))
 	r.Method(http.MethodGet, "/metrics", handleMetrics(s.deps.Metrics))
-	// The public pages (PUBLIC_MINUTES): the archive, its feed and one
-	// meeting's minutes. chi tries the fixed /minutes/feed.atom before the
+	// The public routes need no login; s.public bounds what they cost.
+	// They are the archive, its feed and one meeting's minutes
+	// (PUBLIC_MINUTES); chi tries the fixed /minutes/feed.atom before the
 	// pattern.
-	archive, feed, page := s.site.Archive(), s.site.Feed(), s.site.Minutes()
-	r.Get("/minutes", archive)
-	r.Head("/minutes", archive)
-	r.Get("/minutes/feed.atom", feed)
-	r.Head("/minutes/feed.atom", feed)
-	r.Get("/minutes/{meetingID}", page)
-	r.Head("/minutes/{meetingID}", page)
-	r.Get("/minutes/assets/style.css", minutespage.Stylesheet())
-	r.Head("/minutes/assets/style.css", minutespage.Stylesheet())
+	r.Group(func(r chi.Router) {
+		r.Use(s.public.wrap)
+		archive, feed, page := s.site.Archive(), s.site.Feed(), s.site.Minutes()
+		r.Get("/minutes", archive)
+		r.Head("/minutes", archive)
+		r.Get("/minutes/feed.atom", feed)
+		r.Head("/minutes/feed.atom", feed)
+		r.Get("/minutes/{meetingID}", page)
+		r.Head("/minutes/{meetingID}", page)
+		r.Get("/minutes/assets/style.css", minutespage.Stylesheet())
+		r.Head("/minutes/assets/style.css", minutespage.Stylesheet())
+	})
 }

@@ -22,6 +22,7 @@ import (
 	"github.com/recordsbot/recordsbot/apiclient"
 	"github.com/recordsbot/recordsbot/bot/minutespage"
 	"github.com/recordsbot/recordsbot/minutes"
+	"github.com/recordsbot/recordsbot/store"
 )
 
 // Records is what the bot needs of the Records API; *apiclient.Client
@@ -100,6 +101,13 @@ type Config struct {
 	// Notify are the organisation's notification defaults, shown on the
 	// Home tab to whoever has not chosen.
 	Notify NotifyDefaults
+	// Public bounds what the public minutes pages may cost; see
+	// PublicLimits for the defaults.
+	Public PublicLimits
+	// MaxInFlight bounds the commands, clicks and events at work at once;
+	// past it a request is answered "I'm busy" at once. Default: 16 a
+	// second for the whole WorkTimeout (240 at 15 s); see inFlightRate.
+	MaxInFlight int
 }
 
 func (c *Config) setDefaults() {
@@ -114,6 +122,9 @@ func (c *Config) setDefaults() {
 	}
 	if c.UserCacheTTL <= 0 {
 		c.UserCacheTTL = 10 * time.Minute
+	}
+	if c.MaxInFlight <= 0 {
+		c.MaxInFlight = inFlightSlots(c.WorkTimeout)
 	}
 	if c.PageSize <= 0 {
 		c.PageSize = 10
@@ -152,6 +163,10 @@ type Deps struct {
 	// Store keeps follows and notification settings; nil: the commands
 	// and settings that need it say it is not configured.
 	Store Store
+	// Baseline takes a new follow's baseline when /minutes follow makes it
+	// (watch.Baseline), so minutes published before the watcher's next
+	// poll are announced; nil, or a failure, leaves it to that poll.
+	Baseline func(ctx context.Context, f store.Follow) error
 }
 
 // Server is recordsbot's HTTP server and dispatcher. It implements
@@ -162,14 +177,21 @@ type Server struct {
 	log     *slog.Logger
 	handler http.Handler
 
-	cmds    map[string]func(context.Context, command) *reply
+	cmds map[string]func(context.Context, command) *reply
+	// quick answers a command at once from what is already in memory,
+	// or returns nil; see actionsUI.quickActions.
+	quick   map[string]func(command) *reply
 	dom     *actions.Service
 	home    *homeUI
 	unfurls *unfurler
 	clicks  *clicks
 	mins    *minutes.Service
 	site    *minutespage.Site
-	seen    seenEvents
+	public  *publicGuard
+	// work bounds the requests at work; busy bounds the "I'm busy"
+	// notices sent through response_url when work is full.
+	work, busy *workSlots
+	seen       seenEvents
 	// pending tracks follow-ups that outlive their request, so shutdown can
 	// wait for them.
 	pending sync.WaitGroup
@@ -204,15 +226,22 @@ func NewServer(cfg Config, deps Deps) *Server {
 	say := s.userMessage
 	acts := &actionsUI{dom: dom, meetings: deps.Records, revs: newRevisions(deps.Now()), now: deps.Now,
 		pageSize: cfg.PageSize, log: s.log, say: say}
+	if cfg.ActionsCacheTTL > 0 {
+		acts.memo = newReplyMemo()
+	}
 	if deps.Minutes == nil {
 		deps.Minutes = minutes.New(deps.Records, minutes.Config{Now: deps.Now})
 	}
 	s.deps.Minutes, s.mins = deps.Minutes, deps.Minutes
 	s.site = minutespage.New(deps.Minutes, minutespage.Options{OrgName: cfg.OrgName, Zone: cfg.Zone, Search: deps.MinutesSearch, Log: s.log})
-	mins := &minutesUI{records: deps.Records, svc: deps.Minutes, pageSize: cfg.PageSize, now: deps.Now, say: say,
-		follow: &followUI{store: deps.Store, records: deps.Records, slack: deps.Slack, metrics: deps.Metrics,
+	// The search index lives in the store, when the store has one.
+	search, _ := deps.Store.(MinutesSearch)
+	mins := &minutesUI{records: deps.Records, svc: deps.Minutes, search: search, pageSize: cfg.PageSize, now: deps.Now, say: say,
+		follow: &followUI{store: deps.Store, baseline: deps.Baseline, records: deps.Records, slack: deps.Slack, metrics: deps.Metrics,
 			adminsOnly: cfg.FollowAdminsOnly, isAdmin: dom.IsAdmin, who: dom.Who, log: s.log, say: say}}
 	settings := &settingsUI{store: deps.Store, notify: cfg.Notify, log: s.log, say: say}
+	s.public = newPublicGuard(cfg.Public, deps.Now, deps.Metrics, s.log)
+	s.work, s.busy = newWorkSlots(cfg.MaxInFlight), newWorkSlots(busyNotices)
 	s.home = &homeUI{dom: dom, acts: acts, mins: mins, slack: deps.Slack, metrics: deps.Metrics,
 		settings: settings, now: deps.Now, log: s.log, say: say}
 	s.unfurls = &unfurler{mins: mins, slack: deps.Slack, metrics: deps.Metrics, log: s.log}
@@ -223,6 +252,7 @@ func NewServer(cfg Config, deps Deps) *Server {
 		"/minutes":  mins.commandMinutes,
 		"/meetings": mins.commandMeetings,
 	}
+	s.quick = map[string]func(command) *reply{"/actions": acts.quickActions}
 	r := chi.NewRouter()
 	r.Use(recoverer(s.log), requestIDs)
 	addRoutes(r, s)
@@ -248,18 +278,6 @@ func (s *Server) Wait(ctx context.Context) error {
 	case <-ctx.Done():
 		return errors.New("follow-ups still pending at shutdown")
 	}
-}
-
-// background runs f after the current request, on a context detached from
-// it and bounded by WorkTimeout, tracked for graceful shutdown.
-func (s *Server) background(ctx context.Context, f func(ctx context.Context)) {
-	s.pending.Add(1)
-	go func() {
-		defer s.pending.Done()
-		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), s.cfg.WorkTimeout)
-		defer cancel()
-		f(ctx)
-	}()
 }
 
 // revisions hands out render revisions for block IDs (see

@@ -203,7 +203,7 @@ func (h *harness) remindWithStore(st *store.Store, d bot.NotifyDefaults, cfg rem
 	sum, err := remind.Run(h.t.Context(), cfg, remind.Deps{
 		Records:  rc,
 		Slack:    slack.New(slacktest.DefaultToken, slack.OptionAPIURL(h.slack.APIURL())),
-		Ledger:   remind.StoreLedger(st),
+		Store:    st,
 		Settings: remind.StoreSettings(st, d),
 		Logger:   testLogger(h.t),
 		Clock:    slacktest.NewScaledClock(time.Now(), 1000),

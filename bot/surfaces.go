@@ -7,6 +7,7 @@ import (
 
 	"github.com/recordsbot/recordsbot/actions"
 	"github.com/recordsbot/recordsbot/minutes"
+	"github.com/recordsbot/recordsbot/store"
 )
 
 // The bot's surfaces. Each is a small value built once by NewServer and
@@ -26,6 +27,9 @@ type actionsUI struct {
 	dom      *actions.Service
 	meetings MeetingReader
 	revs     *revisions
+	// memo holds encoded list replies (see listReply); nil when the
+	// action list is not cached, as each command then reads a new list.
+	memo     *replyMemo
 	now      func() time.Time
 	pageSize int
 	log      *slog.Logger
@@ -35,8 +39,10 @@ type actionsUI struct {
 // minutesUI is /minutes and /meetings, and the meeting and minutes
 // buttons.
 type minutesUI struct {
-	records  MeetingReader
-	svc      *minutes.Service
+	records MeetingReader
+	svc     *minutes.Service
+	// search is the minutes search index; nil without a store.
+	search   MinutesSearch
 	pageSize int
 	now      func() time.Time
 	say      say
@@ -47,7 +53,8 @@ type minutesUI struct {
 // followUI is /minutes follow, unfollow and following: which channels
 // hear about which committees' minutes, kept in the store.
 type followUI struct {
-	store      Store // nil: the bot runs without one
+	store      Store                                           // nil: the bot runs without one
+	baseline   func(ctx context.Context, f store.Follow) error // nil: the watcher's next poll takes it
 	records    MeetingReader
 	slack      SlackAPI
 	metrics    *Metrics

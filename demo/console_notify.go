@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/recordsbot/recordsbot/apiclient/recordstest"
-	"github.com/recordsbot/recordsbot/store"
 )
 
 // Minutes statuses of Records API v1 that the demo's publish and approve
@@ -40,9 +39,6 @@ func (c *console) publish(ctx context.Context, typed string) error {
 		mins, ok := minutes[m.ID]
 		if ok && (mins.Status == statusApproved || mins.Status == statusPublishedDraft) {
 			continue
-		}
-		if err := c.catchUp(ctx); err != nil {
-			return err
 		}
 		if !ok {
 			mins = recordstest.Minutes{MeetingID: m.ID, Body: fmt.Sprintf("# %s\n\n%s", m.Title, draftNote)}
@@ -79,9 +75,6 @@ func (c *console) approve(ctx context.Context, typed string) error {
 	}
 	if latest == nil {
 		return fmt.Errorf("%s has no published draft to approve; publish %s publishes one", committee, strings.ToLower(committee))
-	}
-	if err := c.catchUp(ctx); err != nil {
-		return err
 	}
 	m := meetings[latest.MeetingID]
 	latest.Status, latest.UpdatedAt = statusApproved, time.Now()
@@ -156,38 +149,6 @@ func (c *console) committee(typed, verb string) (string, error) {
 		return prefixed[0], nil
 	}
 	return "", fmt.Errorf("there is no committee %q in the demo; the committees are %s", typed, strings.Join(names, ", "))
-}
-
-// catchUp runs the poll that a watcher running in the background (serve
-// with WATCH_INTERVAL, or a CronJob) would have run since a channel
-// followed a committee, before the records change. Following starts at the
-// first poll after the follow: whatever is visible then is the baseline
-// and never announced. Without this, minutes published straight after
-// `/minutes follow` would be part of that baseline, which is right for a
-// real watcher minutes away but would make the demo announce nothing.
-// It does nothing when every follow has had its first poll.
-func (c *console) catchUp(ctx context.Context) error {
-	follows, err := c.env.store.AllFollows(ctx)
-	if err != nil {
-		return fmt.Errorf("read the follows: %w", err)
-	}
-	if !slices.ContainsFunc(follows, func(f store.Follow) bool { return !f.Baselined }) {
-		return nil
-	}
-	sum, err := c.env.watch(ctx)
-	c.printf("%s\n", c.r.p.grey("First the watcher polls, as it would have in the background since /minutes follow: "+
-		"that poll takes the baseline of the new follow, so only what changes from now on is announced."))
-	c.printf("%s\n", c.r.p.grey(sum.String()))
-	if err != nil {
-		return fmt.Errorf("watcher: %w", err)
-	}
-	// Anything that poll posted (news of older follows) shows now.
-	sc := &screen{}
-	c.showNew(sc)
-	if sc.shown > 0 {
-		c.finish(sc)
-	}
-	return nil
 }
 
 // watch runs one poll of the watcher, as `recordsbot watch` does, and

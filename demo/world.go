@@ -114,6 +114,10 @@ func startDemo(ctx context.Context, log *slog.Logger, version string) (*demoEnv,
 	secret := rand.Text()
 	// One minutes domain for the bot and the watcher, as serve has.
 	mins := minutes.New(records, minutes.Config{PublicURL: env.botURL, Public: true})
+	wcfg := watch.Config{
+		Notify: demoNotify,
+		Owner:  "demo",
+	}
 	env.bot = bot.NewServer(bot.Config{
 		SigningSecret: secret,
 		Notify:        demoNotify,
@@ -124,6 +128,9 @@ func startDemo(ctx context.Context, log *slog.Logger, version string) (*demoEnv,
 		Slack:      api,
 		HTTPClient: &http.Client{Timeout: 10 * time.Second, Transport: env.transport},
 		Store:      st,
+		Baseline: func(ctx context.Context, f store.Follow) error {
+			return watch.Baseline(ctx, wcfg, watch.Deps{Store: st, Records: records, Logger: log}, f)
+		},
 	})
 	env.send = &slacktest.Sender{
 		URL:    env.botURL + "/slack/events",
@@ -138,12 +145,8 @@ func startDemo(ctx context.Context, log *slog.Logger, version string) (*demoEnv,
 		return remind.Run(ctx, remind.Config{Days: demoRemindDays, RemindAt: demoNotify.RemindAt},
 			remind.Deps{
 				Records: records, Slack: api, Logger: log, Clock: noWaitClock{},
-				Ledger: remind.StoreLedger(st), Settings: remind.StoreSettings(st, demoNotify),
+				Store: st, Settings: remind.StoreSettings(st, demoNotify),
 			})
-	}
-	wcfg := watch.Config{
-		Notify: demoNotify,
-		Owner:  "demo",
 	}
 	env.watch = func(ctx context.Context) (watch.Summary, error) {
 		// A domain of its own per poll, as each `recordsbot watch` run

@@ -64,9 +64,8 @@ func remindFigures(t *testing.T, n int, speed float64, strict bool) {
 
 	// A clean run, then a rerun the same day.
 	e := newTierEnv(t, people, nil, deadline, speed)
-	ledger := newMemLedger(e.clock.Now)
 	start := e.clock.Now()
-	sum, err := remind.Run(t.Context(), remind.Config{Days: 3, Now: now}, e.deps(ledger, nil))
+	sum, err := remind.Run(t.Context(), remind.Config{Days: 3, Now: now}, e.deps(nil))
 	slackTime := e.clock.Now().Sub(start)
 	require.NoError(t, err)
 	require.Equal(t, n, sum.Reminded)
@@ -84,7 +83,7 @@ func remindFigures(t *testing.T, n int, speed float64, strict bool) {
 		assert.LessOrEqual(t, slackTime.Minutes(), 1.25*r.PostFloor.Minutes()+1, "the run itself keeps to the plan")
 	}
 
-	again, err := remind.Run(t.Context(), remind.Config{Days: 3, Now: now.Add(time.Hour)}, e.deps(ledger, nil))
+	again, err := remind.Run(t.Context(), remind.Config{Days: 3, Now: now.Add(time.Hour)}, e.deps(nil))
 	require.NoError(t, err)
 	assert.Equal(t, n, again.Skipped)
 	dupRerun := duplicates(e)
@@ -93,18 +92,17 @@ func remindFigures(t *testing.T, n int, speed float64, strict bool) {
 
 	// A run killed half-way, restarted at once and again an hour later.
 	e = newTierEnv(t, people, nil, deadline, speed)
-	ledger = newMemLedger(e.clock.Now)
 	ctx, kill := context.WithCancel(t.Context())
 	go func() {
 		_ = e.fake.Wait(ctx, func() bool { return len(e.fake.Calls("chat.postMessage")) >= n/2 })
 		kill()
 	}()
-	_, _ = remind.Run(ctx, remind.Config{Days: 3, Now: now, Owner: "killed"}, e.deps(ledger, nil))
+	_, _ = remind.Run(ctx, remind.Config{Days: 3, Now: now, Owner: "killed"}, e.deps(nil))
 	killedAt := len(e.fake.Messages(""))
-	_, err = remind.Run(t.Context(), remind.Config{Days: 3, Now: now.Add(time.Minute), Owner: "restart"}, e.deps(ledger, nil))
+	_, err = remind.Run(t.Context(), remind.Config{Days: 3, Now: now.Add(time.Minute), Owner: "restart"}, e.deps(nil))
 	require.NoError(t, err)
-	ledger.advance(time.Hour)
-	_, err = remind.Run(t.Context(), remind.Config{Days: 3, Now: now.Add(time.Hour), Owner: "next hour"}, e.deps(ledger, nil))
+	e.advance(time.Hour)
+	_, err = remind.Run(t.Context(), remind.Config{Days: 3, Now: now.Add(time.Hour), Owner: "next hour"}, e.deps(nil))
 	require.NoError(t, err)
 	dupRestart := duplicates(e)
 	t.Logf("killed after %d posts, restarted: %d people reminded, %d duplicates", killedAt, len(e.dms()), dupRestart)

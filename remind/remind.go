@@ -16,6 +16,8 @@ import (
 
 	"github.com/recordsbot/recordsbot/actions"
 	"github.com/recordsbot/recordsbot/apiclient"
+	"github.com/recordsbot/recordsbot/internal/once"
+	"github.com/recordsbot/recordsbot/store"
 )
 
 // Records is what the job reads of the records service;
@@ -89,9 +91,10 @@ type Config struct {
 	Days int
 	// ReportChannel, when set, is the channel ID that gets one message a
 	// day listing the assignees who match no Slack user. The bot must be in
-	// the channel. With a Ledger the day's report is claimed there; without
-	// one, telling that it is already posted takes channels:history
-	// (groups:history for a private channel), which manifest.yaml declares.
+	// the channel. The day's report is posted exactly once (internal/once):
+	// after a run that died mid-post, telling that it is already posted
+	// takes channels:history (groups:history for a private channel), which
+	// manifest.yaml declares.
 	ReportChannel string
 	// SkipWeekends sends nobody a reminder on their own Saturday or Sunday.
 	SkipWeekends bool
@@ -119,6 +122,10 @@ type Config struct {
 	Owner string
 	// Lease is how long a claim in the ledger lasts. Default 10 minutes.
 	Lease time.Duration
+	// Retention is how long the store keeps what it no longer needs: once
+	// a day the first job to run (this one or the watcher) prunes what is
+	// older (store.PruneDaily). Default store.DefaultRetention (90 days).
+	Retention time.Duration
 }
 
 // Deps are the reminder job's collaborators.
@@ -126,16 +133,16 @@ type Deps struct {
 	// Records is read with ListActions only. Required.
 	Records Records
 	// Slack is called with users.list, users.lookupByEmail (for assignees
-	// missing from the list), chat.postMessage and, without a Ledger or
-	// after an expired claim, users.conversations (the bot's DMs, in bulk)
-	// and conversations.history (conversations.open only when the DMs
-	// cannot be listed).
+	// missing from the list), chat.postMessage and, after an expired
+	// claim, users.conversations (the bot's DMs, in bulk) and
+	// conversations.history (conversations.open only when the DMs cannot
+	// be listed).
 	// Required; a *slack.Client.
 	Slack Slack
-	// Ledger records who has been reminded on which local day, exactly
-	// once. nil falls back to reading each DM's history for today's
-	// reminder, which costs two Tier 3 calls a person.
-	Ledger Ledger
+	// Store holds the ledger that records who has been reminded on which
+	// local day, exactly once, shared by every run and replica
+	// (internal/once). Required.
+	Store *store.Store
 	// Settings gives people's own reminder settings; nil means everyone
 	// has the organisation's.
 	Settings Settings
@@ -158,6 +165,7 @@ type Slack interface {
 	PostMessageContext(ctx context.Context, channelID string, options ...slack.MsgOption) (string, string, error)
 	OpenConversationContext(ctx context.Context, params *slack.OpenConversationParameters) (*slack.Channel, bool, bool, error)
 	GetConversationHistoryContext(ctx context.Context, params *slack.GetConversationHistoryParameters) (*slack.GetConversationHistoryResponse, error)
+	GetConversationRepliesContext(ctx context.Context, params *slack.GetConversationRepliesParameters) ([]slack.Message, bool, string, error)
 }
 
 // Summary is what a run of the reminder job did.
@@ -172,6 +180,10 @@ type Summary struct {
 	Reminded, Actions int
 	// Skipped is the number of users already reminded on their today.
 	Skipped int
+	// Recovered is the number of users an earlier run reminded today but
+	// stopped before recording it: found in their DM by the reminder's
+	// metadata, and recorded instead of sent again.
+	Recovered int
 	// Busy is the number of users another run was reminding at the time.
 	Busy int
 	// NotYet is the number of users whose local reminder time has not come
@@ -224,6 +236,9 @@ func (s Summary) String() string {
 	if !s.DryRun {
 		fmt.Fprintf(&b, ", %d skipped as already reminded", s.Skipped)
 	}
+	if s.Recovered > 0 {
+		fmt.Fprintf(&b, ", %d found already sent by an interrupted run", s.Recovered)
+	}
 	if s.Busy > 0 {
 		fmt.Fprintf(&b, ", %d being reminded by another run", s.Busy)
 	}
@@ -262,10 +277,9 @@ func plural(n int, one, many string) string {
 // Who is who comes from users.list, a few Tier 2 calls for the whole
 // workspace; users.lookupByEmail is asked only about assignees missing from
 // it. Reminders are posted to the user ID, which Slack delivers in the
-// bot's DM with them, with no conversations.open. With a Ledger, each
-// reminder is claimed under remind:<user>:<local date> before it is sent
-// and marked done after, so reruns and restarts send nobody anything twice;
-// without one, each DM's history is read for today's reminder first.
+// bot's DM with them, with no conversations.open. Each reminder is
+// posted exactly once under remind:<user>:<local date> (internal/once),
+// so reruns, replicas and restarts send nobody anything twice.
 // Every Slack method is paced to its rate-limit tier, and a 429 holds the
 // method for every worker until its Retry-After has passed.
 //
@@ -301,6 +315,9 @@ func Run(ctx context.Context, cfg Config, deps Deps) (Summary, error) {
 		deps.Out = io.Discard
 	}
 	sum := Summary{Date: cfg.Now.In(cfg.Zone).Format(time.DateOnly), DryRun: cfg.DryRun}
+	if deps.Store == nil && !cfg.DryRun {
+		return sum, errors.New("remind: no store for the ledger (Deps.Store)")
+	}
 	at, err := parseTimeOfDay(cmp.Or(cfg.RemindAt, defaultRemindAt))
 	if err != nil {
 		return sum, fmt.Errorf("remind at %q: %w", cfg.RemindAt, err)
@@ -310,11 +327,19 @@ func Run(ctx context.Context, cfg Config, deps Deps) (Summary, error) {
 		cfg:      cfg,
 		deps:     deps,
 		log:      deps.Logger,
-		userMap:  userMap,
 		remindAt: at,
 		slack:    newSlackCaller(deps.Clock, deps.Logger, deps.Metrics),
 		sum:      sum,
 	}
+	j.people = actions.NewAssignees(userMap, func(ctx context.Context, email string) (u *slack.User, err error) {
+		err = j.slack.call(ctx, "users.lookupByEmail", "", func(ctx context.Context) error {
+			u, err = deps.Slack.GetUserByEmailContext(ctx, email)
+			return err
+		})
+		return u, err
+	})
+	j.poster = &once.Poster{Store: deps.Store, Slack: deps.Slack, Owner: cfg.Owner, Lease: cfg.Lease,
+		HistoryDepth: historyDepth, Call: j.slack.call, Log: deps.Logger}
 	start := deps.Clock.Now()
 	err = j.run(ctx)
 	j.sum.Elapsed = deps.Clock.Now().Sub(start)
@@ -335,11 +360,11 @@ type remindJob struct {
 	cfg      Config
 	deps     Deps
 	log      *slog.Logger
-	userMap  actions.UserMap
 	remindAt time.Duration // the organisation's reminder time, since local midnight
 	slack    *slackCaller
-	dir      *directory // users.list, read once per run
-	dms      dmList     // users.conversations, read when first needed
+	people   *actions.Assignees // who each assignee is in Slack; users.list read once per run
+	poster   *once.Poster       // posts each reminder and report exactly once
+	dms      dmList             // users.conversations, read when first needed
 
 	mu   sync.Mutex
 	sum  Summary // guarded by mu while workers run
@@ -363,7 +388,7 @@ type pendingAssignee struct {
 func (j *remindJob) run(ctx context.Context) error {
 	now := j.cfg.Now
 	j.log.InfoContext(ctx, "remind: starting", "date", j.sum.Date, "days", j.cfg.Days, "dry_run", j.cfg.DryRun,
-		"concurrency", j.cfg.Concurrency, "ledger", j.deps.Ledger != nil)
+		"concurrency", j.cfg.Concurrency)
 	due, err := j.dueActions(ctx, now)
 	if err != nil {
 		return err
@@ -380,9 +405,10 @@ func (j *remindJob) run(ctx context.Context) error {
 	} else {
 		j.sendAll(ctx, recipients, now)
 		j.report(ctx)
+		j.prune(ctx)
 	}
 	j.log.InfoContext(ctx, "remind: done", "date", j.sum.Date, "reminded", j.sum.Reminded, "actions", j.sum.Actions,
-		"skipped", j.sum.Skipped, "busy", j.sum.Busy, "not_yet", j.sum.NotYet, "weekend", j.sum.Weekend,
+		"skipped", j.sum.Skipped, "recovered", j.sum.Recovered, "busy", j.sum.Busy, "not_yet", j.sum.NotYet, "weekend", j.sum.Weekend,
 		"unmatched", len(j.sum.Unmatched), "failed", len(j.sum.Failed), "not_attempted", j.sum.NotAttempted)
 	if j.sum.NotAttempted > 0 {
 		return fmt.Errorf("remind interrupted with %d users left: %w", j.sum.NotAttempted, context.Cause(ctx))
@@ -449,6 +475,25 @@ func (j *remindJob) dueActions(ctx context.Context, now time.Time) ([]pendingAss
 			cmp.Compare(a.person.SlackID, b.person.SlackID))
 	})
 	return out, nil
+}
+
+// prune runs the store's daily prune, unless another job has done today's;
+// a failure is logged, and a later run tries again.
+func (j *remindJob) prune(ctx context.Context) {
+	if ctx.Err() != nil {
+		return
+	}
+	retention := j.cfg.Retention
+	if retention <= 0 {
+		retention = store.DefaultRetention
+	}
+	pruned, ran, err := j.deps.Store.PruneDaily(ctx, j.cfg.Owner, retention)
+	switch {
+	case err != nil:
+		j.log.WarnContext(ctx, "remind: the daily prune failed; a later run tries again", "error", err)
+	case ran:
+		j.log.InfoContext(ctx, "remind: daily prune", "retention", retention, "pruned", pruned.String())
+	}
 }
 
 // personLabel names an assignee for people: "Jo Bloggs <jo@example.org>",

@@ -8,13 +8,13 @@ import (
 	"github.com/slack-go/slack"
 
 	"github.com/recordsbot/recordsbot/blocks"
+	"github.com/recordsbot/recordsbot/internal/once"
 )
 
 // report posts the unmatched assignees to cfg.ReportChannel once a day
-// (the organisation's day): with a Ledger under report:<channel>:<date>,
-// without one after looking for today's report in the channel's history,
-// which takes channels:history or groups:history. When the history cannot
-// be read, a repeated report beats a lost one.
+// (the organisation's day), exactly once under report:<channel>:<date>
+// (internal/once); after an expired claim the channel's history is
+// searched for it, which takes channels:history or groups:history.
 func (j *remindJob) report(ctx context.Context) {
 	channel := j.cfg.ReportChannel
 	if channel == "" || len(j.sum.Unmatched) == 0 || ctx.Err() != nil {
@@ -22,51 +22,24 @@ func (j *remindJob) report(ctx context.Context) {
 	}
 	date := j.sum.Date
 	key := "report:" + channel + ":" + date
-	check := true
-	if l := j.deps.Ledger; l != nil {
-		claim, err := l.Claim(ctx, key, j.cfg.Owner, j.cfg.Lease)
-		if err != nil {
-			j.reportFailed(ctx, channel, fmt.Errorf("claim %s: %w", key, err))
-			return
-		}
-		switch claim {
-		case ClaimDone, ClaimBusy:
-			j.log.InfoContext(ctx, "remind: today's report of unmatched assignees is already posted", "channel", channel)
-			return
-		case ClaimNew:
-			check = false
-		}
-	}
-	if check {
-		sent, err := j.sentBefore(ctx, channel, ReportEventType, key, date)
-		switch {
-		case err != nil:
-			j.log.WarnContext(ctx, "remind: cannot check the report channel for today's report; posting it anyway",
-				"channel", channel, "error", err)
-		case sent:
-			j.log.InfoContext(ctx, "remind: today's report of unmatched assignees is already posted", "channel", channel)
-			if j.deps.Ledger != nil {
-				_ = j.markDone(ctx, key, "found in history") // a lost mark costs one more history read
-			}
-			return
-		}
-	}
-	ts, err := j.post(ctx, channel,
-		slack.MsgOptionText(reportText(date, j.sum.Unmatched), false),
-		slack.MsgOptionMetadata(slack.SlackMetadata{EventType: ReportEventType, EventPayload: map[string]any{
-			"key": key, "date": date, "unmatched": len(j.sum.Unmatched),
-		}}))
-	if err != nil {
-		if j.deps.Ledger != nil && refused(err) {
-			j.release(ctx, key)
-		}
-		j.reportFailed(ctx, channel, err)
-		return
-	}
-	if j.deps.Ledger != nil {
-		if err := j.markDone(ctx, key, ts); err != nil {
-			j.log.WarnContext(ctx, "remind: report posted but not marked done", "key", key, "error", err)
-		}
+	res := j.poster.Post(ctx, once.Work{
+		Key:          key,
+		Conversation: func(context.Context) (string, error) { return channel, nil },
+		Post: func(ctx context.Context) (string, error) {
+			return j.post(ctx, channel,
+				slack.MsgOptionText(reportText(date, j.sum.Unmatched), false),
+				slack.MsgOptionMetadata(slack.SlackMetadata{EventType: ReportEventType, EventPayload: map[string]any{
+					"key": key, "date": date, "unmatched": len(j.sum.Unmatched),
+				}}))
+		},
+	})
+	switch res.Outcome {
+	case once.Failed:
+		j.reportFailed(ctx, channel, res.Err)
+	case once.Already, once.Recovered:
+		j.log.InfoContext(ctx, "remind: today's report of unmatched assignees is already posted", "channel", channel)
+	case once.Busy:
+		j.log.InfoContext(ctx, "remind: another run is posting today's report of unmatched assignees", "channel", channel)
 	}
 }
 

@@ -2,7 +2,7 @@ package remind_test
 
 import (
 	"bytes"
-	"github.com/recordsbot/recordsbot/internal/slackapi"
+	"context"
 	"log/slog"
 	"net/http"
 	"testing"
@@ -12,76 +12,75 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/recordsbot/recordsbot/internal/slackapi"
 	"github.com/recordsbot/recordsbot/internal/slackapi/slacktest"
 	"github.com/recordsbot/recordsbot/remind"
 )
 
 // The report of unmatched assignees is posted once a day, against a fake
 // that grants exactly the manifest's scopes: two runs on one day, one
-// report, with a ledger or without one.
+// report, on each store engine.
 func TestRemindReportOnceADay(t *testing.T) {
 	t.Parallel()
 	scopes := readManifest(t).OAuth.Scopes.Bot
 	now := time.Date(2026, 11, 18, 10, 0, 0, 0, time.UTC)
-	for _, withLedger := range []bool{false, true} {
-		name := map[bool]string{false: "history", true: "ledger"}[withLedger]
-		t.Run(name, func(t *testing.T) {
-			t.Parallel()
-			e := newTierEnv(t, []slacktest.User{person(1, "UTC")}, []slacktest.User{person(99, "UTC")},
-				time.Date(2026, 11, 19, 0, 0, 0, 0, time.UTC), 500, slacktest.WithScopes(scopes...))
-			var ledger remind.Ledger
-			if withLedger {
-				ledger = newMemLedger(e.clock.Now)
-			}
-			cfg := remind.Config{Days: 3, Now: now, ReportChannel: "C0REPORTS"}
-			for run := range 2 {
-				cfg.Now = now.Add(time.Duration(run) * time.Hour)
-				sum, err := remind.Run(t.Context(), cfg, e.deps(ledger, nil))
-				require.NoError(t, err)
-				require.Len(t, sum.Unmatched, 1)
-			}
-			assert.Len(t, e.fake.Messages("C0REPORTS"), 1, "one report")
-			for _, c := range e.fake.Calls("") {
-				assert.NotEqual(t, "missing_scope", c.Error, "%s needs a scope the manifest lacks", c.Method)
-			}
-		})
-	}
+	eachEngine(t, func(t *testing.T, eng engine) {
+		e := newTierEnvOn(t, eng, []slacktest.User{person(1, "UTC")}, []slacktest.User{person(99, "UTC")},
+			time.Date(2026, 11, 19, 0, 0, 0, 0, time.UTC), 500, slacktest.WithScopes(scopes...))
+		cfg := remind.Config{Days: 3, Now: now, ReportChannel: "C0REPORTS"}
+		for run := range 2 {
+			cfg.Now = now.Add(time.Duration(run) * time.Hour)
+			sum, err := remind.Run(t.Context(), cfg, e.deps(nil))
+			require.NoError(t, err)
+			require.Len(t, sum.Unmatched, 1)
+		}
+		assert.Len(t, e.fake.Messages("C0REPORTS"), 1, "one report")
+		for _, c := range e.fake.Calls("") {
+			assert.NotEqual(t, "missing_scope", c.Error, "%s needs a scope the manifest lacks", c.Method)
+		}
+	})
 }
 
-// Without channels:history the fake refuses to read the report channel, as
-// Slack does; without a ledger the job then posts the report again rather
-// than risk never posting it, and says so.
-func TestRemindReportWithoutHistoryScope(t *testing.T) {
+// A run killed after posting the report and before recording it: the
+// next run, once the lease has lapsed, finds the report in the channel by
+// its metadata and does not post it again (channels:history is for this).
+// Without a crash, no history is read, so the scope is not needed.
+func TestRemindReportAfterACrash(t *testing.T) {
 	t.Parallel()
-	e := newTierEnv(t, []slacktest.User{person(1, "UTC")}, []slacktest.User{person(99, "UTC")},
-		time.Date(2026, 11, 19, 0, 0, 0, 0, time.UTC), 500,
-		slacktest.WithScopes("chat:write", "users:read", "users:read.email", "im:write", "im:history", "metadata.message:read"))
-	cfg := remind.Config{Days: 3, Now: time.Date(2026, 11, 18, 10, 0, 0, 0, time.UTC), ReportChannel: "C0REPORTS"}
-	for range 2 {
-		_, err := remind.Run(t.Context(), cfg, e.deps(nil, nil))
-		require.NoError(t, err)
-	}
-	refused := e.fake.Calls("conversations.history")
-	var missing int
-	for _, c := range refused {
-		if c.Error == "missing_scope" {
-			missing++
-			assert.Equal(t, "C0REPORTS", c.Params.Get("channel"))
-		}
-	}
-	assert.Equal(t, 2, missing, "each run's check of the report channel is refused")
-	assert.Len(t, e.fake.Messages("C0REPORTS"), 2, "posted again rather than lost")
+	eachEngine(t, func(t *testing.T, eng engine) {
+		e := newTierEnvOn(t, eng, []slacktest.User{person(1, "UTC")}, []slacktest.User{person(99, "UTC")},
+			time.Date(2026, 11, 19, 0, 0, 0, 0, time.UTC), 500,
+			slacktest.WithScopes("chat:write", "users:read", "users:read.email", "channels:history", "metadata.message:read"))
+		cfg := remind.Config{Days: 3, Now: time.Date(2026, 11, 18, 10, 0, 0, 0, time.UTC), ReportChannel: "C0REPORTS", Owner: "killed"}
+		deps := e.deps(nil)
+		deps.Slack = &crashAfterPost{Slack: deps.Slack, channel: "C0REPORTS"}
+		_, err := remind.Run(t.Context(), cfg, deps)
+		require.ErrorIs(t, err, remind.ErrRemindersFailed)
+		require.Len(t, e.fake.Messages("C0REPORTS"), 1)
+		assert.Empty(t, e.fake.Calls("conversations.history"))
 
-	// With a ledger no history is needed.
-	e = newTierEnv(t, []slacktest.User{person(1, "UTC")}, []slacktest.User{person(99, "UTC")},
-		time.Date(2026, 11, 19, 0, 0, 0, 0, time.UTC), 500, slacktest.WithScopes("chat:write", "users:read", "users:read.email"))
-	ledger := newMemLedger(e.clock.Now)
-	for range 2 {
-		_, err := remind.Run(t.Context(), cfg, e.deps(ledger, nil))
+		e.advance(time.Hour) // the killed run's lease lapses
+		cfg.Owner, cfg.Now = "next", cfg.Now.Add(time.Hour)
+		_, err = remind.Run(t.Context(), cfg, e.deps(nil))
 		require.NoError(t, err)
+		assert.Len(t, e.fake.Messages("C0REPORTS"), 1, "found, not posted again")
+		require.Len(t, e.fake.Calls("conversations.history"), 1)
+	})
+}
+
+// crashAfterPost lets a post to channel land and then answers as a run
+// killed before it could record it.
+type crashAfterPost struct {
+	remind.Slack
+	channel string
+}
+
+func (s *crashAfterPost) PostMessageContext(ctx context.Context, channel string, opts ...slack.MsgOption) (string, string, error) {
+	ch, ts, err := s.Slack.PostMessageContext(ctx, channel, opts...)
+	if err == nil && channel == s.channel {
+		return "", "", context.DeadlineExceeded
 	}
-	assert.Len(t, e.fake.Messages("C0REPORTS"), 1)
-	assert.Empty(t, e.fake.Calls("conversations.history"))
+	return ch, ts, err
 }
 
 // Every warning Slack returns is logged: here the invalid_metadata_schema

@@ -3,7 +3,6 @@ package remind
 import (
 	"cmp"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -16,41 +15,8 @@ import (
 	"github.com/recordsbot/recordsbot/actions"
 	"github.com/recordsbot/recordsbot/apiclient"
 	"github.com/recordsbot/recordsbot/blocks"
+	"github.com/recordsbot/recordsbot/internal/once"
 )
-
-// ClaimResult is what [Ledger.Claim] found.
-type ClaimResult int
-
-// The answers of [Ledger.Claim].
-const (
-	// ClaimNew: the key is now the caller's for the lease; do the work,
-	// then Done.
-	ClaimNew ClaimResult = iota + 1
-	// ClaimDone: the work was done before; skip it.
-	ClaimDone
-	// ClaimBusy: another owner holds an unexpired lease; skip it.
-	ClaimBusy
-	// ClaimExpired: an earlier owner's lease ran out before it called
-	// Done. It may have sent: check the DM's history for the key in message
-	// metadata first, then send and Done. The key is now the caller's.
-	ClaimExpired
-)
-
-// Ledger records work that must happen exactly once, such as one person's
-// reminder for one local day. The store package implements it.
-type Ledger interface {
-	// Claim takes key for owner for lease: ClaimNew (do it, then Done),
-	// ClaimDone (done before: skip), ClaimBusy (another owner holds an
-	// unexpired lease: skip), ClaimExpired (an earlier owner's lease ran out
-	// before Done: it may have sent — check the DM's history for the key in
-	// message metadata first, then send and Done).
-	Claim(ctx context.Context, key, owner string, lease time.Duration) (ClaimResult, error)
-	// Done marks key done by owner, with a short result (such as the
-	// message's timestamp).
-	Done(ctx context.Context, key, owner, result string) error
-	// Release gives key up, so the next run does the work.
-	Release(ctx context.Context, key, owner string) error
-}
 
 // Preferences are one person's own reminder settings. The zero value is
 // the organisation's settings.
@@ -115,6 +81,9 @@ func (j *remindJob) remindOne(ctx context.Context, r *recipient, now time.Time) 
 	case "skipped":
 		j.sum.Skipped++
 		j.log.DebugContext(ctx, "remind: already reminded today", "user", r.id)
+	case "recovered":
+		j.sum.Recovered++
+		j.log.InfoContext(ctx, "remind: an earlier run's reminder was found in the DM; recorded, not sent again", "user", r.id)
 	case "busy":
 		j.sum.Busy++
 		j.log.InfoContext(ctx, "remind: another run is reminding this user", "user", r.id)
@@ -165,122 +134,50 @@ func (j *remindJob) plan(ctx context.Context, r *recipient, now time.Time) (due 
 	return due, "remind:" + r.id + ":" + date, date, "", nil
 }
 
-// send does remindOne's work: the outcome ("sent", "skipped", "busy",
+// send does remindOne's work: the outcome ("sent", "skipped",
+// "recovered", "busy",
 // "not_yet", "weekend", "failed", or "" for nothing to send) and how many
-// actions the reminder lists.
+// actions the reminder lists. The reminder is posted exactly once under
+// remind:<user>:<local date> (internal/once); after an expired claim the
+// person's DM is searched for it.
 func (j *remindJob) send(ctx context.Context, r *recipient, now time.Time) (string, int, error) {
 	due, key, date, why, err := j.plan(ctx, r, now)
 	if why != "" || err != nil || len(due) == 0 {
 		return why, len(due), err
 	}
-	if j.deps.Ledger == nil {
-		return j.sendChecked(ctx, r, due, key, date, now)
-	}
-	claim, err := j.deps.Ledger.Claim(ctx, key, j.cfg.Owner, j.cfg.Lease)
-	if err != nil {
-		return "failed", len(due), fmt.Errorf("claim %s: %w", key, err)
-	}
-	switch claim {
-	case ClaimDone:
-		return "skipped", len(due), nil
-	case ClaimBusy:
-		return "busy", len(due), nil
-	case ClaimExpired:
-		// The run that held it may have sent before it died: only the DM
-		// can tell.
-		channel, exists, err := j.dmOf(ctx, r.id)
-		if err == nil && exists {
-			var sent bool
-			if sent, err = j.sentBefore(ctx, channel, ReminderEventType, key, date); err == nil && sent {
-				return "skipped", len(due), j.markDone(ctx, key, "found in history")
+	res := j.poster.Post(ctx, once.Work{
+		Key: key,
+		// A person with no DM with the bot yet cannot have been reminded.
+		Conversation: func(ctx context.Context) (string, error) {
+			ch, exists, err := j.dmOf(ctx, r.id)
+			if !exists {
+				ch = ""
 			}
-		}
-		if err != nil {
-			j.release(ctx, key)
-			return "failed", len(due), err
-		}
-	}
-	// Posted to the user ID: with a bot token Slack delivers it in the
-	// app's DM with them (its Messages tab) and answers with the D… ID, so
-	// no conversations.open is needed (slackapi/bolt-js#1585: "you simply
-	// put the User ID as the value for channel"; jenkinsci/slack-plugin#821).
-	// Slack's chat.postMessage page has also described a user ID as the
-	// user's DM with Slackbot (quoted in soxtoby/SlackNet#212); the
-	// reminder says who sent it either way.
-	ts, err := j.post(ctx, r.id, j.reminderOptions(r, due, key, date, now)...)
-	if err != nil {
-		if refused(err) {
-			j.release(ctx, key)
-		}
-		// Otherwise the post may have landed (the run was cancelled, the
-		// connection broke): the claim lapses with its lease, and the run
-		// that takes it over looks in the DM before sending.
-		return "failed", len(due), err
-	}
-	if err := j.markDone(ctx, key, ts); err != nil {
-		// Sent, but not recorded: the lease runs out and the next run finds
-		// the reminder in the DM's history.
-		j.log.WarnContext(ctx, "remind: sent but could not mark done", "key", key, "error", err)
-	}
-	return "sent", len(due), nil
-}
-
-// sendChecked is send without a ledger: today's reminder is looked for in
-// the DM's history (a Tier 3 conversations.history a person; the DMs are
-// listed in bulk) before sending. Someone with no DM yet is sent theirs at
-// once.
-func (j *remindJob) sendChecked(ctx context.Context, r *recipient, due []*apiclient.Action, key, date string, now time.Time) (string, int, error) {
-	channel, exists, err := j.dmOf(ctx, r.id)
-	if err != nil {
-		return "failed", len(due), err
-	}
-	if !exists {
-		if _, err := j.post(ctx, r.id, j.reminderOptions(r, due, key, date, now)...); err != nil {
-			return "failed", len(due), err
-		}
+			return ch, err
+		},
+		// Posted to the user ID: with a bot token Slack delivers it in the
+		// app's DM with them (its Messages tab) and answers with the D… ID,
+		// so no conversations.open is needed (slackapi/bolt-js#1585: "you
+		// simply put the User ID as the value for channel";
+		// jenkinsci/slack-plugin#821). Slack's chat.postMessage page has
+		// also described a user ID as the user's DM with Slackbot (quoted
+		// in soxtoby/SlackNet#212); the reminder says who sent it either
+		// way.
+		Post: func(ctx context.Context) (string, error) {
+			return j.post(ctx, r.id, j.reminderOptions(r, due, key, date, now)...)
+		},
+	})
+	switch res.Outcome {
+	case once.Sent:
 		return "sent", len(due), nil
-	}
-	// Without the check a rerun would send duplicates, so a failed check
-	// fails the reminder; the next run tries again.
-	sent, err := j.sentBefore(ctx, channel, ReminderEventType, key, date)
-	if err != nil {
-		return "failed", len(due), err
-	}
-	if sent {
+	case once.Already:
 		return "skipped", len(due), nil
+	case once.Recovered:
+		return "recovered", len(due), nil
+	case once.Busy:
+		return "busy", len(due), nil
 	}
-	if _, err := j.post(ctx, channel, j.reminderOptions(r, due, key, date, now)...); err != nil {
-		return "failed", len(due), err
-	}
-	return "sent", len(due), nil
-}
-
-// markDone marks key done in the ledger.
-func (j *remindJob) markDone(ctx context.Context, key, result string) error {
-	if err := j.deps.Ledger.Done(ctx, key, j.cfg.Owner, result); err != nil {
-		return fmt.Errorf("mark %s done: %w", key, err)
-	}
-	return nil
-}
-
-// refused reports whether err is Slack's answer that it did not do the
-// call (an "ok":false error or a 429), as against a failure that leaves it
-// unknown whether the call took effect (a timeout, a cancelled run, a
-// broken connection, a 5xx).
-func refused(err error) bool {
-	var rl *slack.RateLimitedError
-	var se slack.SlackErrorResponse
-	return errors.As(err, &rl) || errors.As(err, &se)
-}
-
-// release gives key back after a failure, so the next run tries again at
-// once rather than after the lease. A cancelled run still releases.
-func (j *remindJob) release(ctx context.Context, key string) {
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
-	defer cancel()
-	if err := j.deps.Ledger.Release(ctx, key, j.cfg.Owner); err != nil {
-		j.log.WarnContext(ctx, "remind: could not release a claim; it lapses with its lease", "key", key, "error", err)
-	}
+	return "failed", len(due), res.Err
 }
 
 // openDM returns the ID of the bot's DM with user.
@@ -314,32 +211,6 @@ func (j *remindJob) reminderOptions(r *recipient, due []*apiclient.Action, key, 
 			"key": key, "date": date, "action_ids": strings.Join(ids, ","), "action_count": len(due),
 		}}),
 	}
-}
-
-// sentBefore reports whether the latest messages of channel include one of
-// the bot's with metadata eventType for key (or, from before keys, for
-// date).
-func (j *remindJob) sentBefore(ctx context.Context, channel, eventType, key, date string) (bool, error) {
-	var msgs []slack.Message
-	err := j.slack.call(ctx, "conversations.history", "", func(ctx context.Context) error {
-		h, err := j.deps.Slack.GetConversationHistoryContext(ctx, &slack.GetConversationHistoryParameters{
-			ChannelID: channel, Limit: historyDepth, IncludeAllMetadata: true,
-		})
-		if err == nil {
-			msgs = h.Messages
-		}
-		return err
-	})
-	if err != nil {
-		return false, fmt.Errorf("read history of %s: %w", channel, err)
-	}
-	for _, m := range msgs {
-		p := m.Metadata.EventPayload
-		if m.Metadata.EventType == eventType && (p["key"] == key || p["key"] == nil && p["date"] == date) {
-			return true, nil
-		}
-	}
-	return false, nil
 }
 
 // post sends a message to channel (a user ID means the bot's DM with

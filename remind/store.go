@@ -2,8 +2,6 @@ package remind
 
 import (
 	"context"
-	"fmt"
-	"time"
 
 	"github.com/recordsbot/recordsbot/store"
 )
@@ -39,43 +37,4 @@ func (a storeSettings) ReminderPreferences(ctx context.Context, userID string) (
 		AllowWeekends: !eff.WeekdaysOnly,
 		Off:           !eff.RemindOn,
 	}, nil
-}
-
-// ledgerStore is the store's exactly-once ledger.
-type ledgerStore interface {
-	Claim(ctx context.Context, key, owner string, lease time.Duration) (store.ClaimResult, error)
-	Done(ctx context.Context, key, owner, result string) error
-	Release(ctx context.Context, key, owner string) error
-}
-
-// StoreLedger is the reminder job's Ledger kept in the store, so that
-// reminded-today is recorded there and shared by every replica and run.
-func StoreLedger(l ledgerStore) Ledger { return storeLedger{l} }
-
-type storeLedger struct{ l ledgerStore }
-
-func (a storeLedger) Claim(ctx context.Context, key, owner string, lease time.Duration) (ClaimResult, error) {
-	r, err := a.l.Claim(ctx, key, owner, lease)
-	if err != nil {
-		return 0, err
-	}
-	switch r {
-	case store.ClaimNew:
-		return ClaimNew, nil
-	case store.ClaimDone:
-		return ClaimDone, nil
-	case store.ClaimBusy:
-		return ClaimBusy, nil
-	case store.ClaimExpired:
-		return ClaimExpired, nil
-	}
-	return 0, fmt.Errorf("claim %s: unknown answer %v", key, r)
-}
-
-func (a storeLedger) Done(ctx context.Context, key, owner, result string) error {
-	return a.l.Done(ctx, key, owner, result)
-}
-
-func (a storeLedger) Release(ctx context.Context, key, owner string) error {
-	return a.l.Release(ctx, key, owner)
 }

@@ -20,38 +20,39 @@ import (
 // 429, and projected within 1.25× of what the posts alone cost.
 func TestRemindFitsTheTiers(t *testing.T) {
 	t.Parallel()
-	var people []slacktest.User
-	for i := range 60 {
-		people = append(people, person(i, "Europe/London"))
-	}
-	now := time.Date(2026, 11, 18, 10, 0, 0, 0, time.UTC)
-	e := newTierEnv(t, people, nil, time.Date(2026, 11, 19, 0, 0, 0, 0, time.UTC), 200)
-	ledger := newMemLedger(e.clock.Now)
-	sum, err := remind.Run(t.Context(), remind.Config{Days: 3, Now: now}, e.deps(ledger, nil))
-	require.NoError(t, err)
-	assert.Equal(t, 60, sum.Reminded)
+	eachEngine(t, func(t *testing.T, eng engine) {
+		var people []slacktest.User
+		for i := range 60 {
+			people = append(people, person(i, "Europe/London"))
+		}
+		now := time.Date(2026, 11, 18, 10, 0, 0, 0, time.UTC)
+		e := newTierEnvOn(t, eng, people, nil, time.Date(2026, 11, 19, 0, 0, 0, 0, time.UTC), 200)
+		sum, err := remind.Run(t.Context(), remind.Config{Days: 3, Now: now}, e.deps(nil))
+		require.NoError(t, err)
+		assert.Equal(t, 60, sum.Reminded)
 
-	r := e.fake.TierReport()
-	assert.Equal(t, map[string]int{"users.list": 1, "chat.postMessage": 60}, r.Calls, "no lookup, open or history per person")
-	assert.Empty(t, r.Limited, "paced by design, not by 429s")
-	assert.Zero(t, e.limited())
-	assert.LessOrEqual(t, float64(r.Projected), 1.25*float64(r.PostFloor), "projected %s, floor %s", r.Projected, r.PostFloor)
-	for _, c := range e.fake.Calls("chat.postMessage") {
-		assert.True(t, strings.HasPrefix(c.Params.Get("channel"), "U"), "posted to the user ID, not a DM opened first")
-	}
-	for ch, n := range e.dms() {
-		assert.True(t, strings.HasPrefix(ch, "DU"), "Slack delivers a post to a user ID in the bot's DM")
-		assert.Equal(t, 1, n, ch)
-	}
+		r := e.fake.TierReport()
+		assert.Equal(t, map[string]int{"users.list": 1, "chat.postMessage": 60}, r.Calls, "no lookup, open or history per person")
+		assert.Empty(t, r.Limited, "paced by design, not by 429s")
+		assert.Zero(t, e.limited())
+		assert.LessOrEqual(t, float64(r.Projected), 1.25*float64(r.PostFloor), "projected %s, floor %s", r.Projected, r.PostFloor)
+		for _, c := range e.fake.Calls("chat.postMessage") {
+			assert.True(t, strings.HasPrefix(c.Params.Get("channel"), "U"), "posted to the user ID, not a DM opened first")
+		}
+		for ch, n := range e.dms() {
+			assert.True(t, strings.HasPrefix(ch, "DU"), "Slack delivers a post to a user ID in the bot's DM")
+			assert.Equal(t, 1, n, ch)
+		}
 
-	// A rerun the same day sends nothing and asks Slack for nothing but
-	// the directory.
-	e.fake.ResetTiers()
-	again, err := remind.Run(t.Context(), remind.Config{Days: 3, Now: now.Add(time.Hour)}, e.deps(ledger, nil))
-	require.NoError(t, err)
-	assert.Equal(t, 60, again.Skipped)
-	assert.Equal(t, map[string]int{"users.list": 1}, e.fake.TierReport().Calls)
-	assert.Len(t, e.fake.Messages(""), 60, "no duplicates")
+		// A rerun the same day sends nothing and asks Slack for nothing but
+		// the directory.
+		e.fake.ResetTiers()
+		again, err := remind.Run(t.Context(), remind.Config{Days: 3, Now: now.Add(time.Hour)}, e.deps(nil))
+		require.NoError(t, err)
+		assert.Equal(t, 60, again.Skipped)
+		assert.Equal(t, map[string]int{"users.list": 1}, e.fake.TierReport().Calls)
+		assert.Len(t, e.fake.Messages(""), 60, "no duplicates")
+	})
 }
 
 // A 429 on a method pauses every worker's calls of it until Retry-After
@@ -67,7 +68,7 @@ func TestRemindOneSharedPauseAfterA429(t *testing.T) {
 	// time, so no post is in flight when the 429 comes back.
 	e := newTierEnv(t, people, nil, time.Date(2026, 11, 19, 0, 0, 0, 0, time.UTC), 5)
 	e.fake.InjectFault(slacktest.Fault{Method: "chat.postMessage", HTTPStatus: http.StatusTooManyRequests, RetryAfter: 2, Times: 1})
-	sum, err := remind.Run(t.Context(), remind.Config{Days: 3, Now: now, Concurrency: 8}, e.deps(newMemLedger(e.clock.Now), nil))
+	sum, err := remind.Run(t.Context(), remind.Config{Days: 3, Now: now, Concurrency: 8}, e.deps(nil))
 	require.NoError(t, err)
 	assert.Equal(t, 12, sum.Reminded)
 
@@ -89,13 +90,12 @@ func TestRemindTimeZones(t *testing.T) {
 	nz, la := person(1, "Pacific/Auckland"), person(2, "America/Los_Angeles")
 	deadline := time.Date(2026, 11, 18, 0, 0, 0, 0, time.UTC) // "2026-11-18": ends at midnight UTC
 	e := newTierEnv(t, []slacktest.User{nz, la}, nil, deadline, 500)
-	ledger := newMemLedger(e.clock.Now)
 	start := time.Date(2026, 11, 18, 18, 0, 0, 0, time.UTC)
 	sentAt := map[string][]time.Time{}
 	for h := range 24 {
 		now := start.Add(time.Duration(h) * time.Hour)
 		before := e.dms()
-		_, err := remind.Run(t.Context(), remind.Config{Days: 1, Now: now}, e.deps(ledger, nil))
+		_, err := remind.Run(t.Context(), remind.Config{Days: 1, Now: now}, e.deps(nil))
 		require.NoError(t, err)
 		for ch, n := range e.dms() {
 			if n > before[ch] {
@@ -142,7 +142,7 @@ func TestRemindWeekendsInTheUsersZone(t *testing.T) {
 	deadline := time.Date(2026, 11, 21, 0, 0, 0, 0, time.UTC)
 
 	e := newTierEnv(t, []slacktest.User{nz, la}, nil, deadline, 500)
-	sum, err := remind.Run(t.Context(), remind.Config{Days: 3, Now: friday, SkipWeekends: true}, e.deps(newMemLedger(e.clock.Now), nil))
+	sum, err := remind.Run(t.Context(), remind.Config{Days: 3, Now: friday, SkipWeekends: true}, e.deps(nil))
 	require.NoError(t, err)
 	assert.Equal(t, 1, sum.Weekend)
 	assert.Equal(t, map[string]int{"D" + la.ID: 1}, e.dms())
@@ -150,7 +150,7 @@ func TestRemindWeekendsInTheUsersZone(t *testing.T) {
 	// Without REMIND_SKIP_WEEKENDS, only who asked for weekdays only.
 	e = newTierEnv(t, []slacktest.User{nz, la}, nil, deadline, 500)
 	prefs := settingsFunc(func(id string) remind.Preferences { return remind.Preferences{WeekdaysOnly: id == nz.ID} })
-	sum, err = remind.Run(t.Context(), remind.Config{Days: 3, Now: friday}, e.deps(newMemLedger(e.clock.Now), prefs))
+	sum, err = remind.Run(t.Context(), remind.Config{Days: 3, Now: friday}, e.deps(prefs))
 	require.NoError(t, err)
 	assert.Equal(t, 1, sum.Weekend)
 	assert.Equal(t, map[string]int{"D" + la.ID: 1}, e.dms())
@@ -160,7 +160,7 @@ func TestRemindWeekendsInTheUsersZone(t *testing.T) {
 	prefs = settingsFunc(func(id string) remind.Preferences {
 		return remind.Preferences{RemindAt: map[bool]string{true: "13:00"}[id == la.ID]}
 	})
-	sum, err = remind.Run(t.Context(), remind.Config{Days: 3, Now: friday}, e.deps(newMemLedger(e.clock.Now), prefs))
+	sum, err = remind.Run(t.Context(), remind.Config{Days: 3, Now: friday}, e.deps(prefs))
 	require.NoError(t, err)
 	assert.Equal(t, 1, sum.NotYet)
 	assert.Equal(t, map[string]int{"D" + nz.ID: 1}, e.dms())
@@ -171,85 +171,68 @@ func TestRemindWeekendsInTheUsersZone(t *testing.T) {
 // later (expired leases are checked against the DM's history).
 func TestRemindRestartMidRun(t *testing.T) {
 	t.Parallel()
-	var people []slacktest.User
-	for i := range 40 {
-		people = append(people, person(i, "UTC"))
-	}
-	now := time.Date(2026, 11, 18, 10, 0, 0, 0, time.UTC)
-	e := newTierEnv(t, people, nil, time.Date(2026, 11, 19, 0, 0, 0, 0, time.UTC), 50,
-		slacktest.WithScopes("chat:write", "users:read", "users:read.email", "im:write", "im:history", "metadata.message:read"))
-	ledger := newMemLedger(e.clock.Now)
-
-	ctx, kill := context.WithCancel(t.Context())
-	go func() {
-		_ = e.fake.Wait(ctx, func() bool { return len(e.fake.Messages("")) >= 15 })
-		kill()
-	}()
-	first, err := remind.Run(ctx, remind.Config{Days: 3, Now: now, Owner: "run-1"}, e.deps(ledger, nil))
-	require.Error(t, err, "killed")
-	sentFirst := len(e.fake.Messages(""))
-	require.Less(t, sentFirst, 40, "killed before the end")
-	t.Logf("first run: %d sent before the kill, summary %s", sentFirst, first)
-
-	second, err := remind.Run(t.Context(), remind.Config{Days: 3, Now: now.Add(time.Minute), Owner: "run-2"}, e.deps(ledger, nil))
-	require.NoError(t, err)
-	ledger.advance(time.Hour)
-	third, err := remind.Run(t.Context(), remind.Config{Days: 3, Now: now.Add(time.Hour), Owner: "run-3"},
-		e.deps(ledger, nil))
-	require.NoError(t, err)
-	t.Logf("second: %s; third: %s", second, third)
-
-	// By the third run, an hour on, every lease the killed run left has
-	// lapsed.
-	dms := e.dms()
-	require.Len(t, dms, 40, "everyone reminded in the end")
-	for ch, n := range dms {
-		assert.Equal(t, 1, n, "%s reminded once", ch)
-	}
-	assert.Positive(t, second.Busy, "what the killed run had in flight is left to its lease")
-	assert.Equal(t, second.Busy, third.Reminded+countFoundInHistory(ledger),
-		"after the lease, each is either found in the DM or sent")
-}
-
-// countFoundInHistory is how many claims were settled by finding the
-// reminder in the DM's history after an expired lease.
-func countFoundInHistory(l *memLedger) int {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	n := 0
-	for _, e := range l.entries {
-		if e.result == "found in history" {
-			n++
+	eachEngine(t, func(t *testing.T, eng engine) {
+		var people []slacktest.User
+		for i := range 40 {
+			people = append(people, person(i, "UTC"))
 		}
-	}
-	return n
+		now := time.Date(2026, 11, 18, 10, 0, 0, 0, time.UTC)
+		e := newTierEnvOn(t, eng, people, nil, time.Date(2026, 11, 19, 0, 0, 0, 0, time.UTC), 50,
+			slacktest.WithScopes("chat:write", "users:read", "users:read.email", "im:write", "im:history", "metadata.message:read"))
+
+		ctx, kill := context.WithCancel(t.Context())
+		go func() {
+			_ = e.fake.Wait(ctx, func() bool { return len(e.fake.Messages("")) >= 15 })
+			kill()
+		}()
+		first, err := remind.Run(ctx, remind.Config{Days: 3, Now: now, Owner: "run-1"}, e.deps(nil))
+		require.Error(t, err, "killed")
+		sentFirst := len(e.fake.Messages(""))
+		require.Less(t, sentFirst, 40, "killed before the end")
+		t.Logf("first run: %d sent before the kill, summary %s", sentFirst, first)
+
+		second, err := remind.Run(t.Context(), remind.Config{Days: 3, Now: now.Add(time.Minute), Owner: "run-2"}, e.deps(nil))
+		require.NoError(t, err)
+		e.advance(time.Hour)
+		third, err := remind.Run(t.Context(), remind.Config{Days: 3, Now: now.Add(time.Hour), Owner: "run-3"},
+			e.deps(nil))
+		require.NoError(t, err)
+		t.Logf("second: %s; third: %s", second, third)
+
+		// By the third run, an hour on, every lease the killed run left has
+		// lapsed.
+		dms := e.dms()
+		require.Len(t, dms, 40, "everyone reminded in the end")
+		for ch, n := range dms {
+			assert.Equal(t, 1, n, "%s reminded once", ch)
+		}
+		assert.Positive(t, second.Busy, "what the killed run had in flight is left to its lease")
+		assert.Equal(t, second.Busy, third.Reminded+third.Recovered,
+			"after the lease, each is either found in the DM or sent")
+	})
 }
 
-// With no ledger the directory still comes in bulk; when users.list cannot
-// be read, each assignee is looked up by email instead, and still reminded.
+// When users.list cannot be read, each assignee is looked up by email
+// instead, and still reminded; the next hour's run finds them reminded in
+// the ledger and asks Slack nothing about their DMs.
 func TestRemindDirectoryFallback(t *testing.T) {
 	t.Parallel()
 	people := []slacktest.User{person(1, "UTC"), person(2, "UTC"), person(3, "UTC")}
 	e := newTierEnv(t, people, nil, time.Date(2026, 11, 19, 0, 0, 0, 0, time.UTC), 500)
 	e.fake.InjectFault(slacktest.Fault{Method: "users.list", Error: "missing_scope"})
-	sum, err := remind.Run(t.Context(), remind.Config{Days: 3, Now: time.Date(2026, 11, 18, 10, 0, 0, 0, time.UTC)}, e.deps(nil, nil))
+	sum, err := remind.Run(t.Context(), remind.Config{Days: 3, Now: time.Date(2026, 11, 18, 10, 0, 0, 0, time.UTC)}, e.deps(nil))
 	require.NoError(t, err)
 	assert.Equal(t, 3, sum.Reminded)
 	r := e.fake.TierReport()
 	assert.Equal(t, 3, r.Calls["users.lookupByEmail"])
-	assert.Equal(t, 1, r.Calls["users.conversations"], "without a ledger, the bot's DMs are listed in bulk")
-	assert.Zero(t, r.Calls["conversations.history"], "nobody has a DM yet, so nobody can have been reminded")
+	assert.Zero(t, r.Calls["users.conversations"]+r.Calls["conversations.history"], "no DM is read without an expired claim")
 
-	// The next hour, each DM's history is read for today's reminder; no
-	// DM is opened one by one.
 	e.fake.ResetTiers()
-	again, err := remind.Run(t.Context(), remind.Config{Days: 3, Now: time.Date(2026, 11, 18, 11, 0, 0, 0, time.UTC)}, e.deps(nil, nil))
+	again, err := remind.Run(t.Context(), remind.Config{Days: 3, Now: time.Date(2026, 11, 18, 11, 0, 0, 0, time.UTC)}, e.deps(nil))
 	require.NoError(t, err)
 	assert.Equal(t, 3, again.Skipped)
 	r = e.fake.TierReport()
-	assert.Equal(t, 1, r.Calls["users.conversations"])
-	assert.Equal(t, 3, r.Calls["conversations.history"])
-	assert.Zero(t, r.Calls["conversations.open"])
+	assert.Zero(t, r.Calls["users.conversations"]+r.Calls["conversations.history"]+r.Calls["conversations.open"])
 	assert.Len(t, e.fake.Messages(""), 3)
 }
 
@@ -263,7 +246,7 @@ func TestRemindReadsTheDirectoryInPages(t *testing.T) {
 	}
 	e := newTierEnv(t, people, nil, time.Date(2026, 11, 19, 0, 0, 0, 0, time.UTC), 500)
 	sum, err := remind.Run(t.Context(), remind.Config{Days: 3, Now: time.Date(2026, 11, 18, 10, 0, 0, 0, time.UTC), DryRun: true},
-		e.deps(nil, nil))
+		e.deps(nil))
 	require.NoError(t, err)
 	assert.Equal(t, 450, sum.Reminded)
 	pages := e.fake.Calls("users.list")

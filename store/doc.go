@@ -6,7 +6,8 @@
 // # What is stored, and what is not
 //
 // Ids, names, timestamps and statuses only: Slack channel and user IDs,
-// committee names, meeting and action IDs, the assignee an action had, the
+// committee names, meeting and action IDs, a hash of the assignee an action
+// had (how the records name them, an email among them, is not kept), the
 // minutes status announced and the Slack message ts, ledger keys with
 // their owner, lease and result (a message ts), lock names, "HH:MM"
 // reminder times and on/off choices. No minutes bodies, no action text, no
@@ -78,6 +79,14 @@
 // retries included): a worker that outlives its lease may find its Done
 // refused with ErrNotOwner, and its work then may be done twice. Prune
 // deletes done rows once their occasion cannot come round again.
+//
+// # Retention
+//
+// PruneDaily, called by the watcher's polls and the reminder job, deletes
+// once a day (claimed in the ledger, so on one replica) the done ledger
+// entries, seen actions and announcements older than RETENTION_DAYS
+// (DefaultRetention, 90 days; at least MinRetention, longer than the
+// watcher's 60-day lookback, so nothing pruned is announced or sent again).
 //
 // # Failure
 //

@@ -114,6 +114,20 @@ func (s *Store) TryLock(ctx context.Context, name, owner string, ttl time.Durati
 	return true, nil
 }
 
+// LockHolder returns who holds the named lock and until when, or "" when
+// nobody does (never taken, unlocked, or lapsed).
+func (s *Store) LockHolder(ctx context.Context, name string) (owner string, until time.Time, err error) {
+	var exp int64
+	err = s.db.QueryRowContext(ctx, s.q("SELECT owner, expires_at FROM locks WHERE name = ? AND expires_at > ?"), name, ms(s.now())).Scan(&owner, &exp)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", time.Time{}, nil
+	}
+	if err != nil {
+		return "", time.Time{}, s.wrap("lock holder "+name, err)
+	}
+	return owner, fromMS(exp), nil
+}
+
 // Unlock releases the named lock if owner holds it, and reports whether it
 // did.
 func (s *Store) Unlock(ctx context.Context, name, owner string) (bool, error) {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/recordsbot/recordsbot/apiclient"
 	"github.com/recordsbot/recordsbot/blocks"
+	"github.com/recordsbot/recordsbot/internal/once"
 	"github.com/recordsbot/recordsbot/minutes"
 	"github.com/recordsbot/recordsbot/store"
 )
@@ -26,18 +27,30 @@ func (p *poll) announce(ctx context.Context) error {
 	if len(follows) == 0 {
 		return nil
 	}
+	// A follow made since the last poll began (its baseline taken when it
+	// was made, by Baseline) has not been read by a poll yet: its
+	// committee's pending drafts may lie behind the horizon, so this poll
+	// reads the whole lookback.
+	readAt := time.Time{}
+	if v, ok, err := p.deps.Store.GetState(ctx, stateFollowsRead); err != nil {
+		return err
+	} else if t, perr := time.Parse(time.RFC3339Nano, v); ok && perr == nil {
+		readAt = t
+	}
 	byCommittee := map[string][]store.Follow{}
 	var fresh []store.Follow
+	reread := false
 	for _, f := range follows {
 		byCommittee[f.CommitteeKey] = append(byCommittee[f.CommitteeKey], f)
 		if !f.Baselined {
 			fresh = append(fresh, f)
 		}
+		reread = reread || !f.Baselined || f.At.After(readAt)
 	}
 
 	floor := p.now.Add(-p.cfg.Lookback)
 	horizon := floor
-	if len(fresh) == 0 {
+	if !reread {
 		v, ok, err := p.deps.Store.GetState(ctx, stateHorizon)
 		if err != nil {
 			return err
@@ -91,7 +104,12 @@ func (p *poll) announce(ctx context.Context) error {
 		next = floor
 	}
 	p.sum.Horizon = next
-	return p.deps.Store.SetState(ctx, stateHorizon, next.UTC().Format(time.RFC3339))
+	if err := p.deps.Store.SetState(ctx, stateHorizon, next.UTC().Format(time.RFC3339)); err != nil {
+		return err
+	}
+	// The poll's start, not its end: a follow made while it ran is read
+	// again by the next. Follow times are milliseconds, so is this.
+	return p.deps.Store.SetState(ctx, stateFollowsRead, p.now.UTC().Truncate(time.Millisecond).Format(time.RFC3339Nano))
 }
 
 // readMeetings lists meetings newest first until one dated before
@@ -177,7 +195,7 @@ func (p *poll) meeting(ctx context.Context, m apiclient.Meeting, follows []store
 	pending = min.Status != apiclient.MinutesApproved
 	for _, t := range targets {
 		a, had := posted[t.channel]
-		var o outcome
+		var o once.Outcome
 		switch {
 		case !t.baselined:
 			// Following starts now: what is visible already is the
@@ -193,18 +211,18 @@ func (p *poll) meeting(ctx context.Context, m apiclient.Meeting, follows []store
 			// as new: it was never posted).
 			var ts string
 			o, ts = p.post(ctx, t.channel, m, min)
-			if o.done() {
+			if o.Done() {
 				err = p.deps.Store.PutAnnouncement(ctx, store.Announcement{ChannelID: t.channel, MeetingID: m.ID, Status: status, TS: ts})
 			}
-			if o == sent {
+			if o == once.Sent {
 				p.sum.Announced++
 			}
 		case a.Status == string(apiclient.MinutesPublishedDraft) && a.TS != "" && min.Status == apiclient.MinutesApproved:
 			o = p.approve(ctx, t.channel, a.TS, m, min)
-			if o.done() {
+			if o.Done() {
 				err = p.deps.Store.PutAnnouncement(ctx, store.Announcement{ChannelID: t.channel, MeetingID: m.ID, Status: status, TS: a.TS, ThreadPosted: true})
 			}
-			if o == sent {
+			if o == once.Sent {
 				p.sum.Approved++
 			}
 		default:
@@ -213,7 +231,7 @@ func (p *poll) meeting(ctx context.Context, m apiclient.Meeting, follows []store
 		if err != nil {
 			return true, err
 		}
-		if !o.done() {
+		if !o.Done() {
 			pending = true
 		}
 	}
@@ -236,13 +254,13 @@ func announceKey(channel, meetingID, status string) string {
 }
 
 // post announces min in channel.
-func (p *poll) post(ctx context.Context, channel string, m apiclient.Meeting, min *apiclient.Minutes) (outcome, string) {
+func (p *poll) post(ctx context.Context, channel string, m apiclient.Meeting, min *apiclient.Minutes) (once.Outcome, string) {
 	key := announceKey(channel, m.ID, string(min.Status))
 	msg := blocks.AnnouncementMessage(blocks.Announcement{Minutes: p.view(m, min)})
-	return p.once(ctx, work{
-		key:     key,
-		history: func(context.Context) (string, error) { return channel, nil },
-		do: func(ctx context.Context) (string, error) {
+	return p.once(ctx, once.Work{
+		Key:          key,
+		Conversation: in(channel),
+		Post: func(ctx context.Context) (string, error) {
 			_, ts, err := p.deps.Slack.PostMessageContext(ctx, channel,
 				slack.MsgOptionText(msg.Text, false), slack.MsgOptionBlocks(msg.Blocks...),
 				slack.MsgOptionMetadata(blocks.AnnouncementMetadata(key, m.ID, string(min.Status))))
@@ -258,14 +276,14 @@ func (p *poll) post(ctx context.Context, channel string, m apiclient.Meeting, mi
 // channel's history); the reply carries a key of its own (found among the
 // thread's replies with conversations.replies). The approval counts as
 // done once both are.
-func (p *poll) approve(ctx context.Context, channel, ts string, m apiclient.Meeting, min *apiclient.Minutes) outcome {
+func (p *poll) approve(ctx context.Context, channel, ts string, m apiclient.Meeting, min *apiclient.Minutes) once.Outcome {
 	key := announceKey(channel, m.ID, string(min.Status))
 	v := p.view(m, min)
 	msg := blocks.AnnouncementMessage(blocks.Announcement{Minutes: v, NowApproved: true})
-	updated, _ := p.once(ctx, work{
-		key:     key,
-		history: func(context.Context) (string, error) { return channel, nil },
-		do: func(ctx context.Context) (string, error) {
+	updated, _ := p.once(ctx, once.Work{
+		Key:          key,
+		Conversation: in(channel),
+		Post: func(ctx context.Context) (string, error) {
 			// chat.update edits the post in place, metadata included: Slack
 			// tells of a message whose metadata was replaced with the
 			// message_metadata_updated event
@@ -278,16 +296,16 @@ func (p *poll) approve(ctx context.Context, channel, ts string, m apiclient.Meet
 			return ts, nil
 		},
 	})
-	if !updated.done() {
+	if !updated.Done() {
 		return updated
 	}
 	replyKey := key + "/reply"
 	reply := blocks.ApprovedReply(v.Title)
-	replied, _ := p.once(ctx, work{
-		key:     replyKey,
-		history: func(context.Context) (string, error) { return channel, nil },
-		thread:  ts,
-		do: func(ctx context.Context) (string, error) {
+	replied, _ := p.once(ctx, once.Work{
+		Key:          replyKey,
+		Conversation: in(channel),
+		Thread:       ts,
+		Post: func(ctx context.Context) (string, error) {
 			_, rts, err := p.deps.Slack.PostMessageContext(ctx, channel, slack.MsgOptionTS(ts),
 				slack.MsgOptionText(reply.Text, false), slack.MsgOptionBlocks(reply.Blocks...),
 				slack.MsgOptionMetadata(blocks.AnnouncementMetadata(replyKey, m.ID, string(min.Status))))
@@ -297,11 +315,11 @@ func (p *poll) approve(ctx context.Context, channel, ts string, m apiclient.Meet
 			return rts, nil
 		},
 	})
-	if !replied.done() {
+	if !replied.Done() {
 		return replied
 	}
-	if updated == sent || replied == sent {
-		return sent // the approval went out (in part) on this poll
+	if updated == once.Sent || replied == once.Sent {
+		return once.Sent // the approval went out (in part) on this poll
 	}
 	return updated
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/recordsbot/recordsbot/actions"
 	"github.com/recordsbot/recordsbot/apiclient"
 	"github.com/recordsbot/recordsbot/blocks"
+	"github.com/recordsbot/recordsbot/internal/once"
 )
 
 // dmGroup is the actions newly assigned to one Slack user at one meeting:
@@ -73,7 +74,7 @@ func (p *poll) assignments(ctx context.Context) error {
 			record[a.ID] = k
 			continue
 		}
-		user, err := p.slackUser(ctx, a.Assignee)
+		user, err := p.people.SlackID(ctx, a.Assignee)
 		if err != nil {
 			lookupErrs = append(lookupErrs, err)
 			continue
@@ -110,16 +111,16 @@ func (p *poll) assignments(ctx context.Context) error {
 	for _, gk := range keys {
 		g := groups[gk]
 		on := p.cfg.Notify.Effective(settings[g.user]).AssignDMs
-		o := outcome(already)
+		o := once.Already
 		if on {
 			o = p.dm(ctx, g)
 		} else {
 			p.sum.DMsOff++
 		}
-		if o == sent {
+		if o == once.Sent {
 			p.sum.DMs++
 		}
-		if o.done() {
+		if o.Done() {
 			for _, a := range g.actions {
 				record[a.ID] = assigneeKey(a.Assignee)
 			}
@@ -143,52 +144,26 @@ func (p *poll) assignments(ctx context.Context) error {
 }
 
 // assigneeKey names an assignee for comparing polls: the same person the
-// records name the same way gives the same key; "" is nobody.
+// records name the same way gives the same key; "" is nobody. It is a hash
+// of how the records name them (an email, a Slack ID, an ID or a name), so
+// the store keeps no emails (store/doc.go: ids, names, timestamps and
+// statuses only): noticing a new assignee needs only equality.
 func assigneeKey(p apiclient.Person) string {
+	var k string
 	switch {
 	case p.Email != "":
-		return "email:" + strings.ToLower(p.Email)
+		k = "email:" + strings.ToLower(p.Email)
 	case p.SlackID != "":
-		return "slack:" + p.SlackID
+		k = "slack:" + p.SlackID
 	case p.ID != "":
-		return "id:" + p.ID
+		k = "id:" + p.ID
 	case p.Name != "":
-		return "name:" + strings.ToLower(p.Name)
+		k = "name:" + strings.ToLower(p.Name)
+	default:
+		return ""
 	}
-	return ""
-}
-
-// slackUser resolves an assignee to a Slack user ID: USER_MAP first, then
-// the records' own Slack ID, then users.lookupByEmail (once per email per
-// poll). "" with no error means nobody in Slack matches.
-func (p *poll) slackUser(ctx context.Context, who apiclient.Person) (string, error) {
-	if id, ok := p.cfg.UserMap.SlackID(who); ok {
-		return id, nil
-	}
-	if who.SlackID != "" {
-		return who.SlackID, nil
-	}
-	email := strings.ToLower(strings.TrimSpace(who.Email))
-	if email == "" {
-		return "", nil
-	}
-	if id, ok := p.emails[email]; ok {
-		return id, nil
-	}
-	u, err := p.deps.Slack.GetUserByEmailContext(ctx, email)
-	var se slack.SlackErrorResponse
-	switch {
-	case errors.As(err, &se) && se.Err == "users_not_found":
-		p.emails[email] = ""
-		return "", nil
-	case err != nil:
-		return "", fmt.Errorf("users.lookupByEmail: %w", err)
-	case u.Deleted || u.IsBot:
-		p.emails[email] = ""
-		return "", nil
-	}
-	p.emails[email] = u.ID
-	return u.ID, nil
+	h := sha256.Sum256([]byte(k))
+	return hex.EncodeToString(h[:16])
 }
 
 // assignKey is the ledger key of one assignment DM: the person, the
@@ -204,7 +179,7 @@ func assignKey(user, meeting string, ids []string) string {
 // dm sends g's one DM. Posting to the user ID makes Slack open the bot's
 // DM with them and post there (slackapi/bolt-js#1585); its history is read
 // through the DM's own ID, which conversations.open returns.
-func (p *poll) dm(ctx context.Context, g *dmGroup) outcome {
+func (p *poll) dm(ctx context.Context, g *dmGroup) once.Outcome {
 	ids := make([]string, len(g.actions))
 	for i, a := range g.actions {
 		ids[i] = a.ID
@@ -220,16 +195,16 @@ func (p *poll) dm(ctx context.Context, g *dmGroup) outcome {
 		asg.Rows = append(asg.Rows, p.row(a))
 	}
 	msg := blocks.AssignmentMessage(asg)
-	o, _ := p.once(ctx, work{
-		key: key,
-		history: func(ctx context.Context) (string, error) {
+	o, _ := p.once(ctx, once.Work{
+		Key: key,
+		Conversation: func(ctx context.Context) (string, error) {
 			ch, _, _, err := p.deps.Slack.OpenConversationContext(ctx, &slack.OpenConversationParameters{Users: []string{g.user}})
 			if err != nil {
 				return "", fmt.Errorf("open DM with %s: %w", g.user, err)
 			}
 			return ch.ID, nil
 		},
-		do: func(ctx context.Context) (string, error) {
+		Post: func(ctx context.Context) (string, error) {
 			_, ts, err := p.deps.Slack.PostMessageContext(ctx, g.user,
 				slack.MsgOptionText(msg.Text, false), slack.MsgOptionBlocks(msg.Blocks...),
 				slack.MsgOptionMetadata(blocks.AssignmentMetadata(key, g.meeting, ids)))

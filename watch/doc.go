@@ -6,10 +6,15 @@
 //
 // # One poller at a time
 //
-// A poll first takes the store's leader lock "watch" (TryLock); a poll that
-// does not get it returns at once with Summary.Busy set. The lock's ttl
-// outlasts a poll; a poll that dies holding it delays the next by at most
-// the ttl.
+// A poll first takes the store's leader lock "watch" (TryLock) for a short
+// ttl (Config.LockTTL, 1 minute) and renews it every Config.Heartbeat
+// (20 s) while it runs; a poll that does not get it returns at once with
+// Summary.Busy set. A poller that dies mid-poll stops renewing, so the
+// next poll after its ttl runs: DMs and announcements are late by at most
+// a minute and a poll interval (the ttl was 10 minutes before the
+// heartbeat). A poller that finds its lock taken over (it stalled past the
+// ttl) stops its poll; the ledger keeps anything it had in flight from
+// going out twice.
 //
 // # Cost of a poll
 //
@@ -51,18 +56,19 @@
 //
 // # Exactly once
 //
-// Every announcement and DM is a ledger key (store.Claim):
-// "announce/<channel>/<meeting>/<status>" and
-// "assign/<user>/<meeting>/<hash of the action IDs>". "Recorded" means the
-// ledger's Done with the message ts: the post carries its key in its
-// message metadata, so a worker that stopped after posting and before Done
-// is found out by the next claimant (ClaimExpired), which looks for the
-// key in the conversation's history and records the post it finds instead
-// of posting again. A post Slack refused is released and retried by the
-// next poll; a post whose outcome is unknown (a timeout) is left to lapse
-// and checked in the history. The store's own rows (announcements, seen
-// assignees) are written after Done and derive from it, so a crash between
-// the two is repaired by the next poll (ClaimDone gives back the ts).
+// Every announcement and DM is posted through internal/once (the package
+// doc there is the contract), under a ledger key:
+// "announce/<channel>/<meeting>/<status>" (and ".../reply" for an
+// approval's thread reply) and "assign/<user>/<meeting>/<hash of the
+// action IDs>". The post carries its key in its message metadata, so a
+// worker that stopped after posting and before recording is found out by
+// the next claimant, which looks for the key in the conversation's history
+// and records the post it finds instead of posting again. A post Slack
+// refused is released and retried by the next poll; a post whose outcome
+// is unknown (a timeout) is left to lapse and checked in the history. The
+// store's own rows (announcements, seen assignees) are written after the
+// ledger and derive from it, so a crash between the two is repaired by the
+// next poll (the ledger gives back the ts).
 //
 // # Baselines
 //

@@ -94,7 +94,8 @@ func TestSecondWatcherWhileFirstIsStuck(t *testing.T) {
 	t.Parallel()
 	eachEngine(t, func(t *testing.T, e engine) {
 		env := newEnv(t, e)
-		short := func(c *watchConfig) { c.LockTTL = time.Minute; c.Lease = 5 * time.Minute }
+		// a is frozen, heartbeat and all, as a stopped process is.
+		short := func(c *watchConfig) { c.LockTTL = time.Minute; c.Lease = 5 * time.Minute; c.Heartbeat = -1 }
 		a, b := env.watcher("pod-a", short), env.watcher("pod-b", short)
 		env.news(a)
 

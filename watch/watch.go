@@ -10,12 +10,14 @@ import (
 	"log/slog"
 	"os"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/slack-go/slack"
 
 	"github.com/recordsbot/recordsbot/actions"
 	"github.com/recordsbot/recordsbot/apiclient"
+	"github.com/recordsbot/recordsbot/internal/once"
 	"github.com/recordsbot/recordsbot/minutes"
 	"github.com/recordsbot/recordsbot/store"
 )
@@ -27,6 +29,9 @@ const lockName = "watch"
 const (
 	stateHorizon   = "meetings_horizon"  // RFC 3339: the oldest meeting date the next poll reads
 	stateBaselined = "actions_baselined" // RFC 3339: when the actions baseline was taken
+	// stateFollowsRead is RFC 3339: the start of the last poll that read
+	// every follow; a follow made since needs the whole lookback read.
+	stateFollowsRead = "follows_read_at"
 )
 
 // Config is the watcher's behaviour. The zero value of every field means
@@ -56,9 +61,19 @@ type Config struct {
 	// Lease is how long one announcement or DM is claimed. It must exceed
 	// the time a post takes, Slack's retries included. Default 2 minutes.
 	Lease time.Duration
-	// LockTTL is how long the poll lock lasts; it must exceed a poll.
-	// Default 10 minutes.
+	// LockTTL is how long the poll lock lasts without renewal: a poll
+	// renews it every Heartbeat while it runs, so a poller that dies is
+	// replaced within LockTTL. Default 1 minute.
 	LockTTL time.Duration
+	// Heartbeat is how often a running poll renews its lock (real time).
+	// Default LockTTL/3. A negative value never renews, which only a test
+	// of a frozen poller wants.
+	Heartbeat time.Duration
+	// Retention is how long the store keeps what it no longer needs (done
+	// ledger entries, seen actions, old announcements): once a day a poll
+	// prunes what is older (store.PruneDaily). Default
+	// store.DefaultRetention (90 days); never under store.MinRetention.
+	Retention time.Duration
 	// HistoryDepth is how many of a conversation's latest messages are
 	// searched for a post whose recording was lost. Default 200.
 	HistoryDepth int
@@ -86,7 +101,13 @@ func (c *Config) setDefaults() {
 		c.Lease = 2 * time.Minute
 	}
 	if c.LockTTL <= 0 {
-		c.LockTTL = 10 * time.Minute
+		c.LockTTL = time.Minute
+	}
+	if c.Heartbeat == 0 {
+		c.Heartbeat = c.LockTTL / 3
+	}
+	if c.Retention <= 0 {
+		c.Retention = store.DefaultRetention
 	}
 	if c.HistoryDepth <= 0 {
 		c.HistoryDepth = 200
@@ -173,6 +194,9 @@ type Summary struct {
 	Undeliverable int
 	// Horizon is the meetings horizon the next poll reads back to.
 	Horizon time.Time
+	// Pruned is what the day's prune deleted, on the poll that ran it
+	// (the first of the day, across replicas and jobs).
+	Pruned *store.Pruned
 }
 
 // String is the summary as one line for the job's output.
@@ -204,6 +228,9 @@ func (s Summary) String() string {
 	if s.Failed > 0 {
 		fmt.Fprintf(&b, "; %d failed (retried next poll)", s.Failed)
 	}
+	if s.Pruned != nil {
+		b.WriteString("; " + s.Pruned.String())
+	}
 	return b.String()
 }
 
@@ -222,8 +249,7 @@ func Poll(ctx context.Context, cfg Config, deps Deps) (Summary, error) {
 	if deps.Logger == nil {
 		deps.Logger = slog.New(slog.DiscardHandler)
 	}
-	p := &poll{cfg: cfg, deps: deps, log: deps.Logger, now: cfg.Now(), emails: map[string]string{},
-		minutes: map[string]minutesRead{}, pages: map[string]*apiclient.MeetingPage{}}
+	p := newPoll(cfg, deps)
 	got, err := deps.Store.TryLock(ctx, lockName, cfg.Owner, cfg.LockTTL)
 	if err != nil {
 		return p.sum, fmt.Errorf("watch lock: %w", err)
@@ -233,7 +259,9 @@ func Poll(ctx context.Context, cfg Config, deps Deps) (Summary, error) {
 		p.log.InfoContext(ctx, "watch: another poll holds the lock; skipping")
 		return p.sum, nil
 	}
+	ctx, stopHeartbeat := p.heartbeat(ctx)
 	defer func() {
+		stopHeartbeat()
 		// Unlock even when ctx ended, so the next poll need not wait for
 		// the ttl.
 		uctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
@@ -260,12 +288,79 @@ func Poll(ctx context.Context, cfg Config, deps Deps) (Summary, error) {
 	if asgErr != nil {
 		asgErr = fmt.Errorf("assignment DMs: %w", asgErr)
 	}
+	// Housekeeping, once a day across every replica and job: a failure
+	// is logged and retried by a later poll, and fails nothing else.
+	if pruned, ran, perr := deps.Store.PruneDaily(ctx, cfg.Owner, cfg.Retention); perr != nil {
+		p.log.WarnContext(ctx, "watch: the daily prune failed; a later poll tries again", "error", perr)
+	} else if ran {
+		p.sum.Pruned = &pruned
+		p.log.InfoContext(ctx, "watch: daily prune", "retention", cfg.Retention, "pruned", pruned.String())
+	}
 	err = errors.Join(annErr, idxErr, asgErr)
 	if err == nil && p.sum.Failed > 0 {
 		err = fmt.Errorf("%d posts: %w", p.sum.Failed, ErrPartial)
 	}
 	p.log.InfoContext(ctx, "watch: poll done", "summary", p.sum.String())
 	return p.sum, err
+}
+
+// errLockLost is the cause of a poll cut short because its lock was taken
+// over: another poller has run meanwhile, and two at once would only race
+// (harmlessly, the ledger sees to that) for the same work.
+var errLockLost = errors.New("the poll lock was taken over")
+
+// heartbeat renews the poll lock every cfg.Heartbeat until stop is called,
+// so a long poll keeps it while a dead one loses it within LockTTL. When a
+// renewal finds the lock taken over (this process stalled past the ttl),
+// the returned context is cancelled with errLockLost. A renewal that fails
+// for the store is retried at the next beat; the lock lapses if none
+// succeeds within the ttl.
+func (p *poll) heartbeat(ctx context.Context) (context.Context, func()) {
+	if p.cfg.Heartbeat < 0 {
+		return ctx, func() {}
+	}
+	ctx, cancel := context.WithCancelCause(ctx)
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		t := time.NewTicker(p.cfg.Heartbeat)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-ctx.Done():
+				return
+			case <-t.C:
+			}
+			held, err := p.deps.Store.TryLock(ctx, lockName, p.cfg.Owner, p.cfg.LockTTL)
+			switch {
+			case err != nil:
+				p.log.WarnContext(ctx, "watch: could not renew the poll lock", "error", err)
+			case !held:
+				p.log.ErrorContext(ctx, "watch: the poll lock was taken over; stopping this poll")
+				cancel(errLockLost)
+				return
+			}
+		}
+	})
+	return ctx, func() {
+		close(done)
+		wg.Wait()
+		cancel(nil)
+	}
+}
+
+// newPoll is one run's state, on cfg with its defaults set.
+func newPoll(cfg Config, deps Deps) *poll {
+	p := &poll{cfg: cfg, deps: deps, log: deps.Logger, now: cfg.Now(),
+		minutes: map[string]minutesRead{}, pages: map[string]*apiclient.MeetingPage{}}
+	if deps.Slack != nil { // Baseline posts nothing and has no Slack
+		p.people = actions.NewAssignees(cfg.UserMap, deps.Slack.GetUserByEmailContext)
+		p.poster = &once.Poster{Store: deps.Store, Slack: deps.Slack, Owner: cfg.Owner, Lease: cfg.Lease,
+			HistoryDepth: cfg.HistoryDepth, Log: deps.Logger}
+	}
+	return p
 }
 
 // poll is one run's state.
@@ -275,9 +370,11 @@ type poll struct {
 	log  *slog.Logger
 	now  time.Time
 	sum  Summary
-	// emails caches users.lookupByEmail for the poll: lowercased email ->
-	// user ID ("" when Slack knows nobody by it).
-	emails map[string]string
+	// people finds assignees' Slack users, users.lookupByEmail cached
+	// for the poll.
+	people *actions.Assignees
+	// poster posts each announcement and DM exactly once.
+	poster *once.Poster
 	// minutes and pages keep the poll's records reads, so the
 	// announcements and the search index read each once.
 	minutes map[string]minutesRead

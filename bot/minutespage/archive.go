@@ -13,6 +13,7 @@ import (
 
 	"github.com/recordsbot/recordsbot/apiclient"
 	"github.com/recordsbot/recordsbot/blocks"
+	"github.com/recordsbot/recordsbot/internal/invisible"
 	"github.com/recordsbot/recordsbot/minutes"
 )
 
@@ -172,8 +173,8 @@ func (s *Site) archiveEntry(e minutes.Entry) archiveEntry {
 	m, min := e.Meeting, e.Minutes
 	return archiveEntry{
 		Href:      entryHref(m.ID),
-		Title:     nonBlank(m.Name(), "Untitled meeting"),
-		Committee: m.Committee,
+		Title:     nonBlank(invisible.Strip(m.Name()), "Untitled meeting"),
+		Committee: invisible.Strip(m.Committee),
 		Date:      newPageTime(m.Date, m.DateHasTime, s.opts.Zone),
 		Draft:     min.Draft(),
 		Approved:  newPageTime(min.Date, false, s.opts.Zone),
@@ -184,7 +185,7 @@ func (s *Site) archiveEntry(e minutes.Entry) archiveEntry {
 // excerpt is the opening of the minutes' text, at most max characters,
 // cut at a word.
 func excerpt(min *apiclient.Minutes, max int) string {
-	text := strings.Join(strings.Fields(blocks.PlainText(min.Body, min.Format)), " ")
+	text := strings.Join(strings.Fields(invisible.Strip(blocks.PlainText(min.Body, min.Format))), " ")
 	if utf8.RuneCountInString(text) <= max {
 		return text
 	}

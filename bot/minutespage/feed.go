@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/recordsbot/recordsbot/internal/invisible"
 	"github.com/recordsbot/recordsbot/minutes"
 )
 
@@ -143,7 +144,7 @@ func (s *Site) feed(root, committee string, entries []minutes.Entry) ([]byte, er
 		href := root + "/minutes/" + url.PathEscape(m.ID)
 		entry := atomEntry{
 			ID:      href,
-			Title:   nonBlank(m.Name(), "Untitled meeting"),
+			Title:   nonBlank(invisible.Strip(m.Name()), "Untitled meeting"),
 			Updated: atomTime(updated),
 			Links:   []atomLink{{Rel: "alternate", Type: "text/html", Href: href}},
 		}
@@ -153,7 +154,7 @@ func (s *Site) feed(root, committee string, entries []minutes.Entry) ([]byte, er
 		} else {
 			entry.Categories = append(entry.Categories, atomCategory{Term: "approved", Label: "Approved"})
 		}
-		if c := strings.TrimSpace(m.Committee); c != "" {
+		if c := strings.TrimSpace(invisible.Strip(m.Committee)); c != "" {
 			entry.Categories = append(entry.Categories, atomCategory{Term: c})
 		}
 		if text := excerpt(min, feedSummaryMax); text != "" {

@@ -39,6 +39,8 @@ type Config struct {
 	RemindAt            string        `envconfig:"REMIND_AT" default:"09:00" desc:"remind: local time of day (HH:MM) from which each person is reminded, in their own time zone"`
 	RecordsTimezone     string        `envconfig:"RECORDS_TIMEZONE" default:"UTC" desc:"the organisation's IANA time zone: a date-only deadline ends at midnight there"`
 	WatchInterval       time.Duration `envconfig:"WATCH_INTERVAL" default:"0s" desc:"serve: poll the records service this often in the background (as recordsbot watch does); 0 leaves it to a scheduler"`
+	SearchBackfillRate  float64       `envconfig:"SEARCH_BACKFILL_RATE" default:"1" desc:"serve: records calls a second (meetings pages and minutes reads) the background backfill of the minutes search index makes; 0 turns it off"`
+	RetentionDays       int           `envconfig:"RETENTION_DAYS" default:"90" desc:"remind, watch: days the store keeps done ledger entries, seen actions and old announcements before the daily prune removes them (at least 62: the watcher reads 60 days back)"`
 	FollowAdminsOnly    bool          `envconfig:"FOLLOW_ADMINS_ONLY" default:"false" desc:"only ADMIN_USER_IDS may /minutes follow or unfollow a committee in a channel"`
 	RemindDefault       string        `envconfig:"REMIND_DEFAULT" default:"on" desc:"daily reminder DMs for people who have not chosen on their Home tab: on or off"`
 	AssignDMsDefault    string        `envconfig:"ASSIGN_DMS_DEFAULT" default:"on" desc:"new-assignment DMs for people who have not chosen on their Home tab: on or off"`
@@ -46,6 +48,7 @@ type Config struct {
 	LogFormat           string        `envconfig:"LOG_FORMAT" default:"text" desc:"text or json"`
 	LogLevel            string        `envconfig:"LOG_LEVEL" default:"info" desc:"debug, info, warn or error"`
 	ShutdownGrace       time.Duration `envconfig:"SHUTDOWN_GRACE" default:"20s" desc:"how long a stopping server waits for in-flight work"`
+	TrustedProxies      string        `envconfig:"TRUSTED_PROXIES" desc:"comma-separated addresses or CIDRs of the reverse proxies (Ingress) in front of the bot; their X-Forwarded-For names the client the public pages' rate limit counts. Empty: each connection's own address"`
 }
 
 // configError is a bad or missing setting; main exits 2 with its one line.
@@ -135,8 +138,14 @@ func (c *Config) check(sub string) error {
 			return err
 		}
 	}
+	if c.SearchBackfillRate < 0 || c.SearchBackfillRate > maxBackfillRate {
+		return &configError{fmt.Sprintf("SEARCH_BACKFILL_RATE must be between 0 (off) and %g records calls a second, got %g", maxBackfillRate, c.SearchBackfillRate)}
+	}
 	if err := checkWatchInterval(c.WatchInterval); err != nil {
 		return err
+	}
+	if min := int(store.MinRetention / (24 * time.Hour)); c.RetentionDays != 0 && c.RetentionDays < min {
+		return &configError{fmt.Sprintf("RETENTION_DAYS must be at least %d (the watcher reads meetings 60 days back), got %d", min, c.RetentionDays)}
 	}
 	if c.Port <= 0 || c.Port > 65535 {
 		return &configError{fmt.Sprintf("PORT must be between 1 and 65535, got %d", c.Port)}
@@ -153,6 +162,9 @@ func (c *Config) check(sub string) error {
 	}
 	if _, err := c.zone(); err != nil {
 		return &configError{fmt.Sprintf("RECORDS_TIMEZONE must be an IANA time zone such as Europe/London, got %q", c.RecordsTimezone)}
+	}
+	if _, err := bot.ParseTrustedProxies(c.TrustedProxies); err != nil {
+		return &configError{"TRUSTED_PROXIES: " + err.Error()}
 	}
 	if _, err := actions.ParseVisibility(c.ActionsVisibility); err != nil {
 		return &configError{fmt.Sprintf("ACTIONS_VISIBILITY must be own or organisation, got %q", c.ActionsVisibility)}
@@ -172,6 +184,15 @@ func (c *Config) check(sub string) error {
 		return &configError{"LOG_LEVEL: " + err.Error()}
 	}
 	return nil
+}
+
+// retention is RETENTION_DAYS as a duration; 0 (a Config built in code)
+// means the store's default.
+func (c *Config) retention() time.Duration {
+	if c.RetentionDays == 0 {
+		return store.DefaultRetention
+	}
+	return time.Duration(c.RetentionDays) * 24 * time.Hour
 }
 
 // zone is RECORDS_TIMEZONE as a location ("" means UTC). The binary embeds

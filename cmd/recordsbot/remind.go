@@ -70,9 +70,10 @@ scheduler; running it again sends only what is missing.
 		UserMap:       userMap,
 		Zone:          zone,
 		RemindAt:      cfg.RemindAt,
+		Retention:     cfg.retention(),
 	}, remind.Deps{
 		Records: records, Slack: api, Logger: log, Out: stdout,
-		Ledger: remind.StoreLedger(st), Settings: remind.StoreSettings(st, defaults),
+		Store: st, Settings: remind.StoreSettings(st, defaults),
 	})
 
 	if !*dryRun {

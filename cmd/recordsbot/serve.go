@@ -21,6 +21,7 @@ import (
 	"github.com/recordsbot/recordsbot/internal/slackapi"
 	"github.com/recordsbot/recordsbot/minutes"
 	"github.com/recordsbot/recordsbot/store"
+	"github.com/recordsbot/recordsbot/watch"
 )
 
 func parseLevel(s string) (slog.Level, error) {
@@ -63,7 +64,8 @@ func botConfig(cfg Config) bot.Config {
 	if ttl <= 0 {
 		ttl = -1 // off
 	}
-	zone, _ := cfg.zone() // validated by check
+	zone, _ := cfg.zone()                                     // validated by check
+	proxies, _ := bot.ParseTrustedProxies(cfg.TrustedProxies) // validated by check
 	var admins []string
 	for _, a := range cfg.AdminUserIDs {
 		if a = strings.TrimSpace(a); a != "" {
@@ -82,6 +84,7 @@ func botConfig(cfg Config) bot.Config {
 		FollowAdminsOnly:  cfg.FollowAdminsOnly,
 		Notify:            cfg.notifyDefaults(),
 		ActionsVisibility: cfg.visibility(),
+		Public:            bot.PublicLimits{TrustedProxies: proxies},
 		OrgName:           strings.TrimSpace(cfg.OrgName),
 	}
 }
@@ -159,8 +162,12 @@ func serveOn(ctx context.Context, cfg Config, ln net.Listener, logOut io.Writer)
 		return err
 	}
 	defer stopWatching()
+	defer startBackfill(ctx, cfg, st, records, metrics, log)()
 	srv := bot.NewServer(botConfig(cfg), bot.Deps{
 		Logger: log, Records: records, Slack: api, Metrics: metrics, Ready: ready.Err, Actions: dom, Minutes: mins, Store: st,
+		Baseline: func(ctx context.Context, f store.Follow) error {
+			return watch.Baseline(ctx, watchConfig(cfg), watch.Deps{Store: st, Records: records, Logger: log}, f)
+		},
 		// response_url posts are Slack calls too, and counted as such.
 		HTTPClient: &http.Client{Timeout: 10 * time.Second, Transport: metrics.SlackTransport(nil)},
 	})

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"path/filepath"
 	"slices"
 	"sync"
 	"testing"
@@ -17,96 +18,44 @@ import (
 	"github.com/recordsbot/recordsbot/apiclient/recordstest"
 	"github.com/recordsbot/recordsbot/internal/slackapi/slacktest"
 	"github.com/recordsbot/recordsbot/remind"
+	"github.com/recordsbot/recordsbot/store"
+	"github.com/recordsbot/recordsbot/store/storetest"
 )
 
-// memLedger is an in-memory remind.Ledger with the semantics the store
-// implements: a claim is the owner's until its lease runs out on the
-// ledger's clock, Done is for ever, Release forgets. Like a real store it
-// refuses work on a cancelled context, so a killed run leaves its claims
-// behind.
-type memLedger struct {
-	now func() time.Time
-
-	mu      sync.Mutex
-	entries map[string]*ledgerEntry
-	claims  int
-	skew    time.Duration // added to now: see advance
+// engine gives a test a fresh database that several Stores can share:
+// the reminder job's exactly-once tests run on the real ledger of each
+// engine, as the watcher's do.
+type engine struct {
+	name   string
+	newURL func(t testing.TB) string
 }
 
-// advance moves the ledger's clock on by d, as the time between two
-// hourly runs passes.
-func (l *memLedger) advance(d time.Duration) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	l.skew += d
+var engines = []engine{
+	{"sqlite", func(t testing.TB) string { return "sqlite://" + filepath.Join(t.TempDir(), "recordsbot.db") }},
+	{"postgres", storetest.PostgresURL},
 }
 
-type ledgerEntry struct {
-	owner  string
-	until  time.Time
-	done   bool
-	result string
-}
-
-func newMemLedger(now func() time.Time) *memLedger {
-	return &memLedger{now: now, entries: map[string]*ledgerEntry{}}
-}
-
-func (l *memLedger) Claim(ctx context.Context, key, owner string, lease time.Duration) (remind.ClaimResult, error) {
-	if err := ctx.Err(); err != nil {
-		return 0, err
+// eachEngine runs f as a parallel subtest per engine.
+func eachEngine(t *testing.T, f func(t *testing.T, e engine)) {
+	for _, e := range engines {
+		t.Run(e.name, func(t *testing.T) {
+			t.Parallel()
+			f(t, e)
+		})
 	}
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	l.claims++
-	e := l.entries[key]
-	now := l.now().Add(l.skew)
-	switch {
-	case e == nil:
-		l.entries[key] = &ledgerEntry{owner: owner, until: now.Add(lease)}
-		return remind.ClaimNew, nil
-	case e.done:
-		return remind.ClaimDone, nil
-	case e.owner != owner && now.Before(e.until):
-		return remind.ClaimBusy, nil
-	default:
-		e.owner, e.until = owner, now.Add(lease)
-		return remind.ClaimExpired, nil
-	}
-}
-
-func (l *memLedger) Done(ctx context.Context, key, owner, result string) error {
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	e := l.entries[key]
-	if e == nil || e.owner != owner {
-		return fmt.Errorf("done %s: not held by %s", key, owner)
-	}
-	e.done, e.result = true, result
-	return nil
-}
-
-func (l *memLedger) Release(ctx context.Context, key, owner string) error {
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if e := l.entries[key]; e != nil && e.owner == owner && !e.done {
-		delete(l.entries, key)
-	}
-	return nil
 }
 
 // tierEnv is an organisation of people against the fake Slack with tiers
 // on, on a clock running factor times faster than real time that the job
 // and the fake share.
 type tierEnv struct {
-	t       testing.TB
-	clock   *slacktest.ScaledClock
+	t     testing.TB
+	clock *slacktest.ScaledClock
+	url   string // DATABASE_URL of the env's store
+	st    *store.Store
+
+	mu      sync.Mutex
+	skew    time.Duration // added to the store's clock: see advance
 	fake    *slacktest.Server
 	records *recordstest.Server
 	people  []slacktest.User
@@ -123,6 +72,12 @@ func person(i int, tz string) slacktest.User {
 // but are not in Slack.
 func newTierEnv(t testing.TB, people, ghosts []slacktest.User, deadline time.Time, factor float64, opts ...slacktest.Option) *tierEnv {
 	t.Helper()
+	return newTierEnvOn(t, engines[0], people, ghosts, deadline, factor, opts...)
+}
+
+// newTierEnvOn is newTierEnv with its store on engine eng.
+func newTierEnvOn(t testing.TB, eng engine, people, ghosts []slacktest.User, deadline time.Time, factor float64, opts ...slacktest.Option) *tierEnv {
+	t.Helper()
 	var data recordstest.Dataset
 	for _, u := range append(slices.Clone(people), ghosts...) {
 		data.Actions = append(data.Actions, recordstest.Action{
@@ -136,12 +91,35 @@ func newTierEnv(t testing.TB, people, ghosts []slacktest.User, deadline time.Tim
 	e.fake = slacktest.NewServer(append([]slacktest.Option{slacktest.WithUsers(people...), slacktest.WithTiers(),
 		slacktest.WithClock(e.clock.Now)}, opts...)...)
 	t.Cleanup(e.fake.Close)
+	e.url = eng.newURL(t)
+	e.st = e.store()
 	return e
 }
 
-// deps are the job's collaborators against the env, with ledger (nil for
-// none).
-func (e *tierEnv) deps(ledger remind.Ledger, settings remind.Settings) remind.Deps {
+// store opens another Store on the env's database, as another run or
+// replica would, on the env's clock.
+func (e *tierEnv) store() *store.Store {
+	e.t.Helper()
+	st, err := store.Open(context.Background(), e.url, store.WithClock(func() time.Time {
+		e.mu.Lock()
+		defer e.mu.Unlock()
+		return e.clock.Now().Add(e.skew)
+	}))
+	require.NoError(e.t, err)
+	e.t.Cleanup(func() { _ = st.Close() })
+	return st
+}
+
+// advance moves the store's clock on by d, as the time between two
+// hourly runs passes, so that the leases of a killed run lapse.
+func (e *tierEnv) advance(d time.Duration) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.skew += d
+}
+
+// deps are the job's collaborators against the env, with its store.
+func (e *tierEnv) deps(settings remind.Settings) remind.Deps {
 	rc, err := apiclient.NewClient(e.records.URL, recordstest.DefaultKey)
 	require.NoError(e.t, err)
 	log := slog.New(slog.DiscardHandler)
@@ -151,7 +129,7 @@ func (e *tierEnv) deps(ledger remind.Ledger, settings remind.Settings) remind.De
 	return remind.Deps{
 		Records:  rc,
 		Slack:    slack.New(slacktest.DefaultToken, slack.OptionAPIURL(e.fake.APIURL())),
-		Ledger:   ledger,
+		Store:    e.st,
 		Settings: settings,
 		Clock:    e.clock,
 		Logger:   log,

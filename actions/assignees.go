@@ -1,0 +1,121 @@
+package actions
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/slack-go/slack"
+
+	"github.com/recordsbot/recordsbot/apiclient"
+	"github.com/recordsbot/recordsbot/internal/slackapi"
+)
+
+// Assignees finds the Slack user of records assignees, for the jobs that
+// DM them (the watcher's assignment DMs, the morning reminders). It is
+// the one place that order is written: USER_MAP first (it exists to
+// override), then the Slack ID the records give, then the email among the
+// members read in bulk ([Assignees.Know], from users.list), and only for
+// an email still unknown users.lookupByEmail, once per email. Deleted
+// members and bots match nobody. Safe for concurrent use; make one per
+// run, so that people who join or leave are seen by the next.
+type Assignees struct {
+	userMap UserMap
+	lookup  func(ctx context.Context, email string) (*slack.User, error)
+
+	mu      sync.Mutex
+	byEmail map[string]string         // lowercased email -> user ID, "" for nobody
+	zones   map[string]*time.Location // user ID -> their zone, when Slack knows it
+}
+
+// NewAssignees finds assignees through um and lookup (users.lookupByEmail:
+// (*slack.Client).GetUserByEmailContext, or a paced call of it).
+func NewAssignees(um UserMap, lookup func(ctx context.Context, email string) (*slack.User, error)) *Assignees {
+	return &Assignees{userMap: um, lookup: lookup, byEmail: map[string]string{}, zones: map[string]*time.Location{}}
+}
+
+// Know adds members as Slack listed them (users.list), so that their
+// emails need no lookup and their zones are known. Deleted members and
+// bots are left out.
+func (a *Assignees) Know(members []slack.User) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	for _, u := range members {
+		a.knowLocked(u)
+	}
+}
+
+func (a *Assignees) knowLocked(u slack.User) {
+	if u.Deleted || u.IsBot {
+		return
+	}
+	if e := strings.ToLower(strings.TrimSpace(u.Profile.Email)); e != "" {
+		a.byEmail[e] = u.ID
+	}
+	if u.TZ != "" {
+		if loc, err := time.LoadLocation(u.TZ); err == nil {
+			a.zones[u.ID] = loc
+		}
+	}
+}
+
+// Known is how many members' emails are known without a lookup.
+func (a *Assignees) Known() int {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	n := 0
+	for _, id := range a.byEmail {
+		if id != "" {
+			n++
+		}
+	}
+	return n
+}
+
+// SlackID returns the Slack user ID of assignee p, or "" when nobody in
+// Slack matches. Errors: users.lookupByEmail's, wrapped, other than
+// users_not_found (which is nobody).
+func (a *Assignees) SlackID(ctx context.Context, p apiclient.Person) (string, error) {
+	if id, ok := a.userMap.SlackID(p); ok {
+		return id, nil
+	}
+	if p.SlackID != "" {
+		return p.SlackID, nil
+	}
+	email := strings.ToLower(strings.TrimSpace(p.Email))
+	if email == "" {
+		return "", nil
+	}
+	a.mu.Lock()
+	id, ok := a.byEmail[email]
+	a.mu.Unlock()
+	if ok {
+		return id, nil
+	}
+	u, err := a.lookup(ctx, email)
+	switch {
+	case slackapi.ErrorCode(err) == "users_not_found":
+		u = &slack.User{Deleted: true}
+	case err != nil:
+		return "", fmt.Errorf("users.lookupByEmail: %w", err)
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.knowLocked(*u)
+	id = ""
+	if !u.Deleted && !u.IsBot {
+		id = u.ID
+	}
+	a.byEmail[email] = id
+	return id, nil
+}
+
+// Zone is user's own time zone as Slack gave it with the member, or nil
+// when unknown (the organisation's zone then applies).
+func (a *Assignees) Zone(user string) *time.Location {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.zones[user]
+}

@@ -1,0 +1,118 @@
+package once_test
+
+import (
+	"context"
+	"net/http"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/slack-go/slack"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/recordsbot/recordsbot/internal/once"
+	"github.com/recordsbot/recordsbot/internal/slackapi/slacktest"
+	"github.com/recordsbot/recordsbot/store"
+	"github.com/recordsbot/recordsbot/store/storetest"
+)
+
+var engines = []struct {
+	name   string
+	newURL func(t testing.TB) string
+}{
+	{"sqlite", func(t testing.TB) string { return "sqlite://" + filepath.Join(t.TempDir(), "recordsbot.db") }},
+	{"postgres", storetest.PostgresURL},
+}
+
+// world is a channel in the fake Slack and two workers' Posters on one
+// database, on a clock the test moves.
+type world struct {
+	fake *slacktest.Server
+	api  *slack.Client
+	mu   sync.Mutex
+	now  time.Time
+	url  string
+}
+
+func (w *world) clock() time.Time {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.now
+}
+
+func (w *world) advance(d time.Duration) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.now = w.now.Add(d)
+}
+
+func (w *world) poster(t *testing.T, owner string) *once.Poster {
+	st, err := store.Open(t.Context(), w.url, store.WithClock(w.clock))
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = st.Close() })
+	return &once.Poster{Store: st, Slack: w.api, Owner: owner, Lease: 2 * time.Minute}
+}
+
+// work posts "hello" to channel with key in its metadata; fail, when set,
+// replaces Slack's answer after the post (a run killed before it heard).
+func (w *world) work(key string, fail error) once.Work {
+	return once.Work{
+		Key:          key,
+		Conversation: func(context.Context) (string, error) { return "C0NEWS", nil },
+		Post: func(ctx context.Context) (string, error) {
+			_, ts, err := w.api.PostMessageContext(ctx, "C0NEWS", slack.MsgOptionText("hello", false),
+				slack.MsgOptionMetadata(slack.SlackMetadata{EventType: "test_post", EventPayload: map[string]any{"key": key}}))
+			if err == nil && fail != nil {
+				return "", fail
+			}
+			return ts, err
+		},
+	}
+}
+
+// The mechanism on each engine: a refused post is released and retried
+// at once; a post whose outcome is unknown keeps its claim until the
+// lease lapses, and is then found in the history rather than posted
+// again; a done key is never posted again.
+func TestPostExactlyOnce(t *testing.T) {
+	t.Parallel()
+	for _, eng := range engines {
+		t.Run(eng.name, func(t *testing.T) {
+			t.Parallel()
+			w := &world{now: time.Date(2026, 11, 23, 9, 0, 0, 0, time.UTC), url: eng.newURL(t)}
+			w.fake = slacktest.NewServer()
+			t.Cleanup(w.fake.Close)
+			w.api = slack.New(slacktest.DefaultToken, slack.OptionAPIURL(w.fake.APIURL()))
+			a, b := w.poster(t, "pod-a"), w.poster(t, "pod-b")
+
+			// Refused: nothing posted, the key free again for b at once.
+			w.fake.InjectFault(slacktest.Fault{Method: "chat.postMessage", Error: "not_in_channel", Times: 1})
+			r := a.Post(t.Context(), w.work("k/refused", nil))
+			assert.Equal(t, once.Failed, r.Outcome)
+			r = b.Post(t.Context(), w.work("k/refused", nil))
+			assert.Equal(t, once.Sent, r.Outcome, "released, so taken at once")
+			assert.Equal(t, once.Already, a.Post(t.Context(), w.work("k/refused", nil)).Outcome)
+
+			// Unknown: a 500 that did not post, and a post that landed but
+			// whose answer was lost. Both are held for the lease.
+			w.fake.InjectFault(slacktest.Fault{Method: "chat.postMessage", HTTPStatus: http.StatusInternalServerError, Times: 1})
+			assert.Equal(t, once.Failed, a.Post(t.Context(), w.work("k/500", nil)).Outcome)
+			assert.Equal(t, once.Failed, a.Post(t.Context(), w.work("k/lost", context.DeadlineExceeded)).Outcome)
+			assert.Equal(t, once.Busy, b.Post(t.Context(), w.work("k/500", nil)).Outcome)
+			assert.Equal(t, once.Busy, b.Post(t.Context(), w.work("k/lost", nil)).Outcome)
+			require.Len(t, w.fake.Messages("C0NEWS"), 2)
+
+			w.advance(3 * time.Minute)
+			assert.Equal(t, once.Sent, b.Post(t.Context(), w.work("k/500", nil)).Outcome, "not in the history: posted")
+			r = b.Post(t.Context(), w.work("k/lost", nil))
+			assert.Equal(t, once.Recovered, r.Outcome, "in the history: recorded, not posted again")
+			msgs := w.fake.Messages("C0NEWS")
+			require.Len(t, msgs, 3)
+			assert.Equal(t, msgs[1].TS, r.TS, "the ts of the post found")
+			assert.Equal(t, once.Already, a.Post(t.Context(), w.work("k/lost", nil)).Outcome)
+			assert.Len(t, w.fake.Calls("conversations.history"), 2, "the history is read only after an expired claim")
+		})
+	}
+}

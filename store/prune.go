@@ -1,0 +1,82 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"time"
+)
+
+// DefaultRetention is how long the store keeps what it no longer needs by
+// default (RETENTION_DAYS 90): longer than the watcher's 60-day lookback,
+// so nothing pruned can be announced or sent again.
+const DefaultRetention = 90 * 24 * time.Hour
+
+// MinRetention is the shortest retention Prune accepts: the watcher reads
+// meetings up to 60 days back, and an announcement pruned while its meeting
+// is still read would be announced again.
+const MinRetention = 62 * 24 * time.Hour
+
+// Pruned counts what PruneBefore deleted.
+type Pruned struct {
+	// Ledger is done ledger entries (announcements, DMs, reminders,
+	// reports, prunes) done before the cut-off.
+	Ledger int64
+	// SeenActions is actions last seen before the cut-off (closed or
+	// deleted long ago; the watcher forgets most of them sooner).
+	SeenActions int64
+	// Announcements is announcements last updated before the cut-off,
+	// of meetings older than the watcher reads.
+	Announcements int64
+}
+
+// String is the counts as "pruned 3 ledger entries, 0 seen actions, 1
+// announcement".
+func (p Pruned) String() string {
+	return fmt.Sprintf("pruned %d ledger entries, %d seen actions, %d announcements", p.Ledger, p.SeenActions, p.Announcements)
+}
+
+// PruneBefore deletes what is older than before and no longer needed:
+// done ledger entries (Prune), seen actions and announcements. Claims not
+// done, follows, settings and the watcher's state are kept. Errors:
+// ErrUnavailable when the store is down; what went before an error is
+// counted.
+func (s *Store) PruneBefore(ctx context.Context, before time.Time) (Pruned, error) {
+	var p Pruned
+	var err error
+	if p.Ledger, err = s.Prune(ctx, before); err != nil {
+		return p, err
+	}
+	if p.SeenActions, err = s.ForgetAssigneesSeenBefore(ctx, before); err != nil {
+		return p, err
+	}
+	res, err := s.db.ExecContext(ctx, s.q("DELETE FROM announcements WHERE updated_at < ?"), ms(before))
+	if err != nil {
+		return p, s.wrap("prune announcements", err)
+	}
+	p.Announcements, err = res.RowsAffected()
+	return p, s.wrap("prune announcements", err)
+}
+
+// PruneDaily runs PruneBefore(now − retention) at most once per UTC day
+// across every replica and job: the day is claimed in the ledger under
+// "prune/<date>" for owner, so whichever job gets there first does it. ran
+// is false when another has done (or is doing) today's. A retention under
+// MinRetention is raised to it. Errors: the ledger's and PruneBefore's;
+// the day is released then, so a later run tries again.
+func (s *Store) PruneDaily(ctx context.Context, owner string, retention time.Duration) (p Pruned, ran bool, err error) {
+	retention = max(retention, MinRetention)
+	now := s.now()
+	key := "prune/" + now.UTC().Format(time.DateOnly)
+	claim, err := s.Claim(ctx, key, owner, 10*time.Minute)
+	if err != nil || claim == ClaimDone || claim == ClaimBusy {
+		return p, false, err
+	}
+	p, err = s.PruneBefore(ctx, now.Add(-retention))
+	if err != nil {
+		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+		defer cancel()
+		_ = s.Release(rctx, key, owner) // or it lapses with its lease
+		return p, true, err
+	}
+	return p, true, s.Done(ctx, key, owner, p.String())
+}
