@@ -18,6 +18,7 @@ import (
 	"github.com/recordsbot/recordsbot/bot"
 	"github.com/recordsbot/recordsbot/bot/minutespage"
 	"github.com/recordsbot/recordsbot/minutes"
+	"github.com/recordsbot/recordsbot/store"
 )
 
 // entryLinkRE finds the meetings an archive page lists, in order.
@@ -313,4 +314,25 @@ func TestPublicMinutesOffHidesEveryPage(t *testing.T) {
 		assert.Equal(t, http.StatusNotFound, h.fetchPage(http.MethodHead, path, nil).status, "HEAD %s", path)
 	}
 	assert.Equal(t, calls, h.records.Count("", ""), "pages that are off make no records call")
+}
+
+// The archive's search box finds minutes in the store's index, as
+// /minutes search does: stemmed words, the matches marked, never minutes
+// that may not be shown, and whatever is typed is a page, never an error.
+func TestMinutesArchiveSearchesTheIndex(t *testing.T) {
+	t.Parallel()
+	onEachStore(t, func(t *testing.T, st *store.Store) {
+		h := newSearchHarness(t, st)
+		r := h.fetchPage("", "/minutes?q=budgets", nil)
+		require.Equal(t, http.StatusOK, r.status, r.body)
+		assert.Contains(t, r.body, "Minutes mentioning “budgets”")
+		assert.Regexp(t, `(?i)<mark>budget</mark>`, r.body, "the matched word marked (stemmed: budgets finds budget)")
+		assert.NotContains(t, r.body, "zanzibar", "minutes in review are never found")
+		assertNoActiveContent(t, r.body)
+		assert.Contains(t, h.fetchPage("", "/minutes?q=zanzibar", nil).body, "No published minutes mention “zanzibar”.")
+		for _, typed := range []string{`"open`, `NEAR(budget`, `budget*`, `-budget`, `a:b`, `((`, `committee:`, `<script>`} {
+			r := h.fetchPage("", "/minutes?q="+url.QueryEscape(typed), nil)
+			assert.Equal(t, http.StatusOK, r.status, "typed %q", typed)
+		}
+	})
 }

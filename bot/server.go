@@ -158,7 +158,8 @@ type Deps struct {
 	// same process.
 	Minutes *minutes.Service
 	// MinutesSearch answers the public archive's search box; nil: the
-	// archive says search is not available.
+	// store's search index when it has one, else the archive says search
+	// is not available.
 	MinutesSearch minutespage.Search
 	// Store keeps follows and notification settings; nil: the commands
 	// and settings that need it say it is not configured.
@@ -233,9 +234,12 @@ func NewServer(cfg Config, deps Deps) *Server {
 		deps.Minutes = minutes.New(deps.Records, minutes.Config{Now: deps.Now})
 	}
 	s.deps.Minutes, s.mins = deps.Minutes, deps.Minutes
-	s.site = minutespage.New(deps.Minutes, minutespage.Options{OrgName: cfg.OrgName, Zone: cfg.Zone, Search: deps.MinutesSearch, Log: s.log})
 	// The search index lives in the store, when the store has one.
 	search, _ := deps.Store.(MinutesSearch)
+	if deps.MinutesSearch == nil && search != nil {
+		deps.MinutesSearch = archiveSearch(search)
+	}
+	s.site = minutespage.New(deps.Minutes, minutespage.Options{OrgName: cfg.OrgName, Zone: cfg.Zone, Search: deps.MinutesSearch, Log: s.log})
 	mins := &minutesUI{records: deps.Records, svc: deps.Minutes, search: search, pageSize: cfg.PageSize, now: deps.Now, say: say,
 		follow: &followUI{store: deps.Store, baseline: deps.Baseline, records: deps.Records, slack: deps.Slack, metrics: deps.Metrics,
 			adminsOnly: cfg.FollowAdminsOnly, isAdmin: dom.IsAdmin, who: dom.Who, log: s.log, say: say}}
