@@ -189,5 +189,5 @@ func TestREADMEConfigurationTable(t *testing.T) {
 	for _, r := range rows {
 		inTable = append(inTable, r[1])
 	}
-	assert.ElementsMatch(t, append(envNames(t), "SANDBOX_KEYS"), inTable)
+	assert.ElementsMatch(t, envNames(t), inTable)
 }

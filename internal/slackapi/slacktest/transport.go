@@ -222,6 +222,9 @@ func (s *Server) serveAPI(in inbound) answer {
 		At:     s.ws.now(),
 	}
 	a := s.answerLocked(in, call.At)
+	if a.errCode == "" {
+		s.ws.noteCallMarkdownLocked(in.method, in.params)
+	}
 	call.Status, call.Error = a.status, a.errCode
 	s.calls = append(s.calls, call)
 	s.signalLocked()
@@ -230,8 +233,16 @@ func (s *Server) serveAPI(in inbound) answer {
 
 func (s *Server) answerLocked(in inbound, now time.Time) answer {
 	if f, ok := s.takeFaultLocked(in.method); ok {
+		if f.AfterEffect {
+			_ = s.unfaultedAnswerLocked(in, now)
+		}
 		return f.answer()
 	}
+	return s.unfaultedAnswerLocked(in, now)
+}
+
+// unfaultedAnswerLocked answers a call no fault refuses.
+func (s *Server) unfaultedAnswerLocked(in inbound, now time.Time) answer {
 	if in.parseErr != "" {
 		return errorAnswer(in.parseErr)
 	}
@@ -312,6 +323,7 @@ func (s *Server) serveResponse(id string, body []byte, readOK bool) answer {
 		if rc, ok := s.ws.responseContexts[id]; ok {
 			s.ws.showResponseLocked(rc, body)
 		}
+		s.ws.noteMessageMarkdownLocked(ResponseMethod, body)
 		// Slack answers a plain "ok", which slack-go checks for.
 		a = textAnswer(http.StatusOK, "ok")
 	}
