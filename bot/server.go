@@ -94,6 +94,9 @@ type Config struct {
 	// FollowAdminsOnly lets only Admins follow and unfollow committees
 	// (FOLLOW_ADMINS_ONLY); by default anyone in the channel may.
 	FollowAdminsOnly bool
+	// FollowDefaults are what a follow hears until its channel chooses
+	// (FOLLOW_DEFAULTS); the zero value hears everything.
+	FollowDefaults store.FollowDefaults
 	// Notify are the organisation's notification defaults, shown on the
 	// Home tab to whoever has not chosen.
 	Notify NotifyDefaults
@@ -207,7 +210,7 @@ func NewServer(cfg Config, deps Deps) *Server {
 	s.deps.Minutes, s.mins = deps.Minutes, deps.Minutes
 	mins := &minutesUI{records: deps.Records, svc: deps.Minutes, pageSize: cfg.PageSize, now: deps.Now, say: say,
 		follow: &followUI{store: deps.Store, baseline: deps.Baseline, records: deps.Records, slack: deps.Slack, metrics: deps.Metrics,
-			adminsOnly: cfg.FollowAdminsOnly, isAdmin: dom.IsAdmin, who: dom.Who, log: s.log, say: say}}
+			adminsOnly: cfg.FollowAdminsOnly, defaults: cfg.FollowDefaults, isAdmin: dom.IsAdmin, who: dom.Who, now: deps.Now, log: s.log, say: say}}
 	settings := &settingsUI{store: deps.Store, notify: cfg.Notify, log: s.log, say: say}
 	s.home = &homeUI{dom: dom, acts: acts, mins: mins, slack: deps.Slack, metrics: deps.Metrics,
 		settings: settings, now: deps.Now, log: s.log, say: say}

@@ -39,6 +39,7 @@ type Config struct {
 	RecordsTimezone     string        `envconfig:"RECORDS_TIMEZONE" default:"UTC" desc:"the organisation's IANA time zone: a date-only deadline ends at midnight there"`
 	WatchInterval       time.Duration `envconfig:"WATCH_INTERVAL" default:"0s" desc:"serve: poll the records service this often in the background (as recordsbot watch does); 0 leaves it to a scheduler"`
 	RetentionDays       int           `envconfig:"RETENTION_DAYS" default:"90" desc:"remind, watch: days the store keeps done ledger entries, seen actions and old announcements before the daily prune removes them (at least 62: the watcher reads 60 days back)"`
+	FollowDefaults      string        `envconfig:"FOLLOW_DEFAULTS" default:"drafts,approvals,digest,briefs" desc:"what a channel hears of a committee it follows until someone changes it in /minutes following: comma-separated drafts, approvals, digest, briefs"`
 	FollowAdminsOnly    bool          `envconfig:"FOLLOW_ADMINS_ONLY" default:"false" desc:"only ADMIN_USER_IDS may /minutes follow or unfollow a committee in a channel"`
 	RemindDefault       string        `envconfig:"REMIND_DEFAULT" default:"on" desc:"daily reminder DMs for people who have not chosen on their Home tab: on or off"`
 	AssignDMsDefault    string        `envconfig:"ASSIGN_DMS_DEFAULT" default:"on" desc:"new-assignment DMs for people who have not chosen on their Home tab: on or off"`
@@ -160,6 +161,9 @@ func (c *Config) check(sub string) error {
 	if _, err := actions.ParseVisibility(c.ActionsVisibility); err != nil {
 		return &configError{fmt.Sprintf("ACTIONS_VISIBILITY must be own or organisation, got %q", c.ActionsVisibility)}
 	}
+	if _, err := store.ParseFollowDefaults(c.FollowDefaults); err != nil {
+		return &configError{"FOLLOW_DEFAULTS: " + err.Error()}
+	}
 	if _, err := parseUserMap(c.UserMap); err != nil {
 		return &configError{"USER_MAP: " + err.Error()}
 	}
@@ -175,6 +179,12 @@ func (c *Config) check(sub string) error {
 		return &configError{"LOG_LEVEL: " + err.Error()}
 	}
 	return nil
+}
+
+// followDefaults is FOLLOW_DEFAULTS (validated by check); "" means all.
+func (c *Config) followDefaults() store.FollowDefaults {
+	d, _ := store.ParseFollowDefaults(c.FollowDefaults)
+	return d
 }
 
 // retention is RETENTION_DAYS as a duration; 0 (a Config built in code)

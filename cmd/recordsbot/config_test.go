@@ -75,6 +75,8 @@ func TestConfigCheck(t *testing.T) {
 		{"bad REMIND_AT for serve's Home tab", "serve", func(c *Config) { c.RemindAt = "9am" }, "REMIND_AT"},
 		{"REMIND_AT not HH:MM, as a stored choice must be", "remind", func(c *Config) { c.RemindAt = "9:00" }, "REMIND_AT"},
 		{"retention shorter than the watcher reads back", "watch", func(c *Config) { c.RetentionDays = 30 }, "RETENTION_DAYS must be at least 62"},
+		{"FOLLOW_DEFAULTS without drafts", "serve", func(c *Config) { c.FollowDefaults = "approvals,digest" }, ""},
+		{"bad FOLLOW_DEFAULTS", "watch", func(c *Config) { c.FollowDefaults = "drafts,gossip" }, `FOLLOW_DEFAULTS: unknown "gossip"`},
 		{"retention of a year", "remind", func(c *Config) { c.RetentionDays = 365 }, ""},
 		{"ACTIONS_VISIBILITY organisation", "serve", func(c *Config) { c.ActionsVisibility = "organisation" }, ""},
 		{"bad ACTIONS_VISIBILITY", "serve", func(c *Config) { c.ActionsVisibility = "everyone" }, "ACTIONS_VISIBILITY must be own or organisation"},

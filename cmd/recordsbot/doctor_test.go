@@ -167,7 +167,7 @@ func TestDoctorGoodSetUp(t *testing.T) {
 		"✓ REMIND_REPORT_CHANNEL C0REPORT exists and the bot is in it",
 		"✓ SLACK_SIGNING_SECRET looks like a signing secret",
 		"✓ reachable: sqlite",
-		"✓ migrations current (schema version 3): doctor applied",
+		"✓ migrations current (schema version 4): doctor applied",
 		"✓ visible-minutes rule respected",
 	} {
 		lineWith(t, out, want)
@@ -192,7 +192,7 @@ func TestDoctorGoodSetUp(t *testing.T) {
 	out, err = doctorRun(t, e.cfg)
 	require.NoError(t, err)
 	l, _ := lineWith(t, out, "✓ migrations current")
-	assert.Equal(t, "✓ migrations current (schema version 3)", l)
+	assert.Equal(t, "✓ migrations current (schema version 4)", l)
 }
 
 func TestDoctorBrokenSetUps(t *testing.T) {
@@ -304,7 +304,7 @@ func TestDoctorBrokenSetUps(t *testing.T) {
 		{
 			name: "store with a newer schema",
 			edit: func(t *testing.T, e *doctorEnv) { e.cfg.DatabaseURL = newerSchemaDB(t) },
-			line: "✗ database schema is version 99, newer than this recordsbot (knows up to 3): upgrade recordsbot or restore a backup",
+			line: "✗ database schema is version 99, newer than this recordsbot (knows up to 4): upgrade recordsbot or restore a backup",
 			fix:  "run the recordsbot release", blocking: true,
 		},
 		{

@@ -81,6 +81,7 @@ func botConfig(cfg Config) bot.Config {
 		Zone:            zone,
 
 		FollowAdminsOnly:  cfg.FollowAdminsOnly,
+		FollowDefaults:    cfg.followDefaults(),
 		Notify:            cfg.notifyDefaults(),
 		ActionsVisibility: cfg.visibility(),
 	}

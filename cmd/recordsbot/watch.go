@@ -70,6 +70,8 @@ func watchConfig(cfg Config) watch.Config {
 		UserMap:   actions.NewUserMap(userMap),
 		Zone:      zone,
 		Retention: cfg.retention(),
+		// What a follow hears until its channel chooses.
+		FollowDefaults: cfg.followDefaults(),
 	}
 }
 
