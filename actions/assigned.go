@@ -22,7 +22,23 @@ type assigneeIndex struct {
 // Assigned returns the actions of list whose assignee is m, in list order:
 // exactly those m.Owns accepts.
 func (s *Service) Assigned(list *apiclient.ActionList, m Member) []*apiclient.Action {
+	if s.list.off {
+		// Without the cache every list is read for one command: building
+		// an index of it would cost more than the one walk it saves.
+		return walkAssigned(list, m)
+	}
 	return s.assigned.lookup(list, m)
+}
+
+// walkAssigned is Assigned by a walk of the whole list.
+func walkAssigned(list *apiclient.ActionList, m Member) []*apiclient.Action {
+	var out []*apiclient.Action
+	for i := range list.Actions {
+		if a := &list.Actions[i]; m.Owns(a.Assignee) {
+			out = append(out, a)
+		}
+	}
+	return out
 }
 
 func (x *assigneeIndex) lookup(list *apiclient.ActionList, m Member) []*apiclient.Action {

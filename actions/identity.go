@@ -3,6 +3,7 @@ package actions
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -64,6 +65,16 @@ type Member struct {
 	// profiled is true once Slack has said who the user is; without it
 	// Guest is unknown, not false.
 	profiled bool
+}
+
+// Equal reports whether m and o are the same user as recordsbot sees
+// them, field for field (a zone by identity: the profile cache hands out
+// the *time.Location it loaded). What is drawn for a Member may be reused
+// for an Equal one, so a field added to Member must be compared here
+// (TestMemberEqualComparesEveryField fails until it is).
+func (m Member) Equal(o Member) bool {
+	return m.ID == o.ID && m.Email == o.Email && m.Name == o.Name && m.Zone == o.Zone && m.Guest == o.Guest &&
+		m.profiled == o.profiled && slices.Equal(m.aliases, o.aliases)
 }
 
 // Profiled reports whether Slack said who the user is (users.info

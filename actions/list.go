@@ -86,6 +86,20 @@ func (l *sharedList) get(ctx context.Context, st apiclient.Status) (*apiclient.A
 	return l.load(ctx, string(st), false, true)
 }
 
+// peek returns the list get would return for st when it is cached and
+// fresh. The merged list of every status (All) is built anew by each get,
+// so it never is.
+func (l *sharedList) peek(st apiclient.Status) (*apiclient.ActionList, bool) {
+	if l.off || st == All {
+		return nil, false
+	}
+	key := string(st)
+	if st == "" || st == "active" || StillToDo(st) {
+		key = activeKey
+	}
+	return l.lists.Peek(key)
+}
+
 // All asks get for every action, whatever its status.
 const All apiclient.Status = "all"
 

@@ -84,10 +84,22 @@ func (s *Service) Who(ctx context.Context, id string) (Member, error) { return s
 func (s *Service) IsAdmin(id string) bool { return slices.Contains(s.cfg.Admins, id) }
 
 // CanChange is the one rule for who may change an action: its assignee or
-// an admin. Whoever may change an action may see it (CanSee), except a
-// guest admin, who sees only their own.
+// an admin. A Slack guest listed as an admin is treated as a guest and
+// changes only their own, so whoever may change an action may also see it
+// (CanSee).
 func (s *Service) CanChange(viewer Member, a *apiclient.Action) bool {
-	return s.IsAdmin(viewer.ID) || viewer.Owns(a.Assignee)
+	return viewer.Owns(a.Assignee) || (s.IsAdmin(viewer.ID) && !viewer.Guest)
+}
+
+// Known returns Slack user id as a Member when their profile is cached
+// and fresh, without asking Slack; ok is false otherwise (Who would ask).
+func (s *Service) Known(id string) (m Member, ok bool) { return s.dir.profiles.Peek(id) }
+
+// Listed returns the list List would return for st when it is cached and
+// fresh, without reading the records service; ok is false otherwise (List
+// would read it, or refresh it). With the cache off it never is.
+func (s *Service) Listed(st apiclient.Status) (list *apiclient.ActionList, ok bool) {
+	return s.list.peek(st)
 }
 
 // List returns the actions in status st ("" for those still to do, All for

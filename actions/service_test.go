@@ -154,11 +154,21 @@ func ids(l *apiclient.ActionList) []string {
 	return out
 }
 
-// The index finds exactly the actions the one rule (Member.Owns) gives,
-// for every person, by email, Slack ID or USER_MAP alias.
+// The index (and, with the cache off, the walk) finds exactly the actions
+// the one rule (Member.Owns) gives, for every person, by email, Slack ID
+// or USER_MAP alias.
 func TestAssignedMatchesOwns(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, actions.Config{UserMap: actions.NewUserMap(map[string]string{"Bob Brown": "U0ALIAS"})})
+	for name, ttl := range map[string]time.Duration{"index": 0, "walk without the cache": -1} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			testAssignedMatchesOwns(t, ttl)
+		})
+	}
+}
+
+func testAssignedMatchesOwns(t *testing.T, ttl time.Duration) {
+	e := newEnv(t, actions.Config{UserMap: actions.NewUserMap(map[string]string{"Bob Brown": "U0ALIAS"}), CacheTTL: ttl})
 	list, err := e.svc.List(t.Context(), "")
 	require.NoError(t, err)
 	ids := []string{"U0ALIAS", "U0NOBODY"}

@@ -81,6 +81,9 @@ func TestCanSee(t *testing.T) {
 				assert.True(t, svc.CanSee(me, tt.self), "everyone sees their own")
 				assert.Equal(t, want, svc.CanSee(me, bob), "sees Bob's")
 				assert.Equal(t, want, svc.CanSeeOthers(me), "CanSeeOthers")
+				bobs := &apiclient.Action{ID: "1", Assignee: bob}
+				assert.False(t, svc.CanChange(me, bobs) && !svc.CanSee(me, bob), "whoever may change an action may see it")
+				assert.Equal(t, tt.viewer == "U0ADMIN", svc.CanChange(me, bobs), "only a full-member admin changes Bob's")
 
 				list := []*apiclient.Action{{ID: "1", Assignee: bob}, {ID: "2", Assignee: tt.self}}
 				got := svc.Visible(me, list)

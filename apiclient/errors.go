@@ -33,6 +33,9 @@ var (
 	// ErrBadRequest: any other 4xx (such as 400 for a status the server
 	// refuses).
 	ErrBadRequest = errors.New("bad request")
+	// ErrOverBudget: the call budget the context carries (WithCallBudget)
+	// is used up; nothing was sent.
+	ErrOverBudget = errors.New("over the caller's call budget")
 )
 
 // Error is a failed call to the Records API.

@@ -45,7 +45,13 @@ type decodeFunc func(resp *http.Response, body []byte) error
 // A wait that would end after the context's deadline is not started: the
 // last error is returned at once, so the caller can tell its user the
 // records service is down while it still has time to answer.
+//
+// A 429's Retry-After holds the whole client (see hold): every call made
+// meanwhile waits it out before its first request, or fails at once.
 func (c *Client) do(req *http.Request, ep endpoint, decode decodeFunc) error {
+	if e := c.awaitHold(req.Context(), ep); e != nil {
+		return e
+	}
 	var last *Error
 	policy := retry.Policy{
 		Attempts: c.maxRetries + 1, Base: c.retryBase, Max: c.retryMax, MaxWait: maxRetryAfter,
@@ -82,6 +88,9 @@ func (c *Client) send(req *http.Request, ep endpoint, decode decodeFunc) (*Error
 		}
 		r = req.Clone(ctx)
 		r.Body = body
+	}
+	if !withinBudget(ctx) {
+		return c.newError(ep, 0, ErrOverBudget, "", nil), false
 	}
 	resp, err := c.httpClient.Do(r)
 	if err != nil {
@@ -206,6 +215,9 @@ func (c *Client) checkResponse(resp *http.Response, body []byte, ep endpoint) (*
 	}
 	if code == http.StatusTooManyRequests || code == http.StatusServiceUnavailable {
 		e.RetryAfter = parseRetryAfter(resp.Header.Get("Retry-After"), c.now())
+	}
+	if code == http.StatusTooManyRequests && e.RetryAfter > 0 {
+		c.held.extend(c.now().Add(min(e.RetryAfter, maxRetryAfter)))
 	}
 	return e, retry
 }

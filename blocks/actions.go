@@ -82,36 +82,54 @@ func buildRow(r ActionRow, titleMax int, linked bool) []slack.Block {
 	if title == "" {
 		title = "Untitled action"
 	}
-	var meta []string
+	// The text is written in one buffer: every row of every list has one.
+	var b strings.Builder
+	b.Grow(len(title) + 200)
+	b.WriteString("*")
+	b.WriteString(title)
+	b.WriteString("*\n")
+	first := true
+	meta := func(prefix, s string) {
+		if !first {
+			b.WriteString(" · ")
+		}
+		first = false
+		b.WriteString(prefix)
+		b.WriteString(s)
+	}
 	if r.Overdue {
-		meta = append(meta, ":warning: *Overdue*")
+		meta("", ":warning: *Overdue*")
 	}
 	if d := Date(r.Deadline, r.DeadlineHasTime); d != "" {
-		meta = append(meta, "Due "+d)
+		meta("Due ", d)
 	} else {
-		meta = append(meta, "No deadline")
+		meta("", "No deadline")
 	}
 	if s := statusWord(r.Status); s != "" {
-		meta = append(meta, s)
+		meta("", s)
 	}
 	committee := inline(r.Committee, rowCommitteeMax)
 	if committee != "" {
-		meta = append(meta, committee)
+		meta("", committee)
 	}
 	if m := inline(r.Meeting, rowMeetingMax); m != "" && m != committee {
-		meta = append(meta, m)
+		meta("", m)
 	}
 	if a := inline(r.Assignee, rowAssigneeMax); a != "" {
-		meta = append(meta, "Assigned to "+a)
+		meta("Assigned to ", a)
 	}
-	text := "*" + title + "*\n" + strings.Join(meta, " · ")
 	if c := r.Changed; c != nil {
-		line := changedVerb(c.Status) + " by " + mention(c.By)
+		b.WriteString("\n_")
+		b.WriteString(changedVerb(c.Status))
+		b.WriteString(" by ")
+		b.WriteString(mention(c.By))
 		if d := Date(c.At, true); d != "" {
-			line += " " + d
+			b.WriteString(" ")
+			b.WriteString(d)
 		}
-		text += "\n_" + line + "_"
+		b.WriteString("_")
 	}
+	text := b.String()
 	if !linked {
 		return []slack.Block{section(text)}
 	}
@@ -133,9 +151,9 @@ func StatusValue(target, id, context string) string {
 // statusButtons is the actions block of a linked, changeable row.
 func statusButtons(r ActionRow) *slack.ActionBlock {
 	buttons, menu := transitions(r.Status)
-	var els []slack.BlockElement
+	els := make([]slack.BlockElement, 0, len(buttons)+len(menu))
 	for _, target := range buttons {
-		b := button(ActionStatusPrefix+target, StatusValue(target, r.ID, r.Context), transitionLabel(target))
+		b := button(statusActionID(target), StatusValue(target, r.ID, r.Context), transitionLabel(target))
 		if target == statusComplete {
 			b.Style = slack.StylePrimary
 		}
@@ -153,7 +171,7 @@ func statusButtons(r ActionRow) *slack.ActionBlock {
 		els = append(els, slack.NewOverflowBlockElement(ActionStatusMenu, opts...))
 	} else {
 		for _, target := range menu {
-			els = append(els, button(ActionStatusPrefix+target, StatusValue(target, r.ID, r.Context), transitionLabel(target)))
+			els = append(els, button(statusActionID(target), StatusValue(target, r.ID, r.Context), transitionLabel(target)))
 		}
 	}
 	return slack.NewActionBlock(RowBlockID(BlockActionButtons, r.ID, r.Rev), els...)

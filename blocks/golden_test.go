@@ -127,6 +127,20 @@ func TestGolden(t *testing.T) {
 		Changed:   &Change{By: "<!everyone>", At: now, Status: "complete"},
 	}
 
+	// Record text that would display reversed or hide characters: the
+	// golden file has none of the controls.
+	invisibles := ActionRow{
+		ID:        "A-667",
+		Title:     "\u202Egnp.exe",
+		Status:    "open",
+		Meeting:   "Fin\u200Bance \u2066review\u2069",
+		Committee: "\u202Bgnidliub\u202C",
+		Assignee:  "sam\u200D@example.org\uFEFF",
+		CanChange: true,
+	}
+	bidiMeeting := sampleMeeting()
+	bidiMeeting.Title = "\u202EBoard meeting"
+
 	draft := sampleMinutes()
 	draft.Draft = true
 	shared := sampleMinutes()
@@ -177,6 +191,8 @@ func TestGolden(t *testing.T) {
 		{"actions_changed", payload(Actions(ActionList{Title: "Your actions", Rows: changed, Total: 1}))},
 		{"actions_overdue", payload(Actions(ActionList{Title: "Overdue actions", Rows: overdue, Total: 2}))},
 		{"actions_hostile", payload(Actions(ActionList{Title: "Actions for <!channel>", Rows: []ActionRow{hostile}}))},
+		{"actions_invisible", payload(Actions(ActionList{Title: "Actions \u202Efor\u202C you", Rows: []ActionRow{invisibles}}))},
+		{"meeting_invisible", payload(Meeting(bidiMeeting))},
 		{"minutes_approved", payload(Minutes(sampleMinutes()))},
 		{"minutes_draft", payload(Minutes(draft))},
 		{"minutes_shared", payload(Minutes(shared))},

@@ -39,6 +39,7 @@ func commands() []commandHelp {
 				{"/minutes", "the latest minutes of each committee"},
 				{"/minutes <committee>", "the latest minutes of one committee"},
 				{"/minutes <meeting id or reference>", "the minutes of one meeting"},
+				{"/minutes search <words>", "minutes that mention the words; \"a phrase\" in quotes, `committee:finance` to narrow"},
 				{"/minutes follow <committee>", "post here when that committee's minutes are published or approved; `unfollow` stops it"},
 				{"/minutes following", "the committees this channel follows"},
 			},

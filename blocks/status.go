@@ -37,15 +37,43 @@ func statusWord(status string) string {
 func transitions(status string) (buttons, menu []string) {
 	switch status {
 	case statusOpen:
-		return []string{statusComplete, statusInProgress, statusDeferred}, []string{statusCancelled}
+		return openButtons, openMenu
 	case statusInProgress:
-		return []string{statusComplete, statusDeferred}, []string{statusCancelled, statusOpen}
+		return inProgressButtons, otherMenu
 	case statusDeferred:
-		return []string{statusComplete, statusInProgress}, []string{statusCancelled, statusOpen}
+		return deferredButtons, otherMenu
 	case statusComplete, statusCancelled:
-		return []string{statusOpen}, nil
+		return finishedButtons, nil
 	}
-	return []string{statusComplete, statusInProgress}, []string{statusCancelled, statusOpen}
+	return deferredButtons, otherMenu
+}
+
+// The transitions, built once: every row of every list asks (read only).
+var (
+	openButtons       = []string{statusComplete, statusInProgress, statusDeferred}
+	inProgressButtons = []string{statusComplete, statusDeferred}
+	deferredButtons   = []string{statusComplete, statusInProgress}
+	finishedButtons   = []string{statusOpen}
+	openMenu          = []string{statusCancelled}
+	otherMenu         = []string{statusCancelled, statusOpen}
+)
+
+// statusActionID is the action_id of the button that sets target:
+// ActionStatusPrefix+target, a constant for the statuses there are.
+func statusActionID(target string) string {
+	switch target {
+	case statusComplete:
+		return ActionStatusPrefix + statusComplete
+	case statusInProgress:
+		return ActionStatusPrefix + statusInProgress
+	case statusDeferred:
+		return ActionStatusPrefix + statusDeferred
+	case statusCancelled:
+		return ActionStatusPrefix + statusCancelled
+	case statusOpen:
+		return ActionStatusPrefix + statusOpen
+	}
+	return ActionStatusPrefix + target
 }
 
 // transitionLabel is the label of the control that sets target.

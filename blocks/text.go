@@ -3,12 +3,15 @@ package blocks
 import (
 	"fmt"
 	"net/url"
+	"strconv"
 	"strings"
 	"time"
 	"unicode"
 	"unicode/utf8"
 
 	"github.com/slack-go/slack"
+
+	"github.com/recordsbot/recordsbot/internal/invisible"
 )
 
 // ellipsis marks text that was shortened.
@@ -32,8 +35,11 @@ func EscapeTyped(s string) string {
 
 // Escape escapes s for mrkdwn: &, < and > become &amp; &lt; &gt;, so record
 // text can never form a mention, a link or a special command. Slack decodes
-// only these three entities, so nothing else is touched.
+// only these three entities. The bidi controls and zero-width characters
+// that would reorder or hide text are removed (package invisible): an
+// action titled "\u202Egnp.exe" must not read "exe.png".
 func Escape(s string) string {
+	s = invisible.Strip(s)
 	if !strings.ContainsAny(s, "&<>") {
 		return s
 	}
@@ -74,6 +80,7 @@ func escapeTrunc(s string, max int) string {
 	if max <= 0 {
 		return ""
 	}
+	s = invisible.Strip(s)
 	width := 0
 	for _, r := range s {
 		width += escapedWidth(r)
@@ -104,11 +111,14 @@ func escapeTrunc(s string, max int) string {
 }
 
 // truncate shortens plain text to at most max characters, ending in "…"
-// when shortened. It cuts at a rune boundary.
+// when shortened. It cuts at a rune boundary. Like Escape, it removes the
+// characters that would reorder or hide text: headers and buttons are
+// plain_text, which Slack shows as it comes.
 func truncate(s string, max int) string {
 	if max <= 0 {
 		return ""
 	}
+	s = invisible.Strip(s)
 	if utf8.RuneCountInString(s) <= max {
 		return s
 	}
@@ -166,12 +176,21 @@ func Date(t time.Time, hasTime bool) string {
 	if t.IsZero() {
 		return ""
 	}
+	// Built in one buffer: every row of every list has one.
+	b := make([]byte, 0, 80)
+	b = append(b, "<!date^"...)
 	if !hasTime {
 		noon := calendarNoon(t)
-		return fmt.Sprintf("<!date^%d^{date_short_pretty}|%s>", noon.Unix(), noon.Format("Jan 2, 2006"))
+		b = strconv.AppendInt(b, noon.Unix(), 10)
+		b = append(b, "^{date_short_pretty}|"...)
+		b = noon.AppendFormat(b, "Jan 2, 2006")
+	} else {
+		u := t.UTC()
+		b = strconv.AppendInt(b, u.Unix(), 10)
+		b = append(b, "^{date_short_pretty} at {time}|"...)
+		b = u.AppendFormat(b, "Jan 2, 2006 at 15:04 UTC")
 	}
-	u := t.UTC()
-	return fmt.Sprintf("<!date^%d^{date_short_pretty} at {time}|%s>", u.Unix(), u.Format("Jan 2, 2006 at 15:04 UTC"))
+	return string(append(b, '>'))
 }
 
 // calendarNoon is 12:00 UTC of t's calendar date in t's own location.

@@ -7,6 +7,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/stretchr/testify/assert"
+
+	"github.com/recordsbot/recordsbot/internal/invisible"
 )
 
 // unescape undoes Escape.
@@ -242,15 +244,16 @@ func TestExcerpt(t *testing.T) {
 }
 
 func FuzzEscape(f *testing.F) {
-	for _, s := range []string{"", "plain", "<!channel> <@U123> & co", "&amp;&lt;&gt;", "é<>&😀", "\xff<"} {
+	for _, s := range []string{"", "plain", "<!channel> <@U123> & co", "&amp;&lt;&gt;", "é<>&😀", "\xff<", "\u202Egnp.exe", "a\u200B&\u2066<b>\uFEFF"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		got := Escape(s)
 		assertEscaped(t, got)
-		assert.Equal(t, s, unescape(got))
+		assert.Equal(t, invisible.Strip(s), unescape(got), "only the three entities and the invisible characters change")
+		assert.False(t, strings.ContainsFunc(got, invisible.Is), "no bidi control or zero-width character in %q", got)
 		if !strings.ContainsAny(s, "&<>") {
-			assert.Equal(t, s, got)
+			assert.Equal(t, invisible.Strip(s), got)
 		}
 		// What a person typed, quoted back: escaped, and never the
 		// pattern of text escaped twice, whatever they typed.
@@ -268,6 +271,7 @@ func FuzzEscape(f *testing.F) {
 func FuzzEscapeTrunc(f *testing.F) {
 	f.Add("a&b<c>d", 4)
 	f.Add("ééé&", 3)
+	f.Add("\u202Egnp.exe & co", 6)
 	f.Fuzz(func(t *testing.T, s string, n int) {
 		n = n % 4000
 		got := escapeTrunc(s, n)
@@ -275,8 +279,9 @@ func FuzzEscapeTrunc(f *testing.F) {
 		assert.LessOrEqual(t, utf8.RuneCountInString(got), max(n, 0))
 		if utf8.ValidString(s) {
 			assert.True(t, utf8.ValidString(got))
-			assert.True(t, strings.HasPrefix(s, strings.TrimSuffix(unescape(got), ellipsis)),
+			assert.True(t, strings.HasPrefix(invisible.Strip(s), strings.TrimSuffix(unescape(got), ellipsis)),
 				"%q is not a prefix of %q", got, s)
+			assert.False(t, strings.ContainsFunc(got, invisible.Is), "no bidi control or zero-width character in %q", got)
 		}
 	})
 }

@@ -55,6 +55,50 @@ func BenchmarkActionsCommand(b *testing.B) {
 	}
 }
 
+// BenchmarkBoundAtNormalLoad compares /actions (200 actions, cached) from
+// parallel senders with the bound on work in flight at its default and
+// with no practical bound: at normal load the bound costs nothing.
+func BenchmarkBoundAtNormalLoad(b *testing.B) {
+	for _, bound := range []struct {
+		name string
+		max  int
+	}{{"default", 0}, {"unbounded", 1 << 30}} {
+		b.Run("bound="+bound.name, func(b *testing.B) {
+			do, _ := actionsRequester(b, 200, bot.Config{SigningSecret: testSecret, MaxInFlight: bound.max})
+			b.ReportAllocs()
+			b.ResetTimer()
+			b.RunParallel(func(pb *testing.PB) {
+				for pb.Next() {
+					if w := do(); w.Code != http.StatusOK || !strings.Contains(w.Body.String(), "act-000001") {
+						b.Errorf("bad reply %d: %.100s", w.Code, w.Body.String())
+					}
+				}
+			})
+		})
+	}
+}
+
+// actionsRequester starts the bot over n actions and returns a function
+// that sends one signed /actions open and records its answer.
+func actionsRequester(b *testing.B, n int, cfg bot.Config) (func() *httptest.ResponseRecorder, *recordstest.Server) {
+	w := testworld.Start(b, benchDataset(n), []slacktest.User{{ID: "U0001", Name: "user1", Email: "user1@example.org"}},
+		recordstest.WithPageSize(100000))
+	srv := testbot.Start(b, w, cfg, bot.Deps{}).Server
+	send := &slacktest.Sender{Secret: testSecret}
+	body := send.CommandForm(slacktest.Command{User: slacktest.User{ID: "U0001", Name: "user1"}, Command: "/actions", Text: "open"}, "http://127.0.0.1:1/hook").Encode()
+	ts := time.Now().Unix()
+	sig := slacktest.Sign(testSecret, ts, []byte(body))
+	return func() *httptest.ResponseRecorder {
+		req := httptest.NewRequest(http.MethodPost, "/slack/events", strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		req.Header.Set("X-Slack-Request-Timestamp", fmt.Sprint(ts))
+		req.Header.Set("X-Slack-Signature", sig)
+		w := httptest.NewRecorder()
+		srv.ServeHTTP(w, req)
+		return w
+	}, w.Records
+}
+
 func benchActions(b *testing.B, n int, cached bool) {
 	w := testworld.Start(b, benchDataset(n), []slacktest.User{{ID: "U0001", Name: "user1", Email: "user1@example.org"}},
 		recordstest.WithPageSize(100000))

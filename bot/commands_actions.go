@@ -112,7 +112,7 @@ func (u *actionsUI) commandActions(ctx context.Context, cmd command) *reply {
 	if q.verb != "" {
 		return u.commandSetStatus(ctx, cmd.UserID, q.target, q.verb)
 	}
-	return u.actionsPage(ctx, cmd.UserID, q, nil)
+	return u.listReply(ctx, cmd.UserID, q)
 }
 
 // clicked is an action just changed by a click, and the change: it stays
@@ -165,46 +165,82 @@ func withClickedPtrs(list []*apiclient.Action, c *clicked) []*apiclient.Action {
 // actionsPage builds one page of the list q asks for, as seen by caller,
 // keeping the action a click just changed on it (c, nil for none).
 func (u *actionsUI) actionsPage(ctx context.Context, caller string, q actionsQuery, c *clicked) *reply {
-	me, meErr := u.dom.Who(ctx, caller)
-	owner, ownerErr := me, meErr
-	// Whose actions the caller may see is the domain's rule (CanSee);
-	// every list below passes through it (Visible).
-	seesOthers := u.dom.CanSeeOthers(me)
-	if q.Who != "" && q.Who != caller {
-		if !seesOthers {
-			return notice(u.othersRefused(me, meErr, q.Who))
-		}
-		owner, ownerErr = u.dom.Who(ctx, q.Who)
+	src, r := u.pageSource(ctx, caller, q)
+	if r != nil {
+		return r
 	}
-	var meeting *apiclient.Meeting
+	r, _ = u.drawPage(src, caller, q, c, u.now())
+	return r
+}
+
+// pageSource is what a page of actions is drawn from: who reads it, whose
+// actions (or which meeting's) it shows, and the list they come from.
+type pageSource struct {
+	me, owner actions.Member
+	meErr     error
+	ownerErr  error
+	meeting   *apiclient.Meeting
+	list      *apiclient.ActionList
+}
+
+// pageSource reads what a page of q needs, or returns the notice to show
+// instead: another person's list the caller may not see, a meeting or a
+// list that cannot be read.
+func (u *actionsUI) pageSource(ctx context.Context, caller string, q actionsQuery) (pageSource, *reply) {
+	var src pageSource
+	src.me, src.meErr = u.dom.Who(ctx, caller)
+	src.owner, src.ownerErr = src.me, src.meErr
+	// Whose actions the caller may see is the domain's rule (CanSee);
+	// every list drawn passes through it (Visible).
+	if q.Who != "" && q.Who != caller {
+		if !u.dom.CanSeeOthers(src.me) {
+			return src, notice(u.othersRefused(src.me, src.meErr, q.Who))
+		}
+		src.owner, src.ownerErr = u.dom.Who(ctx, q.Who)
+	}
 	if q.Meeting != "" {
 		m, err := u.meetings.GetMeeting(ctx, q.Meeting)
 		if err != nil {
 			if isNotFound(err) {
-				return notice(fmt.Sprintf(":mag: I couldn't find a meeting `%s`. Try `/meetings` to see recent ones.", blocks.EscapeTyped(q.Meeting)))
+				return src, notice(fmt.Sprintf(":mag: I couldn't find a meeting `%s`. Try `/meetings` to see recent ones.", blocks.EscapeTyped(q.Meeting)))
 			}
-			return notice(u.say(ctx, "actions for meeting", err))
+			return src, notice(u.say(ctx, "actions for meeting", err))
 		}
-		meeting = m
+		src.meeting = m
 	}
-
 	list, err := u.dom.List(ctx, apiclient.Status(q.Status))
 	if err != nil {
-		return notice(u.say(ctx, "list actions", err))
+		return src, notice(u.say(ctx, "list actions", err))
 	}
+	src.list = list
+	return src, nil
+}
 
-	now := u.now()
+// drawPage draws the page of q from src at now. until is the first moment
+// after now at which one of the actions it considered turns overdue (zero
+// when none will): the page drawn later than that may differ (an overdue
+// action sorts first and is marked), while before it the same src gives
+// the same page, but for its render revisions.
+func (u *actionsUI) drawPage(src pageSource, caller string, q actionsQuery, c *clicked, now time.Time) (r *reply, until time.Time) {
+	me, owner, meeting, list := src.me, src.owner, src.meeting, src.list
+	seesOthers := u.dom.CanSeeOthers(me)
 	// A person's own list comes from the domain's index of the shared
 	// list (no walk of every action); so does a meeting's list for a
 	// caller who sees only their own. A meeting's whole list is a walk.
 	var candidates []*apiclient.Action
 	if meeting == nil || !seesOthers {
-		candidates = withClickedPtrs(u.dom.Assigned(list, owner), c)
+		candidates = u.dom.Assigned(list, owner)
+		if c != nil {
+			candidates = withClickedPtrs(candidates, c)
+		}
 	} else {
 		candidates = withClicked(list.Actions, c)
 	}
 	var picked []*apiclient.Action
 	for _, a := range candidates {
+		if at := actions.DeadlineAt(a, u.dom.Zone()); at.After(now) && (until.IsZero() || at.Before(until)) {
+			until = at
+		}
 		if !q.wantStatus(a.Status) && !c.is(a.ID) {
 			continue
 		}
@@ -217,11 +253,14 @@ func (u *actionsUI) actionsPage(ctx context.Context, caller string, q actionsQue
 		picked = append(picked, a)
 	}
 	picked = u.dom.Visible(me, picked)
-	if len(picked) == 0 && meeting == nil && !owner.Mapped() {
-		if ownerErr != nil {
-			return notice(":warning: I couldn't look up that Slack profile right now, so I can't match it to the records. Please try again in a minute.")
+	// A list of the owner's own actions (their list, or a meeting's seen
+	// by someone who sees only their own) that is empty because nothing
+	// matches them to the records says so rather than "no actions".
+	if len(picked) == 0 && (meeting == nil || !seesOthers) && !owner.Mapped() {
+		if src.ownerErr != nil {
+			return notice(":warning: I couldn't look up that Slack profile right now, so I can't match it to the records. Please try again in a minute."), until
 		}
-		return notice(unmappedText(owner.ID == caller))
+		return notice(unmappedText(owner.ID == caller)), until
 	}
 	u.sortKeeping(picked, now, me.Zone, c)
 
@@ -238,6 +277,7 @@ func (u *actionsUI) actionsPage(ctx context.Context, caller string, q actionsQue
 		Truncated: list.Truncated,
 		Read:      len(list.Actions),
 		Available: list.Total,
+		Rows:      make([]blocks.ActionRow, 0, end-q.Offset),
 	}
 	pageCtx := q.context()
 	for _, a := range picked[q.Offset:end] {
@@ -252,7 +292,7 @@ func (u *actionsUI) actionsPage(ctx context.Context, caller string, q actionsQue
 			l.MoreValue = string(b)
 		}
 	}
-	return ephemeral(blocks.Actions(l))
+	return ephemeral(blocks.Actions(l)), until
 }
 
 // context encodes q for the status buttons of its rows, so a click on an

@@ -18,6 +18,9 @@ func (mu *minutesUI) commandMinutes(ctx context.Context, cmd command) *reply {
 	if r := mu.follow.followCommand(ctx, cmd); r != nil {
 		return r
 	}
+	if typed, ok := searchTyped(cmd.Args); ok {
+		return mu.commandSearch(ctx, typed)
+	}
 	if arg != "" {
 		e, err := mu.svc.Read(ctx, arg)
 		switch {

@@ -2,9 +2,11 @@ package bot
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/url"
+	"runtime/debug"
 	"sort"
 	"time"
 
@@ -22,6 +24,41 @@ type reply struct {
 	ReplaceOriginal bool          `json:"replace_original,omitempty"`
 	Text            string        `json:"text"`
 	Blocks          []slack.Block `json:"blocks,omitempty"`
+
+	// encoded is the reply's JSON once encode has run, with the
+	// ResponseType and ReplaceOriginal it was encoded with: a copy of the
+	// reply that changes those (clicks.respond) is encoded afresh.
+	encoded         []byte
+	encodedType     string
+	encodedReplaces bool
+}
+
+// encode returns the reply's JSON, encoding it only once (a memoised
+// reply is served as these bytes; see listReply).
+func (r *reply) encode() ([]byte, error) {
+	if r.encoded != nil && r.encodedType == r.ResponseType && r.encodedReplaces == r.ReplaceOriginal {
+		return r.encoded, nil
+	}
+	type plain reply // the same fields without this method
+	b, err := json.Marshal((*plain)(r))
+	if err != nil {
+		return nil, err
+	}
+	r.encoded, r.encodedType, r.encodedReplaces = b, r.ResponseType, r.ReplaceOriginal
+	return b, nil
+}
+
+// MarshalJSON encodes the reply wherever it is sent (an ack, a
+// response_url post, a Socket Mode answer).
+func (r *reply) MarshalJSON() ([]byte, error) { return r.encode() }
+
+// encodeAck is the JSON of an answer to Slack: a reply's own encoding
+// (ready bytes when memoised), anything else through encoding/json.
+func encodeAck(v any) ([]byte, error) {
+	if r, ok := v.(*reply); ok && r != nil {
+		return r.encode()
+	}
+	return json.Marshal(v)
 }
 
 // ephemeral wraps a message as a reply only its reader sees.
@@ -51,8 +88,21 @@ func (s *Server) dispatchSlash(ctx context.Context, sc slack.SlashCommand) ack {
 		s.deps.Metrics.request("command", "unknown", "help")
 		return ephemeral(blocks.Help("", fmt.Sprintf("I don't know the command `%s`.", blocks.EscapeTyped(cmd.Name))))
 	}
+	if quick := s.quick[cmd.Name]; quick != nil {
+		if r := quick(cmd); r != nil {
+			s.deps.Metrics.acked("command", start)
+			s.deps.Metrics.request("command", cmd.Name, "inline")
+			s.deps.Metrics.finished("command", start)
+			return r
+		}
+	}
+	release, ok := s.admit(ctx, "command")
+	if !ok {
+		s.deps.Metrics.request("command", cmd.Name, "busy")
+		return notice(msgBusy)
+	}
 	work := func(ctx context.Context) *reply { return handler(ctx, cmd) }
-	r := s.withBudget(ctx, work, func(ctx context.Context, r *reply) {
+	r := s.withBudget(ctx, release, work, func(ctx context.Context, r *reply) {
 		if err := s.postResponse(ctx, cmd.ResponseURL, r); err != nil {
 			s.log.ErrorContext(ctx, "slash command follow-up failed", "command", cmd.Name, "error", err)
 		}
@@ -81,12 +131,14 @@ func (s *Server) Commands() []string {
 // withBudget runs work on a context detached from the request and waits for
 // it for the ack budget. When it is done in time its result is returned;
 // otherwise nil is returned and late receives the result when it comes.
-func (s *Server) withBudget(ctx context.Context, work func(context.Context) *reply, late func(context.Context, *reply)) *reply {
+// release (the request's slot, see admit) is called once all is done.
+func (s *Server) withBudget(ctx context.Context, release func(), work func(context.Context) *reply, late func(context.Context, *reply)) *reply {
 	done := make(chan *reply, 1)
 	s.background(ctx, func(ctx context.Context) {
 		defer func() {
 			if v := recover(); v != nil {
-				s.log.ErrorContext(ctx, "panic in handler", "panic", v)
+				s.deps.Metrics.backgroundPanic()
+				s.log.ErrorContext(ctx, "panic in handler", "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
 				done <- notice(msgInternal)
 			}
 		}()
@@ -96,10 +148,12 @@ func (s *Server) withBudget(ctx context.Context, work func(context.Context) *rep
 	defer timer.Stop()
 	select {
 	case r := <-done:
+		release()
 		return r
 	case <-timer.C:
 	}
 	s.background(ctx, func(ctx context.Context) {
+		defer release()
 		select {
 		case r := <-done:
 			if r != nil && late != nil {

@@ -45,14 +45,27 @@ func (s *Server) dispatchEvent(ctx context.Context, body []byte, retry int) ack 
 		s.deps.Metrics.request("event", ev.InnerEvent.Type, "duplicate")
 		return nil
 	}
+	// An event past the bound on work in flight is dropped (there is no
+	// one to tell): the Home tab is drawn again when next opened, and a
+	// link without its preview is still a link.
 	switch inner := ev.InnerEvent.Data.(type) {
 	case *slackevents.AppHomeOpenedEvent:
 		if inner.Tab != "home" {
 			return nil
 		}
-		s.background(ctx, func(ctx context.Context) { s.home.publishHomeLogged(ctx, inner.User, homeState{}) })
+		release, ok := s.admit(ctx, "event")
+		if !ok {
+			s.deps.Metrics.request("event", ev.InnerEvent.Type, "busy")
+			return nil
+		}
+		s.background(ctx, func(ctx context.Context) { defer release(); s.home.publishHomeLogged(ctx, inner.User, homeState{}) })
 	case *slackevents.LinkSharedEvent:
-		s.background(ctx, func(ctx context.Context) { s.unfurls.unfurl(ctx, inner, outer.Event) })
+		release, ok := s.admit(ctx, "event")
+		if !ok {
+			s.deps.Metrics.request("event", ev.InnerEvent.Type, "busy")
+			return nil
+		}
+		s.background(ctx, func(ctx context.Context) { defer release(); s.unfurls.unfurl(ctx, inner, outer.Event) })
 	default:
 		s.log.DebugContext(ctx, "event ignored", "type", ev.InnerEvent.Type)
 		s.deps.Metrics.request("event", "other", "ignored")

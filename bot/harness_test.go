@@ -102,11 +102,21 @@ func testMinutesConfig() minutes.Config {
 
 func newHarness(t *testing.T, opts ...harnessOption) *harness {
 	t.Helper()
+	return newHarnessDeps(t, bot.Deps{}, opts...)
+}
+
+// newHarnessDeps is newHarness with some of the bot's dependencies given
+// (its clock, say: Slack's requests are then signed by the same clock).
+func newHarnessDeps(t *testing.T, deps bot.Deps, opts ...harnessOption) *harness {
+	t.Helper()
 	now := time.Now()
 	data := testworld.Dataset(now)
 	cfg := bot.Config{
 		SigningSecret: testSecret,
 		AckBudget:     2 * time.Second,
+		// Every test reads pages from 127.0.0.1; the tests of the public
+		// limits set their own.
+		Public: bot.PublicLimits{PerClient: 1e6, PerClientBurst: 1e6, RecordsCalls: 1e6, RecordsBurst: 1e6},
 	}
 	mcfg := testMinutesConfig()
 	for _, o := range opts {
@@ -132,8 +142,10 @@ func newHarness(t *testing.T, opts ...harnessOption) *harness {
 	// ends the ones started here, which would otherwise outlive the test.
 	rc, err := apiclient.NewClient(w.Records.URL, recordstest.DefaultKey)
 	require.NoError(t, err)
-	b := testbot.Start(t, w, cfg, bot.Deps{Logger: testLogger(t), Records: rc, Minutes: minutes.New(rc, mcfg)})
+	deps.Logger, deps.Records, deps.Minutes = testLogger(t), rc, minutes.New(rc, mcfg)
+	b := testbot.Start(t, w, cfg, deps)
 	h.bot, h.http, h.send = b.Server, b.HTTP, b.Send
+	h.send.Now = deps.Now
 	// Every test also holds the bot to Slack's rule for updates: each
 	// version of a message or view has new block IDs.
 	t.Cleanup(func() { assert.Empty(t, h.slack.BlockIDReuse(), "block_ids sent again in an updated message or view") })

@@ -3,7 +3,6 @@ package bot
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -111,7 +110,7 @@ func writeAck(ctx context.Context, w http.ResponseWriter, log *slog.Logger, body
 		w.WriteHeader(http.StatusOK)
 		return
 	}
-	b, err := json.Marshal(body)
+	b, err := encodeAck(body)
 	if err != nil {
 		// Only a bug gets here; Slack still gets a 200 so it doesn't retry.
 		log.ErrorContext(ctx, "encode slack reply", "error", err)
@@ -154,7 +153,7 @@ func (s *Server) postResponse(ctx context.Context, responseURL string, msg any) 
 	if responseURL == "" {
 		return errors.New("post response: no response_url")
 	}
-	b, err := json.Marshal(msg)
+	b, err := encodeAck(msg)
 	if err != nil {
 		return err
 	}

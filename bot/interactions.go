@@ -100,7 +100,13 @@ func (s *Server) dispatchInteraction(ctx context.Context, payload []byte) ack {
 		value = act.SelectedOption.Value
 	}
 	actionID := act.ActionID
-	s.withBudget(ctx, func(ctx context.Context) *reply {
+	release, ok := s.admit(ctx, "interaction")
+	if !ok {
+		s.deps.Metrics.request("interaction", metricActionID(actionID), "busy")
+		s.sayBusy(ctx, in.ResponseURL)
+		return nil
+	}
+	s.withBudget(ctx, release, func(ctx context.Context) *reply {
 		s.clicks.click(ctx, &in, actionID, value)
 		s.deps.Metrics.finished("interaction", start)
 		return nil
@@ -116,7 +122,7 @@ func metricActionID(id string) string {
 	case strings.HasPrefix(id, blocks.ActionStatusPrefix):
 		return "status"
 	case id == blocks.ActionActionsMore, id == blocks.ActionMeetingsNext, id == blocks.ActionMeetingAgenda,
-		id == blocks.ActionMeetingMinutes, id == blocks.ActionMeetingActions, id == blocks.ActionMinutesShare, id == blocks.ActionOpenLink, id == blocks.ActionHomeMore,
+		id == blocks.ActionMeetingMinutes, id == blocks.ActionMeetingActions, id == blocks.ActionMinutesShare, id == blocks.ActionOpenLink, id == blocks.ActionHomeMore, id == blocks.ActionSearchMore,
 		id == blocks.ActionSettingsRemind, id == blocks.ActionSettingsRemindAt, id == blocks.ActionSettingsWeekdays,
 		id == blocks.ActionSettingsAssignDMs, id == blocks.ActionNotifyStop, id == blocks.ActionNotifySettings,
 		id == blocks.ActionFollowChoices:
@@ -167,6 +173,8 @@ func (c *clicks) click(ctx context.Context, in *interaction, actionID, value str
 		c.respond(ctx, in, c.mins.minutesReply(e, ""), false)
 	case actionID == blocks.ActionMinutesShare:
 		c.clickShare(ctx, in, value)
+	case actionID == blocks.ActionSearchMore:
+		c.clickSearchMore(ctx, in, value)
 	case actionID == blocks.ActionHomeMore:
 		offset, _ := strconv.Atoi(value)
 		c.answerOnHome(ctx, in, homeState{offset: offset})

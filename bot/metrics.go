@@ -34,6 +34,7 @@ type Metrics struct {
 	socketConnects  prometheus.Counter
 	socketUp        prometheus.Gauge
 	socketEnvelopes *prometheus.CounterVec
+	guard           guardMetrics
 }
 
 // NewMetrics registers recordsbot's metrics, with the Go runtime and process
@@ -92,6 +93,7 @@ func NewMetrics() *Metrics {
 			Help: "Socket Mode envelopes by type and outcome (acked, ack_failed, unreadable, shutdown).",
 		}, []string{"type", "outcome"}),
 	}
+	m.guard = newGuardMetrics(reg)
 	reg.MustRegister(m.buildInfo, m.requests, m.ackLatency, m.totalLatency, m.recordsCalls, m.slackCalls,
 		m.slackErrors, m.slackLimited, m.reminders, m.dependencyUp, m.socketConnects, m.socketUp, m.socketEnvelopes)
 	return m

@@ -32,6 +32,9 @@ func (h *harness) rebuild(deps bot.Deps, opts ...func(*bot.Config)) {
 	cfg := bot.Config{
 		SigningSecret: testSecret,
 		AckBudget:     2 * time.Second,
+		// Every test reads pages from 127.0.0.1; the tests of the public
+		// limits set their own.
+		Public: bot.PublicLimits{PerClient: 1e6, PerClientBurst: 1e6, RecordsCalls: 1e6, RecordsBurst: 1e6},
 	}
 	for _, o := range opts {
 		o(&cfg)

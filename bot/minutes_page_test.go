@@ -628,3 +628,33 @@ func TestMinutesPageUnknownAndHiddenAreLookedUpOnce(t *testing.T) {
 	assertNotFoundPage(t, h.fetchPage("", minutesPath("mtg_unknown"), nil))
 	assert.Equal(t, 1, h.records.Count(http.MethodGet, "/meetings/mtg_unknown"))
 }
+
+// Record text with bidi controls or zero-width characters is shown
+// without them, on the page and in Slack: a title "\u202Egnp.exe" must not
+// read "exe.png".
+func TestRecordTextLosesBidiAndZeroWidthCharacters(t *testing.T) {
+	t.Parallel()
+	const id = "mtg_bidi"
+	invisibles := "\u202A\u202B\u202C\u202D\u202E\u2066\u2067\u2068\u2069\u200E\u200F\u061C\u200B\u200C\u200D\u2060\uFEFF"
+	h := newHarness(t, withDataset(func(d *recordstest.Dataset) {
+		d.Meetings = append(d.Meetings, recordstest.Meeting{
+			ID: id, Title: "\u202Egnp.exe", Committee: "Fin\u200Bance", Location: "Room\u2066 1\u2069",
+			Date:   time.Date(2026, 1, 5, 18, 30, 0, 0, time.UTC),
+			Agenda: []recordstest.AgendaItem{{Number: 1, Title: "\u202Bmeti\u202C", Description: "x\uFEFFy"}},
+		})
+		d.Minutes = append(d.Minutes, recordstest.Minutes{MeetingID: id, Status: "approved", Body: "Agreed \u202Eyenom\u202C."})
+	}))
+	alice := h.person("alice")
+	h.records.AddAction(recordstest.Action{ID: "act_bidi", Title: "\u202Egnp.exe", Status: "open", MeetingID: id, AssigneeEmail: alice.Email})
+
+	page := h.fetchPage("", minutesPath(id), nil)
+	require.Equal(t, http.StatusOK, page.status)
+	assert.False(t, strings.ContainsAny(page.body, invisibles), "no bidi control or zero-width character on the page")
+	assert.Contains(t, page.body, "gnp.exe")
+	assert.Contains(t, page.body, "Finance")
+	assert.Contains(t, page.body, "Agreed yenom.")
+
+	reply, _ := h.slash(alice, "/actions", "")
+	assert.Contains(t, string(reply.raw), "gnp.exe")
+	assert.False(t, strings.ContainsAny(string(reply.raw), invisibles), "none in Slack either")
+}

@@ -14,9 +14,13 @@ func addRoutes(r chi.Router, s *Server) {
 	r.Get("/healthz", handleHealthz())
 	r.Get("/readyz", handleReadyz(s.deps.Ready))
 	r.Method(http.MethodGet, "/metrics", handleMetrics(s.deps.Metrics))
-	page := minutespage.Handler(s.mins, s.log)
-	r.Get("/minutes/{meetingID}", page)
-	r.Head("/minutes/{meetingID}", page)
-	r.Get("/minutes/assets/style.css", minutespage.Stylesheet())
-	r.Head("/minutes/assets/style.css", minutespage.Stylesheet())
+	// The public routes need no login; s.public bounds what they cost.
+	r.Group(func(r chi.Router) {
+		r.Use(s.public.wrap)
+		page := minutespage.Handler(s.mins, s.log)
+		r.Get("/minutes/{meetingID}", page)
+		r.Head("/minutes/{meetingID}", page)
+		r.Get("/minutes/assets/style.css", minutespage.Stylesheet())
+		r.Head("/minutes/assets/style.css", minutespage.Stylesheet())
+	})
 }

@@ -100,6 +100,13 @@ type Config struct {
 	// Notify are the organisation's notification defaults, shown on the
 	// Home tab to whoever has not chosen.
 	Notify NotifyDefaults
+	// Public bounds what the public minutes pages may cost; see
+	// PublicLimits for the defaults.
+	Public PublicLimits
+	// MaxInFlight bounds the commands, clicks and events at work at once;
+	// past it a request is answered "I'm busy" at once. Default: 16 a
+	// second for the whole WorkTimeout (240 at 15 s); see inFlightRate.
+	MaxInFlight int
 }
 
 func (c *Config) setDefaults() {
@@ -114,6 +121,9 @@ func (c *Config) setDefaults() {
 	}
 	if c.UserCacheTTL <= 0 {
 		c.UserCacheTTL = 10 * time.Minute
+	}
+	if c.MaxInFlight <= 0 {
+		c.MaxInFlight = inFlightSlots(c.WorkTimeout)
 	}
 	if c.PageSize <= 0 {
 		c.PageSize = 10
@@ -163,13 +173,20 @@ type Server struct {
 	log     *slog.Logger
 	handler http.Handler
 
-	cmds    map[string]func(context.Context, command) *reply
+	cmds map[string]func(context.Context, command) *reply
+	// quick answers a command at once from what is already in memory,
+	// or returns nil; see actionsUI.quickActions.
+	quick   map[string]func(command) *reply
 	dom     *actions.Service
 	home    *homeUI
 	unfurls *unfurler
 	clicks  *clicks
 	mins    *minutes.Service
-	seen    seenEvents
+	public  *publicGuard
+	// work bounds the requests at work; busy bounds the "I'm busy"
+	// notices sent through response_url when work is full.
+	work, busy *workSlots
+	seen       seenEvents
 	// pending tracks follow-ups that outlive their request, so shutdown can
 	// wait for them.
 	pending sync.WaitGroup
@@ -204,14 +221,21 @@ func NewServer(cfg Config, deps Deps) *Server {
 	say := s.userMessage
 	acts := &actionsUI{dom: dom, meetings: deps.Records, revs: newRevisions(deps.Now()), now: deps.Now,
 		pageSize: cfg.PageSize, log: s.log, say: say}
+	if cfg.ActionsCacheTTL > 0 {
+		acts.memo = newReplyMemo()
+	}
 	if deps.Minutes == nil {
 		deps.Minutes = minutes.New(deps.Records, minutes.Config{Now: deps.Now})
 	}
 	s.deps.Minutes, s.mins = deps.Minutes, deps.Minutes
-	mins := &minutesUI{records: deps.Records, svc: deps.Minutes, pageSize: cfg.PageSize, now: deps.Now, say: say,
+	// The search index lives in the store, when the store has one.
+	search, _ := deps.Store.(MinutesSearch)
+	mins := &minutesUI{records: deps.Records, svc: deps.Minutes, search: search, pageSize: cfg.PageSize, now: deps.Now, say: say,
 		follow: &followUI{store: deps.Store, baseline: deps.Baseline, records: deps.Records, slack: deps.Slack, metrics: deps.Metrics,
 			adminsOnly: cfg.FollowAdminsOnly, defaults: cfg.FollowDefaults, isAdmin: dom.IsAdmin, who: dom.Who, now: deps.Now, log: s.log, say: say}}
 	settings := &settingsUI{store: deps.Store, notify: cfg.Notify, log: s.log, say: say}
+	s.public = newPublicGuard(cfg.Public, deps.Now, deps.Metrics, s.log)
+	s.work, s.busy = newWorkSlots(cfg.MaxInFlight), newWorkSlots(busyNotices)
 	s.home = &homeUI{dom: dom, acts: acts, mins: mins, slack: deps.Slack, metrics: deps.Metrics,
 		settings: settings, now: deps.Now, log: s.log, say: say}
 	s.unfurls = &unfurler{mins: mins, slack: deps.Slack, metrics: deps.Metrics, log: s.log}
@@ -222,6 +246,7 @@ func NewServer(cfg Config, deps Deps) *Server {
 		"/minutes":  mins.commandMinutes,
 		"/meetings": mins.commandMeetings,
 	}
+	s.quick = map[string]func(command) *reply{"/actions": acts.quickActions}
 	r := chi.NewRouter()
 	r.Use(recoverer(s.log), requestIDs)
 	addRoutes(r, s)
@@ -247,18 +272,6 @@ func (s *Server) Wait(ctx context.Context) error {
 	case <-ctx.Done():
 		return errors.New("follow-ups still pending at shutdown")
 	}
-}
-
-// background runs f after the current request, on a context detached from
-// it and bounded by WorkTimeout, tracked for graceful shutdown.
-func (s *Server) background(ctx context.Context, f func(ctx context.Context)) {
-	s.pending.Add(1)
-	go func() {
-		defer s.pending.Done()
-		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), s.cfg.WorkTimeout)
-		defer cancel()
-		f(ctx)
-	}()
 }
 
 // revisions hands out render revisions for block IDs (see

@@ -27,6 +27,9 @@ type actionsUI struct {
 	dom      *actions.Service
 	meetings MeetingReader
 	revs     *revisions
+	// memo holds encoded list replies (see listReply); nil when the
+	// action list is not cached, as each command then reads a new list.
+	memo     *replyMemo
 	now      func() time.Time
 	pageSize int
 	log      *slog.Logger
@@ -36,8 +39,10 @@ type actionsUI struct {
 // minutesUI is /minutes and /meetings, and the meeting and minutes
 // buttons.
 type minutesUI struct {
-	records  MeetingReader
-	svc      *minutes.Service
+	records MeetingReader
+	svc     *minutes.Service
+	// search is the minutes search index; nil without a store.
+	search   MinutesSearch
 	pageSize int
 	now      func() time.Time
 	say      say

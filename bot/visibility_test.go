@@ -16,6 +16,7 @@ import (
 	"github.com/recordsbot/recordsbot/bot"
 	"github.com/recordsbot/recordsbot/internal/slackapi/slacktest"
 	"github.com/recordsbot/recordsbot/internal/testworld"
+	"github.com/recordsbot/recordsbot/store"
 )
 
 // viewer is one of the roles of TestWhoSeesWhat.
@@ -42,25 +43,27 @@ func TestWhoSeesWhat(t *testing.T) {
 	for _, vis := range []actions.Visibility{actions.VisibleOwn, actions.VisibleOrganisation} {
 		t.Run(string(vis), func(t *testing.T) {
 			t.Parallel()
-			h := newHarness(t)
-			// Follows need the store.
-			h.rebuild(bot.Deps{Store: openTestStore(t, "sqlite")}, func(c *bot.Config) {
-				c.Admins = []string{"U0ALICE"}
-				c.ActionsVisibility = vis
+			// Follows need the store: on each engine.
+			onEachStore(t, func(t *testing.T, st *store.Store) {
+				h := newHarness(t)
+				h.rebuild(bot.Deps{Store: st}, func(c *bot.Config) {
+					c.Admins = []string{"U0ALICE"}
+					c.ActionsVisibility = vis
+				})
+				bob := h.person("bob")
+				viewers := []viewer{
+					{role: "member", user: h.person("carol")},
+					{role: "admin", user: h.person("alice")},
+					{role: "guest", user: h.users[testworld.GuestID]},
+				}
+				require.Equal(t, slacktest.MultiChannelGuest, viewers[2].user.Guest, "the test world's guest")
+				for i := range viewers {
+					viewers[i].meeting = h.sharedMeeting(viewers[i].user)
+				}
+				for _, v := range viewers {
+					t.Run(v.role, func(t *testing.T) { h.checkSurfaces(t, vis, v, bob) })
+				}
 			})
-			bob := h.person("bob")
-			viewers := []viewer{
-				{role: "member", user: h.person("carol")},
-				{role: "admin", user: h.person("alice")},
-				{role: "guest", user: h.users[testworld.GuestID]},
-			}
-			require.Equal(t, slacktest.MultiChannelGuest, viewers[2].user.Guest, "the test world's guest")
-			for i := range viewers {
-				viewers[i].meeting = h.sharedMeeting(viewers[i].user)
-			}
-			for _, v := range viewers {
-				t.Run(v.role, func(t *testing.T) { h.checkSurfaces(t, vis, v, bob) })
-			}
 		})
 	}
 }
@@ -261,4 +264,24 @@ func TestProfileUnknownUnderOrganisation(t *testing.T) {
 	assert.NotContains(t, m.all(), `"action:`)
 	m, _ = h.slash(carol, "/actions", "")
 	assertRows(t, m, ids(h.openActionsOf(carol.Email)), true, fmt.Sprintf("%s's own, through USER_MAP", carol.Name))
+}
+
+// TestUnmatchedMemberAsksForAMeeting: someone the records cannot match
+// (Slack shares no email, USER_MAP has no entry) who sees only their own
+// actions is told why a meeting's list is empty for them, as their own
+// list tells them.
+func TestUnmatchedMemberAsksForAMeeting(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	var meetingID string
+	for _, a := range h.records.Actions() {
+		if a.MeetingID != "" && a.Status == "open" {
+			meetingID = a.MeetingID
+			break
+		}
+	}
+	require.NotEmpty(t, meetingID)
+	m, _ := h.slash(h.users["U0NOEMAIL"], "/actions", "meeting "+meetingID)
+	assert.Contains(t, m.Text, "I can't match you to the records yet")
+	assert.NotContains(t, m.all(), `"action:`)
 }

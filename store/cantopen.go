@@ -108,7 +108,10 @@ func writable(dir string) bool {
 }
 
 // cantOpenMessage is the one line an admin reads: the database path, what
-// stands in the way at path at, and the uid the process runs as.
+// stands in the way at path at, and the uid the process runs as. The
+// binary puts the variable's name in front: "DATABASE_URL: cannot create
+// or open /var/lib/recordsbot/recordsbot.db: directory /var/lib/recordsbot
+// is not writable by uid 65532".
 func cantOpenMessage(path, at string, uid int, reason cantOpenReason) string {
 	who := "uid " + strconv.Itoa(uid)
 	var why string
@@ -126,5 +129,5 @@ func cantOpenMessage(path, at string, uid int, reason cantOpenReason) string {
 	default:
 		why = "SQLite could not open it as " + who + " (unable to open database file)"
 	}
-	return "DATABASE_URL: cannot create or open " + path + ": " + why
+	return "cannot create or open " + path + ": " + why
 }

@@ -41,7 +41,7 @@ func TestSQLiteDirectoryNotWritable(t *testing.T) {
 		require.NoError(t, os.Chmod(dir, 0o555))
 		_, err := Open(t.Context(), "sqlite://"+path)
 		require.Error(t, err)
-		assert.Equal(t, "DATABASE_URL: cannot create or open "+path+": directory "+dir+" is not writable by uid "+strconv.Itoa(os.Getuid()), err.Error())
+		assert.Equal(t, "cannot create or open "+path+": directory "+dir+" is not writable by uid "+strconv.Itoa(os.Getuid()), err.Error())
 		return
 	}
 
@@ -55,7 +55,7 @@ func TestSQLiteDirectoryNotWritable(t *testing.T) {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65532, Gid: 65532}}
 	out, err := cmd.CombinedOutput()
 	require.NoError(t, err, "%s", out)
-	assert.Contains(t, string(out), "\nOPEN ERROR: DATABASE_URL: cannot create or open "+path+": directory "+dir+" is not writable by uid 65532\n")
+	assert.Contains(t, string(out), "\nOPEN ERROR: cannot create or open "+path+": directory "+dir+" is not writable by uid 65532\n")
 }
 
 func copyFile(t *testing.T, from, to string) {

@@ -32,18 +32,18 @@ func TestSQLiteCannotOpenSaysWhy(t *testing.T) {
 		{
 			name: "missing directory",
 			path: filepath.Join(tmp, "var", "lib", "recordsbot", "recordsbot.db"),
-			want: "DATABASE_URL: cannot create or open " + filepath.Join(tmp, "var", "lib", "recordsbot", "recordsbot.db") +
+			want: "cannot create or open " + filepath.Join(tmp, "var", "lib", "recordsbot", "recordsbot.db") +
 				": directory " + filepath.Join(tmp, "var", "lib", "recordsbot") + " does not exist (create it, writable by " + uid + ")",
 		},
 		{
 			name: "a file where the directory should be",
 			path: filepath.Join(blocker, "recordsbot.db"),
-			want: "DATABASE_URL: cannot create or open " + filepath.Join(blocker, "recordsbot.db") + ": " + blocker + " is a file, not a directory",
+			want: "cannot create or open " + filepath.Join(blocker, "recordsbot.db") + ": " + blocker + " is a file, not a directory",
 		},
 		{
 			name: "a directory where the file should be",
 			path: dirAsFile,
-			want: "DATABASE_URL: cannot create or open " + dirAsFile + ": " + dirAsFile + " is a directory; name a file in it",
+			want: "cannot create or open " + dirAsFile + ": " + dirAsFile + " is a directory; name a file in it",
 		},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
@@ -65,13 +65,13 @@ func TestCantOpenMessage(t *testing.T) {
 		want   string
 	}{
 		{reasonDirReadOnly, "/var/lib/recordsbot",
-			"DATABASE_URL: cannot create or open /var/lib/recordsbot/recordsbot.db: directory /var/lib/recordsbot is not writable by uid 65532"},
+			"cannot create or open /var/lib/recordsbot/recordsbot.db: directory /var/lib/recordsbot is not writable by uid 65532"},
 		{reasonFileReadOnly, path,
-			"DATABASE_URL: cannot create or open /var/lib/recordsbot/recordsbot.db: file /var/lib/recordsbot/recordsbot.db is not writable by uid 65532"},
+			"cannot create or open /var/lib/recordsbot/recordsbot.db: file /var/lib/recordsbot/recordsbot.db is not writable by uid 65532"},
 		{reasonNoDirectory, "/var/lib/recordsbot",
-			"DATABASE_URL: cannot create or open /var/lib/recordsbot/recordsbot.db: directory /var/lib/recordsbot does not exist (create it, writable by uid 65532)"},
+			"cannot create or open /var/lib/recordsbot/recordsbot.db: directory /var/lib/recordsbot does not exist (create it, writable by uid 65532)"},
 		{reasonUnknown, "/var/lib/recordsbot",
-			"DATABASE_URL: cannot create or open /var/lib/recordsbot/recordsbot.db: SQLite could not open it as uid 65532 (unable to open database file)"},
+			"cannot create or open /var/lib/recordsbot/recordsbot.db: SQLite could not open it as uid 65532 (unable to open database file)"},
 	} {
 		assert.Equal(t, tt.want, cantOpenMessage(path, tt.at, 65532, tt.reason))
 	}

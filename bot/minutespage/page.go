@@ -15,6 +15,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -29,6 +30,7 @@ import (
 	"github.com/yuin/goldmark/util"
 
 	"github.com/recordsbot/recordsbot/apiclient"
+	"github.com/recordsbot/recordsbot/internal/invisible"
 	"github.com/recordsbot/recordsbot/minutes"
 )
 
@@ -159,6 +161,14 @@ func Handler(svc *minutes.Service, log *slog.Logger) http.HandlerFunc {
 			log.DebugContext(ctx, "minutes page: nothing to show", "meeting", id)
 			writeProblem(w, r, http.StatusNotFound)
 			return
+		case errors.Is(err, apiclient.ErrOverBudget):
+			// The public pages' share of records calls is used up (bot's
+			// PublicLimits): come back in a moment. Logged at debug level
+			// only, as a flood would otherwise flood the log too.
+			log.DebugContext(ctx, "minutes page: public budget used up", "meeting", id)
+			w.Header().Set("Retry-After", "5")
+			writeProblem(w, r, http.StatusServiceUnavailable)
+			return
 		case err != nil:
 			log.WarnContext(ctx, "minutes page: records unavailable", "meeting", id, "error", err)
 			w.Header().Set("Retry-After", "30")
@@ -178,8 +188,11 @@ func Handler(svc *minutes.Service, log *slog.Logger) http.HandlerFunc {
 		if min.Draft() {
 			h.Set("Cache-Control", cacheDraft)
 		}
-		// ServeContent answers If-None-Match (304), HEAD and ranges, and
-		// sets Content-Length.
+		// ServeContent answers If-None-Match (304) and HEAD, and sets
+		// Content-Length. Range is dropped: a page is small and always
+		// sent whole, and net/http's multi-range answers let 1.9 kB grow
+		// to 144 kB (GO-2026-6609).
+		r.Header.Del("Range")
 		http.ServeContent(w, r, "", time.Time{}, bytes.NewReader(page))
 	}
 }
@@ -193,6 +206,7 @@ func Stylesheet() http.HandlerFunc {
 		h.Set("Content-Type", "text/css; charset=utf-8")
 		h.Set("ETag", tag)
 		h.Set("Cache-Control", cacheStyle)
+		r.Header.Del("Range") // see Handler
 		http.ServeContent(w, r, "", time.Time{}, bytes.NewReader(stylesheet))
 	}
 }
@@ -284,6 +298,11 @@ func newAgendaDoc(items []apiclient.AgendaItem) *agendaDoc {
 	if len(items) == 0 {
 		return nil
 	}
+	// A copy: the meeting is shared through the cache.
+	items = slices.Clone(items)
+	for i, it := range items {
+		items[i].Title, items[i].Description, items[i].Number = invisible.Strip(it.Title), invisible.Strip(it.Description), invisible.Strip(it.Number)
+	}
 	a := &agendaDoc{Items: make([]agendaItemDoc, len(items))}
 	for i, it := range items {
 		a.Items[i] = agendaItemDoc{Title: nonBlank(it.Title, "Untitled item"), Description: it.Description}
@@ -318,12 +337,15 @@ func renderMinutes(m *apiclient.Meeting, min *apiclient.Minutes) ([]byte, error)
 	if err != nil {
 		return nil, err
 	}
-	title := m.Name()
+	// Record text on the page is escaped by html/template; the characters
+	// that would reorder or hide it (bidi controls, zero-width) are removed
+	// too, as in Slack (package invisible).
+	title := invisible.Strip(m.Name())
 	doc := &minutesDoc{
 		Title:     title,
-		Committee: m.Committee,
-		Location:  m.Location,
-		Reference: m.Reference,
+		Committee: invisible.Strip(m.Committee),
+		Location:  invisible.Strip(m.Location),
+		Reference: invisible.Strip(m.Reference),
 		Date:      newPageTime(m.Date, m.DateHasTime),
 		Agenda:    newAgendaDoc(m.Agenda),
 		Draft:     min.Draft(),
@@ -342,7 +364,7 @@ func renderMinutes(m *apiclient.Meeting, min *apiclient.Minutes) ([]byte, error)
 
 // renderBody turns a minutes body into sanitised HTML.
 func renderBody(min *apiclient.Minutes) (template.HTML, error) {
-	src := min.Body
+	src := invisible.Strip(min.Body)
 	if min.Format != apiclient.FormatHTML {
 		var b strings.Builder
 		if err := markdown.Convert([]byte(src), &b); err != nil {

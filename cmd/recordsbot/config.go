@@ -47,6 +47,7 @@ type Config struct {
 	LogFormat           string        `envconfig:"LOG_FORMAT" default:"text" desc:"text or json"`
 	LogLevel            string        `envconfig:"LOG_LEVEL" default:"info" desc:"debug, info, warn or error"`
 	ShutdownGrace       time.Duration `envconfig:"SHUTDOWN_GRACE" default:"20s" desc:"how long a stopping server waits for in-flight work"`
+	TrustedProxies      string        `envconfig:"TRUSTED_PROXIES" desc:"comma-separated addresses or CIDRs of the reverse proxies (Ingress) in front of the bot; their X-Forwarded-For names the client the public pages' rate limit counts. Empty: each connection's own address"`
 }
 
 // configError is a bad or missing setting; main exits 2 with its one line.
@@ -157,6 +158,9 @@ func (c *Config) check(sub string) error {
 	}
 	if _, err := c.zone(); err != nil {
 		return &configError{fmt.Sprintf("RECORDS_TIMEZONE must be an IANA time zone such as Europe/London, got %q", c.RecordsTimezone)}
+	}
+	if _, err := bot.ParseTrustedProxies(c.TrustedProxies); err != nil {
+		return &configError{"TRUSTED_PROXIES: " + err.Error()}
 	}
 	if _, err := actions.ParseVisibility(c.ActionsVisibility); err != nil {
 		return &configError{fmt.Sprintf("ACTIONS_VISIBILITY must be own or organisation, got %q", c.ActionsVisibility)}

@@ -31,6 +31,7 @@ var sandboxVars = []string{"SANDBOX_KEYS"}
 var notConfigVars = map[string]string{
 	"NO_COLOR":        "the demo's colour convention (no-color.org)",
 	"FUZZTIME":        ".ci/run's fuzzing budget",
+	"FUZZ_TARGETS":    "how many fuzz targets .ci/run fuzzes",
 	"SQLITE_CANTOPEN": "SQLite's result code, in the store's error",
 	"YOUR_HOST":       "manifest.yaml's placeholder for the bot's public host",
 }

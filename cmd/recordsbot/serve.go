@@ -64,7 +64,8 @@ func botConfig(cfg Config) bot.Config {
 	if ttl <= 0 {
 		ttl = -1 // off
 	}
-	zone, _ := cfg.zone() // validated by check
+	zone, _ := cfg.zone()                                     // validated by check
+	proxies, _ := bot.ParseTrustedProxies(cfg.TrustedProxies) // validated by check
 	var admins []string
 	for _, a := range cfg.AdminUserIDs {
 		if a = strings.TrimSpace(a); a != "" {
@@ -84,6 +85,7 @@ func botConfig(cfg Config) bot.Config {
 		FollowDefaults:    cfg.followDefaults(),
 		Notify:            cfg.notifyDefaults(),
 		ActionsVisibility: cfg.visibility(),
+		Public:            bot.PublicLimits{TrustedProxies: proxies},
 	}
 }
 

@@ -1,0 +1,174 @@
+package blocks
+
+import (
+	"cmp"
+	"strconv"
+	"strings"
+	"time"
+	"unicode"
+
+	"github.com/slack-go/slack"
+)
+
+// ActionSearchMore is the "More" button of minutes search results; its
+// value is SearchMoreValue: the next offset, "|", and the query as typed.
+const ActionSearchMore = "search:more"
+
+// SearchPart is a run of a search snippet's plain text; Match marks the
+// words the search matched.
+type SearchPart struct {
+	Text  string
+	Match bool
+}
+
+// SearchResult is one minutes search result, record text as plain text.
+type SearchResult struct {
+	MeetingID   string
+	Title       string
+	Committee   string
+	Date        time.Time
+	DateHasTime bool
+	Draft       bool
+	// URL is where the minutes can be read in full; "" for nowhere.
+	URL     string
+	Snippet []SearchPart
+}
+
+// SearchView is a page of minutes search results.
+type SearchView struct {
+	// Query is what the person typed, shown back to them.
+	Query   string
+	Results []SearchResult
+	// Offset is the position of the first result (0 on the first page).
+	Offset int
+	// More is set when results follow; the "More" button then asks for
+	// them.
+	More bool
+}
+
+// searchQueryMax bounds the query carried in the More button's value.
+const searchQueryMax = 500
+
+// SearchMoreValue is the More button's value for results from offset on.
+func SearchMoreValue(offset int, query string) string {
+	return strconv.Itoa(offset) + "|" + truncate(query, searchQueryMax)
+}
+
+// ParseSearchMoreValue reads a More button's value; ok is false for a
+// value SearchMoreValue did not write.
+func ParseSearchMoreValue(v string) (offset int, query string, ok bool) {
+	n, q, found := strings.Cut(v, "|")
+	offset, err := strconv.Atoi(n)
+	if !found || err != nil || offset < 0 {
+		return 0, "", false
+	}
+	return offset, q, true
+}
+
+// SearchResults builds the answer to a minutes search: a line saying what
+// was searched for, then per result its title in bold, "committee · date"
+// (drafts marked), the snippet as a quote with the matched words in bold
+// (the text escaped once, then the marks added), and the buttons "Read"
+// (a link, when URL is a safe http(s) URL) and "Share in channel"
+// (ActionMinutesShare, value the meeting ID); a "More" button
+// (ActionSearchMore) when v.More. With no results: "No minutes mention
+// “…”." The query is shown as typed (EscapeTyped), in quotes.
+func SearchResults(v SearchView) Message {
+	if len(v.Results) == 0 {
+		text := ":mag: No minutes mention “" + EscapeTyped(oneLine(truncate(v.Query, 200))) + "”."
+		if v.Offset > 0 {
+			text = ":mag: No more minutes mention “" + EscapeTyped(oneLine(truncate(v.Query, 200))) + "”."
+		}
+		return Notice(text)
+	}
+	q := EscapeTyped(oneLine(truncate(v.Query, 200)))
+	// The query in quotes rather than bold: what was typed may hold
+	// asterisks of its own.
+	head := ":mag: Minutes mentioning “" + q + "”"
+	if v.Offset > 0 {
+		head += " (from result " + strconv.Itoa(v.Offset+1) + ")"
+	}
+	out := []slack.Block{contextLine(head)}
+	for _, r := range v.Results {
+		out = append(out, searchResultBlocks(r)...)
+	}
+	if v.More {
+		out = append(out, slack.NewActionBlock("", button(ActionSearchMore, SearchMoreValue(v.Offset+len(v.Results), v.Query), "More")))
+	}
+	return Message{Text: "Minutes mentioning " + q, Blocks: out}
+}
+
+// searchResultBlocks is a result's section and its buttons.
+func searchResultBlocks(r SearchResult) []slack.Block {
+	lines := []string{"*" + cmp.Or(inline(r.Title, 150), "Minutes") + "*"}
+	var meta []string
+	if c := inline(r.Committee, 80); c != "" {
+		meta = append(meta, c)
+	}
+	if d := Date(r.Date, r.DateHasTime); d != "" {
+		meta = append(meta, d)
+	}
+	if r.Draft {
+		meta = append(meta, ":warning: *Draft*")
+	}
+	if len(meta) > 0 {
+		lines = append(lines, strings.Join(meta, " · "))
+	}
+	if s := Snippet(r.Snippet, 600); s != "" {
+		lines = append(lines, "> "+s)
+	}
+	out := []slack.Block{section(strings.Join(lines, "\n"))}
+	var buttons []slack.BlockElement
+	if safeURL(r.URL, MaxURL) {
+		b := button(ActionOpenLink, "", "Read")
+		b.URL = r.URL
+		buttons = append(buttons, b)
+	}
+	if r.MeetingID != "" && len(r.MeetingID) <= MaxButtonValue {
+		buttons = append(buttons, button(ActionMinutesShare, r.MeetingID, "Share in channel"))
+	}
+	if len(buttons) > 0 {
+		out = append(out, slack.NewActionBlock("", buttons...))
+	}
+	return out
+}
+
+// Snippet is a search snippet as mrkdwn on one line: each part's text
+// escaped once, the matched parts then wrapped in *bold* (spaces kept
+// outside the marks, which Slack needs to see them as bold), at most max
+// characters of text, cut at a part.
+func Snippet(parts []SearchPart, max int) string {
+	var b strings.Builder
+	used := 0
+	for _, p := range parts {
+		text := strings.Map(func(r rune) rune {
+			if unicode.IsSpace(r) {
+				return ' '
+			}
+			return r
+		}, p.Text)
+		if text == "" {
+			continue
+		}
+		if used+runes(text) > max {
+			if left := max - used; left > 20 && !p.Match {
+				b.WriteString(Escape(truncate(text, left)))
+			}
+			break
+		}
+		used += runes(text)
+		if !p.Match {
+			b.WriteString(Escape(text))
+			continue
+		}
+		core := strings.TrimFunc(text, unicode.IsSpace)
+		lead := text[:strings.Index(text, core)]
+		trail := text[len(lead)+len(core):]
+		if core == "" {
+			b.WriteString(text)
+			continue
+		}
+		b.WriteString(lead + "*" + Escape(strings.ReplaceAll(core, "*", "∗")) + "*" + trail)
+	}
+	return b.String()
+}

@@ -1,0 +1,119 @@
+package bot_test
+
+import (
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/recordsbot/recordsbot/actions"
+	"github.com/recordsbot/recordsbot/apiclient/recordstest"
+	"github.com/recordsbot/recordsbot/bot"
+	"github.com/recordsbot/recordsbot/internal/testworld"
+)
+
+// testClock is a clock a test moves by hand.
+type testClock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *testClock) Now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
+
+func (c *testClock) Add(d time.Duration) { c.mu.Lock(); defer c.mu.Unlock(); c.t = c.t.Add(d) }
+
+// TestActionsReplyMemo: /actions draws a person's list once per version
+// of the shared list and serves the same bytes after that, but never a
+// reply that is no longer what they would be shown: not after an action
+// of theirs turned overdue, not after a click changed the list, and never
+// another person's.
+func TestActionsReplyMemo(t *testing.T) {
+	t.Parallel()
+	clock := &testClock{t: time.Now()}
+	var alice recordstest.Person
+	var soon string // alice's action that falls due in an hour
+	h := newHarnessDeps(t, bot.Deps{Now: clock.Now},
+		withConfig(func(c *bot.Config) { c.ActionsCacheTTL, c.UserCacheTTL = 24*time.Hour, 24*time.Hour }),
+		withDataset(func(d *recordstest.Dataset) {
+			for _, p := range d.People {
+				if testworld.Handle(p) == "alice" {
+					alice = p
+				}
+			}
+			for i, a := range d.Actions {
+				if strings.EqualFold(a.AssigneeEmail, alice.Email) && a.Status == "open" {
+					d.Actions[i].Deadline, d.Actions[i].DateOnly = clock.Now().Add(time.Hour), false
+					soon = a.ID
+					break
+				}
+			}
+		}))
+	require.NotEmpty(t, soon, "alice has an open action")
+	aliceU, bob := h.person("alice"), h.person("bob")
+
+	first, _ := h.slash(aliceU, "/actions", "")
+	reads := h.records.Count(http.MethodGet, "/actions")
+	again, _ := h.slash(aliceU, "/actions", "")
+	assert.Equal(t, string(first.raw), string(again.raw), "the same list version, drawn once")
+	assert.Equal(t, reads, h.records.Count(http.MethodGet, "/actions"), "the list was not read again")
+	assert.False(t, rowOverdue(t, first, soon), "not yet overdue: %s", first.all())
+
+	// Bob's list is his own, not alice's memoised one.
+	bobs, _ := h.slash(bob, "/actions", "")
+	assert.NotEqual(t, first.all(), bobs.all())
+	assert.Contains(t, first.all(), soon)
+	assert.NotContains(t, bobs.all(), soon)
+
+	// An hour later the same list version shows the action overdue.
+	clock.Add(time.Hour + time.Minute)
+	later, _ := h.slash(aliceU, "/actions", "")
+	assert.True(t, rowOverdue(t, later, soon), "overdue after its deadline: %s", later.all())
+	assert.Equal(t, reads, h.records.Count(http.MethodGet, "/actions"), "still the same list version")
+
+	// A click redraws the list with new block IDs (the harness checks
+	// Slack's rule), and the next /actions no longer shows the action.
+	posts := h.clickEphemeral(aliceU, later, "status:complete", "complete|"+soon+"|")
+	require.Len(t, posts, 1)
+	assert.Contains(t, posts[0].all(), "Marked complete")
+	after, _ := h.slash(aliceU, "/actions", "")
+	assert.NotContains(t, after.all(), soon, "completed: off the open list")
+	afterAgain, _ := h.slash(aliceU, "/actions", "")
+	assert.Equal(t, string(after.raw), string(afterAgain.raw), "the new version is memoised in its turn")
+}
+
+// rowOverdue reports whether the row of action id in m says it is overdue.
+func rowOverdue(t *testing.T, m msg, id string) bool {
+	t.Helper()
+	for _, b := range m.Blocks {
+		s := string(b)
+		if strings.Contains(s, `"block_id":"action:`+id) {
+			return strings.Contains(s, "Overdue")
+		}
+	}
+	t.Fatalf("no row for %s in %s", id, m.all())
+	return false
+}
+
+// TestActionsReplyMemoIsPerViewer: the same list asked for by two people
+// is drawn for each, by the visibility and change rules of each, and each
+// gets their own again from the memo.
+func TestActionsReplyMemoIsPerViewer(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, withAdmins("U0ALICE"), withVisibility(actions.VisibleOrganisation))
+	alice, bob, carol := h.person("alice"), h.person("bob"), h.person("carol")
+	bobs := h.openActionsOf(bob.Email)
+	require.NotEmpty(t, bobs)
+	for range 2 {
+		m, _ := h.slash(carol, "/actions", "@bob")
+		assert.Contains(t, m.all(), `"action:`+bobs[0].ID+`"`)
+		assert.NotContains(t, m.all(), `"action_id":"status:`, "carol may not change bob's actions: no buttons")
+		m, _ = h.slash(alice, "/actions", "@bob")
+		assert.Contains(t, m.all(), `"complete|`+bobs[0].ID, "alice is an admin: buttons")
+		m, _ = h.slash(bob, "/actions", "")
+		assert.Contains(t, m.all(), `"complete|`+bobs[0].ID, "bob's own list")
+	}
+}

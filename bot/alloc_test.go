@@ -1,0 +1,88 @@
+package bot_test
+
+import (
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/recordsbot/recordsbot/apiclient"
+	"github.com/recordsbot/recordsbot/apiclient/recordstest"
+	"github.com/recordsbot/recordsbot/bot"
+	"github.com/recordsbot/recordsbot/internal/slackapi/slacktest"
+	"github.com/recordsbot/recordsbot/internal/testworld"
+	"github.com/recordsbot/recordsbot/internal/testworld/testbot"
+)
+
+// Allocation budgets of the hot paths, a little above what they cost when
+// set (see docs/performance.md). Allocation counts, unlike timings, do not
+// depend on the machine or its load, so these fail deterministically when
+// a change adds work to a path; raise a budget only with a reason.
+const (
+	// A cached /actions: signature check, form, command, memo look-up,
+	// ready bytes written (the whole HTTP handler, request included).
+	budgetCachedActions = 80 // 73 when set
+	// A click's redraw of an ephemeral list: the page drawn afresh with
+	// the changed row annotated, and encoded.
+	budgetClickRedraw = 310 // 283 when set (363 before the row text was built in one buffer)
+	// The Home tab built and encoded for views.publish.
+	budgetHomeView = 350 // 320 when set (396 before)
+)
+
+// TestHotPathAllocations holds /actions, a click's redraw and the Home tab
+// to their allocation budgets, over the real handler with warm caches.
+func TestHotPathAllocations(t *testing.T) {
+	if raceDetector {
+		t.Skip("allocation budgets are checked without the race detector (.ci/run runs this test on its own)")
+	}
+	w := testworld.Start(t, benchDataset(200), []slacktest.User{{ID: "U0001", Name: "user1", Email: "user1@example.org"}},
+		recordstest.WithPageSize(100000))
+	// Long TTLs: no refresh may start while allocations are counted.
+	srv := testbot.Start(t, w, bot.Config{SigningSecret: testSecret, ActionsCacheTTL: time.Hour, UserCacheTTL: time.Hour}, bot.Deps{}).Server
+
+	body := (&slacktest.Sender{Secret: testSecret}).CommandForm(slacktest.Command{User: slacktest.User{ID: "U0001", Name: "user1"}, Command: "/actions", Text: "open"}, "http://127.0.0.1:1/hook").Encode()
+	ts := time.Now().Unix()
+	sig := slacktest.Sign(testSecret, ts, []byte(body))
+	command := func() *httptest.ResponseRecorder {
+		req := httptest.NewRequest(http.MethodPost, "/slack/events", strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		req.Header.Set("X-Slack-Request-Timestamp", fmt.Sprint(ts))
+		req.Header.Set("X-Slack-Signature", sig)
+		rec := httptest.NewRecorder()
+		srv.ServeHTTP(rec, req)
+		return rec
+	}
+	first := command()
+	require.Equal(t, http.StatusOK, first.Code)
+	require.Contains(t, first.Body.String(), "act-000001")
+	require.Equal(t, first.Body.String(), command().Body.String(), "the second command is served from the memo")
+
+	ctx := t.Context()
+	redraw, err := srv.RedrawAfterClick(ctx, "U0001", "act-000001", apiclient.StatusComplete)
+	require.NoError(t, err)
+	require.Contains(t, string(redraw), "Marked complete")
+	home, err := srv.HomeView(ctx, "U0001")
+	require.NoError(t, err)
+	require.Contains(t, string(home), "act-000001")
+
+	cases := []struct {
+		name   string
+		budget float64
+		run    func()
+	}{
+		{"cached /actions", budgetCachedActions, func() { command() }},
+		{"click redraw", budgetClickRedraw, func() { _, _ = srv.RedrawAfterClick(ctx, "U0001", "act-000001", apiclient.StatusComplete) }},
+		{"Home tab", budgetHomeView, func() { _, _ = srv.HomeView(ctx, "U0001") }},
+	}
+	for _, tc := range cases {
+		got := testing.AllocsPerRun(200, tc.run)
+		t.Logf("%s: %.0f allocations (budget %.0f)", tc.name, got, tc.budget)
+		if got > tc.budget {
+			t.Errorf("%s: %.0f allocations per run, budget %.0f: something was added to a hot path (profile it: go test -bench BenchmarkActionsCommand -benchmem ./bot)", tc.name, got, tc.budget)
+		}
+	}
+}

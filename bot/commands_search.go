@@ -1,0 +1,95 @@
+package bot
+
+import (
+	"cmp"
+	"context"
+	"strings"
+	"unicode"
+
+	"github.com/recordsbot/recordsbot/blocks"
+	"github.com/recordsbot/recordsbot/minutes"
+	"github.com/recordsbot/recordsbot/store"
+)
+
+// MinutesSearch is the minutes search index; *store.Store implements it.
+// NewServer finds it on Deps.Store when the store has it.
+type MinutesSearch interface {
+	SearchMinutes(ctx context.Context, q store.MinutesQuery, offset, limit int) (store.MinutesPage, error)
+}
+
+// searchPageSize is the results a search answer shows at once: each takes
+// two blocks and a few hundred characters.
+const searchPageSize = 5
+
+const (
+	msgSearchHow     = ":mag: Type the words to look for, as in `/minutes search insurance renewal`. Put a phrase in \"double quotes\"; `committee:finance` looks only in that committee's minutes."
+	msgSearchNoStore = ":warning: Search isn't set up here: recordsbot keeps its search index in its database, and none is configured. Please tell the app's admin."
+)
+
+// searchTyped returns what follows `search` in `/minutes search <words>`;
+// ok is false when the command is something else.
+func searchTyped(t commandText) (typed string, ok bool) {
+	if len(t.Words) == 0 || !strings.EqualFold(t.Words[0].Text, "search") {
+		return "", false
+	}
+	_, rest, _ := strings.Cut(t.Plain, t.Words[0].Text)
+	return strings.TrimSpace(rest), true
+}
+
+// commandSearch answers `/minutes search <words>`.
+func (mu *minutesUI) commandSearch(ctx context.Context, typed string) *reply {
+	return mu.searchPage(ctx, typed, 0)
+}
+
+// searchPage is the answer to a search, results from offset on.
+func (mu *minutesUI) searchPage(ctx context.Context, typed string, offset int) *reply {
+	msg, err := mu.searchMessage(ctx, typed, offset)
+	if err != nil {
+		return notice(mu.say(ctx, "search minutes", err))
+	}
+	return ephemeral(msg)
+}
+
+// searchMessage runs a search and builds its message; a query with no
+// words is answered with how to search.
+func (mu *minutesUI) searchMessage(ctx context.Context, typed string, offset int) (blocks.Message, error) {
+	if mu.search == nil {
+		return blocks.Notice(msgSearchNoStore), nil
+	}
+	q := minutes.ParseQuery(typed)
+	if minutes.QueryEmpty(q) {
+		return blocks.Notice(msgSearchHow), nil
+	}
+	page, err := mu.search.SearchMinutes(ctx, q, offset, searchPageSize)
+	if err != nil {
+		return blocks.Message{}, err
+	}
+	v := blocks.SearchView{Query: strings.TrimFunc(typed, unicode.IsSpace), Offset: offset, More: page.More}
+	for _, h := range page.Hits {
+		v.Results = append(v.Results, blocks.SearchResult{
+			MeetingID: h.MeetingID, Title: h.Title, Committee: h.Committee,
+			Date: h.Date, DateHasTime: h.DateHasTime, Draft: h.Draft,
+			URL: cmp.Or(h.URL, mu.svc.PageURL(h.MeetingID)), Snippet: snippetParts(h.Snippet),
+		})
+	}
+	return blocks.SearchResults(v), nil
+}
+
+// clickSearchMore answers the More button of search results by replacing
+// them with the next page.
+func (c *clicks) clickSearchMore(ctx context.Context, in *interaction, value string) {
+	offset, typed, ok := blocks.ParseSearchMoreValue(value)
+	if !ok {
+		c.respond(ctx, in, notice(msgStaleButton), false)
+		return
+	}
+	c.respond(ctx, in, c.mins.searchPage(ctx, typed, offset), true)
+}
+
+func snippetParts(in []store.SnippetPart) []blocks.SearchPart {
+	out := make([]blocks.SearchPart, len(in))
+	for i, p := range in {
+		out[i] = blocks.SearchPart{Text: p.Text, Match: p.Match}
+	}
+	return out
+}

@@ -1,0 +1,249 @@
+package bot
+
+import (
+	"errors"
+	"log/slog"
+	"math"
+	"net"
+	"net/http"
+	"net/netip"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"golang.org/x/time/rate"
+
+	"github.com/recordsbot/recordsbot/apiclient"
+)
+
+// The public routes (the minutes pages and their stylesheet) need no
+// login, so anyone on the internet can call them as often as they like.
+// Three things keep that from costing the people who use the bot in Slack:
+//
+//   - each client (by IP address) may make PublicLimits.PerClient requests
+//     a second, with a burst; past it, 429 with Retry-After;
+//   - all public requests together may cause at most
+//     PublicLimits.RecordsCalls calls to the records service a second (a
+//     token bucket they share, lent to the records client through the
+//     request's context: apiclient.WithCallBudget); past it a page answers
+//     503 with Retry-After and the records quota is left to /actions, the
+//     Home tab and the watcher. A page served from the cache takes nothing
+//     from the bucket, nor do Slack's unfurls of the same pages;
+//   - a Range header is dropped, so a page is always whole (GO-2026-6609:
+//     net/http answered a 1.9 kB page asked for 1,000 ranges with 144 kB).
+
+// PublicLimits bounds what the public routes may cost. The zero value of a
+// field means its default.
+type PublicLimits struct {
+	// PerClient is the sustained rate of requests one client address may
+	// make, per second. Default 5.
+	PerClient rate.Limit
+	// PerClientBurst is how many requests a client may make at once.
+	// Default 30 (a page, its stylesheet and a reader's quick clicks).
+	PerClientBurst int
+	// RecordsCalls is the sustained rate of records calls all public
+	// requests together may cause, per second. Default 10 (a page not in
+	// the cache is two calls: the meeting and its minutes).
+	RecordsCalls rate.Limit
+	// RecordsBurst is how many such calls may be made at once. Default 40.
+	RecordsBurst int
+	// TrustedProxies are the addresses (CIDR prefixes) of the reverse
+	// proxies in front of the bot, such as the Ingress controller's pod
+	// network (TRUSTED_PROXIES). A request from one of them is counted
+	// against the client X-Forwarded-For names: the address nearest the
+	// bot that is not itself a trusted proxy. Empty: X-Forwarded-For is
+	// ignored and each connection's own address is the client, as anyone
+	// can write any X-Forwarded-For.
+	TrustedProxies []netip.Prefix
+}
+
+func (l *PublicLimits) setDefaults() {
+	if l.PerClient <= 0 {
+		l.PerClient = 5
+	}
+	if l.PerClientBurst <= 0 {
+		l.PerClientBurst = 30
+	}
+	if l.RecordsCalls <= 0 {
+		l.RecordsCalls = 10
+	}
+	if l.RecordsBurst <= 0 {
+		l.RecordsBurst = 40
+	}
+}
+
+// maxClients bounds the per-client limiters kept: past it, idle ones are
+// dropped, and if none is idle all are (a flood from that many addresses
+// is the global bucket's to stop).
+const maxClients = 10_000
+
+// clientIdle is how long a client's limiter is kept after its last
+// request: long enough for its bucket to refill.
+const clientIdle = time.Minute
+
+// publicGuard is the middleware of the public routes; see PublicLimits.
+type publicGuard struct {
+	limits  PublicLimits
+	records *rate.Limiter // the shared bucket of records calls
+	now     func() time.Time
+	metrics *Metrics
+	log     *slog.Logger
+
+	mu      sync.Mutex
+	clients map[netip.Addr]*client
+}
+
+type client struct {
+	lim  *rate.Limiter
+	seen time.Time
+}
+
+func newPublicGuard(l PublicLimits, now func() time.Time, m *Metrics, log *slog.Logger) *publicGuard {
+	l.setDefaults()
+	return &publicGuard{
+		limits: l, records: rate.NewLimiter(l.RecordsCalls, l.RecordsBurst),
+		now: now, metrics: m, log: log, clients: map[netip.Addr]*client{},
+	}
+}
+
+// wrap applies the per-client limit, lends the request the shared records
+// bucket and drops Range.
+func (g *publicGuard) wrap(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		addr := g.clientAddr(r)
+		if wait := g.admit(addr); wait > 0 {
+			g.metrics.publicRefused("client_limit")
+			g.log.DebugContext(r.Context(), "public page: client over its rate", "client", addr.String())
+			w.Header().Set("Retry-After", retryAfterSeconds(wait))
+			http.Error(w, "Too many requests from your address. Please wait a moment and try again.", http.StatusTooManyRequests)
+			return
+		}
+		r.Header.Del("Range")
+		r.Header.Del("If-Range")
+		next.ServeHTTP(w, r.WithContext(apiclient.WithCallBudget(r.Context(), budget{g})))
+	})
+}
+
+// admit takes one request from addr's bucket; it returns zero when the
+// request may go ahead, else how long until it could.
+func (g *publicGuard) admit(addr netip.Addr) time.Duration {
+	now := g.now()
+	g.mu.Lock()
+	c, ok := g.clients[addr]
+	if !ok {
+		if len(g.clients) >= maxClients {
+			g.sweep(now)
+		}
+		c = &client{lim: rate.NewLimiter(g.limits.PerClient, g.limits.PerClientBurst)}
+		g.clients[addr] = c
+	}
+	c.seen = now
+	g.mu.Unlock()
+	res := c.lim.ReserveN(now, 1)
+	if d := res.DelayFrom(now); d > 0 {
+		res.CancelAt(now) // a refused request does not use up the next one
+		return d
+	}
+	return 0
+}
+
+// sweep drops the limiters idle for clientIdle, or all of them when none
+// is; g.mu is held.
+func (g *publicGuard) sweep(now time.Time) {
+	for a, c := range g.clients {
+		if now.Sub(c.seen) > clientIdle {
+			delete(g.clients, a)
+		}
+	}
+	if len(g.clients) >= maxClients {
+		clear(g.clients)
+	}
+}
+
+// clientAddr is the address r is counted against; see
+// PublicLimits.TrustedProxies.
+func (g *publicGuard) clientAddr(r *http.Request) netip.Addr {
+	addr := remoteAddr(r.RemoteAddr)
+	if !g.trusted(addr) {
+		return addr
+	}
+	// Each proxy appends the address it got the request from, so the list
+	// is read from the right; the first address no trusted proxy owns is
+	// the client. Anything left of it was written by the client itself.
+	hops := strings.Split(strings.Join(r.Header.Values("X-Forwarded-For"), ","), ",")
+	for i := len(hops) - 1; i >= 0; i-- {
+		hop, err := netip.ParseAddr(strings.TrimSpace(hops[i]))
+		if err != nil {
+			return addr // a malformed entry: trust nothing beyond it
+		}
+		hop = hop.Unmap()
+		if !g.trusted(hop) {
+			return hop
+		}
+		addr = hop
+	}
+	return addr
+}
+
+func (g *publicGuard) trusted(a netip.Addr) bool {
+	for _, p := range g.limits.TrustedProxies {
+		if p.Contains(a) {
+			return true
+		}
+	}
+	return false
+}
+
+// remoteAddr parses http.Request.RemoteAddr ("ip:port").
+func remoteAddr(s string) netip.Addr {
+	host, _, err := net.SplitHostPort(s)
+	if err != nil {
+		host = s
+	}
+	a, err := netip.ParseAddr(host)
+	if err != nil {
+		return netip.Addr{}
+	}
+	return a.Unmap()
+}
+
+// retryAfterSeconds is d as a Retry-After value, whole seconds rounded up.
+func retryAfterSeconds(d time.Duration) string {
+	return strconv.Itoa(max(1, int(math.Ceil(d.Seconds()))))
+}
+
+// ParseTrustedProxies reads TRUSTED_PROXIES: comma-separated addresses or
+// CIDR prefixes ("10.0.0.0/8, 192.168.1.7"). It returns an error naming
+// the first entry that is neither.
+func ParseTrustedProxies(s string) ([]netip.Prefix, error) {
+	var out []netip.Prefix
+	for f := range strings.SplitSeq(s, ",") {
+		f = strings.TrimSpace(f)
+		if f == "" {
+			continue
+		}
+		if p, err := netip.ParsePrefix(f); err == nil {
+			out = append(out, p.Masked())
+			continue
+		}
+		a, err := netip.ParseAddr(f)
+		if err != nil {
+			return nil, errors.New("not an address or CIDR prefix: " + strconv.Quote(f))
+		}
+		out = append(out, netip.PrefixFrom(a.Unmap(), a.Unmap().BitLen()))
+	}
+	return out, nil
+}
+
+// budget is the shared bucket of records calls, as apiclient.CallBudget.
+type budget struct{ g *publicGuard }
+
+// Allow implements apiclient.CallBudget, counting each refusal.
+func (b budget) Allow() bool {
+	if b.g.records.AllowN(b.g.now(), 1) {
+		return true
+	}
+	b.g.metrics.publicRefused("records_cap")
+	return false
+}

@@ -1,0 +1,89 @@
+package bot_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/recordsbot/recordsbot/apiclient"
+	"github.com/recordsbot/recordsbot/apiclient/recordstest"
+	"github.com/recordsbot/recordsbot/bot"
+	"github.com/recordsbot/recordsbot/minutes"
+	"github.com/recordsbot/recordsbot/store"
+)
+
+// newSearchHarness is the bot on st, the test world's minutes indexed by
+// a backfill pass over its records service (with a meeting whose minutes
+// are in review, which must never be found).
+func newSearchHarness(t *testing.T, st *store.Store) *harness {
+	t.Helper()
+	h := newHarness(t, withAuditAndRisk(), withDataset(func(d *recordstest.Dataset) {
+		d.Meetings = append(d.Meetings, recordstest.Meeting{ID: "SECRET-1", Title: "Staffing, closed session", Committee: "Finance", Date: time.Now().AddDate(0, 0, -3)})
+		d.Minutes = append(d.Minutes, recordstest.Minutes{MeetingID: "SECRET-1", Status: "in_review", Body: "The budget for the zanzibar redundancies."})
+	}))
+	h.rebuild(bot.Deps{Store: st})
+	rc, err := apiclient.NewClient(h.records.URL, recordstest.DefaultKey)
+	require.NoError(t, err)
+	b := &minutes.Backfill{Records: rc, Index: st, State: st, Sleep: func(ctx context.Context, _ time.Duration) error { return ctx.Err() }}
+	_, err = b.Pass(t.Context())
+	require.NoError(t, err)
+	return h
+}
+
+// search sends /minutes search <typed> and returns the answer.
+func (h *harness) search(typed string) msg {
+	h.t.Helper()
+	return h.minutesIn(h.person("alice"), "C0GENERAL", "general", "search "+typed)
+}
+
+func TestMinutesSearch(t *testing.T) {
+	t.Parallel()
+	onEachStore(t, func(t *testing.T, st *store.Store) {
+		h := newSearchHarness(t, st)
+		alice := h.person("alice")
+
+		m := h.search("budgets")
+		text := m.all()
+		assert.Contains(t, text, "Minutes mentioning “budgets”")
+		assert.Contains(t, text, "*budget*", "the matched word in bold (stemmed: budgets finds budget)")
+		assert.Contains(t, text, `"text":"Read"`)
+		assert.Contains(t, text, "minutes:share")
+		assert.NotContains(t, text, "zanzibar", "minutes in review are never found")
+		assert.Contains(t, h.search("zanzibar").all(), "No minutes mention “zanzibar”.")
+
+		// More redraws the results in place with the next ones.
+		require.Contains(t, text, "search:more", "more than a page of minutes mention the budget")
+		next := h.clickEphemeral(alice, m, "search:more", "")[0]
+		assert.True(t, next.ReplaceOriginal, "the results are replaced")
+		assert.Contains(t, next.all(), "(from result 6)")
+		assert.NotEqual(t, m.all(), next.all())
+
+		// Share in channel, as from /minutes.
+		posts := h.clickEphemeral(alice, m, "minutes:share", "")
+		assert.Contains(t, posts[0].Text, "Shared")
+		require.Len(t, h.slack.Messages("C0GENERAL"), 1, "posted to the channel as the bot")
+
+		// A phrase, and a committee.
+		// SQLite marks a phrase as one run, PostgreSQL word by word.
+		assert.Regexp(t, `(?i)\*room( |\* \*)hire\*`, h.search(`"room hire"`).all())
+		assert.Contains(t, h.search("committee:xyz budget").all(), "No minutes mention")
+
+		// Whatever is typed is an answer, never an error.
+		for _, typed := range []string{`"open`, `NEAR(budget`, `budget*`, `-budget`, `a:b`, `OR`, `((`, "\u00a0", `committee:`, `&lt;b&gt;`} {
+			got := h.search(typed).all()
+			assert.Regexp(t, "Minutes mentioning|No minutes mention|Type the words", got, "typed %q", typed)
+			assert.NotContains(t, got, "Something went wrong", "typed %q", typed)
+		}
+		assert.Contains(t, h.search("").all(), "Type the words to look for")
+	})
+}
+
+func TestMinutesSearchWithoutStore(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	got := h.search("budget").all()
+	assert.Contains(t, got, "Search isn't set up here")
+}
