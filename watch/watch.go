@@ -210,14 +210,15 @@ func (s Summary) String() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "watch: read %d meetings (%d pages), %d minutes, %d actions; announced %d, approved %d, baselined %d follows; %d assignment DMs",
 		s.Meetings, s.MeetingPages, s.Minutes, s.Actions, s.Announced, s.Approved, s.Baselined, s.DMs)
-	if s.Indexed > 0 {
-		fmt.Fprintf(&b, "; indexed %d minutes for search", s.Indexed)
-	}
+	// The DMs' notes read next to the DMs they qualify.
 	if s.DMsOff > 0 {
 		fmt.Fprintf(&b, " (%d off by choice)", s.DMsOff)
 	}
 	if s.ActionsBaseline {
 		b.WriteString(" (actions baseline taken)")
+	}
+	if s.Indexed > 0 {
+		fmt.Fprintf(&b, "; indexed %d minutes for search", s.Indexed)
 	}
 	if s.Unmatched > 0 {
 		fmt.Fprintf(&b, "; %d assignees match no Slack user", s.Unmatched)
