@@ -281,3 +281,28 @@ func endpointTemplate(path string) string {
 	}
 	return "other"
 }
+
+// SearchBackfill publishes the minutes search backfill's progress, read
+// from progress at each scrape: the meetings pages and minutes read in the
+// pass under way, and when the last whole pass ended (0 before the first).
+func (m *Metrics) SearchBackfill(progress func() (pages, read float64, doneAt time.Time)) {
+	if m == nil {
+		return
+	}
+	m.reg.MustRegister(
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name: "recordsbot_search_backfill_pages", Help: "Meetings pages the minutes search backfill has read in its pass under way.",
+		}, func() float64 { p, _, _ := progress(); return p }),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name: "recordsbot_search_backfill_minutes_read", Help: "Minutes the search backfill has read in its pass under way.",
+		}, func() float64 { _, r, _ := progress(); return r }),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name: "recordsbot_search_backfill_done_timestamp_seconds", Help: "When the search backfill last finished a whole pass (Unix seconds); 0 before the first.",
+		}, func() float64 {
+			if _, _, at := progress(); !at.IsZero() {
+				return float64(at.Unix())
+			}
+			return 0
+		}),
+	)
+}

@@ -25,11 +25,18 @@ type BackfillRecords interface {
 	GetMinutes(ctx context.Context, meetingID string) (*apiclient.Minutes, error)
 }
 
-// State keeps the backfill's cursor; *store.Store implements it.
+// State keeps the backfill's cursor and the lock that keeps one replica
+// at it; *store.Store implements it.
 type State interface {
 	GetState(ctx context.Context, name string) (string, bool, error)
 	SetState(ctx context.Context, name, value string) error
+	TryLock(ctx context.Context, name, owner string, ttl time.Duration) (bool, error)
 }
+
+// backfillLockTTL is how long the backfill's lock outlives its last
+// renewal (before every records call): a replica that stops is taken
+// over by another within it.
+const backfillLockTTL = 2 * time.Minute
 
 // BackfillCursor is where the backfill stands, kept in the store so that
 // a restart goes on where it stopped.
@@ -74,7 +81,10 @@ type Backfill struct {
 	Records BackfillRecords
 	Index   Index
 	State   State
-	Logger  *slog.Logger
+	// Owner names this process in the store's lock, so that of several
+	// replicas one backfills at a time. Default "recordsbot".
+	Owner  string
+	Logger *slog.Logger
 	// Now is the clock. Default time.Now.
 	Now func() time.Time
 	// Sleep waits d or until ctx ends. Default a timer.
@@ -93,6 +103,9 @@ func (b *Backfill) defaults() {
 	}
 	if b.Logger == nil {
 		b.Logger = slog.New(slog.DiscardHandler)
+	}
+	if b.Owner == "" {
+		b.Owner = "recordsbot"
 	}
 	if b.Now == nil {
 		b.Now = time.Now
@@ -159,6 +172,9 @@ func (b *Backfill) Pass(ctx context.Context) (time.Duration, error) {
 		if err := b.Sleep(ctx, pace); err != nil {
 			return 0, err
 		}
+		if mine, err := b.lock(ctx); !mine || err != nil {
+			return backfillLockTTL, err
+		}
 		page, err := b.Records.ListMeetings(ctx, &apiclient.ListMeetingsOptions{Next: c.Next})
 		if err != nil {
 			return 0, fmt.Errorf("list meetings: %w", err)
@@ -170,6 +186,9 @@ func (b *Backfill) Pass(ctx context.Context) (time.Duration, error) {
 			if !m.Date.After(now) { // a meeting to come has no minutes yet
 				if err := b.Sleep(ctx, pace); err != nil {
 					return 0, err
+				}
+				if mine, err := b.lock(ctx); !mine || err != nil {
+					return backfillLockTTL, err
 				}
 				min, rerr := b.Records.GetMinutes(ctx, m.ID)
 				c.Read++
@@ -199,6 +218,16 @@ func (b *Backfill) Pass(ctx context.Context) (time.Duration, error) {
 			b.Logger.InfoContext(ctx, "search backfill: progress", "meeting_pages", c.Pages, "minutes_read", c.Read)
 		}
 	}
+}
+
+// lock takes or renews the backfill's lock; false when another replica
+// holds it (this one then waits and tries again).
+func (b *Backfill) lock(ctx context.Context) (bool, error) {
+	mine, err := b.State.TryLock(ctx, BackfillState, b.Owner, backfillLockTTL)
+	if err != nil {
+		return false, fmt.Errorf("backfill lock: %w", err)
+	}
+	return mine, nil
 }
 
 func (b *Backfill) save(ctx context.Context, c BackfillCursor) error {

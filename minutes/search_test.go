@@ -172,3 +172,18 @@ func TestPlainText(t *testing.T) {
 		})
 	}
 }
+
+func TestBackfillOneReplicaAtATime(t *testing.T) {
+	t.Parallel()
+	rs, c, s := searchWorld(t, 3)
+	var sleeps []time.Duration
+	got, err := s.TryLock(t.Context(), BackfillState, "other-replica", time.Hour)
+	require.NoError(t, err)
+	require.True(t, got)
+	b := newBackfill(c, s, &sleeps)
+	b.Owner = "this-replica"
+	wait, err := b.Pass(t.Context())
+	require.NoError(t, err)
+	assert.Equal(t, backfillLockTTL, wait, "tries again when the lock may have lapsed")
+	assert.Empty(t, rs.Requests(), "nothing read while another replica backfills")
+}

@@ -210,7 +210,7 @@ func (s Summary) String() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "watch: read %d meetings (%d pages), %d minutes, %d actions; announced %d, approved %d, baselined %d follows; %d assignment DMs",
 		s.Meetings, s.MeetingPages, s.Minutes, s.Actions, s.Announced, s.Approved, s.Baselined, s.DMs)
-	// The DMs' notes read next to the DMs they qualify.
+	// The DMs' own details stay beside their count.
 	if s.DMsOff > 0 {
 		fmt.Fprintf(&b, " (%d off by choice)", s.DMsOff)
 	}

@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/recordsbot/recordsbot/minutes"
 	"github.com/recordsbot/recordsbot/store"
 )
 
@@ -61,6 +62,32 @@ func checkStore(ctx context.Context, cfg Config, rep *doctorReport) {
 	default:
 		rep.add(secStore, ok(fmt.Sprintf("migrations current (schema version %d)", have)))
 	}
+	if have == know {
+		rep.add(secStore, searchIndexCheck(octx, st))
+	}
+}
+
+// searchIndexCheck is one line on the minutes search index: how many
+// minutes it holds and where the backfill stands.
+func searchIndexCheck(ctx context.Context, st *store.Store) check {
+	stats, err := st.MinutesIndexStats(ctx)
+	if err != nil {
+		return failed("cannot read the search index: "+err.Error(), "check the database server and DATABASE_URL")
+	}
+	cur, err := minutes.ReadBackfillCursor(ctx, st)
+	if err != nil {
+		return failed("cannot read the search backfill's cursor: "+err.Error(), "check the database server and DATABASE_URL")
+	}
+	line := fmt.Sprintf("search index: %s", plural(stats.Docs, "minutes document"))
+	switch {
+	case cur.Pages > 0 || cur.Read > 0:
+		line += fmt.Sprintf("; backfill under way (%s, %s read this pass)", plural(cur.Pages, "meetings page"), plural(cur.Read, "minutes document"))
+	case !cur.DoneAt.IsZero():
+		line += "; backfill last finished " + cur.DoneAt.UTC().Format("2006-01-02 15:04 UTC")
+	default:
+		line += "; backfill not run yet (serve runs it at SEARCH_BACKFILL_RATE)"
+	}
+	return ok(line)
 }
 
 // migrationCounter is a slog handler counting the migrations store.Open

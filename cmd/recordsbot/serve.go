@@ -162,6 +162,7 @@ func serveOn(ctx context.Context, cfg Config, ln net.Listener, logOut io.Writer)
 		return err
 	}
 	defer stopWatching()
+	defer startBackfill(ctx, cfg, st, records, metrics, log)()
 	srv := bot.NewServer(botConfig(cfg), bot.Deps{
 		Logger: log, Records: records, Slack: api, Metrics: metrics, Ready: ready.Err, Actions: dom, Minutes: mins, Store: st,
 		Baseline: func(ctx context.Context, f store.Follow) error {

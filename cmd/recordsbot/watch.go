@@ -14,6 +14,7 @@ import (
 
 	"github.com/recordsbot/recordsbot/actions"
 	"github.com/recordsbot/recordsbot/apiclient"
+	"github.com/recordsbot/recordsbot/bot"
 	"github.com/recordsbot/recordsbot/minutes"
 	"github.com/recordsbot/recordsbot/store"
 	"github.com/recordsbot/recordsbot/watch"
@@ -97,6 +98,31 @@ func checkWatchInterval(d time.Duration) error {
 		return &configError{fmt.Sprintf("WATCH_INTERVAL must be 0 (off) or at least %s, got %s", minWatchInterval, d)}
 	}
 	return nil
+}
+
+// maxBackfillRate bounds SEARCH_BACKFILL_RATE: the backfill is meant to
+// take a small share of the records service, never to load it.
+const maxBackfillRate = 20.0
+
+// startBackfill runs the search index's backfill (minutes.Backfill) in the
+// background of serve at SEARCH_BACKFILL_RATE, until stop is called.
+// Replicas share the work through the store: one backfills at a time.
+func startBackfill(ctx context.Context, cfg Config, st *store.Store, records *apiclient.Client, metrics *bot.Metrics, log *slog.Logger) (stop func()) {
+	if cfg.SearchBackfillRate <= 0 {
+		return func() {}
+	}
+	b := &minutes.Backfill{Rate: cfg.SearchBackfillRate, Records: records, Index: st, State: st, Owner: watch.DefaultOwner(), Logger: log}
+	metrics.SearchBackfill(func() (pages, read float64, doneAt time.Time) {
+		c := b.Cursor()
+		return float64(c.Pages), float64(c.Read), c.DoneAt
+	})
+	ctx, cancel := context.WithCancel(ctx)
+	var wg sync.WaitGroup
+	wg.Go(func() { _ = b.Run(ctx) })
+	return func() {
+		cancel()
+		wg.Wait() // the store is serve's, closed after this
+	}
 }
 
 // startWatching runs a poll every WATCH_INTERVAL in the background of
