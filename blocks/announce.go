@@ -21,6 +21,9 @@ const ActionMeetingActions = "meeting:actions"
 const (
 	EventMinutesAnnounced = "recordsbot_minutes_announced"
 	EventActionsAssigned  = "recordsbot_actions_assigned"
+	// EventMinutesShared marks minutes a person shared with Share in
+	// channel; its key names the click (see ShareMetadata).
+	EventMinutesShared = "recordsbot_minutes_shared"
 )
 
 const (
@@ -86,6 +89,14 @@ func pick(cond bool, yes, no string) string {
 		return yes
 	}
 	return no
+}
+
+// ShareMetadata is the message metadata of minutes a person shared in a
+// channel: a key for that one click, so that when Slack's answer to the
+// post is lost the bot can find the post in the channel's history instead
+// of inviting a second one; and the meeting.
+func ShareMetadata(key, meetingID string) slack.SlackMetadata {
+	return slack.SlackMetadata{EventType: EventMinutesShared, EventPayload: map[string]any{"key": key, "meeting_id": meetingID}}
 }
 
 // AnnouncementMetadata is the message metadata of an announcement: its

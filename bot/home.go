@@ -34,6 +34,9 @@ type homeState struct {
 func (h *homeUI) publishHomeLogged(ctx context.Context, user string, st homeState) {
 	if err := h.publishHome(ctx, user, st); err != nil {
 		h.log.ErrorContext(ctx, "app home: publish failed", "user", user, "error", err)
+		if _, transient := publishRetryWait(err); transient {
+			h.tellHomeStale(ctx, user)
+		}
 	}
 }
 
@@ -51,11 +54,11 @@ func (h *homeUI) publishHomeLogged(ctx context.Context, user string, st homeStat
 // from what is stored now and published without a hash.
 func (h *homeUI) publishHome(ctx context.Context, user string, st homeState) error {
 	defer h.turns.take(user)()
-	err := h.publish(ctx, user, st)
+	err := h.publishRetried(ctx, user, st)
 	if st.hash != "" && slackapi.ErrorCode(err) == "hash_conflict" {
 		h.log.InfoContext(ctx, "app home: a newer version was published meanwhile; building again", "user", user)
 		st.hash = ""
-		err = h.publish(ctx, user, st)
+		err = h.publishRetried(ctx, user, st)
 	}
 	return err
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/slack-go/slack"
 
@@ -52,6 +53,7 @@ type interaction struct {
 	APIAppID string `json:"api_app_id"`
 	Actions  []struct {
 		ActionID       string `json:"action_id"`
+		ActionTS       string `json:"action_ts"`
 		BlockID        string `json:"block_id"`
 		Value          string `json:"value"`
 		SelectedOption *struct {
@@ -341,19 +343,66 @@ func (c *clicks) clickShare(ctx context.Context, in *interaction, meetingID stri
 		return v
 	}())
 	channel := in.channelID()
-	_, _, err = c.slack.PostMessageContext(ctx, channel, slack.MsgOptionText(msg.Text, false), slack.MsgOptionBlocks(msg.Blocks...))
+	key := shareKey(in)
+	_, _, err = c.slack.PostMessageContext(ctx, channel, slack.MsgOptionText(msg.Text, false), slack.MsgOptionBlocks(msg.Blocks...),
+		slack.MsgOptionMetadata(blocks.ShareMetadata(key, e.Meeting.ID)))
 	c.metrics.slackCall("chat.postMessage", err)
+	shared := fmt.Sprintf(":white_check_mark: Shared the minutes of *%s* in this channel.", blocks.Escape(e.Meeting.Name()))
 	if err != nil {
-		switch code := slackapi.ErrorCode(err); code {
-		case "not_in_channel", "channel_not_found":
+		switch code := slackapi.ErrorCode(err); {
+		case code == "not_in_channel", code == "channel_not_found":
 			c.respond(ctx, in, notice(cantPostHere(code, channel, in.Channel.Name, blocks.Escape(c.mins.minutesURL(e.Meeting.ID, e.Minutes)))), false)
+		case slackapi.Refused(err):
+			c.log.ErrorContext(ctx, "share minutes: chat.postMessage refused", "error", err)
+			c.respond(ctx, in, notice(msgShareRefused), false)
 		default:
-			c.log.ErrorContext(ctx, "share minutes: chat.postMessage failed", "error", err)
-			c.respond(ctx, in, notice(":warning: Slack didn't accept the post just now, so nothing was shared. Please try again in a minute."), false)
+			c.respond(ctx, in, notice(c.shareOutcome(ctx, channel, key, shared, err)), false)
 		}
 		return
 	}
-	c.respond(ctx, in, notice(fmt.Sprintf(":white_check_mark: Shared the minutes of *%s* in this channel.", blocks.Escape(e.Meeting.Name()))), true)
+	c.respond(ctx, in, notice(shared), true)
+}
+
+// What a person is told when sharing minutes did not plainly work.
+const (
+	msgShareRefused = ":warning: Slack didn't accept the post just now, so nothing was shared. Please try again in a minute."
+	msgShareUnknown = ":grey_question: Slack didn't say whether the minutes were posted, and I couldn't check. Please look in the channel before sharing them again."
+)
+
+// shareHistoryDepth is how many of the channel's latest messages are read
+// to find a share whose answer was lost: the post is seconds old.
+const shareHistoryDepth = 20
+
+// shareKey names one Share in channel click: the person and the click's
+// action_ts, which Slack gives each click.
+func shareKey(in *interaction) string {
+	ts := ""
+	if len(in.Actions) > 0 {
+		ts = in.Actions[0].ActionTS
+	}
+	return "share/" + in.User.ID + "/" + ts
+}
+
+// shareOutcome is what to tell the person when Slack's answer to the post
+// was lost (a timeout, a 5xx): Slack may have posted all the same, and
+// "nothing was shared, try again" would invite a duplicate. The channel's
+// history says, by the click's key in the post's metadata.
+func (c *clicks) shareOutcome(ctx context.Context, channel, key, shared string, postErr error) string {
+	// The post may have used up the click's time; the look gets its own.
+	lctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+	defer cancel()
+	_, found, err := slackapi.FindKeyed(lctx, c.slack, channel, key, shareHistoryDepth)
+	c.metrics.slackCall("conversations.history", err)
+	switch {
+	case err != nil:
+		c.log.ErrorContext(ctx, "share minutes: answer lost, and the history could not be read", "error", postErr, "history_error", err)
+		return msgShareUnknown
+	case found:
+		c.log.InfoContext(ctx, "share minutes: answer lost, but the post is in the channel", "error", postErr)
+		return shared
+	}
+	c.log.ErrorContext(ctx, "share minutes: answer lost, and the post is not in the channel", "error", postErr)
+	return msgShareRefused
 }
 
 // cantPostHere says why the bot could not post in a conversation, and

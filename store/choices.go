@@ -59,7 +59,7 @@ func ParseFollowDefaults(s string) (FollowDefaults, error) {
 			continue
 		}
 		if !slices.Contains(Hearable, w) {
-			return FollowDefaults{}, fmt.Errorf("unknown %q: want some of %s", w, strings.Join(Hearable, ", "))
+			return FollowDefaults{}, fmt.Errorf("has %q, which is not one of %s", w, strings.Join(Hearable, ", "))
 		}
 		on[w] = true
 	}

@@ -47,5 +47,5 @@ func testFollowChoices(t *testing.T, e engine) {
 	_, err = s.SetFollowChoice(ctx, "C1", "finance", "drafts; DROP TABLE follows", false)
 	assert.ErrorIs(t, err, ErrInvalid)
 	_, err = ParseFollowDefaults("drafts,gossip")
-	assert.ErrorContains(t, err, `unknown "gossip"`)
+	assert.ErrorContains(t, err, `has "gossip", which is not one of`)
 }

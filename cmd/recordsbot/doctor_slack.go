@@ -134,9 +134,8 @@ func reportChannelCheck(ctx context.Context, api *slack.Client, channel string) 
 	if channel == "" {
 		return skipped("REMIND_REPORT_CHANNEL not set: remind only logs the assignees no Slack user matches")
 	}
-	if !strings.HasPrefix(channel, "C") && !strings.HasPrefix(channel, "G") {
-		return advisory("REMIND_REPORT_CHANNEL "+channel+" is not a channel ID",
-			"use the channel's ID (C…), from the channel's details, not its name")
+	if !isChannelID(channel) {
+		return skipped("REMIND_REPORT_CHANNEL not looked up: not a channel ID (see Configuration)")
 	}
 	hctx, cancel := context.WithTimeout(ctx, slackDeadline)
 	defer cancel()

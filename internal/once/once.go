@@ -260,31 +260,26 @@ func (p *Poster) find(ctx context.Context, channel, thread, key string) (string,
 	if call == nil {
 		call = func(ctx context.Context, _, _ string, f func(context.Context) error) error { return f(ctx) }
 	}
-	var msgs []slack.Message
 	if thread == "" {
+		var ts string
+		var found bool
 		err := call(ctx, "conversations.history", "", func(ctx context.Context) error {
-			h, err := p.Slack.GetConversationHistoryContext(ctx, &slack.GetConversationHistoryParameters{
-				ChannelID: channel, Limit: depth, IncludeAllMetadata: true,
-			})
-			if err == nil {
-				msgs = h.Messages
-			}
-			return err
-		})
-		if err != nil {
-			return "", false, fmt.Errorf("read history of %s: %w", channel, err)
-		}
-	} else {
-		err := call(ctx, "conversations.replies", "", func(ctx context.Context) error {
 			var err error
-			msgs, _, _, err = p.Slack.GetConversationRepliesContext(ctx, &slack.GetConversationRepliesParameters{
-				ChannelID: channel, Timestamp: thread, Limit: depth, IncludeAllMetadata: true,
-			})
+			ts, found, err = slackapi.FindKeyed(ctx, p.Slack, channel, key, depth)
 			return err
 		})
-		if err != nil {
-			return "", false, fmt.Errorf("read thread %s in %s: %w", thread, channel, err)
-		}
+		return ts, found, err
+	}
+	var msgs []slack.Message
+	err := call(ctx, "conversations.replies", "", func(ctx context.Context) error {
+		var err error
+		msgs, _, _, err = p.Slack.GetConversationRepliesContext(ctx, &slack.GetConversationRepliesParameters{
+			ChannelID: channel, Timestamp: thread, Limit: depth, IncludeAllMetadata: true,
+		})
+		return err
+	})
+	if err != nil {
+		return "", false, fmt.Errorf("read thread %s in %s: %w", thread, channel, err)
 	}
 	for _, m := range msgs {
 		// A thread's first message is its parent, which is not the reply.

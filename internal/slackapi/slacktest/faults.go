@@ -30,6 +30,11 @@ type Fault struct {
 	// Times is how many calls to refuse; 0 means every call until
 	// [Server.ClearFaults].
 	Times int
+	// AfterEffect runs the call as usual, then answers the fault instead
+	// of its result: the answer lost on its way back (a gateway's 5xx or a
+	// timeout after Slack posted), which leaves the caller unable to tell
+	// whether the call took effect.
+	AfterEffect bool
 }
 
 // activeFault is an injected Fault and how many more calls it refuses.

@@ -230,8 +230,16 @@ func (s *Server) serveAPI(in inbound) answer {
 
 func (s *Server) answerLocked(in inbound, now time.Time) answer {
 	if f, ok := s.takeFaultLocked(in.method); ok {
+		if f.AfterEffect {
+			_ = s.unfaultedAnswerLocked(in, now)
+		}
 		return f.answer()
 	}
+	return s.unfaultedAnswerLocked(in, now)
+}
+
+// unfaultedAnswerLocked answers a call no fault refuses.
+func (s *Server) unfaultedAnswerLocked(in inbound, now time.Time) answer {
 	if in.parseErr != "" {
 		return errorAnswer(in.parseErr)
 	}

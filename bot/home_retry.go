@@ -1,0 +1,76 @@
+package bot
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/slack-go/slack"
+
+	"github.com/recordsbot/recordsbot/internal/retry"
+)
+
+// A views.publish that Slack refuses for a moment (429, or a 5xx) is tried
+// once more, within the Retry-After Slack gives; if that fails too, the
+// person is told, in an ephemeral message in their conversation with the
+// app, that the tab could not be refreshed and where to go instead.
+// Before, the tab kept showing its old state (a setting just saved read as
+// unchanged) and nobody was told.
+
+// homeRetryWait is the wait before trying again after a 5xx, which comes
+// without a Retry-After.
+const homeRetryWait = time.Second
+
+// msgHomeStale is what a person is told when their Home tab could not be
+// refreshed. Ephemeral messages cannot be shown on the Home tab itself, so
+// it goes to the app's Messages tab, which is one click away.
+const msgHomeStale = ":warning: Slack didn't let me refresh your Home tab just now, so it may show things as they were. " +
+	"Anything you did there has been done. Open the Home tab again in a minute, or use `/actions` here to see your actions."
+
+// publishRetryWait says whether a failed views.publish is worth one more
+// try, and after how long.
+func publishRetryWait(err error) (time.Duration, bool) {
+	var rl *slack.RateLimitedError
+	if errors.As(err, &rl) {
+		return rl.RetryAfter, true
+	}
+	var sc slack.StatusCodeError
+	if errors.As(err, &sc) && sc.Code >= 500 {
+		return homeRetryWait, true
+	}
+	return 0, false
+}
+
+// publishRetried publishes user's Home tab, trying once more after a
+// refusal worth retrying when the wait ends before ctx's deadline.
+func (h *homeUI) publishRetried(ctx context.Context, user string, st homeState) error {
+	err := h.publish(ctx, user, st)
+	wait, again := publishRetryWait(err)
+	if !again {
+		return err
+	}
+	if dl, ok := ctx.Deadline(); ok && !h.now().Add(wait).Before(dl) {
+		return err
+	}
+	h.log.InfoContext(ctx, "app home: views.publish refused for a moment; trying once more", "user", user, "wait", wait, "error", err)
+	if serr := retry.Sleep(ctx, wait); serr != nil {
+		return errors.Join(err, serr)
+	}
+	return h.publish(ctx, user, st)
+}
+
+// tellHomeStale tells user, in their conversation with the app, that their
+// Home tab could not be refreshed.
+func (h *homeUI) tellHomeStale(ctx context.Context, user string) {
+	ch, _, _, err := h.slack.OpenConversationContext(ctx, &slack.OpenConversationParameters{Users: []string{user}, ReturnIM: true})
+	h.metrics.slackCall("conversations.open", err)
+	if err != nil {
+		h.log.WarnContext(ctx, "app home: could not open the conversation to say the tab is stale", "user", user, "error", err)
+		return
+	}
+	_, err = h.slack.PostEphemeralContext(ctx, ch.ID, user, slack.MsgOptionText(msgHomeStale, false))
+	h.metrics.slackCall("chat.postEphemeral", err)
+	if err != nil {
+		h.log.WarnContext(ctx, "app home: could not say the tab is stale", "user", user, "error", err)
+	}
+}
