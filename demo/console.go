@@ -310,6 +310,7 @@ func (c *console) banner() {
 	p := c.r.p
 	c.printf("%s — the real bot with a stand-in for Slack and an in-memory records service, all in this process.\n", p.bold("recordsbot demo"))
 	c.printf("  bot       %s  (its minutes pages open in your browser)\n", c.env.botURL)
+	c.printf("  archive   %s/minutes · feed %s/minutes/feed.atom\n", c.env.botURL, c.env.botURL)
 	c.printf("  you are   @%s (%s) · /as bob to be someone else · /who lists everyone\n", handle(c.me), c.me.Name)
 	c.printf("  try       /actions, then click 1 · /minutes finance · /meetings · home · remind · help · quit\n")
 	c.printf("  notified  /minutes follow finance · publish finance · watch · approve finance · watch\n\n")

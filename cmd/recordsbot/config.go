@@ -24,7 +24,8 @@ type Config struct {
 	RecordsAPIKey       string        `envconfig:"RECORDS_API_KEY" needs:"serve, remind, watch" desc:"Records API key (scopes actions:read, actions:write, meetings:read)"`
 	Port                int           `envconfig:"PORT" default:"3000" desc:"HTTP port (sandbox: default 8080)"`
 	PublicURL           string        `envconfig:"PUBLIC_URL" desc:"the bot's public https URL; minutes links and unfurls use it"`
-	PublicMinutes       bool          `envconfig:"PUBLIC_MINUTES" default:"true" desc:"serve public minutes pages at /minutes/{id}"`
+	PublicMinutes       bool          `envconfig:"PUBLIC_MINUTES" default:"true" desc:"serve the public minutes pages: /minutes/{id}, the archive /minutes and its feed /minutes/feed.atom"`
+	OrgName             string        `envconfig:"ORG_NAME" desc:"the organisation's name, shown on the public minutes pages, in print and in their feed"`
 	AdminUserIDs        []string      `envconfig:"ADMIN_USER_IDS" desc:"comma-separated Slack user IDs who may change any action"`
 	ActionsVisibility   string        `envconfig:"ACTIONS_VISIBILITY" default:"own" desc:"whose actions members may list: own (their own; ADMIN_USER_IDS see anyone's) or organisation (every full member sees anyone's); Slack guests only ever see their own"`
 	UserMap             string        `envconfig:"USER_MAP" desc:"comma-separated assignee=SLACKID pairs for people whose records identity is not their Slack email"`

@@ -28,6 +28,7 @@ func botConfig(set *settings) bot.Config {
 		Notify:            set.notify,
 		ActionsVisibility: set.visibility,
 		Public:            bot.PublicLimits{TrustedProxies: set.trustedProxies},
+		OrgName:           set.orgName,
 	}
 }
 

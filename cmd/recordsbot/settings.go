@@ -30,6 +30,7 @@ type settings struct {
 	port          int
 	publicURL     string
 	publicMinutes bool
+	orgName       string // ORG_NAME, trimmed
 
 	admins           []string // trimmed, no blanks
 	visibility       actions.Visibility
@@ -92,6 +93,7 @@ func parseSettings(c Config, sub string) (*settings, configErrors) {
 		port:               c.Port,
 		publicURL:          strings.TrimSpace(c.PublicURL),
 		publicMinutes:      c.PublicMinutes,
+		orgName:            strings.TrimSpace(c.OrgName),
 		cacheTTL:           c.ActionsCacheTTL,
 		remindDays:         c.RemindDays,
 		reportChannel:      strings.TrimSpace(c.RemindReportChannel),
