@@ -60,7 +60,7 @@ func (fu *followUI) followCommand(ctx context.Context, cmd command) *reply {
 	}
 	switch {
 	case verb == "following":
-		return fu.following(ctx, cmd.ChannelID)
+		return fu.following(ctx, cmd.ChannelID, cmd.UserID, "")
 	case name == "":
 		return notice(fmt.Sprintf(":thinking_face: Which committee? %s", msgFollowUsage))
 	case verb == "follow":
@@ -180,26 +180,6 @@ func (fu *followUI) unfollow(ctx context.Context, channelID, typed string) *repl
 		return notice(fmt.Sprintf(":information_source: This channel no longer followed *%s*.", blocks.Escape(committee)))
 	}
 	return notice(fmt.Sprintf(":white_check_mark: This channel no longer follows *%s*: I won't post its minutes here any more.", blocks.Escape(committee)))
-}
-
-func (fu *followUI) following(ctx context.Context, channelID string) *reply {
-	follows, err := fu.store.FollowsInChannel(ctx, channelID)
-	if err != nil {
-		return notice(fu.say(ctx, "following", err))
-	}
-	if len(follows) == 0 {
-		return notice(":information_source: This channel doesn't follow any committee yet. `/minutes follow <committee>` makes it hear when a committee's minutes are published or approved.")
-	}
-	var b strings.Builder
-	b.WriteString(":bell: This channel follows:")
-	for _, f := range follows {
-		fmt.Fprintf(&b, "\n• *%s*", blocks.Escape(f.Committee))
-		if f.By != "" {
-			fmt.Fprintf(&b, ", since %s by <@%s>", f.At.Format("2 January 2006"), blocks.Escape(f.By))
-		}
-	}
-	b.WriteString("\nI post here when their minutes are published or approved. `/minutes unfollow <committee>` stops one.")
-	return notice(b.String())
 }
 
 // resolveCommittee finds the committee typed among those of recent

@@ -59,6 +59,11 @@ type interaction struct {
 		SelectedOption *struct {
 			Value string `json:"value"`
 		} `json:"selected_option"`
+		// SelectedOptions are, for a checkbox group, every option ticked
+		// after the click (bolt-js CheckboxesAction.selected_options).
+		SelectedOptions []struct {
+			Value string `json:"value"`
+		} `json:"selected_options"`
 	} `json:"actions"`
 	Message *struct {
 		TS     string            `json:"ts"`
@@ -121,7 +126,8 @@ func metricActionID(id string) string {
 	case id == blocks.ActionActionsMore, id == blocks.ActionMeetingsNext, id == blocks.ActionMeetingAgenda,
 		id == blocks.ActionMeetingMinutes, id == blocks.ActionMeetingActions, id == blocks.ActionMinutesShare, id == blocks.ActionOpenLink, id == blocks.ActionHomeMore, id == blocks.ActionSearchMore,
 		id == blocks.ActionSettingsRemind, id == blocks.ActionSettingsRemindAt, id == blocks.ActionSettingsWeekdays,
-		id == blocks.ActionSettingsAssignDMs, id == blocks.ActionNotifyStop, id == blocks.ActionNotifySettings, id == blocks.ActionDigestMine:
+		id == blocks.ActionSettingsAssignDMs, id == blocks.ActionNotifyStop, id == blocks.ActionNotifySettings,
+		id == blocks.ActionFollowChoices, id == blocks.ActionDigestMine:
 		return id
 	}
 	return "unknown"
@@ -185,6 +191,8 @@ func (c *clicks) click(ctx context.Context, in *interaction, actionID, value str
 		c.clickNotifyStop(ctx, in, value)
 	case actionID == blocks.ActionNotifySettings:
 		c.clickNotifySettings(ctx, in)
+	case actionID == blocks.ActionFollowChoices:
+		c.respond(ctx, in, c.mins.follow.choose(ctx, in), true)
 	case actionID == blocks.ActionOpenLink:
 		// A link button: Slack opens the URL; nothing to do.
 	default:

@@ -45,6 +45,11 @@ func (p *poll) digests(ctx context.Context, list *apiclient.ActionList) error {
 	}
 	var errs []error
 	for _, f := range follows {
+		// The channel's "digest" choice in /minutes following (or
+		// FOLLOW_DEFAULTS) silences it whatever its schedule.
+		if !p.cfg.FollowDefaults.Hears(f.Choices, store.HearDigest) {
+			continue
+		}
 		d, err := p.deps.Store.Digest(ctx, f.ChannelID, f.CommitteeKey)
 		if err != nil {
 			return err

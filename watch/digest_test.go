@@ -10,6 +10,7 @@ import (
 
 	"github.com/recordsbot/recordsbot/apiclient/recordstest"
 	"github.com/recordsbot/recordsbot/internal/slackapi/slacktest"
+	"github.com/recordsbot/recordsbot/store"
 	"github.com/recordsbot/recordsbot/watch"
 )
 
@@ -168,6 +169,10 @@ func TestDigestChoices(t *testing.T) {
 		ctx := t.Context()
 		require.NoError(t, w.deps.Store.SetDigestChoice(ctx, finChannel, "finance", "off", false))
 		require.NoError(t, w.deps.Store.SetDigestChoice(ctx, allChannel, "finance", "tue 10:30", true))
+		const quiet = "C0QUIET"
+		env.follow(w, quiet, "Finance")
+		_, err := w.deps.Store.SetFollowChoice(ctx, quiet, "finance", store.HearDigest, false)
+		require.NoError(t, err)
 		env.mustPoll(w)
 
 		env.clock.set(time.Date(2026, 10, 26, 14, 0, 0, 0, time.UTC)) // Monday 10:00 EDT
@@ -178,6 +183,7 @@ func TestDigestChoices(t *testing.T) {
 		env.clock.set(time.Date(2026, 10, 27, 14, 30, 0, 0, time.UTC)) // Tuesday 10:30 EDT
 		env.mustPoll(w)
 		assert.Empty(t, env.digests(finChannel))
+		assert.Empty(t, env.digests(quiet), "the channel does not hear digests (/minutes following)")
 		got := env.digests(allChannel)
 		require.Len(t, got, 1)
 		assert.Contains(t, got[0].text, "<@"+alice.ID+">", "mentions on")

@@ -40,6 +40,9 @@ type Config struct {
 	// Owner names this worker in the lock and the ledger; it must be unique
 	// per process. Default: hostname, pid and a random suffix.
 	Owner string
+	// FollowDefaults are what a follow hears where its channel has not
+	// chosen (FOLLOW_DEFAULTS); the zero value hears everything.
+	FollowDefaults store.FollowDefaults
 	// Notify are the organisation's notification defaults
 	// (ASSIGN_DMS_DEFAULT, …); a person's own setting wins. The zero value
 	// sends assignment DMs.

@@ -78,6 +78,8 @@ func TestConfigCheck(t *testing.T) {
 		{"DIGEST_DEFAULT friday afternoon", "serve", func(c *Config) { c.DigestDefault = "fri 16:30" }, ""},
 		{"bad DIGEST_DEFAULT", "watch", func(c *Config) { c.DigestDefault = "monday 9am" }, `DIGEST_DEFAULT "monday 9am": "9am" is not a time`},
 		{"retention shorter than the watcher reads back", "watch", func(c *Config) { c.RetentionDays = 30 }, "RETENTION_DAYS must be at least 62"},
+		{"FOLLOW_DEFAULTS without drafts", "serve", func(c *Config) { c.FollowDefaults = "approvals,digest" }, ""},
+		{"bad FOLLOW_DEFAULTS", "watch", func(c *Config) { c.FollowDefaults = "drafts,gossip" }, `FOLLOW_DEFAULTS has "gossip", which is not one of drafts`},
 		{"retention of a year", "remind", func(c *Config) { c.RetentionDays = 365 }, ""},
 		{"ACTIONS_VISIBILITY organisation", "serve", func(c *Config) { c.ActionsVisibility = "organisation" }, ""},
 		{"bad ACTIONS_VISIBILITY", "serve", func(c *Config) { c.ActionsVisibility = "everyone" }, "ACTIONS_VISIBILITY must be own or organisation"},

@@ -38,6 +38,7 @@ type settings struct {
 	userMap          map[string]string // lowercased assignee → Slack ID
 	cacheTTL         time.Duration     // negative: off
 	followAdminsOnly bool
+	followDefaults   store.FollowDefaults // FOLLOW_DEFAULTS
 	zone             *time.Location
 
 	remindDays    int
@@ -153,6 +154,9 @@ func parseSettings(c Config, sub string) (*settings, configErrors) {
 	var err error
 	if s.visibility, err = actions.ParseVisibility(c.ActionsVisibility); err != nil {
 		bad("ACTIONS_VISIBILITY", "must be own or organisation, got %q", c.ActionsVisibility)
+	}
+	if s.followDefaults, err = store.ParseFollowDefaults(c.FollowDefaults); err != nil {
+		bad("FOLLOW_DEFAULTS", "%v", err)
 	}
 	if s.userMap, err = parseUserMap(c.UserMap); err != nil {
 		bad("USER_MAP", "%v", err)

@@ -36,7 +36,7 @@ export const KINDS = [
   { match: /^(announce|assigned|digest)(_\w+)?$/, type: 'PostedMessage', channel: 'C0123ABCD', what: "watcher's announcement, assignment DM or weekly digest (chat.postMessage, metadata checked)" },
   { match: /^response(_\w+)?$/, type: 'ResponseBody', what: 'response_url body (bolt RespondArguments)' },
   {
-    match: /^(actions|help|meetings?|minutes|notice)(_\w+)?$/,
+    match: /^(actions|following|help|meetings?|minutes|notice)(_\w+)?$/,
     type: 'PostedMessage',
     channel: 'C0123ABCD',
     what: 'message (chat.postMessage arguments)',
