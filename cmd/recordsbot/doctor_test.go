@@ -200,7 +200,7 @@ func TestDoctorGoodSetUp(t *testing.T) {
 	require.NoError(t, err)
 	lineWith(t, out, "✓ reachable: sqlite")
 	l, _ := lineWith(t, out, "✓ migrations current")
-	assert.Equal(t, "✓ migrations current (schema version 3)", l)
+	assert.Equal(t, "✓ migrations current (schema version 5)", l)
 }
 
 func TestDoctorBrokenSetUps(t *testing.T) {
@@ -312,7 +312,7 @@ func TestDoctorBrokenSetUps(t *testing.T) {
 		{
 			name: "store with a newer schema",
 			edit: func(t *testing.T, e *doctorEnv) { e.cfg.DatabaseURL = newerSchemaDB(t) },
-			line: "✗ database schema is version 99, newer than this recordsbot (knows up to 3): upgrade recordsbot or restore a backup",
+			line: "✗ database schema is version 99, newer than this recordsbot (knows up to 5): upgrade recordsbot or restore a backup",
 			fix:  "run the recordsbot release", blocking: true,
 		},
 		{
