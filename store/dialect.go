@@ -7,7 +7,6 @@ import (
 	"errors"
 	"io"
 	"net"
-	"net/url"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -103,6 +102,17 @@ func CheckURL(databaseURL string) error {
 	return err
 }
 
+// SQLiteFile is the absolute path of the file a sqlite:// databaseURL
+// names, and "" for any other form (in memory, PostgreSQL, not valid). It
+// lets a caller tell whether Open would create a new file.
+func SQLiteFile(databaseURL string) string {
+	t, err := parseURL(databaseURL)
+	if err != nil {
+		return ""
+	}
+	return t.file
+}
+
 // parseURL parses a DATABASE_URL of one of the forms CheckURL lists.
 func parseURL(databaseURL string) (*target, error) {
 	u := strings.TrimSpace(databaseURL)
@@ -157,7 +167,7 @@ func parseURL(databaseURL string) (*target, error) {
 			// pgx's message may quote the URL, password included: say less.
 			return nil, badURL("not a valid PostgreSQL URL (postgres://user:password@host:5432/dbname?sslmode=…)")
 		}
-		return &target{dialect: postgresDialect, display: redact(u), open: func(context.Context) (*sql.DB, error) {
+		return &target{dialect: postgresDialect, display: Redact(u), open: func(context.Context) (*sql.DB, error) {
 			db := stdlib.OpenDB(*cfg)
 			db.SetMaxOpenConns(8)
 			db.SetConnMaxIdleTime(5 * time.Minute)
@@ -166,7 +176,7 @@ func parseURL(databaseURL string) (*target, error) {
 	case u == "":
 		return nil, badURL("is empty; use sqlite://recordsbot.db, sqlite:///abs/path.db or postgres://…")
 	default:
-		return nil, badURL("must start with sqlite:// (sqlite:///abs/path.db, sqlite://relative.db, sqlite::memory:) or postgres://, got " + quoteRedacted(u))
+		return nil, badURL("must start with sqlite:// (sqlite:///abs/path.db, sqlite://relative.db, sqlite::memory:) or postgres://, got " + strconv.Quote(Redact(u)))
 	}
 }
 
@@ -219,30 +229,6 @@ func (e *badURLError) Error() string { return e.msg }
 
 // Is makes errors.Is(err, ErrBadURL) true.
 func (e *badURLError) Is(target error) bool { return target == ErrBadURL }
-
-// redact hides the password of a URL, in the user part or (libpq allows
-// it) the password parameter.
-func redact(s string) string {
-	u, err := url.Parse(s)
-	if err != nil {
-		return "(unparseable URL)"
-	}
-	if _, ok := u.User.Password(); ok {
-		u.User = url.UserPassword(u.User.Username(), "xxxxx")
-	}
-	if q := u.Query(); q.Has("password") {
-		q.Set("password", "xxxxx")
-		u.RawQuery = q.Encode()
-	}
-	return u.String()
-}
-
-func quoteRedacted(s string) string {
-	if strings.Contains(s, "@") {
-		return strconv.Quote(redact(s))
-	}
-	return strconv.Quote(s)
-}
 
 // errDBClosed is database/sql's unexported error for a closed *sql.DB,
 // recognised by its text.

@@ -68,7 +68,7 @@ func (c *testClock) Advance(d time.Duration) {
 func open(t *testing.T, url string, opts ...Option) *Store {
 	t.Helper()
 	s, err := Open(t.Context(), url, opts...)
-	require.NoError(t, err, "open %s", redact(url))
+	require.NoError(t, err, "open %s", Redact(url))
 	t.Cleanup(func() { _ = s.Close() })
 	return s
 }

@@ -63,6 +63,22 @@ func WithLogger(l *slog.Logger) Option {
 // line naming the file, what stands in the way (a missing directory, one
 // this uid cannot write) and the process's uid.
 func Open(ctx context.Context, databaseURL string, opts ...Option) (*Store, error) {
+	s, err := openStore(ctx, databaseURL, opts...)
+	if err != nil {
+		// A driver's message may quote the DSN it was given.
+		return nil, redactedError{err}
+	}
+	return s, nil
+}
+
+// redactedError shows err with every database password hidden (Redact),
+// and still unwraps to it, so errors.Is and errors.As see the cause.
+type redactedError struct{ err error }
+
+func (e redactedError) Error() string { return Redact(e.err.Error()) }
+func (e redactedError) Unwrap() error { return e.err }
+
+func openStore(ctx context.Context, databaseURL string, opts ...Option) (*Store, error) {
 	target, err := parseURL(databaseURL)
 	if err != nil {
 		return nil, err

@@ -6,17 +6,15 @@ import (
 	"net/url"
 	"strings"
 	"time"
-
-	"github.com/recordsbot/recordsbot/actions"
-	"github.com/recordsbot/recordsbot/apiclient"
-	"github.com/recordsbot/recordsbot/bot"
-	"github.com/recordsbot/recordsbot/store"
 )
 
 // Config is recordsbot's whole configuration, read from the environment
-// once, in main, by envconfig. Which variables are required depends on the
-// subcommand (the "needs" tag); check does that, because envconfig's own
-// `required` accepts a variable set to an empty string.
+// once, in main, by envconfig (readEnvironment), and parsed once into
+// settings (parseSettings). Which variables are required depends on the
+// subcommand (the "needs" tag); parseSettings does that, because
+// envconfig's own `required` accepts a variable set to an empty string.
+// It is the one list of the variables' names: help, the docs' tests and
+// the manifests' tests read its tags.
 type Config struct {
 	SlackSigningSecret  string        `envconfig:"SLACK_SIGNING_SECRET" needs:"serve (HTTP mode)" desc:"verifies requests from Slack (Basic Information → Signing Secret)"`
 	SlackBotToken       string        `envconfig:"SLACK_BOT_TOKEN" needs:"serve, remind, watch" desc:"bot token, xoxb-…"`
@@ -26,7 +24,8 @@ type Config struct {
 	RecordsAPIKey       string        `envconfig:"RECORDS_API_KEY" needs:"serve, remind, watch" desc:"Records API key (scopes actions:read, actions:write, meetings:read)"`
 	Port                int           `envconfig:"PORT" default:"3000" desc:"HTTP port (sandbox: default 8080)"`
 	PublicURL           string        `envconfig:"PUBLIC_URL" desc:"the bot's public https URL; minutes links and unfurls use it"`
-	PublicMinutes       bool          `envconfig:"PUBLIC_MINUTES" default:"true" desc:"serve public minutes pages at /minutes/{id}"`
+	PublicMinutes       bool          `envconfig:"PUBLIC_MINUTES" default:"true" desc:"serve the public minutes pages: /minutes/{id}, the archive /minutes and its feed /minutes/feed.atom"`
+	OrgName             string        `envconfig:"ORG_NAME" desc:"the organisation's name, shown on the public minutes pages, in print and in their feed"`
 	AdminUserIDs        []string      `envconfig:"ADMIN_USER_IDS" desc:"comma-separated Slack user IDs who may change any action"`
 	ActionsVisibility   string        `envconfig:"ACTIONS_VISIBILITY" default:"own" desc:"whose actions members may list: own (their own; ADMIN_USER_IDS see anyone's) or organisation (every full member sees anyone's); Slack guests only ever see their own"`
 	UserMap             string        `envconfig:"USER_MAP" desc:"comma-separated assignee=SLACKID pairs for people whose records identity is not their Slack email"`
@@ -40,6 +39,8 @@ type Config struct {
 	WatchInterval       time.Duration `envconfig:"WATCH_INTERVAL" default:"0s" desc:"serve: poll the records service this often in the background (as recordsbot watch does); 0 leaves it to a scheduler"`
 	SearchBackfillRate  float64       `envconfig:"SEARCH_BACKFILL_RATE" default:"1" desc:"serve: records calls a second (meetings pages and minutes reads) the background backfill of the minutes search index makes; 0 turns it off"`
 	RetentionDays       int           `envconfig:"RETENTION_DAYS" default:"90" desc:"remind, watch: days the store keeps done ledger entries, seen actions and old announcements before the daily prune removes them (at least 62: the watcher reads 60 days back)"`
+	FollowDefaults      string        `envconfig:"FOLLOW_DEFAULTS" default:"drafts,approvals,digest,briefs" desc:"what a channel hears of a committee it follows until someone changes it in /minutes following: comma-separated drafts, approvals, digest, briefs"`
+	DigestDefault       string        `envconfig:"DIGEST_DEFAULT" default:"mon 09:00" desc:"watch: when each channel following a committee gets its weekly digest, unless it chose (a day and HH:MM in RECORDS_TIMEZONE, or off)"`
 	FollowAdminsOnly    bool          `envconfig:"FOLLOW_ADMINS_ONLY" default:"false" desc:"only ADMIN_USER_IDS may /minutes follow or unfollow a committee in a channel"`
 	RemindDefault       string        `envconfig:"REMIND_DEFAULT" default:"on" desc:"daily reminder DMs for people who have not chosen on their Home tab: on or off"`
 	AssignDMsDefault    string        `envconfig:"ASSIGN_DMS_DEFAULT" default:"on" desc:"new-assignment DMs for people who have not chosen on their Home tab: on or off"`
@@ -48,166 +49,63 @@ type Config struct {
 	LogLevel            string        `envconfig:"LOG_LEVEL" default:"info" desc:"debug, info, warn or error"`
 	ShutdownGrace       time.Duration `envconfig:"SHUTDOWN_GRACE" default:"20s" desc:"how long a stopping server waits for in-flight work"`
 	TrustedProxies      string        `envconfig:"TRUSTED_PROXIES" desc:"comma-separated addresses or CIDRs of the reverse proxies (Ingress) in front of the bot; their X-Forwarded-For names the client the public pages' rate limit counts. Empty: each connection's own address"`
+	SandboxKeys         string        `envconfig:"SANDBOX_KEYS" desc:"sandbox: KEY=SCOPE+SCOPE,… (default: one full-scope key, printed)"`
 }
 
-// configError is a bad or missing setting; main exits 2 with its one line.
-type configError struct{ msg string }
+// configError is one bad or missing variable: one line that starts with
+// its name. main exits 2 with it.
+type configError struct {
+	name string // the variable
+	msg  string
+}
 
 func (e *configError) Error() string { return e.msg }
 
-func missing(name, why string) error {
-	return &configError{fmt.Sprintf("%s is required %s", name, why)}
+// configErrors are every problem found in the configuration, in the order
+// of Config's fields: one line each.
+type configErrors []*configError
+
+func (e configErrors) Error() string {
+	lines := make([]string, len(e))
+	for i, ce := range e {
+		lines[i] = ce.msg
+	}
+	return strings.Join(lines, "\n")
 }
 
-// check validates the settings the subcommand needs.
+// Unwrap lets errors.As find each *configError.
+func (e configErrors) Unwrap() []error {
+	out := make([]error, len(e))
+	for i, ce := range e {
+		out[i] = ce
+	}
+	return out
+}
+
+// err is e as an error: nil when there is no problem.
+func (e configErrors) err() error {
+	if len(e) == 0 {
+		return nil
+	}
+	return e
+}
+
+// without is e less the problems with the named variables (already
+// reported another way).
+func (e configErrors) without(names map[string]bool) configErrors {
+	var out configErrors
+	for _, ce := range e {
+		if !names[ce.name] {
+			out = append(out, ce)
+		}
+	}
+	return out
+}
+
+// check validates the settings the subcommand needs; see parseSettings.
 func (c *Config) check(sub string) error {
-	needRecords := func() error {
-		if strings.TrimSpace(c.RecordsAPIURL) == "" {
-			return missing("RECORDS_API_URL", "(the Records API base URL, ending in /api/v1)")
-		}
-		u, err := url.Parse(c.RecordsAPIURL)
-		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || !strings.HasSuffix(strings.TrimRight(u.Path, "/"), "/api/v1") {
-			return &configError{"RECORDS_API_URL must be an http(s) URL ending in /api/v1, got " + quoteURL(c.RecordsAPIURL)}
-		}
-		if strings.TrimSpace(c.RecordsAPIKey) == "" {
-			return missing("RECORDS_API_KEY", "(the Records API key)")
-		}
-		return nil
-	}
-	needStore := func() error {
-		if err := store.CheckURL(c.databaseURL()); err != nil {
-			return &configError{err.Error()}
-		}
-		return nil
-	}
-	needBot := func() error {
-		if strings.TrimSpace(c.SlackBotToken) == "" {
-			return missing("SLACK_BOT_TOKEN", "(the bot token, xoxb-…)")
-		}
-		if u, err := url.Parse(c.SlackAPIURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || !strings.HasSuffix(u.Path, "/") {
-			return &configError{"SLACK_API_URL must be an http(s) URL ending in /, got " + quoteURL(c.SlackAPIURL)}
-		}
-		return nil
-	}
-	switch sub {
-	case "serve":
-		if c.SlackAppToken == "" && strings.TrimSpace(c.SlackSigningSecret) == "" {
-			return missing("SLACK_SIGNING_SECRET", "(or set SLACK_APP_TOKEN for Socket Mode)")
-		}
-		if c.SlackAppToken != "" && !strings.HasPrefix(c.SlackAppToken, "xapp-") {
-			return &configError{"SLACK_APP_TOKEN must be an app-level token starting with xapp-"}
-		}
-		if err := needBot(); err != nil {
-			return err
-		}
-		if err := needRecords(); err != nil {
-			return err
-		}
-		if err := needStore(); err != nil {
-			return err
-		}
-		// The Home tab shows REMIND_AT as the default reminder time.
-		if err := c.checkRemindAt(); err != nil {
-			return err
-		}
-	case "remind":
-		if err := needBot(); err != nil {
-			return err
-		}
-		if err := needRecords(); err != nil {
-			return err
-		}
-		if c.RemindDays < 0 {
-			return &configError{"REMIND_DAYS must be 0 or more"}
-		}
-		if err := needStore(); err != nil {
-			return err
-		}
-		if err := c.checkRemindAt(); err != nil {
-			return err
-		}
-	case "watch":
-		if err := needBot(); err != nil {
-			return err
-		}
-		if err := needRecords(); err != nil {
-			return err
-		}
-		if err := needStore(); err != nil {
-			return err
-		}
-	}
-	if c.SearchBackfillRate < 0 || c.SearchBackfillRate > maxBackfillRate {
-		return &configError{fmt.Sprintf("SEARCH_BACKFILL_RATE must be between 0 (off) and %g records calls a second, got %g", maxBackfillRate, c.SearchBackfillRate)}
-	}
-	if err := checkWatchInterval(c.WatchInterval); err != nil {
-		return err
-	}
-	if min := int(store.MinRetention / (24 * time.Hour)); c.RetentionDays != 0 && c.RetentionDays < min {
-		return &configError{fmt.Sprintf("RETENTION_DAYS must be at least %d (the watcher reads meetings 60 days back), got %d", min, c.RetentionDays)}
-	}
-	if c.Port <= 0 || c.Port > 65535 {
-		return &configError{fmt.Sprintf("PORT must be between 1 and 65535, got %d", c.Port)}
-	}
-	if c.PublicURL != "" {
-		if u, err := url.Parse(c.PublicURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return &configError{"PUBLIC_URL must be an absolute http(s) URL, got " + quoteURL(c.PublicURL)}
-		}
-	}
-	for _, v := range []struct{ name, value string }{{"REMIND_DEFAULT", c.RemindDefault}, {"ASSIGN_DMS_DEFAULT", c.AssignDMsDefault}} {
-		if _, err := onOff(v.value); err != nil {
-			return &configError{fmt.Sprintf("%s must be on or off, got %q", v.name, v.value)}
-		}
-	}
-	if _, err := c.zone(); err != nil {
-		return &configError{fmt.Sprintf("RECORDS_TIMEZONE must be an IANA time zone such as Europe/London, got %q", c.RecordsTimezone)}
-	}
-	if _, err := bot.ParseTrustedProxies(c.TrustedProxies); err != nil {
-		return &configError{"TRUSTED_PROXIES: " + err.Error()}
-	}
-	if _, err := actions.ParseVisibility(c.ActionsVisibility); err != nil {
-		return &configError{fmt.Sprintf("ACTIONS_VISIBILITY must be own or organisation, got %q", c.ActionsVisibility)}
-	}
-	if _, err := parseUserMap(c.UserMap); err != nil {
-		return &configError{"USER_MAP: " + err.Error()}
-	}
-	if _, err := apiclient.ParseFieldMap(c.RecordsFieldMap); err != nil {
-		return &configError{"RECORDS_FIELD_MAP: " + err.Error()}
-	}
-	switch c.LogFormat {
-	case "text", "json":
-	default:
-		return &configError{"LOG_FORMAT must be text or json, got " + c.LogFormat}
-	}
-	if _, err := parseLevel(c.LogLevel); err != nil {
-		return &configError{"LOG_LEVEL: " + err.Error()}
-	}
-	return nil
-}
-
-// retention is RETENTION_DAYS as a duration; 0 (a Config built in code)
-// means the store's default.
-func (c *Config) retention() time.Duration {
-	if c.RetentionDays == 0 {
-		return store.DefaultRetention
-	}
-	return time.Duration(c.RetentionDays) * 24 * time.Hour
-}
-
-// zone is RECORDS_TIMEZONE as a location ("" means UTC). The binary embeds
-// the zone database (time/tzdata in remind.go), so it does not depend on
-// the image having one.
-func (c *Config) zone() (*time.Location, error) {
-	if strings.TrimSpace(c.RecordsTimezone) == "" {
-		return time.UTC, nil
-	}
-	return time.LoadLocation(strings.TrimSpace(c.RecordsTimezone))
-}
-
-// visibility is ACTIONS_VISIBILITY (validated by check; "" is own).
-func (c *Config) visibility() actions.Visibility {
-	v, _ := actions.ParseVisibility(c.ActionsVisibility)
-	return v
+	_, errs := parseSettings(*c, sub)
+	return errs.err()
 }
 
 // defaultDatabaseURL is DATABASE_URL's default: ./recordsbot.db.
@@ -232,18 +130,6 @@ func onOff(s string) (bool, error) {
 		return false, nil
 	}
 	return false, fmt.Errorf("%q is not on or off", s)
-}
-
-// notifyDefaults are the organisation's notification defaults. A person's
-// own choice on the Home tab wins over each. REMIND_SKIP_WEEKENDS is the
-// default of "weekdays only".
-func (c *Config) notifyDefaults() bot.NotifyDefaults {
-	remind, _ := onOff(c.RemindDefault) // validated by check
-	dms, _ := onOff(c.AssignDMsDefault) // validated by check
-	return bot.NotifyDefaults{
-		RemindOff: !remind, RemindAt: strings.TrimSpace(c.RemindAt),
-		WeekdaysOnly: c.RemindSkipWeekends, AssignDMsOff: !dms,
-	}
 }
 
 // quoteURL shows a configured URL without any credentials in it.
@@ -290,16 +176,3 @@ func isSlackUserID(s string) bool {
 }
 
 var errUsage = errors.New("usage")
-
-// checkRemindAt checks REMIND_AT by the rule a person's own reminder time
-// is stored under (store.CheckRemindAt: HH:MM, 00:00 to 23:59), so the
-// default and a chosen time are the same kind of value.
-func (c *Config) checkRemindAt() error {
-	if c.RemindAt == "" {
-		return nil
-	}
-	if err := store.CheckRemindAt(c.RemindAt); err != nil {
-		return &configError{fmt.Sprintf("REMIND_AT must be a time of day such as 09:00 (HH:MM), got %q", c.RemindAt)}
-	}
-	return nil
-}

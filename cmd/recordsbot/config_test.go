@@ -74,7 +74,12 @@ func TestConfigCheck(t *testing.T) {
 		{"bad ASSIGN_DMS_DEFAULT", "serve", func(c *Config) { c.AssignDMsDefault = "yes" }, "ASSIGN_DMS_DEFAULT must be on or off"},
 		{"bad REMIND_AT for serve's Home tab", "serve", func(c *Config) { c.RemindAt = "9am" }, "REMIND_AT"},
 		{"REMIND_AT not HH:MM, as a stored choice must be", "remind", func(c *Config) { c.RemindAt = "9:00" }, "REMIND_AT"},
+		{"DIGEST_DEFAULT off", "watch", func(c *Config) { c.DigestDefault = "off" }, ""},
+		{"DIGEST_DEFAULT friday afternoon", "serve", func(c *Config) { c.DigestDefault = "fri 16:30" }, ""},
+		{"bad DIGEST_DEFAULT", "watch", func(c *Config) { c.DigestDefault = "monday 9am" }, `DIGEST_DEFAULT "monday 9am": "9am" is not a time`},
 		{"retention shorter than the watcher reads back", "watch", func(c *Config) { c.RetentionDays = 30 }, "RETENTION_DAYS must be at least 62"},
+		{"FOLLOW_DEFAULTS without drafts", "serve", func(c *Config) { c.FollowDefaults = "approvals,digest" }, ""},
+		{"bad FOLLOW_DEFAULTS", "watch", func(c *Config) { c.FollowDefaults = "drafts,gossip" }, `FOLLOW_DEFAULTS has "gossip", which is not one of drafts`},
 		{"retention of a year", "remind", func(c *Config) { c.RetentionDays = 365 }, ""},
 		{"ACTIONS_VISIBILITY organisation", "serve", func(c *Config) { c.ActionsVisibility = "organisation" }, ""},
 		{"bad ACTIONS_VISIBILITY", "serve", func(c *Config) { c.ActionsVisibility = "everyone" }, "ACTIONS_VISIBILITY must be own or organisation"},
@@ -189,5 +194,5 @@ func TestREADMEConfigurationTable(t *testing.T) {
 	for _, r := range rows {
 		inTable = append(inTable, r[1])
 	}
-	assert.ElementsMatch(t, append(envNames(t), "SANDBOX_KEYS"), inTable)
+	assert.ElementsMatch(t, envNames(t), inTable)
 }

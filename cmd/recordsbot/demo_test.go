@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"io"
+	"os"
 	"strings"
 	"testing"
 
@@ -14,7 +15,15 @@ import (
 // TestMain fails the package when a test leaves a goroutine behind: serve,
 // remind and the demo start servers, and must stop them all however they
 // end.
+//
+// With RECORDSBOT_TEST_MAIN=1 the test binary is recordsbot itself (main,
+// as a shell would start it), for the tests that need the real
+// environment and exit status (settings_test.go).
 func TestMain(m *testing.M) {
+	if os.Getenv(runMainEnv) == "1" {
+		main()
+		os.Exit(0)
+	}
 	goleak.VerifyTestMain(m)
 }
 

@@ -7,6 +7,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net"
+	"net/url"
+	"strconv"
 	"strings"
 
 	"github.com/recordsbot/recordsbot/apiclient"
@@ -20,7 +23,7 @@ import (
 //
 // It returns errDoctorFailed (exit 1) when a failure blocks normal use,
 // errUsage for bad flags, and nil otherwise, advisory failures included.
-func doctor(ctx context.Context, cfg Config, args []string, stdout, stderr io.Writer) error {
+func doctor(ctx context.Context, cfg Config, problems configErrors, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("doctor", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	asJSON := fs.Bool("json", false, "print the checklist as JSON")
@@ -28,7 +31,7 @@ func doctor(ctx context.Context, cfg Config, args []string, stdout, stderr io.Wr
 	if err := fs.Parse(args); err != nil {
 		return errUsage
 	}
-	rep := runDoctor(ctx, cfg, doctorOptions{WriteCheck: *writeCheck})
+	rep := runDoctor(ctx, cfg, problems, doctorOptions{WriteCheck: *writeCheck})
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -140,12 +143,12 @@ func advisory(text, fix string) check {
 
 // runDoctor runs every check. The sections run one after the other: each
 // has its own short deadline, and the whole takes seconds.
-func runDoctor(ctx context.Context, cfg Config, opts doctorOptions) *doctorReport {
+func runDoctor(ctx context.Context, cfg Config, problems configErrors, opts doctorOptions) *doctorReport {
 	rep := &doctorReport{Version: version}
 	for _, t := range []string{secConfig, secRecords, secSlack, secStore, secPublic} {
 		rep.Sections = append(rep.Sections, section{Title: t, Checks: []check{}})
 	}
-	checkConfig(cfg, rep)
+	checkConfig(cfg, problems, rep)
 	checkRecords(ctx, cfg, opts, rep)
 	checkSlack(ctx, cfg, rep)
 	checkStore(ctx, cfg, rep)
@@ -153,20 +156,19 @@ func runDoctor(ctx context.Context, cfg Config, opts doctorOptions) *doctorRepor
 	return rep
 }
 
-// checkConfig runs serve's and remind's own start-up checks, then names the optional
-// settings left unset and what their absence means.
-func checkConfig(cfg Config, rep *doctorReport) {
-	serveErr := cfg.check("serve")
-	if serveErr != nil {
-		rep.add(secConfig, failed("serve would refuse to start: "+serveErr.Error(),
-			"set the variable it names (recordsbot help lists them all); the sections below check what they can without it"))
-	} else {
-		rep.add(secConfig, ok("the settings serve checks at start-up are valid"))
+// checkConfig lists every configuration problem, one line each (the
+// variables envconfig could not read and the ones serve, remind or watch
+// would refuse), then the shapes start-up accepts but that cannot work,
+// then the optional settings left unset and what their absence means.
+func checkConfig(cfg Config, problems configErrors, rep *doctorReport) {
+	for _, p := range problems {
+		rep.add(secConfig, failed(p.msg, "fix "+p.name+" (recordsbot help says what each variable takes); the sections below check what they can without it"))
 	}
-	// remind, run by a scheduler, has settings of its own; its first
-	// problem is news only when it is not serve's.
-	if err := cfg.check("remind"); err != nil && (serveErr == nil || err.Error() != serveErr.Error()) {
-		rep.add(secConfig, failed("remind would refuse to start: "+err.Error(), "set the variable it names (recordsbot help lists them all)"))
+	if len(problems) == 0 {
+		rep.add(secConfig, ok("every variable is valid and serve, remind and watch have what they need"))
+	}
+	for _, c := range shapeChecks(cfg) {
+		rep.add(secConfig, c)
 	}
 	for _, o := range []struct {
 		set  bool
@@ -180,6 +182,69 @@ func checkConfig(cfg Config, rep *doctorReport) {
 			rep.add(secConfig, skipped(o.text))
 		}
 	}
+}
+
+// shapeChecks are the values start-up accepts (it only needs them set)
+// that cannot work: a bot token of another kind, admins that are not Slack
+// user IDs, a public URL Slack will not call, a report channel given by
+// name.
+func shapeChecks(cfg Config) []check {
+	var out []check
+	if t := strings.TrimSpace(cfg.SlackBotToken); t != "" && !strings.HasPrefix(t, "xoxb-") {
+		out = append(out, failed("SLACK_BOT_TOKEN does not look like a bot token (xoxb-…)",
+			"copy OAuth & Permissions → Bot User OAuth Token, not the user token (xoxp-) or an app-level token (xapp-)"))
+	}
+	var notIDs []string
+	for _, a := range cfg.AdminUserIDs {
+		if a = strings.TrimSpace(a); a != "" && !isSlackUserID(a) {
+			notIDs = append(notIDs, strconv.Quote(a))
+		}
+	}
+	if len(notIDs) > 0 {
+		out = append(out, failed("ADMIN_USER_IDS: "+strings.Join(notIDs, ", ")+" not Slack user IDs (U… or W…): nobody would be an admin by them",
+			"use member IDs (a profile's ⋮ → Copy member ID), not names or emails"))
+	}
+	// Slack calls request URLs over https only, checking the certificate
+	// (https://api.slack.com/apis/http; the ssl_check of a command's URL,
+	// bot/http.go). A loopback PUBLIC_URL is a try-out on this machine,
+	// which Slack reaches through a tunnel's https URL if at all.
+	if u, err := url.Parse(strings.TrimSpace(cfg.PublicURL)); err == nil && u.Scheme == "http" && u.Host != "" && !isLoopback(u.Hostname()) {
+		text := "PUBLIC_URL is http, not https: Slack sends its requests only to https URLs"
+		fix := "serve the bot behind TLS (an ingress or proxy) and set PUBLIC_URL to its https address"
+		if strings.TrimSpace(cfg.SlackAppToken) != "" {
+			out = append(out, advisory(text+"; in Socket Mode only minutes links use it", fix))
+		} else {
+			out = append(out, failed(text, fix))
+		}
+	}
+	if ch := strings.TrimSpace(cfg.RemindReportChannel); ch != "" && !isChannelID(ch) {
+		out = append(out, advisory("REMIND_REPORT_CHANNEL "+strconv.Quote(ch)+" is not a channel ID (C… or G…): remind's report of unmatched assignees would fail",
+			"use the channel's ID, from the channel's details (at the bottom of About), not its name"))
+	}
+	return out
+}
+
+// isChannelID reports whether s has the form of a public (C…) or private
+// (G…) channel's ID.
+func isChannelID(s string) bool {
+	if len(s) < 2 || (s[0] != 'C' && s[0] != 'G') {
+		return false
+	}
+	for _, r := range s[1:] {
+		if !(r >= 'A' && r <= 'Z' || r >= '0' && r <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// isLoopback reports whether host is this machine.
+func isLoopback(host string) bool {
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }
 
 // writeText prints the checklist for people.

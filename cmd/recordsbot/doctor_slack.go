@@ -16,7 +16,7 @@ import (
 // test keeps equal to it (the manifest sits at the repository's root, out
 // of go:embed's reach from here).
 var neededScopes = []string{
-	"commands", "chat:write", "im:read", "im:write", "im:history",
+	"commands", "chat:write", "im:write", "im:history",
 	"channels:history", "groups:history", "channels:read", "groups:read", "metadata.message:read",
 	"users:read", "users:read.email", "links:read", "links:write",
 }
@@ -134,9 +134,8 @@ func reportChannelCheck(ctx context.Context, api *slack.Client, channel string) 
 	if channel == "" {
 		return skipped("REMIND_REPORT_CHANNEL not set: remind only logs the assignees no Slack user matches")
 	}
-	if !strings.HasPrefix(channel, "C") && !strings.HasPrefix(channel, "G") {
-		return advisory("REMIND_REPORT_CHANNEL "+channel+" is not a channel ID",
-			"use the channel's ID (C…), from the channel's details, not its name")
+	if !isChannelID(channel) {
+		return skipped("REMIND_REPORT_CHANNEL not looked up: not a channel ID (see Configuration)")
 	}
 	hctx, cancel := context.WithTimeout(ctx, slackDeadline)
 	defer cancel()

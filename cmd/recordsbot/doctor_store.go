@@ -5,11 +5,16 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"log/slog"
 	"net/http"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"time"
+
+	"golang.org/x/sys/unix"
 
 	"github.com/recordsbot/recordsbot/minutes"
 	"github.com/recordsbot/recordsbot/store"
@@ -24,12 +29,20 @@ const publicDeadline = 5 * time.Second
 
 // checkStore opens the store as serve does, which applies any pending
 // migrations (as serve's start would), then pings it and compares its
-// schema version with the binary's.
+// schema version with the binary's. A SQLite file that does not exist yet
+// is not created (doctor leaves nothing behind): doctor checks that serve
+// could create it.
 func checkStore(ctx context.Context, cfg Config, rep *doctorReport) {
 	url := cfg.databaseURL()
 	if err := store.CheckURL(url); err != nil {
 		rep.add(secStore, failed(err.Error(), "set DATABASE_URL to sqlite:///abs/path.db, sqlite://relative.db or postgres://…"))
 		return
+	}
+	if file := store.SQLiteFile(url); file != "" {
+		if _, err := os.Stat(file); errors.Is(err, fs.ErrNotExist) {
+			rep.add(secStore, newSQLiteFileCheck(file))
+			return
+		}
 	}
 	octx, cancel := context.WithTimeout(ctx, storeDeadline)
 	defer cancel()
@@ -41,7 +54,7 @@ func checkStore(ctx context.Context, cfg Config, rep *doctorReport) {
 		rep.add(secStore, failed(err.Error(), "run the recordsbot release that migrated this database, or a newer one"))
 		return
 	case err != nil:
-		rep.add(secStore, failed("cannot open "+redactedURL(url)+": "+err.Error(),
+		rep.add(secStore, failed("cannot open "+store.Redact(url)+": "+err.Error(),
 			"check DATABASE_URL, that the database is up and reachable, and (SQLite) that the directory exists and is writable"))
 		return
 	}
@@ -88,6 +101,23 @@ func searchIndexCheck(ctx context.Context, st *store.Store) check {
 		line += "; backfill not run yet (serve runs it at SEARCH_BACKFILL_RATE)"
 	}
 	return ok(line)
+}
+
+// newSQLiteFileCheck is the finding for a SQLite file not created yet:
+// fine when serve can create it, that is when its directory exists and
+// this user may write there.
+func newSQLiteFileCheck(file string) check {
+	dir := filepath.Dir(file)
+	fi, err := os.Stat(dir)
+	switch {
+	case err != nil || !fi.IsDir():
+		return failed(file+" cannot be created: the directory "+dir+" does not exist",
+			"create "+dir+" (writable by the user recordsbot runs as), or point DATABASE_URL elsewhere")
+	case unix.Access(dir, unix.W_OK) != nil:
+		return failed(fmt.Sprintf("%s cannot be created: the directory %s is not writable by uid %d", file, dir, os.Getuid()),
+			"make "+dir+" writable by the user recordsbot runs as, or point DATABASE_URL elsewhere")
+	}
+	return ok(file + " not created yet: serve creates it on first start (" + dir + " is writable)")
 }
 
 // migrationCounter is a slog handler counting the migrations store.Open

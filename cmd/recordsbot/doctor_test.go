@@ -147,6 +147,8 @@ func lineWith(t *testing.T, out, prefix string) (string, string) {
 // normalise replaces what changes from run to run: ports and temp paths.
 func normalise(out string) string {
 	out = regexp.MustCompile(`127\.0\.0\.1:\d+`).ReplaceAllString(out, "127.0.0.1:PORT")
+	out = strings.ReplaceAll(out, os.TempDir(), "/TMP")
+	out = regexp.MustCompile(`/TMP/Test[^/\s]*/\d+`).ReplaceAllString(out, "/TMP")
 	return regexp.MustCompile(`sqlite:///\S*/recordsbot\.db`).ReplaceAllString(out, "sqlite:///TMP/recordsbot.db")
 }
 
@@ -156,18 +158,17 @@ func TestDoctorGoodSetUp(t *testing.T) {
 	out, err := doctorRun(t, e.cfg)
 	require.NoError(t, err, out)
 	for _, want := range []string{
-		"✓ the settings serve checks at start-up are valid",
+		"✓ every variable is valid and serve, remind and watch have what they need",
 		"✓ API key accepted",
 		"✓ scope actions:read",
 		"✓ scope meetings:read",
 		"– scope actions:write not checked: run doctor --write-check",
 		"✓ GET /actions: envelope data",
 		"✓ auth.test: workspace recordsbot test",
-		"✓ bot token holds the 14 scopes the code needs",
+		"✓ bot token holds the 13 scopes the code needs",
 		"✓ REMIND_REPORT_CHANNEL C0REPORT exists and the bot is in it",
 		"✓ SLACK_SIGNING_SECRET looks like a signing secret",
-		"✓ reachable: sqlite",
-		"✓ migrations current (schema version 3): doctor applied",
+		"✓ " + store.SQLiteFile(e.cfg.DatabaseURL) + " not created yet: serve creates it on first start",
 		"✓ visible-minutes rule respected",
 	} {
 		lineWith(t, out, want)
@@ -188,11 +189,18 @@ func TestDoctorGoodSetUp(t *testing.T) {
 	require.NoError(t, err, "run go test ./cmd/recordsbot -run TestDoctorGoodSetUp -update")
 	assert.Equal(t, string(want), got, "golden differs; review, then rewrite with -update")
 
-	// A second run finds the migrations already applied.
+	_, err = os.Stat(store.SQLiteFile(e.cfg.DatabaseURL))
+	assert.ErrorIs(t, err, os.ErrNotExist, "doctor leaves no database file behind")
+
+	// Once serve has made the file, doctor opens it.
+	st, err := store.Open(t.Context(), e.cfg.DatabaseURL)
+	require.NoError(t, err)
+	require.NoError(t, st.Close())
 	out, err = doctorRun(t, e.cfg)
 	require.NoError(t, err)
+	lineWith(t, out, "✓ reachable: sqlite")
 	l, _ := lineWith(t, out, "✓ migrations current")
-	assert.Equal(t, "✓ migrations current (schema version 3)", l)
+	assert.Equal(t, "✓ migrations current (schema version 5)", l)
 }
 
 func TestDoctorBrokenSetUps(t *testing.T) {
@@ -304,7 +312,7 @@ func TestDoctorBrokenSetUps(t *testing.T) {
 		{
 			name: "store with a newer schema",
 			edit: func(t *testing.T, e *doctorEnv) { e.cfg.DatabaseURL = newerSchemaDB(t) },
-			line: "✗ database schema is version 99, newer than this recordsbot (knows up to 3): upgrade recordsbot or restore a backup",
+			line: "✗ database schema is version 99, newer than this recordsbot (knows up to 5): upgrade recordsbot or restore a backup",
 			fix:  "run the recordsbot release", blocking: true,
 		},
 		{
@@ -323,12 +331,12 @@ func TestDoctorBrokenSetUps(t *testing.T) {
 		{
 			name: "no records settings at all",
 			edit: func(_ *testing.T, e *doctorEnv) { e.cfg.RecordsAPIURL, e.cfg.RecordsAPIKey = "", "" },
-			line: "✗ serve would refuse to start: RECORDS_API_URL is required", fix: "set the variable it names", blocking: true,
+			line: "✗ RECORDS_API_URL is required", fix: "fix RECORDS_API_URL", blocking: true,
 		},
 		{
 			name: "a setting only remind checks",
 			edit: func(_ *testing.T, e *doctorEnv) { e.cfg.RemindDays = -1 },
-			line: "✗ remind would refuse to start: REMIND_DAYS must be 0 or more", fix: "set the variable it names", blocking: true,
+			line: "✗ REMIND_DAYS must be 0 or more", fix: "fix REMIND_DAYS", blocking: true,
 		},
 		{
 			name: "records service down",
@@ -377,7 +385,7 @@ func TestDoctorWriteCheck(t *testing.T) {
 // inspection in full.
 func TestDoctorJSON(t *testing.T) {
 	t.Parallel()
-	granted := slices.DeleteFunc(slacktest.ManifestScopes(), func(s string) bool { return s == "im:read" || s == "links:write" })
+	granted := slices.DeleteFunc(slacktest.ManifestScopes(), func(s string) bool { return s == "im:history" || s == "links:write" })
 	e := doctorSetUp(t, nil, []slacktest.Option{slacktest.WithScopes(granted...)}, nil)
 	out, err := doctorRun(t, e.cfg, "--json")
 	require.ErrorIs(t, err, errDoctorFailed)
@@ -423,7 +431,7 @@ func TestDoctorJSON(t *testing.T) {
 		}
 	}
 	require.Len(t, failedChecks, 1)
-	assert.Equal(t, "the bot token lacks im:read, links:write", failedChecks[0])
+	assert.Equal(t, "the bot token lacks im:history, links:write", failedChecks[0])
 	assert.True(t, rep.Records.Reachable)
 	assert.True(t, rep.Records.KeyAccepted)
 	require.NotEmpty(t, rep.Records.Endpoints)

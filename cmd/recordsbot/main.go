@@ -9,6 +9,8 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"reflect"
+	"strings"
 	"syscall"
 
 	"github.com/kelseyhightower/envconfig"
@@ -20,17 +22,14 @@ var version = "dev"
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	var cfg Config
-	if err := envconfig.Process("", &cfg); err != nil {
-		fmt.Fprintln(os.Stderr, "recordsbot: "+envconfigMessage(err))
-		os.Exit(2)
-	}
-	err := run(ctx, cfg, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	err := runEnv(ctx, readEnvironment(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	var ce *configError
 	switch {
 	case err == nil:
 	case errors.As(err, &ce), errors.Is(err, errUsage):
-		fmt.Fprintln(os.Stderr, "recordsbot: "+err.Error())
+		for line := range strings.SplitSeq(err.Error(), "\n") {
+			fmt.Fprintln(os.Stderr, "recordsbot: "+line)
+		}
 		os.Exit(2)
 	default:
 		fmt.Fprintln(os.Stderr, "recordsbot: "+err.Error())
@@ -38,45 +37,138 @@ func main() {
 	}
 }
 
-// envconfigMessage turns envconfig's error into one line that names the
-// variable.
-func envconfigMessage(err error) string {
-	var pe *envconfig.ParseError
-	if errors.As(err, &pe) {
-		return fmt.Sprintf("%s: cannot use %q as %s", pe.KeyName, pe.Value, pe.TypeName)
-	}
-	return err.Error()
+// environment is what main read from the process environment.
+type environment struct {
+	cfg Config
+	// unreadable are the variables envconfig could not read into cfg's
+	// types (PORT=http, WATCH_INTERVAL=5), one error each; their fields
+	// keep the zero value.
+	unreadable configErrors
+	// set are the variables present in the environment; nil means every
+	// field of cfg that is not zero (a test's Config literal).
+	set map[string]bool
 }
 
-// run is the whole program: main only reads the environment and exits.
+// isSet reports whether the variable name was given.
+func (e environment) isSet(name string, zero bool) bool {
+	if e.set == nil {
+		return !zero
+	}
+	return e.set[name]
+}
+
+// readEnvironment reads Config with envconfig one variable at a time, so
+// that every unreadable variable is reported, not only the first (envconfig
+// stops at the first), and so that a malformed variable stops neither help
+// nor doctor.
+func readEnvironment() environment {
+	env := environment{set: map[string]bool{}}
+	v := reflect.ValueOf(&env.cfg).Elem()
+	for i := range v.NumField() {
+		f := v.Type().Field(i)
+		name := f.Tag.Get("envconfig")
+		if _, ok := os.LookupEnv(name); ok {
+			env.set[name] = true
+		}
+		one := reflect.New(reflect.StructOf([]reflect.StructField{f}))
+		if err := envconfig.Process("", one.Interface()); err != nil {
+			env.unreadable = append(env.unreadable, &configError{name: name, msg: envconfigMessage(name, err)})
+			continue
+		}
+		v.Field(i).Set(one.Elem().Field(0))
+	}
+	return env
+}
+
+// envconfigMessage turns envconfig's error about the variable name into
+// one line that names it and says what was expected.
+func envconfigMessage(name string, err error) string {
+	var pe *envconfig.ParseError
+	if !errors.As(err, &pe) {
+		return name + ": " + err.Error()
+	}
+	want := pe.TypeName
+	switch pe.TypeName {
+	case "int":
+		want = "a whole number"
+	case "bool":
+		want = "true or false"
+	case "time.Duration":
+		want = "a duration with a unit, such as 30s, 5m or 1h"
+	}
+	return fmt.Sprintf("%s: cannot read %q as %s", name, pe.Value, want)
+}
+
+// run is the whole program for a Config built by hand (the tests); see
+// runEnv.
 func run(ctx context.Context, cfg Config, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	return runEnv(ctx, environment{cfg: cfg}, args, stdin, stdout, stderr)
+}
+
+// runEnv is the whole program: main only reads the environment and exits.
+// help and version work whatever the environment holds; doctor reports
+// every configuration problem among its checks; serve, remind and watch
+// refuse to start with every problem listed, one line each.
+func runEnv(ctx context.Context, env environment, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	sub := "serve"
 	if len(args) > 0 {
 		sub, args = args[0], args[1:]
 	}
+	cfg := env.cfg
+	// parsed is the configuration for sub, with every problem: the
+	// unreadable variables first, then the rest (a variable reported
+	// unreadable is not reported again as, say, 0).
+	parsed := func() (*settings, error) {
+		set, errs := parseSettings(cfg, sub)
+		unreadable := map[string]bool{}
+		for _, ce := range env.unreadable {
+			unreadable[ce.name] = true
+		}
+		return set, append(env.unreadable[:len(env.unreadable):len(env.unreadable)], errs.without(unreadable)...).err()
+	}
 	switch sub {
-	case "serve":
-		if err := cfg.check(sub); err != nil {
+	case "serve", "remind", "watch":
+		set, err := parsed()
+		if err != nil {
 			return err
 		}
-		return serve(ctx, cfg, stdout, stderr)
-	case "remind":
-		if err := cfg.check(sub); err != nil {
+		a, err := newApp(set, sub == "serve", stderr)
+		if err != nil {
 			return err
 		}
-		return runRemind(ctx, cfg, args, stdout, stderr)
+		switch sub {
+		case "serve":
+			return serve(ctx, a)
+		case "remind":
+			return runRemind(ctx, a, args, stdout, stderr)
+		}
+		return watchOnce(ctx, a, args, stdout, stderr)
 	case "doctor":
-		return doctor(ctx, cfg, args, stdout, stderr)
-	case "watch":
-		if err := cfg.check(sub); err != nil {
-			return err
+		_, err := parsed()
+		var problems configErrors
+		if err != nil {
+			problems = err.(configErrors)
 		}
-		return watchOnce(ctx, cfg, args, stdout, stderr)
+		return doctor(ctx, cfg, problems, args, stdout, stderr)
 	case "demo":
 		return runDemo(ctx, cfg, args, stdin, stdout, stderr)
 	case "sandbox":
-		return sandbox(ctx, cfg, args, stdout, stderr)
+		port := 8080
+		if env.isSet("PORT", cfg.Port == 0) {
+			port = cfg.Port
+		}
+		for _, ce := range env.unreadable {
+			if ce.name == "PORT" {
+				return ce
+			}
+		}
+		return sandbox(ctx, port, cfg.SandboxKeys, args, stdout, stderr)
 	case "healthcheck":
+		for _, ce := range env.unreadable {
+			if ce.name == "PORT" {
+				return ce
+			}
+		}
 		return healthcheck(ctx, cfg, stdout)
 	case "help", "-h", "--help", "-help":
 		return usage(stdout)
@@ -120,6 +212,5 @@ func usage(w io.Writer) error {
 	if err := envconfig.Usagef("", &cfg, w, usageFormat); err != nil {
 		return err
 	}
-	io.WriteString(w, "  SANDBOX_KEYS           sandbox: KEY=SCOPE+SCOPE,… (default: one full-scope key, printed)\n")
 	return nil
 }

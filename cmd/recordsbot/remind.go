@@ -11,20 +11,14 @@ import (
 	// must be there even in an image without one.
 	_ "time/tzdata"
 
-	"log/slog"
-
-	"github.com/slack-go/slack"
-
-	"github.com/recordsbot/recordsbot/apiclient"
 	"github.com/recordsbot/recordsbot/remind"
-	"github.com/recordsbot/recordsbot/store"
 )
 
 // remind is `recordsbot remind [--dry-run]`: one run of the reminder job,
 // for a scheduler. It prints the unmatched assignees, the failures and, last,
 // the summary line to stdout; logs go to stderr. It returns an error (exit
 // 1) when any reminder failed, after sending all the others.
-func runRemind(ctx context.Context, cfg Config, args []string, stdout, stderr io.Writer) error {
+func runRemind(ctx context.Context, a *app, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("remind", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
@@ -54,26 +48,24 @@ scheduler; running it again sends only what is missing.
 
 	// The store records who was reminded on which day (shared by every
 	// run and replica) and holds people's own settings.
-	log, records, api, st, err := openJob(ctx, cfg, stderr)
+	st, err := openStore(ctx, a)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	userMap, _ := parseUserMap(cfg.UserMap) // validated by check
-	zone, _ := cfg.zone()                   // validated by check
-	defaults := cfg.notifyDefaults()
+	set := a.set
 	sum, err := remind.Run(ctx, remind.Config{
-		Days:          cfg.RemindDays,
-		ReportChannel: cfg.RemindReportChannel,
-		SkipWeekends:  cfg.RemindSkipWeekends,
+		Days:          set.remindDays,
+		ReportChannel: set.reportChannel,
+		SkipWeekends:  set.notify.WeekdaysOnly,
 		DryRun:        *dryRun,
-		UserMap:       userMap,
-		Zone:          zone,
-		RemindAt:      cfg.RemindAt,
-		Retention:     cfg.retention(),
+		UserMap:       set.userMap,
+		Zone:          set.zone,
+		RemindAt:      set.notify.RemindAt,
+		Retention:     set.retention,
 	}, remind.Deps{
-		Records: records, Slack: api, Logger: log, Out: stdout,
-		Store: st, Settings: remind.StoreSettings(st, defaults),
+		Records: a.records, Slack: a.slack, Logger: a.log, Out: stdout,
+		Store: st, Settings: remind.StoreSettings(st, set.notify),
 	})
 
 	if !*dryRun {
@@ -87,20 +79,4 @@ scheduler; running it again sends only what is missing.
 	}
 	fmt.Fprintln(stdout, sum)
 	return err
-}
-
-// openJob sets up what a one-shot job (remind, watch) needs: the logger,
-// the records and Slack clients, and the store. A job has nobody to
-// scrape its metrics; its summary and logs say what happened.
-func openJob(ctx context.Context, cfg Config, stderr io.Writer) (*slog.Logger, *apiclient.Client, *slack.Client, *store.Store, error) {
-	log := newLogger(cfg, stderr)
-	records, api, err := clients(cfg, nil, log)
-	if err != nil {
-		return nil, nil, nil, nil, err
-	}
-	st, err := openStore(ctx, cfg, log)
-	if err != nil {
-		return nil, nil, nil, nil, err
-	}
-	return log, records, api, st, nil
 }

@@ -8,7 +8,6 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"os"
 	"sort"
 	"strconv"
 	"strings"
@@ -20,21 +19,18 @@ import (
 
 // sandbox runs the in-memory Records API with the demo dataset on loopback,
 // for local development against a real `serve`.
-func sandbox(ctx context.Context, cfg Config, args []string, stdout, stderr io.Writer) error {
+// port is PORT, or 8080 when PORT is not set; keySpec is SANDBOX_KEYS.
+func sandbox(ctx context.Context, port int, keySpec string, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("sandbox", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	if err := fs.Parse(args); err != nil {
 		return errUsage
 	}
-	port := 8080
-	if v, ok := os.LookupEnv("PORT"); ok && v != "" {
-		port = cfg.Port
-	}
 	keys := map[string][]recordstest.Scope{}
-	if spec := os.Getenv("SANDBOX_KEYS"); spec != "" {
-		k, err := recordstest.ParseKeys(spec)
+	if strings.TrimSpace(keySpec) != "" {
+		k, err := recordstest.ParseKeys(keySpec)
 		if err != nil {
-			return &configError{"SANDBOX_KEYS: " + err.Error()}
+			return &configError{name: "SANDBOX_KEYS", msg: "SANDBOX_KEYS: " + err.Error()}
 		}
 		keys = k
 	} else {

@@ -4,95 +4,32 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"net"
 	"net/http"
 	"net/url"
 	"strconv"
-	"strings"
 	"time"
 
-	"github.com/slack-go/slack"
-
-	"github.com/recordsbot/recordsbot/actions"
-	"github.com/recordsbot/recordsbot/apiclient"
 	"github.com/recordsbot/recordsbot/bot"
-	"github.com/recordsbot/recordsbot/internal/slackapi"
-	"github.com/recordsbot/recordsbot/minutes"
 	"github.com/recordsbot/recordsbot/store"
 	"github.com/recordsbot/recordsbot/watch"
 )
 
-func parseLevel(s string) (slog.Level, error) {
-	var l slog.Level
-	err := l.UnmarshalText([]byte(s))
-	return l, err
-}
-
-// newLogger builds the process's logger from LOG_FORMAT and LOG_LEVEL
-// (validated by check); every line of a request carries its request_id.
-func newLogger(cfg Config, w io.Writer) *slog.Logger {
-	level, _ := parseLevel(cfg.LogLevel)
-	opts := &slog.HandlerOptions{Level: level}
-	if cfg.LogFormat == "json" {
-		return slog.New(bot.RequestIDHandler(slog.NewJSONHandler(w, opts)))
-	}
-	return slog.New(bot.RequestIDHandler(slog.NewTextHandler(w, opts)))
-}
-
-// clients builds the records and Slack clients, instrumented.
-func clients(cfg Config, m *bot.Metrics, log *slog.Logger) (*apiclient.Client, *slack.Client, error) {
-	fieldMap, _ := apiclient.ParseFieldMap(cfg.RecordsFieldMap) // validated by check
-	records, err := apiclient.NewClient(cfg.RecordsAPIURL, cfg.RecordsAPIKey,
-		apiclient.WithTransport(m.RecordsTransport(apiclient.DefaultTransport())),
-		apiclient.WithUserAgent("recordsbot/"+version),
-		apiclient.WithFieldMap(fieldMap))
-	if err != nil {
-		return nil, nil, &configError{"RECORDS_API_URL: " + err.Error()}
-	}
-	api := slack.New(cfg.SlackBotToken,
-		slack.OptionAPIURL(cfg.SlackAPIURL),
-		slack.OptionAppLevelToken(cfg.SlackAppToken),
-		slack.OptionHTTPClient(&http.Client{Timeout: 15 * time.Second, Transport: slackapi.WarningTransport(m.SlackTransport(nil), log)}))
-	return records, api, nil
-}
-
-func botConfig(cfg Config) bot.Config {
-	userMap, _ := parseUserMap(cfg.UserMap) // validated by check
-	ttl := cfg.ActionsCacheTTL
-	if ttl <= 0 {
-		ttl = -1 // off
-	}
-	zone, _ := cfg.zone()                                     // validated by check
-	proxies, _ := bot.ParseTrustedProxies(cfg.TrustedProxies) // validated by check
-	var admins []string
-	for _, a := range cfg.AdminUserIDs {
-		if a = strings.TrimSpace(a); a != "" {
-			admins = append(admins, a)
-		}
-	}
+// botConfig is the bot's part of the settings. The action domain's part
+// (admins, USER_MAP, zone, cache) is in the app's one actions.Service.
+func botConfig(set *settings) bot.Config {
 	return bot.Config{
 		// Empty in Socket Mode, which makes POST /slack/events refuse
 		// everything: with no secret there is nothing to verify against.
-		SigningSecret:   cfg.SlackSigningSecret,
-		Admins:          admins,
-		UserMap:         userMap,
-		ActionsCacheTTL: ttl,
-		Zone:            zone,
-
-		FollowAdminsOnly:  cfg.FollowAdminsOnly,
-		Notify:            cfg.notifyDefaults(),
-		ActionsVisibility: cfg.visibility(),
-		Public:            bot.PublicLimits{TrustedProxies: proxies},
+		SigningSecret:     set.signingSecret,
+		FollowAdminsOnly:  set.followAdminsOnly,
+		FollowDefaults:    set.followDefaults,
+		Notify:            set.notify,
+		ActionsVisibility: set.visibility,
+		Public:            bot.PublicLimits{TrustedProxies: set.trustedProxies},
+		OrgName:           set.orgName,
 	}
-}
-
-// minutesService is the minutes domain over records, with the public
-// pages as PUBLIC_URL and PUBLIC_MINUTES say; serve shares one between
-// the bot and its watcher.
-func minutesService(cfg Config, records minutes.Records) *minutes.Service {
-	return minutes.New(records, minutes.Config{PublicURL: cfg.PublicURL, Public: cfg.PublicMinutes})
 }
 
 // storeOpenTimeout bounds opening the store at start-up: an unreachable
@@ -101,10 +38,10 @@ const storeOpenTimeout = 30 * time.Second
 
 // openStore opens DATABASE_URL and applies its migrations, within
 // storeOpenTimeout. Its errors name the variable.
-func openStore(ctx context.Context, cfg Config, log *slog.Logger) (*store.Store, error) {
+func openStore(ctx context.Context, a *app) (*store.Store, error) {
 	ctx, cancel := context.WithTimeout(ctx, storeOpenTimeout)
 	defer cancel()
-	st, err := store.Open(ctx, cfg.databaseURL(), store.WithLogger(log))
+	st, err := store.Open(ctx, a.set.databaseURL, store.WithLogger(a.log))
 	if err != nil {
 		return nil, fmt.Errorf("DATABASE_URL: %w", err)
 	}
@@ -112,12 +49,12 @@ func openStore(ctx context.Context, cfg Config, log *slog.Logger) (*store.Store,
 }
 
 // serve runs the bot on PORT until ctx ends; see serveOn.
-func serve(ctx context.Context, cfg Config, stdout, stderr io.Writer) error {
-	ln, err := net.Listen("tcp", ":"+strconv.Itoa(cfg.Port))
+func serve(ctx context.Context, a *app) error {
+	ln, err := net.Listen("tcp", ":"+strconv.Itoa(a.set.port))
 	if err != nil {
-		return fmt.Errorf("listen on port %d: %w", cfg.Port, err)
+		return fmt.Errorf("listen on port %d: %w", a.set.port, err)
 	}
-	return serveOn(ctx, cfg, ln, stderr)
+	return serveOn(ctx, a, ln)
 }
 
 // serveOn runs the HTTP server on ln — and, when SLACK_APP_TOKEN is set,
@@ -131,41 +68,25 @@ func serve(ctx context.Context, cfg Config, stdout, stderr io.Writer) error {
 // returns the transport's error when one failed (a refused app token wraps
 // bot.ErrSocketAuth), and nil after a shutdown asked for by ctx. It closes
 // ln.
-func serveOn(ctx context.Context, cfg Config, ln net.Listener, logOut io.Writer) error {
-	log := newLogger(cfg, logOut)
-	metrics := bot.NewMetrics()
-	metrics.SetVersion(version)
-	records, api, err := clients(cfg, metrics, log)
-	if err != nil {
-		ln.Close()
-		return err
-	}
-	st, err := openStore(ctx, cfg, log)
+func serveOn(ctx context.Context, a *app, ln net.Listener) error {
+	log, metrics, records, api, set := a.log, a.metrics, a.records, a.slack, a.set
+	st, err := openStore(ctx, a)
 	if err != nil {
 		ln.Close()
 		return err
 	}
 	defer st.Close()
 	ready := bot.NewReadiness(records, api, log, metrics)
+	ready.SetStore(st)
 	// The background watcher (WATCH_INTERVAL) shares the commands' action
 	// list, so a poll and a burst of /actions cost one fetch.
-	var dom *actions.Service
-	if cfg.WatchInterval > 0 {
-		dom = watchActions(cfg, records, api)
-	}
-	ready.SetStore(st)
-	mins := minutesService(cfg, records)
-	stopWatching, err := startWatching(ctx, cfg, st, records, api, dom, mins, log)
-	if err != nil {
-		ln.Close()
-		return err
-	}
+	stopWatching := startWatching(ctx, a, st)
 	defer stopWatching()
-	defer startBackfill(ctx, cfg, st, records, metrics, log)()
-	srv := bot.NewServer(botConfig(cfg), bot.Deps{
-		Logger: log, Records: records, Slack: api, Metrics: metrics, Ready: ready.Err, Actions: dom, Minutes: mins, Store: st,
+	defer startBackfill(ctx, a, st)()
+	srv := bot.NewServer(botConfig(set), bot.Deps{
+		Logger: log, Records: records, Slack: api, Metrics: metrics, Ready: ready.Err, Actions: a.actions, Minutes: a.minutes, Store: st,
 		Baseline: func(ctx context.Context, f store.Follow) error {
-			return watch.Baseline(ctx, watchConfig(cfg), watch.Deps{Store: st, Records: records, Logger: log}, f)
+			return watch.Baseline(ctx, watchConfig(set), watch.Deps{Store: st, Records: records, Logger: log}, f)
 		},
 		// response_url posts are Slack calls too, and counted as such.
 		HTTPClient: &http.Client{Timeout: 10 * time.Second, Transport: metrics.SlackTransport(nil)},
@@ -190,12 +111,12 @@ func serveOn(ctx context.Context, cfg Config, ln net.Listener, logOut io.Writer)
 	defer func() { <-readyDone }()
 	mode := "http"
 	var socketErr chan error
-	if cfg.SlackAppToken != "" {
+	if set.appToken != "" {
 		mode = "socket"
 		socketErr = make(chan error, 1)
 		go func() { socketErr <- srv.RunSocketMode(runCtx, api) }()
 	}
-	log.Info("recordsbot serving", "version", version, "addr", ln.Addr().String(), "slack", mode, "records", redactedURL(cfg.RecordsAPIURL))
+	log.Info("recordsbot serving", "version", version, "addr", ln.Addr().String(), "slack", mode, "records", redactedURL(set.recordsURL))
 
 	var failed error
 	select {
@@ -213,8 +134,8 @@ func serveOn(ctx context.Context, cfg Config, ln net.Listener, logOut io.Writer)
 	if failed != nil {
 		log.Error("stopping", "error", failed)
 	}
-	log.Info("shutting down", "grace", cfg.ShutdownGrace)
-	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cfg.ShutdownGrace)
+	log.Info("shutting down", "grace", set.shutdownGrace)
+	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), set.shutdownGrace)
 	defer cancel()
 	stop() // Socket Mode starts its drain beside the HTTP shutdown
 	if err := httpSrv.Shutdown(sctx); err != nil {

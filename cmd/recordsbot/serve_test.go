@@ -48,6 +48,7 @@ func newServeEnv(t *testing.T, edit func(*Config)) *serveEnv {
 		SlackAPIURL:        e.slack.APIURL(),
 		RecordsAPIURL:      e.records.URL,
 		RecordsAPIKey:      recordstest.DefaultKey,
+		Port:               3000, // serveOn is given its listener
 		PublicMinutes:      true,
 		ActionsCacheTTL:    5 * time.Second,
 		LogFormat:          "json",
@@ -72,9 +73,10 @@ func (e *serveEnv) start() (stop func() error, ended <-chan struct{}) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	var result error
+	a := testApp(e.t, e.cfg, "serve", true, e.logs)
 	go func() {
 		defer close(done)
-		result = serveOn(ctx, e.cfg, ln, e.logs)
+		result = serveOn(ctx, a, ln)
 	}()
 	stop = func() error {
 		cancel()
@@ -87,6 +89,16 @@ func (e *serveEnv) start() (stop func() error, ended <-chan struct{}) {
 	}
 	e.t.Cleanup(func() { _ = stop() })
 	return stop, done
+}
+
+// testApp is what run builds for sub from cfg, which must be valid.
+func testApp(t *testing.T, cfg Config, sub string, withMetrics bool, logOut io.Writer) *app {
+	t.Helper()
+	set, errs := parseSettings(cfg, sub)
+	require.NoError(t, errs.err())
+	a, err := newApp(set, withMetrics, logOut)
+	require.NoError(t, err)
+	return a
 }
 
 func (e *serveEnv) get(path string) (int, string, error) {

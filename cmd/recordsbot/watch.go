@@ -6,15 +6,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"log/slog"
 	"sync"
 	"time"
 
-	"github.com/slack-go/slack"
-
 	"github.com/recordsbot/recordsbot/actions"
-	"github.com/recordsbot/recordsbot/apiclient"
-	"github.com/recordsbot/recordsbot/bot"
 	"github.com/recordsbot/recordsbot/minutes"
 	"github.com/recordsbot/recordsbot/store"
 	"github.com/recordsbot/recordsbot/watch"
@@ -25,7 +20,7 @@ import (
 // returns an error (exit 1) when the store or the records service could
 // not be read or some posts failed (the next run retries them), and nil
 // when another poll was running.
-func watchOnce(ctx context.Context, cfg Config, args []string, stdout, stderr io.Writer) error {
+func watchOnce(ctx context.Context, a *app, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("watch", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
@@ -48,55 +43,35 @@ every few minutes from a scheduler, or set WATCH_INTERVAL on serve instead.
 		fs.Usage()
 		return fmt.Errorf("watch: unexpected argument %q: %w", fs.Arg(0), errUsage)
 	}
-	log, records, api, st, err := openJob(ctx, cfg, stderr)
+	st, err := openStore(ctx, a)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	sum, err := watch.Poll(ctx, watchConfig(cfg), watch.Deps{
-		Store: st, Records: records, Actions: watchActions(cfg, records, api), Minutes: minutesService(cfg, records),
-		Slack: api, Logger: log,
+	sum, err := watch.Poll(ctx, watchConfig(a.set), watch.Deps{
+		Store: st, Records: a.records, Actions: a.actions, Minutes: a.minutes, Slack: a.slack, Logger: a.log,
 	})
 	fmt.Fprintln(stdout, sum)
 	return err
 }
 
-// watchConfig is the watcher's part of the configuration (validated by
-// check).
-func watchConfig(cfg Config) watch.Config {
-	userMap, _ := parseUserMap(cfg.UserMap)
-	zone, _ := cfg.zone()
+// watchConfig is the watcher's part of the settings.
+func watchConfig(set *settings) watch.Config {
 	return watch.Config{
-		Notify:    cfg.notifyDefaults(),
-		UserMap:   actions.NewUserMap(userMap),
-		Zone:      zone,
-		Retention: cfg.retention(),
+		Notify:    set.notify,
+		UserMap:   actions.NewUserMap(set.userMap),
+		Zone:      set.zone,
+		Retention: set.retention,
+		// What a follow hears until its channel chooses.
+		FollowDefaults: set.followDefaults,
+		Digest:         set.digest,
 	}
-}
-
-// watchActions is the action domain a one-shot poll reads the active
-// actions through.
-func watchActions(cfg Config, records *apiclient.Client, api *slack.Client) *actions.Service {
-	bc := botConfig(cfg)
-	zone, _ := cfg.zone()
-	return actions.New(records, api, actions.Config{
-		Admins: bc.Admins, UserMap: actions.NewUserMap(bc.UserMap), CacheTTL: bc.ActionsCacheTTL, Zone: zone,
-		Visibility: bc.ActionsVisibility,
-	})
 }
 
 // minWatchInterval keeps a mistyped WATCH_INTERVAL ("5" read as 5ns is
 // refused by envconfig, but "5s" is not) from hammering the records
 // service.
 const minWatchInterval = 30 * time.Second
-
-// checkWatchInterval is check's rule for WATCH_INTERVAL.
-func checkWatchInterval(d time.Duration) error {
-	if d != 0 && d < minWatchInterval {
-		return &configError{fmt.Sprintf("WATCH_INTERVAL must be 0 (off) or at least %s, got %s", minWatchInterval, d)}
-	}
-	return nil
-}
 
 // maxBackfillRate bounds SEARCH_BACKFILL_RATE: the backfill is meant to
 // take a small share of the records service, never to load it.
@@ -105,12 +80,12 @@ const maxBackfillRate = 20.0
 // startBackfill runs the search index's backfill (minutes.Backfill) in the
 // background of serve at SEARCH_BACKFILL_RATE, until stop is called.
 // Replicas share the work through the store: one backfills at a time.
-func startBackfill(ctx context.Context, cfg Config, st *store.Store, records *apiclient.Client, metrics *bot.Metrics, log *slog.Logger) (stop func()) {
-	if cfg.SearchBackfillRate <= 0 {
+func startBackfill(ctx context.Context, a *app, st *store.Store) (stop func()) {
+	if a.set.searchBackfillRate <= 0 {
 		return func() {}
 	}
-	b := &minutes.Backfill{Rate: cfg.SearchBackfillRate, Records: records, Index: st, State: st, Owner: watch.DefaultOwner(), Logger: log}
-	metrics.SearchBackfill(func() (pages, read float64, doneAt time.Time) {
+	b := &minutes.Backfill{Rate: a.set.searchBackfillRate, Records: a.records, Index: st, State: st, Owner: watch.DefaultOwner(), Logger: a.log}
+	a.metrics.SearchBackfill(func() (pages, read float64, doneAt time.Time) {
 		c := b.Cursor()
 		return float64(c.Pages), float64(c.Read), c.DoneAt
 	})
@@ -126,18 +101,19 @@ func startBackfill(ctx context.Context, cfg Config, st *store.Store, records *ap
 // startWatching runs a poll every WATCH_INTERVAL in the background of
 // serve, until stop is called (it waits for a poll under way to end). Each
 // poll takes the store's lock, so with several replicas one polls at a
-// time. With WATCH_INTERVAL 0 it does nothing. It opens a Store of its own.
-func startWatching(ctx context.Context, cfg Config, st *store.Store, records *apiclient.Client, api *slack.Client, dom *actions.Service, mins *minutes.Service, log *slog.Logger) (stop func(), err error) {
-	if cfg.WatchInterval <= 0 {
-		return func() {}, nil
+// time. With WATCH_INTERVAL 0 it does nothing.
+func startWatching(ctx context.Context, a *app, st *store.Store) (stop func()) {
+	interval, log := a.set.watchInterval, a.log
+	if interval <= 0 {
+		return func() {}
 	}
-	wcfg := watchConfig(cfg)
+	wcfg := watchConfig(a.set)
 	wcfg.Owner = watch.DefaultOwner()
-	deps := watch.Deps{Store: st, Records: records, Actions: dom, Minutes: mins, Slack: api, Logger: log}
+	deps := watch.Deps{Store: st, Records: a.records, Actions: a.actions, Minutes: a.minutes, Slack: a.slack, Logger: log}
 	ctx, cancel := context.WithCancel(ctx)
 	var wg sync.WaitGroup
 	wg.Go(func() {
-		t := time.NewTicker(cfg.WatchInterval)
+		t := time.NewTicker(interval)
 		defer t.Stop()
 		for {
 			select {
@@ -147,7 +123,7 @@ func startWatching(ctx context.Context, cfg Config, st *store.Store, records *ap
 			}
 			// A poll that outlives its interval is cut off; its unfinished
 			// work is retried by the next.
-			pctx, pcancel := context.WithTimeout(ctx, max(cfg.WatchInterval, time.Minute))
+			pctx, pcancel := context.WithTimeout(ctx, max(interval, time.Minute))
 			sum, err := watch.Poll(pctx, wcfg, deps)
 			pcancel()
 			if err != nil && ctx.Err() == nil {
@@ -155,9 +131,9 @@ func startWatching(ctx context.Context, cfg Config, st *store.Store, records *ap
 			}
 		}
 	})
-	log.Info("watching the records service", "interval", cfg.WatchInterval, "store", st.String())
+	log.Info("watching the records service", "interval", interval.String())
 	return func() {
 		cancel()
 		wg.Wait() // the store is serve's, closed after this
-	}, nil
+	}
 }

@@ -116,8 +116,8 @@ func TestWatchConfig(t *testing.T) {
 			assert.NotContains(t, err.Error(), "\n", "one line")
 		})
 	}
-	cfg := Config{AssignDMsDefault: "OFF"}
-	assert.True(t, cfg.notifyDefaults().AssignDMsOff, "ASSIGN_DMS_DEFAULT=off reaches the watcher")
+	set, _ := parseSettings(Config{AssignDMsDefault: "OFF"}, "")
+	assert.True(t, watchConfig(set).Notify.AssignDMsOff, "ASSIGN_DMS_DEFAULT=off reaches the watcher")
 }
 
 // TestServeWatchesInTheBackground: with WATCH_INTERVAL set, serve polls
@@ -126,18 +126,15 @@ func TestWatchConfig(t *testing.T) {
 func TestServeWatchesInTheBackground(t *testing.T) {
 	t.Parallel()
 	cfg, _, _ := watchEnv(t)
-	log := newLogger(cfg, &bytes.Buffer{})
-	records, api, err := clients(cfg, nil, log)
-	require.NoError(t, err)
-	// A short tick stands in for WATCH_INTERVAL; check keeps real ones at
-	// 30 s or more.
-	cfg.WatchInterval = 20 * time.Millisecond
+	a := testApp(t, cfg, "watch", false, &bytes.Buffer{})
+	// A short tick stands in for WATCH_INTERVAL; parseSettings keeps real
+	// ones at 30 s or more.
+	a.set.watchInterval = 20 * time.Millisecond
 	ctx, cancel := context.WithCancel(t.Context())
 	st, err := store.Open(t.Context(), cfg.DatabaseURL)
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = st.Close() })
-	stop, err := startWatching(ctx, cfg, st, records, api, watchActions(cfg, records, api), minutesService(cfg, records), log)
-	require.NoError(t, err)
+	stop := startWatching(ctx, a, st)
 	require.Eventually(t, func() bool {
 		_, ok, err := st.GetState(t.Context(), "actions_baselined")
 		return err == nil && ok

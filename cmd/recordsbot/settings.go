@@ -1,0 +1,241 @@
+package main
+
+import (
+	"fmt"
+	"log/slog"
+	"net/netip"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/recordsbot/recordsbot/actions"
+	"github.com/recordsbot/recordsbot/apiclient"
+	"github.com/recordsbot/recordsbot/bot"
+	"github.com/recordsbot/recordsbot/store"
+	"github.com/recordsbot/recordsbot/watch"
+)
+
+// settings is the configuration parsed: every variable read once, into the
+// type the code that uses it wants. Build it with parseSettings; nothing
+// downstream parses a variable again.
+type settings struct {
+	signingSecret string // "" in Socket Mode
+	botToken      string
+	appToken      string // "" for HTTP mode
+	slackAPIURL   string
+
+	recordsURL string
+	recordsKey string
+	fieldMap   apiclient.FieldMap
+
+	port          int
+	publicURL     string
+	publicMinutes bool
+	orgName       string // ORG_NAME, trimmed
+
+	admins           []string // trimmed, no blanks
+	visibility       actions.Visibility
+	userMap          map[string]string // lowercased assignee → Slack ID
+	cacheTTL         time.Duration     // negative: off
+	followAdminsOnly bool
+	followDefaults   store.FollowDefaults // FOLLOW_DEFAULTS
+	zone             *time.Location
+
+	remindDays    int
+	reportChannel string
+	notify        store.Defaults // REMIND_DEFAULT, REMIND_AT, REMIND_SKIP_WEEKENDS, ASSIGN_DMS_DEFAULT
+	digest        watch.Schedule // DIGEST_DEFAULT; "" (a Config built in code) is off
+
+	watchInterval      time.Duration
+	searchBackfillRate float64       // records calls a second; 0 off
+	retention          time.Duration // RETENTION_DAYS
+	databaseURL        string
+	trustedProxies     []netip.Prefix
+
+	logJSON       bool
+	logLevel      slog.Level
+	shutdownGrace time.Duration
+}
+
+// defaultSlackAPIURL is SLACK_API_URL's default, also taken when a test's
+// Config literal leaves it out.
+const defaultSlackAPIURL = "https://slack.com/api/"
+
+// required names the variables each subcommand cannot do without, beyond
+// the ones whose defaults always work.
+var required = map[string][]string{
+	"serve":  {"SLACK_SIGNING_SECRET", "SLACK_BOT_TOKEN", "RECORDS_API_URL", "RECORDS_API_KEY"},
+	"remind": {"SLACK_BOT_TOKEN", "RECORDS_API_URL", "RECORDS_API_KEY"},
+	"watch":  {"SLACK_BOT_TOKEN", "RECORDS_API_URL", "RECORDS_API_KEY"},
+	// doctor checks for everything serve, remind and watch need.
+	"doctor": {"SLACK_SIGNING_SECRET", "SLACK_BOT_TOKEN", "RECORDS_API_URL", "RECORDS_API_KEY"},
+}
+
+// parseSettings reads c into settings, checking every variable and the ones
+// sub requires ("" requires none). It returns every problem, one
+// *configError a variable, in the order of Config's fields, not only the
+// first: an admin fixes them all in one go. The settings are usable only
+// when there are no errors.
+func parseSettings(c Config, sub string) (*settings, configErrors) {
+	var errs configErrors
+	bad := func(name, format string, args ...any) {
+		errs = append(errs, &configError{name: name, msg: name + " " + fmt.Sprintf(format, args...)})
+	}
+	need := map[string]bool{}
+	for _, name := range required[sub] {
+		need[name] = true
+	}
+	s := &settings{
+		signingSecret:      strings.TrimSpace(c.SlackSigningSecret),
+		botToken:           strings.TrimSpace(c.SlackBotToken),
+		appToken:           strings.TrimSpace(c.SlackAppToken),
+		slackAPIURL:        strings.TrimSpace(c.SlackAPIURL),
+		recordsURL:         strings.TrimSpace(c.RecordsAPIURL),
+		recordsKey:         strings.TrimSpace(c.RecordsAPIKey),
+		port:               c.Port,
+		publicURL:          strings.TrimSpace(c.PublicURL),
+		publicMinutes:      c.PublicMinutes,
+		orgName:            strings.TrimSpace(c.OrgName),
+		cacheTTL:           c.ActionsCacheTTL,
+		remindDays:         c.RemindDays,
+		reportChannel:      strings.TrimSpace(c.RemindReportChannel),
+		watchInterval:      c.WatchInterval,
+		retention:          time.Duration(c.RetentionDays) * 24 * time.Hour,
+		searchBackfillRate: c.SearchBackfillRate,
+		databaseURL:        c.databaseURL(),
+		logJSON:            c.LogFormat == "json",
+		shutdownGrace:      c.ShutdownGrace,
+
+		followAdminsOnly: c.FollowAdminsOnly,
+	}
+
+	if need["SLACK_SIGNING_SECRET"] && s.appToken == "" && s.signingSecret == "" {
+		bad("SLACK_SIGNING_SECRET", "is required (or set SLACK_APP_TOKEN for Socket Mode)")
+	}
+	if need["SLACK_BOT_TOKEN"] && s.botToken == "" {
+		bad("SLACK_BOT_TOKEN", "is required (the bot token, xoxb-…)")
+	}
+	if s.appToken != "" && !strings.HasPrefix(s.appToken, "xapp-") {
+		bad("SLACK_APP_TOKEN", "must be an app-level token starting with xapp-")
+	}
+	if s.slackAPIURL == "" {
+		s.slackAPIURL = defaultSlackAPIURL
+	}
+	if u, err := url.Parse(s.slackAPIURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || !strings.HasSuffix(u.Path, "/") {
+		bad("SLACK_API_URL", "must be an http(s) URL ending in /, got %s", quoteURL(s.slackAPIURL))
+	}
+	switch {
+	case s.recordsURL == "":
+		if need["RECORDS_API_URL"] {
+			bad("RECORDS_API_URL", "is required (the Records API base URL, ending in /api/v1)")
+		}
+	default:
+		u, err := url.Parse(s.recordsURL)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || !strings.HasSuffix(strings.TrimRight(u.Path, "/"), "/api/v1") {
+			bad("RECORDS_API_URL", "must be an http(s) URL ending in /api/v1, got %s", quoteURL(s.recordsURL))
+		}
+	}
+	if need["RECORDS_API_KEY"] && s.recordsKey == "" {
+		bad("RECORDS_API_KEY", "is required (the Records API key)")
+	}
+	if s.port <= 0 || s.port > 65535 {
+		bad("PORT", "must be between 1 and 65535, got %d", s.port)
+	}
+	if s.publicURL != "" {
+		if u, err := url.Parse(s.publicURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			bad("PUBLIC_URL", "must be an absolute http(s) URL, got %s", quoteURL(s.publicURL))
+		}
+	}
+	for _, a := range c.AdminUserIDs {
+		if a = strings.TrimSpace(a); a != "" {
+			s.admins = append(s.admins, a)
+		}
+	}
+	var err error
+	if s.visibility, err = actions.ParseVisibility(c.ActionsVisibility); err != nil {
+		bad("ACTIONS_VISIBILITY", "must be own or organisation, got %q", c.ActionsVisibility)
+	}
+	if s.followDefaults, err = store.ParseFollowDefaults(c.FollowDefaults); err != nil {
+		bad("FOLLOW_DEFAULTS", "%v", err)
+	}
+	if s.userMap, err = parseUserMap(c.UserMap); err != nil {
+		bad("USER_MAP", "%v", err)
+	}
+	if s.fieldMap, err = apiclient.ParseFieldMap(c.RecordsFieldMap); err != nil {
+		bad("RECORDS_FIELD_MAP", "%v", err)
+	}
+	if s.cacheTTL <= 0 {
+		s.cacheTTL = -1 // off, where actions.Config's zero is its default
+	}
+	if s.remindDays < 0 {
+		bad("REMIND_DAYS", "must be 0 or more, got %d", s.remindDays)
+	}
+	remindAt := strings.TrimSpace(c.RemindAt)
+	// REMIND_AT obeys the rule a person's own reminder time is stored
+	// under, so the default and a chosen time are the same kind of value.
+	if remindAt != "" && store.CheckRemindAt(remindAt) != nil {
+		bad("REMIND_AT", "must be a time of day such as 09:00 (HH:MM), got %q", c.RemindAt)
+	}
+	s.zone = time.UTC
+	if tz := strings.TrimSpace(c.RecordsTimezone); tz != "" {
+		// The binary embeds the zone database (time/tzdata in remind.go).
+		if s.zone, err = time.LoadLocation(tz); err != nil {
+			bad("RECORDS_TIMEZONE", "must be an IANA time zone such as Europe/London, got %q", c.RecordsTimezone)
+		}
+	}
+	if s.watchInterval != 0 && s.watchInterval < minWatchInterval {
+		bad("WATCH_INTERVAL", "must be 0 (off) or at least %s, got %s", minWatchInterval, s.watchInterval)
+	}
+	if s.searchBackfillRate < 0 || s.searchBackfillRate > maxBackfillRate {
+		bad("SEARCH_BACKFILL_RATE", "must be between 0 (off) and %g records calls a second, got %g", maxBackfillRate, s.searchBackfillRate)
+	}
+	switch min := int(store.MinRetention / (24 * time.Hour)); {
+	case c.RetentionDays == 0:
+		s.retention = store.DefaultRetention // a Config built in code
+	case c.RetentionDays < min:
+		bad("RETENTION_DAYS", "must be at least %d (the watcher reads meetings 60 days back), got %d", min, c.RetentionDays)
+	}
+	remindOn, err := onOff(c.RemindDefault)
+	if err != nil {
+		bad("REMIND_DEFAULT", "must be on or off, got %q", c.RemindDefault)
+	}
+	dmsOn, err := onOff(c.AssignDMsDefault)
+	if err != nil {
+		bad("ASSIGN_DMS_DEFAULT", "must be on or off, got %q", c.AssignDMsDefault)
+	}
+	if strings.TrimSpace(c.DigestDefault) != "" {
+		if s.digest, err = watch.ParseSchedule(c.DigestDefault); err != nil {
+			bad("DIGEST_DEFAULT", "%v", err)
+		}
+	}
+	s.notify = store.Defaults{RemindOff: !remindOn, RemindAt: remindAt, WeekdaysOnly: c.RemindSkipWeekends, AssignDMsOff: !dmsOn}
+	if err := store.CheckURL(s.databaseURL); err != nil {
+		// The message already names DATABASE_URL and hides any password.
+		errs = append(errs, &configError{name: "DATABASE_URL", msg: err.Error()})
+	}
+	switch c.LogFormat {
+	case "text", "json", "":
+	default:
+		bad("LOG_FORMAT", "must be text or json, got %q", c.LogFormat)
+	}
+	if s.logLevel, err = parseLevel(c.LogLevel); err != nil {
+		bad("LOG_LEVEL", "must be debug, info, warn or error, got %q", c.LogLevel)
+	}
+	if s.trustedProxies, err = bot.ParseTrustedProxies(c.TrustedProxies); err != nil {
+		bad("TRUSTED_PROXIES", "%v", err)
+	}
+	if s.shutdownGrace < 0 {
+		bad("SHUTDOWN_GRACE", "must not be negative, got %s", s.shutdownGrace)
+	}
+	return s, errs
+}
+
+// parseLevel reads LOG_LEVEL; "" is info.
+func parseLevel(s string) (slog.Level, error) {
+	var l slog.Level
+	if strings.TrimSpace(s) == "" {
+		return slog.LevelInfo, nil
+	}
+	err := l.UnmarshalText([]byte(strings.TrimSpace(s)))
+	return l, err
+}

@@ -1,0 +1,183 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// runMainEnv makes the test binary run main (see TestMain).
+const runMainEnv = "RECORDSBOT_TEST_MAIN"
+
+// runMain runs the test binary as `recordsbot args...` with exactly the
+// environment env (and a working directory of its own), as a shell would,
+// and returns its output and exit status.
+func runMain(t *testing.T, env []string, args ...string) (stdout, stderr string, status int) {
+	t.Helper()
+	cmd := exec.CommandContext(t.Context(), os.Args[0], args...)
+	cmd.Env = append([]string{runMainEnv + "=1"}, env...)
+	cmd.Dir = t.TempDir()
+	var out, errOut bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	err := cmd.Run()
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		return out.String(), errOut.String(), ee.ExitCode()
+	}
+	require.NoError(t, err)
+	return out.String(), errOut.String(), 0
+}
+
+// malformed are three variables envconfig cannot read.
+var malformed = []string{"PORT=http", "WATCH_INTERVAL=5", "PUBLIC_MINUTES=maybe"}
+
+// help works whatever the environment holds.
+func TestHelpWithAMalformedEnvironment(t *testing.T) {
+	t.Parallel()
+	stdout, stderr, status := runMain(t, malformed, "help")
+	assert.Equal(t, 0, status, "stderr: %s", stderr)
+	assert.Contains(t, stdout, "Usage: recordsbot")
+	assert.Contains(t, stdout, "SANDBOX_KEYS", "every variable, SANDBOX_KEYS included, comes from Config")
+}
+
+// doctor runs with a broken environment and names every problem, one line
+// each, and exits 1; it leaves no database file behind.
+func TestDoctorWithAMalformedEnvironment(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	db := filepath.Join(dir, "recordsbot.db")
+	stdout, stderr, status := runMain(t, append(malformed, "DATABASE_URL=sqlite://"+db), "doctor")
+	assert.Equal(t, 1, status, "stdout: %s\nstderr: %s", stdout, stderr)
+	for _, want := range []string{
+		`✗ PORT: cannot read "http" as a whole number`,
+		`✗ WATCH_INTERVAL: cannot read "5" as a duration with a unit, such as 30s, 5m or 1h`,
+		`✗ PUBLIC_MINUTES: cannot read "maybe" as true or false`,
+		"✗ SLACK_SIGNING_SECRET is required",
+		"✗ SLACK_BOT_TOKEN is required",
+		"✗ RECORDS_API_URL is required",
+		"✗ RECORDS_API_KEY is required",
+	} {
+		lineWith(t, stdout, want)
+	}
+	assert.NotContains(t, stdout, "PORT must be between", "an unreadable variable is reported once")
+	_, err := os.Stat(db)
+	assert.ErrorIs(t, err, os.ErrNotExist, "doctor creates no database file")
+	entries, err := os.ReadDir(dir)
+	require.NoError(t, err)
+	assert.Empty(t, entries, "nor anything else beside it")
+}
+
+// serve refuses a broken environment with every problem, one line each,
+// and exits 2.
+func TestServeWithAMalformedEnvironment(t *testing.T) {
+	t.Parallel()
+	_, stderr, status := runMain(t, append(malformed, "LOG_FORMAT=xml"), "serve")
+	assert.Equal(t, 2, status, "stderr: %s", stderr)
+	lines := strings.Split(strings.TrimSpace(stderr), "\n")
+	assert.Equal(t, []string{
+		`recordsbot: PORT: cannot read "http" as a whole number`,
+		`recordsbot: PUBLIC_MINUTES: cannot read "maybe" as true or false`,
+		`recordsbot: WATCH_INTERVAL: cannot read "5" as a duration with a unit, such as 30s, 5m or 1h`,
+		"recordsbot: SLACK_SIGNING_SECRET is required (or set SLACK_APP_TOKEN for Socket Mode)",
+		"recordsbot: SLACK_BOT_TOKEN is required (the bot token, xoxb-…)",
+		"recordsbot: RECORDS_API_URL is required (the Records API base URL, ending in /api/v1)",
+		"recordsbot: RECORDS_API_KEY is required (the Records API key)",
+		`recordsbot: LOG_FORMAT must be text or json, got "xml"`,
+	}, lines)
+}
+
+// parseSettings reports every problem, in the order of Config's fields,
+// one line each.
+func TestParseSettingsReportsEveryProblem(t *testing.T) {
+	t.Parallel()
+	c := validServeConfig()
+	c.RecordsAPIKey = ""
+	c.UserMap = "alice"
+	c.RecordsTimezone = "Mars/Olympus"
+	c.RemindAt = "9am"
+	c.LogLevel = "loud"
+	_, errs := parseSettings(c, "serve")
+	var names []string
+	for _, e := range errs {
+		names = append(names, e.name)
+		assert.True(t, strings.HasPrefix(e.msg, e.name), "%q starts with its variable", e.msg)
+		assert.NotContains(t, e.msg, "\n")
+	}
+	assert.Equal(t, []string{"RECORDS_API_KEY", "USER_MAP", "REMIND_AT", "RECORDS_TIMEZONE", "LOG_LEVEL"}, names)
+	assert.Equal(t, 5, strings.Count(errs.Error(), "\n")+1, "one line each")
+}
+
+// The settings are typed once; what serve, remind and watch read is
+// already parsed.
+func TestParseSettingsTypes(t *testing.T) {
+	t.Parallel()
+	c := validServeConfig()
+	c.AdminUserIDs = []string{" U0ADMIN ", ""}
+	c.UserMap = "Alice@Example.org=U0ALICE"
+	c.RecordsTimezone = "Europe/London"
+	c.RemindDefault, c.AssignDMsDefault, c.RemindAt, c.RemindSkipWeekends = "off", "on", "08:30", true
+	c.ActionsCacheTTL = 0
+	c.SlackAPIURL = ""
+	set, errs := parseSettings(c, "serve")
+	require.Empty(t, errs)
+	assert.Equal(t, []string{"U0ADMIN"}, set.admins)
+	assert.Equal(t, map[string]string{"alice@example.org": "U0ALICE"}, set.userMap)
+	assert.Equal(t, "Europe/London", set.zone.String())
+	assert.True(t, set.notify.RemindOff)
+	assert.False(t, set.notify.AssignDMsOff)
+	assert.Equal(t, "08:30", set.notify.RemindAt)
+	assert.True(t, set.notify.WeekdaysOnly)
+	assert.Negative(t, set.cacheTTL, "ACTIONS_CACHE_TTL=0 turns the cache off")
+	assert.Equal(t, defaultSlackAPIURL, set.slackAPIURL)
+}
+
+// doctor flags the shapes start-up accepts but that cannot work.
+func TestDoctorFlagsShapesThatCannotWork(t *testing.T) {
+	t.Parallel()
+	cfg := Config{
+		SlackSigningSecret:  strings.Repeat("0123456789abcdef", 2),
+		SlackBotToken:       "xoxp-a-user-token",
+		AdminUserIDs:        []string{"U0ADMIN", "alice@example.org", "Bob"},
+		PublicURL:           "http://bot.example.org",
+		RemindReportChannel: "#reports",
+		Port:                3000,
+		DatabaseURL:         "sqlite://" + filepath.Join(t.TempDir(), "recordsbot.db"),
+		// Nothing below is reached: the records service is not set, and
+		// Slack is asked at an address that answers nothing.
+		SlackAPIURL: closedURL() + "/",
+	}
+	out, err := doctorRun(t, cfg)
+	assert.ErrorIs(t, err, errDoctorFailed)
+	for _, want := range []string{
+		"✗ SLACK_BOT_TOKEN does not look like a bot token (xoxb-…)",
+		`✗ ADMIN_USER_IDS: "alice@example.org", "Bob" not Slack user IDs (U… or W…)`,
+		"✗ PUBLIC_URL is http, not https",
+		`✗ REMIND_REPORT_CHANNEL "#reports" is not a channel ID (C… or G…)`,
+	} {
+		lineWith(t, out, want)
+	}
+
+	// In Socket Mode an http PUBLIC_URL only weakens links.
+	cfg.SlackAppToken = "xapp-1"
+	out, _ = doctorRun(t, cfg)
+	l, _ := lineWith(t, out, "✗ PUBLIC_URL is http, not https")
+	assert.Contains(t, l, "(advisory)")
+}
+
+// Durations in the logs read as durations, in JSON too.
+func TestLogsShowReadableDurations(t *testing.T) {
+	t.Parallel()
+	var buf bytes.Buffer
+	log := newLogger(&settings{logJSON: true}, &buf)
+	log.Info("shutting down", "grace", 20*time.Second, "took", 1500*time.Millisecond)
+	assert.Contains(t, buf.String(), `"grace":"20s"`)
+	assert.Contains(t, buf.String(), `"took":"1.5s"`)
+}
