@@ -285,3 +285,36 @@ func TestUnmatchedMemberAsksForAMeeting(t *testing.T) {
 	assert.Contains(t, m.Text, "I can't match you to the records yet")
 	assert.NotContains(t, m.all(), `"action:`)
 }
+
+// TestVisibilityCostsNoCall: the rule reads only the caller's profile,
+// which every list reads anyway (cached), so a refusal asks neither the
+// records service nor Slack about the other person, and a meeting's list
+// for someone who sees only their own costs what it costs everyone.
+func TestVisibilityCostsNoCall(t *testing.T) {
+	t.Parallel()
+	meetingCost := func(vis actions.Visibility) (records, usersInfo int) {
+		h := newHarness(t, withVisibility(vis))
+		carol := h.person("carol")
+		meeting := h.sharedMeeting(carol)
+		h.slash(carol, "/actions", "") // warms the list and carol's profile
+		h.records.ResetRequests()
+		before := len(h.slack.Calls("users.info"))
+		h.slash(carol, "/actions", "meeting "+meeting.ID)
+		return h.records.Count("", "/"), len(h.slack.Calls("users.info")) - before
+	}
+	ownRecords, ownSlack := meetingCost(actions.VisibleOwn)
+	orgRecords, orgSlack := meetingCost(actions.VisibleOrganisation)
+	t.Logf("a meeting's list: %d records call(s) under own, %d under organisation; %d users.info", ownRecords, orgRecords, ownSlack+orgSlack)
+	assert.Equal(t, orgRecords, ownRecords, "records calls for a meeting's list: own %d, organisation %d", ownRecords, orgRecords)
+	assert.Zero(t, ownSlack+orgSlack, "no users.info beyond the cached profile")
+
+	h := newHarness(t)
+	carol := h.person("carol")
+	h.slash(carol, "/actions", "")
+	h.records.ResetRequests()
+	before := len(h.slack.Calls("users.info"))
+	m, _ := h.slash(carol, "/actions", "@bob")
+	require.Contains(t, m.Text, "I can't show <@U0BOB>'s")
+	assert.Zero(t, h.records.Count("", "/"), "a refusal reads no records")
+	assert.Equal(t, before, len(h.slack.Calls("users.info")), "nor asks Slack who Bob is")
+}

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/recordsbot/recordsbot/bot"
 	"github.com/recordsbot/recordsbot/internal/health"
 	"github.com/recordsbot/recordsbot/store"
 )
@@ -19,7 +20,8 @@ var errStoreNotOpen = fmt.Errorf("store not open yet (serve keeps trying): %w", 
 // storeSlot is serve's store, which may open after serve has started: a
 // PostgreSQL server still coming up after a node restart must not stop the
 // bot answering everything that needs no store. Until it opens, every call
-// fails as unavailable. It implements bot.Store.
+// fails as unavailable. It implements bot.Store and bot.MinutesSearch (a
+// compile-time check below keeps it so as they grow).
 type storeSlot struct {
 	mu sync.RWMutex
 	st *store.Store
@@ -71,6 +73,22 @@ func (s *storeSlot) FollowsInChannel(ctx context.Context, channelID string) ([]s
 	return st.FollowsInChannel(ctx, channelID)
 }
 
+func (s *storeSlot) SetFollowChoice(ctx context.Context, channelID, committeeKey, what string, on bool) (bool, error) {
+	st, err := s.get()
+	if err != nil {
+		return false, err
+	}
+	return st.SetFollowChoice(ctx, channelID, committeeKey, what, on)
+}
+
+func (s *storeSlot) SetDigestChoice(ctx context.Context, channelID, committeeKey, schedule string, mentions bool) error {
+	st, err := s.get()
+	if err != nil {
+		return err
+	}
+	return st.SetDigestChoice(ctx, channelID, committeeKey, schedule, mentions)
+}
+
 func (s *storeSlot) Settings(ctx context.Context, userID string) (store.Settings, error) {
 	st, err := s.get()
 	if err != nil {
@@ -85,6 +103,15 @@ func (s *storeSlot) ChangeSettings(ctx context.Context, userID string, change st
 		return err
 	}
 	return st.ChangeSettings(ctx, userID, change)
+}
+
+// SearchMinutes searches the minutes index (bot.MinutesSearch).
+func (s *storeSlot) SearchMinutes(ctx context.Context, q store.MinutesQuery, offset, limit int) (store.MinutesPage, error) {
+	st, err := s.get()
+	if err != nil {
+		return store.MinutesPage{}, err
+	}
+	return st.SearchMinutes(ctx, q, offset, limit)
 }
 
 // Ping is the store's health, as recordsbot_dependency_up{dependency="store"}
@@ -169,3 +196,8 @@ func openStoreInBackground(ctx context.Context, a *app, slot *storeSlot, outage 
 // errShuttingDown is /readyz's answer once serve has begun to stop, so
 // that the load balancer sends new requests to other replicas.
 var errShuttingDown = errors.New("shutting down")
+
+var (
+	_ bot.Store         = (*storeSlot)(nil)
+	_ bot.MinutesSearch = (*storeSlot)(nil)
+)
