@@ -89,6 +89,14 @@ func (s *storeSlot) SetDigestChoice(ctx context.Context, channelID, committeeKey
 	return st.SetDigestChoice(ctx, channelID, committeeKey, schedule, mentions)
 }
 
+func (s *storeSlot) Digest(ctx context.Context, channelID, committeeKey string) (store.Digest, error) {
+	st, err := s.get()
+	if err != nil {
+		return store.Digest{}, err
+	}
+	return st.Digest(ctx, channelID, committeeKey)
+}
+
 func (s *storeSlot) Settings(ctx context.Context, userID string) (store.Settings, error) {
 	st, err := s.get()
 	if err != nil {
