@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/slack-go/slack"
+
+	"github.com/recordsbot/recordsbot/apiclient"
 )
 
 // Action IDs of the interactive elements. The bot routes clicks by them, so
@@ -146,8 +148,12 @@ type MinutesView struct {
 	Date        time.Time
 	DateHasTime bool
 	Draft       bool
-	Body        string // plain text or Markdown; the first lines are shown
-	URL         string // link to the full minutes; empty: no link
+	// Body is the minutes as the record has them, in Format (Markdown,
+	// which reads plain text as it is, unless FormatHTML); its opening is
+	// shown as Slack text (see Mrkdwn).
+	Body   string
+	Format apiclient.BodyFormat
+	URL    string // link to the full minutes; empty: no link
 	// Shareable adds the "Share in channel" button (ephemeral replies).
 	Shareable bool
 	// SharedBy, when set, adds "Shared by @user" (the message posted to a

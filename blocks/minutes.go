@@ -27,7 +27,7 @@ func minutesStatus(draft bool) string {
 // Minutes builds the minutes summary message: a header with the title
 // ("Minutes" when empty), fields for committee, date and status (drafts are
 // marked ":warning: Draft — not yet approved"), the opening of the body (see
-// Excerpt; about 800 characters, escaped, Markdown left as written), a
+// Mrkdwn: about 800 characters of Slack text, escaped once), a
 // "Read the full minutes" link button when v.URL is an http(s) URL, "Share
 // in channel" (ActionMinutesShare, value v.MeetingID) when v.Shareable and
 // the ID is set, and "Shared by @user" when v.SharedBy is set.
@@ -86,7 +86,7 @@ func UnfurlMinutes(v MinutesView) slack.Attachment {
 	lines = append(lines, strings.Join(meta, " · "))
 	// One run of text rather than paragraphs keeps the unfurl to two or
 	// three lines.
-	if ex := oneLine(Excerpt(v.Body, unfurlExcerptMax)); ex != "" {
+	if ex := oneLine(Excerpt(PlainText(v.Body, v.Format), unfurlExcerptMax)); ex != "" {
 		lines = append(lines, escapeTrunc(ex, 2*unfurlExcerptMax))
 	}
 	if l := link(v.URL, "Read the full minutes"); l != "" {
@@ -111,8 +111,8 @@ func minutesSummary(v MinutesView, excerpt int) []slack.Block {
 	}
 	fields = append(fields, mrkdwn("*Status*\n"+minutesStatus(v.Draft)))
 	out := []slack.Block{slack.NewSectionBlock(nil, fields, nil)}
-	if ex := Excerpt(v.Body, excerpt); ex != "" {
-		out = append(out, section(escapeTrunc(ex, MaxSectionText)))
+	if ex := Mrkdwn(v.Body, v.Format, min(excerpt, MaxSectionText)); ex != "" {
+		out = append(out, section(ex))
 	}
 	return out
 }

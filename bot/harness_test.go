@@ -149,6 +149,9 @@ func newHarnessDeps(t *testing.T, deps bot.Deps, opts ...harnessOption) *harness
 	// Every test also holds the bot to Slack's rule for updates: each
 	// version of a message or view has new block IDs.
 	t.Cleanup(func() { assert.Empty(t, h.slack.BlockIDReuse(), "block_ids sent again in an updated message or view") })
+	// And to mrkdwn: no standard Markdown (# headings, **bold**,
+	// [text](url)) reaches Slack, where it would show as written.
+	t.Cleanup(func() { assert.Empty(t, h.slack.MarkdownInMrkdwn(), "standard Markdown sent as mrkdwn") })
 	return h
 }
 

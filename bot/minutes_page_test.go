@@ -1,7 +1,9 @@
 package bot_test
 
 import (
+	"bytes"
 	"context"
+	"fmt"
 	"html"
 	"image"
 	"image/color"
@@ -530,16 +532,19 @@ func TestPublicMinutesOff(t *testing.T) {
 	}
 }
 
-// TestMinutesPageInABrowser loads a minutes page from the running bot in
-// headless Chromium and checks that it renders with its stylesheet under
-// the page's Content-Security-Policy. It needs the Debian package
-// chromium, so it runs only when RECORDSBOT_BROWSER is set:
+// TestMinutesPagesInABrowser loads the public pages from the running bot
+// in headless Chromium (the Debian package chromium), at a desktop width
+// and at 390 px, a phone's: each renders with its stylesheet, fits the
+// screen (nothing laid out wider), logs no console error and has nothing
+// refused by its Content-Security-Policy. CI runs it (.ci/run installs
+// Chromium and sets RECORDSBOT_BROWSER=1); elsewhere it runs when
+// RECORDSBOT_BROWSER is set:
 //
-//	RECORDSBOT_BROWSER=1 go test ./bot -run TestMinutesPageInABrowser
+//	RECORDSBOT_BROWSER=1 go test ./bot -run TestMinutesPagesInABrowser
 //
-// RECORDSBOT_BROWSER=update also writes the screenshot docs/minutes-pages.md shows,
-// docs/minutes-page.png.
-func TestMinutesPageInABrowser(t *testing.T) {
+// RECORDSBOT_BROWSER=update also writes the screenshots docs/minutes-pages.md
+// shows, docs/minutes-page.png and docs/minutes-archive-phone.png.
+func TestMinutesPagesInABrowser(t *testing.T) {
 	mode := os.Getenv("RECORDSBOT_BROWSER")
 	if mode == "" {
 		t.Skip("set RECORDSBOT_BROWSER=1 to run the headless Chromium check")
@@ -548,39 +553,47 @@ func TestMinutesPageInABrowser(t *testing.T) {
 	chromium, err := exec.LookPath("chromium")
 	require.NoError(t, err, "RECORDSBOT_BROWSER is set but chromium is not installed (apt-get install chromium)")
 
-	h := newHarness(t)
+	h := newHarness(t, withConfig(func(c *bot.Config) { c.OrgName = "Riverside Community Trust" }))
 	// The newest Finance minutes are a published draft: the screenshot
 	// shows the banner, the facts, the agenda and the body.
 	m := h.latestPublished("Finance")
-	page := h.http.URL + minutesPath(m.ID)
-	shot := filepath.Join(t.TempDir(), "minutes-page.png")
-
-	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
+	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, chromium,
-		"--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-		"--disable-background-networking", "--disable-component-update", "--disable-sync",
-		"--hide-scrollbars", "--force-device-scale-factor=1",
-		"--enable-logging=stderr", "--v=0",
-		"--user-data-dir="+t.TempDir(),
-		"--screenshot="+shot, "--window-size=1100,1400", page)
-	out, err := cmd.CombinedOutput()
-	require.NoError(t, err, "chromium: %s", out)
-	assert.NotContains(t, string(out), "Refused to", "the Content-Security-Policy blocked part of the page")
+	b := startBrowser(ctx, t, chromium)
 
-	f, err := os.Open(shot)
-	require.NoError(t, err)
-	defer f.Close()
-	img, err := png.Decode(f)
-	require.NoError(t, err)
-	assert.Equal(t, image.Rect(0, 0, 1100, 1400), img.Bounds())
-	// The draft banner's amber background is on screen: the stylesheet
-	// loaded and applied.
-	assert.True(t, hasColour(img, color.RGBA{0xff, 0xf3, 0xd1, 0xff}), "the draft banner is drawn with the stylesheet's colour")
-	if mode == "update" {
-		b, err := os.ReadFile(shot)
-		require.NoError(t, err)
-		require.NoError(t, os.WriteFile(filepath.Join("..", "docs", "minutes-page.png"), b, 0o644))
+	pages := []struct{ name, path, shot string }{
+		{"minutes page", minutesPath(m.ID), "minutes-page.png"},
+		{"archive", "/minutes", ""},
+		{"archive of a committee", "/minutes?committee=Finance", ""},
+		{"search page", "/minutes?q=insurance", ""},
+	}
+	for _, p := range pages {
+		for _, size := range []struct{ w, h int }{{1100, 1400}, {390, 844}} {
+			v := b.visit(h.http.URL+p.path, size.w, size.h)
+			where := fmt.Sprintf("%s at %d px", p.name, size.w)
+			assert.Empty(t, v.Problems, "%s: console errors or CSP refusals", where)
+			assert.True(t, v.Styled, "%s: the stylesheet applied", where)
+			assert.Equal(t, size.w, v.Width, where)
+			assert.LessOrEqual(t, v.ScrollWidth, v.Width, "%s: nothing is laid out wider than the screen", where)
+			assert.Equal(t, "17px", v.FontSize, "%s: body text at a readable size", where)
+			img, err := png.Decode(bytes.NewReader(v.PNG))
+			require.NoError(t, err, where)
+			assert.Equal(t, size.w, img.Bounds().Dx(), where)
+			if p.shot != "" && size.w == 1100 {
+				// The draft banner's amber is on screen: the page is drawn
+				// with the stylesheet's colours.
+				assert.True(t, hasColour(img, color.RGBA{0xff, 0xf3, 0xd1, 0xff}), "the draft banner is drawn with the stylesheet's colour")
+			}
+			if mode == "update" {
+				name := p.shot
+				if p.name == "archive" && size.w == 390 {
+					name = "minutes-archive-phone.png"
+				}
+				if name != "" && (size.w == 1100) == (name == p.shot) {
+					require.NoError(t, os.WriteFile(filepath.Join("..", "docs", name), v.PNG, 0o644))
+				}
+			}
+		}
 	}
 }
 

@@ -15,9 +15,16 @@ func addRoutes(r chi.Router, s *Server) {
 	r.Get("/readyz", handleReadyz(s.deps.Ready))
 	r.Method(http.MethodGet, "/metrics", handleMetrics(s.deps.Metrics))
 	// The public routes need no login; s.public bounds what they cost.
+	// They are the archive, its feed and one meeting's minutes
+	// (PUBLIC_MINUTES); chi tries the fixed /minutes/feed.atom before the
+	// pattern.
 	r.Group(func(r chi.Router) {
 		r.Use(s.public.wrap)
-		page := minutespage.Handler(s.mins, s.log)
+		archive, feed, page := s.site.Archive(), s.site.Feed(), s.site.Minutes()
+		r.Get("/minutes", archive)
+		r.Head("/minutes", archive)
+		r.Get("/minutes/feed.atom", feed)
+		r.Head("/minutes/feed.atom", feed)
 		r.Get("/minutes/{meetingID}", page)
 		r.Head("/minutes/{meetingID}", page)
 		r.Get("/minutes/assets/style.css", minutespage.Stylesheet())

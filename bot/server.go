@@ -20,6 +20,8 @@ import (
 
 	"github.com/recordsbot/recordsbot/actions"
 	"github.com/recordsbot/recordsbot/apiclient"
+	"github.com/recordsbot/recordsbot/bot/minutespage"
+	"github.com/recordsbot/recordsbot/internal/health"
 	"github.com/recordsbot/recordsbot/minutes"
 	"github.com/recordsbot/recordsbot/store"
 )
@@ -92,9 +94,15 @@ type Config struct {
 	PageSize int
 	// MaxBodyBytes caps a request body from Slack. Default 1 MiB.
 	MaxBodyBytes int64
+	// OrgName is the organisation's name (ORG_NAME), shown on the public
+	// pages and in their feed; empty: none.
+	OrgName string
 	// FollowAdminsOnly lets only Admins follow and unfollow committees
 	// (FOLLOW_ADMINS_ONLY); by default anyone in the channel may.
 	FollowAdminsOnly bool
+	// FollowDefaults are what a follow hears until its channel chooses
+	// (FOLLOW_DEFAULTS); the zero value hears everything.
+	FollowDefaults store.FollowDefaults
 	// Notify are the organisation's notification defaults, shown on the
 	// Home tab to whoever has not chosen.
 	Notify NotifyDefaults
@@ -140,7 +148,8 @@ type Deps struct {
 	HTTPClient *http.Client
 	// Now is the clock. Default time.Now.
 	Now func() time.Time
-	// Ready reports why the bot is not ready (nil: ready). Default: always ready.
+	// Ready reports why this process cannot take requests (nil: it can),
+	// as /readyz says; such as "shutting down". Default: always ready.
 	Ready func() error
 	// Metrics is served on /metrics and updated by every request; nil: none.
 	Metrics *Metrics
@@ -154,6 +163,14 @@ type Deps struct {
 	// Records with no public pages. Pass one to share it with a job in the
 	// same process.
 	Minutes *minutes.Service
+	// StoreOutage logs the store's failures as an outage (see
+	// health.Outage); share it with the dependency checker so that both
+	// keep one state. Default: one of the bot's own.
+	StoreOutage *health.Outage
+	// MinutesSearch answers the public archive's search box; nil: the
+	// store's search index when it has one, else the archive says search
+	// is not available.
+	MinutesSearch minutespage.Search
 	// Store keeps follows and notification settings; nil: the commands
 	// and settings that need it say it is not configured.
 	Store Store
@@ -180,6 +197,7 @@ type Server struct {
 	unfurls *unfurler
 	clicks  *clicks
 	mins    *minutes.Service
+	site    *minutespage.Site
 	public  *publicGuard
 	// work bounds the requests at work; busy bounds the "I'm busy"
 	// notices sent through response_url when work is full.
@@ -206,6 +224,9 @@ func NewServer(cfg Config, deps Deps) *Server {
 	if deps.Ready == nil {
 		deps.Ready = func() error { return nil }
 	}
+	if deps.StoreOutage == nil {
+		deps.StoreOutage = health.NewOutage(deps.Logger, "store", 0)
+	}
 	s := &Server{cfg: cfg, deps: deps, log: deps.Logger}
 	dom := deps.Actions
 	if dom == nil {
@@ -228,9 +249,13 @@ func NewServer(cfg Config, deps Deps) *Server {
 	s.deps.Minutes, s.mins = deps.Minutes, deps.Minutes
 	// The search index lives in the store, when the store has one.
 	search, _ := deps.Store.(MinutesSearch)
+	if deps.MinutesSearch == nil && search != nil {
+		deps.MinutesSearch = archiveSearch(search)
+	}
+	s.site = minutespage.New(deps.Minutes, minutespage.Options{OrgName: cfg.OrgName, Zone: cfg.Zone, Search: deps.MinutesSearch, Log: s.log})
 	mins := &minutesUI{records: deps.Records, svc: deps.Minutes, search: search, pageSize: cfg.PageSize, now: deps.Now, say: say,
 		follow: &followUI{store: deps.Store, baseline: deps.Baseline, records: deps.Records, slack: deps.Slack, metrics: deps.Metrics,
-			adminsOnly: cfg.FollowAdminsOnly, isAdmin: dom.IsAdmin, who: dom.Who, log: s.log, say: say}}
+			adminsOnly: cfg.FollowAdminsOnly, defaults: cfg.FollowDefaults, isAdmin: dom.IsAdmin, who: dom.Who, now: deps.Now, log: s.log, say: say}}
 	settings := &settingsUI{store: deps.Store, notify: cfg.Notify, log: s.log, say: say}
 	s.public = newPublicGuard(cfg.Public, deps.Now, deps.Metrics, s.log)
 	s.work, s.busy = newWorkSlots(cfg.MaxInFlight), newWorkSlots(busyNotices)

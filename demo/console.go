@@ -275,6 +275,8 @@ func (c *console) do(ctx context.Context, line string) (quit bool, err error) {
 		return false, c.remind(ctx)
 	case "watch":
 		return false, c.watch(ctx)
+	case "digest":
+		return false, c.digest(ctx, rest)
 	case "publish":
 		return false, c.publish(ctx, rest)
 	case "approve":
@@ -310,6 +312,7 @@ func (c *console) banner() {
 	p := c.r.p
 	c.printf("%s — the real bot with a stand-in for Slack and an in-memory records service, all in this process.\n", p.bold("recordsbot demo"))
 	c.printf("  bot       %s  (its minutes pages open in your browser)\n", c.env.botURL)
+	c.printf("  archive   %s/minutes · feed %s/minutes/feed.atom\n", c.env.botURL, c.env.botURL)
 	c.printf("  you are   @%s (%s) · /as bob to be someone else · /who lists everyone\n", handle(c.me), c.me.Name)
 	c.printf("  try       /actions, then click 1 · /minutes finance · /meetings · home · remind · help · quit\n")
 	c.printf("  notified  /minutes follow finance · publish finance · watch · approve finance · watch\n\n")
@@ -331,6 +334,7 @@ func (c *console) help() {
 		{"approve COMMITTEE", "the records service approves the committee's latest published draft"},
 		{"assign NAME TITLE", "the records service assigns NAME a new action (watch then DMs them)"},
 		{"watch", "run the watcher's poll once and show what it posted"},
+		{"digest COMMITTEE", "post the committee's weekly digest in #general now, as on its day (following it first)"},
 		{"post TEXT", "post a message in #general (links to minutes pages unfurl)"},
 		{"/as NAME   /who", "speak as someone else · list the people"},
 		{"json", "turn printing Block Kit JSON on or off"},

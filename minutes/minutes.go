@@ -73,6 +73,10 @@ type Service struct {
 	now       func() time.Time
 	pages     *cache.TTL[Entry]
 	latest    *cache.TTL[[]Entry]
+	archive   *cache.TTL[ArchivePage]
+	// listed is the minutes of meetings the archive lists, by meeting ID;
+	// nil for none.
+	listed *cache.TTL[*apiclient.Minutes]
 }
 
 // New returns the minutes domain over r.
@@ -90,6 +94,10 @@ func New(r Records, cfg Config) *Service {
 		now:       cfg.Now,
 		pages:     cache.New[Entry](cfg.CacheTTL, cfg.Now).KeepFor(keepFor),
 		latest:    cache.New[[]Entry](cfg.CacheTTL, cfg.Now),
+		archive:   cache.New[ArchivePage](cfg.CacheTTL, cfg.Now),
+		listed: cache.New[*apiclient.Minutes](cfg.CacheTTL, cfg.Now).KeepFor(func(min *apiclient.Minutes, err error) time.Duration {
+			return keepFor(Entry{Meeting: &apiclient.Meeting{}, Minutes: min}, err)
+		}),
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 
 	"github.com/recordsbot/recordsbot/apiclient"
 	"github.com/recordsbot/recordsbot/apiclient/recordstest"
+	"github.com/recordsbot/recordsbot/blocks"
 	"github.com/recordsbot/recordsbot/minutes"
 )
 
@@ -149,5 +150,6 @@ func TestView(t *testing.T) {
 	assert.True(t, v.Draft)
 	assert.Equal(t, "Governance, November", v.Title)
 	assert.Equal(t, "Governance", v.Committee)
-	assert.NotContains(t, v.Body, "<", "HTML minutes read as text")
+	assert.Equal(t, apiclient.FormatHTML, v.Format, "blocks writes HTML minutes as Slack text")
+	assert.Equal(t, "Draft *text*\n\nSecond", blocks.Mrkdwn(v.Body, v.Format, 0), "HTML minutes read as Slack text")
 }

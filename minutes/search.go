@@ -8,6 +8,7 @@ import (
 	"html"
 	"strings"
 
+	"github.com/microcosm-cc/bluemonday"
 	"github.com/yuin/goldmark"
 
 	"github.com/recordsbot/recordsbot/apiclient"
@@ -83,6 +84,9 @@ var blockEnds = strings.NewReplacer(
 	"</h5>", "</h5>\n", "</h6>", "</h6>\n", "</blockquote>", "</blockquote>\n",
 	"</tr>", "</tr>\n", "</td>", "</td> ", "</th>", "</th> ", "</pre>", "</pre>\n", "</div>", "</div>\n",
 )
+
+// textPolicy strips every tag, for an HTML body read as plain text.
+var textPolicy = bluemonday.StrictPolicy()
 
 // PlainText is a minutes body as the words a reader sees: Markdown is
 // rendered (by goldmark, so **x** is x and a link is its text) and HTML

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/slack-go/slack"
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/recordsbot/recordsbot/actions"
@@ -111,6 +112,9 @@ func newEnv(t *testing.T, e engine) *env {
 	t.Cleanup(rs.Close)
 	ss := slacktest.NewServer(slacktest.WithUsers(alice, bob, carol))
 	t.Cleanup(ss.Close)
+	// Announcements carry minutes: none may reach Slack as standard
+	// Markdown, which Slack would show as written.
+	t.Cleanup(func() { assert.Empty(t, ss.MarkdownInMrkdwn(), "standard Markdown sent as mrkdwn") })
 	return &env{t: t, records: rs, slack: ss, url: e.newURL(t), clock: c, today: today}
 }
 

@@ -90,7 +90,7 @@ func TestApprovalReachesAChannelThatUnfollowed(t *testing.T) {
 	env.records.SetMinutes(recordstest.Minutes{MeetingID: "M-6", Status: "published_draft", Body: "<p>Draft <b>text</b></p><p>Second &amp; last.</p>", HTML: true})
 	env.mustPoll(w)
 	require.Len(t, env.posts(allChannel), 1)
-	assert.Contains(t, env.posts(allChannel)[0].text, "Draft text\nSecond &amp; last.", "an HTML body is shown as text")
+	assert.Contains(t, env.posts(allChannel)[0].text, "Draft *text*\n\nSecond &amp; last.", "an HTML body is shown as Slack text")
 	_, err := w.deps.Store.Unfollow(t.Context(), allChannel, "finance")
 	require.NoError(t, err)
 

@@ -55,11 +55,12 @@ const (
 
 // Page headers. The CSP allows the page's own stylesheet and images (a
 // minutes body may show one, from anywhere over https) and nothing else:
-// no script at all, no frames, no forms, no <base>. Referrer-Policy keeps
+// no script at all, no frames, no <base>, and forms (the archive's search
+// box) only to the bot itself. Referrer-Policy keeps
 // the page's address to itself when a reader follows a link in the minutes.
 const (
 	contentSecurityPolicy = "default-src 'none'; style-src 'self'; img-src 'self' https: data:; " +
-		"base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+		"base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 	referrerPolicy = "no-referrer"
 )
 
@@ -86,11 +87,54 @@ var (
 	problemTemplate = template.Must(template.ParseFS(templateFS, "templates/layout.html", "templates/problem.html"))
 
 	stylesheet = mustRead(templateFS, "templates/style.css")
-	// stylesheetHref is relative to /minutes/{id}, so it works behind a
-	// proxy that serves the bot under a path prefix. The version changes
-	// with the file, so a browser never styles a page with an old copy.
+	// stylesheetHref is relative to /minutes/ (a page's base, see
+	// pageBase), so it works behind a proxy that serves the bot under a
+	// path prefix. The version changes with the file, so a browser never
+	// styles a page with an old copy.
 	stylesheetHref = "assets/style.css?v=" + etag(stylesheet)[1:13]
 )
+
+// Relative bases of the pages' links: a page at /minutes/{id} reaches the
+// other pages from "", the archive at /minutes from "minutes/". Relative
+// links keep working under a path prefix.
+const (
+	baseRecord  = ""
+	baseArchive = "minutes/"
+)
+
+// Options are the public pages' settings.
+type Options struct {
+	// OrgName is the organisation's name (ORG_NAME), on every page and in
+	// print; empty: none.
+	OrgName string
+	// Zone is the organisation's time zone (RECORDS_TIMEZONE): times are
+	// shown there. Default UTC.
+	Zone *time.Location
+	// Search answers the archive's search box (?q=); nil: the archive says
+	// search is not available.
+	Search Search
+	// Log gets one line per failed page. Default: discard.
+	Log *slog.Logger
+}
+
+// Site is the public minutes pages: one meeting's minutes, the archive
+// and its feed, over the minutes domain (which decides what may be shown
+// and whether the pages are on at all).
+type Site struct {
+	svc  *minutes.Service
+	opts Options
+}
+
+// New returns the pages over svc.
+func New(svc *minutes.Service, opts Options) *Site {
+	if opts.Zone == nil {
+		opts.Zone = time.UTC
+	}
+	if opts.Log == nil {
+		opts.Log = slog.New(slog.DiscardHandler)
+	}
+	return &Site{svc: svc, opts: opts}
+}
 
 func mustRead(fsys embed.FS, name string) []byte {
 	b, err := fsys.ReadFile(name)
@@ -135,13 +179,15 @@ func (d headingShift) Transform(doc *ast.Document, _ text.Reader, _ parser.Conte
 	})
 }
 
-// Handler serves the public minutes page of a meeting: 200 with
+// Minutes serves the public minutes page of a meeting: 200 with
 // the page for approved or published_draft minutes, a friendly 404 for
 // anything else (no such meeting, no minutes, minutes in another status,
 // PUBLIC_MINUTES off), 503 when the records service cannot be read. GET
 // and HEAD; If-None-Match is answered 304 when the page has not changed.
 // Meetings and minutes are read through the domain's shared cache.
-func Handler(svc *minutes.Service, log *slog.Logger) http.HandlerFunc {
+func (s *Site) Minutes() http.HandlerFunc {
+	svc, log := s.svc, s.opts.Log
+	writeProblem := func(w http.ResponseWriter, r *http.Request, status int) { s.writeProblem(w, r, status, baseRecord) }
 	return func(w http.ResponseWriter, r *http.Request) {
 		ctx := r.Context()
 		setPageHeaders(w.Header())
@@ -175,7 +221,7 @@ func Handler(svc *minutes.Service, log *slog.Logger) http.HandlerFunc {
 			writeProblem(w, r, http.StatusServiceUnavailable)
 			return
 		}
-		page, err := renderMinutes(m, min)
+		page, err := s.renderMinutes(m, min)
 		if err != nil {
 			log.ErrorContext(ctx, "minutes page: render failed", "meeting", id, "error", err)
 			writeProblem(w, r, http.StatusInternalServerError)
@@ -243,11 +289,30 @@ func etag(b []byte) string {
 
 // layoutData is what layout.html and the pages in it read.
 type layoutData struct {
-	Title      string // the document's <title>
-	NoIndex    bool   // asks search engines not to index the page
+	Title   string // the document's <title>
+	NoIndex bool   // asks search engines not to index the page
+	// OrgName is ORG_NAME; Base the relative base of the page's links
+	// (baseRecord, baseArchive).
+	OrgName string
+	Base    string
+	// Feed is the Atom feed the page offers (<link rel="alternate">),
+	// relative to Base.
+	Feed       string
 	Stylesheet string
-	Minutes    *minutesDoc
-	Problem    *problemDoc
+	// ArchiveHref is the archive, relative to the page.
+	ArchiveHref string
+	Minutes     *minutesDoc
+	Archive     *archiveDoc
+	Problem     *problemDoc
+}
+
+// frame is the layout of a page at base.
+func (s *Site) frame(title, base string) layoutData {
+	archive := "../minutes"
+	if base == baseArchive {
+		archive = "minutes"
+	}
+	return layoutData{Title: title, OrgName: s.opts.OrgName, Base: base, Feed: "feed.atom", Stylesheet: stylesheetHref, ArchiveHref: archive}
 }
 
 // minutesDoc is the minutes page's content.
@@ -258,7 +323,8 @@ type minutesDoc struct {
 	Draft                                 bool
 	// Body is sanitised HTML; see renderBody.
 	Body template.HTML
-	// Updated is the minutes' own date; SourceURL the record's own page.
+	// Updated is the minutes' own date (when they were approved, for
+	// approved minutes); SourceURL the record's own page.
 	Updated   pageTime
 	SourceURL string
 }
@@ -270,13 +336,16 @@ type pageTime struct {
 	Clock   string // "17:00 UTC"; empty for a date without a time
 }
 
-func newPageTime(t time.Time, hasTime bool) pageTime {
+// newPageTime is t as a page shows it: a date-only value as its date, a
+// time in zone (RECORDS_TIMEZONE), the zone's abbreviation after it.
+func newPageTime(t time.Time, hasTime bool, zone *time.Location) pageTime {
 	switch {
 	case t.IsZero():
 		return pageTime{}
 	case !hasTime:
 		return pageTime{Machine: t.Format(time.DateOnly), Day: t.Format("Monday 2 January 2006")}
 	}
+	t = t.In(zone)
 	return pageTime{Machine: t.Format(time.RFC3339), Day: t.Format("Monday 2 January 2006"), Clock: t.Format("15:04 MST")}
 }
 
@@ -332,7 +401,7 @@ func nonBlank(s, fallback string) string {
 }
 
 // renderMinutes renders the minutes page of m.
-func renderMinutes(m *apiclient.Meeting, min *apiclient.Minutes) ([]byte, error) {
+func (s *Site) renderMinutes(m *apiclient.Meeting, min *apiclient.Minutes) ([]byte, error) {
 	body, err := renderBody(min)
 	if err != nil {
 		return nil, err
@@ -346,11 +415,11 @@ func renderMinutes(m *apiclient.Meeting, min *apiclient.Minutes) ([]byte, error)
 		Committee: invisible.Strip(m.Committee),
 		Location:  invisible.Strip(m.Location),
 		Reference: invisible.Strip(m.Reference),
-		Date:      newPageTime(m.Date, m.DateHasTime),
+		Date:      newPageTime(m.Date, m.DateHasTime, s.opts.Zone),
 		Agenda:    newAgendaDoc(m.Agenda),
 		Draft:     min.Draft(),
 		Body:      body,
-		Updated:   newPageTime(min.Date, false),
+		Updated:   newPageTime(min.Date, false, s.opts.Zone),
 		SourceURL: min.URL,
 	}
 	page := title + " – minutes"
@@ -359,7 +428,9 @@ func renderMinutes(m *apiclient.Meeting, min *apiclient.Minutes) ([]byte, error)
 	}
 	// Drafts are published for information, not for search engines to keep
 	// after they are approved or withdrawn.
-	return execute(minutesTemplate, layoutData{Title: page, NoIndex: doc.Draft, Stylesheet: stylesheetHref, Minutes: doc})
+	data := s.frame(page, baseRecord)
+	data.NoIndex, data.Minutes = doc.Draft, doc
+	return execute(minutesTemplate, data)
 }
 
 // renderBody turns a minutes body into sanitised HTML.
@@ -399,11 +470,13 @@ var problems = map[int]problemDoc{
 }
 
 // writeProblem writes the friendly page for status, which must be a key of
-// problems. The security headers are already set.
-func writeProblem(w http.ResponseWriter, r *http.Request, status int) {
+// problems, at base. The security headers are already set.
+func (s *Site) writeProblem(w http.ResponseWriter, r *http.Request, status int, base string) {
 	p := problems[status]
 	contentType := "text/html; charset=utf-8"
-	page, err := execute(problemTemplate, layoutData{Title: p.Heading, NoIndex: true, Stylesheet: stylesheetHref, Problem: &p})
+	data := s.frame(p.Heading, base)
+	data.NoIndex, data.Problem = true, &p
+	page, err := execute(problemTemplate, data)
 	if err != nil {
 		// The problem pages hold no record data: only a broken template
 		// gets here, and plain text still says what happened.

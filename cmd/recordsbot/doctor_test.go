@@ -165,11 +165,14 @@ func TestDoctorGoodSetUp(t *testing.T) {
 		"– scope actions:write not checked: run doctor --write-check",
 		"✓ GET /actions: envelope data",
 		"✓ auth.test: workspace recordsbot test",
-		"✓ bot token holds the 14 scopes the code needs",
+		"✓ bot token holds the 13 scopes the code needs",
 		"✓ REMIND_REPORT_CHANNEL C0REPORT exists and the bot is in it",
 		"✓ SLACK_SIGNING_SECRET looks like a signing secret",
 		"✓ " + store.SQLiteFile(e.cfg.DatabaseURL) + " not created yet: serve creates it on first start",
 		"✓ visible-minutes rule respected",
+		`✓ records: up (recordsbot_dependency_up{dependency="records"} 1)`,
+		`✓ slack: up (recordsbot_dependency_up{dependency="slack"} 1)`,
+		"– store: not created yet",
 	} {
 		lineWith(t, out, want)
 	}
@@ -199,8 +202,9 @@ func TestDoctorGoodSetUp(t *testing.T) {
 	out, err = doctorRun(t, e.cfg)
 	require.NoError(t, err)
 	lineWith(t, out, "✓ reachable: sqlite")
+	lineWith(t, out, `✓ store: up (recordsbot_dependency_up{dependency="store"} 1)`)
 	l, _ := lineWith(t, out, "✓ migrations current")
-	assert.Equal(t, "✓ migrations current (schema version 3)", l)
+	assert.Equal(t, "✓ migrations current (schema version 5)", l)
 }
 
 func TestDoctorBrokenSetUps(t *testing.T) {
@@ -312,7 +316,7 @@ func TestDoctorBrokenSetUps(t *testing.T) {
 		{
 			name: "store with a newer schema",
 			edit: func(t *testing.T, e *doctorEnv) { e.cfg.DatabaseURL = newerSchemaDB(t) },
-			line: "✗ database schema is version 99, newer than this recordsbot (knows up to 3): upgrade recordsbot or restore a backup",
+			line: "✗ database schema is version 99, newer than this recordsbot (knows up to 5): upgrade recordsbot or restore a backup",
 			fix:  "run the recordsbot release", blocking: true,
 		},
 		{
@@ -385,7 +389,7 @@ func TestDoctorWriteCheck(t *testing.T) {
 // inspection in full.
 func TestDoctorJSON(t *testing.T) {
 	t.Parallel()
-	granted := slices.DeleteFunc(slacktest.ManifestScopes(), func(s string) bool { return s == "im:read" || s == "links:write" })
+	granted := slices.DeleteFunc(slacktest.ManifestScopes(), func(s string) bool { return s == "im:history" || s == "links:write" })
 	e := doctorSetUp(t, nil, []slacktest.Option{slacktest.WithScopes(granted...)}, nil)
 	out, err := doctorRun(t, e.cfg, "--json")
 	require.ErrorIs(t, err, errDoctorFailed)
@@ -417,7 +421,7 @@ func TestDoctorJSON(t *testing.T) {
 	for _, s := range rep.Sections {
 		titles = append(titles, s.Title)
 	}
-	assert.Equal(t, []string{"Configuration", "Records API", "Slack", "Store", "Public URL"}, titles)
+	assert.Equal(t, []string{"Configuration", "Records API", "Slack", "Store", "Public URL", "Dependencies"}, titles)
 	assert.Equal(t, 1, rep.Blocking)
 	var failedChecks []string
 	for _, s := range rep.Sections {
@@ -431,7 +435,7 @@ func TestDoctorJSON(t *testing.T) {
 		}
 	}
 	require.Len(t, failedChecks, 1)
-	assert.Equal(t, "the bot token lacks im:read, links:write", failedChecks[0])
+	assert.Equal(t, "the bot token lacks im:history, links:write", failedChecks[0])
 	assert.True(t, rep.Records.Reachable)
 	assert.True(t, rep.Records.KeyAccepted)
 	require.NotEmpty(t, rep.Records.Endpoints)
@@ -470,4 +474,17 @@ func closedURL() string {
 	srv := httptest.NewServer(http.NotFoundHandler())
 	srv.Close()
 	return srv.URL
+}
+
+// doctor shows the dependencies as serve's checker would report them: a
+// records service that does not answer is records 0, with the reason.
+func TestDoctorShowsDependencies(t *testing.T) {
+	t.Parallel()
+	e := doctorSetUp(t, nil, nil, nil)
+	e.cfg.RecordsAPIURL = closedURL() + "/api/v1"
+	out, err := doctorRun(t, e.cfg)
+	require.ErrorIs(t, err, errDoctorFailed)
+	l, _ := lineWith(t, out, `✗ records: down (recordsbot_dependency_up{dependency="records"} 0): records api:`)
+	assert.Contains(t, l, "(advisory)", "the Records API section already counts it")
+	lineWith(t, out, `✓ slack: up (recordsbot_dependency_up{dependency="slack"} 1)`)
 }

@@ -102,6 +102,9 @@ func (s *Server) recordAck(user, channel string, body []byte) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if ok {
+		s.ws.noteMessageMarkdownLocked("ack", body)
+	}
 	s.ws.addEphemeralLocked(Ephemeral{User: user, Channel: channel, Text: text, Blocks: blocks, From: "ack"})
 	s.signalLocked()
 }

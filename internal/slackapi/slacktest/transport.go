@@ -222,6 +222,9 @@ func (s *Server) serveAPI(in inbound) answer {
 		At:     s.ws.now(),
 	}
 	a := s.answerLocked(in, call.At)
+	if a.errCode == "" {
+		s.ws.noteCallMarkdownLocked(in.method, in.params)
+	}
 	call.Status, call.Error = a.status, a.errCode
 	s.calls = append(s.calls, call)
 	s.signalLocked()
@@ -320,6 +323,7 @@ func (s *Server) serveResponse(id string, body []byte, readOK bool) answer {
 		if rc, ok := s.ws.responseContexts[id]; ok {
 			s.ws.showResponseLocked(rc, body)
 		}
+		s.ws.noteMessageMarkdownLocked(ResponseMethod, body)
 		// Slack answers a plain "ok", which slack-go checks for.
 		a = textAnswer(http.StatusOK, "ok")
 	}

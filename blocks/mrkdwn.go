@@ -1,0 +1,459 @@
+package blocks
+
+import (
+	"net/url"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/recordsbot/recordsbot/apiclient"
+)
+
+// Minutes as Slack text.
+//
+// Records write minutes in Markdown or HTML; Slack's mrkdwn is neither: it
+// has no headings, bolds with one asterisk, and decodes only &amp; &lt;
+// &gt; (https://docs.slack.dev/messaging/formatting-message-text). A body
+// shown as written reads "# Finance", "**Present:**" and "[the
+// report](https://…)" in Slack. So a body is parsed (goldmark's AST for
+// Markdown, golang.org/x/net/html for HTML) into the document below, the
+// same for both, and written out as mrkdwn:
+//
+//	# Heading / <h1>          *Heading* on a line of its own
+//	**bold** / <b>, <strong>  *bold*
+//	_em_ / <i>, <em>          _em_
+//	~~strike~~ / <s>, <del>   ~strike~
+//	`code` / <code>           `code`
+//	- item / <ul><li>         • item (nested: ◦ item, indented)
+//	1. item / <ol><li>        1. item
+//	> quote / <blockquote>    > quote, every line
+//	[text](url) / <a href>    <url|text>, http(s) and mailto only
+//	```code``` / <pre>        ```code```
+//
+// Record text is escaped exactly once (Escape); a URL inside <…> has its
+// &, < and > escaped as entities and | and spaces percent-encoded, as
+// Slack's rules for links require. Anything else (images, raw HTML,
+// scripts) leaves only its text, or nothing.
+
+// docBlock is one block of a minutes document: a paragraph, a heading
+// line, one list item, a quoted paragraph or a code block.
+type docBlock struct {
+	// lead is what the block's first line starts with ("• ", "1. ",
+	// indentation); quote puts "> " before every line.
+	lead  string
+	quote bool
+	// heading, code: the block is a heading (shown bold) or preformatted.
+	heading, code bool
+	// tight joins the block to the one before with a line break rather
+	// than a blank line (list items, a quote's paragraphs, table rows).
+	tight bool
+	spans []span
+}
+
+// spanKind is what a span of a block's text is.
+type spanKind int
+
+const (
+	spanText spanKind = iota
+	spanStrong
+	spanEm
+	spanStrike
+	spanCode
+	spanLink
+	spanBreak // a hard line break
+)
+
+// span is a run of a block's text: plain text, a style over its kids, code
+// or a link.
+type span struct {
+	kind spanKind
+	text string // spanText, spanCode: the text as the record has it
+	url  string // spanLink
+	kids []span
+}
+
+// doc is a minutes body parsed for Slack.
+type doc struct {
+	blocks []docBlock
+}
+
+// parseBody parses body in format.
+func parseBody(body string, format apiclient.BodyFormat) doc {
+	body = strings.ToValidUTF8(body, "\uFFFD")
+	if format == apiclient.FormatHTML {
+		return parseHTML(body)
+	}
+	return parseMarkdown(body)
+}
+
+// Mrkdwn returns a minutes body (Markdown, or HTML when format says so) as
+// Slack mrkdwn of at most max characters, escaped exactly once. A longer
+// body keeps whole blocks (paragraphs, list items, headings) while they
+// fit, else cuts the first block at a sentence or word boundary outside
+// any link, entity or style, and ends in "…". max <= 0 gives the whole
+// body. Invalid UTF-8 is replaced. The result is "" for a body with no
+// text.
+func Mrkdwn(body string, format apiclient.BodyFormat, max int) string {
+	return parseBody(body, format).mrkdwn(max)
+}
+
+// PlainText returns a minutes body as plain text: no markup, one block a
+// paragraph, separated by blank lines, not escaped. It is what a search
+// index reads and what a snippet is cut from (escape it with Escape).
+func PlainText(body string, format apiclient.BodyFormat) string {
+	d := parseBody(body, format)
+	var b strings.Builder
+	for _, bl := range d.blocks {
+		t := strings.TrimSpace(plainSpans(bl.spans))
+		if t == "" {
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteString("\n\n")
+		}
+		b.WriteString(t)
+	}
+	return b.String()
+}
+
+func plainSpans(spans []span) string {
+	var b strings.Builder
+	for _, s := range spans {
+		switch s.kind {
+		case spanText, spanCode:
+			b.WriteString(s.text)
+		case spanBreak:
+			b.WriteByte('\n')
+		default:
+			b.WriteString(plainSpans(s.kids))
+		}
+	}
+	return b.String()
+}
+
+// rendered is one block written as mrkdwn, with the places it may be cut.
+type rendered struct {
+	text  string
+	tight bool
+	// cuts are byte offsets in text where it may end: after a word, outside
+	// any style, link or entity; sentence marks those after ".", "!" or "?".
+	cuts     []int
+	sentence map[int]bool
+}
+
+// mrkdwn writes d as mrkdwn; see Mrkdwn.
+func (d doc) mrkdwn(max int) string {
+	var out []docBlock
+	for _, bl := range d.blocks {
+		if strings.TrimSpace(plainSpans(bl.spans)) != "" {
+			out = append(out, bl)
+		}
+	}
+	var b strings.Builder
+	n := 0 // characters written
+	for i, bl := range out {
+		// Blocks are written only as far as max reaches: a long body costs
+		// no more than its opening.
+		r := bl.render()
+		sep := ""
+		if i > 0 {
+			sep = "\n\n"
+			if r.tight {
+				sep = "\n"
+			}
+		}
+		size := utf8.RuneCountInString(sep + r.text)
+		if max <= 0 || n+size <= max && (i == len(out)-1 || n+size+3 <= max) {
+			b.WriteString(sep + r.text)
+			n += size
+			continue
+		}
+		// Room for the ellipsis on a line of its own after whole blocks, or
+		// at the end of a cut block.
+		if b.Len() > 0 && n >= max/2 {
+			return b.String() + "\n" + ellipsis
+		}
+		if cut := r.cutTo(max - n - utf8.RuneCountInString(sep) - 1); cut != "" {
+			return b.String() + sep + cut + ellipsis
+		}
+		if b.Len() > 0 {
+			return b.String() + "\n" + ellipsis
+		}
+		return ""
+	}
+	return b.String()
+}
+
+// cutTo returns the longest prefix of r of at most max characters that
+// ends at one of its cut places, preferring a sentence's end in the second
+// half; "" when none fits.
+func (r rendered) cutTo(max int) string {
+	best, bestSentence := -1, -1
+	n, at := 0, 0 // characters in r.text[:at]
+	for _, c := range r.cuts {
+		n += utf8.RuneCountInString(r.text[at:c])
+		at = c
+		if n > max {
+			break
+		}
+		best = c
+		if r.sentence[c] {
+			bestSentence = c
+		}
+	}
+	if best < 0 {
+		return ""
+	}
+	if bestSentence > 0 && bestSentence >= best/2 {
+		best = bestSentence
+	}
+	return strings.TrimRightFunc(r.text[:best], unicode.IsSpace)
+}
+
+// writer writes one block's spans as mrkdwn, noting where it may be cut.
+type writer struct {
+	b        strings.Builder
+	lineLead string // what every line after the first starts with
+	depth    int    // styles and links open
+	active   map[spanKind]bool
+	r        rendered
+}
+
+func (bl docBlock) render() rendered {
+	w := &writer{active: map[spanKind]bool{}, r: rendered{tight: bl.tight, sentence: map[int]bool{}}}
+	first := bl.lead
+	w.lineLead = strings.Repeat(" ", utf8.RuneCountInString(bl.lead))
+	if bl.quote {
+		first, w.lineLead = "> "+first, "> "+w.lineLead
+	}
+	w.b.WriteString(first)
+	switch {
+	case bl.code:
+		code := strings.Trim(plainSpans(bl.spans), "\n")
+		code = strings.ReplaceAll(code, "```", "'''")
+		w.b.WriteString("```\n")
+		w.lines(Escape(code))
+		w.b.WriteString("\n```")
+	case bl.heading:
+		w.spans([]span{{kind: spanStrong, kids: bl.spans}})
+	default:
+		w.spans(bl.spans)
+	}
+	w.r.text = strings.TrimRightFunc(w.b.String(), unicode.IsSpace)
+	return w.r
+}
+
+// lines writes s, starting every line after the first with lineLead.
+func (w *writer) lines(s string) {
+	w.b.WriteString(strings.ReplaceAll(s, "\n", "\n"+w.lineLead))
+}
+
+func (w *writer) spans(spans []span) {
+	for i, s := range spans {
+		switch s.kind {
+		case spanText:
+			w.text(s.text)
+		case spanBreak:
+			if i < len(spans)-1 {
+				w.b.WriteString("\n" + w.lineLead)
+			}
+		case spanCode:
+			code := strings.Join(strings.Fields(strings.ReplaceAll(s.text, "`", "'")), " ")
+			if code != "" {
+				w.b.WriteString("`" + Escape(code) + "`")
+			}
+		case spanLink:
+			w.link(s)
+		case spanStrong, spanEm, spanStrike:
+			w.styled(s)
+		}
+	}
+}
+
+// text writes record text escaped, a run of white space as one space, and
+// notes the word breaks outside any style as places to cut.
+func (w *writer) text(t string) {
+	words := strings.FieldsFunc(t, unicode.IsSpace)
+	if len(words) == 0 {
+		if t != "" {
+			w.space()
+		}
+		return
+	}
+	if unicode.IsSpace(rune(t[0])) {
+		w.space()
+	}
+	for i, word := range words {
+		if i > 0 {
+			w.space()
+		}
+		w.b.WriteString(w.word(word))
+	}
+	if last, _ := utf8.DecodeLastRuneInString(t); unicode.IsSpace(last) {
+		w.space()
+	}
+}
+
+// word is one word of record text as mrkdwn: escaped once, an entity
+// written as it is kept as it looks (EscapeTyped), and Markdown the
+// record spelled out literally (`\*\*not bold\*\*`, `\# not a heading`)
+// kept from reading as Markdown with a zero-width space, so that no mrkdwn
+// text ever shows standard Markdown syntax (slacktest.StandardMarkdown).
+func (w *writer) word(word string) string {
+	word = EscapeTyped(word)
+	for strings.Contains(word, "**") {
+		word = strings.ReplaceAll(word, "**", "*"+zwsp+"*")
+	}
+	if strings.Contains(word, "](") {
+		word = strings.ReplaceAll(word, "](", "]"+zwsp+"(")
+	}
+	if word[0] == '#' && w.atLineStart() {
+		word = zwsp + word
+	}
+	return word
+}
+
+// zwsp is a zero-width space: invisible, it keeps two characters from
+// forming syntax.
+const zwsp = "\u200b"
+
+// atLineStart reports whether nothing but a line's lead was written on the
+// current line. Only the last few bytes are read: a lead is short, and a
+// long paragraph must not cost a scan per word.
+func (w *writer) atLineStart() bool {
+	s := w.b.String()
+	tail := s[max(0, len(s)-32):]
+	i := strings.LastIndexByte(tail, '\n')
+	if i < 0 && len(tail) < len(s) {
+		return false
+	}
+	return strings.TrimLeft(tail[i+1:], "> •◦0123456789.") == ""
+}
+
+// space writes one space unless the text already ends in one (or a line
+// lead), and notes the place before it as a cut.
+func (w *writer) space() {
+	s := w.b.String()
+	if s == "" || strings.HasSuffix(s, " ") || strings.HasSuffix(s, "\n") {
+		return
+	}
+	if w.depth == 0 {
+		at := w.b.Len()
+		w.r.cuts = append(w.r.cuts, at)
+		if strings.ContainsAny(s[len(s)-1:], ".!?:;") {
+			w.r.sentence[at] = true
+		}
+	}
+	w.b.WriteByte(' ')
+}
+
+// markers are the mrkdwn characters of each style.
+var markers = map[spanKind]string{spanStrong: "*", spanEm: "_", spanStrike: "~"}
+
+// styled writes a style around its kids. Slack reads a style only when its
+// marks touch the text, so space inside the span moves outside the marks; a
+// style already open (bold inside bold) adds no marks; an empty one adds
+// nothing.
+func (w *writer) styled(s span) {
+	if w.active[s.kind] {
+		w.spans(s.kids)
+		return
+	}
+	inner := &writer{active: map[spanKind]bool{s.kind: true}, lineLead: w.lineLead, depth: 1, r: rendered{sentence: map[int]bool{}}}
+	for k, v := range w.active {
+		inner.active[k] = v
+	}
+	inner.spans(s.kids)
+	text := inner.b.String()
+	trimmed := strings.TrimSpace(text)
+	if trimmed == "" {
+		if text != "" {
+			w.space()
+		}
+		return
+	}
+	if text != strings.TrimLeftFunc(text, unicode.IsSpace) {
+		w.space()
+	}
+	m := markers[s.kind]
+	w.b.WriteString(m + strings.ReplaceAll(trimmed, m, "") + m)
+	if text != strings.TrimRightFunc(text, unicode.IsSpace) {
+		w.space()
+	}
+}
+
+// link writes <url|text> for an http(s) or mailto link, else the text
+// alone.
+func (w *writer) link(s span) {
+	label := strings.Join(strings.Fields(plainSpans(s.kids)), " ")
+	u, ok := linkURL(s.url)
+	if !ok {
+		w.text(label)
+		return
+	}
+	if label == "" || label == s.url {
+		w.b.WriteString("<" + u + ">")
+		return
+	}
+	// Slack ends a link's text at ">", which Escape has made an entity.
+	w.b.WriteString("<" + u + "|" + Escape(label) + ">")
+}
+
+// linkURL is raw as Slack reads a URL in <…>: &, < and > as entities, |
+// and white space percent-encoded (https://docs.slack.dev/messaging/
+// formatting-message-text#linking-urls). Only http, https and mailto URLs
+// are links; ok is false for anything else.
+func linkURL(raw string) (string, bool) {
+	raw = strings.TrimSpace(raw)
+	p, err := url.Parse(raw)
+	if err != nil || len(raw) > maxInlineURL {
+		return "", false
+	}
+	switch strings.ToLower(p.Scheme) {
+	case "http", "https":
+		if p.Host == "" {
+			return "", false
+		}
+	case "mailto":
+		if p.Opaque == "" {
+			return "", false
+		}
+	default:
+		return "", false
+	}
+	var b strings.Builder
+	for i, r := range raw {
+		switch {
+		case r == '&' && entityAt(raw[i:]):
+			// Escaped, "&lt;" would read as an entity escaped twice.
+			b.WriteString("%26")
+		case r == '|':
+			b.WriteString("%7C")
+		case unicode.IsSpace(r) || unicode.IsControl(r):
+			b.WriteString(url.PathEscape(string(r)))
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return Escape(b.String()), true
+}
+
+// entityAt reports whether s starts with one of the entities Slack
+// decodes.
+func entityAt(s string) bool {
+	return strings.HasPrefix(s, "&amp;") || strings.HasPrefix(s, "&lt;") || strings.HasPrefix(s, "&gt;")
+}
+
+// itemLead is the lead of a list item: "• " (nested: "◦ ", indented by four
+// spaces a level) or "n. ".
+func itemLead(depth int, ordered bool, n int) string {
+	indent := strings.Repeat("    ", max(depth-1, 0))
+	switch {
+	case ordered:
+		return indent + strconv.Itoa(n) + ". "
+	case depth > 1:
+		return indent + "◦ "
+	}
+	return indent + "• "
+}

@@ -1,0 +1,338 @@
+package bot_test
+
+import (
+	"context"
+	"encoding/xml"
+	"fmt"
+	"net/http"
+	"net/url"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/recordsbot/recordsbot/apiclient/recordstest"
+	"github.com/recordsbot/recordsbot/bot"
+	"github.com/recordsbot/recordsbot/bot/minutespage"
+	"github.com/recordsbot/recordsbot/minutes"
+	"github.com/recordsbot/recordsbot/store"
+)
+
+// entryLinkRE finds the meetings an archive page lists, in order.
+var entryLinkRE = regexp.MustCompile(`<h3 class="entry-title"><a href="minutes/([^"]+)">`)
+
+// nextLinkRE finds the archive's "Older minutes" link.
+var nextLinkRE = regexp.MustCompile(`<a rel="next" href="([^"]+)">`)
+
+// archiveIDs returns the meeting IDs an archive page lists and its next
+// page's path ("" on the last).
+func archiveIDs(t *testing.T, body string) (ids []string, next string) {
+	t.Helper()
+	for _, m := range entryLinkRE.FindAllStringSubmatch(body, -1) {
+		id, err := url.PathUnescape(m[1])
+		require.NoError(t, err)
+		ids = append(ids, id)
+	}
+	if m := nextLinkRE.FindStringSubmatch(body); m != nil {
+		next = "/minutes" + strings.ReplaceAll(m[1], "&amp;", "&")
+	}
+	return ids, next
+}
+
+// withAuditHistory adds 30 past Audit meetings, each with approved
+// minutes, a day apart, and one whose minutes are in review.
+func withAuditHistory() harnessOption {
+	return withDataset(func(d *recordstest.Dataset) {
+		start := time.Now().UTC().Truncate(24*time.Hour).AddDate(0, 0, -40)
+		for i := range 30 {
+			id := fmt.Sprintf("mtg_audit_%02d", i)
+			d.Meetings = append(d.Meetings, recordstest.Meeting{ID: id, Title: fmt.Sprintf("Audit meeting %d", i), Committee: "Audit", Date: start.AddDate(0, 0, i).Add(18 * time.Hour)})
+			d.Minutes = append(d.Minutes, recordstest.Minutes{MeetingID: id, Status: "approved", Body: fmt.Sprintf("# Audit %d\n\nThe accounts were **approved**.", i), UpdatedAt: start.AddDate(0, 0, i+2)})
+		}
+		d.Meetings = append(d.Meetings, recordstest.Meeting{ID: "mtg_audit_hidden", Title: "Audit, in review", Committee: "Audit", Date: start.AddDate(0, 0, 35)})
+		d.Minutes = append(d.Minutes, recordstest.Minutes{MeetingID: "mtg_audit_hidden", Status: "in_review", Body: "Not yet."})
+	})
+}
+
+// visibleIDs are the meetings of committee ("" for all) with published
+// minutes, dated no later than now.
+func (h *harness) visibleIDs(committee string) map[string]bool {
+	out := map[string]bool{}
+	for _, min := range h.data.Minutes {
+		if min.Status != "approved" && min.Status != "published_draft" {
+			continue
+		}
+		m := h.demoMeeting(min.MeetingID)
+		if (committee == "" || m.Committee == committee) && !m.Date.After(time.Now()) {
+			out[m.ID] = true
+		}
+	}
+	return out
+}
+
+// walkArchive follows the archive from path to its last page.
+func (h *harness) walkArchive(t *testing.T, path string) (ids []string, pages int) {
+	t.Helper()
+	for path != "" && pages < 20 {
+		r := h.fetchPage("", path, nil)
+		require.Equal(t, http.StatusOK, r.status, r.body)
+		assertPageHeaders(t, r)
+		assertNoActiveContent(t, r.body)
+		got, next := archiveIDs(t, r.body)
+		assert.LessOrEqual(t, len(got), minutes.ArchivePageSize)
+		ids = append(ids, got...)
+		path, pages = next, pages+1
+	}
+	return ids, pages
+}
+
+func TestMinutesArchiveListsEveryPublishedMinutesNewestFirst(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, withAuditHistory())
+	ids, pages := h.walkArchive(t, "/minutes")
+	assert.Greater(t, pages, 1, "the archive is paged")
+	want := h.visibleIDs("")
+	seen := map[string]bool{}
+	var last time.Time
+	for _, id := range ids {
+		assert.False(t, seen[id], "%s listed twice", id)
+		seen[id] = true
+		m := h.demoMeeting(id)
+		if !m.Date.IsZero() {
+			assert.False(t, !last.IsZero() && m.Date.After(last), "%s (%s) after a newer one", id, m.Date)
+			last = m.Date
+		}
+	}
+	assert.Equal(t, want, seen, "every published minutes, nothing else (no hidden, no future)")
+	assert.False(t, seen["mtg_audit_hidden"])
+}
+
+func TestMinutesArchiveFiltersByCommittee(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, withAuditHistory())
+	first := h.fetchPage("", "/minutes?committee=audit", nil)
+	require.Equal(t, http.StatusOK, first.status)
+	assert.Contains(t, first.body, "<h1 id=\"archive-title\">audit minutes</h1>")
+	assert.Contains(t, first.body, `href="minutes/feed.atom?committee=audit"`, "the committee's feed is offered")
+	ids, _ := h.walkArchive(t, "/minutes?committee=audit")
+	got := map[string]bool{}
+	for _, id := range ids {
+		got[id] = true
+	}
+	assert.Equal(t, h.visibleIDs("Audit"), got, "the committee, matched however it is spelt, and only it")
+	assert.Len(t, ids, 30)
+}
+
+func TestMinutesArchiveShowsTheOrganisationAndApprovalDates(t *testing.T) {
+	t.Parallel()
+	london, err := time.LoadLocation("Europe/London")
+	require.NoError(t, err)
+	h := newHarness(t, withAuditHistory(), withConfig(func(c *bot.Config) {
+		c.OrgName = "Riverside & Co Trust"
+		c.Zone = london
+	}))
+	r := h.fetchPage("", "/minutes?committee=Audit", nil)
+	require.Equal(t, http.StatusOK, r.status)
+	assert.Contains(t, r.body, `<span class="org-name">Riverside &amp; Co Trust</span>`)
+	assert.Contains(t, r.body, `<p class="print-org">Riverside &amp; Co Trust · Committee minutes</p>`, "the organisation is named in print too")
+	assert.Contains(t, r.body, `<link rel="alternate" type="application/atom+xml" href="minutes/feed.atom?committee=Audit"`, "the page offers its feed")
+	assert.Contains(t, r.body, `<link rel="stylesheet" href="minutes/assets/style.css?v=`, "the stylesheet, relative to /minutes")
+	assert.Contains(t, r.body, "approved on <time")
+	assert.Contains(t, r.body, "The accounts were approved.", "an excerpt of the minutes, as text")
+
+	page := h.fetchPage("", minutesPath("mtg_audit_29"), nil)
+	require.Equal(t, http.StatusOK, page.status)
+	assert.Contains(t, page.body, "Approved on <time")
+	assert.Regexp(t, `<span class="clock">18:00 (GMT|BST)</span>`, page.body, "times in RECORDS_TIMEZONE")
+	assert.Contains(t, page.body, `<a href="../minutes">All minutes</a>`)
+}
+
+func TestMinutesArchiveRefusesCursorsItDidNotMake(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	assertNotFoundPage(t, h.fetchPage("", "/minutes?after=not-a-cursor", nil))
+}
+
+func TestMinutesArchiveSearchBox(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	r := h.fetchPage("", "/minutes?q=insurance", nil)
+	require.Equal(t, http.StatusOK, r.status)
+	assert.Contains(t, r.body, `<form class="archive-search" method="get" action="" role="search">`, "a search box that works without script")
+	assert.Contains(t, r.body, "Search isn't available here yet", "without a search, the archive says so")
+	assert.Contains(t, r.header.Get("Content-Security-Policy"), "form-action 'self'", "the CSP lets the search box submit to the bot only")
+
+	var asked string
+	h.rebuild(bot.Deps{MinutesSearch: func(_ context.Context, typed string) ([]minutespage.SearchHit, error) {
+		asked = typed
+		return []minutespage.SearchHit{{
+			MeetingID: "mtg/1", Title: "Finance <b>", Committee: "Finance", Date: time.Date(2026, 3, 4, 0, 0, 0, 0, time.UTC),
+			Snippet: []minutespage.SnippetPart{{Text: "renewed the "}, {Text: "insurance", Match: true}, {Text: " <script>"}},
+		}}, nil
+	}})
+	r = h.fetchPage("", "/minutes?q="+url.QueryEscape(`insurance "open`), nil)
+	require.Equal(t, http.StatusOK, r.status)
+	assert.Equal(t, `insurance "open`, asked, "the search gets the text as typed")
+	assert.Contains(t, r.body, `<a href="minutes/mtg%2F1">Finance &lt;b&gt;</a>`)
+	assert.Contains(t, r.body, "renewed the <mark>insurance</mark> &lt;script&gt;")
+	assertNoActiveContent(t, r.body)
+
+	h.rebuild(bot.Deps{MinutesSearch: func(context.Context, string) ([]minutespage.SearchHit, error) { return nil, nil }})
+	r = h.fetchPage("", "/minutes?q=zebra", nil)
+	assert.Contains(t, r.body, "No published minutes mention “zebra”.")
+}
+
+// atom is Atom 1.0 as a strict reader takes it (RFC 4287).
+type (
+	atomFeed struct {
+		XMLName xml.Name    `xml:"http://www.w3.org/2005/Atom feed"`
+		ID      string      `xml:"http://www.w3.org/2005/Atom id"`
+		Title   string      `xml:"http://www.w3.org/2005/Atom title"`
+		Updated string      `xml:"http://www.w3.org/2005/Atom updated"`
+		Authors []atomName  `xml:"http://www.w3.org/2005/Atom author"`
+		Links   []atomLink  `xml:"http://www.w3.org/2005/Atom link"`
+		Entries []atomEntry `xml:"http://www.w3.org/2005/Atom entry"`
+	}
+	atomName struct {
+		Name string `xml:"http://www.w3.org/2005/Atom name"`
+	}
+	atomLink struct {
+		Rel  string `xml:"rel,attr"`
+		Type string `xml:"type,attr"`
+		Href string `xml:"href,attr"`
+	}
+	atomEntry struct {
+		ID         string     `xml:"http://www.w3.org/2005/Atom id"`
+		Title      string     `xml:"http://www.w3.org/2005/Atom title"`
+		Updated    string     `xml:"http://www.w3.org/2005/Atom updated"`
+		Authors    []atomName `xml:"http://www.w3.org/2005/Atom author"`
+		Links      []atomLink `xml:"http://www.w3.org/2005/Atom link"`
+		Categories []struct {
+			Term string `xml:"term,attr"`
+		} `xml:"http://www.w3.org/2005/Atom category"`
+		Summary string `xml:"http://www.w3.org/2005/Atom summary"`
+	}
+)
+
+// parseAtom decodes body strictly and checks what RFC 4287 requires: a
+// feed and each entry have an id (an absolute IRI), a title and an
+// RFC 3339 updated; the feed an author (or each entry one) and a self
+// link; each entry an alternate link.
+func parseAtom(t *testing.T, body string) atomFeed {
+	t.Helper()
+	dec := xml.NewDecoder(strings.NewReader(body))
+	dec.Strict = true
+	var f atomFeed
+	require.NoError(t, dec.Decode(&f), "well-formed Atom")
+	requireIRI := func(what, s string) {
+		u, err := url.Parse(s)
+		require.NoError(t, err, what)
+		require.True(t, u.IsAbs(), "%s %q is an absolute IRI", what, s)
+	}
+	requireIRI("feed id", f.ID)
+	require.NotEmpty(t, strings.TrimSpace(f.Title), "feed title")
+	_, err := time.Parse(time.RFC3339, f.Updated)
+	require.NoError(t, err, "feed updated")
+	self := false
+	for _, l := range f.Links {
+		self = self || l.Rel == "self" && l.Href != ""
+	}
+	require.True(t, self, "a feed links to itself")
+	for _, e := range f.Entries {
+		requireIRI("entry id", e.ID)
+		require.NotEmpty(t, strings.TrimSpace(e.Title), "entry title")
+		_, err := time.Parse(time.RFC3339, e.Updated)
+		require.NoError(t, err, "entry updated")
+		require.True(t, len(f.Authors) > 0 && f.Authors[0].Name != "" || len(e.Authors) > 0, "an author for every entry")
+		alt := false
+		for _, l := range e.Links {
+			alt = alt || (l.Rel == "alternate" || l.Rel == "") && l.Href != ""
+		}
+		require.True(t, alt, "entry %s links to its page", e.ID)
+	}
+	return f
+}
+
+func TestMinutesFeedIsAtom(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, withAuditHistory(), withConfig(func(c *bot.Config) { c.OrgName = "Riverside Trust" }))
+	r := h.fetchPage("", "/minutes/feed.atom", nil)
+	require.Equal(t, http.StatusOK, r.status, r.body)
+	assert.Equal(t, "application/atom+xml; charset=utf-8", r.header.Get("Content-Type"))
+	f := parseAtom(t, r.body)
+	assert.Equal(t, "Riverside Trust: Committee minutes", f.Title)
+	assert.Equal(t, "Riverside Trust", f.Authors[0].Name)
+	require.NotEmpty(t, f.Entries)
+	assert.LessOrEqual(t, len(f.Entries), minutes.ArchivePageSize)
+	drafts := 0
+	for _, e := range f.Entries {
+		require.True(t, strings.HasPrefix(e.ID, "https://records-bot.example.org/minutes/"), e.ID)
+		id, err := url.PathUnescape(strings.TrimPrefix(e.ID, "https://records-bot.example.org/minutes/"))
+		require.NoError(t, err)
+		assert.Equal(t, e.ID, e.Links[0].Href, "an entry links to its page on the bot")
+		var min recordstest.Minutes
+		for _, m := range h.data.Minutes {
+			if m.MeetingID == id {
+				min = m
+			}
+		}
+		if !min.UpdatedAt.IsZero() {
+			assert.Equal(t, min.UpdatedAt.UTC().Format(time.RFC3339), e.Updated, "updated is when the minutes were approved")
+		}
+		if min.Status == "published_draft" {
+			drafts++
+			assert.True(t, strings.HasPrefix(e.Title, "Draft: "), "a draft says so: %q", e.Title)
+			assert.Equal(t, "draft", e.Categories[0].Term)
+		} else {
+			assert.Equal(t, "approved", e.Categories[0].Term)
+		}
+	}
+
+	one := parseAtom(t, h.fetchPage("", "/minutes/feed.atom?committee=Audit", nil).body)
+	assert.Equal(t, "Riverside Trust: Audit minutes", one.Title)
+	for _, e := range one.Entries {
+		assert.Contains(t, e.Title, "Audit meeting")
+		assert.Contains(t, e.Summary, "The accounts were approved.", "the summary is the minutes as text")
+	}
+}
+
+// With PUBLIC_MINUTES=false every public page answers 404 and reads
+// nothing from the records.
+func TestPublicMinutesOffHidesEveryPage(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, withMinutes(func(c *minutes.Config) { c.Public = false }))
+	m, _ := h.demoMinutes(plainApproved)
+	calls := h.records.Count("", "")
+	for _, path := range []string{"/minutes", "/minutes?committee=Finance", "/minutes?q=budget", "/minutes/feed.atom",
+		"/minutes/feed.atom?committee=Finance", minutesPath(m.ID)} {
+		r := h.fetchPage("", path, nil)
+		assertNotFoundPage(t, r)
+		assertPageHeaders(t, r)
+		assert.Equal(t, http.StatusNotFound, h.fetchPage(http.MethodHead, path, nil).status, "HEAD %s", path)
+	}
+	assert.Equal(t, calls, h.records.Count("", ""), "pages that are off make no records call")
+}
+
+// The archive's search box finds minutes in the store's index, as
+// /minutes search does: stemmed words, the matches marked, never minutes
+// that may not be shown, and whatever is typed is a page, never an error.
+func TestMinutesArchiveSearchesTheIndex(t *testing.T) {
+	t.Parallel()
+	onEachStore(t, func(t *testing.T, st *store.Store) {
+		h := newSearchHarness(t, st)
+		r := h.fetchPage("", "/minutes?q=budgets", nil)
+		require.Equal(t, http.StatusOK, r.status, r.body)
+		assert.Contains(t, r.body, "Minutes mentioning “budgets”")
+		assert.Regexp(t, `(?i)<mark>budget</mark>`, r.body, "the matched word marked (stemmed: budgets finds budget)")
+		assert.NotContains(t, r.body, "zanzibar", "minutes in review are never found")
+		assertNoActiveContent(t, r.body)
+		assert.Contains(t, h.fetchPage("", "/minutes?q=zanzibar", nil).body, "No published minutes mention “zanzibar”.")
+		for _, typed := range []string{`"open`, `NEAR(budget`, `budget*`, `-budget`, `a:b`, `((`, `committee:`, `<script>`} {
+			r := h.fetchPage("", "/minutes?q="+url.QueryEscape(typed), nil)
+			assert.Equal(t, http.StatusOK, r.status, "typed %q", typed)
+		}
+	})
+}

@@ -1,0 +1,232 @@
+package minutespage
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"html/template"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/recordsbot/recordsbot/apiclient"
+	"github.com/recordsbot/recordsbot/blocks"
+	"github.com/recordsbot/recordsbot/internal/invisible"
+	"github.com/recordsbot/recordsbot/minutes"
+)
+
+// The archive: GET /minutes, the published minutes newest first, a page
+// at a time (?after= a page's cursor), of one committee (?committee=) or
+// all, with a search box (?q=) answered by Options.Search.
+
+// maxQueryLen bounds what the archive reads of ?q= and ?committee=.
+const maxQueryLen = 200
+
+// Search finds published minutes for the archive's search box: the best
+// matches for what a person typed, at most a page of them. It is given
+// the text as typed and must treat it as words, never as query syntax.
+type Search func(ctx context.Context, typed string) ([]SearchHit, error)
+
+// SearchHit is one minutes found by a Search.
+type SearchHit struct {
+	MeetingID, Title, Committee string
+	Date                        time.Time
+	DateHasTime                 bool
+	Draft                       bool
+	// Snippet is the text around the matched words, in parts; the parts
+	// with Match set are shown highlighted. Every part is escaped.
+	Snippet []SnippetPart
+}
+
+// SnippetPart is a run of a snippet's text.
+type SnippetPart struct {
+	Text  string
+	Match bool
+}
+
+// archiveDoc is the archive page's content.
+type archiveDoc struct {
+	// Committee is the committee shown (as typed in ?committee=), "" for
+	// all; Committees those the filter offers.
+	Committee  string
+	Committees []string
+	Entries    []archiveEntry
+	// Next is the query string of the next page; empty on the last.
+	Next string
+	// Query is ?q=; Searched is set when a search ran, SearchOff when
+	// there is no search to run it.
+	Query     string
+	Searched  bool
+	SearchOff bool
+	Hits      []archiveEntry
+	// Feed is the feed of what the page shows, relative to the page.
+	FeedHref string
+}
+
+// archiveEntry is one minutes in the archive or among search results.
+type archiveEntry struct {
+	Href, Title, Committee string
+	Date                   pageTime
+	Draft                  bool
+	// Approved is when the minutes were approved (published, for a
+	// draft); zero when the record does not say.
+	Approved pageTime
+	Snippet  []SnippetPart
+	Excerpt  string
+}
+
+var archiveTemplate = template.Must(template.ParseFS(templateFS, "templates/layout.html", "templates/archive.html"))
+
+// archiveExcerpt is how much of the minutes' text an archive entry shows.
+const archiveExcerptMax = 240
+
+// Archive serves GET /minutes: 200 with a page of the archive, 404 when
+// PUBLIC_MINUTES is off or ?after= is no cursor of the archive's, 503
+// when the records service cannot be read.
+func (s *Site) Archive() http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		ctx := r.Context()
+		setPageHeaders(w.Header())
+		if !s.svc.Public() {
+			s.writeProblem(w, r, http.StatusNotFound, baseArchive)
+			return
+		}
+		q := r.URL.Query()
+		committee := limitText(q.Get("committee"))
+		typed := limitText(q.Get("q"))
+		doc := &archiveDoc{Committee: committee, Query: typed, FeedHref: feedHref(committee)}
+		if latest, err := s.svc.LatestPerCommittee(ctx); err == nil {
+			doc.Committees = committeeNames(latest)
+		}
+		switch {
+		case typed != "" && s.opts.Search == nil:
+			doc.SearchOff = true
+		case typed != "":
+			hits, err := s.opts.Search(ctx, typed)
+			if err != nil {
+				s.opts.Log.WarnContext(ctx, "minutes archive: search failed", "error", err)
+				w.Header().Set("Retry-After", "30")
+				s.writeProblem(w, r, http.StatusServiceUnavailable, baseArchive)
+				return
+			}
+			doc.Searched = true
+			for _, h := range hits {
+				doc.Hits = append(doc.Hits, archiveEntry{
+					Href: entryHref(h.MeetingID), Title: h.Title, Committee: h.Committee,
+					Date: newPageTime(h.Date, h.DateHasTime, s.opts.Zone), Draft: h.Draft, Snippet: h.Snippet,
+				})
+			}
+		}
+		if !doc.Searched {
+			page, err := s.svc.Archive(ctx, committee, q.Get("after"))
+			switch {
+			case errors.Is(err, minutes.ErrBadCursor):
+				s.writeProblem(w, r, http.StatusNotFound, baseArchive)
+				return
+			case err != nil:
+				s.opts.Log.WarnContext(ctx, "minutes archive: records unavailable", "error", err)
+				w.Header().Set("Retry-After", "30")
+				s.writeProblem(w, r, http.StatusServiceUnavailable, baseArchive)
+				return
+			}
+			for _, e := range page.Entries {
+				doc.Entries = append(doc.Entries, s.archiveEntry(e))
+			}
+			if page.Next != "" {
+				next := url.Values{"after": {page.Next}}
+				if committee != "" {
+					next.Set("committee", committee)
+				}
+				doc.Next = "?" + next.Encode()
+			}
+		}
+		title := "Minutes"
+		if committee != "" {
+			title = committee + " minutes"
+		}
+		if s.opts.OrgName != "" {
+			title += " – " + s.opts.OrgName
+		}
+		data := s.frame(title, baseArchive)
+		data.Feed, data.Archive = doc.FeedHref, doc
+		// Search results and later pages are for people, not for search
+		// engines' indexes.
+		data.NoIndex = typed != "" || q.Get("after") != ""
+		page, err := execute(archiveTemplate, data)
+		if err != nil {
+			s.opts.Log.ErrorContext(ctx, "minutes archive: render failed", "error", err)
+			s.writeProblem(w, r, http.StatusInternalServerError, baseArchive)
+			return
+		}
+		h := w.Header()
+		h.Set("Content-Type", "text/html; charset=utf-8")
+		h.Set("Cache-Control", "no-cache")
+		h.Set("ETag", etag(page))
+		http.ServeContent(w, r, "", time.Time{}, bytes.NewReader(page))
+	}
+}
+
+// archiveEntry is e as the archive lists it.
+func (s *Site) archiveEntry(e minutes.Entry) archiveEntry {
+	m, min := e.Meeting, e.Minutes
+	return archiveEntry{
+		Href:      entryHref(m.ID),
+		Title:     nonBlank(invisible.Strip(m.Name()), "Untitled meeting"),
+		Committee: invisible.Strip(m.Committee),
+		Date:      newPageTime(m.Date, m.DateHasTime, s.opts.Zone),
+		Draft:     min.Draft(),
+		Approved:  newPageTime(min.Date, false, s.opts.Zone),
+		Excerpt:   excerpt(min, archiveExcerptMax),
+	}
+}
+
+// excerpt is the opening of the minutes' text, at most max characters,
+// cut at a word.
+func excerpt(min *apiclient.Minutes, max int) string {
+	text := strings.Join(strings.Fields(invisible.Strip(blocks.PlainText(min.Body, min.Format))), " ")
+	if utf8.RuneCountInString(text) <= max {
+		return text
+	}
+	cut := []rune(text)[:max]
+	if i := strings.LastIndexByte(string(cut), ' '); i > max/2 {
+		return string(cut)[:i] + "…"
+	}
+	return string(cut) + "…"
+}
+
+// entryHref is a meeting's page relative to the archive.
+func entryHref(meetingID string) string { return baseArchive + url.PathEscape(meetingID) }
+
+// feedHref is the feed of a committee ("" for all), relative to a page's
+// base.
+func feedHref(committee string) string {
+	if committee == "" {
+		return "feed.atom"
+	}
+	return "feed.atom?" + url.Values{"committee": {committee}}.Encode()
+}
+
+// committeeNames are the committees of entries, in order, each once.
+func committeeNames(es []minutes.Entry) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, e := range es {
+		k := minutes.CommitteeKey(e.Meeting.Committee)
+		if k != "" && !seen[k] {
+			seen[k] = true
+			out = append(out, strings.TrimSpace(e.Meeting.Committee))
+		}
+	}
+	return out
+}
+
+// limitText is a query parameter trimmed and bounded, valid UTF-8.
+func limitText(s string) string {
+	s = strings.TrimSpace(strings.ToValidUTF8(s, ""))
+	if len(s) > maxQueryLen {
+		s = strings.ToValidUTF8(s[:maxQueryLen], "")
+	}
+	return s
+}

@@ -1,0 +1,185 @@
+package minutespage
+
+import (
+	"bytes"
+	"encoding/xml"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/recordsbot/recordsbot/internal/invisible"
+	"github.com/recordsbot/recordsbot/minutes"
+)
+
+// The feed: GET /minutes/feed.atom (?committee= for one committee), the
+// newest published minutes as Atom 1.0 (RFC 4287), so a website or a feed
+// reader can follow them. Each entry links to its page on the bot;
+// updated is when the minutes were approved (published, for a draft), and
+// a draft says so in its title and its category.
+
+// atomNS is Atom 1.0's namespace.
+const atomNS = "http://www.w3.org/2005/Atom"
+
+// Atom 1.0 as the feed writes it; the elements RFC 4287 requires of a
+// feed (id, title, updated, author) and an entry (id, title, updated,
+// link) are always present.
+type (
+	atomFeed struct {
+		XMLName xml.Name    `xml:"http://www.w3.org/2005/Atom feed"`
+		ID      string      `xml:"id"`
+		Title   string      `xml:"title"`
+		Updated string      `xml:"updated"`
+		Author  atomPerson  `xml:"author"`
+		Links   []atomLink  `xml:"link"`
+		Entries []atomEntry `xml:"entry"`
+	}
+	atomPerson struct {
+		Name string `xml:"name"`
+	}
+	atomLink struct {
+		Rel  string `xml:"rel,attr"`
+		Type string `xml:"type,attr,omitempty"`
+		Href string `xml:"href,attr"`
+	}
+	atomCategory struct {
+		Term  string `xml:"term,attr"`
+		Label string `xml:"label,attr,omitempty"`
+	}
+	atomText struct {
+		Type string `xml:"type,attr"`
+		Text string `xml:",chardata"`
+	}
+	atomEntry struct {
+		ID         string         `xml:"id"`
+		Title      string         `xml:"title"`
+		Updated    string         `xml:"updated"`
+		Links      []atomLink     `xml:"link"`
+		Categories []atomCategory `xml:"category"`
+		Summary    *atomText      `xml:"summary,omitempty"`
+	}
+)
+
+// feedSummaryMax is how much of the minutes' text an entry's summary holds.
+const feedSummaryMax = 400
+
+// Feed serves the Atom feed: 200 application/atom+xml with the first page
+// of the archive, 404 when PUBLIC_MINUTES is off, 503 when the records
+// service cannot be read.
+func (s *Site) Feed() http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		ctx := r.Context()
+		setPageHeaders(w.Header())
+		if !s.svc.Public() {
+			s.writeProblem(w, r, http.StatusNotFound, baseRecord)
+			return
+		}
+		committee := limitText(r.URL.Query().Get("committee"))
+		page, err := s.svc.Archive(ctx, committee, "")
+		if err != nil {
+			s.opts.Log.WarnContext(ctx, "minutes feed: records unavailable", "error", err)
+			w.Header().Set("Retry-After", "30")
+			s.writeProblem(w, r, http.StatusServiceUnavailable, baseRecord)
+			return
+		}
+		body, err := s.feed(siteRoot(s.svc, r), committee, page.Entries)
+		if err != nil {
+			s.opts.Log.ErrorContext(ctx, "minutes feed: render failed", "error", err)
+			s.writeProblem(w, r, http.StatusInternalServerError, baseRecord)
+			return
+		}
+		h := w.Header()
+		h.Set("Content-Type", "application/atom+xml; charset=utf-8")
+		h.Set("Cache-Control", "public, max-age=60")
+		h.Set("ETag", etag(body))
+		http.ServeContent(w, r, "", time.Time{}, bytes.NewReader(body))
+	}
+}
+
+// siteRoot is the bot's public base URL: PUBLIC_URL, else the request's
+// own scheme and host (a feed's IDs and links must be absolute).
+func siteRoot(svc *minutes.Service, r *http.Request) string {
+	if u := svc.PublicURL(); u != "" {
+		return u
+	}
+	scheme := "http"
+	if r.TLS != nil || strings.EqualFold(r.Header.Get("X-Forwarded-Proto"), "https") {
+		scheme = "https"
+	}
+	return scheme + "://" + r.Host
+}
+
+// feed renders the feed of entries for committee ("" for all) at root.
+func (s *Site) feed(root, committee string, entries []minutes.Entry) ([]byte, error) {
+	self := root + "/minutes/" + feedHref(committee)
+	archive := root + "/minutes"
+	title := "Committee minutes"
+	if committee != "" {
+		title = committee + " minutes"
+		archive += "?" + url.Values{"committee": {committee}}.Encode()
+	}
+	author := s.opts.OrgName
+	if author != "" {
+		title = author + ": " + title
+	} else {
+		author = "recordsbot"
+	}
+	f := atomFeed{
+		ID: self, Title: title, Author: atomPerson{Name: author},
+		Links: []atomLink{
+			{Rel: "self", Type: "application/atom+xml", Href: self},
+			{Rel: "alternate", Type: "text/html", Href: archive},
+		},
+	}
+	var newest time.Time
+	for _, e := range entries {
+		m, min := e.Meeting, e.Minutes
+		updated := min.Date
+		if updated.IsZero() {
+			updated = m.Date
+		}
+		if updated.After(newest) {
+			newest = updated
+		}
+		href := root + "/minutes/" + url.PathEscape(m.ID)
+		entry := atomEntry{
+			ID:      href,
+			Title:   nonBlank(invisible.Strip(m.Name()), "Untitled meeting"),
+			Updated: atomTime(updated),
+			Links:   []atomLink{{Rel: "alternate", Type: "text/html", Href: href}},
+		}
+		if min.Draft() {
+			entry.Title = "Draft: " + entry.Title
+			entry.Categories = append(entry.Categories, atomCategory{Term: "draft", Label: "Draft, not yet approved"})
+		} else {
+			entry.Categories = append(entry.Categories, atomCategory{Term: "approved", Label: "Approved"})
+		}
+		if c := strings.TrimSpace(invisible.Strip(m.Committee)); c != "" {
+			entry.Categories = append(entry.Categories, atomCategory{Term: c})
+		}
+		if text := excerpt(min, feedSummaryMax); text != "" {
+			entry.Summary = &atomText{Type: "text", Text: text}
+		}
+		f.Entries = append(f.Entries, entry)
+	}
+	// An empty feed, or one whose entries have no dates, was last updated
+	// at no time it can know; the epoch keeps it stable between reads.
+	f.Updated = atomTime(newest)
+	var b bytes.Buffer
+	b.WriteString(xml.Header)
+	enc := xml.NewEncoder(&b)
+	enc.Indent("", "  ")
+	if err := enc.Encode(f); err != nil {
+		return nil, err
+	}
+	b.WriteByte('\n')
+	return b.Bytes(), nil
+}
+
+// atomTime is t as RFC 3339 in UTC, the Unix epoch for a zero t.
+func atomTime(t time.Time) string {
+	if t.IsZero() {
+		t = time.Unix(0, 0)
+	}
+	return t.UTC().Format(time.RFC3339)
+}

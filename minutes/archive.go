@@ -1,0 +1,163 @@
+package minutes
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/recordsbot/recordsbot/apiclient"
+)
+
+// The archive's bounds: how many minutes a page lists, and how much of the
+// records one page may read to find them (meeting pages, and minutes
+// looked up), so a committee with few published minutes among many
+// meetings costs a bounded read per page, however deep the history.
+const (
+	ArchivePageSize    = 20
+	archiveMeetingRead = 5
+	archiveMinutesRead = 100
+	archiveBatch       = 4
+)
+
+// ErrBadCursor is returned by Archive for a cursor it did not make.
+var ErrBadCursor = errors.New("minutes: not an archive cursor")
+
+// ArchivePage is one page of the archive: meetings with visible minutes,
+// newest first (the records' order).
+type ArchivePage struct {
+	Entries []Entry
+	// Next is the cursor of the page after this one; "" when the records
+	// have no more meetings.
+	Next string
+}
+
+// archiveCursor is where an archive page starts: a records page (its
+// token; "" for the first) and how many of its meetings were already
+// looked at.
+type archiveCursor struct {
+	Next string `json:"n,omitempty"`
+	Skip int    `json:"k,omitempty"`
+}
+
+func (c archiveCursor) encode() string {
+	if c == (archiveCursor{}) {
+		return ""
+	}
+	b, _ := json.Marshal(c) // two plain fields: cannot fail
+	return base64.RawURLEncoding.EncodeToString(b)
+}
+
+func decodeCursor(s string) (archiveCursor, error) {
+	var c archiveCursor
+	if s == "" {
+		return c, nil
+	}
+	b, err := base64.RawURLEncoding.DecodeString(s)
+	if err != nil || len(b) > 2048 || json.Unmarshal(b, &c) != nil || c.Skip < 0 {
+		return archiveCursor{}, ErrBadCursor
+	}
+	return c, nil
+}
+
+// Archive returns a page of the published minutes, newest first, of the
+// committee whose CommitteeKey is committee's ("" for all), starting at
+// cursor ("" for the first page; a page's Next for the one after). Pages
+// are shared for CacheTTL. A page lists up to ArchivePageSize minutes and
+// reads at most 5 pages of meetings and 100 minutes to find them: it may
+// list fewer and still have a Next. Meetings in the future are skipped.
+// Errors: ErrBadCursor for a cursor Archive did not make; the records
+// service's, wrapped.
+func (s *Service) Archive(ctx context.Context, committee, cursor string) (ArchivePage, error) {
+	cur, err := decodeCursor(cursor)
+	if err != nil {
+		return ArchivePage{}, err
+	}
+	key := CommitteeKey(committee) + "\x00" + cursor
+	return s.archive.Get(ctx, key, func(ctx context.Context) (ArchivePage, error) {
+		return s.archivePage(ctx, CommitteeKey(committee), cur)
+	})
+}
+
+func (s *Service) archivePage(ctx context.Context, committee string, cur archiveCursor) (ArchivePage, error) {
+	now := s.now()
+	var out ArchivePage
+	reads := 0
+	for page := 0; page < archiveMeetingRead; page++ {
+		p, err := s.records.ListMeetings(ctx, &apiclient.ListMeetingsOptions{Next: cur.Next})
+		if err != nil {
+			return ArchivePage{}, fmt.Errorf("list meetings: %w", err)
+		}
+		ms := p.Meetings[min(cur.Skip, len(p.Meetings)):]
+		for start := 0; start < len(ms); {
+			// The next few meetings that may have minutes, looked up
+			// together.
+			var batch []int
+			end := start
+			for ; end < len(ms) && len(batch) < archiveBatch; end++ {
+				m := &ms[end]
+				if m.Date.After(now) || committee != "" && CommitteeKey(m.Committee) != committee {
+					continue
+				}
+				batch = append(batch, end)
+			}
+			mins, err := s.listedMinutes(ctx, ms, batch)
+			if err != nil {
+				return ArchivePage{}, err
+			}
+			reads += len(batch)
+			for i, j := range batch {
+				if mins[i] == nil {
+					continue
+				}
+				m := ms[j]
+				out.Entries = append(out.Entries, Entry{Meeting: &m, Minutes: mins[i]})
+				if len(out.Entries) == ArchivePageSize {
+					out.Next = archiveCursor{Next: cur.Next, Skip: cur.Skip + j + 1}.encode()
+					return out, nil
+				}
+			}
+			start = end
+			if reads >= archiveMinutesRead && start < len(ms) {
+				out.Next = archiveCursor{Next: cur.Next, Skip: cur.Skip + start}.encode()
+				return out, nil
+			}
+		}
+		if p.Next == "" {
+			return out, nil
+		}
+		cur = archiveCursor{Next: p.Next}
+		if reads >= archiveMinutesRead {
+			break
+		}
+	}
+	out.Next = cur.encode()
+	return out, nil
+}
+
+// listedMinutes looks up, concurrently and through the shared cache, the
+// visible minutes of ms[i] for each i in which; nil for none.
+func (s *Service) listedMinutes(ctx context.Context, ms []apiclient.Meeting, which []int) ([]*apiclient.Minutes, error) {
+	out := make([]*apiclient.Minutes, len(which))
+	errs := make([]error, len(which))
+	var wg sync.WaitGroup
+	for i, j := range which {
+		id := ms[j].ID
+		wg.Go(func() {
+			out[i], errs[i] = s.listed.Get(ctx, id, func(ctx context.Context) (*apiclient.Minutes, error) {
+				min, err := s.records.GetMinutes(ctx, id)
+				if errors.Is(err, apiclient.ErrNotFound) || err == nil && !Visible(min) {
+					return nil, nil
+				}
+				if err != nil {
+					return nil, fmt.Errorf("minutes of %s: %w", id, err)
+				}
+				return min, nil
+			})
+		})
+	}
+	wg.Wait()
+	return out, errors.Join(errs...)
+}
