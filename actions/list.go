@@ -134,7 +134,11 @@ func (l *sharedList) load(ctx context.Context, key string, fresh, stale bool) (*
 			if err != nil {
 				return nil, fmt.Errorf("list %s actions: %w", st, err)
 			}
-			out.Actions = append(out.Actions, part.Actions...)
+			if out.Actions == nil {
+				out.Actions = part.Actions // the client's own copy: no need for another
+			} else {
+				out.Actions = append(out.Actions, part.Actions...)
+			}
 			out.Truncated = out.Truncated || part.Truncated
 			if part.Truncated && part.Total > 0 {
 				out.Total += part.Total

@@ -46,10 +46,28 @@ func newMeetingTitles(r Records, now func() time.Time) *meetingTitles {
 // is gone (404) is remembered as having no title, so it is not asked for
 // again within the hour.
 func (m *meetingTitles) fill(ctx context.Context, list []apiclient.Action) {
+	// Titles already known are filled in at once: with the list cache
+	// off this runs for every command, and the meetings hardly change.
 	var missing []string
 	seen := map[string]bool{}
+	known := map[string]string{}
 	for i := range list {
-		if id := list[i].MeetingID; id != "" && list[i].MeetingTitle == "" && !seen[id] {
+		id := list[i].MeetingID
+		if id == "" || list[i].MeetingTitle != "" {
+			continue
+		}
+		if t, ok := known[id]; ok {
+			list[i].MeetingTitle = t
+			continue
+		}
+		if t, ok := m.titles.Peek(id); ok {
+			if t != "" {
+				known[id] = t
+				list[i].MeetingTitle = t
+			}
+			continue
+		}
+		if !seen[id] {
 			seen[id] = true
 			missing = append(missing, id)
 		}

@@ -124,16 +124,21 @@ func (c *Client) listActions(ctx context.Context, status Status, maxPages int, r
 				}
 				if len(acts)-before == n {
 					// Only a whole page is worth remembering; one cut at the
-					// item cap would replay cut.
-					c.memo.put(key, &pageMemo{
+					// item cap would replay cut. A page with no validator
+					// cannot be asked for conditionally: it is not copied
+					// (put drops any earlier memo of it).
+					p := &pageMemo{
 						etag:         resp.Header.Get("ETag"),
 						lastModified: resp.Header.Get("Last-Modified"),
 						raw:          raw,
-						actions:      slices.Clone(acts[before:]),
 						n:            n,
 						pr:           pr,
 						envelope:     envelope,
-					})
+					}
+					if p.etag != "" || p.lastModified != "" {
+						p.actions = slices.Clone(acts[before:])
+					}
+					c.memo.put(key, p)
 				}
 			}
 			if page == 0 {

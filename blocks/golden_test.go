@@ -242,3 +242,20 @@ func checkAny(v any) error {
 	}
 	panic("unknown golden value")
 }
+
+func TestFollowingGolden(t *testing.T) {
+	t.Parallel()
+	options := []HearOption{{"drafts", "Drafts published"}, {"approvals", "Approvals"}}
+	since := time.Date(2026, 11, 2, 10, 0, 0, 0, time.UTC)
+	follows := []FollowRow{
+		{Committee: "Audit & Risk", Key: "audit & risk", By: "U0ALICE", Since: since, Hears: map[string]bool{"approvals": true}},
+		{Committee: "Finance", Key: "finance", By: "U0BOB", Since: since, Hears: map[string]bool{"drafts": true, "approvals": true}},
+	}
+	assertGolden(t, "following_change", payload(FollowingMessage(Following{Follows: follows, Options: options, CanChange: true, Rev: "1",
+		Note: ":white_check_mark: *Finance* now hears drafts published and approvals."})))
+	assertGolden(t, "following_read_only", payload(FollowingMessage(Following{Follows: follows, Options: options,
+		ChangeNote: "Only admins may change what this channel hears (`FOLLOW_ADMINS_ONLY`).", Rev: "1"})))
+	key, ok := FollowKeyOf(FollowBlockID("audit & risk", "7"))
+	assert.True(t, ok)
+	assert.Equal(t, "audit & risk", key)
+}

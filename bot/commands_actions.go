@@ -14,6 +14,7 @@ import (
 	"github.com/recordsbot/recordsbot/actions"
 	"github.com/recordsbot/recordsbot/apiclient"
 	"github.com/recordsbot/recordsbot/blocks"
+	"github.com/recordsbot/recordsbot/minutes"
 )
 
 // actionsQuery is what /actions was asked for. It is also carried, as JSON,
@@ -23,7 +24,10 @@ type actionsQuery struct {
 	Status  string `json:"s,omitempty"` // a status, "all", or "" for open and in progress
 	Overdue bool   `json:"d,omitempty"`
 	Meeting string `json:"m,omitempty"`
-	Offset  int    `json:"o,omitempty"`
+	// Committee is a committee key: the "My actions here" button of a
+	// weekly digest lists the caller's actions of that committee.
+	Committee string `json:"c,omitempty"`
+	Offset    int    `json:"o,omitempty"`
 
 	// A status change (/actions complete <id>); not carried in paging.
 	verb   apiclient.Status
@@ -247,6 +251,9 @@ func (u *actionsUI) drawPage(src pageSource, caller string, q actionsQuery, c *c
 		if meeting != nil && a.MeetingID != meeting.ID && (meeting.Reference == "" || a.MeetingID != meeting.Reference) {
 			continue
 		}
+		if q.Committee != "" && minutes.CommitteeKey(a.Committee) != q.Committee && !c.is(a.ID) {
+			continue
+		}
 		if q.Overdue && u.dom.Due(a, now, me.Zone, 0) != actions.Overdue && !c.is(a.ID) {
 			continue
 		}
@@ -269,8 +276,12 @@ func (u *actionsUI) drawPage(src pageSource, caller string, q actionsQuery, c *c
 		q.Offset = 0
 	}
 	end := min(q.Offset+u.pageSize, total)
+	title := q.title(owner, meeting, caller, seesOthers)
+	if q.Committee != "" {
+		title += " of " + committeeName(picked, q.Committee)
+	}
 	l := blocks.ActionList{
-		Title:     q.title(owner, meeting, caller, seesOthers),
+		Title:     title,
 		Offset:    q.Offset,
 		Total:     total,
 		Empty:     q.empty(owner.ID == caller, seesOthers),
@@ -312,6 +323,9 @@ func (q actionsQuery) context() string {
 	if q.Meeting != "" {
 		v.Set("m", q.Meeting)
 	}
+	if q.Committee != "" {
+		v.Set("c", q.Committee)
+	}
 	if q.Offset > 0 {
 		v.Set("o", strconv.Itoa(q.Offset))
 	}
@@ -331,7 +345,7 @@ func parseContext(s string) (actionsQuery, bool) {
 	if err != nil || s == "" {
 		return q, false
 	}
-	q.Who, q.Status, q.Overdue, q.Meeting = v.Get("w"), v.Get("s"), v.Get("d") == "1", v.Get("m")
+	q.Who, q.Status, q.Overdue, q.Meeting, q.Committee = v.Get("w"), v.Get("s"), v.Get("d") == "1", v.Get("m"), v.Get("c")
 	q.Offset, _ = strconv.Atoi(v.Get("o"))
 	if q.Who != "" && !slackUserID.MatchString(q.Who) {
 		return q, false
@@ -391,6 +405,8 @@ func (q actionsQuery) empty(mine, seesOthers bool) string {
 	switch {
 	case mine && q.Status == "" && !q.Overdue && q.Meeting == "":
 		return "Nothing open. :tada: If you expected some, your records identity may differ from your Slack email: ask the app's admin to add you to `USER_MAP`."
+	case mine && q.Committee != "":
+		return "None of your open actions belong to this committee. `/actions` lists all of yours."
 	case q.Meeting != "" && !seesOthers:
 		return "None of this meeting's actions that match are yours. You see only your own actions here."
 	}
@@ -456,4 +472,15 @@ func unmappedText(self bool) string {
 	}
 	return ":bust_in_silhouette: I can't match you to the records yet: Slack doesn't share your email with recordsbot and `USER_MAP` has no entry for you. " +
 		"Ask the app's admin to add `your-records-name-or-email=<your Slack member ID>` to `USER_MAP`."
+}
+
+// committeeName is the committee of key as the records name it, from the
+// first of list that has it, else key itself.
+func committeeName(list []*apiclient.Action, key string) string {
+	for _, a := range list {
+		if minutes.CommitteeKey(a.Committee) == key {
+			return a.Committee
+		}
+	}
+	return key
 }

@@ -60,11 +60,15 @@ func (fu *followUI) followCommand(ctx context.Context, cmd command) *reply {
 	}
 	switch {
 	case verb == "following":
-		return fu.following(ctx, cmd.ChannelID)
+		return fu.following(ctx, cmd.ChannelID, cmd.UserID, "")
 	case name == "":
 		return notice(fmt.Sprintf(":thinking_face: Which committee? %s", msgFollowUsage))
 	case verb == "follow":
-		return fu.follow(ctx, cmd, name)
+		typed, digest, bad := splitDigest(name)
+		if bad != "" {
+			return notice(bad)
+		}
+		return fu.follow(ctx, cmd, typed, digest)
 	}
 	return fu.unfollow(ctx, cmd.ChannelID, name)
 }
@@ -105,7 +109,7 @@ func notAChannel(channelID, channelName string) string {
 	return ""
 }
 
-func (fu *followUI) follow(ctx context.Context, cmd command, typed string) *reply {
+func (fu *followUI) follow(ctx context.Context, cmd command, typed string, digest *digestChoice) *reply {
 	committee, known, err := fu.resolveCommittee(ctx, typed)
 	if err != nil {
 		return notice(fu.say(ctx, "resolve committee", err))
@@ -133,12 +137,19 @@ func (fu *followUI) follow(ctx context.Context, cmd command, typed string) *repl
 		}
 	}
 	name := blocks.Escape(committee)
+	digestLine := ""
+	if digest != nil {
+		digestLine = " " + fu.setDigest(ctx, cmd.ChannelID, committee, f.CommitteeKey, digest)
+	}
 	if existed {
+		if digest != nil {
+			return &reply{ResponseType: slack.ResponseTypeInChannel, Text: fmt.Sprintf("<@%s> changed this channel's digest.%s", cmd.UserID, digestLine)}
+		}
 		return notice(fmt.Sprintf(":information_source: This channel already follows *%s*: I post here when its minutes are published or approved.", name))
 	}
 	return &reply{ResponseType: slack.ResponseTypeInChannel, Text: fmt.Sprintf(
-		":white_check_mark: <@%s> made this channel follow *%s*. From now on I'll post here when minutes of *%s* are published (as a draft) or approved; nothing from before today. `/minutes unfollow %s` stops it.",
-		cmd.UserID, name, name, name)}
+		":white_check_mark: <@%s> made this channel follow *%s*. From now on I'll post here when minutes of *%s* are published (as a draft) or approved; nothing from before today. `/minutes unfollow %s` stops it.%s",
+		cmd.UserID, name, name, name, digestLine)}
 }
 
 func (fu *followUI) unfollow(ctx context.Context, channelID, typed string) *reply {
@@ -169,26 +180,6 @@ func (fu *followUI) unfollow(ctx context.Context, channelID, typed string) *repl
 		return notice(fmt.Sprintf(":information_source: This channel no longer followed *%s*.", blocks.Escape(committee)))
 	}
 	return notice(fmt.Sprintf(":white_check_mark: This channel no longer follows *%s*: I won't post its minutes here any more.", blocks.Escape(committee)))
-}
-
-func (fu *followUI) following(ctx context.Context, channelID string) *reply {
-	follows, err := fu.store.FollowsInChannel(ctx, channelID)
-	if err != nil {
-		return notice(fu.say(ctx, "following", err))
-	}
-	if len(follows) == 0 {
-		return notice(":information_source: This channel doesn't follow any committee yet. `/minutes follow <committee>` makes it hear when a committee's minutes are published or approved.")
-	}
-	var b strings.Builder
-	b.WriteString(":bell: This channel follows:")
-	for _, f := range follows {
-		fmt.Fprintf(&b, "\n• *%s*", blocks.Escape(f.Committee))
-		if f.By != "" {
-			fmt.Fprintf(&b, ", since %s by <@%s>", f.At.Format("2 January 2006"), blocks.Escape(f.By))
-		}
-	}
-	b.WriteString("\nI post here when their minutes are published or approved. `/minutes unfollow <committee>` stops one.")
-	return notice(b.String())
 }
 
 // resolveCommittee finds the committee typed among those of recent

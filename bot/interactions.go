@@ -59,6 +59,11 @@ type interaction struct {
 		SelectedOption *struct {
 			Value string `json:"value"`
 		} `json:"selected_option"`
+		// SelectedOptions are, for a checkbox group, every option ticked
+		// after the click (bolt-js CheckboxesAction.selected_options).
+		SelectedOptions []struct {
+			Value string `json:"value"`
+		} `json:"selected_options"`
 	} `json:"actions"`
 	Message *struct {
 		TS     string            `json:"ts"`
@@ -121,7 +126,8 @@ func metricActionID(id string) string {
 	case id == blocks.ActionActionsMore, id == blocks.ActionMeetingsNext, id == blocks.ActionMeetingAgenda,
 		id == blocks.ActionMeetingMinutes, id == blocks.ActionMeetingActions, id == blocks.ActionMinutesShare, id == blocks.ActionOpenLink, id == blocks.ActionHomeMore, id == blocks.ActionSearchMore,
 		id == blocks.ActionSettingsRemind, id == blocks.ActionSettingsRemindAt, id == blocks.ActionSettingsWeekdays,
-		id == blocks.ActionSettingsAssignDMs, id == blocks.ActionNotifyStop, id == blocks.ActionNotifySettings:
+		id == blocks.ActionSettingsAssignDMs, id == blocks.ActionNotifyStop, id == blocks.ActionNotifySettings,
+		id == blocks.ActionFollowChoices, id == blocks.ActionDigestMine:
 		return id
 	}
 	return "unknown"
@@ -149,6 +155,10 @@ func (c *clicks) click(ctx context.Context, in *interaction, actionID, value str
 		// The Actions button of a minutes announcement: the meeting's
 		// actions, to the clicker only, as /actions meeting <id> shows them.
 		c.respond(ctx, in, c.acts.actionsPage(ctx, in.User.ID, actionsQuery{Meeting: value}, nil), false)
+	case actionID == blocks.ActionDigestMine:
+		// "My actions here" under a weekly digest: the clicker's own
+		// actions of its committee, to them only, with the usual buttons.
+		c.respond(ctx, in, c.acts.actionsPage(ctx, in.User.ID, actionsQuery{Committee: value}, nil), false)
 	case actionID == blocks.ActionMeetingAgenda:
 		m, err := c.mins.records.GetMeeting(ctx, value)
 		if err != nil {
@@ -181,6 +191,8 @@ func (c *clicks) click(ctx context.Context, in *interaction, actionID, value str
 		c.clickNotifyStop(ctx, in, value)
 	case actionID == blocks.ActionNotifySettings:
 		c.clickNotifySettings(ctx, in)
+	case actionID == blocks.ActionFollowChoices:
+		c.respond(ctx, in, c.mins.follow.choose(ctx, in), true)
 	case actionID == blocks.ActionOpenLink:
 		// A link button: Slack opens the URL; nothing to do.
 	default:

@@ -92,8 +92,6 @@ func TestManifestScopes(t *testing.T) {
 		// conversations.info before a follow: is the bot in the channel
 		// (public or private)?
 		"GetConversationInfoContext": {"channels:read", "groups:read"},
-		// users.conversations for the bot's DMs (types=im).
-		"GetConversationsForUserContext": {"im:read"},
 		// Crash recovery of exactly-once posts (internal/once): the history
 		// of a DM or a channel (public or private), or a thread's replies,
 		// with the messages' metadata, which needs metadata.message:read

@@ -10,6 +10,7 @@ import (
 	"github.com/recordsbot/recordsbot/actions"
 	"github.com/recordsbot/recordsbot/blocks"
 	"github.com/recordsbot/recordsbot/internal/golden"
+	"github.com/recordsbot/recordsbot/store"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
@@ -45,6 +46,15 @@ func TestResponseURLBodiesGolden(t *testing.T) {
 		{"response_refused_member", notice(own.othersRefused(actions.Member{ID: "U0CAROL"}, nil, "U0BOB"))},
 		{"response_refused_guest", notice(own.othersRefused(actions.Member{ID: "U0ERIN", Guest: true}, nil, "U0BOB"))},
 		{"response_follow_guest", notice(msgFollowGuest)},
+		// A tick in /minutes following redraws the list in place.
+		{"response_following_redraw", func() *reply {
+			r := ephemeral(blocks.FollowingMessage(blocks.Following{Options: hearOptions, CanChange: true, Rev: "mx2",
+				Note: ":white_check_mark: <@U0ALICE> changed it: *Finance* now brings approvals here.",
+				Follows: []blocks.FollowRow{{Committee: "Finance", Key: "finance", By: "U0ALICE", Since: due,
+					Hears: map[string]bool{store.HearApprovals: true}}}}))
+			r.ReplaceOriginal = true
+			return r
+		}()},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -99,6 +99,9 @@ type Config struct {
 	// FollowAdminsOnly lets only Admins follow and unfollow committees
 	// (FOLLOW_ADMINS_ONLY); by default anyone in the channel may.
 	FollowAdminsOnly bool
+	// FollowDefaults are what a follow hears until its channel chooses
+	// (FOLLOW_DEFAULTS); the zero value hears everything.
+	FollowDefaults store.FollowDefaults
 	// Notify are the organisation's notification defaults, shown on the
 	// Home tab to whoever has not chosen.
 	Notify NotifyDefaults
@@ -243,7 +246,7 @@ func NewServer(cfg Config, deps Deps) *Server {
 	s.site = minutespage.New(deps.Minutes, minutespage.Options{OrgName: cfg.OrgName, Zone: cfg.Zone, Search: deps.MinutesSearch, Log: s.log})
 	mins := &minutesUI{records: deps.Records, svc: deps.Minutes, search: search, pageSize: cfg.PageSize, now: deps.Now, say: say,
 		follow: &followUI{store: deps.Store, baseline: deps.Baseline, records: deps.Records, slack: deps.Slack, metrics: deps.Metrics,
-			adminsOnly: cfg.FollowAdminsOnly, isAdmin: dom.IsAdmin, who: dom.Who, log: s.log, say: say}}
+			adminsOnly: cfg.FollowAdminsOnly, defaults: cfg.FollowDefaults, isAdmin: dom.IsAdmin, who: dom.Who, now: deps.Now, log: s.log, say: say}}
 	settings := &settingsUI{store: deps.Store, notify: cfg.Notify, log: s.log, say: say}
 	s.public = newPublicGuard(cfg.Public, deps.Now, deps.Metrics, s.log)
 	s.work, s.busy = newWorkSlots(cfg.MaxInFlight), newWorkSlots(busyNotices)

@@ -16,6 +16,12 @@ type Store interface {
 	Follow(ctx context.Context, f store.Follow) (existed bool, err error)
 	Unfollow(ctx context.Context, channelID, committeeKey string) (existed bool, err error)
 	FollowsInChannel(ctx context.Context, channelID string) ([]store.Follow, error)
+	// SetFollowChoice sets whether a follow hears what (store.Hearable),
+	// one field in one statement.
+	SetFollowChoice(ctx context.Context, channelID, committeeKey, what string, on bool) (bool, error)
+	// SetDigestChoice records a follow's weekly digest schedule and
+	// mentions.
+	SetDigestChoice(ctx context.Context, channelID, committeeKey, schedule string, mentions bool) error
 	Settings(ctx context.Context, userID string) (store.Settings, error)
 	// ChangeSettings sets the non-nil fields and keeps the rest, in one
 	// step, so two changes at once both land.

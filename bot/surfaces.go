@@ -59,9 +59,11 @@ type followUI struct {
 	slack      SlackAPI
 	metrics    *Metrics
 	adminsOnly bool
+	defaults   store.FollowDefaults // what a follow hears until its channel chooses
 	isAdmin    func(userID string) bool
 	// who tells guests, who may not change follows, from members.
 	who func(ctx context.Context, userID string) (actions.Member, error)
+	now func() time.Time // for the render revision of /minutes following
 	log *slog.Logger
 	say say
 }

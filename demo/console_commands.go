@@ -105,7 +105,7 @@ func (c *console) click(ctx context.Context, n int, option string) error {
 	if err := b.choose(n, option); err != nil {
 		return err
 	}
-	click := slacktest.Click{User: c.slackUser(), BlockID: b.BlockID, Element: b.Element, Option: b.Option}
+	click := slacktest.Click{User: c.slackUser(), BlockID: b.BlockID, Element: b.Element, Option: b.Option, Selected: b.Selected}
 	switch b.where.kind {
 	case inEphemeral:
 		click.Ephemeral, click.ChannelID = true, b.where.channel

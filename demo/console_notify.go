@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/recordsbot/recordsbot/apiclient/recordstest"
+	"github.com/recordsbot/recordsbot/store"
 )
 
 // Minutes statuses of Records API v1 that the demo's publish and approve
@@ -161,4 +162,29 @@ func (c *console) watch(ctx context.Context) error {
 		return fmt.Errorf("watcher: %w", err)
 	}
 	return c.settle(ctx, &screen{quiet: "(nothing new: the watcher announces minutes and DMs assignments once each)"})
+}
+
+// digest posts the committee's weekly digest in #general now, as the
+// watcher does on the channel's day (DIGEST_DEFAULT, mon 09:00), making
+// #general follow the committee first if it does not.
+func (c *console) digest(ctx context.Context, typed string) error {
+	committee, err := c.committee(typed, "digest")
+	if err != nil {
+		return err
+	}
+	follows, err := c.env.store.FollowsInChannel(ctx, demoChannel)
+	if err != nil {
+		return fmt.Errorf("read follows: %w", err)
+	}
+	if !slices.ContainsFunc(follows, func(f store.Follow) bool { return f.Committee == committee }) {
+		if err := c.slash(ctx, "/minutes", "follow "+committee); err != nil {
+			return err
+		}
+	}
+	sum, err := c.env.digest(ctx)
+	c.printf("%s\n", c.r.p.grey(sum.String()))
+	if err != nil {
+		return fmt.Errorf("watcher: %w", err)
+	}
+	return c.settle(ctx, &screen{quiet: "(no digest: #general had this week's already, once a week per committee)"})
 }

@@ -188,3 +188,21 @@ func TestDemoAssignmentDMs(t *testing.T) {
 	assert.Contains(t, out["assign"], "assign whom what? For example: assign bob Book the hall for the AGM")
 	assert.Contains(t, out["assign nobody Do it"], `there is no one called "nobody"`)
 }
+
+// The demo's /minutes following shows each follow's checkboxes, and a
+// click ticks or unticks one in place.
+func TestDemoFollowingCheckboxes(t *testing.T) {
+	t.Parallel()
+	env := startTestDemo(t)
+	out, all, err := runScript(t, env, consoleOptions{},
+		"/minutes follow finance", "/minutes following", "click 1")
+	require.NoError(t, err, all)
+	list := out["/minutes following"]
+	assert.Contains(t, list, "Finance")
+	assert.Contains(t, list, "[1] ☑ Drafts published")
+	assert.Contains(t, list, "[2] ☑ Approvals")
+	clicked := out["click 1"]
+	assert.Contains(t, clicked, "[1] ☐ Drafts published", "redrawn in place with the box unticked")
+	assert.Contains(t, clicked, "[2] ☑ Approvals")
+	assert.Contains(t, clicked, "now brings approvals here")
+}

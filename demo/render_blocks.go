@@ -24,6 +24,11 @@ type control struct {
 	Choices []choice
 	// URL is where a link button takes the browser.
 	URL string
+	// Selected, for one box of a checkbox group, are the boxes ticked
+	// once this one is ticked or unticked: Slack sends every box then
+	// ticked (selected_options), and slacktest.Sender builds them from
+	// the click's Selected.
+	Selected []string
 }
 
 // choice is one option of a select menu.
@@ -63,6 +68,8 @@ type kitElement struct {
 	// text when none is.
 	InitialOption *kitOption `json:"initial_option"`
 	Placeholder   *kitText   `json:"placeholder"`
+	// InitialOptions are a checkbox group's ticked boxes.
+	InitialOptions []kitOption `json:"initial_options"`
 }
 
 // kitOption is an option of a menu.
@@ -201,6 +208,8 @@ func (r *renderer) controls(blockID string, elements []json.RawMessage, press fu
 		switch {
 		case el.Type == "static_select" && len(el.Options) > 0:
 			parts = append(parts, r.selectMenu(blockID, raw, el, press))
+		case el.Type == "checkboxes":
+			parts = append(parts, r.checkboxes(blockID, raw, el, press))
 		case len(el.Options) > 0:
 			for _, o := range el.Options {
 				label := r.plainText(o.Text.Text, o.Text.Emoji)
@@ -263,6 +272,33 @@ func (r *renderer) selectMenu(blockID string, raw json.RawMessage, el kitElement
 		options = choices[0].Label + ", " + choices[1].Label + " … " + choices[len(choices)-1].Label
 	}
 	return r.number(n) + " ▾ " + shown + " " + r.p.grey(fmt.Sprintf("(choose: click %d %s; one of %s)", n, choices[min(1, len(choices)-1)].Label, options))
+}
+
+// checkboxes renders a checkbox group as one numbered control per box,
+// ☑ ticked or ☐ not; pressing one ticks or unticks it
+// (https://docs.slack.dev/reference/block-kit/block-elements/checkboxes-element).
+func (r *renderer) checkboxes(blockID string, raw json.RawMessage, el kitElement, press func(control) int) string {
+	ticked := map[string]bool{}
+	for _, o := range el.InitialOptions {
+		ticked[o.Value] = true
+	}
+	var parts []string
+	for _, o := range el.Options {
+		var after []string
+		for _, x := range el.Options {
+			if ticked[x.Value] != (x.Value == o.Value) {
+				after = append(after, x.Value)
+			}
+		}
+		label := r.plainText(o.Text.Text, o.Text.Emoji)
+		box := "☐"
+		if ticked[o.Value] {
+			box = "☑"
+		}
+		n := press(control{Label: label, BlockID: blockID, Element: raw, Selected: after})
+		parts = append(parts, r.number(n)+" "+box+" "+label)
+	}
+	return strings.Join(parts, "   ")
 }
 
 func (r *renderer) number(n int) string {

@@ -62,6 +62,9 @@ type demoEnv struct {
 	store *store.Store
 	// watch runs one poll of the watcher, as `recordsbot watch` does.
 	watch func(ctx context.Context) (watch.Summary, error)
+	// digest runs one poll whose digest slot is now, so every follow
+	// without a schedule of its own gets this week's digest.
+	digest func(ctx context.Context) (watch.Summary, error)
 
 	// events counts the Events API callbacks sent, for their IDs.
 	events atomic.Int64
@@ -154,6 +157,16 @@ func startDemo(ctx context.Context, log *slog.Logger, version string) (*demoEnv,
 		// and an action assigned since must not wait for it.
 		fresh := actions.New(records, api, actions.Config{})
 		return watch.Poll(ctx, wcfg, watch.Deps{Store: st, Records: records, Actions: fresh, Minutes: mins, Slack: api, Logger: log})
+	}
+	env.digest = func(ctx context.Context) (watch.Summary, error) {
+		// The poll runs a minute ahead with its slot on that minute (UTC),
+		// so even a follow made just now is due, as on its first Monday.
+		at := time.Now().UTC().Add(time.Minute)
+		dcfg := wcfg
+		dcfg.Now = func() time.Time { return at }
+		dcfg.Digest = watch.Schedule{On: true, Day: at.Weekday(), Hour: at.Hour(), Minute: at.Minute()}
+		fresh := actions.New(records, api, actions.Config{})
+		return watch.Poll(ctx, dcfg, watch.Deps{Store: st, Records: records, Actions: fresh, Minutes: mins, Slack: api, Logger: log})
 	}
 
 	env.httpSrv = &http.Server{

@@ -3,7 +3,6 @@ package remind
 import (
 	"context"
 	"fmt"
-	"sync"
 
 	"github.com/slack-go/slack"
 	"golang.org/x/sync/errgroup"
@@ -94,54 +93,13 @@ func (j *remindJob) match(ctx context.Context, pending []pendingAssignee) ([]*re
 	return out, nil
 }
 
-// dmList is the bot's DMs, user ID -> DM ID, from users.conversations
-// (types=im): a Tier 3 call per 200 DMs instead of a conversations.open per
-// person. The job needs a person's DM only to read its history after an
-// expired claim, and a person with no DM yet cannot have been reminded.
-type dmList struct {
-	once sync.Once
-	ids  map[string]string
-	err  error
-}
-
-// dmOf returns the ID of the bot's DM with user and whether there is one.
-// When the DMs cannot be listed (say for want of im:read) it opens the DM
-// with conversations.open instead.
+// dmOf returns the ID of the bot's DM with user, for the history search
+// after an expired claim (the only time the job needs it). It opens the DM
+// with conversations.open (im:write), which returns the DM that already
+// exists. The bot does not list its DMs (users.conversations), so the app
+// needs no im:read scope: an expired claim is rare, and one Tier 3 call
+// then costs less than a scope that lets the app list every DM it has.
 func (j *remindJob) dmOf(ctx context.Context, user string) (string, bool, error) {
-	j.dms.once.Do(func() { j.dms.ids, j.dms.err = j.listDMs(ctx) })
-	if j.dms.err != nil {
-		ch, err := j.openDM(ctx, user)
-		return ch, err == nil, err
-	}
-	ch, ok := j.dms.ids[user]
-	return ch, ok, nil
-}
-
-// listDMs pages through users.conversations for the bot's DMs.
-func (j *remindJob) listDMs(ctx context.Context) (map[string]string, error) {
-	ids := map[string]string{}
-	cursor := ""
-	for pages := 1; ; pages++ {
-		var chans []slack.Channel
-		err := j.slack.call(ctx, "users.conversations", "", func(ctx context.Context) error {
-			var err error
-			chans, cursor, err = j.deps.Slack.GetConversationsForUserContext(ctx, &slack.GetConversationsForUserParameters{
-				Types: []string{"im"}, Limit: usersPage, Cursor: cursor,
-			})
-			return err
-		})
-		if err != nil {
-			j.log.WarnContext(ctx, "remind: cannot list the bot's DMs; opening each instead", "error", err)
-			return nil, fmt.Errorf("users.conversations: %w", err)
-		}
-		for _, c := range chans {
-			if c.User != "" {
-				ids[c.User] = c.ID
-			}
-		}
-		if cursor == "" {
-			j.log.InfoContext(ctx, "remind: DMs listed", "pages", pages, "dms", len(ids))
-			return ids, nil
-		}
-	}
+	ch, err := j.openDM(ctx, user)
+	return ch, err == nil, err
 }

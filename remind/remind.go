@@ -134,9 +134,8 @@ type Deps struct {
 	Records Records
 	// Slack is called with users.list, users.lookupByEmail (for assignees
 	// missing from the list), chat.postMessage and, after an expired
-	// claim, users.conversations (the bot's DMs, in bulk) and
-	// conversations.history (conversations.open only when the DMs cannot
-	// be listed).
+	// claim, conversations.open (the person's DM) and
+	// conversations.history.
 	// Required; a *slack.Client.
 	Slack Slack
 	// Store holds the ledger that records who has been reminded on which
@@ -161,7 +160,6 @@ type Deps struct {
 type Slack interface {
 	GetUsersPaginated(options ...slack.GetUsersOption) slack.UserPagination
 	GetUserByEmailContext(ctx context.Context, email string) (*slack.User, error)
-	GetConversationsForUserContext(ctx context.Context, params *slack.GetConversationsForUserParameters) ([]slack.Channel, string, error)
 	PostMessageContext(ctx context.Context, channelID string, options ...slack.MsgOption) (string, string, error)
 	OpenConversationContext(ctx context.Context, params *slack.OpenConversationParameters) (*slack.Channel, bool, bool, error)
 	GetConversationHistoryContext(ctx context.Context, params *slack.GetConversationHistoryParameters) (*slack.GetConversationHistoryResponse, error)
@@ -364,7 +362,6 @@ type remindJob struct {
 	slack    *slackCaller
 	people   *actions.Assignees // who each assignee is in Slack; users.list read once per run
 	poster   *once.Poster       // posts each reminder and report exactly once
-	dms      dmList             // users.conversations, read when first needed
 
 	mu   sync.Mutex
 	sum  Summary // guarded by mu while workers run

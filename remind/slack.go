@@ -47,7 +47,6 @@ var remindBudgets = map[string]methodBudget{
 	"users.list":            {20, 1},          // Tier 2
 	"users.lookupByEmail":   {50, 3},          // Tier 3
 	"conversations.open":    {50, 3},          // Tier 3
-	"users.conversations":   {20, 1},          // Tier 2
 	"conversations.history": {50, 3},          // Tier 3 (internal apps; see the rate-limits page for others)
 	"chat.postMessage":      {postCeiling, 8}, // Special: see postCeiling
 }

@@ -19,6 +19,10 @@ type Follow struct {
 	// this follow's baseline: until then it announces nothing, so that
 	// following starts now rather than replaying the past.
 	Baselined bool
+	// Choices are what the channel chose to hear of the committee
+	// (SetFollowChoice); Follow ignores them: a new follow has the
+	// organisation's defaults.
+	Choices FollowChoices
 }
 
 // Follow records that f.ChannelID follows f.CommitteeKey. Following again
@@ -55,6 +59,11 @@ func (s *Store) Unfollow(ctx context.Context, channelID, committeeKey string) (e
 	if err != nil {
 		return false, s.wrap("unfollow", err)
 	}
+	// The digest's choice and snapshot go with the follow: following
+	// again starts afresh.
+	if _, err := s.db.ExecContext(ctx, s.q("DELETE FROM follow_digests WHERE channel_id = ? AND committee_key = ?"), channelID, committeeKey); err != nil {
+		return false, s.wrap("unfollow", err)
+	}
 	n, err := res.RowsAffected()
 	return n > 0, s.wrap("unfollow", err)
 }
@@ -83,7 +92,8 @@ func (s *Store) AllFollows(ctx context.Context) ([]Follow, error) {
 }
 
 func (s *Store) follows(ctx context.Context, where string, args ...any) ([]Follow, error) {
-	rows, err := s.db.QueryContext(ctx, s.q(`SELECT channel_id, committee_key, committee, followed_by, followed_at, baselined FROM follows `+where), args...)
+	rows, err := s.db.QueryContext(ctx, s.q(`SELECT channel_id, committee_key, committee, followed_by, followed_at, baselined,
+		hear_drafts, hear_approvals, hear_digest, hear_briefs FROM follows `+where), args...)
 	if err != nil {
 		return nil, s.wrap("list follows", err)
 	}
@@ -92,10 +102,13 @@ func (s *Store) follows(ctx context.Context, where string, args ...any) ([]Follo
 	for rows.Next() {
 		var f Follow
 		var at, baselined int64
-		if err := rows.Scan(&f.ChannelID, &f.CommitteeKey, &f.Committee, &f.By, &at, &baselined); err != nil {
+		var drafts, approvals, digest, briefs sql.NullInt64
+		if err := rows.Scan(&f.ChannelID, &f.CommitteeKey, &f.Committee, &f.By, &at, &baselined,
+			&drafts, &approvals, &digest, &briefs); err != nil {
 			return nil, s.wrap("list follows", err)
 		}
 		f.At, f.Baselined = fromMS(at), baselined != 0
+		f.Choices = FollowChoices{Drafts: nullBool(drafts), Approvals: nullBool(approvals), Digest: nullBool(digest), Briefs: nullBool(briefs)}
 		out = append(out, f)
 	}
 	return out, s.wrap("list follows", rows.Err())

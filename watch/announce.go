@@ -162,18 +162,27 @@ func (p *poll) meeting(ctx context.Context, m apiclient.Meeting, follows []store
 	type target struct {
 		channel   string
 		baselined bool
+		// hears is whether the channel chose to hear minutes in this
+		// status (drafts, approvals; FOLLOW_DEFAULTS where it did not).
+		hears func(apiclient.MinutesStatus) bool
 	}
 	var targets []target
 	need := false
 	for _, f := range follows {
-		targets = append(targets, target{f.ChannelID, f.Baselined})
+		targets = append(targets, target{f.ChannelID, f.Baselined, func(st apiclient.MinutesStatus) bool {
+			if st == apiclient.MinutesApproved {
+				return p.cfg.FollowDefaults.Hears(f.Choices, store.HearApprovals)
+			}
+			return p.cfg.FollowDefaults.Hears(f.Choices, store.HearDrafts)
+		}})
 		if a, ok := posted[f.ChannelID]; !ok || a.Status != string(apiclient.MinutesApproved) {
 			need = true
 		}
 	}
 	for _, a := range anns {
 		if a.Status == string(apiclient.MinutesPublishedDraft) && a.TS != "" && !following(follows, a.ChannelID) {
-			targets = append(targets, target{a.ChannelID, true})
+			// It unfollowed since: the post it has still gets the approval.
+			targets = append(targets, target{a.ChannelID, true, func(apiclient.MinutesStatus) bool { return true }})
 			need = true
 		}
 	}
@@ -197,11 +206,19 @@ func (p *poll) meeting(ctx context.Context, m apiclient.Meeting, follows []store
 		a, had := posted[t.channel]
 		var o once.Outcome
 		switch {
-		case !t.baselined:
+		case !t.baselined || !t.hears(min.Status) && (!had || a.Status != status):
 			// Following starts now: what is visible already is the
-			// baseline, recorded as announced with no post.
-			if !had {
+			// baseline, recorded as announced with no post. Likewise what
+			// the channel chose not to hear: recorded, not posted, so a
+			// draft it did not hear is announced new when approved, if it
+			// hears approvals. A draft's post whose approval it does not
+			// hear stays as it is.
+			if !t.baselined && !had {
 				if err := p.deps.Store.PutAnnouncement(ctx, store.Announcement{ChannelID: t.channel, MeetingID: m.ID, Status: status}); err != nil {
+					return true, err
+				}
+			} else if t.baselined {
+				if err := p.deps.Store.PutAnnouncement(ctx, store.Announcement{ChannelID: t.channel, MeetingID: m.ID, Status: status, TS: a.TS}); err != nil {
 					return true, err
 				}
 			}

@@ -40,6 +40,7 @@ func (p *poll) assignments(ctx context.Context) error {
 		return fmt.Errorf("read actions: %w", err)
 	}
 	p.sum.Actions = len(list.Actions)
+	p.list = list
 	_, baselined, err := st.GetState(ctx, stateBaselined)
 	if err != nil {
 		return err

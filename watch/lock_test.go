@@ -1,11 +1,17 @@
 package watch_test
 
 import (
+	"context"
+	"sync"
 	"testing"
 	"time"
 
+	"github.com/slack-go/slack"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/recordsbot/recordsbot/watch"
 )
 
 // TestDeadPollerReplacedWithinAMinute: a live poll stuck in Slack for
@@ -53,5 +59,60 @@ func TestDeadPollerReplacedWithinAMinute(t *testing.T) {
 		sum, err = b.poll(t)
 		require.NoError(t, err)
 		assert.False(t, sum.Busy, "61 s after its last renewal the dead poller is replaced")
+	})
+}
+
+// ctxBlockingSlack holds the first post until its context ends.
+type ctxBlockingSlack struct {
+	watch.Slack
+	once    sync.Once
+	entered chan struct{}
+}
+
+func (s *ctxBlockingSlack) PostMessageContext(ctx context.Context, channel string, opts ...slack.MsgOption) (string, string, error) {
+	blocked := false
+	s.once.Do(func() { close(s.entered); blocked = true })
+	if blocked {
+		<-ctx.Done()
+		return "", "", context.Cause(ctx)
+	}
+	return s.Slack.PostMessageContext(ctx, channel, opts...)
+}
+
+// TestPollStopsWhenItsLockIsTakenOver: a poll whose lock another poller
+// has taken (its process stalled past the ttl) stops at its next
+// heartbeat rather than racing the new poller; the next poll sends what
+// it left, once.
+func TestPollStopsWhenItsLockIsTakenOver(t *testing.T) {
+	t.Parallel()
+	eachEngine(t, func(t *testing.T, e engine) {
+		env := newEnv(t, e)
+		beat := func(c *watchConfig) { c.Heartbeat = 100 * time.Millisecond }
+		a, b := env.watcher("pod-a", beat), env.watcher("pod-b", beat)
+		env.news(a)
+		stuck := &ctxBlockingSlack{Slack: a.deps.Slack, entered: make(chan struct{})}
+		a.deps.Slack = stuck
+		done := make(chan error, 1)
+		go func() { _, err := a.poll(t); done <- err }()
+		<-stuck.entered
+
+		// As if a stalled past its ttl: its lock lapses and b takes it
+		// before a's next beat (tried again if a beat came between).
+		require.Eventually(t, func() bool {
+			env.clock.Advance(2 * time.Minute)
+			got, err := b.deps.Store.TryLock(t.Context(), "watch", "pod-b", time.Hour)
+			return err == nil && got
+		}, 10*time.Second, time.Millisecond)
+		select {
+		case err := <-done:
+			assert.Error(t, err, "a's poll stopped")
+		case <-time.After(10 * time.Second):
+			t.Fatal("a's poll went on without its lock")
+		}
+		_, err := b.deps.Store.Unlock(t.Context(), "watch", "pod-b")
+		require.NoError(t, err)
+		env.clock.Advance(5 * time.Minute) // a's claims lapse
+		env.mustPoll(b)
+		env.assertEachOnce()
 	})
 }

@@ -40,6 +40,9 @@ type Config struct {
 	// Owner names this worker in the lock and the ledger; it must be unique
 	// per process. Default: hostname, pid and a random suffix.
 	Owner string
+	// FollowDefaults are what a follow hears where its channel has not
+	// chosen (FOLLOW_DEFAULTS); the zero value hears everything.
+	FollowDefaults store.FollowDefaults
 	// Notify are the organisation's notification defaults
 	// (ASSIGN_DMS_DEFAULT, …); a person's own setting wins. The zero value
 	// sends assignment DMs.
@@ -77,6 +80,10 @@ type Config struct {
 	// HistoryDepth is how many of a conversation's latest messages are
 	// searched for a post whose recording was lost. Default 200.
 	HistoryDepth int
+	// Digest is the organisation's weekly digest slot (DIGEST_DEFAULT) for
+	// follows that have not chosen their own, in Zone. The zero value is
+	// off.
+	Digest Schedule
 	// Now is the clock. Default time.Now.
 	Now func() time.Time
 }
@@ -178,6 +185,8 @@ type Summary struct {
 	// DMs counts new-assignment DMs sent; DMsOff, those not sent because
 	// the person turned them off; Unmatched, assignees with no Slack user.
 	DMs, DMsOff, Unmatched int
+	// Digests counts weekly digests posted.
+	Digests int
 	// Indexed counts minutes indexed for search (new or read again).
 	Indexed int
 	// Recovered counts posts found in Slack's history after an earlier
@@ -213,6 +222,9 @@ func (s Summary) String() string {
 	}
 	if s.ActionsBaseline {
 		b.WriteString(" (actions baseline taken)")
+	}
+	if s.Digests > 0 {
+		fmt.Fprintf(&b, "; posted %d weekly digests", s.Digests)
 	}
 	if s.Indexed > 0 {
 		fmt.Fprintf(&b, "; indexed %d minutes for search", s.Indexed)
@@ -289,6 +301,11 @@ func Poll(ctx context.Context, cfg Config, deps Deps) (Summary, error) {
 	if asgErr != nil {
 		asgErr = fmt.Errorf("assignment DMs: %w", asgErr)
 	}
+	// The weekly digests after the DMs, on the list they read.
+	digErr := p.digests(ctx, p.list)
+	if digErr != nil {
+		digErr = fmt.Errorf("digests: %w", digErr)
+	}
 	// Housekeeping, once a day across every replica and job: a failure
 	// is logged and retried by a later poll, and fails nothing else.
 	if pruned, ran, perr := deps.Store.PruneDaily(ctx, cfg.Owner, cfg.Retention); perr != nil {
@@ -297,7 +314,7 @@ func Poll(ctx context.Context, cfg Config, deps Deps) (Summary, error) {
 		p.sum.Pruned = &pruned
 		p.log.InfoContext(ctx, "watch: daily prune", "retention", cfg.Retention, "pruned", pruned.String())
 	}
-	err = errors.Join(annErr, idxErr, asgErr)
+	err = errors.Join(annErr, idxErr, asgErr, digErr)
 	if err == nil && p.sum.Failed > 0 {
 		err = fmt.Errorf("%d posts: %w", p.sum.Failed, ErrPartial)
 	}
@@ -380,6 +397,9 @@ type poll struct {
 	// announcements and the search index read each once.
 	minutes map[string]minutesRead
 	pages   map[string]*apiclient.MeetingPage
+	// list is the actions still to do, as the DMs read them; completed,
+	// the complete ones, read for a digest's changes at most once.
+	list, completed *apiclient.ActionList
 	// indexErr is the last failure to write the search index.
 	indexErr error
 }

@@ -16,7 +16,7 @@ import (
 // test keeps equal to it (the manifest sits at the repository's root, out
 // of go:embed's reach from here).
 var neededScopes = []string{
-	"commands", "chat:write", "im:read", "im:write", "im:history",
+	"commands", "chat:write", "im:write", "im:history",
 	"channels:history", "groups:history", "channels:read", "groups:read", "metadata.message:read",
 	"users:read", "users:read.email", "links:read", "links:write",
 }

@@ -165,7 +165,7 @@ func TestDoctorGoodSetUp(t *testing.T) {
 		"– scope actions:write not checked: run doctor --write-check",
 		"✓ GET /actions: envelope data",
 		"✓ auth.test: workspace recordsbot test",
-		"✓ bot token holds the 14 scopes the code needs",
+		"✓ bot token holds the 13 scopes the code needs",
 		"✓ REMIND_REPORT_CHANNEL C0REPORT exists and the bot is in it",
 		"✓ SLACK_SIGNING_SECRET looks like a signing secret",
 		"✓ " + store.SQLiteFile(e.cfg.DatabaseURL) + " not created yet: serve creates it on first start",
@@ -200,7 +200,7 @@ func TestDoctorGoodSetUp(t *testing.T) {
 	require.NoError(t, err)
 	lineWith(t, out, "✓ reachable: sqlite")
 	l, _ := lineWith(t, out, "✓ migrations current")
-	assert.Equal(t, "✓ migrations current (schema version 3)", l)
+	assert.Equal(t, "✓ migrations current (schema version 5)", l)
 }
 
 func TestDoctorBrokenSetUps(t *testing.T) {
@@ -312,7 +312,7 @@ func TestDoctorBrokenSetUps(t *testing.T) {
 		{
 			name: "store with a newer schema",
 			edit: func(t *testing.T, e *doctorEnv) { e.cfg.DatabaseURL = newerSchemaDB(t) },
-			line: "✗ database schema is version 99, newer than this recordsbot (knows up to 3): upgrade recordsbot or restore a backup",
+			line: "✗ database schema is version 99, newer than this recordsbot (knows up to 5): upgrade recordsbot or restore a backup",
 			fix:  "run the recordsbot release", blocking: true,
 		},
 		{
@@ -385,7 +385,7 @@ func TestDoctorWriteCheck(t *testing.T) {
 // inspection in full.
 func TestDoctorJSON(t *testing.T) {
 	t.Parallel()
-	granted := slices.DeleteFunc(slacktest.ManifestScopes(), func(s string) bool { return s == "im:read" || s == "links:write" })
+	granted := slices.DeleteFunc(slacktest.ManifestScopes(), func(s string) bool { return s == "im:history" || s == "links:write" })
 	e := doctorSetUp(t, nil, []slacktest.Option{slacktest.WithScopes(granted...)}, nil)
 	out, err := doctorRun(t, e.cfg, "--json")
 	require.ErrorIs(t, err, errDoctorFailed)
@@ -431,7 +431,7 @@ func TestDoctorJSON(t *testing.T) {
 		}
 	}
 	require.Len(t, failedChecks, 1)
-	assert.Equal(t, "the bot token lacks im:read, links:write", failedChecks[0])
+	assert.Equal(t, "the bot token lacks im:history, links:write", failedChecks[0])
 	assert.True(t, rep.Records.Reachable)
 	assert.True(t, rep.Records.KeyAccepted)
 	require.NotEmpty(t, rep.Records.Endpoints)

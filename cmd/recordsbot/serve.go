@@ -24,6 +24,7 @@ func botConfig(set *settings) bot.Config {
 		// everything: with no secret there is nothing to verify against.
 		SigningSecret:     set.signingSecret,
 		FollowAdminsOnly:  set.followAdminsOnly,
+		FollowDefaults:    set.followDefaults,
 		Notify:            set.notify,
 		ActionsVisibility: set.visibility,
 		Public:            bot.PublicLimits{TrustedProxies: set.trustedProxies},

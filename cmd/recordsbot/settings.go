@@ -12,6 +12,7 @@ import (
 	"github.com/recordsbot/recordsbot/apiclient"
 	"github.com/recordsbot/recordsbot/bot"
 	"github.com/recordsbot/recordsbot/store"
+	"github.com/recordsbot/recordsbot/watch"
 )
 
 // settings is the configuration parsed: every variable read once, into the
@@ -37,11 +38,13 @@ type settings struct {
 	userMap          map[string]string // lowercased assignee → Slack ID
 	cacheTTL         time.Duration     // negative: off
 	followAdminsOnly bool
+	followDefaults   store.FollowDefaults // FOLLOW_DEFAULTS
 	zone             *time.Location
 
 	remindDays    int
 	reportChannel string
 	notify        store.Defaults // REMIND_DEFAULT, REMIND_AT, REMIND_SKIP_WEEKENDS, ASSIGN_DMS_DEFAULT
+	digest        watch.Schedule // DIGEST_DEFAULT; "" (a Config built in code) is off
 
 	watchInterval      time.Duration
 	searchBackfillRate float64       // records calls a second; 0 off
@@ -152,6 +155,9 @@ func parseSettings(c Config, sub string) (*settings, configErrors) {
 	if s.visibility, err = actions.ParseVisibility(c.ActionsVisibility); err != nil {
 		bad("ACTIONS_VISIBILITY", "must be own or organisation, got %q", c.ActionsVisibility)
 	}
+	if s.followDefaults, err = store.ParseFollowDefaults(c.FollowDefaults); err != nil {
+		bad("FOLLOW_DEFAULTS", "%v", err)
+	}
 	if s.userMap, err = parseUserMap(c.UserMap); err != nil {
 		bad("USER_MAP", "%v", err)
 	}
@@ -196,6 +202,11 @@ func parseSettings(c Config, sub string) (*settings, configErrors) {
 	dmsOn, err := onOff(c.AssignDMsDefault)
 	if err != nil {
 		bad("ASSIGN_DMS_DEFAULT", "must be on or off, got %q", c.AssignDMsDefault)
+	}
+	if strings.TrimSpace(c.DigestDefault) != "" {
+		if s.digest, err = watch.ParseSchedule(c.DigestDefault); err != nil {
+			bad("DIGEST_DEFAULT", "%v", err)
+		}
 	}
 	s.notify = store.Defaults{RemindOff: !remindOn, RemindAt: remindAt, WeekdaysOnly: c.RemindSkipWeekends, AssignDMsOff: !dmsOn}
 	if err := store.CheckURL(s.databaseURL); err != nil {

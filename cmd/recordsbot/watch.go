@@ -62,6 +62,9 @@ func watchConfig(set *settings) watch.Config {
 		UserMap:   actions.NewUserMap(set.userMap),
 		Zone:      set.zone,
 		Retention: set.retention,
+		// What a follow hears until its channel chooses.
+		FollowDefaults: set.followDefaults,
+		Digest:         set.digest,
 	}
 }
 

@@ -33,10 +33,10 @@ export const KINDS = [
   { match: /^home(_\w+)?$/, type: 'HomeTab', what: 'App Home view (views.publish view)' },
   { match: /^unfurl(_\w+)?$/, type: 'Unfurl', what: 'chat.unfurl unfurls value' },
   { match: /^reminder(_\w+)?$/, type: 'PostedMessage', channel: 'U0123ABCD', what: 'reminder DM (chat.postMessage, metadata checked)' },
-  { match: /^(announce|assigned)(_\w+)?$/, type: 'PostedMessage', channel: 'C0123ABCD', what: "watcher's announcement or assignment DM (chat.postMessage, metadata checked)" },
+  { match: /^(announce|assigned|digest)(_\w+)?$/, type: 'PostedMessage', channel: 'C0123ABCD', what: "watcher's announcement, assignment DM or weekly digest (chat.postMessage, metadata checked)" },
   { match: /^response(_\w+)?$/, type: 'ResponseBody', what: 'response_url body (bolt RespondArguments)' },
   {
-    match: /^(actions|help|meetings?|minutes|notice)(_\w+)?$/,
+    match: /^(actions|following|help|meetings?|minutes|notice)(_\w+)?$/,
     type: 'PostedMessage',
     channel: 'C0123ABCD',
     what: 'message (chat.postMessage arguments)',

@@ -42,7 +42,7 @@ const OAuthScopesHeader = "X-OAuth-Scopes"
 // equal to the manifest's.
 func ManifestScopes() []string {
 	return []string{
-		"commands", "chat:write", "im:read", "im:write", "im:history",
+		"commands", "chat:write", "im:write", "im:history",
 		"channels:history", "groups:history", "channels:read", "groups:read", "metadata.message:read",
 		"users:read", "users:read.email", "links:read", "links:write",
 	}

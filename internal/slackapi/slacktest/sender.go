@@ -274,6 +274,12 @@ type Click struct {
 	ChannelName string
 	// Option is the value of the chosen option, for an overflow menu.
 	Option string
+	// Selected are the values of the boxes ticked after the click, for a
+	// checkbox group: Slack sends every box then ticked, as
+	// selected_options, not the one clicked
+	// (https://docs.slack.dev/reference/block-kit/block-elements/checkboxes-element;
+	// bolt-js CheckboxesAction).
+	Selected []string
 }
 
 // BlockActions returns the block_actions payload JSON Slack sends for c.
@@ -315,6 +321,21 @@ func (s *Sender) BlockActions(c Click, responseURL string) ([]byte, error) {
 		if !found {
 			return nil, fmt.Errorf("option %q is not in the menu", c.Option)
 		}
+	case "checkboxes":
+		selected := []any{}
+		for _, v := range c.Selected {
+			found := false
+			for _, o := range el.Options {
+				if o.Value == v {
+					selected = append(selected, map[string]any{"text": o.Text, "value": o.Value})
+					found = true
+				}
+			}
+			if !found {
+				return nil, fmt.Errorf("box %q is not in the checkbox group", v)
+			}
+		}
+		action["selected_options"] = selected
 	default:
 		action["text"] = el.Text
 		if el.Value != "" {

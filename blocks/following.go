@@ -1,0 +1,130 @@
+package blocks
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/slack-go/slack"
+)
+
+// ActionFollowChoices is the checkbox group of one follow in the answer to
+// /minutes following: each option's value is what the channel hears
+// (store.HearDrafts, …), and the block_id is FollowBlockID of the follow's
+// committee key. Slack sends, with each tick or untick, every option still
+// ticked as selected_options
+// (https://docs.slack.dev/reference/block-kit/block-elements/checkboxes-element;
+// bolt-js CheckboxesAction).
+const ActionFollowChoices = "follow:choices"
+
+// blockFollow starts the block_id of a follow's section; the committee key
+// follows it, then the render revision.
+const blockFollow = "follow:"
+
+// FollowBlockID is the block_id of the follow of committeeKey, drawn at
+// revision rev (a new block_id each time the message is redrawn, as Slack
+// asks of an updated message; see RowBlockID).
+func FollowBlockID(committeeKey, rev string) string {
+	return RowBlockID(blockFollow, committeeKey, rev)
+}
+
+// FollowKeyOf is the committee key of a FollowBlockID, and whether
+// blockID is one.
+func FollowKeyOf(blockID string) (string, bool) {
+	rest, ok := strings.CutPrefix(blockID, blockFollow)
+	if !ok {
+		return "", false
+	}
+	key, _, _ := strings.Cut(rest, revSep)
+	return key, key != ""
+}
+
+// maxFollowsShown keeps the list within a message's 50 blocks.
+const maxFollowsShown = 45
+
+// HearOption is one thing a follow can hear, as its checkbox shows it.
+type HearOption struct {
+	Value string // store.HearDrafts, …
+	Label string // "Drafts published", …
+}
+
+// FollowRow is one follow as /minutes following shows it.
+type FollowRow struct {
+	Committee string // as the records spell it; escaped here
+	Key       string // the committee key
+	By        string // Slack user ID of who followed; "" when unknown
+	Since     time.Time
+	// Hears are the values of Options the channel hears now.
+	Hears map[string]bool
+}
+
+// Following is the answer to /minutes following.
+type Following struct {
+	Follows []FollowRow
+	// Options are what a follow can hear, each a checkbox, in order.
+	Options []HearOption
+	// CanChange shows the checkboxes; without it each follow lists what
+	// it hears and says who may change it (ChangeNote).
+	CanChange  bool
+	ChangeNote string // mrkdwn written by the bot
+	// Note, when set, is shown under the list: the confirmation of a
+	// change (mrkdwn written by the bot).
+	Note string
+	// Rev is the render revision of the block IDs.
+	Rev string
+}
+
+// FollowingMessage is the list of a channel's follows, each with what the
+// channel hears of it, as checkboxes when the reader may change them.
+func FollowingMessage(f Following) Message {
+	out := []slack.Block{section(":bell: This channel follows:")}
+	shown := f.Follows
+	if len(shown) > maxFollowsShown {
+		shown = shown[:maxFollowsShown]
+	}
+	for _, r := range shown {
+		text := "*" + Escape(r.Committee) + "*"
+		if r.By != "" {
+			text += fmt.Sprintf(", since %s by <@%s>", r.Since.Format("2 January 2006"), Escape(r.By))
+		}
+		var on []string
+		var options, initial []*slack.OptionBlockObject
+		for _, o := range f.Options {
+			opt := slack.NewOptionBlockObject(o.Value, plain(o.Label), nil)
+			options = append(options, opt)
+			if r.Hears[o.Value] {
+				initial = append(initial, opt)
+				on = append(on, strings.ToLower(o.Label))
+			}
+		}
+		if !f.CanChange {
+			hears := "nothing"
+			if len(on) > 0 {
+				hears = strings.Join(on, ", ")
+			}
+			out = append(out, slack.NewSectionBlock(mrkdwn(truncateMrkdwn(text+"\nHears: "+hears, MaxSectionText)), nil, nil,
+				slack.SectionBlockOptionBlockID(FollowBlockID(r.Key, f.Rev))))
+			continue
+		}
+		boxes := slack.NewCheckboxGroupsBlockElement(ActionFollowChoices, options...)
+		boxes.InitialOptions = initial
+		out = append(out, slack.NewSectionBlock(mrkdwn(truncateMrkdwn(text, MaxSectionText)), nil, slack.NewAccessory(boxes),
+			slack.SectionBlockOptionBlockID(FollowBlockID(r.Key, f.Rev))))
+	}
+	foot := "`/minutes unfollow <committee>` stops one."
+	if n := len(f.Follows) - len(shown); n > 0 {
+		foot = fmt.Sprintf("…and %d more, not shown. ", n) + foot
+	}
+	if !f.CanChange && f.ChangeNote != "" {
+		foot = f.ChangeNote + " " + foot
+	}
+	out = append(out, contextLine(foot))
+	if note := strings.TrimSpace(f.Note); note != "" {
+		out = append(out, contextLine(truncateMrkdwn(note, MaxSectionText)))
+	}
+	var names []string
+	for _, r := range f.Follows {
+		names = append(names, r.Committee)
+	}
+	return Message{Text: "This channel follows " + strings.Join(names, ", "), Blocks: out}
+}

@@ -1,0 +1,102 @@
+package bot_test
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/slack-go/slack"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/recordsbot/recordsbot/blocks"
+	"github.com/recordsbot/recordsbot/internal/slackapi/slacktest"
+	"github.com/recordsbot/recordsbot/store"
+)
+
+// TestFollowDigestChoice: /minutes follow <committee> digest … sets the
+// follow's weekly digest, on a new follow or an existing one.
+func TestFollowDigestChoice(t *testing.T) {
+	t.Parallel()
+	onEachStore(t, func(t *testing.T, st *store.Store) {
+		h := newStoreHarness(t, st)
+		alice := h.person("alice")
+		const general = "C0GENERAL"
+
+		got := h.minutesIn(alice, general, "general", "follow FIN digest Friday 16:30 mentions")
+		assert.Equal(t, slack.ResponseTypeInChannel, got.ResponseType)
+		assert.Contains(t, got.Text, "follow *Finance*")
+		assert.Contains(t, got.Text, "The weekly digest of *Finance* comes here every `fri 16:30`, mentioning the assignees")
+		d, err := st.Digest(t.Context(), general, "finance")
+		require.NoError(t, err)
+		assert.Equal(t, "fri 16:30", d.Schedule)
+		assert.True(t, d.Mentions)
+
+		got = h.minutesIn(alice, general, "general", "follow finance digest")
+		assert.Contains(t, got.Text, "changed this channel's digest")
+		assert.Contains(t, got.Text, "at the organisation's usual time (`DIGEST_DEFAULT`), naming the assignees without mentioning them")
+
+		got = h.minutesIn(alice, general, "general", "follow finance digest off")
+		assert.Contains(t, got.Text, "No weekly digest of *Finance* here")
+		d, err = st.Digest(t.Context(), general, "finance")
+		require.NoError(t, err)
+		assert.Equal(t, "off", d.Schedule)
+
+		got = h.minutesIn(alice, general, "general", "follow finance digest someday")
+		assert.Contains(t, got.Text, "I didn't understand `someday`")
+		d, err = st.Digest(t.Context(), general, "finance")
+		require.NoError(t, err)
+		assert.Equal(t, "off", d.Schedule, "nothing changed")
+	})
+}
+
+// TestDigestMyActionsHere: the digest's button shows the clicker their own
+// open actions of the digest's committee, ephemerally, with their buttons.
+func TestDigestMyActionsHere(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	// Someone with open actions in more than one committee.
+	byPerson := map[string]map[string][]string{}
+	for _, a := range h.records.Actions() {
+		if a.Status != "open" && a.Status != "in_progress" {
+			continue
+		}
+		c := ""
+		for _, m := range h.data.Meetings {
+			if m.ID == a.MeetingID {
+				c = m.Committee
+			}
+		}
+		if byPerson[a.AssigneeEmail] == nil {
+			byPerson[a.AssigneeEmail] = map[string][]string{}
+		}
+		byPerson[a.AssigneeEmail][c] = append(byPerson[a.AssigneeEmail][c], a.ID)
+	}
+	var who slacktest.User
+	var committee string
+	for _, u := range h.users {
+		if cs := byPerson[u.Email]; len(cs) > 1 {
+			for c := range cs {
+				if c != "" && (committee == "" || c < committee) {
+					committee = c
+				}
+			}
+			who = u
+			break
+		}
+	}
+	require.NotEmpty(t, committee, "the dataset has someone with actions in two committees")
+
+	el := json.RawMessage(`{"type":"button","action_id":"` + blocks.ActionDigestMine + `","text":{"type":"plain_text","text":"My actions here"},"value":"` + strings.ToLower(committee) + `"}`)
+	bl := json.RawMessage(`[{"type":"actions","block_id":"digest-buttons","elements":[` + string(el) + `]}]`)
+	ts := h.slack.PutMessage(slacktest.Message{Channel: "C0GENERAL", Text: "Weekly digest", Blocks: bl})
+	r, err := h.send.Click(t.Context(), slacktest.Click{User: who, MessageTS: ts, BlockID: "digest-buttons", Element: el, MessageBlocks: bl})
+	require.NoError(t, err)
+	got := h.responses(r.ResponseURLID, 1)[0]
+	assert.Contains(t, got.all(), "Your open actions of "+committee)
+	for c, ids := range byPerson[who.Email] {
+		assertRows(t, got, ids, c == committee, c)
+	}
+	assert.Contains(t, got.all(), `"status:`, "the usual buttons")
+	assert.Len(t, h.slack.Messages("C0GENERAL"), 1, "nothing posted in the channel")
+}

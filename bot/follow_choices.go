@@ -1,0 +1,108 @@
+package bot
+
+import (
+	"context"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/recordsbot/recordsbot/blocks"
+	"github.com/recordsbot/recordsbot/store"
+)
+
+// hearOptions are the checkboxes of /minutes following: what a follow can
+// hear today. The digest and the pre-meeting brief are stored per follow
+// too (store.HearDigest, store.HearBriefs) and join this list with the
+// posts that honour them.
+var hearOptions = []blocks.HearOption{
+	{Value: store.HearDrafts, Label: "Drafts published"},
+	{Value: store.HearApprovals, Label: "Approvals"},
+}
+
+const (
+	msgChoicesAdminsOnly = "Only the app's admins may change what this channel hears (`FOLLOW_ADMINS_ONLY`)."
+	msgChoicesGuest      = ":lock: Guests can't change what this channel hears. Nothing was changed."
+	msgChoicesGone       = ":information_source: This channel no longer follows that committee."
+)
+
+// following answers /minutes following: the channel's follows, each with
+// what the channel hears of it, as checkboxes userID may tick (anyone, or
+// only admins with FOLLOW_ADMINS_ONLY). note, when set, is shown under the
+// list.
+func (fu *followUI) following(ctx context.Context, channelID, userID, note string) *reply {
+	follows, err := fu.store.FollowsInChannel(ctx, channelID)
+	if err != nil {
+		return notice(fu.say(ctx, "following", err))
+	}
+	if len(follows) == 0 {
+		return notice(":information_source: This channel doesn't follow any committee yet. `/minutes follow <committee>` makes it hear when a committee's minutes are published or approved.")
+	}
+	f := blocks.Following{
+		Options:    hearOptions,
+		CanChange:  !fu.adminsOnly || fu.isAdmin(userID),
+		ChangeNote: msgChoicesAdminsOnly,
+		Note:       note,
+		Rev:        strconv.FormatInt(fu.now().UnixNano(), 36),
+	}
+	for _, fl := range follows {
+		hears := map[string]bool{}
+		for _, o := range hearOptions {
+			hears[o.Value] = fu.defaults.Hears(fl.Choices, o.Value)
+		}
+		f.Follows = append(f.Follows, blocks.FollowRow{Committee: fl.Committee, Key: fl.CommitteeKey, By: fl.By, Since: fl.At, Hears: hears})
+	}
+	return ephemeral(blocks.FollowingMessage(f))
+}
+
+// choose answers a tick or untick in /minutes following: the follow's
+// choices become the boxes now ticked, and the list is drawn again in
+// place (with the store's state, so a refused change shows the boxes as
+// they were). Slack sends every box still ticked, not the one clicked
+// (selected_options), so two quick clicks each land whole.
+func (fu *followUI) choose(ctx context.Context, in *interaction) *reply {
+	channel, user := in.channelID(), in.User.ID
+	act := in.Actions[0]
+	key, ok := blocks.FollowKeyOf(act.BlockID)
+	if !ok || fu.store == nil {
+		return notice(msgStaleButton)
+	}
+	if fu.adminsOnly && !fu.isAdmin(user) {
+		return fu.following(ctx, channel, user, ":lock: "+msgChoicesAdminsOnly+" Nothing was changed.")
+	}
+	if me, err := fu.who(ctx, user); err != nil {
+		fu.log.WarnContext(ctx, "follow choices: users.info failed", "user", user, "error", err)
+		return fu.following(ctx, channel, user, msgProfileUnknown)
+	} else if me.Guest {
+		return fu.following(ctx, channel, user, msgChoicesGuest)
+	}
+	follows, err := fu.store.FollowsInChannel(ctx, channel)
+	if err != nil {
+		return notice(fu.say(ctx, "follow choices", err))
+	}
+	i := slices.IndexFunc(follows, func(f store.Follow) bool { return f.CommitteeKey == key })
+	if i < 0 {
+		return fu.following(ctx, channel, user, msgChoicesGone)
+	}
+	ticked := map[string]bool{}
+	for _, o := range act.SelectedOptions {
+		ticked[o.Value] = true
+	}
+	var hears []string
+	for _, o := range hearOptions {
+		if ticked[o.Value] {
+			hears = append(hears, strings.ToLower(o.Label))
+		}
+		if ticked[o.Value] == fu.defaults.Hears(follows[i].Choices, o.Value) {
+			continue
+		}
+		if _, err := fu.store.SetFollowChoice(ctx, channel, key, o.Value, ticked[o.Value]); err != nil {
+			return fu.following(ctx, channel, user, fu.say(ctx, "follow choices", err))
+		}
+	}
+	fu.log.InfoContext(ctx, "follow choices changed", "channel", channel, "committee", key, "user", user, "hears", hears)
+	what := "nothing from me"
+	if len(hears) > 0 {
+		what = strings.Join(hears, " and ")
+	}
+	return fu.following(ctx, channel, user, ":white_check_mark: <@"+user+"> changed it: *"+blocks.Escape(follows[i].Committee)+"* now brings "+what+" here.")
+}

@@ -1,0 +1,23 @@
+package demo
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestDemoDigest: digest finance makes #general follow Finance and posts
+// its weekly digest there, once; My actions here shows the clicker theirs.
+func TestDemoDigest(t *testing.T) {
+	t.Parallel()
+	env := startTestDemo(t)
+	out, all, err := runScript(t, env, consoleOptions{}, "digest finance", "digest finance")
+	require.NoError(t, err, all)
+	first := out["digest finance"]
+	assert.Contains(t, first, "follow Finance", "#general follows Finance first")
+	assert.Contains(t, first, "Weekly digest: Finance")
+	assert.Contains(t, first, "My actions here")
+	assert.Contains(t, first, "posted 1 weekly digests")
+	assert.Contains(t, out["digest finance#2"], "no digest: #general had this week's already")
+}

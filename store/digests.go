@@ -1,0 +1,103 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// Digest is a follow's weekly digest: the channel's choice and what the
+// last digest saw.
+type Digest struct {
+	// Schedule is "" for the organisation's default (DIGEST_DEFAULT),
+	// "off", or a day and time such as "mon 09:00".
+	Schedule string
+	// Mentions pings the assignees; off by default.
+	Mentions bool
+	// LastSlot is the local date (YYYY-MM-DD) of the slot the last digest
+	// was posted for; "" before the first.
+	LastSlot string
+	// LastAt is when the last digest was posted; zero before the first.
+	LastAt time.Time
+	// Snapshot is what the last digest saw of the committee's actions
+	// (JSON, the watcher's to read); "" before the first.
+	Snapshot string
+}
+
+// Digest returns the digest of the follow of committeeKey in channelID,
+// the zero Digest (the default schedule, never posted) when none was
+// chosen or posted. Errors: ErrUnavailable when the store is down.
+func (s *Store) Digest(ctx context.Context, channelID, committeeKey string) (Digest, error) {
+	var d Digest
+	var mentions, at int64
+	err := s.db.QueryRowContext(ctx, s.q(`SELECT schedule, mentions, last_slot, last_at, snapshot FROM follow_digests
+		WHERE channel_id = ? AND committee_key = ?`), channelID, committeeKey).Scan(&d.Schedule, &mentions, &d.LastSlot, &at, &d.Snapshot)
+	if errors.Is(err, sql.ErrNoRows) {
+		return Digest{}, nil
+	}
+	if err != nil {
+		return Digest{}, s.wrap("read digest", err)
+	}
+	d.Mentions = mentions != 0
+	if at != 0 {
+		d.LastAt = fromMS(at)
+	}
+	return d, nil
+}
+
+// SetDigestChoice records the channel's choice for the follow's digest
+// (schedule as in Digest.Schedule, and mentions), keeping what the last
+// digest saw. Errors: ErrInvalid when channelID or committeeKey is empty;
+// ErrUnavailable when the store is down.
+func (s *Store) SetDigestChoice(ctx context.Context, channelID, committeeKey, schedule string, mentions bool) error {
+	if channelID == "" || committeeKey == "" {
+		return fmt.Errorf("set digest choice: %w: channel and committee are required", ErrInvalid)
+	}
+	_, err := s.db.ExecContext(ctx, s.q(`
+		INSERT INTO follow_digests (channel_id, committee_key, schedule, mentions) VALUES (?, ?, ?, ?)
+		ON CONFLICT (channel_id, committee_key) DO UPDATE SET schedule = excluded.schedule, mentions = excluded.mentions`),
+		channelID, committeeKey, schedule, boolInt(mentions))
+	return s.wrap("set digest choice", err)
+}
+
+// RecordDigest records the digest posted for slot (a local date) at at,
+// and the snapshot it saw, keeping the channel's choice. Errors:
+// ErrInvalid when channelID, committeeKey or slot is empty;
+// ErrUnavailable when the store is down.
+func (s *Store) RecordDigest(ctx context.Context, channelID, committeeKey, slot string, at time.Time, snapshot string) error {
+	if channelID == "" || committeeKey == "" || slot == "" {
+		return fmt.Errorf("record digest: %w: channel, committee and slot are required", ErrInvalid)
+	}
+	_, err := s.db.ExecContext(ctx, s.q(`
+		INSERT INTO follow_digests (channel_id, committee_key, last_slot, last_at, snapshot) VALUES (?, ?, ?, ?, ?)
+		ON CONFLICT (channel_id, committee_key) DO UPDATE SET
+			last_slot = excluded.last_slot, last_at = excluded.last_at, snapshot = excluded.snapshot`),
+		channelID, committeeKey, slot, ms(at), snapshot)
+	return s.wrap("record digest", err)
+}
+
+// AnnouncedSince returns the announcements posted (or updated, on
+// approval) in channelID after since, oldest first: the minutes a digest
+// lists as published since the last one. Baselined minutes (never posted)
+// are left out.
+func (s *Store) AnnouncedSince(ctx context.Context, channelID string, since time.Time) ([]Announcement, error) {
+	rows, err := s.db.QueryContext(ctx, s.q(`SELECT meeting_id, status, message_ts, thread_posted, updated_at FROM announcements
+		WHERE channel_id = ? AND message_ts <> '' AND updated_at > ? ORDER BY updated_at, meeting_id`), channelID, ms(since))
+	if err != nil {
+		return nil, s.wrap("list announcements since", err)
+	}
+	defer rows.Close()
+	var out []Announcement
+	for rows.Next() {
+		a := Announcement{ChannelID: channelID}
+		var thread, at int64
+		if err := rows.Scan(&a.MeetingID, &a.Status, &a.TS, &thread, &at); err != nil {
+			return nil, s.wrap("list announcements since", err)
+		}
+		a.ThreadPosted, a.UpdatedAt = thread != 0, fromMS(at)
+		out = append(out, a)
+	}
+	return out, s.wrap("list announcements since", rows.Err())
+}

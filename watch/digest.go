@@ -1,0 +1,293 @@
+package watch
+
+import (
+	"cmp"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/slack-go/slack"
+
+	"github.com/recordsbot/recordsbot/actions"
+	"github.com/recordsbot/recordsbot/apiclient"
+	"github.com/recordsbot/recordsbot/blocks"
+	"github.com/recordsbot/recordsbot/internal/once"
+	"github.com/recordsbot/recordsbot/minutes"
+	"github.com/recordsbot/recordsbot/store"
+)
+
+// snapEntry is what a digest remembers of one action (store.Digest's
+// Snapshot): its assignee's key (a hash, as seen_actions keeps it) and
+// whether it was overdue. No action text is stored.
+type snapEntry struct {
+	Assignee string `json:"a,omitempty"`
+	Overdue  bool   `json:"o,omitempty"`
+}
+
+// digestKey is the ledger key of the digest of a follow for the slot
+// dated slot (local YYYY-MM-DD): one a week per follow.
+func digestKey(channel, committeeKey, slot string) string {
+	return "digest/" + channel + "/" + committeeKey + "/" + slot
+}
+
+// digests posts each follow's weekly digest that is due: the follow's
+// slot this week (its own schedule, else Config.Digest) has passed and no
+// digest was posted for it. A follow made after the slot waits for the
+// next one. list is the poll's list of actions still to do (nil: read
+// it).
+func (p *poll) digests(ctx context.Context, list *apiclient.ActionList) error {
+	follows, err := p.deps.Store.AllFollows(ctx)
+	if err != nil {
+		return fmt.Errorf("read follows: %w", err)
+	}
+	var errs []error
+	for _, f := range follows {
+		// The channel's "digest" choice in /minutes following (or
+		// FOLLOW_DEFAULTS) silences it whatever its schedule.
+		if !p.cfg.FollowDefaults.Hears(f.Choices, store.HearDigest) {
+			continue
+		}
+		d, err := p.deps.Store.Digest(ctx, f.ChannelID, f.CommitteeKey)
+		if err != nil {
+			return err
+		}
+		sched := p.cfg.Digest
+		if d.Schedule != "" {
+			if sched, err = ParseSchedule(d.Schedule); err != nil {
+				p.log.WarnContext(ctx, "watch: a follow's digest schedule is not understood; the default is used", "channel", f.ChannelID, "committee", f.CommitteeKey, "error", err)
+				sched = p.cfg.Digest
+			}
+		}
+		if !sched.On {
+			continue
+		}
+		slot := sched.Slot(p.now, p.cfg.Zone)
+		slotDate := slot.Format(time.DateOnly)
+		if d.LastSlot == slotDate || slot.Before(f.At) {
+			continue
+		}
+		if list == nil {
+			if list, err = p.deps.Actions.List(ctx, ""); err != nil {
+				return fmt.Errorf("read actions: %w", err)
+			}
+		}
+		if err := p.digest(ctx, f, d, slotDate, list); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// digest posts one follow's digest for slot and records its snapshot.
+func (p *poll) digest(ctx context.Context, f store.Follow, last store.Digest, slot string, list *apiclient.ActionList) error {
+	msg, snap, err := p.digestMessage(ctx, f, last, list)
+	if err != nil {
+		return err
+	}
+	key := digestKey(f.ChannelID, f.CommitteeKey, slot)
+	o, _ := p.once(ctx, once.Work{
+		Key:          key,
+		Conversation: in(f.ChannelID),
+		Post: func(ctx context.Context) (string, error) {
+			// Mentions are off unless the channel chose them: a name in
+			// text pings nobody, <@U…> pings the person
+			// (https://docs.slack.dev/messaging/formatting-message-text#mentioning-users).
+			_, ts, err := p.deps.Slack.PostMessageContext(ctx, f.ChannelID,
+				slack.MsgOptionText(msg.Text, false), slack.MsgOptionBlocks(msg.Blocks...),
+				slack.MsgOptionMetadata(blocks.DigestMetadata(key, f.CommitteeKey)))
+			return ts, err
+		},
+	})
+	if !o.Done() {
+		return nil // counted and logged by once; the next poll retries
+	}
+	if o == once.Sent {
+		p.sum.Digests++
+	}
+	b, err := json.Marshal(snap)
+	if err != nil {
+		return fmt.Errorf("digest snapshot: %w", err)
+	}
+	return p.deps.Store.RecordDigest(ctx, f.ChannelID, f.CommitteeKey, slot, p.now, string(b))
+}
+
+// digestMessage builds the digest of f's committee from list, compared
+// with the last digest's snapshot, and the snapshot to keep.
+func (p *poll) digestMessage(ctx context.Context, f store.Follow, last store.Digest, list *apiclient.ActionList) (blocks.Message, map[string]snapEntry, error) {
+	var prev map[string]snapEntry
+	if last.Snapshot != "" {
+		if err := json.Unmarshal([]byte(last.Snapshot), &prev); err != nil {
+			p.log.WarnContext(ctx, "watch: a digest snapshot is unreadable; this digest lists no changes", "channel", f.ChannelID, "error", err)
+			prev = nil
+		}
+	}
+	first := prev == nil
+	d := blocks.Digest{Committee: f.Committee, CommitteeKey: f.CommitteeKey}
+	if !first {
+		d.Since = last.LastAt
+	}
+	snap := map[string]snapEntry{}
+	groups := map[string]*blocks.DigestGroup{}
+	var order []string
+	for i := range list.Actions {
+		a := &list.Actions[i]
+		if minutes.CommitteeKey(p.committeeOf(a)) != f.CommitteeKey || !actions.StillToDo(a.Status) {
+			continue
+		}
+		k := assigneeKey(a.Assignee)
+		overdue := actions.Due(a, p.now, p.cfg.Zone, p.cfg.Zone, 0) == actions.Overdue
+		snap[a.ID] = snapEntry{Assignee: k, Overdue: overdue}
+		it := blocks.DigestItem{ID: a.ID, Title: a.Title, Assignee: a.Assignee.String(), Deadline: a.Deadline,
+			DeadlineHasTime: a.DeadlineHasTime, Overdue: overdue, InProgress: a.Status == apiclient.StatusInProgress}
+		g := groups[k]
+		if g == nil {
+			g = &blocks.DigestGroup{Name: a.Assignee.String()}
+			if last.Mentions && k != "" {
+				user, err := p.people.SlackID(ctx, a.Assignee)
+				if err != nil {
+					p.log.WarnContext(ctx, "watch: no Slack user for a digest mention; the name is shown", "error", err)
+				}
+				g.Mention = user
+			}
+			groups[k] = g
+			order = append(order, k)
+		}
+		g.Items = append(g.Items, it)
+		if first {
+			continue
+		}
+		was, known := prev[a.ID]
+		if k != "" && (!known || was.Assignee != k) {
+			d.NewlyAssigned = append(d.NewlyAssigned, it)
+		}
+		if overdue && known && !was.Overdue {
+			d.NewlyOverdue = append(d.NewlyOverdue, it)
+		}
+	}
+	if !first {
+		done, err := p.completedSince(ctx, prev, snap)
+		if err != nil {
+			return blocks.Message{}, nil, err
+		}
+		d.Completed = done
+		anns, err := p.deps.Store.AnnouncedSince(ctx, f.ChannelID, last.LastAt)
+		if err != nil {
+			return blocks.Message{}, nil, err
+		}
+		for _, a := range anns {
+			d.Minutes = append(d.Minutes, p.digestMinutes(a))
+		}
+	}
+	for _, k := range order {
+		g := groups[k]
+		slices.SortStableFunc(g.Items, func(a, b blocks.DigestItem) int {
+			if a.Overdue != b.Overdue {
+				return pickInt(a.Overdue, -1, 1)
+			}
+			return cmp.Compare(deadlineOrder(a), deadlineOrder(b))
+		})
+		d.Groups = append(d.Groups, *g)
+	}
+	// People with overdue actions first, most overdue first; then by name.
+	slices.SortStableFunc(d.Groups, func(a, b blocks.DigestGroup) int {
+		if c := cmp.Compare(overdueCount(b), overdueCount(a)); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.Name, b.Name)
+	})
+	return blocks.DigestMessage(d), snap, nil
+}
+
+// completedSince is the actions of the last snapshot no longer to do that
+// the records list as complete: one read of the complete actions (shared
+// for the poll), only when some left the list.
+func (p *poll) completedSince(ctx context.Context, prev, now map[string]snapEntry) ([]blocks.DigestItem, error) {
+	gone := 0
+	for id := range prev {
+		if _, ok := now[id]; !ok {
+			gone++
+		}
+	}
+	if gone == 0 {
+		return nil, nil
+	}
+	if p.completed == nil {
+		l, err := p.deps.Actions.List(ctx, apiclient.StatusComplete)
+		if err != nil {
+			return nil, fmt.Errorf("read completed actions: %w", err)
+		}
+		p.completed = l
+	}
+	var out []blocks.DigestItem
+	for _, a := range p.completed.Actions {
+		if _, was := prev[a.ID]; was {
+			if _, still := now[a.ID]; !still {
+				out = append(out, blocks.DigestItem{ID: a.ID, Title: a.Title, Assignee: a.Assignee.String()})
+			}
+		}
+	}
+	return out, nil
+}
+
+// committeeOf is the action's committee, from the record or else from its
+// meeting as this poll read it.
+func (p *poll) committeeOf(a *apiclient.Action) string {
+	if a.Committee != "" {
+		return a.Committee
+	}
+	for _, mp := range p.pages {
+		for _, m := range mp.Meetings {
+			if m.ID == a.MeetingID {
+				return m.Committee
+			}
+		}
+	}
+	return ""
+}
+
+// digestMinutes is an announcement as a digest lists it: the meeting's
+// title when this poll read it, and the minutes' link.
+func (p *poll) digestMinutes(a store.Announcement) blocks.DigestMinutes {
+	out := blocks.DigestMinutes{Title: "Meeting " + a.MeetingID, Draft: a.Status == string(apiclient.MinutesPublishedDraft)}
+	var min *apiclient.Minutes
+	if r, ok := p.minutes[a.MeetingID]; ok {
+		min = r.min
+	}
+	for _, mp := range p.pages {
+		for _, m := range mp.Meetings {
+			if m.ID == a.MeetingID {
+				out.Title = cmp.Or(m.Title, m.Name())
+			}
+		}
+	}
+	out.URL = p.deps.Minutes.URL(a.MeetingID, min)
+	return out
+}
+
+func overdueCount(g blocks.DigestGroup) int {
+	n := 0
+	for _, it := range g.Items {
+		if it.Overdue {
+			n++
+		}
+	}
+	return n
+}
+
+// deadlineOrder sorts actions with a deadline first, soonest first.
+func deadlineOrder(it blocks.DigestItem) int64 {
+	if it.Deadline.IsZero() {
+		return 1 << 62
+	}
+	return it.Deadline.Unix()
+}
+
+func pickInt(c bool, yes, no int) int {
+	if c {
+		return yes
+	}
+	return no
+}

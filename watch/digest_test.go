@@ -1,0 +1,216 @@
+package watch_test
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/recordsbot/recordsbot/apiclient/recordstest"
+	"github.com/recordsbot/recordsbot/internal/slackapi/slacktest"
+	"github.com/recordsbot/recordsbot/store"
+	"github.com/recordsbot/recordsbot/watch"
+)
+
+// set moves the test's clock to t.
+func (c *clock) set(t time.Time) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.now = t
+}
+
+// digests are the weekly digests posted in channel, oldest first.
+func (e *env) digests(channel string) []post {
+	var out []post
+	for _, p := range e.posts(channel) {
+		if strings.HasPrefix(metadataKey(e.t, p.Message), "digest/") {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// newYork is the organisation's zone in the digest tests: daylight
+// saving ends there on Sunday 1 November 2026 (09:00 EDT is 13:00 UTC the
+// Monday before, 09:00 EST 14:00 UTC the Monday after).
+func newYork(t *testing.T) *time.Location {
+	t.Helper()
+	z, err := time.LoadLocation("America/New_York")
+	require.NoError(t, err)
+	return z
+}
+
+func digestConfig(z *time.Location) func(*watch.Config) {
+	return func(c *watch.Config) {
+		c.Zone = z
+		c.Digest = watch.Schedule{On: true, Day: time.Monday, Hour: 9}
+	}
+}
+
+// TestDigestWeekly posts Finance's digest at 09:00 local on Mondays, on
+// either side of the end of daylight saving, once a week, with what
+// changed since the last: an action completed, one newly assigned, one
+// newly overdue, the minutes announced meanwhile.
+func TestDigestWeekly(t *testing.T) {
+	t.Parallel()
+	eachEngine(t, func(t *testing.T, e engine) {
+		env := newEnv(t, e)
+		z := newYork(t)
+		env.clock.set(time.Date(2026, 10, 26, 12, 0, 0, 0, time.UTC)) // Monday 08:00 EDT
+		w := env.watcher("w1", digestConfig(z))
+		env.follow(w, finChannel, "Finance")
+		env.records.AddAction(recordstest.Action{ID: "A-3", Title: "Chase the auditors", Status: "in_progress", AssigneeEmail: bob.Email, AssigneeName: bob.RealName,
+			MeetingID: "M-2", Deadline: time.Date(2026, 10, 30, 0, 0, 0, 0, time.UTC), DateOnly: true})
+
+		env.mustPoll(w)
+		assert.Empty(t, env.digests(finChannel), "08:00 local: not yet")
+
+		env.clock.set(time.Date(2026, 10, 26, 13, 0, 0, 0, time.UTC)) // 09:00 EDT
+		sum := env.mustPoll(w)
+		assert.Equal(t, 1, sum.Digests)
+		got := env.digests(finChannel)
+		require.Len(t, got, 1)
+		first := got[0].text
+		assert.Contains(t, first, "Weekly digest: Finance")
+		assert.Contains(t, first, "*2 actions* open")
+		assert.Contains(t, first, "Circulate the accounts")
+		assert.Contains(t, first, "Chase the auditors")
+		assert.NotContains(t, first, "Book the hall", "another committee's action")
+		assert.Contains(t, first, "Alice Jones")
+		assert.NotContains(t, first, "<@", "names without pinging by default")
+		assert.Contains(t, string(got[0].Blocks), `"action_id":"digest:mine"`)
+		assert.Equal(t, "digest/"+finChannel+"/finance/2026-10-26", metadataKey(t, got[0].Message))
+
+		env.clock.Advance(3 * time.Hour)
+		env.mustPoll(w)
+		assert.Len(t, env.digests(finChannel), 1, "once a week")
+
+		// During the week: A-1 done, A-4 assigned to Carol, A-3's deadline
+		// passes, M-4's minutes are announced.
+		env.clock.set(time.Date(2026, 10, 29, 15, 0, 0, 0, time.UTC))
+		all := env.records.Actions()
+		for i := range all {
+			if all[i].ID == "A-1" {
+				all[i].Status = "complete"
+			}
+		}
+		env.records.SetActions(append(all, recordstest.Action{ID: "A-4", Title: "Draft the budget", Status: "open",
+			AssigneeEmail: carol.Email, AssigneeName: carol.RealName, MeetingID: "M-2"}))
+		env.records.AddMeeting(recordstest.Meeting{ID: "M-4", Title: "Finance Committee, extraordinary", Committee: "Finance", Date: time.Date(2026, 10, 28, 0, 0, 0, 0, time.UTC)})
+		env.records.SetMinutes(recordstest.Minutes{MeetingID: "M-4", Status: "approved", Body: "Present: all."})
+		env.mustPoll(w)
+
+		// Monday after the change: 08:30 EST is 13:30 UTC, past last
+		// week's UTC time but not yet 09:00 local.
+		env.clock.set(time.Date(2026, 11, 2, 13, 30, 0, 0, time.UTC))
+		env.mustPoll(w)
+		assert.Len(t, env.digests(finChannel), 1, "09:00 local is 14:00 UTC after daylight saving ends")
+		env.clock.set(time.Date(2026, 11, 2, 14, 0, 0, 0, time.UTC))
+		env.mustPoll(w)
+		got = env.digests(finChannel)
+		require.Len(t, got, 2)
+		second := got[1].text
+		assert.Equal(t, "digest/"+finChannel+"/finance/2026-11-02", metadataKey(t, got[1].Message))
+		assert.Contains(t, second, "1 completed, 1 newly assigned, 1 newly overdue, 1 minutes published")
+		assert.Contains(t, second, "Completed* (1)\n• Circulate the accounts")
+		assert.Contains(t, second, "Newly assigned* (1)\n• Draft the budget")
+		assert.Contains(t, second, "Newly overdue* (1)\n• :red_circle: Chase the auditors")
+		assert.Contains(t, second, "Finance Committee, extraordinary")
+		assert.Contains(t, second, "*1 overdue*")
+		assert.Less(t, strings.Index(second, "*Bob Patel*"), strings.Index(second, "*Carol Wu*"), "overdue first")
+	})
+}
+
+// TestDigestExactlyOnce: two watchers at the slot post one digest, even
+// when the first is cut off between posting and recording it.
+func TestDigestExactlyOnce(t *testing.T) {
+	t.Parallel()
+	eachEngine(t, func(t *testing.T, e engine) {
+		env := newEnv(t, e)
+		z := newYork(t)
+		env.clock.set(time.Date(2026, 10, 26, 12, 0, 0, 0, time.UTC))
+		w1, w2 := env.watcher("w1", digestConfig(z)), env.watcher("w2", digestConfig(z))
+		env.follow(w1, finChannel, "Finance")
+		env.mustPoll(w1)
+		env.clock.set(time.Date(2026, 10, 26, 13, 5, 0, 0, time.UTC))
+
+		// The post lands, its answer is lost: w1 cannot tell.
+		env.slack.InjectFault(slacktest.Fault{Method: "chat.postMessage", HTTPStatus: 500, Times: 1, AfterEffect: true})
+		sum, err := w1.poll(t)
+		require.Error(t, err)
+		assert.Equal(t, 1, sum.Failed)
+		require.Len(t, env.digests(finChannel), 1)
+
+		sum, err = w2.poll(t)
+		require.NoError(t, err)
+		assert.Zero(t, sum.Digests, "w1's claim is still held")
+		env.clock.Advance(3 * time.Minute) // the claim's lease lapses
+		sum, err = w2.poll(t)
+		require.NoError(t, err)
+		assert.Equal(t, 1, sum.Recovered, "found in the channel's history")
+		env.mustPoll(w1)
+		env.mustPoll(w2)
+		assert.Len(t, env.digests(finChannel), 1)
+	})
+}
+
+// TestDigestChoices: a channel's own schedule, mentions on, and off.
+func TestDigestChoices(t *testing.T) {
+	t.Parallel()
+	eachEngine(t, func(t *testing.T, e engine) {
+		env := newEnv(t, e)
+		z := newYork(t)
+		env.clock.set(time.Date(2026, 10, 26, 12, 0, 0, 0, time.UTC))
+		w := env.watcher("w1", digestConfig(z))
+		env.follow(w, finChannel, "Finance")
+		env.follow(w, allChannel, "Finance")
+		ctx := t.Context()
+		require.NoError(t, w.deps.Store.SetDigestChoice(ctx, finChannel, "finance", "off", false))
+		require.NoError(t, w.deps.Store.SetDigestChoice(ctx, allChannel, "finance", "tue 10:30", true))
+		const quiet = "C0QUIET"
+		env.follow(w, quiet, "Finance")
+		_, err := w.deps.Store.SetFollowChoice(ctx, quiet, "finance", store.HearDigest, false)
+		require.NoError(t, err)
+		env.mustPoll(w)
+
+		env.clock.set(time.Date(2026, 10, 26, 14, 0, 0, 0, time.UTC)) // Monday 10:00 EDT
+		env.mustPoll(w)
+		assert.Empty(t, env.digests(finChannel), "off")
+		assert.Empty(t, env.digests(allChannel), "its own day: Tuesday")
+
+		env.clock.set(time.Date(2026, 10, 27, 14, 30, 0, 0, time.UTC)) // Tuesday 10:30 EDT
+		env.mustPoll(w)
+		assert.Empty(t, env.digests(finChannel))
+		assert.Empty(t, env.digests(quiet), "the channel does not hear digests (/minutes following)")
+		got := env.digests(allChannel)
+		require.Len(t, got, 1)
+		assert.Contains(t, got[0].text, "<@"+alice.ID+">", "mentions on")
+		assert.NotContains(t, got[0].text, "*Alice Jones*")
+	})
+}
+
+func TestParseSchedule(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		in, want string
+		ok       bool
+	}{
+		{"mon 09:00", "mon 09:00", true},
+		{"Friday 16:30", "fri 16:30", true},
+		{"off", "off", true},
+		{"mon 9", "", false},
+		{"mon 24:00", "", false},
+		{"moon 09:00", "", false},
+		{"", "", false},
+	} {
+		got, err := watch.ParseSchedule(tc.in)
+		if !tc.ok {
+			assert.Error(t, err, tc.in)
+			continue
+		}
+		require.NoError(t, err, tc.in)
+		assert.Equal(t, tc.want, got.String())
+	}
+}
