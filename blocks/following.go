@@ -56,6 +56,11 @@ type FollowRow struct {
 	Since     time.Time
 	// Hears are the values of Options the channel hears now.
 	Hears map[string]bool
+	// Digest, when set, is the channel's own choice of weekly digest
+	// ("fri 16:30", "off"); "" is the organisation's default.
+	Digest string
+	// DigestMentions is set when the digest mentions the assignees.
+	DigestMentions bool
 }
 
 // Following is the answer to /minutes following.
@@ -86,6 +91,9 @@ func FollowingMessage(f Following) Message {
 		text := "*" + Escape(r.Committee) + "*"
 		if r.By != "" {
 			text += fmt.Sprintf(", since %s by <@%s>", r.Since.Format("2 January 2006"), Escape(r.By))
+		}
+		if r.Digest != "" || r.DigestMentions {
+			text += "\nWeekly digest: " + digestChoice(r.Digest, r.DigestMentions)
 		}
 		var on []string
 		var options, initial []*slack.OptionBlockObject
@@ -127,4 +135,16 @@ func FollowingMessage(f Following) Message {
 		names = append(names, r.Committee)
 	}
 	return Message{Text: "This channel follows " + strings.Join(names, ", "), Blocks: out}
+}
+
+// digestChoice is a follow's digest choice as /minutes following shows it.
+func digestChoice(schedule string, mentions bool) string {
+	s := "`" + Escape(schedule) + "`"
+	if schedule == "" {
+		s = "at the usual time"
+	}
+	if mentions {
+		s += ", mentioning the assignees"
+	}
+	return s
 }

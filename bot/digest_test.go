@@ -32,6 +32,9 @@ func TestFollowDigestChoice(t *testing.T) {
 		assert.Equal(t, "fri 16:30", d.Schedule)
 		assert.True(t, d.Mentions)
 
+		got = h.minutesIn(alice, general, "general", "following")
+		assert.Contains(t, got.all(), "Weekly digest: `fri 16:30`, mentioning the assignees", "/minutes following shows the choice")
+
 		got = h.minutesIn(alice, general, "general", "follow finance digest")
 		assert.Contains(t, got.Text, "changed this channel's digest")
 		assert.Contains(t, got.Text, "at the organisation's usual time (`DIGEST_DEFAULT`), naming the assignees without mentioning them")

@@ -176,8 +176,15 @@ const (
 
 // userMessage translates err into a short message for the person who asked,
 // and logs the detail once. This is the one place errors become words.
+// A store that is down is logged through the store's outage log (a line
+// when it goes down and a reminder while it stays down), not once per
+// request: every request meets it, and the person is told either way.
 func (s *Server) userMessage(ctx context.Context, what string, err error) string {
-	s.log.WarnContext(ctx, what+" failed", "error", err)
+	if store.IsUnavailable(err) {
+		s.deps.StoreOutage.Failed(ctx, fmt.Errorf("%s: %w", what, err))
+	} else {
+		s.log.WarnContext(ctx, what+" failed", "error", err)
+	}
 	var ae *apiclient.Error
 	switch {
 	case errors.Is(err, store.ErrInvalid):

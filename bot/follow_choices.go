@@ -49,7 +49,13 @@ func (fu *followUI) following(ctx context.Context, channelID, userID, note strin
 		for _, o := range hearOptions {
 			hears[o.Value] = fu.defaults.Hears(fl.Choices, o.Value)
 		}
-		f.Follows = append(f.Follows, blocks.FollowRow{Committee: fl.Committee, Key: fl.CommitteeKey, By: fl.By, Since: fl.At, Hears: hears})
+		row := blocks.FollowRow{Committee: fl.Committee, Key: fl.CommitteeKey, By: fl.By, Since: fl.At, Hears: hears}
+		// The digest's own schedule, chosen with /minutes follow … digest;
+		// a store that fails here only leaves it out.
+		if d, err := fu.store.Digest(ctx, channelID, fl.CommitteeKey); err == nil {
+			row.Digest, row.DigestMentions = d.Schedule, d.Mentions
+		}
+		f.Follows = append(f.Follows, row)
 	}
 	return ephemeral(blocks.FollowingMessage(f))
 }

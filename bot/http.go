@@ -132,8 +132,12 @@ func handleHealthz() http.HandlerFunc {
 	}
 }
 
-// handleReadyz is the readiness probe: 503 with the reason while a
-// dependency is down.
+// handleReadyz is the readiness probe: whether this process can take
+// requests (503 while it shuts down), not whether the records service,
+// Slack or the store work: every replica shares those, and an outage of
+// one is better met by the bot's own message than by no replica at all
+// (recordsbot_dependency_up reports them). The reason is one of the
+// process's own, never a dependency's URL.
 func handleReadyz(ready func() error) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")

@@ -80,7 +80,7 @@ func NewMetrics() *Metrics {
 			Name: "recordsbot_reminders_total", Help: "Reminder DMs by outcome (sent, skipped, recovered, busy, not_yet, weekend, failed, unmatched).",
 		}, []string{"outcome"}),
 		dependencyUp: prometheus.NewGaugeVec(prometheus.GaugeOpts{
-			Name: "recordsbot_dependency_up", Help: "1 when the readiness check last found the dependency (slack, records) working, else 0.",
+			Name: "recordsbot_dependency_up", Help: "1 when the background check last found the dependency (records, slack, store) working, else 0; the logs say why not.",
 		}, []string{"dependency"}),
 		socketConnects: prometheus.NewCounter(prometheus.CounterOpts{
 			Name: "recordsbot_socket_connections_total", Help: "Socket Mode connections opened, the first one and every reconnection.",
@@ -183,7 +183,9 @@ func (m *Metrics) Reminder(outcome string) {
 	}
 }
 
-func (m *Metrics) dependency(name string, up bool) {
+// DependencyUp sets recordsbot_dependency_up for the dependency name
+// ("records", "slack" or "store").
+func (m *Metrics) DependencyUp(name string, up bool) {
 	if m != nil {
 		v := 0.0
 		if up {

@@ -21,6 +21,7 @@ import (
 	"github.com/recordsbot/recordsbot/actions"
 	"github.com/recordsbot/recordsbot/apiclient"
 	"github.com/recordsbot/recordsbot/bot/minutespage"
+	"github.com/recordsbot/recordsbot/internal/health"
 	"github.com/recordsbot/recordsbot/minutes"
 	"github.com/recordsbot/recordsbot/store"
 )
@@ -147,7 +148,8 @@ type Deps struct {
 	HTTPClient *http.Client
 	// Now is the clock. Default time.Now.
 	Now func() time.Time
-	// Ready reports why the bot is not ready (nil: ready). Default: always ready.
+	// Ready reports why this process cannot take requests (nil: it can),
+	// as /readyz says; such as "shutting down". Default: always ready.
 	Ready func() error
 	// Metrics is served on /metrics and updated by every request; nil: none.
 	Metrics *Metrics
@@ -161,6 +163,10 @@ type Deps struct {
 	// Records with no public pages. Pass one to share it with a job in the
 	// same process.
 	Minutes *minutes.Service
+	// StoreOutage logs the store's failures as an outage (see
+	// health.Outage); share it with the dependency checker so that both
+	// keep one state. Default: one of the bot's own.
+	StoreOutage *health.Outage
 	// MinutesSearch answers the public archive's search box; nil: the
 	// store's search index when it has one, else the archive says search
 	// is not available.
@@ -217,6 +223,9 @@ func NewServer(cfg Config, deps Deps) *Server {
 	}
 	if deps.Ready == nil {
 		deps.Ready = func() error { return nil }
+	}
+	if deps.StoreOutage == nil {
+		deps.StoreOutage = health.NewOutage(deps.Logger, "store", 0)
 	}
 	s := &Server{cfg: cfg, deps: deps, log: deps.Logger}
 	dom := deps.Actions

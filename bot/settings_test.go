@@ -2,6 +2,7 @@ package bot_test
 
 import (
 	"bytes"
+	"log/slog"
 	"net/http"
 	"strings"
 	"sync"
@@ -340,52 +341,26 @@ func TestStopTheseFromAReminder(t *testing.T) {
 	assert.Len(t, h.slack.Messages("DU0BOB"), 2, "others still get theirs")
 }
 
-func TestReadyzFailsWhileTheStoreIsDown(t *testing.T) {
+// A store that is down leaves /readyz ready (the replica can still answer
+// everything that needs no store, and say so for the rest) and is logged
+// once, not once per request.
+func TestStoreDownIsNotReadinessAndIsLoggedOnce(t *testing.T) {
 	t.Parallel()
-	r := newReadiness(t, nil, nil)
-	st := openTestStore(t, "sqlite")
-	r.probe.SetStore(st)
-	require.NoError(t, r.probe.Check(t.Context()))
-	code, _ := r.get("/readyz")
-	assert.Equal(t, http.StatusOK, code)
-
-	require.NoError(t, st.Close())
-	err := r.probe.Check(t.Context())
-	require.ErrorIs(t, err, store.ErrUnavailable)
-	code, body := r.get("/readyz")
-	assert.Equal(t, http.StatusServiceUnavailable, code)
-	assert.True(t, strings.Contains(body, "store"), "the reason names the store: %s", body)
-}
-
-// An assignment DM (the watcher sends them) carries the same buttons; its
-// Stop these turns new-assignment DMs off.
-func TestStopTheseFromAnAssignmentDM(t *testing.T) {
-	t.Parallel()
-	st := openTestStore(t, "sqlite")
-	h := newHarness(t, withDataset(remindDataset))
-	h.rebuild(bot.Deps{Store: st})
-	alice := h.users["U0ALICE"]
-	api := slack.New(slacktest.DefaultToken, slack.OptionAPIURL(h.slack.APIURL()))
-	_, _, err := api.PostMessageContext(t.Context(), alice.ID, slack.MsgOptionText("Carol assigned you an action", false),
-		slack.MsgOptionBlocks(slack.NewSectionBlock(slack.NewTextBlockObject(slack.MarkdownType, "*Task A-1*", false, false), nil, nil),
-			blocks.NotifyButtons(blocks.NotifyAssignments)))
-	require.NoError(t, err)
-	stored, dm := h.dm("DU0ALICE")
-
-	blockID, el, _ := dm.element(t, blocks.ActionNotifyStop, blocks.NotifyAssignments)
-	r, err := h.send.Click(t.Context(), slacktest.Click{
-		User: alice, ChannelID: "DU0ALICE", MessageTS: stored.TS, MessageBlocks: stored.Blocks, MessageText: stored.Text, BlockID: blockID, Element: el,
+	onEachStore(t, func(t *testing.T, st *store.Store) {
+		h := newHarness(t)
+		var logs lockedBuffer
+		h.rebuild(bot.Deps{Store: st, Logger: slog.New(slog.NewTextHandler(&logs, nil))})
+		require.NoError(t, st.Close())
+		alice := h.person("alice")
+		for range 20 {
+			got := h.minutesIn(alice, "C0GENERAL", "general", "following")
+			require.Contains(t, got.Text, "I can't reach my database right now")
+		}
+		resp, err := http.Get(h.http.URL + "/readyz")
+		require.NoError(t, err)
+		resp.Body.Close()
+		assert.Equal(t, http.StatusOK, resp.StatusCode, "the process can still take requests")
+		assert.Equal(t, 1, strings.Count(string(logs.Bytes()), `msg="dependency down" dependency=store`), string(logs.Bytes()))
+		assert.NotContains(t, string(logs.Bytes()), "following failed", "no line per request")
 	})
-	require.NoError(t, err)
-	require.Equal(t, http.StatusOK, r.Status)
-	h.settle(t)
-
-	set, err := st.Settings(t.Context(), alice.ID)
-	require.NoError(t, err)
-	require.NotNil(t, set.AssignDMs)
-	assert.False(t, *set.AssignDMs)
-	assert.Nil(t, set.RemindEnabled, "reminders untouched")
-	_, updated := h.dm("DU0ALICE")
-	assert.Contains(t, updated.all(), "New-assignment DMs are off.")
-	assert.Contains(t, updated.all(), "*Task A-1*", "the DM itself stays")
 }

@@ -22,6 +22,8 @@ type Store interface {
 	// SetDigestChoice records a follow's weekly digest schedule and
 	// mentions.
 	SetDigestChoice(ctx context.Context, channelID, committeeKey, schedule string, mentions bool) error
+	// Digest returns a follow's digest choice (and what the last saw).
+	Digest(ctx context.Context, channelID, committeeKey string) (store.Digest, error)
 	Settings(ctx context.Context, userID string) (store.Settings, error)
 	// ChangeSettings sets the non-nil fields and keeps the rest, in one
 	// step, so two changes at once both land.

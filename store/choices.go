@@ -90,7 +90,7 @@ func (s *Store) SetFollowChoice(ctx context.Context, channelID, committeeKey, wh
 		return false, fmt.Errorf("set follow choice %q: %w", what, ErrInvalid)
 	}
 	// The column comes from the fixed list above, never from input.
-	res, err := s.db.ExecContext(ctx, s.q("UPDATE follows SET hear_"+what+" = ? WHERE channel_id = ? AND committee_key = ?"),
+	res, err := s.conn().ExecContext(ctx, s.q("UPDATE follows SET hear_"+what+" = ? WHERE channel_id = ? AND committee_key = ?"),
 		boolInt(on), channelID, committeeKey)
 	if err != nil {
 		return false, s.wrap("set follow choice", err)

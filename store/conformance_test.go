@@ -71,7 +71,7 @@ func testMigrationsApplyOnce(t *testing.T, e engine) {
 	// Migrating again is a no-op, not a "table exists" failure.
 	require.NoError(t, s.migrate(t.Context()))
 	var rows int
-	require.NoError(t, s.db.QueryRowContext(t.Context(), "SELECT COUNT(*) FROM schema_migrations").Scan(&rows))
+	require.NoError(t, s.conn().QueryRowContext(t.Context(), "SELECT COUNT(*) FROM schema_migrations").Scan(&rows))
 	assert.Equal(t, know, rows, "one row per migration")
 	require.NoError(t, s.Ping(t.Context()))
 }
@@ -101,7 +101,7 @@ func testConcurrentOpen(t *testing.T, e engine) {
 	require.NoError(t, err)
 	assert.Equal(t, len(all), logs.count("store migrated"), "migrations applied, over all replicas")
 	var rows int
-	require.NoError(t, stores[0].db.QueryRowContext(t.Context(), "SELECT COUNT(*) FROM schema_migrations").Scan(&rows))
+	require.NoError(t, stores[0].conn().QueryRowContext(t.Context(), "SELECT COUNT(*) FROM schema_migrations").Scan(&rows))
 	assert.Equal(t, len(all), rows)
 	// Every replica works on the one schema.
 	for i, s := range stores {
@@ -115,7 +115,7 @@ func testSchemaTooNew(t *testing.T, e engine) {
 	s := open(t, url)
 	_, know, err := s.SchemaVersion(t.Context())
 	require.NoError(t, err)
-	_, err = s.db.ExecContext(t.Context(), s.q("INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)"), know+7, "from-the-future.sql", 0)
+	_, err = s.conn().ExecContext(t.Context(), s.q("INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)"), know+7, "from-the-future.sql", 0)
 	require.NoError(t, err)
 
 	_, err = Open(t.Context(), url)
@@ -151,7 +151,7 @@ func testFailedMigration(t *testing.T, e engine) {
 	require.NoError(t, err)
 	assert.Equal(t, know, have, "version unchanged after a failed migration")
 	var n int
-	err = s.db.QueryRowContext(t.Context(), "SELECT COUNT(*) FROM half_done").Scan(&n)
+	err = s.conn().QueryRowContext(t.Context(), "SELECT COUNT(*) FROM half_done").Scan(&n)
 	assert.Error(t, err, "the failed migration's first statement was rolled back")
 }
 

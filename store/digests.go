@@ -32,7 +32,7 @@ type Digest struct {
 func (s *Store) Digest(ctx context.Context, channelID, committeeKey string) (Digest, error) {
 	var d Digest
 	var mentions, at int64
-	err := s.db.QueryRowContext(ctx, s.q(`SELECT schedule, mentions, last_slot, last_at, snapshot FROM follow_digests
+	err := s.conn().QueryRowContext(ctx, s.q(`SELECT schedule, mentions, last_slot, last_at, snapshot FROM follow_digests
 		WHERE channel_id = ? AND committee_key = ?`), channelID, committeeKey).Scan(&d.Schedule, &mentions, &d.LastSlot, &at, &d.Snapshot)
 	if errors.Is(err, sql.ErrNoRows) {
 		return Digest{}, nil
@@ -55,7 +55,7 @@ func (s *Store) SetDigestChoice(ctx context.Context, channelID, committeeKey, sc
 	if channelID == "" || committeeKey == "" {
 		return fmt.Errorf("set digest choice: %w: channel and committee are required", ErrInvalid)
 	}
-	_, err := s.db.ExecContext(ctx, s.q(`
+	_, err := s.conn().ExecContext(ctx, s.q(`
 		INSERT INTO follow_digests (channel_id, committee_key, schedule, mentions) VALUES (?, ?, ?, ?)
 		ON CONFLICT (channel_id, committee_key) DO UPDATE SET schedule = excluded.schedule, mentions = excluded.mentions`),
 		channelID, committeeKey, schedule, boolInt(mentions))
@@ -70,7 +70,7 @@ func (s *Store) RecordDigest(ctx context.Context, channelID, committeeKey, slot 
 	if channelID == "" || committeeKey == "" || slot == "" {
 		return fmt.Errorf("record digest: %w: channel, committee and slot are required", ErrInvalid)
 	}
-	_, err := s.db.ExecContext(ctx, s.q(`
+	_, err := s.conn().ExecContext(ctx, s.q(`
 		INSERT INTO follow_digests (channel_id, committee_key, last_slot, last_at, snapshot) VALUES (?, ?, ?, ?, ?)
 		ON CONFLICT (channel_id, committee_key) DO UPDATE SET
 			last_slot = excluded.last_slot, last_at = excluded.last_at, snapshot = excluded.snapshot`),
@@ -83,7 +83,7 @@ func (s *Store) RecordDigest(ctx context.Context, channelID, committeeKey, slot 
 // lists as published since the last one. Baselined minutes (never posted)
 // are left out.
 func (s *Store) AnnouncedSince(ctx context.Context, channelID string, since time.Time) ([]Announcement, error) {
-	rows, err := s.db.QueryContext(ctx, s.q(`SELECT meeting_id, status, message_ts, thread_posted, updated_at FROM announcements
+	rows, err := s.conn().QueryContext(ctx, s.q(`SELECT meeting_id, status, message_ts, thread_posted, updated_at FROM announcements
 		WHERE channel_id = ? AND message_ts <> '' AND updated_at > ? ORDER BY updated_at, meeting_id`), channelID, ms(since))
 	if err != nil {
 		return nil, s.wrap("list announcements since", err)

@@ -38,7 +38,7 @@ func (s *Store) Follow(ctx context.Context, f Follow) (existed bool, err error) 
 	if at.IsZero() {
 		at = s.now()
 	}
-	res, err := s.db.ExecContext(ctx, s.q(`
+	res, err := s.conn().ExecContext(ctx, s.q(`
 		INSERT INTO follows (channel_id, committee_key, committee, followed_by, followed_at, baselined)
 		VALUES (?, ?, ?, ?, ?, 0)
 		ON CONFLICT (channel_id, committee_key) DO NOTHING`),
@@ -55,13 +55,13 @@ func (s *Store) Follow(ctx context.Context, f Follow) (existed bool, err error) 
 
 // Unfollow removes the follow and reports whether there was one.
 func (s *Store) Unfollow(ctx context.Context, channelID, committeeKey string) (existed bool, err error) {
-	res, err := s.db.ExecContext(ctx, s.q("DELETE FROM follows WHERE channel_id = ? AND committee_key = ?"), channelID, committeeKey)
+	res, err := s.conn().ExecContext(ctx, s.q("DELETE FROM follows WHERE channel_id = ? AND committee_key = ?"), channelID, committeeKey)
 	if err != nil {
 		return false, s.wrap("unfollow", err)
 	}
 	// The digest's choice and snapshot go with the follow: following
 	// again starts afresh.
-	if _, err := s.db.ExecContext(ctx, s.q("DELETE FROM follow_digests WHERE channel_id = ? AND committee_key = ?"), channelID, committeeKey); err != nil {
+	if _, err := s.conn().ExecContext(ctx, s.q("DELETE FROM follow_digests WHERE channel_id = ? AND committee_key = ?"), channelID, committeeKey); err != nil {
 		return false, s.wrap("unfollow", err)
 	}
 	n, err := res.RowsAffected()
@@ -72,7 +72,7 @@ func (s *Store) Unfollow(ctx context.Context, channelID, committeeKey string) (e
 // the follow. It reports false if there is no such follow (it was
 // unfollowed meanwhile).
 func (s *Store) MarkFollowBaselined(ctx context.Context, channelID, committeeKey string) (bool, error) {
-	res, err := s.db.ExecContext(ctx, s.q("UPDATE follows SET baselined = 1 WHERE channel_id = ? AND committee_key = ?"), channelID, committeeKey)
+	res, err := s.conn().ExecContext(ctx, s.q("UPDATE follows SET baselined = 1 WHERE channel_id = ? AND committee_key = ?"), channelID, committeeKey)
 	if err != nil {
 		return false, s.wrap("mark follow baselined", err)
 	}
@@ -92,7 +92,7 @@ func (s *Store) AllFollows(ctx context.Context) ([]Follow, error) {
 }
 
 func (s *Store) follows(ctx context.Context, where string, args ...any) ([]Follow, error) {
-	rows, err := s.db.QueryContext(ctx, s.q(`SELECT channel_id, committee_key, committee, followed_by, followed_at, baselined,
+	rows, err := s.conn().QueryContext(ctx, s.q(`SELECT channel_id, committee_key, committee, followed_by, followed_at, baselined,
 		hear_drafts, hear_approvals, hear_digest, hear_briefs FROM follows `+where), args...)
 	if err != nil {
 		return nil, s.wrap("list follows", err)
@@ -134,7 +134,7 @@ type Announcement struct {
 func (s *Store) Announcement(ctx context.Context, channelID, meetingID string) (Announcement, bool, error) {
 	a := Announcement{ChannelID: channelID, MeetingID: meetingID}
 	var thread, at int64
-	err := s.db.QueryRowContext(ctx, s.q(`SELECT status, message_ts, thread_posted, updated_at FROM announcements
+	err := s.conn().QueryRowContext(ctx, s.q(`SELECT status, message_ts, thread_posted, updated_at FROM announcements
 		WHERE channel_id = ? AND meeting_id = ?`), channelID, meetingID).Scan(&a.Status, &a.TS, &thread, &at)
 	if errors.Is(err, sql.ErrNoRows) {
 		return Announcement{}, false, nil
@@ -150,7 +150,7 @@ func (s *Store) Announcement(ctx context.Context, channelID, meetingID string) (
 // meetingID, ordered by channel: when a draft is approved, each post of it
 // is updated, even in a channel that has unfollowed since.
 func (s *Store) AnnouncementsForMeeting(ctx context.Context, meetingID string) ([]Announcement, error) {
-	rows, err := s.db.QueryContext(ctx, s.q(`SELECT channel_id, status, message_ts, thread_posted, updated_at FROM announcements
+	rows, err := s.conn().QueryContext(ctx, s.q(`SELECT channel_id, status, message_ts, thread_posted, updated_at FROM announcements
 		WHERE meeting_id = ? ORDER BY channel_id`), meetingID)
 	if err != nil {
 		return nil, s.wrap("list announcements", err)
@@ -176,7 +176,7 @@ func (s *Store) PutAnnouncement(ctx context.Context, a Announcement) error {
 	if a.ChannelID == "" || a.MeetingID == "" || a.Status == "" {
 		return fmt.Errorf("put announcement: %w: channel, meeting and status are required", ErrInvalid)
 	}
-	_, err := s.db.ExecContext(ctx, s.q(`
+	_, err := s.conn().ExecContext(ctx, s.q(`
 		INSERT INTO announcements (channel_id, meeting_id, status, message_ts, thread_posted, updated_at)
 		VALUES (?, ?, ?, ?, ?, ?)
 		ON CONFLICT (channel_id, meeting_id) DO UPDATE SET

@@ -77,7 +77,7 @@ func (s *Store) claimOnce(ctx context.Context, key, owner string, lease time.Dur
 	// ran out (SET sees the old row), which tells ClaimExpired from
 	// ClaimNew; a row that is not taken returns nothing.
 	var prev string
-	err := s.db.QueryRowContext(ctx, s.q(`
+	err := s.conn().QueryRowContext(ctx, s.q(`
 		INSERT INTO ledger (work_key, owner, prev_owner, lease_until, claimed_at)
 		VALUES (?, ?, '', ?, ?)
 		ON CONFLICT (work_key) DO UPDATE SET
@@ -100,7 +100,7 @@ func (s *Store) claimOnce(ctx context.Context, key, owner string, lease time.Dur
 	// but pruned, and from leased only to done or free; either answer is a
 	// correct "skip it now".
 	var done sql.NullInt64
-	if err := s.db.QueryRowContext(ctx, s.q("SELECT done_at FROM ledger WHERE work_key = ?"), key).Scan(&done); err != nil {
+	if err := s.conn().QueryRowContext(ctx, s.q("SELECT done_at FROM ledger WHERE work_key = ?"), key).Scan(&done); err != nil {
 		return 0, err
 	}
 	if done.Valid {
@@ -119,7 +119,7 @@ func (s *Store) claimOnce(ctx context.Context, key, owner string, lease time.Dur
 // done twice, which is why the lease must be longer than the work;
 // ErrUnavailable when the store is down.
 func (s *Store) Done(ctx context.Context, key, owner, result string) error {
-	res, err := s.db.ExecContext(ctx, s.q(`
+	res, err := s.conn().ExecContext(ctx, s.q(`
 		UPDATE ledger SET done_at = ?, result = ?
 		WHERE work_key = ? AND owner = ? AND done_at IS NULL`),
 		ms(s.now()), result, key, owner)
@@ -131,7 +131,7 @@ func (s *Store) Done(ctx context.Context, key, owner, result string) error {
 	}
 	var holder string
 	var done sql.NullInt64
-	err = s.db.QueryRowContext(ctx, s.q("SELECT owner, done_at FROM ledger WHERE work_key = ?"), key).Scan(&holder, &done)
+	err = s.conn().QueryRowContext(ctx, s.q("SELECT owner, done_at FROM ledger WHERE work_key = ?"), key).Scan(&holder, &done)
 	if err == nil && holder == owner && done.Valid {
 		return nil
 	}
@@ -147,7 +147,7 @@ func (s *Store) Done(ctx context.Context, key, owner, result string) error {
 // Errors: ErrNotOwner if key is not held by owner or is already done;
 // ErrUnavailable when the store is down.
 func (s *Store) Release(ctx context.Context, key, owner string) error {
-	res, err := s.db.ExecContext(ctx, s.q(`
+	res, err := s.conn().ExecContext(ctx, s.q(`
 		UPDATE ledger SET owner = '', prev_owner = '', lease_until = 0
 		WHERE work_key = ? AND owner = ? AND done_at IS NULL`), key, owner)
 	if err != nil {
@@ -167,7 +167,7 @@ func (s *Store) Release(ctx context.Context, key, owner string) error {
 // done.
 func (s *Store) Result(ctx context.Context, key string) (result string, done bool, err error) {
 	var at sql.NullInt64
-	err = s.db.QueryRowContext(ctx, s.q("SELECT result, done_at FROM ledger WHERE work_key = ?"), key).Scan(&result, &at)
+	err = s.conn().QueryRowContext(ctx, s.q("SELECT result, done_at FROM ledger WHERE work_key = ?"), key).Scan(&result, &at)
 	if errors.Is(err, sql.ErrNoRows) {
 		return "", false, nil
 	}
@@ -185,7 +185,7 @@ func (s *Store) Result(ctx context.Context, key string) (result string, done boo
 // (a daily reminder's key names its day, so a few days is plenty). Claims
 // not done are kept: they expire by themselves.
 func (s *Store) Prune(ctx context.Context, olderThan time.Time) (int64, error) {
-	res, err := s.db.ExecContext(ctx, s.q("DELETE FROM ledger WHERE done_at IS NOT NULL AND done_at < ?"), ms(olderThan))
+	res, err := s.conn().ExecContext(ctx, s.q("DELETE FROM ledger WHERE done_at IS NOT NULL AND done_at < ?"), ms(olderThan))
 	if err != nil {
 		return 0, s.wrap("prune ledger", err)
 	}

@@ -124,6 +124,6 @@ func (s *Store) SchemaVersion(ctx context.Context) (have, know int, err error) {
 	if err != nil {
 		return 0, 0, err
 	}
-	err = s.db.QueryRowContext(ctx, "SELECT COALESCE(MAX(version), 0) FROM schema_migrations").Scan(&have)
+	err = s.conn().QueryRowContext(ctx, "SELECT COALESCE(MAX(version), 0) FROM schema_migrations").Scan(&have)
 	return have, len(all), s.wrap("read schema version", err)
 }

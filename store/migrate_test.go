@@ -80,7 +80,7 @@ func TestSQLiteNewFileOpenedTogether(t *testing.T) {
 			defer stores[i].Close()
 		}
 		var mode string
-		require.NoError(t, stores[0].db.QueryRowContext(t.Context(), "PRAGMA journal_mode").Scan(&mode))
+		require.NoError(t, stores[0].conn().QueryRowContext(t.Context(), "PRAGMA journal_mode").Scan(&mode))
 		require.Equal(t, "wal", mode, "the file is in WAL mode, so readers and the writer proceed together")
 	}
 }

@@ -49,7 +49,7 @@ func (s *Store) PruneBefore(ctx context.Context, before time.Time) (Pruned, erro
 	if p.SeenActions, err = s.ForgetAssigneesSeenBefore(ctx, before); err != nil {
 		return p, err
 	}
-	res, err := s.db.ExecContext(ctx, s.q("DELETE FROM announcements WHERE updated_at < ?"), ms(before))
+	res, err := s.conn().ExecContext(ctx, s.q("DELETE FROM announcements WHERE updated_at < ?"), ms(before))
 	if err != nil {
 		return p, s.wrap("prune announcements", err)
 	}

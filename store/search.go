@@ -107,7 +107,7 @@ func (s *Store) IndexMinutes(ctx context.Context, doc MinutesDoc) error {
 	args := []any{doc.MeetingID, title, committee, CommitteeKey(committee), ms(doc.Date), boolInt(doc.DateHasTime), boolInt(doc.Draft), clean(doc.URL), ms(s.now())}
 	what := "index minutes " + doc.MeetingID
 	if s.d.name == postgresDialect.name {
-		_, err := s.db.ExecContext(ctx, s.q(`
+		_, err := s.conn().ExecContext(ctx, s.q(`
 			INSERT INTO search_minutes (meeting_id, title, committee, committee_key, meeting_date, date_has_time, draft, url, indexed_at, body)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 			ON CONFLICT (meeting_id) DO UPDATE SET title = excluded.title, committee = excluded.committee,
@@ -142,7 +142,7 @@ func (s *Store) IndexMinutes(ctx context.Context, doc MinutesDoc) error {
 func (s *Store) RemoveMinutes(ctx context.Context, meetingID string) (bool, error) {
 	what := "remove minutes " + meetingID
 	if s.d.name == postgresDialect.name {
-		res, err := s.db.ExecContext(ctx, s.q("DELETE FROM search_minutes WHERE meeting_id = ?"), meetingID)
+		res, err := s.conn().ExecContext(ctx, s.q("DELETE FROM search_minutes WHERE meeting_id = ?"), meetingID)
 		if err != nil {
 			return false, s.wrap(what, err)
 		}
@@ -175,7 +175,7 @@ func (s *Store) IndexedMinutes(ctx context.Context, meetingIDs []string) (map[st
 	if len(meetingIDs) == 0 {
 		return out, nil
 	}
-	rows, err := s.db.QueryContext(ctx, s.q("SELECT meeting_id, draft FROM search_minutes WHERE meeting_id IN ("+s.d.jsonStrings+")"), jsonArray(meetingIDs))
+	rows, err := s.conn().QueryContext(ctx, s.q("SELECT meeting_id, draft FROM search_minutes WHERE meeting_id IN ("+s.d.jsonStrings+")"), jsonArray(meetingIDs))
 	if err != nil {
 		return nil, s.wrap("read indexed minutes", err)
 	}
@@ -200,7 +200,7 @@ type MinutesIndexStats struct {
 // the store is down.
 func (s *Store) MinutesIndexStats(ctx context.Context) (MinutesIndexStats, error) {
 	var st MinutesIndexStats
-	err := s.db.QueryRowContext(ctx, "SELECT COUNT(*) FROM search_minutes").Scan(&st.Docs)
+	err := s.conn().QueryRowContext(ctx, "SELECT COUNT(*) FROM search_minutes").Scan(&st.Docs)
 	return st, s.wrap("count indexed minutes", err)
 }
 
@@ -236,7 +236,7 @@ func (s *Store) SearchMinutes(ctx context.Context, q MinutesQuery, offset, limit
 	if s.d.name == postgresDialect.name {
 		return page, s.searchPostgres(ctx, s.q(query), args, scan)
 	}
-	rows, err := s.db.QueryContext(ctx, query, args...)
+	rows, err := s.conn().QueryContext(ctx, query, args...)
 	if err != nil {
 		return MinutesPage{}, s.wrap("search minutes", err)
 	}
@@ -251,7 +251,7 @@ func (s *Store) SearchMinutes(ctx context.Context, q MinutesQuery, offset, limit
 // rare word from a common one, and walked the table newest first for a
 // rare word (70 ms at 10,000 minutes) where the GIN index takes 1 ms.
 func (s *Store) searchPostgres(ctx context.Context, query string, args []any, scan func(*sql.Rows) error) error {
-	tx, err := s.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	tx, err := s.conn().BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {
 		return s.wrap("search minutes", err)
 	}

@@ -51,7 +51,7 @@ func (s *Store) SettingsFor(ctx context.Context, userIDs []string) (map[string]S
 	if len(userIDs) == 0 {
 		return out, nil
 	}
-	rows, err := s.db.QueryContext(ctx, s.q(`
+	rows, err := s.conn().QueryContext(ctx, s.q(`
 		SELECT user_id, remind_enabled, remind_at, weekdays_only, assign_dms, updated_at
 		FROM settings WHERE user_id IN (`+s.d.jsonStrings+`)`), jsonArray(userIDs))
 	if err != nil {
@@ -84,7 +84,7 @@ func (s *Store) SaveSettings(ctx context.Context, userID string, set Settings) e
 	if err := checkSettings("save settings", userID, set); err != nil {
 		return err
 	}
-	_, err := s.db.ExecContext(ctx, s.q(`
+	_, err := s.conn().ExecContext(ctx, s.q(`
 		INSERT INTO settings (user_id, remind_enabled, remind_at, weekdays_only, assign_dms, updated_at)
 		VALUES (?, ?, ?, ?, ?, ?)
 		ON CONFLICT (user_id) DO UPDATE SET
@@ -104,7 +104,7 @@ func (s *Store) ChangeSettings(ctx context.Context, userID string, change Settin
 	if err := checkSettings("change settings", userID, change); err != nil {
 		return err
 	}
-	_, err := s.db.ExecContext(ctx, s.q(`
+	_, err := s.conn().ExecContext(ctx, s.q(`
 		INSERT INTO settings (user_id, remind_enabled, remind_at, weekdays_only, assign_dms, updated_at)
 		VALUES (?, ?, ?, ?, ?, ?)
 		ON CONFLICT (user_id) DO UPDATE SET

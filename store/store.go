@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -15,17 +17,20 @@ import (
 // process or in several replicas) may share one database: every method is
 // atomic on its own.
 type Store struct {
-	db      *sql.DB
+	db      atomic.Pointer[sql.DB] // replaced when a SQLite file is reopened
 	d       *dialect
 	now     func() time.Time
 	log     *slog.Logger
 	display string // the URL without credentials, for messages
 
-	// file and fileInfo identify the SQLite file opened, so Ping notices a
-	// file removed or replaced under a running bot (writes would otherwise
-	// go to an unlinked inode and vanish at the next start).
+	// file and fileInfo identify the SQLite file opened, so that a file
+	// removed or replaced under a running bot is noticed (writes would
+	// otherwise go to an unlinked inode and vanish at the next start) and
+	// the path reopened (conn). fileInfo and reopening are under reopen.
 	file     string
-	fileInfo os.FileInfo
+	target   *target
+	reopen   sync.Mutex
+	fileInfo atomic.Pointer[os.FileInfo]
 }
 
 // Option configures Open.
@@ -94,26 +99,78 @@ func openStore(ctx context.Context, databaseURL string, opts ...Option) (*Store,
 	if err != nil {
 		return nil, s.wrap("open store "+s.display, err)
 	}
-	s.db = db
-	if err := s.migrate(ctx); err != nil {
-		_ = db.Close()
-		return nil, err
-	}
+	s.db.Store(db)
 	if target.file != "" {
 		fi, err := os.Stat(target.file)
 		if err != nil {
 			_ = db.Close()
 			return nil, fmt.Errorf("open store %s: %w", s.display, unavailable(err))
 		}
-		s.file, s.fileInfo = target.file, fi
+		s.file, s.target = target.file, target
+		s.fileInfo.Store(&fi)
+	}
+	if err := s.migrate(ctx); err != nil {
+		_ = db.Close()
+		return nil, err
 	}
 	return s, nil
+}
+
+// conn is the database to use. For SQLite it first checks that the file
+// at the path is still the one opened, and when it was removed or
+// replaced, reopens the path (creating and migrating a new file when it
+// is gone) and closes the old handle: what is written after that lands
+// in the file a restart would read. If reopening fails, the old handle is
+// closed all the same, so that calls fail as unavailable rather than
+// write into a file nobody will read; the next call tries again.
+func (s *Store) conn() *sql.DB {
+	if s.file == "" || s.sameFile() {
+		return s.db.Load()
+	}
+	s.reopen.Lock()
+	defer s.reopen.Unlock()
+	if s.sameFile() { // another call reopened it
+		return s.db.Load()
+	}
+	old := s.db.Load()
+	ctx, cancel := context.WithTimeout(context.Background(), sqliteBusyTimeout)
+	defer cancel()
+	err := s.reopenFile(ctx)
+	_ = old.Close()
+	if err != nil {
+		s.log.Warn("store: the database file was removed or replaced, and reopening it failed", "file", s.file, "error", err)
+		return old
+	}
+	s.log.Warn("store: the database file was removed or replaced; reopened it", "file", s.file)
+	return s.db.Load()
+}
+
+// sameFile reports whether the file at s.file is the one opened.
+func (s *Store) sameFile() bool {
+	fi, err := os.Stat(s.file)
+	return err == nil && os.SameFile(fi, *s.fileInfo.Load())
+}
+
+// reopenFile opens s.file afresh and migrates it; called under reopen.
+func (s *Store) reopenFile(ctx context.Context) error {
+	db, err := s.target.open(ctx)
+	if err != nil {
+		return err
+	}
+	fi, err := os.Stat(s.file)
+	if err != nil {
+		_ = db.Close()
+		return err
+	}
+	s.db.Store(db)
+	s.fileInfo.Store(&fi)
+	return s.migrate(ctx)
 }
 
 // Close closes the database. Methods called after Close return
 // ErrUnavailable.
 func (s *Store) Close() error {
-	return s.db.Close()
+	return s.db.Load().Close()
 }
 
 // Engine names the engine in use: "sqlite" or "postgres".
@@ -123,23 +180,15 @@ func (s *Store) Engine() string { return s.d.name }
 func (s *Store) String() string { return s.display }
 
 // Ping checks that the database answers and still holds recordsbot's schema.
-// For SQLite it also checks that the file opened is still the one at its
-// path. It returns nil or an error wrapping ErrUnavailable; /readyz should
-// fail on it.
+// For SQLite, a file removed or replaced is reopened first (as by every
+// method). It returns nil or an error wrapping ErrUnavailable; the
+// dependency check (recordsbot_dependency_up{dependency="store"}) reports
+// it.
 func (s *Store) Ping(ctx context.Context) error {
-	if s.file != "" {
-		fi, err := os.Stat(s.file)
-		if err != nil {
-			return fmt.Errorf("ping store: %w", unavailable(err))
-		}
-		if !os.SameFile(fi, s.fileInfo) {
-			return fmt.Errorf("ping store: %w", unavailable(fmt.Errorf("database file %s was replaced while open", s.file)))
-		}
-	}
 	var v int
 	// Reading the migrations table rather than SELECT 1 also notices a
 	// database or schema dropped under us.
-	if err := s.db.QueryRowContext(ctx, "SELECT COUNT(*) FROM schema_migrations").Scan(&v); err != nil {
+	if err := s.conn().QueryRowContext(ctx, "SELECT COUNT(*) FROM schema_migrations").Scan(&v); err != nil {
 		// Whatever stops this query stops every other one: a Ping that
 		// fails is a store that is down, whatever the driver said.
 		if ctx.Err() == nil {
@@ -177,7 +226,7 @@ func fromMS(v int64) time.Time { return time.UnixMilli(v).UTC() }
 // SQLite the transaction is BEGIN IMMEDIATE (the DSN's _txlock), so it
 // waits for the write lock up front instead of failing on upgrade.
 func (s *Store) tx(ctx context.Context, what string, fn func(*sql.Tx) error) error {
-	tx, err := s.db.BeginTx(ctx, nil)
+	tx, err := s.conn().BeginTx(ctx, nil)
 	if err != nil {
 		return s.wrap(what, err)
 	}

@@ -119,7 +119,8 @@ func TestSQLiteFileCreatedAtItsPath(t *testing.T) {
 }
 
 // A SQLite file removed or replaced under a running bot would swallow every
-// later write: Ping reports it.
+// later write (into an unlinked inode): the store notices, reopens the path
+// and the write lands in the file a restart reads.
 func TestSQLiteFileGone(t *testing.T) {
 	t.Parallel()
 	for _, replace := range []bool{false, true} {
@@ -128,13 +129,26 @@ func TestSQLiteFileGone(t *testing.T) {
 			t.Parallel()
 			path := filepath.Join(t.TempDir(), "recordsbot.db")
 			s := open(t, "sqlite://"+path)
-			require.NoError(t, s.Ping(t.Context()))
+			_, err := s.Follow(t.Context(), Follow{ChannelID: "C1", CommitteeKey: "before"})
+			require.NoError(t, err)
 			require.NoError(t, os.Remove(path))
+			_ = os.Remove(path + "-wal")
+			_ = os.Remove(path + "-shm")
 			if replace {
-				require.NoError(t, os.WriteFile(path, nil, 0o600))
+				other := open(t, "sqlite://"+filepath.Join(t.TempDir(), "other.db"))
+				require.NoError(t, other.Close())
+				require.NoError(t, os.Rename(filepath.Join(filepath.Dir(other.file), "other.db"), path))
 			}
-			err := s.Ping(t.Context())
-			assert.ErrorIs(t, err, ErrUnavailable, "ping after the file was %s: %v", name, err)
+
+			_, err = s.Follow(t.Context(), Follow{ChannelID: "C1", CommitteeKey: "after"})
+			require.NoError(t, err, "the write after the file was %s", name)
+			require.NoError(t, s.Ping(t.Context()))
+
+			fresh := open(t, "sqlite://"+path)
+			fs, err := fresh.FollowsInChannel(t.Context(), "C1")
+			require.NoError(t, err)
+			require.Len(t, fs, 1, "the write is in the file at the path")
+			assert.Equal(t, "after", fs[0].CommitteeKey)
 		})
 	}
 }
@@ -164,9 +178,9 @@ func TestPostgresGone(t *testing.T) {
 		s := open(t, u)
 		require.NoError(t, s.Ping(t.Context()))
 		schema := u[strings.LastIndex(u, "search_path=")+len("search_path="):]
-		_, err := s.db.ExecContext(t.Context(), "DROP SCHEMA "+schema+" CASCADE")
+		_, err := s.conn().ExecContext(t.Context(), "DROP SCHEMA "+schema+" CASCADE")
 		require.NoError(t, err)
-		_, err = s.db.ExecContext(t.Context(), "CREATE SCHEMA "+schema) // for the cleanup's DROP
+		_, err = s.conn().ExecContext(t.Context(), "CREATE SCHEMA "+schema) // for the cleanup's DROP
 		require.NoError(t, err)
 		assert.ErrorIs(t, s.Ping(t.Context()), ErrUnavailable)
 		_, err = s.Claim(t.Context(), "k", "w", time.Minute)

@@ -12,7 +12,7 @@ import (
 // SeenAssignees returns the assignee each action had when last recorded,
 // by action ID.
 func (s *Store) SeenAssignees(ctx context.Context) (map[string]string, error) {
-	rows, err := s.db.QueryContext(ctx, "SELECT action_id, assignee FROM seen_actions")
+	rows, err := s.conn().QueryContext(ctx, "SELECT action_id, assignee FROM seen_actions")
 	if err != nil {
 		return nil, s.wrap("read seen actions", err)
 	}
@@ -57,7 +57,7 @@ func (s *Store) RecordAssignees(ctx context.Context, assignees map[string]string
 // the table stays the size of the active action list. An action forgotten
 // and seen again later counts as new.
 func (s *Store) ForgetAssigneesSeenBefore(ctx context.Context, before time.Time) (int64, error) {
-	res, err := s.db.ExecContext(ctx, s.q("DELETE FROM seen_actions WHERE seen_at < ?"), ms(before))
+	res, err := s.conn().ExecContext(ctx, s.q("DELETE FROM seen_actions WHERE seen_at < ?"), ms(before))
 	if err != nil {
 		return 0, s.wrap("forget seen actions", err)
 	}
@@ -68,7 +68,7 @@ func (s *Store) ForgetAssigneesSeenBefore(ctx context.Context, before time.Time)
 // GetState returns the named watcher value and whether it is set.
 func (s *Store) GetState(ctx context.Context, name string) (string, bool, error) {
 	var v string
-	err := s.db.QueryRowContext(ctx, s.q("SELECT value FROM watch_state WHERE name = ?"), name).Scan(&v)
+	err := s.conn().QueryRowContext(ctx, s.q("SELECT value FROM watch_state WHERE name = ?"), name).Scan(&v)
 	if errors.Is(err, sql.ErrNoRows) {
 		return "", false, nil
 	}
@@ -81,7 +81,7 @@ func (s *Store) GetState(ctx context.Context, name string) (string, bool, error)
 // SetState sets the named watcher value (say the meetings horizon of the
 // last poll, or that the actions baseline was taken).
 func (s *Store) SetState(ctx context.Context, name, value string) error {
-	_, err := s.db.ExecContext(ctx, s.q(`
+	_, err := s.conn().ExecContext(ctx, s.q(`
 		INSERT INTO watch_state (name, value, updated_at) VALUES (?, ?, ?)
 		ON CONFLICT (name) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`),
 		name, value, ms(s.now()))
@@ -100,7 +100,7 @@ func (s *Store) TryLock(ctx context.Context, name, owner string, ttl time.Durati
 	}
 	now := s.now()
 	var got string
-	err := s.db.QueryRowContext(ctx, s.q(`
+	err := s.conn().QueryRowContext(ctx, s.q(`
 		INSERT INTO locks (name, owner, expires_at) VALUES (?, ?, ?)
 		ON CONFLICT (name) DO UPDATE SET owner = excluded.owner, expires_at = excluded.expires_at
 		WHERE locks.owner = excluded.owner OR locks.expires_at <= ?
@@ -118,7 +118,7 @@ func (s *Store) TryLock(ctx context.Context, name, owner string, ttl time.Durati
 // nobody does (never taken, unlocked, or lapsed).
 func (s *Store) LockHolder(ctx context.Context, name string) (owner string, until time.Time, err error) {
 	var exp int64
-	err = s.db.QueryRowContext(ctx, s.q("SELECT owner, expires_at FROM locks WHERE name = ? AND expires_at > ?"), name, ms(s.now())).Scan(&owner, &exp)
+	err = s.conn().QueryRowContext(ctx, s.q("SELECT owner, expires_at FROM locks WHERE name = ? AND expires_at > ?"), name, ms(s.now())).Scan(&owner, &exp)
 	if errors.Is(err, sql.ErrNoRows) {
 		return "", time.Time{}, nil
 	}
@@ -131,7 +131,7 @@ func (s *Store) LockHolder(ctx context.Context, name string) (owner string, unti
 // Unlock releases the named lock if owner holds it, and reports whether it
 // did.
 func (s *Store) Unlock(ctx context.Context, name, owner string) (bool, error) {
-	res, err := s.db.ExecContext(ctx, s.q("DELETE FROM locks WHERE name = ? AND owner = ?"), name, owner)
+	res, err := s.conn().ExecContext(ctx, s.q("DELETE FROM locks WHERE name = ? AND owner = ?"), name, owner)
 	if err != nil {
 		return false, s.wrap("unlock "+name, err)
 	}

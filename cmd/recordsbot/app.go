@@ -27,6 +27,9 @@ type app struct {
 	slack   *slack.Client
 	actions *actions.Service
 	minutes *minutes.Service
+	// checkInterval, when set, is how often serve checks its
+	// dependencies (tests); 0 means health.Checker's defaults.
+	checkInterval time.Duration
 }
 
 // newApp builds the shared pieces. withMetrics instruments the clients

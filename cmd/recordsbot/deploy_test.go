@@ -348,7 +348,7 @@ func TestDeployMatchesTheBinary(t *testing.T) {
 		srv.ServeHTTP(rec, httptest.NewRequestWithContext(t.Context(), http.MethodGet, p.HTTPGet.Path, nil))
 		assert.Equal(t, http.StatusOK, rec.Code, "%s probe %s is a route the binary serves", name, p.HTTPGet.Path)
 	}
-	assert.Equal(t, "/readyz", bc.ReadinessProbe.HTTPGet.Path, "readiness checks the dependencies")
+	assert.Equal(t, "/readyz", bc.ReadinessProbe.HTTPGet.Path, "readiness says whether the process can take requests")
 	assert.Equal(t, "/healthz", bc.LivenessProbe.HTTPGet.Path, "liveness stays cheap")
 
 	// User: the Dockerfile's non-root user.

@@ -9,9 +9,12 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/recordsbot/recordsbot/bot"
+	"github.com/recordsbot/recordsbot/internal/health"
 	"github.com/recordsbot/recordsbot/store"
 	"github.com/recordsbot/recordsbot/watch"
 )
@@ -70,22 +73,66 @@ func serve(ctx context.Context, a *app) error {
 // ln.
 func serveOn(ctx context.Context, a *app, ln net.Listener) error {
 	log, metrics, records, api, set := a.log, a.metrics, a.records, a.slack, a.set
-	st, err := openStore(ctx, a)
-	if err != nil {
+	// The store may not be up yet (PostgreSQL after a node restart): serve
+	// anyway, answering what needs no store, and open it in the
+	// background; the watcher and the search backfill start once it is.
+	slot := &storeSlot{}
+	defer slot.close()
+	storeOutage := health.NewOutage(log, "store", 0)
+	bgCtx, stopBackground := context.WithCancel(ctx)
+	var background sync.WaitGroup
+	var stopJobs []func()
+	var jobsMu sync.Mutex
+	defer func() {
+		stopBackground()
+		background.Wait()
+		jobsMu.Lock()
+		defer jobsMu.Unlock()
+		for _, stop := range stopJobs {
+			stop()
+		}
+	}()
+	opened := func(st *store.Store) {
+		jobsMu.Lock()
+		defer jobsMu.Unlock()
+		// The background watcher (WATCH_INTERVAL) shares the commands'
+		// action list, so a poll and a burst of /actions cost one fetch.
+		stopJobs = append(stopJobs, startWatching(bgCtx, a, st), startBackfill(bgCtx, a, st))
+	}
+	openErr := make(chan error, 1)
+	switch err := openStoreFirst(ctx, a, slot, storeOutage, opened); {
+	case err == nil:
+		openErr <- nil
+	case store.IsUnavailable(err):
+		background.Go(func() { openErr <- openStoreInBackground(bgCtx, a, slot, storeOutage, opened) })
+	default:
 		ln.Close()
 		return err
 	}
-	defer st.Close()
-	ready := bot.NewReadiness(records, api, log, metrics)
-	ready.SetStore(st)
-	// The background watcher (WATCH_INTERVAL) shares the commands' action
-	// list, so a poll and a burst of /actions cost one fetch.
-	stopWatching := startWatching(ctx, a, st)
-	defer stopWatching()
-	defer startBackfill(ctx, a, st)()
+	// Dependencies are checked in the background for the gauge
+	// recordsbot_dependency_up and the logs; they are not readiness.
+	deps := health.NewChecker(log, metrics.DependencyUp, 0, map[string]health.Probe{
+		"records": health.Records(records), "slack": health.Slack(api), "store": slot.Ping,
+	})
+	deps.SetOutage("store", storeOutage)
+	if a.checkInterval > 0 {
+		deps.Interval, deps.RetryInterval = a.checkInterval, a.checkInterval
+	}
+	var stopping atomic.Bool
 	srv := bot.NewServer(botConfig(set), bot.Deps{
-		Logger: log, Records: records, Slack: api, Metrics: metrics, Ready: ready.Err, Actions: a.actions, Minutes: a.minutes, Store: st,
+		Logger: log, Records: records, Slack: api, Metrics: metrics, Actions: a.actions, Minutes: a.minutes,
+		Store: slot, StoreOutage: storeOutage,
+		Ready: func() error {
+			if stopping.Load() {
+				return errShuttingDown
+			}
+			return nil
+		},
 		Baseline: func(ctx context.Context, f store.Follow) error {
+			st, err := slot.get()
+			if err != nil {
+				return err
+			}
 			return watch.Baseline(ctx, watchConfig(set), watch.Deps{Store: st, Records: records, Logger: log}, f)
 		},
 		// response_url posts are Slack calls too, and counted as such.
@@ -107,7 +154,7 @@ func serveOn(ctx context.Context, a *app, ln net.Listener) error {
 	httpErr := make(chan error, 1)
 	go func() { httpErr <- httpSrv.Serve(ln) }()
 	readyDone := make(chan struct{})
-	go func() { defer close(readyDone); ready.Run(runCtx) }()
+	go func() { defer close(readyDone); deps.Run(runCtx) }()
 	defer func() { <-readyDone }()
 	mode := "http"
 	var socketErr chan error
@@ -119,22 +166,29 @@ func serveOn(ctx context.Context, a *app, ln net.Listener) error {
 	log.Info("recordsbot serving", "version", version, "addr", ln.Addr().String(), "slack", mode, "records", redactedURL(set.recordsURL))
 
 	var failed error
-	select {
-	case <-ctx.Done():
-	case err := <-httpErr:
-		httpErr = nil
-		failed = fmt.Errorf("http server: %w", err)
-	case err := <-socketErr:
-		socketErr = nil
-		if err == nil {
-			err = errors.New("socket mode: stopped")
+	for failed == nil && ctx.Err() == nil {
+		select {
+		case <-ctx.Done():
+		case err := <-openErr:
+			// nil once the store is open; else one no retry can mend
+			// (a schema newer than this binary).
+			openErr, failed = nil, err
+		case err := <-httpErr:
+			httpErr = nil
+			failed = fmt.Errorf("http server: %w", err)
+		case err := <-socketErr:
+			socketErr = nil
+			if err == nil {
+				err = errors.New("socket mode: stopped")
+			}
+			failed = err
 		}
-		failed = err
 	}
 	if failed != nil {
 		log.Error("stopping", "error", failed)
 	}
-	log.Info("shutting down", "grace", set.shutdownGrace)
+	stopping.Store(true)
+	log.Info("shutting down", "grace", set.shutdownGrace.String())
 	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), set.shutdownGrace)
 	defer cancel()
 	stop() // Socket Mode starts its drain beside the HTTP shutdown

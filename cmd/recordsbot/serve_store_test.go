@@ -1,6 +1,10 @@
 package main
 
 import (
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -31,12 +35,53 @@ func TestServeKeepsFollowsInTheStore(t *testing.T) {
 	assert.Equal(t, "governance", fs[0].CommitteeKey)
 }
 
-func TestServeStopsWhenTheStoreCannotOpen(t *testing.T) {
+// A store that cannot be opened at start-up (PostgreSQL not up yet after a
+// node restart; here a SQLite directory not there yet) does not stop
+// serve: /readyz is ready, commands that need no store answer, the others
+// say the database is unavailable, the gauge says store 0, and once the
+// store can be opened, the background retry opens it and follows work.
+func TestServeStartsWhileTheStoreIsDown(t *testing.T) {
 	t.Parallel()
-	e := newServeEnv(t, func(c *Config) { c.DatabaseURL = "sqlite://" + t.TempDir() + "/missing/recordsbot.db" })
-	stop, ended := e.start()
-	<-ended
-	err := stop()
-	require.Error(t, err)
-	assert.Contains(t, err.Error(), "DATABASE_URL: ", "one line naming the variable")
+	dir := filepath.Join(t.TempDir(), "not-yet")
+	e := newServeEnv(t, func(c *Config) { c.DatabaseURL = "sqlite://" + dir + "/recordsbot.db" })
+	e.start()
+	e.waitDependency("store", 0)
+	code, body, err := e.get("/readyz")
+	require.NoError(t, err)
+	assert.Equal(t, http.StatusOK, code, "the process can take requests: %s", body)
+
+	send := &slacktest.Sender{URL: e.base + "/slack/events", Secret: e.cfg.SlackSigningSecret, Slack: e.slack}
+	r, err := send.SlashCommand(t.Context(), slacktest.Command{User: e.people["alice"], Command: "/minutes", Text: "follow gov"})
+	require.NoError(t, err)
+	assert.Contains(t, string(r.Body), "I can't reach my database right now")
+	r, err = send.SlashCommand(t.Context(), slacktest.Command{User: e.people["alice"], Command: "/actions", Text: "help"})
+	require.NoError(t, err)
+	assert.NotContains(t, string(r.Body), "database", "what needs no store still answers")
+	assert.Equal(t, 1, strings.Count(e.logs.String(), `"msg":"dependency down","dependency":"store"`), "the outage is logged once:\n%s", e.logs)
+
+	require.NoError(t, os.Mkdir(dir, 0o700))
+	e.waitDependency("store", 1)
+	r, err = send.SlashCommand(t.Context(), slacktest.Command{User: e.people["alice"], Command: "/minutes", Text: "follow gov"})
+	require.NoError(t, err)
+	assert.Contains(t, string(r.Body), "follow *Governance*")
+	assert.Contains(t, e.logs.String(), `"msg":"dependency up","dependency":"store"`)
+}
+
+// /readyz says whether this process can take requests, never a
+// dependency's health nor its address: with the records service down it
+// stays ready and shows no URL; the gauge tells the outage.
+func TestReadyzIsAboutThisProcess(t *testing.T) {
+	t.Parallel()
+	e := newServeEnv(t, nil)
+	e.start()
+	e.waitReady()
+	e.records.Close()
+	e.waitDependency("records", 0)
+	code, body, err := e.get("/readyz")
+	require.NoError(t, err)
+	assert.Equal(t, http.StatusOK, code)
+	assert.Equal(t, "ready\n", body)
+	assert.NotContains(t, body, e.records.URL)
+	assert.NotContains(t, body, e.cfg.DatabaseURL)
+	assert.Contains(t, e.logs.String(), `"msg":"dependency down","dependency":"records","reason":"records api:`)
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -74,6 +75,7 @@ func (e *serveEnv) start() (stop func() error, ended <-chan struct{}) {
 	done := make(chan struct{})
 	var result error
 	a := testApp(e.t, e.cfg, "serve", true, e.logs)
+	a.checkInterval = 50 * time.Millisecond
 	go func() {
 		defer close(done)
 		result = serveOn(ctx, a, ln)
@@ -121,6 +123,19 @@ func (e *serveEnv) waitReady() {
 		code, _, err := e.get("/readyz")
 		return err == nil && code == http.StatusOK
 	}, 10*time.Second, 10*time.Millisecond, "serve never became ready; logs:\n%s", e.logs)
+	e.waitDependency("store", 1)
+}
+
+// waitDependency waits until /metrics says recordsbot_dependency_up for
+// the dependency is want (the checker runs every 5 s while one is down, so
+// this may take that long).
+func (e *serveEnv) waitDependency(dependency string, want int) {
+	e.t.Helper()
+	line := fmt.Sprintf("recordsbot_dependency_up{dependency=%q} %d\n", dependency, want)
+	require.Eventually(e.t, func() bool {
+		_, body, err := e.get("/metrics")
+		return err == nil && strings.Contains(body, line)
+	}, 15*time.Second, 20*time.Millisecond, "no %q in /metrics; logs:\n%s", strings.TrimSpace(line), e.logs)
 }
 
 type syncBuffer struct {

@@ -1,0 +1,211 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/recordsbot/recordsbot/bot"
+	"github.com/recordsbot/recordsbot/internal/health"
+	"github.com/recordsbot/recordsbot/store"
+)
+
+// errStoreNotOpen is every store call's answer while serve has not opened
+// the store yet: the bot's one place that turns errors into words says the
+// database is unavailable.
+var errStoreNotOpen = fmt.Errorf("store not open yet (serve keeps trying): %w", store.ErrUnavailable)
+
+// storeSlot is serve's store, which may open after serve has started: a
+// PostgreSQL server still coming up after a node restart must not stop the
+// bot answering everything that needs no store. Until it opens, every call
+// fails as unavailable. It implements bot.Store and bot.MinutesSearch (a
+// compile-time check below keeps it so as they grow).
+type storeSlot struct {
+	mu sync.RWMutex
+	st *store.Store
+}
+
+func (s *storeSlot) get() (*store.Store, error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if s.st == nil {
+		return nil, errStoreNotOpen
+	}
+	return s.st, nil
+}
+
+func (s *storeSlot) set(st *store.Store) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.st = st
+}
+
+// close closes the store if it was opened.
+func (s *storeSlot) close() {
+	if st, err := s.get(); err == nil {
+		_ = st.Close()
+	}
+}
+
+func (s *storeSlot) Follow(ctx context.Context, f store.Follow) (bool, error) {
+	st, err := s.get()
+	if err != nil {
+		return false, err
+	}
+	return st.Follow(ctx, f)
+}
+
+func (s *storeSlot) Unfollow(ctx context.Context, channelID, committeeKey string) (bool, error) {
+	st, err := s.get()
+	if err != nil {
+		return false, err
+	}
+	return st.Unfollow(ctx, channelID, committeeKey)
+}
+
+func (s *storeSlot) FollowsInChannel(ctx context.Context, channelID string) ([]store.Follow, error) {
+	st, err := s.get()
+	if err != nil {
+		return nil, err
+	}
+	return st.FollowsInChannel(ctx, channelID)
+}
+
+func (s *storeSlot) SetFollowChoice(ctx context.Context, channelID, committeeKey, what string, on bool) (bool, error) {
+	st, err := s.get()
+	if err != nil {
+		return false, err
+	}
+	return st.SetFollowChoice(ctx, channelID, committeeKey, what, on)
+}
+
+func (s *storeSlot) SetDigestChoice(ctx context.Context, channelID, committeeKey, schedule string, mentions bool) error {
+	st, err := s.get()
+	if err != nil {
+		return err
+	}
+	return st.SetDigestChoice(ctx, channelID, committeeKey, schedule, mentions)
+}
+
+func (s *storeSlot) Digest(ctx context.Context, channelID, committeeKey string) (store.Digest, error) {
+	st, err := s.get()
+	if err != nil {
+		return store.Digest{}, err
+	}
+	return st.Digest(ctx, channelID, committeeKey)
+}
+
+func (s *storeSlot) Settings(ctx context.Context, userID string) (store.Settings, error) {
+	st, err := s.get()
+	if err != nil {
+		return store.Settings{}, err
+	}
+	return st.Settings(ctx, userID)
+}
+
+func (s *storeSlot) ChangeSettings(ctx context.Context, userID string, change store.Settings) error {
+	st, err := s.get()
+	if err != nil {
+		return err
+	}
+	return st.ChangeSettings(ctx, userID, change)
+}
+
+// SearchMinutes searches the minutes index (bot.MinutesSearch).
+func (s *storeSlot) SearchMinutes(ctx context.Context, q store.MinutesQuery, offset, limit int) (store.MinutesPage, error) {
+	st, err := s.get()
+	if err != nil {
+		return store.MinutesPage{}, err
+	}
+	return st.SearchMinutes(ctx, q, offset, limit)
+}
+
+// Ping is the store's health, as recordsbot_dependency_up{dependency="store"}
+// reports it.
+func (s *storeSlot) Ping(ctx context.Context) error {
+	st, err := s.get()
+	if err != nil {
+		return err
+	}
+	return st.Ping(ctx)
+}
+
+// Store open retries back off from storeRetryMin to storeRetryMax.
+const (
+	storeRetryMin = time.Second
+	storeRetryMax = time.Minute
+)
+
+// firstStoreTry bounds serve's first try at the store, made before it
+// starts serving, so that a store that is up is open from the first
+// request; a slower one is left to openStoreInBackground.
+const firstStoreTry = 5 * time.Second
+
+// openStoreFirst tries the store once, within firstStoreTry, into slot.
+// It returns nil when the store opened, an error wrapping
+// store.ErrUnavailable when it should be retried in the background, and
+// any other error (a schema newer than this binary) when serve should not
+// start.
+func openStoreFirst(ctx context.Context, a *app, slot *storeSlot, outage *health.Outage, opened func(*store.Store)) error {
+	tctx, cancel := context.WithTimeout(ctx, firstStoreTry)
+	defer cancel()
+	st, err := openStore(tctx, a)
+	if err != nil {
+		if errors.Is(err, context.DeadlineExceeded) && !store.IsUnavailable(err) {
+			err = fmt.Errorf("%w: %w", err, store.ErrUnavailable)
+		}
+		if store.IsUnavailable(err) {
+			outage.Failed(ctx, err)
+		}
+		return err
+	}
+	slot.set(st)
+	opened(st)
+	return nil
+}
+
+// openStoreInBackground opens the store (applying its migrations) into
+// slot, retrying with backoff while it is unavailable, then calls opened.
+// A failure is logged through outage: once when it starts and then every
+// few minutes, not on every try. It returns when the store is open, when
+// ctx ends, or on an error no retry can mend (a schema newer than this
+// binary, a bad URL), which it returns.
+func openStoreInBackground(ctx context.Context, a *app, slot *storeSlot, outage *health.Outage, opened func(*store.Store)) error {
+	wait := storeRetryMin
+	for {
+		if err := ctx.Err(); err != nil {
+			return nil
+		}
+		st, err := openStore(ctx, a)
+		if err == nil {
+			outage.OK(ctx)
+			slot.set(st)
+			opened(st)
+			return nil
+		}
+		if !store.IsUnavailable(err) || ctx.Err() != nil {
+			if ctx.Err() != nil {
+				return nil
+			}
+			return err
+		}
+		outage.Failed(ctx, err)
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-time.After(wait):
+		}
+		wait = min(2*wait, storeRetryMax)
+	}
+}
+
+// errShuttingDown is /readyz's answer once serve has begun to stop, so
+// that the load balancer sends new requests to other replicas.
+var errShuttingDown = errors.New("shutting down")
+
+var (
+	_ bot.Store         = (*storeSlot)(nil)
+	_ bot.MinutesSearch = (*storeSlot)(nil)
+)
