@@ -167,3 +167,15 @@ func TestPublicPagesIgnoreRange(t *testing.T) {
 		}
 	}
 }
+
+// The first visit to the archive, with nothing cached, is answered with
+// the default public limits: the list of minutes has the records budget
+// before the committee selector, which is left out if nothing is left.
+func TestPublicArchiveColdWithDefaultLimits(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	h.rebuild(bot.Deps{}, func(c *bot.Config) { c.Public = bot.PublicLimits{} })
+	r := h.fetchPage("", "/minutes", nil)
+	assert.Equal(t, http.StatusOK, r.status, "a cold /minutes is answered, not 503\n%s", r.body)
+	t.Logf("records calls for a cold /minutes: %d", h.records.Count("", ""))
+}

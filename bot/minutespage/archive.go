@@ -97,9 +97,6 @@ func (s *Site) Archive() http.HandlerFunc {
 		committee := limitText(q.Get("committee"))
 		typed := limitText(q.Get("q"))
 		doc := &archiveDoc{Committee: committee, Query: typed, FeedHref: feedHref(committee)}
-		if latest, err := s.svc.LatestPerCommittee(ctx); err == nil {
-			doc.Committees = committeeNames(latest)
-		}
 		switch {
 		case typed != "" && s.opts.Search == nil:
 			doc.SearchOff = true
@@ -141,6 +138,13 @@ func (s *Site) Archive() http.HandlerFunc {
 				}
 				doc.Next = "?" + next.Encode()
 			}
+		}
+		// The committee selector is read after the list, as it is the part
+		// the page can do without: on a cold cache the list alone may take
+		// most of the public records budget (bot.PublicLimits), and the
+		// first visitor must get the minutes, not a 503.
+		if latest, err := s.svc.LatestPerCommittee(ctx); err == nil {
+			doc.Committees = committeeNames(latest)
 		}
 		title := "Minutes"
 		if committee != "" {
