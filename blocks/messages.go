@@ -36,7 +36,7 @@ func commands() []commandHelp {
 			command: "/minutes",
 			summary: "meeting minutes",
 			lines: []helpLine{
-				{"/minutes", "the latest minutes of each committee"},
+				{"/minutes", "the newest published minutes, of any committee"},
 				{"/minutes <committee>", "the latest minutes of one committee"},
 				{"/minutes <meeting id or reference>", "the minutes of one meeting"},
 				{"/minutes search <words>", "minutes that mention the words; \"a phrase\" in quotes, `committee:finance` to narrow"},

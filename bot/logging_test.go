@@ -3,13 +3,11 @@ package bot_test
 import (
 	"bufio"
 	"bytes"
-	"context"
 	"encoding/json"
 	"log/slog"
 	"net/http"
 	"sync"
 	"testing"
-	"testing/slogtest"
 	"time"
 
 	"github.com/stretchr/testify/assert"
@@ -17,47 +15,9 @@ import (
 
 	"github.com/recordsbot/recordsbot/apiclient/recordstest"
 	"github.com/recordsbot/recordsbot/bot"
+	"github.com/recordsbot/recordsbot/internal/requestid"
 	"github.com/recordsbot/recordsbot/internal/slackapi/slacktest"
 )
-
-func TestRequestIDHandlerIsAConformingHandler(t *testing.T) {
-	t.Parallel()
-	var buf *bytes.Buffer
-	slogtest.Run(t,
-		func(*testing.T) slog.Handler {
-			buf = new(bytes.Buffer)
-			return bot.RequestIDHandler(slog.NewJSONHandler(buf, nil))
-		},
-		func(t *testing.T) map[string]any {
-			var m map[string]any
-			require.NoError(t, json.Unmarshal(buf.Bytes(), &m))
-			return m
-		})
-}
-
-func TestRequestIDOnEveryLineOfARequest(t *testing.T) {
-	t.Parallel()
-	var buf bytes.Buffer
-	log := slog.New(bot.RequestIDHandler(slog.NewJSONHandler(&buf, nil))).With("component", "test")
-	ctx := bot.WithRequestID(t.Context())
-	id := bot.RequestID(ctx)
-	derived, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Second)
-	defer cancel()
-
-	log.InfoContext(ctx, "one")
-	log.InfoContext(derived, "two, after the ack")
-	log.Info("three, outside any request")
-
-	lines := jsonLines(t, buf.Bytes())
-	require.Len(t, lines, 3)
-	assert.Regexp(t, `^[0-9a-f]{16}$`, id)
-	assert.Equal(t, id, lines[0]["request_id"])
-	assert.Equal(t, id, lines[1]["request_id"], "work derived from the request keeps its ID")
-	assert.NotContains(t, lines[2], "request_id")
-	assert.Equal(t, "test", lines[0]["component"], "attributes of the logger are kept")
-	assert.NotEqual(t, id, bot.RequestID(bot.WithRequestID(t.Context())), "each request has its own ID")
-	assert.Empty(t, bot.RequestID(t.Context()))
-}
 
 // lockedBuffer is a buffer the bot's goroutines may log into at once.
 type lockedBuffer struct {
@@ -103,7 +63,7 @@ func TestLogsOfRealRequestsCarryTheirIDAndNoSecrets(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
 	var logs lockedBuffer
-	logger := slog.New(bot.RequestIDHandler(slog.NewJSONHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug})))
+	logger := slog.New(requestid.LogHandler(slog.NewJSONHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug})))
 	h.rebuild(bot.Deps{Logger: logger, Metrics: bot.NewMetrics()}, func(c *bot.Config) { c.AckBudget = 100 * time.Millisecond })
 	alice := h.person("alice")
 	const marker = "zz-private-words"

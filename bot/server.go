@@ -22,6 +22,7 @@ import (
 	"github.com/recordsbot/recordsbot/apiclient"
 	"github.com/recordsbot/recordsbot/bot/minutespage"
 	"github.com/recordsbot/recordsbot/internal/health"
+	"github.com/recordsbot/recordsbot/internal/requestid"
 	"github.com/recordsbot/recordsbot/minutes"
 	"github.com/recordsbot/recordsbot/store"
 )
@@ -271,7 +272,7 @@ func NewServer(cfg Config, deps Deps) *Server {
 	}
 	s.quick = map[string]func(command) *reply{"/actions": acts.quickActions}
 	r := chi.NewRouter()
-	r.Use(recoverer(s.log), requestIDs)
+	r.Use(recoverer(s.log), requestid.Middleware)
 	addRoutes(r, s)
 	s.handler = r
 	return s
@@ -316,13 +317,6 @@ func newRevisions(now time.Time) *revisions {
 
 func (r *revisions) next() string {
 	return r.start + "." + strconv.FormatUint(r.n.Add(1), 36)
-}
-
-// requestIDs gives every request an ID that its log lines carry.
-func requestIDs(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		next.ServeHTTP(w, r.WithContext(WithRequestID(r.Context())))
-	})
 }
 
 // recoverer turns a panic in a handler into a logged 500 instead of a dead

@@ -13,6 +13,7 @@ import (
 	"github.com/slack-go/slack"
 	"github.com/slack-go/slack/socketmode"
 
+	"github.com/recordsbot/recordsbot/internal/requestid"
 	"github.com/recordsbot/recordsbot/internal/slackapi"
 )
 
@@ -287,7 +288,7 @@ func (s *Server) goHandle(ctx context.Context, client *socketmode.Client, env so
 		// Like an HTTP request's, the work must not stop when shutdown
 		// begins; it has its own bounds. The request ID is on every log
 		// line of this envelope, follow-ups included.
-		ctx := WithRequestID(context.WithoutCancel(ctx))
+		ctx := requestid.New(context.WithoutCancel(ctx))
 		defer func() {
 			// There is no HTTP recoverer on this path. Unacked, the
 			// envelope fails as a 500 would over HTTP.

@@ -324,6 +324,7 @@ func (c *console) help() {
 	rows := [][2]string{
 		{"/actions [open|overdue|all|@bob|help…]", "your actions, with buttons (/actions help: everything it takes)"},
 		{"/minutes [committee|meeting]", "the latest minutes, or one meeting's"},
+		{"/minutes search WORDS", "the minutes that mention them (try /minutes search room hire)"},
 		{"/meetings [committee|meeting]", "meetings and agendas"},
 		{"click N   (or just N)", "press button [N] of the messages above"},
 		{"click N OPTION", "choose OPTION in menu [N], like: click 5 10:00"},

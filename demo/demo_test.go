@@ -331,3 +331,14 @@ func TestWantColour(t *testing.T) {
 	defer f.Close()
 	assert.False(t, isTerminal(f), "nor is a file")
 }
+
+func TestDemoMinutesSearch(t *testing.T) {
+	t.Parallel()
+	env := startTestDemo(t)
+	out, all, err := runScript(t, env, consoleOptions{}, "/minutes search room hire", "/minutes search xylophone")
+	require.NoError(t, err, all)
+	found := out["/minutes search room hire"]
+	assert.Contains(t, found, "Minutes mentioning “room hire”")
+	assert.Contains(t, found, "Share in channel")
+	assert.Contains(t, out["/minutes search xylophone"], "No minutes mention “xylophone”")
+}

@@ -193,6 +193,14 @@ func startDemo(ctx context.Context, log *slog.Logger, version string) (*demoEnv,
 	if _, err := env.watch(ctx); err != nil {
 		return nil, errors.Join(fmt.Errorf("the watcher's first poll: %w", err), env.close())
 	}
+	// And serve's search backfill has long since read the history, so
+	// /minutes search finds every published minutes (at full speed here:
+	// the records service is the demo's own).
+	backfill := &minutes.Backfill{Rate: 1000, Records: records, Index: st, State: st, Owner: "demo", Logger: log,
+		Sleep: func(ctx context.Context, _ time.Duration) error { return ctx.Err() }}
+	if _, err := backfill.Pass(ctx); err != nil {
+		return nil, errors.Join(fmt.Errorf("the search backfill: %w", err), env.close())
+	}
 	return env, nil
 }
 

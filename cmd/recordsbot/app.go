@@ -11,6 +11,7 @@ import (
 	"github.com/recordsbot/recordsbot/actions"
 	"github.com/recordsbot/recordsbot/apiclient"
 	"github.com/recordsbot/recordsbot/bot"
+	"github.com/recordsbot/recordsbot/internal/requestid"
 	"github.com/recordsbot/recordsbot/internal/slackapi"
 	"github.com/recordsbot/recordsbot/minutes"
 )
@@ -67,9 +68,9 @@ func newApp(set *settings, withMetrics bool, logOut io.Writer) (*app, error) {
 func newLogger(set *settings, w io.Writer) *slog.Logger {
 	opts := &slog.HandlerOptions{Level: set.logLevel, ReplaceAttr: readableDurations}
 	if set.logJSON {
-		return slog.New(bot.RequestIDHandler(slog.NewJSONHandler(w, opts)))
+		return slog.New(requestid.LogHandler(slog.NewJSONHandler(w, opts)))
 	}
-	return slog.New(bot.RequestIDHandler(slog.NewTextHandler(w, opts)))
+	return slog.New(requestid.LogHandler(slog.NewTextHandler(w, opts)))
 }
 
 // readableDurations is a slog ReplaceAttr writing a time.Duration as its

@@ -9,8 +9,8 @@ import (
 	"log/slog"
 	"sync"
 
-	"github.com/recordsbot/recordsbot/bot"
 	"github.com/recordsbot/recordsbot/demo"
+	"github.com/recordsbot/recordsbot/internal/requestid"
 )
 
 // runDemo parses the demo's flags and runs package demo: the real bot in this
@@ -52,7 +52,7 @@ func demoLogger(cfg Config, stderr io.Writer) *slog.Logger {
 	// The bot logs from its request and follow-up goroutines; the lock
 	// keeps their lines whole when stderr is a shared buffer.
 	w := &lockedWriter{w: stderr}
-	return slog.New(bot.RequestIDHandler(slog.NewTextHandler(w, &slog.HandlerOptions{Level: level})))
+	return slog.New(requestid.LogHandler(slog.NewTextHandler(w, &slog.HandlerOptions{Level: level})))
 }
 
 // lockedWriter serialises writes to w.

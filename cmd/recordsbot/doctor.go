@@ -145,7 +145,7 @@ func advisory(text, fix string) check {
 // has its own short deadline, and the whole takes seconds.
 func runDoctor(ctx context.Context, cfg Config, problems configErrors, opts doctorOptions) *doctorReport {
 	rep := &doctorReport{Version: version}
-	for _, t := range []string{secConfig, secRecords, secSlack, secStore, secPublic} {
+	for _, t := range []string{secConfig, secRecords, secSlack, secStore, secPublic, secDeps} {
 		rep.Sections = append(rep.Sections, section{Title: t, Checks: []check{}})
 	}
 	checkConfig(cfg, problems, rep)
@@ -153,6 +153,7 @@ func runDoctor(ctx context.Context, cfg Config, problems configErrors, opts doct
 	checkSlack(ctx, cfg, rep)
 	checkStore(ctx, cfg, rep)
 	checkPublicURL(ctx, cfg, rep)
+	checkDependencies(ctx, cfg, rep)
 	return rep
 }
 

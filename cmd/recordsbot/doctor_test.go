@@ -170,6 +170,9 @@ func TestDoctorGoodSetUp(t *testing.T) {
 		"✓ SLACK_SIGNING_SECRET looks like a signing secret",
 		"✓ " + store.SQLiteFile(e.cfg.DatabaseURL) + " not created yet: serve creates it on first start",
 		"✓ visible-minutes rule respected",
+		`✓ records: up (recordsbot_dependency_up{dependency="records"} 1)`,
+		`✓ slack: up (recordsbot_dependency_up{dependency="slack"} 1)`,
+		"– store: not created yet",
 	} {
 		lineWith(t, out, want)
 	}
@@ -199,6 +202,7 @@ func TestDoctorGoodSetUp(t *testing.T) {
 	out, err = doctorRun(t, e.cfg)
 	require.NoError(t, err)
 	lineWith(t, out, "✓ reachable: sqlite")
+	lineWith(t, out, `✓ store: up (recordsbot_dependency_up{dependency="store"} 1)`)
 	l, _ := lineWith(t, out, "✓ migrations current")
 	assert.Equal(t, "✓ migrations current (schema version 5)", l)
 }
@@ -417,7 +421,7 @@ func TestDoctorJSON(t *testing.T) {
 	for _, s := range rep.Sections {
 		titles = append(titles, s.Title)
 	}
-	assert.Equal(t, []string{"Configuration", "Records API", "Slack", "Store", "Public URL"}, titles)
+	assert.Equal(t, []string{"Configuration", "Records API", "Slack", "Store", "Public URL", "Dependencies"}, titles)
 	assert.Equal(t, 1, rep.Blocking)
 	var failedChecks []string
 	for _, s := range rep.Sections {
@@ -470,4 +474,17 @@ func closedURL() string {
 	srv := httptest.NewServer(http.NotFoundHandler())
 	srv.Close()
 	return srv.URL
+}
+
+// doctor shows the dependencies as serve's checker would report them: a
+// records service that does not answer is records 0, with the reason.
+func TestDoctorShowsDependencies(t *testing.T) {
+	t.Parallel()
+	e := doctorSetUp(t, nil, nil, nil)
+	e.cfg.RecordsAPIURL = closedURL() + "/api/v1"
+	out, err := doctorRun(t, e.cfg)
+	require.ErrorIs(t, err, errDoctorFailed)
+	l, _ := lineWith(t, out, `✗ records: down (recordsbot_dependency_up{dependency="records"} 0): records api:`)
+	assert.Contains(t, l, "(advisory)", "the Records API section already counts it")
+	lineWith(t, out, `✓ slack: up (recordsbot_dependency_up{dependency="slack"} 1)`)
 }

@@ -19,11 +19,11 @@ import (
 func TestProbes(t *testing.T) {
 	t.Parallel()
 	tests := map[string]struct {
-		records      []recordstest.Option
-		slack        []slacktest.Option
-		setup        func(*recordstest.Server, *slacktest.Server)
+		records     []recordstest.Option
+		slack       []slacktest.Option
+		setup       func(*recordstest.Server, *slacktest.Server)
 		recordsWant string // "" = up
-		slackWant    string
+		slackWant   string
 	}{
 		"all well": {},
 		"slack token refused": {
@@ -42,7 +42,7 @@ func TestProbes(t *testing.T) {
 			slackWant: "slack auth.test",
 		},
 		"records key refused": {
-			records:      []recordstest.Option{recordstest.WithKeys(map[string][]recordstest.Scope{"another-key": recordstest.AllScopes()})},
+			records:     []recordstest.Option{recordstest.WithKeys(map[string][]recordstest.Scope{"another-key": recordstest.AllScopes()})},
 			recordsWant: "records api",
 		},
 		"records key without meetings:read still serves actions": {
@@ -54,7 +54,9 @@ func TestProbes(t *testing.T) {
 			},
 		},
 		"records down": {
-			setup:        func(r *recordstest.Server, _ *slacktest.Server) { r.InjectFault(recordstest.Fault{Status: http.StatusBadGateway}) },
+			setup: func(r *recordstest.Server, _ *slacktest.Server) {
+				r.InjectFault(recordstest.Fault{Status: http.StatusBadGateway})
+			},
 			recordsWant: "records api",
 		},
 	}
