@@ -11,12 +11,13 @@ import (
 )
 
 // hearOptions are the checkboxes of /minutes following: what a follow can
-// hear today. The digest and the pre-meeting brief are stored per follow
-// too (store.HearDigest, store.HearBriefs) and join this list with the
-// posts that honour them.
+// hear today. The pre-meeting brief is the watcher's (watch/brief.go). The
+// digest is stored per follow too (store.HearDigest) and joins this list
+// with the post that honours it.
 var hearOptions = []blocks.HearOption{
 	{Value: store.HearDrafts, Label: "Drafts published"},
 	{Value: store.HearApprovals, Label: "Approvals"},
+	{Value: store.HearBriefs, Label: "Pre-meeting briefs"},
 }
 
 const (

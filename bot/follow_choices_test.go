@@ -79,7 +79,7 @@ func TestFollowingCheckboxes(t *testing.T) {
 
 		list := h.minutesIn(alice, general, "general", "following")
 		_, _, ticked := followBoxes(t, list, "finance")
-		assert.Equal(t, []string{store.HearApprovals}, ticked, "FOLLOW_DEFAULTS: no drafts")
+		assert.Equal(t, []string{store.HearApprovals, store.HearBriefs}, ticked, "FOLLOW_DEFAULTS: no drafts")
 
 		got := h.tick(alice, list, "finance", store.HearDrafts, store.HearApprovals)
 		_, _, ticked = followBoxes(t, got, "finance")
@@ -89,7 +89,7 @@ func TestFollowingCheckboxes(t *testing.T) {
 		_, _, ticked = followBoxes(t, got, "finance")
 		assert.Equal(t, []string{store.HearDrafts}, ticked)
 		_, _, ticked = followBoxes(t, got, "audit & risk")
-		assert.Equal(t, []string{store.HearApprovals}, ticked, "the other follow is as it was")
+		assert.Equal(t, []string{store.HearApprovals, store.HearBriefs}, ticked, "the other follow is as it was")
 
 		fs, err := st.FollowsInChannel(t.Context(), general)
 		require.NoError(t, err)

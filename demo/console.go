@@ -277,6 +277,8 @@ func (c *console) do(ctx context.Context, line string) (quit bool, err error) {
 		return false, c.watch(ctx)
 	case "digest":
 		return false, c.digest(ctx, rest)
+	case "brief":
+		return false, c.brief(ctx, rest)
 	case "publish":
 		return false, c.publish(ctx, rest)
 	case "approve":
@@ -335,6 +337,7 @@ func (c *console) help() {
 		{"assign NAME TITLE", "the records service assigns NAME a new action (watch then DMs them)"},
 		{"watch", "run the watcher's poll once and show what it posted"},
 		{"digest COMMITTEE", "post the committee's weekly digest in #general now, as on its day (following it first)"},
+		{"brief COMMITTEE", "post the brief of the committee's next meeting in #general now, as BRIEF_LEAD before it (following it first)"},
 		{"post TEXT", "post a message in #general (links to minutes pages unfurl)"},
 		{"/as NAME   /who", "speak as someone else · list the people"},
 		{"json", "turn printing Block Kit JSON on or off"},

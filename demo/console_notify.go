@@ -188,3 +188,40 @@ func (c *console) digest(ctx context.Context, typed string) error {
 	}
 	return c.settle(ctx, &screen{quiet: "(no digest: #general had this week's already, once a week per committee)"})
 }
+
+// brief posts the pre-meeting brief of the committee's next meeting in
+// #general now, as the watcher does BRIEF_LEAD before it: it follows the
+// committee first if #general does not, and polls with the lead reaching
+// that meeting.
+func (c *console) brief(ctx context.Context, typed string) error {
+	committee, err := c.committee(typed, "brief")
+	if err != nil {
+		return err
+	}
+	now := time.Now()
+	var next time.Time
+	for _, m := range c.env.records.Meetings() {
+		if m.Committee == committee && m.Date.After(now) && (next.IsZero() || m.Date.Before(next)) {
+			next = m.Date
+		}
+	}
+	if next.IsZero() {
+		c.printf("%s has no meeting to come in the records: no brief.\n", committee)
+		return nil
+	}
+	follows, err := c.env.store.FollowsInChannel(ctx, demoChannel)
+	if err != nil {
+		return fmt.Errorf("read follows: %w", err)
+	}
+	if !slices.ContainsFunc(follows, func(f store.Follow) bool { return f.Committee == committee }) {
+		if err := c.slash(ctx, "/minutes", "follow "+committee); err != nil {
+			return err
+		}
+	}
+	sum, err := c.env.brief(ctx, next.Sub(now)+time.Minute)
+	c.printf("%s\n", c.r.p.grey(sum.String()))
+	if err != nil {
+		return fmt.Errorf("watcher: %w", err)
+	}
+	return c.settle(ctx, &screen{quiet: "(no brief: #general has this meeting's already, once per meeting)"})
+}

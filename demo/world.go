@@ -65,6 +65,9 @@ type demoEnv struct {
 	// digest runs one poll whose digest slot is now, so every follow
 	// without a schedule of its own gets this week's digest.
 	digest func(ctx context.Context) (watch.Summary, error)
+	// brief runs one poll whose BRIEF_LEAD is lead, so a meeting that
+	// far ahead is due its pre-meeting brief now.
+	brief func(ctx context.Context, lead time.Duration) (watch.Summary, error)
 
 	// events counts the Events API callbacks sent, for their IDs.
 	events atomic.Int64
@@ -167,6 +170,12 @@ func startDemo(ctx context.Context, log *slog.Logger, version string) (*demoEnv,
 		dcfg.Digest = watch.Schedule{On: true, Day: at.Weekday(), Hour: at.Hour(), Minute: at.Minute()}
 		fresh := actions.New(records, api, actions.Config{})
 		return watch.Poll(ctx, dcfg, watch.Deps{Store: st, Records: records, Actions: fresh, Minutes: mins, Slack: api, Logger: log})
+	}
+	env.brief = func(ctx context.Context, lead time.Duration) (watch.Summary, error) {
+		bcfg := wcfg
+		bcfg.BriefLead = lead
+		fresh := actions.New(records, api, actions.Config{})
+		return watch.Poll(ctx, bcfg, watch.Deps{Store: st, Records: records, Actions: fresh, Minutes: mins, Slack: api, Logger: log})
 	}
 
 	env.httpSrv = &http.Server{

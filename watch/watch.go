@@ -84,6 +84,9 @@ type Config struct {
 	// follows that have not chosen their own, in Zone. The zero value is
 	// off.
 	Digest Schedule
+	// BriefLead is how long before a followed committee's meeting its
+	// brief is posted (BRIEF_LEAD). Default 24 hours.
+	BriefLead time.Duration
 	// Now is the clock. Default time.Now.
 	Now func() time.Time
 }
@@ -119,6 +122,9 @@ func (c *Config) setDefaults() {
 	if c.HistoryDepth <= 0 {
 		c.HistoryDepth = 200
 	}
+	if c.BriefLead <= 0 {
+		c.BriefLead = 24 * time.Hour
+	}
 	if c.Now == nil {
 		c.Now = time.Now
 	}
@@ -138,6 +144,7 @@ func DefaultOwner() string {
 type Records interface {
 	ListMeetings(ctx context.Context, opts *apiclient.ListMeetingsOptions) (*apiclient.MeetingPage, error)
 	GetMinutes(ctx context.Context, meetingID string) (*apiclient.Minutes, error)
+	GetMeeting(ctx context.Context, id string) (*apiclient.Meeting, error)
 }
 
 // ActionList is the shared list of actions still to do;
@@ -187,6 +194,10 @@ type Summary struct {
 	DMs, DMsOff, Unmatched int
 	// Digests counts weekly digests posted.
 	Digests int
+	// Upcoming counts the meetings read dated in the future; Briefs,
+	// pre-meeting briefs posted; BriefsUpdated, briefs of moved meetings
+	// updated in place.
+	Upcoming, Briefs, BriefsUpdated int
 	// Indexed counts minutes indexed for search (new or read again).
 	Indexed int
 	// Recovered counts posts found in Slack's history after an earlier
@@ -225,6 +236,9 @@ func (s Summary) String() string {
 	}
 	if s.Digests > 0 {
 		fmt.Fprintf(&b, "; posted %d weekly digests", s.Digests)
+	}
+	if s.Briefs > 0 || s.BriefsUpdated > 0 {
+		fmt.Fprintf(&b, "; posted %d pre-meeting briefs, updated %d", s.Briefs, s.BriefsUpdated)
 	}
 	if s.Indexed > 0 {
 		fmt.Fprintf(&b, "; indexed %d minutes for search", s.Indexed)
@@ -306,6 +320,11 @@ func Poll(ctx context.Context, cfg Config, deps Deps) (Summary, error) {
 	if digErr != nil {
 		digErr = fmt.Errorf("digests: %w", digErr)
 	}
+	// The pre-meeting briefs, on the pages and the list read above.
+	brfErr := p.briefs(ctx)
+	if brfErr != nil {
+		brfErr = fmt.Errorf("briefs: %w", brfErr)
+	}
 	// Housekeeping, once a day across every replica and job: a failure
 	// is logged and retried by a later poll, and fails nothing else.
 	if pruned, ran, perr := deps.Store.PruneDaily(ctx, cfg.Owner, cfg.Retention); perr != nil {
@@ -314,7 +333,7 @@ func Poll(ctx context.Context, cfg Config, deps Deps) (Summary, error) {
 		p.sum.Pruned = &pruned
 		p.log.InfoContext(ctx, "watch: daily prune", "retention", cfg.Retention, "pruned", pruned.String())
 	}
-	err = errors.Join(annErr, idxErr, asgErr, digErr)
+	err = errors.Join(annErr, idxErr, asgErr, digErr, brfErr)
 	if err == nil && p.sum.Failed > 0 {
 		err = fmt.Errorf("%d posts: %w", p.sum.Failed, ErrPartial)
 	}

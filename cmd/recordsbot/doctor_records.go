@@ -68,6 +68,28 @@ func checkRecords(ctx context.Context, cfg Config, opts doctorOptions, rep *doct
 		rep.add(secRecords, c)
 	}
 	rep.add(secRecords, minutesRuleCheck(in.MinutesRule))
+	rep.add(secRecords, upcomingCheck(ictx, client, time.Now()))
+}
+
+// upcomingCheck says whether the records list meetings dated in the
+// future (on their first page, newest first): the pre-meeting brief fires
+// only for those, and whether a service lists them is not said in its API.
+func upcomingCheck(ctx context.Context, client *apiclient.Client, now time.Time) check {
+	mp, err := client.ListMeetings(ctx, nil)
+	if err != nil {
+		return skipped("upcoming meetings not checked: " + err.Error())
+	}
+	n := 0
+	for _, m := range mp.Meetings {
+		if m.Date.After(now) {
+			n++
+		}
+	}
+	if n == 0 {
+		// Not a fault: many services list meetings only once held.
+		return skipped("the records list no upcoming meetings: pre-meeting briefs (BRIEF_LEAD) fire only once they do")
+	}
+	return ok(fmt.Sprintf("the records list %s: pre-meeting briefs fire BRIEF_LEAD before them", plural(n, "upcoming meeting")))
 }
 
 // scopeCheck is one scope of the key as exercised.

@@ -45,6 +45,7 @@ type settings struct {
 	reportChannel string
 	notify        store.Defaults // REMIND_DEFAULT, REMIND_AT, REMIND_SKIP_WEEKENDS, ASSIGN_DMS_DEFAULT
 	digest        watch.Schedule // DIGEST_DEFAULT; "" (a Config built in code) is off
+	briefLead     time.Duration  // BRIEF_LEAD; 0 (a Config built in code) is the watcher's default
 
 	watchInterval      time.Duration
 	searchBackfillRate float64       // records calls a second; 0 off
@@ -207,6 +208,13 @@ func parseSettings(c Config, sub string) (*settings, configErrors) {
 		if s.digest, err = watch.ParseSchedule(c.DigestDefault); err != nil {
 			bad("DIGEST_DEFAULT", "%v", err)
 		}
+	}
+	switch s.briefLead = c.BriefLead; {
+	case s.briefLead == 0: // a Config built in code: the watcher's default
+	case s.briefLead < time.Hour || s.briefLead > 14*24*time.Hour:
+		// Under an hour a poll every few minutes may miss it; over two
+		// weeks the meetings page may not list the meeting yet.
+		bad("BRIEF_LEAD", "must be between 1h and 336h (14 days), got %s", s.briefLead)
 	}
 	s.notify = store.Defaults{RemindOff: !remindOn, RemindAt: remindAt, WeekdaysOnly: c.RemindSkipWeekends, AssignDMsOff: !dmsOn}
 	if err := store.CheckURL(s.databaseURL); err != nil {

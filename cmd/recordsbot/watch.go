@@ -65,6 +65,7 @@ func watchConfig(set *settings) watch.Config {
 		// What a follow hears until its channel chooses.
 		FollowDefaults: set.followDefaults,
 		Digest:         set.digest,
+		BriefLead:      set.briefLead,
 	}
 }
 

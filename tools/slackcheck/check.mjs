@@ -33,7 +33,7 @@ export const KINDS = [
   { match: /^home(_\w+)?$/, type: 'HomeTab', what: 'App Home view (views.publish view)' },
   { match: /^unfurl(_\w+)?$/, type: 'Unfurl', what: 'chat.unfurl unfurls value' },
   { match: /^reminder(_\w+)?$/, type: 'PostedMessage', channel: 'U0123ABCD', what: 'reminder DM (chat.postMessage, metadata checked)' },
-  { match: /^(announce|assigned|digest)(_\w+)?$/, type: 'PostedMessage', channel: 'C0123ABCD', what: "watcher's announcement, assignment DM or weekly digest (chat.postMessage, metadata checked)" },
+  { match: /^(announce|assigned|digest|brief)(_\w+)?$/, type: 'PostedMessage', channel: 'C0123ABCD', what: "watcher's announcement, assignment DM, weekly digest or pre-meeting brief (chat.postMessage, metadata checked)" },
   { match: /^response(_\w+)?$/, type: 'ResponseBody', what: 'response_url body (bolt RespondArguments)' },
   {
     match: /^(actions|following|help|meetings?|minutes|notice)(_\w+)?$/,

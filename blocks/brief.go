@@ -1,0 +1,97 @@
+package blocks
+
+import (
+	"cmp"
+	"fmt"
+	"time"
+
+	"github.com/slack-go/slack"
+)
+
+// EventBriefPosted is the metadata event type of a pre-meeting brief.
+const EventBriefPosted = "recordsbot_brief_posted"
+
+// briefMaxAgenda is the agenda items shown; the rest are counted.
+const briefMaxAgenda = 25
+
+// Brief is the pre-meeting brief of one meeting, for a channel that
+// follows its committee.
+type Brief struct {
+	Committee string
+	// Title is the meeting's title; Date and DateHasTime when it is.
+	Title       string
+	Date        time.Time
+	DateHasTime bool
+	Location    string
+	// Agenda is the meeting's agenda as the records list it.
+	Agenda []BriefAgendaItem
+	// Open are the actions still to do from the committee's earlier
+	// meetings, by assignee (names only: a brief pings nobody).
+	Open []DigestGroup
+	// LatestMinutes and LatestURL name and link the committee's latest
+	// minutes; "" when there are none.
+	LatestMinutes, LatestURL string
+}
+
+// BriefAgendaItem is one item of the agenda.
+type BriefAgendaItem struct {
+	Number, Title string
+}
+
+// BriefMetadata is the message metadata of a brief: its ledger key, the
+// meeting and its date (RFC 3339), which a moved meeting's update changes.
+func BriefMetadata(key, meetingID string, date time.Time) slack.SlackMetadata {
+	return slack.SlackMetadata{EventType: EventBriefPosted, EventPayload: map[string]any{
+		"key": key, "meeting": meetingID, "date": date.UTC().Format(time.RFC3339),
+	}}
+}
+
+// BriefMessage builds the brief: a header, when and where, the agenda, the
+// actions still open by assignee and the link to the latest minutes. Long
+// lists are cut with "…and K more" so it always fits Block Kit's limits.
+func BriefMessage(b Brief) Message {
+	title := oneLine(cmp.Or(b.Title, b.Committee, "Meeting"))
+	when := Date(b.Date, b.DateHasTime)
+	fallback := fmt.Sprintf("Brief for %s on %s", title, when)
+	head := fmt.Sprintf("*%s* meets *%s*.", inline(cmp.Or(b.Committee, "The committee"), 100), when)
+	if b.Location != "" {
+		head += " Where: " + inline(b.Location, 200) + "."
+	}
+	bl := []slack.Block{header(":clipboard: Brief: " + title), section(head)}
+	budget := MaxMessageText - runes(fallback) - measure(bl...) - 200
+	add := func(title string, lines []string, max int) {
+		if budget < 200 {
+			return
+		}
+		text, used := fitLines(title, lines, max, min(MaxSectionText, budget))
+		budget -= used
+		bl = append(bl, section(text))
+	}
+	var agenda []string
+	for _, it := range b.Agenda {
+		l := inline(cmp.Or(it.Title, "(untitled)"), 200)
+		if it.Number != "" {
+			l = inline(it.Number, 10) + ". " + l
+		}
+		agenda = append(agenda, "• "+l)
+	}
+	if len(agenda) == 0 {
+		bl = append(bl, section("*Agenda*\nNo agenda in the records yet."))
+	} else {
+		add("*Agenda*", agenda, briefMaxAgenda)
+	}
+	if len(b.Open) == 0 {
+		bl = append(bl, section("*Actions still open*\nNone from earlier meetings. :tada:"))
+	}
+	for _, g := range b.Open {
+		var lines []string
+		for _, it := range g.Items {
+			lines = append(lines, "• "+digestItem(it, false))
+		}
+		add("*Still open: "+cmp.Or(inline(g.Name, 80), "Unassigned")+"*", lines, digestMaxPerList)
+	}
+	if b.LatestURL != "" {
+		bl = append(bl, contextLine("Latest minutes: <"+b.LatestURL+"|"+inline(cmp.Or(b.LatestMinutes, "minutes"), 150)+">"))
+	}
+	return Message{Text: fallback, Blocks: bl}
+}

@@ -1,0 +1,34 @@
+package blocks
+
+import (
+	"encoding/json"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func textOf(b any) string { j, _ := json.Marshal(b); return string(j) }
+
+func TestBriefMessage(t *testing.T) {
+	t.Parallel()
+	date := time.Date(2026, 3, 12, 18, 30, 0, 0, time.UTC)
+	b := Brief{Committee: "Finance", Title: "Finance Committee, March", Date: date, DateHasTime: true, Location: "Room <2>",
+		Agenda: []BriefAgendaItem{{Number: "1", Title: "Apologies"}, {Number: "2", Title: "Budget *draft*"}},
+		Open: []DigestGroup{
+			{Name: "Alice Jones", Items: []DigestItem{{ID: "A-1", Title: "Circulate the accounts", Deadline: day(2026, 3, 9), Overdue: true}}},
+			{Name: "Bob Patel", Items: []DigestItem{{ID: "A-3", Title: "Chase the auditors", InProgress: true}}},
+		},
+		LatestMinutes: "Finance Committee, February", LatestURL: "https://bot.example.org/minutes/M-2"}
+	m := BriefMessage(b)
+	require.NoError(t, CheckMessage(m))
+	for _, b := range m.Blocks {
+		assert.NotContains(t, textOf(b), "<@", "a brief pings nobody")
+	}
+	assertGolden(t, "brief", posted(m, BriefMetadata("brief/C0FIN/finance/M-3", "M-3", date)))
+
+	empty := BriefMessage(Brief{Committee: "Finance", Title: "Finance Committee, April", Date: day(2026, 4, 9)})
+	require.NoError(t, CheckMessage(empty))
+	assertGolden(t, "brief_empty", posted(empty, BriefMetadata("brief/C0FIN/finance/M-4", "M-4", day(2026, 4, 9))))
+}

@@ -1,0 +1,165 @@
+package watch_test
+
+import (
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/recordsbot/recordsbot/apiclient/recordstest"
+	"github.com/recordsbot/recordsbot/store"
+	"github.com/recordsbot/recordsbot/watch"
+)
+
+// briefs are the pre-meeting briefs posted in channel, oldest first.
+func (e *env) briefs(channel string) []post {
+	var out []post
+	for _, p := range e.posts(channel) {
+		if strings.HasPrefix(metadataKey(e.t, p.Message), "brief/") {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// nextFinance is Finance's next meeting, tomorrow at 18:00 UTC (33 hours
+// after the harness's clock), with an agenda.
+func nextFinance(e *env) recordstest.Meeting {
+	return recordstest.Meeting{ID: "M-9", Title: "Finance Committee, December", Committee: "Finance", Location: "Room 2",
+		Date:   e.today.AddDate(0, 0, 1).Add(18 * time.Hour),
+		Agenda: []recordstest.AgendaItem{{Number: 1, Title: "Apologies"}, {Number: 2, Title: "The budget"}}}
+}
+
+// TestBriefAtLeadTime: the brief is posted BRIEF_LEAD (24h) before the
+// meeting, once, with the agenda, the committee's open actions by
+// assignee (named, not pinged) and the latest minutes; when the meeting
+// moves, the same message is updated in place, not posted again.
+func TestBriefAtLeadTime(t *testing.T) {
+	t.Parallel()
+	eachEngine(t, func(t *testing.T, e engine) {
+		env := newEnv(t, e)
+		w := env.watcher("w1")
+		env.followNow(w, finChannel, "Finance")
+		m := nextFinance(env)
+		env.records.AddMeeting(m)
+
+		sum := env.mustPoll(w)
+		assert.Equal(t, 1, sum.Upcoming)
+		assert.Empty(t, env.briefs(finChannel), "33 hours ahead: not yet")
+
+		env.clock.set(m.Date.Add(-24 * time.Hour))
+		sum = env.mustPoll(w)
+		assert.Equal(t, 1, sum.Briefs)
+		got := env.briefs(finChannel)
+		require.Len(t, got, 1)
+		b := got[0]
+		assert.Equal(t, "brief/"+finChannel+"/finance/M-9", metadataKey(t, b.Message))
+		assert.Contains(t, b.text, "Brief: Finance Committee, December")
+		assert.Contains(t, b.text, "1. Apologies")
+		assert.Contains(t, b.text, "2. The budget")
+		assert.Contains(t, b.text, "Still open: Alice Jones")
+		assert.Contains(t, b.text, "Circulate the accounts")
+		assert.NotContains(t, b.text, "Book the hall", "another committee's action")
+		assert.NotContains(t, b.text, "<@", "names, not mentions")
+		assert.Contains(t, b.text, "Latest minutes: <https://bot.example.org/minutes/M-2|Finance Committee, November>")
+		assert.Contains(t, b.text, "Room 2")
+
+		env.clock.Advance(time.Hour)
+		sum = env.mustPoll(w)
+		assert.Zero(t, sum.Briefs+sum.BriefsUpdated)
+		assert.Len(t, env.briefs(finChannel), 1, "once per meeting")
+
+		// The meeting moves a day later: the brief is updated, not posted
+		// again, even though the new date is more than the lead away.
+		m.Date = m.Date.AddDate(0, 0, 1)
+		env.records.AddMeeting(m)
+		sum = env.mustPoll(w)
+		assert.Zero(t, sum.Briefs)
+		assert.Equal(t, 1, sum.BriefsUpdated)
+		got = env.briefs(finChannel)
+		require.Len(t, got, 1, "moved: updated in place")
+		assert.Equal(t, b.TS, got[0].TS)
+		assert.True(t, got[0].Edited)
+		assert.NotEqual(t, b.text, got[0].text, "it shows the new date")
+
+		sum = env.mustPoll(w)
+		assert.Zero(t, sum.Briefs+sum.BriefsUpdated, "up to date")
+	})
+}
+
+// TestBriefLateAndStarted: a meeting that appears in the records within
+// the lead gets its brief at once; one that has started (a date-only
+// meeting today, a meeting earlier this morning) never does.
+func TestBriefLateAndStarted(t *testing.T) {
+	t.Parallel()
+	eachEngine(t, func(t *testing.T, e engine) {
+		env := newEnv(t, e)
+		w := env.watcher("w1")
+		env.followNow(w, finChannel, "Finance")
+		env.mustPoll(w)
+		now := env.clock.Now()
+		env.records.AddMeeting(recordstest.Meeting{ID: "M-7", Title: "Finance, this morning", Committee: "Finance", Date: now.Add(-30 * time.Minute)})
+		env.records.AddMeeting(recordstest.Meeting{ID: "M-8", Title: "Finance, this afternoon", Committee: "Finance", Date: now.Add(3 * time.Hour)})
+		sum := env.mustPoll(w)
+		assert.Equal(t, 1, sum.Briefs)
+		got := env.briefs(finChannel)
+		require.Len(t, got, 1, "late: posted at once; started: none")
+		assert.Equal(t, "brief/"+finChannel+"/finance/M-8", metadataKey(t, got[0].Message))
+		assert.Contains(t, got[0].text, "Finance, this afternoon")
+
+		env.clock.set(now.Add(4 * time.Hour))
+		env.mustPoll(w)
+		assert.Len(t, env.briefs(finChannel), 1)
+	})
+}
+
+// TestBriefChoiceOff: a channel that turned briefs off in /minutes
+// following hears none; another following the same committee does.
+func TestBriefChoiceOff(t *testing.T) {
+	t.Parallel()
+	eachEngine(t, func(t *testing.T, e engine) {
+		env := newEnv(t, e)
+		w := env.watcher("w1")
+		env.followNow(w, finChannel, "Finance")
+		env.followNow(w, allChannel, "Finance")
+		_, err := w.deps.Store.SetFollowChoice(t.Context(), allChannel, "finance", store.HearBriefs, false)
+		require.NoError(t, err)
+		m := nextFinance(env)
+		env.records.AddMeeting(m)
+		env.clock.set(m.Date.Add(-time.Hour))
+		sum := env.mustPoll(w)
+		assert.Equal(t, 1, sum.Briefs)
+		assert.Len(t, env.briefs(finChannel), 1)
+		assert.Empty(t, env.briefs(allChannel), "briefs off")
+	})
+}
+
+// TestBriefTwoWatchers: two workers polling at once, and then in turn,
+// post one brief.
+func TestBriefTwoWatchers(t *testing.T) {
+	t.Parallel()
+	eachEngine(t, func(t *testing.T, e engine) {
+		env := newEnv(t, e)
+		w1, w2 := env.watcher("w1"), env.watcher("w2")
+		env.followNow(w1, finChannel, "Finance")
+		m := nextFinance(env)
+		env.records.AddMeeting(m)
+		env.clock.set(m.Date.Add(-2 * time.Hour))
+		var wg sync.WaitGroup
+		for _, w := range []*watcher{w1, w2} {
+			wg.Go(func() {
+				_, err := w.poll(t)
+				assert.NoError(t, err)
+			})
+		}
+		wg.Wait()
+		env.mustPoll(w2)
+		env.mustPoll(w1)
+		assert.Len(t, env.briefs(finChannel), 1)
+	})
+}
+
+var _ = watch.Config{}
