@@ -1,10 +1,7 @@
 package bot_test
 
 import (
-	"fmt"
 	"net/http"
-	"net/http/httptest"
-	"strings"
 	"testing"
 	"time"
 
@@ -44,18 +41,7 @@ func TestHotPathAllocations(t *testing.T) {
 	// Long TTLs: no refresh may start while allocations are counted.
 	srv := testbot.Start(t, w, bot.Config{SigningSecret: testSecret, ActionsCacheTTL: time.Hour, UserCacheTTL: time.Hour}, bot.Deps{}).Server
 
-	body := (&slacktest.Sender{Secret: testSecret}).CommandForm(slacktest.Command{User: slacktest.User{ID: "U0001", Name: "user1"}, Command: "/actions", Text: "open"}, "http://127.0.0.1:1/hook").Encode()
-	ts := time.Now().Unix()
-	sig := slacktest.Sign(testSecret, ts, []byte(body))
-	command := func() *httptest.ResponseRecorder {
-		req := httptest.NewRequest(http.MethodPost, "/slack/events", strings.NewReader(body))
-		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-		req.Header.Set("X-Slack-Request-Timestamp", fmt.Sprint(ts))
-		req.Header.Set("X-Slack-Signature", sig)
-		rec := httptest.NewRecorder()
-		srv.ServeHTTP(rec, req)
-		return rec
-	}
+	command := presignedActions(srv)
 	first := command()
 	require.Equal(t, http.StatusOK, first.Code)
 	require.Contains(t, first.Body.String(), "act-000001")
