@@ -17,6 +17,7 @@ import (
 	"github.com/recordsbot/recordsbot/apiclient"
 	"github.com/recordsbot/recordsbot/blocks"
 	"github.com/recordsbot/recordsbot/internal/jsonappend"
+	"github.com/recordsbot/recordsbot/internal/metrics"
 	"github.com/recordsbot/recordsbot/store"
 )
 
@@ -139,20 +140,20 @@ func (s *Server) dispatchSlash(ctx context.Context, sc slack.SlashCommand) ack {
 	start := s.deps.Now()
 	handler, ok := s.cmds[cmd.Name]
 	if !ok {
-		s.deps.Metrics.request("command", "unknown", "help")
+		s.deps.Metrics.Request(metrics.Command, "unknown", "help")
 		return ephemeral(blocks.Help("", fmt.Sprintf("I don't know the command `%s`.", blocks.EscapeTyped(cmd.Name))))
 	}
 	if quick := s.quick[cmd.Name]; quick != nil {
 		if r := quick(cmd); r != nil {
-			s.deps.Metrics.acked("command", start)
-			s.deps.Metrics.request("command", cmd.Name, "inline")
-			s.deps.Metrics.finished("command", start)
+			s.deps.Metrics.Acked(metrics.Command, start)
+			s.deps.Metrics.Request(metrics.Command, cmd.Name, "inline")
+			s.deps.Metrics.Finished(metrics.Command, start)
 			return r
 		}
 	}
-	release, ok := s.admit(ctx, "command")
+	release, ok := s.admit(ctx, metrics.Command)
 	if !ok {
-		s.deps.Metrics.request("command", cmd.Name, "busy")
+		s.deps.Metrics.Request(metrics.Command, cmd.Name, "busy")
 		return notice(msgBusy)
 	}
 	work := func(ctx context.Context) *reply { return handler(ctx, cmd) }
@@ -160,15 +161,15 @@ func (s *Server) dispatchSlash(ctx context.Context, sc slack.SlashCommand) ack {
 		if err := s.postResponse(ctx, cmd.ResponseURL, r); err != nil {
 			s.log.ErrorContext(ctx, "slash command follow-up failed", "command", cmd.Name, "error", err)
 		}
-		s.deps.Metrics.finished("command", start)
+		s.deps.Metrics.Finished(metrics.Command, start)
 	})
-	s.deps.Metrics.acked("command", start)
+	s.deps.Metrics.Acked(metrics.Command, start)
 	if r == nil {
-		s.deps.Metrics.request("command", cmd.Name, "deferred")
+		s.deps.Metrics.Request(metrics.Command, cmd.Name, "deferred")
 		return nil
 	}
-	s.deps.Metrics.request("command", cmd.Name, "inline")
-	s.deps.Metrics.finished("command", start)
+	s.deps.Metrics.Request(metrics.Command, cmd.Name, "inline")
+	s.deps.Metrics.Finished(metrics.Command, start)
 	return r
 }
 
@@ -191,7 +192,7 @@ func (s *Server) withBudget(ctx context.Context, release func(), work func(conte
 	s.background(ctx, func(ctx context.Context) {
 		defer func() {
 			if v := recover(); v != nil {
-				s.deps.Metrics.backgroundPanic()
+				s.deps.Metrics.BackgroundPanic()
 				s.log.ErrorContext(ctx, "panic in handler", "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
 				done <- notice(msgInternal)
 			}
@@ -288,9 +289,4 @@ func echoUnreadable(err error) bool {
 	return err != nil && !errors.As(err, &se) && !errors.As(err, &sep) && !errors.As(err, &rl) &&
 		!errors.As(err, &sc) && !errors.As(err, &ue) &&
 		!errors.Is(err, context.DeadlineExceeded) && !errors.Is(err, context.Canceled)
-}
-
-func isRateLimited(err error) bool {
-	var rl *slack.RateLimitedError
-	return errors.As(err, &rl)
 }
