@@ -35,7 +35,7 @@ func (d *decoder) parseListLean(body []byte, resource string) (lp listPage, ok b
 		}
 		arr, lp.envelope = span{root.start, end}, "array"
 	case '{':
-		s, found := topListMember(body, root, resource)
+		s, at, found := topListMember(body, root, resource)
 		if !found {
 			return lp, false
 		}
@@ -51,8 +51,9 @@ func (d *decoder) parseListLean(body []byte, resource string) (lp listPage, ok b
 		if len(path) != 1 || mv == nil || mv.Type() != fastjson.TypeArray {
 			return lp, false
 		}
-		// The member the full parse would pick must be the one scanned.
-		if at, err := memberSpanAt(body, root.start, path[0]); err != nil || at != s {
+		// The member the full parse would pick must be the one scanned:
+		// the envelope has the body's members in the body's order.
+		if path[0] != at {
 			return lp, false
 		}
 		lp.page.from(o)
@@ -70,67 +71,71 @@ func (d *decoder) parseListLean(body []byte, resource string) (lp listPage, ok b
 }
 
 // topListMember scans the members of the object spanning root and returns
-// the span of the array listMember would choose among the direct members:
-// the first of listMembers, then the resource name, whose (first) value is
-// an array. found is false when there is none, when a member name has an
-// escape (the scanner does not unescape), or when the object is malformed.
-func topListMember(body []byte, root span, resource string) (arr span, found bool) {
-	n := len(listMembers)
+// the span of the array listMember would choose among the direct members
+// (the first of listMembers, then the resource name, whose (first) value
+// is an array) and its index among the members. found is false when there
+// is none, when a member name has an escape (the scanner does not
+// unescape), or when the object is malformed.
+func topListMember(body []byte, root span, resource string) (arr span, index int, found bool) {
+	const n = len(listMembers)
 	var (
-		cand = make([]span, n+1) // listMembers then the resource
-		seen = make([]bool, n+1)
-		buf  [64]byte
+		cand  [n + 1]span // listMembers then the resource
+		at    [n + 1]int
+		seen  [n + 1]bool
+		buf   [64]byte
+		count int
 	)
 	i := skipWS(body, root.start+1)
 	if i < len(body) && body[i] == '}' {
-		return span{}, false
+		return span{}, 0, false
 	}
 	for {
 		if i >= len(body) || body[i] != '"' {
-			return span{}, false
+			return span{}, 0, false
 		}
 		j, err := skipString(body, i)
 		if err != nil {
-			return span{}, false
+			return span{}, 0, false
 		}
 		key := body[i+1 : j-1]
 		if bytes.IndexByte(key, '\\') >= 0 {
-			return span{}, false
+			return span{}, 0, false
 		}
 		i = skipWS(body, j)
 		if i >= len(body) || body[i] != ':' {
-			return span{}, false
+			return span{}, 0, false
 		}
 		i = skipWS(body, i+1)
 		end, err := skipValue(body, i)
 		if err != nil {
-			return span{}, false
+			return span{}, 0, false
 		}
 		nk := normKey(buf[:0], key)
-		k := slices.Index(listMembers, string(nk))
+		k := slices.Index(listMembers[:], string(nk))
 		if k < 0 && string(nk) == resource {
 			k = n
 		}
 		// Like listMember, the first occurrence of a name counts.
 		if k >= 0 && !seen[k] {
-			seen[k], cand[k] = true, span{i, end}
+			seen[k], cand[k], at[k] = true, span{i, end}, count
 		}
+		count++
 		i = skipWS(body, end)
 		if i >= len(body) {
-			return span{}, false
+			return span{}, 0, false
 		}
 		if body[i] == '}' {
 			break
 		}
 		if body[i] != ',' {
-			return span{}, false
+			return span{}, 0, false
 		}
 		i = skipWS(body, i+1)
 	}
 	for k := range n + 1 {
 		if seen[k] && body[cand[k].start] == '[' {
-			return cand[k], true
+			return cand[k], at[k], true
 		}
 	}
-	return span{}, false
+	return span{}, 0, false
 }
