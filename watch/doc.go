@@ -43,7 +43,9 @@
 //     a threaded reply per approved draft, and a conversations.history
 //     (plus conversations.open for a DM, or conversations.replies for an
 //     approval's thread reply) only for work whose earlier
-//     worker stopped mid-way.
+//     worker stopped mid-way. Every one is paced (Deps.Pacer,
+//     slackapi.Pacer, as the reminders' are): each method to its tier,
+//     posts one a second per channel.
 //
 // # Search
 //
