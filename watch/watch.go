@@ -435,6 +435,8 @@ type poll struct {
 	// list is the actions still to do, as the DMs read them; completed,
 	// the complete ones, read for a digest's changes at most once.
 	list, completed *apiclient.ActionList
+	// agendas are the meetings' own records read for briefs, by ID.
+	agendas map[string]agendaRead
 	// indexErr is the last failure to write the search index.
 	indexErr error
 }
