@@ -27,7 +27,7 @@ type Records interface {
 	ListActions(ctx context.Context, opts *apiclient.ListActionsOptions) (*apiclient.ActionList, error)
 }
 
-// Metrics counts what the job does; *bot.Metrics implements it. A nil
+// Metrics counts what the job does; *metrics.Set implements it. A nil
 // Metrics counts nothing.
 type Metrics interface {
 	Reminder(outcome string)
