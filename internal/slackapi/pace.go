@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"strings"
 	"sync"
 	"time"
 
@@ -43,31 +44,26 @@ func (WallClock) Sleep(ctx context.Context, d time.Duration) error {
 	}
 }
 
-// budget is what Slack allows one app in one workspace of a method: calls
-// a minute and a burst. The numbers are the floors of Slack's tiers
-// ("Tier 2: 20+ per minute", "Tier 3: 50+", "Tier 4: 100+",
+// perMinute is what Slack allows one app in one workspace of a method, in
+// calls a minute: the floors of Slack's tiers ("Tier 2: 20+ per minute",
+// "Tier 3: 50+", "Tier 4: 100+",
 // https://docs.slack.dev/apis/web-api/rate-limits) with each method's tier
 // from its page under https://docs.slack.dev/reference/methods/ (checked
 // against Slack's Java SDK, MethodsRateLimits.java, as slacktest's table
-// is). A Pacer keeps to them, so a job is not paced by 429s; bursts are
-// kept below what Slack tolerates, which leaves room for calls that arrive
-// out of step (the bot's own, answering people, are not paced here).
-type budget struct {
-	perMinute float64
-	burst     float64
-}
-
-// budgets are the methods the jobs (the reminders and the watcher) call.
-// A method not listed is not paced (and is answered 429 by Slack if it is
-// called too often: the Pacer then holds it for Retry-After).
-var budgets = map[string]budget{
-	"users.list":            {20, 1},          // Tier 2
-	"users.lookupByEmail":   {50, 3},          // Tier 3
-	"conversations.open":    {50, 3},          // Tier 3
-	"conversations.history": {50, 3},          // Tier 3 (internal apps; see the rate-limits page for others)
-	"conversations.replies": {50, 3},          // Tier 3 (likewise)
-	"chat.update":           {50, 3},          // Tier 3 (.../chat.update)
-	"chat.postMessage":      {postCeiling, 8}, // Special: see postCeiling and ChannelInterval
+// is). A Pacer spaces a method's calls evenly at that rate and never
+// bursts, so a job is not paced by 429s and the bursts Slack tolerates
+// are left to calls that arrive out of step (the bot's own, answering
+// people, are not paced here). A method not listed is not paced (if it is
+// called too often Slack answers 429, and the Pacer then holds it for
+// Retry-After).
+var perMinute = map[string]float64{
+	"users.list":            20,          // Tier 2
+	"users.lookupByEmail":   50,          // Tier 3
+	"conversations.open":    50,          // Tier 3
+	"conversations.history": 50,          // Tier 3 (internal apps; see the rate-limits page for others)
+	"conversations.replies": 50,          // Tier 3 (likewise)
+	"chat.update":           50,          // Tier 3 (.../chat.update)
+	"chat.postMessage":      postCeiling, // Special: see postCeiling and ChannelInterval
 }
 
 // postCeiling is the workspace-wide chat.postMessage rate a Pacer keeps
@@ -84,7 +80,8 @@ const postCeiling = 300
 // channel was.
 const ChannelInterval = time.Second
 
-// Pacer makes a job's Slack calls: it paces every method to its tier,
+// Pacer makes a job's Slack calls: it spaces every method's calls evenly
+// at its tier's rate,
 // spaces posts to one channel by [ChannelInterval], and holds a method for
 // every caller when Slack answers one call 429, so that nobody calls it
 // again before Retry-After has passed. One Pacer serves every worker of a
@@ -151,7 +148,7 @@ func (p *Pacer) Call(ctx context.Context, method, channel string, f func(context
 	// waits out in p.wait; the retry loop adds none of its own.
 	policy := retry.Policy{Attempts: p.retries + 1}
 	return retry.Do(ctx, policy, func(ctx context.Context, attempt int) retry.Result {
-		if err := p.wait(ctx, method, keys); err != nil {
+		if err := p.wait(ctx, keys); err != nil {
 			return retry.Result{Err: fmt.Errorf("%s: %w", method, err)}
 		}
 		err := f(ctx)
@@ -187,12 +184,16 @@ func (p *Pacer) Posted(channel string) {
 	p.next[k] = latest(p.next[k], p.clock.Now().Add(ChannelInterval))
 }
 
-func channelKey(channel string) string { return "channel " + channel }
+// channelPrefix starts the pacing key of a post channel, which no method
+// name has.
+const channelPrefix = "channel "
+
+func channelKey(channel string) string { return channelPrefix + channel }
 
 // wait books the next slot of every key and sleeps until the latest of
 // them. A hold set while it slept (another caller's 429) sends it round
 // again, so nobody calls through a Retry-After.
-func (p *Pacer) wait(ctx context.Context, method string, keys []string) error {
+func (p *Pacer) wait(ctx context.Context, keys []string) error {
 	for {
 		p.mu.Lock()
 		now := p.clock.Now()
@@ -200,20 +201,12 @@ func (p *Pacer) wait(ctx context.Context, method string, keys []string) error {
 		for _, k := range keys {
 			at = latest(at, p.hold[k])
 		}
-		// next[k] is when the key's calls, one an interval, have caught
-		// up (the theoretical arrival time of the "generic cell rate
-		// algorithm"): a call may start burst-1 intervals before it, so an
-		// idle key sends a few calls back to back, as Slack tolerates, and
-		// a busy one one an interval.
 		for _, k := range keys {
-			if interval, burst := spacing(method, k); interval > 0 {
-				earliest := latest(p.next[k], now).Add(-time.Duration(burst-1) * interval)
-				at = latest(at, earliest)
-			}
+			at = latest(at, p.next[k])
 		}
 		for _, k := range keys {
-			if interval, _ := spacing(method, k); interval > 0 {
-				p.next[k] = latest(p.next[k], at).Add(interval)
+			if interval := spacing(k); interval > 0 {
+				p.next[k] = at.Add(interval)
 			}
 		}
 		p.mu.Unlock()
@@ -232,16 +225,16 @@ func (p *Pacer) wait(ctx context.Context, method string, keys []string) error {
 	}
 }
 
-// spacing is the interval and burst of key, a method or a post channel.
-func spacing(method, key string) (time.Duration, float64) {
-	if key != method {
-		return ChannelInterval, 1
+// spacing is the interval between two calls under key, a method or a
+// post channel.
+func spacing(key string) time.Duration {
+	if strings.HasPrefix(key, channelPrefix) {
+		return ChannelInterval
 	}
-	b, ok := budgets[method]
-	if !ok || b.perMinute <= 0 {
-		return 0, 0
+	if n := perMinute[key]; n > 0 {
+		return time.Duration(float64(time.Minute) / n)
 	}
-	return time.Duration(float64(time.Minute) / b.perMinute), max(b.burst, 1)
+	return 0
 }
 
 func latest(a, b time.Time) time.Time {

@@ -36,9 +36,8 @@ func (c *stepClock) Sleep(ctx context.Context, d time.Duration) error {
 }
 
 // Posts to one channel go a second apart from the first; another channel
-// has its own second; a DM reached by a user ID is spaced from a post to
-// its own D… ID; a Tier 3 method is paced to 50 a minute after a burst of
-// three.
+// has its own second, within the workspace's 300 a minute; a DM reached by a user ID is spaced from a post to
+// its own D… ID; a Tier 3 method is paced to 50 a minute, evenly.
 func TestPacerSpacing(t *testing.T) {
 	t.Parallel()
 	start := time.Date(2026, 11, 23, 9, 0, 0, 0, time.UTC)
@@ -54,7 +53,8 @@ func TestPacerSpacing(t *testing.T) {
 	}
 	assert.Equal(t, time.Duration(0), at("chat.postMessage", "C1"))
 	assert.Equal(t, time.Second, at("chat.postMessage", "C1"), "no burst into a channel")
-	assert.Equal(t, time.Second, at("chat.postMessage", "C2"), "another channel is not held by C1")
+	assert.Equal(t, 1200*time.Millisecond, at("chat.postMessage", "C2"),
+		"another channel is not held by C1, only by the workspace's 300 posts a minute")
 	assert.Equal(t, 2*time.Second, at("chat.postMessage", "C1"))
 
 	p.Posted("DU1") // a post to U1 landed in the DM
@@ -67,8 +67,8 @@ func TestPacerSpacing(t *testing.T) {
 	for range 5 {
 		got = append(got, at("chat.update", "")-time.Hour)
 	}
-	assert.Equal(t, []time.Duration{0, 0, 0, 1200 * time.Millisecond, 2400 * time.Millisecond}, got,
-		"Tier 3: a burst of three, then 50 a minute")
+	assert.Equal(t, []time.Duration{0, 1200 * time.Millisecond, 2400 * time.Millisecond, 3600 * time.Millisecond, 4800 * time.Millisecond}, got,
+		"Tier 3: 50 a minute, evenly, no burst")
 }
 
 // A 429 holds the method for Retry-After, then the call is tried again.
