@@ -7,6 +7,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/recordsbot/recordsbot/actions"
 	"github.com/recordsbot/recordsbot/apiclient"
 	"github.com/recordsbot/recordsbot/apiclient/recordstest"
 	"github.com/recordsbot/recordsbot/bot"
@@ -39,7 +40,8 @@ func TestHotPathAllocations(t *testing.T) {
 	w := testworld.Start(t, benchDataset(200), []slacktest.User{{ID: "U0001", Name: "user1", Email: "user1@example.org"}},
 		recordstest.WithPageSize(100000))
 	// Long TTLs: no refresh may start while allocations are counted.
-	srv := testbot.Start(t, w, bot.Config{SigningSecret: testSecret, ActionsCacheTTL: time.Hour, UserCacheTTL: time.Hour}, bot.Deps{}).Server
+	srv := testbot.Start(t, w, bot.Config{SigningSecret: testSecret},
+		testbot.Wire(t, w, actions.Config{CacheTTL: time.Hour, ProfileTTL: time.Hour}, bot.Deps{})).Server
 
 	command := presignedActions(srv)
 	first := command()
