@@ -110,7 +110,19 @@ func writeAck(ctx context.Context, w http.ResponseWriter, log *slog.Logger, body
 		w.WriteHeader(http.StatusOK)
 		return
 	}
-	b, err := encodeAck(body)
+	var (
+		b   []byte
+		err error
+	)
+	if r, ok := body.(*reply); ok && r != nil && !r.fresh() {
+		// A reply sent once is encoded in a pooled buffer rather than kept.
+		buf := getBuffer()
+		defer putBuffer(buf)
+		b, err = r.appendJSON((*buf)[:0])
+		*buf = b
+	} else {
+		b, err = encodeAck(body)
+	}
 	if err != nil {
 		// Only a bug gets here; Slack still gets a 200 so it doesn't retry.
 		log.ErrorContext(ctx, "encode slack reply", "error", err)
