@@ -70,8 +70,8 @@ func TestHotPathAllocations(t *testing.T) {
 	replay := replayed(t, w.Records.URL)
 	rc, err := apiclient.NewClient(replay, recordstest.DefaultKey)
 	require.NoError(t, err)
-	uncached := presignedActions(testbot.Start(t, w, bot.Config{SigningSecret: testSecret, ActionsCacheTTL: -1, UserCacheTTL: time.Hour},
-		bot.Deps{Records: rc}).Server)
+	uncached := presignedActions(testbot.Start(t, w, bot.Config{SigningSecret: testSecret},
+		testbot.Wire(t, w, actions.Config{CacheTTL: -1, ProfileTTL: time.Hour}, bot.Deps{Records: rc})).Server)
 	answer := uncached()
 	require.Equal(t, http.StatusOK, answer.Code)
 	require.Contains(t, answer.Body.String(), "act-000001")
