@@ -226,6 +226,7 @@ func TestGolden(t *testing.T) {
 			t.Parallel()
 			assertGolden(t, tc.name, tc.got)
 			assert.NoError(t, checkAny(tc.got))
+			assertEncodesAsJSON(t, blocksOf(t, tc.got))
 		})
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/recordsbot/recordsbot/actions"
 	"github.com/recordsbot/recordsbot/apiclient"
 	"github.com/recordsbot/recordsbot/blocks"
+	"github.com/recordsbot/recordsbot/internal/metrics"
 	"github.com/recordsbot/recordsbot/internal/slackapi"
 )
 
@@ -104,7 +105,7 @@ func (s *Server) dispatchInteraction(ctx context.Context, payload []byte) ack {
 	var in interaction
 	if err := json.Unmarshal(payload, &in); err != nil {
 		s.log.WarnContext(ctx, "interaction: malformed payload", "error", err)
-		s.deps.Metrics.request("interaction", "malformed", "error")
+		s.deps.Metrics.Request(metrics.Interaction, "malformed", "error")
 		return nil
 	}
 	if in.Type == "view_submission" {
@@ -120,19 +121,19 @@ func (s *Server) dispatchInteraction(ctx context.Context, payload []byte) ack {
 		value = act.SelectedOption.Value
 	}
 	actionID := act.ActionID
-	release, ok := s.admit(ctx, "interaction")
+	release, ok := s.admit(ctx, metrics.Interaction)
 	if !ok {
-		s.deps.Metrics.request("interaction", metricActionID(actionID), "busy")
+		s.deps.Metrics.Request(metrics.Interaction, metricActionID(actionID), "busy")
 		s.sayBusy(ctx, in.ResponseURL)
 		return nil
 	}
 	s.withBudget(ctx, release, func(ctx context.Context) *reply {
 		s.clicks.click(ctx, &in, actionID, value)
-		s.deps.Metrics.finished("interaction", start)
+		s.deps.Metrics.Finished(metrics.Interaction, start)
 		return nil
 	}, nil)
-	s.deps.Metrics.acked("interaction", start)
-	s.deps.Metrics.request("interaction", metricActionID(actionID), "ok")
+	s.deps.Metrics.Acked(metrics.Interaction, start)
+	s.deps.Metrics.Request(metrics.Interaction, metricActionID(actionID), "ok")
 	return nil
 }
 
@@ -352,7 +353,7 @@ func (c *clicks) clickStatus(ctx context.Context, in *interaction, value string)
 // updateMessage replaces the text and blocks of a message the bot posted.
 func (c *clicks) updateMessage(ctx context.Context, channel, ts, text string, bl []slack.Block) error {
 	_, _, _, err := c.slack.UpdateMessageContext(ctx, channel, ts, slack.MsgOptionText(text, false), slack.MsgOptionBlocks(bl...))
-	c.metrics.slackCall("chat.update", err)
+	c.metrics.SlackCall("chat.update", err)
 	return err
 }
 
@@ -376,7 +377,7 @@ func (c *clicks) clickShare(ctx context.Context, in *interaction, meetingID stri
 	key := shareKey(in)
 	_, _, err = c.slack.PostMessageContext(ctx, channel, slack.MsgOptionText(msg.Text, false), slack.MsgOptionBlocks(msg.Blocks...),
 		slack.MsgOptionMetadata(blocks.ShareMetadata(key, e.Meeting.ID)))
-	c.metrics.slackCall("chat.postMessage", err)
+	c.metrics.SlackCall("chat.postMessage", err)
 	shared := fmt.Sprintf(":white_check_mark: Shared the minutes of *%s* in this channel.", blocks.Escape(e.Meeting.Name()))
 	if err != nil {
 		switch code := slackapi.ErrorCode(err); {
@@ -422,7 +423,7 @@ func (c *clicks) shareOutcome(ctx context.Context, channel, key, shared string, 
 	lctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 	defer cancel()
 	_, found, err := slackapi.FindKeyed(lctx, c.slack, channel, key, shareHistoryDepth)
-	c.metrics.slackCall("conversations.history", err)
+	c.metrics.SlackCall("conversations.history", err)
 	switch {
 	case err != nil:
 		c.log.ErrorContext(ctx, "share minutes: answer lost, and the history could not be read", "error", postErr, "history_error", err)

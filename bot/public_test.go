@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/recordsbot/recordsbot/bot"
+	"github.com/recordsbot/recordsbot/internal/metrics"
 )
 
 // fetchFrom requests path as the client at addr, through a proxy on the
@@ -40,7 +41,7 @@ func loopbackProxy(t *testing.T) []netip.Prefix {
 func TestPublicBurstStaysUnderTheRecordsCap(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
-	m := bot.NewMetrics()
+	m := metrics.New()
 	const calls, burst = 10, 20
 	h.rebuild(bot.Deps{Metrics: m}, func(c *bot.Config) {
 		c.Public = bot.PublicLimits{RecordsCalls: calls, RecordsBurst: burst, TrustedProxies: loopbackProxy(t)}
@@ -116,7 +117,7 @@ func TestPublicPerClientLimit(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			h := newHarness(t)
-			m := bot.NewMetrics()
+			m := metrics.New()
 			h.rebuild(bot.Deps{Metrics: m}, func(c *bot.Config) {
 				c.Public = bot.PublicLimits{PerClient: 1, PerClientBurst: 5, TrustedProxies: tt.proxies}
 			})

@@ -22,6 +22,7 @@ import (
 	"github.com/recordsbot/recordsbot/apiclient"
 	"github.com/recordsbot/recordsbot/bot/minutespage"
 	"github.com/recordsbot/recordsbot/internal/health"
+	"github.com/recordsbot/recordsbot/internal/metrics"
 	"github.com/recordsbot/recordsbot/internal/requestid"
 	"github.com/recordsbot/recordsbot/minutes"
 	"github.com/recordsbot/recordsbot/store"
@@ -154,8 +155,10 @@ type Deps struct {
 	// Ready reports why this process cannot take requests (nil: it can),
 	// as /readyz says; such as "shutting down". Default: always ready.
 	Ready func() error
-	// Metrics is served on /metrics and updated by every request; nil: none.
-	Metrics *Metrics
+	// Metrics is served on /metrics and updated by every request; nil:
+	// none, and no /metrics route. serve builds it once and shares it with
+	// the clients' transports and the jobs.
+	Metrics *metrics.Set
 	// Actions is the action domain; nil: one built from Records, Slack and
 	// the Config (Admins, UserMap, ActionsCacheTTL, UserCacheTTL, Zone,
 	// ActionsVisibility).

@@ -129,7 +129,10 @@ func (p *poll) readMeetings(ctx context.Context, horizon time.Time, followed map
 				return out, true, nil
 			}
 			p.sum.Meetings++
-			if len(followed[minutes.CommitteeKey(m.Committee)]) > 0 {
+			// A meeting still to come has no minutes yet (as the search
+			// index also holds): its brief reads the page, not its minutes,
+			// so a followed committee's next meeting costs no 404 a poll.
+			if len(followed[minutes.CommitteeKey(m.Committee)]) > 0 && !m.Date.After(p.now) {
 				out = append(out, m)
 			}
 		}
