@@ -8,6 +8,7 @@ import (
 	"github.com/slack-go/slack"
 
 	"github.com/recordsbot/recordsbot/blocks"
+	"github.com/recordsbot/recordsbot/internal/metrics"
 	"github.com/recordsbot/recordsbot/internal/slackapi"
 	"github.com/recordsbot/recordsbot/minutes"
 )
@@ -35,7 +36,7 @@ func (c *clicks) openSearchModal(ctx context.Context, in *interaction) {
 		return
 	}
 	_, err := c.slack.OpenViewContext(ctx, in.TriggerID, blocks.SearchModal(blocks.SearchModalView{}))
-	c.metrics.slackCall("views.open", err)
+	c.metrics.SlackCall("views.open", err)
 	if err != nil && !echoUnreadable(err) {
 		c.log.ErrorContext(ctx, "search modal: views.open failed", "user", in.User.ID, "error", err)
 		c.answerOnHome(ctx, in, homeState{note: msgSearchNoModal})
@@ -68,7 +69,7 @@ func (mu *minutesUI) searchModal(ctx context.Context, typed string, offset int) 
 // version stays, as it should: it answers what the person did last.
 func (c *clicks) updateSearchModal(ctx context.Context, in *interaction, view slack.ModalViewRequest) {
 	_, err := c.slack.UpdateViewContext(ctx, view, "", in.View.Hash, in.View.ID)
-	c.metrics.slackCall("views.update", err)
+	c.metrics.SlackCall("views.update", err)
 	switch {
 	case err == nil, echoUnreadable(err):
 	case slackapi.ErrorCode(err) == "hash_conflict":
@@ -105,17 +106,17 @@ func (s *Server) dispatchViewSubmission(ctx context.Context, in *interaction, st
 	if in.View.CallbackID != blocks.CallbackSearch {
 		// Not a modal of this version of the bot: an empty 200 closes it.
 		s.log.InfoContext(ctx, "view_submission of an unknown modal", "callback_id", in.View.CallbackID)
-		s.deps.Metrics.request("interaction", "unknown", "ignored")
+		s.deps.Metrics.Request(metrics.Interaction, "unknown", "ignored")
 		return nil
 	}
 	typed := typedIn(in)
 	if minutes.QueryEmpty(minutes.ParseQuery(typed)) {
-		s.deps.Metrics.request("interaction", blocks.CallbackSearch, "invalid")
+		s.deps.Metrics.Request(metrics.Interaction, blocks.CallbackSearch, "invalid")
 		return slack.NewErrorsViewSubmissionResponse(map[string]string{blocks.BlockSearchQuery: msgSearchBlank})
 	}
-	release, ok := s.admit(ctx, "interaction")
+	release, ok := s.admit(ctx, metrics.Interaction)
 	if !ok {
-		s.deps.Metrics.request("interaction", blocks.CallbackSearch, "busy")
+		s.deps.Metrics.Request(metrics.Interaction, blocks.CallbackSearch, "busy")
 		return slack.NewUpdateViewSubmissionResponse(ptr(blocks.SearchModal(blocks.SearchModalView{Query: typed, Note: msgBusy})))
 	}
 	work := func(ctx context.Context) slack.ModalViewRequest { return s.clicks.mins.searchModal(ctx, typed, 0) }
@@ -137,16 +138,16 @@ func (s *Server) dispatchViewSubmission(ctx context.Context, in *interaction, st
 		late := *in
 		late.View.Hash = ""
 		s.clicks.updateSearchModal(ctx, &late, view)
-		s.deps.Metrics.finished("interaction", start)
+		s.deps.Metrics.Finished(metrics.Interaction, start)
 	})
 	acked <- time.Now()
-	s.deps.Metrics.acked("interaction", start)
+	s.deps.Metrics.Acked(metrics.Interaction, start)
 	if !inTime {
-		s.deps.Metrics.request("interaction", blocks.CallbackSearch, "deferred")
+		s.deps.Metrics.Request(metrics.Interaction, blocks.CallbackSearch, "deferred")
 		view = blocks.SearchModal(blocks.SearchModalView{Query: typed, Note: msgSearchSearching})
 	} else {
-		s.deps.Metrics.request("interaction", blocks.CallbackSearch, "inline")
-		s.deps.Metrics.finished("interaction", start)
+		s.deps.Metrics.Request(metrics.Interaction, blocks.CallbackSearch, "inline")
+		s.deps.Metrics.Finished(metrics.Interaction, start)
 	}
 	return slack.NewUpdateViewSubmissionResponse(&view)
 }
