@@ -134,7 +134,7 @@ func TestHomeSearchModalSlowSearchFollowsWithViewsUpdate(t *testing.T) {
 	st := openTestStore(t, "sqlite")
 	h := newSearchHarness(t, st)
 	slow := &slowSearch{MinutesSearch: st, delay: 300 * time.Millisecond}
-	h.rebuild(bot.Deps{Store: slowStore{Store: st, search: slow}}, func(c *bot.Config) { c.AckBudget = 50 * time.Millisecond })
+	h.rebuild(bot.Deps{Store: slowStore{Store: st, search: slow}}, withConfig(func(c *bot.Config) { c.AckBudget = 50 * time.Millisecond }))
 	alice := h.person("alice")
 	m := h.openSearchModal(t, alice)
 
