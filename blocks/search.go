@@ -76,12 +76,24 @@ func ParseSearchMoreValue(v string) (offset int, query string, ok bool) {
 // “…”." The query is shown as typed (EscapeTyped), in quotes.
 func SearchResults(v SearchView) Message {
 	if len(v.Results) == 0 {
-		text := ":mag: No minutes mention “" + EscapeTyped(oneLine(truncate(v.Query, 200))) + "”."
-		if v.Offset > 0 {
-			text = ":mag: No more minutes mention “" + EscapeTyped(oneLine(truncate(v.Query, 200))) + "”."
-		}
-		return Notice(text)
+		return Notice(searchNone(v))
 	}
+	return Message{Text: "Minutes mentioning " + EscapeTyped(oneLine(truncate(v.Query, 200))), Blocks: searchBlocks(v, true)}
+}
+
+// searchNone is the answer to a search that found nothing (more).
+func searchNone(v SearchView) string {
+	q := EscapeTyped(oneLine(truncate(v.Query, 200)))
+	if v.Offset > 0 {
+		return ":mag: No more minutes mention “" + q + "”."
+	}
+	return ":mag: No minutes mention “" + q + "”."
+}
+
+// searchBlocks is a page of results with at least one: the line saying
+// what was searched for, each result (with Share in channel when share),
+// and More.
+func searchBlocks(v SearchView, share bool) []slack.Block {
 	q := EscapeTyped(oneLine(truncate(v.Query, 200)))
 	// The query in quotes rather than bold: what was typed may hold
 	// asterisks of its own.
@@ -91,16 +103,17 @@ func SearchResults(v SearchView) Message {
 	}
 	out := []slack.Block{contextLine(head)}
 	for _, r := range v.Results {
-		out = append(out, searchResultBlocks(r)...)
+		out = append(out, searchResultBlocks(r, share)...)
 	}
 	if v.More {
 		out = append(out, slack.NewActionBlock("", button(ActionSearchMore, SearchMoreValue(v.Offset+len(v.Results), v.Query), "More")))
 	}
-	return Message{Text: "Minutes mentioning " + q, Blocks: out}
+	return out
 }
 
-// searchResultBlocks is a result's section and its buttons.
-func searchResultBlocks(r SearchResult) []slack.Block {
+// searchResultBlocks is a result's section and its buttons: Read, and
+// Share in channel when share.
+func searchResultBlocks(r SearchResult, share bool) []slack.Block {
 	lines := []string{"*" + cmp.Or(inline(r.Title, 150), "Minutes") + "*"}
 	var meta []string
 	if c := inline(r.Committee, 80); c != "" {
@@ -125,7 +138,7 @@ func searchResultBlocks(r SearchResult) []slack.Block {
 		b.URL = r.URL
 		buttons = append(buttons, b)
 	}
-	if r.MeetingID != "" && len(r.MeetingID) <= MaxButtonValue {
+	if share && r.MeetingID != "" && len(r.MeetingID) <= MaxButtonValue {
 		buttons = append(buttons, button(ActionMinutesShare, r.MeetingID, "Share in channel"))
 	}
 	if len(buttons) > 0 {

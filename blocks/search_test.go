@@ -121,6 +121,24 @@ func TestSnippetHostile(t *testing.T) {
 	}
 }
 
+func TestSearchModalGolden(t *testing.T) {
+	t.Parallel()
+	results := sampleSearch()
+	for name, v := range map[string]SearchModalView{
+		"modal_search_empty":   {},
+		"modal_search_results": {Query: results.Query, Results: &results},
+		"modal_search_none":    {Query: "xylophone & <drums>", Results: &SearchView{Query: "xylophone & <drums>"}},
+		"modal_search_failed":  {Query: "budget", Note: ":warning: I can't reach my database right now. Please try again in a few minutes."},
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			m := SearchModal(v)
+			require.NoError(t, CheckModal(m))
+			assertGolden(t, name, m)
+		})
+	}
+}
+
 func TestSnippetCutsBetweenWords(t *testing.T) {
 	t.Parallel()
 	parts := []SearchPart{{Text: "the "}, {Text: "budget", Match: true}, {Text: " " + strings.Repeat("renewal ", 100)}}
@@ -129,4 +147,32 @@ func TestSnippetCutsBetweenWords(t *testing.T) {
 	assert.True(t, strings.HasSuffix(got, "renewal …"), "cut after a whole word: %q", got)
 	assert.Equal(t, "the *budget* …", Snippet([]SearchPart{{Text: "the "}, {Text: "budget", Match: true}, {Text: " " + strings.Repeat("x", 80)}}, 20), "a word too long to fit is left out")
 	assert.Equal(t, "the …", Snippet([]SearchPart{{Text: "the "}, {Text: strings.Repeat("budget ", 20), Match: true}}, 20), "a match is whole or left out")
+}
+
+func TestSearchModalSaysWhatItShows(t *testing.T) {
+	t.Parallel()
+	results := sampleSearch()
+	text := string(readableJSON(t, SearchModal(SearchModalView{Query: results.Query, Results: &results})))
+	assert.Contains(t, text, `"block_id": "search:query"`, "the input keeps its block ID, so Slack keeps what was typed")
+	assert.Contains(t, text, `"initial_value": "insurance \"renewal\" <b>"`)
+	assert.Contains(t, text, "> … the *insurance* *renewal* was deferred (A&amp;B &lt;Ltd&gt;) …", "escaped once, matches bold")
+	assert.Contains(t, text, `"url": "https://records.example.org/minutes/M-7"`)
+	assert.Contains(t, text, `"value": "2|insurance \"renewal\" <b>"`, "More carries the next offset and the query")
+	assert.NotContains(t, text, "Share in channel", "a modal from the Home tab is in no channel")
+	assert.Contains(t, text, "run `/minutes search` there")
+}
+
+func TestCheckModal(t *testing.T) {
+	t.Parallel()
+	ok := SearchModal(SearchModalView{})
+	require.NoError(t, CheckModal(ok))
+	long := ok
+	long.Title = plain("Search the minutes of every committee")
+	assert.ErrorContains(t, CheckModal(long), "view.title")
+	noSubmit := ok
+	noSubmit.Submit = nil
+	assert.ErrorContains(t, CheckModal(noSubmit), "view.submit: missing", "an input needs a submit button")
+	home := ok
+	home.Type = "home"
+	assert.ErrorContains(t, CheckModal(home), "want \"modal\"")
 }
