@@ -110,7 +110,9 @@ var methodTiers = map[string]Tier{
 	"users.info":            Tier4, // .../users.info
 	"users.list":            Tier2, // .../users.list
 	"users.lookupByEmail":   Tier3, // .../users.lookupByEmail
+	"views.open":            Tier4, // .../views.open
 	"views.publish":         Tier4, // .../views.publish
+	"views.update":          Tier4, // .../views.update
 }
 
 // MethodTier returns the tier the Server models for method, TierNone for
