@@ -11,6 +11,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/recordsbot/recordsbot/actions"
 	"github.com/recordsbot/recordsbot/apiclient"
 	"github.com/recordsbot/recordsbot/apiclient/recordstest"
 	"github.com/recordsbot/recordsbot/bot"
@@ -47,7 +48,8 @@ func TestHotPathAllocations(t *testing.T) {
 	w := testworld.Start(t, benchDataset(200), []slacktest.User{{ID: "U0001", Name: "user1", Email: "user1@example.org"}},
 		recordstest.WithPageSize(100000))
 	// Long TTLs: no refresh may start while allocations are counted.
-	srv := testbot.Start(t, w, bot.Config{SigningSecret: testSecret, ActionsCacheTTL: time.Hour, UserCacheTTL: time.Hour}, bot.Deps{}).Server
+	srv := testbot.Start(t, w, bot.Config{SigningSecret: testSecret},
+		testbot.Wire(t, w, actions.Config{CacheTTL: time.Hour, ProfileTTL: time.Hour}, bot.Deps{})).Server
 
 	command := presignedActions(srv)
 	first := command()
@@ -68,8 +70,8 @@ func TestHotPathAllocations(t *testing.T) {
 	replay := replayed(t, w.Records.URL)
 	rc, err := apiclient.NewClient(replay, recordstest.DefaultKey)
 	require.NoError(t, err)
-	uncached := presignedActions(testbot.Start(t, w, bot.Config{SigningSecret: testSecret, ActionsCacheTTL: -1, UserCacheTTL: time.Hour},
-		bot.Deps{Records: rc}).Server)
+	uncached := presignedActions(testbot.Start(t, w, bot.Config{SigningSecret: testSecret},
+		testbot.Wire(t, w, actions.Config{CacheTTL: -1, ProfileTTL: time.Hour}, bot.Deps{Records: rc})).Server)
 	answer := uncached()
 	require.Equal(t, http.StatusOK, answer.Code)
 	require.Contains(t, answer.Body.String(), "act-000001")

@@ -22,11 +22,11 @@ import (
 func TestWorkInFlightIsBounded(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
-	h.rebuild(bot.Deps{Metrics: metrics.New()}, func(c *bot.Config) {
+	h.rebuild(bot.Deps{Metrics: metrics.New()}, withConfig(func(c *bot.Config) {
 		c.MaxInFlight = 2
 		c.AckBudget = 200 * time.Millisecond
 		c.WorkTimeout = 3 * time.Second
-	})
+	}))
 	h.records.InjectFault(recordstest.Fault{PathPrefix: "/actions", Latency: time.Second})
 	alice, bob := h.person("alice"), h.person("bob")
 

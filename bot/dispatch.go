@@ -188,13 +188,26 @@ func (s *Server) Commands() []string {
 // otherwise nil is returned and late receives the result when it comes.
 // release (the request's slot, see admit) is called once all is done.
 func (s *Server) withBudget(ctx context.Context, release func(), work func(context.Context) *reply, late func(context.Context, *reply)) *reply {
-	done := make(chan *reply, 1)
+	r, _ := budgeted(s, ctx, release, work, func() *reply { return notice(msgInternal) }, func(ctx context.Context, r *reply) {
+		if r != nil && late != nil {
+			late(ctx, r)
+		}
+	})
+	return r
+}
+
+// budgeted is withBudget for work of any result: it returns the result and
+// true when work is done within the ack budget, else the zero value and
+// false, and late (which may be nil) then receives the result. A panic in
+// work is logged and its result is failed().
+func budgeted[T any](s *Server, ctx context.Context, release func(), work func(context.Context) T, failed func() T, late func(context.Context, T)) (T, bool) {
+	done := make(chan T, 1)
 	s.background(ctx, func(ctx context.Context) {
 		defer func() {
 			if v := recover(); v != nil {
 				s.deps.Metrics.BackgroundPanic()
 				s.log.ErrorContext(ctx, "panic in handler", "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
-				done <- notice(msgInternal)
+				done <- failed()
 			}
 		}()
 		done <- work(ctx)
@@ -204,20 +217,21 @@ func (s *Server) withBudget(ctx context.Context, release func(), work func(conte
 	select {
 	case r := <-done:
 		release()
-		return r
+		return r, true
 	case <-timer.C:
 	}
 	s.background(ctx, func(ctx context.Context) {
 		defer release()
 		select {
 		case r := <-done:
-			if r != nil && late != nil {
+			if late != nil {
 				late(ctx, r)
 			}
 		case <-ctx.Done():
 		}
 	})
-	return nil
+	var zero T
+	return zero, false
 }
 
 // User-facing messages for failures. Each says what happened and what to do.

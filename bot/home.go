@@ -139,5 +139,6 @@ func (h *homeUI) build(ctx context.Context, user string, st homeState) slack.Hom
 		v.Minutes = append(v.Minutes, h.mins.svc.View(e))
 	}
 	v.Notifications = h.settings.homeNotifications(ctx, user, st.settingsNote)
+	v.Search = h.mins.search != nil
 	return blocks.Home(v)
 }

@@ -40,11 +40,26 @@ type interaction struct {
 		ViewID      string `json:"view_id"`
 	} `json:"container"`
 	ResponseURL string `json:"response_url"`
-	// View is the Home tab version clicked on. Its hash goes back with
-	// the views.publish that answers the click, so a stale answer cannot
-	// overwrite a newer one (see homeUI.publishHome).
+	// TriggerID lets the answer open a modal (views.open), within three
+	// seconds and once (https://api.slack.com/docs/triggers).
+	TriggerID string `json:"trigger_id"`
+	// View is the view clicked on or submitted: the Home tab or a modal.
+	// Its hash goes back with the views.publish or views.update that
+	// answers the click, so a stale answer cannot overwrite a newer one
+	// (see homeUI.publishHome, clicks.updateSearchModal).
 	View struct {
-		Hash string `json:"hash"`
+		ID         string `json:"id"`
+		Hash       string `json:"hash"`
+		Type       string `json:"type"` // "home" or "modal"
+		CallbackID string `json:"callback_id"`
+		// State holds what was typed in the view's inputs, by block_id
+		// and action_id (a view_submission's
+		// view.state.values[block_id][action_id].value).
+		State struct {
+			Values map[string]map[string]struct {
+				Value *string `json:"value"`
+			} `json:"values"`
+		} `json:"state"`
 	} `json:"view"`
 	// Team and APIAppID name the workspace and the app, for a deep link
 	// to the app's Home tab.
@@ -93,6 +108,9 @@ func (s *Server) dispatchInteraction(ctx context.Context, payload []byte) ack {
 		s.deps.Metrics.Request(metrics.Interaction, "malformed", "error")
 		return nil
 	}
+	if in.Type == "view_submission" {
+		return s.dispatchViewSubmission(ctx, &in, start)
+	}
 	if in.Type != "block_actions" || len(in.Actions) == 0 {
 		s.log.DebugContext(ctx, "interaction ignored", "type", in.Type)
 		return nil
@@ -125,7 +143,7 @@ func metricActionID(id string) string {
 	case strings.HasPrefix(id, blocks.ActionStatusPrefix):
 		return "status"
 	case id == blocks.ActionActionsMore, id == blocks.ActionMeetingsNext, id == blocks.ActionMeetingAgenda,
-		id == blocks.ActionMeetingMinutes, id == blocks.ActionMeetingActions, id == blocks.ActionMinutesShare, id == blocks.ActionOpenLink, id == blocks.ActionHomeMore, id == blocks.ActionSearchMore,
+		id == blocks.ActionMeetingMinutes, id == blocks.ActionMeetingActions, id == blocks.ActionMinutesShare, id == blocks.ActionOpenLink, id == blocks.ActionHomeMore, id == blocks.ActionSearchMore, id == blocks.ActionHomeSearch,
 		id == blocks.ActionSettingsRemind, id == blocks.ActionSettingsRemindAt, id == blocks.ActionSettingsWeekdays,
 		id == blocks.ActionSettingsAssignDMs, id == blocks.ActionNotifyStop, id == blocks.ActionNotifySettings,
 		id == blocks.ActionFollowChoices, id == blocks.ActionDigestMine:
@@ -182,6 +200,8 @@ func (c *clicks) click(ctx context.Context, in *interaction, actionID, value str
 		c.clickShare(ctx, in, value)
 	case actionID == blocks.ActionSearchMore:
 		c.clickSearchMore(ctx, in, value)
+	case actionID == blocks.ActionHomeSearch:
+		c.openSearchModal(ctx, in)
 	case actionID == blocks.ActionHomeMore:
 		offset, _ := strconv.Atoi(value)
 		c.answerOnHome(ctx, in, homeState{offset: offset})
@@ -208,6 +228,12 @@ const msgStaleButton = ":thinking_face: I don't recognise that button (the messa
 // (replace) or as a new ephemeral message. From the App Home, which has no
 // response_url, the note is shown at the top of the Home tab.
 func (c *clicks) respond(ctx context.Context, in *interaction, r *reply, replace bool) {
+	if in.View.Type == "modal" {
+		// A modal has no response_url, and its answer would not show on
+		// the Home tab behind it: the modal says it instead.
+		c.noteInSearchModal(ctx, in, r.Text)
+		return
+	}
 	if in.Container.Type == "view" || in.ResponseURL == "" {
 		text := r.Text
 		c.answerOnHome(ctx, in, homeState{note: text})

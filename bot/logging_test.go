@@ -65,7 +65,7 @@ func TestLogsOfRealRequestsCarryTheirIDAndNoSecrets(t *testing.T) {
 	h := newHarness(t)
 	var logs lockedBuffer
 	logger := slog.New(requestid.LogHandler(slog.NewJSONHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug})))
-	h.rebuild(bot.Deps{Logger: logger, Metrics: metrics.New()}, func(c *bot.Config) { c.AckBudget = 100 * time.Millisecond })
+	h.rebuild(bot.Deps{Logger: logger, Metrics: metrics.New()}, withConfig(func(c *bot.Config) { c.AckBudget = 100 * time.Millisecond }))
 	alice := h.person("alice")
 	const marker = "zz-private-words"
 

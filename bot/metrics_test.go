@@ -14,20 +14,24 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/recordsbot/recordsbot/actions"
 	"github.com/recordsbot/recordsbot/apiclient"
 	"github.com/recordsbot/recordsbot/apiclient/recordstest"
 	"github.com/recordsbot/recordsbot/bot"
 	"github.com/recordsbot/recordsbot/internal/metrics"
 	"github.com/recordsbot/recordsbot/internal/slackapi/slacktest"
+	"github.com/recordsbot/recordsbot/internal/testworld/testbot"
 	"github.com/recordsbot/recordsbot/minutes"
 )
 
 // rebuild replaces the harness's bot with one made from deps and the
-// harness's default configuration (edited by opts), wired to the harness's
-// fakes the way serve wires the real services: the records client, the
-// Slack client and response_url posts go through deps.Metrics' transports.
-// Nil fields of deps are filled in; the sender then speaks to the new bot.
-func (h *harness) rebuild(deps bot.Deps, opts ...func(*bot.Config)) {
+// harness's default configuration (edited by opts; options that edit the
+// dataset do not apply), wired to the harness's fakes the way serve wires
+// the real services: one records client and one Slack client, going
+// through deps.Metrics' transports like response_url posts, and one
+// action domain over both. Nil fields of deps are filled in; the sender
+// then speaks to the new bot.
+func (h *harness) rebuild(deps bot.Deps, opts ...harnessOption) {
 	h.t.Helper()
 	cfg := bot.Config{
 		SigningSecret: testSecret,
@@ -36,8 +40,10 @@ func (h *harness) rebuild(deps bot.Deps, opts ...func(*bot.Config)) {
 		// limits set their own.
 		Public: bot.PublicLimits{PerClient: 1e6, PerClientBurst: 1e6, RecordsCalls: 1e6, RecordsBurst: 1e6},
 	}
+	var acfg actions.Config
+	mcfg := h.minutes
 	for _, o := range opts {
-		o(&cfg)
+		o(harnessSetup{cfg: &cfg, actions: &acfg, minutes: &mcfg})
 	}
 	m := deps.Metrics
 	if deps.Records == nil {
@@ -52,10 +58,10 @@ func (h *harness) rebuild(deps bot.Deps, opts ...func(*bot.Config)) {
 	if deps.HTTPClient == nil {
 		deps.HTTPClient = &http.Client{Timeout: 10 * time.Second, Transport: m.SlackTransport(nil)}
 	}
+	deps = testbot.Wire(h.t, h.world, acfg, deps)
 	if deps.Minutes == nil {
-		mc := h.minutes
-		mc.Now = deps.Now
-		deps.Minutes = minutes.New(deps.Records, mc)
+		mcfg.Now = deps.Now
+		deps.Minutes = minutes.New(deps.Records, mcfg)
 	}
 	if deps.Logger == nil {
 		deps.Logger = testLogger(h.t)
@@ -151,7 +157,7 @@ func TestMetricsCountARealSlashCommand(t *testing.T) {
 func TestMetricsOfADeferredCommandRetriesAndWaits(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
-	h.rebuild(bot.Deps{Metrics: metrics.New()}, func(c *bot.Config) { c.AckBudget = 100 * time.Millisecond })
+	h.rebuild(bot.Deps{Metrics: metrics.New()}, withConfig(func(c *bot.Config) { c.AckBudget = 100 * time.Millisecond }))
 	// One 503 (retried by the client), then a slow answer that outlasts
 	// the ack budget.
 	h.records.InjectFault(recordstest.Fault{Method: http.MethodGet, PathPrefix: "/actions", Status: http.StatusServiceUnavailable, Times: 1})

@@ -43,9 +43,9 @@ func TestPublicBurstStaysUnderTheRecordsCap(t *testing.T) {
 	h := newHarness(t)
 	m := metrics.New()
 	const calls, burst = 10, 20
-	h.rebuild(bot.Deps{Metrics: m}, func(c *bot.Config) {
+	h.rebuild(bot.Deps{Metrics: m}, withConfig(func(c *bot.Config) {
 		c.Public = bot.PublicLimits{RecordsCalls: calls, RecordsBurst: burst, TrustedProxies: loopbackProxy(t)}
-	})
+	}))
 	real, _ := h.demoMinutes(plainApproved)
 	require.Equal(t, http.StatusOK, h.fetchPage("", minutesPath(real.ID), nil).status, "a page read before the burst is cached")
 	h.records.ResetRequests()
@@ -118,9 +118,9 @@ func TestPublicPerClientLimit(t *testing.T) {
 			t.Parallel()
 			h := newHarness(t)
 			m := metrics.New()
-			h.rebuild(bot.Deps{Metrics: m}, func(c *bot.Config) {
+			h.rebuild(bot.Deps{Metrics: m}, withConfig(func(c *bot.Config) {
 				c.Public = bot.PublicLimits{PerClient: 1, PerClientBurst: 5, TrustedProxies: tt.proxies}
-			})
+			}))
 			for i := range 5 {
 				r := h.fetchFrom("203.0.113.7", "/minutes/assets/style.css", nil)
 				require.Equal(t, http.StatusOK, r.status, "request %d within the burst", i)
@@ -175,7 +175,7 @@ func TestPublicPagesIgnoreRange(t *testing.T) {
 func TestPublicArchiveColdWithDefaultLimits(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
-	h.rebuild(bot.Deps{}, func(c *bot.Config) { c.Public = bot.PublicLimits{} })
+	h.rebuild(bot.Deps{}, withConfig(func(c *bot.Config) { c.Public = bot.PublicLimits{} }))
 	r := h.fetchPage("", "/minutes", nil)
 	assert.Equal(t, http.StatusOK, r.status, "a cold /minutes is answered, not 503\n%s", r.body)
 	t.Logf("records calls for a cold /minutes: %d", h.records.Count("", ""))

@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/recordsbot/recordsbot/actions"
 	"github.com/recordsbot/recordsbot/apiclient"
 	"github.com/recordsbot/recordsbot/apiclient/recordstest"
 	"github.com/recordsbot/recordsbot/bot"
@@ -447,8 +448,8 @@ func TestRemindSkipsWeekends(t *testing.T) {
 // checks that `serve` changes the action and updates that DM in place.
 func TestRemindButtonsWorkInTheDM(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t, withDataset(remindDataset), withConfig(func(c *bot.Config) {
-		c.UserMap = map[string]string{"dee mapped": "U0DEE"}
+	h := newHarness(t, withDataset(remindDataset), withActions(func(c *actions.Config) {
+		c.UserMap = actions.NewUserMap(map[string]string{"dee mapped": "U0DEE"})
 	}))
 	require.NoError(t, h.remind(remind.Config{Days: 3}, nil).err)
 	stored, dm := h.dm("DU0ALICE")

@@ -20,6 +20,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/recordsbot/recordsbot/actions"
 	"github.com/recordsbot/recordsbot/apiclient"
 	"github.com/recordsbot/recordsbot/apiclient/recordstest"
 	"github.com/recordsbot/recordsbot/bot"
@@ -147,13 +148,11 @@ func startSoakBot(t *testing.T) *soakBot {
 	require.NoError(t, err)
 	api := slack.New(slacktest.DefaultToken, slack.OptionAPIURL(fake.APIURL()),
 		slack.OptionHTTPClient(&http.Client{Timeout: 15 * time.Second, Transport: ms.SlackTransport(slackTr)}))
-	s.bot = bot.NewServer(bot.Config{
-		SigningSecret: testSecret,
-		// Short, so that the faults reach /actions often rather than
-		// hiding behind the cache.
-		ActionsCacheTTL: time.Second,
-	}, bot.Deps{
+	s.bot = bot.NewServer(bot.Config{SigningSecret: testSecret}, bot.Deps{
 		Logger: slog.New(s.logs), Records: rc, Slack: api, Metrics: ms,
+		// A short TTL, so that the faults reach /actions often rather than
+		// hiding behind the cache.
+		Actions:    actions.New(rc, api, actions.Config{CacheTTL: time.Second}),
 		Minutes:    minutes.New(rc, minutes.Config{PublicURL: "https://records-bot.example.org", Public: true}),
 		HTTPClient: &http.Client{Timeout: 10 * time.Second, Transport: ms.SlackTransport(responseTr)},
 	})
