@@ -76,6 +76,11 @@ func (s *Service) Wait() { s.list.wait() }
 // Zone is the organisation's time zone.
 func (s *Service) Zone() *time.Location { return s.cfg.Zone }
 
+// Caches reports whether the shared action list is cached (CacheTTL not
+// negative): only then may a reply drawn from one version of it be reused
+// (Listed is never ok otherwise).
+func (s *Service) Caches() bool { return !s.list.off }
+
 // Who returns Slack user id as a Member. When Slack cannot be asked the
 // Member still carries what USER_MAP says, and the error says why.
 func (s *Service) Who(ctx context.Context, id string) (Member, error) { return s.dir.who(ctx, id) }

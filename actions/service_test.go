@@ -146,6 +146,32 @@ func TestSharedListIsTheActiveSet(t *testing.T) {
 	assert.Equal(t, before, e.w.Records.Count(http.MethodGet, "/actions"), "no fetch for that")
 }
 
+// Caches says whether a reply drawn from one version of the list may be
+// reused: by default and with a TTL yes, with the cache off (a negative
+// TTL, ACTIONS_CACHE_TTL=0) no, and Listed never has a list then.
+func TestCaches(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		name string
+		ttl  time.Duration
+		want bool
+	}{
+		{"default", 0, true},
+		{"an hour", time.Hour, true},
+		{"off", -1, false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			e := newEnv(t, actions.Config{CacheTTL: tt.ttl})
+			assert.Equal(t, tt.want, e.svc.Caches())
+			_, err := e.svc.List(t.Context(), "")
+			require.NoError(t, err)
+			_, listed := e.svc.Listed("")
+			assert.Equal(t, tt.want, listed, "a list just read is cached only when the cache is on")
+		})
+	}
+}
+
 func ids(l *apiclient.ActionList) []string {
 	var out []string
 	for _, a := range l.Actions {

@@ -199,6 +199,9 @@ type HomeView struct {
 	// Notifications, when set, adds the Notifications section (see
 	// NotificationSettings) before the help line.
 	Notifications *NotificationSettings
+	// Search adds a "Search minutes" button (ActionHomeSearch) under the
+	// latest minutes' header: set when the bot has a search index.
+	Search bool
 }
 
 // Reminder is one DM listing a user's overdue and due-soon actions.

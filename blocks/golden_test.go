@@ -209,7 +209,7 @@ func TestGolden(t *testing.T) {
 		{"home_unmapped", Home(HomeView{User: "U0123ABCD", Unmapped: "I couldn't find you in the records service (sam@example.org).", Minutes: home.Minutes[:1]})},
 		{"home_error", Home(HomeView{User: "U0123ABCD", RecordsError: "The records service is not answering right now; try again in a minute."})},
 		{"reminder", payload(ReminderMessage(reminder))},
-		{"home_settings", Home(HomeView{User: "U0123ABCD", Minutes: home.Minutes[:1], Notifications: &NotificationSettings{
+		{"home_settings", Home(HomeView{User: "U0123ABCD", Minutes: home.Minutes[:1], Search: true, Notifications: &NotificationSettings{
 			RemindOn: true, RemindAt: "09:00", AssignDMs: true,
 		}})},
 		{"home_settings_changed", Home(HomeView{User: "U0123ABCD", Notifications: &NotificationSettings{
@@ -226,6 +226,7 @@ func TestGolden(t *testing.T) {
 			t.Parallel()
 			assertGolden(t, tc.name, tc.got)
 			assert.NoError(t, checkAny(tc.got))
+			assertEncodesAsJSON(t, blocksOf(t, tc.got))
 		})
 	}
 }

@@ -24,6 +24,7 @@ const (
 // Actions; "Show more" (ActionHomeMore, value v.MoreOffset in decimal) when
 // MoreOffset > 0; then a divider, "Latest minutes" with one compact section
 // per committee (at most 20; a "Read" link only for safe http(s) URLs),
+// preceded by a "Search minutes" button (ActionHomeSearch) when v.Search,
 // the Notifications section when v.Notifications is set, a divider and a
 // line of help on the commands.
 //
@@ -56,6 +57,9 @@ func Home(v HomeView) slack.HomeTabViewRequest {
 		after = append(after, slack.NewActionBlock("", button(ActionHomeMore, strconv.Itoa(v.MoreOffset), "Show more")))
 	}
 	after = append(after, slack.NewDividerBlock(), header("Latest minutes"))
+	if v.Search {
+		after = append(after, slack.NewActionBlock("", button(ActionHomeSearch, "", "Search minutes")))
+	}
 	after = append(after, homeMinutes(v.Minutes)...)
 	if v.Notifications != nil {
 		after = append(after, settingsBlocks(*v.Notifications)...)

@@ -7,6 +7,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/recordsbot/recordsbot/internal/slackapi/slacktest"
 )
 
 func sampleSearch() SearchView {
@@ -31,6 +33,7 @@ func TestSearchResultsGolden(t *testing.T) {
 		"minutes_search_results": sampleSearch(),
 		"minutes_search_more":    more,
 		"minutes_search_none":    {Query: "xylophone & <drums>"},
+		"minutes_search_hostile": hostileSearch(),
 	} {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
@@ -66,4 +69,110 @@ func TestSnippet(t *testing.T) {
 			assert.NotContains(t, s, "&amp;amp;", "escaped once")
 		}
 	}
+}
+
+// hostileSearch is a page of results whose snippets hold what record text
+// may: mentions, entities, mrkdwn's style characters, Markdown spelled out.
+func hostileSearch() SearchView {
+	part := func(text string, match bool) SearchPart { return SearchPart{Text: text, Match: match} }
+	return SearchView{
+		Query: "budget",
+		Results: []SearchResult{
+			{MeetingID: "H-1", Title: "Finance", Committee: "Finance", Date: day(2026, 3, 5), Snippet: []SearchPart{
+				part("# Minutes <!channel> <@U0BOSS> & the ", false), part("budget", true), part(" (**final**, see [the report](https://evil.example/x)).", false)}},
+			{MeetingID: "H-2", Title: "Parks", Committee: "Parks", Date: day(2026, 3, 4), Snippet: []SearchPart{
+				part("*Note:* the _draft_ ", false), part("budget", true), part("* ~was~ `cut` by 5 * 3 &amp; &lt;b&gt;; file_name.pdf", false)}},
+		},
+	}
+}
+
+// TestSnippetHostile: record text in a snippet reaches Slack escaped once,
+// its mentions and links inert, no standard Markdown, and the only style
+// marks ours around the matched words.
+func TestSnippetHostile(t *testing.T) {
+	t.Parallel()
+	part := func(text string, match bool) SearchPart { return SearchPart{Text: text, Match: match} }
+	for _, tt := range []struct {
+		name  string
+		parts []SearchPart
+		want  string
+	}{
+		{"a mention", []SearchPart{part("tell <!channel> and <@U1> about the ", false), part("budget", true)},
+			"tell &lt;!channel&gt; and &lt;@U1&gt; about the *budget*"},
+		{"an ampersand and an entity as written", []SearchPart{part("A & B &amp; C", false), part("x&y", true)},
+			"A &amp; B ＆amp; C*x&amp;y*"},
+		{"the record's asterisks", []SearchPart{part("*Note:* ", false), part("budget", true), part(" 5 * 3", false)},
+			"∗Note:∗ *budget* 5 ∗ 3"},
+		{"an asterisk in a match", []SearchPart{part("a*b", true)}, "*a∗b*"},
+		{"underscores at word edges, not inside", []SearchPart{part("_draft_ file_name _", false)}, "ˍdraftˍ file_name ˍ"},
+		{"tildes and backticks", []SearchPart{part("~struck~ `code`", false)}, "∼struck∼ ˋcodeˋ"},
+		{"Markdown bold", []SearchPart{part("**final** ", false), part("budget", true)}, "∗∗final∗∗ *budget*"},
+		{"a Markdown heading", []SearchPart{part("# Minutes of the ", false), part("budget", true)}, "\u200b# Minutes of the *budget*"},
+		{"a Markdown link", []SearchPart{part("see [the report](https://evil.example/x)", false)}, "see [the report]\u200b(https://evil.example/x)"},
+		{"a heading mark inside", []SearchPart{part("item ", false), part("# 4", true)}, "item *# 4*"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			got := Snippet(tt.parts, 600)
+			assert.Equal(t, tt.want, got)
+			assert.Empty(t, slacktest.StandardMarkdown("> "+got), "no standard Markdown in %q", got)
+			assert.NotContains(t, got, "&amp;amp;", "escaped once")
+		})
+	}
+}
+
+func TestSearchModalGolden(t *testing.T) {
+	t.Parallel()
+	results := sampleSearch()
+	for name, v := range map[string]SearchModalView{
+		"modal_search_empty":   {},
+		"modal_search_results": {Query: results.Query, Results: &results},
+		"modal_search_none":    {Query: "xylophone & <drums>", Results: &SearchView{Query: "xylophone & <drums>"}},
+		"modal_search_failed":  {Query: "budget", Note: ":warning: I can't reach my database right now. Please try again in a few minutes."},
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			m := SearchModal(v)
+			require.NoError(t, CheckModal(m))
+			assertGolden(t, name, m)
+		})
+	}
+}
+
+func TestSnippetCutsBetweenWords(t *testing.T) {
+	t.Parallel()
+	parts := []SearchPart{{Text: "the "}, {Text: "budget", Match: true}, {Text: " " + strings.Repeat("renewal ", 100)}}
+	got := Snippet(parts, 60)
+	assert.LessOrEqual(t, runes(got)-2, 60, "at most 60 characters of text, besides our two marks")
+	assert.True(t, strings.HasSuffix(got, "renewal …"), "cut after a whole word: %q", got)
+	assert.Equal(t, "the *budget* …", Snippet([]SearchPart{{Text: "the "}, {Text: "budget", Match: true}, {Text: " " + strings.Repeat("x", 80)}}, 20), "a word too long to fit is left out")
+	assert.Equal(t, "the …", Snippet([]SearchPart{{Text: "the "}, {Text: strings.Repeat("budget ", 20), Match: true}}, 20), "a match is whole or left out")
+}
+
+func TestSearchModalSaysWhatItShows(t *testing.T) {
+	t.Parallel()
+	results := sampleSearch()
+	text := string(readableJSON(t, SearchModal(SearchModalView{Query: results.Query, Results: &results})))
+	assert.Contains(t, text, `"block_id": "search:query"`, "the input keeps its block ID, so Slack keeps what was typed")
+	assert.Contains(t, text, `"initial_value": "insurance \"renewal\" <b>"`)
+	assert.Contains(t, text, "> … the *insurance* *renewal* was deferred (A&amp;B &lt;Ltd&gt;) …", "escaped once, matches bold")
+	assert.Contains(t, text, `"url": "https://records.example.org/minutes/M-7"`)
+	assert.Contains(t, text, `"value": "2|insurance \"renewal\" <b>"`, "More carries the next offset and the query")
+	assert.NotContains(t, text, "Share in channel", "a modal from the Home tab is in no channel")
+	assert.Contains(t, text, "run `/minutes search` there")
+}
+
+func TestCheckModal(t *testing.T) {
+	t.Parallel()
+	ok := SearchModal(SearchModalView{})
+	require.NoError(t, CheckModal(ok))
+	long := ok
+	long.Title = plain("Search the minutes of every committee")
+	assert.ErrorContains(t, CheckModal(long), "view.title")
+	noSubmit := ok
+	noSubmit.Submit = nil
+	assert.ErrorContains(t, CheckModal(noSubmit), "view.submit: missing", "an input needs a submit button")
+	home := ok
+	home.Type = "home"
+	assert.ErrorContains(t, CheckModal(home), "want \"modal\"")
 }

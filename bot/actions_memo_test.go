@@ -37,7 +37,7 @@ func TestActionsReplyMemo(t *testing.T) {
 	var alice recordstest.Person
 	var soon string // alice's action that falls due in an hour
 	h := newHarnessDeps(t, bot.Deps{Now: clock.Now},
-		withConfig(func(c *bot.Config) { c.ActionsCacheTTL, c.UserCacheTTL = 24*time.Hour, 24*time.Hour }),
+		withActions(func(c *actions.Config) { c.CacheTTL, c.ProfileTTL = 24*time.Hour, 24*time.Hour }),
 		withDataset(func(d *recordstest.Dataset) {
 			for _, p := range d.People {
 				if testworld.Handle(p) == "alice" {

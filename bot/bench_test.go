@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/recordsbot/recordsbot/actions"
 	"github.com/recordsbot/recordsbot/apiclient/recordstest"
 	"github.com/recordsbot/recordsbot/bot"
 	"github.com/recordsbot/recordsbot/internal/slackapi/slacktest"
@@ -103,11 +104,11 @@ func benchActions(b *testing.B, n int, cached bool) {
 	w := testworld.Start(b, benchDataset(n), []slacktest.User{{ID: "U0001", Name: "user1", Email: "user1@example.org"}},
 		recordstest.WithPageSize(100000))
 	records := w.Records
-	cfg := bot.Config{SigningSecret: testSecret}
+	var acfg actions.Config
 	if !cached {
-		cfg.ActionsCacheTTL = -1
+		acfg.CacheTTL = -1
 	}
-	srv := testbot.Start(b, w, cfg, bot.Deps{}).Server
+	srv := testbot.Start(b, w, bot.Config{SigningSecret: testSecret}, testbot.Wire(b, w, acfg, bot.Deps{})).Server
 	do := presignedActions(srv)
 	if w := do(); w.Code != http.StatusOK || !strings.Contains(w.Body.String(), `act-000001`) {
 		b.Fatalf("bad reply %d: %.300s", w.Code, w.Body.String())

@@ -6,6 +6,8 @@ import (
 	"runtime/debug"
 	"sync"
 	"time"
+
+	"github.com/recordsbot/recordsbot/internal/metrics"
 )
 
 // Work in flight is bounded. Every command, click and event the bot takes
@@ -57,15 +59,15 @@ func (w *workSlots) inFlight() int { return len(w.slots) }
 
 // admit takes a slot for a request of kind (command, interaction, event);
 // ok is false, and the refusal counted and logged, when there is none.
-func (s *Server) admit(ctx context.Context, kind string) (release func(), ok bool) {
+func (s *Server) admit(ctx context.Context, kind metrics.Kind) (release func(), ok bool) {
 	slot, ok := s.work.acquire()
 	if !ok {
-		s.deps.Metrics.workRejected(kind)
+		s.deps.Metrics.WorkRejected(kind)
 		s.log.WarnContext(ctx, "too much work in flight; request refused", "kind", kind, "in_flight", s.work.inFlight())
 		return nil, false
 	}
-	s.deps.Metrics.setInFlight(s.work.inFlight())
-	return func() { slot(); s.deps.Metrics.setInFlight(s.work.inFlight()) }, true
+	s.deps.Metrics.InFlight(s.work.inFlight())
+	return func() { slot(); s.deps.Metrics.InFlight(s.work.inFlight()) }, true
 }
 
 // background runs f after the current request, on a context detached from
@@ -91,7 +93,7 @@ func (s *Server) recoverTask(ctx context.Context, what string) {
 	if v == nil {
 		return
 	}
-	s.deps.Metrics.backgroundPanic()
+	s.deps.Metrics.BackgroundPanic()
 	s.log.ErrorContext(ctx, "panic in "+what+"; recovered", "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
 }
 

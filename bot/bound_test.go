@@ -12,6 +12,7 @@ import (
 
 	"github.com/recordsbot/recordsbot/apiclient/recordstest"
 	"github.com/recordsbot/recordsbot/bot"
+	"github.com/recordsbot/recordsbot/internal/metrics"
 	"github.com/recordsbot/recordsbot/internal/slackapi/slacktest"
 )
 
@@ -21,11 +22,11 @@ import (
 func TestWorkInFlightIsBounded(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
-	h.rebuild(bot.Deps{Metrics: bot.NewMetrics()}, func(c *bot.Config) {
+	h.rebuild(bot.Deps{Metrics: metrics.New()}, withConfig(func(c *bot.Config) {
 		c.MaxInFlight = 2
 		c.AckBudget = 200 * time.Millisecond
 		c.WorkTimeout = 3 * time.Second
-	})
+	}))
 	h.records.InjectFault(recordstest.Fault{PathPrefix: "/actions", Latency: time.Second})
 	alice, bob := h.person("alice"), h.person("bob")
 
@@ -65,7 +66,7 @@ func TestPanicInBackgroundWorkIsRecovered(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
 	real := slack.New(slacktest.DefaultToken, slack.OptionAPIURL(h.slack.APIURL()))
-	h.rebuild(bot.Deps{Metrics: bot.NewMetrics(), Slack: panicky{real}})
+	h.rebuild(bot.Deps{Metrics: metrics.New(), Slack: panicky{real}})
 	alice := h.person("alice")
 
 	h.sendEvent(t, "Ev_panic", appHomeOpened(alice.ID), 0) // waits for the background work

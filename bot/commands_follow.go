@@ -297,7 +297,7 @@ func committeeList(names []string) string {
 // https://docs.slack.dev/reference/objects/conversation-object: is_member).
 func (fu *followUI) botInChannel(ctx context.Context, channelID string) (string, error) {
 	ch, err := fu.slack.GetConversationInfoContext(ctx, &slack.GetConversationInfoInput{ChannelID: channelID})
-	fu.metrics.slackCall("conversations.info", err)
+	fu.metrics.SlackCall("conversations.info", err)
 	switch code := slackapi.ErrorCode(err); {
 	case err == nil && ch.IsMember:
 		return "", nil

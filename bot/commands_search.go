@@ -60,9 +60,19 @@ func (mu *minutesUI) searchMessage(ctx context.Context, typed string, offset int
 	if minutes.QueryEmpty(q) {
 		return blocks.Notice(msgSearchHow), nil
 	}
-	page, err := mu.search.SearchMinutes(ctx, q, offset, searchPageSize)
+	v, err := mu.searchView(ctx, q, typed, offset)
 	if err != nil {
 		return blocks.Message{}, err
+	}
+	return blocks.SearchResults(v), nil
+}
+
+// searchView runs the search q (typed as typed) for the results from
+// offset on. Errors: the store's (store.ErrUnavailable when it is down).
+func (mu *minutesUI) searchView(ctx context.Context, q store.MinutesQuery, typed string, offset int) (blocks.SearchView, error) {
+	page, err := mu.search.SearchMinutes(ctx, q, offset, searchPageSize)
+	if err != nil {
+		return blocks.SearchView{}, err
 	}
 	v := blocks.SearchView{Query: strings.TrimFunc(typed, unicode.IsSpace), Offset: offset, More: page.More}
 	for _, h := range page.Hits {
@@ -72,13 +82,17 @@ func (mu *minutesUI) searchMessage(ctx context.Context, typed string, offset int
 			URL: cmp.Or(h.URL, mu.svc.PageURL(h.MeetingID)), Snippet: snippetParts(h.Snippet),
 		})
 	}
-	return blocks.SearchResults(v), nil
+	return v, nil
 }
 
 // clickSearchMore answers the More button of search results by replacing
 // them with the next page.
 func (c *clicks) clickSearchMore(ctx context.Context, in *interaction, value string) {
 	offset, typed, ok := blocks.ParseSearchMoreValue(value)
+	if ok && in.View.Type == "modal" {
+		c.updateSearchModal(ctx, in, c.mins.searchModal(ctx, typed, offset))
+		return
+	}
 	if !ok {
 		c.respond(ctx, in, notice(msgStaleButton), false)
 		return

@@ -233,9 +233,9 @@ func TestActionsUnmappedUsers(t *testing.T) {
 
 func TestActionsUserMap(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t, withConfig(func(c *bot.Config) {
+	h := newHarness(t, withActions(func(c *actions.Config) {
 		// The records call alice "A. Adams"; Slack doesn't share U0NOEMAIL's email.
-		c.UserMap = map[string]string{"a. adams": "U0NOEMAIL"}
+		c.UserMap = actions.NewUserMap(map[string]string{"a. adams": "U0NOEMAIL"})
 	}), withDataset(func(d *recordstest.Dataset) {
 		d.Actions = append(d.Actions, recordstest.Action{ID: "mapped-1", Title: "Mapped by name", Status: "open", AssigneeName: "A. Adams"})
 	}))
@@ -327,7 +327,7 @@ var _ = context.Background
 // without waiting for the TTL or reading the list again.
 func TestActionsCacheSharesAndSeesOwnChanges(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t, withConfig(func(c *bot.Config) { c.ActionsCacheTTL = time.Hour }))
+	h := newHarness(t, withActions(func(c *actions.Config) { c.CacheTTL = time.Hour }))
 	alice, bob := h.person("alice"), h.person("bob")
 	for range 5 {
 		h.slash(alice, "/actions", "")
@@ -352,7 +352,7 @@ func TestActionsCacheSharesAndSeesOwnChanges(t *testing.T) {
 // records service, filtered by status on the server.
 func TestActionsCacheOff(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t, withConfig(func(c *bot.Config) { c.ActionsCacheTTL = -1 }))
+	h := newHarness(t, withActions(func(c *actions.Config) { c.CacheTTL = -1 }))
 	alice := h.person("alice")
 	h.slash(alice, "/actions", "open")
 	h.slash(alice, "/actions", "open")

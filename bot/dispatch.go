@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -8,12 +9,15 @@ import (
 	"net/url"
 	"runtime/debug"
 	"sort"
+	"sync"
 	"time"
 
 	"github.com/slack-go/slack"
 
 	"github.com/recordsbot/recordsbot/apiclient"
 	"github.com/recordsbot/recordsbot/blocks"
+	"github.com/recordsbot/recordsbot/internal/jsonappend"
+	"github.com/recordsbot/recordsbot/internal/metrics"
 	"github.com/recordsbot/recordsbot/store"
 )
 
@@ -36,16 +40,51 @@ type reply struct {
 // encode returns the reply's JSON, encoding it only once (a memoised
 // reply is served as these bytes; see listReply).
 func (r *reply) encode() ([]byte, error) {
-	if r.encoded != nil && r.encodedType == r.ResponseType && r.encodedReplaces == r.ReplaceOriginal {
+	if r.fresh() {
 		return r.encoded, nil
 	}
-	type plain reply // the same fields without this method
-	b, err := json.Marshal((*plain)(r))
+	buf := getBuffer()
+	defer putBuffer(buf)
+	b, err := r.appendJSON((*buf)[:0])
+	*buf = b
 	if err != nil {
 		return nil, err
 	}
-	r.encoded, r.encodedType, r.encodedReplaces = b, r.ResponseType, r.ReplaceOriginal
-	return b, nil
+	r.encoded, r.encodedType, r.encodedReplaces = bytes.Clone(b), r.ResponseType, r.ReplaceOriginal
+	return r.encoded, nil
+}
+
+// fresh reports whether r.encoded is the reply as it now is.
+func (r *reply) fresh() bool {
+	return r.encoded != nil && r.encodedType == r.ResponseType && r.encodedReplaces == r.ReplaceOriginal
+}
+
+// appendJSON appends the reply's JSON, byte for byte what encoding/json
+// marshals for it (its exported fields and their tags), written directly:
+// with the cache off every /actions reply is encoded afresh, and
+// encoding/json's reflection over slack-go's block types was a tenth of
+// that path (docs/performance.md). TestReplyEncodingMatchesEncodingJSON
+// and FuzzReplyEncoding hold the two to each other.
+func (r *reply) appendJSON(dst []byte) ([]byte, error) {
+	dst = append(dst, '{')
+	if r.ResponseType != "" {
+		dst = jsonappend.Member(dst, "response_type")
+		dst = jsonappend.String(dst, r.ResponseType)
+	}
+	if r.ReplaceOriginal {
+		dst = jsonappend.Member(dst, "replace_original")
+		dst = append(dst, "true"...)
+	}
+	dst = jsonappend.Member(dst, "text")
+	dst = jsonappend.String(dst, r.Text)
+	if len(r.Blocks) > 0 {
+		dst = jsonappend.Member(dst, "blocks")
+		var err error
+		if dst, err = blocks.AppendJSON(dst, r.Blocks); err != nil {
+			return dst, err
+		}
+	}
+	return append(dst, '}'), nil
 }
 
 // MarshalJSON encodes the reply wherever it is sent (an ack, a
@@ -59,6 +98,22 @@ func encodeAck(v any) ([]byte, error) {
 		return r.encode()
 	}
 	return json.Marshal(v)
+}
+
+// buffers holds the scratch space replies are encoded in: a reply is a
+// few kilobytes, written once and dropped (or copied once, to be kept).
+var buffers = sync.Pool{New: func() any { b := make([]byte, 0, 8<<10); return &b }}
+
+// maxPooledBuffer keeps an unusually large reply's buffer out of the pool.
+const maxPooledBuffer = 64 << 10
+
+func getBuffer() *[]byte { return buffers.Get().(*[]byte) }
+
+func putBuffer(b *[]byte) {
+	if cap(*b) <= maxPooledBuffer {
+		*b = (*b)[:0]
+		buffers.Put(b)
+	}
 }
 
 // ephemeral wraps a message as a reply only its reader sees.
@@ -85,20 +140,20 @@ func (s *Server) dispatchSlash(ctx context.Context, sc slack.SlashCommand) ack {
 	start := s.deps.Now()
 	handler, ok := s.cmds[cmd.Name]
 	if !ok {
-		s.deps.Metrics.request("command", "unknown", "help")
+		s.deps.Metrics.Request(metrics.Command, "unknown", "help")
 		return ephemeral(blocks.Help("", fmt.Sprintf("I don't know the command `%s`.", blocks.EscapeTyped(cmd.Name))))
 	}
 	if quick := s.quick[cmd.Name]; quick != nil {
 		if r := quick(cmd); r != nil {
-			s.deps.Metrics.acked("command", start)
-			s.deps.Metrics.request("command", cmd.Name, "inline")
-			s.deps.Metrics.finished("command", start)
+			s.deps.Metrics.Acked(metrics.Command, start)
+			s.deps.Metrics.Request(metrics.Command, cmd.Name, "inline")
+			s.deps.Metrics.Finished(metrics.Command, start)
 			return r
 		}
 	}
-	release, ok := s.admit(ctx, "command")
+	release, ok := s.admit(ctx, metrics.Command)
 	if !ok {
-		s.deps.Metrics.request("command", cmd.Name, "busy")
+		s.deps.Metrics.Request(metrics.Command, cmd.Name, "busy")
 		return notice(msgBusy)
 	}
 	work := func(ctx context.Context) *reply { return handler(ctx, cmd) }
@@ -106,15 +161,15 @@ func (s *Server) dispatchSlash(ctx context.Context, sc slack.SlashCommand) ack {
 		if err := s.postResponse(ctx, cmd.ResponseURL, r); err != nil {
 			s.log.ErrorContext(ctx, "slash command follow-up failed", "command", cmd.Name, "error", err)
 		}
-		s.deps.Metrics.finished("command", start)
+		s.deps.Metrics.Finished(metrics.Command, start)
 	})
-	s.deps.Metrics.acked("command", start)
+	s.deps.Metrics.Acked(metrics.Command, start)
 	if r == nil {
-		s.deps.Metrics.request("command", cmd.Name, "deferred")
+		s.deps.Metrics.Request(metrics.Command, cmd.Name, "deferred")
 		return nil
 	}
-	s.deps.Metrics.request("command", cmd.Name, "inline")
-	s.deps.Metrics.finished("command", start)
+	s.deps.Metrics.Request(metrics.Command, cmd.Name, "inline")
+	s.deps.Metrics.Finished(metrics.Command, start)
 	return r
 }
 
@@ -133,13 +188,26 @@ func (s *Server) Commands() []string {
 // otherwise nil is returned and late receives the result when it comes.
 // release (the request's slot, see admit) is called once all is done.
 func (s *Server) withBudget(ctx context.Context, release func(), work func(context.Context) *reply, late func(context.Context, *reply)) *reply {
-	done := make(chan *reply, 1)
+	r, _ := budgeted(s, ctx, release, work, func() *reply { return notice(msgInternal) }, func(ctx context.Context, r *reply) {
+		if r != nil && late != nil {
+			late(ctx, r)
+		}
+	})
+	return r
+}
+
+// budgeted is withBudget for work of any result: it returns the result and
+// true when work is done within the ack budget, else the zero value and
+// false, and late (which may be nil) then receives the result. A panic in
+// work is logged and its result is failed().
+func budgeted[T any](s *Server, ctx context.Context, release func(), work func(context.Context) T, failed func() T, late func(context.Context, T)) (T, bool) {
+	done := make(chan T, 1)
 	s.background(ctx, func(ctx context.Context) {
 		defer func() {
 			if v := recover(); v != nil {
-				s.deps.Metrics.backgroundPanic()
+				s.deps.Metrics.BackgroundPanic()
 				s.log.ErrorContext(ctx, "panic in handler", "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
-				done <- notice(msgInternal)
+				done <- failed()
 			}
 		}()
 		done <- work(ctx)
@@ -149,20 +217,21 @@ func (s *Server) withBudget(ctx context.Context, release func(), work func(conte
 	select {
 	case r := <-done:
 		release()
-		return r
+		return r, true
 	case <-timer.C:
 	}
 	s.background(ctx, func(ctx context.Context) {
 		defer release()
 		select {
 		case r := <-done:
-			if r != nil && late != nil {
+			if late != nil {
 				late(ctx, r)
 			}
 		case <-ctx.Done():
 		}
 	})
-	return nil
+	var zero T
+	return zero, false
 }
 
 // User-facing messages for failures. Each says what happened and what to do.
@@ -234,9 +303,4 @@ func echoUnreadable(err error) bool {
 	return err != nil && !errors.As(err, &se) && !errors.As(err, &sep) && !errors.As(err, &rl) &&
 		!errors.As(err, &sc) && !errors.As(err, &ue) &&
 		!errors.Is(err, context.DeadlineExceeded) && !errors.Is(err, context.Canceled)
-}
-
-func isRateLimited(err error) bool {
-	var rl *slack.RateLimitedError
-	return errors.As(err, &rl)
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/slack-go/slack/slackevents"
 
 	"github.com/recordsbot/recordsbot/blocks"
+	"github.com/recordsbot/recordsbot/internal/metrics"
 )
 
 // dispatchEvent handles an Events API delivery: url_verification is
@@ -20,7 +21,7 @@ func (s *Server) dispatchEvent(ctx context.Context, body []byte, retry int) ack 
 	ev, err := slackevents.ParseEvent(json.RawMessage(body), slackevents.OptionNoVerifyToken())
 	if err != nil {
 		s.log.WarnContext(ctx, "event: unparsable", "error", err)
-		s.deps.Metrics.request("event", "malformed", "error")
+		s.deps.Metrics.Request(metrics.Event, "malformed", "error")
 		return nil
 	}
 	switch ev.Type {
@@ -42,7 +43,7 @@ func (s *Server) dispatchEvent(ctx context.Context, body []byte, retry int) ack 
 	_ = json.Unmarshal(body, &outer) // the ID only dedupes; ParseEvent already accepted the body
 	if !s.seen.first(outer.EventID, s.deps.Now()) {
 		s.log.InfoContext(ctx, "event: duplicate delivery dropped", "event_id", outer.EventID, "retry", retry)
-		s.deps.Metrics.request("event", ev.InnerEvent.Type, "duplicate")
+		s.deps.Metrics.Request(metrics.Event, ev.InnerEvent.Type, "duplicate")
 		return nil
 	}
 	// An event past the bound on work in flight is dropped (there is no
@@ -53,25 +54,25 @@ func (s *Server) dispatchEvent(ctx context.Context, body []byte, retry int) ack 
 		if inner.Tab != "home" {
 			return nil
 		}
-		release, ok := s.admit(ctx, "event")
+		release, ok := s.admit(ctx, metrics.Event)
 		if !ok {
-			s.deps.Metrics.request("event", ev.InnerEvent.Type, "busy")
+			s.deps.Metrics.Request(metrics.Event, ev.InnerEvent.Type, "busy")
 			return nil
 		}
 		s.background(ctx, func(ctx context.Context) { defer release(); s.home.publishHomeLogged(ctx, inner.User, homeState{}) })
 	case *slackevents.LinkSharedEvent:
-		release, ok := s.admit(ctx, "event")
+		release, ok := s.admit(ctx, metrics.Event)
 		if !ok {
-			s.deps.Metrics.request("event", ev.InnerEvent.Type, "busy")
+			s.deps.Metrics.Request(metrics.Event, ev.InnerEvent.Type, "busy")
 			return nil
 		}
 		s.background(ctx, func(ctx context.Context) { defer release(); s.unfurls.unfurl(ctx, inner, outer.Event) })
 	default:
 		s.log.DebugContext(ctx, "event ignored", "type", ev.InnerEvent.Type)
-		s.deps.Metrics.request("event", "other", "ignored")
+		s.deps.Metrics.Request(metrics.Event, "other", "ignored")
 		return nil
 	}
-	s.deps.Metrics.request("event", ev.InnerEvent.Type, "ok")
+	s.deps.Metrics.Request(metrics.Event, ev.InnerEvent.Type, "ok")
 	return nil
 }
 
@@ -153,7 +154,7 @@ func (f *unfurler) unfurl(ctx context.Context, ev *slackevents.LinkSharedEvent, 
 		opts = append(opts, slack.MsgOptionUnfurlByID(target.UnfurlID, target.Source, unfurls))
 	}
 	_, _, _, err := f.slack.UnfurlMessageContext(ctx, ev.Channel, ev.MessageTimeStamp, unfurls, opts...)
-	f.metrics.slackCall("chat.unfurl", err)
+	f.metrics.SlackCall("chat.unfurl", err)
 	if err != nil {
 		f.log.ErrorContext(ctx, "unfurl: chat.unfurl failed", "error", err)
 	}

@@ -38,7 +38,7 @@ func (h *harness) withRecordsClient(logs io.Writer, cfg func(*bot.Config), opts 
 	rc, err := apiclient.NewClient(h.records.URL, recordstest.DefaultKey, opts...)
 	require.NoError(h.t, err)
 	logger := slog.New(slog.NewTextHandler(io.MultiWriter(tlogWriter{h.t}, logs), &slog.HandlerOptions{Level: slog.LevelDebug}))
-	h.rebuild(bot.Deps{Records: rc, Logger: logger}, cfg)
+	h.rebuild(bot.Deps{Records: rc, Logger: logger}, withConfig(cfg))
 }
 
 // requireServing checks, once every fault is cleared, that the bot still

@@ -76,9 +76,9 @@ func (h *harness) tick(user slacktest.User, m msg, key string, selected ...strin
 func TestFollowingCheckboxes(t *testing.T) {
 	t.Parallel()
 	onEachStore(t, func(t *testing.T, st *store.Store) {
-		h := newStoreHarness(t, st, func(c *botConfig) {
+		h := newStoreHarness(t, st, withConfig(func(c *botConfig) {
 			c.FollowDefaults, _ = store.ParseFollowDefaults("approvals,digest,briefs")
-		})
+		}))
 		alice := h.person("alice")
 		const general = "C0GENERAL"
 		h.minutesIn(alice, general, "general", "follow finance")
@@ -112,7 +112,7 @@ func TestFollowingCheckboxes(t *testing.T) {
 
 		// Admins only: bob sees no boxes; a tick from an older list
 		// changes nothing and redraws what the channel hears.
-		h2 := newStoreHarness(t, st, func(c *botConfig) { c.FollowAdminsOnly = true; c.Admins = []string{alice.ID} })
+		h2 := newStoreHarness(t, st, withConfig(func(c *botConfig) { c.FollowAdminsOnly = true }), withAdmins(alice.ID))
 		bob := h2.person("bob")
 		ro := h2.minutesIn(bob, general, "general", "following")
 		_, el, _ := followBoxes(t, ro, "finance")

@@ -57,10 +57,10 @@ func openTestStore(t *testing.T, engine string, opts ...store.Option) *store.Sto
 }
 
 // newStoreHarness is the harness with the bot rebuilt on a store.
-func newStoreHarness(t *testing.T, st bot.Store, cfg ...func(*bot.Config)) *harness {
+func newStoreHarness(t *testing.T, st bot.Store, opts ...harnessOption) *harness {
 	t.Helper()
 	h := newHarness(t, withAuditAndRisk())
-	h.rebuild(bot.Deps{Store: st}, cfg...)
+	h.rebuild(bot.Deps{Store: st}, opts...)
 	return h
 }
 
@@ -184,10 +184,7 @@ func TestFollowAdminsOnly(t *testing.T) {
 	st := openTestStore(t, "sqlite")
 	h := newHarness(t)
 	alice, bob := h.person("alice"), h.person("bob")
-	h.rebuild(bot.Deps{Store: st}, func(c *bot.Config) {
-		c.FollowAdminsOnly = true
-		c.Admins = []string{bob.ID}
-	})
+	h.rebuild(bot.Deps{Store: st}, withConfig(func(c *bot.Config) { c.FollowAdminsOnly = true }), withAdmins(bob.ID))
 
 	got := h.minutesIn(alice, "C0GENERAL", "general", "follow finance")
 	assert.Contains(t, got.Text, "Only the app's admins")

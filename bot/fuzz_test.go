@@ -16,6 +16,7 @@ import (
 
 	"github.com/slack-go/slack"
 
+	"github.com/recordsbot/recordsbot/actions"
 	"github.com/recordsbot/recordsbot/apiclient"
 	"github.com/recordsbot/recordsbot/apiclient/recordstest"
 	"github.com/recordsbot/recordsbot/blocks"
@@ -104,17 +105,18 @@ func newFuzzBot(f *testing.F) *fuzzBot {
 	if err != nil {
 		f.Fatal(err)
 	}
+	api := slack.New(slacktest.DefaultToken, slack.OptionAPIURL("http://slack.fuzz/api/"),
+		slack.OptionHTTPClient(&http.Client{Transport: fb.slackRT}))
 	fb.srv = NewServer(Config{
 		SigningSecret: fuzzSecret,
-		Admins:        []string{fuzzAdmin},
 		// Longer than Slack's 3 s, which these targets do not time: more
 		// replies come inline, where the ack itself is checked.
 		AckBudget: 5 * time.Second,
 	}, Deps{
-		Records: rc,
-		Minutes: minutes.New(rc, minutes.Config{PublicURL: "https://records-bot.example.org", Public: true}),
-		Slack: slack.New(slacktest.DefaultToken, slack.OptionAPIURL("http://slack.fuzz/api/"),
-			slack.OptionHTTPClient(&http.Client{Transport: fb.slackRT})),
+		Records:    rc,
+		Slack:      api,
+		Actions:    actions.New(rc, api, actions.Config{Admins: []string{fuzzAdmin}}),
+		Minutes:    minutes.New(rc, minutes.Config{PublicURL: "https://records-bot.example.org", Public: true}),
 		HTTPClient: &http.Client{Transport: fb.responses},
 	})
 	f.Cleanup(func() {

@@ -17,7 +17,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/recordsbot/recordsbot/actions"
-	"github.com/recordsbot/recordsbot/apiclient"
 	"github.com/recordsbot/recordsbot/apiclient/recordstest"
 	"github.com/recordsbot/recordsbot/bot"
 	"github.com/recordsbot/recordsbot/internal/slackapi/slacktest"
@@ -45,6 +44,8 @@ type harness struct {
 	// minutes is the minutes domain's configuration the bot was built
 	// with; rebuild uses it again.
 	minutes minutes.Config
+	// world is the records service and Slack the bot speaks to.
+	world *testworld.World
 	// ledger is the store the reminder job's runs share (jobStore).
 	ledger *store.Store
 }
@@ -59,9 +60,13 @@ func (h *harness) jobStore() *store.Store {
 	return h.ledger
 }
 
-// harnessSetup is what harness options edit before the bot starts.
+// harnessSetup is what harness options edit before the bot starts: the
+// bot's configuration, and the action and minutes domains cmd builds
+// once and hands to the bot. data is nil in rebuild (the world has
+// started by then).
 type harnessSetup struct {
 	cfg     *bot.Config
+	actions *actions.Config
 	minutes *minutes.Config
 	data    *recordstest.Dataset
 }
@@ -70,14 +75,21 @@ type harnessOption func(harnessSetup)
 
 type botConfig = bot.Config
 
+// withAdmins sets ADMIN_USER_IDS, the action domain's admins.
 func withAdmins(ids ...string) harnessOption {
-	return func(s harnessSetup) { s.cfg.Admins = ids }
+	return func(s harnessSetup) { s.actions.Admins = ids }
 }
 
 // withVisibility sets ACTIONS_VISIBILITY (the harness, like the bot,
 // defaults to own).
 func withVisibility(v actions.Visibility) harnessOption {
-	return func(s harnessSetup) { s.cfg.ActionsVisibility = v }
+	return func(s harnessSetup) { s.actions.Visibility = v }
+}
+
+// withActions edits the action domain's configuration (the cache TTLs,
+// RECORDS_TIMEZONE, USER_MAP).
+func withActions(f func(*actions.Config)) harnessOption {
+	return func(s harnessSetup) { f(s.actions) }
 }
 
 func withConfig(f func(*bot.Config)) harnessOption {
@@ -119,8 +131,9 @@ func newHarnessDeps(t *testing.T, deps bot.Deps, opts ...harnessOption) *harness
 		Public: bot.PublicLimits{PerClient: 1e6, PerClientBurst: 1e6, RecordsCalls: 1e6, RecordsBurst: 1e6},
 	}
 	mcfg := testMinutesConfig()
+	var acfg actions.Config
 	for _, o := range opts {
-		o(harnessSetup{&cfg, &mcfg, &data})
+		o(harnessSetup{&cfg, &acfg, &mcfg, &data})
 	}
 	h := &harness{t: t, now: now, data: data, minutes: mcfg, users: map[string]slacktest.User{}}
 	// Erin is a Slack guest (testworld.GuestID).
@@ -137,12 +150,13 @@ func newHarnessDeps(t *testing.T, deps bot.Deps, opts ...harnessOption) *harness
 		h.users[u.ID] = u
 	}
 	w := testworld.Start(t, data, users)
-	h.records, h.slack = w.Records, w.Slack
+	h.world, h.records, h.slack = w, w.Records, w.Slack
 	// A test may replace h.bot and h.http (see rebuild); testbot's cleanup
 	// ends the ones started here, which would otherwise outlive the test.
-	rc, err := apiclient.NewClient(w.Records.URL, recordstest.DefaultKey)
-	require.NoError(t, err)
-	deps.Logger, deps.Records, deps.Minutes = testLogger(t), rc, minutes.New(rc, mcfg)
+	// The clients and the domains are built once and handed in, as cmd
+	// does.
+	deps = testbot.Wire(t, w, acfg, deps)
+	deps.Logger, deps.Minutes = testLogger(t), minutes.New(deps.Records, mcfg)
 	b := testbot.Start(t, w, cfg, deps)
 	h.bot, h.http, h.send = b.Server, b.HTTP, b.Send
 	h.send.Now = deps.Now

@@ -66,7 +66,7 @@ func (h *homeUI) publishHome(ctx context.Context, user string, st homeState) err
 func (h *homeUI) publish(ctx context.Context, user string, st homeState) error {
 	view := h.build(ctx, user, st)
 	_, err := h.slack.PublishViewContext(ctx, slack.PublishViewContextRequest{UserID: user, View: view, Hash: hashArg(st.hash)})
-	h.metrics.slackCall("views.publish", err)
+	h.metrics.SlackCall("views.publish", err)
 	if err != nil {
 		return fmt.Errorf("views.publish: %w", err)
 	}
@@ -139,5 +139,6 @@ func (h *homeUI) build(ctx context.Context, user string, st homeState) slack.Hom
 		v.Minutes = append(v.Minutes, h.mins.svc.View(e))
 	}
 	v.Notifications = h.settings.homeNotifications(ctx, user, st.settingsNote)
+	v.Search = h.mins.search != nil
 	return blocks.Home(v)
 }

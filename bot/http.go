@@ -110,7 +110,19 @@ func writeAck(ctx context.Context, w http.ResponseWriter, log *slog.Logger, body
 		w.WriteHeader(http.StatusOK)
 		return
 	}
-	b, err := encodeAck(body)
+	var (
+		b   []byte
+		err error
+	)
+	if r, ok := body.(*reply); ok && r != nil && !r.fresh() {
+		// A reply sent once is encoded in a pooled buffer rather than kept.
+		buf := getBuffer()
+		defer putBuffer(buf)
+		b, err = r.appendJSON((*buf)[:0])
+		*buf = b
+	} else {
+		b, err = encodeAck(body)
+	}
 	if err != nil {
 		// Only a bug gets here; Slack still gets a 200 so it doesn't retry.
 		log.ErrorContext(ctx, "encode slack reply", "error", err)
@@ -182,7 +194,7 @@ func (s *Server) postResponse(ctx context.Context, responseURL string, msg any) 
 				err = ue.Err
 			}
 			err = fmt.Errorf("response_url: %w", err)
-			s.deps.Metrics.slackCall("response_url", err)
+			s.deps.Metrics.SlackCall("response_url", err)
 			return retry.Result{Err: err, Retry: true}
 		}
 		io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
@@ -191,7 +203,7 @@ func (s *Server) postResponse(ctx context.Context, responseURL string, msg any) 
 			return retry.Result{}
 		}
 		err = errors.New("response_url: HTTP " + strconv.Itoa(resp.StatusCode))
-		s.deps.Metrics.slackCall("response_url", err)
+		s.deps.Metrics.SlackCall("response_url", err)
 		r := retry.Result{Err: err, Retry: resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode >= 500}
 		if ra, aerr := strconv.Atoi(resp.Header.Get("Retry-After")); aerr == nil && ra > 0 {
 			r.After = time.Duration(ra) * time.Second

@@ -13,6 +13,7 @@ import (
 	"github.com/recordsbot/recordsbot/actions"
 	"github.com/recordsbot/recordsbot/apiclient"
 	"github.com/recordsbot/recordsbot/blocks"
+	"github.com/recordsbot/recordsbot/internal/metrics"
 	"github.com/recordsbot/recordsbot/internal/slackapi"
 )
 
@@ -39,11 +40,26 @@ type interaction struct {
 		ViewID      string `json:"view_id"`
 	} `json:"container"`
 	ResponseURL string `json:"response_url"`
-	// View is the Home tab version clicked on. Its hash goes back with
-	// the views.publish that answers the click, so a stale answer cannot
-	// overwrite a newer one (see homeUI.publishHome).
+	// TriggerID lets the answer open a modal (views.open), within three
+	// seconds and once (https://api.slack.com/docs/triggers).
+	TriggerID string `json:"trigger_id"`
+	// View is the view clicked on or submitted: the Home tab or a modal.
+	// Its hash goes back with the views.publish or views.update that
+	// answers the click, so a stale answer cannot overwrite a newer one
+	// (see homeUI.publishHome, clicks.updateSearchModal).
 	View struct {
-		Hash string `json:"hash"`
+		ID         string `json:"id"`
+		Hash       string `json:"hash"`
+		Type       string `json:"type"` // "home" or "modal"
+		CallbackID string `json:"callback_id"`
+		// State holds what was typed in the view's inputs, by block_id
+		// and action_id (a view_submission's
+		// view.state.values[block_id][action_id].value).
+		State struct {
+			Values map[string]map[string]struct {
+				Value *string `json:"value"`
+			} `json:"values"`
+		} `json:"state"`
 	} `json:"view"`
 	// Team and APIAppID name the workspace and the app, for a deep link
 	// to the app's Home tab.
@@ -89,8 +105,11 @@ func (s *Server) dispatchInteraction(ctx context.Context, payload []byte) ack {
 	var in interaction
 	if err := json.Unmarshal(payload, &in); err != nil {
 		s.log.WarnContext(ctx, "interaction: malformed payload", "error", err)
-		s.deps.Metrics.request("interaction", "malformed", "error")
+		s.deps.Metrics.Request(metrics.Interaction, "malformed", "error")
 		return nil
+	}
+	if in.Type == "view_submission" {
+		return s.dispatchViewSubmission(ctx, &in, start)
 	}
 	if in.Type != "block_actions" || len(in.Actions) == 0 {
 		s.log.DebugContext(ctx, "interaction ignored", "type", in.Type)
@@ -102,19 +121,19 @@ func (s *Server) dispatchInteraction(ctx context.Context, payload []byte) ack {
 		value = act.SelectedOption.Value
 	}
 	actionID := act.ActionID
-	release, ok := s.admit(ctx, "interaction")
+	release, ok := s.admit(ctx, metrics.Interaction)
 	if !ok {
-		s.deps.Metrics.request("interaction", metricActionID(actionID), "busy")
+		s.deps.Metrics.Request(metrics.Interaction, metricActionID(actionID), "busy")
 		s.sayBusy(ctx, in.ResponseURL)
 		return nil
 	}
 	s.withBudget(ctx, release, func(ctx context.Context) *reply {
 		s.clicks.click(ctx, &in, actionID, value)
-		s.deps.Metrics.finished("interaction", start)
+		s.deps.Metrics.Finished(metrics.Interaction, start)
 		return nil
 	}, nil)
-	s.deps.Metrics.acked("interaction", start)
-	s.deps.Metrics.request("interaction", metricActionID(actionID), "ok")
+	s.deps.Metrics.Acked(metrics.Interaction, start)
+	s.deps.Metrics.Request(metrics.Interaction, metricActionID(actionID), "ok")
 	return nil
 }
 
@@ -124,7 +143,7 @@ func metricActionID(id string) string {
 	case strings.HasPrefix(id, blocks.ActionStatusPrefix):
 		return "status"
 	case id == blocks.ActionActionsMore, id == blocks.ActionMeetingsNext, id == blocks.ActionMeetingAgenda,
-		id == blocks.ActionMeetingMinutes, id == blocks.ActionMeetingActions, id == blocks.ActionMinutesShare, id == blocks.ActionOpenLink, id == blocks.ActionHomeMore, id == blocks.ActionSearchMore,
+		id == blocks.ActionMeetingMinutes, id == blocks.ActionMeetingActions, id == blocks.ActionMinutesShare, id == blocks.ActionOpenLink, id == blocks.ActionHomeMore, id == blocks.ActionSearchMore, id == blocks.ActionHomeSearch,
 		id == blocks.ActionSettingsRemind, id == blocks.ActionSettingsRemindAt, id == blocks.ActionSettingsWeekdays,
 		id == blocks.ActionSettingsAssignDMs, id == blocks.ActionNotifyStop, id == blocks.ActionNotifySettings,
 		id == blocks.ActionFollowChoices, id == blocks.ActionDigestMine:
@@ -181,6 +200,8 @@ func (c *clicks) click(ctx context.Context, in *interaction, actionID, value str
 		c.clickShare(ctx, in, value)
 	case actionID == blocks.ActionSearchMore:
 		c.clickSearchMore(ctx, in, value)
+	case actionID == blocks.ActionHomeSearch:
+		c.openSearchModal(ctx, in)
 	case actionID == blocks.ActionHomeMore:
 		offset, _ := strconv.Atoi(value)
 		c.answerOnHome(ctx, in, homeState{offset: offset})
@@ -207,6 +228,12 @@ const msgStaleButton = ":thinking_face: I don't recognise that button (the messa
 // (replace) or as a new ephemeral message. From the App Home, which has no
 // response_url, the note is shown at the top of the Home tab.
 func (c *clicks) respond(ctx context.Context, in *interaction, r *reply, replace bool) {
+	if in.View.Type == "modal" {
+		// A modal has no response_url, and its answer would not show on
+		// the Home tab behind it: the modal says it instead.
+		c.noteInSearchModal(ctx, in, r.Text)
+		return
+	}
 	if in.Container.Type == "view" || in.ResponseURL == "" {
 		text := r.Text
 		c.answerOnHome(ctx, in, homeState{note: text})
@@ -326,7 +353,7 @@ func (c *clicks) clickStatus(ctx context.Context, in *interaction, value string)
 // updateMessage replaces the text and blocks of a message the bot posted.
 func (c *clicks) updateMessage(ctx context.Context, channel, ts, text string, bl []slack.Block) error {
 	_, _, _, err := c.slack.UpdateMessageContext(ctx, channel, ts, slack.MsgOptionText(text, false), slack.MsgOptionBlocks(bl...))
-	c.metrics.slackCall("chat.update", err)
+	c.metrics.SlackCall("chat.update", err)
 	return err
 }
 
@@ -350,7 +377,7 @@ func (c *clicks) clickShare(ctx context.Context, in *interaction, meetingID stri
 	key := shareKey(in)
 	_, _, err = c.slack.PostMessageContext(ctx, channel, slack.MsgOptionText(msg.Text, false), slack.MsgOptionBlocks(msg.Blocks...),
 		slack.MsgOptionMetadata(blocks.ShareMetadata(key, e.Meeting.ID)))
-	c.metrics.slackCall("chat.postMessage", err)
+	c.metrics.SlackCall("chat.postMessage", err)
 	shared := fmt.Sprintf(":white_check_mark: Shared the minutes of *%s* in this channel.", blocks.Escape(e.Meeting.Name()))
 	if err != nil {
 		switch code := slackapi.ErrorCode(err); {
@@ -396,7 +423,7 @@ func (c *clicks) shareOutcome(ctx context.Context, channel, key, shared string, 
 	lctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 	defer cancel()
 	_, found, err := slackapi.FindKeyed(lctx, c.slack, channel, key, shareHistoryDepth)
-	c.metrics.slackCall("conversations.history", err)
+	c.metrics.SlackCall("conversations.history", err)
 	switch {
 	case err != nil:
 		c.log.ErrorContext(ctx, "share minutes: answer lost, and the history could not be read", "error", postErr, "history_error", err)

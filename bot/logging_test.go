@@ -15,6 +15,7 @@ import (
 
 	"github.com/recordsbot/recordsbot/apiclient/recordstest"
 	"github.com/recordsbot/recordsbot/bot"
+	"github.com/recordsbot/recordsbot/internal/metrics"
 	"github.com/recordsbot/recordsbot/internal/requestid"
 	"github.com/recordsbot/recordsbot/internal/slackapi/slacktest"
 )
@@ -64,7 +65,7 @@ func TestLogsOfRealRequestsCarryTheirIDAndNoSecrets(t *testing.T) {
 	h := newHarness(t)
 	var logs lockedBuffer
 	logger := slog.New(requestid.LogHandler(slog.NewJSONHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug})))
-	h.rebuild(bot.Deps{Logger: logger, Metrics: bot.NewMetrics()}, func(c *bot.Config) { c.AckBudget = 100 * time.Millisecond })
+	h.rebuild(bot.Deps{Logger: logger, Metrics: metrics.New()}, withConfig(func(c *bot.Config) { c.AckBudget = 100 * time.Millisecond }))
 	alice := h.person("alice")
 	const marker = "zz-private-words"
 

@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/recordsbot/recordsbot/actions"
 	"github.com/recordsbot/recordsbot/apiclient/recordstest"
 	"github.com/recordsbot/recordsbot/bot"
 	"github.com/recordsbot/recordsbot/bot/minutespage"
@@ -130,10 +131,10 @@ func TestMinutesArchiveShowsTheOrganisationAndApprovalDates(t *testing.T) {
 	t.Parallel()
 	london, err := time.LoadLocation("Europe/London")
 	require.NoError(t, err)
-	h := newHarness(t, withAuditHistory(), withConfig(func(c *bot.Config) {
-		c.OrgName = "Riverside & Co Trust"
-		c.Zone = london
-	}))
+	// The organisation's time zone (RECORDS_TIMEZONE) is the action
+	// domain's, the one serve builds and hands to the bot.
+	h := newHarness(t, withAuditHistory(), withConfig(func(c *bot.Config) { c.OrgName = "Riverside & Co Trust" }),
+		withActions(func(c *actions.Config) { c.Zone = london }))
 	r := h.fetchPage("", "/minutes?committee=Audit", nil)
 	require.Equal(t, http.StatusOK, r.status)
 	assert.Contains(t, r.body, `<span class="org-name">Riverside &amp; Co Trust</span>`)

@@ -15,6 +15,7 @@ import (
 	"golang.org/x/time/rate"
 
 	"github.com/recordsbot/recordsbot/apiclient"
+	"github.com/recordsbot/recordsbot/internal/metrics"
 )
 
 // The public routes (the minutes pages and their stylesheet) need no
@@ -87,7 +88,7 @@ type publicGuard struct {
 	limits  PublicLimits
 	records *rate.Limiter // the shared bucket of records calls
 	now     func() time.Time
-	metrics *Metrics
+	metrics *metrics.Set
 	log     *slog.Logger
 
 	mu      sync.Mutex
@@ -99,7 +100,7 @@ type client struct {
 	seen time.Time
 }
 
-func newPublicGuard(l PublicLimits, now func() time.Time, m *Metrics, log *slog.Logger) *publicGuard {
+func newPublicGuard(l PublicLimits, now func() time.Time, m *metrics.Set, log *slog.Logger) *publicGuard {
 	l.setDefaults()
 	return &publicGuard{
 		limits: l, records: rate.NewLimiter(l.RecordsCalls, l.RecordsBurst),
@@ -113,7 +114,7 @@ func (g *publicGuard) wrap(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		addr := g.clientAddr(r)
 		if wait := g.admit(addr); wait > 0 {
-			g.metrics.publicRefused("client_limit")
+			g.metrics.PublicRefused("client_limit")
 			g.log.DebugContext(r.Context(), "public page: client over its rate", "client", addr.String())
 			w.Header().Set("Retry-After", retryAfterSeconds(wait))
 			http.Error(w, "Too many requests from your address. Please wait a moment and try again.", http.StatusTooManyRequests)
@@ -244,6 +245,6 @@ func (b budget) Allow() bool {
 	if b.g.records.AllowN(b.g.now(), 1) {
 		return true
 	}
-	b.g.metrics.publicRefused("records_cap")
+	b.g.metrics.PublicRefused("records_cap")
 	return false
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/recordsbot/recordsbot/bot"
+	"github.com/recordsbot/recordsbot/internal/metrics"
 )
 
 // fetchFrom requests path as the client at addr, through a proxy on the
@@ -40,11 +41,11 @@ func loopbackProxy(t *testing.T) []netip.Prefix {
 func TestPublicBurstStaysUnderTheRecordsCap(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
-	m := bot.NewMetrics()
+	m := metrics.New()
 	const calls, burst = 10, 20
-	h.rebuild(bot.Deps{Metrics: m}, func(c *bot.Config) {
+	h.rebuild(bot.Deps{Metrics: m}, withConfig(func(c *bot.Config) {
 		c.Public = bot.PublicLimits{RecordsCalls: calls, RecordsBurst: burst, TrustedProxies: loopbackProxy(t)}
-	})
+	}))
 	real, _ := h.demoMinutes(plainApproved)
 	require.Equal(t, http.StatusOK, h.fetchPage("", minutesPath(real.ID), nil).status, "a page read before the burst is cached")
 	h.records.ResetRequests()
@@ -116,10 +117,10 @@ func TestPublicPerClientLimit(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			h := newHarness(t)
-			m := bot.NewMetrics()
-			h.rebuild(bot.Deps{Metrics: m}, func(c *bot.Config) {
+			m := metrics.New()
+			h.rebuild(bot.Deps{Metrics: m}, withConfig(func(c *bot.Config) {
 				c.Public = bot.PublicLimits{PerClient: 1, PerClientBurst: 5, TrustedProxies: tt.proxies}
-			})
+			}))
 			for i := range 5 {
 				r := h.fetchFrom("203.0.113.7", "/minutes/assets/style.css", nil)
 				require.Equal(t, http.StatusOK, r.status, "request %d within the burst", i)
@@ -174,7 +175,7 @@ func TestPublicPagesIgnoreRange(t *testing.T) {
 func TestPublicArchiveColdWithDefaultLimits(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
-	h.rebuild(bot.Deps{}, func(c *bot.Config) { c.Public = bot.PublicLimits{} })
+	h.rebuild(bot.Deps{}, withConfig(func(c *bot.Config) { c.Public = bot.PublicLimits{} }))
 	r := h.fetchPage("", "/minutes", nil)
 	assert.Equal(t, http.StatusOK, r.status, "a cold /minutes is answered, not 503\n%s", r.body)
 	t.Logf("records calls for a cold /minutes: %d", h.records.Count("", ""))

@@ -184,7 +184,7 @@ func TestHomeShowsTextEscapedOnce(t *testing.T) {
 	t.Parallel()
 	const title = "Brief R&D on the <new> policy"
 	var id string
-	h := newHarness(t, withConfig(func(c *bot.Config) { c.ActionsCacheTTL = -1 }), withDataset(func(d *recordstest.Dataset) {
+	h := newHarness(t, withActions(func(c *actions.Config) { c.CacheTTL = -1 }), withDataset(func(d *recordstest.Dataset) {
 		for i := range d.Actions {
 			if strings.EqualFold(d.Actions[i].AssigneeEmail, d.People[0].Email) && d.Actions[i].Status == "open" {
 				d.Actions[i].Title, id = title, d.Actions[i].ID

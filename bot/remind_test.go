@@ -13,9 +13,11 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/recordsbot/recordsbot/actions"
 	"github.com/recordsbot/recordsbot/apiclient"
 	"github.com/recordsbot/recordsbot/apiclient/recordstest"
 	"github.com/recordsbot/recordsbot/bot"
+	"github.com/recordsbot/recordsbot/internal/metrics"
 	"github.com/recordsbot/recordsbot/internal/slackapi/slacktest"
 	"github.com/recordsbot/recordsbot/remind"
 )
@@ -70,17 +72,17 @@ type remindRun struct {
 // USER_MAP when cfg leaves them out. The job paces itself to Slack's tiers
 // on a clock 1,000 times faster than real time, as the harness's fake has
 // no tiers; remindRealTime paces in real time.
-func (h *harness) remind(cfg remind.Config, metrics *bot.Metrics) remindRun {
+func (h *harness) remind(cfg remind.Config, m *metrics.Set) remindRun {
 	h.t.Helper()
-	return h.remindOn(slacktest.NewScaledClock(time.Now(), 1000), cfg, metrics)
+	return h.remindOn(slacktest.NewScaledClock(time.Now(), 1000), cfg, m)
 }
 
-func (h *harness) remindRealTime(cfg remind.Config, metrics *bot.Metrics) remindRun {
+func (h *harness) remindRealTime(cfg remind.Config, m *metrics.Set) remindRun {
 	h.t.Helper()
-	return h.remindOn(nil, cfg, metrics)
+	return h.remindOn(nil, cfg, m)
 }
 
-func (h *harness) remindOn(clock remind.Clock, cfg remind.Config, metrics *bot.Metrics) remindRun {
+func (h *harness) remindOn(clock remind.Clock, cfg remind.Config, m *metrics.Set) remindRun {
 	h.t.Helper()
 	if cfg.Now.IsZero() {
 		cfg.Now = remindNow
@@ -95,7 +97,7 @@ func (h *harness) remindOn(clock remind.Clock, cfg remind.Config, metrics *bot.M
 		Records: rc,
 		Slack:   slack.New(slacktest.DefaultToken, slack.OptionAPIURL(h.slack.APIURL())),
 		Logger:  testLogger(h.t),
-		Metrics: metrics,
+		Metrics: m,
 		Out:     &out,
 		Clock:   clock,
 		Store:   h.jobStore(),
@@ -303,7 +305,7 @@ func TestRemindWaitsForRetryAfter(t *testing.T) {
 	h := newHarness(t, withDataset(remindDataset))
 	h.slack.InjectFault(slacktest.Fault{Method: "chat.postMessage", HTTPStatus: http.StatusTooManyRequests, RetryAfter: 1, Times: 1})
 	h.slack.InjectFault(slacktest.Fault{Method: "users.lookupByEmail", HTTPStatus: http.StatusTooManyRequests, RetryAfter: 1, Times: 1})
-	m := bot.NewMetrics()
+	m := metrics.New()
 	run := h.remindRealTime(remind.Config{Days: 3}, m)
 	require.NoError(t, run.err)
 	assert.Equal(t, 4, run.sum.Reminded, "everyone is reminded in the end")
@@ -330,7 +332,7 @@ func TestRemindWaitsForRetryAfter(t *testing.T) {
 }
 
 // metricValue returns the counter with a label value from m's registry.
-func metricValue(t *testing.T, m *bot.Metrics, name, label string) float64 {
+func metricValue(t *testing.T, m *metrics.Set, name, label string) float64 {
 	t.Helper()
 	families, err := m.Registry().Gather()
 	require.NoError(t, err)
@@ -370,7 +372,7 @@ func TestRemindPartialFailure(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, withDataset(remindDataset))
 	h.slack.InjectFault(slacktest.Fault{Method: "chat.postMessage", Error: "fatal_error", Times: 1})
-	m := bot.NewMetrics()
+	m := metrics.New()
 	run := h.remind(remind.Config{Days: 3}, m)
 	require.ErrorIs(t, run.err, remind.ErrRemindersFailed)
 	require.Len(t, run.sum.Failed, 1)
@@ -446,8 +448,8 @@ func TestRemindSkipsWeekends(t *testing.T) {
 // checks that `serve` changes the action and updates that DM in place.
 func TestRemindButtonsWorkInTheDM(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t, withDataset(remindDataset), withConfig(func(c *bot.Config) {
-		c.UserMap = map[string]string{"dee mapped": "U0DEE"}
+	h := newHarness(t, withDataset(remindDataset), withActions(func(c *actions.Config) {
+		c.UserMap = actions.NewUserMap(map[string]string{"dee mapped": "U0DEE"})
 	}))
 	require.NoError(t, h.remind(remind.Config{Days: 3}, nil).err)
 	stored, dm := h.dm("DU0ALICE")

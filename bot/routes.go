@@ -13,7 +13,7 @@ func addRoutes(r chi.Router, s *Server) {
 	r.Method(http.MethodPost, "/slack/events", verified(s.cfg.SigningSecret, s.cfg.MaxBodyBytes, s.deps.Now, s.log, handleSlack(s)))
 	r.Get("/healthz", handleHealthz())
 	r.Get("/readyz", handleReadyz(s.deps.Ready))
-	r.Method(http.MethodGet, "/metrics", handleMetrics(s.deps.Metrics))
+	r.Method(http.MethodGet, "/metrics", s.deps.Metrics.Handler())
 	// The public routes need no login; s.public bounds what they cost.
 	// They are the archive, its feed and one meeting's minutes
 	// (PUBLIC_MINUTES); chi tries the fixed /minutes/feed.atom before the

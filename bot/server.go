@@ -22,6 +22,7 @@ import (
 	"github.com/recordsbot/recordsbot/apiclient"
 	"github.com/recordsbot/recordsbot/bot/minutespage"
 	"github.com/recordsbot/recordsbot/internal/health"
+	"github.com/recordsbot/recordsbot/internal/metrics"
 	"github.com/recordsbot/recordsbot/internal/requestid"
 	"github.com/recordsbot/recordsbot/minutes"
 	"github.com/recordsbot/recordsbot/store"
@@ -55,6 +56,8 @@ type SlackAPI interface {
 	PostEphemeralContext(ctx context.Context, channelID, userID string, options ...slack.MsgOption) (string, error)
 	UpdateMessageContext(ctx context.Context, channelID, timestamp string, options ...slack.MsgOption) (string, string, string, error)
 	PublishViewContext(ctx context.Context, req slack.PublishViewContextRequest) (*slack.ViewResponse, error)
+	OpenViewContext(ctx context.Context, triggerID string, view slack.ModalViewRequest) (*slack.ViewResponse, error)
+	UpdateViewContext(ctx context.Context, view slack.ModalViewRequest, externalID, hash, viewID string) (*slack.ViewResponse, error)
 	UnfurlMessageContext(ctx context.Context, channelID, timestamp string, unfurls map[string]slack.Attachment, options ...slack.MsgOption) (string, string, string, error)
 	OpenConversationContext(ctx context.Context, params *slack.OpenConversationParameters) (*slack.Channel, bool, bool, error)
 	GetConversationHistoryContext(ctx context.Context, params *slack.GetConversationHistoryParameters) (*slack.GetConversationHistoryResponse, error)
@@ -66,31 +69,12 @@ type SlackAPI interface {
 type Config struct {
 	// SigningSecret verifies requests from Slack. Required for HTTP.
 	SigningSecret string
-	// Admins may change any action and see anyone's.
-	Admins []string
-	// ActionsVisibility is whose actions members may see
-	// (ACTIONS_VISIBILITY; see actions.Service.CanSee). Default
-	// actions.VisibleOwn.
-	ActionsVisibility actions.Visibility
-	// UserMap maps a records assignee (email, name or ID, compared
-	// case-insensitively) to a Slack user ID, for people whose records
-	// identity is not their Slack email.
-	UserMap map[string]string
 	// AckBudget is how long a request may work before Slack is answered
 	// with an interim reply and the result follows via response_url.
 	// Default 2 s (Slack allows 3 s).
 	AckBudget time.Duration
 	// WorkTimeout bounds work that continues after the ack. Default 15 s.
 	WorkTimeout time.Duration
-	// ActionsCacheTTL is how long the organisation's action list is reused
-	// between commands. Default 5 s; negative disables the cache.
-	ActionsCacheTTL time.Duration
-	// UserCacheTTL is how long a Slack user's profile (email) is reused.
-	// Default 10 min.
-	UserCacheTTL time.Duration
-	// Zone is the organisation's time zone (RECORDS_TIMEZONE): a date-only
-	// deadline ends at midnight there. Default UTC.
-	Zone *time.Location
 	// PageSize is the number of rows per message page. Default 10.
 	PageSize int
 	// MaxBodyBytes caps a request body from Slack. Default 1 MiB.
@@ -98,8 +82,10 @@ type Config struct {
 	// OrgName is the organisation's name (ORG_NAME), shown on the public
 	// pages and in their feed; empty: none.
 	OrgName string
-	// FollowAdminsOnly lets only Admins follow and unfollow committees
-	// (FOLLOW_ADMINS_ONLY); by default anyone in the channel may.
+	// FollowAdminsOnly lets only the action domain's admins
+	// (ADMIN_USER_IDS, actions.Service.IsAdmin) follow and unfollow
+	// committees (FOLLOW_ADMINS_ONLY); by default anyone in the channel
+	// may.
 	FollowAdminsOnly bool
 	// FollowDefaults are what a follow hears until its channel chooses
 	// (FOLLOW_DEFAULTS); the zero value hears everything.
@@ -122,12 +108,6 @@ func (c *Config) setDefaults() {
 	}
 	if c.WorkTimeout <= 0 {
 		c.WorkTimeout = 15 * time.Second
-	}
-	if c.ActionsCacheTTL == 0 {
-		c.ActionsCacheTTL = 5 * time.Second
-	}
-	if c.UserCacheTTL <= 0 {
-		c.UserCacheTTL = 10 * time.Minute
 	}
 	if c.MaxInFlight <= 0 {
 		c.MaxInFlight = inFlightSlots(c.WorkTimeout)
@@ -152,12 +132,16 @@ type Deps struct {
 	// Ready reports why this process cannot take requests (nil: it can),
 	// as /readyz says; such as "shutting down". Default: always ready.
 	Ready func() error
-	// Metrics is served on /metrics and updated by every request; nil: none.
-	Metrics *Metrics
-	// Actions is the action domain; nil: one built from Records, Slack and
-	// the Config (Admins, UserMap, ActionsCacheTTL, UserCacheTTL, Zone,
-	// ActionsVisibility).
-	// Pass one to share it with a job in the same process.
+	// Metrics is served on /metrics and updated by every request; nil:
+	// none, and no /metrics route. serve builds it once and shares it with
+	// the clients' transports and the jobs.
+	Metrics *metrics.Set
+	// Actions is the action domain: who is an admin, USER_MAP, whose
+	// actions each may see, the shared list and its TTL, the
+	// organisation's time zone (also the public pages'). serve passes the
+	// one run builds and shares with the jobs; nil: one over Records and
+	// Slack with actions.Config's defaults (no admins, own actions only,
+	// UTC).
 	Actions *actions.Service
 	// Minutes is the minutes domain (which minutes may be shown, the
 	// shared cache, the public pages and their URL); nil: one over
@@ -231,17 +215,16 @@ func NewServer(cfg Config, deps Deps) *Server {
 	s := &Server{cfg: cfg, deps: deps, log: deps.Logger}
 	dom := deps.Actions
 	if dom == nil {
-		dom = actions.New(deps.Records, deps.Slack, actions.Config{
-			Admins: cfg.Admins, UserMap: actions.NewUserMap(cfg.UserMap),
-			CacheTTL: cfg.ActionsCacheTTL, ProfileTTL: cfg.UserCacheTTL, Zone: cfg.Zone, Now: deps.Now,
-			Visibility: cfg.ActionsVisibility,
-		})
+		dom = actions.New(deps.Records, deps.Slack, actions.Config{Now: deps.Now})
 	}
 	s.dom = dom
 	say := s.userMessage
 	acts := &actionsUI{dom: dom, meetings: deps.Records, revs: newRevisions(deps.Now()), now: deps.Now,
 		pageSize: cfg.PageSize, log: s.log, say: say}
-	if cfg.ActionsCacheTTL > 0 {
+	// Replies are memoised per version of the shared list; with the cache
+	// off every command reads a new list, so a memo would only hold
+	// replies never served again.
+	if dom.Caches() {
 		acts.memo = newReplyMemo()
 	}
 	if deps.Minutes == nil {
@@ -253,7 +236,7 @@ func NewServer(cfg Config, deps Deps) *Server {
 	if deps.MinutesSearch == nil && search != nil {
 		deps.MinutesSearch = archiveSearch(search)
 	}
-	s.site = minutespage.New(deps.Minutes, minutespage.Options{OrgName: cfg.OrgName, Zone: cfg.Zone, Search: deps.MinutesSearch, Log: s.log})
+	s.site = minutespage.New(deps.Minutes, minutespage.Options{OrgName: cfg.OrgName, Zone: dom.Zone(), Search: deps.MinutesSearch, Log: s.log})
 	mins := &minutesUI{records: deps.Records, svc: deps.Minutes, search: search, pageSize: cfg.PageSize, now: deps.Now, say: say,
 		follow: &followUI{store: deps.Store, baseline: deps.Baseline, records: deps.Records, slack: deps.Slack, metrics: deps.Metrics,
 			adminsOnly: cfg.FollowAdminsOnly, defaults: cfg.FollowDefaults, isAdmin: dom.IsAdmin, who: dom.Who, now: deps.Now, log: s.log, say: say}}

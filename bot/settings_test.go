@@ -25,9 +25,9 @@ import (
 func TestHomeNotificationSettings(t *testing.T) {
 	t.Parallel()
 	onEachStore(t, func(t *testing.T, st *store.Store) {
-		h := newStoreHarness(t, st, func(c *bot.Config) {
+		h := newStoreHarness(t, st, withConfig(func(c *bot.Config) {
 			c.Notify = bot.NotifyDefaults{RemindAt: "08:00", AssignDMsOff: true}
-		})
+		}))
 		alice := h.person("alice")
 
 		view := h.openHome(t, "Ev_settings", alice)

@@ -20,10 +20,12 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/recordsbot/recordsbot/actions"
 	"github.com/recordsbot/recordsbot/apiclient"
 	"github.com/recordsbot/recordsbot/apiclient/recordstest"
 	"github.com/recordsbot/recordsbot/bot"
 	"github.com/recordsbot/recordsbot/bot/loadtest"
+	"github.com/recordsbot/recordsbot/internal/metrics"
 	"github.com/recordsbot/recordsbot/internal/slackapi/slacktest"
 	"github.com/recordsbot/recordsbot/internal/testworld"
 	"github.com/recordsbot/recordsbot/minutes"
@@ -137,24 +139,22 @@ func startSoakBot(t *testing.T) *soakBot {
 		s.users = append(s.users, p.SlackID)
 	}
 
-	metrics := bot.NewMetrics()
+	ms := metrics.New()
 	recordsTr := apiclient.DefaultTransport()
 	slackTr := http.DefaultTransport.(*http.Transport).Clone()
 	responseTr := http.DefaultTransport.(*http.Transport).Clone()
 	s.transports = []*http.Transport{recordsTr, slackTr, responseTr}
-	rc, err := apiclient.NewClient(s.records.URL, recordstest.DefaultKey, apiclient.WithTransport(metrics.RecordsTransport(recordsTr)))
+	rc, err := apiclient.NewClient(s.records.URL, recordstest.DefaultKey, apiclient.WithTransport(ms.RecordsTransport(recordsTr)))
 	require.NoError(t, err)
 	api := slack.New(slacktest.DefaultToken, slack.OptionAPIURL(fake.APIURL()),
-		slack.OptionHTTPClient(&http.Client{Timeout: 15 * time.Second, Transport: metrics.SlackTransport(slackTr)}))
-	s.bot = bot.NewServer(bot.Config{
-		SigningSecret: testSecret,
-		// Short, so that the faults reach /actions often rather than
+		slack.OptionHTTPClient(&http.Client{Timeout: 15 * time.Second, Transport: ms.SlackTransport(slackTr)}))
+	s.bot = bot.NewServer(bot.Config{SigningSecret: testSecret}, bot.Deps{
+		Logger: slog.New(s.logs), Records: rc, Slack: api, Metrics: ms,
+		// A short TTL, so that the faults reach /actions often rather than
 		// hiding behind the cache.
-		ActionsCacheTTL: time.Second,
-	}, bot.Deps{
-		Logger: slog.New(s.logs), Records: rc, Slack: api, Metrics: metrics,
+		Actions:    actions.New(rc, api, actions.Config{CacheTTL: time.Second}),
 		Minutes:    minutes.New(rc, minutes.Config{PublicURL: "https://records-bot.example.org", Public: true}),
-		HTTPClient: &http.Client{Timeout: 10 * time.Second, Transport: metrics.SlackTransport(responseTr)},
+		HTTPClient: &http.Client{Timeout: 10 * time.Second, Transport: ms.SlackTransport(responseTr)},
 	})
 	hs := &http.Server{
 		Handler:           s.bot,

@@ -13,6 +13,7 @@ import (
 	"github.com/slack-go/slack"
 	"github.com/slack-go/slack/socketmode"
 
+	"github.com/recordsbot/recordsbot/internal/metrics"
 	"github.com/recordsbot/recordsbot/internal/requestid"
 	"github.com/recordsbot/recordsbot/internal/slackapi"
 )
@@ -126,7 +127,7 @@ func (s *Server) socketDrain(client *socketmode.Client, handling *sync.WaitGroup
 		case evt := <-client.Events:
 			if id := envelopeID(evt); id != "" {
 				s.log.Warn("socket mode: envelope arrived during shutdown; left for Slack to redeliver", "envelope_id", id, "type", string(evt.Type))
-				s.deps.Metrics.socketEnvelope(string(evt.Type), "shutdown")
+				s.deps.Metrics.SocketEnvelope(string(evt.Type), "shutdown")
 			}
 		}
 	}
@@ -153,14 +154,14 @@ func envelopeID(evt socketmode.Event) string {
 func (s *Server) socketEvent(ctx context.Context, client *socketmode.Client, evt socketmode.Event, handling *sync.WaitGroup) error {
 	switch evt.Type {
 	case socketmode.EventTypeConnecting:
-		s.deps.Metrics.socketConnected(false)
+		s.deps.Metrics.SocketConnected(false)
 		if c, ok := evt.Data.(*slack.ConnectingEvent); ok && c.ConnectionCount > 0 && c.Attempt == 1 {
 			s.log.InfoContext(ctx, "socket mode: reconnecting", "connection", c.ConnectionCount+1)
 		} else {
 			s.log.DebugContext(ctx, "socket mode: connecting")
 		}
 	case socketmode.EventTypeConnected:
-		s.deps.Metrics.socketConnected(true)
+		s.deps.Metrics.SocketConnected(true)
 		n := 1
 		if c, ok := evt.Data.(*socketmode.ConnectedEvent); ok {
 			n = c.ConnectionCount + 1
@@ -191,7 +192,7 @@ func (s *Server) socketEvent(ctx context.Context, client *socketmode.Client, evt
 			}
 			s.log.ErrorContext(ctx, "socket mode: ack could not be written", "envelope_id", id, "error", w.Cause)
 		}
-		s.deps.Metrics.socketEnvelope("", "ack_failed")
+		s.deps.Metrics.SocketEnvelope("", "ack_failed")
 	case socketmode.EventTypeHello:
 		attrs := []any{}
 		if evt.Request != nil {
@@ -202,7 +203,7 @@ func (s *Server) socketEvent(ctx context.Context, client *socketmode.Client, evt
 		env, ok := badEnvelope(evt)
 		if !ok {
 			s.log.WarnContext(ctx, "socket mode: unreadable message without envelope id; cannot ack it")
-			s.deps.Metrics.socketEnvelope("", "unreadable")
+			s.deps.Metrics.SocketEnvelope("", "unreadable")
 			return nil
 		}
 		// slack-go could not parse it (say, an interaction whose blocks
@@ -315,7 +316,7 @@ func (s *Server) handleEnvelope(ctx context.Context, client *socketmode.Client, 
 		var cmd slack.SlashCommand
 		if err := json.Unmarshal(env.Payload, &cmd); err != nil {
 			s.log.WarnContext(ctx, "socket mode: malformed slash command", "error", err)
-			s.deps.Metrics.request("command", "malformed", "error")
+			s.deps.Metrics.Request(metrics.Command, "malformed", "error")
 			break
 		}
 		responseURL = cmd.ResponseURL
@@ -350,10 +351,10 @@ func (s *Server) socketAck(ctx context.Context, client *socketmode.Client, env s
 	defer cancel()
 	if err := client.AckCtx(actx, env.ID, body); err != nil {
 		s.log.ErrorContext(ctx, "socket mode: ack failed", "envelope_id", env.ID, "error", err)
-		s.deps.Metrics.socketEnvelope(env.Type, "ack_failed")
+		s.deps.Metrics.SocketEnvelope(env.Type, "ack_failed")
 		return
 	}
-	s.deps.Metrics.socketEnvelope(env.Type, "acked")
+	s.deps.Metrics.SocketEnvelope(env.Type, "acked")
 }
 
 // replyTooLarge sends a reply too large for an ack through responseURL and

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/recordsbot/recordsbot/actions"
+	"github.com/recordsbot/recordsbot/internal/metrics"
 	"github.com/recordsbot/recordsbot/minutes"
 	"github.com/recordsbot/recordsbot/store"
 )
@@ -57,7 +58,7 @@ type followUI struct {
 	baseline   func(ctx context.Context, f store.Follow) error // nil: the watcher's next poll takes it
 	records    MeetingReader
 	slack      SlackAPI
-	metrics    *Metrics
+	metrics    *metrics.Set
 	adminsOnly bool
 	defaults   store.FollowDefaults // what a follow hears until its channel chooses
 	isAdmin    func(userID string) bool
@@ -85,7 +86,7 @@ type homeUI struct {
 	acts     *actionsUI
 	mins     *minutesUI
 	slack    SlackAPI
-	metrics  *Metrics
+	metrics  *metrics.Set
 	settings *settingsUI
 	now      func() time.Time
 	log      *slog.Logger
@@ -96,7 +97,7 @@ type homeUI struct {
 type unfurler struct {
 	mins    *minutesUI
 	slack   SlackAPI
-	metrics *Metrics
+	metrics *metrics.Set
 	log     *slog.Logger
 }
 
@@ -107,7 +108,7 @@ type clicks struct {
 	mins     *minutesUI
 	home     *homeUI
 	slack    SlackAPI
-	metrics  *Metrics
+	metrics  *metrics.Set
 	settings *settingsUI
 	post     func(ctx context.Context, responseURL string, msg any) error
 	now      func() time.Time

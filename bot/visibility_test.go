@@ -46,10 +46,7 @@ func TestWhoSeesWhat(t *testing.T) {
 			// Follows need the store: on each engine.
 			onEachStore(t, func(t *testing.T, st *store.Store) {
 				h := newHarness(t)
-				h.rebuild(bot.Deps{Store: st}, func(c *bot.Config) {
-					c.Admins = []string{"U0ALICE"}
-					c.ActionsVisibility = vis
-				})
+				h.rebuild(bot.Deps{Store: st}, withAdmins("U0ALICE"), withVisibility(vis))
 				bob := h.person("bob")
 				viewers := []viewer{
 					{role: "member", user: h.person("carol")},
@@ -254,8 +251,8 @@ func (h *harness) meetingActions(m recordstest.Meeting, user slacktest.User) (mi
 // can; their own is shown as before.
 func TestProfileUnknownUnderOrganisation(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t, withVisibility(actions.VisibleOrganisation), withConfig(func(c *bot.Config) {
-		c.UserMap = map[string]string{"carol@example.org": "U0CAROL"}
+	h := newHarness(t, withVisibility(actions.VisibleOrganisation), withActions(func(c *actions.Config) {
+		c.UserMap = actions.NewUserMap(map[string]string{"carol@example.org": "U0CAROL"})
 	}))
 	carol := h.person("carol")
 	h.slack.InjectFault(slacktest.Fault{Method: "users.info", HTTPStatus: http.StatusInternalServerError})

@@ -69,6 +69,8 @@ type console struct {
 	// assigned numbers the actions `assign` adds.
 	assigned int
 	hinted   bool
+	// modalHashes holds the version of each modal last shown.
+	modalHashes map[string]string
 }
 
 // button is a numbered control and the message it is on.
@@ -89,6 +91,8 @@ const (
 	inMessage
 	// inHome is the App Home view, clicked with the view.
 	inHome
+	// inModal is a modal, clicked with the view as Slack serves it.
+	inModal
 )
 
 // origin is where a message is, which decides how a click on it is sent.
@@ -96,6 +100,7 @@ type origin struct {
 	kind    originKind
 	channel string
 	ts      string
+	view    string // a modal's view ID
 }
 
 // cursor counts what of the stand-in's record has been shown.
@@ -129,6 +134,7 @@ func newConsole(env *demoEnv, out io.Writer, opts consoleOptions) (*console, err
 		opts:            opts,
 		responseChannel: map[string]string{},
 		clickResponses:  map[string]bool{},
+		modalHashes:     map[string]string{},
 		r: renderer{
 			p:        palette{on: opts.Color},
 			now:      opts.Now,
@@ -271,6 +277,8 @@ func (c *console) do(ctx context.Context, line string) (quit bool, err error) {
 		return false, c.click(ctx, n, strings.TrimSpace(option))
 	case "home":
 		return false, c.home(ctx)
+	case "search":
+		return false, c.searchModal(ctx, rest)
 	case "remind":
 		return false, c.remind(ctx)
 	case "watch":
@@ -329,6 +337,7 @@ func (c *console) help() {
 		{"click N   (or just N)", "press button [N] of the messages above"},
 		{"click N OPTION", "choose OPTION in menu [N], like: click 5 10:00"},
 		{"home", "open your App Home tab"},
+		{"search WORDS", "type WORDS into the open Search minutes window and press Search (home, then its Search minutes button, opens it)"},
 		{"remind", "run the daily reminder job and show the DMs it sends"},
 		{"dms", "show the DMs recordsbot has sent you"},
 		{"/minutes follow COMMITTEE", "make #general hear of that committee's new minutes (unfollow, following)"},

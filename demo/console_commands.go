@@ -121,6 +121,12 @@ func (c *console) click(ctx context.Context, n int, option string) error {
 			return errors.New("your Home tab is empty; type home to open it")
 		}
 		click.View = v
+	case inModal:
+		m, ok := c.env.slack.Modal(b.where.view)
+		if !ok || !m.Open {
+			return errors.New("that window is closed")
+		}
+		click.View = m.Served
 	}
 	c.printf("%s\n", c.r.p.grey(fmt.Sprintf("@%s clicks “%s”", handle(c.me), b.Label)))
 	if b.URL != "" {

@@ -110,6 +110,7 @@ func (c *console) showNew(sc *screen) {
 	for _, u := range unfurls[min(seen.unfurls, len(unfurls)):] {
 		c.showUnfurl(sc, u)
 	}
+	c.showModals(sc)
 	if len(others) > 0 {
 		slices.SortFunc(others, func(a, b slacktest.Message) int {
 			return strings.Compare(c.r.handles[strings.TrimPrefix(a.Channel, "D")], c.r.handles[strings.TrimPrefix(b.Channel, "D")])

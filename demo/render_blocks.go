@@ -46,6 +46,13 @@ type kitBlock struct {
 	Elements  []json.RawMessage `json:"elements"`
 	ImageURL  string            `json:"image_url"`
 	AltText   string            `json:"alt_text"`
+	// Label, Hint and Element are an input block's (in a modal).
+	Label   *kitText `json:"label"`
+	Hint    *kitText `json:"hint"`
+	Element struct {
+		InitialValue string   `json:"initial_value"`
+		Placeholder  *kitText `json:"placeholder"`
+	} `json:"element"`
 }
 
 // kitText is a text object.
@@ -100,7 +107,7 @@ func (r *renderer) blocks(raw []json.RawMessage, press func(control) int) []stri
 			continue
 		}
 		switch b.Type {
-		case "header", "section", "divider", "image":
+		case "header", "section", "divider", "image", "input":
 			// Slack leaves space above these; actions and context blocks
 			// sit right under the block they belong to.
 			if i > 0 {
@@ -149,11 +156,31 @@ func (r *renderer) blocks(raw []json.RawMessage, press func(control) int) []stri
 			lines = append(lines, r.controls(b.BlockID, b.Elements, press))
 		case "divider":
 			lines = append(lines, r.p.grey(strings.Repeat("─", 40)))
+		case "input":
+			lines = append(lines, r.input(b)...)
 		case "image":
 			lines = append(lines, fmt.Sprintf("[image: %s] %s", b.AltText, b.ImageURL))
 		default:
 			lines = append(lines, r.p.grey("["+b.Type+" block, not shown here]"))
 		}
+	}
+	return lines
+}
+
+// input is a modal's text input: its label, a box with what it holds (or
+// its placeholder, greyed) and its hint.
+func (r *renderer) input(b kitBlock) []string {
+	var lines []string
+	if b.Label != nil {
+		lines = append(lines, r.p.bold(r.plainText(b.Label.Text, b.Label.Emoji)))
+	}
+	box := b.Element.InitialValue
+	if box == "" && b.Element.Placeholder != nil {
+		box = r.p.grey(b.Element.Placeholder.Text)
+	}
+	lines = append(lines, "[ "+box+" ]")
+	if b.Hint != nil {
+		lines = append(lines, r.p.grey(r.plainText(b.Hint.Text, b.Hint.Emoji)))
 	}
 	return lines
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/recordsbot/recordsbot/apiclient"
 	"github.com/recordsbot/recordsbot/apiclient/recordstest"
 	"github.com/recordsbot/recordsbot/bot"
+	"github.com/recordsbot/recordsbot/internal/slackapi"
 	"github.com/recordsbot/recordsbot/internal/slackapi/slacktest"
 	"github.com/recordsbot/recordsbot/internal/testworld"
 	"github.com/recordsbot/recordsbot/minutes"
@@ -154,12 +155,15 @@ func startDemo(ctx context.Context, log *slog.Logger, version string) (*demoEnv,
 				Store: st, Settings: remind.StoreSettings(st, demoNotify),
 			})
 	}
+	// The watcher's posts are paced as in production, on the clock that
+	// never waits.
+	pacer := slackapi.NewPacer(slackapi.PacerOptions{Clock: noWaitClock{}, Log: log})
 	env.watch = func(ctx context.Context) (watch.Summary, error) {
 		// A domain of its own per poll, as each `recordsbot watch` run
 		// has: the bot's list of actions may be seconds old (its cache),
 		// and an action assigned since must not wait for it.
 		fresh := actions.New(records, api, actions.Config{})
-		return watch.Poll(ctx, wcfg, watch.Deps{Store: st, Records: records, Actions: fresh, Minutes: mins, Slack: api, Logger: log})
+		return watch.Poll(ctx, wcfg, watch.Deps{Store: st, Records: records, Actions: fresh, Minutes: mins, Slack: api, Pacer: pacer, Logger: log})
 	}
 	env.digest = func(ctx context.Context) (watch.Summary, error) {
 		// The poll runs a minute ahead with its slot on that minute (UTC),
@@ -169,13 +173,13 @@ func startDemo(ctx context.Context, log *slog.Logger, version string) (*demoEnv,
 		dcfg.Now = func() time.Time { return at }
 		dcfg.Digest = watch.Schedule{On: true, Day: at.Weekday(), Hour: at.Hour(), Minute: at.Minute()}
 		fresh := actions.New(records, api, actions.Config{})
-		return watch.Poll(ctx, dcfg, watch.Deps{Store: st, Records: records, Actions: fresh, Minutes: mins, Slack: api, Logger: log})
+		return watch.Poll(ctx, dcfg, watch.Deps{Store: st, Records: records, Actions: fresh, Minutes: mins, Slack: api, Pacer: pacer, Logger: log})
 	}
 	env.brief = func(ctx context.Context, lead time.Duration) (watch.Summary, error) {
 		bcfg := wcfg
 		bcfg.BriefLead = lead
 		fresh := actions.New(records, api, actions.Config{})
-		return watch.Poll(ctx, bcfg, watch.Deps{Store: st, Records: records, Actions: fresh, Minutes: mins, Slack: api, Logger: log})
+		return watch.Poll(ctx, bcfg, watch.Deps{Store: st, Records: records, Actions: fresh, Minutes: mins, Slack: api, Pacer: pacer, Logger: log})
 	}
 
 	env.httpSrv = &http.Server{

@@ -15,7 +15,7 @@ func (j *remindJob) loadDirectory(ctx context.Context) error {
 	p := j.deps.Slack.GetUsersPaginated(slack.GetUsersOptionLimit(usersPage))
 	pages := 0
 	for more := true; more; {
-		err := j.slack.call(ctx, "users.list", "", func(ctx context.Context) error {
+		err := j.slack.Call(ctx, "users.list", "", func(ctx context.Context) error {
 			var e error
 			p, e = p.Next(ctx)
 			return e

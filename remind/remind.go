@@ -17,6 +17,7 @@ import (
 	"github.com/recordsbot/recordsbot/actions"
 	"github.com/recordsbot/recordsbot/apiclient"
 	"github.com/recordsbot/recordsbot/internal/once"
+	"github.com/recordsbot/recordsbot/internal/slackapi"
 	"github.com/recordsbot/recordsbot/store"
 )
 
@@ -26,7 +27,7 @@ type Records interface {
 	ListActions(ctx context.Context, opts *apiclient.ListActionsOptions) (*apiclient.ActionList, error)
 }
 
-// Metrics counts what the job does; *bot.Metrics implements it. A nil
+// Metrics counts what the job does; *metrics.Set implements it. A nil
 // Metrics counts nothing.
 type Metrics interface {
 	Reminder(outcome string)
@@ -49,7 +50,7 @@ const (
 // Tuning of the reminder job.
 const (
 	// remindConcurrency is how many users are handled at once by default.
-	// The job paces every Slack method to its budget (remind_slack.go), so
+	// The job paces every Slack method to its budget (slackapi.Pacer), so
 	// concurrency only hides each call's latency.
 	remindConcurrency = 8
 	// remindRetries is how many times one Slack call is retried after a
@@ -298,7 +299,7 @@ func Run(ctx context.Context, cfg Config, deps Deps) (Summary, error) {
 		cfg.Lease = defaultLease
 	}
 	if deps.Clock == nil {
-		deps.Clock = realClock{}
+		deps.Clock = slackapi.WallClock{}
 	}
 	if cfg.Now.IsZero() {
 		cfg.Now = deps.Clock.Now()
@@ -326,18 +327,18 @@ func Run(ctx context.Context, cfg Config, deps Deps) (Summary, error) {
 		deps:     deps,
 		log:      deps.Logger,
 		remindAt: at,
-		slack:    newSlackCaller(deps.Clock, deps.Logger, deps.Metrics),
+		slack:    newPacer(deps.Clock, deps.Logger, deps.Metrics),
 		sum:      sum,
 	}
 	j.people = actions.NewAssignees(userMap, func(ctx context.Context, email string) (u *slack.User, err error) {
-		err = j.slack.call(ctx, "users.lookupByEmail", "", func(ctx context.Context) error {
+		err = j.slack.Call(ctx, "users.lookupByEmail", "", func(ctx context.Context) error {
 			u, err = deps.Slack.GetUserByEmailContext(ctx, email)
 			return err
 		})
 		return u, err
 	})
 	j.poster = &once.Poster{Store: deps.Store, Slack: deps.Slack, Owner: cfg.Owner, Lease: cfg.Lease,
-		HistoryDepth: historyDepth, Call: j.slack.call, Log: deps.Logger}
+		HistoryDepth: historyDepth, Call: j.slack.Call, Log: deps.Logger}
 	start := deps.Clock.Now()
 	err = j.run(ctx)
 	j.sum.Elapsed = deps.Clock.Now().Sub(start)
@@ -359,7 +360,7 @@ type remindJob struct {
 	deps     Deps
 	log      *slog.Logger
 	remindAt time.Duration // the organisation's reminder time, since local midnight
-	slack    *slackCaller
+	slack    *slackapi.Pacer
 	people   *actions.Assignees // who each assignee is in Slack; users.list read once per run
 	poster   *once.Poster       // posts each reminder and report exactly once
 

@@ -183,7 +183,7 @@ func (j *remindJob) send(ctx context.Context, r *recipient, now time.Time) (stri
 // openDM returns the ID of the bot's DM with user.
 func (j *remindJob) openDM(ctx context.Context, user string) (string, error) {
 	var channel string
-	err := j.slack.call(ctx, "conversations.open", "", func(ctx context.Context) error {
+	err := j.slack.Call(ctx, "conversations.open", "", func(ctx context.Context) error {
 		ch, _, _, err := j.deps.Slack.OpenConversationContext(ctx, &slack.OpenConversationParameters{Users: []string{user}})
 		if err == nil {
 			channel = ch.ID
@@ -217,7 +217,7 @@ func (j *remindJob) reminderOptions(r *recipient, due []*apiclient.Action, key, 
 // them) and returns its timestamp.
 func (j *remindJob) post(ctx context.Context, channel string, opts ...slack.MsgOption) (string, error) {
 	var ts, answered string
-	err := j.slack.call(ctx, "chat.postMessage", channel, func(ctx context.Context) error {
+	err := j.slack.Call(ctx, "chat.postMessage", channel, func(ctx context.Context) error {
 		var err error
 		answered, ts, err = j.deps.Slack.PostMessageContext(ctx, channel, opts...)
 		return err
@@ -226,7 +226,7 @@ func (j *remindJob) post(ctx context.Context, channel string, opts ...slack.MsgO
 		return "", fmt.Errorf("post to %s: %w", channel, err)
 	}
 	if answered != "" && answered != channel {
-		j.slack.posted(answered)
+		j.slack.Posted(answered)
 	}
 	return ts, nil
 }

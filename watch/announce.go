@@ -129,7 +129,12 @@ func (p *poll) readMeetings(ctx context.Context, horizon time.Time, followed map
 				return out, true, nil
 			}
 			p.sum.Meetings++
-			if len(followed[minutes.CommitteeKey(m.Committee)]) > 0 {
+			// A meeting still to come has no minutes yet (as the search
+			// index also holds): its brief reads the page, not its minutes,
+			// so a followed committee's next meeting costs no 404 a poll.
+			// A date-only meeting starts at local midnight, so one held
+			// today east of UTC is read today.
+			if len(followed[minutes.CommitteeKey(m.Committee)]) > 0 && (m.Date.IsZero() || !meetingStart(m, p.cfg.Zone).After(p.now)) {
 				out = append(out, m)
 			}
 		}

@@ -142,11 +142,11 @@ func (p *poll) brief(ctx context.Context, f store.Follow, m apiclient.Meeting, d
 // minutes this poll read.
 func (p *poll) briefMessage(ctx context.Context, f store.Follow, m apiclient.Meeting) (blocks.Message, error) {
 	// A listing may leave the agenda out; the meeting's own record has
-	// it (one read per brief posted or updated).
-	if full, err := p.deps.Records.GetMeeting(ctx, m.ID); err != nil {
+	// it (one read per meeting briefed, whatever the channels).
+	if agenda, err := p.agenda(ctx, m.ID); err != nil {
 		p.log.WarnContext(ctx, "watch: could not read a meeting's agenda; the brief shows the listing's", "meeting", m.ID, "error", err)
-	} else if len(full.Agenda) > 0 {
-		m.Agenda = full.Agenda
+	} else if len(agenda) > 0 {
+		m.Agenda = agenda
 	}
 	b := blocks.Brief{Committee: cmp.Or(m.Committee, f.Committee), Title: cmp.Or(m.Title, m.Name()), Date: m.Date,
 		DateHasTime: m.DateHasTime, Location: m.Location}

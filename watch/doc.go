@@ -31,19 +31,26 @@
 //     the records more than Backfill after its date is not announced.
 //     The search index (below) walks the same pages, each read once a
 //     poll, back to Config.Lookback.
-//   - GetMinutes: at most once per meeting per poll: for a meeting that
-//     belongs to a followed committee and is not already announced as
-//     approved in every following channel; and, for search, for a meeting
-//     dated within Config.Backfill whose minutes are not indexed as
-//     approved, or within Config.Lookback indexed as a draft.
+//   - GetMinutes: at most once per meeting per poll, never for a meeting
+//     still to come: for a meeting that belongs to a followed committee
+//     and is not already announced as approved in every following
+//     channel; and, for search, for a meeting dated within Config.Backfill
+//     whose minutes are not indexed as approved, or within Config.Lookback
+//     indexed as a draft.
 //   - The active actions once (actions.Service.List: the list the commands
 //     share), and users.lookupByEmail at most once per assignee who gets a
-//     DM (cached for the poll).
+//     DM (cached for the poll). Digests read that list too, and the
+//     complete actions at most once a poll when some action left it.
+//   - GetMeeting once per meeting whose brief is posted or updated (its
+//     agenda), whatever the channels. TestDigestAndBriefCost measures
+//     these with 1, 5 and 20 committees followed (docs/jobs.md).
 //   - Slack: one chat.postMessage per announcement or DM, a chat.update and
 //     a threaded reply per approved draft, and a conversations.history
 //     (plus conversations.open for a DM, or conversations.replies for an
 //     approval's thread reply) only for work whose earlier
-//     worker stopped mid-way.
+//     worker stopped mid-way. Every one is paced (Deps.Pacer,
+//     slackapi.Pacer, as the reminders' are): each method to its tier,
+//     posts one a second per channel.
 //
 // # Search
 //

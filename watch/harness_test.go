@@ -15,6 +15,7 @@ import (
 	"github.com/recordsbot/recordsbot/actions"
 	"github.com/recordsbot/recordsbot/apiclient"
 	"github.com/recordsbot/recordsbot/apiclient/recordstest"
+	"github.com/recordsbot/recordsbot/internal/slackapi"
 	"github.com/recordsbot/recordsbot/internal/slackapi/slacktest"
 	"github.com/recordsbot/recordsbot/minutes"
 	"github.com/recordsbot/recordsbot/store"
@@ -146,6 +147,9 @@ func (e *env) watcher(owner string, mod ...func(*watch.Config)) *watcher {
 		Actions: actions.New(rc, api, actions.Config{CacheTTL: -1, Now: e.clock.Now}),
 		Minutes: minutes.New(rc, minutes.Config{PublicURL: "https://bot.example.org", Public: true, Now: e.clock.Now}),
 		Slack:   api,
+		// Paced as in production, on a clock a thousand times faster: a
+		// second between two posts to one channel is a millisecond here.
+		Pacer: slackapi.NewPacer(slackapi.PacerOptions{Clock: slacktest.NewScaledClock(e.clock.Now(), 1000)}),
 	}}
 }
 

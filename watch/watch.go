@@ -18,6 +18,7 @@ import (
 	"github.com/recordsbot/recordsbot/actions"
 	"github.com/recordsbot/recordsbot/apiclient"
 	"github.com/recordsbot/recordsbot/internal/once"
+	"github.com/recordsbot/recordsbot/internal/slackapi"
 	"github.com/recordsbot/recordsbot/minutes"
 	"github.com/recordsbot/recordsbot/store"
 )
@@ -174,7 +175,13 @@ type Deps struct {
 	// where it links to (the record's URL, else the bot's public page).
 	Minutes *minutes.Service
 	Slack   Slack
-	Logger  *slog.Logger
+	// Pacer paces every Slack call of the poll to its tier and spaces posts
+	// to one channel (slackapi.Pacer, as the reminders' are). A process
+	// that polls again and again (serve) passes one for all its polls, so
+	// the spacing holds from one poll to the next. Default: a new one on
+	// the wall clock for this poll.
+	Pacer  *slackapi.Pacer
+	Logger *slog.Logger
 }
 
 // Summary is what one poll did.
@@ -390,9 +397,18 @@ func (p *poll) heartbeat(ctx context.Context) (context.Context, func()) {
 
 // newPoll is one run's state, on cfg with its defaults set.
 func newPoll(cfg Config, deps Deps) *poll {
+	if deps.Slack != nil { // Baseline posts nothing and has no Slack
+		pacer := deps.Pacer
+		if pacer == nil {
+			pacer = slackapi.NewPacer(slackapi.PacerOptions{Log: deps.Logger})
+		}
+		// Every call of the poll, the ledger's history reads included, is
+		// paced.
+		deps.Slack = pacedSlack{api: deps.Slack, pacer: pacer}
+	}
 	p := &poll{cfg: cfg, deps: deps, log: deps.Logger, now: cfg.Now(),
 		minutes: map[string]minutesRead{}, pages: map[string]*apiclient.MeetingPage{}}
-	if deps.Slack != nil { // Baseline posts nothing and has no Slack
+	if deps.Slack != nil {
 		p.people = actions.NewAssignees(cfg.UserMap, deps.Slack.GetUserByEmailContext)
 		p.poster = &once.Poster{Store: deps.Store, Slack: deps.Slack, Owner: cfg.Owner, Lease: cfg.Lease,
 			HistoryDepth: cfg.HistoryDepth, Log: deps.Logger}
@@ -419,6 +435,8 @@ type poll struct {
 	// list is the actions still to do, as the DMs read them; completed,
 	// the complete ones, read for a digest's changes at most once.
 	list, completed *apiclient.ActionList
+	// agendas are the meetings' own records read for briefs, by ID.
+	agendas map[string]agendaRead
 	// indexErr is the last failure to write the search index.
 	indexErr error
 }

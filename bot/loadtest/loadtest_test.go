@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"go.uber.org/goleak"
 
+	"github.com/recordsbot/recordsbot/actions"
 	"github.com/recordsbot/recordsbot/apiclient/recordstest"
 	"github.com/recordsbot/recordsbot/bot"
 	"github.com/recordsbot/recordsbot/internal/testworld"
@@ -88,9 +89,10 @@ func list(s string) []string {
 const secret = "loadtest-signing-secret"
 
 // startBot runs the real bot over loopback with the test world's records
-// and a fake Slack, and returns its request URL, the Slack IDs of the
-// world's people and the records service.
-func startBot(t *testing.T, cfg bot.Config) (string, []string, *recordstest.Server) {
+// and a fake Slack, its action domain configured by acfg, and returns its
+// request URL, the Slack IDs of the world's people and the records
+// service.
+func startBot(t *testing.T, cfg bot.Config, acfg actions.Config) (string, []string, *recordstest.Server) {
 	t.Helper()
 	data := testworld.Dataset(time.Now())
 	var ids []string
@@ -99,13 +101,13 @@ func startBot(t *testing.T, cfg bot.Config) (string, []string, *recordstest.Serv
 	}
 	w := testworld.Start(t, data, testworld.SlackUsers(data.People))
 	cfg.SigningSecret = secret
-	b := testbot.Start(t, w, cfg, bot.Deps{})
+	b := testbot.Start(t, w, cfg, testbot.Wire(t, w, acfg, bot.Deps{}))
 	return b.HTTP.URL + "/slack/events", ids, w.Records
 }
 
 func TestRunAgainstTheBot(t *testing.T) {
 	t.Parallel()
-	url, users, records := startBot(t, bot.Config{})
+	url, users, records := startBot(t, bot.Config{}, actions.Config{})
 
 	r, err := Run(t.Context(), Options{
 		URL: url, Secret: secret, Rate: 100, Duration: 400 * time.Millisecond, FollowUpGrace: -1,
@@ -135,7 +137,7 @@ func TestRunAgainstTheBot(t *testing.T) {
 
 func TestRunCountsFollowUpsAndWrongSecrets(t *testing.T) {
 	t.Parallel()
-	url, users, records := startBot(t, bot.Config{AckBudget: 20 * time.Millisecond, ActionsCacheTTL: -1})
+	url, users, records := startBot(t, bot.Config{AckBudget: 20 * time.Millisecond}, actions.Config{CacheTTL: -1})
 	records.InjectFault(recordstest.Fault{Method: http.MethodGet, PathPrefix: "/actions", Latency: 100 * time.Millisecond})
 
 	r, err := Run(t.Context(), Options{URL: url, Secret: secret, Rate: 50, Duration: 100 * time.Millisecond, Users: users, FollowUpGrace: 500 * time.Millisecond})

@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/recordsbot/recordsbot/actions"
 	"github.com/recordsbot/recordsbot/apiclient/recordstest"
 	"github.com/recordsbot/recordsbot/bot"
 )
@@ -56,7 +57,7 @@ type overloadRun struct {
 // overload runs the bot with cfg against a hung records service for d at
 // 270 commands a second, sampling goroutines and heap.
 func overload(t *testing.T, cfg bot.Config, d time.Duration) overloadRun {
-	url, users, records := startBot(t, cfg)
+	url, users, records := startBot(t, cfg, actions.Config{})
 	records.InjectFault(recordstest.Fault{Latency: time.Minute})
 	var peakG, peakHeap atomic.Int64
 	ctx, stop := context.WithCancel(t.Context())

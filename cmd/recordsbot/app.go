@@ -10,7 +10,7 @@ import (
 
 	"github.com/recordsbot/recordsbot/actions"
 	"github.com/recordsbot/recordsbot/apiclient"
-	"github.com/recordsbot/recordsbot/bot"
+	"github.com/recordsbot/recordsbot/internal/metrics"
 	"github.com/recordsbot/recordsbot/internal/requestid"
 	"github.com/recordsbot/recordsbot/internal/slackapi"
 	"github.com/recordsbot/recordsbot/minutes"
@@ -23,7 +23,7 @@ import (
 type app struct {
 	set     *settings
 	log     *slog.Logger
-	metrics *bot.Metrics // nil for a one-shot job: nobody scrapes it
+	metrics *metrics.Set // nil for a one-shot job: nobody scrapes it
 	records *apiclient.Client
 	slack   *slack.Client
 	actions *actions.Service
@@ -38,7 +38,7 @@ type app struct {
 func newApp(set *settings, withMetrics bool, logOut io.Writer) (*app, error) {
 	a := &app{set: set, log: newLogger(set, logOut)}
 	if withMetrics {
-		a.metrics = bot.NewMetrics()
+		a.metrics = metrics.New()
 		a.metrics.SetVersion(version)
 	}
 	records, err := apiclient.NewClient(set.recordsURL, set.recordsKey,

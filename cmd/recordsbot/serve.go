@@ -25,13 +25,12 @@ func botConfig(set *settings) bot.Config {
 	return bot.Config{
 		// Empty in Socket Mode, which makes POST /slack/events refuse
 		// everything: with no secret there is nothing to verify against.
-		SigningSecret:     set.signingSecret,
-		FollowAdminsOnly:  set.followAdminsOnly,
-		FollowDefaults:    set.followDefaults,
-		Notify:            set.notify,
-		ActionsVisibility: set.visibility,
-		Public:            bot.PublicLimits{TrustedProxies: set.trustedProxies},
-		OrgName:           set.orgName,
+		SigningSecret:    set.signingSecret,
+		FollowAdminsOnly: set.followAdminsOnly,
+		FollowDefaults:   set.followDefaults,
+		Notify:           set.notify,
+		Public:           bot.PublicLimits{TrustedProxies: set.trustedProxies},
+		OrgName:          set.orgName,
 	}
 }
 

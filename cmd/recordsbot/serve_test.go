@@ -251,6 +251,23 @@ func TestServeSocketMode(t *testing.T) {
 	}
 }
 
+// RECORDS_TIMEZONE is read once, into the one action domain run builds;
+// the public pages take their times from it too (bot.Config has no zone
+// of its own to leave unset).
+func TestServePublicPagesShowTimesInRecordsTimezone(t *testing.T) {
+	t.Parallel()
+	e := newServeEnv(t, func(c *Config) { c.RecordsTimezone = "Asia/Tokyo" })
+	e.start()
+	e.waitReady()
+
+	code, body, err := e.get("/minutes")
+
+	require.NoError(t, err)
+	require.Equal(t, http.StatusOK, code, body)
+	assert.Regexp(t, `<span class="clock">\d\d:\d\d JST</span>`, body, "meeting times in Tokyo's time")
+	assert.NotContains(t, body, " UTC</span>")
+}
+
 func TestServeEndsWhenSlackRefusesTheAppToken(t *testing.T) {
 	t.Parallel()
 	e := newServeEnv(t, func(c *Config) { c.SlackAppToken = "xapp-1-revoked" })

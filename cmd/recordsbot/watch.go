@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/recordsbot/recordsbot/actions"
+	"github.com/recordsbot/recordsbot/internal/slackapi"
 	"github.com/recordsbot/recordsbot/minutes"
 	"github.com/recordsbot/recordsbot/store"
 	"github.com/recordsbot/recordsbot/watch"
@@ -50,6 +51,7 @@ every few minutes from a scheduler, or set WATCH_INTERVAL on serve instead.
 	defer st.Close()
 	sum, err := watch.Poll(ctx, watchConfig(a.set), watch.Deps{
 		Store: st, Records: a.records, Actions: a.actions, Minutes: a.minutes, Slack: a.slack, Logger: a.log,
+		Pacer: newPacer(a),
 	})
 	fmt.Fprintln(stdout, sum)
 	return err
@@ -67,6 +69,16 @@ func watchConfig(set *settings) watch.Config {
 		Digest:         set.digest,
 		BriefLead:      set.briefLead,
 	}
+}
+
+// newPacer is a Slack pacer for the watcher (slackapi.Pacer, as the
+// reminders have), counting Slack's 429s in serve's metrics.
+func newPacer(a *app) *slackapi.Pacer {
+	o := slackapi.PacerOptions{Log: a.log}
+	if a.metrics != nil {
+		o.Waited = a.metrics.SlackWait
+	}
+	return slackapi.NewPacer(o)
 }
 
 // minWatchInterval keeps a mistyped WATCH_INTERVAL ("5" read as 5ns is
@@ -110,7 +122,10 @@ func startWatching(ctx context.Context, a *app, st *store.Store) (stop func()) {
 	}
 	wcfg := watchConfig(a.set)
 	wcfg.Owner = watch.DefaultOwner()
-	deps := watch.Deps{Store: st, Records: a.records, Actions: a.actions, Minutes: a.minutes, Slack: a.slack, Logger: log}
+	// One pacer for every poll, so that a channel's posts stay a second
+	// apart from one poll to the next too.
+	deps := watch.Deps{Store: st, Records: a.records, Actions: a.actions, Minutes: a.minutes, Slack: a.slack, Logger: log,
+		Pacer: newPacer(a)}
 	ctx, cancel := context.WithCancel(ctx)
 	var wg sync.WaitGroup
 	wg.Go(func() {

@@ -140,8 +140,8 @@ type History interface {
 }
 
 // Caller makes one Slack call of method (a job that paces itself to
-// Slack's tiers passes its pacer). channel is the channel posted to, for
-// chat.postMessage, or "".
+// Slack's tiers passes its pacer's slackapi.Pacer.Call). channel is the
+// channel posted to, for chat.postMessage, or "".
 type Caller func(ctx context.Context, method, channel string, f func(context.Context) error) error
 
 // Poster posts Work exactly once. Its fields are set once; it is safe for

@@ -31,6 +31,7 @@ export const toolDir = path.dirname(fileURLToPath(import.meta.url));
 // message, not where it goes, and Slack's type requires a channel.
 export const KINDS = [
   { match: /^home(_\w+)?$/, type: 'HomeTab', what: 'App Home view (views.publish view)' },
+  { match: /^modal(_\w+)?$/, type: 'Modal', what: 'modal view (views.open and views.update view, view_submission update)' },
   { match: /^unfurl(_\w+)?$/, type: 'Unfurl', what: 'chat.unfurl unfurls value' },
   { match: /^reminder(_\w+)?$/, type: 'PostedMessage', channel: 'U0123ABCD', what: 'reminder DM (chat.postMessage, metadata checked)' },
   { match: /^(announce|assigned|digest|brief)(_\w+)?$/, type: 'PostedMessage', channel: 'C0123ABCD', what: "watcher's announcement, assignment DM, weekly digest or pre-meeting brief (chat.postMessage, metadata checked)" },

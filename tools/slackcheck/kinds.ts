@@ -4,7 +4,7 @@
 // TypeScript compiler checks literal values ("section", "home") and rejects
 // properties Slack does not define (excess-property checks).
 import type { RespondArguments } from '@slack/bolt';
-import type { HomeView, KnownBlock } from '@slack/types';
+import type { HomeView, KnownBlock, ModalView } from '@slack/types';
 import type { ChatPostMessageArguments, ChatUnfurlArguments } from '@slack/web-api';
 
 // Slack's types accept `(KnownBlock | Block)[]`, where Block is only
@@ -29,6 +29,12 @@ export type PostedMessage = KnownBlocksOnly<ChatPostMessageArguments>;
 
 /** HomeTab is the `view` argument of views.publish for an App Home tab. */
 export type HomeTab = KnownBlocksOnly<HomeView>;
+
+/**
+ * Modal is the `view` argument of views.open and views.update for a modal,
+ * and the `view` of a view_submission answer with response_action update.
+ */
+export type Modal = KnownBlocksOnly<ModalView>;
 
 /**
  * Unfurl is one value of the `unfurls` argument of chat.unfurl: the

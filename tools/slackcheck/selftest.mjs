@@ -42,6 +42,16 @@ const GOLDEN_CASES = [
   { to: 'home_normal', from: 'home_normal', why: 'control: real Home view', want: null },
   { to: 'unfurl', from: 'unfurl', why: 'control: real unfurl', want: null },
   { to: 'reminder', from: 'reminder', why: 'control: real reminder', want: null },
+  { to: 'modal_search_results', from: 'modal_search_results', why: 'control: real search modal', want: null },
+  {
+    to: 'modal_no_title',
+    from: 'modal_search_results',
+    why: 'modal without its title',
+    break: (g) => {
+      delete g.title;
+    },
+    want: /Property 'title' is missing/,
+  },
   {
     to: 'actions_sektion',
     from: 'actions_normal',

@@ -3,7 +3,8 @@
 // It serves the handful of methods recordsbot calls (auth.test, users.info,
 // users.list, users.conversations, users.lookupByEmail, conversations.open,
 // conversations.history, conversations.info, chat.postMessage, chat.update, chat.postEphemeral,
-// chat.unfurl and views.publish) plus response_url posts and Socket Mode
+// chat.unfurl, views.publish, views.open and views.update) plus
+// response_url posts and Socket Mode
 // (apps.connections.open and its websocket; see [Server.WaitSocket]), and
 // it records everything it is sent. The `recordsbot demo` command runs it
 // in-process to show what the bot would post, and every end-to-end test
@@ -29,6 +30,15 @@
 // ([User.Guest]): users.info and users.list then carry is_restricted (and,
 // for a single-channel guest, is_ultra_restricted) as Slack's user object
 // does.
+//
+// # Modals
+//
+// Every request the [Sender] sends carries a trigger_id the Server handed
+// out ([Server.NewTrigger]); views.open exchanges one for a modal within
+// three seconds, once, and checks the modal's shape. views.update takes the
+// modal's hash and answers hash_conflict for a stale one. [Sender.Submit]
+// sends a view_submission as Slack does and applies the app's
+// response_action; [Server.Modal] shows the modal as the user sees it.
 //
 // # Rate-limit tiers, scopes and metadata
 //

@@ -32,7 +32,9 @@ func apiMethods() map[string]apiMethod {
 		"users.conversations":   {run: usersConversations},
 		"users.list":            {run: usersList},
 		"users.lookupByEmail":   {run: usersLookupByEmail},
+		"views.open":            {run: viewsOpen},
 		"views.publish":         {run: viewsPublish},
+		"views.update":          {run: viewsUpdate},
 	}
 }
 

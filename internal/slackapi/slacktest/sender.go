@@ -168,8 +168,18 @@ func (s *Sender) CommandForm(c Command, responseURL string) url.Values {
 		"api_app_id":            {"A0RECORDS"},
 		"is_enterprise_install": {"false"},
 		"response_url":          {responseURL},
-		"trigger_id":            {fmt.Sprintf("%d.%d.%x", n, s.now().Unix(), n*7919)},
+		"trigger_id":            {s.trigger(c.User.ID, n)},
 	}
+}
+
+// trigger is the trigger_id of a request of user's: one the Slack server
+// handed out when the Sender has one (views.open takes no other), else one
+// of Slack's shape.
+func (s *Sender) trigger(user string, n int64) string {
+	if s.Slack != nil {
+		return s.Slack.NewTrigger(user)
+	}
+	return fmt.Sprintf("%d.%d.%x", n, s.now().Unix(), n*7919)
 }
 
 // SlashCommand sends c as Slack does: a signed form POST. When the Sender
@@ -353,7 +363,7 @@ func (s *Sender) BlockActions(c Click, responseURL string) ([]byte, error) {
 		"user":                  map[string]any{"id": c.User.ID, "username": c.User.Name, "name": c.User.Name, "team_id": s.team()},
 		"api_app_id":            "A0RECORDS",
 		"token":                 "verification-token-unused",
-		"trigger_id":            fmt.Sprintf("%d.%d.%x", s.seq.Add(1), s.now().Unix(), 4242),
+		"trigger_id":            s.trigger(c.User.ID, s.seq.Add(1)),
 		"team":                  map[string]any{"id": s.team(), "domain": "demo"},
 		"enterprise":            nil,
 		"is_enterprise_install": false,

@@ -73,8 +73,17 @@ func (t Tier) burst() float64 {
 const DefaultPostsPerMinute = 300
 
 // postsPerChannelPerSecond and postChannelBurst are chat.postMessage's
-// per-channel limit: "1 per second. Short bursts >1 allowed" (rate-limits
-// page, "Posting messages").
+// per-channel limit: "1 per second. Short bursts >1 allowed. If you
+// attempt bursts, there is no guarantee that messages will be stored or
+// displayed to users. If the burst exceeds available limits, users will
+// see an error message indicating that some messages from your app are
+// not being displayed" (rate-limits page, "Posting messages"). Slack gives
+// no burst size and may drop an excess post without an error; the model
+// assumes a burst of three and answers the excess 429 with Retry-After, so
+// that a client posting faster than a channel allows fails a test loudly
+// instead of losing messages quietly. Our pacer (slackapi.Pacer) never
+// bursts into a channel. chat.update has no documented per-channel limit:
+// only its Tier 3 is modelled.
 const (
 	postsPerChannelPerSecond = 1.0
 	postChannelBurst         = 3
@@ -101,7 +110,9 @@ var methodTiers = map[string]Tier{
 	"users.info":            Tier4, // .../users.info
 	"users.list":            Tier2, // .../users.list
 	"users.lookupByEmail":   Tier3, // .../users.lookupByEmail
+	"views.open":            Tier4, // .../views.open
 	"views.publish":         Tier4, // .../views.publish
+	"views.update":          Tier4, // .../views.update
 }
 
 // MethodTier returns the tier the Server models for method, TierNone for

@@ -29,7 +29,11 @@ type workspace struct {
 	views             []View          // every publish, oldest first
 	homeViews         map[string]View // the latest publish per user
 	viewIDs           map[string]string
-	unfurls           []Unfurl
+	// triggers are the trigger_ids handed out, modals the modals opened
+	// with them, by view ID (see modals.go).
+	triggers map[string]*trigger
+	modals   map[string]*modal
+	unfurls  []Unfurl
 	// screen holds the ephemeral messages people see (see screen.go);
 	// responseContexts what each response_url was handed out for; reused
 	// the block_ids updates sent again.

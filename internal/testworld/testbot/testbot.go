@@ -12,6 +12,7 @@ import (
 
 	"github.com/slack-go/slack"
 
+	"github.com/recordsbot/recordsbot/actions"
 	"github.com/recordsbot/recordsbot/apiclient"
 	"github.com/recordsbot/recordsbot/apiclient/recordstest"
 	"github.com/recordsbot/recordsbot/bot"
@@ -27,12 +28,12 @@ type Bot struct {
 	Send *slacktest.Sender
 }
 
-// Start runs bot.NewServer(cfg, deps) over httptest. deps.Records and
-// deps.Slack, when nil, are clients of w's records service (with
-// recordstest.DefaultKey) and w's Slack. When the test ends the server is
-// closed and the bot's follow-ups are waited for (an error there fails the
-// test).
-func Start(t testing.TB, w *testworld.World, cfg bot.Config, deps bot.Deps) *Bot {
+// Wire fills in deps as cmd/recordsbot's run does: one records client of
+// w's records service (with recordstest.DefaultKey), one Slack client of
+// w's Slack, and one action domain over both with acfg (its Now defaults
+// to deps.Now), the one serve shares with the jobs. Fields deps already
+// has are kept.
+func Wire(t testing.TB, w *testworld.World, acfg actions.Config, deps bot.Deps) bot.Deps {
 	t.Helper()
 	if deps.Records == nil {
 		rc, err := apiclient.NewClient(w.Records.URL, recordstest.DefaultKey)
@@ -44,6 +45,23 @@ func Start(t testing.TB, w *testworld.World, cfg bot.Config, deps bot.Deps) *Bot
 	if deps.Slack == nil {
 		deps.Slack = slack.New(slacktest.DefaultToken, slack.OptionAPIURL(w.Slack.APIURL()))
 	}
+	if deps.Actions == nil {
+		if acfg.Now == nil {
+			acfg.Now = deps.Now
+		}
+		deps.Actions = actions.New(deps.Records, deps.Slack, acfg)
+	}
+	return deps
+}
+
+// Start runs bot.NewServer(cfg, deps) over httptest, with deps filled in
+// by Wire with actions.Config's defaults (pass Wire's result to choose
+// admins, USER_MAP, visibility or the cache). When the test ends the
+// server is closed and the bot's follow-ups are waited for (an error there
+// fails the test).
+func Start(t testing.TB, w *testworld.World, cfg bot.Config, deps bot.Deps) *Bot {
+	t.Helper()
+	deps = Wire(t, w, actions.Config{}, deps)
 	b := &Bot{Server: bot.NewServer(cfg, deps)}
 	b.HTTP = httptest.NewServer(b.Server)
 	t.Cleanup(func() {

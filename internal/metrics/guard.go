@@ -1,4 +1,4 @@
-package bot
+package metrics
 
 import "github.com/prometheus/client_golang/prometheus"
 
@@ -34,31 +34,33 @@ func newGuardMetrics(reg *prometheus.Registry) guardMetrics {
 	return g
 }
 
-// publicRefused counts a public request refused for reason.
-func (m *Metrics) publicRefused(reason string) {
-	if m != nil {
-		m.guard.publicRefused.WithLabelValues(reason).Inc()
+// PublicRefused counts a public page request refused for reason:
+// "client_limit" (one address over its rate) or "records_cap" (the public
+// pages' share of records calls used up).
+func (s *Set) PublicRefused(reason string) {
+	if s != nil {
+		s.guard.publicRefused.WithLabelValues(reason).Inc()
 	}
 }
 
-// workRejected counts a request of kind refused past the bound on work in
+// WorkRejected counts a request of kind refused past the bound on work in
 // flight.
-func (m *Metrics) workRejected(kind string) {
-	if m != nil {
-		m.guard.workRejected.WithLabelValues(kind).Inc()
+func (s *Set) WorkRejected(kind Kind) {
+	if s != nil {
+		s.guard.workRejected.WithLabelValues(string(kind)).Inc()
 	}
 }
 
-// setInFlight reports the requests at work.
-func (m *Metrics) setInFlight(n int) {
-	if m != nil {
-		m.guard.inFlight.Set(float64(n))
+// InFlight reports the number of Slack requests at work now.
+func (s *Set) InFlight(n int) {
+	if s != nil {
+		s.guard.inFlight.Set(float64(n))
 	}
 }
 
-// backgroundPanic counts a panic recovered in work the bot ran on its own.
-func (m *Metrics) backgroundPanic() {
-	if m != nil {
-		m.guard.panics.Inc()
+// BackgroundPanic counts a panic recovered in work the bot ran on its own.
+func (s *Set) BackgroundPanic() {
+	if s != nil {
+		s.guard.panics.Inc()
 	}
 }
