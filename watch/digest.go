@@ -35,9 +35,10 @@ func digestKey(channel, committeeKey, slot string) string {
 
 // digests posts each follow's weekly digest that is due: the follow's
 // slot this week (its own schedule, else Config.Digest) has passed and no
-// digest was posted for it. A follow made after the slot waits for the
-// next one. list is the poll's list of actions still to do (nil: read
-// it).
+// digest was posted for it. A follow made after the slot, or whose
+// digest was turned back on or rescheduled after it (store.Digest's
+// ResumedAt), waits for the next one. list is the poll's list of
+// actions still to do (nil: read it).
 func (p *poll) digests(ctx context.Context, list *apiclient.ActionList) error {
 	follows, err := p.deps.Store.AllFollows(ctx)
 	if err != nil {
@@ -66,7 +67,9 @@ func (p *poll) digests(ctx context.Context, list *apiclient.ActionList) error {
 		}
 		slot := sched.Slot(p.now, p.cfg.Zone)
 		slotDate := slot.Format(time.DateOnly)
-		if d.LastSlot == slotDate || slot.Before(f.At) {
+		// A follow made, or a digest turned back on or rescheduled, after
+		// the slot waits for the next one: no back-dated digest.
+		if d.LastSlot == slotDate || slot.Before(f.At) || slot.Before(d.ResumedAt) {
 			continue
 		}
 		if list == nil {
