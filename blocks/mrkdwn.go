@@ -295,23 +295,35 @@ func (w *writer) text(t string) {
 	}
 }
 
-// word is one word of record text as mrkdwn: escaped once, an entity
-// written as it is kept as it looks (EscapeTyped), and Markdown the
-// record spelled out literally (`\*\*not bold\*\*`, `\# not a heading`)
-// kept from reading as Markdown with a zero-width space, so that no mrkdwn
-// text ever shows standard Markdown syntax (slacktest.StandardMarkdown).
+// word is one word of record text as mrkdwn (literalText), "#" treated as
+// a heading's only at the start of a line.
 func (w *writer) word(word string) string {
-	word = EscapeTyped(word)
-	for strings.Contains(word, "**") {
-		word = strings.ReplaceAll(word, "**", "*"+zwsp+"*")
+	return literalText(word, word[0] == '#' && w.atLineStart())
+}
+
+// literalText is record text as mrkdwn that reads as it is written:
+// escaped once, an entity written as it is kept as it looks (EscapeTyped),
+// and Markdown the record spelled out literally (`\*\*not bold\*\*`, `\#
+// not a heading`, `[a](b)`) kept from reading as Markdown with a
+// zero-width space, so that no mrkdwn text ever shows standard Markdown
+// syntax (slacktest.StandardMarkdown). lineStart: s starts a line, where
+// "#" would begin a heading. Minutes bodies (Mrkdwn) and search snippets
+// (Snippet) both go through it.
+func literalText(s string, lineStart bool) string {
+	s = EscapeTyped(s)
+	if s == "" {
+		return s
 	}
-	if strings.Contains(word, "](") {
-		word = strings.ReplaceAll(word, "](", "]"+zwsp+"(")
+	for strings.Contains(s, "**") {
+		s = strings.ReplaceAll(s, "**", "*"+zwsp+"*")
 	}
-	if word[0] == '#' && w.atLineStart() {
-		word = zwsp + word
+	if strings.Contains(s, "](") {
+		s = strings.ReplaceAll(s, "](", "]"+zwsp+"(")
 	}
-	return word
+	if lineStart && s[0] == '#' {
+		s = zwsp + s
+	}
+	return s
 }
 
 // zwsp is a zero-width space: invisible, it keeps two characters from

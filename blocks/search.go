@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/slack-go/slack"
 )
@@ -146,10 +147,14 @@ func searchResultBlocks(r SearchResult, share bool) []slack.Block {
 	return out
 }
 
-// Snippet is a search snippet as mrkdwn on one line: each part's text
-// escaped once, the matched parts then wrapped in *bold* (spaces kept
-// outside the marks, which Slack needs to see them as bold), at most max
-// characters of text, cut at a part.
+// Snippet is a search snippet as mrkdwn on one line of at most max
+// characters. Each part's record text is converted as all minutes text
+// is (literalText: escaped exactly once, Markdown the record spells out
+// kept from reading as Markdown), with the characters mrkdwn styles with
+// replaced by look-alikes (unstyled), so that the only style in a
+// snippet is ours: the matched parts in *bold*, spaces kept outside the
+// marks, which Slack needs to see them as bold. A longer snippet is cut
+// between words and ends in "…".
 func Snippet(parts []SearchPart, max int) string {
 	var b strings.Builder
 	used := 0
@@ -164,14 +169,21 @@ func Snippet(parts []SearchPart, max int) string {
 			continue
 		}
 		if used+runes(text) > max {
-			if left := max - used; left > 20 && !p.Match {
-				b.WriteString(Escape(truncate(text, left)))
+			// A matched part is shown whole or not at all; other text up to
+			// a word, with room for " …".
+			if cut := cutAtWord(text, max-used-2); cut != "" && !p.Match {
+				b.WriteString(literalText(unstyled(cut), b.Len() == 0) + " " + ellipsis)
+			} else if b.Len() > 0 && used+2 <= max {
+				if !strings.HasSuffix(b.String(), " ") {
+					b.WriteString(" ")
+				}
+				b.WriteString(ellipsis)
 			}
 			break
 		}
 		used += runes(text)
 		if !p.Match {
-			b.WriteString(Escape(text))
+			b.WriteString(literalText(unstyled(text), b.Len() == 0))
 			continue
 		}
 		core := strings.TrimFunc(text, unicode.IsSpace)
@@ -181,7 +193,60 @@ func Snippet(parts []SearchPart, max int) string {
 			b.WriteString(text)
 			continue
 		}
-		b.WriteString(lead + "*" + Escape(strings.ReplaceAll(core, "*", "∗")) + "*" + trail)
+		b.WriteString(lead + "*" + literalText(unstyled(core), false) + "*" + trail)
 	}
 	return b.String()
+}
+
+// cutAtWord is the longest start of s of at most max characters that ends
+// at the end of a word, trailing spaces dropped; "" when not even the first
+// word fits.
+func cutAtWord(s string, max int) string {
+	if max <= 0 {
+		return ""
+	}
+	if runes(s) <= max {
+		return strings.TrimRightFunc(s, unicode.IsSpace)
+	}
+	cut := prefixRunes(s, max)
+	if next, _ := utf8.DecodeRuneInString(s[len(cut):]); !unicode.IsSpace(next) {
+		i := strings.LastIndexFunc(cut, unicode.IsSpace)
+		if i < 0 {
+			return ""
+		}
+		cut = cut[:i]
+	}
+	return strings.TrimRightFunc(cut, unicode.IsSpace)
+}
+
+// unstyled replaces in record text the characters mrkdwn reads as style
+// marks with characters that look alike and mean nothing to Slack: every
+// * (∗, U+2217), ~ (∼, U+223C) and ` (ˋ, U+02CB), and a _ at the edge of a
+// word (ˍ, U+02CD), where it could open or close italics; an underscore
+// inside a word (file_name) cannot, and stays. Otherwise a record's
+// "*Note*" would be bold beside the matched words, or a record's lone *
+// would pair with our marks.
+func unstyled(s string) string {
+	if !strings.ContainsAny(s, "*~`_") {
+		return s
+	}
+	rs := []rune(s)
+	word := func(i int) bool {
+		return i >= 0 && i < len(rs) && (unicode.IsLetter(rs[i]) || unicode.IsNumber(rs[i]))
+	}
+	for i, r := range rs {
+		switch r {
+		case '*':
+			rs[i] = '∗'
+		case '~':
+			rs[i] = '∼'
+		case '`':
+			rs[i] = 'ˋ'
+		case '_':
+			if !word(i-1) || !word(i+1) {
+				rs[i] = 'ˍ'
+			}
+		}
+	}
+	return string(rs)
 }

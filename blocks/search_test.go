@@ -7,6 +7,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/recordsbot/recordsbot/internal/slackapi/slacktest"
 )
 
 func sampleSearch() SearchView {
@@ -31,6 +33,7 @@ func TestSearchResultsGolden(t *testing.T) {
 		"minutes_search_results": sampleSearch(),
 		"minutes_search_more":    more,
 		"minutes_search_none":    {Query: "xylophone & <drums>"},
+		"minutes_search_hostile": hostileSearch(),
 	} {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
@@ -68,6 +71,56 @@ func TestSnippet(t *testing.T) {
 	}
 }
 
+// hostileSearch is a page of results whose snippets hold what record text
+// may: mentions, entities, mrkdwn's style characters, Markdown spelled out.
+func hostileSearch() SearchView {
+	part := func(text string, match bool) SearchPart { return SearchPart{Text: text, Match: match} }
+	return SearchView{
+		Query: "budget",
+		Results: []SearchResult{
+			{MeetingID: "H-1", Title: "Finance", Committee: "Finance", Date: day(2026, 3, 5), Snippet: []SearchPart{
+				part("# Minutes <!channel> <@U0BOSS> & the ", false), part("budget", true), part(" (**final**, see [the report](https://evil.example/x)).", false)}},
+			{MeetingID: "H-2", Title: "Parks", Committee: "Parks", Date: day(2026, 3, 4), Snippet: []SearchPart{
+				part("*Note:* the _draft_ ", false), part("budget", true), part("* ~was~ `cut` by 5 * 3 &amp; &lt;b&gt;; file_name.pdf", false)}},
+		},
+	}
+}
+
+// TestSnippetHostile: record text in a snippet reaches Slack escaped once,
+// its mentions and links inert, no standard Markdown, and the only style
+// marks ours around the matched words.
+func TestSnippetHostile(t *testing.T) {
+	t.Parallel()
+	part := func(text string, match bool) SearchPart { return SearchPart{Text: text, Match: match} }
+	for _, tt := range []struct {
+		name  string
+		parts []SearchPart
+		want  string
+	}{
+		{"a mention", []SearchPart{part("tell <!channel> and <@U1> about the ", false), part("budget", true)},
+			"tell &lt;!channel&gt; and &lt;@U1&gt; about the *budget*"},
+		{"an ampersand and an entity as written", []SearchPart{part("A & B &amp; C", false), part("x&y", true)},
+			"A &amp; B ＆amp; C*x&amp;y*"},
+		{"the record's asterisks", []SearchPart{part("*Note:* ", false), part("budget", true), part(" 5 * 3", false)},
+			"∗Note:∗ *budget* 5 ∗ 3"},
+		{"an asterisk in a match", []SearchPart{part("a*b", true)}, "*a∗b*"},
+		{"underscores at word edges, not inside", []SearchPart{part("_draft_ file_name _", false)}, "ˍdraftˍ file_name ˍ"},
+		{"tildes and backticks", []SearchPart{part("~struck~ `code`", false)}, "∼struck∼ ˋcodeˋ"},
+		{"Markdown bold", []SearchPart{part("**final** ", false), part("budget", true)}, "∗∗final∗∗ *budget*"},
+		{"a Markdown heading", []SearchPart{part("# Minutes of the ", false), part("budget", true)}, "\u200b# Minutes of the *budget*"},
+		{"a Markdown link", []SearchPart{part("see [the report](https://evil.example/x)", false)}, "see [the report]\u200b(https://evil.example/x)"},
+		{"a heading mark inside", []SearchPart{part("item ", false), part("# 4", true)}, "item *# 4*"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			got := Snippet(tt.parts, 600)
+			assert.Equal(t, tt.want, got)
+			assert.Empty(t, slacktest.StandardMarkdown("> "+got), "no standard Markdown in %q", got)
+			assert.NotContains(t, got, "&amp;amp;", "escaped once")
+		})
+	}
+}
+
 func TestSearchModalGolden(t *testing.T) {
 	t.Parallel()
 	results := sampleSearch()
@@ -84,6 +137,16 @@ func TestSearchModalGolden(t *testing.T) {
 			assertGolden(t, name, m)
 		})
 	}
+}
+
+func TestSnippetCutsBetweenWords(t *testing.T) {
+	t.Parallel()
+	parts := []SearchPart{{Text: "the "}, {Text: "budget", Match: true}, {Text: " " + strings.Repeat("renewal ", 100)}}
+	got := Snippet(parts, 60)
+	assert.LessOrEqual(t, runes(got)-2, 60, "at most 60 characters of text, besides our two marks")
+	assert.True(t, strings.HasSuffix(got, "renewal …"), "cut after a whole word: %q", got)
+	assert.Equal(t, "the *budget* …", Snippet([]SearchPart{{Text: "the "}, {Text: "budget", Match: true}, {Text: " " + strings.Repeat("x", 80)}}, 20), "a word too long to fit is left out")
+	assert.Equal(t, "the …", Snippet([]SearchPart{{Text: "the "}, {Text: strings.Repeat("budget ", 20), Match: true}}, 20), "a match is whole or left out")
 }
 
 func TestSearchModalSaysWhatItShows(t *testing.T) {

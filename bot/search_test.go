@@ -33,6 +33,20 @@ func newSearchHarness(t *testing.T, st *store.Store) *harness {
 	return h
 }
 
+// newSearchHarnessWith is newSearchHarness with more minutes in the
+// records.
+func newSearchHarnessWith(t *testing.T, st *store.Store, more func(d *recordstest.Dataset)) *harness {
+	t.Helper()
+	h := newHarness(t, withAuditAndRisk(), withDataset(more))
+	h.rebuild(bot.Deps{Store: st})
+	rc, err := apiclient.NewClient(h.records.URL, recordstest.DefaultKey)
+	require.NoError(t, err)
+	b := &minutes.Backfill{Records: rc, Index: st, State: st, Sleep: func(ctx context.Context, _ time.Duration) error { return ctx.Err() }}
+	_, err = b.Pass(t.Context())
+	require.NoError(t, err)
+	return h
+}
+
 // search sends /minutes search <typed> and returns the answer.
 func (h *harness) search(typed string) msg {
 	h.t.Helper()
@@ -86,4 +100,38 @@ func TestMinutesSearchWithoutStore(t *testing.T) {
 	h := newHarness(t)
 	got := h.search("budget").all()
 	assert.Contains(t, got, "Search isn't set up here")
+}
+
+// TestMinutesSearchHostileSnippets: minutes whose text spells out Markdown,
+// mentions and mrkdwn's style characters (HTML minutes keep them as text;
+// Markdown minutes escape them) are found, and their snippet reaches Slack
+// escaped once, without standard Markdown (the harness fails any test that
+// sends some) and with no bold but the matched word.
+func TestMinutesSearchHostileSnippets(t *testing.T) {
+	t.Parallel()
+	onEachStore(t, func(t *testing.T, st *store.Store) {
+		h := newSearchHarnessWith(t, st, func(d *recordstest.Dataset) {
+			d.Meetings = append(d.Meetings,
+				recordstest.Meeting{ID: "HOSTILE-1", Title: "Hostile HTML", Committee: "Finance", Date: time.Now().AddDate(0, 0, -2)},
+				recordstest.Meeting{ID: "HOSTILE-2", Title: "Hostile Markdown", Committee: "Finance", Date: time.Now().AddDate(0, 0, -3)})
+			d.Minutes = append(d.Minutes,
+				recordstest.Minutes{MeetingID: "HOSTILE-1", Status: "approved", HTML: true,
+					Body: "<p># Minutes **final** [the report](https://evil.example/x) &lt;!channel&gt; *Note:* the zeppelin fund &amp; _draft_ ~x~ `y`</p>"},
+				recordstest.Minutes{MeetingID: "HOSTILE-2", Status: "approved",
+					Body: "\\# Heading \\*\\*bold\\*\\* \\[a\\](https://evil.example/y) the zeppelin hangar <!here>"})
+		})
+		got := h.search("zeppelin").all()
+		assert.Contains(t, got, "Hostile HTML")
+		assert.Contains(t, got, "Hostile Markdown")
+		assert.Contains(t, got, "*zeppelin*", "the matched word in bold")
+		assert.Contains(t, got, "&lt;!channel&gt;", "a mention stays text")
+		assert.Contains(t, got, "&lt;!here&gt;")
+		assert.NotContains(t, got, "<!channel>")
+		assert.NotContains(t, got, "<!here>")
+		assert.Contains(t, got, "&amp;", "escaped once")
+		assert.NotContains(t, got, "&amp;amp;")
+		assert.Contains(t, got, "∗Note:∗", "the record's asterisks are not bold")
+		assert.Contains(t, got, "∗∗final∗∗")
+		assert.Empty(t, h.slack.MarkdownInMrkdwn(), "no standard Markdown reaches Slack")
+	})
 }

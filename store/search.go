@@ -234,7 +234,7 @@ func (s *Store) SearchMinutes(ctx context.Context, q MinutesQuery, offset, limit
 	var page MinutesPage
 	scan := func(rows *sql.Rows) error { return scanHits(rows, &page, limit, len(words)+len(phrases) == 0) }
 	if s.d.name == postgresDialect.name {
-		return page, s.searchPostgres(ctx, s.q(query), args, scan)
+		return page, s.searchPostgres(ctx, s.q(query), args, len(words) > 0 && len(phrases) == 0, scan)
 	}
 	rows, err := s.conn().QueryContext(ctx, query, args...)
 	if err != nil {
@@ -242,29 +242,6 @@ func (s *Store) SearchMinutes(ctx context.Context, q MinutesQuery, offset, limit
 	}
 	defer rows.Close()
 	return page, s.wrap("search minutes", scan(rows))
-}
-
-// searchPostgres runs a search in a read-only transaction that plans it
-// for its own values (plan_cache_mode, for this transaction only). pgx
-// prepares and caches statements, and after five runs PostgreSQL may
-// plan a cached one once for any words: that generic plan cannot tell a
-// rare word from a common one, and walked the table newest first for a
-// rare word (70 ms at 10,000 minutes) where the GIN index takes 1 ms.
-func (s *Store) searchPostgres(ctx context.Context, query string, args []any, scan func(*sql.Rows) error) error {
-	tx, err := s.conn().BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
-	if err != nil {
-		return s.wrap("search minutes", err)
-	}
-	defer func() { _ = tx.Rollback() }()
-	if _, err := tx.ExecContext(ctx, "SET LOCAL plan_cache_mode = force_custom_plan"); err != nil {
-		return s.wrap("search minutes", err)
-	}
-	rows, err := tx.QueryContext(ctx, query, args...)
-	if err != nil {
-		return s.wrap("search minutes", err)
-	}
-	defer rows.Close()
-	return s.wrap("search minutes", scan(rows))
 }
 
 // scanHits reads a search's rows into page: at most limit hits, More when
@@ -330,76 +307,6 @@ func sqliteSearch(words, phrases []string, committee string) (string, []any) {
 		WHERE search_minutes_fts MATCH ? AND ` + strings.Join(where, " AND ") + `
 		ORDER BY bm25(search_minutes_fts, 4.0, 1.0), m.meeting_date DESC, m.meeting_id
 		LIMIT ? OFFSET ?`, args
-}
-
-// postgresRankWindow is how many matches, newest first, PostgreSQL ranks
-// for one search. Ranking reads each match's tsvector, which for a word
-// in most minutes is most of the table (97 ms at 10,000 minutes of 5 kB,
-// docs/search.md); the window keeps a search within the 50 ms target at
-// any size, at the cost that a word in more than this many minutes is
-// ranked among the newest of them only. Finding the matches uses the GIN
-// index alone.
-const postgresRankWindow = 200
-
-// postgresSearch is the PostgreSQL query: plainto_tsquery for each word
-// and phraseto_tsquery for each phrase, joined with &&. Both functions
-// read their text as words, ignoring any tsquery syntax in it
-// (https://www.postgresql.org/docs/current/textsearch-controls.html), and
-// the text is only ever a bound parameter. The newest postgresRankWindow
-// matches are ranked with ts_rank; ts_headline runs on the page's rows
-// only.
-func postgresSearch(words, phrases []string, committee string, limit, offset int) (string, []any) {
-	var where []string
-	var wargs []any
-	if committee != "" {
-		where = append(where, "substr(m.committee_key, 1, CAST(? AS integer)) = ?")
-		wargs = append(wargs, utf8.RuneCountInString(committee), committee)
-	}
-	if len(words)+len(phrases) == 0 {
-		return `SELECT m.meeting_id, m.title, m.committee, m.meeting_date, m.date_has_time, m.draft, m.url, substr(m.body, 1, 400)
-			FROM search_minutes m
-			WHERE ` + strings.Join(append(where, "TRUE"), " AND ") + `
-			ORDER BY m.meeting_date DESC, m.meeting_id LIMIT ? OFFSET ?`, append(wargs, limit, offset)
-	}
-	var parts []string
-	var qargs []any
-	for _, w := range words {
-		parts = append(parts, "plainto_tsquery('english', CAST(? AS text))")
-		qargs = append(qargs, w)
-	}
-	for _, p := range phrases {
-		parts = append(parts, "phraseto_tsquery('english', CAST(? AS text))")
-		qargs = append(qargs, p)
-	}
-	// The tsquery is written out wherever it is used, not taken from a
-	// CTE: only an expression of constants lets the planner match it
-	// against the GIN index (from a CTE it scanned the table, 140 ms for a
-	// rare word at 10,000 minutes). The newest postgresRankWindow
-	// matches are ranked: for a word in most minutes the plan walks them
-	// newest first and stops at the window; for a rare word it takes the
-	// GIN index, which SearchMinutes makes sure it can see (see
-	// searchPostgres).
-	tsq := "(" + strings.Join(parts, " && ") + ")"
-	// ts_headline reads its options as name=value pairs; the marks are
-	// our control characters, which need no quoting.
-	opts := "StartSel=" + markStart + ", StopSel=" + markEnd + ", MaxWords=35, MinWords=15, ShortWord=2"
-	var args []any
-	args = append(args, qargs...)
-	args = append(args, wargs...)
-	args = append(args, max(postgresRankWindow, offset+limit))
-	args = append(args, qargs...)
-	args = append(args, limit, offset)
-	args = append(args, qargs...)
-	args = append(args, opts)
-	return `WITH c AS MATERIALIZED (SELECT m.meeting_id, m.meeting_date, m.tsv FROM search_minutes m
-			WHERE m.tsv @@ ` + tsq + ` AND ` + strings.Join(append(where, "TRUE"), " AND ") + `
-			ORDER BY m.meeting_date DESC, m.meeting_id LIMIT ?),
-		r AS MATERIALIZED (SELECT c.meeting_id, c.meeting_date, ts_rank(c.tsv, ` + tsq + `) AS rank FROM c
-			ORDER BY rank DESC, c.meeting_date DESC, c.meeting_id LIMIT ? OFFSET ?)
-		SELECT m.meeting_id, m.title, m.committee, m.meeting_date, m.date_has_time, m.draft, m.url,
-			ts_headline('english', m.body, ` + tsq + `, CAST(? AS text))
-		FROM r JOIN search_minutes m ON m.meeting_id = r.meeting_id
-		ORDER BY r.rank DESC, r.meeting_date DESC, r.meeting_id`, args
 }
 
 // queryTerms cleans the query's words and phrases: invalid UTF-8, NUL and

@@ -98,15 +98,6 @@ func TestSearchAtScale(t *testing.T) {
 				require.NoError(t, err)
 				require.NoError(t, db.Close())
 			}
-			if e.name == "postgres" {
-				// As autovacuum would after a bulk load: the planner
-				// needs the table's statistics to use the GIN index well.
-				db, err := sql.Open("pgx", e.url)
-				require.NoError(t, err)
-				_, err = db.ExecContext(t.Context(), "ANALYZE search_minutes")
-				require.NoError(t, err)
-				require.NoError(t, db.Close())
-			}
 			for _, q := range []struct {
 				name string
 				q    store.MinutesQuery
