@@ -48,6 +48,9 @@ func newMeetingTitles(r Records, now func() time.Time) *meetingTitles {
 func (m *meetingTitles) fill(ctx context.Context, list []apiclient.Action) {
 	// Titles already known are filled in at once: with the list cache
 	// off this runs for every command, and the meetings hardly change.
+	// known holds what the cache said for each meeting, "" (a meeting
+	// without a title, or gone) included, so that each meeting is looked
+	// up once per list rather than once per action.
 	var missing []string
 	seen := map[string]bool{}
 	known := map[string]string{}
@@ -61,10 +64,8 @@ func (m *meetingTitles) fill(ctx context.Context, list []apiclient.Action) {
 			continue
 		}
 		if t, ok := m.titles.Peek(id); ok {
-			if t != "" {
-				known[id] = t
-				list[i].MeetingTitle = t
-			}
+			known[id] = t
+			list[i].MeetingTitle = t
 			continue
 		}
 		if !seen[id] {

@@ -30,7 +30,8 @@ type listPage struct {
 // listMembers are the members a list may sit under, in order of
 // preference, normalised; the resource name ("actions") comes after them,
 // then HAL's "_embedded".
-var listMembers = []string{"data", "items", "results", "value"}
+// An array, so that the scratch space sized by it stays on the stack.
+var listMembers = [...]string{"data", "items", "results", "value"}
 
 // parseList parses a list body: a bare array; an object with the array
 // under data, items, results, value (OData) or the resource name; or a HAL
@@ -123,17 +124,17 @@ func (lp *listPage) count() int {
 // indices of the members leading to it (nil when there is none), its name
 // as sent and its value, which may be null (an empty list).
 func listMember(o *fastjson.Object, resource string) (path []int, name string, v *fastjson.Value) {
-	n := len(listMembers)
+	const n = len(listMembers)
 	var (
-		cand = make([]*fastjson.Value, n+2) // listMembers, resource, _embedded
-		at   = make([]int, n+2)
-		key  = make([]string, n+2)
+		cand [n + 2]*fastjson.Value // listMembers, resource, _embedded
+		at   [n + 2]int
+		key  [n + 2]string
 		buf  [64]byte
 		i    int
 	)
 	o.Visit(func(k []byte, v *fastjson.Value) {
 		nk := normKey(buf[:0], k)
-		j := slices.Index(listMembers, string(nk))
+		j := slices.Index(listMembers[:], string(nk))
 		switch {
 		case j >= 0:
 		case string(nk) == resource:

@@ -23,6 +23,9 @@ func FuzzLeanListMatchesWhole(f *testing.F) {
 		`[{"id":"1"},{"id":"2", "t": "\x"}]`,
 		`{"data":[{"id":"1"}],"next":}`,
 		`  [ {"id":"1"} , {"id":"2"} ]  `,
+		`{"items":[{"id":"1"} {"id":"3"}],"data":[{"id":"2"}]}`,
+		`{"actions":[{"id":"1"}],"items":[{"id":"2"}],"meta":{"total":2}}`,
+		`{"data":[],"items":[{"id":"2"}]}`,
 	} {
 		f.Add(b, 1)
 	}

@@ -26,16 +26,19 @@ func (d *decoder) parseListLean(body []byte, resource string) (lp listPage, ok b
 	if root.start >= root.end {
 		return lp, false
 	}
-	var arr span
+	// Each scan finds the records' spans as it goes (arraySpans): the
+	// body is read once before the records are parsed.
 	switch body[root.start] {
 	case '[':
-		end, err := skipValue(body, root.start)
+		spans, end, err := arraySpans(body, root.start, d.spans[:0])
+		d.spans = spans
 		if err != nil || end != root.end {
 			return lp, false
 		}
-		arr, lp.envelope = span{root.start, end}, "array"
+		lp.envelope = "array"
 	case '{':
-		s, found := topListMember(body, root, resource)
+		s, at, spans, found := topListMember(body, root, resource, d.spans[:0])
+		d.spans = spans
 		if !found {
 			return lp, false
 		}
@@ -51,18 +54,15 @@ func (d *decoder) parseListLean(body []byte, resource string) (lp listPage, ok b
 		if len(path) != 1 || mv == nil || mv.Type() != fastjson.TypeArray {
 			return lp, false
 		}
-		// The member the full parse would pick must be the one scanned.
-		if at, err := memberSpanAt(body, root.start, path[0]); err != nil || at != s {
+		// The member the full parse would pick must be the one scanned:
+		// the envelope has the body's members in the body's order.
+		if path[0] != at {
 			return lp, false
 		}
 		lp.page.from(o)
-		arr, lp.envelope = s, name
+		lp.envelope = name
 	default:
 		return lp, false
-	}
-	var err error
-	if d.spans, err = elementSpans(body, arr.start, d.spans[:0]); err != nil {
-		return listPage{}, false
 	}
 	lp.lean = true
 	d.keepRaw(&lp, body)
@@ -70,67 +70,81 @@ func (d *decoder) parseListLean(body []byte, resource string) (lp listPage, ok b
 }
 
 // topListMember scans the members of the object spanning root and returns
-// the span of the array listMember would choose among the direct members:
-// the first of listMembers, then the resource name, whose (first) value is
-// an array. found is false when there is none, when a member name has an
-// escape (the scanner does not unescape), or when the object is malformed.
-func topListMember(body []byte, root span, resource string) (arr span, found bool) {
-	n := len(listMembers)
+// the span of the array listMember would choose among the direct members
+// (the first of listMembers, then the resource name, whose (first) value
+// is an array), its index among the members and its elements' spans,
+// appended to dst. found is false when there is none, when a member name
+// has an escape (the scanner does not unescape), or when the object is
+// malformed.
+func topListMember(body []byte, root span, resource string, dst []span) (arr span, index int, spans []span, found bool) {
+	const n = len(listMembers)
 	var (
-		cand = make([]span, n+1) // listMembers then the resource
-		seen = make([]bool, n+1)
-		buf  [64]byte
+		cand  [n + 1]span // listMembers then the resource
+		at    [n + 1]int
+		seen  [n + 1]bool
+		buf   [64]byte
+		count int
+		best  = -1
 	)
 	i := skipWS(body, root.start+1)
 	if i < len(body) && body[i] == '}' {
-		return span{}, false
+		return span{}, 0, dst, false
 	}
 	for {
 		if i >= len(body) || body[i] != '"' {
-			return span{}, false
+			return span{}, 0, dst, false
 		}
 		j, err := skipString(body, i)
 		if err != nil {
-			return span{}, false
+			return span{}, 0, dst, false
 		}
 		key := body[i+1 : j-1]
 		if bytes.IndexByte(key, '\\') >= 0 {
-			return span{}, false
+			return span{}, 0, dst, false
 		}
 		i = skipWS(body, j)
 		if i >= len(body) || body[i] != ':' {
-			return span{}, false
+			return span{}, 0, dst, false
 		}
 		i = skipWS(body, i+1)
-		end, err := skipValue(body, i)
-		if err != nil {
-			return span{}, false
-		}
 		nk := normKey(buf[:0], key)
-		k := slices.Index(listMembers, string(nk))
+		k := slices.Index(listMembers[:], string(nk))
 		if k < 0 && string(nk) == resource {
 			k = n
 		}
+		var end int
+		// The elements of the best array candidate so far are scanned as
+		// it is skipped; a better one later scans its own.
+		if k >= 0 && !seen[k] && i < len(body) && body[i] == '[' && (best < 0 || k < best) {
+			dst, end, err = arraySpans(body, i, dst[:0])
+			best = k
+		} else {
+			end, err = skipValue(body, i)
+		}
+		if err != nil {
+			return span{}, 0, dst, false
+		}
 		// Like listMember, the first occurrence of a name counts.
 		if k >= 0 && !seen[k] {
-			seen[k], cand[k] = true, span{i, end}
+			seen[k], cand[k], at[k] = true, span{i, end}, count
 		}
+		count++
 		i = skipWS(body, end)
 		if i >= len(body) {
-			return span{}, false
+			return span{}, 0, dst, false
 		}
 		if body[i] == '}' {
 			break
 		}
 		if body[i] != ',' {
-			return span{}, false
+			return span{}, 0, dst, false
 		}
 		i = skipWS(body, i+1)
 	}
-	for k := range n + 1 {
-		if seen[k] && body[cand[k].start] == '[' {
-			return cand[k], true
-		}
+	// The first candidate holding an array is the best one, whose
+	// elements were scanned.
+	if best < 0 {
+		return span{}, 0, dst, false
 	}
-	return span{}, false
+	return cand[best], at[best], dst, true
 }

@@ -130,32 +130,40 @@ func memberSpanAt(body []byte, start, idx int) (span, error) {
 // elementSpans appends to dst the spans of the elements of the array that
 // starts at body[start].
 func elementSpans(body []byte, start int, dst []span) ([]span, error) {
+	dst, _, err := arraySpans(body, start, dst)
+	return dst, err
+}
+
+// arraySpans appends to dst the spans of the elements of the array that
+// starts at body[start], and returns the index just past the array: what
+// skipValue returns, found by the same scan.
+func arraySpans(body []byte, start int, dst []span) ([]span, int, error) {
 	i := start
 	if i >= len(body) || body[i] != '[' {
-		return dst, errSpan
+		return dst, 0, errSpan
 	}
 	i = skipWS(body, i+1)
 	if i < len(body) && body[i] == ']' {
-		return dst, nil
+		return dst, i + 1, nil
 	}
 	for {
 		i = skipWS(body, i)
 		end, err := skipValue(body, i)
 		if err != nil {
-			return dst, err
+			return dst, 0, err
 		}
 		dst = append(dst, span{i, end})
 		i = skipWS(body, end)
 		if i >= len(body) {
-			return dst, errSpan
+			return dst, 0, errSpan
 		}
 		switch body[i] {
 		case ',':
 			i++
 		case ']':
-			return dst, nil
+			return dst, i + 1, nil
 		default:
-			return dst, errSpan
+			return dst, 0, errSpan
 		}
 	}
 }

@@ -38,7 +38,7 @@ func truncatedNote(l ActionList) string {
 // without buttons rather than with a cut ID that would act on the wrong
 // action.
 func linkable(r ActionRow) bool {
-	return r.ID != "" && len(RowBlockID(BlockActionButtons, r.ID, r.Rev)) <= MaxBlockID
+	return r.ID != "" && rowBlockIDLen(BlockActionButtons, r.ID, r.Rev) <= MaxBlockID
 }
 
 // carriesValues reports whether r's status values can be built whole: the
@@ -47,7 +47,7 @@ func linkable(r ActionRow) bool {
 // or misread into acting on the wrong action or page.
 func carriesValues(r ActionRow) bool {
 	return !strings.Contains(r.Context, "|") &&
-		len(StatusValue(statusInProgress, r.ID, r.Context)) <= MaxButtonValue
+		statusValueLen(statusInProgress, r.ID, r.Context) <= MaxButtonValue
 }
 
 // ActionRowBlocks returns the blocks of one action row: a section with
@@ -133,11 +133,52 @@ func buildRow(r ActionRow, titleMax int, linked bool) []slack.Block {
 	if !linked {
 		return []slack.Block{section(text)}
 	}
-	out := []slack.Block{slack.NewSectionBlock(mrkdwn(text), nil, nil, slack.SectionBlockOptionBlockID(RowBlockID(BlockActionRow, r.ID, r.Rev)))}
+	sectionID, buttonsID := rowBlockIDs(r.ID, r.Rev)
+	out := make([]slack.Block, 1, 2)
+	out[0] = textSection(text, sectionID)
 	if r.CanChange && carriesValues(r) {
-		out = append(out, statusButtons(r))
+		out = append(out, statusButtons(r, buttonsID))
 	}
 	return out
+}
+
+// rowBlockIDs returns RowBlockID(BlockActionRow, id, rev) and
+// RowBlockID(BlockActionButtons, id, rev), cut from one string: every
+// linked row has both.
+func rowBlockIDs(id, rev string) (section, buttons string) {
+	n := rowBlockIDLen(BlockActionRow, id, rev)
+	var b strings.Builder
+	b.Grow(n + rowBlockIDLen(BlockActionButtons, id, rev))
+	for _, prefix := range [...]string{BlockActionRow, BlockActionButtons} {
+		b.WriteString(prefix)
+		b.WriteString(id)
+		if rev != "" {
+			b.WriteString(revSep)
+			b.WriteString(rev)
+		}
+	}
+	both := b.String()
+	return both[:n], both[n:]
+}
+
+// rowBlockIDLen is len(RowBlockID(prefix, id, rev)), without building it.
+func rowBlockIDLen(prefix, id, rev string) int {
+	if rev == "" {
+		return len(prefix) + len(id)
+	}
+	return len(prefix) + len(id) + len(revSep) + len(rev)
+}
+
+// textSection is a section of one mrkdwn text with a block ID, in one
+// allocation.
+func textSection(text, blockID string) *slack.SectionBlock {
+	s := &struct {
+		block slack.SectionBlock
+		text  slack.TextBlockObject
+	}{}
+	s.text = slack.TextBlockObject{Type: slack.MarkdownType, Text: text, Verbatim: true}
+	s.block = slack.SectionBlock{Type: slack.MBTSection, Text: &s.text, BlockID: blockID}
+	return &s.block
 }
 
 // StatusValue is the value of a status button or menu option:
@@ -148,33 +189,100 @@ func StatusValue(target, id, context string) string {
 	return target + "|" + id + "|" + context
 }
 
-// statusButtons is the actions block of a linked, changeable row.
-func statusButtons(r ActionRow) *slack.ActionBlock {
+// statusValueLen is len(StatusValue(target, id, context)), without
+// building it.
+func statusValueLen(target, id, context string) int {
+	return len(target) + 1 + len(id) + 1 + len(context)
+}
+
+// statusButtons is the actions block of a linked, changeable row, whose
+// block ID is blockID. Every row of every list has one, so its parts are
+// made in a few allocations rather than one or two per control: the
+// values are cut from one string, and the buttons, their labels and the
+// menu's options each come in one array.
+func statusButtons(r ActionRow, blockID string) *slack.ActionBlock {
 	buttons, menu := transitions(r.Status)
-	els := make([]slack.BlockElement, 0, len(buttons)+len(menu))
-	for _, target := range buttons {
-		b := button(statusActionID(target), StatusValue(target, r.ID, r.Context), transitionLabel(target))
-		if target == statusComplete {
-			b.Style = slack.StylePrimary
-		}
-		els = append(els, b)
+	// Scratch for the targets and their values: a row has at most five.
+	var targetBuf, valueBuf [5]string
+	targets := append(append(targetBuf[:0], buttons...), menu...)
+	values := append(valueBuf[:0], targets...)
+	statusValues(values, r.ID, r.Context)
+	useMenu := len(menu) >= MinOverflowOptions
+	for _, v := range values[len(buttons):] {
+		useMenu = useMenu && len(v) <= MaxOptionValue
 	}
-	opts := make([]*slack.OptionBlockObject, 0, len(menu))
-	for _, target := range menu {
-		value := StatusValue(target, r.ID, r.Context)
-		if len(value) > MaxOptionValue {
-			break
-		}
-		opts = append(opts, slack.NewOptionBlockObject(value, plain(transitionLabel(target)), nil))
+	nButtons := len(targets)
+	if useMenu {
+		nButtons = len(buttons)
 	}
-	if len(opts) == len(menu) && len(opts) >= MinOverflowOptions {
-		els = append(els, slack.NewOverflowBlockElement(ActionStatusMenu, opts...))
-	} else {
-		for _, target := range menu {
-			els = append(els, button(statusActionID(target), StatusValue(target, r.ID, r.Context), transitionLabel(target)))
+	labels := plainLabels(targets)
+	controls := make([]slack.ButtonBlockElement, nButtons)
+	a := &struct {
+		block    slack.ActionBlock
+		elements slack.BlockElements
+	}{}
+	els := make([]slack.BlockElement, 0, nButtons+1)
+	for i := range nButtons {
+		controls[i] = slack.ButtonBlockElement{Type: slack.METButton, ActionID: statusActionID(targets[i]), Text: &labels[i].text, Value: values[i]}
+		if targets[i] == statusComplete {
+			controls[i].Style = slack.StylePrimary
 		}
+		els = append(els, &controls[i])
 	}
-	return slack.NewActionBlock(RowBlockID(BlockActionButtons, r.ID, r.Rev), els...)
+	if useMenu {
+		opts := make([]slack.OptionBlockObject, len(menu))
+		ptrs := make([]*slack.OptionBlockObject, len(menu))
+		for i := range menu {
+			j := len(buttons) + i
+			opts[i] = slack.OptionBlockObject{Text: &labels[j].text, Value: values[j]}
+			ptrs[i] = &opts[i]
+		}
+		els = append(els, slack.NewOverflowBlockElement(ActionStatusMenu, ptrs...))
+	}
+	a.elements = slack.BlockElements{ElementSet: els}
+	a.block = slack.ActionBlock{Type: slack.MBTAction, BlockID: blockID, Elements: &a.elements}
+	return &a.block
+}
+
+// statusValues replaces each target in targets with its StatusValue(target,
+// id, context), all cut from one string.
+func statusValues(targets []string, id, context string) {
+	n := 0
+	for _, t := range targets {
+		n += statusValueLen(t, id, context)
+	}
+	var b strings.Builder
+	b.Grow(n)
+	for _, t := range targets {
+		b.WriteString(t)
+		b.WriteByte('|')
+		b.WriteString(id)
+		b.WriteByte('|')
+		b.WriteString(context)
+	}
+	all, start := b.String(), 0
+	for i, t := range targets {
+		end := start + statusValueLen(t, id, context)
+		targets[i], start = all[start:end], end
+	}
+}
+
+// label is a plain_text object with emoji shortcodes rendered, as plain
+// builds it, with the flag its Emoji points to alongside.
+type label struct {
+	text  slack.TextBlockObject
+	emoji bool
+}
+
+// plainLabels returns the labels of the controls that set targets, in one
+// array.
+func plainLabels(targets []string) []label {
+	ls := make([]label, len(targets))
+	for i, t := range targets {
+		ls[i].emoji = true
+		ls[i].text = slack.TextBlockObject{Type: slack.PlainTextType, Text: truncate(transitionLabel(t), MaxButtonText), Emoji: &ls[i].emoji}
+	}
+	return ls
 }
 
 // fitRow builds r within maxText characters of text if it can, shortening

@@ -30,13 +30,13 @@ const (
 	budgetCachedActions = 80 // 73 when set
 	// A click's redraw of an ephemeral list: the page drawn afresh with
 	// the changed row annotated, and encoded.
-	budgetClickRedraw = 290 // 270 when set (363 before the row text was built in one buffer, 283 before replies were written directly)
+	budgetClickRedraw = 140 // 125 when set (363 before the row text was built in one buffer, 283 before replies were written directly, 270 before a row's buttons were built in a few allocations)
 	// The Home tab built and encoded for views.publish.
-	budgetHomeView = 350 // 320 when set (396 before)
+	budgetHomeView = 175 // 159 when set (396 before, 321 before a row's buttons were built in a few allocations)
 	// /actions with the cache off (ACTIONS_CACHE_TTL=0), 200 actions:
 	// the list read from the records service and decoded (the records
 	// service's own allocations left out, see replayed), drawn, encoded.
-	budgetUncachedActions = 480 // 452 when set (465 before the reply was written directly)
+	budgetUncachedActions = 330 // 304 when set (465 before the reply was written directly, 448 before a row's buttons were built in a few allocations)
 )
 
 // TestHotPathAllocations holds /actions, a click's redraw and the Home tab

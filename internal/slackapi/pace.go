@@ -81,10 +81,9 @@ const postCeiling = 300
 const ChannelInterval = time.Second
 
 // Pacer makes a job's Slack calls: it spaces every method's calls evenly
-// at its tier's rate,
-// spaces posts to one channel by [ChannelInterval], and holds a method for
-// every caller when Slack answers one call 429, so that nobody calls it
-// again before Retry-After has passed. One Pacer serves every worker of a
+// at its tier's rate, spaces posts to one channel by [ChannelInterval],
+// and holds a method for every caller when Slack answers one call 429, so
+// that nobody calls it again before Retry-After has passed. One Pacer serves every worker of a
 // job, and may serve every run of a process (serve's polls), so that the
 // spacing holds across runs too. Build it with [NewPacer]; it is safe for
 // concurrent use.
@@ -134,7 +133,7 @@ func NewPacer(o PacerOptions) *Pacer {
 }
 
 // Call runs f, a call of Slack method (posting to channel, for
-// chat.postMessage; "" otherwise), when the method's budget and the
+// chat.postMessage; "" otherwise), when the method's rate and the
 // channel's spacing allow, and answers a 429 by holding the method, for
 // every caller, until its Retry-After has passed, then trying again, up to
 // the Retries of its options. It has the shape of once.Caller. Errors:
