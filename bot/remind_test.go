@@ -68,8 +68,16 @@ type remindRun struct {
 	out string
 }
 
-// remind runs the job with cfg, filling in the clock (remindNow) and
-// USER_MAP when cfg leaves them out. The job paces itself to Slack's tiers
+// remindWorld is the reminder tests' organisation: remindDataset, with
+// USER_MAP naming Dee, who the records know by name only. USER_MAP is the
+// action domain's, which the bot and the job share.
+func remindWorld(s harnessSetup) {
+	withDataset(remindDataset)(s)
+	s.actions.UserMap = actions.NewUserMap(map[string]string{"Dee Mapped": "U0DEE"})
+}
+
+// remind runs the job with cfg, filling in the clock (remindNow) when cfg
+// leaves it out, with the harness's action domain. The job paces itself to Slack's tiers
 // on a clock 1,000 times faster than real time, as the harness's fake has
 // no tiers; remindRealTime paces in real time.
 func (h *harness) remind(cfg remind.Config, m *metrics.Set) remindRun {
@@ -87,14 +95,12 @@ func (h *harness) remindOn(clock remind.Clock, cfg remind.Config, m *metrics.Set
 	if cfg.Now.IsZero() {
 		cfg.Now = remindNow
 	}
-	if cfg.UserMap == nil {
-		cfg.UserMap = map[string]string{"Dee Mapped": "U0DEE"}
-	}
 	rc, err := apiclient.NewClient(h.records.URL, recordstest.DefaultKey)
 	require.NoError(h.t, err)
 	var out bytes.Buffer
 	sum, err := remind.Run(h.t.Context(), cfg, remind.Deps{
 		Records: rc,
+		Actions: h.actions,
 		Slack:   slack.New(slacktest.DefaultToken, slack.OptionAPIURL(h.slack.APIURL())),
 		Logger:  testLogger(h.t),
 		Metrics: m,
@@ -151,7 +157,7 @@ func (h *harness) posts() int {
 
 func TestRemindSendsOneDMPerUserWithTheirDueActions(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t, withDataset(remindDataset))
+	h := newHarness(t, remindWorld)
 	run := h.remind(remind.Config{Days: 3}, nil)
 	require.NoError(t, run.err)
 
@@ -235,7 +241,7 @@ func TestRemindDeadlineWindow(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			h := newHarness(t, withDataset(remindDataset))
+			h := newHarness(t, remindWorld)
 			run := h.remind(remind.Config{Days: tc.days, Now: tc.now}, nil)
 			require.NoError(t, run.err)
 			got := map[string][]string{}
@@ -250,7 +256,7 @@ func TestRemindDeadlineWindow(t *testing.T) {
 
 func TestRemindOnceADay(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t, withDataset(remindDataset))
+	h := newHarness(t, remindWorld)
 	cfg := remind.Config{Days: 3, ReportChannel: "C0REPORTS"}
 
 	first := h.remind(cfg, nil)
@@ -285,7 +291,7 @@ func TestRemindOnceADay(t *testing.T) {
 func TestRemindReportsUnmatchedAssignees(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, withDataset(remindDataset))
-	run := h.remind(remind.Config{Days: 3, ReportChannel: "C0REPORTS", UserMap: map[string]string{}}, nil)
+	run := h.remind(remind.Config{Days: 3, ReportChannel: "C0REPORTS"}, nil)
 	require.NoError(t, run.err)
 	require.Len(t, run.sum.Unmatched, 2, "without USER_MAP, dee matches nobody either")
 	assert.Equal(t, "Dee Mapped", run.sum.Unmatched[0].Assignee)
@@ -302,7 +308,7 @@ func TestRemindReportsUnmatchedAssignees(t *testing.T) {
 
 func TestRemindWaitsForRetryAfter(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t, withDataset(remindDataset))
+	h := newHarness(t, remindWorld)
 	h.slack.InjectFault(slacktest.Fault{Method: "chat.postMessage", HTTPStatus: http.StatusTooManyRequests, RetryAfter: 1, Times: 1})
 	h.slack.InjectFault(slacktest.Fault{Method: "users.lookupByEmail", HTTPStatus: http.StatusTooManyRequests, RetryAfter: 1, Times: 1})
 	m := metrics.New()
@@ -353,7 +359,7 @@ func metricValue(t *testing.T, m *metrics.Set, name, label string) float64 {
 
 func TestRemindPacesPostsToOneChannel(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t, withDataset(remindDataset))
+	h := newHarness(t, remindWorld)
 	// The report goes to a DM that also gets a reminder: two posts to one
 	// channel in one run.
 	run := h.remindRealTime(remind.Config{Days: 3, ReportChannel: "DU0ALICE"}, nil)
@@ -370,7 +376,7 @@ func TestRemindPacesPostsToOneChannel(t *testing.T) {
 
 func TestRemindPartialFailure(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t, withDataset(remindDataset))
+	h := newHarness(t, remindWorld)
 	h.slack.InjectFault(slacktest.Fault{Method: "chat.postMessage", Error: "fatal_error", Times: 1})
 	m := metrics.New()
 	run := h.remind(remind.Config{Days: 3}, m)
@@ -394,7 +400,7 @@ func TestRemindPartialFailure(t *testing.T) {
 
 func TestRemindLookupFailureIsAFailureNotAMiss(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t, withDataset(remindDataset))
+	h := newHarness(t, remindWorld)
 	// Without the directory every assignee is looked up by email, and
 	// those lookups fail too.
 	h.slack.InjectFault(slacktest.Fault{Method: "users.list", HTTPStatus: http.StatusInternalServerError})
@@ -408,7 +414,7 @@ func TestRemindLookupFailureIsAFailureNotAMiss(t *testing.T) {
 
 func TestRemindDryRun(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t, withDataset(remindDataset))
+	h := newHarness(t, remindWorld)
 	run := h.remind(remind.Config{Days: 3, DryRun: true, ReportChannel: "C0REPORTS"}, nil)
 	require.NoError(t, run.err)
 	assert.True(t, run.sum.DryRun)
@@ -430,7 +436,7 @@ func TestRemindDryRun(t *testing.T) {
 func TestRemindSkipsWeekends(t *testing.T) {
 	t.Parallel()
 	saturday := time.Date(2026, 11, 21, 9, 0, 0, 0, time.UTC)
-	h := newHarness(t, withDataset(remindDataset))
+	h := newHarness(t, remindWorld)
 	run := h.remind(remind.Config{Days: 3, SkipWeekends: true, Now: saturday}, nil)
 	require.NoError(t, run.err)
 	assert.Equal(t, 4, run.sum.Weekend, "Saturday morning in London for all four")
@@ -448,9 +454,7 @@ func TestRemindSkipsWeekends(t *testing.T) {
 // checks that `serve` changes the action and updates that DM in place.
 func TestRemindButtonsWorkInTheDM(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t, withDataset(remindDataset), withActions(func(c *actions.Config) {
-		c.UserMap = actions.NewUserMap(map[string]string{"dee mapped": "U0DEE"})
-	}))
+	h := newHarness(t, remindWorld)
 	require.NoError(t, h.remind(remind.Config{Days: 3}, nil).err)
 	stored, dm := h.dm("DU0ALICE")
 
@@ -517,6 +521,7 @@ func TestRemindAssigneeGivenBySlackID(t *testing.T) {
 	require.NoError(t, err)
 	sum, err := remind.Run(t.Context(), remind.Config{Days: 3, Now: remindNow}, remind.Deps{
 		Records: slackIDRecords{Records: rc, ids: map[string]string{"Dee Mapped": "U0DEE", "Bob Brown": "U0NOSUCH"}},
+		Actions: h.actions,
 		Slack:   slack.New(slacktest.DefaultToken, slack.OptionAPIURL(h.slack.APIURL())),
 		Logger:  testLogger(t),
 		Store:   h.jobStore(),

@@ -81,7 +81,7 @@ func (j *remindJob) match(ctx context.Context, pending []pendingAssignee) ([]*re
 			if r == nil {
 				zone := j.people.Zone(ids[i])
 				if zone == nil {
-					zone = j.cfg.Zone
+					zone = j.zone
 				}
 				r = &recipient{id: ids[i], label: p.person.String(), zone: zone}
 				byID[ids[i]] = r

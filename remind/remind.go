@@ -82,8 +82,9 @@ const (
 var ErrRemindersFailed = errors.New("some reminders failed")
 
 // Config is what one run of the reminder job does. The zero value
-// reminds of overdue actions and those due today, from 09:00 local time,
-// in UTC for date-only deadlines.
+// reminds of overdue actions and those due today, from 09:00 local time.
+// The organisation's time zone and USER_MAP are not here: they are the
+// action domain's (Deps.Actions), which serve and the watcher share.
 type Config struct {
 	// Days is the due-soon window: an open or in-progress action is included
 	// when it is overdue or due by the end of the reader's day Days days
@@ -107,17 +108,10 @@ type Config struct {
 	Concurrency int
 	// Now is the moment the run is for. Zero means the Clock's now.
 	Now time.Time
-	// Zone is the organisation's time zone (RECORDS_TIMEZONE): a date-only
-	// deadline ends at midnight there, and it is the zone of people whose
-	// Slack profile has none. nil means UTC.
-	Zone *time.Location
 	// RemindAt is the local time of day, "HH:MM", from which a person is
 	// reminded (REMIND_AT); a run before it in their zone leaves them for
 	// a later run. "" means 09:00.
 	RemindAt string
-	// UserMap maps a records assignee (email, name or ID, compared
-	// case-insensitively) to a Slack user ID, as Config.UserMap does.
-	UserMap map[string]string
 	// Owner names this run in the ledger's claims. "" means one made from
 	// the start time.
 	Owner string
@@ -129,10 +123,23 @@ type Config struct {
 	Retention time.Duration
 }
 
+// Actions is the action domain the job shares with serve and the
+// watcher. The job reads the organisation's time zone (RECORDS_TIMEZONE:
+// a date-only deadline ends at midnight there, and it is the zone of
+// people whose Slack profile has none) and USER_MAP (which Slack user an
+// assignee is) from it, and keeps no copy. *actions.Service implements it.
+type Actions interface {
+	Zone() *time.Location
+	UserMap() actions.UserMap
+}
+
 // Deps are the reminder job's collaborators.
 type Deps struct {
 	// Records is read with ListActions only. Required.
 	Records Records
+	// Actions is the action domain `recordsbot remind` builds once from
+	// the settings. Required.
+	Actions Actions
 	// Slack is called with users.list, users.lookupByEmail (for assignees
 	// missing from the list), chat.postMessage and, after an expired
 	// claim, conversations.open (the person's DM) and
@@ -292,9 +299,6 @@ func Run(ctx context.Context, cfg Config, deps Deps) (Summary, error) {
 		cfg.Concurrency = remindConcurrency
 	}
 	cfg.Days = max(cfg.Days, 0)
-	if cfg.Zone == nil {
-		cfg.Zone = time.UTC
-	}
 	if cfg.Lease <= 0 {
 		cfg.Lease = defaultLease
 	}
@@ -313,7 +317,11 @@ func Run(ctx context.Context, cfg Config, deps Deps) (Summary, error) {
 	if deps.Out == nil {
 		deps.Out = io.Discard
 	}
-	sum := Summary{Date: cfg.Now.In(cfg.Zone).Format(time.DateOnly), DryRun: cfg.DryRun}
+	if deps.Actions == nil {
+		return Summary{DryRun: cfg.DryRun}, errors.New("remind: no action domain for the time zone and USER_MAP (Deps.Actions)")
+	}
+	zone := deps.Actions.Zone()
+	sum := Summary{Date: cfg.Now.In(zone).Format(time.DateOnly), DryRun: cfg.DryRun}
 	if deps.Store == nil && !cfg.DryRun {
 		return sum, errors.New("remind: no store for the ledger (Deps.Store)")
 	}
@@ -321,16 +329,16 @@ func Run(ctx context.Context, cfg Config, deps Deps) (Summary, error) {
 	if err != nil {
 		return sum, fmt.Errorf("remind at %q: %w", cfg.RemindAt, err)
 	}
-	userMap := actions.NewUserMap(cfg.UserMap)
 	j := &remindJob{
 		cfg:      cfg,
 		deps:     deps,
+		zone:     zone,
 		log:      deps.Logger,
 		remindAt: at,
 		slack:    newPacer(deps.Clock, deps.Logger, deps.Metrics),
 		sum:      sum,
 	}
-	j.people = actions.NewAssignees(userMap, func(ctx context.Context, email string) (u *slack.User, err error) {
+	j.people = actions.NewAssignees(deps.Actions.UserMap(), func(ctx context.Context, email string) (u *slack.User, err error) {
 		err = j.slack.Call(ctx, "users.lookupByEmail", "", func(ctx context.Context) error {
 			u, err = deps.Slack.GetUserByEmailContext(ctx, email)
 			return err
@@ -358,6 +366,7 @@ func parseTimeOfDay(s string) (time.Duration, error) {
 type remindJob struct {
 	cfg      Config
 	deps     Deps
+	zone     *time.Location // the organisation's, the action domain's
 	log      *slog.Logger
 	remindAt time.Duration // the organisation's reminder time, since local midnight
 	slack    *slackapi.Pacer
@@ -443,7 +452,7 @@ func (j *remindJob) dueActions(ctx context.Context, now time.Time) ([]pendingAss
 		a := &all[i]
 		// An action whose status changed between the two reads can be in
 		// both lists.
-		if seen[a.ID] || actions.Due(a, now, j.cfg.Zone, widest, j.cfg.Days) == actions.NotDue {
+		if seen[a.ID] || actions.Due(a, now, j.zone, widest, j.cfg.Days) == actions.NotDue {
 			continue
 		}
 		seen[a.ID] = true

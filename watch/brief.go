@@ -78,7 +78,7 @@ func (p *poll) briefs(ctx context.Context) error {
 	seen := map[string]bool{}
 	for _, mp := range p.pages {
 		for _, m := range mp.Meetings {
-			if !m.Date.IsZero() && meetingStart(m, p.cfg.Zone).After(p.now) && !seen[m.ID] {
+			if !m.Date.IsZero() && meetingStart(m, p.zone).After(p.now) && !seen[m.ID] {
 				seen[m.ID] = true
 				upcoming = append(upcoming, m)
 			}
@@ -97,7 +97,7 @@ func (p *poll) briefs(ctx context.Context) error {
 	}
 	var errs []error
 	for _, m := range upcoming {
-		due := meetingStart(m, p.cfg.Zone).Sub(p.now) <= p.cfg.BriefLead
+		due := meetingStart(m, p.zone).Sub(p.now) <= p.cfg.BriefLead
 		for _, f := range follows {
 			if f.CommitteeKey != minutes.CommitteeKey(m.Committee) || !p.cfg.FollowDefaults.Hears(f.Choices, store.HearBriefs) {
 				continue
@@ -228,7 +228,7 @@ func (p *poll) briefMessage(ctx context.Context, f store.Follow, m apiclient.Mee
 			order = append(order, k)
 		}
 		g.Items = append(g.Items, blocks.DigestItem{ID: a.ID, Title: a.Title, Deadline: a.Deadline, DeadlineHasTime: a.DeadlineHasTime,
-			Overdue:    actions.Due(a, p.now, p.cfg.Zone, p.cfg.Zone, 0) == actions.Overdue,
+			Overdue:    actions.Due(a, p.now, p.zone, p.zone, 0) == actions.Overdue,
 			InProgress: a.Status == apiclient.StatusInProgress})
 	}
 	for _, k := range order {
