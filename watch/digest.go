@@ -65,7 +65,7 @@ func (p *poll) digests(ctx context.Context, list *apiclient.ActionList) error {
 		if !sched.On {
 			continue
 		}
-		slot := sched.Slot(p.now, p.cfg.Zone)
+		slot := sched.Slot(p.now, p.zone)
 		slotDate := slot.Format(time.DateOnly)
 		// At most one digest a calendar week: a digest moved later in the
 		// week after this week's went out (Monday to Thursday) comes at
@@ -159,7 +159,7 @@ func (p *poll) digestMessage(ctx context.Context, f store.Follow, last store.Dig
 			continue
 		}
 		k := assigneeKey(a.Assignee)
-		overdue := actions.Due(a, p.now, p.cfg.Zone, p.cfg.Zone, 0) == actions.Overdue
+		overdue := actions.Due(a, p.now, p.zone, p.zone, 0) == actions.Overdue
 		snap[a.ID] = snapEntry{Assignee: k, Overdue: overdue}
 		it := blocks.DigestItem{ID: a.ID, Title: a.Title, Assignee: a.Assignee.String(), Deadline: a.Deadline,
 			DeadlineHasTime: a.DeadlineHasTime, Overdue: overdue, InProgress: a.Status == apiclient.StatusInProgress}

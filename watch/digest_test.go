@@ -42,9 +42,9 @@ func newYork(t *testing.T) *time.Location {
 	return z
 }
 
-func digestConfig(z *time.Location) func(*watch.Config) {
-	return func(c *watch.Config) {
-		c.Zone = z
+func digestConfig(z *time.Location) func(*watchConfig) {
+	return func(c *watchConfig) {
+		c.Actions.Zone = z
 		c.Digest = watch.Schedule{On: true, Day: time.Monday, Hour: 9}
 	}
 }
