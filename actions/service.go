@@ -73,8 +73,13 @@ func New(records Records, profiles Profiles, cfg Config) *Service {
 // a stopping process (or a test) leaves nothing running.
 func (s *Service) Wait() { s.list.wait() }
 
-// Zone is the organisation's time zone.
+// Zone is the organisation's time zone (Config.Zone, default UTC): the
+// jobs handed this Service read it here rather than keep a copy.
 func (s *Service) Zone() *time.Location { return s.cfg.Zone }
+
+// UserMap is USER_MAP (Config.UserMap; the zero UserMap maps no one): the
+// jobs handed this Service match assignees to Slack users with it.
+func (s *Service) UserMap() UserMap { return s.cfg.UserMap }
 
 // Caches reports whether the shared action list is cached (CacheTTL not
 // negative): only then may a reply drawn from one version of it be reused

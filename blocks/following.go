@@ -61,6 +61,9 @@ type FollowRow struct {
 	Digest string
 	// DigestMentions is set when the digest mentions the assignees.
 	DigestMentions bool
+	// DigestOption is the value of the option that is the weekly digest
+	// (store.HearDigest): its checkbox says when the digest comes.
+	DigestOption string
 }
 
 // Following is the answer to /minutes following.
@@ -92,13 +95,19 @@ func FollowingMessage(f Following) Message {
 		if r.By != "" {
 			text += fmt.Sprintf(", since %s by <@%s>", r.Since.Format("2 January 2006"), Escape(r.By))
 		}
-		if r.Digest != "" || r.DigestMentions {
+		// Where the reader can change it, the digest's schedule is under
+		// its checkbox (an option's description); else on the row.
+		if !f.CanChange && (r.Digest != "" || r.DigestMentions) {
 			text += "\nWeekly digest: " + digestChoice(r.Digest, r.DigestMentions)
 		}
 		var on []string
 		var options, initial []*slack.OptionBlockObject
 		for _, o := range f.Options {
-			opt := slack.NewOptionBlockObject(o.Value, plain(o.Label), nil)
+			var desc *slack.TextBlockObject
+			if o.Value == r.DigestOption && r.DigestOption != "" {
+				desc = plain(digestWhen(r.Digest, r.DigestMentions))
+			}
+			opt := slack.NewOptionBlockObject(o.Value, plain(o.Label), desc)
 			options = append(options, opt)
 			if r.Hears[o.Value] {
 				initial = append(initial, opt)
@@ -135,6 +144,24 @@ func FollowingMessage(f Following) Message {
 		names = append(names, r.Committee)
 	}
 	return Message{Text: "This channel follows " + strings.Join(names, ", "), Blocks: out}
+}
+
+// digestWhen is a follow's digest choice as plain text, for the
+// description of its checkbox (at most 75 characters, which it keeps
+// well within:
+// https://docs.slack.dev/reference/block-kit/composition-objects/option-object).
+func digestWhen(schedule string, mentions bool) string {
+	s := "Every " + schedule
+	switch schedule {
+	case "":
+		s = "At the usual time"
+	case "off":
+		s = "Off (/minutes follow … digest mon 09:00)"
+	}
+	if mentions {
+		s += ", mentioning the assignees"
+	}
+	return s
 }
 
 // digestChoice is a follow's digest choice as /minutes following shows it.

@@ -246,11 +246,13 @@ func checkAny(v any) error {
 
 func TestFollowingGolden(t *testing.T) {
 	t.Parallel()
-	options := []HearOption{{"drafts", "Drafts published"}, {"approvals", "Approvals"}}
+	options := []HearOption{{"drafts", "Drafts published"}, {"approvals", "Approvals"}, {"digest", "Weekly digest"}}
 	since := time.Date(2026, 11, 2, 10, 0, 0, 0, time.UTC)
 	follows := []FollowRow{
-		{Committee: "Audit & Risk", Key: "audit & risk", By: "U0ALICE", Since: since, Hears: map[string]bool{"approvals": true}},
-		{Committee: "Finance", Key: "finance", By: "U0BOB", Since: since, Hears: map[string]bool{"drafts": true, "approvals": true}},
+		{Committee: "Audit & Risk", Key: "audit & risk", By: "U0ALICE", Since: since, Hears: map[string]bool{"approvals": true, "digest": true},
+			DigestOption: "digest"},
+		{Committee: "Finance", Key: "finance", By: "U0BOB", Since: since, Hears: map[string]bool{"drafts": true, "approvals": true},
+			Digest: "fri 16:30", DigestMentions: true, DigestOption: "digest"},
 	}
 	assertGolden(t, "following_change", payload(FollowingMessage(Following{Follows: follows, Options: options, CanChange: true, Rev: "1",
 		Note: ":white_check_mark: *Finance* now hears drafts published and approvals."})))

@@ -33,7 +33,7 @@ func TestFollowDigestChoice(t *testing.T) {
 		assert.True(t, d.Mentions)
 
 		got = h.minutesIn(alice, general, "general", "following")
-		assert.Contains(t, got.all(), "Weekly digest: `fri 16:30`, mentioning the assignees", "/minutes following shows the choice")
+		assert.Contains(t, got.all(), "Every fri 16:30, mentioning the assignees", "/minutes following shows the choice under its checkbox")
 
 		got = h.minutesIn(alice, general, "general", "follow finance digest")
 		assert.Contains(t, got.Text, "changed this channel's digest")

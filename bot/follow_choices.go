@@ -11,12 +11,13 @@ import (
 )
 
 // hearOptions are the checkboxes of /minutes following: what a follow can
-// hear today. The pre-meeting brief is the watcher's (watch/brief.go). The
-// digest is stored per follow too (store.HearDigest) and joins this list
-// with the post that honours it.
+// hear, each honoured by the watcher (announcements in watch/announce.go,
+// the weekly digest in watch/digest.go, the pre-meeting brief in
+// watch/brief.go), in store.Hearable's order.
 var hearOptions = []blocks.HearOption{
 	{Value: store.HearDrafts, Label: "Drafts published"},
 	{Value: store.HearApprovals, Label: "Approvals"},
+	{Value: store.HearDigest, Label: "Weekly digest"},
 	{Value: store.HearBriefs, Label: "Pre-meeting briefs"},
 }
 
@@ -50,7 +51,8 @@ func (fu *followUI) following(ctx context.Context, channelID, userID, note strin
 		for _, o := range hearOptions {
 			hears[o.Value] = fu.defaults.Hears(fl.Choices, o.Value)
 		}
-		row := blocks.FollowRow{Committee: fl.Committee, Key: fl.CommitteeKey, By: fl.By, Since: fl.At, Hears: hears}
+		row := blocks.FollowRow{Committee: fl.Committee, Key: fl.CommitteeKey, By: fl.By, Since: fl.At, Hears: hears,
+			DigestOption: store.HearDigest}
 		// The digest's own schedule, chosen with /minutes follow … digest;
 		// a store that fails here only leaves it out.
 		if d, err := fu.store.Digest(ctx, channelID, fl.CommitteeKey); err == nil {
@@ -106,10 +108,16 @@ func (fu *followUI) choose(ctx context.Context, in *interaction) *reply {
 			return fu.following(ctx, channel, user, fu.say(ctx, "follow choices", err))
 		}
 	}
+	// A digest ticked back on comes at its next slot, not at once for
+	// the slot it missed: the store marks it resumed (store.Digest's
+	// ResumedAt), which the watcher honours.
 	fu.log.InfoContext(ctx, "follow choices changed", "channel", channel, "committee", key, "user", user, "hears", hears)
 	what := "nothing from me"
-	if len(hears) > 0 {
-		what = strings.Join(hears, " and ")
+	switch n := len(hears); {
+	case n == 1:
+		what = hears[0]
+	case n > 1:
+		what = strings.Join(hears[:n-1], ", ") + " and " + hears[n-1]
 	}
 	return fu.following(ctx, channel, user, ":white_check_mark: <@"+user+"> changed it: *"+blocks.Escape(follows[i].Committee)+"* now brings "+what+" here.")
 }

@@ -5,13 +5,20 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/slack-go/slack"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/recordsbot/recordsbot/actions"
+	"github.com/recordsbot/recordsbot/apiclient"
+	"github.com/recordsbot/recordsbot/apiclient/recordstest"
 	"github.com/recordsbot/recordsbot/blocks"
 	"github.com/recordsbot/recordsbot/internal/slackapi/slacktest"
+	"github.com/recordsbot/recordsbot/minutes"
 	"github.com/recordsbot/recordsbot/store"
+	"github.com/recordsbot/recordsbot/watch"
 )
 
 // followBoxes finds the checkbox group of the follow of key in m: its
@@ -79,17 +86,17 @@ func TestFollowingCheckboxes(t *testing.T) {
 
 		list := h.minutesIn(alice, general, "general", "following")
 		_, _, ticked := followBoxes(t, list, "finance")
-		assert.Equal(t, []string{store.HearApprovals, store.HearBriefs}, ticked, "FOLLOW_DEFAULTS: no drafts")
+		assert.Equal(t, []string{store.HearApprovals, store.HearDigest, store.HearBriefs}, ticked, "FOLLOW_DEFAULTS: no drafts")
 
-		got := h.tick(alice, list, "finance", store.HearDrafts, store.HearApprovals)
+		got := h.tick(alice, list, "finance", store.HearDrafts, store.HearApprovals, store.HearDigest)
 		_, _, ticked = followBoxes(t, got, "finance")
-		assert.Equal(t, []string{store.HearDrafts, store.HearApprovals}, ticked)
-		assert.Contains(t, got.all(), "*Finance* now brings drafts published and approvals here")
-		got = h.tick(alice, got, "finance", store.HearDrafts)
+		assert.Equal(t, []string{store.HearDrafts, store.HearApprovals, store.HearDigest}, ticked)
+		assert.Contains(t, got.all(), "*Finance* now brings drafts published, approvals and weekly digest here")
+		got = h.tick(alice, got, "finance", store.HearDrafts, store.HearDigest)
 		_, _, ticked = followBoxes(t, got, "finance")
-		assert.Equal(t, []string{store.HearDrafts}, ticked)
+		assert.Equal(t, []string{store.HearDrafts, store.HearDigest}, ticked)
 		_, _, ticked = followBoxes(t, got, "audit & risk")
-		assert.Equal(t, []string{store.HearApprovals, store.HearBriefs}, ticked, "the other follow is as it was")
+		assert.Equal(t, []string{store.HearApprovals, store.HearDigest, store.HearBriefs}, ticked, "the other follow is as it was")
 
 		fs, err := st.FollowsInChannel(t.Context(), general)
 		require.NoError(t, err)
@@ -99,7 +106,7 @@ func TestFollowingCheckboxes(t *testing.T) {
 				require.NotNil(t, f.Choices.Approvals)
 				assert.True(t, *f.Choices.Drafts)
 				assert.False(t, *f.Choices.Approvals)
-				assert.Nil(t, f.Choices.Digest, "never shown, never set")
+				assert.Nil(t, f.Choices.Digest, "left ticked: never set")
 			}
 		}
 
@@ -123,4 +130,78 @@ func TestFollowingCheckboxes(t *testing.T) {
 		}
 		assert.False(t, strings.Contains(got.all(), "<@"+bob.ID+"> changed it"))
 	})
+}
+
+// TestFollowingDigestCheckbox: the weekly digest is a checkbox of
+// /minutes following, its schedule under it. Unticked (as Slack sends the
+// click: the boxes still ticked, digest not among them), the watcher
+// posts no digest at the slot; ticked back after the slot, the missed
+// digest is not posted late, and the next slot's is.
+func TestFollowingDigestCheckbox(t *testing.T) {
+	t.Parallel()
+	for _, engine := range storeEngines {
+		t.Run(engine, func(t *testing.T) {
+			t.Parallel()
+			// One clock for the store (when a choice is made) and the
+			// watcher (when it polls).
+			clock := &testClock{t: time.Now().UTC()}
+			st := openTestStore(t, engine, store.WithClock(clock.Now))
+			h := newStoreHarness(t, st)
+			alice := h.person("alice")
+			const general = "C0GENERAL"
+			rc, err := apiclient.NewClient(h.records.URL, recordstest.DefaultKey)
+			require.NoError(t, err)
+			api := slack.New(slacktest.DefaultToken, slack.OptionAPIURL(h.slack.APIURL()))
+			wdeps := watch.Deps{Store: st, Records: rc, Slack: api, Actions: actions.New(rc, api, actions.Config{CacheTTL: -1}),
+				Minutes: minutes.New(rc, minutes.Config{}), Logger: testLogger(t)}
+			// The digest's slot: the day after tomorrow at 09:00 UTC.
+			slot := clock.Now().Truncate(24*time.Hour).AddDate(0, 0, 2).Add(9 * time.Hour)
+			wcfg := watch.Config{Digest: watch.Schedule{On: true, Day: slot.Weekday(), Hour: 9}, Now: clock.Now}
+			poll := func() watch.Summary {
+				t.Helper()
+				sum, err := watch.Poll(t.Context(), wcfg, wdeps)
+				require.NoError(t, err)
+				return sum
+			}
+			digests := func() int {
+				n := 0
+				for _, m := range h.slack.Messages(general) {
+					if !m.Ephemeral && strings.HasPrefix(m.Text, "Weekly digest of Finance") {
+						n++
+					}
+				}
+				return n
+			}
+
+			h.minutesIn(alice, general, "general", "follow finance")
+			list := h.minutesIn(alice, general, "general", "following")
+			_, _, ticked := followBoxes(t, list, "finance")
+			assert.Contains(t, ticked, store.HearDigest, "on by default")
+			assert.Contains(t, list.all(), `"text":"Weekly digest"`)
+			assert.Contains(t, list.all(), "At the usual time", "its schedule under the checkbox")
+
+			got := h.tick(alice, list, "finance", store.HearDrafts, store.HearApprovals, store.HearBriefs)
+			_, _, ticked = followBoxes(t, got, "finance")
+			assert.NotContains(t, ticked, store.HearDigest)
+			assert.Contains(t, got.all(), "now brings drafts published, approvals and pre-meeting briefs here")
+			poll() // the baseline poll
+
+			clock.Add(slot.Add(time.Minute).Sub(clock.Now()))
+			assert.Zero(t, poll().Digests, "unticked: no digest at the slot")
+			assert.Zero(t, digests())
+
+			clock.Add(2 * time.Hour)
+			got = h.tick(alice, got, "finance", store.HearDrafts, store.HearApprovals, store.HearDigest, store.HearBriefs)
+			_, _, ticked = followBoxes(t, got, "finance")
+			assert.Contains(t, ticked, store.HearDigest)
+			assert.Zero(t, poll().Digests, "ticked back after the slot: the missed digest is not posted late")
+			clock.Add(24 * time.Hour)
+			assert.Zero(t, poll().Digests)
+
+			clock.Add(slot.AddDate(0, 0, 7).Add(time.Minute).Sub(clock.Now()))
+			assert.Equal(t, 1, poll().Digests, "the next slot's digest")
+			assert.Equal(t, 1, digests())
+			assert.Zero(t, poll().Digests, "once")
+		})
+	}
 }

@@ -42,7 +42,7 @@ func onEachStore(t *testing.T, test func(t *testing.T, st *store.Store)) {
 // openTestStore opens a fresh, empty store on engine, closed when the test
 // ends: a SQLite file in a temporary directory, or a PostgreSQL schema of
 // the test's own, dropped at the end.
-func openTestStore(t *testing.T, engine string) *store.Store {
+func openTestStore(t *testing.T, engine string, opts ...store.Option) *store.Store {
 	t.Helper()
 	url := "sqlite://" + filepath.Join(t.TempDir(), "recordsbot.db")
 	if engine == "postgres" {
@@ -50,7 +50,7 @@ func openTestStore(t *testing.T, engine string) *store.Store {
 	}
 	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
 	defer cancel()
-	st, err := store.Open(ctx, url)
+	st, err := store.Open(ctx, url, opts...)
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = st.Close() })
 	return st

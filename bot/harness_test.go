@@ -48,6 +48,9 @@ type harness struct {
 	world *testworld.World
 	// ledger is the store the reminder job's runs share (jobStore).
 	ledger *store.Store
+	// actions is the action domain the bot was handed, which the jobs
+	// run by the harness share, as cmd's run hands its one to each.
+	actions *actions.Service
 }
 
 // jobStore is the store the jobs run by this harness share (opened on
@@ -156,6 +159,7 @@ func newHarnessDeps(t *testing.T, deps bot.Deps, opts ...harnessOption) *harness
 	// The clients and the domains are built once and handed in, as cmd
 	// does.
 	deps = testbot.Wire(t, w, acfg, deps)
+	h.actions = deps.Actions
 	deps.Logger, deps.Minutes = testLogger(t), minutes.New(deps.Records, mcfg)
 	b := testbot.Start(t, w, cfg, deps)
 	h.bot, h.http, h.send = b.Server, b.HTTP, b.Send

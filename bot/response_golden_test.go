@@ -51,7 +51,7 @@ func TestResponseURLBodiesGolden(t *testing.T) {
 			r := ephemeral(blocks.FollowingMessage(blocks.Following{Options: hearOptions, CanChange: true, Rev: "mx2",
 				Note: ":white_check_mark: <@U0ALICE> changed it: *Finance* now brings approvals here.",
 				Follows: []blocks.FollowRow{{Committee: "Finance", Key: "finance", By: "U0ALICE", Since: due,
-					Hears: map[string]bool{store.HearApprovals: true}}}}))
+					Hears: map[string]bool{store.HearApprovals: true}, DigestOption: store.HearDigest}}}))
 			r.ReplaceOriginal = true
 			return r
 		}()},

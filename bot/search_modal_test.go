@@ -179,3 +179,38 @@ type slowStore struct {
 func (s slowStore) SearchMinutes(ctx context.Context, q store.MinutesQuery, offset, limit int) (store.MinutesPage, error) {
 	return s.search.SearchMinutes(ctx, q, offset, limit)
 }
+
+func TestHomeSearchModalOverSocketMode(t *testing.T) {
+	t.Parallel()
+	h := newSearchHarness(t, openTestStore(t, "sqlite"))
+	alice := h.person("alice")
+	m := h.openSearchModal(t, alice)
+	conn, _ := h.socket()
+
+	payload, err := h.send.ViewSubmission(slacktest.Submission{User: alice, ViewID: m.ID,
+		Typed: map[string]map[string]string{blocks.BlockSearchQuery: {blocks.ActionSearchQuery: "budget"}}})
+	require.NoError(t, err)
+	id, err := conn.Send(h.waitCtx(), slacktest.Envelope{Type: slacktest.EnvelopeInteractive, Payload: payload})
+	require.NoError(t, err)
+	ack, err := conn.WaitAck(h.waitCtx(), id)
+	require.NoError(t, err)
+	// Over Socket Mode the answer to a view_submission is the ack's
+	// payload (slack-go's NewUpdateViewSubmissionResponse: "For Socket
+	// Mode apps, pass this as the payload argument to Ack()").
+	got := jsonText(ack.Payload)
+	assert.Contains(t, got, `"response_action":"update"`)
+	assert.Contains(t, got, "Minutes mentioning “budget”")
+}
+
+func TestHomeSearchModalThatSlackWillNotOpen(t *testing.T) {
+	t.Parallel()
+	h := newSearchHarness(t, openTestStore(t, "sqlite"))
+	alice := h.person("alice")
+	home := h.openHome(t, "Ev_expired", alice)
+	// The click's trigger_id expired before views.open (a bot slowed down
+	// for more than three seconds).
+	h.slack.InjectFault(slacktest.Fault{Method: "views.open", Error: "expired_trigger_id", Times: 1})
+	h.clickHome(t, alice, home, blocks.ActionHomeSearch, "")
+	assert.Empty(t, h.slack.Modals(alice.ID))
+	assert.Contains(t, h.homeView(t, alice).all(), "I couldn't open the search window just now", "the Home tab says so")
+}

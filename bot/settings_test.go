@@ -194,15 +194,13 @@ func (h *harness) remindWithStore(st *store.Store, d bot.NotifyDefaults, cfg rem
 	if cfg.Now.IsZero() {
 		cfg.Now = remindNow
 	}
-	if cfg.UserMap == nil {
-		cfg.UserMap = map[string]string{"Dee Mapped": "U0DEE"}
-	}
 	cfg.RemindAt, cfg.SkipWeekends = d.RemindAt, d.WeekdaysOnly
 	rc, err := apiclient.NewClient(h.records.URL, recordstest.DefaultKey)
 	require.NoError(h.t, err)
 	var out bytes.Buffer
 	sum, err := remind.Run(h.t.Context(), cfg, remind.Deps{
 		Records:  rc,
+		Actions:  h.actions,
 		Slack:    slack.New(slacktest.DefaultToken, slack.OptionAPIURL(h.slack.APIURL())),
 		Store:    st,
 		Settings: remind.StoreSettings(st, d),
@@ -227,7 +225,7 @@ func TestRemindObeysStoredSettings(t *testing.T) {
 			t.Run("off, a later time, and reminded-today in the store", func(t *testing.T) {
 				t.Parallel()
 				st := openTestStore(t, engine)
-				h := newHarness(t, withDataset(remindDataset))
+				h := newHarness(t, remindWorld)
 				require.NoError(t, st.SaveSettings(t.Context(), "U0ALICE", store.Settings{RemindEnabled: boolp(false)}))
 				require.NoError(t, st.SaveSettings(t.Context(), "U0BOB", store.Settings{RemindAt: strp("11:00")}))
 
@@ -250,7 +248,7 @@ func TestRemindObeysStoredSettings(t *testing.T) {
 			t.Run("REMIND_DEFAULT=off, and someone who chose on", func(t *testing.T) {
 				t.Parallel()
 				st := openTestStore(t, engine)
-				h := newHarness(t, withDataset(remindDataset))
+				h := newHarness(t, remindWorld)
 				require.NoError(t, st.SaveSettings(t.Context(), "U0CAROL", store.Settings{RemindEnabled: boolp(true)}))
 				run := h.remindWithStore(st, bot.NotifyDefaults{RemindOff: true}, remind.Config{Days: 3, Now: wednesday})
 				require.NoError(t, run.err)
@@ -260,7 +258,7 @@ func TestRemindObeysStoredSettings(t *testing.T) {
 			t.Run("weekdays only in the person's zone", func(t *testing.T) {
 				t.Parallel()
 				st := openTestStore(t, engine)
-				h := newHarness(t, withDataset(remindDataset))
+				h := newHarness(t, remindWorld)
 				// Friday 22:00 in London is Saturday 11:00 in Auckland:
 				// her weekend, nobody else's.
 				h.addUser(slacktest.User{ID: "U0CAROL", Name: "carol", RealName: "Carol Chen", Email: "carol@example.org", TZ: "Pacific/Auckland"})
@@ -280,7 +278,7 @@ func TestRemindObeysStoredSettings(t *testing.T) {
 			t.Run("the organisation skips weekends; one person chose every day", func(t *testing.T) {
 				t.Parallel()
 				st := openTestStore(t, engine)
-				h := newHarness(t, withDataset(remindDataset))
+				h := newHarness(t, remindWorld)
 				require.NoError(t, st.SaveSettings(t.Context(), "U0ALICE", store.Settings{WeekdaysOnly: boolp(false)}))
 				run := h.remindWithStore(st, bot.NotifyDefaults{WeekdaysOnly: true}, remind.Config{Days: 3, Now: saturday})
 				require.NoError(t, run.err)
@@ -297,7 +295,7 @@ func TestRemindObeysStoredSettings(t *testing.T) {
 func TestStopTheseFromAReminder(t *testing.T) {
 	t.Parallel()
 	st := openTestStore(t, "sqlite")
-	h := newHarness(t, withDataset(remindDataset))
+	h := newHarness(t, remindWorld)
 	h.rebuild(bot.Deps{Store: st})
 	alice := h.users["U0ALICE"]
 	require.NoError(t, h.remindWithStore(st, bot.NotifyDefaults{}, remind.Config{Days: 3}).err)

@@ -83,6 +83,9 @@ type kitElement struct {
 type kitOption struct {
 	Text  kitText `json:"text"`
 	Value string  `json:"value"`
+	// Description is shown under the option in lighter text (checkboxes
+	// and radio buttons); nil for none.
+	Description *kitText `json:"description"`
 }
 
 // text renders a text object.
@@ -323,7 +326,12 @@ func (r *renderer) checkboxes(blockID string, raw json.RawMessage, el kitElement
 			box = "☑"
 		}
 		n := press(control{Label: label, BlockID: blockID, Element: raw, Selected: after})
-		parts = append(parts, r.number(n)+" "+box+" "+label)
+		part := r.number(n) + " " + box + " " + label
+		if o.Description != nil && o.Description.Text != "" {
+			// Slack shows it under the label, lighter; one line here.
+			part += " " + r.p.grey("("+r.plainText(o.Description.Text, o.Description.Emoji)+")")
+		}
+		parts = append(parts, part)
 	}
 	return strings.Join(parts, "   ")
 }

@@ -121,6 +121,11 @@ func startDemo(ctx context.Context, log *slog.Logger, version string) (*demoEnv,
 	secret := rand.Text()
 	// One minutes domain for the bot and the watcher, as serve has.
 	mins := minutes.New(records, minutes.Config{PublicURL: env.botURL, Public: true})
+	// One action domain for the bot and the reminders, as run builds one
+	// from the settings: the organisation's zone and USER_MAP (the demo's
+	// are the defaults: UTC, none) are read from it, not copied.
+	var org actions.Config
+	acts := actions.New(records, api, org)
 	wcfg := watch.Config{
 		Notify: demoNotify,
 		Owner:  "demo",
@@ -131,6 +136,7 @@ func startDemo(ctx context.Context, log *slog.Logger, version string) (*demoEnv,
 	}, bot.Deps{
 		Logger:     log,
 		Records:    records,
+		Actions:    acts,
 		Minutes:    mins,
 		Slack:      api,
 		HTTPClient: &http.Client{Timeout: 10 * time.Second, Transport: env.transport},
@@ -151,7 +157,7 @@ func startDemo(ctx context.Context, log *slog.Logger, version string) (*demoEnv,
 		// The demo reminds at once, whatever the hour in each person's zone.
 		return remind.Run(ctx, remind.Config{Days: demoRemindDays, RemindAt: demoNotify.RemindAt},
 			remind.Deps{
-				Records: records, Slack: api, Logger: log, Clock: noWaitClock{},
+				Records: records, Actions: acts, Slack: api, Logger: log, Clock: noWaitClock{},
 				Store: st, Settings: remind.StoreSettings(st, demoNotify),
 			})
 	}
@@ -161,8 +167,9 @@ func startDemo(ctx context.Context, log *slog.Logger, version string) (*demoEnv,
 	env.watch = func(ctx context.Context) (watch.Summary, error) {
 		// A domain of its own per poll, as each `recordsbot watch` run
 		// has: the bot's list of actions may be seconds old (its cache),
-		// and an action assigned since must not wait for it.
-		fresh := actions.New(records, api, actions.Config{})
+		// and an action assigned since must not wait for it. Its settings
+		// are the same org.
+		fresh := actions.New(records, api, org)
 		return watch.Poll(ctx, wcfg, watch.Deps{Store: st, Records: records, Actions: fresh, Minutes: mins, Slack: api, Pacer: pacer, Logger: log})
 	}
 	env.digest = func(ctx context.Context) (watch.Summary, error) {
@@ -172,13 +179,13 @@ func startDemo(ctx context.Context, log *slog.Logger, version string) (*demoEnv,
 		dcfg := wcfg
 		dcfg.Now = func() time.Time { return at }
 		dcfg.Digest = watch.Schedule{On: true, Day: at.Weekday(), Hour: at.Hour(), Minute: at.Minute()}
-		fresh := actions.New(records, api, actions.Config{})
+		fresh := actions.New(records, api, org)
 		return watch.Poll(ctx, dcfg, watch.Deps{Store: st, Records: records, Actions: fresh, Minutes: mins, Slack: api, Pacer: pacer, Logger: log})
 	}
 	env.brief = func(ctx context.Context, lead time.Duration) (watch.Summary, error) {
 		bcfg := wcfg
 		bcfg.BriefLead = lead
-		fresh := actions.New(records, api, actions.Config{})
+		fresh := actions.New(records, api, org)
 		return watch.Poll(ctx, bcfg, watch.Deps{Store: st, Records: records, Actions: fresh, Minutes: mins, Slack: api, Pacer: pacer, Logger: log})
 	}
 

@@ -1,17 +1,13 @@
 package minutes
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
-	"html"
 	"strings"
 
-	"github.com/microcosm-cc/bluemonday"
-	"github.com/yuin/goldmark"
-
 	"github.com/recordsbot/recordsbot/apiclient"
+	"github.com/recordsbot/recordsbot/blocks"
 	"github.com/recordsbot/recordsbot/store"
 )
 
@@ -58,7 +54,9 @@ func Apply(ctx context.Context, idx Index, m *apiclient.Meeting, min *apiclient.
 
 // Doc is the index's document for a meeting's visible minutes: the
 // meeting's title, committee and date (the minutes' date when the meeting
-// has none) and the body as plain text.
+// has none) and the body as plain text: blocks.PlainText, the one
+// conversion, which reads the body with the same parser as the Slack text
+// (Mrkdwn), so what is found is what a reader sees.
 func Doc(m *apiclient.Meeting, min *apiclient.Minutes) store.MinutesDoc {
 	date, hasTime := m.Date, m.DateHasTime
 	if date.IsZero() {
@@ -72,41 +70,6 @@ func Doc(m *apiclient.Meeting, min *apiclient.Minutes) store.MinutesDoc {
 		DateHasTime: hasTime,
 		Draft:       min.Draft(),
 		URL:         min.URL,
-		Body:        PlainText(min.Body, min.Format),
+		Body:        blocks.PlainText(min.Body, min.Format),
 	}
-}
-
-// blockEnds become line breaks before the tags go, so that paragraphs,
-// headings, list items and table cells do not run together.
-var blockEnds = strings.NewReplacer(
-	"</p>", "</p>\n", "<br>", "\n", "<br/>", "\n", "<br />", "\n", "</li>", "</li>\n",
-	"</h1>", "</h1>\n", "</h2>", "</h2>\n", "</h3>", "</h3>\n", "</h4>", "</h4>\n",
-	"</h5>", "</h5>\n", "</h6>", "</h6>\n", "</blockquote>", "</blockquote>\n",
-	"</tr>", "</tr>\n", "</td>", "</td> ", "</th>", "</th> ", "</pre>", "</pre>\n", "</div>", "</div>\n",
-)
-
-// textPolicy strips every tag, for an HTML body read as plain text.
-var textPolicy = bluemonday.StrictPolicy()
-
-// PlainText is a minutes body as the words a reader sees: Markdown is
-// rendered (by goldmark, so **x** is x and a link is its text) and HTML
-// stripped of its tags, entities decoded. It is what the index holds and
-// what snippets are cut from.
-func PlainText(body string, format apiclient.BodyFormat) string {
-	if format != apiclient.FormatHTML {
-		var buf bytes.Buffer
-		if err := goldmark.Convert([]byte(body), &buf); err != nil {
-			return body // goldmark fails only on a failing writer
-		}
-		body = buf.String()
-	}
-	text := html.UnescapeString(textPolicy.Sanitize(blockEnds.Replace(body)))
-	lines := strings.Split(text, "\n")
-	out := lines[:0]
-	for _, l := range lines {
-		if l = strings.TrimSpace(l); l != "" {
-			out = append(out, l)
-		}
-	}
-	return strings.Join(out, "\n")
 }

@@ -154,21 +154,28 @@ func TestApplyRemovesMinutesThatStopBeingVisible(t *testing.T) {
 	assert.Equal(t, Removed, res)
 }
 
-func TestPlainText(t *testing.T) {
+// TestDocText: the index holds the minutes as a reader sees them, with
+// the parser of the Slack text (blocks.PlainText): Markdown rendered
+// (tables and strikethrough too), HTML stripped, text that only looks
+// like a tag kept, scripts dropped.
+func TestDocText(t *testing.T) {
 	t.Parallel()
+	m := &apiclient.Meeting{ID: "m1", Title: "Finance"}
 	for _, c := range []struct {
 		name, body string
 		format     apiclient.BodyFormat
 		want       string
 	}{
-		{"markdown", "# Finance\n\n**Present:** Ana, [Ben](https://x.example)\n\n- one\n- two\n\n> Draft minutes", apiclient.FormatMarkdown,
-			"Finance\nPresent: Ana, Ben\none\ntwo\nDraft minutes"},
-		{"html", "<h1>Finance</h1><p>Budget &amp; <b>insurance</b></p><ul><li>a</li><li>b</li></ul><script>x()</script>", apiclient.FormatHTML,
-			"Finance\nBudget & insurance\na\nb"},
+		{"markdown", "# Finance\n\n**Present:** Ana, [Ben](https://x.example)\n\n- one\n- two\n\n> Draft minutes\n\n" +
+			"~~deferred~~ agreed, <minor> changes\n\n| Item | Cost |\n|---|---|\n| Cover | £4,200 |", apiclient.FormatMarkdown,
+			"Finance\n\nPresent: Ana, Ben\n\none\n\ntwo\n\nDraft minutes\n\ndeferred agreed, <minor> changes\n\nItem · Cost\n\nCover · £4,200"},
+		{"html", "<h1>Finance</h1><p>Budget &amp; <b>insurance</b></p><ul><li>a<ul><li>b</li></ul></li></ul><script>x()</script>", apiclient.FormatHTML,
+			"Finance\n\nBudget & insurance\n\na\n\nb"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
-			assert.Equal(t, c.want, PlainText(c.body, c.format))
+			doc := Doc(m, &apiclient.Minutes{Status: "approved", Body: c.body, Format: c.format})
+			assert.Equal(t, c.want, doc.Body)
 		})
 	}
 }

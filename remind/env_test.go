@@ -14,6 +14,7 @@ import (
 	"github.com/slack-go/slack"
 	"github.com/stretchr/testify/require"
 
+	"github.com/recordsbot/recordsbot/actions"
 	"github.com/recordsbot/recordsbot/apiclient"
 	"github.com/recordsbot/recordsbot/apiclient/recordstest"
 	"github.com/recordsbot/recordsbot/internal/slackapi/slacktest"
@@ -59,6 +60,9 @@ type tierEnv struct {
 	fake    *slacktest.Server
 	records *recordstest.Server
 	people  []slacktest.User
+	// org is the action domain's configuration: the organisation's zone
+	// and USER_MAP, which the job reads from the one actions.Service.
+	org actions.Config
 }
 
 // person makes the i-th member: an ID, an email and a zone.
@@ -126,9 +130,11 @@ func (e *tierEnv) deps(settings remind.Settings) remind.Deps {
 	if t, ok := e.t.(*testing.T); ok && len(e.people) <= 50 {
 		log = testLogger(t)
 	}
+	api := slack.New(slacktest.DefaultToken, slack.OptionAPIURL(e.fake.APIURL()))
 	return remind.Deps{
 		Records:  rc,
-		Slack:    slack.New(slacktest.DefaultToken, slack.OptionAPIURL(e.fake.APIURL())),
+		Actions:  actions.New(rc, api, e.org),
+		Slack:    api,
 		Store:    e.st,
 		Settings: settings,
 		Clock:    e.clock,

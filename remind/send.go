@@ -67,9 +67,6 @@ func (j *remindJob) sendAll(ctx context.Context, recipients []*recipient, now ti
 // on their local today, and records the outcome.
 func (j *remindJob) remindOne(ctx context.Context, r *recipient, now time.Time) {
 	outcome, n, err := j.send(ctx, r, now)
-	if outcome != "" {
-		j.count(outcome)
-	}
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	j.done++
@@ -126,7 +123,7 @@ func (j *remindJob) plan(ctx context.Context, r *recipient, now time.Time) (due 
 		return nil, "", "", "not_yet", nil
 	}
 	for _, a := range r.actions {
-		if actions.Due(a, now, j.cfg.Zone, r.zone, j.cfg.Days) != actions.NotDue {
+		if actions.Due(a, now, j.zone, r.zone, j.cfg.Days) != actions.NotDue {
 			due = append(due, a)
 		}
 	}
@@ -235,10 +232,10 @@ func (j *remindJob) post(ctx context.Context, channel string, opts ...slack.MsgO
 // deadline.
 func (j *remindJob) reminder(r *recipient, due []*apiclient.Action, now time.Time) blocks.Reminder {
 	status := func(a *apiclient.Action) actions.DueStatus {
-		return actions.Due(a, now, j.cfg.Zone, r.zone, j.cfg.Days)
+		return actions.Due(a, now, j.zone, r.zone, j.cfg.Days)
 	}
 	slices.SortStableFunc(due, func(a, b *apiclient.Action) int {
-		return cmp.Or(-cmp.Compare(status(a), status(b)), actions.DeadlineAt(a, j.cfg.Zone).Compare(actions.DeadlineAt(b, j.cfg.Zone)), cmp.Compare(a.ID, b.ID))
+		return cmp.Or(-cmp.Compare(status(a), status(b)), actions.DeadlineAt(a, j.zone).Compare(actions.DeadlineAt(b, j.zone)), cmp.Compare(a.ID, b.ID))
 	})
 	rem := blocks.Reminder{User: r.label + " (" + r.id + ")", Days: j.cfg.Days}
 	for _, a := range due {

@@ -83,11 +83,20 @@ func (d FollowDefaults) Hears(c FollowChoices, what string) bool {
 
 // SetFollowChoice sets whether the follow of committeeKey in channelID
 // hears what, in one statement (two people ticking boxes at once both
-// land). It reports false when there is no such follow. Errors: ErrInvalid
-// for a what not in Hearable; ErrUnavailable when the store is down.
+// land). Turning the digest on also marks it resumed now
+// (Digest.ResumedAt), first, so that a slot that passed while it was off
+// is never posted late. It reports false when there is no such follow.
+// Errors: ErrInvalid for a what not in Hearable; ErrUnavailable when the
+// store is down.
 func (s *Store) SetFollowChoice(ctx context.Context, channelID, committeeKey, what string, on bool) (bool, error) {
 	if !slices.Contains(Hearable, what) {
 		return false, fmt.Errorf("set follow choice %q: %w", what, ErrInvalid)
+	}
+	if what == HearDigest && on {
+		// Before the choice: should this fail, the digest stays off.
+		if err := s.resumeDigest(ctx, channelID, committeeKey); err != nil {
+			return false, fmt.Errorf("set follow choice: %w", err)
+		}
 	}
 	// The column comes from the fixed list above, never from input.
 	res, err := s.conn().ExecContext(ctx, s.q("UPDATE follows SET hear_"+what+" = ? WHERE channel_id = ? AND committee_key = ?"),

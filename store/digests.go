@@ -24,6 +24,11 @@ type Digest struct {
 	// Snapshot is what the last digest saw of the committee's actions
 	// (JSON, the watcher's to read); "" before the first.
 	Snapshot string
+	// ResumedAt is when the channel last turned its digest on in
+	// /minutes following or chose its schedule; zero for never. No
+	// digest is posted for a slot before it: a choice takes effect at
+	// the next slot, never with a back-dated digest.
+	ResumedAt time.Time
 }
 
 // Digest returns the digest of the follow of committeeKey in channelID,
@@ -31,9 +36,9 @@ type Digest struct {
 // chosen or posted. Errors: ErrUnavailable when the store is down.
 func (s *Store) Digest(ctx context.Context, channelID, committeeKey string) (Digest, error) {
 	var d Digest
-	var mentions, at int64
-	err := s.conn().QueryRowContext(ctx, s.q(`SELECT schedule, mentions, last_slot, last_at, snapshot FROM follow_digests
-		WHERE channel_id = ? AND committee_key = ?`), channelID, committeeKey).Scan(&d.Schedule, &mentions, &d.LastSlot, &at, &d.Snapshot)
+	var mentions, at, resumed int64
+	err := s.conn().QueryRowContext(ctx, s.q(`SELECT schedule, mentions, last_slot, last_at, snapshot, resumed_at FROM follow_digests
+		WHERE channel_id = ? AND committee_key = ?`), channelID, committeeKey).Scan(&d.Schedule, &mentions, &d.LastSlot, &at, &d.Snapshot, &resumed)
 	if errors.Is(err, sql.ErrNoRows) {
 		return Digest{}, nil
 	}
@@ -44,22 +49,40 @@ func (s *Store) Digest(ctx context.Context, channelID, committeeKey string) (Dig
 	if at != 0 {
 		d.LastAt = fromMS(at)
 	}
+	if resumed != 0 {
+		d.ResumedAt = fromMS(resumed)
+	}
 	return d, nil
 }
 
 // SetDigestChoice records the channel's choice for the follow's digest
 // (schedule as in Digest.Schedule, and mentions), keeping what the last
-// digest saw. Errors: ErrInvalid when channelID or committeeKey is empty;
+// digest saw, and marks the digest resumed now (Digest.ResumedAt). Errors: ErrInvalid when channelID or committeeKey is empty;
 // ErrUnavailable when the store is down.
 func (s *Store) SetDigestChoice(ctx context.Context, channelID, committeeKey, schedule string, mentions bool) error {
 	if channelID == "" || committeeKey == "" {
 		return fmt.Errorf("set digest choice: %w: channel and committee are required", ErrInvalid)
 	}
 	_, err := s.conn().ExecContext(ctx, s.q(`
-		INSERT INTO follow_digests (channel_id, committee_key, schedule, mentions) VALUES (?, ?, ?, ?)
-		ON CONFLICT (channel_id, committee_key) DO UPDATE SET schedule = excluded.schedule, mentions = excluded.mentions`),
-		channelID, committeeKey, schedule, boolInt(mentions))
+		INSERT INTO follow_digests (channel_id, committee_key, schedule, mentions, resumed_at) VALUES (?, ?, ?, ?, ?)
+		ON CONFLICT (channel_id, committee_key) DO UPDATE SET
+			schedule = excluded.schedule, mentions = excluded.mentions, resumed_at = excluded.resumed_at`),
+		channelID, committeeKey, schedule, boolInt(mentions), ms(s.now()))
 	return s.wrap("set digest choice", err)
+}
+
+// resumeDigest marks the digest of the follow resumed now
+// (Digest.ResumedAt); nothing when there is no such follow, so no row
+// outlives an unfollow.
+func (s *Store) resumeDigest(ctx context.Context, channelID, committeeKey string) error {
+	// The WHERE keeps SQLite from reading ON CONFLICT as a join's ON
+	// (https://sqlite.org/lang_upsert.html, "Parsing Ambiguity").
+	_, err := s.conn().ExecContext(ctx, s.q(`
+		INSERT INTO follow_digests (channel_id, committee_key, resumed_at)
+		SELECT channel_id, committee_key, ? FROM follows WHERE channel_id = ? AND committee_key = ?
+		ON CONFLICT (channel_id, committee_key) DO UPDATE SET resumed_at = excluded.resumed_at`),
+		ms(s.now()), channelID, committeeKey)
+	return s.wrap("resume digest", err)
 }
 
 // RecordDigest records the digest posted for slot (a local date) at at,

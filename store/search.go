@@ -228,8 +228,7 @@ func (s *Store) SearchMinutes(ctx context.Context, q MinutesQuery, offset, limit
 	if s.d.name == postgresDialect.name {
 		query, args = postgresSearch(words, phrases, committee, limit+1, offset)
 	} else {
-		query, args = sqliteSearch(words, phrases, committee)
-		args = append(args, limit+1, offset)
+		query, args = sqliteSearch(words, phrases, committee, limit+1, offset)
 	}
 	var page MinutesPage
 	scan := func(rows *sql.Rows) error { return scanHits(rows, &page, limit, len(words)+len(phrases) == 0) }
@@ -275,39 +274,6 @@ func scanHits(rows *sql.Rows, page *MinutesPage, limit int, noWords bool) error 
 // snippetLeadBytes is how much of the body a result shows when no word
 // was searched for (a committee's list).
 const snippetLeadBytes = 240
-
-// sqliteSearch is the FTS5 query. Each term becomes an FTS5 string, in
-// double quotes with inner quotes doubled: a string is always a phrase of
-// the words the tokenizer finds in it, never an operator
-// (https://www.sqlite.org/fts5.html#fts5_strings). Strings side by side
-// must all match.
-func sqliteSearch(words, phrases []string, committee string) (string, []any) {
-	var args []any
-	where := []string{"1 = 1"}
-	if committee != "" {
-		where = append(where, "substr(m.committee_key, 1, ?) = ?")
-		args = append(args, utf8.RuneCountInString(committee), committee)
-	}
-	if len(words)+len(phrases) == 0 {
-		return `SELECT m.meeting_id, m.title, m.committee, m.meeting_date, m.date_has_time, m.draft, m.url, substr(f.body, 1, 400)
-			FROM search_minutes m JOIN search_minutes_fts f ON f.rowid = m.doc_id
-			WHERE ` + strings.Join(where, " AND ") + `
-			ORDER BY m.meeting_date DESC, m.meeting_id LIMIT ? OFFSET ?`, args
-	}
-	var match []string
-	for _, t := range append(words, phrases...) {
-		match = append(match, `"`+strings.ReplaceAll(t, `"`, `""`)+`"`)
-	}
-	args = append([]any{markStart, markEnd, strings.Join(match, " ")}, args...)
-	// snippet(): the body column (1), up to 24 tokens around the matches,
-	// "…" where the text was cut.
-	return `SELECT m.meeting_id, m.title, m.committee, m.meeting_date, m.date_has_time, m.draft, m.url,
-			snippet(search_minutes_fts, 1, ?, ?, '…', 24)
-		FROM search_minutes_fts f JOIN search_minutes m ON m.doc_id = f.rowid
-		WHERE search_minutes_fts MATCH ? AND ` + strings.Join(where, " AND ") + `
-		ORDER BY bm25(search_minutes_fts, 4.0, 1.0), m.meeting_date DESC, m.meeting_id
-		LIMIT ? OFFSET ?`, args
-}
 
 // queryTerms cleans the query's words and phrases: invalid UTF-8, NUL and
 // control characters become spaces, terms with no letter or digit go (an

@@ -38,14 +38,13 @@ func (s *Store) searchPostgres(ctx context.Context, query string, args []any, bi
 	return s.wrap("search minutes", scan(rows))
 }
 
-// postgresRankWindow is how many matches, newest first, PostgreSQL ranks
-// for one search. Ranking reads each match's tsvector, which for a word
-// in most minutes is most of the table (97 ms at 10,000 minutes of 5 kB,
-// docs/search.md); the window keeps a search within the 50 ms target at
-// any size, at the cost that a word in more than this many minutes is
-// ranked among the newest of them only. Finding the matches uses the GIN
-// index alone.
-const postgresRankWindow = 200
+// rankWindow is how many matches, newest first, a search ranks on either
+// engine. Ranking reads each match's tsvector on PostgreSQL (97 ms at
+// 10,000 minutes of 5 kB for a word in most of them, docs/search.md) and
+// each match's statistics on SQLite; the window keeps a search within the
+// 50 ms target at any size, at the cost that a word in more than this
+// many minutes is ranked among the newest of them only.
+const rankWindow = 200
 
 // Snippet windows: ts_headline parses and stems all the text it is given,
 // and its time grows faster than the text (about 3 ms for 6 kB of minutes
@@ -62,7 +61,7 @@ const (
 // and phraseto_tsquery for each phrase, joined with &&. Both functions
 // read their text as words, ignoring any tsquery syntax in it
 // (https://www.postgresql.org/docs/current/textsearch-controls.html), and
-// the text is only ever a bound parameter. The newest postgresRankWindow
+// the text is only ever a bound parameter. The newest rankWindow
 // matches are ranked with ts_rank; ts_headline runs on the page's rows
 // only (not on the one that tells whether more follow), over a window of
 // each body around its first match.
@@ -86,7 +85,7 @@ func postgresSearch(words, phrases []string, committee string, limit, offset int
 	// The tsquery is written out wherever it is used, not taken from a
 	// CTE: only an expression of constants lets the planner match it
 	// against the GIN index (from a CTE it scanned the table, 140 ms for a
-	// rare word at 10,000 minutes). The newest postgresRankWindow
+	// rare word at 10,000 minutes). The newest rankWindow
 	// matches are ranked. Words alone are found through the GIN index,
 	// which answers them exactly without reading a tsvector: sorting by
 	// meeting_date + 0 takes the date index's order away, and
@@ -94,7 +93,7 @@ func postgresSearch(words, phrases []string, committee string, limit, offset int
 	// tsvector for the word positions, so there the plan walks the
 	// matches newest first and stops at the window.
 	tsq := "(" + strings.Join(parts, " && ") + ")"
-	window := max(postgresRankWindow, offset+limit)
+	window := max(rankWindow, offset+limit)
 	// The committee is tested first: quals of the same cost keep their
 	// written order, and the committee is read from the row while the
 	// tsvector is read from TOAST. Testing the words first read five times

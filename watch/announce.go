@@ -134,7 +134,7 @@ func (p *poll) readMeetings(ctx context.Context, horizon time.Time, followed map
 			// so a followed committee's next meeting costs no 404 a poll.
 			// A date-only meeting starts at local midnight, so one held
 			// today east of UTC is read today.
-			if len(followed[minutes.CommitteeKey(m.Committee)]) > 0 && (m.Date.IsZero() || !meetingStart(m, p.cfg.Zone).After(p.now)) {
+			if len(followed[minutes.CommitteeKey(m.Committee)]) > 0 && (m.Date.IsZero() || !meetingStart(m, p.zone).After(p.now)) {
 				out = append(out, m)
 			}
 		}

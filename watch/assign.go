@@ -224,7 +224,7 @@ func (p *poll) row(a *apiclient.Action) blocks.ActionRow {
 		Status:          string(a.Status),
 		Deadline:        a.Deadline,
 		DeadlineHasTime: a.DeadlineHasTime,
-		Overdue:         actions.Due(a, p.now, p.cfg.Zone, nil, 0) == actions.Overdue,
+		Overdue:         actions.Due(a, p.now, p.zone, nil, 0) == actions.Overdue,
 		Meeting:         cmp.Or(a.MeetingTitle, a.MeetingID),
 		Committee:       a.Committee,
 		CanChange:       true,

@@ -108,7 +108,7 @@ func TestAssignmentUnmatchedAndUserMap(t *testing.T) {
 	t.Parallel()
 	env := newEnv(t, engines[0])
 	w := env.watcher("w1", func(c *watchConfig) {
-		c.UserMap = userMap(map[string]string{"a.jones@council.example": alice.ID})
+		c.Actions.UserMap = userMap(map[string]string{"a.jones@council.example": alice.ID})
 	})
 	env.mustPoll(w)
 	env.records.AddAction(recordstest.Action{ID: "A-30", Title: "Ghost", Status: "open", AssigneeEmail: "nobody@example.org", MeetingID: "M-2"})

@@ -61,7 +61,7 @@ func newCommitteesEnv(t *testing.T, eng engine, n int, opts ...slacktest.Option)
 }
 
 // mondayDigests is the weekly digest at 09:00 UTC on Mondays.
-func mondayDigests(c *watch.Config) {
+func mondayDigests(c *watchConfig) {
 	c.Digest = watch.Schedule{On: true, Day: time.Monday, Hour: 9}
 }
 

@@ -35,9 +35,10 @@ func digestKey(channel, committeeKey, slot string) string {
 
 // digests posts each follow's weekly digest that is due: the follow's
 // slot this week (its own schedule, else Config.Digest) has passed and no
-// digest was posted for it. A follow made after the slot waits for the
-// next one. list is the poll's list of actions still to do (nil: read
-// it).
+// digest was posted this calendar week (Monday to Sunday in Config.Zone). A follow made after the slot, or whose
+// digest was turned back on or rescheduled after it (store.Digest's
+// ResumedAt), waits for the next one. list is the poll's list of
+// actions still to do (nil: read it).
 func (p *poll) digests(ctx context.Context, list *apiclient.ActionList) error {
 	follows, err := p.deps.Store.AllFollows(ctx)
 	if err != nil {
@@ -64,9 +65,14 @@ func (p *poll) digests(ctx context.Context, list *apiclient.ActionList) error {
 		if !sched.On {
 			continue
 		}
-		slot := sched.Slot(p.now, p.cfg.Zone)
+		slot := sched.Slot(p.now, p.zone)
 		slotDate := slot.Format(time.DateOnly)
-		if d.LastSlot == slotDate || slot.Before(f.At) {
+		// At most one digest a calendar week: a digest moved later in the
+		// week after this week's went out (Monday to Thursday) comes at
+		// its new time next week, not a second time this week. A follow
+		// made, or a digest turned back on or rescheduled, after the slot
+		// waits for the next one: no back-dated digest.
+		if d.LastSlot == slotDate || sameWeek(d.LastSlot, slot) || slot.Before(f.At) || slot.Before(d.ResumedAt) {
 			continue
 		}
 		if list == nil {
@@ -79,6 +85,21 @@ func (p *poll) digests(ctx context.Context, list *apiclient.ActionList) error {
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// sameWeek reports whether day, a local date (YYYY-MM-DD, as
+// store.Digest.LastSlot keeps it), falls in slot's calendar week: Monday
+// to Sunday (ISO 8601) in slot's zone. A week, not seven days back from
+// the slot: a digest moved from Thursday to Monday comes on the Monday
+// after, as the channel asked, rather than eleven days after the last.
+func sameWeek(day string, slot time.Time) bool {
+	d, err := time.Parse(time.DateOnly, day)
+	if err != nil {
+		return false
+	}
+	y1, w1 := d.ISOWeek()
+	y2, w2 := slot.ISOWeek()
+	return y1 == y2 && w1 == w2
 }
 
 // digest posts one follow's digest for slot and records its snapshot.
@@ -138,7 +159,7 @@ func (p *poll) digestMessage(ctx context.Context, f store.Follow, last store.Dig
 			continue
 		}
 		k := assigneeKey(a.Assignee)
-		overdue := actions.Due(a, p.now, p.cfg.Zone, p.cfg.Zone, 0) == actions.Overdue
+		overdue := actions.Due(a, p.now, p.zone, p.zone, 0) == actions.Overdue
 		snap[a.ID] = snapEntry{Assignee: k, Overdue: overdue}
 		it := blocks.DigestItem{ID: a.ID, Title: a.Title, Assignee: a.Assignee.String(), Deadline: a.Deadline,
 			DeadlineHasTime: a.DeadlineHasTime, Overdue: overdue, InProgress: a.Status == apiclient.StatusInProgress}

@@ -42,9 +42,9 @@ func newYork(t *testing.T) *time.Location {
 	return z
 }
 
-func digestConfig(z *time.Location) func(*watch.Config) {
-	return func(c *watch.Config) {
-		c.Zone = z
+func digestConfig(z *time.Location) func(*watchConfig) {
+	return func(c *watchConfig) {
+		c.Actions.Zone = z
 		c.Digest = watch.Schedule{On: true, Day: time.Monday, Hour: 9}
 	}
 }
@@ -212,5 +212,69 @@ func TestParseSchedule(t *testing.T) {
 		}
 		require.NoError(t, err, tc.in)
 		assert.Equal(t, tc.want, got.String())
+	}
+}
+
+// TestDigestMovedMidWeek: at most one digest a calendar week (Monday to
+// Sunday, in RECORDS_TIMEZONE). Moved from Monday to Thursday after
+// Monday's digest, the next comes on Thursday of the week after, not a
+// second this week; moved from Thursday to Monday after Thursday's, the
+// next comes on the Monday after. Both across the end of daylight saving
+// in New York (Sunday 1 November 2026): 09:00 local is 13:00 UTC in the
+// week of the change and 14:00 UTC the week after.
+func TestDigestMovedMidWeek(t *testing.T) {
+	t.Parallel()
+	utc := func(mo time.Month, d, h, m int) time.Time { return time.Date(2026, mo, d, h, m, 0, 0, time.UTC) }
+	for _, tc := range []struct {
+		name, from, to string
+		// first is the first digest's slot (09:00 EDT); moved when the
+		// channel changes it; quiet the polls that post nothing, next
+		// the next digest's slot (09:00 EST) and its date.
+		first, moved time.Time
+		quiet        []time.Time
+		next         time.Time
+		nextDate     string
+	}{
+		{
+			name: "Monday to Thursday", from: "mon 09:00", to: "thu 09:00",
+			first: utc(10, 26, 13, 0), moved: utc(10, 27, 15, 0),
+			quiet: []time.Time{utc(10, 29, 13, 0), utc(10, 30, 13, 0), utc(11, 1, 23, 0), utc(11, 2, 14, 0), utc(11, 5, 13, 30)},
+			next:  utc(11, 5, 14, 0), nextDate: "2026-11-05",
+		},
+		{
+			name: "Thursday to Monday", from: "thu 09:00", to: "mon 09:00",
+			first: utc(10, 29, 13, 0), moved: utc(10, 30, 15, 0),
+			quiet: []time.Time{utc(10, 31, 13, 0), utc(11, 1, 23, 0), utc(11, 2, 13, 30)},
+			next:  utc(11, 2, 14, 0), nextDate: "2026-11-02",
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			eachEngine(t, func(t *testing.T, e engine) {
+				env := newEnv(t, e)
+				env.clock.set(utc(10, 26, 12, 0)) // Monday 08:00 EDT
+				w := env.watcher("w1", digestConfig(newYork(t)))
+				env.follow(w, finChannel, "Finance")
+				ctx := t.Context()
+				require.NoError(t, w.deps.Store.SetDigestChoice(ctx, finChannel, "finance", tc.from, false))
+				env.mustPoll(w)
+
+				env.clock.set(tc.first)
+				assert.Equal(t, 1, env.mustPoll(w).Digests, "the first digest, at %s", tc.from)
+				env.clock.set(tc.moved)
+				require.NoError(t, w.deps.Store.SetDigestChoice(ctx, finChannel, "finance", tc.to, false))
+				for _, at := range tc.quiet {
+					env.clock.set(at)
+					assert.Zero(t, env.mustPoll(w).Digests, "%s: no second digest this week, none before 09:00 local", at)
+				}
+				env.clock.set(tc.next)
+				assert.Equal(t, 1, env.mustPoll(w).Digests, "the next at %s, 09:00 local", tc.to)
+				env.clock.Advance(time.Hour)
+				assert.Zero(t, env.mustPoll(w).Digests)
+				got := env.digests(finChannel)
+				require.Len(t, got, 2)
+				assert.Equal(t, "digest/"+finChannel+"/finance/"+tc.nextDate, metadataKey(t, got[1].Message))
+			})
+		})
 	}
 }

@@ -126,7 +126,7 @@ type watcher struct {
 	deps watch.Deps
 }
 
-func (e *env) watcher(owner string, mod ...func(*watch.Config)) *watcher {
+func (e *env) watcher(owner string, mod ...func(*watchConfig)) *watcher {
 	e.t.Helper()
 	st, err := store.Open(e.t.Context(), e.url, store.WithClock(e.clock.Now))
 	require.NoError(e.t, err)
@@ -134,17 +134,17 @@ func (e *env) watcher(owner string, mod ...func(*watch.Config)) *watcher {
 	rc, err := apiclient.NewClient(e.records.URL, recordstest.DefaultKey, apiclient.WithRetry(0, time.Millisecond, time.Millisecond))
 	require.NoError(e.t, err)
 	api := slack.New("xoxb-test", slack.OptionAPIURL(e.slack.APIURL()))
-	cfg := watch.Config{
-		Owner: owner,
-		Now:   e.clock.Now,
+	cfg := watchConfig{
+		Config:  watch.Config{Owner: owner, Now: e.clock.Now},
+		Actions: actions.Config{CacheTTL: -1, Now: e.clock.Now},
 	}
 	for _, m := range mod {
 		m(&cfg)
 	}
-	return &watcher{cfg: cfg, deps: watch.Deps{
+	return &watcher{cfg: cfg.Config, deps: watch.Deps{
 		Store:   st,
 		Records: rc,
-		Actions: actions.New(rc, api, actions.Config{CacheTTL: -1, Now: e.clock.Now}),
+		Actions: actions.New(rc, api, cfg.Actions),
 		Minutes: minutes.New(rc, minutes.Config{PublicURL: "https://bot.example.org", Public: true, Now: e.clock.Now}),
 		Slack:   api,
 		// Paced as in production, on a clock a thousand times faster: a
@@ -253,7 +253,13 @@ func metadataKey(t *testing.T, m slacktest.Message) string {
 	return k
 }
 
-// watchConfig is watch.Config, for the option functions of env.watcher.
-type watchConfig = watch.Config
+// watchConfig is what the option functions of env.watcher edit: the
+// watcher's own Config and the action domain's, which holds the
+// organisation's zone (RECORDS_TIMEZONE) and USER_MAP, as serve's one
+// actions.Service does.
+type watchConfig struct {
+	watch.Config
+	Actions actions.Config
+}
 
 func userMap(m map[string]string) actions.UserMap { return actions.NewUserMap(m) }

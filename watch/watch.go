@@ -48,12 +48,6 @@ type Config struct {
 	// (ASSIGN_DMS_DEFAULT, …); a person's own setting wins. The zero value
 	// sends assignment DMs.
 	Notify store.Defaults
-	// UserMap is USER_MAP: assignees whose records identity is not their
-	// Slack email.
-	UserMap actions.UserMap
-	// Zone is the organisation's time zone, for the overdue mark on rows.
-	// Default UTC.
-	Zone *time.Location
 	// Lookback is how far back meetings are read at most. Default 60 days.
 	Lookback time.Duration
 	// Backfill is how long after its date a meeting may first appear in
@@ -82,8 +76,8 @@ type Config struct {
 	// searched for a post whose recording was lost. Default 200.
 	HistoryDepth int
 	// Digest is the organisation's weekly digest slot (DIGEST_DEFAULT) for
-	// follows that have not chosen their own, in Zone. The zero value is
-	// off.
+	// follows that have not chosen their own, in the organisation's time
+	// zone (Deps.Actions.Zone). The zero value is off.
 	Digest Schedule
 	// BriefLead is how long before a followed committee's meeting its
 	// brief is posted (BRIEF_LEAD). Default 24 hours.
@@ -95,9 +89,6 @@ type Config struct {
 func (c *Config) setDefaults() {
 	if c.Owner == "" {
 		c.Owner = DefaultOwner()
-	}
-	if c.Zone == nil {
-		c.Zone = time.UTC
 	}
 	if c.Lookback <= 0 {
 		c.Lookback = 60 * 24 * time.Hour
@@ -148,10 +139,15 @@ type Records interface {
 	GetMeeting(ctx context.Context, id string) (*apiclient.Meeting, error)
 }
 
-// ActionList is the shared list of actions still to do;
-// *actions.Service implements it.
-type ActionList interface {
+// Actions is the action domain the watcher shares with serve and the
+// reminders: the shared list of actions still to do, the organisation's
+// time zone (RECORDS_TIMEZONE: when a meeting starts, what is overdue, the
+// digest's slot) and USER_MAP (who an assignee is in Slack). The watcher
+// keeps no copy of either setting. *actions.Service implements it.
+type Actions interface {
 	List(ctx context.Context, st apiclient.Status) (*apiclient.ActionList, error)
+	Zone() *time.Location
+	UserMap() actions.UserMap
 }
 
 // Slack is the part of the Web API a poll calls; *slack.Client implements
@@ -170,7 +166,10 @@ type Slack interface {
 type Deps struct {
 	Store   *store.Store
 	Records Records
-	Actions ActionList
+	// Actions is the action domain serve builds once and shares: the
+	// actions still to do, the organisation's zone and USER_MAP. Baseline
+	// does without it.
+	Actions Actions
 	// Minutes is the minutes domain: how an announcement shows minutes and
 	// where it links to (the record's URL, else the bot's public page).
 	Minutes *minutes.Service
@@ -406,10 +405,15 @@ func newPoll(cfg Config, deps Deps) *poll {
 		// paced.
 		deps.Slack = pacedSlack{api: deps.Slack, pacer: pacer}
 	}
-	p := &poll{cfg: cfg, deps: deps, log: deps.Logger, now: cfg.Now(),
+	p := &poll{cfg: cfg, deps: deps, log: deps.Logger, now: cfg.Now(), zone: time.UTC,
 		minutes: map[string]minutesRead{}, pages: map[string]*apiclient.MeetingPage{}}
+	// Baseline is handed no action domain: it reads no action and places
+	// no meeting in time.
+	if deps.Actions != nil {
+		p.zone = deps.Actions.Zone()
+	}
 	if deps.Slack != nil {
-		p.people = actions.NewAssignees(cfg.UserMap, deps.Slack.GetUserByEmailContext)
+		p.people = actions.NewAssignees(deps.Actions.UserMap(), deps.Slack.GetUserByEmailContext)
 		p.poster = &once.Poster{Store: deps.Store, Slack: deps.Slack, Owner: cfg.Owner, Lease: cfg.Lease,
 			HistoryDepth: cfg.HistoryDepth, Log: deps.Logger}
 	}
@@ -422,6 +426,8 @@ type poll struct {
 	deps Deps
 	log  *slog.Logger
 	now  time.Time
+	// zone is the organisation's time zone, the action domain's.
+	zone *time.Location
 	sum  Summary
 	// people finds assignees' Slack users, users.lookupByEmail cached
 	// for the poll.

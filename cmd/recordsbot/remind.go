@@ -59,12 +59,10 @@ scheduler; running it again sends only what is missing.
 		ReportChannel: set.reportChannel,
 		SkipWeekends:  set.notify.WeekdaysOnly,
 		DryRun:        *dryRun,
-		UserMap:       set.userMap,
-		Zone:          set.zone,
 		RemindAt:      set.notify.RemindAt,
 		Retention:     set.retention,
 	}, remind.Deps{
-		Records: a.records, Slack: a.slack, Logger: a.log, Out: stdout,
+		Records: a.records, Actions: a.actions, Slack: a.slack, Logger: a.log, Out: stdout,
 		Store: st, Settings: remind.StoreSettings(st, set.notify),
 	})
 

@@ -9,7 +9,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/recordsbot/recordsbot/actions"
 	"github.com/recordsbot/recordsbot/internal/slackapi"
 	"github.com/recordsbot/recordsbot/minutes"
 	"github.com/recordsbot/recordsbot/store"
@@ -61,8 +60,6 @@ every few minutes from a scheduler, or set WATCH_INTERVAL on serve instead.
 func watchConfig(set *settings) watch.Config {
 	return watch.Config{
 		Notify:    set.notify,
-		UserMap:   actions.NewUserMap(set.userMap),
-		Zone:      set.zone,
 		Retention: set.retention,
 		// What a follow hears until its channel chooses.
 		FollowDefaults: set.followDefaults,

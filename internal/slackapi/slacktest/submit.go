@@ -29,47 +29,15 @@ type SubmitResult struct {
 }
 
 // Submit sends sub as Slack does when the user presses a modal's submit
-// button: a signed form POST whose payload is a view_submission with the
-// user, the team, a fresh trigger_id and the view as Slack holds it (id,
-// hash, callback_id, private_metadata, and state.values[block_id][action_id]
-// with what was typed)
-// (https://docs.slack.dev/reference/interaction-payloads/view-interactions-payload).
-// The app's answer is then applied to the modal as Slack applies it
-// (see [SubmissionAnswer]). It needs the Sender's Slack.
+// button: a signed form POST whose payload is [Sender.ViewSubmission]'s.
+// The app's answer is then applied to the modal as Slack applies it (see
+// [SubmissionAnswer]). It needs the Sender's Slack.
 func (s *Sender) Submit(ctx context.Context, sub Submission) (*SubmitResult, error) {
-	if s.Slack == nil {
-		return nil, errors.New("slacktest: Submit needs the Sender's Slack")
+	payload, err := s.ViewSubmission(sub)
+	if err != nil {
+		return nil, err
 	}
 	srv := s.Slack
-	srv.mu.Lock()
-	m, err := srv.ws.typeIntoLocked(sub.ViewID, sub.User.ID, sub.Typed)
-	var served json.RawMessage
-	if err == nil {
-		served = m.served
-	}
-	trigger := ""
-	if err == nil {
-		trigger = srv.ws.newTriggerLocked(sub.User.ID)
-	}
-	srv.mu.Unlock()
-	if err != nil {
-		return nil, err
-	}
-	payload, err := json.Marshal(map[string]any{
-		"type":                  "view_submission",
-		"team":                  map[string]any{"id": s.team(), "domain": "demo"},
-		"user":                  map[string]any{"id": sub.User.ID, "username": sub.User.Name, "name": sub.User.Name, "team_id": s.team()},
-		"api_app_id":            "A0RECORDS",
-		"token":                 "verification-token-unused",
-		"trigger_id":            trigger,
-		"view":                  served,
-		"response_urls":         []any{},
-		"is_enterprise_install": false,
-		"enterprise":            nil,
-	})
-	if err != nil {
-		return nil, err
-	}
 	start := time.Now()
 	r, err := s.Post(ctx, "application/x-www-form-urlencoded", []byte(url.Values{"payload": {string(payload)}}.Encode()), nil)
 	if err != nil {
@@ -82,4 +50,42 @@ func (s *Sender) Submit(ctx context.Context, sub Submission) (*SubmitResult, err
 	srv.signalLocked()
 	srv.mu.Unlock()
 	return &SubmitResult{Response: r, Answer: answer, Modal: now}, nil
+}
+
+// ViewSubmission puts what sub typed into the user's open modal and
+// returns the view_submission payload Slack sends when they press its
+// submit button: the user, the team, a fresh trigger_id and the view as
+// Slack holds it (id, hash, callback_id, private_metadata, and
+// state.values[block_id][action_id] with what was typed)
+// (https://docs.slack.dev/reference/interaction-payloads/view-interactions-payload).
+// It needs the Sender's Slack.
+func (s *Sender) ViewSubmission(sub Submission) ([]byte, error) {
+	if s.Slack == nil {
+		return nil, errors.New("slacktest: a view_submission needs the Sender's Slack")
+	}
+	srv := s.Slack
+	srv.mu.Lock()
+	m, err := srv.ws.typeIntoLocked(sub.ViewID, sub.User.ID, sub.Typed)
+	var served json.RawMessage
+	trigger := ""
+	if err == nil {
+		served, trigger = m.served, srv.ws.newTriggerLocked(sub.User.ID)
+		srv.signalLocked()
+	}
+	srv.mu.Unlock()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(map[string]any{
+		"type":                  "view_submission",
+		"team":                  map[string]any{"id": s.team(), "domain": "demo"},
+		"user":                  map[string]any{"id": sub.User.ID, "username": sub.User.Name, "name": sub.User.Name, "team_id": s.team()},
+		"api_app_id":            "A0RECORDS",
+		"token":                 "verification-token-unused",
+		"trigger_id":            trigger,
+		"view":                  served,
+		"response_urls":         []any{},
+		"is_enterprise_install": false,
+		"enterprise":            nil,
+	})
 }
