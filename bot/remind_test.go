@@ -17,7 +17,6 @@ import (
 	"github.com/recordsbot/recordsbot/apiclient"
 	"github.com/recordsbot/recordsbot/apiclient/recordstest"
 	"github.com/recordsbot/recordsbot/bot"
-	"github.com/recordsbot/recordsbot/internal/metrics"
 	"github.com/recordsbot/recordsbot/internal/slackapi/slacktest"
 	"github.com/recordsbot/recordsbot/remind"
 )
@@ -77,20 +76,20 @@ func remindWorld(s harnessSetup) {
 }
 
 // remind runs the job with cfg, filling in the clock (remindNow) when cfg
-// leaves it out, with the harness's action domain. The job paces itself to Slack's tiers
-// on a clock 1,000 times faster than real time, as the harness's fake has
-// no tiers; remindRealTime paces in real time.
-func (h *harness) remind(cfg remind.Config, m *metrics.Set) remindRun {
+// leaves it out, with the harness's action domain. The job paces itself to
+// Slack's tiers on a clock 1,000 times faster than real time, as the
+// harness's fake has no tiers; remindRealTime paces in real time.
+func (h *harness) remind(cfg remind.Config) remindRun {
 	h.t.Helper()
-	return h.remindOn(slacktest.NewScaledClock(time.Now(), 1000), cfg, m)
+	return h.remindOn(slacktest.NewScaledClock(time.Now(), 1000), cfg)
 }
 
-func (h *harness) remindRealTime(cfg remind.Config, m *metrics.Set) remindRun {
+func (h *harness) remindRealTime(cfg remind.Config) remindRun {
 	h.t.Helper()
-	return h.remindOn(nil, cfg, m)
+	return h.remindOn(nil, cfg)
 }
 
-func (h *harness) remindOn(clock remind.Clock, cfg remind.Config, m *metrics.Set) remindRun {
+func (h *harness) remindOn(clock remind.Clock, cfg remind.Config) remindRun {
 	h.t.Helper()
 	if cfg.Now.IsZero() {
 		cfg.Now = remindNow
@@ -103,7 +102,6 @@ func (h *harness) remindOn(clock remind.Clock, cfg remind.Config, m *metrics.Set
 		Actions: h.actions,
 		Slack:   slack.New(slacktest.DefaultToken, slack.OptionAPIURL(h.slack.APIURL())),
 		Logger:  testLogger(h.t),
-		Metrics: m,
 		Out:     &out,
 		Clock:   clock,
 		Store:   h.jobStore(),
@@ -158,7 +156,7 @@ func (h *harness) posts() int {
 func TestRemindSendsOneDMPerUserWithTheirDueActions(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, remindWorld)
-	run := h.remind(remind.Config{Days: 3}, nil)
+	run := h.remind(remind.Config{Days: 3})
 	require.NoError(t, run.err)
 
 	assert.Equal(t, "2026-11-18", run.sum.Date)
@@ -242,7 +240,7 @@ func TestRemindDeadlineWindow(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			h := newHarness(t, remindWorld)
-			run := h.remind(remind.Config{Days: tc.days, Now: tc.now}, nil)
+			run := h.remind(remind.Config{Days: tc.days, Now: tc.now})
 			require.NoError(t, run.err)
 			got := map[string][]string{}
 			for _, m := range h.slack.Messages("") {
@@ -259,7 +257,7 @@ func TestRemindOnceADay(t *testing.T) {
 	h := newHarness(t, remindWorld)
 	cfg := remind.Config{Days: 3, ReportChannel: "C0REPORTS"}
 
-	first := h.remind(cfg, nil)
+	first := h.remind(cfg)
 	require.NoError(t, first.err)
 	require.Equal(t, 4, first.sum.Reminded)
 	require.Equal(t, 5, h.posts(), "four reminders and the report")
@@ -269,7 +267,7 @@ func TestRemindOnceADay(t *testing.T) {
 
 	// An hour later, the same day: nothing new goes out.
 	cfg.Now = remindNow.Add(time.Hour)
-	second := h.remind(cfg, nil)
+	second := h.remind(cfg)
 	require.NoError(t, second.err)
 	assert.Equal(t, 0, second.sum.Reminded)
 	assert.Equal(t, 4, second.sum.Skipped)
@@ -281,7 +279,7 @@ func TestRemindOnceADay(t *testing.T) {
 
 	// The next day everyone is reminded again.
 	cfg.Now = remindNow.Add(24 * time.Hour)
-	third := h.remind(cfg, nil)
+	third := h.remind(cfg)
 	require.NoError(t, third.err)
 	assert.Equal(t, 0, third.sum.Skipped)
 	assert.Equal(t, 4, third.sum.Reminded)
@@ -291,7 +289,7 @@ func TestRemindOnceADay(t *testing.T) {
 func TestRemindReportsUnmatchedAssignees(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, withDataset(remindDataset))
-	run := h.remind(remind.Config{Days: 3, ReportChannel: "C0REPORTS"}, nil)
+	run := h.remind(remind.Config{Days: 3, ReportChannel: "C0REPORTS"})
 	require.NoError(t, run.err)
 	require.Len(t, run.sum.Unmatched, 2, "without USER_MAP, dee matches nobody either")
 	assert.Equal(t, "Dee Mapped", run.sum.Unmatched[0].Assignee)
@@ -311,8 +309,7 @@ func TestRemindWaitsForRetryAfter(t *testing.T) {
 	h := newHarness(t, remindWorld)
 	h.slack.InjectFault(slacktest.Fault{Method: "chat.postMessage", HTTPStatus: http.StatusTooManyRequests, RetryAfter: 1, Times: 1})
 	h.slack.InjectFault(slacktest.Fault{Method: "users.lookupByEmail", HTTPStatus: http.StatusTooManyRequests, RetryAfter: 1, Times: 1})
-	m := metrics.New()
-	run := h.remindRealTime(remind.Config{Days: 3}, m)
+	run := h.remindRealTime(remind.Config{Days: 3})
 	require.NoError(t, run.err)
 	assert.Equal(t, 4, run.sum.Reminded, "everyone is reminded in the end")
 	require.Len(t, run.sum.Unmatched, 1, "a rate-limited lookup is not a miss")
@@ -331,30 +328,6 @@ func TestRemindWaitsForRetryAfter(t *testing.T) {
 	require.NotNil(t, retried, "the refused post is sent again")
 	assert.Equal(t, http.StatusOK, retried.Status)
 	assert.GreaterOrEqual(t, retried.At.Sub(refused.At), time.Second, "after Retry-After")
-
-	assert.Equal(t, 1.0, metricValue(t, m, "recordsbot_slack_rate_limit_waits_total", "chat.postMessage"))
-	assert.Equal(t, 1.0, metricValue(t, m, "recordsbot_slack_rate_limit_waits_total", "users.lookupByEmail"))
-	assert.Equal(t, 4.0, metricValue(t, m, "recordsbot_reminders_total", "sent"))
-}
-
-// metricValue returns the counter with a label value from m's registry.
-func metricValue(t *testing.T, m *metrics.Set, name, label string) float64 {
-	t.Helper()
-	families, err := m.Registry().Gather()
-	require.NoError(t, err)
-	for _, f := range families {
-		if f.GetName() != name {
-			continue
-		}
-		for _, mt := range f.GetMetric() {
-			for _, l := range mt.GetLabel() {
-				if l.GetValue() == label {
-					return mt.GetCounter().GetValue()
-				}
-			}
-		}
-	}
-	return 0
 }
 
 func TestRemindPacesPostsToOneChannel(t *testing.T) {
@@ -362,7 +335,7 @@ func TestRemindPacesPostsToOneChannel(t *testing.T) {
 	h := newHarness(t, remindWorld)
 	// The report goes to a DM that also gets a reminder: two posts to one
 	// channel in one run.
-	run := h.remindRealTime(remind.Config{Days: 3, ReportChannel: "DU0ALICE"}, nil)
+	run := h.remindRealTime(remind.Config{Days: 3, ReportChannel: "DU0ALICE"})
 	require.NoError(t, run.err)
 	var at []time.Time
 	for _, c := range h.slack.Calls("chat.postMessage") {
@@ -378,8 +351,7 @@ func TestRemindPartialFailure(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, remindWorld)
 	h.slack.InjectFault(slacktest.Fault{Method: "chat.postMessage", Error: "fatal_error", Times: 1})
-	m := metrics.New()
-	run := h.remind(remind.Config{Days: 3}, m)
+	run := h.remind(remind.Config{Days: 3})
 	require.ErrorIs(t, run.err, remind.ErrRemindersFailed)
 	require.Len(t, run.sum.Failed, 1)
 	failed := run.sum.Failed[0].Who
@@ -388,10 +360,9 @@ func TestRemindPartialFailure(t *testing.T) {
 	assert.Equal(t, 3, h.posts())
 	assert.Contains(t, run.sum.String(), "3 users reminded")
 	assert.Contains(t, run.sum.String(), "1 failed")
-	assert.Equal(t, 1.0, metricValue(t, m, "recordsbot_reminders_total", "failed"))
 
 	// A rerun sends only the one that failed.
-	again := h.remind(remind.Config{Days: 3}, nil)
+	again := h.remind(remind.Config{Days: 3})
 	require.NoError(t, again.err)
 	assert.Equal(t, 1, again.sum.Reminded)
 	assert.Equal(t, 3, again.sum.Skipped)
@@ -405,7 +376,7 @@ func TestRemindLookupFailureIsAFailureNotAMiss(t *testing.T) {
 	// those lookups fail too.
 	h.slack.InjectFault(slacktest.Fault{Method: "users.list", HTTPStatus: http.StatusInternalServerError})
 	h.slack.InjectFault(slacktest.Fault{Method: "users.lookupByEmail", HTTPStatus: http.StatusInternalServerError})
-	run := h.remind(remind.Config{Days: 3}, nil)
+	run := h.remind(remind.Config{Days: 3})
 	require.ErrorIs(t, run.err, remind.ErrRemindersFailed)
 	assert.Len(t, run.sum.Failed, 4, "alice, bob, carol and una could not be looked up")
 	assert.Empty(t, run.sum.Unmatched)
@@ -415,7 +386,7 @@ func TestRemindLookupFailureIsAFailureNotAMiss(t *testing.T) {
 func TestRemindDryRun(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, remindWorld)
-	run := h.remind(remind.Config{Days: 3, DryRun: true, ReportChannel: "C0REPORTS"}, nil)
+	run := h.remind(remind.Config{Days: 3, DryRun: true, ReportChannel: "C0REPORTS"})
 	require.NoError(t, run.err)
 	assert.True(t, run.sum.DryRun)
 	assert.Equal(t, 4, run.sum.Reminded)
@@ -437,13 +408,13 @@ func TestRemindSkipsWeekends(t *testing.T) {
 	t.Parallel()
 	saturday := time.Date(2026, 11, 21, 9, 0, 0, 0, time.UTC)
 	h := newHarness(t, remindWorld)
-	run := h.remind(remind.Config{Days: 3, SkipWeekends: true, Now: saturday}, nil)
+	run := h.remind(remind.Config{Days: 3, SkipWeekends: true, Now: saturday})
 	require.NoError(t, run.err)
 	assert.Equal(t, 4, run.sum.Weekend, "Saturday morning in London for all four")
 	assert.Contains(t, run.sum.String(), "0 users reminded, 0 actions included, 0 skipped as already reminded, 4 on their weekend")
 	assert.Empty(t, h.slack.Calls("chat.postMessage"))
 
-	run = h.remind(remind.Config{Days: 3, Now: saturday}, nil)
+	run = h.remind(remind.Config{Days: 3, Now: saturday})
 	require.NoError(t, run.err)
 	assert.Zero(t, run.sum.Weekend)
 	assert.Positive(t, run.sum.Reminded, "without SkipWeekends, Saturday is a day like any other")
@@ -455,7 +426,7 @@ func TestRemindSkipsWeekends(t *testing.T) {
 func TestRemindButtonsWorkInTheDM(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, remindWorld)
-	require.NoError(t, h.remind(remind.Config{Days: 3}, nil).err)
+	require.NoError(t, h.remind(remind.Config{Days: 3}).err)
 	stored, dm := h.dm("DU0ALICE")
 
 	blockID, el, _ := dm.element(t, "status:complete", "complete|A-1|")
@@ -489,7 +460,7 @@ func TestRemindButtonsWorkInTheDM(t *testing.T) {
 	assert.Equal(t, string(stored.Metadata), string(after.Metadata), "the update keeps the metadata")
 
 	// So the once-a-day rule still holds after a click.
-	again := h.remind(remind.Config{Days: 3}, nil)
+	again := h.remind(remind.Config{Days: 3})
 	require.NoError(t, again.err)
 	assert.Equal(t, 4, again.sum.Skipped)
 }

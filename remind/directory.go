@@ -71,11 +71,9 @@ func (j *remindJob) match(ctx context.Context, pending []pendingAssignee) ([]*re
 		case errs[i] != nil:
 			j.log.ErrorContext(ctx, "remind: assignee lookup failed", "assignee", label, "error", errs[i])
 			j.sum.Failed = append(j.sum.Failed, Failure{Who: label, Err: errs[i]})
-			j.count("failed")
 		case ids[i] == "":
 			j.log.WarnContext(ctx, "remind: assignee matches no Slack user", "assignee", label, "actions", len(p.actions))
 			j.sum.Unmatched = append(j.sum.Unmatched, UnmatchedAssignee{Assignee: label, Actions: len(p.actions)})
-			j.count("unmatched")
 		default:
 			r := byID[ids[i]]
 			if r == nil {

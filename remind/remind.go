@@ -27,13 +27,6 @@ type Records interface {
 	ListActions(ctx context.Context, opts *apiclient.ListActionsOptions) (*apiclient.ActionList, error)
 }
 
-// Metrics counts what the job does; *metrics.Set implements it. A nil
-// Metrics counts nothing.
-type Metrics interface {
-	Reminder(outcome string)
-	SlackWait(method string)
-}
-
 // Message metadata event types. A reminder DM carries ReminderEventType
 // with the payload {"key": "remind:U123:2026-11-22", "date": "2026-11-22",
 // "action_ids": "A-1,A-2", "action_count": 2}; the list of unmatched
@@ -157,8 +150,6 @@ type Deps struct {
 	Clock Clock
 	// Logger defaults to discarding.
 	Logger *slog.Logger
-	// Metrics counts reminders by outcome; nil counts nothing.
-	Metrics Metrics
 	// Out receives the dry run's text. Default io.Discard.
 	Out io.Writer
 }
@@ -172,104 +163,6 @@ type Slack interface {
 	OpenConversationContext(ctx context.Context, params *slack.OpenConversationParameters) (*slack.Channel, bool, bool, error)
 	GetConversationHistoryContext(ctx context.Context, params *slack.GetConversationHistoryParameters) (*slack.GetConversationHistoryResponse, error)
 	GetConversationRepliesContext(ctx context.Context, params *slack.GetConversationRepliesParameters) ([]slack.Message, bool, string, error)
-}
-
-// Summary is what a run of the reminder job did.
-type Summary struct {
-	// Date is the day the run was for, YYYY-MM-DD in the organisation's
-	// zone; each person's own "today" is in theirs.
-	Date   string
-	DryRun bool
-	// Reminded is the number of users sent a reminder (in a dry run, who
-	// would have been) and Actions the number of actions those reminders
-	// list.
-	Reminded, Actions int
-	// Skipped is the number of users already reminded on their today.
-	Skipped int
-	// Recovered is the number of users an earlier run reminded today but
-	// stopped before recording it: found in their DM by the reminder's
-	// metadata, and recorded instead of sent again.
-	Recovered int
-	// Busy is the number of users another run was reminding at the time.
-	Busy int
-	// NotYet is the number of users whose local reminder time has not come
-	// yet today; a later run reminds them.
-	NotYet int
-	// Weekend is the number of users left out because it is their
-	// weekend and they (or the organisation) skip weekends.
-	Weekend int
-	// Unmatched are the assignees with due actions who match no Slack user.
-	Unmatched []UnmatchedAssignee
-	// Failed are the reminders that could not be sent, each with why.
-	Failed []Failure
-	// NotAttempted is the number of users left out because the run was
-	// cancelled.
-	NotAttempted int
-	// Truncated is set when the records service had more actions than the
-	// client reads: some reminders may be missing actions.
-	Truncated bool
-	// Elapsed is how long the run took.
-	Elapsed time.Duration
-}
-
-// UnmatchedAssignee is a records assignee whom no Slack user matches.
-type UnmatchedAssignee struct {
-	Assignee string // their name and email as the records give them
-	Actions  int    // how many due actions they would have been reminded of
-}
-
-// Failure is a reminder that could not be sent.
-type Failure struct {
-	// Who is the Slack user ID, or the assignee when the lookup failed, or
-	// "report to <channel>" for the list of unmatched assignees.
-	Who string
-	Err error
-}
-
-// String is the job's one-line summary, such as "remind 2026-11-22: 37
-// users reminded, 112 actions included, 3 skipped as already reminded, 2
-// unmatched, 1 failed (4.2s)"; counts of people whose morning or weekday
-// it is not are added when there are any.
-func (s Summary) String() string {
-	var b strings.Builder
-	b.WriteString("remind " + s.Date)
-	if s.DryRun {
-		fmt.Fprintf(&b, " (dry run, nothing sent): %s to remind", plural(s.Reminded, "user", "users"))
-	} else {
-		fmt.Fprintf(&b, ": %s reminded", plural(s.Reminded, "user", "users"))
-	}
-	fmt.Fprintf(&b, ", %s included", plural(s.Actions, "action", "actions"))
-	if !s.DryRun {
-		fmt.Fprintf(&b, ", %d skipped as already reminded", s.Skipped)
-	}
-	if s.Recovered > 0 {
-		fmt.Fprintf(&b, ", %d found already sent by an interrupted run", s.Recovered)
-	}
-	if s.Busy > 0 {
-		fmt.Fprintf(&b, ", %d being reminded by another run", s.Busy)
-	}
-	if s.NotYet > 0 {
-		fmt.Fprintf(&b, ", %d before their reminder time", s.NotYet)
-	}
-	if s.Weekend > 0 {
-		fmt.Fprintf(&b, ", %d on their weekend", s.Weekend)
-	}
-	fmt.Fprintf(&b, ", %d unmatched, %d failed", len(s.Unmatched), len(s.Failed))
-	if s.NotAttempted > 0 {
-		fmt.Fprintf(&b, ", %d not attempted (interrupted)", s.NotAttempted)
-	}
-	if s.Truncated {
-		b.WriteString(", action list truncated")
-	}
-	fmt.Fprintf(&b, " (%s)", s.Elapsed.Round(10*time.Millisecond))
-	return b.String()
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return fmt.Sprintf("%d %s", n, many)
 }
 
 // Remind is the reminder job (`recordsbot remind`): it reads the open and
@@ -335,7 +228,7 @@ func Run(ctx context.Context, cfg Config, deps Deps) (Summary, error) {
 		zone:     zone,
 		log:      deps.Logger,
 		remindAt: at,
-		slack:    newPacer(deps.Clock, deps.Logger, deps.Metrics),
+		slack:    newPacer(deps.Clock, deps.Logger),
 		sum:      sum,
 	}
 	j.people = actions.NewAssignees(deps.Actions.UserMap(), func(ctx context.Context, email string) (u *slack.User, err error) {
@@ -510,13 +403,6 @@ func personLabel(p apiclient.Person) string {
 		return p.Name + " <" + p.Email + ">"
 	}
 	return p.String()
-}
-
-// count adds one reminder outcome to the metrics; a dry run counts nothing.
-func (j *remindJob) count(outcome string) {
-	if !j.cfg.DryRun && j.deps.Metrics != nil {
-		j.deps.Metrics.Reminder(outcome)
-	}
 }
 
 // logProgress logs how far the run has got every progressEvery until the

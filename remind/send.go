@@ -67,9 +67,6 @@ func (j *remindJob) sendAll(ctx context.Context, recipients []*recipient, now ti
 // on their local today, and records the outcome.
 func (j *remindJob) remindOne(ctx context.Context, r *recipient, now time.Time) {
 	outcome, n, err := j.send(ctx, r, now)
-	if outcome != "" {
-		j.count(outcome)
-	}
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	j.done++

@@ -13,12 +13,9 @@ type Clock = slackapi.Clock
 
 // newPacer is the job's Slack pacer: every method to its tier and posts to
 // one channel a second (slackapi.Pacer, the pacing the watcher's posts go
-// through too), with remindRetries tries after a 429 and each wait counted
-// in m.
-func newPacer(clock Clock, log *slog.Logger, m Metrics) *slackapi.Pacer {
-	o := slackapi.PacerOptions{Clock: clock, Log: log, Retries: remindRetries}
-	if m != nil {
-		o.Waited = m.SlackWait
-	}
-	return slackapi.NewPacer(o)
+// through too), with remindRetries tries after a 429. The job counts no
+// metrics: it is a one-shot process nobody scrapes, and what it did is its
+// summary line (Summary.String) and its logs.
+func newPacer(clock Clock, log *slog.Logger) *slackapi.Pacer {
+	return slackapi.NewPacer(slackapi.PacerOptions{Clock: clock, Log: log, Retries: remindRetries})
 }

@@ -3,6 +3,9 @@ package watch
 import (
 	"cmp"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -29,9 +32,30 @@ func briefKey(channel, committeeKey, meetingID string) string {
 	return "brief/" + channel + "/" + committeeKey + "/" + meetingID
 }
 
-// briefDateState is the state row keeping the meeting date a brief
-// shows, so that a moved meeting's brief is updated in place.
+// briefShownState is the state row keeping the fingerprint of what a
+// posted brief shows (briefFingerprint), so that a poll updates it when,
+// and only when, that changed.
+func briefShownState(key string) string { return "brief_shown/" + key }
+
+// briefDateState is the state row a brief posted before briefShownState
+// existed kept (its meeting's date): such a brief is out, and the first
+// poll that finds it brings it up to date once.
 func briefDateState(key string) string { return "brief_date/" + key }
+
+// briefFingerprint identifies what msg shows: its text and blocks. The
+// brief is built from plain values in a fixed order, so the same content
+// gives the same fingerprint from poll to poll and process to process.
+func briefFingerprint(msg blocks.Message) (string, error) {
+	b, err := json.Marshal(msg.Blocks)
+	if err != nil {
+		return "", fmt.Errorf("brief fingerprint: %w", err)
+	}
+	h := sha256.New()
+	h.Write([]byte(msg.Text))
+	h.Write([]byte{0})
+	h.Write(b)
+	return "v1:" + hex.EncodeToString(h.Sum(nil)), nil
+}
 
 // meetingStart is when m starts: its time, or the start of its day in
 // zone when the records give only a date.
@@ -45,10 +69,10 @@ func meetingStart(m apiclient.Meeting, zone *time.Location) time.Time {
 
 // briefs posts the pre-meeting brief of each upcoming meeting of a
 // followed committee within Config.BriefLead of its start, once per
-// follow and meeting; a brief whose meeting moved since is updated in
-// place. It reads only the meeting pages this poll read (upcoming
-// meetings are the newest, on the first page) and the shared list of
-// actions.
+// follow and meeting, and until the meeting starts keeps each posted
+// brief up to date in place: its date, agenda, open actions and latest
+// minutes. It reads the meeting pages and the list of actions this poll
+// read, and each upcoming meeting's own record (its agenda) once.
 func (p *poll) briefs(ctx context.Context) error {
 	var upcoming []apiclient.Meeting
 	seen := map[string]bool{}
@@ -86,22 +110,42 @@ func (p *poll) briefs(ctx context.Context) error {
 	return errors.Join(errs...)
 }
 
-// brief posts one follow's brief of m when it is due, or updates it when
-// the meeting moved since it was posted (even beyond the lead: it is out
-// already).
+// brief posts one follow's brief of m when it is due and, once it is out
+// (even beyond the lead, for a meeting moved further off), updates it in
+// place whenever what it shows changed: the meeting's date, its agenda,
+// the open actions, the latest minutes. A brief that shows the same is
+// left alone, with no Slack call. m has not started: a brief of a
+// meeting under way is never touched again.
 func (p *poll) brief(ctx context.Context, f store.Follow, m apiclient.Meeting, due bool) error {
 	key := briefKey(f.ChannelID, f.CommitteeKey, m.ID)
-	date := m.Date.UTC().Format(time.RFC3339)
-	shown, _, err := p.deps.Store.GetState(ctx, briefDateState(key))
+	shown, _, err := p.deps.Store.GetState(ctx, briefShownState(key))
 	if err != nil {
 		return err
 	}
-	if shown == date || (!due && shown == "") {
+	if shown == "" {
+		if shown, _, err = p.deps.Store.GetState(ctx, briefDateState(key)); err != nil {
+			return err
+		}
+	}
+	if !due && shown == "" {
 		return nil
 	}
-	msg, err := p.briefMessage(ctx, f, m)
+	msg, whole, err := p.briefMessage(ctx, f, m)
 	if err != nil {
 		return err
+	}
+	if shown != "" && !whole {
+		// Part of it could not be read this poll: what is out stays as
+		// it is rather than lose its agenda or link; the next poll
+		// looks again.
+		return nil
+	}
+	fp, err := briefFingerprint(msg)
+	if err != nil {
+		return err
+	}
+	if fp == shown {
+		return nil
 	}
 	opts := func() []slack.MsgOption {
 		return []slack.MsgOption{slack.MsgOptionText(msg.Text, false), slack.MsgOptionBlocks(msg.Blocks...),
@@ -121,30 +165,39 @@ func (p *poll) brief(ctx context.Context, f store.Follow, m apiclient.Meeting, d
 	case once.Sent:
 		p.sum.Briefs++
 	case once.Already, once.Recovered:
-		// Posted before for another date (or its date was not recorded):
-		// the meeting moved, so the brief is brought up to date in place.
-		// chat.update keeps the message and replaces its text, blocks and
-		// metadata (https://docs.slack.dev/reference/methods/chat.update).
+		// Out already, showing something else: the meeting moved, its
+		// agenda changed, an action shown was done or a new one given,
+		// or newer minutes appeared. chat.update keeps the message (its
+		// ts) and replaces its text, blocks and metadata
+		// (https://docs.slack.dev/reference/methods/chat.update). The
+		// brief's blocks carry no block_id, so Slack gives each update
+		// new ones, as it asks of an updated message ("If a message is
+		// updated, use a new block_id",
+		// https://docs.slack.dev/reference/block-kit/blocks).
 		if _, _, _, err := p.deps.Slack.UpdateMessageContext(ctx, f.ChannelID, ts, opts()...); err != nil {
 			p.sum.Failed++
-			p.log.ErrorContext(ctx, "watch: could not update a moved meeting's brief; the next poll retries", "key", key, "error", err)
+			p.log.ErrorContext(ctx, "watch: could not update a brief; the next poll retries", "key", key, "error", err)
 			return nil
 		}
 		p.sum.BriefsUpdated++
 	default:
 		return nil // counted and logged by once; the next poll retries
 	}
-	return p.deps.Store.SetState(ctx, briefDateState(key), date)
+	return p.deps.Store.SetState(ctx, briefShownState(key), fp)
 }
 
 // briefMessage is the brief of m for f: its agenda, the committee's
 // actions still to do from earlier meetings by assignee, and its latest
-// minutes this poll read.
-func (p *poll) briefMessage(ctx context.Context, f store.Follow, m apiclient.Meeting) (blocks.Message, error) {
+// minutes. whole is false when the agenda or the latest minutes could not
+// be read (the brief then shows the listing's agenda, or no link).
+func (p *poll) briefMessage(ctx context.Context, f store.Follow, m apiclient.Meeting) (msg blocks.Message, whole bool, err error) {
+	whole = true
 	// A listing may leave the agenda out; the meeting's own record has
-	// it (one read per meeting briefed, whatever the channels).
+	// it (one read per meeting whose brief is due or out, whatever the
+	// channels).
 	if agenda, err := p.agenda(ctx, m.ID); err != nil {
-		p.log.WarnContext(ctx, "watch: could not read a meeting's agenda; the brief shows the listing's", "meeting", m.ID, "error", err)
+		p.log.WarnContext(ctx, "watch: could not read a meeting's agenda; a new brief shows the listing's, one posted stays as it is", "meeting", m.ID, "error", err)
+		whole = false
 	} else if len(agenda) > 0 {
 		m.Agenda = agenda
 	}
@@ -156,7 +209,7 @@ func (p *poll) briefMessage(ctx context.Context, f store.Follow, m apiclient.Mee
 	if p.list == nil {
 		l, err := p.deps.Actions.List(ctx, "")
 		if err != nil {
-			return blocks.Message{}, fmt.Errorf("read actions: %w", err)
+			return blocks.Message{}, false, fmt.Errorf("read actions: %w", err)
 		}
 		p.list = l
 	}
@@ -182,24 +235,22 @@ func (p *poll) briefMessage(ctx context.Context, f store.Follow, m apiclient.Mee
 		b.Open = append(b.Open, *groups[k])
 	}
 	slices.SortStableFunc(b.Open, func(x, y blocks.DigestGroup) int { return cmp.Compare(x.Name, y.Name) })
-	// The latest minutes: the newest earlier meeting of the committee
-	// whose minutes this poll read and may show.
-	var latest *apiclient.Meeting
-	for _, mp := range p.pages {
-		for i := range mp.Meetings {
-			c := &mp.Meetings[i]
-			r, ok := p.minutes[c.ID]
-			if c.ID == m.ID || minutes.CommitteeKey(c.Committee) != f.CommitteeKey || !ok || r.err != nil || !minutes.Visible(r.min) {
-				continue
-			}
-			if latest == nil || c.Date.After(latest.Date) {
-				latest = c
-			}
+	// The latest minutes: the committee's newest visible minutes in the
+	// search index, which every poll keeps up to date (watch/index.go)
+	// whatever it read this time, so a brief links the same minutes from
+	// poll to poll and newer ones as soon as they are published. The
+	// index lists by committee prefix; the key is matched here.
+	hits, err := p.deps.Store.SearchMinutes(ctx, store.MinutesQuery{Committee: f.CommitteeKey}, 0, 50)
+	if err != nil {
+		p.log.WarnContext(ctx, "watch: could not look up a committee's latest minutes", "committee", f.CommitteeKey, "error", err)
+		whole = false
+	}
+	for _, h := range hits.Hits {
+		if h.MeetingID != m.ID && minutes.CommitteeKey(h.Committee) == f.CommitteeKey {
+			b.LatestMinutes = h.Title
+			b.LatestURL = p.deps.Minutes.URL(h.MeetingID, &apiclient.Minutes{URL: h.URL})
+			break
 		}
 	}
-	if latest != nil {
-		b.LatestMinutes = cmp.Or(latest.Title, latest.Name())
-		b.LatestURL = p.deps.Minutes.URL(latest.ID, p.minutes[latest.ID].min)
-	}
-	return blocks.BriefMessage(b), nil
+	return blocks.BriefMessage(b), whole, nil
 }

@@ -162,4 +162,88 @@ func TestBriefTwoWatchers(t *testing.T) {
 	})
 }
 
+// TestBriefFollowsWhatItShows: until the meeting starts, a posted brief
+// is updated in place (one chat.update, the same message) when its
+// agenda changes, an action it shows is completed, a new one is assigned
+// or newer minutes are published; a poll that finds nothing changed
+// calls Slack not at all; once the meeting has started, the brief is
+// left as it is.
+func TestBriefFollowsWhatItShows(t *testing.T) {
+	t.Parallel()
+	eachEngine(t, func(t *testing.T, e engine) {
+		env := newEnv(t, e)
+		w := env.watcher("w1")
+		env.followNow(w, finChannel, "Finance")
+		m := nextFinance(env)
+		env.records.AddMeeting(m)
+		env.clock.set(m.Date.Add(-20 * time.Hour))
+		require.Equal(t, 1, env.mustPoll(w).Briefs)
+		first := env.briefs(finChannel)[0]
+		assert.Contains(t, first.text, "2. The budget")
+		assert.Contains(t, first.text, "Circulate the accounts")
+		assert.Contains(t, first.text, "Latest minutes: <https://bot.example.org/minutes/M-2|Finance Committee, November>")
+
+		updates := func() int { return len(env.slack.Calls("chat.update")) }
+		// step polls once and says what the brief now shows, requiring
+		// want updates of the one message and no other post.
+		step := func(what string, want int) string {
+			t.Helper()
+			before, calls := updates(), len(env.slack.Calls(""))
+			sum := env.mustPoll(w)
+			got := env.briefs(finChannel)
+			require.Len(t, got, 1, "%s: never posted again", what)
+			assert.Equal(t, first.TS, got[0].TS)
+			assert.Zero(t, sum.Briefs, what)
+			assert.Equal(t, want, sum.BriefsUpdated, what)
+			assert.Equal(t, want, updates()-before, "%s: chat.update calls", what)
+			if want == 0 {
+				assert.Equal(t, calls, len(env.slack.Calls("")), "%s: no Slack call at all", what)
+			}
+			return got[0].text
+		}
+
+		step("nothing changed", 0)
+		step("nothing changed, again", 0)
+
+		m.Agenda = append(m.Agenda, recordstest.AgendaItem{Number: 3, Title: "The new auditors"})
+		env.records.AddMeeting(m)
+		text := step("agenda item added", 1)
+		assert.Contains(t, text, "3. The new auditors")
+		assert.Contains(t, text, "2. The budget")
+		assert.True(t, env.briefs(finChannel)[0].Edited)
+		step("agenda unchanged since", 0)
+
+		all := env.records.Actions()
+		for i := range all {
+			if all[i].ID == "A-1" {
+				all[i].Status = "complete"
+			}
+		}
+		env.records.SetActions(all)
+		text = step("the action shown completed", 1)
+		assert.NotContains(t, text, "Circulate the accounts")
+		assert.Contains(t, text, "None from earlier meetings")
+
+		env.records.SetActions(append(all, recordstest.Action{ID: "A-9", Title: "Brief the new auditors", Status: "open",
+			AssigneeEmail: carol.Email, AssigneeName: carol.RealName, MeetingID: "M-2"}))
+		text = step("a new action assigned", 1)
+		assert.Contains(t, text, "Still open: Carol Wu")
+		assert.Contains(t, text, "Brief the new auditors")
+
+		env.records.AddMeeting(recordstest.Meeting{ID: "M-5", Title: "Finance Committee, extraordinary", Committee: "Finance", Date: env.today.AddDate(0, 0, -2)})
+		env.records.SetMinutes(recordstest.Minutes{MeetingID: "M-5", Status: "approved", Body: "Present: all."})
+		text = step("newer minutes published", 1)
+		assert.Contains(t, text, "Latest minutes: <https://bot.example.org/minutes/M-5|Finance Committee, extraordinary>")
+		step("up to date", 0)
+
+		// The meeting starts: its brief is what it was then.
+		env.clock.set(m.Date.Add(time.Minute))
+		m.Agenda = append(m.Agenda, recordstest.AgendaItem{Number: 4, Title: "Any other business"})
+		env.records.AddMeeting(m)
+		sum := env.mustPoll(w)
+		assert.Zero(t, sum.Briefs+sum.BriefsUpdated, "started: left as it is")
+		assert.NotContains(t, env.briefs(finChannel)[0].text, "Any other business")
+	})
+}
+
 var _ = watch.Config{}

@@ -137,8 +137,9 @@ func costOf(t *testing.T, rs *recordstest.Server) recordsCost {
 // and a week later the digests with changes. Digests read nothing beyond
 // the poll's shared list of actions but, when some action left the list,
 // one read of the complete actions for the whole poll; briefs read each
-// meeting briefed once (its agenda), whatever the channels, and nothing
-// else: the meetings pages and the list are the poll's own.
+// meeting briefed once a poll (its agenda) until it starts, whatever the
+// channels, and nothing else: the meetings pages and the list are the
+// poll's own.
 //
 //	go test ./watch -run TestDigestAndBriefCost -v
 func TestDigestAndBriefCost(t *testing.T) {
@@ -170,12 +171,19 @@ func TestDigestAndBriefCost(t *testing.T) {
 			bc.meetings = 0
 			assert.Equal(t, qc, bc, "briefs read nothing else")
 
+			// Until its meeting starts, a brief that is out is drawn again
+			// each poll (kept up to date in place): one read of each
+			// meeting briefed, and nothing else.
 			digests, dc := poll("digests due", committeesMonday.Add(time.Hour))
 			assert.Equal(t, 2*n, digests.Digests)
-			assert.Zero(t, digests.Briefs, "briefed already")
+			assert.Zero(t, digests.Briefs+digests.BriefsUpdated, "briefed already, and up to date")
+			assert.Equal(t, n, dc.meetings, "each brief's meeting read once, to keep it up to date")
+			dc.meetings = 0
 			assert.Equal(t, qc, dc, "the first digests read nothing beyond the poll's list")
 
 			_, qc2 := poll("quiet after", committeesMonday.Add(65*time.Minute))
+			assert.Equal(t, n, qc2.meetings)
+			qc2.meetings = 0
 			assert.Equal(t, qc, qc2)
 
 			// A week on, every followed committee's first action is done:

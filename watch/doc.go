@@ -41,8 +41,9 @@
 //     share), and users.lookupByEmail at most once per assignee who gets a
 //     DM (cached for the poll). Digests read that list too, and the
 //     complete actions at most once a poll when some action left it.
-//   - GetMeeting once per meeting whose brief is posted or updated (its
-//     agenda), whatever the channels. TestDigestAndBriefCost measures
+//   - GetMeeting once a poll per upcoming meeting whose brief is due or
+//     out (its agenda, so that a brief is kept up to date until the
+//     meeting starts), whatever the channels. TestDigestAndBriefCost measures
 //     these with 1, 5 and 20 committees followed (docs/jobs.md).
 //   - Slack: one chat.postMessage per announcement or DM, a chat.update and
 //     a threaded reply per approved draft, and a conversations.history

@@ -7,32 +7,22 @@ import (
 )
 
 // jobMetrics are the work serve does besides answering Slack: the
-// reminders, the dependency checks. The search backfill's gauges are
-// registered by SearchBackfill, when serve runs one.
+// dependency checks. The search backfill's gauges are registered by
+// SearchBackfill, when serve runs one. The reminder job has none: it runs
+// as a one-shot CronJob nobody scrapes, and serve does not run it; its
+// outcome is its summary line and its Job's status (docs/jobs.md).
 type jobMetrics struct {
-	reminders    *prometheus.CounterVec
 	dependencyUp *prometheus.GaugeVec
 }
 
 func newJobMetrics(reg *prometheus.Registry) jobMetrics {
 	j := jobMetrics{
-		reminders: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "recordsbot_reminders_total", Help: "Reminder DMs by outcome (sent, skipped, recovered, busy, not_yet, weekend, failed, unmatched).",
-		}, []string{"outcome"}),
 		dependencyUp: prometheus.NewGaugeVec(prometheus.GaugeOpts{
 			Name: "recordsbot_dependency_up", Help: "1 when the background check last found the dependency (records, slack, store) working, else 0; the logs say why not.",
 		}, []string{"dependency"}),
 	}
-	reg.MustRegister(j.reminders, j.dependencyUp)
+	reg.MustRegister(j.dependencyUp)
 	return j
-}
-
-// Reminder counts one reminder outcome: "sent", "skipped", "recovered",
-// "busy", "not_yet", "weekend", "failed" or "unmatched".
-func (s *Set) Reminder(outcome string) {
-	if s != nil {
-		s.jobs.reminders.WithLabelValues(outcome).Inc()
-	}
 }
 
 // DependencyUp sets recordsbot_dependency_up for the dependency name

@@ -87,7 +87,6 @@ func everything(s *metrics.Set) {
 	s.WorkRejected(metrics.Event)
 	s.InFlight(3)
 	s.BackgroundPanic()
-	s.Reminder("sent")
 	s.DependencyUp("records", true)
 	s.SearchBackfill(func() (float64, float64, time.Time) { return 0, 0, time.Time{} })
 	rt := s.RecordsTransport(okTransport{})
@@ -150,12 +149,6 @@ func TestSeriesAreStableAndDocumented(t *testing.T) {
 		documented[m[1]] = true
 	}
 	for _, sr := range got {
-		if sr.Name == "recordsbot_reminders_total" {
-			// Only a process that runs the reminder job in-process counts
-			// them; the remind CronJob is one-shot and nobody scrapes it
-			// (docs/running-at-scale.md says so).
-			continue
-		}
 		assert.True(t, documented[sr.Name], "%s is served on /metrics but not in docs/running-at-scale.md or docs/search.md", sr.Name)
 	}
 	for name := range documented {
@@ -263,9 +256,6 @@ func TestBuildInfoJobsAndGuards(t *testing.T) {
 	t.Parallel()
 	s := metrics.New()
 	s.SetVersion("v1.2.3")
-	s.Reminder("sent")
-	s.Reminder("sent")
-	s.Reminder("unmatched")
 	s.DependencyUp("records", true)
 	s.DependencyUp("store", true)
 	s.DependencyUp("store", false)
@@ -281,8 +271,6 @@ func TestBuildInfoJobsAndGuards(t *testing.T) {
 	fams := scrape(t, s)
 
 	assert.Equal(t, 1.0, value(fams, "recordsbot_build_info", map[string]string{"version": "v1.2.3"}))
-	assert.Equal(t, 2.0, value(fams, "recordsbot_reminders_total", map[string]string{"outcome": "sent"}))
-	assert.Equal(t, 1.0, value(fams, "recordsbot_reminders_total", map[string]string{"outcome": "unmatched"}))
 	assert.Equal(t, 1.0, value(fams, "recordsbot_dependency_up", map[string]string{"dependency": "records"}))
 	assert.Equal(t, 0.0, value(fams, "recordsbot_dependency_up", map[string]string{"dependency": "store"}), "the last check wins")
 	assert.Equal(t, 1.0, value(fams, "recordsbot_socket_connected", nil))
