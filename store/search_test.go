@@ -19,6 +19,7 @@ func searchCases() []conformanceCase {
 		{"search: committee prefix", false, testSearchCommittee},
 		{"search: removal and replacement", false, testSearchRemoval},
 		{"search: pages", false, testSearchPages},
+		{"search: snippets deep in long minutes", false, testSearchLongSnippets},
 		{"search: hostile queries", false, testSearchHostile},
 	}
 }
@@ -265,4 +266,41 @@ func FuzzSearchMinutes(f *testing.F) {
 			}
 		}
 	})
+}
+
+// testSearchLongSnippets: the snippet is around the match wherever it is
+// in the text, in a document near the 256 kB the index keeps, on both
+// engines: PostgreSQL cuts a window around the first place a searched
+// word occurs, or, when neither the stem nor the word as typed is in the
+// text ("studi" and "studies" for a text saying "study"), reads the whole
+// text.
+func testSearchLongSnippets(t *testing.T, e engine) {
+	s := open(t, e.newURL(t))
+	filler := strings.Repeat("The committee noted the report of the previous meeting. ", 3000)
+	indexAll(t, s, []MinutesDoc{
+		{MeetingID: "deep", Title: "Planning", Committee: "Planning", Date: time.Date(2026, 1, 5, 0, 0, 0, 0, time.UTC),
+			Body: filler + "The Quinquennial review was adopted. " + filler},
+		{MeetingID: "stem", Title: "Transport", Committee: "Transport", Date: time.Date(2026, 1, 6, 0, 0, 0, 0, time.UTC),
+			Body: strings.Repeat("The committee noted the report. ", 40) + "A parking study of Mill Road was commissioned."},
+	})
+	for _, c := range []struct {
+		id, typed, marked string
+	}{
+		{"deep", "quinquennial", "Quinquennial"},
+		{"stem", "studies", "study"},
+	} {
+		page, err := s.SearchMinutes(t.Context(), MinutesQuery{Words: []string{c.typed}}, 0, 5)
+		require.NoError(t, err)
+		require.Equal(t, []string{c.id}, hitIDs(page.Hits), c.typed)
+		var marked []string
+		text := ""
+		for _, p := range page.Hits[0].Snippet {
+			text += p.Text
+			if p.Match {
+				marked = append(marked, p.Text)
+			}
+		}
+		assert.Contains(t, marked, c.marked, "%s: the match marked in %q", c.typed, text)
+		assert.Less(t, len(text), 1000, "%s: a snippet, not the text", c.typed)
+	}
 }
