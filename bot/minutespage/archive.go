@@ -58,6 +58,7 @@ type archiveDoc struct {
 	// Query is ?q=; Searched is set when a search ran, SearchOff when
 	// there is no search to run it.
 	Query     string
+	Quoted    string // Query in quotes for the heading (blocks.QuoteQuery)
 	Searched  bool
 	SearchOff bool
 	Hits      []archiveEntry
@@ -96,7 +97,7 @@ func (s *Site) Archive() http.HandlerFunc {
 		q := r.URL.Query()
 		committee := limitText(q.Get("committee"))
 		typed := limitText(q.Get("q"))
-		doc := &archiveDoc{Committee: committee, Query: typed, FeedHref: feedHref(committee)}
+		doc := &archiveDoc{Committee: committee, Query: typed, Quoted: blocks.QuoteQuery(typed), FeedHref: feedHref(committee)}
 		switch {
 		case typed != "" && s.opts.Search == nil:
 			doc.SearchOff = true
