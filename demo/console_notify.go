@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/recordsbot/recordsbot/apiclient/recordstest"
+	"github.com/recordsbot/recordsbot/minutes"
 	"github.com/recordsbot/recordsbot/store"
 )
 
@@ -186,7 +187,31 @@ func (c *console) digest(ctx context.Context, typed string) error {
 	if err != nil {
 		return fmt.Errorf("watcher: %w", err)
 	}
-	return c.settle(ctx, &screen{quiet: "(no digest: #general had this week's already, once a week per committee)"})
+	return c.settle(ctx, &screen{quiet: c.noDigest(ctx, committee)})
+}
+
+// noDigest says why digest posted nothing: the channel's own choice when
+// it made one that keeps this digest away, else the once-a-week rule.
+func (c *console) noDigest(ctx context.Context, committee string) string {
+	key := minutes.CommitteeKey(committee)
+	follows, err := c.env.store.FollowsInChannel(ctx, demoChannel)
+	if err != nil {
+		return "(no digest)"
+	}
+	i := slices.IndexFunc(follows, func(f store.Follow) bool { return f.CommitteeKey == key })
+	if i >= 0 && !(store.FollowDefaults{}).Hears(follows[i].Choices, store.HearDigest) {
+		return "(no digest: its Weekly digest box is unticked in /minutes following)"
+	}
+	d, err := c.env.store.Digest(ctx, demoChannel, key)
+	switch {
+	case err != nil:
+		return "(no digest)"
+	case d.Schedule == "off":
+		return fmt.Sprintf("(no digest: #general chose digest off; /minutes follow %s digest brings it back)", committee)
+	case d.Schedule != "":
+		return fmt.Sprintf("(no digest: #general chose its own time, %s; /minutes follow %s digest goes back to the usual one)", d.Schedule, committee)
+	}
+	return "(no digest: #general had this week's already, once a week per committee)"
 }
 
 // brief posts the pre-meeting brief of the committee's next meeting in
@@ -223,5 +248,10 @@ func (c *console) brief(ctx context.Context, typed string) error {
 	if err != nil {
 		return fmt.Errorf("watcher: %w", err)
 	}
-	return c.settle(ctx, &screen{quiet: "(no brief: #general has this meeting's already, once per meeting)"})
+	quiet := "(no brief: #general has this meeting's already, once per meeting)"
+	i := slices.IndexFunc(follows, func(f store.Follow) bool { return f.Committee == committee })
+	if i >= 0 && !(store.FollowDefaults{}).Hears(follows[i].Choices, store.HearBriefs) {
+		quiet = "(no brief: its Pre-meeting briefs box is unticked in /minutes following)"
+	}
+	return c.settle(ctx, &screen{quiet: quiet})
 }

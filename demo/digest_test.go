@@ -21,3 +21,18 @@ func TestDemoDigest(t *testing.T) {
 	assert.Contains(t, first, "posted 1 weekly digests")
 	assert.Contains(t, out["digest finance#2"], "no digest: #general had this week's already")
 }
+
+// TestDemoDigestSaysWhyNot: when #general's own choice keeps the digest
+// away, digest says that choice, not the once-a-week rule.
+func TestDemoDigestSaysWhyNot(t *testing.T) {
+	t.Parallel()
+	env := startTestDemo(t)
+	out, all, err := runScript(t, env, consoleOptions{}, "/minutes follow finance", "/minutes follow finance digest off",
+		"digest finance", "/minutes follow finance digest fri 16:30", "digest finance", "/minutes follow finance digest",
+		"/minutes following", "click 3", "digest finance")
+	require.NoError(t, err, all)
+	assert.Contains(t, out["digest finance"], "no digest: #general chose digest off")
+	assert.Contains(t, out["digest finance#2"], "no digest: #general chose its own time, fri 16:30")
+	assert.Contains(t, out["digest finance#3"], "no digest: its Weekly digest box is unticked")
+	assert.NotContains(t, all, "had this week's already")
+}

@@ -84,7 +84,9 @@ var emoji = map[string]string{
 	"alarm_clock":            "⏰",
 	"bell":                   "🔔",
 	"bust_in_silhouette":     "👤",
+	"clipboard":              "📋",
 	"gear":                   "⚙️",
+	"grey_question":          "❔",
 	"hourglass":              "⌛",
 	"hourglass_flowing_sand": "⏳",
 	"inbox_tray":             "📥",
@@ -93,12 +95,15 @@ var emoji = map[string]string{
 	"mag":                    "🔍",
 	"no_entry":               "⛔",
 	"page_facing_up":         "📄",
+	"red_circle":             "🔴",
 	"speech_balloon":         "💬",
+	"spiral_calendar_pad":    "🗓️",
 	"tada":                   "🎉",
 	"thinking_face":          "🤔",
 	"warning":                "⚠️",
 	"wave":                   "👋",
 	"white_check_mark":       "✅",
+	"zipper_mouth_face":      "🤐",
 }
 
 // decodeEntities undoes mrkdwn escaping. Slack decodes exactly these three.

@@ -247,3 +247,30 @@ func TestBriefFollowsWhatItShows(t *testing.T) {
 }
 
 var _ = watch.Config{}
+
+// TestBriefOverdueFirst: each person's open actions in the brief come as
+// in the digest, overdue first, then soonest, undated last, whatever the
+// order the records list them in.
+func TestBriefOverdueFirst(t *testing.T) {
+	t.Parallel()
+	eachEngine(t, func(t *testing.T, e engine) {
+		env := newEnv(t, e)
+		w := env.watcher("w1")
+		env.followNow(w, finChannel, "Finance")
+		env.records.AddAction(recordstest.Action{ID: "A-5", Title: "Find a new auditor", Status: "open",
+			AssigneeEmail: alice.Email, AssigneeName: alice.RealName, MeetingID: "M-2"})
+		env.records.AddAction(recordstest.Action{ID: "A-6", Title: "Chase the bank", Status: "open",
+			AssigneeEmail: alice.Email, AssigneeName: alice.RealName, MeetingID: "M-2", Deadline: env.today.AddDate(0, 0, -3), DateOnly: true})
+		m := nextFinance(env)
+		env.records.AddMeeting(m)
+		env.clock.set(m.Date.Add(-24 * time.Hour))
+		env.mustPoll(w)
+		got := env.briefs(finChannel)
+		require.Len(t, got, 1)
+		text := got[0].text
+		overdue, soon, undated := strings.Index(text, "Chase the bank"), strings.Index(text, "Circulate the accounts"), strings.Index(text, "Find a new auditor")
+		require.True(t, overdue >= 0 && soon >= 0 && undated >= 0, "all three shown: %s", text)
+		assert.Less(t, overdue, soon, "overdue first")
+		assert.Less(t, soon, undated, "undated last")
+	})
+}

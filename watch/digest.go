@@ -204,12 +204,7 @@ func (p *poll) digestMessage(ctx context.Context, f store.Follow, last store.Dig
 	}
 	for _, k := range order {
 		g := groups[k]
-		slices.SortStableFunc(g.Items, func(a, b blocks.DigestItem) int {
-			if a.Overdue != b.Overdue {
-				return pickInt(a.Overdue, -1, 1)
-			}
-			return cmp.Compare(deadlineOrder(a), deadlineOrder(b))
-		})
+		sortItems(g.Items)
 		d.Groups = append(d.Groups, *g)
 	}
 	// People with overdue actions first, most overdue first; then by name.
@@ -296,6 +291,17 @@ func overdueCount(g blocks.DigestGroup) int {
 		}
 	}
 	return n
+}
+
+// sortItems orders one person's actions as the digest and the brief show
+// them: overdue first, then by deadline, soonest first, undated last.
+func sortItems(items []blocks.DigestItem) {
+	slices.SortStableFunc(items, func(a, b blocks.DigestItem) int {
+		if a.Overdue != b.Overdue {
+			return pickInt(a.Overdue, -1, 1)
+		}
+		return cmp.Compare(deadlineOrder(a), deadlineOrder(b))
+	})
 }
 
 // deadlineOrder sorts actions with a deadline first, soonest first.
