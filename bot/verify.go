@@ -33,7 +33,7 @@ const maxSkew = 5 * time.Minute
 // published example (a 2018 timestamp) and with skewed clocks. Every
 // request to the bot is checked, so the HMAC state and the scratch space
 // are reused (see macFor): in the steady state a check allocates nothing
-// (TestVerifyAllocatesNothing).
+// (TestHotPathAllocations, "signature check").
 func Verify(header http.Header, body []byte, secret string, now time.Time) error {
 	if secret == "" {
 		// Anyone can sign with an empty key (Socket Mode runs without one).

@@ -12,9 +12,9 @@ import (
 	"unicode/utf8"
 
 	"github.com/recordsbot/recordsbot/apiclient"
-	"github.com/recordsbot/recordsbot/blocks"
 	"github.com/recordsbot/recordsbot/internal/invisible"
 	"github.com/recordsbot/recordsbot/minutes"
+	"github.com/recordsbot/recordsbot/minutes/body"
 )
 
 // The archive: GET /minutes, the published minutes newest first, a page
@@ -190,7 +190,7 @@ func (s *Site) archiveEntry(e minutes.Entry) archiveEntry {
 // excerpt is the opening of the minutes' text, at most max characters,
 // cut at a word.
 func excerpt(min *apiclient.Minutes, max int) string {
-	text := strings.Join(strings.Fields(invisible.Strip(blocks.PlainText(min.Body, min.Format))), " ")
+	text := strings.Join(strings.Fields(invisible.Strip(body.PlainText(min.Body, min.Format))), " ")
 	if utf8.RuneCountInString(text) <= max {
 		return text
 	}
