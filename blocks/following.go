@@ -59,6 +59,10 @@ type FollowRow struct {
 	// Digest, when set, is the channel's own choice of weekly digest
 	// ("fri 16:30", "off"); "" is the organisation's default.
 	Digest string
+	// DigestDefault is the organisation's weekly digest time
+	// (DIGEST_DEFAULT: "mon 09:00", or "off"), said where Digest is "";
+	// "" says "the usual time".
+	DigestDefault string
 	// DigestMentions is set when the digest mentions the assignees.
 	DigestMentions bool
 	// DigestOption is the value of the option that is the weekly digest
@@ -98,14 +102,14 @@ func FollowingMessage(f Following) Message {
 		// Where the reader can change it, the digest's schedule is under
 		// its checkbox (an option's description); else on the row.
 		if !f.CanChange && (r.Digest != "" || r.DigestMentions) {
-			text += "\nWeekly digest: " + digestChoice(r.Digest, r.DigestMentions)
+			text += "\nWeekly digest: " + digestChoice(r.Digest, r.DigestDefault, r.DigestMentions)
 		}
 		var on []string
 		var options, initial []*slack.OptionBlockObject
 		for _, o := range f.Options {
 			var desc *slack.TextBlockObject
 			if o.Value == r.DigestOption && r.DigestOption != "" {
-				desc = plain(digestWhen(r.Digest, r.DigestMentions))
+				desc = plain(digestWhen(r.Digest, r.DigestDefault, r.DigestMentions))
 			}
 			opt := slack.NewOptionBlockObject(o.Value, plain(o.Label), desc)
 			options = append(options, opt)
@@ -150,12 +154,16 @@ func FollowingMessage(f Following) Message {
 // description of its checkbox (at most 75 characters, which it keeps
 // well within:
 // https://docs.slack.dev/reference/block-kit/composition-objects/option-object).
-func digestWhen(schedule string, mentions bool) string {
+func digestWhen(schedule, orgDefault string, mentions bool) string {
 	s := "Every " + schedule
-	switch schedule {
-	case "":
+	switch {
+	case schedule == "" && orgDefault == "off":
+		s = "Off, as usual here (/minutes follow … digest mon 09:00)"
+	case schedule == "" && orgDefault != "":
+		s = "Every " + orgDefault + ", the usual time"
+	case schedule == "":
 		s = "At the usual time"
-	case "off":
+	case schedule == "off":
 		s = "Off (/minutes follow … digest mon 09:00)"
 	}
 	if mentions {
@@ -165,9 +173,12 @@ func digestWhen(schedule string, mentions bool) string {
 }
 
 // digestChoice is a follow's digest choice as /minutes following shows it.
-func digestChoice(schedule string, mentions bool) string {
+func digestChoice(schedule, orgDefault string, mentions bool) string {
 	s := "`" + Escape(schedule) + "`"
-	if schedule == "" {
+	switch {
+	case schedule == "" && orgDefault != "":
+		s = "`" + Escape(orgDefault) + "`, the usual time"
+	case schedule == "":
 		s = "at the usual time"
 	}
 	if mentions {

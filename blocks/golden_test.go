@@ -250,7 +250,7 @@ func TestFollowingGolden(t *testing.T) {
 	since := time.Date(2026, 11, 2, 10, 0, 0, 0, time.UTC)
 	follows := []FollowRow{
 		{Committee: "Audit & Risk", Key: "audit & risk", By: "U0ALICE", Since: since, Hears: map[string]bool{"approvals": true, "digest": true},
-			DigestOption: "digest"},
+			DigestOption: "digest", DigestDefault: "mon 09:00"},
 		{Committee: "Finance", Key: "finance", By: "U0BOB", Since: since, Hears: map[string]bool{"drafts": true, "approvals": true},
 			Digest: "fri 16:30", DigestMentions: true, DigestOption: "digest"},
 	}

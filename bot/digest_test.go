@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/recordsbot/recordsbot/blocks"
+	"github.com/recordsbot/recordsbot/bot"
 	"github.com/recordsbot/recordsbot/internal/slackapi/slacktest"
 	"github.com/recordsbot/recordsbot/store"
 )
@@ -19,7 +20,7 @@ import (
 func TestFollowDigestChoice(t *testing.T) {
 	t.Parallel()
 	onEachStore(t, func(t *testing.T, st *store.Store) {
-		h := newStoreHarness(t, st)
+		h := newStoreHarness(t, st, withConfig(func(c *bot.Config) { c.DigestDefault = "mon 09:00" }))
 		alice := h.person("alice")
 		const general = "C0GENERAL"
 
@@ -37,7 +38,9 @@ func TestFollowDigestChoice(t *testing.T) {
 
 		got = h.minutesIn(alice, general, "general", "follow finance digest")
 		assert.Contains(t, got.Text, "changed this channel's digest")
-		assert.Contains(t, got.Text, "at the organisation's usual time (`DIGEST_DEFAULT`), naming the assignees without mentioning them")
+		assert.Contains(t, got.Text, "every `mon 09:00`, the organisation's usual time, naming the assignees without mentioning them",
+			"the usual time said, not only named")
+		assert.Contains(t, h.minutesIn(alice, general, "general", "following").all(), "Every mon 09:00, the usual time")
 
 		got = h.minutesIn(alice, general, "general", "follow finance digest off")
 		assert.Contains(t, got.Text, "No weekly digest of *Finance* here")

@@ -52,7 +52,7 @@ func (fu *followUI) following(ctx context.Context, channelID, userID, note strin
 			hears[o.Value] = fu.defaults.Hears(fl.Choices, o.Value)
 		}
 		row := blocks.FollowRow{Committee: fl.Committee, Key: fl.CommitteeKey, By: fl.By, Since: fl.At, Hears: hears,
-			DigestOption: store.HearDigest}
+			DigestOption: store.HearDigest, DigestDefault: fu.digestDefault}
 		// The digest's own schedule, chosen with /minutes follow … digest;
 		// a store that fails here only leaves it out.
 		if d, err := fu.store.Digest(ctx, channelID, fl.CommitteeKey); err == nil {

@@ -57,12 +57,13 @@ func (fu *followUI) setDigest(ctx context.Context, channelID, committee, key str
 		return fu.say(ctx, "set digest choice", err)
 	}
 	name := blocks.Escape(committee)
-	when := "at the organisation's usual time (`DIGEST_DEFAULT`)"
-	switch c.schedule {
-	case "off":
+	when := "at the organisation's usual time"
+	switch {
+	case c.schedule == "off", c.schedule == "" && fu.digestDefault == "off":
 		return fmt.Sprintf(":zipper_mouth_face: No weekly digest of *%s* here. `/minutes follow %s digest mon 09:00` brings it back.", name, name)
-	case "":
-	default:
+	case c.schedule == "" && fu.digestDefault != "":
+		when = "every `" + fu.digestDefault + "`, the organisation's usual time"
+	case c.schedule != "":
 		when = "every `" + c.schedule + "`"
 	}
 	how := "naming the assignees without mentioning them"

@@ -90,6 +90,11 @@ type Config struct {
 	// FollowDefaults are what a follow hears until its channel chooses
 	// (FOLLOW_DEFAULTS); the zero value hears everything.
 	FollowDefaults store.FollowDefaults
+	// DigestDefault is the organisation's weekly digest time as people
+	// read it (DIGEST_DEFAULT: "mon 09:00", or "off"), said in
+	// /minutes following and when a channel goes back to it; "" says
+	// "the organisation's usual time".
+	DigestDefault string
 	// Notify are the organisation's notification defaults, shown on the
 	// Home tab to whoever has not chosen.
 	Notify NotifyDefaults
@@ -239,7 +244,7 @@ func NewServer(cfg Config, deps Deps) *Server {
 	s.site = minutespage.New(deps.Minutes, minutespage.Options{OrgName: cfg.OrgName, Zone: dom.Zone(), Search: deps.MinutesSearch, Log: s.log})
 	mins := &minutesUI{records: deps.Records, svc: deps.Minutes, search: search, pageSize: cfg.PageSize, now: deps.Now, say: say,
 		follow: &followUI{store: deps.Store, baseline: deps.Baseline, records: deps.Records, slack: deps.Slack, metrics: deps.Metrics,
-			adminsOnly: cfg.FollowAdminsOnly, defaults: cfg.FollowDefaults, isAdmin: dom.IsAdmin, who: dom.Who, now: deps.Now, log: s.log, say: say}}
+			adminsOnly: cfg.FollowAdminsOnly, defaults: cfg.FollowDefaults, digestDefault: cfg.DigestDefault, isAdmin: dom.IsAdmin, who: dom.Who, now: deps.Now, log: s.log, say: say}}
 	settings := &settingsUI{store: deps.Store, notify: cfg.Notify, log: s.log, say: say}
 	s.public = newPublicGuard(cfg.Public, deps.Now, deps.Metrics, s.log)
 	s.work, s.busy = newWorkSlots(cfg.MaxInFlight), newWorkSlots(busyNotices)

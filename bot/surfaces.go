@@ -61,7 +61,9 @@ type followUI struct {
 	metrics    *metrics.Set
 	adminsOnly bool
 	defaults   store.FollowDefaults // what a follow hears until its channel chooses
-	isAdmin    func(userID string) bool
+	// digestDefault is DIGEST_DEFAULT as people read it; "" unsaid.
+	digestDefault string
+	isAdmin       func(userID string) bool
 	// who tells guests, who may not change follows, from members.
 	who func(ctx context.Context, userID string) (actions.Member, error)
 	now func() time.Time // for the render revision of /minutes following

@@ -196,3 +196,16 @@ func TestREADMEConfigurationTable(t *testing.T) {
 	}
 	assert.ElementsMatch(t, envNames(t), inTable)
 }
+
+// TestBotConfigSaysTheDigestDefault: /minutes following says when the
+// usual weekly digest comes, so the bot is told DIGEST_DEFAULT as read.
+func TestBotConfigSaysTheDigestDefault(t *testing.T) {
+	t.Parallel()
+	for typed, want := range map[string]string{"Friday 16:30": "fri 16:30", "off": "off"} {
+		c := validServeConfig()
+		c.DigestDefault = typed
+		set, errs := parseSettings(c, "serve")
+		require.Empty(t, errs)
+		assert.Equal(t, want, botConfig(set).DigestDefault, "DIGEST_DEFAULT=%s", typed)
+	}
+}
