@@ -41,7 +41,7 @@ func commands() []commandHelp {
 				{"/minutes <meeting id or reference>", "the minutes of one meeting"},
 				{"/minutes search <words>", "minutes that mention the words; \"a phrase\" in quotes, `committee:finance` to narrow"},
 				{"/minutes follow <committee>", "post here when that committee's minutes are published or approved; `unfollow` stops it"},
-				{"/minutes following", "the committees this channel follows"},
+				{"/minutes following", "the committees this channel follows, with checkboxes for what it hears of each (drafts, approvals, the weekly digest, pre-meeting briefs)"},
 				{"/minutes follow <committee> digest mon 09:00", "this channel's weekly digest of the committee's actions (`digest off`; `mentions` pings the assignees)"},
 			},
 		},

@@ -2,12 +2,12 @@ package blocks
 
 import (
 	"net/url"
-	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 
 	"github.com/recordsbot/recordsbot/apiclient"
+	"github.com/recordsbot/recordsbot/minutes/body"
 )
 
 // Minutes as Slack text.
@@ -16,9 +16,9 @@ import (
 // has no headings, bolds with one asterisk, and decodes only &amp; &lt;
 // &gt; (https://docs.slack.dev/messaging/formatting-message-text). A body
 // shown as written reads "# Finance", "**Present:**" and "[the
-// report](https://…)" in Slack. So a body is parsed (goldmark's AST for
-// Markdown, golang.org/x/net/html for HTML) into the document below, the
-// same for both, and written out as mrkdwn:
+// report](https://…)" in Slack. So a body is read by package
+// minutes/body (goldmark's AST for Markdown, golang.org/x/net/html for
+// HTML) into one document, the same for both, and written out as mrkdwn:
 //
 //	# Heading / <h1>          *Heading* on a line of its own
 //	**bold** / <b>, <strong>  *bold*
@@ -36,57 +36,6 @@ import (
 // Slack's rules for links require. Anything else (images, raw HTML,
 // scripts) leaves only its text, or nothing.
 
-// docBlock is one block of a minutes document: a paragraph, a heading
-// line, one list item, a quoted paragraph or a code block.
-type docBlock struct {
-	// lead is what the block's first line starts with ("• ", "1. ",
-	// indentation); quote puts "> " before every line.
-	lead  string
-	quote bool
-	// heading, code: the block is a heading (shown bold) or preformatted.
-	heading, code bool
-	// tight joins the block to the one before with a line break rather
-	// than a blank line (list items, a quote's paragraphs, table rows).
-	tight bool
-	spans []span
-}
-
-// spanKind is what a span of a block's text is.
-type spanKind int
-
-const (
-	spanText spanKind = iota
-	spanStrong
-	spanEm
-	spanStrike
-	spanCode
-	spanLink
-	spanBreak // a hard line break
-)
-
-// span is a run of a block's text: plain text, a style over its kids, code
-// or a link.
-type span struct {
-	kind spanKind
-	text string // spanText, spanCode: the text as the record has it
-	url  string // spanLink
-	kids []span
-}
-
-// doc is a minutes body parsed for Slack.
-type doc struct {
-	blocks []docBlock
-}
-
-// parseBody parses body in format.
-func parseBody(body string, format apiclient.BodyFormat) doc {
-	body = strings.ToValidUTF8(body, "\uFFFD")
-	if format == apiclient.FormatHTML {
-		return parseHTML(body)
-	}
-	return parseMarkdown(body)
-}
-
 // Mrkdwn returns a minutes body (Markdown, or HTML when format says so) as
 // Slack mrkdwn of at most max characters, escaped exactly once. A longer
 // body keeps whole blocks (paragraphs, list items, headings) while they
@@ -94,42 +43,8 @@ func parseBody(body string, format apiclient.BodyFormat) doc {
 // any link, entity or style, and ends in "…". max <= 0 gives the whole
 // body. Invalid UTF-8 is replaced. The result is "" for a body with no
 // text.
-func Mrkdwn(body string, format apiclient.BodyFormat, max int) string {
-	return parseBody(body, format).mrkdwn(max)
-}
-
-// PlainText returns a minutes body as plain text: no markup, one block a
-// paragraph, separated by blank lines, not escaped. It is what a search
-// index reads and what a snippet is cut from (escape it with Escape).
-func PlainText(body string, format apiclient.BodyFormat) string {
-	d := parseBody(body, format)
-	var b strings.Builder
-	for _, bl := range d.blocks {
-		t := strings.TrimSpace(plainSpans(bl.spans))
-		if t == "" {
-			continue
-		}
-		if b.Len() > 0 {
-			b.WriteString("\n\n")
-		}
-		b.WriteString(t)
-	}
-	return b.String()
-}
-
-func plainSpans(spans []span) string {
-	var b strings.Builder
-	for _, s := range spans {
-		switch s.kind {
-		case spanText, spanCode:
-			b.WriteString(s.text)
-		case spanBreak:
-			b.WriteByte('\n')
-		default:
-			b.WriteString(plainSpans(s.kids))
-		}
-	}
-	return b.String()
+func Mrkdwn(text string, format apiclient.BodyFormat, max int) string {
+	return docMrkdwn(body.Parse(text, format), max)
 }
 
 // rendered is one block written as mrkdwn, with the places it may be cut.
@@ -143,10 +58,10 @@ type rendered struct {
 }
 
 // mrkdwn writes d as mrkdwn; see Mrkdwn.
-func (d doc) mrkdwn(max int) string {
-	var out []docBlock
-	for _, bl := range d.blocks {
-		if strings.TrimSpace(plainSpans(bl.spans)) != "" {
+func docMrkdwn(d body.Doc, max int) string {
+	var out []body.Block
+	for _, bl := range d.Blocks {
+		if strings.TrimSpace(body.SpansText(bl.Spans)) != "" {
 			out = append(out, bl)
 		}
 	}
@@ -155,7 +70,7 @@ func (d doc) mrkdwn(max int) string {
 	for i, bl := range out {
 		// Blocks are written only as far as max reaches: a long body costs
 		// no more than its opening.
-		r := bl.render()
+		r := renderBlock(bl)
 		sep := ""
 		if i > 0 {
 			sep = "\n\n"
@@ -216,29 +131,29 @@ type writer struct {
 	b        strings.Builder
 	lineLead string // what every line after the first starts with
 	depth    int    // styles and links open
-	active   map[spanKind]bool
+	active   map[body.SpanKind]bool
 	r        rendered
 }
 
-func (bl docBlock) render() rendered {
-	w := &writer{active: map[spanKind]bool{}, r: rendered{tight: bl.tight, sentence: map[int]bool{}}}
-	first := bl.lead
-	w.lineLead = strings.Repeat(" ", utf8.RuneCountInString(bl.lead))
-	if bl.quote {
+func renderBlock(bl body.Block) rendered {
+	w := &writer{active: map[body.SpanKind]bool{}, r: rendered{tight: bl.Tight, sentence: map[int]bool{}}}
+	first := bl.Lead
+	w.lineLead = strings.Repeat(" ", utf8.RuneCountInString(bl.Lead))
+	if bl.Quote {
 		first, w.lineLead = "> "+first, "> "+w.lineLead
 	}
 	w.b.WriteString(first)
 	switch {
-	case bl.code:
-		code := strings.Trim(plainSpans(bl.spans), "\n")
+	case bl.Code:
+		code := strings.Trim(body.SpansText(bl.Spans), "\n")
 		code = strings.ReplaceAll(code, "```", "'''")
 		w.b.WriteString("```\n")
 		w.lines(Escape(code))
 		w.b.WriteString("\n```")
-	case bl.heading:
-		w.spans([]span{{kind: spanStrong, kids: bl.spans}})
+	case bl.Heading:
+		w.spans([]body.Span{{Kind: body.SpanStrong, Kids: bl.Spans}})
 	default:
-		w.spans(bl.spans)
+		w.spans(bl.Spans)
 	}
 	w.r.text = strings.TrimRightFunc(w.b.String(), unicode.IsSpace)
 	return w.r
@@ -249,23 +164,23 @@ func (w *writer) lines(s string) {
 	w.b.WriteString(strings.ReplaceAll(s, "\n", "\n"+w.lineLead))
 }
 
-func (w *writer) spans(spans []span) {
+func (w *writer) spans(spans []body.Span) {
 	for i, s := range spans {
-		switch s.kind {
-		case spanText:
-			w.text(s.text)
-		case spanBreak:
+		switch s.Kind {
+		case body.SpanText:
+			w.text(s.Text)
+		case body.SpanBreak:
 			if i < len(spans)-1 {
 				w.b.WriteString("\n" + w.lineLead)
 			}
-		case spanCode:
-			code := strings.Join(strings.Fields(strings.ReplaceAll(s.text, "`", "'")), " ")
+		case body.SpanCode:
+			code := strings.Join(strings.Fields(strings.ReplaceAll(s.Text, "`", "'")), " ")
 			if code != "" {
 				w.b.WriteString("`" + Escape(code) + "`")
 			}
-		case spanLink:
+		case body.SpanLink:
 			w.link(s)
-		case spanStrong, spanEm, spanStrike:
+		case body.SpanStrong, body.SpanEm, body.SpanStrike:
 			w.styled(s)
 		}
 	}
@@ -361,22 +276,22 @@ func (w *writer) space() {
 }
 
 // markers are the mrkdwn characters of each style.
-var markers = map[spanKind]string{spanStrong: "*", spanEm: "_", spanStrike: "~"}
+var markers = map[body.SpanKind]string{body.SpanStrong: "*", body.SpanEm: "_", body.SpanStrike: "~"}
 
 // styled writes a style around its kids. Slack reads a style only when its
 // marks touch the text, so space inside the span moves outside the marks; a
 // style already open (bold inside bold) adds no marks; an empty one adds
 // nothing.
-func (w *writer) styled(s span) {
-	if w.active[s.kind] {
-		w.spans(s.kids)
+func (w *writer) styled(s body.Span) {
+	if w.active[s.Kind] {
+		w.spans(s.Kids)
 		return
 	}
-	inner := &writer{active: map[spanKind]bool{s.kind: true}, lineLead: w.lineLead, depth: 1, r: rendered{sentence: map[int]bool{}}}
+	inner := &writer{active: map[body.SpanKind]bool{s.Kind: true}, lineLead: w.lineLead, depth: 1, r: rendered{sentence: map[int]bool{}}}
 	for k, v := range w.active {
 		inner.active[k] = v
 	}
-	inner.spans(s.kids)
+	inner.spans(s.Kids)
 	text := inner.b.String()
 	trimmed := strings.TrimSpace(text)
 	if trimmed == "" {
@@ -388,7 +303,7 @@ func (w *writer) styled(s span) {
 	if text != strings.TrimLeftFunc(text, unicode.IsSpace) {
 		w.space()
 	}
-	m := markers[s.kind]
+	m := markers[s.Kind]
 	w.b.WriteString(m + strings.ReplaceAll(trimmed, m, "") + m)
 	if text != strings.TrimRightFunc(text, unicode.IsSpace) {
 		w.space()
@@ -397,14 +312,14 @@ func (w *writer) styled(s span) {
 
 // link writes <url|text> for an http(s) or mailto link, else the text
 // alone.
-func (w *writer) link(s span) {
-	label := strings.Join(strings.Fields(plainSpans(s.kids)), " ")
-	u, ok := linkURL(s.url)
+func (w *writer) link(s body.Span) {
+	label := strings.Join(strings.Fields(body.SpansText(s.Kids)), " ")
+	u, ok := linkURL(s.URL)
 	if !ok {
 		w.text(label)
 		return
 	}
-	if label == "" || label == s.url {
+	if label == "" || label == s.URL {
 		w.b.WriteString("<" + u + ">")
 		return
 	}
@@ -455,17 +370,4 @@ func linkURL(raw string) (string, bool) {
 // decodes.
 func entityAt(s string) bool {
 	return strings.HasPrefix(s, "&amp;") || strings.HasPrefix(s, "&lt;") || strings.HasPrefix(s, "&gt;")
-}
-
-// itemLead is the lead of a list item: "• " (nested: "◦ ", indented by four
-// spaces a level) or "n. ".
-func itemLead(depth int, ordered bool, n int) string {
-	indent := strings.Repeat("    ", max(depth-1, 0))
-	switch {
-	case ordered:
-		return indent + strconv.Itoa(n) + ". "
-	case depth > 1:
-		return indent + "◦ "
-	}
-	return indent + "• "
 }

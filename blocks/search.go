@@ -83,21 +83,37 @@ func SearchResults(v SearchView) Message {
 
 // searchNone is the answer to a search that found nothing (more).
 func searchNone(v SearchView) string {
-	q := EscapeTyped(oneLine(truncate(v.Query, 200)))
+	q := quoteQuery(v.Query)
 	if v.Offset > 0 {
-		return ":mag: No more minutes mention “" + q + "”."
+		return ":mag: No more minutes mention " + q + "."
 	}
-	return ":mag: No minutes mention “" + q + "”."
+	return ":mag: No minutes mention " + q + "."
+}
+
+// quoteQuery is what was searched for as typed, in quotes, escaped.
+func quoteQuery(typed string) string {
+	return EscapeTyped(QuoteQuery(oneLine(truncate(typed, 200))))
+}
+
+// QuoteQuery is a search as typed, in quotes, for a heading ("Minutes
+// mentioning …"): a search that is one phrase in double quotes of its own
+// ("a phrase", or one left open) is shown in those alone, not as
+// “"a phrase"”. It does not escape.
+func QuoteQuery(typed string) string {
+	t := strings.TrimSpace(typed)
+	if n := strings.Count(t, `"`); strings.HasPrefix(t, `"`) && (n == 1 || n == 2 && strings.HasSuffix(t, `"`)) {
+		return t
+	}
+	return "“" + typed + "”"
 }
 
 // searchBlocks is a page of results with at least one: the line saying
 // what was searched for, each result (with Share in channel when share),
 // and More.
 func searchBlocks(v SearchView, share bool) []slack.Block {
-	q := EscapeTyped(oneLine(truncate(v.Query, 200)))
 	// The query in quotes rather than bold: what was typed may hold
 	// asterisks of its own.
-	head := ":mag: Minutes mentioning “" + q + "”"
+	head := ":mag: Minutes mentioning " + quoteQuery(v.Query)
 	if v.Offset > 0 {
 		head += " (from result " + strconv.Itoa(v.Offset+1) + ")"
 	}

@@ -55,6 +55,12 @@ func TestSearchResultsSayWhatTheyShow(t *testing.T) {
 
 	none := string(readableJSON(t, payload(SearchResults(SearchView{Query: "a &amp; b"}))))
 	assert.Contains(t, none, "No minutes mention “a ＆amp; b”.", "the query as typed, its entity not read as one")
+
+	phrase := SearchView{Query: `"renewal quotes"`, Results: sampleSearch().Results[:1]}
+	assert.Contains(t, string(readableJSON(t, payload(SearchResults(phrase)))), `Minutes mentioning \"renewal quotes\"`,
+		"a phrase in its own quotes, not “\"renewal quotes\"”")
+	open := string(readableJSON(t, payload(SearchResults(SearchView{Query: `"unterminated`}))))
+	assert.Contains(t, open, `No minutes mention \"unterminated.`)
 }
 
 func TestSnippet(t *testing.T) {

@@ -331,6 +331,8 @@ func TestMinutesArchiveSearchesTheIndex(t *testing.T) {
 		assert.NotContains(t, r.body, "zanzibar", "minutes in review are never found")
 		assertNoActiveContent(t, r.body)
 		assert.Contains(t, h.fetchPage("", "/minutes?q=zanzibar", nil).body, "No published minutes mention “zanzibar”.")
+		assert.Contains(t, h.fetchPage("", "/minutes?q="+url.QueryEscape(`"the zanzibar"`), nil).body,
+			"No published minutes mention &#34;the zanzibar&#34;.", "a phrase in its own quotes, not in “\"…\"”")
 		for _, typed := range []string{`"open`, `NEAR(budget`, `budget*`, `-budget`, `a:b`, `((`, `committee:`, `<script>`} {
 			r := h.fetchPage("", "/minutes?q="+url.QueryEscape(typed), nil)
 			assert.Equal(t, http.StatusOK, r.status, "typed %q", typed)

@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/recordsbot/recordsbot/apiclient"
-	"github.com/recordsbot/recordsbot/blocks"
+	"github.com/recordsbot/recordsbot/minutes/body"
 	"github.com/recordsbot/recordsbot/store"
 )
 
@@ -54,9 +54,9 @@ func Apply(ctx context.Context, idx Index, m *apiclient.Meeting, min *apiclient.
 
 // Doc is the index's document for a meeting's visible minutes: the
 // meeting's title, committee and date (the minutes' date when the meeting
-// has none) and the body as plain text: blocks.PlainText, the one
-// conversion, which reads the body with the same parser as the Slack text
-// (Mrkdwn), so what is found is what a reader sees.
+// has none) and the body as plain text (body.PlainText, the one reading
+// of minutes text, which the Slack text is written from too: what is
+// found is what a reader sees).
 func Doc(m *apiclient.Meeting, min *apiclient.Minutes) store.MinutesDoc {
 	date, hasTime := m.Date, m.DateHasTime
 	if date.IsZero() {
@@ -70,6 +70,6 @@ func Doc(m *apiclient.Meeting, min *apiclient.Minutes) store.MinutesDoc {
 		DateHasTime: hasTime,
 		Draft:       min.Draft(),
 		URL:         min.URL,
-		Body:        blocks.PlainText(min.Body, min.Format),
+		Body:        body.PlainText(min.Body, min.Format),
 	}
 }

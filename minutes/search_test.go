@@ -155,7 +155,7 @@ func TestApplyRemovesMinutesThatStopBeingVisible(t *testing.T) {
 }
 
 // TestDocText: the index holds the minutes as a reader sees them, with
-// the parser of the Slack text (blocks.PlainText): Markdown rendered
+// the reading of the Slack text (body.PlainText): Markdown rendered
 // (tables and strikethrough too), HTML stripped, text that only looks
 // like a tag kept, scripts dropped.
 func TestDocText(t *testing.T) {

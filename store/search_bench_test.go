@@ -13,8 +13,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/recordsbot/recordsbot/apiclient"
-	"github.com/recordsbot/recordsbot/blocks"
 	"github.com/recordsbot/recordsbot/internal/testworld"
+	"github.com/recordsbot/recordsbot/minutes/body"
 	"github.com/recordsbot/recordsbot/store"
 	"github.com/recordsbot/recordsbot/store/storetest"
 )
@@ -38,7 +38,7 @@ func scaleDocs(n int) []store.MinutesDoc {
 		if m.HTML {
 			f = apiclient.FormatHTML
 		}
-		bodies = append(bodies, blocks.PlainText(m.Body, f))
+		bodies = append(bodies, body.PlainText(m.Body, f))
 	}
 	committees := []string{"Finance", "Facilities", "Community Outreach", "Governance", "Events"}
 	docs := make([]store.MinutesDoc, n)

@@ -15,6 +15,7 @@ import (
 	"github.com/recordsbot/recordsbot/blocks"
 	"github.com/recordsbot/recordsbot/internal/invisible"
 	"github.com/recordsbot/recordsbot/minutes"
+	"github.com/recordsbot/recordsbot/minutes/body"
 )
 
 // The archive: GET /minutes, the published minutes newest first, a page
@@ -58,6 +59,7 @@ type archiveDoc struct {
 	// Query is ?q=; Searched is set when a search ran, SearchOff when
 	// there is no search to run it.
 	Query     string
+	Quoted    string // Query in quotes for the heading (blocks.QuoteQuery)
 	Searched  bool
 	SearchOff bool
 	Hits      []archiveEntry
@@ -96,7 +98,7 @@ func (s *Site) Archive() http.HandlerFunc {
 		q := r.URL.Query()
 		committee := limitText(q.Get("committee"))
 		typed := limitText(q.Get("q"))
-		doc := &archiveDoc{Committee: committee, Query: typed, FeedHref: feedHref(committee)}
+		doc := &archiveDoc{Committee: committee, Query: typed, Quoted: blocks.QuoteQuery(typed), FeedHref: feedHref(committee)}
 		switch {
 		case typed != "" && s.opts.Search == nil:
 			doc.SearchOff = true
@@ -189,7 +191,7 @@ func (s *Site) archiveEntry(e minutes.Entry) archiveEntry {
 // excerpt is the opening of the minutes' text, at most max characters,
 // cut at a word.
 func excerpt(min *apiclient.Minutes, max int) string {
-	text := strings.Join(strings.Fields(invisible.Strip(blocks.PlainText(min.Body, min.Format))), " ")
+	text := strings.Join(strings.Fields(invisible.Strip(body.PlainText(min.Body, min.Format))), " ")
 	if utf8.RuneCountInString(text) <= max {
 		return text
 	}

@@ -18,7 +18,7 @@ var problems = map[int]problemDoc{
 	},
 	http.StatusServiceUnavailable: {
 		Heading: "The minutes are unavailable just now",
-		Message: "The committee records service didn't answer in time. Please try again in a minute.",
+		Message: "The committee records service is busy or didn't answer in time. Please try again in a minute.",
 	},
 	http.StatusInternalServerError: {
 		Heading: "Something went wrong",

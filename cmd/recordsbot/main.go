@@ -191,7 +191,7 @@ Subcommands:
   doctor       check the set-up before going live: prints a checklist (✓ ✗ –), exits 1 if something blocks normal use
                --json          print the checklist as JSON
                --write-check   also exercise actions:write (re-PUTs one action's current status)
-  watch        poll the records once: announce new minutes to following channels, DM new assignees (run every few minutes)
+  watch        poll the records once: announce new minutes to following channels, DM new assignees, post weekly digests and pre-meeting briefs (run every few minutes)
   demo         try recordsbot in this terminal, with no Slack workspace and no configuration
                --json      also print each message's Block Kit JSON
   sandbox      run an in-memory Records API on 127.0.0.1:$PORT (default 8080), keys from SANDBOX_KEYS

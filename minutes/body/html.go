@@ -1,4 +1,4 @@
-package blocks
+package body
 
 import (
 	"strconv"
@@ -8,31 +8,31 @@ import (
 	"golang.org/x/net/html/atom"
 )
 
-// parseHTML parses an HTML body into a doc: the same blocks and spans as
+// parseHTML parses an HTML body into a Doc: the same blocks and spans as
 // the Markdown it would have been written in. Text outside any block
 // element is a paragraph of its own; script, style and the like are
 // dropped with their text.
-func parseHTML(body string) doc {
+func parseHTML(body string) Doc {
 	root, err := html.Parse(strings.NewReader(body))
 	if err != nil {
 		// html.Parse fails only when its reader does; a strings.Reader
 		// does not.
-		return doc{blocks: []docBlock{{spans: []span{{kind: spanText, text: body}}}}}
+		return Doc{Blocks: []Block{{Spans: []Span{{Kind: SpanText, Text: body}}}}}
 	}
 	p := &htmlParser{}
 	p.children(root, blockCtx{})
 	p.flush()
-	return doc{blocks: p.out}
+	return Doc{Blocks: p.out}
 }
 
 type htmlParser struct {
-	out []docBlock
+	out []Block
 	// open is the block being filled with inline content.
-	open    *docBlock
+	open    *Block
 	ctx     blockCtx
 	pending struct {
-		lead  string
-		tight bool
+		Lead  string
+		Tight bool
 	}
 }
 
@@ -47,25 +47,25 @@ func (p *htmlParser) flush() {
 	if p.open == nil {
 		return
 	}
-	if strings.TrimSpace(plainSpans(p.open.spans)) != "" || p.open.code {
+	if strings.TrimSpace(SpansText(p.open.Spans)) != "" || p.open.Code {
 		b := *p.open
-		if b.quote && len(p.out) > 0 && p.out[len(p.out)-1].quote {
-			b.tight = true
+		if b.Quote && len(p.out) > 0 && p.out[len(p.out)-1].Quote {
+			b.Tight = true
 		}
 		p.out = append(p.out, b)
-		p.pending.lead, p.pending.tight = "", false
+		p.pending.Lead, p.pending.Tight = "", false
 	}
 	p.open = nil
 }
 
 // start begins a block; a list item's lead goes to its first block.
-func (p *htmlParser) start(b docBlock) *docBlock {
+func (p *htmlParser) start(b Block) *Block {
 	p.flush()
-	b.quote = p.ctx.quote
-	if p.pending.lead != "" {
-		b.lead, b.tight = p.pending.lead, p.pending.tight
+	b.Quote = p.ctx.Quote
+	if p.pending.Lead != "" {
+		b.Lead, b.Tight = p.pending.Lead, p.pending.Tight
 	} else if p.ctx.depth > 0 {
-		b.tight = true
+		b.Tight = true
 	}
 	p.open = &b
 	return p.open
@@ -73,14 +73,14 @@ func (p *htmlParser) start(b docBlock) *docBlock {
 
 // appendSpan adds inline content to the open block, opening a paragraph
 // when there is none.
-func (p *htmlParser) appendSpan(s span) {
+func (p *htmlParser) appendSpan(s Span) {
 	if p.open == nil {
-		if s.kind == spanText && strings.TrimSpace(s.text) == "" {
+		if s.Kind == SpanText && strings.TrimSpace(s.Text) == "" {
 			return
 		}
-		p.start(docBlock{})
+		p.start(Block{})
 	}
-	p.open.spans = append(p.open.spans, s)
+	p.open.Spans = append(p.open.Spans, s)
 }
 
 func (p *htmlParser) children(n *html.Node, ctx blockCtx) {
@@ -93,7 +93,7 @@ func (p *htmlParser) node(n *html.Node, ctx blockCtx) {
 	p.ctx = ctx
 	switch n.Type {
 	case html.TextNode:
-		p.appendSpan(span{kind: spanText, text: n.Data})
+		p.appendSpan(Span{Kind: SpanText, Text: n.Data})
 		return
 	case html.ElementNode:
 	default:
@@ -106,21 +106,21 @@ func (p *htmlParser) node(n *html.Node, ctx blockCtx) {
 	switch n.DataAtom {
 	case atom.P, atom.Div, atom.Section, atom.Article, atom.Header, atom.Footer, atom.Main, atom.Dd, atom.Dt,
 		atom.Figcaption, atom.Caption, atom.Address:
-		p.start(docBlock{})
+		p.start(Block{})
 		p.children(n, ctx)
 		p.flush()
 	case atom.H1, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6:
-		p.start(docBlock{heading: true})
+		p.start(Block{Heading: true})
 		p.children(n, ctx)
 		p.flush()
 	case atom.Pre:
-		b := p.start(docBlock{code: true})
-		b.spans = []span{{kind: spanText, text: textContent(n)}}
+		b := p.start(Block{Code: true})
+		b.Spans = []Span{{Kind: SpanText, Text: textContent(n)}}
 		p.flush()
 	case atom.Blockquote:
 		p.flush()
 		inner := ctx
-		inner.quote = true
+		inner.Quote = true
 		p.children(n, inner)
 		p.flush()
 		p.ctx = ctx
@@ -140,37 +140,37 @@ func (p *htmlParser) node(n *html.Node, ctx blockCtx) {
 				continue
 			}
 			p.flush()
-			p.pending.lead = itemLead(inner.depth, n.DataAtom == atom.Ol, num)
-			p.pending.tight = inner.depth > 1 || !first
+			p.pending.Lead = itemLead(inner.depth, n.DataAtom == atom.Ol, num)
+			p.pending.Tight = inner.depth > 1 || !first
 			first = false
 			num++
-			p.start(docBlock{})
+			p.start(Block{})
 			p.children(li, inner)
 			p.flush()
-			p.pending.lead = ""
+			p.pending.Lead = ""
 		}
 		p.ctx = ctx
 	case atom.Table:
 		p.flush()
 		p.table(n, ctx)
 	case atom.Br:
-		p.appendSpan(span{kind: spanBreak})
+		p.appendSpan(Span{Kind: SpanBreak})
 	case atom.Hr:
 		p.flush()
 	case atom.B, atom.Strong:
-		p.inline(n, ctx, spanStrong)
+		p.inline(n, ctx, SpanStrong)
 	case atom.I, atom.Em, atom.Cite:
-		p.inline(n, ctx, spanEm)
+		p.inline(n, ctx, SpanEm)
 	case atom.S, atom.Del, atom.Strike:
-		p.inline(n, ctx, spanStrike)
+		p.inline(n, ctx, SpanStrike)
 	case atom.Code, atom.Kbd, atom.Samp, atom.Tt:
-		p.appendSpan(span{kind: spanCode, text: textContent(n)})
+		p.appendSpan(Span{Kind: SpanCode, Text: textContent(n)})
 	case atom.A:
 		label := textContent(n)
-		p.appendSpan(span{kind: spanLink, url: attr(n, "href"), kids: []span{{kind: spanText, text: label}}})
+		p.appendSpan(Span{Kind: SpanLink, URL: attr(n, "href"), Kids: []Span{{Kind: SpanText, Text: label}}})
 	case atom.Img:
 		if alt := attr(n, "alt"); alt != "" {
-			p.appendSpan(span{kind: spanText, text: alt})
+			p.appendSpan(Span{Kind: SpanText, Text: alt})
 		}
 	default:
 		p.children(n, ctx)
@@ -178,21 +178,21 @@ func (p *htmlParser) node(n *html.Node, ctx blockCtx) {
 }
 
 // inline collects the content of a styled element into one span.
-func (p *htmlParser) inline(n *html.Node, ctx blockCtx, kind spanKind) {
+func (p *htmlParser) inline(n *html.Node, ctx blockCtx, kind SpanKind) {
 	if p.open == nil {
-		p.start(docBlock{})
+		p.start(Block{})
 	}
 	outer := p.open
-	saved := outer.spans
-	outer.spans = nil
+	saved := outer.Spans
+	outer.Spans = nil
 	p.children(n, ctx)
 	if p.open != outer {
 		// A block element inside the style ended the block: keep what was
 		// collected as it is.
 		return
 	}
-	kids := outer.spans
-	outer.spans = append(saved, span{kind: kind, kids: kids})
+	kids := outer.Spans
+	outer.Spans = append(saved, Span{Kind: kind, Kids: kids})
 }
 
 // table writes each row as a line, its cells joined by " · ", header
@@ -209,23 +209,23 @@ func (p *htmlParser) table(n *html.Node, ctx blockCtx) {
 				rows(c)
 				continue
 			}
-			var spans []span
+			var spans []Span
 			for cell := c.FirstChild; cell != nil; cell = cell.NextSibling {
 				if cell.Type != html.ElementNode || (cell.DataAtom != atom.Td && cell.DataAtom != atom.Th) {
 					continue
 				}
 				t := strings.Join(strings.Fields(textContent(cell)), " ")
 				if len(spans) > 0 {
-					spans = append(spans, span{kind: spanText, text: " · "})
+					spans = append(spans, Span{Kind: SpanText, Text: " · "})
 				}
-				s := span{kind: spanText, text: t}
+				s := Span{Kind: SpanText, Text: t}
 				if cell.DataAtom == atom.Th {
-					s = span{kind: spanStrong, kids: []span{s}}
+					s = Span{Kind: SpanStrong, Kids: []Span{s}}
 				}
 				spans = append(spans, s)
 			}
-			b := p.start(docBlock{})
-			b.spans, b.tight = spans, !first
+			b := p.start(Block{})
+			b.Spans, b.Tight = spans, !first
 			first = false
 			p.flush()
 		}

@@ -1,4 +1,4 @@
-package blocks
+package body
 
 import (
 	"strings"
@@ -18,35 +18,35 @@ import (
 // is safe for concurrent use.
 var markdown = goldmark.New(goldmark.WithExtensions(extension.Table, extension.Strikethrough, extension.Linkify))
 
-// parseMarkdown parses a Markdown body with goldmark into a doc.
-func parseMarkdown(body string) doc {
+// parseMarkdown parses a Markdown body with goldmark into a Doc.
+func parseMarkdown(body string) Doc {
 	src := []byte(body)
 	root := markdown.Parser().Parse(text.NewReader(src))
 	p := &mdParser{src: src}
-	p.blocks(root, blockCtx{})
-	return doc{blocks: p.out}
+	p.blockChildren(root, blockCtx{})
+	return Doc{Blocks: p.out}
 }
 
 // blockCtx is where a block sits: in a quote, how deep in lists.
 type blockCtx struct {
-	quote bool
+	Quote bool
 	depth int // list nesting
 }
 
 type mdParser struct {
 	src []byte
-	out []docBlock
+	out []Block
 }
 
-func (p *mdParser) add(b docBlock) {
-	if b.quote && len(p.out) > 0 && p.out[len(p.out)-1].quote {
-		b.tight = true
+func (p *mdParser) add(b Block) {
+	if b.Quote && len(p.out) > 0 && p.out[len(p.out)-1].Quote {
+		b.Tight = true
 	}
 	p.out = append(p.out, b)
 }
 
-// blocks adds the block children of n.
-func (p *mdParser) blocks(n ast.Node, ctx blockCtx) {
+// blockChildren adds the block children of n.
+func (p *mdParser) blockChildren(n ast.Node, ctx blockCtx) {
 	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
 		p.block(c, ctx, "", false)
 	}
@@ -56,9 +56,9 @@ func (p *mdParser) blocks(n ast.Node, ctx blockCtx) {
 func (p *mdParser) block(n ast.Node, ctx blockCtx, lead string, tight bool) {
 	switch n := n.(type) {
 	case *ast.Paragraph, *ast.TextBlock:
-		p.add(docBlock{lead: lead, tight: tight, quote: ctx.quote, spans: p.inlines(n)})
+		p.add(Block{Lead: lead, Tight: tight, Quote: ctx.Quote, Spans: p.inlines(n)})
 	case *ast.Heading:
-		p.add(docBlock{lead: lead, tight: tight, quote: ctx.quote, heading: true, spans: p.inlines(n)})
+		p.add(Block{Lead: lead, Tight: tight, Quote: ctx.Quote, Heading: true, Spans: p.inlines(n)})
 	case *ast.CodeBlock, *ast.FencedCodeBlock:
 		var b strings.Builder
 		lines := n.Lines()
@@ -66,11 +66,11 @@ func (p *mdParser) block(n ast.Node, ctx blockCtx, lead string, tight bool) {
 			seg := lines.At(i)
 			b.Write(seg.Value(p.src))
 		}
-		p.add(docBlock{lead: lead, tight: tight, quote: ctx.quote, code: true, spans: []span{{kind: spanText, text: b.String()}}})
+		p.add(Block{Lead: lead, Tight: tight, Quote: ctx.Quote, Code: true, Spans: []Span{{Kind: SpanText, Text: b.String()}}})
 	case *ast.Blockquote:
 		inner := ctx
-		inner.quote = true
-		p.blocks(n, inner)
+		inner.Quote = true
+		p.blockChildren(n, inner)
 	case *ast.List:
 		inner := ctx
 		inner.depth++
@@ -95,62 +95,62 @@ func (p *mdParser) block(n ast.Node, ctx blockCtx, lead string, tight bool) {
 				p.block(c, inner, strings.Repeat(" ", len([]rune(itemLeadText))), true)
 			}
 			if first { // an empty item
-				p.add(docBlock{lead: itemLeadText, tight: true, quote: ctx.quote, spans: []span{{kind: spanText, text: " "}}})
+				p.add(Block{Lead: itemLeadText, Tight: true, Quote: ctx.Quote, Spans: []Span{{Kind: SpanText, Text: " "}}})
 			}
 		}
 	case *extast.Table:
 		for row := n.FirstChild(); row != nil; row = row.NextSibling() {
-			var spans []span
+			var spans []Span
 			for cell := row.FirstChild(); cell != nil; cell = cell.NextSibling() {
 				if len(spans) > 0 {
-					spans = append(spans, span{kind: spanText, text: " · "})
+					spans = append(spans, Span{Kind: SpanText, Text: " · "})
 				}
 				spans = append(spans, p.inlines(cell)...)
 			}
 			if _, head := row.(*extast.TableHeader); head {
-				spans = []span{{kind: spanStrong, kids: spans}}
+				spans = []Span{{Kind: SpanStrong, Kids: spans}}
 			}
-			p.add(docBlock{lead: lead, tight: row != n.FirstChild(), quote: ctx.quote, spans: spans})
+			p.add(Block{Lead: lead, Tight: row != n.FirstChild(), Quote: ctx.Quote, Spans: spans})
 		}
 	case *ast.ThematicBreak, *ast.HTMLBlock:
 		// A rule is the blank line between blocks; raw HTML is not shown.
 	default:
 		if n.HasChildren() {
-			p.blocks(n, ctx)
+			p.blockChildren(n, ctx)
 		}
 	}
 }
 
-// text is the text of a source segment as the page shows it: backslash
+// segText is the text of a source segment as the page shows it: backslash
 // escapes and entities resolved (goldmark leaves both to its renderer).
-func (p *mdParser) text(v []byte) string {
+func (p *mdParser) segText(v []byte) string {
 	t := string(util.UnescapePunctuations(v))
 	return strings.ReplaceAll(html.UnescapeString(t), "\x00", "\uFFFD")
 }
 
 // inlines returns the inline children of n as spans.
-func (p *mdParser) inlines(n ast.Node) []span {
-	var out []span
+func (p *mdParser) inlines(n ast.Node) []Span {
+	var out []Span
 	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
 		out = append(out, p.inline(c)...)
 	}
 	return out
 }
 
-func (p *mdParser) inline(n ast.Node) []span {
+func (p *mdParser) inline(n ast.Node) []Span {
 	switch n := n.(type) {
 	case *ast.Text:
-		t := p.text(n.Value(p.src))
-		out := []span{{kind: spanText, text: t}}
+		t := p.segText(n.Value(p.src))
+		out := []Span{{Kind: SpanText, Text: t}}
 		switch {
 		case n.HardLineBreak():
-			out = append(out, span{kind: spanBreak})
+			out = append(out, Span{Kind: SpanBreak})
 		case n.SoftLineBreak():
-			out = append(out, span{kind: spanText, text: " "})
+			out = append(out, Span{Kind: SpanText, Text: " "})
 		}
 		return out
 	case *ast.String:
-		return []span{{kind: spanText, text: p.text(n.Value)}}
+		return []Span{{Kind: SpanText, Text: p.segText(n.Value)}}
 	case *ast.CodeSpan:
 		var b strings.Builder
 		for c := n.FirstChild(); c != nil; c = c.NextSibling() {
@@ -158,23 +158,23 @@ func (p *mdParser) inline(n ast.Node) []span {
 				b.Write(t.Value(p.src))
 			}
 		}
-		return []span{{kind: spanCode, text: b.String()}}
+		return []Span{{Kind: SpanCode, Text: b.String()}}
 	case *ast.Emphasis:
-		kind := spanEm
+		kind := SpanEm
 		if n.Level >= 2 {
-			kind = spanStrong
+			kind = SpanStrong
 		}
-		return []span{{kind: kind, kids: p.inlines(n)}}
+		return []Span{{Kind: kind, Kids: p.inlines(n)}}
 	case *extast.Strikethrough:
-		return []span{{kind: spanStrike, kids: p.inlines(n)}}
+		return []Span{{Kind: SpanStrike, Kids: p.inlines(n)}}
 	case *ast.Link:
-		return []span{{kind: spanLink, url: string(n.Destination), kids: p.inlines(n)}}
+		return []Span{{Kind: SpanLink, URL: string(n.Destination), Kids: p.inlines(n)}}
 	case *ast.AutoLink:
 		u := string(n.URL(p.src))
 		if n.AutoLinkType == ast.AutoLinkEmail && !strings.HasPrefix(strings.ToLower(u), "mailto:") {
 			u = "mailto:" + u
 		}
-		return []span{{kind: spanLink, url: u, kids: []span{{kind: spanText, text: string(n.Label(p.src))}}}}
+		return []Span{{Kind: SpanLink, URL: u, Kids: []Span{{Kind: SpanText, Text: string(n.Label(p.src))}}}}
 	case *ast.Image:
 		// The picture cannot be shown in text; its description can.
 		return p.inlines(n)
@@ -195,7 +195,7 @@ func (p *mdParser) inline(n ast.Node) []span {
 		if atom.Lookup([]byte(strings.ToLower(name))) != 0 || strings.HasPrefix(raw, "<!--") {
 			return nil
 		}
-		return []span{{kind: spanText, text: raw}}
+		return []Span{{Kind: SpanText, Text: raw}}
 	}
 	return p.inlines(n)
 }
