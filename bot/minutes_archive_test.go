@@ -127,6 +127,21 @@ func TestMinutesArchiveFiltersByCommittee(t *testing.T) {
 	assert.Len(t, ids, 30)
 }
 
+// An empty page that is not the last does not say there are none: the
+// archive reads a bounded number of meetings a page, so a committee whose
+// minutes are older may yet have some.
+func TestMinutesArchiveEmptyPageWithOlder(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, withAuditHistory())
+	r := h.fetchPage("", "/minutes?committee=nosuch", nil)
+	require.Equal(t, http.StatusOK, r.status)
+	ids, next := archiveIDs(t, r.body)
+	require.Empty(t, ids)
+	require.NotEmpty(t, next, "the history is longer than one page reads")
+	assert.Contains(t, r.body, "No minutes of nosuch among the most recent meetings")
+	assert.NotContains(t, r.body, "have been published", "an older page may have some")
+}
+
 func TestMinutesArchiveShowsTheOrganisationAndApprovalDates(t *testing.T) {
 	t.Parallel()
 	london, err := time.LoadLocation("Europe/London")
