@@ -176,4 +176,6 @@ func isSlackUserID(s string) bool {
 	return true
 }
 
-var errUsage = errors.New("usage")
+// errUsage is a command line the binary does not take; its text ends the
+// one line main prints, after the usage or the flag error above it.
+var errUsage = errors.New("see recordsbot help")

@@ -173,6 +173,7 @@ func TestUnknownSubcommand(t *testing.T) {
 	var out, errOut bytes.Buffer
 	err := run(t.Context(), Config{}, []string{"frobnicate"}, nil, &out, &errOut)
 	assert.ErrorIs(t, err, errUsage)
+	assert.Equal(t, `unknown subcommand "frobnicate": see recordsbot help`, err.Error(), "the line main prints says where to look")
 	assert.Contains(t, errOut.String(), "Subcommands:")
 }
 
