@@ -56,6 +56,32 @@ func TestFollowDigestChoice(t *testing.T) {
 	})
 }
 
+// TestFollowDigestTimeTicksTheBox: choosing the digest's time in a
+// channel whose Weekly digest box is unticked ticks it, and says so,
+// rather than promising a digest that never comes.
+func TestFollowDigestTimeTicksTheBox(t *testing.T) {
+	t.Parallel()
+	onEachStore(t, func(t *testing.T, st *store.Store) {
+		h := newStoreHarness(t, st)
+		alice := h.person("alice")
+		const general = "C0GENERAL"
+		h.minutesIn(alice, general, "general", "follow finance")
+		_, err := st.SetFollowChoice(t.Context(), general, "finance", store.HearDigest, false)
+		require.NoError(t, err)
+
+		got := h.minutesIn(alice, general, "general", "follow finance digest fri 16:30")
+		assert.Contains(t, got.Text, "comes here every `fri 16:30`")
+		assert.Contains(t, got.Text, "*Weekly digest* box in `/minutes following` is ticked again")
+		fs, err := st.FollowsInChannel(t.Context(), general)
+		require.NoError(t, err)
+		require.Len(t, fs, 1)
+		assert.True(t, (store.FollowDefaults{}).Hears(fs[0].Choices, store.HearDigest), "the channel hears the digest")
+
+		again := h.minutesIn(alice, general, "general", "follow finance digest mon 08:00")
+		assert.NotContains(t, again.Text, "ticked again", "on already: nothing to say")
+	})
+}
+
 // TestDigestMyActionsHere: the digest's button shows the clicker their own
 // open actions of the digest's committee, ephemerally, with their buttons.
 func TestDigestMyActionsHere(t *testing.T) {

@@ -3,9 +3,11 @@ package bot
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/recordsbot/recordsbot/blocks"
+	"github.com/recordsbot/recordsbot/store"
 	"github.com/recordsbot/recordsbot/watch"
 )
 
@@ -70,5 +72,34 @@ func (fu *followUI) setDigest(ctx context.Context, channelID, committee, key str
 	if c.mentions {
 		how = "mentioning the assignees"
 	}
-	return fmt.Sprintf(":spiral_calendar_pad: The weekly digest of *%s* comes here %s, %s: its open actions by assignee, overdue first, and what changed since the last one.", name, when, how)
+	msg := fmt.Sprintf(":spiral_calendar_pad: The weekly digest of *%s* comes here %s, %s: its open actions by assignee, overdue first, and what changed since the last one.", name, when, how)
+	// Asking for a time is asking for the digest: a channel whose Weekly
+	// digest box was unticked (or off by FOLLOW_DEFAULTS) would otherwise
+	// be promised a digest that never comes.
+	if ticked, err := fu.tickDigest(ctx, channelID, key); err != nil {
+		fu.log.WarnContext(ctx, "follow: could not tick the weekly digest", "channel", channelID, "committee", committee, "error", err)
+		msg += " Its *Weekly digest* box in `/minutes following` is unticked: tick it there."
+	} else if ticked {
+		msg += " Its *Weekly digest* box in `/minutes following` is ticked again."
+	}
+	return msg
+}
+
+// tickDigest turns the weekly digest on for the follow of key in
+// channelID when it is off, and reports whether it did. It leaves a
+// digest that is on alone: turning it on marks it resumed, which would
+// skip a slot due but not yet posted.
+func (fu *followUI) tickDigest(ctx context.Context, channelID, key string) (bool, error) {
+	follows, err := fu.store.FollowsInChannel(ctx, channelID)
+	if err != nil {
+		return false, fmt.Errorf("read follows: %w", err)
+	}
+	i := slices.IndexFunc(follows, func(f store.Follow) bool { return f.CommitteeKey == key })
+	if i < 0 || fu.defaults.Hears(follows[i].Choices, store.HearDigest) {
+		return false, nil
+	}
+	if _, err := fu.store.SetFollowChoice(ctx, channelID, key, store.HearDigest, true); err != nil {
+		return false, fmt.Errorf("tick digest: %w", err)
+	}
+	return true, nil
 }
