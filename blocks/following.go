@@ -97,7 +97,7 @@ func FollowingMessage(f Following) Message {
 	for _, r := range shown {
 		text := "*" + Escape(r.Committee) + "*"
 		if r.By != "" {
-			text += fmt.Sprintf(", since %s by <@%s>", r.Since.Format("2 January 2006"), Escape(r.By))
+			text += fmt.Sprintf(", since %s by <@%s>", Date(r.Since, false), Escape(r.By))
 		}
 		// Where the reader can change it, the digest's schedule is under
 		// its checkbox (an option's description); else on the row.
