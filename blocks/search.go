@@ -37,8 +37,12 @@ type SearchResult struct {
 
 // SearchView is a page of minutes search results.
 type SearchView struct {
-	// Query is what the person typed, shown back to them.
-	Query   string
+	// Query is what the person typed, carried by More.
+	Query string
+	// Quoted is Query as the heading shows it back, in quotes
+	// (minutes.QuoteQuery, the rule the public archive uses too); not
+	// escaped. Empty shows as nothing between the words around it.
+	Quoted  string
 	Results []SearchResult
 	// Offset is the position of the first result (0 on the first page).
 	Offset int
@@ -83,28 +87,17 @@ func SearchResults(v SearchView) Message {
 
 // searchNone is the answer to a search that found nothing (more).
 func searchNone(v SearchView) string {
-	q := quoteQuery(v.Query)
+	q := quoteQuery(v)
 	if v.Offset > 0 {
 		return ":mag: No more minutes mention " + q + "."
 	}
 	return ":mag: No minutes mention " + q + "."
 }
 
-// quoteQuery is what was searched for as typed, in quotes, escaped.
-func quoteQuery(typed string) string {
-	return EscapeTyped(QuoteQuery(oneLine(truncate(typed, 200))))
-}
-
-// QuoteQuery is a search as typed, in quotes, for a heading ("Minutes
-// mentioning …"): a search that is one phrase in double quotes of its own
-// ("a phrase", or one left open) is shown in those alone, not as
-// “"a phrase"”. It does not escape.
-func QuoteQuery(typed string) string {
-	t := strings.TrimSpace(typed)
-	if n := strings.Count(t, `"`); strings.HasPrefix(t, `"`) && (n == 1 || n == 2 && strings.HasSuffix(t, `"`)) {
-		return t
-	}
-	return "“" + typed + "”"
+// quoteQuery is what was searched for, in quotes (v.Quoted), one line,
+// bounded, escaped.
+func quoteQuery(v SearchView) string {
+	return EscapeTyped(oneLine(truncate(v.Quoted, 200)))
 }
 
 // searchBlocks is a page of results with at least one: the line saying
@@ -113,7 +106,7 @@ func QuoteQuery(typed string) string {
 func searchBlocks(v SearchView, share bool) []slack.Block {
 	// The query in quotes rather than bold: what was typed may hold
 	// asterisks of its own.
-	head := ":mag: Minutes mentioning " + quoteQuery(v.Query)
+	head := ":mag: Minutes mentioning " + quoteQuery(v)
 	if v.Offset > 0 {
 		head += " (from result " + strconv.Itoa(v.Offset+1) + ")"
 	}

@@ -13,7 +13,7 @@ import (
 
 func sampleSearch() SearchView {
 	return SearchView{
-		Query: `insurance "renewal" <b>`,
+		Query: `insurance "renewal" <b>`, Quoted: `“insurance "renewal" <b>”`,
 		Results: []SearchResult{
 			{MeetingID: "M-7", Title: "Finance Committee, March", Committee: "Finance", Date: time.Date(2026, 2, 26, 18, 0, 0, 0, time.UTC), DateHasTime: true,
 				URL:     "https://records.example.org/minutes/M-7",
@@ -32,7 +32,7 @@ func TestSearchResultsGolden(t *testing.T) {
 	for name, v := range map[string]SearchView{
 		"minutes_search_results": sampleSearch(),
 		"minutes_search_more":    more,
-		"minutes_search_none":    {Query: "xylophone & <drums>"},
+		"minutes_search_none":    {Query: "xylophone & <drums>", Quoted: "“xylophone & <drums>”"},
 		"minutes_search_hostile": hostileSearch(),
 	} {
 		t.Run(name, func(t *testing.T) {
@@ -53,13 +53,13 @@ func TestSearchResultsSayWhatTheyShow(t *testing.T) {
 	assert.Contains(t, text, `"url": "https://records.example.org/minutes/M-7"`)
 	assert.Contains(t, text, ":warning: *Draft*")
 
-	none := string(readableJSON(t, payload(SearchResults(SearchView{Query: "a &amp; b"}))))
+	none := string(readableJSON(t, payload(SearchResults(SearchView{Query: "a &amp; b", Quoted: "“a &amp; b”"}))))
 	assert.Contains(t, none, "No minutes mention “a ＆amp; b”.", "the query as typed, its entity not read as one")
 
-	phrase := SearchView{Query: `"renewal quotes"`, Results: sampleSearch().Results[:1]}
+	phrase := SearchView{Query: `"renewal quotes"`, Quoted: `"renewal quotes"`, Results: sampleSearch().Results[:1]}
 	assert.Contains(t, string(readableJSON(t, payload(SearchResults(phrase)))), `Minutes mentioning \"renewal quotes\"`,
 		"a phrase in its own quotes, not “\"renewal quotes\"”")
-	open := string(readableJSON(t, payload(SearchResults(SearchView{Query: `"unterminated`}))))
+	open := string(readableJSON(t, payload(SearchResults(SearchView{Query: `"unterminated`, Quoted: `"unterminated`}))))
 	assert.Contains(t, open, `No minutes mention \"unterminated.`)
 }
 
@@ -82,7 +82,7 @@ func TestSnippet(t *testing.T) {
 func hostileSearch() SearchView {
 	part := func(text string, match bool) SearchPart { return SearchPart{Text: text, Match: match} }
 	return SearchView{
-		Query: "budget",
+		Query: "budget", Quoted: "“budget”",
 		Results: []SearchResult{
 			{MeetingID: "H-1", Title: "Finance", Committee: "Finance", Date: day(2026, 3, 5), Snippet: []SearchPart{
 				part("# Minutes <!channel> <@U0BOSS> & the ", false), part("budget", true), part(" (**final**, see [the report](https://evil.example/x)).", false)}},
@@ -133,7 +133,7 @@ func TestSearchModalGolden(t *testing.T) {
 	for name, v := range map[string]SearchModalView{
 		"modal_search_empty":   {},
 		"modal_search_results": {Query: results.Query, Results: &results},
-		"modal_search_none":    {Query: "xylophone & <drums>", Results: &SearchView{Query: "xylophone & <drums>"}},
+		"modal_search_none":    {Query: "xylophone & <drums>", Results: &SearchView{Query: "xylophone & <drums>", Quoted: "“xylophone & <drums>”"}},
 		"modal_search_failed":  {Query: "budget", Note: ":warning: I can't reach my database right now. Please try again in a few minutes."},
 	} {
 		t.Run(name, func(t *testing.T) {

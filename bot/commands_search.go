@@ -74,7 +74,8 @@ func (mu *minutesUI) searchView(ctx context.Context, q store.MinutesQuery, typed
 	if err != nil {
 		return blocks.SearchView{}, err
 	}
-	v := blocks.SearchView{Query: strings.TrimFunc(typed, unicode.IsSpace), Offset: offset, More: page.More}
+	typed = strings.TrimFunc(typed, unicode.IsSpace)
+	v := blocks.SearchView{Query: typed, Quoted: minutes.QuoteQuery(typed), Offset: offset, More: page.More}
 	for _, h := range page.Hits {
 		v.Results = append(v.Results, blocks.SearchResult{
 			MeetingID: h.MeetingID, Title: h.Title, Committee: h.Committee,

@@ -87,3 +87,15 @@ func isQuote(r rune) bool { return r == '"' || r == '“' || r == '”' || r == 
 func QueryEmpty(q store.MinutesQuery) bool {
 	return len(q.Words) == 0 && len(q.Phrases) == 0 && q.Committee == ""
 }
+
+// QuoteQuery is a search as typed, in quotes, for a heading ("Minutes
+// mentioning …", in Slack and on the public archive): a search that is
+// one phrase in double quotes of its own ("a phrase", or one left open)
+// is shown in those alone, not as “"a phrase"”. It does not escape.
+func QuoteQuery(typed string) string {
+	t := strings.TrimSpace(typed)
+	if n := strings.Count(t, `"`); strings.HasPrefix(t, `"`) && (n == 1 || n == 2 && strings.HasSuffix(t, `"`)) {
+		return t
+	}
+	return "“" + typed + "”"
+}

@@ -59,3 +59,17 @@ func FuzzParseQuery(f *testing.F) {
 		}
 	})
 }
+
+func TestQuoteQuery(t *testing.T) {
+	t.Parallel()
+	for name, c := range map[string]struct{ typed, want string }{
+		"words":              {"insurance renewal", "“insurance renewal”"},
+		"one phrase":         {`"renewal quotes"`, `"renewal quotes"`},
+		"phrase left open":   {`"unterminated`, `"unterminated`},
+		"phrase and words":   {`"renewal" quotes`, `“"renewal" quotes”`},
+		"not escaped":        {"a & <b>", "“a & <b>”"},
+		"spaces around kept": {` "renewal quotes" `, `"renewal quotes"`},
+	} {
+		assert.Equal(t, c.want, QuoteQuery(c.typed), name)
+	}
+}

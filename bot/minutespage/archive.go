@@ -13,7 +13,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/recordsbot/recordsbot/apiclient"
-	"github.com/recordsbot/recordsbot/blocks"
 	"github.com/recordsbot/recordsbot/internal/invisible"
 	"github.com/recordsbot/recordsbot/minutes"
 	"github.com/recordsbot/recordsbot/minutes/body"
@@ -66,7 +65,7 @@ type archiveDoc struct {
 	// Query is ?q=; Searched is set when a search ran, SearchOff when
 	// there is no search to run it.
 	Query     string
-	Quoted    string // Query in quotes for the heading (blocks.QuoteQuery)
+	Quoted    string // Query in quotes for the heading (minutes.QuoteQuery)
 	Searched  bool
 	SearchOff bool
 	Hits      []archiveEntry
@@ -105,7 +104,7 @@ func (s *Site) Archive() http.HandlerFunc {
 		q := r.URL.Query()
 		typedCommittee := limitText(q.Get("committee"))
 		typed := limitText(q.Get("q"))
-		doc := &archiveDoc{Committee: typedCommittee, Typed: typedCommittee, Query: typed, Quoted: blocks.QuoteQuery(typed)}
+		doc := &archiveDoc{Committee: typedCommittee, Typed: typedCommittee, Query: typed, Quoted: minutes.QuoteQuery(typed)}
 		var choice committeeChoice
 		if typedCommittee != "" {
 			choice = s.resolveCommittee(ctx, typedCommittee)
