@@ -6,6 +6,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/recordsbot/recordsbot/internal/words"
+
 	"github.com/slack-go/slack"
 )
 
@@ -129,7 +131,7 @@ type Assignment struct {
 // with "…and K more — use /actions to see them all".
 func AssignmentMessage(a Assignment) Message {
 	n := len(a.Rows)
-	what := plural(n, "action", "actions")
+	what := words.Count(n, "action", "actions")
 	if n == 1 {
 		what = "an action"
 	}

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/recordsbot/recordsbot/internal/words"
+
 	"github.com/slack-go/slack"
 )
 
@@ -98,12 +100,12 @@ func DigestMessage(d Digest) Message {
 			}
 		}
 	}
-	counts := fmt.Sprintf("*%s* open", plural(open, "action", "actions"))
+	counts := fmt.Sprintf("*%s* open", words.Count(open, "action", "actions"))
 	if overdue > 0 {
 		counts += fmt.Sprintf(", *%d overdue*", overdue)
 	}
 	counts += "."
-	fallback := fmt.Sprintf("Weekly digest of %s: %s open, %d overdue", oneLine(d.Committee), plural(open, "action", "actions"), overdue)
+	fallback := fmt.Sprintf("Weekly digest of %s: %s open, %d overdue", oneLine(d.Committee), words.Count(open, "action", "actions"), overdue)
 	if !d.Since.IsZero() {
 		counts += fmt.Sprintf(" Since %s: %d completed, %d newly assigned, %d newly overdue, %s.",
 			Date(d.Since, false), len(d.Completed), len(d.NewlyAssigned), len(d.NewlyOverdue), fmt.Sprintf("%d minutes published", len(d.Minutes)))
@@ -148,7 +150,7 @@ func DigestMessage(d Digest) Message {
 				rest += len(g.Items)
 			}
 			bl = append(bl, contextLine(fmt.Sprintf("…and %s of %d more people — *My actions here* shows yours, `/actions` everyone's you may see",
-				plural(rest, "action", "actions"), len(d.Groups)-i)))
+				words.Count(rest, "action", "actions"), len(d.Groups)-i)))
 			break
 		}
 		who := cmp.Or(inline(g.Name, 80), "Unassigned")

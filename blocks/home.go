@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/recordsbot/recordsbot/internal/words"
+
 	"github.com/slack-go/slack"
 )
 
@@ -107,7 +109,7 @@ func homeMinutes(list []MinutesView) []slack.Block {
 		out = append(out, section(text))
 	}
 	if rest := len(list) - homeMinutesMax; rest > 0 {
-		out = append(out, contextLine("…and "+plural(rest, "more committee", "more committees")+" — use `/minutes` to see them."))
+		out = append(out, contextLine("…and "+words.Count(rest, "more committee", "more committees")+" — use `/minutes` to see them."))
 	}
 	return out
 }

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/recordsbot/recordsbot/internal/words"
+
 	"github.com/slack-go/slack"
 )
 
@@ -163,7 +165,7 @@ func Meeting(m MeetingRow) Message {
 		chunks, shown := agendaSections(m.Agenda, maxBlocks, maxText)
 		blocks = append(blocks, chunks...)
 		if rest := len(m.Agenda) - shown; rest > 0 {
-			blocks = append(blocks, contextLine("…and "+plural(rest, "more item", "more items")))
+			blocks = append(blocks, contextLine("…and "+words.Count(rest, "more item", "more items")))
 		}
 	}
 	blocks = append(blocks, footer...)

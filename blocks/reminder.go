@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/recordsbot/recordsbot/internal/words"
+
 	"github.com/slack-go/slack"
 )
 
@@ -18,16 +20,16 @@ func reminderSummary(r Reminder, bold bool) string {
 	}
 	window := "soon"
 	if r.Days > 0 {
-		window = "within " + plural(r.Days, "day", "days")
+		window = "within " + words.Count(r.Days, "day", "days")
 	}
 	overdue, due := len(r.Overdue), len(r.DueSoon)
 	switch {
 	case overdue > 0 && due > 0:
-		return fmt.Sprintf("You have %s and %s due %s.", b(plural(overdue, "overdue action", "overdue actions")), b(fmt.Sprint(due)), window)
+		return fmt.Sprintf("You have %s and %s due %s.", b(words.Count(overdue, "overdue action", "overdue actions")), b(fmt.Sprint(due)), window)
 	case overdue > 0:
-		return fmt.Sprintf("You have %s.", b(plural(overdue, "overdue action", "overdue actions")))
+		return fmt.Sprintf("You have %s.", b(words.Count(overdue, "overdue action", "overdue actions")))
 	case due > 0:
-		return fmt.Sprintf("You have %s due %s.", b(plural(due, "action", "actions")), window)
+		return fmt.Sprintf("You have %s due %s.", b(words.Count(due, "action", "actions")), window)
 	}
 	return "You have no overdue actions and none due " + window + "."
 }

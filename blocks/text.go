@@ -1,7 +1,6 @@
 package blocks
 
 import (
-	"fmt"
 	"net/url"
 	"strconv"
 	"strings"
@@ -316,14 +315,6 @@ func contextLine(s string) *slack.ContextBlock {
 // button is a plain button; text is shortened to Block Kit's limit.
 func button(actionID, value, text string) *slack.ButtonBlockElement {
 	return slack.NewButtonBlockElement(actionID, value, plain(truncate(text, MaxButtonText)))
-}
-
-// plural is "1 action" or "3 actions".
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return fmt.Sprintf("%d %s", n, many)
 }
 
 // Excerpt returns the opening of body as readable plain text of at most max

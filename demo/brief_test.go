@@ -18,6 +18,6 @@ func TestDemoBrief(t *testing.T) {
 	assert.Contains(t, first, "follow Finance", "#general follows Finance first")
 	assert.Contains(t, first, "Brief: ")
 	assert.Contains(t, first, "Agenda")
-	assert.Contains(t, first, "posted 1 pre-meeting briefs")
+	assert.Contains(t, first, "posted 1 pre-meeting brief,")
 	assert.Contains(t, out["brief finance#2"], "no brief: #general has this meeting's already")
 }

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/recordsbot/recordsbot/internal/words"
+
 	"github.com/slack-go/slack"
 
 	"github.com/recordsbot/recordsbot/blocks"
@@ -53,13 +55,13 @@ func reportText(date string, unmatched []UnmatchedAssignee) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, ":bust_in_silhouette: *Action reminders %s:* %s with due actions %s no Slack user, so %s not reminded. "+
 		"Add them to `USER_MAP` (`assignee=SLACKID`) or correct their email in the records.\n",
-		date, plural(len(unmatched), "assignee", "assignees"), pick(len(unmatched) == 1, "matches", "match"), pick(len(unmatched) == 1, "was", "were"))
+		date, words.Count(len(unmatched), "assignee", "assignees"), pick(len(unmatched) == 1, "matches", "match"), pick(len(unmatched) == 1, "was", "were"))
 	for i, u := range unmatched {
 		if i == maxReportNames {
 			fmt.Fprintf(&b, "…and %d more (see the job's log).\n", len(unmatched)-i)
 			break
 		}
-		fmt.Fprintf(&b, "• %s: %s\n", blocks.Escape(u.Assignee), plural(u.Actions, "action", "actions"))
+		fmt.Fprintf(&b, "• %s: %s\n", blocks.Escape(u.Assignee), words.Count(u.Actions, "action", "actions"))
 	}
 	return strings.TrimSuffix(b.String(), "\n")
 }

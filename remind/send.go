@@ -9,6 +9,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/recordsbot/recordsbot/internal/words"
+
 	"github.com/slack-go/slack"
 	"golang.org/x/sync/errgroup"
 
@@ -281,7 +283,7 @@ func (j *remindJob) dryRun(ctx context.Context, recipients []*recipient, now tim
 		fmt.Fprintln(w)
 		fmt.Fprintln(w, "No Slack user matches these assignees, so they would not be reminded:")
 		for _, u := range j.sum.Unmatched {
-			fmt.Fprintf(w, "  - %s (%s)\n", u.Assignee, plural(u.Actions, "action", "actions"))
+			fmt.Fprintf(w, "  - %s (%s)\n", u.Assignee, words.Count(u.Actions, "action", "actions"))
 		}
 		if j.cfg.ReportChannel != "" {
 			fmt.Fprintf(w, "This list would be posted to %s.\n", j.cfg.ReportChannel)

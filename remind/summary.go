@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/recordsbot/recordsbot/internal/words"
 )
 
 // Summary is what a run of the reminder job did.
@@ -66,11 +68,11 @@ func (s Summary) String() string {
 	var b strings.Builder
 	b.WriteString("remind " + s.Date)
 	if s.DryRun {
-		fmt.Fprintf(&b, " (dry run, nothing sent): %s to remind", plural(s.Reminded, "user", "users"))
+		fmt.Fprintf(&b, " (dry run, nothing sent): %s to remind", words.Count(s.Reminded, "user", "users"))
 	} else {
-		fmt.Fprintf(&b, ": %s reminded", plural(s.Reminded, "user", "users"))
+		fmt.Fprintf(&b, ": %s reminded", words.Count(s.Reminded, "user", "users"))
 	}
-	fmt.Fprintf(&b, ", %s included", plural(s.Actions, "action", "actions"))
+	fmt.Fprintf(&b, ", %s included", words.Count(s.Actions, "action", "actions"))
 	if !s.DryRun {
 		fmt.Fprintf(&b, ", %d skipped as already reminded", s.Skipped)
 	}
@@ -95,11 +97,4 @@ func (s Summary) String() string {
 	}
 	fmt.Fprintf(&b, " (%s)", s.Elapsed.Round(10*time.Millisecond))
 	return b.String()
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return fmt.Sprintf("%d %s", n, many)
 }

@@ -13,6 +13,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/recordsbot/recordsbot/internal/words"
+
 	"github.com/slack-go/slack"
 
 	"github.com/recordsbot/recordsbot/actions"
@@ -231,8 +233,9 @@ func (s Summary) String() string {
 		return "watch: another poll is running; nothing done"
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "watch: read %d meetings (%d pages), %d minutes, %d actions; announced %d, approved %d, baselined %d follows; %d assignment DMs",
-		s.Meetings, s.MeetingPages, s.Minutes, s.Actions, s.Announced, s.Approved, s.Baselined, s.DMs)
+	fmt.Fprintf(&b, "watch: read %s (%s), %d minutes, %s; announced %d, approved %d, baselined %s; %s",
+		words.Count(s.Meetings, "meeting", "meetings"), words.Count(s.MeetingPages, "page", "pages"), s.Minutes, words.Count(s.Actions, "action", "actions"),
+		s.Announced, s.Approved, words.Count(s.Baselined, "follow", "follows"), words.Count(s.DMs, "assignment DM", "assignment DMs"))
 	// The DMs' own details stay beside their count.
 	if s.DMsOff > 0 {
 		fmt.Fprintf(&b, " (%d off by choice)", s.DMsOff)
@@ -241,16 +244,16 @@ func (s Summary) String() string {
 		b.WriteString(" (actions baseline taken)")
 	}
 	if s.Digests > 0 {
-		fmt.Fprintf(&b, "; posted %d weekly digests", s.Digests)
+		fmt.Fprintf(&b, "; posted %s", words.Count(s.Digests, "weekly digest", "weekly digests"))
 	}
 	if s.Briefs > 0 || s.BriefsUpdated > 0 {
-		fmt.Fprintf(&b, "; posted %d pre-meeting briefs, updated %d", s.Briefs, s.BriefsUpdated)
+		fmt.Fprintf(&b, "; posted %s, updated %d", words.Count(s.Briefs, "pre-meeting brief", "pre-meeting briefs"), s.BriefsUpdated)
 	}
 	if s.Indexed > 0 {
 		fmt.Fprintf(&b, "; indexed %d minutes for search", s.Indexed)
 	}
 	if s.Unmatched > 0 {
-		fmt.Fprintf(&b, "; %d assignees match no Slack user", s.Unmatched)
+		fmt.Fprintf(&b, "; %s no Slack user", words.Count(s.Unmatched, "assignee matches", "assignees match"))
 	}
 	if s.Recovered > 0 {
 		fmt.Fprintf(&b, "; %d found already posted", s.Recovered)

@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/recordsbot/recordsbot/internal/words"
+
 	"github.com/recordsbot/recordsbot/apiclient"
 )
 
@@ -257,6 +259,9 @@ func (r *doctorReport) writeText(w io.Writer) {
 			mark := map[string]string{checkOK: "✓", checkFailed: "✗", checkSkipped: "–"}[c.Status]
 			text := c.Text
 			if c.Status == checkFailed && !c.Blocking {
+				// A cross reads as "this stops the bot"; an advisory does
+				// not, so it gets a mark of its own as well as the word.
+				mark = "!"
 				text += " (advisory)"
 			}
 			fmt.Fprintf(w, "  %s %s\n", mark, text)
@@ -271,23 +276,12 @@ func (r *doctorReport) writeText(w io.Writer) {
 	fmt.Fprintln(w)
 	switch {
 	case r.Blocking == 1:
-		fmt.Fprintf(w, "1 problem blocks normal use; %s.\n", plural(r.Advisory, "advisory"))
+		fmt.Fprintf(w, "1 problem blocks normal use; %s.\n", words.Count(r.Advisory, "advisory", "advisories"))
 	case r.Blocking > 1:
-		fmt.Fprintf(w, "%s block normal use; %s.\n", plural(r.Blocking, "problem"), plural(r.Advisory, "advisory"))
+		fmt.Fprintf(w, "%s block normal use; %s.\n", words.Count(r.Blocking, "problem", "problems"), words.Count(r.Advisory, "advisory", "advisories"))
 	case r.Advisory > 0:
-		fmt.Fprintf(w, "Ready to go live; %s.\n", plural(r.Advisory, "advisory"))
+		fmt.Fprintf(w, "Ready to go live; %s.\n", words.Count(r.Advisory, "advisory", "advisories"))
 	default:
 		fmt.Fprintln(w, "Ready to go live.")
 	}
-}
-
-// plural is "1 problem", "2 problems"; "advisory" becomes "advisories".
-func plural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	if strings.HasSuffix(noun, "y") {
-		return fmt.Sprintf("%d %sies", n, strings.TrimSuffix(noun, "y"))
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
 }

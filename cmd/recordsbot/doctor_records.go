@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/recordsbot/recordsbot/internal/words"
+
 	"github.com/recordsbot/recordsbot/apiclient"
 )
 
@@ -89,7 +91,7 @@ func upcomingCheck(ctx context.Context, client *apiclient.Client, now time.Time)
 		// Not a fault: many services list meetings only once held.
 		return skipped("the records list no upcoming meetings: pre-meeting briefs (BRIEF_LEAD) fire only once they do")
 	}
-	return ok(fmt.Sprintf("the records list %s: pre-meeting briefs fire BRIEF_LEAD before them", plural(n, "upcoming meeting")))
+	return ok(fmt.Sprintf("the records list %s: pre-meeting briefs fire BRIEF_LEAD before them", words.Count(n, "upcoming meeting", "upcoming meetings")))
 }
 
 // scopeCheck is one scope of the key as exercised.
@@ -158,9 +160,9 @@ func endpointCheck(e apiclient.EndpointReport, in *apiclient.Inspection, fm apic
 		parts = append(parts, "pagination "+e.Pagination)
 	}
 	if e.PagesRead > 0 {
-		parts = append(parts, plural(e.PagesRead, "page")+" read")
+		parts = append(parts, words.Count(e.PagesRead, "page", "pages")+" read")
 	}
-	records := plural(e.Records, "record")
+	records := words.Count(e.Records, "record", "records")
 	if e.Total >= 0 {
 		records += fmt.Sprintf(" of %d", e.Total)
 	}

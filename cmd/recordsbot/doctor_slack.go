@@ -9,6 +9,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/recordsbot/recordsbot/internal/words"
+
 	"github.com/slack-go/slack"
 )
 
@@ -103,7 +105,7 @@ func scopesCheck(h http.Header) check {
 		return failed("the bot token lacks "+strings.Join(missing, ", "),
 			"add the scopes from manifest.yaml (OAuth & Permissions → Scopes, or update the app from the manifest), reinstall the app, and copy the new bot token")
 	}
-	return ok("bot token holds the " + plural(len(neededScopes), "scope") + " the code needs")
+	return ok("bot token holds the " + words.Count(len(neededScopes), "scope", "scopes") + " the code needs")
 }
 
 // parseScopes reads the X-OAuth-Scopes header's values: scopes separated

@@ -14,6 +14,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/recordsbot/recordsbot/internal/words"
+
 	"golang.org/x/sys/unix"
 
 	"github.com/recordsbot/recordsbot/minutes"
@@ -71,7 +73,7 @@ func checkStore(ctx context.Context, cfg Config, rep *doctorReport) {
 	case have != know:
 		rep.add(secStore, failed(fmt.Sprintf("schema version %d, this recordsbot knows %d", have, know), "run recordsbot serve once to migrate, or check the database's permissions"))
 	case applied.Load() > 0:
-		rep.add(secStore, ok(fmt.Sprintf("migrations current (schema version %d): doctor applied %s, as serve would have", have, plural(int(applied.Load()), "pending migration"))))
+		rep.add(secStore, ok(fmt.Sprintf("migrations current (schema version %d): doctor applied %s, as serve would have", have, words.Count(int(applied.Load()), "pending migration", "pending migrations"))))
 	default:
 		rep.add(secStore, ok(fmt.Sprintf("migrations current (schema version %d)", have)))
 	}
@@ -91,10 +93,10 @@ func searchIndexCheck(ctx context.Context, st *store.Store) check {
 	if err != nil {
 		return failed("cannot read the search backfill's cursor: "+err.Error(), "check the database server and DATABASE_URL")
 	}
-	line := fmt.Sprintf("search index: %s", plural(stats.Docs, "minutes document"))
+	line := fmt.Sprintf("search index: %s", words.Count(stats.Docs, "minutes document", "minutes documents"))
 	switch {
 	case cur.Pages > 0 || cur.Read > 0:
-		line += fmt.Sprintf("; backfill under way (%s, %s read this pass)", plural(cur.Pages, "meetings page"), plural(cur.Read, "minutes document"))
+		line += fmt.Sprintf("; backfill under way (%s, %s read this pass)", words.Count(cur.Pages, "meetings page", "meetings pages"), words.Count(cur.Read, "minutes document", "minutes documents"))
 	case !cur.DoneAt.IsZero():
 		line += "; backfill last finished " + cur.DoneAt.UTC().Format("2006-01-02 15:04 UTC")
 	default:

@@ -133,7 +133,7 @@ func lineWith(t *testing.T, out, prefix string) (string, string) {
 					next = n
 					break
 				}
-				if strings.HasPrefix(n, "✓") || strings.HasPrefix(n, "✗") || strings.HasPrefix(n, "–") || n == "" {
+				if strings.HasPrefix(n, "✓") || strings.HasPrefix(n, "✗") || strings.HasPrefix(n, "!") || strings.HasPrefix(n, "–") || n == "" {
 					break
 				}
 			}
@@ -272,7 +272,7 @@ func TestDoctorBrokenSetUps(t *testing.T) {
 				}
 				return body
 			},
-			line: "✗ GET /actions: envelope data, pagination none, 1 page read, 50 records; action.deadline not found: no overdue flags and no reminders (advisory)",
+			line: "! GET /actions: envelope data, pagination none, 1 page read, 50 records; action.deadline not found: no overdue flags and no reminders (advisory)",
 			fix:  "set RECORDS_FIELD_MAP=action.deadline=target_date (a guess",
 		},
 		{
@@ -293,7 +293,7 @@ func TestDoctorBrokenSetUps(t *testing.T) {
 		{
 			name: "bot not in the report channel",
 			edit: func(_ *testing.T, e *doctorEnv) { e.slack.SetBotInChannel(doctorReportChannel, false) },
-			line: "✗ the bot is not in REMIND_REPORT_CHANNEL C0REPORT: remind's report of unmatched assignees would fail (advisory)",
+			line: "! the bot is not in REMIND_REPORT_CHANNEL C0REPORT: remind's report of unmatched assignees would fail (advisory)",
 			fix:  "/invite @recordsbot",
 		},
 		{
@@ -301,7 +301,7 @@ func TestDoctorBrokenSetUps(t *testing.T) {
 			edit: func(_ *testing.T, e *doctorEnv) {
 				e.slack.InjectFault(slacktest.Fault{Method: "conversations.history", Error: "channel_not_found"})
 			},
-			line: "✗ REMIND_REPORT_CHANNEL C0REPORT not found", fix: "check the ID",
+			line: "! REMIND_REPORT_CHANNEL C0REPORT not found", fix: "check the ID",
 		},
 		{
 			name: "signing secret that is not one",
@@ -330,7 +330,7 @@ func TestDoctorBrokenSetUps(t *testing.T) {
 				e.cfg.PublicURL = closedURL()
 				e.cfg.SlackAppToken = "xapp-1-A0APP-1-abc"
 			},
-			line: "✗ http://127.0.0.1:PORT/healthz did not answer", fix: "start recordsbot serve",
+			line: "! http://127.0.0.1:PORT/healthz did not answer", fix: "start recordsbot serve",
 		},
 		{
 			name: "no records settings at all",
@@ -484,7 +484,7 @@ func TestDoctorShowsDependencies(t *testing.T) {
 	e.cfg.RecordsAPIURL = closedURL() + "/api/v1"
 	out, err := doctorRun(t, e.cfg)
 	require.ErrorIs(t, err, errDoctorFailed)
-	l, _ := lineWith(t, out, `✗ records: down (recordsbot_dependency_up{dependency="records"} 0): records api:`)
+	l, _ := lineWith(t, out, `! records: down (recordsbot_dependency_up{dependency="records"} 0): records api:`)
 	assert.Contains(t, l, "(advisory)", "the Records API section already counts it")
 	lineWith(t, out, `✓ slack: up (recordsbot_dependency_up{dependency="slack"} 1)`)
 }

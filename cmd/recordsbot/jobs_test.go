@@ -74,7 +74,7 @@ func TestJobsReadZoneAndUserMapFromTheOneActionDomain(t *testing.T) {
 	records.AddAction(recordstest.Action{ID: "P-2", Title: "Book the auditors", Status: "open",
 		AssigneeName: "Pat Clerk", AssigneeEmail: "pat@records.example"})
 	sum = job("watch")
-	assert.Contains(t, sum, "; 1 assignment DMs")
+	assert.Contains(t, sum, "; 1 assignment DM")
 	assert.NotContains(t, sum, "match no Slack user", "USER_MAP matched Pat")
 	dms := fake.Messages("DU0PAT")
 	require.Len(t, dms, before+1, "one assignment DM")

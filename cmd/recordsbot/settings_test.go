@@ -160,7 +160,7 @@ func TestDoctorFlagsShapesThatCannotWork(t *testing.T) {
 		"✗ SLACK_BOT_TOKEN does not look like a bot token (xoxb-…)",
 		`✗ ADMIN_USER_IDS: "alice@example.org", "Bob" not Slack user IDs (U… or W…)`,
 		"✗ PUBLIC_URL is http, not https",
-		`✗ REMIND_REPORT_CHANNEL "#reports" is not a channel ID (C… or G…)`,
+		`! REMIND_REPORT_CHANNEL "#reports" is not a channel ID (C… or G…)`,
 	} {
 		lineWith(t, out, want)
 	}
@@ -168,7 +168,7 @@ func TestDoctorFlagsShapesThatCannotWork(t *testing.T) {
 	// In Socket Mode an http PUBLIC_URL only weakens links.
 	cfg.SlackAppToken = "xapp-1"
 	out, _ = doctorRun(t, cfg)
-	l, _ := lineWith(t, out, "✗ PUBLIC_URL is http, not https")
+	l, _ := lineWith(t, out, "! PUBLIC_URL is http, not https")
 	assert.Contains(t, l, "(advisory)")
 }
 

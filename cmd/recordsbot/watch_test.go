@@ -38,7 +38,7 @@ func TestWatchCommand(t *testing.T) {
 		return lastLine(stdout.String())
 	}
 	out := watchRun()
-	assert.Contains(t, out, "baselined 1 follows")
+	assert.Contains(t, out, "baselined 1 follow;")
 	assert.Contains(t, out, "actions baseline taken")
 	assert.Empty(t, fake.Messages("C0FOLLOW"), "following starts now")
 
