@@ -196,24 +196,9 @@ func (fu *followUI) resolveCommittee(ctx context.Context, typed string) (string,
 	return name, known, nil
 }
 
-// matchCommittee picks typed among names: an exact match (ignoring case),
-// else the one name it is a prefix of. When it is a prefix of several,
-// they are returned as ambiguous and name is "".
+// matchCommittee picks typed among names; see minutes.MatchCommittee.
 func matchCommittee(names []string, typed string) (name string, ambiguous []string) {
-	for _, n := range names {
-		if minutes.CommitteeKey(n) == minutes.CommitteeKey(typed) {
-			return n, nil
-		}
-	}
-	for _, n := range names {
-		if committeeMatches(n, typed) {
-			ambiguous = append(ambiguous, n)
-		}
-	}
-	if len(ambiguous) == 1 {
-		return ambiguous[0], nil
-	}
-	return "", ambiguous
+	return minutes.MatchCommittee(names, typed)
 }
 
 // knownCommittees lists the committees of recent meetings (as many pages as

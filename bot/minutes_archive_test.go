@@ -116,8 +116,8 @@ func TestMinutesArchiveFiltersByCommittee(t *testing.T) {
 	h := newHarness(t, withAuditHistory())
 	first := h.fetchPage("", "/minutes?committee=audit", nil)
 	require.Equal(t, http.StatusOK, first.status)
-	assert.Contains(t, first.body, "<h1 id=\"archive-title\">audit minutes</h1>")
-	assert.Contains(t, first.body, `href="minutes/feed.atom?committee=audit"`, "the committee's feed is offered")
+	assert.Contains(t, first.body, "<h1 id=\"archive-title\">Audit minutes</h1>")
+	assert.Contains(t, first.body, `href="minutes/feed.atom?committee=Audit"`, "the committee's feed is offered")
 	ids, _ := h.walkArchive(t, "/minutes?committee=audit")
 	got := map[string]bool{}
 	for _, id := range ids {
@@ -134,11 +134,12 @@ func TestMinutesArchiveEmptyPageWithOlder(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, withAuditHistory())
 	r := h.fetchPage("", "/minutes?committee=nosuch", nil)
-	require.Equal(t, http.StatusOK, r.status)
+	require.Equal(t, http.StatusNotFound, r.status, "no committee with recent minutes")
 	ids, next := archiveIDs(t, r.body)
 	require.Empty(t, ids)
 	require.NotEmpty(t, next, "the history is longer than one page reads")
-	assert.Contains(t, r.body, "No minutes of nosuch among the most recent meetings")
+	assert.Contains(t, r.body, "No committee called “nosuch” has published minutes among the most recent meetings")
+	assert.Contains(t, next, "committee=nosuch")
 	assert.NotContains(t, r.body, "have been published", "an older page may have some")
 }
 
@@ -353,4 +354,94 @@ func TestMinutesArchiveSearchesTheIndex(t *testing.T) {
 			assert.Equal(t, http.StatusOK, r.status, "typed %q", typed)
 		}
 	})
+}
+
+// withFineArts adds a Fine Arts committee with published minutes, so "fin"
+// is the start of two committees' names.
+func withFineArts() harnessOption {
+	return withDataset(func(d *recordstest.Dataset) {
+		day := time.Now().UTC().Truncate(24*time.Hour).AddDate(0, 0, -3)
+		d.Meetings = append(d.Meetings, recordstest.Meeting{ID: "mtg_fine_arts", Title: "Fine Arts meeting", Committee: "Fine Arts", Date: day.Add(18 * time.Hour)})
+		d.Minutes = append(d.Minutes, recordstest.Minutes{MeetingID: "mtg_fine_arts", Status: "approved", Body: "The mural was approved.", UpdatedAt: day.AddDate(0, 0, 1)})
+	})
+}
+
+// The archive and the feed resolve ?committee= as Slack does
+// (minutes.MatchCommittee): exact, else a unique prefix in any case; a
+// prefix is redirected to the committee's own address.
+func TestMinutesArchiveCommitteeByPrefix(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	want := h.visibleIDs("Finance")
+	require.NotEmpty(t, want)
+	for name, typed := range map[string]string{"prefix": "fin", "upper case, spaces": "FIN ", "whole name": "Finance", "other case": "finance"} {
+		r := h.fetchPage("", "/minutes?committee="+url.QueryEscape(typed), nil)
+		require.Equal(t, http.StatusOK, r.status, name)
+		assert.Contains(t, r.body, `<h1 id="archive-title">Finance minutes</h1>`, name)
+		assert.Contains(t, r.body, `<option value="Finance" selected>Finance</option>`, "%s: the menu selects the committee", name)
+		assert.Contains(t, r.body, `href="minutes/feed.atom?committee=Finance"`, "%s: the feed link is canonical", name)
+		ids, _ := archiveIDs(t, r.body)
+		require.NotEmpty(t, ids, name)
+		for _, id := range ids {
+			assert.True(t, want[id], "%s: %s is Finance's", name, id)
+		}
+	}
+
+	// The redirect itself: 302 to the canonical address, other parameters kept.
+	req, err := http.NewRequestWithContext(t.Context(), http.MethodGet, h.http.URL+"/minutes?committee=FIN+&q=budget", nil)
+	require.NoError(t, err)
+	client := *h.http.Client()
+	client.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	resp, err := client.Do(req)
+	require.NoError(t, err)
+	resp.Body.Close()
+	assert.Equal(t, http.StatusFound, resp.StatusCode)
+	assert.Equal(t, "?committee=Finance&q=budget", resp.Header.Get("Location"))
+
+	f := parseAtom(t, h.fetchPage("", "/minutes/feed.atom?committee=fin", nil).body)
+	assert.Equal(t, "Finance minutes", f.Title)
+	require.NotEmpty(t, f.Entries)
+	for _, l := range f.Links {
+		if l.Rel == "self" {
+			assert.Equal(t, "https://records-bot.example.org/minutes/feed.atom?committee=Finance", l.Href)
+		}
+	}
+	for _, e := range f.Entries {
+		id, err := url.PathUnescape(strings.TrimPrefix(e.ID, "https://records-bot.example.org/minutes/"))
+		require.NoError(t, err)
+		assert.True(t, want[id], "feed entry %s is Finance's", id)
+	}
+}
+
+func TestMinutesArchiveAmbiguousCommittee(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, withFineArts())
+	r := h.fetchPage("", "/minutes?committee=fin", nil)
+	require.Equal(t, http.StatusOK, r.status, r.body)
+	assert.Contains(t, r.body, "“fin” is the start of several committees' names")
+	assert.Contains(t, r.body, `<a href="minutes?committee=Finance">Finance minutes</a>`)
+	assert.Contains(t, r.body, `<a href="minutes?committee=Fine%20Arts">Fine Arts minutes</a>`)
+	ids, _ := archiveIDs(t, r.body)
+	assert.Empty(t, ids, "nothing listed until one is picked")
+
+	fa := h.fetchPage("", "/minutes?committee=fine", nil)
+	require.Equal(t, http.StatusOK, fa.status)
+	assert.Contains(t, fa.body, `<h1 id="archive-title">Fine Arts minutes</h1>`)
+
+	feed := h.fetchPage("", "/minutes/feed.atom?committee=fin", nil)
+	assert.Equal(t, http.StatusNotFound, feed.status, "an ambiguous feed is no feed")
+}
+
+func TestMinutesArchiveUnknownCommittee(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	r := h.fetchPage("", "/minutes?committee=nosuch", nil)
+	require.Equal(t, http.StatusNotFound, r.status, r.body)
+	assert.Contains(t, r.body, "No committee called “nosuch” has published minutes")
+	assert.Contains(t, r.body, `<a href="minutes">See all the minutes</a>`)
+	assert.Contains(t, r.body, `<h1 id="archive-title">Minutes</h1>`)
+	assertPageHeaders(t, r)
+
+	feed := h.fetchPage("", "/minutes/feed.atom?committee=nosuch", nil)
+	assert.Equal(t, http.StatusNotFound, feed.status)
 }

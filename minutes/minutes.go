@@ -219,3 +219,26 @@ func CommitteeKey(name string) string { return strings.ToLower(strings.TrimSpace
 func CommitteeMatches(committee, typed string) bool {
 	return strings.HasPrefix(CommitteeKey(committee), CommitteeKey(typed))
 }
+
+// MatchCommittee picks typed among names, the one rule for every place a
+// person names a committee (/minutes follow, the public archive and its
+// feed): an exact match by CommitteeKey, else the one name it is a prefix
+// of (CommitteeMatches). When it is a prefix of several, they are
+// returned, in names' order, as ambiguous and name is ""; when of none,
+// both are empty.
+func MatchCommittee(names []string, typed string) (name string, ambiguous []string) {
+	for _, n := range names {
+		if CommitteeKey(n) == CommitteeKey(typed) {
+			return n, nil
+		}
+	}
+	for _, n := range names {
+		if CommitteeMatches(n, typed) {
+			ambiguous = append(ambiguous, n)
+		}
+	}
+	if len(ambiguous) == 1 {
+		return ambiguous[0], nil
+	}
+	return "", ambiguous
+}

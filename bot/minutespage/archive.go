@@ -7,6 +7,7 @@ import (
 	"html/template"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -49,11 +50,17 @@ type SnippetPart struct {
 
 // archiveDoc is the archive page's content.
 type archiveDoc struct {
-	// Committee is the committee shown (as typed in ?committee=), "" for
+	// Committee is the committee shown, as the records spell it, "" for
 	// all; Committees those the filter offers.
 	Committee  string
 	Committees []string
-	Entries    []archiveEntry
+	// Typed is ?committee= as typed; Unknown is set when it names no
+	// committee with published minutes, Ambiguous when it is the start
+	// of several committees' names (those).
+	Typed     string
+	Unknown   bool
+	Ambiguous []string
+	Entries   []archiveEntry
 	// Next is the query string of the next page; empty on the last.
 	Next string
 	// Query is ?q=; Searched is set when a search ran, SearchOff when
@@ -96,10 +103,36 @@ func (s *Site) Archive() http.HandlerFunc {
 			return
 		}
 		q := r.URL.Query()
-		committee := limitText(q.Get("committee"))
+		typedCommittee := limitText(q.Get("committee"))
 		typed := limitText(q.Get("q"))
-		doc := &archiveDoc{Committee: committee, Query: typed, Quoted: blocks.QuoteQuery(typed), FeedHref: feedHref(committee)}
+		doc := &archiveDoc{Committee: typedCommittee, Typed: typedCommittee, Query: typed, Quoted: blocks.QuoteQuery(typed)}
+		var choice committeeChoice
+		if typedCommittee != "" {
+			choice = s.resolveCommittee(ctx, typedCommittee)
+			switch {
+			case choice.Name != "" && choice.Name != typedCommittee:
+				// A prefix, or the name in another case: sent to the
+				// committee's own address, so what is bookmarked, shared
+				// and offered as the feed is the canonical one. 302, not
+				// 301: "fin" names Finance only until a "Fine Arts"
+				// committee meets, and a permanent redirect would be kept
+				// by browsers past that.
+				q.Set("committee", choice.Name)
+				h := w.Header()
+				h.Set("Location", "?"+q.Encode())
+				h.Set("Cache-Control", cacheNotFound)
+				w.WriteHeader(http.StatusFound)
+				return
+			case choice.Name != "":
+				doc.Committee = choice.Name
+			case len(choice.Ambiguous) > 1:
+				doc.Committee, doc.Ambiguous = "", choice.Ambiguous
+			}
+		}
+		committee := doc.Committee
 		switch {
+		case doc.Ambiguous != nil:
+			// Nothing to list until the person picks one.
 		case typed != "" && s.opts.Search == nil:
 			doc.SearchOff = true
 		case typed != "":
@@ -118,7 +151,7 @@ func (s *Site) Archive() http.HandlerFunc {
 				})
 			}
 		}
-		if !doc.Searched {
+		if !doc.Searched && doc.Ambiguous == nil {
 			page, err := s.svc.Archive(ctx, committee, q.Get("after"))
 			switch {
 			case errors.Is(err, minutes.ErrBadCursor):
@@ -129,6 +162,13 @@ func (s *Site) Archive() http.HandlerFunc {
 				w.Header().Set("Retry-After", "30")
 				s.writeProblem(w, r, http.StatusServiceUnavailable, baseArchive)
 				return
+			}
+			if committee != "" && choice.Name == "" {
+				// Not among the committees with recent minutes: a whole
+				// name whose minutes are older, or no committee at all.
+				committee = entriesCommittee(page.Entries, committee)
+				doc.Committee = committee
+				doc.Unknown = choice.Known && len(page.Entries) == 0 && q.Get("after") == ""
 			}
 			for _, e := range page.Entries {
 				doc.Entries = append(doc.Entries, s.archiveEntry(e))
@@ -141,16 +181,24 @@ func (s *Site) Archive() http.HandlerFunc {
 				doc.Next = "?" + next.Encode()
 			}
 		}
-		// The committee selector is read after the list, as it is the part
-		// the page can do without: on a cold cache the list alone may take
-		// most of the public records budget (bot.PublicLimits), and the
-		// first visitor must get the minutes, not a 503.
-		if latest, err := s.svc.LatestPerCommittee(ctx); err == nil {
-			doc.Committees = committeeNames(latest)
+		if doc.Unknown {
+			doc.Committee = ""
 		}
+		doc.FeedHref = feedHref(doc.Committee)
+		// The committee selector is read after the list when no committee
+		// was asked for, as it is the part the page can do without: on a
+		// cold cache the list alone may take most of the public records
+		// budget (bot.PublicLimits), and the first visitor must get the
+		// minutes, not a 503. With a committee it was read first, to
+		// resolve the name, and is reused.
+		latest := choice.Latest
+		if typedCommittee == "" {
+			latest, _ = s.svc.LatestPerCommittee(ctx)
+		}
+		doc.Committees = committeeNames(latest)
 		title := "Minutes"
-		if committee != "" {
-			title = committee + " minutes"
+		if doc.Committee != "" {
+			title = doc.Committee + " minutes"
 		}
 		if s.opts.OrgName != "" {
 			title += " – " + s.opts.OrgName
@@ -159,7 +207,7 @@ func (s *Site) Archive() http.HandlerFunc {
 		data.Feed, data.Archive = doc.FeedHref, doc
 		// Search results and later pages are for people, not for search
 		// engines' indexes.
-		data.NoIndex = typed != "" || q.Get("after") != ""
+		data.NoIndex = typed != "" || q.Get("after") != "" || doc.Unknown || doc.Ambiguous != nil
 		page, err := execute(archiveTemplate, data)
 		if err != nil {
 			s.opts.Log.ErrorContext(ctx, "minutes archive: render failed", "error", err)
@@ -169,6 +217,17 @@ func (s *Site) Archive() http.HandlerFunc {
 		h := w.Header()
 		h.Set("Content-Type", "text/html; charset=utf-8")
 		h.Set("Cache-Control", "no-cache")
+		if doc.Unknown {
+			// The page, with its list link, but a 404: the address names
+			// no committee with recent minutes (a dormant one's older
+			// minutes are still offered, by the Older minutes link).
+			h.Set("Content-Length", strconv.Itoa(len(page)))
+			w.WriteHeader(http.StatusNotFound)
+			if r.Method != http.MethodHead {
+				_, _ = w.Write(page) // the reader went away; nothing to do
+			}
+			return
+		}
 		h.Set("ETag", etag(page))
 		http.ServeContent(w, r, "", time.Time{}, bytes.NewReader(page))
 	}

@@ -64,8 +64,10 @@ type (
 const feedSummaryMax = 400
 
 // Feed serves the Atom feed: 200 application/atom+xml with the first page
-// of the archive, 404 when PUBLIC_MINUTES is off, 503 when the records
-// service cannot be read.
+// of the archive (?committee= resolved as the archive page resolves it,
+// minutes.MatchCommittee), 404 when PUBLIC_MINUTES is off or ?committee=
+// names no committee or several, 503 when the records service cannot be
+// read.
 func (s *Site) Feed() http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		ctx := r.Context()
@@ -75,12 +77,39 @@ func (s *Site) Feed() http.HandlerFunc {
 			return
 		}
 		committee := limitText(r.URL.Query().Get("committee"))
+		var choice committeeChoice
+		if committee != "" {
+			// A prefix is served as the committee's feed (its self link
+			// the canonical one) rather than redirected: the committee is
+			// already known here, and a reader that keeps the first URL
+			// it was given still gets the right entries.
+			choice = s.resolveCommittee(ctx, committee)
+			if len(choice.Ambiguous) > 1 {
+				// 404, not an empty feed: a reader subscribing to it is
+				// told at once that the address is wrong, where an empty
+				// feed would be accepted and stay silent for ever.
+				s.writeProblem(w, r, http.StatusNotFound, baseRecord)
+				return
+			}
+			if choice.Name != "" {
+				committee = choice.Name
+			}
+		}
 		page, err := s.svc.Archive(ctx, committee, "")
 		if err != nil {
 			s.opts.Log.WarnContext(ctx, "minutes feed: records unavailable", "error", err)
 			w.Header().Set("Retry-After", "30")
 			s.writeProblem(w, r, http.StatusServiceUnavailable, baseRecord)
 			return
+		}
+		if committee != "" && choice.Name == "" {
+			if choice.Known && len(page.Entries) == 0 {
+				// No committee of that name with recent minutes: 404, for
+				// the reason above.
+				s.writeProblem(w, r, http.StatusNotFound, baseRecord)
+				return
+			}
+			committee = entriesCommittee(page.Entries, committee)
 		}
 		body, err := s.feed(siteRoot(s.svc, r), committee, page.Entries)
 		if err != nil {
