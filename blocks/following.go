@@ -102,14 +102,14 @@ func FollowingMessage(f Following) Message {
 		// Where the reader can change it, the digest's schedule is under
 		// its checkbox (an option's description); else on the row.
 		if !f.CanChange && (r.Digest != "" || r.DigestMentions) {
-			text += "\nWeekly digest: " + digestChoice(r.Digest, r.DigestDefault, r.DigestMentions)
+			text += "\nWeekly digest: " + digestChoice(r.Digest, r.DigestDefault, r.DigestMentions, r.Hears[r.DigestOption])
 		}
 		var on []string
 		var options, initial []*slack.OptionBlockObject
 		for _, o := range f.Options {
 			var desc *slack.TextBlockObject
 			if o.Value == r.DigestOption && r.DigestOption != "" {
-				desc = plain(digestWhen(r.Digest, r.DigestDefault, r.DigestMentions))
+				desc = plain(digestWhen(r.Digest, r.DigestDefault, r.DigestMentions, r.Hears[r.DigestOption]))
 			}
 			opt := slack.NewOptionBlockObject(o.Value, plain(o.Label), desc)
 			options = append(options, opt)
@@ -154,17 +154,23 @@ func FollowingMessage(f Following) Message {
 // description of its checkbox (at most 75 characters, which it keeps
 // well within:
 // https://docs.slack.dev/reference/block-kit/composition-objects/option-object).
-func digestWhen(schedule, orgDefault string, mentions bool) string {
+// on is whether its box is ticked: an unticked digest keeps its own
+// schedule, said as what ticking the box brings back.
+func digestWhen(schedule, orgDefault string, mentions, on bool) string {
 	s := "Every " + schedule
 	switch {
-	case schedule == "" && orgDefault == "off":
+	case (schedule == "" || schedule == "off") && orgDefault == "off":
 		s = "Off, as usual here (/minutes follow … digest mon 09:00)"
+	case !on && (schedule == "" || schedule == "off") && orgDefault != "":
+		s = "Off — the usual time is every " + orgDefault
+	case !on && (schedule == "" || schedule == "off"):
+		s = "Off — at the usual time when ticked"
+	case !on:
+		s = "Off — was every " + schedule
 	case schedule == "" && orgDefault != "":
 		s = "Every " + orgDefault + ", the usual time"
 	case schedule == "":
 		s = "At the usual time"
-	case schedule == "off":
-		s = "Off (/minutes follow … digest mon 09:00)"
 	}
 	if mentions {
 		s += ", mentioning the assignees"
@@ -173,9 +179,13 @@ func digestWhen(schedule, orgDefault string, mentions bool) string {
 }
 
 // digestChoice is a follow's digest choice as /minutes following shows it.
-func digestChoice(schedule, orgDefault string, mentions bool) string {
+func digestChoice(schedule, orgDefault string, mentions, on bool) string {
 	s := "`" + Escape(schedule) + "`"
 	switch {
+	case !on && schedule != "" && schedule != "off":
+		s = "off, was `" + Escape(schedule) + "`"
+	case !on:
+		s = "off"
 	case schedule == "" && orgDefault != "":
 		s = "`" + Escape(orgDefault) + "`, the usual time"
 	case schedule == "":

@@ -43,16 +43,16 @@ func TestFollowDigestChoice(t *testing.T) {
 		assert.Contains(t, h.minutesIn(alice, general, "general", "following").all(), "Every mon 09:00, the usual time")
 
 		got = h.minutesIn(alice, general, "general", "follow finance digest off")
-		assert.Contains(t, got.Text, "No weekly digest of *Finance* here")
-		d, err = st.Digest(t.Context(), general, "finance")
-		require.NoError(t, err)
-		assert.Equal(t, "off", d.Schedule)
+		assert.Contains(t, got.Text, "No weekly digest of *Finance* here: its *Weekly digest* box is unticked")
+		list := h.minutesIn(alice, general, "general", "following")
+		_, _, ticked := followBoxes(t, list, "finance")
+		assert.NotContains(t, ticked, store.HearDigest, "digest off: the box unticked")
+		assert.Contains(t, list.all(), "Off — the usual time is every mon 09:00")
 
 		got = h.minutesIn(alice, general, "general", "follow finance digest someday")
 		assert.Contains(t, got.Text, "I didn't understand `someday`")
-		d, err = st.Digest(t.Context(), general, "finance")
-		require.NoError(t, err)
-		assert.Equal(t, "off", d.Schedule, "nothing changed")
+		_, _, ticked = followBoxes(t, h.minutesIn(alice, general, "general", "following"), "finance")
+		assert.NotContains(t, ticked, store.HearDigest, "nothing changed")
 	})
 }
 

@@ -2,6 +2,7 @@ package bot
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -47,18 +48,21 @@ func (fu *followUI) following(ctx context.Context, channelID, userID, note strin
 		Rev:        strconv.FormatInt(fu.now().UnixNano(), 36),
 	}
 	for _, fl := range follows {
+		// The digest's own schedule, chosen with /minutes follow … digest;
+		// a store that fails here only leaves it out.
+		d, err := fu.store.Digest(ctx, channelID, fl.CommitteeKey)
+		if err != nil {
+			d = store.Digest{}
+		}
 		hears := map[string]bool{}
 		for _, o := range hearOptions {
 			hears[o.Value] = fu.defaults.Hears(fl.Choices, o.Value)
 		}
-		row := blocks.FollowRow{Committee: fl.Committee, Key: fl.CommitteeKey, By: fl.By, Since: fl.At, Hears: hears,
-			DigestOption: store.HearDigest, DigestDefault: fu.digestDefault}
-		// The digest's own schedule, chosen with /minutes follow … digest;
-		// a store that fails here only leaves it out.
-		if d, err := fu.store.Digest(ctx, channelID, fl.CommitteeKey); err == nil {
-			row.Digest, row.DigestMentions = d.Schedule, d.Mentions
-		}
-		f.Follows = append(f.Follows, row)
+		// One switch: the box is ticked exactly when the watcher will
+		// post the digest (watch/digest.go honours both).
+		hears[store.HearDigest] = hears[store.HearDigest] && fu.digestScheduled(d.Schedule)
+		f.Follows = append(f.Follows, blocks.FollowRow{Committee: fl.Committee, Key: fl.CommitteeKey, By: fl.By, Since: fl.At, Hears: hears,
+			DigestOption: store.HearDigest, DigestDefault: fu.digestDefault, Digest: d.Schedule, DigestMentions: d.Mentions})
 	}
 	return ephemeral(blocks.FollowingMessage(f))
 }
@@ -92,16 +96,36 @@ func (fu *followUI) choose(ctx context.Context, in *interaction) *reply {
 	if i < 0 {
 		return fu.following(ctx, channel, user, msgChoicesGone)
 	}
+	d, err := fu.store.Digest(ctx, channel, key)
+	if err != nil {
+		return fu.following(ctx, channel, user, fu.say(ctx, "follow choices", err))
+	}
 	ticked := map[string]bool{}
 	for _, o := range act.SelectedOptions {
 		ticked[o.Value] = true
 	}
 	var hears []string
+	extra := ""
 	for _, o := range hearOptions {
+		was := fu.defaults.Hears(follows[i].Choices, o.Value)
+		if o.Value == store.HearDigest {
+			// As the box showed it: on only when a schedule is on too.
+			was = was && fu.digestScheduled(d.Schedule)
+		}
+		if ticked[o.Value] && !was && o.Value == store.HearDigest {
+			note, err := fu.resumeDigest(ctx, channel, key, follows[i].Committee, d)
+			if err != nil {
+				return fu.following(ctx, channel, user, fu.say(ctx, "follow choices", err))
+			}
+			if note != "" {
+				extra = " " + note
+				continue
+			}
+		}
 		if ticked[o.Value] {
 			hears = append(hears, strings.ToLower(o.Label))
 		}
-		if ticked[o.Value] == fu.defaults.Hears(follows[i].Choices, o.Value) {
+		if ticked[o.Value] == was {
 			continue
 		}
 		if _, err := fu.store.SetFollowChoice(ctx, channel, key, o.Value, ticked[o.Value]); err != nil {
@@ -119,5 +143,32 @@ func (fu *followUI) choose(ctx context.Context, in *interaction) *reply {
 	case n > 1:
 		what = strings.Join(hears[:n-1], ", ") + " and " + hears[n-1]
 	}
-	return fu.following(ctx, channel, user, ":white_check_mark: <@"+user+"> changed it: *"+blocks.Escape(follows[i].Committee)+"* now brings "+what+" here.")
+	return fu.following(ctx, channel, user, ":white_check_mark: <@"+user+"> changed it: *"+blocks.Escape(follows[i].Committee)+"* now brings "+what+" here."+extra)
+}
+
+// digestScheduled reports whether a follow's digest schedule (as
+// store.Digest.Schedule keeps it) has a slot: its own day and time, or
+// DIGEST_DEFAULT when it has none and that is not off. "off" is how
+// `digest off` was kept before it became the Weekly digest box.
+func (fu *followUI) digestScheduled(schedule string) bool {
+	return schedule != "off" && (schedule != "" || fu.digestDefault != "off")
+}
+
+// resumeDigest makes ready a digest whose box is being ticked, d being
+// its row. A schedule kept as "off" (before `digest off` became the box)
+// gives way to DIGEST_DEFAULT. When there is no slot at all (no schedule
+// of its own and DIGEST_DEFAULT off) it leaves the box unticked and
+// returns what the channel must do instead.
+func (fu *followUI) resumeDigest(ctx context.Context, channel, key, committee string, d store.Digest) (string, error) {
+	if (d.Schedule == "" || d.Schedule == "off") && fu.digestDefault == "off" {
+		name := blocks.Escape(committee)
+		return fmt.Sprintf(":spiral_calendar_pad: The weekly digest of *%s* has no time here yet (`DIGEST_DEFAULT` is off): `/minutes follow %s digest mon 09:00` chooses one and ticks the box.", name, name), nil
+	}
+	if d.Schedule == "off" {
+		// Also marks it resumed: no back-dated digest.
+		if err := fu.store.SetDigestChoice(ctx, channel, key, "", d.Mentions); err != nil {
+			return "", fmt.Errorf("clear digest off: %w", err)
+		}
+	}
+	return "", nil
 }

@@ -55,14 +55,17 @@ func splitDigest(typed string) (name string, choice *digestChoice, errMsg string
 // setDigest records the channel's digest choice for committee and says
 // so, or says why it could not.
 func (fu *followUI) setDigest(ctx context.Context, channelID, committee, key string, c *digestChoice) string {
+	name := blocks.Escape(committee)
+	if c.schedule == "off" {
+		return fu.digestOff(ctx, channelID, key, name)
+	}
 	if err := fu.store.SetDigestChoice(ctx, channelID, key, c.schedule, c.mentions); err != nil {
 		return fu.say(ctx, "set digest choice", err)
 	}
-	name := blocks.Escape(committee)
 	when := "at the organisation's usual time"
 	switch {
-	case c.schedule == "off", c.schedule == "" && fu.digestDefault == "off":
-		return fmt.Sprintf(":zipper_mouth_face: No weekly digest of *%s* here. `/minutes follow %s digest mon 09:00` brings it back.", name, name)
+	case c.schedule == "" && fu.digestDefault == "off":
+		return fmt.Sprintf(":zipper_mouth_face: No weekly digest of *%s* here: the organisation has none by default. `/minutes follow %s digest mon 09:00` chooses a time.", name, name)
 	case c.schedule == "" && fu.digestDefault != "":
 		when = "every `" + fu.digestDefault + "`, the organisation's usual time"
 	case c.schedule != "":
@@ -102,4 +105,19 @@ func (fu *followUI) tickDigest(ctx context.Context, channelID, key string) (bool
 		return false, fmt.Errorf("tick digest: %w", err)
 	}
 	return true, nil
+}
+
+// digestOff answers `digest off`: it unticks the follow's Weekly digest
+// box, the one switch of the digest, and keeps the channel's own day and
+// time (and mentions), so that ticking the box again resumes it as it
+// was, at its next slot.
+func (fu *followUI) digestOff(ctx context.Context, channelID, key, name string) string {
+	if _, err := fu.store.SetFollowChoice(ctx, channelID, key, store.HearDigest, false); err != nil {
+		return fu.say(ctx, "set digest choice", err)
+	}
+	back := "Tick its *Weekly digest* box in `/minutes following` to bring it back"
+	if d, err := fu.store.Digest(ctx, channelID, key); err == nil && d.Schedule != "" && d.Schedule != "off" {
+		back += " every `" + d.Schedule + "`, as before"
+	}
+	return fmt.Sprintf(":zipper_mouth_face: No weekly digest of *%s* here: its *Weekly digest* box is unticked. %s, or choose a time with `/minutes follow %s digest mon 09:00`.", name, back, name)
 }

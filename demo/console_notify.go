@@ -199,15 +199,14 @@ func (c *console) noDigest(ctx context.Context, committee string) string {
 		return "(no digest)"
 	}
 	i := slices.IndexFunc(follows, func(f store.Follow) bool { return f.CommitteeKey == key })
-	if i >= 0 && !(store.FollowDefaults{}).Hears(follows[i].Choices, store.HearDigest) {
-		return "(no digest: its Weekly digest box is unticked in /minutes following)"
-	}
 	d, err := c.env.store.Digest(ctx, demoChannel, key)
+	// `digest off` unticks the box; "off" is how it was kept before.
+	if i >= 0 && (!(store.FollowDefaults{}).Hears(follows[i].Choices, store.HearDigest) || err == nil && d.Schedule == "off") {
+		return "(no digest: its Weekly digest box is unticked in /minutes following; ticking it brings it back)"
+	}
 	switch {
 	case err != nil:
 		return "(no digest)"
-	case d.Schedule == "off":
-		return fmt.Sprintf("(no digest: #general chose digest off; /minutes follow %s digest brings it back)", committee)
 	case d.Schedule != "":
 		return fmt.Sprintf("(no digest: #general chose its own time, %s; /minutes follow %s digest goes back to the usual one)", d.Schedule, committee)
 	}

@@ -31,7 +31,7 @@ func TestDemoDigestSaysWhyNot(t *testing.T) {
 		"digest finance", "/minutes follow finance digest fri 16:30", "digest finance", "/minutes follow finance digest",
 		"/minutes following", "click 3", "digest finance")
 	require.NoError(t, err, all)
-	assert.Contains(t, out["digest finance"], "no digest: #general chose digest off")
+	assert.Contains(t, out["digest finance"], "no digest: its Weekly digest box is unticked", "digest off unticks the box")
 	assert.Contains(t, out["digest finance#2"], "no digest: #general chose its own time, fri 16:30")
 	assert.Contains(t, out["digest finance#3"], "no digest: its Weekly digest box is unticked")
 	assert.NotContains(t, all, "had this week's already")

@@ -115,7 +115,11 @@ func TestRunAgainstTheBot(t *testing.T) {
 	})
 	require.NoError(t, err)
 	t.Log(r)
-	assert.InDelta(t, 40, r.Sent, 15, "about Rate × Duration requests")
+	// The schedule is Rate × Duration = 40 ticks; a busy machine loses
+	// ticks (time.Ticker drops what its reader is too late for), so only
+	// the upper bound is the generator's own promise.
+	assert.Positive(t, r.Sent)
+	assert.LessOrEqual(t, r.Sent+r.Dropped, 41, "never more than Rate × Duration requests")
 	assert.Equal(t, r.Sent, r.Status[http.StatusOK], "every signed command is answered 200: %v", r.Status)
 	assert.Zero(t, r.Errors)
 	assert.Zero(t, r.Dropped)
