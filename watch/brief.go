@@ -241,19 +241,44 @@ func (p *poll) briefMessage(ctx context.Context, f store.Follow, m apiclient.Mee
 	// The latest minutes: the committee's newest visible minutes in the
 	// search index, which every poll keeps up to date (watch/index.go)
 	// whatever it read this time, so a brief links the same minutes from
-	// poll to poll and newer ones as soon as they are published. The
-	// index lists by committee prefix; the key is matched here.
-	hits, err := p.deps.Store.SearchMinutes(ctx, store.MinutesQuery{Committee: f.CommitteeKey}, 0, 50)
+	// poll to poll and newer ones as soon as they are published.
+	h, err := p.latestIndexed(ctx, f.CommitteeKey, m.ID)
 	if err != nil {
 		p.log.WarnContext(ctx, "watch: could not look up a committee's latest minutes", "committee", f.CommitteeKey, "error", err)
 		whole = false
 	}
-	for _, h := range hits.Hits {
-		if h.MeetingID != m.ID && minutes.CommitteeKey(h.Committee) == f.CommitteeKey {
-			b.LatestMinutes = h.Title
-			b.LatestURL = p.deps.Minutes.URL(h.MeetingID, &apiclient.Minutes{URL: h.URL})
-			break
-		}
+	if h != nil {
+		b.LatestMinutes = h.Title
+		b.LatestURL = p.deps.Minutes.URL(h.MeetingID, &apiclient.Minutes{URL: h.URL})
 	}
 	return blocks.BriefMessage(b), whole, nil
 }
+
+// latestIndexed is the newest indexed minutes of the committee keyed key,
+// other than meeting skip's; nil when it has none. The index lists by
+// committee prefix, newest first, so the minutes of committees whose names
+// begin with this one's ("Finance" and "Finance Audit") come in between:
+// pages are read until the key matches or the list ends, a few at most
+// (latestPages), each one query of the store and no records call.
+func (p *poll) latestIndexed(ctx context.Context, key, skip string) (*store.MinutesHit, error) {
+	const page = 50
+	for i := range latestPages {
+		hits, err := p.deps.Store.SearchMinutes(ctx, store.MinutesQuery{Committee: key}, i*page, page)
+		if err != nil {
+			return nil, err
+		}
+		for _, h := range hits.Hits {
+			if h.MeetingID != skip && minutes.CommitteeKey(h.Committee) == key {
+				return &h, nil
+			}
+		}
+		if !hits.More {
+			break
+		}
+	}
+	return nil, nil
+}
+
+// latestPages bounds the pages latestIndexed reads: 20 pages are 1,000
+// minutes of namesake committees, more than any organisation keeps.
+const latestPages = 20

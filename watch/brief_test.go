@@ -1,6 +1,7 @@
 package watch_test
 
 import (
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -272,5 +273,34 @@ func TestBriefOverdueFirst(t *testing.T) {
 		require.True(t, overdue >= 0 && soon >= 0 && undated >= 0, "all three shown: %s", text)
 		assert.Less(t, overdue, soon, "overdue first")
 		assert.Less(t, soon, undated, "undated last")
+	})
+}
+
+// TestBriefLatestMinutesPastNamesakes: the index lists minutes by
+// committee prefix, so a committee whose name begins with the followed
+// one's ("Finance Audit") can have many newer minutes in between; the
+// brief still links Finance's own latest minutes.
+func TestBriefLatestMinutesPastNamesakes(t *testing.T) {
+	t.Parallel()
+	eachEngine(t, func(t *testing.T, e engine) {
+		env := newEnv(t, e)
+		w := env.watcher("w1")
+		env.followNow(w, finChannel, "Finance")
+		m := nextFinance(env)
+		env.records.AddMeeting(m)
+		env.mustPoll(w) // indexes Finance's November minutes (M-2)
+		for i := range 120 {
+			require.NoError(t, w.deps.Store.IndexMinutes(t.Context(), store.MinutesDoc{
+				MeetingID: fmt.Sprintf("FA-%d", i), Title: fmt.Sprintf("Finance Audit %d", i), Committee: "Finance Audit",
+				Date: env.today.AddDate(0, 0, -1).Add(-time.Duration(i) * time.Minute), Body: "The audit plan.",
+			}))
+		}
+
+		env.clock.set(m.Date.Add(-24 * time.Hour))
+		require.Equal(t, 1, env.mustPoll(w).Briefs)
+		got := env.briefs(finChannel)
+		require.Len(t, got, 1)
+		assert.Contains(t, got[0].text, "Latest minutes: <https://bot.example.org/minutes/M-2|Finance Committee, November>")
+		assert.NotContains(t, got[0].text, "Finance Audit")
 	})
 }
