@@ -70,10 +70,14 @@ func BriefMessage(b Brief) Message {
 	var agenda []string
 	for _, it := range b.Agenda {
 		l := inline(cmp.Or(it.Title, "(untitled)"), 200)
+		// An item's own number is its bullet ("1. Apologies", not
+		// "• 1. Apologies"); items without one get the bullet.
 		if it.Number != "" {
 			l = inline(it.Number, 10) + ". " + l
+		} else {
+			l = "• " + l
 		}
-		agenda = append(agenda, "• "+l)
+		agenda = append(agenda, l)
 	}
 	if len(agenda) == 0 {
 		bl = append(bl, section("*Agenda*\nNo agenda in the records yet."))

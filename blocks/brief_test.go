@@ -32,3 +32,18 @@ func TestBriefMessage(t *testing.T) {
 	require.NoError(t, CheckMessage(empty))
 	assertGolden(t, "brief_empty", posted(empty, BriefMetadata("brief/C0FIN/finance/M-4", "M-4", day(2026, 4, 9))))
 }
+
+// An agenda item's own number is its bullet; an item without one gets "•".
+func TestBriefAgendaNumbersAreTheBullets(t *testing.T) {
+	t.Parallel()
+	m := BriefMessage(Brief{Committee: "Finance", Title: "Finance Committee, May", Date: day(2026, 5, 14),
+		Agenda: []BriefAgendaItem{{Number: "1", Title: "Apologies"}, {Title: "Any other business"}}})
+	require.NoError(t, CheckMessage(m))
+	var all string
+	for _, b := range m.Blocks {
+		all += textOf(b)
+	}
+	assert.Contains(t, all, `\n1. Apologies\n• Any other business`)
+	assert.NotContains(t, all, "• 1.")
+}
+
