@@ -46,4 +46,3 @@ func TestBriefAgendaNumbersAreTheBullets(t *testing.T) {
 	assert.Contains(t, all, `\n1. Apologies\n• Any other business`)
 	assert.NotContains(t, all, "• 1.")
 }
-

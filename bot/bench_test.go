@@ -85,19 +85,7 @@ func actionsRequester(b *testing.B, n int, cfg bot.Config) (func() *httptest.Res
 	w := testworld.Start(b, benchDataset(n), []slacktest.User{{ID: "U0001", Name: "user1", Email: "user1@example.org"}},
 		recordstest.WithPageSize(100000))
 	srv := testbot.Start(b, w, cfg, bot.Deps{}).Server
-	send := &slacktest.Sender{Secret: testSecret}
-	body := send.CommandForm(slacktest.Command{User: slacktest.User{ID: "U0001", Name: "user1"}, Command: "/actions", Text: "open"}, "http://127.0.0.1:1/hook").Encode()
-	ts := time.Now().Unix()
-	sig := slacktest.Sign(testSecret, ts, []byte(body))
-	return func() *httptest.ResponseRecorder {
-		req := httptest.NewRequest(http.MethodPost, "/slack/events", strings.NewReader(body))
-		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-		req.Header.Set("X-Slack-Request-Timestamp", fmt.Sprint(ts))
-		req.Header.Set("X-Slack-Signature", sig)
-		w := httptest.NewRecorder()
-		srv.ServeHTTP(w, req)
-		return w
-	}, w.Records
+	return presignedActions(srv), w.Records
 }
 
 func benchActions(b *testing.B, n int, cached bool) {
