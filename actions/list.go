@@ -71,19 +71,19 @@ func newSharedList(r Records, ttl time.Duration, now func() time.Time) *sharedLi
 func (l *sharedList) get(ctx context.Context, st apiclient.Status) (*apiclient.ActionList, error) {
 	if l.off && st != "" && st != All {
 		// No cache to share: ask for just the one status.
-		return l.load(ctx, string(st), false, true)
+		return l.load(ctx, string(st), showable)
 	}
 	switch {
 	case st == "" || st == "active":
-		return l.load(ctx, activeKey, false, true)
+		return l.load(ctx, activeKey, showable)
 	case st == All:
 		return l.all(ctx)
 	}
 	if StillToDo(st) {
 		// One of the active statuses: the shared list holds it.
-		return l.load(ctx, activeKey, false, true)
+		return l.load(ctx, activeKey, showable)
 	}
-	return l.load(ctx, string(st), false, true)
+	return l.load(ctx, string(st), showable)
 }
 
 // peek returns the list get would return for st when it is cached and
@@ -107,7 +107,7 @@ const All apiclient.Status = "all"
 func (l *sharedList) all(ctx context.Context) (*apiclient.ActionList, error) {
 	out := &apiclient.ActionList{}
 	for _, key := range []string{activeKey, string(apiclient.StatusComplete), string(apiclient.StatusDeferred), string(apiclient.StatusCancelled)} {
-		part, err := l.load(ctx, key, false, true)
+		part, err := l.load(ctx, key, showable)
 		if err != nil {
 			return nil, err
 		}
@@ -118,11 +118,23 @@ func (l *sharedList) all(ctx context.Context) (*apiclient.ActionList, error) {
 	return out, nil
 }
 
-// load returns the list under key (activeKey or a status), fetching it
-// when past its TTL or when fresh is set; with stale, a list past its TTL
-// is returned while a background refresh runs (for lists shown to people,
-// not for the re-read before a change).
-func (l *sharedList) load(ctx context.Context, key string, fresh, stale bool) (*apiclient.ActionList, error) {
+// age is how old a list load may return.
+type age int
+
+const (
+	// showable: a list past its TTL is returned while a background
+	// refresh runs (lists shown to people).
+	showable age = iota
+	// withinTTL: a list past its TTL is fetched first (the re-read
+	// before a change).
+	withinTTL
+	// fetched: the list is fetched whatever its age.
+	fetched
+)
+
+// load returns the list under key (activeKey or a status), as old as
+// maxAge allows.
+func (l *sharedList) load(ctx context.Context, key string, maxAge age) (*apiclient.ActionList, error) {
 	fetch := func(ctx context.Context) (*apiclient.ActionList, error) {
 		statuses := []apiclient.Status{apiclient.Status(key)}
 		if key == activeKey {
@@ -152,9 +164,9 @@ func (l *sharedList) load(ctx context.Context, key string, fresh, stale bool) (*
 	switch {
 	case l.off:
 		return fetch(ctx)
-	case fresh:
+	case maxAge == fetched:
 		return l.lists.Load(ctx, key, fetch)
-	case stale:
+	case maxAge == showable:
 		return l.lists.GetStale(ctx, key, fetch)
 	}
 	return l.lists.Get(ctx, key, fetch)
@@ -176,7 +188,11 @@ func (l *sharedList) find(ctx context.Context, id string) (apiclient.Action, boo
 				return a, true, nil
 			}
 		}
-		list, err := l.load(ctx, key, i == 1, false)
+		maxAge := withinTTL
+		if i == 1 {
+			maxAge = fetched
+		}
+		list, err := l.load(ctx, key, maxAge)
 		if err != nil {
 			return apiclient.Action{}, false, err
 		}

@@ -95,10 +95,10 @@ func (c *clicks) clickSearchMore(ctx context.Context, in *interaction, value str
 		return
 	}
 	if !ok {
-		c.respond(ctx, in, notice(msgStaleButton), false)
+		c.tell(ctx, in, notice(msgStaleButton))
 		return
 	}
-	c.respond(ctx, in, c.mins.searchPage(ctx, typed, offset), true)
+	c.redraw(ctx, in, c.mins.searchPage(ctx, typed, offset))
 }
 
 func snippetParts(in []store.SnippetPart) []blocks.SearchPart {

@@ -40,7 +40,7 @@ func (c *clicks) clickSetting(ctx context.Context, in *interaction, actionID, va
 	note, _ := c.settings.saveSetting(ctx, in.User.ID, actionID, value)
 	if in.Container.Type != "view" {
 		// Only the Home tab has these controls; answer anyway.
-		c.respond(ctx, in, notice(note), false)
+		c.tell(ctx, in, notice(note))
 		return
 	}
 	c.answerOnHome(ctx, in, homeState{settingsNote: note})
@@ -94,12 +94,12 @@ func (su *settingsUI) saveSetting(ctx context.Context, user, actionID, value str
 func (c *clicks) clickNotifyStop(ctx context.Context, in *interaction, kind string) {
 	action := map[string]string{blocks.NotifyReminders: blocks.ActionSettingsRemind, blocks.NotifyAssignments: blocks.ActionSettingsAssignDMs}[kind]
 	if action == "" {
-		c.respond(ctx, in, notice(msgStaleButton), false)
+		c.tell(ctx, in, notice(msgStaleButton))
 		return
 	}
 	note, saved := c.settings.saveSetting(ctx, in.User.ID, action, "off")
 	if !saved || in.Container.Type == "view" || in.Container.IsEphemeral || in.Message == nil {
-		c.respond(ctx, in, notice(note), false)
+		c.tell(ctx, in, notice(note))
 		return
 	}
 	note = ":white_check_mark: " + map[string]string{
@@ -108,13 +108,13 @@ func (c *clicks) clickNotifyStop(ctx context.Context, in *interaction, kind stri
 	}[kind] + " Turn them back on under *Notifications* on my Home tab."
 	replaced, ok := blocks.ReplaceNotifyButtons(in.Message.Blocks, note, c.acts.revs.next())
 	if !ok {
-		c.respond(ctx, in, notice(note), false)
+		c.tell(ctx, in, notice(note))
 		return
 	}
 	err := c.updateMessage(ctx, in.channelID(), in.Message.TS, cmp.Or(in.Message.Text, note), blocks.RawBlocks(replaced))
 	if err != nil && !echoUnreadable(err) {
 		c.log.ErrorContext(ctx, "stop these: chat.update failed", "error", err)
-		c.respond(ctx, in, notice(note), false)
+		c.tell(ctx, in, notice(note))
 	}
 }
 
@@ -131,5 +131,5 @@ func (c *clicks) clickNotifySettings(ctx context.Context, in *interaction) {
 		q := url.Values{"team": {in.Team.ID}, "id": {in.APIAppID}, "tab": {"home"}}
 		text += " <slack://app?" + q.Encode() + "|Open it now>."
 	}
-	c.respond(ctx, in, notice(text), false)
+	c.tell(ctx, in, notice(text))
 }

@@ -159,43 +159,43 @@ func (c *clicks) click(ctx context.Context, in *interaction, actionID, value str
 	case actionID == blocks.ActionActionsMore:
 		var q actionsQuery
 		if err := json.Unmarshal([]byte(value), &q); err != nil {
-			c.respond(ctx, in, notice(msgStaleButton), false)
+			c.tell(ctx, in, notice(msgStaleButton))
 			return
 		}
-		c.respond(ctx, in, c.acts.actionsPage(ctx, in.User.ID, q, nil), true)
+		c.redraw(ctx, in, c.acts.actionsPage(ctx, in.User.ID, q, nil))
 	case actionID == blocks.ActionMeetingsNext:
 		var cur meetingsCursor
 		if err := json.Unmarshal([]byte(value), &cur); err != nil {
-			c.respond(ctx, in, notice(msgStaleButton), false)
+			c.tell(ctx, in, notice(msgStaleButton))
 			return
 		}
-		c.respond(ctx, in, c.mins.meetingsPage(ctx, cur), true)
+		c.redraw(ctx, in, c.mins.meetingsPage(ctx, cur))
 	case actionID == blocks.ActionMeetingActions:
 		// The Actions button of a minutes announcement: the meeting's
 		// actions, to the clicker only, as /actions meeting <id> shows them.
-		c.respond(ctx, in, c.acts.actionsPage(ctx, in.User.ID, actionsQuery{Meeting: value}, nil), false)
+		c.tell(ctx, in, c.acts.actionsPage(ctx, in.User.ID, actionsQuery{Meeting: value}, nil))
 	case actionID == blocks.ActionDigestMine:
 		// "My actions here" under a weekly digest: the clicker's own
 		// actions of its committee, to them only, with the usual buttons.
-		c.respond(ctx, in, c.acts.actionsPage(ctx, in.User.ID, actionsQuery{Committee: value}, nil), false)
+		c.tell(ctx, in, c.acts.actionsPage(ctx, in.User.ID, actionsQuery{Committee: value}, nil))
 	case actionID == blocks.ActionMeetingAgenda:
 		m, err := c.mins.records.GetMeeting(ctx, value)
 		if err != nil {
-			c.respond(ctx, in, notice(c.meetingErrorText(ctx, value, err)), false)
+			c.tell(ctx, in, notice(c.meetingErrorText(ctx, value, err)))
 			return
 		}
-		c.respond(ctx, in, ephemeral(blocks.Meeting(meetingRow(m))), false)
+		c.tell(ctx, in, ephemeral(blocks.Meeting(meetingRow(m))))
 	case actionID == blocks.ActionMeetingMinutes:
 		e, err := c.mins.svc.Read(ctx, value)
 		if err != nil {
-			c.respond(ctx, in, notice(c.meetingErrorText(ctx, value, err)), false)
+			c.tell(ctx, in, notice(c.meetingErrorText(ctx, value, err)))
 			return
 		}
 		if e.Minutes == nil {
-			c.respond(ctx, in, notice(fmt.Sprintf(":page_facing_up: *%s* has no published minutes yet.", blocks.Escape(e.Meeting.Name()))), false)
+			c.tell(ctx, in, notice(fmt.Sprintf(":page_facing_up: *%s* has no published minutes yet.", blocks.Escape(e.Meeting.Name()))))
 			return
 		}
-		c.respond(ctx, in, c.mins.minutesReply(e, ""), false)
+		c.tell(ctx, in, c.mins.minutesReply(e, ""))
 	case actionID == blocks.ActionMinutesShare:
 		c.clickShare(ctx, in, value)
 	case actionID == blocks.ActionSearchMore:
@@ -213,35 +213,60 @@ func (c *clicks) click(ctx context.Context, in *interaction, actionID, value str
 	case actionID == blocks.ActionNotifySettings:
 		c.clickNotifySettings(ctx, in)
 	case actionID == blocks.ActionFollowChoices:
-		c.respond(ctx, in, c.mins.follow.choose(ctx, in), true)
+		c.redraw(ctx, in, c.mins.follow.choose(ctx, in))
 	case actionID == blocks.ActionOpenLink:
 		// A link button: Slack opens the URL; nothing to do.
 	default:
 		c.log.InfoContext(ctx, "interaction: unknown action", "action_id", actionID)
-		c.respond(ctx, in, notice(msgStaleButton), false)
+		c.tell(ctx, in, notice(msgStaleButton))
 	}
 }
 
 const msgStaleButton = ":thinking_face: I don't recognise that button (the message may be from an older version of recordsbot). Run the command again to get a fresh one."
 
-// respond answers the clicker: replacing the message the button was on
-// (replace) or as a new ephemeral message. From the App Home, which has no
-// response_url, the note is shown at the top of the Home tab.
-func (c *clicks) respond(ctx context.Context, in *interaction, r *reply, replace bool) {
-	if in.View.Type == "modal" {
+// tell answers the clicker with a new message, leaving the one the button
+// was on as it was; redraw replaces that message. Where the answer shows
+// is decided by where the click came from (clickedOn), each its own path.
+func (c *clicks) tell(ctx context.Context, in *interaction, r *reply) {
+	c.answer(ctx, in, r, keepOriginal)
+}
+
+// redraw answers the clicker by replacing the message the button was on;
+// see tell.
+func (c *clicks) redraw(ctx context.Context, in *interaction, r *reply) {
+	c.answer(ctx, in, r, replaceOriginal)
+}
+
+// original is what a click's answer does with the message the button was
+// on.
+type original bool
+
+const (
+	keepOriginal    original = false
+	replaceOriginal original = true
+)
+
+func (c *clicks) answer(ctx context.Context, in *interaction, r *reply, orig original) {
+	switch {
+	case in.View.Type == "modal":
 		// A modal has no response_url, and its answer would not show on
 		// the Home tab behind it: the modal says it instead.
 		c.noteInSearchModal(ctx, in, r.Text)
-		return
+	case in.Container.Type == "view" || in.ResponseURL == "":
+		// The App Home has no response_url: the note is shown at the top
+		// of the Home tab.
+		c.answerOnHome(ctx, in, homeState{note: r.Text})
+	default:
+		c.answerByResponseURL(ctx, in, r, orig)
 	}
-	if in.Container.Type == "view" || in.ResponseURL == "" {
-		text := r.Text
-		c.answerOnHome(ctx, in, homeState{note: text})
-		return
-	}
+}
+
+// answerByResponseURL answers a click on a message through its
+// response_url, ephemerally, replacing the message when orig says so.
+func (c *clicks) answerByResponseURL(ctx context.Context, in *interaction, r *reply, orig original) {
 	out := *r
 	out.ResponseType = slack.ResponseTypeEphemeral
-	out.ReplaceOriginal = replace
+	out.ReplaceOriginal = bool(orig)
 	if err := c.post(ctx, in.ResponseURL, &out); err != nil {
 		c.log.ErrorContext(ctx, "interaction: response_url failed", "error", err)
 	}
@@ -277,7 +302,7 @@ func (c *clicks) clickStatus(ctx context.Context, in *interaction, value string)
 	to, id, pageCtx, ok := parseStatusValue(value)
 	if !ok {
 		c.log.WarnContext(ctx, "interaction: bad status value", "user", in.User.ID)
-		c.respond(ctx, in, notice(msgStaleButton), false)
+		c.tell(ctx, in, notice(msgStaleButton))
 		return
 	}
 	actor := in.User.ID
@@ -286,7 +311,7 @@ func (c *clicks) clickStatus(ctx context.Context, in *interaction, value string)
 		return // the first click of a double click updates the message
 	}
 	if err != nil || oc != actions.Changed {
-		c.respond(ctx, in, notice(c.acts.statusOutcomeText(ctx, id, a, to, oc, err)), false)
+		c.tell(ctx, in, notice(c.acts.statusOutcomeText(ctx, id, a, to, oc, err)))
 		return
 	}
 	now := c.now()
@@ -311,19 +336,19 @@ func (c *clicks) clickStatus(ctx context.Context, in *interaction, value string)
 		// Slack leaves an ephemeral message out of the payload; redraw the
 		// page the button was on, from the query its value carries.
 		if q, qok := parseContext(pageCtx); qok {
-			c.respond(ctx, in, c.acts.actionsPage(ctx, actor, q, &clicked{action: a, change: change}), true)
+			c.redraw(ctx, in, c.acts.actionsPage(ctx, actor, q, &clicked{action: a, change: change}))
 			return
 		}
 	}
 	if !ok {
 		msg := blocks.Notice(done)
 		msg.Blocks = append(msg.Blocks, blocks.ActionRowBlocks(row)...)
-		c.respond(ctx, in, ephemeral(msg), false)
+		c.tell(ctx, in, ephemeral(msg))
 		return
 	}
 	raw := blocks.RawBlocks(newBlocks)
 	if in.Container.IsEphemeral {
-		c.respond(ctx, in, &reply{Text: done, Blocks: raw}, true)
+		c.redraw(ctx, in, &reply{Text: done, Blocks: raw})
 		return
 	}
 	// The bot's own message in a channel or DM (a reminder).
@@ -349,7 +374,7 @@ func (c *clicks) clickStatus(ctx context.Context, in *interaction, value string)
 		c.log.ErrorContext(ctx, "interaction: chat.update failed", "error", err)
 		// The change was made; say so honestly even though the message
 		// could not be refreshed.
-		c.respond(ctx, in, notice(done+" (I couldn't refresh the message above; run `/actions` to see the current list.)"), false)
+		c.tell(ctx, in, notice(done+" (I couldn't refresh the message above; run `/actions` to see the current list.)"))
 	}
 }
 
@@ -368,7 +393,7 @@ func (c *clicks) clickShare(ctx context.Context, in *interaction, meetingID stri
 		err = fmt.Errorf("minutes of %s: %w", meetingID, apiclient.ErrNotFound)
 	}
 	if err != nil {
-		c.respond(ctx, in, notice(c.meetingErrorText(ctx, meetingID, err)), false)
+		c.tell(ctx, in, notice(c.meetingErrorText(ctx, meetingID, err)))
 		return
 	}
 	msg := blocks.Minutes(func() blocks.MinutesView {
@@ -385,16 +410,16 @@ func (c *clicks) clickShare(ctx context.Context, in *interaction, meetingID stri
 	if err != nil {
 		switch code := slackapi.ErrorCode(err); {
 		case code == "not_in_channel", code == "channel_not_found":
-			c.respond(ctx, in, notice(cantPostHere(code, channel, in.Channel.Name, blocks.Escape(c.mins.minutesURL(e.Meeting.ID, e.Minutes)))), false)
+			c.tell(ctx, in, notice(cantPostHere(code, channel, in.Channel.Name, blocks.Escape(c.mins.minutesURL(e.Meeting.ID, e.Minutes)))))
 		case slackapi.Refused(err):
 			c.log.ErrorContext(ctx, "share minutes: chat.postMessage refused", "error", err)
-			c.respond(ctx, in, notice(msgShareRefused), false)
+			c.tell(ctx, in, notice(msgShareRefused))
 		default:
-			c.respond(ctx, in, notice(c.shareOutcome(ctx, channel, key, shared, err)), false)
+			c.tell(ctx, in, notice(c.shareOutcome(ctx, channel, key, shared, err)))
 		}
 		return
 	}
-	c.respond(ctx, in, notice(shared), true)
+	c.redraw(ctx, in, notice(shared))
 }
 
 // What a person is told when sharing minutes did not plainly work.

@@ -215,18 +215,8 @@ func (p *poll) dm(ctx context.Context, g *dmGroup) once.Outcome {
 	return o
 }
 
-// row is a as the assignee sees it in a list of their own: status buttons,
-// no name, the overdue mark; the same shape the bot's /actions rows have.
+// row is a as its assignee sees it (the DM goes to them): the actions
+// domain's one rule, the same row /actions and reminders draw.
 func (p *poll) row(a *apiclient.Action) blocks.ActionRow {
-	return blocks.ActionRow{
-		ID:              a.ID,
-		Title:           a.Title,
-		Status:          string(a.Status),
-		Deadline:        a.Deadline,
-		DeadlineHasTime: a.DeadlineHasTime,
-		Overdue:         actions.Due(a, p.now, p.zone, nil, 0) == actions.Overdue,
-		Meeting:         cmp.Or(a.MeetingTitle, a.MeetingID),
-		Committee:       a.Committee,
-		CanChange:       true,
-	}
+	return blocks.RowOf(a, actions.AssigneeView(actions.Due(a, p.now, p.zone, nil, 0)), nil)
 }
