@@ -67,7 +67,7 @@ type followUI struct {
 	digestDefault string
 	isAdmin       func(userID string) bool
 	// who tells guests, who may not change follows, from members.
-	who func(ctx context.Context, userID string) (actions.Member, error)
+	who   func(ctx context.Context, userID string) (actions.Member, error)
 	now   func() time.Time // for the render revision of /minutes following
 	log   *slog.Logger
 	say   say
