@@ -238,7 +238,7 @@ func TestCostWithLongHistory(t *testing.T) {
 				opts = append(opts, recordstest.WithETags())
 			}
 			srv, w, url := costServer(t, ds, opts...)
-			activeCalls, activeBytes, activeRows := fetchOnce(t, srv, url, w, actions.Active...)
+			activeCalls, activeBytes, activeRows := fetchOnce(t, srv, url, w, actions.Active()...)
 			require.Equal(t, costActive, activeRows)
 
 			f := simulateMinute(t, srv, url, w)

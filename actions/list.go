@@ -138,7 +138,7 @@ func (l *sharedList) load(ctx context.Context, key string, maxAge age) (*apiclie
 	fetch := func(ctx context.Context) (*apiclient.ActionList, error) {
 		statuses := []apiclient.Status{apiclient.Status(key)}
 		if key == activeKey {
-			statuses = Active
+			statuses = active
 		}
 		out := &apiclient.ActionList{}
 		for _, st := range statuses {

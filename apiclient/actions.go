@@ -95,7 +95,7 @@ func decodeStatus(s *arena, dst *Status, v *fastjson.Value) bool {
 	if len(b) == 0 {
 		return false
 	}
-	for _, st := range Statuses {
+	for _, st := range statuses {
 		if len(b) == len(st) && bytes.EqualFold(b, []byte(st)) {
 			*dst = st
 			return true

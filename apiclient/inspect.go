@@ -279,7 +279,7 @@ func (in *Inspection) setScope(scope string, err error) {
 
 // countActions counts the actions of each documented status.
 func (c *Client) countActions(ctx context.Context, in *Inspection, pages int) {
-	for _, st := range Statuses {
+	for _, st := range statuses {
 		l, _, err := c.listActions(ctx, st, pages, false, nil)
 		if err != nil {
 			in.Counts.ActionCountsExact = false

@@ -2,6 +2,7 @@ package apiclient
 
 import (
 	"encoding/json"
+	"slices"
 	"time"
 )
 
@@ -19,8 +20,11 @@ const (
 	StatusDeferred   Status = "deferred"
 )
 
-// Statuses lists the documented action statuses in a stable order.
-var Statuses = []Status{StatusOpen, StatusInProgress, StatusComplete, StatusCancelled, StatusDeferred}
+// Statuses returns the documented action statuses in a stable order, a new
+// slice each call.
+func Statuses() []Status { return slices.Clone(statuses) }
+
+var statuses = []Status{StatusOpen, StatusInProgress, StatusComplete, StatusCancelled, StatusDeferred}
 
 // Valid reports whether s is one of the documented action statuses.
 func (s Status) Valid() bool {

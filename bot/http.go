@@ -93,7 +93,12 @@ func handleSlack(s *Server) verifiedHandler {
 			// SlashCommandParse reads r.PostForm; handing it the form
 			// parsed above keeps slack-go's field mapping without a second
 			// parse of the body.
-			cmd, _ := slack.SlashCommandParse(&http.Request{Form: form, PostForm: form})
+			cmd, err := slack.SlashCommandParse(&http.Request{Form: form, PostForm: form})
+			if err != nil {
+				s.log.WarnContext(ctx, "slack request: malformed slash command", "error", err)
+				http.Error(w, "malformed slash command", http.StatusBadRequest)
+				return
+			}
 			writeAck(ctx, w, s.log, s.dispatchSlash(ctx, cmd))
 		default:
 			s.log.WarnContext(ctx, "slack request: neither command, payload nor event")

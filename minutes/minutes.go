@@ -17,6 +17,7 @@ import (
 
 	"github.com/recordsbot/recordsbot/apiclient"
 	"github.com/recordsbot/recordsbot/internal/cache"
+	"github.com/recordsbot/recordsbot/store"
 )
 
 // Records is what the minutes domain needs of the records service;
@@ -217,8 +218,9 @@ func (s *Service) PageID(link string) (id string, ok bool) {
 // CommitteeKey is how the store names a committee (a follow's key, the
 // announcements' grouping, the Home tab's one row per committee): the
 // name as the records spell it, trimmed and lowercased, so "Finance",
-// "finance" and " Finance " are one committee.
-func CommitteeKey(name string) string { return strings.ToLower(strings.TrimSpace(name)) }
+// "finance" and " Finance " are one committee. It is the search index's
+// own key (store.CommitteeKey), so a follow and the index agree.
+func CommitteeKey(name string) string { return store.CommitteeKey(name) }
 
 // CommitteeMatches reports whether committee is what a person typed:
 // case-insensitive, space around either ignored, and a prefix is enough

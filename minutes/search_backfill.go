@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/recordsbot/recordsbot/apiclient"
+	"github.com/recordsbot/recordsbot/internal/retry"
 )
 
 // BackfillState is the name of the backfill's cursor in the store's state.
@@ -111,18 +112,7 @@ func (b *Backfill) defaults() {
 		b.Now = time.Now
 	}
 	if b.Sleep == nil {
-		b.Sleep = sleep
-	}
-}
-
-func sleep(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
+		b.Sleep = retry.Sleep
 	}
 }
 

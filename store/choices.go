@@ -15,8 +15,11 @@ const (
 	HearBriefs    = "briefs"    // the pre-meeting brief
 )
 
-// Hearable lists what a follow can hear, in the order it is shown.
-var Hearable = []string{HearDrafts, HearApprovals, HearDigest, HearBriefs}
+// Hearable returns what a follow can hear, in the order it is shown, a new
+// slice each call.
+func Hearable() []string { return slices.Clone(hearable) }
+
+var hearable = []string{HearDrafts, HearApprovals, HearDigest, HearBriefs}
 
 // FollowChoices are a follow's own choices of what its channel hears; nil
 // is the organisation's default.
@@ -58,13 +61,13 @@ func ParseFollowDefaults(s string) (FollowDefaults, error) {
 		if w == "" {
 			continue
 		}
-		if !slices.Contains(Hearable, w) {
-			return FollowDefaults{}, fmt.Errorf("has %q, which is not one of %s", w, strings.Join(Hearable, ", "))
+		if !slices.Contains(hearable, w) {
+			return FollowDefaults{}, fmt.Errorf("has %q, which is not one of %s", w, strings.Join(hearable, ", "))
 		}
 		on[w] = true
 	}
 	var d FollowDefaults
-	for _, h := range Hearable {
+	for _, h := range hearable {
 		if !on[h] {
 			d.Off = append(d.Off, h)
 		}
@@ -89,7 +92,7 @@ func (d FollowDefaults) Hears(c FollowChoices, what string) bool {
 // Errors: ErrInvalid for a what not in Hearable; ErrUnavailable when the
 // store is down.
 func (s *Store) SetFollowChoice(ctx context.Context, channelID, committeeKey, what string, on bool) (bool, error) {
-	if !slices.Contains(Hearable, what) {
+	if !slices.Contains(hearable, what) {
 		return false, fmt.Errorf("set follow choice %q: %w", what, ErrInvalid)
 	}
 	if what == HearDigest && on {

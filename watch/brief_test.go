@@ -12,7 +12,6 @@ import (
 
 	"github.com/recordsbot/recordsbot/apiclient/recordstest"
 	"github.com/recordsbot/recordsbot/store"
-	"github.com/recordsbot/recordsbot/watch"
 )
 
 // briefs are the pre-meeting briefs posted in channel, oldest first.
@@ -246,8 +245,6 @@ func TestBriefFollowsWhatItShows(t *testing.T) {
 		assert.NotContains(t, env.briefs(finChannel)[0].text, "Any other business")
 	})
 }
-
-var _ = watch.Config{}
 
 // TestBriefOverdueFirst: each person's open actions in the brief come as
 // in the digest, overdue first, then soonest, undated last, whatever the

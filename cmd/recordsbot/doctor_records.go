@@ -273,7 +273,7 @@ func bestMember(hints []string, unmapped []apiclient.UnmappedField, used map[str
 // countsCheck summarises the records seen.
 func countsCheck(in *apiclient.Inspection) (check, bool) {
 	var parts []string
-	for _, st := range apiclient.Statuses {
+	for _, st := range apiclient.Statuses() {
 		if n, ok := in.Counts.ActionsByStatus[st]; ok {
 			parts = append(parts, fmt.Sprintf("%d %s", n, st))
 		}

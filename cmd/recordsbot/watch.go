@@ -101,7 +101,13 @@ func startBackfill(ctx context.Context, a *app, st *store.Store) (stop func()) {
 	})
 	ctx, cancel := context.WithCancel(ctx)
 	var wg sync.WaitGroup
-	wg.Go(func() { _ = b.Run(ctx) })
+	wg.Go(func() {
+		// Run ends only with ctx; anything but its cancellation by stop
+		// (or serve's end) is worth a line.
+		if err := b.Run(ctx); err != nil && !errors.Is(err, context.Canceled) {
+			a.log.ErrorContext(ctx, "search backfill ended", "error", err)
+		}
+	})
 	return func() {
 		cancel()
 		wg.Wait() // the store is serve's, closed after this
