@@ -11,6 +11,8 @@ import (
 	"github.com/slack-go/slack"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/recordsbot/recordsbot/minutes"
 )
 
 // controls describes the status controls of a row, one string per
@@ -209,9 +211,12 @@ func TestInjection(t *testing.T) {
 		ID: "A-1", Title: evil, Status: evil, Meeting: evil, Committee: evil, Assignee: evil,
 		Deadline: now, CanChange: true, Changed: &Change{By: evil, At: now, Status: evil},
 	}
-	minutes := MinutesView{
-		MeetingID: "M-1", Title: evil, Committee: evil, Date: now, Body: evil + "\n\n" + evil,
-		URL: "https://records.example.org/m/1", Shareable: true, SharedBy: evil,
+	minutesView := MinutesView{
+		Display: minutes.Display{
+			MeetingID: "M-1", Title: evil, Committee: evil, Date: now, Body: evil + "\n\n" + evil,
+			URL: "https://records.example.org/m/1",
+		},
+		Shareable: true, SharedBy: evil,
 	}
 	meeting := MeetingRow{
 		ID: "M-1", Reference: evil, Title: evil, Committee: evil, Date: now, Location: evil,
@@ -224,14 +229,14 @@ func TestInjection(t *testing.T) {
 	}{
 		{"actions", payload(Actions(list))},
 		{"actions empty", payload(Actions(ActionList{Title: evil, Empty: evil}))},
-		{"minutes", payload(Minutes(minutes))},
+		{"minutes", payload(Minutes(minutesView))},
 		{"meetings", payload(Meetings(MeetingList{Title: evil, Meetings: []MeetingRow{meeting}}))},
 		{"meetings empty", payload(Meetings(MeetingList{Title: evil, Empty: evil}))},
 		{"meeting", payload(Meeting(meeting))},
-		{"home", Home(HomeView{User: evil, Actions: list, Minutes: []MinutesView{minutes}, Unmapped: Escape(evil), RecordsError: Escape(evil)})}, // notes are mrkdwn: the bot escapes what they quote
+		{"home", Home(HomeView{User: evil, Actions: list, Minutes: []MinutesView{minutesView}, Unmapped: Escape(evil), RecordsError: Escape(evil)})}, // notes are mrkdwn: the bot escapes what they quote
 		{"home empty", Home(HomeView{Actions: ActionList{Empty: evil}})},
 		{"reminder", payload(ReminderMessage(Reminder{User: evil, Overdue: []ActionRow{row}, DueSoon: []ActionRow{row}}))},
-		{"unfurl", UnfurlMinutes(minutes)},
+		{"unfurl", UnfurlMinutes(minutesView)},
 	}
 	for _, tc := range outputs {
 		t.Run(tc.name, func(t *testing.T) {

@@ -7,6 +7,8 @@ import (
 	"github.com/slack-go/slack"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/recordsbot/recordsbot/minutes"
 )
 
 // posted is a message as the watcher posts it: text, blocks and metadata.
@@ -100,7 +102,7 @@ func FuzzWatcherMessages(f *testing.F) {
 	f.Add("Finance Committee, March", "Finance", "Present: all.\n\nAgreed.", "https://x.example/m", "M-7", "A-1", true)
 	f.Add("<!channel>", "<#C1|x>", strings.Repeat("long ", 2000), "javascript:alert(1)", strings.Repeat("I", 3000), "", false)
 	f.Fuzz(func(t *testing.T, title, committee, body, url, meetingID, actionID string, draft bool) {
-		v := MinutesView{MeetingID: meetingID, Title: title, Committee: committee, Body: body, URL: url, Draft: draft, Date: now}
+		v := MinutesView{Display: minutes.Display{MeetingID: meetingID, Title: title, Committee: committee, Body: body, URL: url, Draft: draft, Date: now}}
 		for _, m := range []Message{
 			AnnouncementMessage(Announcement{Minutes: v}),
 			AnnouncementMessage(Announcement{Minutes: v, NowApproved: true}),

@@ -9,7 +9,7 @@ import (
 
 	"github.com/slack-go/slack"
 
-	"github.com/recordsbot/recordsbot/apiclient"
+	"github.com/recordsbot/recordsbot/minutes"
 )
 
 // Action IDs of the interactive elements. The bot routes clicks by them, so
@@ -140,20 +140,11 @@ type ActionList struct {
 	Read, Available int
 }
 
-// MinutesView is a meeting's minutes as shown in Slack.
+// MinutesView is a meeting's minutes as shown in Slack: what the minutes
+// domain decided to show (minutes.Display; its Body's opening is shown as
+// Slack text, see Mrkdwn) and how this message offers it.
 type MinutesView struct {
-	MeetingID   string
-	Title       string
-	Committee   string
-	Date        time.Time
-	DateHasTime bool
-	Draft       bool
-	// Body is the minutes as the record has them, in Format (Markdown,
-	// which reads plain text as it is, unless FormatHTML); its opening is
-	// shown as Slack text (see Mrkdwn).
-	Body   string
-	Format apiclient.BodyFormat
-	URL    string // link to the full minutes; empty: no link
+	minutes.Display
 	// Shareable adds the "Share in channel" button (ephemeral replies).
 	Shareable bool
 	// SharedBy, when set, adds "Shared by @user" (the message posted to a

@@ -7,6 +7,7 @@ import (
 
 	"github.com/recordsbot/recordsbot/internal/clocktime"
 	"github.com/recordsbot/recordsbot/internal/golden"
+	"github.com/recordsbot/recordsbot/minutes"
 	"github.com/slack-go/slack"
 	"github.com/stretchr/testify/assert"
 )
@@ -75,15 +76,17 @@ func withContext(rows []ActionRow, context string) []ActionRow {
 
 func sampleMinutes() MinutesView {
 	return MinutesView{
-		MeetingID: "M-7",
-		Title:     "Finance Committee, March",
-		Committee: "Finance",
-		Date:      day(2026, 2, 26),
-		Body: "Present: A. Jones (chair), B. Patel, C. Wu.\n\n\n" +
-			"1. Apologies were received from D. Smith.\r\n\r\n" +
-			"2. The budget for 2026/27 was discussed & agreed subject to <minor> changes.\n\n" +
-			"3. Any other business: none.",
-		URL:       "https://records.example.org/meetings/M-7/minutes?format=html&lang=en",
+		Display: minutes.Display{
+			MeetingID: "M-7",
+			Title:     "Finance Committee, March",
+			Committee: "Finance",
+			Date:      day(2026, 2, 26),
+			Body: "Present: A. Jones (chair), B. Patel, C. Wu.\n\n\n" +
+				"1. Apologies were received from D. Smith.\r\n\r\n" +
+				"2. The budget for 2026/27 was discussed & agreed subject to <minor> changes.\n\n" +
+				"3. Any other business: none.",
+			URL: "https://records.example.org/meetings/M-7/minutes?format=html&lang=en",
+		},
 		Shareable: true,
 	}
 }
@@ -167,7 +170,7 @@ func TestGolden(t *testing.T) {
 		MoreOffset: 2,
 		Minutes: []MinutesView{
 			sampleMinutes(),
-			{Title: "Events Committee, February", Committee: "Events", Date: day(2026, 2, 10), Draft: true, URL: "javascript:alert(1)"},
+			{Display: minutes.Display{Title: "Events Committee, February", Committee: "Events", Date: day(2026, 2, 10), Draft: true, URL: "javascript:alert(1)"}},
 		},
 	}
 

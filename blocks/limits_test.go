@@ -10,6 +10,8 @@ import (
 	"github.com/slack-go/slack"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/recordsbot/recordsbot/minutes"
 )
 
 // raw is a block written as JSON.
@@ -202,13 +204,15 @@ func stressRows(n int) []ActionRow {
 
 func stressMinutes() MinutesView {
 	return MinutesView{
-		MeetingID: strings.Repeat("m", 2000),
-		Title:     hostile(5000),
-		Committee: hostile(5000),
-		Date:      now,
-		Draft:     true,
-		Body:      strings.Repeat(hostile(3000)+"\n\n\n", 400),
-		URL:       "https://records.example.org/" + strings.Repeat("a", 2900),
+		Display: minutes.Display{
+			MeetingID: strings.Repeat("m", 2000),
+			Title:     hostile(5000),
+			Committee: hostile(5000),
+			Date:      now,
+			Draft:     true,
+			Body:      strings.Repeat(hostile(3000)+"\n\n\n", 400),
+			URL:       "https://records.example.org/" + strings.Repeat("a", 2900),
+		},
 		Shareable: true,
 		SharedBy:  hostile(100),
 	}

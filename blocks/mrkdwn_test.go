@@ -11,6 +11,7 @@ import (
 
 	"github.com/recordsbot/recordsbot/apiclient"
 	"github.com/recordsbot/recordsbot/internal/slackapi/slacktest"
+	"github.com/recordsbot/recordsbot/minutes"
 )
 
 // richMarkdown is minutes as records write them: headings, bold, lists
@@ -58,10 +59,10 @@ const richHTML = `<h1>Finance Committee, 18 November 2026</h1>
 func TestMinutesGoldenMarkdownAndHTML(t *testing.T) {
 	t.Parallel()
 	for name, v := range map[string]MinutesView{
-		"minutes_markdown": {MeetingID: "M-9", Title: "Finance Committee, November", Committee: "Finance", Date: day(2026, 11, 18),
-			Body: richMarkdown, URL: "https://records-bot.example.org/minutes/M-9", Shareable: true},
-		"minutes_html": {MeetingID: "M-9", Title: "Finance Committee, November", Committee: "Finance", Date: day(2026, 11, 18),
-			Body: richHTML, Format: apiclient.FormatHTML, Draft: true},
+		"minutes_markdown": {Display: minutes.Display{MeetingID: "M-9", Title: "Finance Committee, November", Committee: "Finance", Date: day(2026, 11, 18),
+			Body: richMarkdown, URL: "https://records-bot.example.org/minutes/M-9"}, Shareable: true},
+		"minutes_html": {Display: minutes.Display{MeetingID: "M-9", Title: "Finance Committee, November", Committee: "Finance", Date: day(2026, 11, 18),
+			Body: richHTML, Format: apiclient.FormatHTML, Draft: true}},
 	} {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()

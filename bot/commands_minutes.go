@@ -52,10 +52,7 @@ func (mu *minutesUI) commandMinutes(ctx context.Context, cmd command) *reply {
 }
 
 func (mu *minutesUI) minutesReply(e minutes.Entry, sharedBy string) *reply {
-	v := mu.svc.View(e)
-	v.Shareable = sharedBy == ""
-	v.SharedBy = sharedBy
-	return ephemeral(blocks.Minutes(v))
+	return ephemeral(blocks.Minutes(blocks.MinutesView{Display: mu.svc.View(e), Shareable: sharedBy == "", SharedBy: sharedBy}))
 }
 
 // committeeMatches reports whether committee is what the user typed; see

@@ -144,7 +144,7 @@ func (f *unfurler) unfurl(ctx context.Context, ev *slackevents.LinkSharedEvent, 
 			f.log.DebugContext(ctx, "unfurl: no published minutes", "meeting", id)
 			continue
 		}
-		unfurls[l.URL] = blocks.UnfurlMinutes(f.mins.svc.View(e))
+		unfurls[l.URL] = blocks.UnfurlMinutes(blocks.MinutesView{Display: f.mins.svc.View(e)})
 	}
 	if len(unfurls) == 0 {
 		return

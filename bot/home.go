@@ -139,7 +139,7 @@ func (h *homeUI) build(ctx context.Context, user string, st homeState) slack.Hom
 		}
 	}
 	for _, e := range latest {
-		v.Minutes = append(v.Minutes, h.mins.svc.View(e))
+		v.Minutes = append(v.Minutes, blocks.MinutesView{Display: h.mins.svc.View(e)})
 	}
 	v.Notifications = h.settings.homeNotifications(ctx, user, st.settingsNote)
 	v.Search = h.mins.search != nil

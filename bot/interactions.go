@@ -403,11 +403,7 @@ func (c *clicks) clickShare(ctx context.Context, in *interaction, meetingID stri
 		c.tell(ctx, in, notice(c.meetingErrorText(ctx, meetingID, err)))
 		return
 	}
-	msg := blocks.Minutes(func() blocks.MinutesView {
-		v := c.mins.svc.View(e)
-		v.SharedBy = in.User.ID
-		return v
-	}())
+	msg := blocks.Minutes(blocks.MinutesView{Display: c.mins.svc.View(e), SharedBy: in.User.ID})
 	channel := in.channelID()
 	key := shareKey(in)
 	_, _, err = c.slack.PostMessageContext(ctx, channel, slack.MsgOptionText(msg.Text, false), slack.MsgOptionBlocks(msg.Blocks...),

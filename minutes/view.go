@@ -1,21 +1,39 @@
 package minutes
 
 import (
-	"github.com/recordsbot/recordsbot/blocks"
+	"time"
+
+	"github.com/recordsbot/recordsbot/apiclient"
 )
 
-// View is a meeting's minutes as Slack shows them, in a /minutes reply,
-// an announcement, an unfurl or the Home tab: the meeting's name, its
-// date (or, for a meeting without one, the minutes' own), the body as
-// the record has it (blocks writes it as Slack text), and the link to
-// the full minutes (URL). e.Minutes must not be nil.
-func (s *Service) View(e Entry) blocks.MinutesView {
+// Display is a meeting's minutes as every surface shows them (a /minutes
+// reply, an announcement, an unfurl, the Home tab, a page): plain values,
+// which package blocks draws for Slack, so the domain knows nothing of
+// Block Kit.
+type Display struct {
+	MeetingID   string
+	Title       string
+	Committee   string
+	Date        time.Time
+	DateHasTime bool
+	Draft       bool
+	// Body is the minutes as the record has them, in Format (Markdown,
+	// which reads plain text as it is, unless FormatHTML).
+	Body   string
+	Format apiclient.BodyFormat
+	URL    string // link to the full minutes; empty: no link
+}
+
+// View is the Display of e: the meeting's name, its date (or, for a
+// meeting without one, the minutes' own), the body as the record has it,
+// and the link to the full minutes (URL). e.Minutes must not be nil.
+func (s *Service) View(e Entry) Display {
 	m, min := e.Meeting, e.Minutes
 	date, hasTime := m.Date, m.DateHasTime
 	if date.IsZero() {
 		date, hasTime = min.Date, true
 	}
-	return blocks.MinutesView{
+	return Display{
 		MeetingID:   m.ID,
 		Title:       m.Name(),
 		Committee:   m.Committee,

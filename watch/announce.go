@@ -349,5 +349,5 @@ func (p *poll) approve(ctx context.Context, channel, ts string, m apiclient.Meet
 // view is the minutes as an announcement shows them, as the bot's
 // /minutes shows them (minutes.Service.View).
 func (p *poll) view(m apiclient.Meeting, min *apiclient.Minutes) blocks.MinutesView {
-	return p.deps.Minutes.View(minutes.Entry{Meeting: &m, Minutes: min})
+	return blocks.MinutesView{Display: p.deps.Minutes.View(minutes.Entry{Meeting: &m, Minutes: min})}
 }
