@@ -27,16 +27,22 @@ type Pruned struct {
 	// Announcements is announcements last updated before the cut-off,
 	// of meetings older than the watcher reads.
 	Announcements int64
+	// CalendarEvents is calendar events no feed has shown since the
+	// cut-off; CalendarTokens private calendar tokens neither made nor
+	// polled since.
+	CalendarEvents, CalendarTokens int64
 }
 
 // String is the counts as "pruned 3 ledger entries, 0 seen actions, 1
-// announcement".
+// announcements, 0 calendar events, 0 calendar tokens".
 func (p Pruned) String() string {
-	return fmt.Sprintf("pruned %d ledger entries, %d seen actions, %d announcements", p.Ledger, p.SeenActions, p.Announcements)
+	return fmt.Sprintf("pruned %d ledger entries, %d seen actions, %d announcements, %d calendar events, %d calendar tokens",
+		p.Ledger, p.SeenActions, p.Announcements, p.CalendarEvents, p.CalendarTokens)
 }
 
 // PruneBefore deletes what is older than before and no longer needed:
-// done ledger entries (Prune), seen actions and announcements. Claims not
+// done ledger entries (Prune), seen actions, announcements, calendar
+// events and unused private calendar tokens. Claims not
 // done, follows, settings and the watcher's state are kept. Errors:
 // ErrUnavailable when the store is down; what went before an error is
 // counted.
@@ -53,8 +59,11 @@ func (s *Store) PruneBefore(ctx context.Context, before time.Time) (Pruned, erro
 	if err != nil {
 		return p, s.wrap("prune announcements", err)
 	}
-	p.Announcements, err = res.RowsAffected()
-	return p, s.wrap("prune announcements", err)
+	if p.Announcements, err = res.RowsAffected(); err != nil {
+		return p, s.wrap("prune announcements", err)
+	}
+	p.CalendarEvents, p.CalendarTokens, err = s.pruneCalendar(ctx, before)
+	return p, err
 }
 
 // PruneDaily runs PruneBefore(now − retention) at most once per UTC day

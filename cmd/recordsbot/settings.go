@@ -31,6 +31,7 @@ type settings struct {
 	port          int
 	publicURL     string
 	publicMinutes bool
+	publicCal     bool   // PUBLIC_CALENDAR
 	orgName       string // ORG_NAME, trimmed
 
 	admins           []string // trimmed, no blanks
@@ -96,6 +97,7 @@ func parseSettings(c Config, sub string) (*settings, configErrors) {
 		port:               c.Port,
 		publicURL:          strings.TrimSpace(c.PublicURL),
 		publicMinutes:      c.PublicMinutes,
+		publicCal:          c.PublicCalendar,
 		orgName:            strings.TrimSpace(c.OrgName),
 		cacheTTL:           c.ActionsCacheTTL,
 		remindDays:         c.RemindDays,
