@@ -291,8 +291,11 @@ func (c *clicks) clickStatus(ctx context.Context, in *interaction, value string)
 	}
 	now := c.now()
 	change := &blocks.Change{By: actor, At: now, Status: string(to)}
-	me, _ := c.acts.dom.Who(ctx, actor)
-	row := c.acts.actionRow(&a, now, me.Zone, c.acts.dom.CanChange(me, &a), !me.Owns(a.Assignee), change)
+	seen, err := c.acts.dom.ChangerView(ctx, actor, &a, now)
+	if err != nil {
+		c.log.WarnContext(ctx, "interaction: actor lookup failed after a status change", "error", err)
+	}
+	row := c.acts.row(&a, seen, change)
 	done := fmt.Sprintf(":white_check_mark: *%s* %s.", blocks.Escape(a.Title), blocks.StatusDone(string(to)))
 
 	if in.Container.Type == "view" {

@@ -41,8 +41,11 @@ func (u *actionsUI) commandSetStatus(ctx context.Context, caller, id string, to 
 		return notice(u.statusOutcomeText(ctx, id, a, to, oc, err))
 	}
 	now := u.now()
-	me, _ := u.dom.Who(ctx, caller)
-	row := u.actionRow(&a, now, me.Zone, true, false, &blocks.Change{By: caller, At: now, Status: string(to)})
+	seen, err := u.dom.ChangerView(ctx, caller, &a, now)
+	if err != nil {
+		u.log.WarnContext(ctx, "status change: actor lookup failed after the change", "error", err)
+	}
+	row := u.row(&a, seen, &blocks.Change{By: caller, At: now, Status: string(to)})
 	text := fmt.Sprintf(":white_check_mark: *%s* %s.", blocks.Escape(a.Title), blocks.StatusDone(string(to)))
 	msg := blocks.Notice(text)
 	msg.Blocks = append(msg.Blocks, blocks.ActionRowBlocks(row)...)

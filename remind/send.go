@@ -243,7 +243,7 @@ func (j *remindJob) reminder(r *recipient, due []*apiclient.Action, now time.Tim
 	for _, a := range due {
 		// The recipient is the assignee, so the row has its buttons and no
 		// name, exactly as the row a click redraws.
-		row := blocks.RowOf(a, status(a) == actions.Overdue, true, false, nil)
+		row := blocks.RowOf(a, actions.AssigneeView(status(a)), nil)
 		if row.Overdue {
 			rem.Overdue = append(rem.Overdue, row)
 		} else {

@@ -27,6 +27,7 @@ type Config struct {
 	PublicMinutes       bool          `envconfig:"PUBLIC_MINUTES" default:"true" desc:"serve the public minutes pages: /minutes/{id}, the archive /minutes and its feed /minutes/feed.atom"`
 	PublicCalendar      bool          `envconfig:"PUBLIC_CALENDAR" default:"false" desc:"serve the public meeting calendars: /calendar.ics (every committee) and /calendar/{committee}.ics; people's private deadline calendars work without it"`
 	OrgName             string        `envconfig:"ORG_NAME" desc:"the organisation's name, shown on the public minutes pages, in print and in their feed"`
+	OrgLanguage         string        `envconfig:"ORG_LANGUAGE" default:"en" desc:"the language of channel posts, of public pages whose reader accepts none of the shipped languages, and of people whose Slack locale is not shipped: en, fr, de or es"`
 	AdminUserIDs        []string      `envconfig:"ADMIN_USER_IDS" desc:"comma-separated Slack user IDs who may change any action"`
 	ActionsVisibility   string        `envconfig:"ACTIONS_VISIBILITY" default:"own" desc:"whose actions members may list: own (their own; ADMIN_USER_IDS see anyone's) or organisation (every full member sees anyone's); Slack guests only ever see their own"`
 	UserMap             string        `envconfig:"USER_MAP" desc:"comma-separated assignee=SLACKID pairs for people whose records identity is not their Slack email"`

@@ -11,6 +11,7 @@ import (
 	"github.com/recordsbot/recordsbot/actions"
 	"github.com/recordsbot/recordsbot/apiclient"
 	"github.com/recordsbot/recordsbot/bot"
+	"github.com/recordsbot/recordsbot/internal/lang"
 	"github.com/recordsbot/recordsbot/store"
 	"github.com/recordsbot/recordsbot/watch"
 )
@@ -31,8 +32,9 @@ type settings struct {
 	port          int
 	publicURL     string
 	publicMinutes bool
-	publicCal     bool   // PUBLIC_CALENDAR
-	orgName       string // ORG_NAME, trimmed
+	publicCal     bool      // PUBLIC_CALENDAR
+	orgName       string    // ORG_NAME, trimmed
+	orgLanguage   lang.Lang // ORG_LANGUAGE; English when unset
 
 	admins           []string // trimmed, no blanks
 	visibility       actions.Visibility
@@ -178,6 +180,11 @@ func parseSettings(c Config, sub string) (*settings, configErrors) {
 	// under, so the default and a chosen time are the same kind of value.
 	if remindAt != "" && store.CheckRemindAt(remindAt) != nil {
 		bad("REMIND_AT", "must be a time of day such as 09:00 (HH:MM), got %q", c.RemindAt)
+	}
+	if code := strings.TrimSpace(c.OrgLanguage); code != "" {
+		if s.orgLanguage, err = lang.Parse(code); err != nil {
+			bad("ORG_LANGUAGE", "must be one of the shipped languages (%s), got %q", lang.Codes(), c.OrgLanguage)
+		}
 	}
 	s.zone = time.UTC
 	if tz := strings.TrimSpace(c.RecordsTimezone); tz != "" {

@@ -1,0 +1,308 @@
+// Package lang is recordsbot's one catalogue of the words people read, in
+// every language it ships, and the rules that choose a language and format
+// numbers, plurals and dates in it.
+//
+// Every user-facing sentence the bot writes to Slack or a public page is a
+// [Key] looked up here: [Lang.T] for plain text, [Lang.F] for text with
+// named placeholders, [Lang.N] for text whose words depend on a count (the
+// plural form chosen by CLDR's rules for that language, from
+// golang.org/x/text). A language is one file (en.go, fr.go, …) holding a
+// [Catalogue]; catalogue_test.go checks that every key is in every
+// language with the same placeholders and every plural form CLDR asks for.
+// docs/languages.md says how to add a string or a language.
+//
+// Nothing here does I/O, so package blocks can use it freely; templates use
+// [FuncMap] or the methods of the [Lang] in their data. Logs and doctor stay
+// English and do not use this package.
+package lang
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+
+	"golang.org/x/text/feature/plural"
+	"golang.org/x/text/language"
+	"golang.org/x/text/message"
+	"golang.org/x/text/number"
+)
+
+// Key names one message of the catalogue, "surface.what" ("row.due",
+// "actions.empty"). Keys are written as string literals at the call site;
+// TestKeysUsedExist finds every literal key in the code and checks that
+// English has it.
+type Key string
+
+// Catalogue is one language's messages. Strings holds plain messages,
+// Plurals the messages whose wording depends on a count. A message may
+// name placeholders in braces ("Due {date}"), filled by the arguments of
+// [Lang.F] and [Lang.N]; "{n}" in a plural message is the count, formatted
+// for the language.
+type Catalogue struct {
+	// Code is the language's BCP 47 base code: "en", "fr".
+	Code string
+	// Name is the language's own name for itself: "Français".
+	Name string
+	// Aliases maps a command word in this language to the English keyword
+	// it stands for ("en-retard" → "overdue"). English keywords always
+	// work; aliases are listed in help.
+	Aliases map[string]string
+	// Strings are the plain messages.
+	Strings map[Key]string
+	// Plurals are the messages chosen by count.
+	Plurals map[Key]Plural
+}
+
+// Plural is one message in each CLDR plural form a language uses. Other is
+// always required; which others are depends on the language (English and
+// German: One; French: One, which covers 0 and 1). A form the language does
+// not use is ignored.
+type Plural struct {
+	Zero, One, Two, Few, Many, Other string
+}
+
+// form returns the message for f, falling back to Other.
+func (p Plural) form(f plural.Form) string {
+	var s string
+	switch f {
+	case plural.Zero:
+		s = p.Zero
+	case plural.One:
+		s = p.One
+	case plural.Two:
+		s = p.Two
+	case plural.Few:
+		s = p.Few
+	case plural.Many:
+		s = p.Many
+	}
+	if s == "" {
+		return p.Other
+	}
+	return s
+}
+
+// shipped are the languages people can read recordsbot in; the first is
+// the default. Adding a language is adding its file and its line here.
+var shipped = [...]*Catalogue{&english, &french, &german, &spanish}
+
+// Lang is a language recordsbot ships. The zero value is English.
+type Lang uint8
+
+// English is the zero Lang, the language of the code and of the tests.
+const English Lang = 0
+
+// Pseudo is a pseudo-language for tests only: every English message
+// accented and bracketed ("⟦Ðüé {date}⟧"), so a test that renders a
+// surface in it can find English that escaped the catalogue. It is never
+// chosen by Parse, ForLocale or Negotiate.
+const Pseudo Lang = 255
+
+// Shipped returns the languages recordsbot ships, English first.
+func Shipped() []Lang {
+	out := make([]Lang, len(shipped))
+	for i := range shipped {
+		out[i] = Lang(i)
+	}
+	return out
+}
+
+// catalogue is l's messages; an unknown l reads English.
+func (l Lang) catalogue() *Catalogue {
+	if l == Pseudo {
+		return pseudo()
+	}
+	if int(l) < len(shipped) {
+		return shipped[l]
+	}
+	return &english
+}
+
+// Code is l's BCP 47 code: "en", "fr". Pseudo's is "en-XA".
+func (l Lang) Code() string { return l.catalogue().Code }
+
+// Name is l's name in itself: "English", "Français".
+func (l Lang) Name() string { return l.catalogue().Name }
+
+// String is l's code.
+func (l Lang) String() string { return l.Code() }
+
+// Tag is l as a golang.org/x/text language tag.
+func (l Lang) Tag() language.Tag {
+	if l == Pseudo {
+		return language.English
+	}
+	return tags[l.valid()]
+}
+
+// valid is l, or English when l is not shipped.
+func (l Lang) valid() Lang {
+	if int(l) < len(shipped) {
+		return l
+	}
+	return English
+}
+
+// tags are the shipped languages' tags, in shipped's order.
+var tags = func() []language.Tag {
+	t := make([]language.Tag, len(shipped))
+	for i, c := range shipped {
+		t[i] = language.MustParse(c.Code)
+	}
+	return t
+}()
+
+// T is the plain message k in l. A key l lacks reads in English, and a key
+// English lacks reads as the key itself, so a mistake shows rather than
+// blanking a sentence (the catalogue tests keep both from shipping).
+func (l Lang) T(k Key) string {
+	if s, ok := l.catalogue().Strings[k]; ok {
+		return s
+	}
+	if s, ok := english.Strings[k]; ok {
+		return s
+	}
+	return string(k)
+}
+
+// F is the message k in l with its placeholders filled: args are pairs of
+// a placeholder's name and its value, F("row.due", "date", d). Values are
+// put in as they are (escaping is the caller's, once); a placeholder
+// without a value is left as written.
+func (l Lang) F(k Key, args ...string) string {
+	return fill(l.T(k), args)
+}
+
+// N is the plural message k in l for the count n, with "{n}" the count
+// formatted for l (Int) and the other placeholders filled from args as in F.
+func (l Lang) N(k Key, n int, args ...string) string {
+	msg, ok := l.catalogue().Plurals[k]
+	if !ok {
+		if msg, ok = english.Plurals[k]; !ok {
+			return string(k)
+		}
+	}
+	s := msg.form(l.form(n))
+	if !strings.Contains(s, "{") {
+		return s
+	}
+	return fillN(s, l.Int(n), args)
+}
+
+// form is the CLDR plural form of the integer n in l.
+func (l Lang) form(n int) plural.Form {
+	if n < 0 {
+		n = -n
+	}
+	// MatchPlural takes operands modulo 10,000,000 (its documentation).
+	return plural.Cardinal.MatchPlural(l.Tag(), n%10000000, 0, 0, 0, 0)
+}
+
+// Int is n written the way l writes numbers: 1,234 in English, 1 234 in
+// French, 1.234 in German.
+func (l Lang) Int(n int) string {
+	if n > -1000 && n < 1000 {
+		return strconv.Itoa(n) // no grouping below a thousand, in any language
+	}
+	return printers[l.valid()].Sprint(number.Decimal(n))
+}
+
+// printers format numbers, one per shipped language, made once.
+var printers = func() []*message.Printer {
+	p := make([]*message.Printer, len(shipped))
+	for i := range shipped {
+		p[i] = message.NewPrinter(tags[i])
+	}
+	return p
+}()
+
+// fill replaces each {name} in s by the value paired with name in args.
+func fill(s string, args []string) string {
+	if len(args) == 0 || !strings.Contains(s, "{") {
+		return s
+	}
+	return fillN(s, "", args)
+}
+
+// fillN is fill with "{n}" standing for count when count is not "".
+func fillN(s, count string, args []string) string {
+	var b strings.Builder
+	b.Grow(len(s) + 32)
+	for {
+		open := strings.IndexByte(s, '{')
+		if open < 0 {
+			break
+		}
+		end := strings.IndexByte(s[open:], '}')
+		if end < 0 {
+			break
+		}
+		name := s[open+1 : open+end]
+		val, ok := arg(name, count, args)
+		if !ok {
+			b.WriteString(s[:open+end+1])
+			s = s[open+end+1:]
+			continue
+		}
+		b.WriteString(s[:open])
+		b.WriteString(val)
+		s = s[open+end+1:]
+	}
+	b.WriteString(s)
+	return b.String()
+}
+
+// arg is the value of the placeholder name.
+func arg(name, count string, args []string) (string, bool) {
+	if name == "n" && count != "" {
+		return count, true
+	}
+	for i := 0; i+1 < len(args); i += 2 {
+		if args[i] == name {
+			return args[i+1], true
+		}
+	}
+	return "", false
+}
+
+// Keyword is the English command keyword word stands for: word itself when
+// it is one, or the keyword a shipped language's alias names ("en-retard"
+// → "overdue"), matched without regard to case. Aliases of every language
+// are understood whatever the reader's language, so a command typed from a
+// colleague's note works for everyone.
+func Keyword(word string) string {
+	for _, c := range shipped {
+		for alias, kw := range c.Aliases {
+			if strings.EqualFold(alias, word) {
+				return kw
+			}
+		}
+	}
+	return word
+}
+
+// Aliases returns l's command aliases for the English keyword kw, sorted
+// (for help).
+func (l Lang) Aliases(kw string) []string {
+	var out []string
+	for alias, k := range l.catalogue().Aliases {
+		if k == kw {
+			out = append(out, alias)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// pseudo builds the pseudo catalogue the first time a test asks.
+var pseudo = sync.OnceValue(func() *Catalogue {
+	c := &Catalogue{Code: "en-XA", Name: "Pseudo", Strings: map[Key]string{}, Plurals: map[Key]Plural{}}
+	for k, s := range english.Strings {
+		c.Strings[k] = Pseudolocalize(s)
+	}
+	for k, p := range english.Plurals {
+		c.Plurals[k] = Plural{One: Pseudolocalize(p.One), Other: Pseudolocalize(p.Other)}
+	}
+	return c
+})
