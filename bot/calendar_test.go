@@ -3,6 +3,7 @@ package bot_test
 import (
 	"net/http"
 	"net/url"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/recordsbot/recordsbot/actions"
 	"github.com/recordsbot/recordsbot/apiclient/recordstest"
+	"github.com/recordsbot/recordsbot/blocks"
 	"github.com/recordsbot/recordsbot/calendar"
 	"github.com/recordsbot/recordsbot/internal/ical/icaltest"
 	"github.com/recordsbot/recordsbot/internal/testworld"
@@ -360,4 +362,46 @@ func TestCalendarPrivateFeed(t *testing.T) {
 		}
 		assert.Equal(t, calls, h.records.Count("", ""), "junk tokens: no records call")
 	})
+}
+
+// privateLinkRE finds the private address the Home tab shows.
+var privateLinkRE = regexp.MustCompile("`(https://records-bot\\.example\\.org/calendar/u/[a-z2-7]{52}\\.ics)`")
+
+// The Home tab offers the private calendar: "Get my calendar link" makes
+// it and shows it; the address works; "Reset link" shows a new one and the
+// old one is 404 at once.
+func TestHomeCalendarSection(t *testing.T) {
+	t.Parallel()
+	st := openTestStore(t, "sqlite")
+	h := newHarness(t, withCalendar(st, nil))
+	alice := h.person("alice")
+
+	view := h.openHome(t, "Ev_cal", alice)
+	s := view.all()
+	assert.Contains(t, s, "Your deadlines in your calendar.")
+	assert.Contains(t, s, "*Every committee's meetings:* `https://records-bot.example.org/calendar.ics`")
+	assert.NotRegexp(t, privateLinkRE, s, "no address until asked for")
+	_, ok, err := st.CalendarToken(t.Context(), alice.ID)
+	require.NoError(t, err)
+	assert.False(t, ok, "opening Home makes no token")
+
+	h.clickHome(t, alice, view, blocks.ActionCalendarGet, "")
+	view = h.homeView(t, alice)
+	m := privateLinkRE.FindStringSubmatch(view.all())
+	require.NotNil(t, m, view.all())
+	assert.Contains(t, view.all(), "Here is your calendar link.")
+	first := strings.TrimPrefix(m[1], testMinutesConfig().PublicURL)
+	require.Equal(t, http.StatusOK, h.fetchPage("", first, nil).status)
+
+	again := h.openHome(t, "Ev_cal2", alice)
+	assert.Equal(t, m[1], privateLinkRE.FindStringSubmatch(again.all())[1], "the same address every time Home opens")
+
+	h.clickHome(t, alice, again, blocks.ActionCalendarReset, "")
+	view = h.homeView(t, alice)
+	assert.Contains(t, view.all(), "the old one has stopped working")
+	m2 := privateLinkRE.FindStringSubmatch(view.all())
+	require.NotNil(t, m2)
+	assert.NotEqual(t, m[1], m2[1])
+	assert.Equal(t, http.StatusNotFound, h.fetchPage("", first, nil).status, "the old address is dead")
+	assert.Equal(t, http.StatusOK, h.fetchPage("", strings.TrimPrefix(m2[1], testMinutesConfig().PublicURL), nil).status)
 }

@@ -263,10 +263,11 @@ func NewServer(cfg Config, deps Deps) *Server {
 	s.feeds = calendarfeed.New(deps.Calendar, s.log)
 	s.public = newPublicGuard(cfg.Public, deps.Now, deps.Metrics, s.log)
 	s.work, s.busy = newWorkSlots(cfg.MaxInFlight), newWorkSlots(busyNotices)
+	calUI := &calendarUI{cal: deps.Calendar, log: s.log}
 	s.home = &homeUI{dom: dom, acts: acts, mins: mins, slack: deps.Slack, metrics: deps.Metrics,
-		settings: settings, now: deps.Now, log: s.log, say: say}
+		settings: settings, calendar: calUI, now: deps.Now, log: s.log, say: say}
 	s.unfurls = &unfurler{mins: mins, slack: deps.Slack, metrics: deps.Metrics, log: s.log}
-	s.clicks = &clicks{acts: acts, mins: mins, home: s.home, slack: deps.Slack, metrics: deps.Metrics, settings: settings,
+	s.clicks = &clicks{acts: acts, mins: mins, home: s.home, slack: deps.Slack, metrics: deps.Metrics, settings: settings, calendar: calUI,
 		post: s.postResponse, now: deps.Now, log: s.log, say: say}
 	s.cmds = map[string]func(context.Context, command) *reply{
 		"/actions":  acts.commandActions,

@@ -21,8 +21,8 @@ func sample() *Calendar {
 		Events: []Event{
 			{
 				UID: "meeting-m1@bot.example.org", Sequence: 2, Stamp: stamp,
-				Start:   time.Date(2026, 12, 1, 17, 0, 0, 0, time.FixedZone("CET", 3600)),
-				Summary: "Finance Committee: Budget, Q3; \\ review\nsecond line",
+				Start:    time.Date(2026, 12, 1, 17, 0, 0, 0, time.FixedZone("CET", 3600)),
+				Summary:  "Finance Committee: Budget, Q3; \\ review\nsecond line",
 				Location: "Room 2", URL: "https://bot.example.org/minutes/m1",
 				Description: strings.Repeat("Ünïcödé 会议 ", 20), Categories: []string{"Finance"},
 			},
@@ -150,4 +150,3 @@ func TestICALJS(t *testing.T) {
 	assert.Equal(t, "2026-12-03", events[1]["start"])
 	assert.Equal(t, true, events[1]["allDay"])
 }
-
