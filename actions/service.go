@@ -90,15 +90,27 @@ func (s *Service) Caches() bool { return !s.list.off }
 // Member still carries what USER_MAP says, and the error says why.
 func (s *Service) Who(ctx context.Context, id string) (Member, error) { return s.dir.who(ctx, id) }
 
-// IsAdmin reports whether Slack user id may change any action.
+// IsAdmin reports whether Slack user id is listed in ADMIN_USER_IDS. The
+// list alone grants nothing over actions: Admin decides whether a person
+// holds admin powers now.
 func (s *Service) IsAdmin(id string) bool { return slices.Contains(s.cfg.Admins, id) }
 
+// Admin is the one rule for admin powers over actions (changing and
+// seeing anyone's): viewer is listed in ADMIN_USER_IDS, Slack has said who
+// they are (users.info answered), and they are not a Slack guest. Powers
+// fail closed: a profile Slack could not give (an error, a timeout) might
+// be a guest's, so until Slack answers the viewer has member powers at
+// most. The failed lookup is not cached (directory.who), so powers come
+// back with the first users.info that answers.
+func (s *Service) Admin(viewer Member) bool {
+	return viewer.profiled && !viewer.Guest && s.IsAdmin(viewer.ID)
+}
+
 // CanChange is the one rule for who may change an action: its assignee or
-// an admin. A Slack guest listed as an admin is treated as a guest and
-// changes only their own, so whoever may change an action may also see it
-// (CanSee).
+// an admin (Admin: not a guest, nor someone whose profile Slack could not
+// give), so whoever may change an action may also see it (CanSee).
 func (s *Service) CanChange(viewer Member, a *apiclient.Action) bool {
-	return viewer.Owns(a.Assignee) || (s.IsAdmin(viewer.ID) && !viewer.Guest)
+	return viewer.Owns(a.Assignee) || s.Admin(viewer)
 }
 
 // Known returns Slack user id as a Member when their profile is cached
@@ -164,9 +176,10 @@ func (s *Service) SetStatus(ctx context.Context, actor, id string, to apiclient.
 		return a, Gone, nil
 	}
 	if me, err := s.Who(ctx, actor); !s.CanChange(me, &a) {
-		if err != nil && !me.Mapped() {
+		if err != nil && (!me.Mapped() || s.IsAdmin(actor)) {
 			// Slack could not be asked who the actor is; say so rather
-			// than refuse someone who may be the assignee.
+			// than refuse someone who may be the assignee, or an admin
+			// whose powers wait for Slack to say they are not a guest.
 			return a, Gone, fmt.Errorf("identify %s: %w", actor, ErrProfileLookup)
 		}
 		return a, Forbidden, nil

@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/slack-go/slack"
+
+	"github.com/recordsbot/recordsbot/internal/clocktime"
 )
 
 // ActionFollowChoices is the checkbox group of one follow in the answer to
@@ -57,12 +59,12 @@ type FollowRow struct {
 	// Hears are the values of Options the channel hears now.
 	Hears map[string]bool
 	// Digest, when set, is the channel's own choice of weekly digest
-	// ("fri 16:30", "off"); "" is the organisation's default.
-	Digest string
+	// ("fri 16:30", or off); nil is the organisation's default.
+	Digest *clocktime.Weekly
 	// DigestDefault is the organisation's weekly digest time
-	// (DIGEST_DEFAULT: "mon 09:00", or "off"), said where Digest is "";
-	// "" says "the usual time".
-	DigestDefault string
+	// (DIGEST_DEFAULT: "mon 09:00", or off), said where Digest is nil;
+	// nil says "the usual time".
+	DigestDefault *clocktime.Weekly
 	// DigestMentions is set when the digest mentions the assignees.
 	DigestMentions bool
 	// DigestOption is the value of the option that is the weekly digest
@@ -101,7 +103,7 @@ func FollowingMessage(f Following) Message {
 		}
 		// Where the reader can change it, the digest's schedule is under
 		// its checkbox (an option's description); else on the row.
-		if !f.CanChange && (r.Digest != "" || r.DigestMentions) {
+		if !f.CanChange && (r.Digest != nil || r.DigestMentions) {
 			text += "\nWeekly digest: " + digestChoice(r.Digest, r.DigestDefault, r.DigestMentions, r.Hears[r.DigestOption])
 		}
 		var on []string
@@ -156,20 +158,20 @@ func FollowingMessage(f Following) Message {
 // https://docs.slack.dev/reference/block-kit/composition-objects/option-object).
 // on is whether its box is ticked: an unticked digest keeps its own
 // schedule, said as what ticking the box brings back.
-func digestWhen(schedule, orgDefault string, mentions, on bool) string {
-	s := "Every " + schedule
+func digestWhen(schedule, orgDefault *clocktime.Weekly, mentions, on bool) string {
+	s := "Every " + weeklyText(schedule)
 	switch {
-	case (schedule == "" || schedule == "off") && orgDefault == "off":
+	case !weeklyOn(schedule) && weeklyOff(orgDefault):
 		s = "Off, as usual here (/minutes follow … digest mon 09:00)"
-	case !on && (schedule == "" || schedule == "off") && orgDefault != "":
-		s = "Off — the usual time is every " + orgDefault
-	case !on && (schedule == "" || schedule == "off"):
+	case !on && !weeklyOn(schedule) && orgDefault != nil:
+		s = "Off — the usual time is every " + orgDefault.String()
+	case !on && !weeklyOn(schedule):
 		s = "Off — at the usual time when ticked"
 	case !on:
-		s = "Off — was every " + schedule
-	case schedule == "" && orgDefault != "":
-		s = "Every " + orgDefault + ", the usual time"
-	case schedule == "":
+		s = "Off — was every " + schedule.String()
+	case schedule == nil && orgDefault != nil:
+		s = "Every " + orgDefault.String() + ", the usual time"
+	case schedule == nil:
 		s = "At the usual time"
 	}
 	if mentions {
@@ -179,20 +181,33 @@ func digestWhen(schedule, orgDefault string, mentions, on bool) string {
 }
 
 // digestChoice is a follow's digest choice as /minutes following shows it.
-func digestChoice(schedule, orgDefault string, mentions, on bool) string {
-	s := "`" + Escape(schedule) + "`"
+func digestChoice(schedule, orgDefault *clocktime.Weekly, mentions, on bool) string {
+	s := "`" + weeklyText(schedule) + "`"
 	switch {
-	case !on && schedule != "" && schedule != "off":
-		s = "off, was `" + Escape(schedule) + "`"
+	case !on && weeklyOn(schedule):
+		s = "off, was `" + schedule.String() + "`"
 	case !on:
 		s = "off"
-	case schedule == "" && orgDefault != "":
-		s = "`" + Escape(orgDefault) + "`, the usual time"
-	case schedule == "":
+	case schedule == nil && orgDefault != nil:
+		s = "`" + orgDefault.String() + "`, the usual time"
+	case schedule == nil:
 		s = "at the usual time"
 	}
 	if mentions {
 		s += ", mentioning the assignees"
 	}
 	return s
+}
+
+// weeklyOn reports whether a schedule is said and on; weeklyOff whether
+// it is said and off (nil is neither: the default).
+func weeklyOn(w *clocktime.Weekly) bool  { return w != nil && w.On }
+func weeklyOff(w *clocktime.Weekly) bool { return w != nil && !w.On }
+
+// weeklyText is w as people read it ("mon 09:00", "off"), "" for nil.
+func weeklyText(w *clocktime.Weekly) string {
+	if w == nil {
+		return ""
+	}
+	return w.String()
 }

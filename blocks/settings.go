@@ -2,11 +2,12 @@ package blocks
 
 import (
 	"encoding/json"
-	"fmt"
 	"slices"
 	"strings"
 
 	"github.com/slack-go/slack"
+
+	"github.com/recordsbot/recordsbot/internal/clocktime"
 )
 
 // Action IDs of the App Home's Notifications section and of the buttons
@@ -43,10 +44,10 @@ const (
 // shows them: each value is their own choice, or the organisation's default
 // where they have made none.
 type NotificationSettings struct {
-	RemindOn     bool   // daily reminder DMs
-	RemindAt     string // "HH:MM", their local time
-	WeekdaysOnly bool   // no reminders on Saturday and Sunday
-	AssignDMs    bool   // a DM when an action is newly assigned to them
+	RemindOn     bool           // daily reminder DMs
+	RemindAt     clocktime.Time // their local time
+	WeekdaysOnly bool           // no reminders on Saturday and Sunday
+	AssignDMs    bool           // a DM when an action is newly assigned to them
 	// Note, when set, is shown under the header: the confirmation of a
 	// change (mrkdwn written by the bot; not escaped again).
 	Note string
@@ -87,7 +88,7 @@ func settingsBlocks(s NotificationSettings) []slack.Block {
 	state, flip, label := onOff(s.RemindOn)
 	remind := slack.NewSectionBlock(mrkdwn("*Daily reminders:* "+state+"\nA DM each morning listing your overdue actions and those due soon."), nil,
 		slack.NewAccessory(button(ActionSettingsRemind, flip, label)))
-	at := slack.NewSectionBlock(mrkdwn("*Reminder time:* "+s.RemindAt+", your local time"), nil,
+	at := slack.NewSectionBlock(mrkdwn("*Reminder time:* "+s.RemindAt.String()+", your local time"), nil,
 		slack.NewAccessory(timeMenu(s.RemindAt)))
 	wstate, wflip, wlabel := onOff(s.WeekdaysOnly)
 	weekdays := slack.NewSectionBlock(mrkdwn("*Weekdays only:* "+wstate+"\nWhen on, no reminders on your Saturday and Sunday."), nil,
@@ -102,10 +103,11 @@ func settingsBlocks(s NotificationSettings) []slack.Block {
 // timeMenu is the menu of reminder times: every hour, plus the current
 // time when it is not on the hour (set through an admin's REMIND_AT, say),
 // which is selected.
-func timeMenu(current string) *slack.SelectBlockElement {
+func timeMenu(at clocktime.Time) *slack.SelectBlockElement {
+	current := at.String()
 	times := make([]string, 0, 25)
 	for h := range 24 {
-		times = append(times, fmt.Sprintf("%02d:00", h))
+		times = append(times, clocktime.Of(h, 0).String())
 	}
 	if current != "" && !slices.Contains(times, current) {
 		times = append(times, current)

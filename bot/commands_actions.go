@@ -427,8 +427,9 @@ func (u *actionsUI) othersRefused(me actions.Member, meErr error, who string) st
 	switch {
 	case me.Guest:
 		return ":lock: Guests see only their own actions, so I can't show " + whose + ". `/actions` lists yours."
-	case meErr != nil && u.dom.Visibility() == actions.VisibleOrganisation:
-		// Slack could not say whether the caller is a guest.
+	case meErr != nil && (u.dom.Visibility() == actions.VisibleOrganisation || u.dom.IsAdmin(me.ID)):
+		// Slack could not say whether the caller is a guest: a member
+		// under organisation, or an admin, sees others' once it can.
 		return ":warning: I couldn't check your Slack profile just now, so I can't show anyone else's actions. Please try again in a minute."
 	}
 	return ":lock: In this workspace each person sees only their own actions, so I can't show " + whose + ". `/actions` lists yours; they or an app admin can look at theirs."

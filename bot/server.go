@@ -24,6 +24,7 @@ import (
 	"github.com/recordsbot/recordsbot/bot/calendarfeed"
 	"github.com/recordsbot/recordsbot/bot/minutespage"
 	"github.com/recordsbot/recordsbot/calendar"
+	"github.com/recordsbot/recordsbot/internal/clocktime"
 	"github.com/recordsbot/recordsbot/internal/health"
 	"github.com/recordsbot/recordsbot/internal/metrics"
 	"github.com/recordsbot/recordsbot/internal/requestid"
@@ -93,11 +94,11 @@ type Config struct {
 	// FollowDefaults are what a follow hears until its channel chooses
 	// (FOLLOW_DEFAULTS); the zero value hears everything.
 	FollowDefaults store.FollowDefaults
-	// DigestDefault is the organisation's weekly digest time as people
-	// read it (DIGEST_DEFAULT: "mon 09:00", or "off"), said in
-	// /minutes following and when a channel goes back to it; "" says
-	// "the organisation's usual time".
-	DigestDefault string
+	// DigestDefault is the organisation's weekly digest time
+	// (DIGEST_DEFAULT: "mon 09:00", or off), said in /minutes following
+	// and when a channel goes back to it; nil says "the organisation's
+	// usual time".
+	DigestDefault *clocktime.Weekly
 	// Notify are the organisation's notification defaults, shown on the
 	// Home tab to whoever has not chosen.
 	Notify NotifyDefaults

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/recordsbot/recordsbot/actions"
+	"github.com/recordsbot/recordsbot/internal/clocktime"
 	"github.com/recordsbot/recordsbot/internal/metrics"
 	"github.com/recordsbot/recordsbot/minutes"
 	"github.com/recordsbot/recordsbot/store"
@@ -61,8 +62,8 @@ type followUI struct {
 	metrics    *metrics.Set
 	adminsOnly bool
 	defaults   store.FollowDefaults // what a follow hears until its channel chooses
-	// digestDefault is DIGEST_DEFAULT as people read it; "" unsaid.
-	digestDefault string
+	// digestDefault is DIGEST_DEFAULT; nil unsaid.
+	digestDefault *clocktime.Weekly
 	isAdmin       func(userID string) bool
 	// who tells guests, who may not change follows, from members.
 	who func(ctx context.Context, userID string) (actions.Member, error)

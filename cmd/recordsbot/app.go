@@ -57,8 +57,12 @@ func newApp(set *settings, withMetrics bool, logOut io.Writer) (*app, error) {
 		Admins: set.admins, UserMap: actions.NewUserMap(set.userMap), CacheTTL: set.cacheTTL, Zone: set.zone,
 		Visibility: set.visibility,
 	})
-	// The public pages as PUBLIC_URL and PUBLIC_MINUTES say.
-	a.minutes = minutes.New(records, minutes.Config{PublicURL: set.publicURL, Public: set.publicMinutes})
+	// The public pages as PUBLIC_URL and PUBLIC_MINUTES say; the archive's
+	// cursors are signed with a key every replica derives alike.
+	a.minutes = minutes.New(records, minutes.Config{
+		PublicURL: set.publicURL, Public: set.publicMinutes,
+		CursorKey: minutes.CursorKey(set.recordsKey),
+	})
 	return a, nil
 }
 

@@ -32,7 +32,7 @@ func botConfig(set *settings) bot.Config {
 		SigningSecret:    set.signingSecret,
 		FollowAdminsOnly: set.followAdminsOnly,
 		FollowDefaults:   set.followDefaults,
-		DigestDefault:    set.digest.String(),
+		DigestDefault:    &set.digest,
 		Notify:           set.notify,
 		Public:           bot.PublicLimits{TrustedProxies: set.trustedProxies},
 		OrgName:          set.orgName,

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/recordsbot/recordsbot/bot"
+	"github.com/recordsbot/recordsbot/internal/clocktime"
 	"github.com/recordsbot/recordsbot/internal/health"
 	"github.com/recordsbot/recordsbot/store"
 )
@@ -81,7 +82,7 @@ func (s *storeSlot) SetFollowChoice(ctx context.Context, channelID, committeeKey
 	return st.SetFollowChoice(ctx, channelID, committeeKey, what, on)
 }
 
-func (s *storeSlot) SetDigestChoice(ctx context.Context, channelID, committeeKey, schedule string, mentions bool) error {
+func (s *storeSlot) SetDigestChoice(ctx context.Context, channelID, committeeKey string, schedule *clocktime.Weekly, mentions bool) error {
 	st, err := s.get()
 	if err != nil {
 		return err
