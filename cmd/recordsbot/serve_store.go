@@ -7,6 +7,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/recordsbot/recordsbot/actions"
+	"github.com/recordsbot/recordsbot/audit"
 	"github.com/recordsbot/recordsbot/bot"
 	"github.com/recordsbot/recordsbot/internal/clocktime"
 	"github.com/recordsbot/recordsbot/internal/health"
@@ -125,39 +127,28 @@ func (s *storeSlot) SearchMinutes(ctx context.Context, q store.MinutesQuery, off
 
 // Ping is the store's health, as recordsbot_dependency_up{dependency="store"}
 // reports it.
-// EventVersions implements calendar.Versions.
-func (s *storeSlot) EventVersions(ctx context.Context, fps map[string]string) (map[string]store.EventVersion, error) {
+func (s *storeSlot) AppendAudit(ctx context.Context, e audit.Entry) (audit.Entry, error) {
+	st, err := s.get()
+	if err != nil {
+		return e, err
+	}
+	return st.AppendAudit(ctx, e)
+}
+
+func (s *storeSlot) AuditOf(ctx context.Context, target string, limit int) ([]audit.Entry, error) {
 	st, err := s.get()
 	if err != nil {
 		return nil, err
 	}
-	return st.EventVersions(ctx, fps)
+	return st.AuditOf(ctx, target, limit)
 }
 
-// CalendarToken, SaveCalendarToken and CalendarTokenUser implement
-// calendar.Tokens.
-func (s *storeSlot) CalendarToken(ctx context.Context, userID string) (store.CalendarToken, bool, error) {
+func (s *storeSlot) AuditPage(ctx context.Context, before int64, limit int) ([]audit.Entry, int64, error) {
 	st, err := s.get()
 	if err != nil {
-		return store.CalendarToken{}, false, err
+		return nil, 0, err
 	}
-	return st.CalendarToken(ctx, userID)
-}
-
-func (s *storeSlot) SaveCalendarToken(ctx context.Context, tok store.CalendarToken, replace bool) (store.CalendarToken, error) {
-	st, err := s.get()
-	if err != nil {
-		return store.CalendarToken{}, err
-	}
-	return st.SaveCalendarToken(ctx, tok, replace)
-}
-
-func (s *storeSlot) CalendarTokenUser(ctx context.Context, hash string) (string, bool, error) {
-	st, err := s.get()
-	if err != nil {
-		return "", false, err
-	}
-	return st.CalendarTokenUser(ctx, hash)
+	return st.AuditPage(ctx, before, limit)
 }
 
 func (s *storeSlot) Ping(ctx context.Context) error {
@@ -244,4 +235,41 @@ var errShuttingDown = errors.New("shutting down")
 var (
 	_ bot.Store         = (*storeSlot)(nil)
 	_ bot.MinutesSearch = (*storeSlot)(nil)
+	_ bot.AuditTrail    = (*storeSlot)(nil)
+	_ actions.Trail     = (*storeSlot)(nil)
 )
+
+// EventVersions implements calendar.Versions.
+func (s *storeSlot) EventVersions(ctx context.Context, fps map[string]string) (map[string]store.EventVersion, error) {
+	st, err := s.get()
+	if err != nil {
+		return nil, err
+	}
+	return st.EventVersions(ctx, fps)
+}
+
+// CalendarToken, SaveCalendarToken and CalendarTokenUser implement
+// calendar.Tokens.
+func (s *storeSlot) CalendarToken(ctx context.Context, userID string) (store.CalendarToken, bool, error) {
+	st, err := s.get()
+	if err != nil {
+		return store.CalendarToken{}, false, err
+	}
+	return st.CalendarToken(ctx, userID)
+}
+
+func (s *storeSlot) SaveCalendarToken(ctx context.Context, tok store.CalendarToken, replace bool) (store.CalendarToken, error) {
+	st, err := s.get()
+	if err != nil {
+		return store.CalendarToken{}, err
+	}
+	return st.SaveCalendarToken(ctx, tok, replace)
+}
+
+func (s *storeSlot) CalendarTokenUser(ctx context.Context, hash string) (string, bool, error) {
+	st, err := s.get()
+	if err != nil {
+		return "", false, err
+	}
+	return st.CalendarTokenUser(ctx, hash)
+}
