@@ -182,10 +182,11 @@ func (s *Service) MeetingURL(meetingID string) string {
 	return s.cfg.PublicURL + "/calendar/meeting/" + url.PathEscape(meetingID) + ".ics"
 }
 
-// Wait blocks until background refreshes are over (shutdown, tests).
+// Wait blocks until background refreshes are over (shutdown, tests): a
+// feed's refresh may start the meeting list's.
 func (s *Service) Wait() {
-	s.meetings.Wait()
 	s.feeds.Wait()
+	s.meetings.Wait()
 }
 
 // Meetings returns the meetings in the window, newest first as the records
@@ -194,6 +195,13 @@ func (s *Service) Wait() {
 // left out: a calendar cannot place them.
 func (s *Service) Meetings(ctx context.Context) ([]apiclient.Meeting, error) {
 	return s.meetings.GetStale(ctx, "window", s.readMeetings)
+}
+
+// freshMeetings is Meetings for a feed's rebuild, which runs in the
+// background while the old feed is served: it waits for a list within
+// CacheTTL rather than rebuild from a stale one.
+func (s *Service) freshMeetings(ctx context.Context) ([]apiclient.Meeting, error) {
+	return s.meetings.Get(ctx, "window", s.readMeetings)
 }
 
 func (s *Service) readMeetings(ctx context.Context) ([]apiclient.Meeting, error) {
@@ -247,7 +255,7 @@ func (s *Service) All(ctx context.Context) (Feed, error) {
 		return Feed{}, ErrNotFound
 	}
 	return s.feeds.GetStale(ctx, "all", func(ctx context.Context) (Feed, error) {
-		ms, err := s.Meetings(ctx)
+		ms, err := s.freshMeetings(ctx)
 		if err != nil {
 			return Feed{}, err
 		}
@@ -274,7 +282,7 @@ func (s *Service) Committee(ctx context.Context, typed string) (Feed, string, er
 	}
 	key := "committee/" + minutes.CommitteeKey(name)
 	f, err := s.feeds.GetStale(ctx, key, func(ctx context.Context) (Feed, error) {
-		ms, err := s.Meetings(ctx)
+		ms, err := s.freshMeetings(ctx)
 		if err != nil {
 			return Feed{}, err
 		}
@@ -303,6 +311,14 @@ func (s *Service) Meeting(ctx context.Context, id string) (Feed, error) {
 	}
 	key := "meeting/" + id
 	return s.feeds.GetStale(ctx, key, func(ctx context.Context) (Feed, error) {
+		ms, err := s.freshMeetings(ctx)
+		if err != nil {
+			return Feed{}, err
+		}
+		i := slices.IndexFunc(ms, func(m apiclient.Meeting) bool { return m.ID == id })
+		if i < 0 {
+			return Feed{}, ErrNotFound
+		}
 		m := ms[i]
 		return s.build(ctx, key, s.calendar(m.Name(), ""), s.meetingEvents([]apiclient.Meeting{m}))
 	})
