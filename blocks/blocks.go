@@ -205,6 +205,9 @@ type HomeView struct {
 	// Calendar, when set, adds the Calendar section (HomeCalendar) after
 	// Notifications.
 	Calendar *HomeCalendar
+	// RecentChanges, when set (admins), adds the audit trail's latest
+	// changes before the help line (blocks/home_audit.go).
+	RecentChanges *RecentChanges
 }
 
 // Reminder is one DM listing a user's overdue and due-soon actions.

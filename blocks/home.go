@@ -70,6 +70,7 @@ func Home(v HomeView) slack.HomeTabViewRequest {
 	if v.Calendar != nil {
 		after = append(after, homeCalendarBlocks(*v.Calendar)...)
 	}
+	after = append(after, recentChangesBlocks(v.RecentChanges)...) // blocks/home_audit.go
 	after = append(after, slack.NewDividerBlock(), contextLine(homeHelp))
 
 	pos := position(l.Offset, len(l.Rows), total)
