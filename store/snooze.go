@@ -166,11 +166,60 @@ func (s *Store) AwayOf(ctx context.Context, userID string) (Away, error) {
 	return a, nil
 }
 
+// Holding reports whether userID's assignment DMs are held for a
+// catch-up: they said they were away and the catch-up has not gone out
+// (the days away, and the hours between their end and the next reminder
+// run). Errors: ErrUnavailable when the store is down.
+func (s *Store) Holding(ctx context.Context, userID string) (bool, error) {
+	a, err := s.AwayOf(ctx, userID)
+	return a.LastDay != "" && !a.CaughtUp, err
+}
+
+// Hold keeps actionIDs, newly assigned to userID while away, for the
+// catch-up DM. Errors: ErrUnavailable when the store is down.
+func (s *Store) Hold(ctx context.Context, userID string, actionIDs []string) error {
+	for _, id := range actionIDs {
+		_, err := s.conn().ExecContext(ctx, s.q(`INSERT INTO away_held (user_id, action_id, held_at) VALUES (?, ?, ?)
+			ON CONFLICT (user_id, action_id) DO NOTHING`), userID, id, ms(s.now()))
+		if err != nil {
+			return s.wrap("hold assignment", err)
+		}
+	}
+	return nil
+}
+
+// Held returns the IDs of the actions held for userID's catch-up, in
+// the order they were held. Errors: ErrUnavailable when the store is
+// down.
+func (s *Store) Held(ctx context.Context, userID string) ([]string, error) {
+	rows, err := s.conn().QueryContext(ctx, s.q(`SELECT action_id FROM away_held WHERE user_id = ? ORDER BY held_at, action_id`), userID)
+	if err != nil {
+		return nil, s.wrap("read held assignments", err)
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			return nil, s.wrap("read held assignments", err)
+		}
+		out = append(out, id)
+	}
+	return out, s.wrap("read held assignments", rows.Err())
+}
+
 // CaughtUp records that userID's catch-up DM for the time away that
-// began at since went out; a newer time away is left alone. Errors:
-// ErrUnavailable when the store is down.
+// began at since went out, and forgets what was held for it; a newer
+// time away is left alone. Errors: ErrUnavailable when the store is down.
 func (s *Store) CaughtUp(ctx context.Context, userID string, since time.Time) error {
-	_, err := s.conn().ExecContext(ctx, s.q(`UPDATE away SET caught_up = 1 WHERE user_id = ? AND since = ?`), userID, ms(since))
+	res, err := s.conn().ExecContext(ctx, s.q(`UPDATE away SET caught_up = 1 WHERE user_id = ? AND since = ?`), userID, ms(since))
+	if err != nil {
+		return s.wrap("caught up", err)
+	}
+	if n, err := res.RowsAffected(); err != nil || n == 0 {
+		return s.wrap("caught up", err)
+	}
+	_, err = s.conn().ExecContext(ctx, s.q(`DELETE FROM away_held WHERE user_id = ?`), userID)
 	return s.wrap("caught up", err)
 }
 

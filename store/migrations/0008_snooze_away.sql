@@ -24,6 +24,15 @@ CREATE TABLE away (
 	caught_up INTEGER NOT NULL DEFAULT 0
 );
 
+-- away_held: actions assigned to someone away, whose assignment DM was
+-- held for the catch-up DM; deleted when it goes out.
+CREATE TABLE away_held (
+	user_id   TEXT   NOT NULL,
+	action_id TEXT   NOT NULL,
+	held_at   BIGINT NOT NULL,
+	PRIMARY KEY (user_id, action_id)
+);
+
 -- A person's reminder rhythm: NULL the organisation's (REMIND_CADENCE),
 -- 'daily', or a weekly slot such as 'mon 09:00'.
 ALTER TABLE settings ADD COLUMN cadence TEXT;
