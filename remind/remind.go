@@ -19,8 +19,8 @@ import (
 	"github.com/recordsbot/recordsbot/internal/clocktime"
 	"github.com/recordsbot/recordsbot/internal/once"
 	"github.com/recordsbot/recordsbot/internal/slackapi"
-	"github.com/recordsbot/recordsbot/store"
 	"github.com/recordsbot/recordsbot/internal/workdays"
+	"github.com/recordsbot/recordsbot/store"
 )
 
 // Records is what the job reads of the records service;
