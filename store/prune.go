@@ -34,6 +34,9 @@ type Pruned struct {
 	// cut-off; CalendarTokens private calendar tokens neither made nor
 	// polled since.
 	CalendarEvents, CalendarTokens int64
+	// Steered is snoozes that ended, and times away caught up, before
+	// the cut-off.
+	Steered int64
 	// Audit is audit entries older than the audit retention
 	// (WithAuditRetention), replaced by a checkpoint.
 	Audit int64
@@ -45,13 +48,14 @@ type Pruned struct {
 // announcements, 0 calendar events, 0 calendar tokens, 0 audit entries
 // (audit trail verified: …)".
 func (p Pruned) String() string {
-	return fmt.Sprintf("pruned %d ledger entries, %d seen actions, %d announcements, %d calendar events, %d calendar tokens, %d audit entries (audit trail verified: %s)",
-		p.Ledger, p.SeenActions, p.Announcements, p.CalendarEvents, p.CalendarTokens, p.Audit, p.AuditHead)
+	return fmt.Sprintf("pruned %d ledger entries, %d seen actions, %d announcements, %d snoozes and times away, %d calendar events, %d calendar tokens, %d audit entries (audit trail verified: %s)",
+		p.Ledger, p.SeenActions, p.Announcements, p.Steered, p.CalendarEvents, p.CalendarTokens, p.Audit, p.AuditHead)
 }
 
 // PruneBefore deletes what is older than before and no longer needed:
-// done ledger entries (Prune), seen actions, announcements, calendar
-// events and unused private calendar tokens. Claims not
+// done ledger entries (Prune), seen actions, announcements, ended snoozes
+// and times away caught up, calendar events and unused private calendar
+// tokens. Claims not
 // done, follows, settings and the watcher's state are kept. Errors:
 // ErrUnavailable when the store is down; what went before an error is
 // counted.
@@ -62,6 +66,9 @@ func (s *Store) PruneBefore(ctx context.Context, before time.Time) (Pruned, erro
 		return p, err
 	}
 	if p.SeenActions, err = s.ForgetAssigneesSeenBefore(ctx, before); err != nil {
+		return p, err
+	}
+	if p.Steered, err = s.pruneSteered(ctx, before); err != nil {
 		return p, err
 	}
 	res, err := s.conn().ExecContext(ctx, s.q("DELETE FROM announcements WHERE updated_at < ?"), ms(before))
