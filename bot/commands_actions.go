@@ -217,7 +217,7 @@ func (u *actionsUI) pageSource(ctx context.Context, caller string, q actionsQuer
 		src.owner, src.ownerErr = u.dom.Who(ctx, q.Who)
 	}
 	if q.Meeting != "" {
-		m, err := u.meetings.GetMeeting(ctx, q.Meeting)
+		m, err := u.meetings.Meeting(ctx, q.Meeting)
 		if err != nil {
 			if isNotFound(err) {
 				return src, notice(fmt.Sprintf(":mag: I couldn't find a meeting `%s`. Try `/meetings` to see recent ones.", blocks.EscapeTyped(q.Meeting)))

@@ -8,7 +8,6 @@ import (
 
 	"github.com/slack-go/slack"
 
-	"github.com/recordsbot/recordsbot/apiclient"
 	"github.com/recordsbot/recordsbot/blocks"
 	"github.com/recordsbot/recordsbot/internal/slackapi"
 	"github.com/recordsbot/recordsbot/minutes"
@@ -212,7 +211,7 @@ func (fu *followUI) knownCommittees(ctx context.Context, stop string) ([]string,
 	var out []string
 	next := ""
 	for page := 0; page < maxMeetingPages; page++ {
-		p, err := fu.records.ListMeetings(ctx, &apiclient.ListMeetingsOptions{Next: next})
+		p, err := fu.meetings.Meetings(ctx, next)
 		if err != nil {
 			return nil, err
 		}

@@ -27,7 +27,7 @@ func (mu *minutesUI) commandMeetings(ctx context.Context, cmd command) *reply {
 		return ephemeral(blocks.Help("/meetings", ""))
 	}
 	if arg != "" {
-		m, err := mu.records.GetMeeting(ctx, arg)
+		m, err := mu.svc.Meeting(ctx, arg)
 		if err == nil {
 			return ephemeral(blocks.Meeting(meetingRow(m)))
 		}
@@ -45,7 +45,7 @@ func (mu *minutesUI) meetingsPage(ctx context.Context, cur meetingsCursor) *repl
 	var nextValue string
 	token, skip := cur.Next, cur.Skip
 	for page := 0; page < maxMeetingPages; page++ {
-		p, err := mu.records.ListMeetings(ctx, &apiclient.ListMeetingsOptions{Next: token})
+		p, err := mu.svc.Meetings(ctx, token)
 		if err != nil {
 			return notice(mu.say(ctx, "list meetings", err))
 		}

@@ -183,7 +183,7 @@ func (c *clicks) click(ctx context.Context, in *interaction, actionID, value str
 		// actions of its committee, to them only, with the usual buttons.
 		c.tell(ctx, in, c.acts.actionsPage(ctx, in.User.ID, actionsQuery{Committee: value}, nil))
 	case actionID == blocks.ActionMeetingAgenda:
-		m, err := c.mins.records.GetMeeting(ctx, value)
+		m, err := c.mins.svc.Meeting(ctx, value)
 		if err != nil {
 			c.tell(ctx, in, notice(c.meetingErrorText(ctx, value, err)))
 			return

@@ -42,14 +42,6 @@ type Records interface {
 	GetMinutes(ctx context.Context, meetingID string) (*apiclient.Minutes, error)
 }
 
-// MeetingReader is the read side of the records service's meetings and
-// minutes, which the meeting and minutes surfaces need.
-type MeetingReader interface {
-	ListMeetings(ctx context.Context, opts *apiclient.ListMeetingsOptions) (*apiclient.MeetingPage, error)
-	GetMeeting(ctx context.Context, id string) (*apiclient.Meeting, error)
-	GetMinutes(ctx context.Context, meetingID string) (*apiclient.Minutes, error)
-}
-
 // SlackAPI is the part of Slack's Web API the bot calls; *slack.Client
 // implements it.
 type SlackAPI interface {
@@ -235,8 +227,12 @@ func NewServer(cfg Config, deps Deps) *Server {
 		dom = actions.New(deps.Records, deps.Slack, actions.Config{Now: deps.Now})
 	}
 	s.dom = dom
+	if deps.Minutes == nil {
+		deps.Minutes = minutes.New(deps.Records, minutes.Config{Now: deps.Now})
+	}
+	s.deps.Minutes, s.mins = deps.Minutes, deps.Minutes
 	say := s.userMessage
-	acts := &actionsUI{dom: dom, meetings: deps.Records, revs: newRevisions(deps.Now()), now: deps.Now,
+	acts := &actionsUI{dom: dom, meetings: deps.Minutes, revs: newRevisions(deps.Now()), now: deps.Now,
 		pageSize: cfg.PageSize, log: s.log, say: say}
 	// Replies are memoised per version of the shared list; with the cache
 	// off every command reads a new list, so a memo would only hold
@@ -244,10 +240,6 @@ func NewServer(cfg Config, deps Deps) *Server {
 	if dom.Caches() {
 		acts.memo = newReplyMemo()
 	}
-	if deps.Minutes == nil {
-		deps.Minutes = minutes.New(deps.Records, minutes.Config{Now: deps.Now})
-	}
-	s.deps.Minutes, s.mins = deps.Minutes, deps.Minutes
 	// The search index lives in the store, when the store has one.
 	search, _ := deps.Store.(MinutesSearch)
 	trail := newTrailWriter(deps.Store, dom, deps.Now, s.log)
@@ -260,8 +252,8 @@ func NewServer(cfg Config, deps Deps) *Server {
 		deps.MinutesSearch = archiveSearch(search)
 	}
 	s.site = minutespage.New(deps.Minutes, minutespage.Options{OrgName: cfg.OrgName, Zone: dom.Zone(), Search: deps.MinutesSearch, Log: s.log})
-	mins := &minutesUI{records: deps.Records, svc: deps.Minutes, search: search, pageSize: cfg.PageSize, now: deps.Now, say: say,
-		follow: &followUI{store: deps.Store, baseline: deps.Baseline, records: deps.Records, slack: deps.Slack, metrics: deps.Metrics,
+	mins := &minutesUI{svc: deps.Minutes, search: search, pageSize: cfg.PageSize, now: deps.Now, say: say,
+		follow: &followUI{store: deps.Store, baseline: deps.Baseline, meetings: deps.Minutes, slack: deps.Slack, metrics: deps.Metrics,
 			adminsOnly: cfg.FollowAdminsOnly, defaults: cfg.FollowDefaults, digestDefault: cfg.DigestDefault, isAdmin: dom.IsAdmin, who: dom.Who, now: deps.Now, log: s.log, say: say, trail: trail}}
 	settings := &settingsUI{store: deps.Store, notify: cfg.Notify, log: s.log, say: say, trail: trail}
 	if deps.Calendar == nil {

@@ -26,8 +26,10 @@ type say func(ctx context.Context, what string, err error) string
 // actionsUI is /actions and the status buttons: lists for a viewer and
 // status changes, through the action domain.
 type actionsUI struct {
-	dom      *actions.Service
-	meetings MeetingReader
+	dom *actions.Service
+	// meetings reads a meeting for /actions meeting, through the minutes
+	// domain like every other read of meetings.
+	meetings *minutes.Service
 	revs     *revisions
 	// memo holds encoded list replies (see listReply); nil when the
 	// action list is not cached, as each command then reads a new list.
@@ -43,8 +45,7 @@ type actionsUI struct {
 // minutesUI is /minutes and /meetings, and the meeting and minutes
 // buttons.
 type minutesUI struct {
-	records MeetingReader
-	svc     *minutes.Service
+	svc *minutes.Service
 	// search is the minutes search index; nil without a store.
 	search   MinutesSearch
 	pageSize int
@@ -59,7 +60,7 @@ type minutesUI struct {
 type followUI struct {
 	store      Store                                           // nil: the bot runs without one
 	baseline   func(ctx context.Context, f store.Follow) error // nil: the watcher's next poll takes it
-	records    MeetingReader
+	meetings   *minutes.Service                                // the committees a follow may name
 	slack      SlackAPI
 	metrics    *metrics.Set
 	adminsOnly bool

@@ -112,6 +112,19 @@ func New(r Records, cfg Config) *Service {
 // Records returns the records service the domain reads.
 func (s *Service) Records() Records { return s.records }
 
+// Meeting returns the meeting id (its ID or reference) as the records
+// service has it now, for a person's request. Errors: the client's, one
+// wrapping apiclient.ErrNotFound for a meeting it does not know.
+func (s *Service) Meeting(ctx context.Context, id string) (*apiclient.Meeting, error) {
+	return s.records.GetMeeting(ctx, id)
+}
+
+// Meetings returns one page of meetings, newest first, from next (a page
+// token; "" for the first). Errors: the client's.
+func (s *Service) Meetings(ctx context.Context, next string) (*apiclient.MeetingPage, error) {
+	return s.records.ListMeetings(ctx, &apiclient.ListMeetingsOptions{Next: next})
+}
+
 // Public reports whether the public minutes pages are served
 // (PUBLIC_MINUTES).
 func (s *Service) Public() bool { return s.public }
