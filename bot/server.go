@@ -239,6 +239,12 @@ func NewServer(cfg Config, deps Deps) *Server {
 	s.deps.Minutes, s.mins = deps.Minutes, deps.Minutes
 	// The search index lives in the store, when the store has one.
 	search, _ := deps.Store.(MinutesSearch)
+	if search != nil {
+		// Every search surface shows only minutes the records service
+		// still serves (issue 28 §2).
+		remove, _ := deps.Store.(minutes.Remover)
+		search = minutes.ServedSearch{Index: search, Minutes: deps.Minutes, Remove: remove}
+	}
 	if deps.MinutesSearch == nil && search != nil {
 		deps.MinutesSearch = archiveSearch(search)
 	}
