@@ -12,6 +12,7 @@ import (
 
 	"github.com/recordsbot/recordsbot/actions"
 	"github.com/recordsbot/recordsbot/apiclient"
+	"github.com/recordsbot/recordsbot/audit"
 	"github.com/recordsbot/recordsbot/blocks"
 	"github.com/recordsbot/recordsbot/internal/metrics"
 	"github.com/recordsbot/recordsbot/internal/slackapi"
@@ -275,8 +276,10 @@ func parseStatusValue(v string) (st apiclient.Status, id, pageCtx string, ok boo
 // and the clicker is told, ephemerally, what happened.
 func (c *clicks) clickStatus(ctx context.Context, in *interaction, value string) {
 	to, id, pageCtx, ok := parseStatusValue(value)
+	ctx = audit.WithSurface(ctx, clickSurface(in, pageCtx))
 	if !ok {
 		c.log.WarnContext(ctx, "interaction: bad status value", "user", in.User.ID)
+		_ = c.trail.record(ctx, change{actor: in.User.ID, kind: audit.ActionStatus, target: id, to: string(to), outcome: audit.Refused(audit.ReasonStale)})
 		c.respond(ctx, in, notice(msgStaleButton), false)
 		return
 	}

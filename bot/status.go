@@ -7,6 +7,7 @@ import (
 
 	"github.com/recordsbot/recordsbot/actions"
 	"github.com/recordsbot/recordsbot/apiclient"
+	"github.com/recordsbot/recordsbot/audit"
 	"github.com/recordsbot/recordsbot/blocks"
 )
 
@@ -17,6 +18,9 @@ const msgNotYours = ":no_entry: Only the action's assignee or an admin can chang
 // statusOutcomeText is the message for a status change that did not happen.
 func (u *actionsUI) statusOutcomeText(ctx context.Context, id string, a apiclient.Action, to apiclient.Status, oc actions.Outcome, err error) string {
 	switch {
+	case errors.Is(err, actions.ErrNotRecorded):
+		u.say(ctx, "status change", err) // logged, and counted as a store outage
+		return blocks.MsgNotRecorded
 	case errors.Is(err, actions.ErrUnconfirmed):
 		return u.say(ctx, "status change", err) + " I can't tell whether the change was made: run `/actions` to see the action's current status."
 	case errors.Is(err, actions.ErrProfileLookup):
@@ -36,6 +40,7 @@ func (u *actionsUI) statusOutcomeText(ctx context.Context, id string, a apiclien
 
 // commandSetStatus is /actions complete <id> and friends.
 func (u *actionsUI) commandSetStatus(ctx context.Context, caller, id string, to apiclient.Status) *reply {
+	ctx = audit.WithSurface(ctx, audit.Command)
 	a, oc, err := u.dom.SetStatus(ctx, caller, id, to)
 	if err != nil || (oc != actions.Changed && oc != actions.Duplicate) {
 		return notice(u.statusOutcomeText(ctx, id, a, to, oc, err))

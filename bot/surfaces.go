@@ -36,6 +36,8 @@ type actionsUI struct {
 	pageSize int
 	log      *slog.Logger
 	say      say
+	// trail is where /actions history reads; nil without a store.
+	trail AuditTrail
 }
 
 // minutesUI is /minutes and /meetings, and the meeting and minutes
@@ -66,10 +68,11 @@ type followUI struct {
 	digestDefault *clocktime.Weekly
 	isAdmin       func(userID string) bool
 	// who tells guests, who may not change follows, from members.
-	who func(ctx context.Context, userID string) (actions.Member, error)
-	now func() time.Time // for the render revision of /minutes following
-	log *slog.Logger
-	say say
+	who   func(ctx context.Context, userID string) (actions.Member, error)
+	now   func() time.Time // for the render revision of /minutes following
+	log   *slog.Logger
+	say   say
+	trail *trailWriter // nil records nothing
 }
 
 // settingsUI is people's notification settings, kept in the store: the
@@ -80,6 +83,7 @@ type settingsUI struct {
 	notify NotifyDefaults
 	log    *slog.Logger
 	say    say
+	trail  *trailWriter // nil records nothing
 }
 
 // homeUI is the App Home tab.
@@ -117,4 +121,5 @@ type clicks struct {
 	now      func() time.Time
 	log      *slog.Logger
 	say      say
+	trail    *trailWriter // shares and stale buttons; nil records nothing
 }

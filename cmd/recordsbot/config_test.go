@@ -83,6 +83,8 @@ func TestConfigCheck(t *testing.T) {
 		{"FOLLOW_DEFAULTS without drafts", "serve", func(c *Config) { c.FollowDefaults = "approvals,digest" }, ""},
 		{"bad FOLLOW_DEFAULTS", "watch", func(c *Config) { c.FollowDefaults = "drafts,gossip" }, `FOLLOW_DEFAULTS has "gossip", which is not one of drafts`},
 		{"retention of a year", "remind", func(c *Config) { c.RetentionDays = 365 }, ""},
+		{"audit retention under a quarter", "serve", func(c *Config) { c.AuditRetentionDays = 60 }, "AUDIT_RETENTION_DAYS must be at least 90"},
+		{"audit retention of two years", "watch", func(c *Config) { c.AuditRetentionDays = 730 }, ""},
 		{"ACTIONS_VISIBILITY organisation", "serve", func(c *Config) { c.ActionsVisibility = "organisation" }, ""},
 		{"bad ACTIONS_VISIBILITY", "serve", func(c *Config) { c.ActionsVisibility = "everyone" }, "ACTIONS_VISIBILITY must be own or organisation"},
 		{"demo needs nothing", "demo", func(c *Config) { *c = Config{Port: 3000, LogFormat: "text", LogLevel: "info"} }, ""},

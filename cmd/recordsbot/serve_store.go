@@ -7,6 +7,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/recordsbot/recordsbot/actions"
+	"github.com/recordsbot/recordsbot/audit"
 	"github.com/recordsbot/recordsbot/bot"
 	"github.com/recordsbot/recordsbot/internal/clocktime"
 	"github.com/recordsbot/recordsbot/internal/health"
@@ -136,6 +138,30 @@ func (s *storeSlot) RemoveMinutes(ctx context.Context, meetingID string) (bool, 
 
 // Ping is the store's health, as recordsbot_dependency_up{dependency="store"}
 // reports it.
+func (s *storeSlot) AppendAudit(ctx context.Context, e audit.Entry) (audit.Entry, error) {
+	st, err := s.get()
+	if err != nil {
+		return e, err
+	}
+	return st.AppendAudit(ctx, e)
+}
+
+func (s *storeSlot) AuditOf(ctx context.Context, target string, limit int) ([]audit.Entry, error) {
+	st, err := s.get()
+	if err != nil {
+		return nil, err
+	}
+	return st.AuditOf(ctx, target, limit)
+}
+
+func (s *storeSlot) AuditPage(ctx context.Context, before int64, limit int) ([]audit.Entry, int64, error) {
+	st, err := s.get()
+	if err != nil {
+		return nil, 0, err
+	}
+	return st.AuditPage(ctx, before, limit)
+}
+
 func (s *storeSlot) Ping(ctx context.Context) error {
 	st, err := s.get()
 	if err != nil {
@@ -220,4 +246,6 @@ var errShuttingDown = errors.New("shutting down")
 var (
 	_ bot.Store         = (*storeSlot)(nil)
 	_ bot.MinutesSearch = (*storeSlot)(nil)
+	_ bot.AuditTrail    = (*storeSlot)(nil)
+	_ actions.Trail     = (*storeSlot)(nil)
 )

@@ -10,6 +10,7 @@ import (
 
 	"github.com/recordsbot/recordsbot/actions"
 	"github.com/recordsbot/recordsbot/apiclient"
+	"github.com/recordsbot/recordsbot/audit"
 	"github.com/recordsbot/recordsbot/bot"
 	"github.com/recordsbot/recordsbot/internal/clocktime"
 	"github.com/recordsbot/recordsbot/internal/lang"
@@ -52,6 +53,7 @@ type settings struct {
 	watchInterval      time.Duration
 	searchBackfillRate float64       // records calls a second; 0 off
 	retention          time.Duration // RETENTION_DAYS
+	auditRetention     time.Duration // AUDIT_RETENTION_DAYS
 	databaseURL        string
 	trustedProxies     []netip.Prefix
 
@@ -204,6 +206,11 @@ func parseSettings(c Config, sub string) (*settings, configErrors) {
 		s.retention = store.DefaultRetention // a Config built in code
 	case c.RetentionDays < min:
 		bad("RETENTION_DAYS", "must be at least %d (the watcher reads meetings 60 days back), got %d", min, c.RetentionDays)
+	}
+	if d, err := audit.Retention(c.AuditRetentionDays); err != nil {
+		bad("AUDIT_RETENTION_DAYS", "%s", err)
+	} else {
+		s.auditRetention = d
 	}
 	remindOn, err := onOff(c.RemindDefault)
 	if err != nil {
