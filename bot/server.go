@@ -252,12 +252,13 @@ func NewServer(cfg Config, deps Deps) *Server {
 	if deps.MinutesSearch == nil && search != nil {
 		deps.MinutesSearch = archiveSearch(search)
 	}
-	s.site = minutespage.New(deps.Minutes, minutespage.Options{OrgName: cfg.OrgName, Zone: dom.Zone(), Search: deps.MinutesSearch, Log: s.log})
+	s.public = newPublicGuard(cfg.Public, deps.Now, deps.Metrics, s.log)
+	s.site = minutespage.New(deps.Minutes, minutespage.Options{OrgName: cfg.OrgName, Zone: dom.Zone(), Search: deps.MinutesSearch, Log: s.log,
+		Doubtful: s.public.doubtfulContext, Now: deps.Now})
 	mins := &minutesUI{records: deps.Records, svc: deps.Minutes, search: search, pageSize: cfg.PageSize, now: deps.Now, say: say,
 		follow: &followUI{store: deps.Store, baseline: deps.Baseline, records: deps.Records, slack: deps.Slack, metrics: deps.Metrics,
 			adminsOnly: cfg.FollowAdminsOnly, defaults: cfg.FollowDefaults, digestDefault: cfg.DigestDefault, isAdmin: dom.IsAdmin, who: dom.Who, now: deps.Now, log: s.log, say: say, trail: trail}}
 	settings := &settingsUI{store: deps.Store, notify: cfg.Notify, log: s.log, say: say, trail: trail}
-	s.public = newPublicGuard(cfg.Public, deps.Now, deps.Metrics, s.log)
 	s.work, s.busy = newWorkSlots(cfg.MaxInFlight), newWorkSlots(busyNotices)
 	s.home = &homeUI{dom: dom, acts: acts, mins: mins, slack: deps.Slack, metrics: deps.Metrics,
 		settings: settings, now: deps.Now, log: s.log, say: say}

@@ -6,6 +6,7 @@ package minutespage
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"embed"
 	"encoding/hex"
@@ -115,6 +116,13 @@ type Options struct {
 	Search Search
 	// Log gets one line per failed page. Default: discard.
 	Log *slog.Logger
+	// Doubtful returns the context for a records lookup that can only
+	// fail as far as the bot knows (an ID not among the meetings it
+	// holds): the bot gives such lookups a smaller budget of their own.
+	// Nil: ctx as it is.
+	Doubtful func(ctx context.Context) context.Context
+	// Now is the clock (Last-Modified). Default time.Now.
+	Now func() time.Time
 }
 
 // Site is the public minutes pages: one meeting's minutes, the archive
@@ -123,6 +131,9 @@ type Options struct {
 type Site struct {
 	svc  *minutes.Service
 	opts Options
+	// kept is each minutes page as last rendered (Last-Modified, and the
+	// copy served while the records cannot be read).
+	kept *keptPages
 }
 
 // New returns the pages over svc.
@@ -133,8 +144,13 @@ func New(svc *minutes.Service, opts Options) *Site {
 	if opts.Log == nil {
 		opts.Log = slog.New(slog.DiscardHandler)
 	}
-	return &Site{svc: svc, opts: opts}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	return &Site{svc: svc, opts: opts, kept: &keptPages{}}
 }
+
+func (s *Site) now() time.Time { return s.opts.Now() }
 
 func mustRead(fsys embed.FS, name string) []byte {
 	b, err := fsys.ReadFile(name)
@@ -200,24 +216,48 @@ func (s *Site) Minutes() http.HandlerFunc {
 			writeProblem(w, r, http.StatusNotFound)
 			return
 		}
-		e, err := svc.Get(ctx, id)
+		// An ID not among the meetings the bot holds costs no records call
+		// when the bot holds the whole list, and otherwise only calls from
+		// a budget of its own: a flood of made-up IDs must not take the
+		// calls a reader of real minutes needs (issue 28 §3).
+		lookup := ctx
+		switch known, _ := svc.KnownMeeting(ctx, id); known {
+		case minutes.KnownNo:
+			log.DebugContext(ctx, "minutes page: no such meeting", "meeting", id)
+			writeProblem(w, r, http.StatusNotFound)
+			return
+		case minutes.KnownMaybe:
+			lookup = s.doubtful(ctx)
+		}
+		e, err := svc.Get(lookup, id)
 		m, min := e.Meeting, e.Minutes
 		switch {
 		case errors.Is(err, apiclient.ErrNotFound), err == nil && min == nil:
 			log.DebugContext(ctx, "minutes page: nothing to show", "meeting", id)
+			s.kept.drop(id)
 			writeProblem(w, r, http.StatusNotFound)
 			return
-		case errors.Is(err, apiclient.ErrOverBudget):
-			// The public pages' share of records calls is used up (bot's
-			// PublicLimits): come back in a moment. Logged at debug level
-			// only, as a flood would otherwise flood the log too.
-			log.DebugContext(ctx, "minutes page: public budget used up", "meeting", id)
-			w.Header().Set("Retry-After", "5")
-			writeProblem(w, r, http.StatusServiceUnavailable)
-			return
 		case err != nil:
-			log.WarnContext(ctx, "minutes page: records unavailable", "meeting", id, "error", err)
-			w.Header().Set("Retry-After", "30")
+			if kept, ok := s.kept.stale(id); ok {
+				// The records cannot be read just now; the minutes were
+				// approved when last read. A copy, revalidated next time.
+				log.DebugContext(ctx, "minutes page: served the kept copy", "meeting", id, "error", err)
+				h := w.Header()
+				h.Set("Content-Type", "text/html; charset=utf-8")
+				h.Set("Cache-Control", cacheDraft)
+				serveBytes(w, r, kept.page, kept.tag, kept.since)
+				return
+			}
+			if errors.Is(err, apiclient.ErrOverBudget) {
+				// The public pages' share of records calls is used up
+				// (bot's PublicLimits): come back in a moment. Logged at
+				// debug level only, as a flood would otherwise flood the
+				// log too.
+				log.DebugContext(ctx, "minutes page: public budget used up", "meeting", id)
+			} else {
+				log.WarnContext(ctx, "minutes page: records unavailable", "meeting", id, "error", err)
+			}
+			w.Header().Set("Retry-After", retryAfter(err))
 			writeProblem(w, r, http.StatusServiceUnavailable)
 			return
 		}
@@ -227,19 +267,17 @@ func (s *Site) Minutes() http.HandlerFunc {
 			writeProblem(w, r, http.StatusInternalServerError)
 			return
 		}
+		kept := s.kept.keep(id, page, etag(page), min.Draft(), s.now())
 		h := w.Header()
 		h.Set("Content-Type", "text/html; charset=utf-8")
-		h.Set("ETag", etag(page))
 		h.Set("Cache-Control", cacheApproved)
 		if min.Draft() {
 			h.Set("Cache-Control", cacheDraft)
 		}
-		// ServeContent answers If-None-Match (304) and HEAD, and sets
-		// Content-Length. Range is dropped: a page is small and always
-		// sent whole, and net/http's multi-range answers let 1.9 kB grow
-		// to 144 kB (GO-2026-6609).
-		r.Header.Del("Range")
-		http.ServeContent(w, r, "", time.Time{}, bytes.NewReader(page))
+		// Range is dropped by serveBytes: a page is small and always sent
+		// whole, and net/http's multi-range answers let 1.9 kB grow to
+		// 144 kB (GO-2026-6609).
+		serveBytes(w, r, page, kept.tag, kept.since)
 	}
 }
 
@@ -250,10 +288,8 @@ func Stylesheet() http.HandlerFunc {
 		h := w.Header()
 		setPageHeaders(h)
 		h.Set("Content-Type", "text/css; charset=utf-8")
-		h.Set("ETag", tag)
 		h.Set("Cache-Control", cacheStyle)
-		r.Header.Del("Range") // see Handler
-		http.ServeContent(w, r, "", time.Time{}, bytes.NewReader(stylesheet))
+		serveBytes(w, r, stylesheet, tag, time.Time{})
 	}
 }
 
