@@ -76,8 +76,12 @@ func statusActionID(target string) string {
 	return ActionStatusPrefix + target
 }
 
-// transitionLabel is the label of the control that sets target.
-func transitionLabel(target string) string {
+// transitionLabel is the label of the control that moves an action from
+// status from to target, as a member reads it next to the row's status:
+// a finished action is reopened, one in progress or deferred goes back to
+// open (it was never closed). "Cancel" alone would read as closing the
+// menu, hence "Mark cancelled".
+func transitionLabel(from, target string) string {
 	switch target {
 	case statusComplete:
 		return "Complete"
@@ -86,9 +90,12 @@ func transitionLabel(target string) string {
 	case statusDeferred:
 		return "Defer"
 	case statusCancelled:
-		return "Cancel"
+		return "Mark cancelled"
 	}
-	return "Reopen"
+	if from == statusComplete || from == statusCancelled {
+		return "Reopen"
+	}
+	return "Back to open"
 }
 
 // changedVerb is how a change to status reads: "Marked complete by …".
@@ -99,7 +106,7 @@ func changedVerb(status string) string {
 	case statusInProgress:
 		return "Started"
 	case statusOpen:
-		return "Reopened"
+		return "Moved back to open"
 	case statusCancelled:
 		return "Cancelled"
 	case statusDeferred:
@@ -120,7 +127,8 @@ func plainStatus(status string) string {
 }
 
 // StatusDone is the past tense shown after a change to status:
-// "marked complete", "started", "reopened".
+// "marked complete", "started", "moved back to open" (from a finished
+// status or an unfinished one alike).
 func StatusDone(status string) string {
 	switch status {
 	case statusComplete:
@@ -132,17 +140,17 @@ func StatusDone(status string) string {
 	case statusCancelled:
 		return "cancelled"
 	case statusOpen:
-		return "reopened"
+		return "moved back to open"
 	}
 	return "set to " + status
 }
 
-// StatusAdjective is a status in a sentence: "your completed actions",
-// "is already in-progress".
+// StatusAdjective is a status in a sentence: "is already in progress",
+// "Actions from Finance (completed)".
 func StatusAdjective(status string) string {
 	switch status {
 	case statusInProgress:
-		return "in-progress"
+		return "in progress"
 	case statusComplete:
 		return "completed"
 	}
