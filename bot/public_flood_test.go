@@ -176,3 +176,43 @@ func TestPublicRequestsInFlightAreBounded(t *testing.T) {
 	assert.Less(t, time.Since(start), 300*time.Millisecond, "answered at once")
 	assert.Equal(t, http.StatusOK, <-done)
 }
+
+// A minutes body's images load only from the bot, inline data, and the
+// hosts the organisation names (PUBLIC_IMAGE_HOSTS): no tracking pixel
+// from anywhere else reaches a public reader (issue 28 §5).
+func TestPublicPagesLoadNoThirdPartyImage(t *testing.T) {
+	t.Parallel()
+	const id = "mtg_images"
+	body := "Agreed.\n\n![pixel](https://tracker.example/p.gif) ![logo](https://images.example.org/logo.png) ![old](//tracker.example/x.png)\n\n<img src=\"http://tracker.example/h.gif\" alt=\"h\">"
+	data := withDataset(func(d *recordstest.Dataset) {
+		d.Meetings = append(d.Meetings, recordstest.Meeting{ID: id, Title: "Images", Committee: "Finance", Date: time.Now().AddDate(0, 0, -2)})
+		d.Minutes = append(d.Minutes, recordstest.Minutes{MeetingID: id, Status: "approved", Body: body})
+	})
+	for _, tt := range []struct {
+		name  string
+		hosts []string
+		shown []string
+	}{
+		{name: "by default", shown: nil},
+		{name: "with the organisation's host", hosts: []string{"https://images.example.org"}, shown: []string{"https://images.example.org/logo.png"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			h := newHarness(t, data, withConfig(func(c *bot.Config) { c.PublicImageHosts = tt.hosts }))
+			r := h.fetchPage("", minutesPath(id), nil)
+			require.Equal(t, http.StatusOK, r.status)
+			csp := r.header.Get("Content-Security-Policy")
+			assert.NotContains(t, csp, "https:;", "no image from anywhere over https")
+			assert.NotContains(t, r.body, "tracker.example")
+			for _, src := range tt.shown {
+				assert.Contains(t, r.body, `src="`+src+`"`)
+				assert.Contains(t, csp, "img-src 'self' data: https://images.example.org;")
+			}
+			if tt.shown == nil {
+				assert.NotContains(t, r.body, "images.example.org")
+				assert.Contains(t, csp, "img-src 'self' data:;")
+			}
+			assert.Contains(t, r.body, `alt="pixel"`, "the alt text stays")
+		})
+	}
+}

@@ -83,6 +83,10 @@ type Config struct {
 	// OrgName is the organisation's name (ORG_NAME), shown on the public
 	// pages and in their feed; empty: none.
 	OrgName string
+	// PublicImageHosts are the https origins whose images the public
+	// minutes pages may show (PUBLIC_IMAGE_HOSTS,
+	// minutespage.ParseImageHosts); empty: no third-party image.
+	PublicImageHosts []string
 	// FollowAdminsOnly lets only the action domain's admins
 	// (ADMIN_USER_IDS, actions.Service.IsAdmin) follow and unfollow
 	// committees (FOLLOW_ADMINS_ONLY); by default anyone in the channel
@@ -257,7 +261,7 @@ func NewServer(cfg Config, deps Deps) *Server {
 	}
 	s.public = newPublicGuard(cfg.Public, deps.Now, deps.Metrics, s.log)
 	s.site = minutespage.New(deps.Minutes, minutespage.Options{OrgName: cfg.OrgName, Zone: dom.Zone(), Search: deps.MinutesSearch, Log: s.log,
-		Doubtful: s.public.doubtfulContext, Now: deps.Now})
+		Doubtful: s.public.doubtfulContext, Now: deps.Now, ImageHosts: cfg.PublicImageHosts})
 	mins := &minutesUI{records: deps.Records, svc: deps.Minutes, search: search, pageSize: cfg.PageSize, now: deps.Now, say: say,
 		follow: &followUI{store: deps.Store, baseline: deps.Baseline, records: deps.Records, slack: deps.Slack, metrics: deps.Metrics,
 			adminsOnly: cfg.FollowAdminsOnly, defaults: cfg.FollowDefaults, digestDefault: cfg.DigestDefault, isAdmin: dom.IsAdmin, who: dom.Who, now: deps.Now, log: s.log, say: say, trail: trail}}

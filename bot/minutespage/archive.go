@@ -95,7 +95,7 @@ const archiveExcerptMax = 240
 func (s *Site) Archive() http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		ctx := r.Context()
-		setPageHeaders(w.Header())
+		s.pageHeaders(w.Header())
 		if !s.svc.Public() {
 			s.writeProblem(w, r, http.StatusNotFound, baseArchive)
 			return

@@ -71,7 +71,7 @@ const feedSummaryMax = 400
 func (s *Site) Feed() http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		ctx := r.Context()
-		setPageHeaders(w.Header())
+		s.pageHeaders(w.Header())
 		if !s.svc.Public() {
 			s.writeProblem(w, r, http.StatusNotFound, baseRecord)
 			return

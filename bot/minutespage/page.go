@@ -54,13 +54,14 @@ const (
 	bodyHeadingShift = 2
 )
 
-// Page headers. The CSP allows the page's own stylesheet and images (a
-// minutes body may show one, from anywhere over https) and nothing else:
+// Page headers. The CSP allows the page's own stylesheet and images, and
+// images from the hosts the organisation names (Options.ImageHosts), and
+// nothing else:
 // no script at all, no frames, no <base>, and forms (the archive's search
 // box) only to the bot itself. Referrer-Policy keeps
 // the page's address to itself when a reader follows a link in the minutes.
 const (
-	contentSecurityPolicy = "default-src 'none'; style-src 'self'; img-src 'self' https: data:; " +
+	contentSecurityPolicy = "default-src 'none'; style-src 'self'; img-src 'self' data:; " +
 		"base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 	referrerPolicy = "no-referrer"
 )
@@ -123,6 +124,10 @@ type Options struct {
 	Doubtful func(ctx context.Context) context.Context
 	// Now is the clock (Last-Modified). Default time.Now.
 	Now func() time.Time
+	// ImageHosts are the https origins (ParseImageHosts) whose images a
+	// minutes body may show (PUBLIC_IMAGE_HOSTS), besides the bot's own
+	// and inline ones. Empty: no third-party image is loaded.
+	ImageHosts []string
 }
 
 // Site is the public minutes pages: one meeting's minutes, the archive
@@ -134,6 +139,10 @@ type Site struct {
 	// kept is each minutes page as last rendered (Last-Modified, and the
 	// copy served while the records cannot be read).
 	kept *keptPages
+	// csp is the pages' Content-Security-Policy, body their sanitiser,
+	// both with Options.ImageHosts.
+	csp  string
+	body *bluemonday.Policy
 }
 
 // New returns the pages over svc.
@@ -147,7 +156,11 @@ func New(svc *minutes.Service, opts Options) *Site {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
-	return &Site{svc: svc, opts: opts, kept: &keptPages{}}
+	csp := contentSecurityPolicy
+	if len(opts.ImageHosts) > 0 {
+		csp = strings.Replace(csp, "img-src 'self' data:", "img-src 'self' data: "+strings.Join(opts.ImageHosts, " "), 1)
+	}
+	return &Site{svc: svc, opts: opts, kept: &keptPages{}, csp: csp, body: newBodyPolicy(opts.ImageHosts)}
 }
 
 func (s *Site) now() time.Time { return s.opts.Now() }
@@ -175,11 +188,46 @@ var markdown = goldmark.New(
 // formatting, links, lists, tables, images; no script, style, event
 // handlers or forms), with links that send no referrer. A configured
 // policy is safe for concurrent use.
-var bodyPolicy = func() *bluemonday.Policy {
+//
+// An image from any host but the bot and Options.ImageHosts loses its
+// address (its alt text stays): a minutes author could otherwise put a
+// tracking pixel in front of every public reader (issue 28 §5). The CSP
+// says the same to the browser.
+func newBodyPolicy(imageHosts []string) *bluemonday.Policy {
 	p := bluemonday.UGCPolicy()
 	p.RequireNoReferrerOnLinks(true)
+	p.RewriteSrc(func(u *url.URL) {
+		if u.Scheme == "data" || u.Scheme == "" && u.Host == "" {
+			return // inline, or the bot's own
+		}
+		if slices.Contains(imageHosts, strings.ToLower(u.Scheme+"://"+u.Host)) {
+			return
+		}
+		*u = url.URL{}
+	})
 	return p
-}()
+}
+
+// ParseImageHosts reads PUBLIC_IMAGE_HOSTS: comma-separated https origins
+// ("https://images.example.org, https://cdn.example.org:8443") whose
+// images the public pages may show. It returns them in lower case, or an
+// error naming the first entry that is no https origin.
+func ParseImageHosts(s string) ([]string, error) {
+	var out []string
+	for f := range strings.SplitSeq(s, ",") {
+		f = strings.TrimSpace(f)
+		if f == "" {
+			continue
+		}
+		u, err := url.Parse(f)
+		if err != nil || u.Scheme != "https" || u.Host == "" || strings.Trim(u.Path, "/") != "" ||
+			u.RawQuery != "" || u.Fragment != "" || u.User != nil || strings.ContainsAny(u.Host, " ;'*") {
+			return nil, fmt.Errorf("not an https origin (https://host[:port]): %q", f)
+		}
+		out = append(out, strings.ToLower(u.Scheme+"://"+u.Host))
+	}
+	return out, nil
+}
 
 // headingShift is a goldmark AST transformer that demotes every heading by
 // its value, down to h6 at most.
@@ -206,7 +254,7 @@ func (s *Site) Minutes() http.HandlerFunc {
 	writeProblem := func(w http.ResponseWriter, r *http.Request, status int) { s.writeProblem(w, r, status, baseRecord) }
 	return func(w http.ResponseWriter, r *http.Request) {
 		ctx := r.Context()
-		setPageHeaders(w.Header())
+		s.pageHeaders(w.Header())
 		if !svc.Public() {
 			writeProblem(w, r, http.StatusNotFound)
 			return
@@ -308,7 +356,14 @@ func meetingIDParam(r *http.Request) (string, bool) {
 	return id, id != "" && len(id) <= maxMeetingIDLen
 }
 
-// setPageHeaders sets the security headers of every public page response.
+// pageHeaders is setPageHeaders with the site's own CSP (its image hosts).
+func (s *Site) pageHeaders(h http.Header) {
+	setPageHeaders(h)
+	h.Set("Content-Security-Policy", s.csp)
+}
+
+// setPageHeaders sets the security headers of every public page response
+// (the CSP without Options.ImageHosts: see Site.pageHeaders).
 func setPageHeaders(h http.Header) {
 	h.Set("Content-Security-Policy", contentSecurityPolicy)
 	h.Set("X-Content-Type-Options", "nosniff")
@@ -438,7 +493,7 @@ func nonBlank(s, fallback string) string {
 
 // renderMinutes renders the minutes page of m.
 func (s *Site) renderMinutes(m *apiclient.Meeting, min *apiclient.Minutes) ([]byte, error) {
-	body, err := renderBody(min)
+	body, err := s.renderBody(min)
 	if err != nil {
 		return nil, err
 	}
@@ -470,7 +525,7 @@ func (s *Site) renderMinutes(m *apiclient.Meeting, min *apiclient.Minutes) ([]by
 }
 
 // renderBody turns a minutes body into sanitised HTML.
-func renderBody(min *apiclient.Minutes) (template.HTML, error) {
+func (s *Site) renderBody(min *apiclient.Minutes) (template.HTML, error) {
 	src := invisible.Strip(min.Body)
 	if min.Format != apiclient.FormatHTML {
 		var b strings.Builder
@@ -481,7 +536,7 @@ func renderBody(min *apiclient.Minutes) (template.HTML, error) {
 	}
 	// The only conversion to template.HTML in the bot: the sanitiser's
 	// output is what may be shown unescaped.
-	return template.HTML(bodyPolicy.Sanitize(src)), nil
+	return template.HTML(s.body.Sanitize(src)), nil
 }
 
 // execute renders t into memory, so a failure mid-way never sends half a
