@@ -188,7 +188,7 @@ func (c *clicks) click(ctx context.Context, in *interaction, actionID, value str
 			c.tell(ctx, in, notice(c.meetingErrorText(ctx, value, err)))
 			return
 		}
-		c.tell(ctx, in, ephemeral(blocks.Meeting(meetingRow(m))))
+		c.tell(ctx, in, ephemeral(blocks.Meeting(c.mins.meetingRow(m))))
 	case actionID == blocks.ActionMeetingMinutes:
 		e, err := c.mins.svc.Read(ctx, value)
 		if err != nil {
