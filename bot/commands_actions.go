@@ -315,13 +315,19 @@ func (u *actionsUI) drawPage(src pageSource, caller string, q actionsQuery, c *c
 		l.Rows = append(l.Rows, r)
 	}
 	if end < total {
-		next := q
-		next.Offset = end
-		if b, err := json.Marshal(next); err == nil {
-			l.MoreValue = string(b)
-		}
+		l.MoreValue = q.moreValue(end)
 	}
 	return ephemeral(blocks.Actions(l)), until
+}
+
+// moreValue is the value of the "Show more" button: q from offset end.
+func (q actionsQuery) moreValue(end int) string {
+	q.Offset = end
+	b, err := json.Marshal(q)
+	if err != nil {
+		return "" // strings, a bool and an int: it cannot fail; no button
+	}
+	return string(b)
 }
 
 // context encodes q for the status buttons of its rows, so a click on an
