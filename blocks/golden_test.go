@@ -5,9 +5,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/recordsbot/recordsbot/internal/golden"
 	"github.com/slack-go/slack"
 	"github.com/stretchr/testify/assert"
+
+	"github.com/recordsbot/recordsbot/internal/golden"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")

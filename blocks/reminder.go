@@ -4,34 +4,37 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/recordsbot/recordsbot/internal/words"
+	"github.com/recordsbot/recordsbot/internal/lang"
 
 	"github.com/slack-go/slack"
 )
 
-// reminderSummary is "You have 2 overdue actions and 3 actions due within
-// 7 days." in plain words; bold marks the counts when bold is set.
+// reminderSummary is "You have 2 overdue actions and 3 due within 7
+// days." in r.Lang; bold marks the counts when bold is set (the catalogue
+// writes them bold; the plain fallback drops the marks, which only ever
+// surround counts here).
 func reminderSummary(r Reminder, bold bool) string {
-	b := func(s string) string {
-		if bold {
-			return "*" + s + "*"
-		}
-		return s
-	}
-	window := "soon"
+	l := r.Lang
+	window := l.T("remind.soon")
 	if r.Days > 0 {
-		window = "within " + words.Count(r.Days, "day", "days")
+		window = l.N("remind.within", r.Days)
 	}
 	overdue, due := len(r.Overdue), len(r.DueSoon)
+	var s string
 	switch {
 	case overdue > 0 && due > 0:
-		return fmt.Sprintf("You have %s and %s due %s.", b(words.Count(overdue, "overdue action", "overdue actions")), b(fmt.Sprint(due)), window)
+		s = l.F("remind.summary.both", "overdue", l.N("remind.n_overdue", overdue), "due", l.Int(due), "window", window)
 	case overdue > 0:
-		return fmt.Sprintf("You have %s.", b(words.Count(overdue, "overdue action", "overdue actions")))
+		s = l.F("remind.summary.overdue", "overdue", l.N("remind.n_overdue", overdue))
 	case due > 0:
-		return fmt.Sprintf("You have %s due %s.", b(words.Count(due, "action", "actions")), window)
+		s = l.F("remind.summary.due", "due", l.N("remind.n_due", due), "window", window)
+	default:
+		s = l.F("remind.summary.none", "window", window)
 	}
-	return "You have no overdue actions and none due " + window + "."
+	if !bold {
+		s = strings.ReplaceAll(s, "*", "")
+	}
+	return s
 }
 
 // ReminderMessage builds the reminder DM: a header, the summary ("You have
@@ -42,16 +45,18 @@ func reminderSummary(r Reminder, bold bool) string {
 // all". Last come the *Stop these* and *Settings* buttons (NotifyButtons
 // with NotifyReminders), so nobody gets a DM they cannot turn off.
 func ReminderMessage(r Reminder) Message {
+	l := r.Lang
 	fallback := reminderSummary(r, false)
 	blocks := []slack.Block{
-		header(":alarm_clock: Action reminder"),
+		header(l.T("remind.header")),
 		section(reminderSummary(r, true)),
 	}
-	more := contextLine(fmt.Sprintf("…and %d more — use `/actions` to see them all", len(r.Overdue)+len(r.DueSoon)))
-	stop := NotifyButtons(NotifyReminders)
+	more := contextLine(l.N("list.and_more", len(r.Overdue)+len(r.DueSoon)))
+	stop := NotifyButtons(l, NotifyReminders)
+	overdueLabel, dueLabel := l.T("remind.overdue_label"), l.T("remind.due_soon_label")
 	// Two labels, the closing line and the buttons are always kept free.
 	maxBlocks := MaxMessageBlocks - len(blocks) - 4
-	maxText := MaxMessageText - runes(fallback) - measure(blocks...) - measure(more) - measure(stop) - 2*len("*Due soon*")
+	maxText := MaxMessageText - runes(fallback) - measure(blocks...) - measure(more) - measure(stop) - runes(overdueLabel) - runes(dueLabel)
 
 	used := make(map[string]bool)
 	hidden := 0
@@ -59,13 +64,13 @@ func ReminderMessage(r Reminder) Message {
 		label string
 		rows  []ActionRow
 	}{
-		{"*Overdue*", r.Overdue},
-		{"*Due soon*", r.DueSoon},
+		{overdueLabel, r.Overdue},
+		{dueLabel, r.DueSoon},
 	} {
 		if len(group.rows) == 0 {
 			continue
 		}
-		rows, shown, text := fitRows(group.rows, maxBlocks, maxText, used)
+		rows, shown, text := fitRows(l, group.rows, maxBlocks, maxText, used)
 		hidden += len(group.rows) - shown
 		if shown == 0 {
 			continue
@@ -76,7 +81,7 @@ func ReminderMessage(r Reminder) Message {
 		maxText -= text
 	}
 	if hidden > 0 {
-		blocks = append(blocks, contextLine(fmt.Sprintf("…and %d more — use `/actions` to see them all", hidden)))
+		blocks = append(blocks, contextLine(l.N("list.and_more", hidden)))
 	}
 	blocks = append(blocks, stop)
 	return Message{Text: fallback, Blocks: blocks}
@@ -84,8 +89,10 @@ func ReminderMessage(r Reminder) Message {
 
 // ReminderText renders a reminder as readable plain text (for --dry-run):
 // no mrkdwn, no escaping, dates as YYYY-MM-DD (with the time in UTC when
-// the deadline has one).
+// the deadline has one). It is the operator's terminal output, so it is
+// English like the logs, whatever r.Lang.
 func ReminderText(r Reminder) string {
+	r.Lang = lang.English
 	var b strings.Builder
 	if r.User != "" {
 		fmt.Fprintf(&b, "Reminder for %s\n", r.User)
@@ -123,7 +130,7 @@ func reminderTextRow(r ActionRow) string {
 		about = append(about, "no deadline")
 	}
 	if r.Status != "" {
-		about = append(about, plainStatus(r.Status))
+		about = append(about, plainStatus(lang.English, r.Status))
 	}
 	committee := oneLine(r.Committee)
 	if committee != "" {

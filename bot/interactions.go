@@ -13,6 +13,7 @@ import (
 	"github.com/recordsbot/recordsbot/actions"
 	"github.com/recordsbot/recordsbot/apiclient"
 	"github.com/recordsbot/recordsbot/blocks"
+	"github.com/recordsbot/recordsbot/internal/lang"
 	"github.com/recordsbot/recordsbot/internal/metrics"
 	"github.com/recordsbot/recordsbot/internal/slackapi"
 )
@@ -121,6 +122,7 @@ func (s *Server) dispatchInteraction(ctx context.Context, payload []byte) ack {
 		value = act.SelectedOption.Value
 	}
 	actionID := act.ActionID
+	ctx = lang.NewContext(ctx, s.knownLang(in.User.ID))
 	release, ok := s.admit(ctx, metrics.Interaction)
 	if !ok {
 		s.deps.Metrics.Request(metrics.Interaction, metricActionID(actionID), "busy")
@@ -128,7 +130,7 @@ func (s *Server) dispatchInteraction(ctx context.Context, payload []byte) ack {
 		return nil
 	}
 	s.withBudget(ctx, release, func(ctx context.Context) *reply {
-		s.clicks.click(ctx, &in, actionID, value)
+		s.clicks.click(s.reader(ctx, in.User.ID), &in, actionID, value)
 		s.deps.Metrics.Finished(metrics.Interaction, start)
 		return nil
 	}, nil)
@@ -293,7 +295,8 @@ func (c *clicks) clickStatus(ctx context.Context, in *interaction, value string)
 	change := &blocks.Change{By: actor, At: now, Status: string(to)}
 	me, _ := c.acts.dom.Who(ctx, actor)
 	row := c.acts.actionRow(&a, now, me.Zone, c.acts.dom.CanChange(me, &a), !me.Owns(a.Assignee), change)
-	done := fmt.Sprintf(":white_check_mark: *%s* %s.", blocks.Escape(a.Title), blocks.StatusDone(string(to)))
+	row.Lang = lang.FromContext(ctx)
+	done := blocks.StatusDone(row.Lang, string(to), blocks.Escape(a.Title))
 
 	if in.Container.Type == "view" {
 		c.answerOnHome(ctx, in, homeState{clicked: &clicked{action: a, change: change}})

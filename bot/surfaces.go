@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/recordsbot/recordsbot/actions"
+	"github.com/recordsbot/recordsbot/internal/lang"
 	"github.com/recordsbot/recordsbot/internal/metrics"
 	"github.com/recordsbot/recordsbot/minutes"
 	"github.com/recordsbot/recordsbot/store"
@@ -33,8 +34,10 @@ type actionsUI struct {
 	memo     *replyMemo
 	now      func() time.Time
 	pageSize int
-	log      *slog.Logger
-	say      say
+	// org is ORG_LANGUAGE, for readers whose locale is not shipped.
+	org lang.Lang
+	log *slog.Logger
+	say say
 }
 
 // minutesUI is /minutes and /meetings, and the meeting and minutes
