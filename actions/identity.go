@@ -90,6 +90,16 @@ func (m Member) Profiled() bool { return m.profiled }
 // assignees beyond their Slack ID.
 func (m Member) Mapped() bool { return m.Email != "" || len(m.aliases) > 0 }
 
+// RecordsName is who m is in the records, as the audit trail names them:
+// their email, else the first USER_MAP name that points at them; "" when
+// neither is known.
+func (m Member) RecordsName() string {
+	if m.Email != "" || len(m.aliases) == 0 {
+		return m.Email
+	}
+	return m.aliases[0]
+}
+
 // Owns reports whether assignee p is this user: by Slack ID, by email, or
 // through USER_MAP.
 func (m Member) Owns(p apiclient.Person) bool {

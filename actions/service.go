@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/recordsbot/recordsbot/apiclient"
+	"github.com/recordsbot/recordsbot/audit"
 )
 
 // Config is the domain's behaviour. The zero value of every field means
@@ -32,6 +33,17 @@ type Config struct {
 	// Visibility is ACTIONS_VISIBILITY: whose actions members may see
 	// (see CanSee). Default VisibleOwn.
 	Visibility Visibility
+	// Trail keeps the audit trail of status changes (the store); nil
+	// records nothing (the demo, tests that are not about it). With one,
+	// a change is sent only once it is recorded (SetStatus).
+	Trail Trail
+}
+
+// Trail is where the audit trail is kept; *store.Store implements it.
+type Trail interface {
+	// AppendAudit appends e to the trail, which gives it its place in the
+	// chain, and returns it as kept.
+	AppendAudit(ctx context.Context, e audit.Entry) (audit.Entry, error)
 }
 
 // Service is the action domain. It is safe for concurrent use.
@@ -90,15 +102,27 @@ func (s *Service) Caches() bool { return !s.list.off }
 // Member still carries what USER_MAP says, and the error says why.
 func (s *Service) Who(ctx context.Context, id string) (Member, error) { return s.dir.who(ctx, id) }
 
-// IsAdmin reports whether Slack user id may change any action.
+// IsAdmin reports whether Slack user id is listed in ADMIN_USER_IDS. The
+// list alone grants nothing over actions: Admin decides whether a person
+// holds admin powers now.
 func (s *Service) IsAdmin(id string) bool { return slices.Contains(s.cfg.Admins, id) }
 
+// Admin is the one rule for admin powers over actions (changing and
+// seeing anyone's): viewer is listed in ADMIN_USER_IDS, Slack has said who
+// they are (users.info answered), and they are not a Slack guest. Powers
+// fail closed: a profile Slack could not give (an error, a timeout) might
+// be a guest's, so until Slack answers the viewer has member powers at
+// most. The failed lookup is not cached (directory.who), so powers come
+// back with the first users.info that answers.
+func (s *Service) Admin(viewer Member) bool {
+	return viewer.profiled && !viewer.Guest && s.IsAdmin(viewer.ID)
+}
+
 // CanChange is the one rule for who may change an action: its assignee or
-// an admin. A Slack guest listed as an admin is treated as a guest and
-// changes only their own, so whoever may change an action may also see it
-// (CanSee).
+// an admin (Admin: not a guest, nor someone whose profile Slack could not
+// give), so whoever may change an action may also see it (CanSee).
 func (s *Service) CanChange(viewer Member, a *apiclient.Action) bool {
-	return viewer.Owns(a.Assignee) || (s.IsAdmin(viewer.ID) && !viewer.Guest)
+	return viewer.Owns(a.Assignee) || s.Admin(viewer)
 }
 
 // Known returns Slack user id as a Member when their profile is cached
@@ -140,6 +164,12 @@ const (
 // say who the actor is and USER_MAP does not either: nothing was changed.
 var ErrProfileLookup = errors.New("slack profile lookup failed")
 
+// ErrNotRecorded is returned (wrapped) by SetStatus when the change could
+// not be written to the audit trail (the store is down): nothing was sent
+// to the records service. Accountability is chosen over availability: a
+// change nobody could later account for is not made.
+var ErrNotRecorded = errors.New("change not recorded in the audit trail")
+
 // ErrUnconfirmed marks a status change that was sent but whose answer
 // never arrived or could not be read: the records may or may not hold it.
 var ErrUnconfirmed = errors.New("status change unconfirmed")
@@ -149,9 +179,18 @@ var ErrUnconfirmed = errors.New("status change unconfirmed")
 // change it checked before anything is sent: a button's value is never
 // trusted alone. Identical changes that arrive together (a double click)
 // are sent once; the others report Duplicate. The returned action is the
-// one after the change, or as found. Errors: apiclient's, ErrProfileLookup,
-// ErrUnconfirmed (then the cached list is dropped, as the records may hold
-// the change).
+// one after the change, or as found.
+//
+// With a Trail, every decision is recorded, on the surface ctx carries
+// (audit.WithSurface): a refusal (not yours, no such action) or an
+// unchanged status as one entry; a change as an entry "requested" before
+// the PUT, which is sent only once that entry is kept, and an entry with
+// the records service's answer after it. A refusal or answer that cannot
+// be recorded does not change what happened.
+//
+// Errors: apiclient's, ErrProfileLookup, ErrNotRecorded (nothing was
+// sent), ErrUnconfirmed (then the cached list is dropped, as the records
+// may hold the change).
 func (s *Service) SetStatus(ctx context.Context, actor, id string, to apiclient.Status) (apiclient.Action, Outcome, error) {
 	if !to.Valid() {
 		return apiclient.Action{}, Gone, fmt.Errorf("set status %q: %w", to, apiclient.ErrInvalidStatus)
@@ -161,17 +200,29 @@ func (s *Service) SetStatus(ctx context.Context, actor, id string, to apiclient.
 		return a, Gone, err
 	}
 	if !found {
+		// Who the actor is, as far as is known without asking Slack:
+		// recording a refusal costs no call.
+		me, ok := s.Known(actor)
+		if !ok {
+			me = Member{ID: actor}
+		}
+		s.recorder(ctx, me, id, "", to).write(audit.Refused(audit.ReasonGone))
 		return a, Gone, nil
 	}
-	if me, err := s.Who(ctx, actor); !s.CanChange(me, &a) {
-		if err != nil && !me.Mapped() {
+	me, meErr := s.Who(ctx, actor)
+	rec := s.recorder(ctx, me, id, a.Status, to)
+	if !s.CanChange(me, &a) {
+		if meErr != nil && (!me.Mapped() || s.IsAdmin(actor)) {
 			// Slack could not be asked who the actor is; say so rather
-			// than refuse someone who may be the assignee.
+			// than refuse someone who may be the assignee, or an admin
+			// whose powers wait for Slack to say they are not a guest.
 			return a, Gone, fmt.Errorf("identify %s: %w", actor, ErrProfileLookup)
 		}
+		rec.write(audit.Refused(audit.ReasonNotYours))
 		return a, Forbidden, nil
 	}
 	if a.Status == to {
+		rec.write(audit.Unchanged)
 		return a, Unchanged, nil
 	}
 	leader, done := s.changes.join(ctx, id+"\x00"+string(to))
@@ -179,8 +230,12 @@ func (s *Service) SetStatus(ctx context.Context, actor, id string, to apiclient.
 		return a, Duplicate, nil
 	}
 	defer done()
+	if err := rec.write(audit.Requested); err != nil {
+		return a, Gone, fmt.Errorf("update action %s: %w: %w", id, ErrNotRecorded, err)
+	}
 	updated, err := s.records.UpdateActionStatus(ctx, id, to)
 	if err != nil {
+		rec.write(answerOutcome(err))
 		if errors.Is(err, apiclient.ErrNotFound) {
 			return a, Gone, nil
 		}
@@ -191,9 +246,51 @@ func (s *Service) SetStatus(ctx context.Context, actor, id string, to apiclient.
 		}
 		return a, Gone, err
 	}
+	rec.write(audit.Done)
 	merged := fillGaps(*updated, a, to)
 	s.list.put(merged)
 	return merged, Changed, nil
+}
+
+// statusRecorder writes the entries of one status change.
+type statusRecorder struct {
+	trail Trail
+	ctx   context.Context
+	e     audit.Entry
+}
+
+func (s *Service) recorder(ctx context.Context, me Member, id string, from, to apiclient.Status) statusRecorder {
+	if s.cfg.Trail == nil {
+		return statusRecorder{}
+	}
+	e := audit.New(ctx, s.cfg.Now(), me.ID, audit.ActionStatus, id)
+	e.ActorRecords, e.From, e.To = me.RecordsName(), string(from), string(to)
+	return statusRecorder{trail: s.cfg.Trail, ctx: ctx, e: e}
+}
+
+// write appends the change with outcome o (nothing without a Trail).
+func (r statusRecorder) write(o audit.Outcome) error {
+	if r.trail == nil {
+		return nil
+	}
+	r.e.Outcome = o
+	_, err := r.trail.AppendAudit(r.ctx, r.e)
+	return err
+}
+
+// answerOutcome is the records service's answer to a PUT that failed, as
+// the trail says it.
+func answerOutcome(err error) audit.Outcome {
+	var ae *apiclient.Error
+	switch {
+	case writeUnconfirmed(err):
+		return audit.Unconfirmed
+	case errors.Is(err, apiclient.ErrNotFound):
+		return audit.Refused(audit.ReasonGone)
+	case errors.As(err, &ae) && ae.StatusCode >= 400 && ae.StatusCode < 500:
+		return audit.Refused(fmt.Sprintf("%s (HTTP %d)", audit.ReasonRecords, ae.StatusCode))
+	}
+	return audit.Failed
 }
 
 // fillGaps completes a PUT answer from the action as it was before: some

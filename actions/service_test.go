@@ -72,6 +72,12 @@ func TestSetStatusRule(t *testing.T) {
 	assert.Equal(t, actions.Changed, oc)
 	assert.Equal(t, a.Title, got.Title)
 
+	// An admin Slack does not know (user_not_found) holds no powers.
+	_, oc, err = e.svc.SetStatus(t.Context(), "U0ADMIN", a.ID, apiclient.StatusComplete)
+	require.ErrorIs(t, err, actions.ErrProfileLookup)
+	assert.Equal(t, actions.Gone, oc)
+	assert.Equal(t, 1, e.w.Records.Count(http.MethodPut, "/"), "only Alice's change was sent")
+	e.w.Slack.AddUser(slacktest.User{ID: "U0ADMIN", Name: "admin", Email: "admin@example.org"})
 	_, oc, err = e.svc.SetStatus(t.Context(), "U0ADMIN", a.ID, apiclient.StatusComplete)
 	require.NoError(t, err)
 	assert.Equal(t, actions.Changed, oc, "an admin may change anyone's")

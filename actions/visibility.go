@@ -37,18 +37,19 @@ func ParseVisibility(s string) (Visibility, error) {
 func (s *Service) Visibility() Visibility { return s.cfg.Visibility }
 
 // CanSeeOthers reports whether viewer may see actions assigned to people
-// other than themselves: never a Slack guest; always an admin; any other
-// member only under VisibleOrganisation, and only once Slack has said who
-// they are (a member whose profile could not be read might be a guest).
-// A guest listed in ADMIN_USER_IDS still sees only their own actions.
+// other than themselves: only once Slack has said who they are (a profile
+// that could not be read might be a guest's), and then never a Slack
+// guest; always an admin (Admin); any other member only under
+// VisibleOrganisation. A guest listed in ADMIN_USER_IDS, or an admin whose
+// profile Slack could not give, sees only their own actions.
 func (s *Service) CanSeeOthers(viewer Member) bool {
 	switch {
-	case viewer.Guest:
+	case !viewer.profiled || viewer.Guest:
 		return false
-	case s.IsAdmin(viewer.ID):
+	case s.Admin(viewer):
 		return true
 	}
-	return s.cfg.Visibility == VisibleOrganisation && viewer.profiled
+	return s.cfg.Visibility == VisibleOrganisation
 }
 
 // CanSee is the one rule for who may see an action assigned to assignee:

@@ -63,9 +63,12 @@ func TestCanSee(t *testing.T) {
 		// Slack cannot say whether they are a guest: they see their own
 		// (USER_MAP still names them), nobody else's.
 		"unknown to Slack": {viewer: "U0GONE", self: own("U0GONE", ""), profileUnreadable: true},
+		// An admin whose profile Slack could not give might be a guest:
+		// member powers at most (Service.Admin), so their own only.
+		"admin unknown to Slack": {viewer: "U0GONEADMIN", self: own("U0GONEADMIN", ""), profileUnreadable: true},
 	}
 	for _, vis := range []actions.Visibility{actions.VisibleOwn, actions.VisibleOrganisation} {
-		svc := actions.New(rc, api, actions.Config{Admins: []string{"U0ADMIN", "U0GADMIN"}, Visibility: vis})
+		svc := actions.New(rc, api, actions.Config{Admins: []string{"U0ADMIN", "U0GADMIN", "U0GONEADMIN"}, Visibility: vis})
 		assert.Equal(t, vis, svc.Visibility())
 		for name, tt := range tests {
 			t.Run(string(vis)+"/"+name, func(t *testing.T) {
@@ -84,6 +87,7 @@ func TestCanSee(t *testing.T) {
 				bobs := &apiclient.Action{ID: "1", Assignee: bob}
 				assert.False(t, svc.CanChange(me, bobs) && !svc.CanSee(me, bob), "whoever may change an action may see it")
 				assert.Equal(t, tt.viewer == "U0ADMIN", svc.CanChange(me, bobs), "only a full-member admin changes Bob's")
+				assert.Equal(t, tt.viewer == "U0ADMIN", svc.Admin(me), "Admin")
 
 				list := []*apiclient.Action{{ID: "1", Assignee: bob}, {ID: "2", Assignee: tt.self}}
 				got := svc.Visible(me, list)

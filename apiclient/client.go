@@ -220,7 +220,10 @@ type endpoint struct {
 // would address the list instead, and "." or ".." are dot segments that
 // servers and proxies resolve to another path.
 func (c *Client) checkID(ep endpoint, id string) error {
-	if id == "" || id == "." || id == ".." {
+	// An id may hold a "/" (FIN-2026-09/2), sent escaped; but a "." or ".."
+	// segment would take the API key elsewhere on a server or proxy that
+	// unescapes before it resolves, and no record is named so.
+	if id == "" || hasDotSegment(id) {
 		return c.newError(ep, 0, ErrNotFound, fmt.Sprintf("invalid id %q", id), nil)
 	}
 	return nil

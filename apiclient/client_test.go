@@ -164,7 +164,9 @@ func TestPathEscaping(t *testing.T) {
 		{name: "space", id: "FIN 12", wantURI: "FIN%2012"},
 		{name: "non-ascii", id: "réunion-ü", wantURI: "r%C3%A9union-%C3%BC"},
 		{name: "percent query fragment", id: "50%?x=1#f", wantURI: "50%25%3Fx=1%23f"},
-		{name: "dots inside", id: "a/../b", wantURI: "a%2F..%2Fb"},
+		// Dots that are no whole segment ("a/../b" is refused: see
+		// TestRequestTextStaysOnTheEndpoint).
+		{name: "dots inside", id: "a/..b/c.", wantURI: "a%2F..b%2Fc."},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -420,4 +422,46 @@ func TestErrorNeverContainsKey(t *testing.T) {
 			assert.NotContains(t, fmt.Sprintf("%+v", err), testKey)
 		})
 	}
+}
+
+// A next-page token and an id are request text the bot passes on (a
+// public cursor, a button value, a typed id): neither may take the API key
+// anywhere but the meetings list, or out of the API's base path.
+func TestRequestTextStaysOnTheEndpoint(t *testing.T) {
+	t.Parallel()
+	srv := newAPIServer(t, serveJSON(http.StatusOK, `{"meetings":[]}`))
+	c := newTestClient(t, srv)
+	for _, next := range []string{
+		basePath + "/../../admin/secret?x=1",
+		basePath + "/meetings/../../admin",
+		basePath + "/meetings/%2e%2e/%2E%2E/admin",
+		basePath + "/meetings/./x",
+		basePath + "/actions?limit=500",
+		basePath + "/meetingsx",
+		"/admin/secret",
+		"/prefix/api/v2/meetings",
+		"//evil.example/x",
+		"http://evil.example" + basePath + "/meetings",
+	} {
+		_, err := c.ListMeetings(t.Context(), &ListMeetingsOptions{Next: next})
+		assert.ErrorIs(t, err, ErrBadRequest, "next %q", next)
+	}
+	for _, id := range []string{"a/../b", "../admin", "a/..", "./a", `a\..\b`} {
+		_, err := c.GetMeeting(t.Context(), id)
+		assert.ErrorIs(t, err, ErrNotFound, "id %q", id)
+		_, err = c.GetMinutes(t.Context(), id)
+		assert.ErrorIs(t, err, ErrNotFound, "id %q", id)
+		_, err = c.UpdateActionStatus(t.Context(), id, StatusOpen)
+		assert.ErrorIs(t, err, ErrNotFound, "id %q", id)
+	}
+	assert.Empty(t, srv.requests(), "nothing sent")
+
+	// The records' own tokens still work: the list's path with a query,
+	// and a path below it.
+	for _, next := range []string{basePath + "/meetings?page=2", basePath + "/meetings/page/3"} {
+		_, err := c.ListMeetings(t.Context(), &ListMeetingsOptions{Next: next})
+		assert.NoError(t, err, "next %q", next)
+	}
+	_, err := c.GetMeeting(t.Context(), "FIN-2026-09/2")
+	assert.NoError(t, err, "an id with a slash")
 }

@@ -372,7 +372,11 @@ func offsetNext(q url.Values, cr contentRange, hasCR bool, pf pageFields, total 
 }
 
 // tokenURL turns a MeetingPage.Next token (a request URI on the base host)
-// back into a URL, refusing anything that would leave that host.
+// back into a URL. A token comes back from outside (a public page's
+// cursor, a button's value), so it is held to what the records' own next
+// links are: the meetings list's path, or a path below it, with no dot
+// segments (escaped or not) that a server would resolve to another
+// endpoint or out of the API's base path (issue 28 §1).
 func (c *Client) tokenURL(token string) (*url.URL, error) {
 	if !strings.HasPrefix(token, "/") || strings.HasPrefix(token, "//") || strings.ContainsAny(token, "\\#") {
 		return nil, errors.New("not a path on the records api host")
@@ -381,7 +385,22 @@ func (c *Client) tokenURL(token string) (*url.URL, error) {
 	if err != nil {
 		return nil, fmt.Errorf("parse next token: %w", err)
 	}
+	list := c.base.Path + "/meetings"
+	if ref.Path != list && !strings.HasPrefix(ref.Path, list+"/") || hasDotSegment(ref.Path) {
+		return nil, errors.New("not a page of the meetings list")
+	}
 	u := *c.base
 	u.Path, u.RawPath, u.RawQuery = ref.Path, ref.RawPath, ref.RawQuery
 	return &u, nil
+}
+
+// hasDotSegment reports whether the decoded path p has a "." or ".."
+// segment, which a server or proxy on the way would resolve.
+func hasDotSegment(p string) bool {
+	for seg := range strings.SplitSeq(strings.ReplaceAll(p, "\\", "/"), "/") {
+		if seg == "." || seg == ".." {
+			return true
+		}
+	}
+	return false
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/slack-go/slack"
 
+	"github.com/recordsbot/recordsbot/internal/clocktime"
 	"github.com/recordsbot/recordsbot/internal/lang"
 )
 
@@ -58,12 +59,12 @@ type FollowRow struct {
 	// Hears are the values of Options the channel hears now.
 	Hears map[string]bool
 	// Digest, when set, is the channel's own choice of weekly digest
-	// ("fri 16:30", "off"); "" is the organisation's default.
-	Digest string
+	// ("fri 16:30", or off); nil is the organisation's default.
+	Digest *clocktime.Weekly
 	// DigestDefault is the organisation's weekly digest time
-	// (DIGEST_DEFAULT: "mon 09:00", or "off"), said where Digest is "";
-	// "" says "the usual time".
-	DigestDefault string
+	// (DIGEST_DEFAULT: "mon 09:00", or off), said where Digest is nil;
+	// nil says "the usual time".
+	DigestDefault *clocktime.Weekly
 	// DigestMentions is set when the digest mentions the assignees.
 	DigestMentions bool
 	// DigestOption is the value of the option that is the weekly digest
@@ -104,7 +105,7 @@ func FollowingMessage(f Following) Message {
 		}
 		// Where the reader can change it, the digest's schedule is under
 		// its checkbox (an option's description); else on the row.
-		if !f.CanChange && (r.Digest != "" || r.DigestMentions) {
+		if !f.CanChange && (r.Digest != nil || r.DigestMentions) {
 			text += "\n" + lg.F("follow.weekly_digest", "choice", digestChoice(lg, r.Digest, r.DigestDefault, r.DigestMentions, r.Hears[r.DigestOption]))
 		}
 		var on []string
@@ -159,20 +160,20 @@ func FollowingMessage(f Following) Message {
 // https://docs.slack.dev/reference/block-kit/composition-objects/option-object).
 // on is whether its box is ticked: an unticked digest keeps its own
 // schedule, said as what ticking the box brings back.
-func digestWhen(lg lang.Lang, schedule, orgDefault string, mentions, on bool) string {
-	s := lg.F("follow.when.every", "schedule", schedule)
+func digestWhen(lg lang.Lang, schedule, orgDefault *clocktime.Weekly, mentions, on bool) string {
+	s := lg.F("follow.when.every", "schedule", weeklyText(schedule))
 	switch {
-	case (schedule == "" || schedule == "off") && orgDefault == "off":
+	case !weeklyOn(schedule) && weeklyOff(orgDefault):
 		s = lg.T("follow.when.off_usual")
-	case !on && (schedule == "" || schedule == "off") && orgDefault != "":
-		s = lg.F("follow.when.off_default", "schedule", orgDefault)
-	case !on && (schedule == "" || schedule == "off"):
+	case !on && !weeklyOn(schedule) && orgDefault != nil:
+		s = lg.F("follow.when.off_default", "schedule", orgDefault.String())
+	case !on && !weeklyOn(schedule):
 		s = lg.T("follow.when.off_ticked")
 	case !on:
-		s = lg.F("follow.when.off_was", "schedule", schedule)
-	case schedule == "" && orgDefault != "":
-		s = lg.F("follow.when.default", "schedule", orgDefault)
-	case schedule == "":
+		s = lg.F("follow.when.off_was", "schedule", schedule.String())
+	case schedule == nil && orgDefault != nil:
+		s = lg.F("follow.when.default", "schedule", orgDefault.String())
+	case schedule == nil:
 		s = lg.T("follow.when.usual")
 	}
 	if mentions {
@@ -182,20 +183,33 @@ func digestWhen(lg lang.Lang, schedule, orgDefault string, mentions, on bool) st
 }
 
 // digestChoice is a follow's digest choice as /minutes following shows it.
-func digestChoice(lg lang.Lang, schedule, orgDefault string, mentions, on bool) string {
-	s := "`" + Escape(schedule) + "`"
+func digestChoice(lg lang.Lang, schedule, orgDefault *clocktime.Weekly, mentions, on bool) string {
+	s := "`" + weeklyText(schedule) + "`"
 	switch {
-	case !on && schedule != "" && schedule != "off":
-		s = lg.F("follow.choice.off_was", "schedule", "`"+Escape(schedule)+"`")
+	case !on && weeklyOn(schedule):
+		s = lg.F("follow.choice.off_was", "schedule", "`"+schedule.String()+"`")
 	case !on:
 		s = lg.T("follow.choice.off")
-	case schedule == "" && orgDefault != "":
-		s = lg.F("follow.choice.default", "schedule", "`"+Escape(orgDefault)+"`")
-	case schedule == "":
+	case schedule == nil && orgDefault != nil:
+		s = lg.F("follow.choice.default", "schedule", "`"+orgDefault.String()+"`")
+	case schedule == nil:
 		s = lg.T("follow.choice.usual")
 	}
 	if mentions {
 		s = lg.F("follow.mentioning", "choice", s)
 	}
 	return s
+}
+
+// weeklyOn reports whether a schedule is said and on; weeklyOff whether
+// it is said and off (nil is neither: the default).
+func weeklyOn(w *clocktime.Weekly) bool  { return w != nil && w.On }
+func weeklyOff(w *clocktime.Weekly) bool { return w != nil && !w.On }
+
+// weeklyText is w as people read it ("mon 09:00", "off"), "" for nil.
+func weeklyText(w *clocktime.Weekly) string {
+	if w == nil {
+		return ""
+	}
+	return w.String()
 }

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/recordsbot/recordsbot/internal/clocktime"
 	"github.com/slack-go/slack"
 	"github.com/stretchr/testify/assert"
 
@@ -211,10 +212,10 @@ func TestGolden(t *testing.T) {
 		{"home_error", Home(HomeView{User: "U0123ABCD", RecordsError: "The records service is not answering right now; try again in a minute."})},
 		{"reminder", payload(ReminderMessage(reminder))},
 		{"home_settings", Home(HomeView{User: "U0123ABCD", Minutes: home.Minutes[:1], Search: true, Notifications: &NotificationSettings{
-			RemindOn: true, RemindAt: "09:00", AssignDMs: true,
+			RemindOn: true, RemindAt: clocktime.Of(9, 0), AssignDMs: true,
 		}})},
 		{"home_settings_changed", Home(HomeView{User: "U0123ABCD", Notifications: &NotificationSettings{
-			RemindOn: false, RemindAt: "07:30", WeekdaysOnly: true, AssignDMs: false,
+			RemindOn: false, RemindAt: clocktime.Of(7, 30), WeekdaysOnly: true, AssignDMs: false,
 			Note: ":white_check_mark: Daily reminders are off.",
 		}})},
 		{"home_settings_unavailable", Home(HomeView{User: "U0123ABCD", Notifications: &NotificationSettings{
@@ -251,9 +252,9 @@ func TestFollowingGolden(t *testing.T) {
 	since := time.Date(2026, 11, 2, 10, 0, 0, 0, time.UTC)
 	follows := []FollowRow{
 		{Committee: "Audit & Risk", Key: "audit & risk", By: "U0ALICE", Since: since, Hears: map[string]bool{"approvals": true, "digest": true},
-			DigestOption: "digest", DigestDefault: "mon 09:00"},
+			DigestOption: "digest", DigestDefault: &clocktime.Weekly{On: true, Day: time.Monday, At: clocktime.Of(9, 0)}},
 		{Committee: "Finance", Key: "finance", By: "U0BOB", Since: since, Hears: map[string]bool{"drafts": true, "approvals": true},
-			Digest: "fri 16:30", DigestMentions: true, DigestOption: "digest"},
+			Digest: &clocktime.Weekly{On: true, Day: time.Friday, At: clocktime.Of(16, 30)}, DigestMentions: true, DigestOption: "digest"},
 	}
 	assertGolden(t, "following_change", payload(FollowingMessage(Following{Follows: follows, Options: options, CanChange: true, Rev: "1",
 		Note: ":white_check_mark: *Finance* now hears drafts published and approvals."})))

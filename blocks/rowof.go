@@ -1,13 +1,16 @@
 package blocks
 
-import "github.com/recordsbot/recordsbot/apiclient"
+import (
+	"github.com/recordsbot/recordsbot/actions"
+	"github.com/recordsbot/recordsbot/apiclient"
+)
 
-// RowOf is the row of action a: its fields as a list shows them, overdue
-// as the caller's due rule decided (package actions), buttons when
-// canChange, the assignee's name when showAssignee, and the change a click
-// just made when changed is set. Lists, the Home tab, reminders and the
-// row a click redraws all build their rows here, so they match.
-func RowOf(a *apiclient.Action, overdue, canChange, showAssignee bool, changed *Change) ActionRow {
+// RowOf is the row of action a as its viewer sees it (v, the actions
+// domain's one decision: overdue, buttons, the assignee's name), with the
+// change a click just made when changed is set. Lists, the Home tab,
+// reminders and the row a click redraws all build their rows here, so
+// they match.
+func RowOf(a *apiclient.Action, v actions.View, changed *Change) ActionRow {
 	meeting := a.MeetingTitle
 	if meeting == "" {
 		meeting = a.MeetingID
@@ -18,13 +21,13 @@ func RowOf(a *apiclient.Action, overdue, canChange, showAssignee bool, changed *
 		Status:          string(a.Status),
 		Deadline:        a.Deadline,
 		DeadlineHasTime: a.DeadlineHasTime,
-		Overdue:         overdue,
+		Overdue:         v.Overdue,
 		Meeting:         meeting,
 		Committee:       a.Committee,
-		CanChange:       canChange,
+		CanChange:       v.MayChange,
 		Changed:         changed,
 	}
-	if showAssignee {
+	if v.ShowAssignee {
 		r.Assignee = a.Assignee.String()
 	}
 	return r

@@ -2,12 +2,12 @@ package blocks
 
 import (
 	"encoding/json"
-	"fmt"
 	"slices"
 	"strings"
 
 	"github.com/slack-go/slack"
 
+	"github.com/recordsbot/recordsbot/internal/clocktime"
 	"github.com/recordsbot/recordsbot/internal/lang"
 )
 
@@ -45,10 +45,10 @@ const (
 // shows them: each value is their own choice, or the organisation's default
 // where they have made none.
 type NotificationSettings struct {
-	RemindOn     bool   // daily reminder DMs
-	RemindAt     string // "HH:MM", their local time
-	WeekdaysOnly bool   // no reminders on Saturday and Sunday
-	AssignDMs    bool   // a DM when an action is newly assigned to them
+	RemindOn     bool           // daily reminder DMs
+	RemindAt     clocktime.Time // their local time
+	WeekdaysOnly bool           // no reminders on Saturday and Sunday
+	AssignDMs    bool           // a DM when an action is newly assigned to them
 	// Note, when set, is shown under the header: the confirmation of a
 	// change (mrkdwn written by the bot; not escaped again).
 	Note string
@@ -89,7 +89,7 @@ func settingsBlocks(l lang.Lang, s NotificationSettings) []slack.Block {
 	state, flip, label := onOff(s.RemindOn)
 	remind := slack.NewSectionBlock(mrkdwn(l.F("settings.remind", "state", state)), nil,
 		slack.NewAccessory(button(ActionSettingsRemind, flip, label)))
-	at := slack.NewSectionBlock(mrkdwn(l.F("settings.remind_at", "time", s.RemindAt)), nil,
+	at := slack.NewSectionBlock(mrkdwn(l.F("settings.remind_at", "time", s.RemindAt.String())), nil,
 		slack.NewAccessory(timeMenu(l, s.RemindAt)))
 	wstate, wflip, wlabel := onOff(s.WeekdaysOnly)
 	weekdays := slack.NewSectionBlock(mrkdwn(l.F("settings.weekdays", "state", wstate)), nil,
@@ -103,10 +103,11 @@ func settingsBlocks(l lang.Lang, s NotificationSettings) []slack.Block {
 // timeMenu is the menu of reminder times: every hour, plus the current
 // time when it is not on the hour (set through an admin's REMIND_AT, say),
 // which is selected.
-func timeMenu(l lang.Lang, current string) *slack.SelectBlockElement {
+func timeMenu(l lang.Lang, at clocktime.Time) *slack.SelectBlockElement {
+	current := at.String()
 	times := make([]string, 0, 25)
 	for h := range 24 {
-		times = append(times, fmt.Sprintf("%02d:00", h))
+		times = append(times, clocktime.Of(h, 0).String())
 	}
 	if current != "" && !slices.Contains(times, current) {
 		times = append(times, current)

@@ -294,8 +294,12 @@ func (u *actionsUI) drawPage(src pageSource, caller string, q actionsQuery, c *c
 		Rows:      make([]blocks.ActionRow, 0, end-q.Offset),
 	}
 	pageCtx := q.context()
+	listing := actions.OnePerson
+	if meeting != nil && seesOthers {
+		listing = actions.SeveralPeople
+	}
 	for _, a := range picked[q.Offset:end] {
-		r := u.actionRow(a, now, me.Zone, u.dom.CanChange(me, a), seesOthers && (owner.ID != caller || meeting != nil), c.changeOf(a.ID))
+		r := u.row(a, u.dom.ViewOf(me, a, now, listing), c.changeOf(a.ID))
 		r.Context = pageCtx
 		l.Rows = append(l.Rows, r)
 	}
@@ -423,8 +427,9 @@ func (u *actionsUI) othersRefused(me actions.Member, meErr error, who string) st
 	switch {
 	case me.Guest:
 		return lg.F("actions.refused.guest", "whose", whose)
-	case meErr != nil && u.dom.Visibility() == actions.VisibleOrganisation:
-		// Slack could not say whether the caller is a guest.
+	case meErr != nil && (u.dom.Visibility() == actions.VisibleOrganisation || u.dom.IsAdmin(me.ID)):
+		// Slack could not say whether the caller is a guest: a member
+		// under organisation, or an admin, sees others' once it can.
 		return lg.T("actions.refused.unknown")
 	}
 	return lg.F("actions.refused.own", "whose", whose)
@@ -458,10 +463,11 @@ func (u *actionsUI) sortKeeping(as []*apiclient.Action, now time.Time, reader *t
 	})
 }
 
-// actionRow is the row of a as shown to a reader in zone reader (nil: the
-// organisation's), overdue by the one rule (actions.Due).
-func (u *actionsUI) actionRow(a *apiclient.Action, now time.Time, reader *time.Location, canChange, showAssignee bool, changed *blocks.Change) blocks.ActionRow {
-	r := blocks.RowOf(a, u.dom.Due(a, now, reader, 0) == actions.Overdue, canChange, showAssignee, changed)
+// row is the row of a as its viewer sees it (v, the actions domain's
+// decision), with the change a click just made (nil for none) and a fresh
+// render revision.
+func (u *actionsUI) row(a *apiclient.Action, v actions.View, changed *blocks.Change) blocks.ActionRow {
+	r := blocks.RowOf(a, v, changed)
 	r.Rev = u.revs.next()
 	return r
 }

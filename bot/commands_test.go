@@ -181,6 +181,26 @@ func TestActionsStatusChangeByCommand(t *testing.T) {
 	assert.Equal(t, 2, h.records.Count(http.MethodPut, "/actions/"))
 }
 
+// TestStatusChangeByCommandNamesTheAssignee is issue 29 §1's fix: an
+// admin's /actions complete on Bob's action named nobody, while a click on
+// the same action named Bob. Both now draw what the actions domain decides
+// the admin sees (actions.ViewOf); the assignee's own answer names nobody.
+func TestStatusChangeByCommandNamesTheAssignee(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, withAdmins("U0CAROL"))
+	bob, carol := h.person("bob"), h.person("carol")
+	target := h.openActionsOf(bob.Email)[0]
+
+	m, _ := h.slash(carol, "/actions", "complete "+target.ID)
+	assert.Contains(t, m.Text, "marked complete")
+	assert.Contains(t, m.all(), "Assigned to "+target.AssigneeName, "an admin changing Bob's action sees whose it is, as a click shows")
+	assert.Contains(t, m.all(), `"open|`+target.ID+`|`, "and may change it back (Reopen)")
+
+	m, _ = h.slash(bob, "/actions", "start "+target.ID)
+	assert.Contains(t, m.Text, "started")
+	assert.NotContains(t, m.all(), "Assigned to ", "Bob's own answer does not name him")
+}
+
 // TestActionsOfSomeoneElse is /actions @user where everyone may see
 // anyone's (ACTIONS_VISIBILITY=organisation); TestWhoSeesWhat has the
 // default.

@@ -13,6 +13,7 @@ import (
 	"github.com/recordsbot/recordsbot/apiclient"
 	"github.com/recordsbot/recordsbot/apiclient/recordstest"
 	"github.com/recordsbot/recordsbot/bot"
+	"github.com/recordsbot/recordsbot/internal/clocktime"
 	"github.com/recordsbot/recordsbot/internal/slackapi/slacktest"
 	"github.com/recordsbot/recordsbot/minutes"
 	"github.com/recordsbot/recordsbot/store"
@@ -31,7 +32,7 @@ func TestDigestOffIsTheBox(t *testing.T) {
 			t.Parallel()
 			clock := &testClock{t: time.Now().UTC()}
 			st := openTestStore(t, engine, store.WithClock(clock.Now))
-			h := newStoreHarness(t, st, withConfig(func(c *bot.Config) { c.DigestDefault = "mon 09:00" }))
+			h := newStoreHarness(t, st, withConfig(func(c *bot.Config) { c.DigestDefault = weekly(t, "mon 09:00") }))
 			alice := h.person("alice")
 			const general = "C0GENERAL"
 			rc, err := apiclient.NewClient(h.records.URL, recordstest.DefaultKey)
@@ -43,7 +44,7 @@ func TestDigestOffIsTheBox(t *testing.T) {
 			// the organisation's (never due in this test) a week off.
 			slot := clock.Now().Truncate(24*time.Hour).AddDate(0, 0, 2).Add(16*time.Hour + 30*time.Minute)
 			day := strings.ToLower(slot.Weekday().String()[:3])
-			wcfg := watch.Config{Digest: watch.Schedule{On: true, Day: slot.AddDate(0, 0, 3).Weekday(), Hour: 9}, Now: clock.Now}
+			wcfg := watch.Config{Digest: clocktime.Weekly{On: true, Day: slot.AddDate(0, 0, 3).Weekday(), At: clocktime.Of(9, 0)}, Now: clock.Now}
 			poll := func() watch.Summary {
 				t.Helper()
 				sum, err := watch.Poll(t.Context(), wcfg, wdeps)
@@ -90,7 +91,7 @@ func TestDigestOffIsTheBox(t *testing.T) {
 func TestDigestBoxWithoutATime(t *testing.T) {
 	t.Parallel()
 	onEachStore(t, func(t *testing.T, st *store.Store) {
-		h := newStoreHarness(t, st, withConfig(func(c *bot.Config) { c.DigestDefault = "off" }))
+		h := newStoreHarness(t, st, withConfig(func(c *bot.Config) { c.DigestDefault = weekly(t, "off") }))
 		alice := h.person("alice")
 		const general = "C0GENERAL"
 		h.minutesIn(alice, general, "general", "follow finance")
@@ -118,11 +119,11 @@ func TestDigestBoxWithoutATime(t *testing.T) {
 func TestDigestOffKeptTheOldWay(t *testing.T) {
 	t.Parallel()
 	onEachStore(t, func(t *testing.T, st *store.Store) {
-		h := newStoreHarness(t, st, withConfig(func(c *bot.Config) { c.DigestDefault = "mon 09:00" }))
+		h := newStoreHarness(t, st, withConfig(func(c *bot.Config) { c.DigestDefault = weekly(t, "mon 09:00") }))
 		alice := h.person("alice")
 		const general = "C0GENERAL"
 		h.minutesIn(alice, general, "general", "follow finance")
-		require.NoError(t, st.SetDigestChoice(t.Context(), general, "finance", "off", false))
+		require.NoError(t, st.SetDigestChoice(t.Context(), general, "finance", weekly(t, "off"), false))
 
 		list := h.minutesIn(alice, general, "general", "following")
 		_, _, ticked := followBoxes(t, list, "finance")
@@ -135,6 +136,6 @@ func TestDigestOffKeptTheOldWay(t *testing.T) {
 		assert.Contains(t, got.all(), "Every mon 09:00, the usual time")
 		d, err := st.Digest(t.Context(), general, "finance")
 		require.NoError(t, err)
-		assert.Empty(t, d.Schedule, "the old \"off\" gave way to the usual time")
+		assert.Nil(t, d.Schedule, "the old \"off\" gave way to the usual time")
 	})
 }

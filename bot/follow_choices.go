@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/recordsbot/recordsbot/blocks"
+	"github.com/recordsbot/recordsbot/internal/clocktime"
 	"github.com/recordsbot/recordsbot/store"
 )
 
@@ -148,10 +149,18 @@ func (fu *followUI) choose(ctx context.Context, in *interaction) *reply {
 
 // digestScheduled reports whether a follow's digest schedule (as
 // store.Digest.Schedule keeps it) has a slot: its own day and time, or
-// DIGEST_DEFAULT when it has none and that is not off. "off" is how
-// `digest off` was kept before it became the Weekly digest box.
-func (fu *followUI) digestScheduled(schedule string) bool {
-	return schedule != "off" && (schedule != "" || fu.digestDefault != "off")
+// DIGEST_DEFAULT when it has none and that is not off. An off schedule
+// is how `digest off` was kept before it became the Weekly digest box.
+func (fu *followUI) digestScheduled(schedule *clocktime.Weekly) bool {
+	if schedule != nil {
+		return schedule.On
+	}
+	return !fu.defaultDigestOff()
+}
+
+// defaultDigestOff reports whether DIGEST_DEFAULT is said and off.
+func (fu *followUI) defaultDigestOff() bool {
+	return fu.digestDefault != nil && !fu.digestDefault.On
 }
 
 // resumeDigest makes ready a digest whose box is being ticked, d being
@@ -160,13 +169,13 @@ func (fu *followUI) digestScheduled(schedule string) bool {
 // of its own and DIGEST_DEFAULT off) it leaves the box unticked and
 // returns what the channel must do instead.
 func (fu *followUI) resumeDigest(ctx context.Context, channel, key, committee string, d store.Digest) (string, error) {
-	if (d.Schedule == "" || d.Schedule == "off") && fu.digestDefault == "off" {
+	if (d.Schedule == nil || !d.Schedule.On) && fu.defaultDigestOff() {
 		name := blocks.Escape(committee)
 		return fmt.Sprintf(":spiral_calendar_pad: The weekly digest of *%s* has no time here yet (`DIGEST_DEFAULT` is off): `/minutes follow %s digest mon 09:00` chooses one and ticks the box.", name, name), nil
 	}
-	if d.Schedule == "off" {
+	if d.Schedule != nil && !d.Schedule.On {
 		// Also marks it resumed: no back-dated digest.
-		if err := fu.store.SetDigestChoice(ctx, channel, key, "", d.Mentions); err != nil {
+		if err := fu.store.SetDigestChoice(ctx, channel, key, nil, d.Mentions); err != nil {
 			return "", fmt.Errorf("clear digest off: %w", err)
 		}
 	}

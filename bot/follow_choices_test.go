@@ -15,6 +15,7 @@ import (
 	"github.com/recordsbot/recordsbot/apiclient"
 	"github.com/recordsbot/recordsbot/apiclient/recordstest"
 	"github.com/recordsbot/recordsbot/blocks"
+	"github.com/recordsbot/recordsbot/internal/clocktime"
 	"github.com/recordsbot/recordsbot/internal/slackapi/slacktest"
 	"github.com/recordsbot/recordsbot/minutes"
 	"github.com/recordsbot/recordsbot/store"
@@ -156,7 +157,7 @@ func TestFollowingDigestCheckbox(t *testing.T) {
 				Minutes: minutes.New(rc, minutes.Config{}), Logger: testLogger(t)}
 			// The digest's slot: the day after tomorrow at 09:00 UTC.
 			slot := clock.Now().Truncate(24*time.Hour).AddDate(0, 0, 2).Add(9 * time.Hour)
-			wcfg := watch.Config{Digest: watch.Schedule{On: true, Day: slot.Weekday(), Hour: 9}, Now: clock.Now}
+			wcfg := watch.Config{Digest: clocktime.Weekly{On: true, Day: slot.Weekday(), At: clocktime.Of(9, 0)}, Now: clock.Now}
 			poll := func() watch.Summary {
 				t.Helper()
 				sum, err := watch.Poll(t.Context(), wcfg, wdeps)

@@ -7,15 +7,15 @@ import (
 	"strings"
 
 	"github.com/recordsbot/recordsbot/blocks"
+	"github.com/recordsbot/recordsbot/internal/clocktime"
 	"github.com/recordsbot/recordsbot/store"
-	"github.com/recordsbot/recordsbot/watch"
 )
 
 // digestChoice is what `/minutes follow <committee> digest …` asked for.
 type digestChoice struct {
-	// schedule is "" for the organisation's default (DIGEST_DEFAULT),
-	// "off", or a day and time as watch.Schedule writes it.
-	schedule string
+	// schedule is nil for the organisation's default (DIGEST_DEFAULT),
+	// else the channel's day and time, or off.
+	schedule *clocktime.Weekly
 	mentions bool
 }
 
@@ -42,12 +42,12 @@ func splitDigest(typed string) (name string, choice *digestChoice, errMsg string
 		c.mentions, args = true, args[:n-1]
 	}
 	if len(args) > 0 {
-		s, err := watch.ParseSchedule(strings.Join(args, " "))
+		s, err := clocktime.ParseWeekly(strings.Join(args, " "))
 		if err != nil {
 			return name, nil, fmt.Sprintf(":thinking_face: I didn't understand `%s`. Use `/minutes follow <committee> digest mon 09:00` (a day and a time, %s), `digest off`, and `mentions` after either to mention the assignees.",
 				blocks.EscapeTyped(strings.Join(args, " ")), "in the organisation's time zone")
 		}
-		c.schedule = s.String()
+		c.schedule = &s
 	}
 	return name, c, ""
 }
@@ -56,7 +56,7 @@ func splitDigest(typed string) (name string, choice *digestChoice, errMsg string
 // so, or says why it could not.
 func (fu *followUI) setDigest(ctx context.Context, channelID, committee, key string, c *digestChoice) string {
 	name := blocks.Escape(committee)
-	if c.schedule == "off" {
+	if c.schedule != nil && !c.schedule.On {
 		return fu.digestOff(ctx, channelID, key, name)
 	}
 	if err := fu.store.SetDigestChoice(ctx, channelID, key, c.schedule, c.mentions); err != nil {
@@ -64,12 +64,12 @@ func (fu *followUI) setDigest(ctx context.Context, channelID, committee, key str
 	}
 	when := "at the organisation's usual time"
 	switch {
-	case c.schedule == "" && fu.digestDefault == "off":
+	case c.schedule == nil && fu.defaultDigestOff():
 		return fmt.Sprintf(":zipper_mouth_face: No weekly digest of *%s* here: the organisation has none by default. `/minutes follow %s digest mon 09:00` chooses a time.", name, name)
-	case c.schedule == "" && fu.digestDefault != "":
-		when = "every `" + fu.digestDefault + "`, the organisation's usual time"
-	case c.schedule != "":
-		when = "every `" + c.schedule + "`"
+	case c.schedule == nil && fu.digestDefault != nil:
+		when = "every `" + fu.digestDefault.String() + "`, the organisation's usual time"
+	case c.schedule != nil:
+		when = "every `" + c.schedule.String() + "`"
 	}
 	how := "naming the assignees without mentioning them"
 	if c.mentions {
@@ -116,8 +116,8 @@ func (fu *followUI) digestOff(ctx context.Context, channelID, key, name string) 
 		return fu.say(ctx, "set digest choice", err)
 	}
 	back := "Tick its *Weekly digest* box in `/minutes following` to bring it back"
-	if d, err := fu.store.Digest(ctx, channelID, key); err == nil && d.Schedule != "" && d.Schedule != "off" {
-		back += " every `" + d.Schedule + "`, as before"
+	if d, err := fu.store.Digest(ctx, channelID, key); err == nil && d.Schedule != nil && d.Schedule.On {
+		back += " every `" + d.Schedule.String() + "`, as before"
 	}
 	return fmt.Sprintf(":zipper_mouth_face: No weekly digest of *%s* here: its *Weekly digest* box is unticked. %s, or choose a time with `/minutes follow %s digest mon 09:00`.", name, back, name)
 }

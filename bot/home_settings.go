@@ -7,6 +7,7 @@ import (
 	"net/url"
 
 	"github.com/recordsbot/recordsbot/blocks"
+	"github.com/recordsbot/recordsbot/internal/clocktime"
 	"github.com/recordsbot/recordsbot/store"
 )
 
@@ -56,11 +57,6 @@ func (su *settingsUI) saveSetting(ctx context.Context, user, actionID, value str
 	if actionID != blocks.ActionSettingsRemindAt && value != "on" && value != "off" {
 		return msgStaleButton, false
 	}
-	if actionID == blocks.ActionSettingsRemindAt {
-		if err := store.CheckRemindAt(value); err != nil {
-			return msgStaleButton, false
-		}
-	}
 	// Only the field clicked is sent: the others stay as stored, defaults
 	// included, even when another change lands at the same moment.
 	var set store.Settings
@@ -70,8 +66,12 @@ func (su *settingsUI) saveSetting(ctx context.Context, user, actionID, value str
 		set.RemindEnabled = &on
 		note = map[bool]string{true: ":white_check_mark: Daily reminders are on.", false: ":white_check_mark: Daily reminders are off: I won't DM you about due actions."}[on]
 	case blocks.ActionSettingsRemindAt:
-		set.RemindAt = &value
-		note = fmt.Sprintf(":white_check_mark: Reminders now arrive from %s, your local time.", value)
+		at, err := clocktime.Parse(value)
+		if err != nil {
+			return msgStaleButton, false
+		}
+		set.RemindAt = at
+		note = fmt.Sprintf(":white_check_mark: Reminders now arrive from %s, your local time.", at)
 	case blocks.ActionSettingsWeekdays:
 		set.WeekdaysOnly = &on
 		note = map[bool]string{true: ":white_check_mark: Reminders now come on weekdays only.", false: ":white_check_mark: Reminders now come every day, weekends too."}[on]

@@ -12,6 +12,7 @@ import (
 
 	"github.com/recordsbot/recordsbot/actions"
 	"github.com/recordsbot/recordsbot/apiclient"
+	"github.com/recordsbot/recordsbot/audit"
 	"github.com/recordsbot/recordsbot/blocks"
 	"github.com/recordsbot/recordsbot/internal/lang"
 	"github.com/recordsbot/recordsbot/internal/metrics"
@@ -277,8 +278,10 @@ func parseStatusValue(v string) (st apiclient.Status, id, pageCtx string, ok boo
 // and the clicker is told, ephemerally, what happened.
 func (c *clicks) clickStatus(ctx context.Context, in *interaction, value string) {
 	to, id, pageCtx, ok := parseStatusValue(value)
+	ctx = audit.WithSurface(ctx, clickSurface(in, pageCtx))
 	if !ok {
 		c.log.WarnContext(ctx, "interaction: bad status value", "user", in.User.ID)
+		_ = c.trail.record(ctx, change{actor: in.User.ID, kind: audit.ActionStatus, target: id, to: string(to), outcome: audit.Refused(audit.ReasonStale)})
 		c.respond(ctx, in, notice(msgStaleButton), false)
 		return
 	}
@@ -293,8 +296,11 @@ func (c *clicks) clickStatus(ctx context.Context, in *interaction, value string)
 	}
 	now := c.now()
 	change := &blocks.Change{By: actor, At: now, Status: string(to)}
-	me, _ := c.acts.dom.Who(ctx, actor)
-	row := c.acts.actionRow(&a, now, me.Zone, c.acts.dom.CanChange(me, &a), !me.Owns(a.Assignee), change)
+	seen, err := c.acts.dom.ChangerView(ctx, actor, &a, now)
+	if err != nil {
+		c.log.WarnContext(ctx, "interaction: actor lookup failed after a status change", "error", err)
+	}
+	row := c.acts.row(&a, seen, change)
 	row.Lang = lang.FromContext(ctx)
 	done := blocks.StatusDone(row.Lang, string(to), blocks.Escape(a.Title))
 

@@ -21,6 +21,7 @@ import (
 	"github.com/recordsbot/recordsbot/actions"
 	"github.com/recordsbot/recordsbot/apiclient"
 	"github.com/recordsbot/recordsbot/bot/minutespage"
+	"github.com/recordsbot/recordsbot/internal/clocktime"
 	"github.com/recordsbot/recordsbot/internal/health"
 	"github.com/recordsbot/recordsbot/internal/lang"
 	"github.com/recordsbot/recordsbot/internal/metrics"
@@ -91,11 +92,11 @@ type Config struct {
 	// FollowDefaults are what a follow hears until its channel chooses
 	// (FOLLOW_DEFAULTS); the zero value hears everything.
 	FollowDefaults store.FollowDefaults
-	// DigestDefault is the organisation's weekly digest time as people
-	// read it (DIGEST_DEFAULT: "mon 09:00", or "off"), said in
-	// /minutes following and when a channel goes back to it; "" says
-	// "the organisation's usual time".
-	DigestDefault string
+	// DigestDefault is the organisation's weekly digest time
+	// (DIGEST_DEFAULT: "mon 09:00", or off), said in /minutes following
+	// and when a channel goes back to it; nil says "the organisation's
+	// usual time".
+	DigestDefault *clocktime.Weekly
 	// Notify are the organisation's notification defaults, shown on the
 	// Home tab to whoever has not chosen.
 	Notify NotifyDefaults
@@ -243,21 +244,25 @@ func NewServer(cfg Config, deps Deps) *Server {
 	s.deps.Minutes, s.mins = deps.Minutes, deps.Minutes
 	// The search index lives in the store, when the store has one.
 	search, _ := deps.Store.(MinutesSearch)
+	trail := newTrailWriter(deps.Store, dom, deps.Now, s.log)
+	if trail != nil {
+		acts.trail = trail.trail
+	}
 	if deps.MinutesSearch == nil && search != nil {
 		deps.MinutesSearch = archiveSearch(search)
 	}
 	s.site = minutespage.New(deps.Minutes, minutespage.Options{OrgName: cfg.OrgName, Zone: dom.Zone(), Search: deps.MinutesSearch, Log: s.log})
 	mins := &minutesUI{records: deps.Records, svc: deps.Minutes, search: search, pageSize: cfg.PageSize, now: deps.Now, say: say,
 		follow: &followUI{store: deps.Store, baseline: deps.Baseline, records: deps.Records, slack: deps.Slack, metrics: deps.Metrics,
-			adminsOnly: cfg.FollowAdminsOnly, defaults: cfg.FollowDefaults, digestDefault: cfg.DigestDefault, isAdmin: dom.IsAdmin, who: dom.Who, now: deps.Now, log: s.log, say: say}}
-	settings := &settingsUI{store: deps.Store, notify: cfg.Notify, log: s.log, say: say}
+			adminsOnly: cfg.FollowAdminsOnly, defaults: cfg.FollowDefaults, digestDefault: cfg.DigestDefault, isAdmin: dom.IsAdmin, who: dom.Who, now: deps.Now, log: s.log, say: say, trail: trail}}
+	settings := &settingsUI{store: deps.Store, notify: cfg.Notify, log: s.log, say: say, trail: trail}
 	s.public = newPublicGuard(cfg.Public, deps.Now, deps.Metrics, s.log)
 	s.work, s.busy = newWorkSlots(cfg.MaxInFlight), newWorkSlots(busyNotices)
 	s.home = &homeUI{dom: dom, acts: acts, mins: mins, slack: deps.Slack, metrics: deps.Metrics,
 		settings: settings, now: deps.Now, log: s.log, say: say}
 	s.unfurls = &unfurler{mins: mins, slack: deps.Slack, metrics: deps.Metrics, log: s.log}
 	s.clicks = &clicks{acts: acts, mins: mins, home: s.home, slack: deps.Slack, metrics: deps.Metrics, settings: settings,
-		post: s.postResponse, now: deps.Now, log: s.log, say: say}
+		post: s.postResponse, now: deps.Now, log: s.log, say: say, trail: trail}
 	s.cmds = map[string]func(context.Context, command) *reply{
 		"/actions":  acts.commandActions,
 		"/minutes":  mins.commandMinutes,

@@ -17,6 +17,7 @@ import (
 	"github.com/recordsbot/recordsbot/apiclient/recordstest"
 	"github.com/recordsbot/recordsbot/blocks"
 	"github.com/recordsbot/recordsbot/bot"
+	"github.com/recordsbot/recordsbot/internal/clocktime"
 	"github.com/recordsbot/recordsbot/internal/slackapi/slacktest"
 	"github.com/recordsbot/recordsbot/remind"
 	"github.com/recordsbot/recordsbot/store"
@@ -26,7 +27,7 @@ func TestHomeNotificationSettings(t *testing.T) {
 	t.Parallel()
 	onEachStore(t, func(t *testing.T, st *store.Store) {
 		h := newStoreHarness(t, st, withConfig(func(c *bot.Config) {
-			c.Notify = bot.NotifyDefaults{RemindAt: "08:00", AssignDMsOff: true}
+			c.Notify = bot.NotifyDefaults{RemindAt: clocktime.Of(8, 0), AssignDMsOff: true}
 		}))
 		alice := h.person("alice")
 
@@ -46,11 +47,10 @@ func TestHomeNotificationSettings(t *testing.T) {
 			{blocks.ActionSettingsRemind, "off", "Daily reminders are off", "*Daily reminders:* Off", func(t *testing.T, set store.Settings) {
 				require.NotNil(t, set.RemindEnabled)
 				assert.False(t, *set.RemindEnabled)
-				assert.Nil(t, set.RemindAt, "the other choices stay the default")
+				assert.True(t, set.RemindAt.IsZero(), "the other choices stay the default")
 			}},
 			{blocks.ActionSettingsRemindAt, "07:00", "Reminders now arrive from 07:00", "*Reminder time:* 07:00", func(t *testing.T, set store.Settings) {
-				require.NotNil(t, set.RemindAt)
-				assert.Equal(t, "07:00", *set.RemindAt)
+				assert.Equal(t, "07:00", set.RemindAt.String())
 				assert.False(t, *set.RemindEnabled, "the earlier change is kept")
 			}},
 			{blocks.ActionSettingsWeekdays, "on", "weekdays only", "*Weekdays only:* On", func(t *testing.T, set store.Settings) {
@@ -103,10 +103,9 @@ func TestHomeSettingsClickedTogether(t *testing.T) {
 		set, err := st.Settings(t.Context(), alice.ID)
 		require.NoError(t, err)
 		require.NotNil(t, set.RemindEnabled)
-		require.NotNil(t, set.RemindAt)
 		require.NotNil(t, set.WeekdaysOnly)
 		require.NotNil(t, set.AssignDMs)
-		assert.Equal(t, []any{false, "07:00", true, false}, []any{*set.RemindEnabled, *set.RemindAt, *set.WeekdaysOnly, *set.AssignDMs}, "every click landed")
+		assert.Equal(t, []any{false, "07:00", true, false}, []any{*set.RemindEnabled, set.RemindAt.String(), *set.WeekdaysOnly, *set.AssignDMs}, "every click landed")
 		s := h.homeView(t, alice).all()
 		for _, want := range []string{"*Daily reminders:* Off", "*Reminder time:* 07:00", "*Weekdays only:* On", "*New-assignment DMs:* Off"} {
 			assert.Contains(t, s, want, "the Home tab ends showing all four")
@@ -212,7 +211,6 @@ func (h *harness) remindWithStore(st *store.Store, d bot.NotifyDefaults, cfg rem
 }
 
 func boolp(b bool) *bool                { return &b }
-func strp(s string) *string             { return &s }
 func dmCount(h *harness, ch string) int { return len(h.slack.Messages(ch)) }
 
 func TestRemindObeysStoredSettings(t *testing.T) {
@@ -227,7 +225,7 @@ func TestRemindObeysStoredSettings(t *testing.T) {
 				st := openTestStore(t, engine)
 				h := newHarness(t, remindWorld)
 				require.NoError(t, st.SaveSettings(t.Context(), "U0ALICE", store.Settings{RemindEnabled: boolp(false)}))
-				require.NoError(t, st.SaveSettings(t.Context(), "U0BOB", store.Settings{RemindAt: strp("11:00")}))
+				require.NoError(t, st.SaveSettings(t.Context(), "U0BOB", store.Settings{RemindAt: clocktime.Of(11, 0)}))
 
 				run := h.remindWithStore(st, bot.NotifyDefaults{}, remind.Config{Days: 3, Now: wednesday})
 				require.NoError(t, run.err)

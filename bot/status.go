@@ -6,6 +6,7 @@ import (
 
 	"github.com/recordsbot/recordsbot/actions"
 	"github.com/recordsbot/recordsbot/apiclient"
+	"github.com/recordsbot/recordsbot/audit"
 	"github.com/recordsbot/recordsbot/blocks"
 	"github.com/recordsbot/recordsbot/internal/lang"
 )
@@ -16,6 +17,9 @@ func isNotFound(err error) bool { return errors.Is(err, apiclient.ErrNotFound) }
 func (u *actionsUI) statusOutcomeText(ctx context.Context, id string, a apiclient.Action, to apiclient.Status, oc actions.Outcome, err error) string {
 	lg := lang.FromContext(ctx)
 	switch {
+	case errors.Is(err, actions.ErrNotRecorded):
+		u.say(ctx, "status change", err) // logged, and counted as a store outage
+		return blocks.MsgNotRecorded
 	case errors.Is(err, actions.ErrUnconfirmed):
 		return lg.F("status.unconfirmed", "problem", u.say(ctx, "status change", err))
 	case errors.Is(err, actions.ErrProfileLookup):
@@ -35,13 +39,17 @@ func (u *actionsUI) statusOutcomeText(ctx context.Context, id string, a apiclien
 
 // commandSetStatus is /actions complete <id> and friends.
 func (u *actionsUI) commandSetStatus(ctx context.Context, caller, id string, to apiclient.Status) *reply {
+	ctx = audit.WithSurface(ctx, audit.Command)
 	a, oc, err := u.dom.SetStatus(ctx, caller, id, to)
 	if err != nil || (oc != actions.Changed && oc != actions.Duplicate) {
 		return notice(u.statusOutcomeText(ctx, id, a, to, oc, err))
 	}
 	now := u.now()
-	me, _ := u.dom.Who(ctx, caller)
-	row := u.actionRow(&a, now, me.Zone, true, false, &blocks.Change{By: caller, At: now, Status: string(to)})
+	seen, err := u.dom.ChangerView(ctx, caller, &a, now)
+	if err != nil {
+		u.log.WarnContext(ctx, "status change: actor lookup failed after the change", "error", err)
+	}
+	row := u.row(&a, seen, &blocks.Change{By: caller, At: now, Status: string(to)})
 	row.Lang = lang.FromContext(ctx)
 	text := blocks.StatusDone(row.Lang, string(to), blocks.Escape(a.Title))
 	msg := blocks.Notice(text)

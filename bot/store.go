@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/recordsbot/recordsbot/blocks"
+	"github.com/recordsbot/recordsbot/internal/clocktime"
 	"github.com/recordsbot/recordsbot/store"
 )
 
@@ -21,7 +22,7 @@ type Store interface {
 	SetFollowChoice(ctx context.Context, channelID, committeeKey, what string, on bool) (bool, error)
 	// SetDigestChoice records a follow's weekly digest schedule and
 	// mentions.
-	SetDigestChoice(ctx context.Context, channelID, committeeKey, schedule string, mentions bool) error
+	SetDigestChoice(ctx context.Context, channelID, committeeKey string, schedule *clocktime.Weekly, mentions bool) error
 	// Digest returns a follow's digest choice (and what the last saw).
 	Digest(ctx context.Context, channelID, committeeKey string) (store.Digest, error)
 	Settings(ctx context.Context, userID string) (store.Settings, error)

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/recordsbot/recordsbot/actions"
+	"github.com/recordsbot/recordsbot/internal/clocktime"
 	"github.com/recordsbot/recordsbot/internal/lang"
 	"github.com/recordsbot/recordsbot/internal/metrics"
 	"github.com/recordsbot/recordsbot/minutes"
@@ -38,6 +39,8 @@ type actionsUI struct {
 	org lang.Lang
 	log *slog.Logger
 	say say
+	// trail is where /actions history reads; nil without a store.
+	trail AuditTrail
 }
 
 // minutesUI is /minutes and /meetings, and the meeting and minutes
@@ -64,14 +67,15 @@ type followUI struct {
 	metrics    *metrics.Set
 	adminsOnly bool
 	defaults   store.FollowDefaults // what a follow hears until its channel chooses
-	// digestDefault is DIGEST_DEFAULT as people read it; "" unsaid.
-	digestDefault string
+	// digestDefault is DIGEST_DEFAULT; nil unsaid.
+	digestDefault *clocktime.Weekly
 	isAdmin       func(userID string) bool
 	// who tells guests, who may not change follows, from members.
-	who func(ctx context.Context, userID string) (actions.Member, error)
-	now func() time.Time // for the render revision of /minutes following
-	log *slog.Logger
-	say say
+	who   func(ctx context.Context, userID string) (actions.Member, error)
+	now   func() time.Time // for the render revision of /minutes following
+	log   *slog.Logger
+	say   say
+	trail *trailWriter // nil records nothing
 }
 
 // settingsUI is people's notification settings, kept in the store: the
@@ -82,6 +86,7 @@ type settingsUI struct {
 	notify NotifyDefaults
 	log    *slog.Logger
 	say    say
+	trail  *trailWriter // nil records nothing
 }
 
 // homeUI is the App Home tab.
@@ -119,4 +124,5 @@ type clicks struct {
 	now      func() time.Time
 	log      *slog.Logger
 	say      say
+	trail    *trailWriter // shares and stale buttons; nil records nothing
 }

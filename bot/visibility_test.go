@@ -6,6 +6,9 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/slack-go/slack"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -314,4 +317,72 @@ func TestVisibilityCostsNoCall(t *testing.T) {
 	require.Contains(t, m.Text, "I can't show <@U0BOB>'s")
 	assert.Zero(t, h.records.Count("", "/"), "a refusal reads no records")
 	assert.Equal(t, before, len(h.slack.Calls("users.info")), "nor asks Slack who Bob is")
+}
+
+// TestAdminPowersFailClosed: an admin (ADMIN_USER_IDS) whom Slack cannot
+// describe, because users.info answers an error or does not answer in
+// time, might be a guest, so until it answers they have member powers at
+// most (actions.Service.Admin): they cannot change someone else's action
+// (no PUT reaches the records service), by command or by button, nor list
+// someone else's actions or a meeting's other assignees. Once users.info
+// answers again the full member's powers come back at once (the failure
+// was not cached as "not a guest"), while the guest admin stays a guest.
+func TestAdminPowersFailClosed(t *testing.T) {
+	t.Parallel()
+	faults := map[string]slacktest.Fault{
+		// Slack's transient failure, answered
+		"internal_error": {Method: "users.info", Error: "internal_error"},
+		// Slack not answering within the client's timeout (serve's is
+		// 15 s; here half a second)
+		"timeout": {Method: "users.info", Hang: true},
+	}
+	for name, fault := range faults {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			h := newHarness(t)
+			h.rebuild(bot.Deps{Slack: slack.New(slacktest.DefaultToken, slack.OptionAPIURL(h.slack.APIURL()),
+				slack.OptionHTTPClient(&http.Client{Timeout: 500 * time.Millisecond}))},
+				withAdmins("U0ALICE", testworld.GuestID))
+			alice, erin, bob := h.person("alice"), h.users[testworld.GuestID], h.person("bob")
+			bobs := h.openActionsOf(bob.Email)
+			require.NotEmpty(t, bobs)
+			target := bobs[0]
+			meeting := h.sharedMeeting(bob)
+			_, others := h.meetingActions(meeting, bob)
+			others = append(others, bobs...)
+
+			h.slack.InjectFault(fault)
+			for _, admin := range []slacktest.User{alice, erin} {
+				m, _ := h.slash(admin, "/actions", "complete "+target.ID)
+				assert.Contains(t, m.Text, "couldn't check your Slack profile", "%s: /actions complete", admin.Name)
+
+				m, _ = h.slash(admin, "/actions", "@bob")
+				assert.Contains(t, m.Text, "couldn't check your Slack profile", "%s: /actions @bob", admin.Name)
+				assert.NotContains(t, m.all(), `"action:`, "%s: no rows", admin.Name)
+
+				m, _ = h.slash(admin, "/actions", "meeting "+meeting.ID)
+				assertRows(t, m, ids(others), false, admin.Name+": a meeting's other assignees")
+				assert.NotContains(t, m.all(), "Assigned to", "%s: no assignee named", admin.Name)
+
+				el := json.RawMessage(`{"type":"button","action_id":"` + blocks.ActionStatusPrefix + `complete","text":{"type":"plain_text","text":"Complete"},"value":"complete|` + target.ID + `|"}`)
+				r, err := h.send.Click(t.Context(), slacktest.Click{User: admin, Ephemeral: true, BlockID: "action:" + target.ID, Element: el})
+				require.NoError(t, err)
+				got := h.responses(r.ResponseURLID, 1)[0]
+				assert.Contains(t, got.all(), "couldn't check your Slack profile", "%s: a status button", admin.Name)
+			}
+			assert.Zero(t, h.records.Count(http.MethodPut, "/actions/"), "no status change reached the records service")
+
+			h.slack.ClearFaults()
+			m, _ := h.slash(alice, "/actions", "@bob")
+			assertRows(t, m, ids(bobs), true, "Alice, an admin again, sees Bob's")
+			m, _ = h.slash(erin, "/actions", "@bob")
+			assert.Contains(t, m.Text, "Guests see only their own actions", "the guest admin is a guest")
+			m, _ = h.slash(erin, "/actions", "complete "+target.ID)
+			assert.Contains(t, m.Text, "Only the action's assignee or an admin")
+			assert.Zero(t, h.records.Count(http.MethodPut, "/actions/"), "the guest admin changed nothing")
+			m, _ = h.slash(alice, "/actions", "complete "+target.ID)
+			assert.Contains(t, m.Text, "marked complete")
+			assert.Equal(t, 1, h.records.Count(http.MethodPut, "/actions/"), "the admin's change was made")
+		})
+	}
 }

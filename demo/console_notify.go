@@ -201,13 +201,13 @@ func (c *console) noDigest(ctx context.Context, committee string) string {
 	i := slices.IndexFunc(follows, func(f store.Follow) bool { return f.CommitteeKey == key })
 	d, err := c.env.store.Digest(ctx, demoChannel, key)
 	// `digest off` unticks the box; "off" is how it was kept before.
-	if i >= 0 && (!(store.FollowDefaults{}).Hears(follows[i].Choices, store.HearDigest) || err == nil && d.Schedule == "off") {
+	if i >= 0 && (!(store.FollowDefaults{}).Hears(follows[i].Choices, store.HearDigest) || err == nil && d.Schedule != nil && !d.Schedule.On) {
 		return "(no digest: its Weekly digest box is unticked in /minutes following; ticking it brings it back)"
 	}
 	switch {
 	case err != nil:
 		return "(no digest)"
-	case d.Schedule != "":
+	case d.Schedule != nil:
 		return fmt.Sprintf("(no digest: #general chose its own time, %s; /minutes follow %s digest goes back to the usual one)", d.Schedule, committee)
 	}
 	return "(no digest: #general had this week's already, once a week per committee)"

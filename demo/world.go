@@ -17,6 +17,7 @@ import (
 	"github.com/recordsbot/recordsbot/apiclient"
 	"github.com/recordsbot/recordsbot/apiclient/recordstest"
 	"github.com/recordsbot/recordsbot/bot"
+	"github.com/recordsbot/recordsbot/internal/clocktime"
 	"github.com/recordsbot/recordsbot/internal/slackapi"
 	"github.com/recordsbot/recordsbot/internal/slackapi/slacktest"
 	"github.com/recordsbot/recordsbot/internal/testworld"
@@ -42,7 +43,7 @@ const demoRemindDays = 3
 // reminders are due from midnight, so that `remind` reminds everyone at
 // whatever hour the demo is tried. A person who picks a later time on the
 // Home tab is skipped until then, as in a real workspace.
-var demoNotify = store.Defaults{RemindAt: "00:00"}
+var demoNotify = store.Defaults{RemindAt: clocktime.Of(0, 0)}
 
 // demoEnv is everything the demo runs, in one process: the records
 // service, the stand-in for Slack, the bot's real HTTP server on a loopback
@@ -178,7 +179,7 @@ func startDemo(ctx context.Context, log *slog.Logger, version string) (*demoEnv,
 		at := time.Now().UTC().Add(time.Minute)
 		dcfg := wcfg
 		dcfg.Now = func() time.Time { return at }
-		dcfg.Digest = watch.Schedule{On: true, Day: at.Weekday(), Hour: at.Hour(), Minute: at.Minute()}
+		dcfg.Digest = clocktime.Weekly{On: true, Day: at.Weekday(), At: clocktime.Of(at.Hour(), at.Minute())}
 		fresh := actions.New(records, api, org)
 		return watch.Poll(ctx, dcfg, watch.Deps{Store: st, Records: records, Actions: fresh, Minutes: mins, Slack: api, Pacer: pacer, Logger: log})
 	}

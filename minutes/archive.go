@@ -2,8 +2,6 @@ package minutes
 
 import (
 	"context"
-	"encoding/base64"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"sync"
@@ -38,28 +36,8 @@ type ArchivePage struct {
 // token; "" for the first) and how many of its meetings were already
 // looked at.
 type archiveCursor struct {
-	Next string `json:"n,omitempty"`
-	Skip int    `json:"k,omitempty"`
-}
-
-func (c archiveCursor) encode() string {
-	if c == (archiveCursor{}) {
-		return ""
-	}
-	b, _ := json.Marshal(c) // two plain fields: cannot fail
-	return base64.RawURLEncoding.EncodeToString(b)
-}
-
-func decodeCursor(s string) (archiveCursor, error) {
-	var c archiveCursor
-	if s == "" {
-		return c, nil
-	}
-	b, err := base64.RawURLEncoding.DecodeString(s)
-	if err != nil || len(b) > 2048 || json.Unmarshal(b, &c) != nil || c.Skip < 0 {
-		return archiveCursor{}, ErrBadCursor
-	}
-	return c, nil
+	Next string
+	Skip int
 }
 
 // Archive returns a page of the published minutes, newest first, of the
@@ -71,18 +49,20 @@ func decodeCursor(s string) (archiveCursor, error) {
 // Errors: ErrBadCursor for a cursor Archive did not make; the records
 // service's, wrapped.
 func (s *Service) Archive(ctx context.Context, committee, cursor string) (ArchivePage, error) {
-	cur, err := decodeCursor(cursor)
+	ck := CommitteeKey(committee)
+	cur, err := s.cursors.open(cursor, ck, s.now())
 	if err != nil {
 		return ArchivePage{}, err
 	}
-	key := CommitteeKey(committee) + "\x00" + cursor
+	key := ck + "\x00" + cursor
 	return s.archive.Get(ctx, key, func(ctx context.Context) (ArchivePage, error) {
-		return s.archivePage(ctx, CommitteeKey(committee), cur)
+		return s.archivePage(ctx, ck, cur)
 	})
 }
 
 func (s *Service) archivePage(ctx context.Context, committee string, cur archiveCursor) (ArchivePage, error) {
 	now := s.now()
+	seal := func(c archiveCursor) string { return s.cursors.seal(c, committee, now) }
 	var out ArchivePage
 	reads := 0
 	for page := 0; page < archiveMeetingRead; page++ {
@@ -115,13 +95,13 @@ func (s *Service) archivePage(ctx context.Context, committee string, cur archive
 				m := ms[j]
 				out.Entries = append(out.Entries, Entry{Meeting: &m, Minutes: mins[i]})
 				if len(out.Entries) == ArchivePageSize {
-					out.Next = archiveCursor{Next: cur.Next, Skip: cur.Skip + j + 1}.encode()
+					out.Next = seal(archiveCursor{Next: cur.Next, Skip: cur.Skip + j + 1})
 					return out, nil
 				}
 			}
 			start = end
 			if reads >= archiveMinutesRead && start < len(ms) {
-				out.Next = archiveCursor{Next: cur.Next, Skip: cur.Skip + start}.encode()
+				out.Next = seal(archiveCursor{Next: cur.Next, Skip: cur.Skip + start})
 				return out, nil
 			}
 		}
@@ -133,7 +113,7 @@ func (s *Service) archivePage(ctx context.Context, committee string, cur archive
 			break
 		}
 	}
-	out.Next = cur.encode()
+	out.Next = seal(cur)
 	return out, nil
 }
 

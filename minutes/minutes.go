@@ -42,6 +42,10 @@ type Config struct {
 	CacheTTL time.Duration
 	// Now is the clock. Default time.Now.
 	Now func() time.Time
+	// CursorKey signs the archive's page cursors (CursorKey of
+	// RECORDS_API_KEY, so replicas accept each other's). Empty: a random
+	// key, so cursors hold within this process only.
+	CursorKey []byte
 }
 
 // How long Get keeps an answer that shows no minutes. The public pages
@@ -77,6 +81,8 @@ type Service struct {
 	// listed is the minutes of meetings the archive lists, by meeting ID;
 	// nil for none.
 	listed *cache.TTL[*apiclient.Minutes]
+	// cursors makes and opens the archive's page cursors.
+	cursors cursorSealer
 }
 
 // New returns the minutes domain over r.
@@ -92,6 +98,7 @@ func New(r Records, cfg Config) *Service {
 		publicURL: strings.TrimRight(cfg.PublicURL, "/"),
 		public:    cfg.Public,
 		now:       cfg.Now,
+		cursors:   newCursorSealer(cfg.CursorKey),
 		pages:     cache.New[Entry](cfg.CacheTTL, cfg.Now).KeepFor(keepFor),
 		latest:    cache.New[[]Entry](cfg.CacheTTL, cfg.Now),
 		archive:   cache.New[ArchivePage](cfg.CacheTTL, cfg.Now),

@@ -16,6 +16,7 @@ import (
 
 	"github.com/recordsbot/recordsbot/actions"
 	"github.com/recordsbot/recordsbot/apiclient"
+	"github.com/recordsbot/recordsbot/internal/clocktime"
 	"github.com/recordsbot/recordsbot/internal/once"
 	"github.com/recordsbot/recordsbot/internal/slackapi"
 	"github.com/recordsbot/recordsbot/store"
@@ -60,8 +61,6 @@ const (
 	maxReportNames = 50
 	// progressEvery is how often a long run logs how far it has got.
 	progressEvery = 10 * time.Second
-	// defaultRemindAt is the local time of day reminders go out from.
-	defaultRemindAt = "09:00"
 	// defaultLease is how long a claim on a reminder lasts: far longer than
 	// sending one takes, far shorter than the hour between runs.
 	defaultLease = 10 * time.Minute
@@ -101,10 +100,10 @@ type Config struct {
 	Concurrency int
 	// Now is the moment the run is for. Zero means the Clock's now.
 	Now time.Time
-	// RemindAt is the local time of day, "HH:MM", from which a person is
-	// reminded (REMIND_AT); a run before it in their zone leaves them for
-	// a later run. "" means 09:00.
-	RemindAt string
+	// RemindAt is the local time of day from which a person is reminded
+	// (REMIND_AT); a run before it in their zone leaves them for a later
+	// run. The zero Time means store.DefaultRemindAt, 09:00.
+	RemindAt clocktime.Time
 	// Owner names this run in the ledger's claims. "" means one made from
 	// the start time.
 	Owner string
@@ -185,8 +184,7 @@ type Slack interface {
 // The summary is complete whatever the error. The error is nil when every
 // reminder due went out; it wraps ErrRemindersFailed when some failed, the
 // records error when the actions could not be read (nothing is sent then),
-// an error naming cfg.RemindAt when it is not HH:MM, and ctx's error when
-// the run was cancelled.
+// and ctx's error when the run was cancelled.
 func Run(ctx context.Context, cfg Config, deps Deps) (Summary, error) {
 	if cfg.Concurrency <= 0 {
 		cfg.Concurrency = remindConcurrency
@@ -218,16 +216,12 @@ func Run(ctx context.Context, cfg Config, deps Deps) (Summary, error) {
 	if deps.Store == nil && !cfg.DryRun {
 		return sum, errors.New("remind: no store for the ledger (Deps.Store)")
 	}
-	at, err := parseTimeOfDay(cmp.Or(cfg.RemindAt, defaultRemindAt))
-	if err != nil {
-		return sum, fmt.Errorf("remind at %q: %w", cfg.RemindAt, err)
-	}
 	j := &remindJob{
 		cfg:      cfg,
 		deps:     deps,
 		zone:     zone,
 		log:      deps.Logger,
-		remindAt: at,
+		remindAt: cfg.RemindAt.Or(store.DefaultRemindAt),
 		slack:    newPacer(deps.Clock, deps.Logger),
 		sum:      sum,
 	}
@@ -241,18 +235,9 @@ func Run(ctx context.Context, cfg Config, deps Deps) (Summary, error) {
 	j.poster = &once.Poster{Store: deps.Store, Slack: deps.Slack, Owner: cfg.Owner, Lease: cfg.Lease,
 		HistoryDepth: historyDepth, Call: j.slack.Call, Log: deps.Logger}
 	start := deps.Clock.Now()
-	err = j.run(ctx)
+	err := j.run(ctx)
 	j.sum.Elapsed = deps.Clock.Now().Sub(start)
 	return j.sum, err
-}
-
-// parseTimeOfDay reads "HH:MM" as the time since midnight.
-func parseTimeOfDay(s string) (time.Duration, error) {
-	t, err := time.Parse("15:04", strings.TrimSpace(s))
-	if err != nil {
-		return 0, errors.New("want a time of day such as 09:00")
-	}
-	return time.Duration(t.Hour())*time.Hour + time.Duration(t.Minute())*time.Minute, nil
 }
 
 // remindJob is one run of Remind.
@@ -261,7 +246,7 @@ type remindJob struct {
 	deps     Deps
 	zone     *time.Location // the organisation's, the action domain's
 	log      *slog.Logger
-	remindAt time.Duration // the organisation's reminder time, since local midnight
+	remindAt clocktime.Time // the organisation's reminder time
 	slack    *slackapi.Pacer
 	people   *actions.Assignees // who each assignee is in Slack; users.list read once per run
 	poster   *once.Poster       // posts each reminder and report exactly once

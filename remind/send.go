@@ -17,14 +17,15 @@ import (
 	"github.com/recordsbot/recordsbot/actions"
 	"github.com/recordsbot/recordsbot/apiclient"
 	"github.com/recordsbot/recordsbot/blocks"
+	"github.com/recordsbot/recordsbot/internal/clocktime"
 	"github.com/recordsbot/recordsbot/internal/once"
 )
 
 // Preferences are one person's own reminder settings. The zero value is
 // the organisation's settings.
 type Preferences struct {
-	// RemindAt is their local time of day, "HH:MM"; "" means REMIND_AT.
-	RemindAt string
+	// RemindAt is their local time of day; the zero Time means REMIND_AT.
+	RemindAt clocktime.Time
 	// WeekdaysOnly skips their Saturdays and Sundays whatever
 	// REMIND_SKIP_WEEKENDS says.
 	WeekdaysOnly bool
@@ -114,14 +115,7 @@ func (j *remindJob) plan(ctx context.Context, r *recipient, now time.Time) (due 
 	if wd := local.Weekday(); skipWeekends && (wd == time.Saturday || wd == time.Sunday) {
 		return nil, "", "", "weekend", nil
 	}
-	at := j.remindAt
-	if prefs.RemindAt != "" {
-		if own, perr := parseTimeOfDay(prefs.RemindAt); perr == nil {
-			at = own
-		}
-	}
-	y, m, d := local.Date()
-	if local.Before(time.Date(y, m, d, 0, 0, 0, 0, r.zone).Add(at)) {
+	if local.Before(prefs.RemindAt.Or(j.remindAt).On(local)) {
 		return nil, "", "", "not_yet", nil
 	}
 	for _, a := range r.actions {
@@ -243,7 +237,7 @@ func (j *remindJob) reminder(r *recipient, due []*apiclient.Action, now time.Tim
 	for _, a := range due {
 		// The recipient is the assignee, so the row has its buttons and no
 		// name, exactly as the row a click redraws.
-		row := blocks.RowOf(a, status(a) == actions.Overdue, true, false, nil)
+		row := blocks.RowOf(a, actions.AssigneeView(status(a)), nil)
 		if row.Overdue {
 			rem.Overdue = append(rem.Overdue, row)
 		} else {

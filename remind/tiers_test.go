@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/recordsbot/recordsbot/internal/clocktime"
 	"github.com/recordsbot/recordsbot/internal/slackapi/slacktest"
 	"github.com/recordsbot/recordsbot/remind"
 )
@@ -219,7 +220,7 @@ func TestRemindWeekendsInTheUsersZone(t *testing.T) {
 	// And their own reminder time: LA asked for 13:00, so not yet at noon.
 	e = newTierEnv(t, []slacktest.User{nz, la}, nil, deadline, 500)
 	prefs = settingsFunc(func(id string) remind.Preferences {
-		return remind.Preferences{RemindAt: map[bool]string{true: "13:00"}[id == la.ID]}
+		return remind.Preferences{RemindAt: map[bool]clocktime.Time{true: clocktime.Of(13, 0)}[id == la.ID]}
 	})
 	sum, err = remind.Run(t.Context(), remind.Config{Days: 3, Now: friday}, e.deps(prefs))
 	require.NoError(t, err)

@@ -30,6 +30,10 @@ type dialect struct {
 	// until commit. SQLite needs none: the transaction is BEGIN IMMEDIATE,
 	// which already excludes every other writer.
 	migrationLock string
+	// auditLock is run first inside an audit append or prune; it holds
+	// the audit chain's head until commit, so two replicas never give out
+	// the same seq. SQLite needs none, as for migrationLock.
+	auditLock string
 	// jsonStrings is a subquery yielding the strings of a JSON array passed as
 	// one parameter, so bulk lookups are one query with one parameter.
 	jsonStrings   string
@@ -48,6 +52,7 @@ var postgresDialect = &dialect{
 	// Keyed by schema so that databases shared by several schemas (the
 	// tests, one schema each) do not serialise each other.
 	migrationLock: "SELECT pg_advisory_xact_lock(hashtext('recordsbot migrations ' || current_schema()))",
+	auditLock:     "SELECT pg_advisory_xact_lock(hashtext('recordsbot audit ' || current_schema()))",
 	jsonStrings:   "SELECT jsonb_array_elements_text(CAST(? AS jsonb))",
 	isUnavailable: postgresUnavailable,
 }

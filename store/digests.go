@@ -6,14 +6,19 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/recordsbot/recordsbot/internal/clocktime"
 )
 
 // Digest is a follow's weekly digest: the channel's choice and what the
 // last digest saw.
 type Digest struct {
-	// Schedule is "" for the organisation's default (DIGEST_DEFAULT),
-	// "off", or a day and time such as "mon 09:00".
-	Schedule string
+	// Schedule is the channel's own day and time; nil for the
+	// organisation's default (DIGEST_DEFAULT). An off Weekly is how
+	// `digest off` was kept before it became the Weekly digest box. A
+	// stored schedule that does not parse (the store writes none, but a
+	// hand-edited row could hold one) reads as nil.
+	Schedule *clocktime.Weekly
 	// Mentions pings the assignees; off by default.
 	Mentions bool
 	// LastSlot is the local date (YYYY-MM-DD) of the slot the last digest
@@ -37,8 +42,9 @@ type Digest struct {
 func (s *Store) Digest(ctx context.Context, channelID, committeeKey string) (Digest, error) {
 	var d Digest
 	var mentions, at, resumed int64
+	var schedule string
 	err := s.conn().QueryRowContext(ctx, s.q(`SELECT schedule, mentions, last_slot, last_at, snapshot, resumed_at FROM follow_digests
-		WHERE channel_id = ? AND committee_key = ?`), channelID, committeeKey).Scan(&d.Schedule, &mentions, &d.LastSlot, &at, &d.Snapshot, &resumed)
+		WHERE channel_id = ? AND committee_key = ?`), channelID, committeeKey).Scan(&schedule, &mentions, &d.LastSlot, &at, &d.Snapshot, &resumed)
 	if errors.Is(err, sql.ErrNoRows) {
 		return Digest{}, nil
 	}
@@ -46,6 +52,9 @@ func (s *Store) Digest(ctx context.Context, channelID, committeeKey string) (Dig
 		return Digest{}, s.wrap("read digest", err)
 	}
 	d.Mentions = mentions != 0
+	if w, err := clocktime.ParseWeekly(schedule); schedule != "" && err == nil {
+		d.Schedule = &w
+	}
 	if at != 0 {
 		d.LastAt = fromMS(at)
 	}
@@ -59,7 +68,7 @@ func (s *Store) Digest(ctx context.Context, channelID, committeeKey string) (Dig
 // (schedule as in Digest.Schedule, and mentions), keeping what the last
 // digest saw, and marks the digest resumed now (Digest.ResumedAt). Errors: ErrInvalid when channelID or committeeKey is empty;
 // ErrUnavailable when the store is down.
-func (s *Store) SetDigestChoice(ctx context.Context, channelID, committeeKey, schedule string, mentions bool) error {
+func (s *Store) SetDigestChoice(ctx context.Context, channelID, committeeKey string, schedule *clocktime.Weekly, mentions bool) error {
 	if channelID == "" || committeeKey == "" {
 		return fmt.Errorf("set digest choice: %w: channel and committee are required", ErrInvalid)
 	}
@@ -67,8 +76,17 @@ func (s *Store) SetDigestChoice(ctx context.Context, channelID, committeeKey, sc
 		INSERT INTO follow_digests (channel_id, committee_key, schedule, mentions, resumed_at) VALUES (?, ?, ?, ?, ?)
 		ON CONFLICT (channel_id, committee_key) DO UPDATE SET
 			schedule = excluded.schedule, mentions = excluded.mentions, resumed_at = excluded.resumed_at`),
-		channelID, committeeKey, schedule, boolInt(mentions), ms(s.now()))
+		channelID, committeeKey, weeklyParam(schedule), boolInt(mentions), ms(s.now()))
 	return s.wrap("set digest choice", err)
+}
+
+// weeklyParam stores a digest schedule as ParseWeekly reads it, nil as
+// "" (the default).
+func weeklyParam(w *clocktime.Weekly) string {
+	if w == nil {
+		return ""
+	}
+	return w.String()
 }
 
 // resumeDigest marks the digest of the follow resumed now

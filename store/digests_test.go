@@ -6,6 +6,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/recordsbot/recordsbot/internal/clocktime"
 )
 
 func digestCases() []conformanceCase {
@@ -23,20 +25,21 @@ func testDigest(t *testing.T, e engine) {
 	d, err := s.Digest(ctx, "C1", "finance")
 	require.NoError(t, err)
 	assert.Equal(t, Digest{}, d, "never chosen nor posted: the default, never posted")
+	fri1630 := clocktime.Weekly{On: true, Day: time.Friday, At: clocktime.Of(16, 30)}
 
-	require.NoError(t, s.SetDigestChoice(ctx, "C1", "finance", "fri 16:30", true))
+	require.NoError(t, s.SetDigestChoice(ctx, "C1", "finance", &fri1630, true))
 	chosen := clock.Now().Truncate(time.Millisecond)
 	clock.Advance(time.Hour)
 	at := clock.Now().Truncate(time.Millisecond)
 	require.NoError(t, s.RecordDigest(ctx, "C1", "finance", "2026-11-27", at, `{"A-1":{}}`))
 	d, err = s.Digest(ctx, "C1", "finance")
 	require.NoError(t, err)
-	assert.Equal(t, Digest{Schedule: "fri 16:30", Mentions: true, LastSlot: "2026-11-27", LastAt: at, Snapshot: `{"A-1":{}}`, ResumedAt: chosen}, d)
+	assert.Equal(t, Digest{Schedule: &fri1630, Mentions: true, LastSlot: "2026-11-27", LastAt: at, Snapshot: `{"A-1":{}}`, ResumedAt: chosen}, d)
 
-	require.NoError(t, s.SetDigestChoice(ctx, "C1", "finance", "off", false))
+	require.NoError(t, s.SetDigestChoice(ctx, "C1", "finance", &clocktime.Weekly{}, false))
 	d, err = s.Digest(ctx, "C1", "finance")
 	require.NoError(t, err)
-	assert.Equal(t, "off", d.Schedule)
+	assert.Equal(t, &clocktime.Weekly{}, d.Schedule, "off")
 	assert.Equal(t, "2026-11-27", d.LastSlot, "a new choice keeps the snapshot")
 
 	_, err = s.Follow(ctx, Follow{ChannelID: "C1", Committee: "Finance", CommitteeKey: "finance"})
@@ -74,7 +77,7 @@ func testDigestResumed(t *testing.T, e engine) {
 	d, err = s.Digest(ctx, "C1", "finance")
 	require.NoError(t, err)
 	assert.Equal(t, clock.Now().Truncate(time.Millisecond), d.ResumedAt, "ticked back on")
-	assert.Empty(t, d.Schedule, "the schedule is left as it was")
+	assert.Nil(t, d.Schedule, "the schedule is left as it was")
 
 	require.NoError(t, s.RecordDigest(ctx, "C1", "finance", "2026-11-30", clock.Now(), "{}"))
 	d2, err := s.Digest(ctx, "C1", "finance")

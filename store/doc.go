@@ -1,7 +1,8 @@
 // Package store is recordsbot's persistent state: which channels follow
 // which committees, what was announced where, the exactly-once work ledger,
 // the assignees last seen, the watcher's small state, leader locks and
-// people's notification settings.
+// people's notification settings, and the audit trail (audit.go: an
+// append-only hash chain of every change made through Slack).
 //
 // # What is stored, and what is not
 //

@@ -2,8 +2,11 @@ package store
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
+
+	"github.com/recordsbot/recordsbot/audit"
 )
 
 // DefaultRetention is how long the store keeps what it no longer needs by
@@ -27,12 +30,18 @@ type Pruned struct {
 	// Announcements is announcements last updated before the cut-off,
 	// of meetings older than the watcher reads.
 	Announcements int64
+	// Audit is audit entries older than the audit retention
+	// (WithAuditRetention), replaced by a checkpoint.
+	Audit int64
+	// AuditHead is the audit trail as verified before it was pruned.
+	AuditHead audit.Head
 }
 
 // String is the counts as "pruned 3 ledger entries, 0 seen actions, 1
 // announcement".
 func (p Pruned) String() string {
-	return fmt.Sprintf("pruned %d ledger entries, %d seen actions, %d announcements", p.Ledger, p.SeenActions, p.Announcements)
+	return fmt.Sprintf("pruned %d ledger entries, %d seen actions, %d announcements, %d audit entries (audit trail verified: %s)",
+		p.Ledger, p.SeenActions, p.Announcements, p.Audit, p.AuditHead)
 }
 
 // PruneBefore deletes what is older than before and no longer needed:
@@ -57,7 +66,10 @@ func (s *Store) PruneBefore(ctx context.Context, before time.Time) (Pruned, erro
 	return p, s.wrap("prune announcements", err)
 }
 
-// PruneDaily runs PruneBefore(now − retention) at most once per UTC day
+// PruneDaily runs PruneBefore(now − retention), then verifies the audit
+// trail (VerifyAudit, its result handed to WithAuditVerified's func) and,
+// when it verifies, prunes it (PruneAudit, now − WithAuditRetention's
+// retention), at most once per UTC day
 // across every replica and job: the day is claimed in the ledger under
 // "prune/<date>" for owner, so whichever job gets there first does it. ran
 // is false when another has done (or is doing) today's. A retention under
@@ -72,6 +84,9 @@ func (s *Store) PruneDaily(ctx context.Context, owner string, retention time.Dur
 		return p, false, err
 	}
 	p, err = s.PruneBefore(ctx, now.Add(-retention))
+	if err == nil {
+		p.AuditHead, p.Audit, err = s.verifyAndPruneAudit(ctx, now)
+	}
 	if err != nil {
 		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 		defer cancel()
@@ -79,4 +94,21 @@ func (s *Store) PruneDaily(ctx context.Context, owner string, retention time.Dur
 		return p, true, err
 	}
 	return p, true, s.Done(ctx, key, owner, p.String())
+}
+
+// verifyAndPruneAudit verifies the audit trail and reports the result
+// (WithAuditVerified); only a trail that verifies is pruned, so the
+// entries that show a break are kept for whoever looks into it. Errors:
+// a *audit.BrokenError, ErrUnavailable.
+func (s *Store) verifyAndPruneAudit(ctx context.Context, now time.Time) (audit.Head, int64, error) {
+	head, err := s.VerifyAudit(ctx)
+	var broken *audit.BrokenError
+	if err == nil || errors.As(err, &broken) {
+		s.auditVerified(head, err)
+	}
+	if err != nil {
+		return head, 0, fmt.Errorf("verify audit trail: %w", err)
+	}
+	n, err := s.PruneAudit(ctx, now.Add(-s.auditRetention))
+	return head, n, err
 }

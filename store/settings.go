@@ -5,35 +5,20 @@ import (
 	"database/sql"
 	"fmt"
 	"time"
+
+	"github.com/recordsbot/recordsbot/internal/clocktime"
 )
 
 // Settings are a person's own notification choices. A nil field means "the
 // organisation's default", so the zero Settings is everyone's start and an
 // admin's change of a default reaches everyone who has not chosen.
 type Settings struct {
-	RemindEnabled *bool   // daily reminder DMs
-	RemindAt      *string // local time they arrive, "HH:MM" (24-hour)
-	WeekdaysOnly  *bool   // no reminders on Saturday and Sunday
-	AssignDMs     *bool   // a DM when an action is newly assigned
+	RemindEnabled *bool          // daily reminder DMs
+	RemindAt      clocktime.Time // local time they arrive; zero: the default
+	WeekdaysOnly  *bool          // no reminders on Saturday and Sunday
+	AssignDMs     *bool          // a DM when an action is newly assigned
 	// UpdatedAt is when they were last saved; zero if never.
 	UpdatedAt time.Time
-}
-
-// CheckRemindAt reports whether s is a reminder time the store accepts:
-// "HH:MM", 00:00 to 23:59. The error wraps ErrInvalid and is fit to show.
-func CheckRemindAt(s string) error {
-	ok := len(s) == 5 && s[2] == ':'
-	for _, i := range []int{0, 1, 3, 4} {
-		ok = ok && s[i] >= '0' && s[i] <= '9'
-	}
-	if ok {
-		h, m := int(s[0]-'0')*10+int(s[1]-'0'), int(s[3]-'0')*10+int(s[4]-'0')
-		ok = h < 24 && m < 60
-	}
-	if !ok {
-		return fmt.Errorf("%w: reminder time %q is not HH:MM between 00:00 and 23:59", ErrInvalid, s)
-	}
-	return nil
 }
 
 // Settings returns userID's settings; a person who never saved any gets
@@ -68,7 +53,7 @@ func (s *Store) SettingsFor(ctx context.Context, userIDs []string) (map[string]S
 		}
 		out[id] = Settings{
 			RemindEnabled: nullBool(enabled),
-			RemindAt:      nullString(at),
+			RemindAt:      clockTime(at),
 			WeekdaysOnly:  nullBool(weekdays),
 			AssignDMs:     nullBool(dms),
 			UpdatedAt:     fromMS(updated),
@@ -78,10 +63,10 @@ func (s *Store) SettingsFor(ctx context.Context, userIDs []string) (map[string]S
 }
 
 // SaveSettings replaces userID's settings with set (nil fields go back to
-// the default). Errors: ErrInvalid for an empty user ID or a RemindAt that
-// is not HH:MM; ErrUnavailable when the store is down.
+// the default). Errors: ErrInvalid for an empty user ID; ErrUnavailable
+// when the store is down.
 func (s *Store) SaveSettings(ctx context.Context, userID string, set Settings) error {
-	if err := checkSettings("save settings", userID, set); err != nil {
+	if err := checkSettings("save settings", userID); err != nil {
 		return err
 	}
 	_, err := s.conn().ExecContext(ctx, s.q(`
@@ -91,7 +76,7 @@ func (s *Store) SaveSettings(ctx context.Context, userID string, set Settings) e
 			remind_enabled = excluded.remind_enabled, remind_at = excluded.remind_at,
 			weekdays_only = excluded.weekdays_only, assign_dms = excluded.assign_dms,
 			updated_at = excluded.updated_at`),
-		userID, boolParam(set.RemindEnabled), stringParam(set.RemindAt), boolParam(set.WeekdaysOnly), boolParam(set.AssignDMs), ms(s.now()))
+		userID, boolParam(set.RemindEnabled), clockParam(set.RemindAt), boolParam(set.WeekdaysOnly), boolParam(set.AssignDMs), ms(s.now()))
 	return s.wrap("save settings", err)
 }
 
@@ -101,7 +86,7 @@ func (s *Store) SaveSettings(ctx context.Context, userID string, set Settings) e
 // while the Home tab is open) both land, where reading, changing and saving
 // the row would lose one. Errors as SaveSettings.
 func (s *Store) ChangeSettings(ctx context.Context, userID string, change Settings) error {
-	if err := checkSettings("change settings", userID, change); err != nil {
+	if err := checkSettings("change settings", userID); err != nil {
 		return err
 	}
 	_, err := s.conn().ExecContext(ctx, s.q(`
@@ -113,17 +98,14 @@ func (s *Store) ChangeSettings(ctx context.Context, userID string, change Settin
 			weekdays_only = COALESCE(excluded.weekdays_only, settings.weekdays_only),
 			assign_dms = COALESCE(excluded.assign_dms, settings.assign_dms),
 			updated_at = excluded.updated_at`),
-		userID, boolParam(change.RemindEnabled), stringParam(change.RemindAt), boolParam(change.WeekdaysOnly), boolParam(change.AssignDMs), ms(s.now()))
+		userID, boolParam(change.RemindEnabled), clockParam(change.RemindAt), boolParam(change.WeekdaysOnly), boolParam(change.AssignDMs), ms(s.now()))
 	return s.wrap("change settings", err)
 }
 
 // checkSettings refuses what the settings table must not hold.
-func checkSettings(what, userID string, set Settings) error {
+func checkSettings(what, userID string) error {
 	if userID == "" {
 		return fmt.Errorf("%s: %w: user ID is required", what, ErrInvalid)
-	}
-	if set.RemindAt != nil {
-		return CheckRemindAt(*set.RemindAt)
 	}
 	return nil
 }
@@ -136,11 +118,18 @@ func nullBool(v sql.NullInt64) *bool {
 	return &b
 }
 
-func nullString(v sql.NullString) *string {
+// clockTime reads a stored time of day; NULL, or a value that is not
+// one (the store writes none, but a hand-edited row could hold one), is
+// the zero Time: the default.
+func clockTime(v sql.NullString) clocktime.Time {
 	if !v.Valid {
-		return nil
+		return clocktime.Time{}
 	}
-	return &v.String
+	t, err := clocktime.Parse(v.String)
+	if err != nil {
+		return clocktime.Time{}
+	}
+	return t
 }
 
 func boolParam(b *bool) sql.NullInt64 {
@@ -150,9 +139,10 @@ func boolParam(b *bool) sql.NullInt64 {
 	return sql.NullInt64{Int64: int64(boolInt(*b)), Valid: true}
 }
 
-func stringParam(s *string) sql.NullString {
-	if s == nil {
+// clockParam stores t as "HH:MM", the zero Time as NULL.
+func clockParam(t clocktime.Time) sql.NullString {
+	if t.IsZero() {
 		return sql.NullString{}
 	}
-	return sql.NullString{String: *s, Valid: true}
+	return sql.NullString{String: t.String(), Valid: true}
 }

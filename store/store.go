@@ -10,6 +10,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/recordsbot/recordsbot/audit"
 )
 
 // Store is recordsbot's persistent state on one database, SQLite or
@@ -22,6 +24,11 @@ type Store struct {
 	now     func() time.Time
 	log     *slog.Logger
 	display string // the URL without credentials, for messages
+
+	// auditRetention is how long audit entries are kept (WithAuditRetention).
+	auditRetention time.Duration
+	// auditVerified hears the daily verify's result (WithAuditVerified).
+	auditVerified func(audit.Head, error)
 
 	// file and fileInfo identify the SQLite file opened, so that a file
 	// removed or replaced under a running bot is noticed (writes would
@@ -48,6 +55,20 @@ func WithClock(now func() time.Time) Option {
 // discards.
 func WithLogger(l *slog.Logger) Option {
 	return func(s *Store) { s.log = l }
+}
+
+// WithAuditRetention sets how long PruneDaily keeps audit entries. The
+// default is audit.DefaultRetentionDays; cmd checks AUDIT_RETENTION_DAYS
+// against audit.MinRetentionDays before it gets here.
+func WithAuditRetention(d time.Duration) Option {
+	return func(s *Store) { s.auditRetention = d }
+}
+
+// WithAuditVerified sets a func told each result of PruneDaily's verify of
+// the audit trail: its head, and nil or the *audit.BrokenError (serve
+// makes it a metric). The default ignores it.
+func WithAuditVerified(fn func(audit.Head, error)) Option {
+	return func(s *Store) { s.auditVerified = fn }
 }
 
 // Open connects to the database named by databaseURL, applies any pending
@@ -88,7 +109,8 @@ func openStore(ctx context.Context, databaseURL string, opts ...Option) (*Store,
 	if err != nil {
 		return nil, err
 	}
-	s := &Store{d: target.dialect, now: time.Now, log: slog.New(slog.DiscardHandler), display: target.display}
+	s := &Store{d: target.dialect, now: time.Now, log: slog.New(slog.DiscardHandler), display: target.display,
+		auditRetention: audit.DefaultRetentionDays * 24 * time.Hour, auditVerified: func(audit.Head, error) {}}
 	for _, o := range opts {
 		o(s)
 	}

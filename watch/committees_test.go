@@ -9,8 +9,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/recordsbot/recordsbot/apiclient/recordstest"
+	"github.com/recordsbot/recordsbot/internal/clocktime"
 	"github.com/recordsbot/recordsbot/internal/slackapi/slacktest"
-	"github.com/recordsbot/recordsbot/watch"
 )
 
 // committeesMonday is 08:00 UTC on Monday 23 November 2026, when the
@@ -62,7 +62,7 @@ func newCommitteesEnv(t *testing.T, eng engine, n int, opts ...slacktest.Option)
 
 // mondayDigests is the weekly digest at 09:00 UTC on Mondays.
 func mondayDigests(c *watchConfig) {
-	c.Digest = watch.Schedule{On: true, Day: time.Monday, Hour: 9}
+	c.Digest = clocktime.Weekly{On: true, Day: time.Monday, At: clocktime.Of(9, 0)}
 }
 
 // followCommittees has each of channels follow committees 1 to n, then

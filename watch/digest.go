@@ -56,11 +56,8 @@ func (p *poll) digests(ctx context.Context, list *apiclient.ActionList) error {
 			return err
 		}
 		sched := p.cfg.Digest
-		if d.Schedule != "" {
-			if sched, err = ParseSchedule(d.Schedule); err != nil {
-				p.log.WarnContext(ctx, "watch: a follow's digest schedule is not understood; the default is used", "channel", f.ChannelID, "committee", f.CommitteeKey, "error", err)
-				sched = p.cfg.Digest
-			}
+		if d.Schedule != nil {
+			sched = *d.Schedule
 		}
 		if !sched.On {
 			continue

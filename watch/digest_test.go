@@ -9,9 +9,9 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/recordsbot/recordsbot/apiclient/recordstest"
+	"github.com/recordsbot/recordsbot/internal/clocktime"
 	"github.com/recordsbot/recordsbot/internal/slackapi/slacktest"
 	"github.com/recordsbot/recordsbot/store"
-	"github.com/recordsbot/recordsbot/watch"
 )
 
 // set moves the test's clock to t.
@@ -45,7 +45,7 @@ func newYork(t *testing.T) *time.Location {
 func digestConfig(z *time.Location) func(*watchConfig) {
 	return func(c *watchConfig) {
 		c.Actions.Zone = z
-		c.Digest = watch.Schedule{On: true, Day: time.Monday, Hour: 9}
+		c.Digest = clocktime.Weekly{On: true, Day: time.Monday, At: clocktime.Of(9, 0)}
 	}
 }
 
@@ -167,8 +167,8 @@ func TestDigestChoices(t *testing.T) {
 		env.follow(w, finChannel, "Finance")
 		env.follow(w, allChannel, "Finance")
 		ctx := t.Context()
-		require.NoError(t, w.deps.Store.SetDigestChoice(ctx, finChannel, "finance", "off", false))
-		require.NoError(t, w.deps.Store.SetDigestChoice(ctx, allChannel, "finance", "tue 10:30", true))
+		require.NoError(t, w.deps.Store.SetDigestChoice(ctx, finChannel, "finance", weekly(t, "off"), false))
+		require.NoError(t, w.deps.Store.SetDigestChoice(ctx, allChannel, "finance", weekly(t, "tue 10:30"), true))
 		const quiet = "C0QUIET"
 		env.follow(w, quiet, "Finance")
 		_, err := w.deps.Store.SetFollowChoice(ctx, quiet, "finance", store.HearDigest, false)
@@ -189,30 +189,6 @@ func TestDigestChoices(t *testing.T) {
 		assert.Contains(t, got[0].text, "<@"+alice.ID+">", "mentions on")
 		assert.NotContains(t, got[0].text, "*Alice Jones*")
 	})
-}
-
-func TestParseSchedule(t *testing.T) {
-	t.Parallel()
-	for _, tc := range []struct {
-		in, want string
-		ok       bool
-	}{
-		{"mon 09:00", "mon 09:00", true},
-		{"Friday 16:30", "fri 16:30", true},
-		{"off", "off", true},
-		{"mon 9", "", false},
-		{"mon 24:00", "", false},
-		{"moon 09:00", "", false},
-		{"", "", false},
-	} {
-		got, err := watch.ParseSchedule(tc.in)
-		if !tc.ok {
-			assert.Error(t, err, tc.in)
-			continue
-		}
-		require.NoError(t, err, tc.in)
-		assert.Equal(t, tc.want, got.String())
-	}
 }
 
 // TestDigestMovedMidWeek: at most one digest a calendar week (Monday to
@@ -256,13 +232,13 @@ func TestDigestMovedMidWeek(t *testing.T) {
 				w := env.watcher("w1", digestConfig(newYork(t)))
 				env.follow(w, finChannel, "Finance")
 				ctx := t.Context()
-				require.NoError(t, w.deps.Store.SetDigestChoice(ctx, finChannel, "finance", tc.from, false))
+				require.NoError(t, w.deps.Store.SetDigestChoice(ctx, finChannel, "finance", weekly(t, tc.from), false))
 				env.mustPoll(w)
 
 				env.clock.set(tc.first)
 				assert.Equal(t, 1, env.mustPoll(w).Digests, "the first digest, at %s", tc.from)
 				env.clock.set(tc.moved)
-				require.NoError(t, w.deps.Store.SetDigestChoice(ctx, finChannel, "finance", tc.to, false))
+				require.NoError(t, w.deps.Store.SetDigestChoice(ctx, finChannel, "finance", weekly(t, tc.to), false))
 				for _, at := range tc.quiet {
 					env.clock.set(at)
 					assert.Zero(t, env.mustPoll(w).Digests, "%s: no second digest this week, none before 09:00 local", at)
@@ -277,4 +253,13 @@ func TestDigestMovedMidWeek(t *testing.T) {
 			})
 		})
 	}
+}
+
+// weekly is s as a digest schedule; the test fails when it does not
+// parse.
+func weekly(t *testing.T, s string) *clocktime.Weekly {
+	t.Helper()
+	w, err := clocktime.ParseWeekly(s)
+	require.NoError(t, err)
+	return &w
 }

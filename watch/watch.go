@@ -20,6 +20,7 @@ import (
 
 	"github.com/recordsbot/recordsbot/actions"
 	"github.com/recordsbot/recordsbot/apiclient"
+	"github.com/recordsbot/recordsbot/internal/clocktime"
 	"github.com/recordsbot/recordsbot/internal/once"
 	"github.com/recordsbot/recordsbot/internal/slackapi"
 	"github.com/recordsbot/recordsbot/minutes"
@@ -81,7 +82,7 @@ type Config struct {
 	// Digest is the organisation's weekly digest slot (DIGEST_DEFAULT) for
 	// follows that have not chosen their own, in the organisation's time
 	// zone (Deps.Actions.Zone). The zero value is off.
-	Digest Schedule
+	Digest clocktime.Weekly
 	// BriefLead is how long before a followed committee's meeting its
 	// brief is posted (BRIEF_LEAD). Default 24 hours.
 	BriefLead time.Duration

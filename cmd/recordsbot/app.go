@@ -28,6 +28,10 @@ type app struct {
 	slack   *slack.Client
 	actions *actions.Service
 	minutes *minutes.Service
+	// store is the store once it is open (serve opens it, perhaps in the
+	// background): the action domain writes its audit trail there, and
+	// refuses status changes while it is not open.
+	store *storeSlot
 	// checkInterval, when set, is how often serve checks its
 	// dependencies (tests); 0 means health.Checker's defaults.
 	checkInterval time.Duration
@@ -36,7 +40,7 @@ type app struct {
 // newApp builds the shared pieces. withMetrics instruments the clients
 // (serve); logs go to logOut.
 func newApp(set *settings, withMetrics bool, logOut io.Writer) (*app, error) {
-	a := &app{set: set, log: newLogger(set, logOut)}
+	a := &app{set: set, log: newLogger(set, logOut), store: &storeSlot{}}
 	if withMetrics {
 		a.metrics = metrics.New()
 		a.metrics.SetVersion(version)
@@ -55,10 +59,14 @@ func newApp(set *settings, withMetrics bool, logOut io.Writer) (*app, error) {
 		slack.OptionHTTPClient(&http.Client{Timeout: 15 * time.Second, Transport: slackapi.WarningTransport(a.metrics.SlackTransport(nil), a.log)}))
 	a.actions = actions.New(records, a.slack, actions.Config{
 		Admins: set.admins, UserMap: actions.NewUserMap(set.userMap), CacheTTL: set.cacheTTL, Zone: set.zone,
-		Visibility: set.visibility,
+		Visibility: set.visibility, Trail: a.store,
 	})
-	// The public pages as PUBLIC_URL and PUBLIC_MINUTES say.
-	a.minutes = minutes.New(records, minutes.Config{PublicURL: set.publicURL, Public: set.publicMinutes})
+	// The public pages as PUBLIC_URL and PUBLIC_MINUTES say; the archive's
+	// cursors are signed with a key every replica derives alike.
+	a.minutes = minutes.New(records, minutes.Config{
+		PublicURL: set.publicURL, Public: set.publicMinutes,
+		CursorKey: minutes.CursorKey(set.recordsKey),
+	})
 	return a, nil
 }
 

@@ -73,7 +73,9 @@ func TestConfigCheck(t *testing.T) {
 		{"bad REMIND_DEFAULT", "remind", func(c *Config) { c.RemindDefault = "sometimes" }, "REMIND_DEFAULT must be on or off"},
 		{"bad ASSIGN_DMS_DEFAULT", "serve", func(c *Config) { c.AssignDMsDefault = "yes" }, "ASSIGN_DMS_DEFAULT must be on or off"},
 		{"bad REMIND_AT for serve's Home tab", "serve", func(c *Config) { c.RemindAt = "9am" }, "REMIND_AT"},
-		{"REMIND_AT not HH:MM, as a stored choice must be", "remind", func(c *Config) { c.RemindAt = "9:00" }, "REMIND_AT"},
+		{"REMIND_AT 9:00, as a stored choice may be", "remind", func(c *Config) { c.RemindAt = "9:00" }, ""},
+		{"REMIND_AT past midnight", "remind", func(c *Config) { c.RemindAt = "24:00" }, "REMIND_AT"},
+		{"DIGEST_DEFAULT at 9:00", "watch", func(c *Config) { c.DigestDefault = "mon 9:00" }, ""},
 		{"DIGEST_DEFAULT off", "watch", func(c *Config) { c.DigestDefault = "off" }, ""},
 		{"DIGEST_DEFAULT friday afternoon", "serve", func(c *Config) { c.DigestDefault = "fri 16:30" }, ""},
 		{"bad DIGEST_DEFAULT", "watch", func(c *Config) { c.DigestDefault = "monday 9am" }, `DIGEST_DEFAULT "monday 9am": "9am" is not a time`},
@@ -81,6 +83,8 @@ func TestConfigCheck(t *testing.T) {
 		{"FOLLOW_DEFAULTS without drafts", "serve", func(c *Config) { c.FollowDefaults = "approvals,digest" }, ""},
 		{"bad FOLLOW_DEFAULTS", "watch", func(c *Config) { c.FollowDefaults = "drafts,gossip" }, `FOLLOW_DEFAULTS has "gossip", which is not one of drafts`},
 		{"retention of a year", "remind", func(c *Config) { c.RetentionDays = 365 }, ""},
+		{"audit retention under a quarter", "serve", func(c *Config) { c.AuditRetentionDays = 60 }, "AUDIT_RETENTION_DAYS must be at least 90"},
+		{"audit retention of two years", "watch", func(c *Config) { c.AuditRetentionDays = 730 }, ""},
 		{"ACTIONS_VISIBILITY organisation", "serve", func(c *Config) { c.ActionsVisibility = "organisation" }, ""},
 		{"bad ACTIONS_VISIBILITY", "serve", func(c *Config) { c.ActionsVisibility = "everyone" }, "ACTIONS_VISIBILITY must be own or organisation"},
 		{"demo needs nothing", "demo", func(c *Config) { *c = Config{Port: 3000, LogFormat: "text", LogLevel: "info"} }, ""},
@@ -207,6 +211,8 @@ func TestBotConfigSaysTheDigestDefault(t *testing.T) {
 		c.DigestDefault = typed
 		set, errs := parseSettings(c, "serve")
 		require.Empty(t, errs)
-		assert.Equal(t, want, botConfig(set).DigestDefault, "DIGEST_DEFAULT=%s", typed)
+		got := botConfig(set).DigestDefault
+		require.NotNil(t, got, "DIGEST_DEFAULT=%s", typed)
+		assert.Equal(t, want, got.String(), "DIGEST_DEFAULT=%s", typed)
 	}
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -531,4 +532,68 @@ func TestDeployConfigIsAccepted(t *testing.T) {
 		assert.NoError(t, cfg.check(sub), sub)
 	}
 	assert.Equal(t, "json", cfg.LogFormat, "structured logs for a cluster's log pipeline")
+}
+
+// notInConfigMap are the variables `recordsbot help` lists that the
+// ConfigMap leaves to another place, each for a reason.
+var notInConfigMap = map[string]string{
+	"PORT":         "deployment.yaml sets it next to containerPort, which must match",
+	"SANDBOX_KEYS": "the sandbox is a local stand-in for the records service, never deployed",
+}
+
+// TestDeployConfigMapListsEveryVariable keeps the ConfigMap a complete
+// list for an admin: every variable `recordsbot help` lists is a key of it
+// (commented out where optional), or in the Secret template when it is a
+// credential, or named in notInConfigMap with its reason. Engineers add
+// variables often; the failure says exactly what to add.
+func TestDeployConfigMapListsEveryVariable(t *testing.T) {
+	t.Parallel()
+	objs := manifests(t)
+	cm := one(t, objs, "ConfigMap", "recordsbot")
+	b, err := os.ReadFile(filepath.Join(deployDir, cm.file))
+	require.NoError(t, err)
+	listed := map[string]bool{}
+	for k := range cm.Data {
+		listed[k] = true
+	}
+	for _, m := range regexp.MustCompile(`(?m)^\s*#\s*([A-Z][A-Z0-9_]+):`).FindAllStringSubmatch(string(b), -1) {
+		listed[m[1]] = true
+	}
+	secret := secretKeys(t, one(t, objs, "Secret", ""))
+	botPod, _ := workloads(t, objs)
+	deployEnv := map[string]bool{}
+	for _, e := range botPod.Spec.Containers[0].Env {
+		deployEnv[e.Name] = true
+	}
+
+	typ := reflect.TypeFor[Config]()
+	for i := range typ.NumField() {
+		f := typ.Field(i)
+		name := f.Tag.Get("envconfig")
+		switch {
+		case name == "":
+			continue
+		case secret[name]:
+			assert.False(t, listed[name], "%s is in the Secret template; take it out of %s", name, cm.file)
+			continue
+		case isSecretVar(name):
+			t.Errorf("%s is a credential: add it to secret-template.yaml (commented out when optional), not to %s", name, cm.file)
+			continue
+		case notInConfigMap[name] != "":
+			if name == "PORT" {
+				assert.True(t, deployEnv[name], "deployment.yaml sets PORT")
+			}
+			continue
+		}
+		if listed[name] {
+			continue
+		}
+		def := f.Tag.Get("default")
+		line := fmt.Sprintf("  # %s: %q", name, def)
+		if f.Tag.Get("needs") != "" {
+			line = fmt.Sprintf("  %s: %q", name, def)
+		}
+		t.Errorf("deploy/kubernetes/%s lacks %s, which `recordsbot help` lists. Add under data:, commented out when optional:\n  # %s\n%s",
+			cm.file, name, f.Tag.Get("desc"), line)
+	}
 }

@@ -324,3 +324,19 @@ func TestDocsScopes(t *testing.T) {
 	table := docSection(t, docFiles(t)["docs/install.md"], "## The scopes the app asks for")
 	assert.ElementsMatch(t, m.OAuthConfig.Scopes.Bot, tableCodes(table), "docs/install.md's scope table lists exactly manifest.yaml's bot scopes")
 }
+
+// TestHelpColumnsAligned: in help's environment list every description
+// starts in the same column, however long a default (FOLLOW_DEFAULTS') is.
+func TestHelpColumnsAligned(t *testing.T) {
+	t.Parallel()
+	_, env, ok := strings.Cut(helpText(t), "Environment (read once at start-up):\n")
+	require.True(t, ok)
+	starts := map[int][]string{}
+	for _, line := range strings.Split(strings.TrimRight(env, "\n"), "\n") {
+		m := regexp.MustCompile(`^  ([A-Z][A-Z0-9_]+) +(?:default "[^"]*" +)?`).FindString(line)
+		require.NotEmpty(t, m, "help row %q", line)
+		col := len([]rune(m))
+		starts[col] = append(starts[col], strings.Fields(line)[0])
+	}
+	assert.Len(t, starts, 1, "descriptions start in one column; by column: %v", starts)
+}

@@ -12,6 +12,7 @@ import (
 	"reflect"
 	"strings"
 	"syscall"
+	"text/tabwriter"
 
 	"github.com/kelseyhightower/envconfig"
 )
@@ -202,15 +203,17 @@ Environment (read once at start-up):
 `
 
 // usageFormat is envconfig's usage template: one row per variable with its
-// default and the subcommands that need it.
-const usageFormat = `{{range .}}  {{usage_key . | printf "%-22s"}} {{if usage_default .}}default {{usage_default . | printf "%-24q"}}{{else}}{{printf "%-32s" ""}}{{end}} {{if .Tags.Get "needs"}}required for {{.Tags.Get "needs"}}; {{end}}{{usage_description .}}
+// default and the subcommands that need it, in tab-separated columns that
+// usage aligns to the longest name and default (FOLLOW_DEFAULTS' is long).
+const usageFormat = `{{range .}}  {{usage_key .}}{{"\t"}}{{if usage_default .}}default {{usage_default . | printf "%q"}}{{end}}{{"\t"}}{{if .Tags.Get "needs"}}required for {{.Tags.Get "needs"}}; {{end}}{{usage_description .}}
 {{end}}`
 
 func usage(w io.Writer) error {
 	io.WriteString(w, usageHead)
 	var cfg Config
-	if err := envconfig.Usagef("", &cfg, w, usageFormat); err != nil {
+	tw := tabwriter.NewWriter(w, 0, 0, 1, ' ', 0)
+	if err := envconfig.Usagef("", &cfg, tw, usageFormat); err != nil {
 		return err
 	}
-	return nil
+	return tw.Flush()
 }

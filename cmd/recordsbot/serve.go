@@ -29,7 +29,7 @@ func botConfig(set *settings) bot.Config {
 		Language:         set.orgLanguage,
 		FollowAdminsOnly: set.followAdminsOnly,
 		FollowDefaults:   set.followDefaults,
-		DigestDefault:    set.digest.String(),
+		DigestDefault:    &set.digest,
 		Notify:           set.notify,
 		Public:           bot.PublicLimits{TrustedProxies: set.trustedProxies},
 		OrgName:          set.orgName,
@@ -45,7 +45,8 @@ const storeOpenTimeout = 30 * time.Second
 func openStore(ctx context.Context, a *app) (*store.Store, error) {
 	ctx, cancel := context.WithTimeout(ctx, storeOpenTimeout)
 	defer cancel()
-	st, err := store.Open(ctx, a.set.databaseURL, store.WithLogger(a.log))
+	st, err := store.Open(ctx, a.set.databaseURL, store.WithLogger(a.log),
+		store.WithAuditRetention(a.set.auditRetention), store.WithAuditVerified(a.metrics.AuditVerified))
 	if err != nil {
 		return nil, fmt.Errorf("DATABASE_URL: %w", err)
 	}
@@ -77,7 +78,7 @@ func serveOn(ctx context.Context, a *app, ln net.Listener) error {
 	// The store may not be up yet (PostgreSQL after a node restart): serve
 	// anyway, answering what needs no store, and open it in the
 	// background; the watcher and the search backfill start once it is.
-	slot := &storeSlot{}
+	slot := a.store
 	defer slot.close()
 	storeOutage := health.NewOutage(log, "store", 0)
 	bgCtx, stopBackground := context.WithCancel(ctx)

@@ -7,7 +7,10 @@ import (
 	"sync"
 	"time"
 
+	"github.com/recordsbot/recordsbot/actions"
+	"github.com/recordsbot/recordsbot/audit"
 	"github.com/recordsbot/recordsbot/bot"
+	"github.com/recordsbot/recordsbot/internal/clocktime"
 	"github.com/recordsbot/recordsbot/internal/health"
 	"github.com/recordsbot/recordsbot/store"
 )
@@ -81,7 +84,7 @@ func (s *storeSlot) SetFollowChoice(ctx context.Context, channelID, committeeKey
 	return st.SetFollowChoice(ctx, channelID, committeeKey, what, on)
 }
 
-func (s *storeSlot) SetDigestChoice(ctx context.Context, channelID, committeeKey, schedule string, mentions bool) error {
+func (s *storeSlot) SetDigestChoice(ctx context.Context, channelID, committeeKey string, schedule *clocktime.Weekly, mentions bool) error {
 	st, err := s.get()
 	if err != nil {
 		return err
@@ -124,6 +127,30 @@ func (s *storeSlot) SearchMinutes(ctx context.Context, q store.MinutesQuery, off
 
 // Ping is the store's health, as recordsbot_dependency_up{dependency="store"}
 // reports it.
+func (s *storeSlot) AppendAudit(ctx context.Context, e audit.Entry) (audit.Entry, error) {
+	st, err := s.get()
+	if err != nil {
+		return e, err
+	}
+	return st.AppendAudit(ctx, e)
+}
+
+func (s *storeSlot) AuditOf(ctx context.Context, target string, limit int) ([]audit.Entry, error) {
+	st, err := s.get()
+	if err != nil {
+		return nil, err
+	}
+	return st.AuditOf(ctx, target, limit)
+}
+
+func (s *storeSlot) AuditPage(ctx context.Context, before int64, limit int) ([]audit.Entry, int64, error) {
+	st, err := s.get()
+	if err != nil {
+		return nil, 0, err
+	}
+	return st.AuditPage(ctx, before, limit)
+}
+
 func (s *storeSlot) Ping(ctx context.Context) error {
 	st, err := s.get()
 	if err != nil {
@@ -208,4 +235,6 @@ var errShuttingDown = errors.New("shutting down")
 var (
 	_ bot.Store         = (*storeSlot)(nil)
 	_ bot.MinutesSearch = (*storeSlot)(nil)
+	_ bot.AuditTrail    = (*storeSlot)(nil)
+	_ actions.Trail     = (*storeSlot)(nil)
 )

@@ -10,10 +10,11 @@ import (
 
 	"github.com/recordsbot/recordsbot/actions"
 	"github.com/recordsbot/recordsbot/apiclient"
+	"github.com/recordsbot/recordsbot/audit"
 	"github.com/recordsbot/recordsbot/bot"
+	"github.com/recordsbot/recordsbot/internal/clocktime"
 	"github.com/recordsbot/recordsbot/internal/lang"
 	"github.com/recordsbot/recordsbot/store"
-	"github.com/recordsbot/recordsbot/watch"
 )
 
 // settings is the configuration parsed: every variable read once, into the
@@ -45,13 +46,14 @@ type settings struct {
 
 	remindDays    int
 	reportChannel string
-	notify        store.Defaults // REMIND_DEFAULT, REMIND_AT, REMIND_SKIP_WEEKENDS, ASSIGN_DMS_DEFAULT
-	digest        watch.Schedule // DIGEST_DEFAULT; "" (a Config built in code) is off
-	briefLead     time.Duration  // BRIEF_LEAD; 0 (a Config built in code) is the watcher's default
+	notify        store.Defaults   // REMIND_DEFAULT, REMIND_AT, REMIND_SKIP_WEEKENDS, ASSIGN_DMS_DEFAULT
+	digest        clocktime.Weekly // DIGEST_DEFAULT; "" (a Config built in code) is off
+	briefLead     time.Duration    // BRIEF_LEAD; 0 (a Config built in code) is the watcher's default
 
 	watchInterval      time.Duration
 	searchBackfillRate float64       // records calls a second; 0 off
 	retention          time.Duration // RETENTION_DAYS
+	auditRetention     time.Duration // AUDIT_RETENTION_DAYS
 	databaseURL        string
 	trustedProxies     []netip.Prefix
 
@@ -173,11 +175,13 @@ func parseSettings(c Config, sub string) (*settings, configErrors) {
 	if s.remindDays < 0 {
 		bad("REMIND_DAYS", "must be 0 or more, got %d", s.remindDays)
 	}
-	remindAt := strings.TrimSpace(c.RemindAt)
-	// REMIND_AT obeys the rule a person's own reminder time is stored
-	// under, so the default and a chosen time are the same kind of value.
-	if remindAt != "" && store.CheckRemindAt(remindAt) != nil {
-		bad("REMIND_AT", "must be a time of day such as 09:00 (HH:MM), got %q", c.RemindAt)
+	// REMIND_AT is the same kind of value as a person's own reminder
+	// time; "" (a Config built in code) is store.DefaultRemindAt.
+	var remindAt clocktime.Time
+	if strings.TrimSpace(c.RemindAt) != "" {
+		if remindAt, err = clocktime.Parse(c.RemindAt); err != nil {
+			bad("REMIND_AT", "must be a time of day such as 09:00 (HH:MM), got %q", c.RemindAt)
+		}
 	}
 	if code := strings.TrimSpace(c.OrgLanguage); code != "" {
 		if s.orgLanguage, err = lang.Parse(code); err != nil {
@@ -203,6 +207,11 @@ func parseSettings(c Config, sub string) (*settings, configErrors) {
 	case c.RetentionDays < min:
 		bad("RETENTION_DAYS", "must be at least %d (the watcher reads meetings 60 days back), got %d", min, c.RetentionDays)
 	}
+	if d, err := audit.Retention(c.AuditRetentionDays); err != nil {
+		bad("AUDIT_RETENTION_DAYS", "%s", err)
+	} else {
+		s.auditRetention = d
+	}
 	remindOn, err := onOff(c.RemindDefault)
 	if err != nil {
 		bad("REMIND_DEFAULT", "must be on or off, got %q", c.RemindDefault)
@@ -212,7 +221,7 @@ func parseSettings(c Config, sub string) (*settings, configErrors) {
 		bad("ASSIGN_DMS_DEFAULT", "must be on or off, got %q", c.AssignDMsDefault)
 	}
 	if strings.TrimSpace(c.DigestDefault) != "" {
-		if s.digest, err = watch.ParseSchedule(c.DigestDefault); err != nil {
+		if s.digest, err = clocktime.ParseWeekly(c.DigestDefault); err != nil {
 			bad("DIGEST_DEFAULT", "%v", err)
 		}
 	}

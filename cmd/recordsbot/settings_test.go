@@ -123,7 +123,7 @@ func TestParseSettingsTypes(t *testing.T) {
 	c.AdminUserIDs = []string{" U0ADMIN ", ""}
 	c.UserMap = "Alice@Example.org=U0ALICE"
 	c.RecordsTimezone = "Europe/London"
-	c.RemindDefault, c.AssignDMsDefault, c.RemindAt, c.RemindSkipWeekends = "off", "on", "08:30", true
+	c.RemindDefault, c.AssignDMsDefault, c.RemindAt, c.RemindSkipWeekends = "off", "on", "8:30", true
 	c.ActionsCacheTTL = 0
 	c.SlackAPIURL = ""
 	set, errs := parseSettings(c, "serve")
@@ -133,7 +133,7 @@ func TestParseSettingsTypes(t *testing.T) {
 	assert.Equal(t, "Europe/London", set.zone.String())
 	assert.True(t, set.notify.RemindOff)
 	assert.False(t, set.notify.AssignDMsOff)
-	assert.Equal(t, "08:30", set.notify.RemindAt)
+	assert.Equal(t, "08:30", set.notify.RemindAt.String(), "9:00 is 09:00 everywhere")
 	assert.True(t, set.notify.WeekdaysOnly)
 	assert.Negative(t, set.cacheTTL, "ACTIONS_CACHE_TTL=0 turns the cache off")
 	assert.Equal(t, defaultSlackAPIURL, set.slackAPIURL)

@@ -33,6 +33,7 @@ type Set struct {
 	calls     callMetrics
 	jobs      jobMetrics
 	guard     guardMetrics
+	audit     auditMetrics
 }
 
 // New registers recordsbot's metrics, with the Go runtime and process
@@ -52,6 +53,7 @@ func New() *Set {
 	s.calls = newCallMetrics(reg)
 	s.jobs = newJobMetrics(reg)
 	s.guard = newGuardMetrics(reg)
+	s.audit = newAuditMetrics(reg)
 	return s
 }
 

@@ -20,6 +20,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/recordsbot/recordsbot/audit"
 	"github.com/recordsbot/recordsbot/internal/golden"
 	"github.com/recordsbot/recordsbot/internal/metrics"
 )
@@ -88,6 +89,7 @@ func everything(s *metrics.Set) {
 	s.InFlight(3)
 	s.BackgroundPanic()
 	s.DependencyUp("records", true)
+	s.AuditVerified(audit.Head{Entries: 3}, nil)
 	s.SearchBackfill(func() (float64, float64, time.Time) { return 0, 0, time.Time{} })
 	rt := s.RecordsTransport(okTransport{})
 	st := s.SlackTransport(okTransport{})
@@ -257,6 +259,7 @@ func TestBuildInfoJobsAndGuards(t *testing.T) {
 	s := metrics.New()
 	s.SetVersion("v1.2.3")
 	s.DependencyUp("records", true)
+	s.AuditVerified(audit.Head{Entries: 3}, nil)
 	s.DependencyUp("store", true)
 	s.DependencyUp("store", false)
 	s.SocketConnected(true)

@@ -35,6 +35,15 @@ type Fault struct {
 	// timeout after Slack posted), which leaves the caller unable to tell
 	// whether the call took effect.
 	AfterEffect bool
+	// Hang holds the call unanswered until the client gives up (its
+	// request is cancelled or times out) or the Server closes: Slack
+	// that does not answer in time, as a client sees a timeout. Slack's
+	// own answer to an overloaded call, when it does answer, is an error
+	// such as internal_error or fatal_error ("likely due to a transient
+	// issue on our end", https://docs.slack.dev/reference/methods/users.info
+	// and every method's page list them under common errors); Error and
+	// HTTPStatus model that.
+	Hang bool
 }
 
 // activeFault is an injected Fault and how many more calls it refuses.
@@ -105,6 +114,7 @@ func (f Fault) answer() answer {
 		a.status = status
 	}
 	a.retryAfter = f.RetryAfter
+	a.hang = f.Hang
 	if status == http.StatusTooManyRequests {
 		a.retryAfter = max(a.retryAfter, 1)
 	}

@@ -1,6 +1,7 @@
 package slacktest
 
 import (
+	"context"
 	"errors"
 	"net/http"
 	"testing"
@@ -222,5 +223,39 @@ func TestRateLimitOffByDefault(t *testing.T) {
 	for range 20 {
 		_, _, err := api.PostMessageContext(t.Context(), "C1", slack.MsgOptionText("hi", false))
 		require.NoError(t, err)
+	}
+}
+
+// TestHangTimesOut: a Hang fault answers nothing, so the client's own
+// deadline ends the call (a timeout, as a Slack that does not answer looks
+// to the bot); the call is recorded, and once cleared the method answers
+// again. Close releases a call still held.
+func TestHangTimesOut(t *testing.T) {
+	t.Parallel()
+	srv, api := newTestServer(t)
+	srv.InjectFault(Fault{Method: "users.info", Hang: true})
+	ctx, cancel := context.WithTimeout(t.Context(), 200*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	_, err := api.GetUserInfoContext(ctx, alice.ID)
+	require.ErrorIs(t, err, context.DeadlineExceeded)
+	assert.Less(t, time.Since(start), 5*time.Second, "ended by the client's deadline")
+	assert.Len(t, srv.Calls("users.info"), 1, "the call is recorded")
+
+	srv.ClearFaults()
+	u, err := api.GetUserInfoContext(t.Context(), alice.ID)
+	require.NoError(t, err)
+	assert.Equal(t, alice.ID, u.ID)
+
+	srv.InjectFault(Fault{Method: "users.info", Hang: true})
+	done := make(chan error, 1)
+	go func() { _, err := api.GetUserInfoContext(context.Background(), alice.ID); done <- err }()
+	require.Eventually(t, func() bool { return len(srv.Calls("users.info")) == 3 }, 5*time.Second, 10*time.Millisecond)
+	srv.Close()
+	select {
+	case err := <-done:
+		assert.Error(t, err, "a held call ends when the Server closes")
+	case <-time.After(5 * time.Second):
+		t.Fatal("Close left a held call hanging")
 	}
 }

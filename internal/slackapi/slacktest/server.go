@@ -126,6 +126,9 @@ type Server struct {
 	// changed is closed, and replaced, whenever the recorded state changes;
 	// see Notify. Guarded by mu.
 	changed chan struct{}
+	// closing is closed by Close, releasing calls held by a Hang fault.
+	closing   chan struct{}
+	closeOnce sync.Once
 }
 
 // NewServer starts a fake Slack Web API on a loopback port. Like
@@ -137,6 +140,7 @@ func NewServer(opts ...Option) *Server {
 		token:   DefaultToken,
 		ws:      newWorkspace(),
 		changed: make(chan struct{}),
+		closing: make(chan struct{}),
 	}
 	for _, opt := range opts {
 		opt(s)
@@ -179,6 +183,7 @@ func (s *Server) ResponseURL(id string) string {
 
 // Close shuts the server down and waits for requests in flight to finish.
 func (s *Server) Close() {
+	s.closeOnce.Do(func() { close(s.closing) })
 	s.ws.sockets.close() // hijacked websockets outlive httptest's Close
 	s.http.Close()
 }

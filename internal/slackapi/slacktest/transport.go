@@ -29,6 +29,8 @@ type answer struct {
 	// (calls whose token was accepted), so an empty grant still sends it.
 	scopes string
 	scoped bool
+	// hang holds the answer back until the client gives up (Fault.Hang).
+	hang bool
 }
 
 // okAnswer returns Slack's success envelope: {"ok":true} plus fields.
@@ -99,7 +101,15 @@ type inbound struct {
 func handleAPI(s *Server) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		in := readInbound(w, r)
-		s.serveAPI(in).write(w)
+		a := s.serveAPI(in)
+		if a.hang {
+			select {
+			case <-r.Context().Done():
+			case <-s.closing:
+			}
+			return
+		}
+		a.write(w)
 	})
 }
 

@@ -1,0 +1,41 @@
+package actions_test
+
+import (
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+
+	"github.com/recordsbot/recordsbot/actions"
+	"github.com/recordsbot/recordsbot/apiclient"
+)
+
+// TestViewOf is the one rule for what a viewer sees of an action's row:
+// every surface (list, Home tab, click, /actions complete, reminder) draws
+// from it, so an admin sees the assignee's name wherever the row is drawn.
+func TestViewOf(t *testing.T) {
+	t.Parallel()
+	svc := actions.New(nil, nil, actions.Config{Admins: []string{"U0ADMIN"}})
+	now := time.Date(2026, 7, 1, 12, 0, 0, 0, time.UTC)
+	bobs := &apiclient.Action{ID: "1", Status: apiclient.StatusOpen, Assignee: apiclient.Person{SlackID: "U0BOB", Name: "Bob"}, Deadline: now.AddDate(0, 0, -2)}
+	bob, admin, carol := actions.Member{ID: "U0BOB"}, actions.Member{ID: "U0ADMIN"}, actions.Member{ID: "U0CAROL"}
+	tests := []struct {
+		name    string
+		viewer  actions.Member
+		listing actions.Listing
+		want    actions.View
+	}{
+		{"the assignee, alone", bob, actions.OnePerson, actions.View{Overdue: true, MayChange: true}},
+		{"the assignee among several people's", bob, actions.SeveralPeople, actions.View{Overdue: true, MayChange: true, ShowAssignee: true}},
+		{"an admin", admin, actions.OnePerson, actions.View{Overdue: true, MayChange: true, ShowAssignee: true}},
+		{"someone else", carol, actions.OnePerson, actions.View{Overdue: true, ShowAssignee: true}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			assert.Equal(t, tt.want, svc.ViewOf(tt.viewer, bobs, now, tt.listing))
+		})
+	}
+	assert.Equal(t, svc.ViewOf(bob, bobs, now, actions.OnePerson), actions.AssigneeView(actions.Overdue),
+		"a reminder's row reads as its assignee's row anywhere else")
+}

@@ -1,0 +1,209 @@
+package store
+
+import (
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/recordsbot/recordsbot/audit"
+)
+
+func auditCases() []conformanceCase {
+	return []conformanceCase{
+		{"audit append, read by target, page, since", false, testAuditAppendRead},
+		{"audit tampering named by verify", false, testAuditTampering},
+		{"audit prune keeps the chain verifiable", false, testAuditPrune},
+		{"audit appends from two pools form one chain", true, testAuditRace},
+	}
+}
+
+func statusEntry(actor, id, from, to string) audit.Entry {
+	return audit.Entry{Actor: actor, ActorRecords: actor + "@example.org", Surface: audit.Reply, Kind: audit.ActionStatus,
+		Target: id, From: from, To: to, Outcome: audit.Done, RequestID: "req-" + id}
+}
+
+// appendN appends n status changes, one a day (the clock moves).
+func appendN(t *testing.T, s *Store, clock *testClock, n int) []audit.Entry {
+	t.Helper()
+	var out []audit.Entry
+	for i := range n {
+		e, err := s.AppendAudit(t.Context(), statusEntry("U1", fmt.Sprintf("act_%d", i%3), "open", "complete"))
+		require.NoError(t, err)
+		out = append(out, e)
+		clock.Advance(24 * time.Hour)
+	}
+	return out
+}
+
+func testAuditAppendRead(t *testing.T, e engine) {
+	clock := newClock()
+	s := open(t, e.newURL(t), WithClock(clock.Now))
+	ctx := t.Context()
+
+	_, err := s.AppendAudit(ctx, audit.Entry{Actor: "U1"})
+	require.ErrorIs(t, err, ErrInvalid, "an entry without a kind")
+	got := appendN(t, s, clock, 7)
+	assert.Equal(t, int64(1), got[0].Seq)
+	assert.Empty(t, got[0].Prev)
+	assert.Equal(t, got[0].Hash, got[1].Prev)
+	assert.Equal(t, newClock().now, got[0].Time, "a zero time is the store's clock")
+
+	of, err := s.AuditOf(ctx, "act_1", 10)
+	require.NoError(t, err)
+	require.Len(t, of, 2)
+	assert.Equal(t, []int64{2, 5}, []int64{of[0].Seq, of[1].Seq}, "oldest first")
+	assert.Equal(t, got[1], of[0], "read back as appended, field for field")
+	of, err = s.AuditOf(ctx, "act_1", 1)
+	require.NoError(t, err)
+	require.Len(t, of, 1)
+	assert.Equal(t, int64(5), of[0].Seq, "the latest when limited")
+
+	page, next, err := s.AuditPage(ctx, 0, 3)
+	require.NoError(t, err)
+	assert.Equal(t, []int64{7, 6, 5}, seqs(page))
+	page, next, err = s.AuditPage(ctx, next, 3)
+	require.NoError(t, err)
+	assert.Equal(t, []int64{4, 3, 2}, seqs(page))
+	page, next, err = s.AuditPage(ctx, next, 3)
+	require.NoError(t, err)
+	assert.Equal(t, []int64{1}, seqs(page))
+	assert.Zero(t, next, "the last page")
+
+	var since []int64
+	require.NoError(t, s.AuditSince(ctx, got[4].Time, func(e *audit.Entry) error { since = append(since, e.Seq); return nil }))
+	assert.Equal(t, []int64{5, 6, 7}, since)
+
+	head, err := s.VerifyAudit(ctx)
+	require.NoError(t, err)
+	assert.Equal(t, audit.Head{Entries: 7, First: 1, Seq: 7, Hash: got[6].Hash}, head)
+}
+
+func seqs(es []audit.Entry) []int64 {
+	out := make([]int64, 0, len(es))
+	for _, e := range es {
+		out = append(out, e.Seq)
+	}
+	return out
+}
+
+func testAuditTampering(t *testing.T, e engine) {
+	cases := []struct {
+		name   string
+		sql    []string
+		seq    int64
+		reason string
+	}{
+		{"edited", []string{"UPDATE audit_log SET to_value = 'open' WHERE seq = 3"}, 3, "altered"},
+		{"actor changed", []string{"UPDATE audit_log SET actor = 'U2' WHERE seq = 2"}, 2, "altered"},
+		{"deleted", []string{"DELETE FROM audit_log WHERE seq = 3"}, 4, "entry 3 should come before it"},
+		{"first deleted", []string{"DELETE FROM audit_log WHERE seq = 1"}, 2, "no checkpoint"},
+		{"swapped", []string{
+			"UPDATE audit_log SET seq = 100 WHERE seq = 2",
+			"UPDATE audit_log SET seq = 2 WHERE seq = 3",
+			"UPDATE audit_log SET seq = 3 WHERE seq = 100",
+		}, 2, "altered"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			clock := newClock()
+			s := open(t, e.newURL(t), WithClock(clock.Now))
+			appendN(t, s, clock, 5)
+			_, err := s.VerifyAudit(t.Context())
+			require.NoError(t, err)
+			for _, q := range tc.sql {
+				_, err := s.conn().ExecContext(t.Context(), q)
+				require.NoError(t, err, q)
+			}
+			_, err = s.VerifyAudit(t.Context())
+			var broken *audit.BrokenError
+			require.ErrorAs(t, err, &broken)
+			assert.Equal(t, tc.seq, broken.Seq, "got %v", err)
+			assert.Contains(t, broken.Reason, tc.reason)
+		})
+	}
+}
+
+func testAuditPrune(t *testing.T, e engine) {
+	clock := newClock()
+	var heard []error
+	s := open(t, e.newURL(t), WithClock(clock.Now), WithAuditRetention(3*24*time.Hour),
+		WithAuditVerified(func(_ audit.Head, err error) { heard = append(heard, err) }))
+	ctx := t.Context()
+	got := appendN(t, s, clock, 6) // days 0..5; now is day 6
+
+	n, err := s.PruneAudit(ctx, clock.Now().Add(-3*24*time.Hour))
+	require.NoError(t, err)
+	assert.Equal(t, int64(3), n, "days 0, 1, 2")
+	head, err := s.VerifyAudit(ctx)
+	require.NoError(t, err, "the checkpoint says where the chain starts")
+	assert.Equal(t, int64(4), head.First)
+	assert.Equal(t, int64(7), head.Seq, "the checkpoint is the head")
+	page, _, err := s.AuditPage(ctx, 0, 1)
+	require.NoError(t, err)
+	assert.Equal(t, audit.Checkpoint, page[0].Kind)
+	assert.Equal(t, got[3].Prev, page[0].From)
+
+	n, err = s.PruneAudit(ctx, clock.Now().Add(-3*24*time.Hour))
+	require.NoError(t, err)
+	assert.Zero(t, n, "nothing more to prune: no second checkpoint")
+
+	// Everything old: the checkpoint alone is left, and still verifies.
+	clock.Advance(30 * 24 * time.Hour)
+	n, err = s.PruneAudit(ctx, clock.Now())
+	require.NoError(t, err)
+	assert.Equal(t, int64(4), n)
+	_, err = s.VerifyAudit(ctx)
+	require.NoError(t, err)
+	more := appendN(t, s, clock, 2)
+	head, err = s.VerifyAudit(ctx)
+	require.NoError(t, err)
+	assert.Equal(t, more[1].Hash, head.Hash)
+
+	// The daily prune verifies first and tells WithAuditVerified.
+	clock.Advance(10 * 24 * time.Hour)
+	p, ran, err := s.PruneDaily(ctx, "w1", MinRetention)
+	require.NoError(t, err)
+	require.True(t, ran)
+	assert.Equal(t, int64(3), p.Audit, "checkpoint and the two after it")
+	assert.Equal(t, []error{nil}, heard)
+	_, err = s.VerifyAudit(ctx)
+	require.NoError(t, err)
+
+	// A broken trail is reported and not pruned: the evidence stays.
+	appendN(t, s, clock, 2)
+	_, err = s.conn().ExecContext(ctx, s.q("UPDATE audit_log SET actor = 'U9' WHERE kind = ?"), string(audit.ActionStatus))
+	require.NoError(t, err)
+	clock.Advance(30 * 24 * time.Hour)
+	_, _, err = s.PruneDaily(ctx, "w1", MinRetention)
+	var broken *audit.BrokenError
+	require.ErrorAs(t, err, &broken)
+	require.Len(t, heard, 2)
+	assert.ErrorAs(t, heard[1], &broken)
+	page, _, err = s.AuditPage(ctx, 0, 10)
+	require.NoError(t, err)
+	assert.Len(t, page, 3, "nothing pruned")
+}
+
+func testAuditRace(t *testing.T, e engine) {
+	url := e.newURL(t)
+	a, b := open(t, url), open(t, url)
+	var wg sync.WaitGroup
+	for i := range 20 {
+		s := a
+		if i%2 == 1 {
+			s = b
+		}
+		wg.Go(func() {
+			_, err := s.AppendAudit(t.Context(), statusEntry(fmt.Sprintf("U%d", i), "act_1", "open", "complete"))
+			assert.NoError(t, err)
+		})
+	}
+	wg.Wait()
+	head, err := a.VerifyAudit(t.Context())
+	require.NoError(t, err, "one chain, no fork")
+	assert.Equal(t, int64(20), head.Entries)
+}
