@@ -28,6 +28,8 @@ ENV PORT=3000
 # replicas share a PostgreSQL instead: docs/running-at-scale.md).
 ENV DATABASE_URL=sqlite:///var/lib/recordsbot/recordsbot.db
 VOLUME ["/var/lib/recordsbot"]
+# Only PORT: the metrics listener (METRICS_ADDR, :9090) is left out so that
+# `docker run -P` never publishes it; scrape it from inside your network.
 EXPOSE 3000
 # No shell in the image: the binary probes itself (GET /healthz on $PORT).
 HEALTHCHECK --interval=30s --timeout=3s --start-period=5s --retries=3 CMD ["/recordsbot", "healthcheck"]

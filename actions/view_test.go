@@ -18,7 +18,8 @@ func TestViewOf(t *testing.T) {
 	svc := actions.New(nil, nil, actions.Config{Admins: []string{"U0ADMIN"}})
 	now := time.Date(2026, 7, 1, 12, 0, 0, 0, time.UTC)
 	bobs := &apiclient.Action{ID: "1", Status: apiclient.StatusOpen, Assignee: apiclient.Person{SlackID: "U0BOB", Name: "Bob"}, Deadline: now.AddDate(0, 0, -2)}
-	bob, admin, carol := actions.Member{ID: "U0BOB"}, actions.Member{ID: "U0ADMIN"}, actions.Member{ID: "U0CAROL"}
+	// The admin's profile is one Slack gave: admin powers need it (Admin).
+	bob, admin, carol := actions.Member{ID: "U0BOB"}, actions.KnownToSlack(actions.Member{ID: "U0ADMIN"}), actions.Member{ID: "U0CAROL"}
 	tests := []struct {
 		name    string
 		viewer  actions.Member
@@ -29,6 +30,7 @@ func TestViewOf(t *testing.T) {
 		{"the assignee among several people's", bob, actions.SeveralPeople, actions.View{Overdue: true, MayChange: true, ShowAssignee: true}},
 		{"an admin", admin, actions.OnePerson, actions.View{Overdue: true, MayChange: true, ShowAssignee: true}},
 		{"someone else", carol, actions.OnePerson, actions.View{Overdue: true, ShowAssignee: true}},
+		{"an admin Slack could not describe", actions.Member{ID: "U0ADMIN"}, actions.OnePerson, actions.View{Overdue: true, ShowAssignee: true}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

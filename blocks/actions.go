@@ -214,7 +214,7 @@ func statusButtons(l lang.Lang, r ActionRow, blockID string) *slack.ActionBlock 
 	if useMenu {
 		nButtons = len(buttons)
 	}
-	labels := plainLabels(l, targets)
+	labels := plainLabels(l, r.Status, targets)
 	controls := make([]slack.ButtonBlockElement, nButtons)
 	a := &struct {
 		block    slack.ActionBlock
@@ -273,13 +273,13 @@ type label struct {
 	emoji bool
 }
 
-// plainLabels returns the labels of the controls that set targets, in one
-// array.
-func plainLabels(l lang.Lang, targets []string) []label {
+// plainLabels returns the labels, in l, of the controls that move an
+// action from status from to targets, in one array.
+func plainLabels(l lang.Lang, from string, targets []string) []label {
 	ls := make([]label, len(targets))
 	for i, t := range targets {
 		ls[i].emoji = true
-		ls[i].text = slack.TextBlockObject{Type: slack.PlainTextType, Text: truncate(transitionLabel(l, t), MaxButtonText), Emoji: &ls[i].emoji}
+		ls[i].text = slack.TextBlockObject{Type: slack.PlainTextType, Text: truncate(transitionLabel(l, from, t), MaxButtonText), Emoji: &ls[i].emoji}
 	}
 	return ls
 }

@@ -76,35 +76,35 @@ func TestStatusControls(t *testing.T) {
 			"button Start status:in_progress in_progress|A-1|",
 			"button Defer status:deferred deferred|A-1|",
 			// An overflow needs two options, so the lone Cancel is a button.
-			"button Cancel status:cancelled cancelled|A-1|",
+			"button Mark cancelled status:cancelled cancelled|A-1|",
 		}},
 		{"in progress", "A-1", "in_progress", "", true, []string{
 			"button Complete status:complete complete|A-1| primary",
 			"button Defer status:deferred deferred|A-1|",
-			"overflow status:menu [Cancel=cancelled|A-1| Reopen=open|A-1|]",
+			"overflow status:menu [Mark cancelled=cancelled|A-1| Back to open=open|A-1|]",
 		}},
 		{"deferred", "A-1", "deferred", "", true, []string{
 			"button Complete status:complete complete|A-1| primary",
 			"button Start status:in_progress in_progress|A-1|",
-			"overflow status:menu [Cancel=cancelled|A-1| Reopen=open|A-1|]",
+			"overflow status:menu [Mark cancelled=cancelled|A-1| Back to open=open|A-1|]",
 		}},
 		{"complete", "A-1", "complete", "", true, []string{"button Reopen status:open open|A-1|"}},
 		{"cancelled", "A-1", "cancelled", "", true, []string{"button Reopen status:open open|A-1|"}},
 		{"unknown", "A-1", "on_hold", "", true, []string{
 			"button Complete status:complete complete|A-1| primary",
 			"button Start status:in_progress in_progress|A-1|",
-			"overflow status:menu [Cancel=cancelled|A-1| Reopen=open|A-1|]",
+			"overflow status:menu [Mark cancelled=cancelled|A-1| Back to open=open|A-1|]",
 		}},
 		{"empty status", "A-1", "", "", true, []string{
 			"button Complete status:complete complete|A-1| primary",
 			"button Start status:in_progress in_progress|A-1|",
-			"overflow status:menu [Cancel=cancelled|A-1| Reopen=open|A-1|]",
+			"overflow status:menu [Mark cancelled=cancelled|A-1| Back to open=open|A-1|]",
 		}},
 		{"id too long for an option value", long, "in_progress", "", true, []string{
 			"button Complete status:complete complete|" + long + "| primary",
 			"button Defer status:deferred deferred|" + long + "|",
-			"button Cancel status:cancelled cancelled|" + long + "|",
-			"button Reopen status:open open|" + long + "|",
+			"button Mark cancelled status:cancelled cancelled|" + long + "|",
+			"button Back to open status:open open|" + long + "|",
 		}},
 		{"context carried", "A-1", "complete", "q=open&o=10", true, []string{"button Reopen status:open open|A-1|q=open&o=10"}},
 		{"context with a bar", "A-1", "complete", "a|b", true, nil},
@@ -150,7 +150,7 @@ func TestActionRowText(t *testing.T) {
 		}, "\n_Started by <@U0123ABCD> <!date^1772461800^{date_short_pretty} at {time}|Mar 2, 2026 at 14:30 UTC>_"},
 		{"change by a forged id", func(r *ActionRow) {
 			r.Changed = &Change{By: "U1> <!channel", Status: "open"}
-		}, "\n_Reopened by U1&gt; &lt;!channel_"},
+		}, "\n_Moved back to open by U1&gt; &lt;!channel_"},
 		{"long title shortened", func(r *ActionRow) { r.Title = strings.Repeat("é", 1000) }, "*" + strings.Repeat("é", rowTitleMax-1) + "…*"},
 	}
 	for _, tc := range cases {

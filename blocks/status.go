@@ -79,8 +79,12 @@ func statusActionID(target string) string {
 	return ActionStatusPrefix + target
 }
 
-// transitionLabel is the label of the control that sets target, in l.
-func transitionLabel(l lang.Lang, target string) string {
+// transitionLabel is the label, in l, of the control that moves an action
+// from status from to target, as a member reads it next to the row's
+// status: a finished action is reopened, one in progress or deferred goes
+// back to open (it was never closed). "Cancel" alone would read as closing
+// the menu, hence "Mark cancelled".
+func transitionLabel(l lang.Lang, from, target string) string {
 	switch target {
 	case statusComplete:
 		return l.T("status.button.complete")
@@ -91,7 +95,10 @@ func transitionLabel(l lang.Lang, target string) string {
 	case statusCancelled:
 		return l.T("status.button.cancel")
 	}
-	return l.T("status.button.reopen")
+	if from == statusComplete || from == statusCancelled {
+		return l.T("status.button.reopen")
+	}
+	return l.T("status.button.back_to_open")
 }
 
 // changedLine is the row's line about a change: "Marked complete by @x
@@ -124,7 +131,8 @@ func plainStatus(l lang.Lang, status string) string {
 }
 
 // StatusDone is the sentence shown after a change to status, in l:
-// ":white_check_mark: *title* marked complete." title is mrkdwn, escaped
+// ":white_check_mark: *title* marked complete." ("moved back to open" from
+// a finished status or an unfinished one alike). title is mrkdwn, escaped
 // by the caller.
 func StatusDone(l lang.Lang, status, title string) string {
 	switch status {

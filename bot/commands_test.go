@@ -171,7 +171,7 @@ func TestActionsStatusChangeByCommand(t *testing.T) {
 
 	// An admin may change anyone's.
 	m, _ = h.slash(h.users["U0ADMIN"], "/actions", "reopen "+a.ID)
-	assert.Contains(t, m.Text, "reopened")
+	assert.Contains(t, m.Text, "moved back to open")
 	got, _ = h.records.Action(a.ID)
 	assert.Equal(t, "open", got.Status)
 

@@ -19,6 +19,7 @@ import (
 	"github.com/recordsbot/recordsbot/actions"
 	"github.com/recordsbot/recordsbot/apiclient/recordstest"
 	"github.com/recordsbot/recordsbot/bot"
+	"github.com/recordsbot/recordsbot/internal/metrics"
 	"github.com/recordsbot/recordsbot/internal/slackapi/slacktest"
 	"github.com/recordsbot/recordsbot/internal/testworld"
 	"github.com/recordsbot/recordsbot/internal/testworld/testbot"
@@ -51,6 +52,9 @@ type harness struct {
 	// actions is the action domain the bot was handed, which the jobs
 	// run by the harness share, as cmd's run hands its one to each.
 	actions *actions.Service
+	// metrics is the set rebuild gave the bot (nil otherwise): scrape
+	// reads it.
+	metrics *metrics.Set
 }
 
 // jobStore is the store the jobs run by this harness share (opened on

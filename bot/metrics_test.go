@@ -2,6 +2,7 @@ package bot_test
 
 import (
 	"context"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"testing"
@@ -74,14 +75,19 @@ func (h *harness) rebuild(deps bot.Deps, opts ...harnessOption) {
 		defer cancel()
 		require.NoError(h.t, b.Wait(ctx))
 	})
-	h.bot, h.http = b, srv
+	h.bot, h.http, h.metrics = b, srv, deps.Metrics
 	h.send = &slacktest.Sender{URL: srv.URL + "/slack/events", Secret: testSecret, Slack: h.slack}
 }
 
-// scrape reads GET /metrics as Prometheus would.
+// scrape reads GET /metrics as Prometheus would, from the metrics set the
+// bot was rebuilt with, served as serve serves it (on METRICS_ADDR, apart
+// from the bot's routes).
 func (h *harness) scrape() map[string]*dto.MetricFamily {
 	h.t.Helper()
-	req, err := http.NewRequestWithContext(h.t.Context(), http.MethodGet, h.http.URL+"/metrics", nil)
+	require.NotNil(h.t, h.metrics, "rebuild the harness with a metrics set")
+	srv := httptest.NewServer(h.metrics.Handler())
+	defer srv.Close()
+	req, err := http.NewRequestWithContext(h.t.Context(), http.MethodGet, srv.URL+"/metrics", nil)
 	require.NoError(h.t, err)
 	resp, err := http.DefaultClient.Do(req)
 	require.NoError(h.t, err)
@@ -189,16 +195,21 @@ func TestMetricsOfADeferredCommandRetriesAndWaits(t *testing.T) {
 }
 
 // What each series means and which labels it may carry is
-// internal/metrics' to test; here, the bot without a metrics set serves
-// no /metrics at all.
-func TestMetricsNoneNoEndpoint(t *testing.T) {
+// internal/metrics' to test; here, the bot's routes (the public port,
+// PORT) serve no /metrics at all, with or without a metrics set: serve
+// answers it on METRICS_ADDR only (cmd/recordsbot, TestServeMetricsOwnListener).
+func TestMetricsNotOnThePublicPort(t *testing.T) {
 	t.Parallel()
-	srv := httptest.NewServer(bot.NewServer(bot.Config{}, bot.Deps{}))
-	t.Cleanup(srv.Close)
-	req, err := http.NewRequestWithContext(t.Context(), http.MethodGet, srv.URL+"/metrics", nil)
-	require.NoError(t, err)
-	resp, err := http.DefaultClient.Do(req)
-	require.NoError(t, err)
-	resp.Body.Close()
-	assert.Equal(t, http.StatusNotFound, resp.StatusCode, "no metrics, no endpoint")
+	for name, m := range map[string]*metrics.Set{"without metrics": nil, "with metrics": metrics.New()} {
+		srv := httptest.NewServer(bot.NewServer(bot.Config{}, bot.Deps{Metrics: m}))
+		t.Cleanup(srv.Close)
+		req, err := http.NewRequestWithContext(t.Context(), http.MethodGet, srv.URL+"/metrics", nil)
+		require.NoError(t, err)
+		resp, err := http.DefaultClient.Do(req)
+		require.NoError(t, err)
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		assert.Equal(t, http.StatusNotFound, resp.StatusCode, "%s: /metrics on the public port", name)
+		assert.NotContains(t, string(body), "recordsbot_", name)
+	}
 }

@@ -13,7 +13,10 @@ func addRoutes(r chi.Router, s *Server) {
 	r.Method(http.MethodPost, "/slack/events", verified(s.cfg.SigningSecret, s.cfg.MaxBodyBytes, s.deps.Now, s.log, handleSlack(s)))
 	r.Get("/healthz", handleHealthz())
 	r.Get("/readyz", handleReadyz(s.deps.Ready))
-	r.Method(http.MethodGet, "/metrics", s.deps.Metrics.Handler())
+	// No /metrics here: this router is the public port (PORT), and the
+	// metrics (traffic, failures, versions) are for the cluster only.
+	// serve answers them on their own listener, METRICS_ADDR, from
+	// Deps.Metrics.Handler(); here /metrics is a 404 like any other path.
 	// The public routes need no login; s.public bounds what they cost.
 	// They are the archive, its feed and one meeting's minutes
 	// (PUBLIC_MINUTES); chi tries the fixed /minutes/feed.atom before the

@@ -143,9 +143,9 @@ type Deps struct {
 	// Ready reports why this process cannot take requests (nil: it can),
 	// as /readyz says; such as "shutting down". Default: always ready.
 	Ready func() error
-	// Metrics is served on /metrics and updated by every request; nil:
-	// none, and no /metrics route. serve builds it once and shares it with
-	// the clients' transports and the jobs.
+	// Metrics is updated by every request; nil: none. It is not served
+	// here (see addRoutes): serve builds it once, shares it with the
+	// clients' transports and the jobs, and serves it on METRICS_ADDR.
 	Metrics *metrics.Set
 	// Actions is the action domain: who is an admin, USER_MAP, whose
 	// actions each may see, the shared list and its TTL, the
@@ -205,7 +205,8 @@ type Server struct {
 }
 
 // NewServer returns the bot's HTTP handler: POST /slack/events (everything
-// Slack sends), /healthz, /readyz, /metrics and the public minutes pages.
+// Slack sends), /healthz, /readyz and the public minutes pages; never
+// /metrics, which serve answers on a listener of its own.
 func NewServer(cfg Config, deps Deps) *Server {
 	cfg.setDefaults()
 	if deps.Logger == nil {

@@ -22,7 +22,8 @@ type Config struct {
 	SlackAPIURL         string        `envconfig:"SLACK_API_URL" default:"https://slack.com/api/" desc:"Slack Web API base URL (tests and the demo point it elsewhere)"`
 	RecordsAPIURL       string        `envconfig:"RECORDS_API_URL" needs:"serve, remind, watch" desc:"Records API base URL, ending in /api/v1"`
 	RecordsAPIKey       string        `envconfig:"RECORDS_API_KEY" needs:"serve, remind, watch" desc:"Records API key (scopes actions:read, actions:write, meetings:read)"`
-	Port                int           `envconfig:"PORT" default:"3000" desc:"HTTP port (sandbox: default 8080)"`
+	Port                int           `envconfig:"PORT" default:"3000" desc:"HTTP port (sandbox: default 8080): Slack's requests, /healthz, /readyz and the public minutes pages; never /metrics"`
+	MetricsAddr         string        `envconfig:"METRICS_ADDR" default:":9090" desc:"serve: host:port of the metrics listener (GET /metrics, for Prometheus), apart from PORT so that it is never published with the public routes; off turns it off"`
 	PublicURL           string        `envconfig:"PUBLIC_URL" desc:"the bot's public https URL; minutes links and unfurls use it"`
 	PublicMinutes       bool          `envconfig:"PUBLIC_MINUTES" default:"true" desc:"serve the public minutes pages: /minutes/{id}, the archive /minutes and its feed /minutes/feed.atom"`
 	OrgName             string        `envconfig:"ORG_NAME" desc:"the organisation's name, shown on the public minutes pages, in print and in their feed"`

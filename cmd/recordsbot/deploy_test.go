@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -22,6 +23,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/recordsbot/recordsbot/bot"
+	"github.com/recordsbot/recordsbot/internal/metrics"
 )
 
 // The Kubernetes manifests under deploy/kubernetes must describe this
@@ -35,8 +37,9 @@ type k8sObject struct {
 	APIVersion string `json:"apiVersion"`
 	Kind       string `json:"kind"`
 	Metadata   struct {
-		Name   string            `json:"name"`
-		Labels map[string]string `json:"labels"`
+		Name        string            `json:"name"`
+		Labels      map[string]string `json:"labels"`
+		Annotations map[string]string `json:"annotations"`
 	} `json:"metadata"`
 	Data       map[string]string `json:"data"`
 	StringData map[string]string `json:"stringData"`
@@ -47,7 +50,8 @@ type k8sObject struct {
 
 type podTemplate struct {
 	Metadata struct {
-		Labels map[string]string `json:"labels"`
+		Labels      map[string]string `json:"labels"`
+		Annotations map[string]string `json:"annotations"`
 	} `json:"metadata"`
 	Spec podSpec `json:"spec"`
 }
@@ -310,7 +314,8 @@ func TestDeployMatchesTheBinary(t *testing.T) {
 	// and what the probes and the Service use.
 	port, err := strconv.Atoi(vars["PORT"].def)
 	require.NoError(t, err)
-	require.Len(t, bc.Ports, 1)
+	require.Len(t, bc.Ports, 2, "PORT and the metrics port")
+	require.Equal(t, "http", bc.Ports[0].Name)
 	assert.Equal(t, port, bc.Ports[0].ContainerPort)
 	assert.Contains(t, df["EXPOSE"], strconv.Itoa(port))
 	assert.Contains(t, df["ENV"], "PORT="+strconv.Itoa(port))
@@ -332,8 +337,8 @@ func TestDeployMatchesTheBinary(t *testing.T) {
 		Ports    []struct {
 			TargetPort json.RawMessage `json:"targetPort"`
 		} `json:"ports"`
-	}](t, one(t, objs, "Service", ""))
-	require.Len(t, svc.Ports, 1)
+	}](t, one(t, objs, "Service", "recordsbot"))
+	require.Len(t, svc.Ports, 1, "the public Service has PORT only, not the metrics port")
 	assert.True(t, portOK(svc.Ports[0].TargetPort), "the Service targets the container's port, got %s", svc.Ports[0].TargetPort)
 	for k, v := range svc.Selector {
 		assert.Equal(t, v, botPod.Metadata.Labels[k], "the Service selects the bot's pods (%s)", k)
@@ -596,4 +601,63 @@ func TestDeployConfigMapListsEveryVariable(t *testing.T) {
 		t.Errorf("deploy/kubernetes/%s lacks %s, which `recordsbot help` lists. Add under data:, commented out when optional:\n  # %s\n%s",
 			cm.file, name, f.Tag.Get("desc"), line)
 	}
+}
+
+// TestDeployMetricsPort: Prometheus reads /metrics on the metrics
+// listener, METRICS_ADDR, never on PORT: the container names its port
+// "metrics" at METRICS_ADDR's default, the scrape annotations and the
+// recordsbot-metrics Service point there, the public Service (the one the
+// Ingress routes) and the Dockerfile's EXPOSE leave it out, and the
+// binary's PORT answers /metrics with 404.
+func TestDeployMetricsPort(t *testing.T) {
+	t.Parallel()
+	objs := manifests(t)
+	botPod, _ := workloads(t, objs)
+	bc := botPod.Spec.Containers[0]
+	_, def, err := net.SplitHostPort(configVars(t)["METRICS_ADDR"].def)
+	require.NoError(t, err)
+	metricsPort, err := strconv.Atoi(def)
+	require.NoError(t, err)
+
+	named := map[string]int{}
+	for _, p := range bc.Ports {
+		named[p.Name] = p.ContainerPort
+	}
+	assert.Equal(t, metricsPort, named["metrics"], "the container port named metrics is METRICS_ADDR's")
+	assert.NotEqual(t, named["http"], named["metrics"])
+	ann := botPod.Metadata.Annotations
+	assert.Equal(t, "true", ann["prometheus.io/scrape"])
+	assert.Equal(t, strconv.Itoa(metricsPort), ann["prometheus.io/port"], "Prometheus scrapes the metrics port")
+	assert.Equal(t, "/metrics", ann["prometheus.io/path"])
+
+	type servicePorts struct {
+		Selector map[string]string `json:"selector"`
+		Ports    []struct {
+			Name       string          `json:"name"`
+			Port       int             `json:"port"`
+			TargetPort json.RawMessage `json:"targetPort"`
+		} `json:"ports"`
+	}
+	public := spec[servicePorts](t, one(t, objs, "Service", "recordsbot"))
+	for _, p := range public.Ports {
+		assert.NotEqual(t, `"metrics"`, string(p.TargetPort), "the public Service has no metrics port")
+		assert.NotEqual(t, strconv.Itoa(metricsPort), string(p.TargetPort))
+	}
+	ms := one(t, objs, "Service", "recordsbot-metrics")
+	msvc := spec[servicePorts](t, ms)
+	require.Len(t, msvc.Ports, 1)
+	assert.Equal(t, `"metrics"`, string(msvc.Ports[0].TargetPort), "the metrics Service targets the named port")
+	assert.Equal(t, strconv.Itoa(msvc.Ports[0].Port), ms.Metadata.Annotations["prometheus.io/port"])
+	for k, v := range msvc.Selector {
+		assert.Equal(t, v, botPod.Metadata.Labels[k], "the metrics Service selects the bot's pods (%s)", k)
+	}
+	ing := string(one(t, objs, "Ingress", "recordsbot").raw)
+	assert.NotContains(t, ing, "recordsbot-metrics", "no ingress routes the metrics Service")
+
+	assert.NotContains(t, strings.Join(dockerfile(t)["EXPOSE"], " "), strconv.Itoa(metricsPort), "EXPOSE leaves the metrics port out (docker run -P publishes every exposed port)")
+
+	srv := bot.NewServer(bot.Config{}, bot.Deps{Metrics: metrics.New()})
+	rec := httptest.NewRecorder()
+	srv.ServeHTTP(rec, httptest.NewRequestWithContext(t.Context(), http.MethodGet, "/metrics", nil))
+	assert.Equal(t, http.StatusNotFound, rec.Code, "PORT's routes have no /metrics")
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"reflect"
 	"regexp"
@@ -323,6 +324,37 @@ func TestDocsScopes(t *testing.T) {
 	require.NotEmpty(t, m.OAuthConfig.Scopes.Bot)
 	table := docSection(t, docFiles(t)["docs/install.md"], "## The scopes the app asks for")
 	assert.ElementsMatch(t, m.OAuthConfig.Scopes.Bot, tableCodes(table), "docs/install.md's scope table lists exactly manifest.yaml's bot scopes")
+	// A count of them quoted anywhere ("the 13 scopes") is the manifest's.
+	for path, text := range docFiles(t) {
+		for _, n := range regexp.MustCompile(`\b(\d+) (?:bot )?scopes\b`).FindAllStringSubmatch(text, -1) {
+			assert.Equal(t, strconv.Itoa(len(m.OAuthConfig.Scopes.Bot)), n[1], "%s says %q; manifest.yaml has %d bot scopes", path, n[0], len(m.OAuthConfig.Scopes.Bot))
+		}
+	}
+}
+
+// TestDocsQuoteGoldenOutput: where a doc quotes output and names the
+// golden file it comes from ("… `cmd/recordsbot/testdata/doctor_good.golden`):"
+// then a code block), every line quoted is a line of that file, so the
+// quote changes when the output does ("[…]" marks a cut).
+func TestDocsQuoteGoldenOutput(t *testing.T) {
+	t.Parallel()
+	quote := regexp.MustCompile("(?s)`(cmd/recordsbot/testdata/[^`]+\\.golden)`\\):\n\n```\n(.*?)```")
+	found := 0
+	for path, text := range docFiles(t) {
+		for _, m := range quote.FindAllStringSubmatch(text, -1) {
+			found++
+			golden := map[string]bool{}
+			for _, l := range strings.Split(readRepoFile(t, m[1]), "\n") {
+				golden[strings.TrimSpace(l)] = true
+			}
+			for _, l := range strings.Split(strings.TrimSpace(m[2]), "\n") {
+				if l = strings.TrimSpace(l); l != "[…]" {
+					assert.True(t, golden[l], "%s quotes %q from %s, which does not print it (any more)", path, l, m[1])
+				}
+			}
+		}
+	}
+	assert.NotZero(t, found, "docs/install.md quotes doctor_good.golden")
 }
 
 // TestHelpColumnsAligned: in help's environment list every description
@@ -339,4 +371,101 @@ func TestHelpColumnsAligned(t *testing.T) {
 		starts[col] = append(starts[col], strings.Fields(line)[0])
 	}
 	assert.Len(t, starts, 1, "descriptions start in one column; by column: %v", starts)
+}
+
+// dockerEnvFile reads an env file as `docker run --env-file` does
+// (docker/cli opts/file.go): leading space trimmed, blank lines and lines
+// starting with # skipped, the name before the first '=', the value after
+// it exactly as written, quotes included (docker/cli#3630: it never strips
+// them, unlike Compose).
+func dockerEnvFile(t *testing.T, text string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	for _, line := range strings.Split(text, "\n") {
+		line = strings.TrimLeft(line, " \t")
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		name, value, ok := strings.Cut(line, "=")
+		require.True(t, ok, "docker reads %q as a variable taken from its own environment", line)
+		require.NotContains(t, name, " ", "docker refuses a name with spaces: %q", line)
+		out[name] = value
+	}
+	return out
+}
+
+// TestEnvExampleReadsTheSameInAShellAndInDocker: with every variable of
+// .env.example uncommented (ORG_NAME=Riverside Community Trust and
+// DIGEST_DEFAULT=mon 09:00 have spaces), the README's shell line and
+// `docker run --env-file` give the same environment, in bash and in a
+// POSIX sh.
+func TestEnvExampleReadsTheSameInAShellAndInDocker(t *testing.T) {
+	t.Parallel()
+	var file strings.Builder
+	for _, line := range strings.Split(readRepoFile(t, ".env.example"), "\n") {
+		if m := regexp.MustCompile(`^# ([A-Z][A-Z0-9_]*=.*)$`).FindStringSubmatch(line); m != nil {
+			line = m[1]
+		}
+		file.WriteString(line + "\n")
+	}
+	want := dockerEnvFile(t, file.String())
+	require.Equal(t, "Riverside Community Trust", want["ORG_NAME"], "the example has a value with spaces")
+	for _, v := range docVars(t) {
+		require.Contains(t, want, v, ".env.example shows %s", v)
+	}
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, ".env"), []byte(file.String()), 0o600))
+
+	install := docSection(t, readRepoFile(t, "README.md"), "## Install")
+	load := regexp.MustCompile(`(?m)^\s*(.*<\s*\.env)\s*$`).FindStringSubmatch(install)
+	require.NotNil(t, load, "README's Install loads .env in the shell with a line ending <.env")
+	require.Contains(t, readRepoFile(t, ".env.example"), load[1], ".env.example's header gives README's line")
+
+	for _, shell := range []string{"bash", "sh"} {
+		path, err := exec.LookPath(shell)
+		if err != nil {
+			t.Logf("no %s: %v", shell, err)
+			continue
+		}
+		cmd := exec.CommandContext(t.Context(), path, "-c", load[1]+"\nenv -0")
+		cmd.Dir = dir
+		cmd.Env = []string{"PATH=" + os.Getenv("PATH")}
+		out, err := cmd.CombinedOutput()
+		require.NoError(t, err, "%s: %s", shell, out)
+		got := map[string]string{}
+		for _, kv := range strings.Split(string(out), "\x00") {
+			if name, value, ok := strings.Cut(kv, "="); ok {
+				got[name] = value
+			}
+		}
+		for name, value := range want {
+			assert.Equal(t, value, got[name], "%s: %s read by README's line, as docker --env-file reads it", shell, name)
+		}
+	}
+}
+
+// TestDocsInstallOrder: the README's Install and docs/install.md walk one
+// order, and it reaches doctor's "Ready to go live": doctor checks
+// PUBLIC_URL/healthz, which answers only once serve runs, so the step that
+// starts serve comes before the one that runs doctor.
+func TestDocsInstallOrder(t *testing.T) {
+	t.Parallel()
+	for path, section := range map[string]string{
+		"README.md":       "## Install",
+		"docs/install.md": "## Setting up the Slack app",
+	} {
+		steps := regexp.MustCompile(`(?m)^\d+\. `).Split(docSection(t, readRepoFile(t, path), section), -1)[1:]
+		serve, doctor := -1, -1
+		for i, s := range steps {
+			if serve < 0 && regexp.MustCompile("`(?:\\./|recordsbot )?serve`|recordsbot:[0-9.]+\\n").MatchString(s) {
+				serve = i
+			}
+			if strings.Contains(s, "Ready to go") {
+				doctor = i
+			}
+		}
+		require.GreaterOrEqual(t, serve, 0, "%s: a step starts serve", path)
+		require.GreaterOrEqual(t, doctor, 0, "%s: a step runs doctor to Ready to go live", path)
+		assert.Less(t, serve, doctor, "%s: serve runs (step %d) before doctor (step %d), whose PUBLIC_URL check needs it", path, serve+1, doctor+1)
+	}
 }

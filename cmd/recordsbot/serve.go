@@ -53,13 +53,38 @@ func openStore(ctx context.Context, a *app) (*store.Store, error) {
 	return st, nil
 }
 
-// serve runs the bot on PORT until ctx ends; see serveOn.
+// serve runs the bot on PORT, and its metrics on METRICS_ADDR unless that
+// is off, until ctx ends; see serveOn.
 func serve(ctx context.Context, a *app) error {
 	ln, err := net.Listen("tcp", ":"+strconv.Itoa(a.set.port))
 	if err != nil {
 		return fmt.Errorf("listen on port %d: %w", a.set.port, err)
 	}
-	return serveOn(ctx, a, ln)
+	var metricsLn net.Listener
+	if a.set.metricsAddr != "" {
+		if metricsLn, err = net.Listen("tcp", a.set.metricsAddr); err != nil {
+			ln.Close()
+			return fmt.Errorf("METRICS_ADDR: listen on %s: %w", a.set.metricsAddr, err)
+		}
+	}
+	return serveOn(ctx, a, ln, metricsLn)
+}
+
+// metricsServer serves GET /metrics alone, for Prometheus, on the
+// METRICS_ADDR listener: never on PORT, whose routes are public (Slack,
+// the minutes pages), because the metrics tell anyone who reads them the
+// bot's traffic, failures and versions. Anything else there is a 404.
+func metricsServer(a *app) *http.Server {
+	mux := http.NewServeMux()
+	mux.Handle("GET /metrics", a.metrics.Handler())
+	return &http.Server{
+		Handler:           mux,
+		ReadHeaderTimeout: 5 * time.Second,
+		ReadTimeout:       15 * time.Second,
+		WriteTimeout:      30 * time.Second,
+		IdleTimeout:       120 * time.Second,
+		ErrorLog:          slog.NewLogLogger(a.log.Handler(), slog.LevelWarn),
+	}
 }
 
 // serveOn runs the HTTP server on ln — and, when SLACK_APP_TOKEN is set,
@@ -68,12 +93,13 @@ func serve(ctx context.Context, a *app) error {
 // requests and finish the ones in flight (HTTP answers, Socket Mode acks),
 // then the follow-ups already promised through response_url are sent.
 //
-// In Socket Mode the HTTP server still serves /healthz, /readyz, /metrics
-// and the minutes pages; only Slack's traffic moves to the socket. serveOn
-// returns the transport's error when one failed (a refused app token wraps
+// In Socket Mode the HTTP server still serves /healthz, /readyz and the
+// minutes pages; only Slack's traffic moves to the socket. metricsLn, when
+// not nil, serves /metrics (metricsServer) until the end. serveOn returns
+// the transport's error when one failed (a refused app token wraps
 // bot.ErrSocketAuth), and nil after a shutdown asked for by ctx. It closes
-// ln.
-func serveOn(ctx context.Context, a *app, ln net.Listener) error {
+// ln and metricsLn.
+func serveOn(ctx context.Context, a *app, ln, metricsLn net.Listener) error {
 	log, metrics, records, api, set := a.log, a.metrics, a.records, a.slack, a.set
 	// The store may not be up yet (PostgreSQL after a node restart): serve
 	// anyway, answering what needs no store, and open it in the
@@ -109,6 +135,9 @@ func serveOn(ctx context.Context, a *app, ln net.Listener) error {
 		background.Go(func() { openErr <- openStoreInBackground(bgCtx, a, slot, storeOutage, opened) })
 	default:
 		ln.Close()
+		if metricsLn != nil {
+			metricsLn.Close()
+		}
 		return err
 	}
 	// Dependencies are checked in the background for the gauge
@@ -155,6 +184,19 @@ func serveOn(ctx context.Context, a *app, ln net.Listener) error {
 	defer stop()
 	httpErr := make(chan error, 1)
 	go func() { httpErr <- httpSrv.Serve(ln) }()
+	metricsAddr := "off"
+	if metricsLn != nil {
+		metricsAddr = metricsLn.Addr().String()
+		msrv := metricsServer(a)
+		// The metrics listener outlives the shutdown of the public one,
+		// so a last scrape still sees it drain; it is closed last.
+		defer msrv.Close()
+		go func() {
+			if err := msrv.Serve(metricsLn); err != nil && !errors.Is(err, http.ErrServerClosed) {
+				log.Warn("metrics listener stopped", "addr", metricsAddr, "error", err)
+			}
+		}()
+	}
 	readyDone := make(chan struct{})
 	go func() { defer close(readyDone); deps.Run(runCtx) }()
 	defer func() { <-readyDone }()
@@ -165,7 +207,7 @@ func serveOn(ctx context.Context, a *app, ln net.Listener) error {
 		socketErr = make(chan error, 1)
 		go func() { socketErr <- srv.RunSocketMode(runCtx, api) }()
 	}
-	log.Info("recordsbot serving", "version", version, "addr", ln.Addr().String(), "slack", mode, "records", redactedURL(set.recordsURL))
+	log.Info("recordsbot serving", "version", version, "addr", ln.Addr().String(), "metrics_addr", metricsAddr, "slack", mode, "records", redactedURL(set.recordsURL))
 
 	var failed error
 	for failed == nil && ctx.Err() == nil {

@@ -30,8 +30,10 @@ type serveEnv struct {
 	slack   *slacktest.Server
 	cfg     Config
 	base    string // http://127.0.0.1:PORT
-	logs    *syncBuffer
-	people  map[string]slacktest.User // by first name, lowercased
+	// metricsBase is http://127.0.0.1:METRICS_ADDR's port.
+	metricsBase string
+	logs        *syncBuffer
+	people      map[string]slacktest.User // by first name, lowercased
 }
 
 func newServeEnv(t *testing.T, edit func(*Config)) *serveEnv {
@@ -71,6 +73,9 @@ func (e *serveEnv) start() (stop func() error, ended <-chan struct{}) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(e.t, err)
 	e.base = "http://" + ln.Addr().String()
+	mln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(e.t, err)
+	e.metricsBase = "http://" + mln.Addr().String()
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	var result error
@@ -78,7 +83,7 @@ func (e *serveEnv) start() (stop func() error, ended <-chan struct{}) {
 	a.checkInterval = 50 * time.Millisecond
 	go func() {
 		defer close(done)
-		result = serveOn(ctx, a, ln)
+		result = serveOn(ctx, a, ln, mln)
 	}()
 	stop = func() error {
 		cancel()
@@ -103,8 +108,15 @@ func testApp(t *testing.T, cfg Config, sub string, withMetrics bool, logOut io.W
 	return a
 }
 
-func (e *serveEnv) get(path string) (int, string, error) {
-	req, err := http.NewRequestWithContext(e.t.Context(), http.MethodGet, e.base+path, nil)
+// get is GET path on PORT.
+func (e *serveEnv) get(path string) (int, string, error) { return e.getFrom(e.base, path) }
+
+// scrape is GET /metrics on the metrics listener (METRICS_ADDR), as
+// Prometheus reads it.
+func (e *serveEnv) scrape() (int, string, error) { return e.getFrom(e.metricsBase, "/metrics") }
+
+func (e *serveEnv) getFrom(base, path string) (int, string, error) {
+	req, err := http.NewRequestWithContext(e.t.Context(), http.MethodGet, base+path, nil)
 	require.NoError(e.t, err)
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
@@ -133,7 +145,7 @@ func (e *serveEnv) waitDependency(dependency string, want int) {
 	e.t.Helper()
 	line := fmt.Sprintf("recordsbot_dependency_up{dependency=%q} %d\n", dependency, want)
 	require.Eventually(e.t, func() bool {
-		_, body, err := e.get("/metrics")
+		_, body, err := e.scrape()
 		return err == nil && strings.Contains(body, line)
 	}, 15*time.Second, 20*time.Millisecond, "no %q in /metrics; logs:\n%s", strings.TrimSpace(line), e.logs)
 }
@@ -153,6 +165,33 @@ func (b *syncBuffer) String() string {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.b.String()
+}
+
+// TestServeMetricsOwnListener: PORT (published by `docker run -p
+// 3000:3000`, routed by the Ingress) answers /metrics with 404; the
+// metrics are on METRICS_ADDR's listener, which serves nothing else.
+func TestServeMetricsOwnListener(t *testing.T) {
+	t.Parallel()
+	e := newServeEnv(t, nil)
+	e.start()
+	e.waitReady()
+
+	code, body, err := e.get("/metrics")
+	require.NoError(t, err)
+	assert.Equal(t, http.StatusNotFound, code, "/metrics on PORT")
+	assert.NotContains(t, body, "recordsbot_")
+
+	code, body, err = e.scrape()
+	require.NoError(t, err)
+	assert.Equal(t, http.StatusOK, code, "/metrics on METRICS_ADDR")
+	assert.Contains(t, body, "recordsbot_build_info")
+	assert.Contains(t, body, `recordsbot_dependency_up{dependency="store"} 1`)
+	for _, other := range []string{"/healthz", "/readyz", "/minutes", "/slack/events"} {
+		code, _, err := e.getFrom(e.metricsBase, other)
+		require.NoError(t, err)
+		assert.Equal(t, http.StatusNotFound, code, "%s on METRICS_ADDR", other)
+	}
+	assert.Contains(t, e.logs.String(), `"metrics_addr":"`+strings.TrimPrefix(e.metricsBase, "http://")+`"`, "the start-up line says where")
 }
 
 func TestServeShutdownLetsAnInFlightRequestFinish(t *testing.T) {
@@ -231,7 +270,7 @@ func TestServeSocketMode(t *testing.T) {
 	code, _, err := e.get("/healthz")
 	require.NoError(t, err)
 	assert.Equal(t, http.StatusOK, code)
-	code, metrics, err := e.get("/metrics")
+	code, metrics, err := e.scrape()
 	require.NoError(t, err)
 	assert.Equal(t, http.StatusOK, code)
 	assert.Contains(t, metrics, "recordsbot_socket_connected 1")

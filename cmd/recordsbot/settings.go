@@ -3,8 +3,10 @@ package main
 import (
 	"fmt"
 	"log/slog"
+	"net"
 	"net/netip"
 	"net/url"
+	"strconv"
 	"strings"
 	"time"
 
@@ -31,6 +33,7 @@ type settings struct {
 	fieldMap   apiclient.FieldMap
 
 	port          int
+	metricsAddr   string // METRICS_ADDR; "" when off
 	publicURL     string
 	publicMinutes bool
 	orgName       string    // ORG_NAME, trimmed
@@ -98,6 +101,7 @@ func parseSettings(c Config, sub string) (*settings, configErrors) {
 		recordsURL:         strings.TrimSpace(c.RecordsAPIURL),
 		recordsKey:         strings.TrimSpace(c.RecordsAPIKey),
 		port:               c.Port,
+		metricsAddr:        strings.TrimSpace(c.MetricsAddr),
 		publicURL:          strings.TrimSpace(c.PublicURL),
 		publicMinutes:      c.PublicMinutes,
 		orgName:            strings.TrimSpace(c.OrgName),
@@ -145,6 +149,20 @@ func parseSettings(c Config, sub string) (*settings, configErrors) {
 	}
 	if s.port <= 0 || s.port > 65535 {
 		bad("PORT", "must be between 1 and 65535, got %d", s.port)
+	}
+	switch {
+	case strings.EqualFold(s.metricsAddr, "off"):
+		s.metricsAddr = ""
+	case s.metricsAddr == "":
+		// A Config built in code: no metrics listener.
+	default:
+		if _, p, err := net.SplitHostPort(s.metricsAddr); err != nil || p == "" {
+			bad("METRICS_ADDR", "must be host:port or :port (such as :9090), or off, got %q", s.metricsAddr)
+		} else if n, err := strconv.Atoi(p); err != nil || n <= 0 || n > 65535 {
+			bad("METRICS_ADDR", "must name a port between 1 and 65535, got %q", s.metricsAddr)
+		} else if n == s.port {
+			bad("METRICS_ADDR", "must not be PORT (%d): the metrics are for the cluster, PORT is public", s.port)
+		}
 	}
 	if s.publicURL != "" {
 		if u, err := url.Parse(s.publicURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {

@@ -181,3 +181,27 @@ func TestLogsShowReadableDurations(t *testing.T) {
 	assert.Contains(t, buf.String(), `"grace":"20s"`)
 	assert.Contains(t, buf.String(), `"took":"1.5s"`)
 }
+
+// METRICS_ADDR: a listener address apart from PORT, or off.
+func TestParseSettingsMetricsAddr(t *testing.T) {
+	t.Parallel()
+	for in, want := range map[string]string{":9090": ":9090", " 127.0.0.1:9100 ": "127.0.0.1:9100", "off": "", "OFF": ""} {
+		c := validServeConfig()
+		c.MetricsAddr = in
+		set, errs := parseSettings(c, "serve")
+		require.Empty(t, errs, "%q", in)
+		assert.Equal(t, want, set.metricsAddr, "%q", in)
+	}
+	for _, bad := range []string{"9090", ":http", ":0", ":70000", "localhost"} {
+		c := validServeConfig()
+		c.MetricsAddr = bad
+		_, errs := parseSettings(c, "serve")
+		require.Len(t, errs, 1, "%q", bad)
+		assert.Equal(t, "METRICS_ADDR", errs[0].name)
+	}
+	c := validServeConfig()
+	c.Port, c.MetricsAddr = 9090, ":9090"
+	_, errs := parseSettings(c, "serve")
+	require.Len(t, errs, 1)
+	assert.Contains(t, errs[0].msg, "must not be PORT")
+}
