@@ -212,6 +212,9 @@ type HomeView struct {
 	// Search adds a "Search minutes" button (ActionHomeSearch) under the
 	// latest minutes' header: set when the bot has a search index.
 	Search bool
+	// RecentChanges, when set (admins), adds the audit trail's latest
+	// changes before the help line (blocks/home_audit.go).
+	RecentChanges *RecentChanges
 }
 
 // Reminder is one DM listing a user's overdue and due-soon actions.

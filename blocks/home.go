@@ -66,6 +66,11 @@ func Home(v HomeView) slack.HomeTabViewRequest {
 	if v.Notifications != nil {
 		after = append(after, settingsBlocks(lg, *v.Notifications)...)
 	}
+	if rc := v.RecentChanges; rc != nil {
+		c := *rc
+		c.Lang = lg // the Home tab's reader
+		after = append(after, recentChangesBlocks(&c)...) // blocks/home_audit.go
+	}
 	after = append(after, slack.NewDividerBlock(), contextLine(lg.T("home.help")))
 
 	pos := position(lg, l.Offset, len(l.Rows), total)

@@ -27,6 +27,9 @@ type homeState struct {
 	// hash is that of the Home tab version a click came from, "" for a
 	// publish no click asked for.
 	hash string
+	// auditBefore is the cursor of the Recent changes page shown (admins;
+	// bot/home_audit.go); 0: the newest.
+	auditBefore int64
 }
 
 func (h *homeUI) publishHomeLogged(ctx context.Context, user string, st homeState) {
@@ -141,5 +144,6 @@ func (h *homeUI) build(ctx context.Context, user string, st homeState) slack.Hom
 	}
 	v.Notifications = h.settings.homeNotifications(ctx, user, st.settingsNote)
 	v.Search = h.mins.search != nil
+	v.RecentChanges = h.recentChanges(ctx, me, st.auditBefore) // bot/home_audit.go
 	return blocks.Home(v)
 }

@@ -249,6 +249,8 @@ func NewServer(cfg Config, deps Deps) *Server {
 	if trail != nil {
 		acts.trail = trail.trail
 	}
+	// Every change made through the Store is recorded (auditedStore).
+	deps.Store = auditStore(deps.Store, trail)
 	if deps.MinutesSearch == nil && search != nil {
 		deps.MinutesSearch = archiveSearch(search)
 	}
@@ -261,6 +263,9 @@ func NewServer(cfg Config, deps Deps) *Server {
 	s.work, s.busy = newWorkSlots(cfg.MaxInFlight), newWorkSlots(busyNotices)
 	s.home = &homeUI{dom: dom, acts: acts, mins: mins, slack: deps.Slack, metrics: deps.Metrics,
 		settings: settings, now: deps.Now, log: s.log, say: say}
+	if trail != nil {
+		s.home.trail = trail.trail
+	}
 	s.unfurls = &unfurler{mins: mins, slack: deps.Slack, metrics: deps.Metrics, log: s.log}
 	s.clicks = &clicks{acts: acts, mins: mins, home: s.home, slack: deps.Slack, metrics: deps.Metrics, settings: settings,
 		post: s.postResponse, now: deps.Now, log: s.log, say: say, trail: trail}

@@ -18,8 +18,8 @@ func (u *actionsUI) statusOutcomeText(ctx context.Context, id string, a apiclien
 	lg := lang.FromContext(ctx)
 	switch {
 	case errors.Is(err, actions.ErrNotRecorded):
-		u.say(ctx, "status change", err) // logged, and counted as a store outage
-		return blocks.MsgNotRecorded
+		u.say(ctx, "status change", err)           // logged, and counted as a store outage
+		return blocks.MsgNotRecorded(lang.English) // the bot has no reader's language yet
 	case errors.Is(err, actions.ErrUnconfirmed):
 		return lg.F("status.unconfirmed", "problem", u.say(ctx, "status change", err))
 	case errors.Is(err, actions.ErrProfileLookup):

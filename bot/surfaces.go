@@ -101,6 +101,7 @@ type homeUI struct {
 	now      func() time.Time
 	log      *slog.Logger
 	say      say
+	trail    AuditTrail // Recent changes, for admins; nil without a store
 }
 
 // unfurler answers link_shared for links to the public minutes pages.
