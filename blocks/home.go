@@ -68,7 +68,7 @@ func Home(v HomeView) slack.HomeTabViewRequest {
 	}
 	if rc := v.RecentChanges; rc != nil {
 		c := *rc
-		c.Lang = lg // the Home tab's reader
+		c.Lang = lg                                       // the Home tab's reader
 		after = append(after, recentChangesBlocks(&c)...) // blocks/home_audit.go
 	}
 	after = append(after, slack.NewDividerBlock(), contextLine(lg.T("home.help")))
