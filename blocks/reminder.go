@@ -14,49 +14,72 @@ import (
 // writes them bold; the plain fallback drops the marks, which only ever
 // surround counts here).
 func reminderSummary(r Reminder, bold bool) string {
-	l := r.Lang
-	window := l.T("remind.soon")
-	if r.Days > 0 {
-		window = l.N("remind.within", r.Days)
-	}
-	overdue, due := len(r.Overdue), len(r.DueSoon)
-	var s string
-	switch {
-	case overdue > 0 && due > 0:
-		s = l.F("remind.summary.both", "overdue", l.N("remind.n_overdue", overdue), "due", l.Int(due), "window", window)
-	case overdue > 0:
-		s = l.F("remind.summary.overdue", "overdue", l.N("remind.n_overdue", overdue))
-	case due > 0:
-		s = l.F("remind.summary.due", "due", l.N("remind.n_due", due), "window", window)
-	default:
-		s = l.F("remind.summary.none", "window", window)
-	}
+	s := reminderSentence(r)
 	if !bold {
 		s = strings.ReplaceAll(s, "*", "")
 	}
 	return s
 }
 
-// ReminderMessage builds the reminder DM: a header, the summary ("You have
-// 2 overdue actions and 3 due within 7 days."), then "Overdue" and "Due
-// soon" with their rows as in ActionRowBlocks (buttons when the caller set
-// CanChange). Rows that do not fit one message are left off, overdue ones
-// last, and a closing line says "…and K more — use /actions to see them
-// all". Last come the *Stop these* and *Settings* buttons (NotifyButtons
-// with NotifyReminders), so nobody gets a DM they cannot turn off.
+// reminderSentence is reminderSummary with the counts in bold.
+func reminderSentence(r Reminder) string {
+	l := r.Lang
+	window := l.T("remind.soon")
+	if r.Days > 0 {
+		window = l.N("remind.within", r.Days)
+	}
+	overdue, due := len(r.Overdue), len(r.DueSoon)
+	if r.Away != nil {
+		s := l.F("remind.away.summary", "since", l.WeekdayDate(r.Away.Since),
+			"assigned", l.N("remind.away.assigned", len(r.Away.Assigned)), "overdue", l.N("remind.away.overdue", r.Away.BecameOverdue))
+		if overdue+due > 0 {
+			s += " " + l.F("remind.away.in_all", "overdue", l.Int(overdue), "due", l.Int(due), "window", window)
+		}
+		return s
+	}
+	if r.Weekly {
+		window = l.T("remind.next_week")
+	}
+	switch {
+	case overdue > 0 && due > 0:
+		return l.F("remind.summary.both", "overdue", l.N("remind.n_overdue", overdue), "due", l.Int(due), "window", window)
+	case overdue > 0:
+		return l.F("remind.summary.overdue", "overdue", l.N("remind.n_overdue", overdue))
+	case due > 0:
+		return l.F("remind.summary.due", "due", l.N("remind.n_due", due), "window", window)
+	}
+	return l.F("remind.summary.none", "window", window)
+}
+
+// ReminderMessage builds the reminder DM in r.Lang: a header, the summary
+// ("You have 2 overdue actions and 3 due within 7 days."), then "Overdue"
+// and "Due soon" with their rows as in ActionRowBlocks (buttons when the
+// caller set CanChange). Rows that do not fit one message are left off,
+// overdue ones last, and a closing line says "…and K more — use /actions
+// to see them all". Last come the *Stop these* and *Settings* buttons
+// (NotifyButtons with NotifyReminders), so nobody gets a DM they cannot
+// turn off.
 func ReminderMessage(r Reminder) Message {
 	l := r.Lang
 	fallback := reminderSummary(r, false)
+	title := l.T("remind.header")
+	switch {
+	case r.Away != nil:
+		title = l.T("remind.header_away")
+	case r.Weekly:
+		title = l.T("remind.header_weekly")
+	}
 	blocks := []slack.Block{
-		header(l.T("remind.header")),
+		header(title),
 		section(reminderSummary(r, true)),
 	}
+	assigned := awayRows(r)
 	more := contextLine(l.N("list.and_more", len(r.Overdue)+len(r.DueSoon)))
 	stop := NotifyButtons(l, NotifyReminders)
-	overdueLabel, dueLabel := l.T("remind.overdue_label"), l.T("remind.due_soon_label")
+	awayLabel, overdueLabel, dueLabel := l.T("remind.away_label"), l.T("remind.overdue_label"), l.T("remind.due_soon_label")
 	// Two labels, the closing line and the buttons are always kept free.
 	maxBlocks := MaxMessageBlocks - len(blocks) - 4
-	maxText := MaxMessageText - runes(fallback) - measure(blocks...) - measure(more) - measure(stop) - runes(overdueLabel) - runes(dueLabel)
+	maxText := MaxMessageText - runes(fallback) - measure(blocks...) - measure(more) - measure(stop) - 2*max(runes(overdueLabel), runes(dueLabel), runes(awayLabel))
 
 	used := make(map[string]bool)
 	hidden := 0
@@ -64,6 +87,7 @@ func ReminderMessage(r Reminder) Message {
 		label string
 		rows  []ActionRow
 	}{
+		{awayLabel, assigned},
 		{overdueLabel, r.Overdue},
 		{dueLabel, r.DueSoon},
 	} {
@@ -102,6 +126,7 @@ func ReminderText(r Reminder) string {
 		label string
 		rows  []ActionRow
 	}{
+		{"Assigned while you were away", awayRows(r)},
 		{"Overdue", r.Overdue},
 		{"Due soon", r.DueSoon},
 	} {
@@ -147,4 +172,13 @@ func reminderTextRow(r ActionRow) string {
 		line += " [" + oneLine(r.ID) + "]"
 	}
 	return line
+}
+
+// awayRows is the rows assigned while away, none for a reminder that is
+// not a catch-up.
+func awayRows(r Reminder) []ActionRow {
+	if r.Away == nil {
+		return nil
+	}
+	return r.Away.Assigned
 }

@@ -98,6 +98,7 @@ type homeUI struct {
 	slack    SlackAPI
 	metrics  *metrics.Set
 	settings *settingsUI
+	calendar *calendarUI
 	now      func() time.Time
 	log      *slog.Logger
 	say      say
@@ -121,6 +122,7 @@ type clicks struct {
 	slack    SlackAPI
 	metrics  *metrics.Set
 	settings *settingsUI
+	calendar *calendarUI
 	post     func(ctx context.Context, responseURL string, msg any) error
 	now      func() time.Time
 	log      *slog.Logger

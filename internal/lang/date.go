@@ -99,6 +99,18 @@ func appendDate(dst []byte, pattern string, day int, month string, year int) []b
 	return append(dst, pattern...)
 }
 
+// WeekdayDate is t's weekday and day of the month, as a short reminder of
+// a recent date: "Mon 2 Jan", "lun. 2 janv.".
+func (l Lang) WeekdayDate(t time.Time) string {
+	_, m, d := t.Date()
+	return l.F("date.weekday", "weekday", l.T(weekdayKeys[t.Weekday()]), "day", strconv.Itoa(d), "month", l.T(monthKeys[m-1]))
+}
+
+var weekdayKeys = [7]Key{
+	"weekday.short.0", "weekday.short.1", "weekday.short.2", "weekday.short.3",
+	"weekday.short.4", "weekday.short.5", "weekday.short.6",
+}
+
 // Month is the month's full name in l: "January", "janvier".
 func (l Lang) Month(m time.Month) string {
 	if m < time.January || m > time.December {
