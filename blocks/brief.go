@@ -34,6 +34,9 @@ type Brief struct {
 	// LatestMinutes and LatestURL name and link the committee's latest
 	// minutes; "" when there are none.
 	LatestMinutes, LatestURL string
+	// CalendarURL is the meeting's one-event calendar ("Add to
+	// calendar"); "" for none.
+	CalendarURL string
 }
 
 // BriefAgendaItem is one item of the agenda.
@@ -50,7 +53,8 @@ func BriefMetadata(key, meetingID string, date time.Time) slack.SlackMetadata {
 }
 
 // BriefMessage builds the brief: a header, when and where, the agenda, the
-// actions still open by assignee and the link to the latest minutes. Long
+// actions still open by assignee, the link to the latest minutes and "Add
+// to calendar" (b.CalendarURL, when safe). Long
 // lists are cut with "…and K more" so it always fits Block Kit's limits.
 func BriefMessage(b Brief) Message {
 	lg := b.Lang
@@ -100,6 +104,9 @@ func BriefMessage(b Brief) Message {
 	}
 	if b.LatestURL != "" {
 		bl = append(bl, contextLine(lg.F("brief.latest", "link", "<"+b.LatestURL+"|"+inline(cmp.Or(b.LatestMinutes, lg.T("brief.minutes")), 150)+">")))
+	}
+	if l := link(b.CalendarURL, lg.T("calendar.add")); l != "" {
+		bl = append(bl, contextLine(":calendar: "+l))
 	}
 	return Message{Text: fallback, Blocks: bl}
 }

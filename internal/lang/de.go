@@ -288,6 +288,7 @@ var german = Catalogue{
 		"calendar.private":             "*Ihre Fristen* (offene Aufgaben mit Frist), nur für Sie:\n{url}",
 		"calendar.help":                "Abonnieren Sie ihn in Google Kalender (_Weitere Kalender → Per URL_), Outlook (_Kalender hinzufügen → Aus dem Internet abonnieren_) oder Apple Kalender (_Ablage → Neues Kalenderabonnement_): Er aktualisiert sich selbst. Wer den Link hat, sieht Ihre Fristen: Behalten Sie ihn für sich, und setzen Sie ihn zurück, wenn er bekannt wird.",
 		"calendar.public":              "*Die Sitzungen aller Ausschüsse:* {url}\nDie eines Ausschusses: Setzen Sie seinen Namen vor `.ics`, wie in `/calendar/finance.ics`.",
+		"calendar.add":                 "Zum Kalender hinzufügen",
 	},
 	Plurals: map[Key]Plural{
 		"count.actions":            {One: "{n} Aufgabe", Other: "{n} Aufgaben"},

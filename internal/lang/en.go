@@ -292,6 +292,7 @@ var english = Catalogue{
 		"calendar.private":             "*Your deadlines* (open actions with a deadline), private to you:\n{url}",
 		"calendar.help":                "Subscribe to it from Google Calendar (_Other calendars → From URL_), Outlook (_Add calendar → Subscribe from web_) or Apple Calendar (_File → New Calendar Subscription_): it updates itself. Anyone with the link sees your deadlines: keep it to yourself, and reset it if it leaks.",
 		"calendar.public":              "*Every committee's meetings:* {url}\nOne committee's: put its name before `.ics`, as in `/calendar/finance.ics`.",
+		"calendar.add":                 "Add to calendar",
 	},
 	Plurals: map[Key]Plural{
 		"count.actions":            {One: "{n} action", Other: "{n} actions"},

@@ -288,6 +288,7 @@ var spanish = Catalogue{
 		"calendar.private":             "*Tus fechas límite* (acciones abiertas con fecha límite), solo para ti:\n{url}",
 		"calendar.help":                "Suscríbete desde Google Calendar (_Otros calendarios → Desde URL_), Outlook (_Agregar calendario → Suscribirse desde la web_) o Calendario de Apple (_Archivo → Nueva suscripción a calendario_): se actualiza solo. Quien tenga el enlace ve tus fechas límite: guárdalo para ti y restablécelo si se filtra.",
 		"calendar.public":              "*Las reuniones de todos los comités:* {url}\nLas de un comité: pon su nombre antes de `.ics`, como en `/calendar/finance.ics`.",
+		"calendar.add":                 "Añadir al calendario",
 	},
 	Plurals: map[Key]Plural{
 		"count.actions":            {One: "{n} acción", Other: "{n} acciones"},

@@ -288,6 +288,7 @@ var french = Catalogue{
 		"calendar.private":             "*Vos échéances* (actions ouvertes avec une échéance), privées :\n{url}",
 		"calendar.help":                "Abonnez-vous depuis Google Agenda (_Autres agendas → À partir de l’URL_), Outlook (_Ajouter un calendrier → S’abonner à partir du web_) ou Calendrier d’Apple (_Fichier → Nouvel abonnement à un calendrier_) : il se met à jour tout seul. Quiconque a le lien voit vos échéances : gardez-le pour vous, et réinitialisez-le s’il fuit.",
 		"calendar.public":              "*Les réunions de tous les comités :* {url}\nCelles d’un comité : mettez son nom avant `.ics`, comme dans `/calendar/finance.ics`.",
+		"calendar.add":                 "Ajouter au calendrier",
 	},
 	Plurals: map[Key]Plural{
 		"count.actions":            {One: "{n} action", Other: "{n} actions"},
