@@ -98,6 +98,8 @@ var emoji = map[string]string{
 	"red_circle":             "🔴",
 	"speech_balloon":         "💬",
 	"spiral_calendar_pad":    "🗓️",
+	"calendar":               "📆",
+	"scroll":                 "📜",
 	"tada":                   "🎉",
 	"thinking_face":          "🤔",
 	"warning":                "⚠️",
