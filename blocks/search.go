@@ -45,7 +45,11 @@ type SearchView struct {
 	// Quoted is Query as the heading shows it back, in quotes
 	// (minutes.QuoteQuery, the rule the public archive uses too); not
 	// escaped. Empty shows as nothing between the words around it.
-	Quoted  string
+	Quoted string
+	// ByDate says the results are newest first (a committee alone, no
+	// words); otherwise best match first, newest first among equals
+	// (store.SearchMinutes), and the heading says which.
+	ByDate  bool
 	Results []SearchResult
 	// Offset is the position of the first result (0 on the first page).
 	Offset int
@@ -110,9 +114,12 @@ func searchBlocks(v SearchView, share bool) []slack.Block {
 	// The query in quotes rather than bold: what was typed may hold
 	// asterisks of its own.
 	lg := v.Lang
-	head := lg.F("search.head", "query", quoteQuery(v))
+	head := lg.F("search.head.best", "query", quoteQuery(v))
+	if v.ByDate {
+		head = lg.F("search.head.newest", "query", quoteQuery(v))
+	}
 	if v.Offset > 0 {
-		head = lg.F("search.head_from", "query", quoteQuery(v), "first", lg.Int(v.Offset+1))
+		head += " " + lg.F("search.from", "first", lg.Int(v.Offset+1))
 	}
 	out := []slack.Block{contextLine(head)}
 	for _, r := range v.Results {

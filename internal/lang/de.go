@@ -172,8 +172,6 @@ var german = Catalogue{
 		"search.fallback":                 "Protokolle, die {query} erwähnen",
 		"search.none_more":                ":mag: Keine weiteren Protokolle erwähnen {query}.",
 		"search.none":                     ":mag: Kein Protokoll erwähnt {query}.",
-		"search.head":                     ":mag: Protokolle, die {query} erwähnen",
-		"search.head_from":                ":mag: Protokolle, die {query} erwähnen (ab Treffer {first})",
 		"search.more":                     "Mehr",
 		"search.modal.placeholder":        "Versicherung Verlängerung",
 		"search.modal.label":              "Gesuchte Wörter",
@@ -289,6 +287,9 @@ var german = Catalogue{
 		"calendar.help":                "Abonnieren Sie ihn in Google Kalender (_Weitere Kalender → Per URL_), Outlook (_Kalender hinzufügen → Aus dem Internet abonnieren_) oder Apple Kalender (_Ablage → Neues Kalenderabonnement_): Er aktualisiert sich selbst. Wer den Link hat, sieht Ihre Fristen: Behalten Sie ihn für sich, und setzen Sie ihn zurück, wenn er bekannt wird.",
 		"calendar.public":              "*Die Sitzungen aller Ausschüsse:* {url}\nDie eines Ausschusses: Setzen Sie seinen Namen vor `.ics`, wie in `/calendar/finance.ics`.",
 		"calendar.add":                 "Zum Kalender hinzufügen",
+		"search.head.best":             ":mag: Protokolle, die {query} erwähnen, beste Treffer zuerst",
+		"search.head.newest":           ":mag: Protokolle, die {query} erwähnen, neueste zuerst",
+		"search.from":                  "(ab Treffer {first})",
 	},
 	Plurals: map[Key]Plural{
 		"count.actions":            {One: "{n} Aufgabe", Other: "{n} Aufgaben"},

@@ -176,8 +176,6 @@ var english = Catalogue{
 		"search.fallback":                 "Minutes mentioning {query}",
 		"search.none_more":                ":mag: No more minutes mention {query}.",
 		"search.none":                     ":mag: No minutes mention {query}.",
-		"search.head":                     ":mag: Minutes mentioning {query}",
-		"search.head_from":                ":mag: Minutes mentioning {query} (from result {first})",
 		"search.more":                     "More",
 		"search.modal.placeholder":        "insurance renewal",
 		"search.modal.label":              "Words to look for",
@@ -293,6 +291,9 @@ var english = Catalogue{
 		"calendar.help":                "Subscribe to it from Google Calendar (_Other calendars → From URL_), Outlook (_Add calendar → Subscribe from web_) or Apple Calendar (_File → New Calendar Subscription_): it updates itself. Anyone with the link sees your deadlines: keep it to yourself, and reset it if it leaks.",
 		"calendar.public":              "*Every committee's meetings:* {url}\nOne committee's: put its name before `.ics`, as in `/calendar/finance.ics`.",
 		"calendar.add":                 "Add to calendar",
+		"search.head.best":             ":mag: Minutes mentioning {query}, best match first",
+		"search.head.newest":           ":mag: Minutes mentioning {query}, newest first",
+		"search.from":                  "(from result {first})",
 	},
 	Plurals: map[Key]Plural{
 		"count.actions":            {One: "{n} action", Other: "{n} actions"},

@@ -172,8 +172,6 @@ var spanish = Catalogue{
 		"search.fallback":                 "Actas que mencionan {query}",
 		"search.none_more":                ":mag: No hay más actas que mencionen {query}.",
 		"search.none":                     ":mag: Ninguna acta menciona {query}.",
-		"search.head":                     ":mag: Actas que mencionan {query}",
-		"search.head_from":                ":mag: Actas que mencionan {query} (desde el resultado {first})",
 		"search.more":                     "Más",
 		"search.modal.placeholder":        "renovación del seguro",
 		"search.modal.label":              "Palabras que buscar",
@@ -289,6 +287,9 @@ var spanish = Catalogue{
 		"calendar.help":                "Suscríbete desde Google Calendar (_Otros calendarios → Desde URL_), Outlook (_Agregar calendario → Suscribirse desde la web_) o Calendario de Apple (_Archivo → Nueva suscripción a calendario_): se actualiza solo. Quien tenga el enlace ve tus fechas límite: guárdalo para ti y restablécelo si se filtra.",
 		"calendar.public":              "*Las reuniones de todos los comités:* {url}\nLas de un comité: pon su nombre antes de `.ics`, como en `/calendar/finance.ics`.",
 		"calendar.add":                 "Añadir al calendario",
+		"search.head.best":             ":mag: Actas que mencionan {query}, las más relevantes primero",
+		"search.head.newest":           ":mag: Actas que mencionan {query}, las más recientes primero",
+		"search.from":                  "(desde el resultado {first})",
 	},
 	Plurals: map[Key]Plural{
 		"count.actions":            {One: "{n} acción", Other: "{n} acciones"},

@@ -172,8 +172,6 @@ var french = Catalogue{
 		"search.fallback":                 "Procès-verbaux qui mentionnent {query}",
 		"search.none_more":                ":mag: Plus aucun procès-verbal ne mentionne {query}.",
 		"search.none":                     ":mag: Aucun procès-verbal ne mentionne {query}.",
-		"search.head":                     ":mag: Procès-verbaux qui mentionnent {query}",
-		"search.head_from":                ":mag: Procès-verbaux qui mentionnent {query} (à partir du résultat {first})",
 		"search.more":                     "Plus",
 		"search.modal.placeholder":        "renouvellement assurance",
 		"search.modal.label":              "Mots à chercher",
@@ -289,6 +287,9 @@ var french = Catalogue{
 		"calendar.help":                "Abonnez-vous depuis Google Agenda (_Autres agendas → À partir de l’URL_), Outlook (_Ajouter un calendrier → S’abonner à partir du web_) ou Calendrier d’Apple (_Fichier → Nouvel abonnement à un calendrier_) : il se met à jour tout seul. Quiconque a le lien voit vos échéances : gardez-le pour vous, et réinitialisez-le s’il fuit.",
 		"calendar.public":              "*Les réunions de tous les comités :* {url}\nCelles d’un comité : mettez son nom avant `.ics`, comme dans `/calendar/finance.ics`.",
 		"calendar.add":                 "Ajouter au calendrier",
+		"search.head.best":             ":mag: Procès-verbaux qui mentionnent {query}, les plus pertinents d’abord",
+		"search.head.newest":           ":mag: Procès-verbaux qui mentionnent {query}, les plus récents d’abord",
+		"search.from":                  "(à partir du résultat {first})",
 	},
 	Plurals: map[Key]Plural{
 		"count.actions":            {One: "{n} action", Other: "{n} actions"},
