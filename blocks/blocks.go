@@ -213,4 +213,20 @@ type Reminder struct {
 	Overdue []ActionRow
 	DueSoon []ActionRow
 	Days    int // the due-soon window in days
+	// Weekly marks the weekly summary (a person's weekly cadence).
+	Weekly bool
+	// Away, when set, makes it the one DM after time away.
+	Away *AwayCatchUp
+}
+
+// AwayCatchUp is what the DM after time away adds to a reminder.
+type AwayCatchUp struct {
+	// Since is when they said they were away, in their zone.
+	Since time.Time
+	// Assigned are the actions assigned to them meanwhile (their
+	// assignment DMs were held), listed first.
+	Assigned []ActionRow
+	// BecameOverdue counts the overdue rows whose deadline passed while
+	// they were away.
+	BecameOverdue int
 }
