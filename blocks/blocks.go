@@ -202,6 +202,9 @@ type HomeView struct {
 	// Search adds a "Search minutes" button (ActionHomeSearch) under the
 	// latest minutes' header: set when the bot has a search index.
 	Search bool
+	// Calendar, when set, adds the Calendar section (HomeCalendar) after
+	// Notifications.
+	Calendar *HomeCalendar
 	// RecentChanges, when set (admins), adds the audit trail's latest
 	// changes before the help line (blocks/home_audit.go).
 	RecentChanges *RecentChanges

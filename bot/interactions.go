@@ -149,7 +149,8 @@ func metricActionID(id string) string {
 		id == blocks.ActionMeetingMinutes, id == blocks.ActionMeetingActions, id == blocks.ActionMinutesShare, id == blocks.ActionOpenLink, id == blocks.ActionHomeMore, id == blocks.ActionSearchMore, id == blocks.ActionHomeSearch,
 		id == blocks.ActionSettingsRemind, id == blocks.ActionSettingsRemindAt, id == blocks.ActionSettingsWeekdays,
 		id == blocks.ActionSettingsAssignDMs, id == blocks.ActionNotifyStop, id == blocks.ActionNotifySettings,
-		id == blocks.ActionFollowChoices, id == blocks.ActionDigestMine, id == blocks.ActionAuditMore:
+		id == blocks.ActionFollowChoices, id == blocks.ActionDigestMine, id == blocks.ActionAuditMore,
+		id == blocks.ActionCalendarGet, id == blocks.ActionCalendarReset:
 		return id
 	}
 	return "unknown"
@@ -213,6 +214,8 @@ func (c *clicks) click(ctx context.Context, in *interaction, actionID, value str
 	case actionID == blocks.ActionSettingsRemind, actionID == blocks.ActionSettingsRemindAt,
 		actionID == blocks.ActionSettingsWeekdays, actionID == blocks.ActionSettingsAssignDMs:
 		c.clickSetting(ctx, in, actionID, value)
+	case actionID == blocks.ActionCalendarGet, actionID == blocks.ActionCalendarReset:
+		c.clickCalendar(ctx, in, actionID == blocks.ActionCalendarReset)
 	case actionID == blocks.ActionNotifyStop:
 		c.clickNotifyStop(ctx, in, value)
 	case actionID == blocks.ActionNotifySettings:

@@ -95,6 +95,7 @@ type homeUI struct {
 	slack    SlackAPI
 	metrics  *metrics.Set
 	settings *settingsUI
+	calendar *calendarUI
 	now      func() time.Time
 	log      *slog.Logger
 	say      say
@@ -118,6 +119,7 @@ type clicks struct {
 	slack    SlackAPI
 	metrics  *metrics.Set
 	settings *settingsUI
+	calendar *calendarUI
 	post     func(ctx context.Context, responseURL string, msg any) error
 	now      func() time.Time
 	log      *slog.Logger

@@ -38,6 +38,7 @@ type settings struct {
 	metricsAddr   string // METRICS_ADDR; "" when off
 	publicURL     string
 	publicMinutes bool
+	publicCal     bool      // PUBLIC_CALENDAR
 	orgName       string    // ORG_NAME, trimmed
 	orgLanguage   lang.Lang // ORG_LANGUAGE; English when unset
 
@@ -107,6 +108,7 @@ func parseSettings(c Config, sub string) (*settings, configErrors) {
 		metricsAddr:        strings.TrimSpace(c.MetricsAddr),
 		publicURL:          strings.TrimSpace(c.PublicURL),
 		publicMinutes:      c.PublicMinutes,
+		publicCal:          c.PublicCalendar,
 		orgName:            strings.TrimSpace(c.OrgName),
 		cacheTTL:           c.ActionsCacheTTL,
 		remindDays:         c.RemindDays,
