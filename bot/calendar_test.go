@@ -1,6 +1,7 @@
 package bot_test
 
 import (
+	"encoding/json"
 	"net/http"
 	"net/url"
 	"regexp"
@@ -404,4 +405,36 @@ func TestHomeCalendarSection(t *testing.T) {
 	assert.NotEqual(t, m[1], m2[1])
 	assert.Equal(t, http.StatusNotFound, h.fetchPage("", first, nil).status, "the old address is dead")
 	assert.Equal(t, http.StatusOK, h.fetchPage("", strings.TrimPrefix(m2[1], testMinutesConfig().PublicURL), nil).status)
+}
+
+// /meetings <id> offers "Add to calendar" for a meeting in the calendar's
+// window when the public calendar is on, and the link is that meeting's
+// one-event calendar; with the calendar off there is no such link.
+func TestMeetingAddToCalendar(t *testing.T) {
+	t.Parallel()
+	var upcoming recordstest.Meeting
+	h := newHarness(t, withCalendar(nil, nil))
+	for _, m := range h.inWindow("") {
+		if m.Date.After(time.Now()) {
+			upcoming = m
+			break
+		}
+	}
+	require.NotEmpty(t, upcoming.ID)
+	alice := h.person("alice")
+	reply, _ := h.slash(alice, "/meetings", upcoming.ID)
+	_, el, _ := reply.element(t, blocks.ActionOpenLink, "")
+	var button struct{ URL string }
+	require.NoError(t, json.Unmarshal(el, &button))
+	want := testMinutesConfig().PublicURL + "/calendar/meeting/" + url.PathEscape(upcoming.ID) + ".ics"
+	assert.Equal(t, want, button.URL)
+	r := h.fetchPage("", strings.TrimPrefix(want, testMinutesConfig().PublicURL), nil)
+	require.Equal(t, http.StatusOK, r.status)
+	events := icaltest.PythonEvents(t, []byte(r.body))
+	require.Len(t, events, 1)
+	assert.Contains(t, events[0]["summary"], upcoming.Title)
+
+	off := newHarness(t)
+	reply, _ = off.slash(alice, "/meetings", upcoming.ID)
+	assert.NotContains(t, reply.all(), "Add to calendar", "no link while the public calendar is off")
 }

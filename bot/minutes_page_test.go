@@ -500,8 +500,10 @@ func TestPublicMinutesOff(t *testing.T) {
 			func(m recordstest.Meeting, _ recordstest.Minutes) string {
 				return "https://records-bot.example.org/minutes/" + m.ID
 			}},
-		{"on, record with a URL links to it", true, true,
-			func(_ recordstest.Meeting, min recordstest.Minutes) string { return min.URL }},
+		{"on, record with a URL links to the page all the same", true, true,
+			func(m recordstest.Meeting, _ recordstest.Minutes) string {
+				return "https://records-bot.example.org/minutes/" + m.ID
+			}},
 		{"off, record with a URL links to it", false, true,
 			func(_ recordstest.Meeting, min recordstest.Minutes) string { return min.URL }},
 		{"off, record without a URL has no link", false, false,

@@ -267,7 +267,7 @@ func NewServer(cfg Config, deps Deps) *Server {
 	if deps.Calendar == nil {
 		deps.Calendar = calendar.New(deps.Records, calendar.Config{Minutes: deps.Minutes, Now: deps.Now})
 	}
-	s.deps.Calendar, s.cal = deps.Calendar, deps.Calendar
+	s.deps.Calendar, s.cal, mins.cal = deps.Calendar, deps.Calendar, deps.Calendar
 	s.feeds = calendarfeed.New(deps.Calendar, s.log)
 	s.public = newPublicGuard(cfg.Public, deps.Now, deps.Metrics, s.log)
 	s.work, s.busy = newWorkSlots(cfg.MaxInFlight), newWorkSlots(busyNotices)

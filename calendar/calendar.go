@@ -182,6 +182,16 @@ func (s *Service) MeetingURL(meetingID string) string {
 	return s.cfg.PublicURL + "/calendar/meeting/" + url.PathEscape(meetingID) + ".ics"
 }
 
+// AddURL is the "Add to calendar" address of m: its one-event calendar
+// (MeetingURL) when the meeting is in the feeds' window; "" otherwise, or
+// when the public feeds are off.
+func (s *Service) AddURL(m *apiclient.Meeting) string {
+	if s == nil || m == nil || m.Date.IsZero() || m.Date.Before(s.cfg.Now().Add(-s.cfg.Window)) {
+		return ""
+	}
+	return s.MeetingURL(m.ID)
+}
+
 // Wait blocks until background refreshes are over (shutdown, tests): a
 // feed's refresh may start the meeting list's.
 func (s *Service) Wait() {

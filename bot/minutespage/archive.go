@@ -249,7 +249,7 @@ func (s *Site) archiveEntry(e minutes.Entry) archiveEntry {
 // excerpt is the opening of the minutes' text, at most max characters,
 // cut at a word.
 func excerpt(min *apiclient.Minutes, max int) string {
-	text := strings.Join(strings.Fields(invisible.Strip(body.PlainText(min.Body, min.Format))), " ")
+	text := body.OneLine(invisible.Strip(body.PlainText(min.Body, min.Format)))
 	if utf8.RuneCountInString(text) <= max {
 		return text
 	}

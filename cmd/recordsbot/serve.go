@@ -173,7 +173,7 @@ func serveOn(ctx context.Context, a *app, ln, metricsLn net.Listener) error {
 	var stopping atomic.Bool
 	srv := bot.NewServer(botConfig(set), bot.Deps{
 		Logger: log, Records: records, Slack: api, Metrics: metrics, Actions: a.actions, Minutes: a.minutes,
-		Calendar: newCalendar(a, slot),
+		Calendar: a.calendar,
 		Store:    slot, StoreOutage: storeOutage,
 		Ready: func() error {
 			if stopping.Load() {
