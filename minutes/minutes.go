@@ -81,6 +81,8 @@ type Service struct {
 	// listed is the minutes of meetings the archive lists, by meeting ID;
 	// nil for none.
 	listed *cache.TTL[*apiclient.Minutes]
+	// known is the meeting IDs of the list's first pages (KnownMeeting).
+	known *cache.TTL[knownList]
 	// cursors makes and opens the archive's page cursors.
 	cursors cursorSealer
 }
@@ -99,6 +101,7 @@ func New(r Records, cfg Config) *Service {
 		public:    cfg.Public,
 		now:       cfg.Now,
 		cursors:   newCursorSealer(cfg.CursorKey),
+		known:     cache.New[knownList](cfg.CacheTTL, cfg.Now),
 		pages:     cache.New[Entry](cfg.CacheTTL, cfg.Now).KeepFor(keepFor),
 		latest:    cache.New[[]Entry](cfg.CacheTTL, cfg.Now),
 		archive:   cache.New[ArchivePage](cfg.CacheTTL, cfg.Now),

@@ -36,6 +36,7 @@ func botConfig(set *settings) bot.Config {
 		Notify:           set.notify,
 		Public:           bot.PublicLimits{TrustedProxies: set.trustedProxies},
 		OrgName:          set.orgName,
+		PublicImageHosts: set.publicImageHosts,
 	}
 }
 
