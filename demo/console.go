@@ -103,13 +103,21 @@ type origin struct {
 	view    string // a modal's view ID
 }
 
+// updatedSuffix ends the title of a message chat.update changed.
+const updatedSuffix = " · updated"
+
 // cursor counts what of the stand-in's record has been shown.
 type cursor struct{ messages, updates, posts, views, unfurls int }
 
 // screen is the output of one command: its buttons are numbered from 1.
 type screen struct {
+	// buttons are numbered by their index plus one; a control that left
+	// a redrawn message leaves a hole (a zero button).
 	buttons []button
-	shown   int // messages shown
+	// reserved is the highest number a redrawn message keeps: new
+	// controls are numbered after it.
+	reserved int
+	shown    int // messages shown
 	// quiet is what to say when the command showed no message; default
 	// "(the bot sent nothing back)".
 	quiet string
