@@ -99,7 +99,6 @@ var emoji = map[string]string{
 	"red_circle":             "🔴",
 	"speech_balloon":         "💬",
 	"spiral_calendar_pad":    "🗓️",
-	"calendar":               "📆",
 	"scroll":                 "📜",
 	"tada":                   "🎉",
 	"thinking_face":          "🤔",
