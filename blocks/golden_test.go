@@ -6,10 +6,11 @@ import (
 	"time"
 
 	"github.com/recordsbot/recordsbot/internal/clocktime"
-	"github.com/recordsbot/recordsbot/internal/golden"
-	"github.com/recordsbot/recordsbot/minutes"
 	"github.com/slack-go/slack"
 	"github.com/stretchr/testify/assert"
+
+	"github.com/recordsbot/recordsbot/internal/golden"
+	"github.com/recordsbot/recordsbot/minutes"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
