@@ -66,6 +66,7 @@ func Home(v HomeView) slack.HomeTabViewRequest {
 	if v.Notifications != nil {
 		after = append(after, settingsBlocks(*v.Notifications)...)
 	}
+	after = append(after, steeringBlocks(v.Steering)...)           // blocks/home_steer.go
 	after = append(after, recentChangesBlocks(v.RecentChanges)...) // blocks/home_audit.go
 	after = append(after, slack.NewDividerBlock(), contextLine(homeHelp))
 
