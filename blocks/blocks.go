@@ -177,6 +177,9 @@ type MeetingRow struct {
 	DateHasTime bool
 	Location    string
 	Agenda      []AgendaRow
+	// CalendarURL is the meeting's one-event calendar ("Add to
+	// calendar"); "" for none.
+	CalendarURL string
 }
 
 // AgendaRow is one agenda item.
@@ -208,6 +211,9 @@ type HomeView struct {
 	// Search adds a "Search minutes" button (ActionHomeSearch) under the
 	// latest minutes' header: set when the bot has a search index.
 	Search bool
+	// Calendar, when set, adds the Calendar section (HomeCalendar) after
+	// Notifications.
+	Calendar *HomeCalendar
 	// RecentChanges, when set (admins), adds the audit trail's latest
 	// changes before the help line (blocks/home_audit.go).
 	RecentChanges *RecentChanges

@@ -26,6 +26,9 @@ type homeState struct {
 	// settingsNote is shown atop the Notifications section: the answer
 	// to a change of settings.
 	settingsNote string
+	// calendarNote is shown atop the Calendar section: the answer to its
+	// buttons.
+	calendarNote string
 	// hash is that of the Home tab version a click came from, "" for a
 	// publish no click asked for.
 	hash string
@@ -144,6 +147,7 @@ func (h *homeUI) build(ctx context.Context, user string, st homeState) slack.Hom
 	}
 	v.Notifications = h.settings.homeNotifications(ctx, user, st.settingsNote)
 	v.Search = h.mins.search != nil
+	v.Calendar = h.calendar.homeSection(ctx, user, st.calendarNote)
 	v.Steering = h.settings.homeSteering(ctx, me)              // bot/home_steer.go
 	v.RecentChanges = h.recentChanges(ctx, me, st.auditBefore) // bot/home_audit.go
 	return blocks.Home(v)

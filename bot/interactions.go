@@ -159,7 +159,8 @@ func metricActionID(id string) string {
 		id == blocks.ActionSettingsAssignDMs, id == blocks.ActionNotifyStop, id == blocks.ActionNotifySettings,
 		id == blocks.ActionFollowChoices, id == blocks.ActionDigestMine, id == blocks.ActionAuditMore,
 		id == blocks.ActionSnooze, id == blocks.ActionSnoozeDate, id == blocks.ActionUnsnooze,
-		id == blocks.ActionAwaySet, id == blocks.ActionAwayEnd, id == blocks.ActionCadence:
+		id == blocks.ActionAwaySet, id == blocks.ActionAwayEnd, id == blocks.ActionCadence,
+		id == blocks.ActionCalendarGet, id == blocks.ActionCalendarReset:
 		return id
 	}
 	return "unknown"
@@ -201,7 +202,7 @@ func (c *clicks) click(ctx context.Context, in *interaction, actionID, value str
 			c.respond(ctx, in, notice(c.meetingErrorText(ctx, value, err)), false)
 			return
 		}
-		c.respond(ctx, in, ephemeral(blocks.Meeting(meetingRow(m))), false)
+		c.respond(ctx, in, ephemeral(blocks.Meeting(c.mins.meetingRow(m))), false)
 	case actionID == blocks.ActionMeetingMinutes:
 		e, err := c.mins.svc.Read(ctx, value)
 		if err != nil {
@@ -227,6 +228,8 @@ func (c *clicks) click(ctx context.Context, in *interaction, actionID, value str
 	case actionID == blocks.ActionSettingsRemind, actionID == blocks.ActionSettingsRemindAt,
 		actionID == blocks.ActionSettingsWeekdays, actionID == blocks.ActionSettingsAssignDMs:
 		c.clickSetting(ctx, in, actionID, value)
+	case actionID == blocks.ActionCalendarGet, actionID == blocks.ActionCalendarReset:
+		c.clickCalendar(ctx, in, actionID == blocks.ActionCalendarReset)
 	case actionID == blocks.ActionNotifyStop:
 		c.clickNotifyStop(ctx, in, value)
 	case actionID == blocks.ActionNotifySettings:

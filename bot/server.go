@@ -11,6 +11,7 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -20,7 +21,9 @@ import (
 
 	"github.com/recordsbot/recordsbot/actions"
 	"github.com/recordsbot/recordsbot/apiclient"
+	"github.com/recordsbot/recordsbot/bot/calendarfeed"
 	"github.com/recordsbot/recordsbot/bot/minutespage"
+	"github.com/recordsbot/recordsbot/calendar"
 	"github.com/recordsbot/recordsbot/internal/clocktime"
 	"github.com/recordsbot/recordsbot/internal/health"
 	"github.com/recordsbot/recordsbot/internal/metrics"
@@ -84,6 +87,10 @@ type Config struct {
 	// OrgName is the organisation's name (ORG_NAME), shown on the public
 	// pages and in their feed; empty: none.
 	OrgName string
+	// PublicImageHosts are the https origins whose images the public
+	// minutes pages may show (PUBLIC_IMAGE_HOSTS,
+	// minutespage.ParseImageHosts); empty: no third-party image.
+	PublicImageHosts []string
 	// FollowAdminsOnly lets only the action domain's admins
 	// (ADMIN_USER_IDS, actions.Service.IsAdmin) follow and unfollow
 	// committees (FOLLOW_ADMINS_ONLY); by default anyone in the channel
@@ -167,6 +174,11 @@ type Deps struct {
 	// store's search index when it has one, else the archive says search
 	// is not available.
 	MinutesSearch minutespage.Search
+	// Calendar is the calendar domain: the iCalendar feeds (public with
+	// PUBLIC_CALENDAR, and each person's private deadlines) and the "Add
+	// to calendar" links; nil: one over Records with the public feeds off
+	// and no private ones.
+	Calendar *calendar.Service
 	// Store keeps follows and notification settings; nil: the commands
 	// and settings that need it say it is not configured.
 	Store Store
@@ -194,6 +206,8 @@ type Server struct {
 	clicks  *clicks
 	mins    *minutes.Service
 	site    *minutespage.Site
+	cal     *calendar.Service
+	feeds   *calendarfeed.Handlers
 	public  *publicGuard
 	// work bounds the requests at work; busy bounds the "I'm busy"
 	// notices sent through response_url when work is full.
@@ -245,6 +259,12 @@ func NewServer(cfg Config, deps Deps) *Server {
 	s.deps.Minutes, s.mins = deps.Minutes, deps.Minutes
 	// The search index lives in the store, when the store has one.
 	search, _ := deps.Store.(MinutesSearch)
+	if search != nil {
+		// Every search surface shows only minutes the records service
+		// still serves (issue 28 §2).
+		remove, _ := deps.Store.(minutes.Remover)
+		search = minutes.ServedSearch{Index: search, Minutes: deps.Minutes, Remove: remove}
+	}
 	trail := newTrailWriter(deps.Store, dom, deps.Now, s.log)
 	if trail != nil {
 		acts.trail = trail.trail
@@ -254,21 +274,28 @@ func NewServer(cfg Config, deps Deps) *Server {
 	if deps.MinutesSearch == nil && search != nil {
 		deps.MinutesSearch = archiveSearch(search)
 	}
-	s.site = minutespage.New(deps.Minutes, minutespage.Options{OrgName: cfg.OrgName, Zone: dom.Zone(), Search: deps.MinutesSearch, Log: s.log})
+	s.public = newPublicGuard(cfg.Public, deps.Now, deps.Metrics, s.log)
+	s.site = minutespage.New(deps.Minutes, minutespage.Options{OrgName: cfg.OrgName, Zone: dom.Zone(), Search: deps.MinutesSearch, Log: s.log,
+		Doubtful: s.public.doubtfulContext, Now: deps.Now, ImageHosts: cfg.PublicImageHosts})
 	mins := &minutesUI{records: deps.Records, svc: deps.Minutes, search: search, pageSize: cfg.PageSize, now: deps.Now, say: say,
 		follow: &followUI{store: deps.Store, baseline: deps.Baseline, records: deps.Records, slack: deps.Slack, metrics: deps.Metrics,
 			adminsOnly: cfg.FollowAdminsOnly, defaults: cfg.FollowDefaults, digestDefault: cfg.DigestDefault, isAdmin: dom.IsAdmin, who: dom.Who, now: deps.Now, log: s.log, say: say, trail: trail}}
 	settings := &settingsUI{now: deps.Now, store: deps.Store, notify: cfg.Notify, log: s.log, say: say, trail: trail}
 	acts.steer = &steering{store: deps.Store, dom: dom, days: cfg.Workdays, now: deps.Now, log: s.log, say: say}
-	s.public = newPublicGuard(cfg.Public, deps.Now, deps.Metrics, s.log)
+	if deps.Calendar == nil {
+		deps.Calendar = calendar.New(deps.Records, calendar.Config{Minutes: deps.Minutes, Now: deps.Now})
+	}
+	s.deps.Calendar, s.cal, mins.cal = deps.Calendar, deps.Calendar, deps.Calendar
+	s.feeds = calendarfeed.New(deps.Calendar, s.log)
 	s.work, s.busy = newWorkSlots(cfg.MaxInFlight), newWorkSlots(busyNotices)
+	calUI := &calendarUI{cal: deps.Calendar, log: s.log}
 	s.home = &homeUI{dom: dom, acts: acts, mins: mins, slack: deps.Slack, metrics: deps.Metrics,
-		settings: settings, now: deps.Now, log: s.log, say: say}
+		settings: settings, calendar: calUI, now: deps.Now, log: s.log, say: say}
 	if trail != nil {
 		s.home.trail = trail.trail
 	}
 	s.unfurls = &unfurler{mins: mins, slack: deps.Slack, metrics: deps.Metrics, log: s.log}
-	s.clicks = &clicks{acts: acts, mins: mins, home: s.home, slack: deps.Slack, metrics: deps.Metrics, settings: settings,
+	s.clicks = &clicks{acts: acts, mins: mins, home: s.home, slack: deps.Slack, metrics: deps.Metrics, settings: settings, calendar: calUI,
 		post: s.postResponse, now: deps.Now, log: s.log, say: say, trail: trail}
 	s.cmds = map[string]func(context.Context, command) *reply{
 		"/actions":  acts.commandActions,
@@ -335,7 +362,11 @@ func recoverer(log *slog.Logger) func(http.Handler) http.Handler {
 					if v == http.ErrAbortHandler {
 						panic(v)
 					}
-					log.ErrorContext(r.Context(), "panic in handler", "panic", v, "path", r.URL.Path)
+					path := r.URL.Path
+					if strings.HasPrefix(path, "/calendar/u/") {
+						path = "/calendar/u/…" // a private feed's token is its key: never logged
+					}
+					log.ErrorContext(r.Context(), "panic in handler", "panic", v, "path", path)
 					http.Error(w, "internal error", http.StatusInternalServerError)
 				}
 			}()

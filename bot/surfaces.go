@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/recordsbot/recordsbot/actions"
+	"github.com/recordsbot/recordsbot/calendar"
 	"github.com/recordsbot/recordsbot/internal/clocktime"
 	"github.com/recordsbot/recordsbot/internal/metrics"
 	"github.com/recordsbot/recordsbot/minutes"
@@ -54,6 +55,8 @@ type minutesUI struct {
 	say      say
 	// follow answers /minutes follow, unfollow and following.
 	follow *followUI
+	// cal gives a meeting its "Add to calendar" link.
+	cal *calendar.Service
 }
 
 // followUI is /minutes follow, unfollow and following: which channels
@@ -98,6 +101,7 @@ type homeUI struct {
 	slack    SlackAPI
 	metrics  *metrics.Set
 	settings *settingsUI
+	calendar *calendarUI
 	now      func() time.Time
 	log      *slog.Logger
 	say      say
@@ -121,6 +125,7 @@ type clicks struct {
 	slack    SlackAPI
 	metrics  *metrics.Set
 	settings *settingsUI
+	calendar *calendarUI
 	post     func(ctx context.Context, responseURL string, msg any) error
 	now      func() time.Time
 	log      *slog.Logger

@@ -26,6 +26,7 @@ type Config struct {
 	MetricsAddr         string        `envconfig:"METRICS_ADDR" default:":9090" desc:"serve: host:port of the metrics listener (GET /metrics, for Prometheus), apart from PORT so that it is never published with the public routes; off turns it off"`
 	PublicURL           string        `envconfig:"PUBLIC_URL" desc:"the bot's public https URL; minutes links and unfurls use it"`
 	PublicMinutes       bool          `envconfig:"PUBLIC_MINUTES" default:"true" desc:"serve the public minutes pages: /minutes/{id}, the archive /minutes and its feed /minutes/feed.atom"`
+	PublicCalendar      bool          `envconfig:"PUBLIC_CALENDAR" default:"false" desc:"serve the public meeting calendars: /calendar.ics (every committee) and /calendar/{committee}.ics; people's private deadline calendars work without it"`
 	OrgName             string        `envconfig:"ORG_NAME" desc:"the organisation's name, shown on the public minutes pages, in print and in their feed"`
 	OrgLanguage         string        `envconfig:"ORG_LANGUAGE" default:"en" desc:"the language of channel posts, of public pages whose reader accepts none of the shipped languages, and of people whose Slack locale is not shipped: en, fr, de or es"`
 	AdminUserIDs        []string      `envconfig:"ADMIN_USER_IDS" desc:"comma-separated Slack user IDs who may change any action"`
@@ -54,6 +55,7 @@ type Config struct {
 	LogFormat           string        `envconfig:"LOG_FORMAT" default:"text" desc:"text or json"`
 	LogLevel            string        `envconfig:"LOG_LEVEL" default:"info" desc:"debug, info, warn or error"`
 	ShutdownGrace       time.Duration `envconfig:"SHUTDOWN_GRACE" default:"20s" desc:"how long a stopping server waits for in-flight work"`
+	PublicImageHosts    string        `envconfig:"PUBLIC_IMAGE_HOSTS" desc:"comma-separated https origins (https://images.example.org) whose images the public minutes pages may show; empty: images from other hosts are not loaded"`
 	TrustedProxies      string        `envconfig:"TRUSTED_PROXIES" desc:"comma-separated addresses or CIDRs of the reverse proxies (Ingress) in front of the bot; their X-Forwarded-For names the client the public pages' rate limit counts. Empty: each connection's own address"`
 	SandboxKeys         string        `envconfig:"SANDBOX_KEYS" desc:"sandbox: KEY=SCOPE+SCOPE,… (default: one full-scope key, printed)"`
 }

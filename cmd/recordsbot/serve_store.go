@@ -125,6 +125,17 @@ func (s *storeSlot) SearchMinutes(ctx context.Context, q store.MinutesQuery, off
 	return st.SearchMinutes(ctx, q, offset, limit)
 }
 
+// RemoveMinutes takes a meeting's minutes out of the search index, as a
+// search does for minutes the records service no longer serves
+// (minutes.Remover).
+func (s *storeSlot) RemoveMinutes(ctx context.Context, meetingID string) (bool, error) {
+	st, err := s.get()
+	if err != nil {
+		return false, err
+	}
+	return st.RemoveMinutes(ctx, meetingID)
+}
+
 // Ping is the store's health, as recordsbot_dependency_up{dependency="store"}
 // reports it.
 func (s *storeSlot) AppendAudit(ctx context.Context, e audit.Entry) (audit.Entry, error) {
@@ -238,6 +249,41 @@ var (
 	_ bot.AuditTrail    = (*storeSlot)(nil)
 	_ actions.Trail     = (*storeSlot)(nil)
 )
+
+// EventVersions implements calendar.Versions.
+func (s *storeSlot) EventVersions(ctx context.Context, fps map[string]string) (map[string]store.EventVersion, error) {
+	st, err := s.get()
+	if err != nil {
+		return nil, err
+	}
+	return st.EventVersions(ctx, fps)
+}
+
+// CalendarToken, SaveCalendarToken and CalendarTokenUser implement
+// calendar.Tokens.
+func (s *storeSlot) CalendarToken(ctx context.Context, userID string) (store.CalendarToken, bool, error) {
+	st, err := s.get()
+	if err != nil {
+		return store.CalendarToken{}, false, err
+	}
+	return st.CalendarToken(ctx, userID)
+}
+
+func (s *storeSlot) SaveCalendarToken(ctx context.Context, tok store.CalendarToken, replace bool) (store.CalendarToken, error) {
+	st, err := s.get()
+	if err != nil {
+		return store.CalendarToken{}, err
+	}
+	return st.SaveCalendarToken(ctx, tok, replace)
+}
+
+func (s *storeSlot) CalendarTokenUser(ctx context.Context, hash string) (string, bool, error) {
+	st, err := s.get()
+	if err != nil {
+		return "", false, err
+	}
+	return st.CalendarTokenUser(ctx, hash)
+}
 
 func (s *storeSlot) Snooze(ctx context.Context, userID, actionID, until string) error {
 	st, err := s.get()

@@ -15,6 +15,7 @@ import (
 	"github.com/recordsbot/recordsbot/apiclient"
 	"github.com/recordsbot/recordsbot/audit"
 	"github.com/recordsbot/recordsbot/bot"
+	"github.com/recordsbot/recordsbot/bot/minutespage"
 	"github.com/recordsbot/recordsbot/internal/clocktime"
 	"github.com/recordsbot/recordsbot/internal/lang"
 	"github.com/recordsbot/recordsbot/internal/workdays"
@@ -38,6 +39,7 @@ type settings struct {
 	metricsAddr   string // METRICS_ADDR; "" when off
 	publicURL     string
 	publicMinutes bool
+	publicCal     bool      // PUBLIC_CALENDAR
 	orgName       string    // ORG_NAME, trimmed
 	orgLanguage   lang.Lang // ORG_LANGUAGE; English when unset
 
@@ -62,6 +64,7 @@ type settings struct {
 	auditRetention     time.Duration // AUDIT_RETENTION_DAYS
 	databaseURL        string
 	trustedProxies     []netip.Prefix
+	publicImageHosts   []string // PUBLIC_IMAGE_HOSTS
 
 	logJSON       bool
 	logLevel      slog.Level
@@ -107,6 +110,7 @@ func parseSettings(c Config, sub string) (*settings, configErrors) {
 		metricsAddr:        strings.TrimSpace(c.MetricsAddr),
 		publicURL:          strings.TrimSpace(c.PublicURL),
 		publicMinutes:      c.PublicMinutes,
+		publicCal:          c.PublicCalendar,
 		orgName:            strings.TrimSpace(c.OrgName),
 		cacheTTL:           c.ActionsCacheTTL,
 		remindDays:         c.RemindDays,
@@ -272,6 +276,9 @@ func parseSettings(c Config, sub string) (*settings, configErrors) {
 	}
 	if s.trustedProxies, err = bot.ParseTrustedProxies(c.TrustedProxies); err != nil {
 		bad("TRUSTED_PROXIES", "%v", err)
+	}
+	if s.publicImageHosts, err = minutespage.ParseImageHosts(c.PublicImageHosts); err != nil {
+		bad("PUBLIC_IMAGE_HOSTS", "%v", err)
 	}
 	if s.shutdownGrace < 0 {
 		bad("SHUTDOWN_GRACE", "must not be negative, got %s", s.shutdownGrace)
