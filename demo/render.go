@@ -104,6 +104,9 @@ var emoji = map[string]string{
 	"wave":                   "👋",
 	"white_check_mark":       "✅",
 	"zipper_mouth_face":      "🤐",
+	"zzz":                    "💤",
+	"palm_tree":              "🌴",
+	"calendar":               "📆",
 }
 
 // decodeEntities undoes mrkdwn escaping. Slack decodes exactly these three.
