@@ -107,7 +107,6 @@ var emoji = map[string]string{
 	"zipper_mouth_face":      "🤐",
 	"zzz":                    "💤",
 	"palm_tree":              "🌴",
-	"calendar":               "📆",
 }
 
 // decodeEntities undoes mrkdwn escaping. Slack decodes exactly these three.
