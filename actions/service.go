@@ -142,6 +142,13 @@ func (s *Service) List(ctx context.Context, st apiclient.Status) (*apiclient.Act
 	return s.list.get(ctx, st)
 }
 
+// Find returns action id as SetStatus finds it (the shared list, then
+// the other statuses); found is false when the records have no such
+// action. Errors: apiclient's.
+func (s *Service) Find(ctx context.Context, id string) (a apiclient.Action, found bool, err error) {
+	return s.list.find(ctx, id)
+}
+
 // Due says where a stands against its deadline for a reader in zone
 // reader (nil: the organisation's) now, with a window of days; see Due.
 func (s *Service) Due(a *apiclient.Action, now time.Time, reader *time.Location, days int) DueStatus {

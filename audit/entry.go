@@ -154,6 +154,22 @@ func SurfaceOf(ctx context.Context) Surface {
 	return s
 }
 
+type actorKey struct{}
+
+// WithActor returns ctx saying the person asking is Slack user id: the
+// edge sets it once per request, so code that records a change deep in a
+// surface (a follow's choices, a setting) names who asked without being
+// handed it.
+func WithActor(ctx context.Context, id string) context.Context {
+	return context.WithValue(ctx, actorKey{}, id)
+}
+
+// ActorOf returns the Slack user ID ctx carries (WithActor), or "".
+func ActorOf(ctx context.Context) string {
+	id, _ := ctx.Value(actorKey{}).(string)
+	return id
+}
+
 // New returns an entry of kind on target by actor at now, with the
 // surface and request id ctx carries.
 func New(ctx context.Context, now time.Time, actor string, kind Kind, target string) Entry {

@@ -1,5 +1,86 @@
 package blocks
 
+import (
+	"strings"
+	"time"
+
+	"github.com/slack-go/slack"
+
+	"github.com/recordsbot/recordsbot/internal/lang"
+)
+
+// AuditLine is one entry of the audit trail as a reader sees it (see
+// package audit): plain values, escaped here.
+type AuditLine struct {
+	At       time.Time
+	Actor    string // Slack user ID; "" for recordsbot's own entries
+	Surface  string // audit.Surface
+	Kind     string // audit.Kind
+	Target   string
+	From, To string
+	Outcome  string
+}
+
 // MsgNotRecorded is what a person reads when their change could not be
 // written to the audit trail (the database is down): it was not made.
-const MsgNotRecorded = ":warning: I couldn't record this change in the audit trail (my database is unavailable right now), so I didn't make it: nothing was changed. Please try again in a few minutes."
+func MsgNotRecorded(l lang.Lang) string { return l.T("audit.not_recorded") }
+
+// History builds /actions history's answer: the trail of action id,
+// titled with title (record text, escaped here; "" when the action is no
+// longer in the records), oldest first, each line as auditText writes it;
+// or a line saying nothing was recorded. Lines that do not fit Slack's
+// section limit are left off the oldest end, and the foot says so.
+func History(l lang.Lang, id, title string, lines []AuditLine) Message {
+	name := "`" + Escape(id) + "`"
+	if title != "" {
+		name = "*" + Escape(title) + "* (" + name + ")"
+	}
+	head := l.F("audit.history.title", "action", name)
+	body := l.T("audit.history.empty")
+	if len(lines) > 0 {
+		body = auditLines(l, lines, true)
+	}
+	blocks := []slack.Block{section(truncateMrkdwn(head, MaxSectionText)), section(body), contextLine(l.T("audit.history.foot"))}
+	return Message{Text: truncateMrkdwn(head, MaxSectionText), Blocks: blocks}
+}
+
+// auditLines writes lines, one a line, within a section's limit: when
+// they do not all fit, the newest are kept (oldestFirst: the lines are
+// oldest first, so the first are dropped).
+func auditLines(l lang.Lang, lines []AuditLine, oldestFirst bool) string {
+	out := make([]string, 0, len(lines))
+	size := 0
+	for i := range lines {
+		j := i
+		if oldestFirst {
+			j = len(lines) - 1 - i
+		}
+		s := auditText(l, lines[j])
+		if size+runes(s)+1 > MaxSectionText {
+			break
+		}
+		size += runes(s) + 1
+		out = append(out, s)
+	}
+	if oldestFirst {
+		for i, j := 0, len(out)-1; i < j; i, j = i+1, j-1 {
+			out[i], out[j] = out[j], out[i]
+		}
+	}
+	return strings.Join(out, "\n")
+}
+
+// auditText is one entry: when (in the reader's time zone), who, what
+// changed from what to what, where, and how it ended.
+func auditText(l lang.Lang, a AuditLine) string {
+	who := l.T("audit.by_recordsbot")
+	if a.Actor != "" {
+		who = "<@" + Escape(a.Actor) + ">"
+	}
+	change := "`" + Escape(a.Kind) + "` " + Escape(oneLine(a.Target))
+	if a.From != "" || a.To != "" {
+		change += ": " + Escape(oneLine(a.From)) + " → " + Escape(oneLine(a.To))
+	}
+	return l.F("audit.line", "time", Date(a.At, true), "who", who, "change", change,
+		"surface", l.T(lang.Key("audit.surface."+a.Surface)), "outcome", Escape(a.Outcome))
+}

@@ -202,6 +202,12 @@ type HomeView struct {
 	// Search adds a "Search minutes" button (ActionHomeSearch) under the
 	// latest minutes' header: set when the bot has a search index.
 	Search bool
+	// Calendar, when set, adds the Calendar section (HomeCalendar) after
+	// Notifications.
+	Calendar *HomeCalendar
+	// RecentChanges, when set (admins), adds the audit trail's latest
+	// changes before the help line (blocks/home_audit.go).
+	RecentChanges *RecentChanges
 }
 
 // Reminder is one DM listing a user's overdue and due-soon actions.
@@ -210,4 +216,20 @@ type Reminder struct {
 	Overdue []ActionRow
 	DueSoon []ActionRow
 	Days    int // the due-soon window in days
+	// Weekly marks the weekly summary (a person's weekly cadence).
+	Weekly bool
+	// Away, when set, makes it the one DM after time away.
+	Away *AwayCatchUp
+}
+
+// AwayCatchUp is what the DM after time away adds to a reminder.
+type AwayCatchUp struct {
+	// Since is when they said they were away, in their zone.
+	Since time.Time
+	// Assigned are the actions assigned to them meanwhile (their
+	// assignment DMs were held), listed first.
+	Assigned []ActionRow
+	// BecameOverdue counts the overdue rows whose deadline passed while
+	// they were away.
+	BecameOverdue int
 }

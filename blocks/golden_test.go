@@ -220,6 +220,11 @@ func TestGolden(t *testing.T) {
 		{"home_settings_unavailable", Home(HomeView{User: "U0123ABCD", Notifications: &NotificationSettings{
 			Unavailable: ":warning: I can't reach my database right now, so your notification settings can't be shown or changed. Try again in a few minutes.",
 		}})},
+		{"home_calendar_get", Home(HomeView{User: "U0123ABCD", Calendar: &HomeCalendar{Public: "https://bot.example.org/calendar.ics"}})},
+		{"home_calendar_link", Home(HomeView{User: "U0123ABCD", Calendar: &HomeCalendar{
+			Private: "https://bot.example.org/calendar/u/abcdefghijklmnopqrstuvwxyz234567abcdefghijklmnopqrst.ics",
+			Note:    ":white_check_mark: Here is your calendar link. Paste it into your calendar application as a subscription.",
+		}})},
 		{"unfurl", UnfurlMinutes(draft)},
 	}
 	for _, tc := range cases {

@@ -27,7 +27,8 @@ const (
 // MoreOffset > 0; then a divider, "Latest minutes" with one compact section
 // per committee (at most 20; a "Read" link only for safe http(s) URLs),
 // preceded by a "Search minutes" button (ActionHomeSearch) when v.Search,
-// the Notifications section when v.Notifications is set, a divider and a
+// the Notifications section when v.Notifications is set, the Calendar
+// section (homeCalendarBlocks) when v.Calendar is, a divider and a
 // line of help on the commands.
 //
 // v.User is not shown: the caller publishes the view to that user.
@@ -66,6 +67,10 @@ func Home(v HomeView) slack.HomeTabViewRequest {
 	if v.Notifications != nil {
 		after = append(after, settingsBlocks(*v.Notifications)...)
 	}
+	if v.Calendar != nil {
+		after = append(after, homeCalendarBlocks(*v.Calendar)...)
+	}
+	after = append(after, recentChangesBlocks(v.RecentChanges)...) // blocks/home_audit.go
 	after = append(after, slack.NewDividerBlock(), contextLine(homeHelp))
 
 	pos := position(l.Offset, len(l.Rows), total)

@@ -23,6 +23,17 @@ func reminderSummary(r Reminder, bold bool) string {
 		window = "within " + words.Count(r.Days, "day", "days")
 	}
 	overdue, due := len(r.Overdue), len(r.DueSoon)
+	if r.Away != nil {
+		s := fmt.Sprintf("Welcome back. Since %s, %s assigned to you and %s overdue.", r.Away.Since.Format("Mon 2 Jan"),
+			b(words.Count(len(r.Away.Assigned), "action was", "actions were")), b(words.Count(r.Away.BecameOverdue, "action became", "actions became")))
+		if overdue+due > 0 {
+			s += fmt.Sprintf(" In all, %s overdue and %s due %s.", b(fmt.Sprint(overdue)), b(fmt.Sprint(due)), window)
+		}
+		return s
+	}
+	if r.Weekly {
+		window = "within the next week"
+	}
 	switch {
 	case overdue > 0 && due > 0:
 		return fmt.Sprintf("You have %s and %s due %s.", b(words.Count(overdue, "overdue action", "overdue actions")), b(fmt.Sprint(due)), window)
@@ -43,10 +54,18 @@ func reminderSummary(r Reminder, bold bool) string {
 // with NotifyReminders), so nobody gets a DM they cannot turn off.
 func ReminderMessage(r Reminder) Message {
 	fallback := reminderSummary(r, false)
+	title := ":alarm_clock: Action reminder"
+	switch {
+	case r.Away != nil:
+		title = ":wave: While you were away"
+	case r.Weekly:
+		title = ":spiral_calendar_pad: Your week's actions"
+	}
 	blocks := []slack.Block{
-		header(":alarm_clock: Action reminder"),
+		header(title),
 		section(reminderSummary(r, true)),
 	}
+	assigned := awayRows(r)
 	more := contextLine(fmt.Sprintf("…and %d more — use `/actions` to see them all", len(r.Overdue)+len(r.DueSoon)))
 	stop := NotifyButtons(NotifyReminders)
 	// Two labels, the closing line and the buttons are always kept free.
@@ -59,6 +78,7 @@ func ReminderMessage(r Reminder) Message {
 		label string
 		rows  []ActionRow
 	}{
+		{"*Assigned while you were away*", assigned},
 		{"*Overdue*", r.Overdue},
 		{"*Due soon*", r.DueSoon},
 	} {
@@ -95,6 +115,7 @@ func ReminderText(r Reminder) string {
 		label string
 		rows  []ActionRow
 	}{
+		{"Assigned while you were away", awayRows(r)},
 		{"Overdue", r.Overdue},
 		{"Due soon", r.DueSoon},
 	} {
@@ -140,4 +161,13 @@ func reminderTextRow(r ActionRow) string {
 		line += " [" + oneLine(r.ID) + "]"
 	}
 	return line
+}
+
+// awayRows is the rows assigned while away, none for a reminder that is
+// not a catch-up.
+func awayRows(r Reminder) []ActionRow {
+	if r.Away == nil {
+		return nil
+	}
+	return r.Away.Assigned
 }

@@ -3,10 +3,15 @@ package bot
 import (
 	"context"
 	"log/slog"
+	"strings"
 	"time"
 
 	"github.com/recordsbot/recordsbot/actions"
 	"github.com/recordsbot/recordsbot/audit"
+	"github.com/recordsbot/recordsbot/blocks"
+	"github.com/recordsbot/recordsbot/internal/clocktime"
+	"github.com/recordsbot/recordsbot/internal/lang"
+	"github.com/recordsbot/recordsbot/store"
 )
 
 // AuditTrail is the audit trail (package audit) as the bot writes and
@@ -60,6 +65,9 @@ func (w *trailWriter) record(ctx context.Context, c change) error {
 	if w == nil {
 		return nil
 	}
+	if c.actor == "" {
+		c.actor = audit.ActorOf(ctx)
+	}
 	e := audit.New(ctx, w.now(), c.actor, c.kind, c.target)
 	if me, ok := w.dom.Known(c.actor); ok {
 		e.ActorRecords = me.RecordsName()
@@ -73,6 +81,104 @@ func (w *trailWriter) record(ctx context.Context, c change) error {
 		w.log.ErrorContext(ctx, "audit: entry not recorded", "kind", c.kind, "target", c.target, "error", err)
 	}
 	return err
+}
+
+// auditedStore is the bot's Store recording every change made through
+// it, by the person and on the surface the request's context names
+// (audit.WithActor, audit.WithSurface, set once at the edge): a follow,
+// an unfollow, a follow's choice, a digest schedule, a person's settings.
+// Wrapping the Store, rather than calling the trail beside each change,
+// keeps the follow and settings code as it is and misses none of its
+// paths. A change that did not happen (an error, nothing to unfollow)
+// records nothing.
+type auditedStore struct {
+	Store
+	w *trailWriter
+}
+
+// auditStore wraps st when there is a trail to write.
+func auditStore(st Store, w *trailWriter) Store {
+	if w == nil {
+		return st
+	}
+	return auditedStore{Store: st, w: w}
+}
+
+// followTarget names a follow in the trail.
+func followTarget(channelID, committeeKey string) string { return channelID + "/" + committeeKey }
+
+func (s auditedStore) Follow(ctx context.Context, f store.Follow) (bool, error) {
+	existed, err := s.Store.Follow(ctx, f)
+	if err == nil && !existed {
+		_ = s.w.record(ctx, change{kind: audit.Follow, target: followTarget(f.ChannelID, f.CommitteeKey), to: f.Committee})
+	}
+	return existed, err
+}
+
+func (s auditedStore) Unfollow(ctx context.Context, channelID, committeeKey string) (bool, error) {
+	existed, err := s.Store.Unfollow(ctx, channelID, committeeKey)
+	if err == nil && existed {
+		_ = s.w.record(ctx, change{kind: audit.Unfollow, target: followTarget(channelID, committeeKey)})
+	}
+	return existed, err
+}
+
+func (s auditedStore) SetFollowChoice(ctx context.Context, channelID, committeeKey, what string, on bool) (bool, error) {
+	found, err := s.Store.SetFollowChoice(ctx, channelID, committeeKey, what, on)
+	if err == nil && found {
+		_ = s.w.record(ctx, change{kind: audit.FollowChoice, target: followTarget(channelID, committeeKey),
+			from: what + " " + onOff(!on), to: what + " " + onOff(on)})
+	}
+	return found, err
+}
+
+func (s auditedStore) SetDigestChoice(ctx context.Context, channelID, committeeKey string, schedule *clocktime.Weekly, mentions bool) error {
+	err := s.Store.SetDigestChoice(ctx, channelID, committeeKey, schedule, mentions)
+	if err == nil {
+		to := "the organisation's default"
+		if schedule != nil {
+			to = schedule.String()
+		}
+		if mentions {
+			to += ", mentions"
+		}
+		_ = s.w.record(ctx, change{kind: audit.DigestSchedule, target: followTarget(channelID, committeeKey), to: to})
+	}
+	return err
+}
+
+func (s auditedStore) ChangeSettings(ctx context.Context, userID string, set store.Settings) error {
+	err := s.Store.ChangeSettings(ctx, userID, set)
+	if err == nil {
+		_ = s.w.record(ctx, change{kind: audit.Settings, target: userID, to: settingsText(set)})
+	}
+	return err
+}
+
+// settingsText is the fields a settings change sets, as the trail says
+// them: "remind=off remind_at=08:30".
+func settingsText(set store.Settings) string {
+	var parts []string
+	if set.RemindEnabled != nil {
+		parts = append(parts, "remind="+onOff(*set.RemindEnabled))
+	}
+	if !set.RemindAt.IsZero() {
+		parts = append(parts, "remind_at="+set.RemindAt.String())
+	}
+	if set.WeekdaysOnly != nil {
+		parts = append(parts, "weekdays_only="+onOff(*set.WeekdaysOnly))
+	}
+	if set.AssignDMs != nil {
+		parts = append(parts, "assign_dms="+onOff(*set.AssignDMs))
+	}
+	return strings.Join(parts, " ")
+}
+
+func onOff(on bool) string {
+	if on {
+		return "on"
+	}
+	return "off"
 }
 
 // clickSurface is where a status button was clicked: the Home tab; a
@@ -90,4 +196,48 @@ func clickSurface(in *interaction, pageCtx string) audit.Surface {
 		return audit.Reminder
 	}
 	return audit.Reply
+}
+
+// historyLimit is how many of an action's latest entries /actions history
+// shows; Slack's section limit may show fewer (blocks.History).
+const historyLimit = 50
+
+// history answers /actions history <id>: the action's audit trail, for
+// whoever may see the action (the visibility rule, actions.Service.
+// CanSee); an action the records no longer hold, only for those who may
+// see anyone's. Someone who may not see it is told so in the words used
+// for an action that does not exist, so its existence is not given away.
+func (u *actionsUI) history(ctx context.Context, caller, id string) *reply {
+	l := lang.English // the bot has no reader's language yet
+	if u.trail == nil {
+		return notice(msgStoreNotSet)
+	}
+	me, meErr := u.dom.Who(ctx, caller)
+	a, found, err := u.dom.Find(ctx, id)
+	if err != nil {
+		return notice(u.say(ctx, "action history", err))
+	}
+	if !u.dom.CanSeeOthers(me) && !(found && u.dom.CanSee(me, a.Assignee)) {
+		if meErr != nil && !me.Mapped() {
+			u.log.WarnContext(ctx, "action history: actor lookup failed", "error", meErr)
+			return notice(msgProfileUnknown)
+		}
+		return notice(l.F("audit.history.unseen", "id", blocks.Escape(id)))
+	}
+	es, err := u.trail.AuditOf(ctx, id, historyLimit)
+	if err != nil {
+		u.say(ctx, "action history", err) // logged, and counted as a store outage
+		return notice(l.T("audit.history.down"))
+	}
+	return ephemeral(blocks.History(l, id, a.Title, auditLines(es)))
+}
+
+// auditLines are entries as the blocks show them.
+func auditLines(es []audit.Entry) []blocks.AuditLine {
+	out := make([]blocks.AuditLine, 0, len(es))
+	for _, e := range es {
+		out = append(out, blocks.AuditLine{At: e.Time, Actor: e.Actor, Surface: string(e.Surface), Kind: string(e.Kind),
+			Target: e.Target, From: e.From, To: e.To, Outcome: string(e.Outcome)})
+	}
+	return out
 }

@@ -11,6 +11,8 @@ import (
 	"github.com/recordsbot/recordsbot/apiclient/recordstest"
 	"github.com/recordsbot/recordsbot/audit"
 	"github.com/recordsbot/recordsbot/blocks"
+	"github.com/recordsbot/recordsbot/internal/lang"
+	"github.com/recordsbot/recordsbot/internal/slackapi/slacktest"
 	"github.com/recordsbot/recordsbot/store"
 )
 
@@ -88,7 +90,7 @@ func TestAuditStoreDownRefusesTheChange(t *testing.T) {
 		require.NoError(t, st.Close())
 
 		m, _ := h.slash(alice, "/actions", "complete "+a.ID)
-		assert.Equal(t, blocks.MsgNotRecorded, m.Text, "the person is told the change could not be recorded")
+		assert.Equal(t, blocks.MsgNotRecorded(lang.English), m.Text, "the person is told the change could not be recorded")
 		assert.Zero(t, h.records.Count(http.MethodPut, "/actions/"), "nothing is sent to the records service")
 		got, _ := h.records.Action(a.ID)
 		assert.Equal(t, a.Status, got.Status)
@@ -112,5 +114,98 @@ func TestAuditRecordsRefusedAnswers(t *testing.T) {
 			alice.ID + " command action.status " + a.Status + "→complete requested",
 			alice.ID + " command action.status " + a.Status + "→complete refused: records service refused (HTTP 422)",
 		}, trailOf(t, st, a.ID))
+	})
+}
+
+func TestAuditRecordsEveryKindOfChangeOnce(t *testing.T) {
+	t.Parallel()
+	onEachStore(t, func(t *testing.T, st *store.Store) {
+		h := newAuditHarness(t, st)
+		alice := h.person("alice")
+		const general = "C0GENERAL"
+		follow := general + "/finance"
+
+		h.minutesIn(alice, general, "general", "follow finance")
+		list := h.minutesIn(alice, general, "general", "following")
+		h.tick(alice, list, "finance", store.HearDrafts, store.HearApprovals, store.HearBriefs)
+		h.minutesIn(alice, general, "general", "follow finance digest tue 10:00 mentions")
+		h.minutesIn(alice, general, "general", "unfollow finance")
+		assert.Equal(t, []string{
+			alice.ID + " command follow →Finance done",
+			alice.ID + " reply follow.choice digest on→digest off done",
+			alice.ID + " command digest.schedule →tue 10:00, mentions done",
+			alice.ID + " command follow.choice digest off→digest on done",
+			alice.ID + " command unfollow → done",
+		}, trailOf(t, st, follow))
+
+		view := h.openHome(t, "Ev_audit_settings", alice)
+		h.clickHome(t, alice, view, blocks.ActionSettingsRemind, "off")
+		assert.Equal(t, []string{alice.ID + " home settings →remind=off done"}, trailOf(t, st, alice.ID))
+
+		m, _ := h.slash(alice, "/minutes", "")
+		h.clickEphemeral(alice, m, "minutes:share", "")
+		page, _, err := st.AuditPage(t.Context(), 0, 1)
+		require.NoError(t, err)
+		require.Len(t, page, 1)
+		assert.Equal(t, audit.MinutesShare, page[0].Kind)
+		assert.Equal(t, alice.ID, page[0].Actor)
+		assert.Equal(t, audit.Reply, page[0].Surface)
+		assert.Equal(t, general, page[0].To)
+
+		_, err = st.VerifyAudit(t.Context())
+		require.NoError(t, err)
+	})
+}
+
+func TestAuditHistoryObeysVisibility(t *testing.T) {
+	t.Parallel()
+	onEachStore(t, func(t *testing.T, st *store.Store) {
+		h := newAuditHarness(t, st, withAdmins("U0ADMIN"))
+		h.addUser(slacktest.User{ID: "U0ADMIN", Name: "admin", RealName: "Ada Admin", Email: "ada@admin.example"})
+		alice, bob, admin := h.person("alice"), h.person("bob"), h.users["U0ADMIN"]
+		a := h.openActionsOf(alice.Email)[0]
+		h.slash(alice, "/actions", "complete "+a.ID)
+
+		for _, who := range []slacktest.User{alice, admin} {
+			m, _ := h.slash(who, "/actions", "history "+a.ID)
+			s := m.all()
+			assert.Contains(t, s, "History of *", "%s sees the trail", who.Name)
+			assert.Contains(t, s, "<@"+alice.ID+"> · `action.status` "+a.ID+": "+a.Status+" → complete · command · _done_")
+		}
+		m, _ := h.slash(bob, "/actions", "history "+a.ID)
+		assert.Contains(t, m.Text, "isn't one of the actions you may see", "bob may not see alice's action (ACTIONS_VISIBILITY own)")
+		assert.NotContains(t, m.all(), "action.status")
+		m, _ = h.slash(bob, "/actions", "history A-NOPE")
+		assert.Contains(t, m.Text, "isn't one of the actions you may see", "an unknown action reads the same")
+		m, _ = h.slash(bob, "/actions", "history")
+		assert.Contains(t, m.all(), "needs the action's ID")
+	})
+}
+
+func TestAuditRecentChangesOnTheHomeTabOfAdmins(t *testing.T) {
+	t.Parallel()
+	onEachStore(t, func(t *testing.T, st *store.Store) {
+		h := newAuditHarness(t, st, withAdmins("U0ADMIN"))
+		h.addUser(slacktest.User{ID: "U0ADMIN", Name: "admin", RealName: "Ada Admin", Email: "ada@admin.example"})
+		alice, admin := h.person("alice"), h.users["U0ADMIN"]
+		open := h.openActionsOf(alice.Email)
+		require.GreaterOrEqual(t, len(open), 3)
+		for _, a := range open[:3] {
+			h.slash(alice, "/actions", "complete "+a.ID)
+			h.slash(alice, "/actions", "reopen "+a.ID)
+		} // 12 entries: a page and a bit
+
+		view := h.openHome(t, "Ev_audit_alice", alice)
+		assert.NotContains(t, view.all(), "Recent changes", "not for members")
+
+		view = h.openHome(t, "Ev_audit_admin", admin)
+		s := view.all()
+		assert.Contains(t, s, "Recent changes")
+		assert.Contains(t, s, open[2].ID+": complete → open · command · _done_", "the newest first")
+		assert.NotContains(t, s, open[0].ID+": "+open[0].Status+" → complete · command · _requested_", "the oldest is on the next page")
+		h.clickHome(t, admin, view, blocks.ActionAuditMore, "")
+		s = h.homeView(t, admin).all()
+		assert.Contains(t, s, open[0].ID+": "+open[0].Status+" → complete · command · _requested_")
+		assert.NotContains(t, s, "Older changes", "the last page")
 	})
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/recordsbot/recordsbot/actions"
 	"github.com/recordsbot/recordsbot/apiclient"
 	"github.com/recordsbot/recordsbot/blocks"
+	"github.com/recordsbot/recordsbot/internal/lang"
 	"github.com/recordsbot/recordsbot/minutes"
 )
 
@@ -32,6 +33,9 @@ type actionsQuery struct {
 	// A status change (/actions complete <id>); not carried in paging.
 	verb   apiclient.Status
 	target string
+	// history is the action whose audit trail /actions history <id>
+	// asks for.
+	history string
 }
 
 // verbs are the words /actions accepts for status changes.
@@ -55,6 +59,13 @@ func parseActionsText(t commandText) (q actionsQuery, note string, ok bool) {
 	first := strings.ToLower(fields[0].Text)
 	if first == "help" || first == "?" {
 		return q, "", false
+	}
+	if first == "history" {
+		q.history = strings.Trim(commandText{Plain: strings.TrimSpace(t.Plain[len(fields[0].Text):]), Words: fields[1:]}.argument(), "`'\"")
+		if q.history == "" {
+			return q, lang.English.T("audit.history.usage"), false
+		}
+		return q, "", true
 	}
 	if st, isVerb := verbs[first]; isVerb {
 		id := strings.Trim(commandText{Plain: strings.TrimSpace(t.Plain[len(fields[0].Text):]), Words: fields[1:]}.argument(), "`'\"")
@@ -115,6 +126,9 @@ func (u *actionsUI) commandActions(ctx context.Context, cmd command) *reply {
 	}
 	if q.verb != "" {
 		return u.commandSetStatus(ctx, cmd.UserID, q.target, q.verb)
+	}
+	if q.history != "" {
+		return u.history(ctx, cmd.UserID, q.history) // bot/audit.go
 	}
 	return u.listReply(ctx, cmd.UserID, q)
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/slack-go/slack"
 
 	"github.com/recordsbot/recordsbot/apiclient"
+	"github.com/recordsbot/recordsbot/audit"
 	"github.com/recordsbot/recordsbot/blocks"
 	"github.com/recordsbot/recordsbot/internal/jsonappend"
 	"github.com/recordsbot/recordsbot/internal/metrics"
@@ -156,6 +157,8 @@ func (s *Server) dispatchSlash(ctx context.Context, sc slack.SlashCommand) ack {
 		s.deps.Metrics.Request(metrics.Command, cmd.Name, "busy")
 		return notice(msgBusy)
 	}
+	// Who asks, and from where, for the audit trail of what it changes.
+	ctx = audit.WithActor(audit.WithSurface(ctx, audit.Command), cmd.UserID)
 	work := func(ctx context.Context) *reply { return handler(ctx, cmd) }
 	r := s.withBudget(ctx, release, work, func(ctx context.Context, r *reply) {
 		if err := s.postResponse(ctx, cmd.ResponseURL, r); err != nil {

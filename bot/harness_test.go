@@ -19,6 +19,7 @@ import (
 	"github.com/recordsbot/recordsbot/actions"
 	"github.com/recordsbot/recordsbot/apiclient/recordstest"
 	"github.com/recordsbot/recordsbot/bot"
+	"github.com/recordsbot/recordsbot/calendar"
 	"github.com/recordsbot/recordsbot/internal/metrics"
 	"github.com/recordsbot/recordsbot/internal/slackapi/slacktest"
 	"github.com/recordsbot/recordsbot/internal/testworld"
@@ -49,6 +50,9 @@ type harness struct {
 	world *testworld.World
 	// ledger is the store the reminder job's runs share (jobStore).
 	ledger *store.Store
+	// calendar is the calendar domain the bot was handed (withCalendar);
+	// nil for the bot's default.
+	calendar *calendar.Service
 	// actions is the action domain the bot was handed, which the jobs
 	// run by the harness share, as cmd's run hands its one to each.
 	actions *actions.Service
@@ -72,10 +76,23 @@ func (h *harness) jobStore() *store.Store {
 // once and hands to the bot. data is nil in rebuild (the world has
 // started by then).
 type harnessSetup struct {
-	cfg     *bot.Config
-	actions *actions.Config
-	minutes *minutes.Config
-	data    *recordstest.Dataset
+	cfg      *bot.Config
+	actions  *actions.Config
+	minutes  *minutes.Config
+	data     *recordstest.Dataset
+	calendar *calendarSetup
+}
+
+// calendarSetup is the calendar domain a harness bot gets: built, as cmd
+// builds it, over the records client, the minutes and actions domains,
+// when on.
+type calendarSetup struct {
+	on  bool
+	cfg calendar.Config
+	// tokens, when set, turns the private feeds on with it and a test key.
+	tokens calendar.Tokens
+	// built is the service handed to the bot.
+	built *calendar.Service
 }
 
 type harnessOption func(harnessSetup)
@@ -139,8 +156,9 @@ func newHarnessDeps(t *testing.T, deps bot.Deps, opts ...harnessOption) *harness
 	}
 	mcfg := testMinutesConfig()
 	var acfg actions.Config
+	var ccfg calendarSetup
 	for _, o := range opts {
-		o(harnessSetup{&cfg, &acfg, &mcfg, &data})
+		o(harnessSetup{&cfg, &acfg, &mcfg, &data, &ccfg})
 	}
 	h := &harness{t: t, now: now, data: data, minutes: mcfg, users: map[string]slacktest.User{}}
 	// Erin is a Slack guest (testworld.GuestID).
@@ -165,6 +183,17 @@ func newHarnessDeps(t *testing.T, deps bot.Deps, opts ...harnessOption) *harness
 	deps = testbot.Wire(t, w, acfg, deps)
 	h.actions = deps.Actions
 	deps.Logger, deps.Minutes = testLogger(t), minutes.New(deps.Records, mcfg)
+	if ccfg.on {
+		ccfg.cfg.Minutes = deps.Minutes
+		if ccfg.cfg.Now == nil {
+			ccfg.cfg.Now = deps.Now
+		}
+		deps.Calendar = calendar.New(deps.Records, ccfg.cfg)
+		if ccfg.tokens != nil {
+			deps.Calendar.EnablePrivate(calendar.Private{Key: []byte("test calendar key"), Tokens: ccfg.tokens, Actions: deps.Actions})
+		}
+		h.calendar = deps.Calendar
+	}
 	b := testbot.Start(t, w, cfg, deps)
 	h.bot, h.http, h.send = b.Server, b.HTTP, b.Send
 	h.send.Now = deps.Now

@@ -26,9 +26,15 @@ type homeState struct {
 	// settingsNote is shown atop the Notifications section: the answer
 	// to a change of settings.
 	settingsNote string
+	// calendarNote is shown atop the Calendar section: the answer to its
+	// buttons.
+	calendarNote string
 	// hash is that of the Home tab version a click came from, "" for a
 	// publish no click asked for.
 	hash string
+	// auditBefore is the cursor of the Recent changes page shown (admins;
+	// bot/home_audit.go); 0: the newest.
+	auditBefore int64
 }
 
 func (h *homeUI) publishHomeLogged(ctx context.Context, user string, st homeState) {
@@ -140,5 +146,7 @@ func (h *homeUI) build(ctx context.Context, user string, st homeState) slack.Hom
 	}
 	v.Notifications = h.settings.homeNotifications(ctx, user, st.settingsNote)
 	v.Search = h.mins.search != nil
+	v.Calendar = h.calendar.homeSection(ctx, user, st.calendarNote)
+	v.RecentChanges = h.recentChanges(ctx, me, st.auditBefore) // bot/home_audit.go
 	return blocks.Home(v)
 }

@@ -122,6 +122,8 @@ func (s *Server) dispatchInteraction(ctx context.Context, payload []byte) ack {
 		value = act.SelectedOption.Value
 	}
 	actionID := act.ActionID
+	// Who clicked, and where, for the audit trail of what it changes.
+	ctx = audit.WithActor(audit.WithSurface(ctx, clickSurface(&in, "")), in.User.ID)
 	release, ok := s.admit(ctx, metrics.Interaction)
 	if !ok {
 		s.deps.Metrics.Request(metrics.Interaction, metricActionID(actionID), "busy")
@@ -147,7 +149,8 @@ func metricActionID(id string) string {
 		id == blocks.ActionMeetingMinutes, id == blocks.ActionMeetingActions, id == blocks.ActionMinutesShare, id == blocks.ActionOpenLink, id == blocks.ActionHomeMore, id == blocks.ActionSearchMore, id == blocks.ActionHomeSearch,
 		id == blocks.ActionSettingsRemind, id == blocks.ActionSettingsRemindAt, id == blocks.ActionSettingsWeekdays,
 		id == blocks.ActionSettingsAssignDMs, id == blocks.ActionNotifyStop, id == blocks.ActionNotifySettings,
-		id == blocks.ActionFollowChoices, id == blocks.ActionDigestMine:
+		id == blocks.ActionFollowChoices, id == blocks.ActionDigestMine, id == blocks.ActionAuditMore,
+		id == blocks.ActionCalendarGet, id == blocks.ActionCalendarReset:
 		return id
 	}
 	return "unknown"
@@ -203,12 +206,16 @@ func (c *clicks) click(ctx context.Context, in *interaction, actionID, value str
 		c.clickSearchMore(ctx, in, value)
 	case actionID == blocks.ActionHomeSearch:
 		c.openSearchModal(ctx, in)
+	case actionID == blocks.ActionAuditMore:
+		c.clickAuditMore(ctx, in, value)
 	case actionID == blocks.ActionHomeMore:
 		offset, _ := strconv.Atoi(value)
 		c.answerOnHome(ctx, in, homeState{offset: offset})
 	case actionID == blocks.ActionSettingsRemind, actionID == blocks.ActionSettingsRemindAt,
 		actionID == blocks.ActionSettingsWeekdays, actionID == blocks.ActionSettingsAssignDMs:
 		c.clickSetting(ctx, in, actionID, value)
+	case actionID == blocks.ActionCalendarGet, actionID == blocks.ActionCalendarReset:
+		c.clickCalendar(ctx, in, actionID == blocks.ActionCalendarReset)
 	case actionID == blocks.ActionNotifyStop:
 		c.clickNotifyStop(ctx, in, value)
 	case actionID == blocks.ActionNotifySettings:
@@ -393,10 +400,13 @@ func (c *clicks) clickShare(ctx context.Context, in *interaction, meetingID stri
 			c.log.ErrorContext(ctx, "share minutes: chat.postMessage refused", "error", err)
 			c.respond(ctx, in, notice(msgShareRefused), false)
 		default:
+			// Slack's answer was lost: the post may be there or not.
+			_ = c.trail.record(ctx, change{kind: audit.MinutesShare, target: e.Meeting.ID, to: channel, outcome: audit.Unconfirmed})
 			c.respond(ctx, in, notice(c.shareOutcome(ctx, channel, key, shared, err)), false)
 		}
 		return
 	}
+	_ = c.trail.record(ctx, change{kind: audit.MinutesShare, target: e.Meeting.ID, to: channel})
 	c.respond(ctx, in, notice(shared), true)
 }
 

@@ -19,7 +19,7 @@ func addRoutes(r chi.Router, s *Server) {
 	// Deps.Metrics.Handler(); here /metrics is a 404 like any other path.
 	// The public routes need no login; s.public bounds what they cost.
 	// They are the archive, its feed and one meeting's minutes
-	// (PUBLIC_MINUTES); chi tries the fixed /minutes/feed.atom before the
+	// (PUBLIC_MINUTES), and the calendar feeds; chi tries the fixed /minutes/feed.atom before the
 	// pattern.
 	r.Group(func(r chi.Router) {
 		r.Use(s.public.wrap)
@@ -32,5 +32,19 @@ func addRoutes(r chi.Router, s *Server) {
 		r.Head("/minutes/{meetingID}", page)
 		r.Get("/minutes/assets/style.css", minutespage.Stylesheet())
 		r.Head("/minutes/assets/style.css", minutespage.Stylesheet())
+		// The calendar feeds (docs/calendar.md): every committee's and one
+		// committee's meetings and one meeting (PUBLIC_CALENDAR), and a
+		// person's own deadlines (always, behind their private token).
+		// chi tries the fixed /calendar/u/ and /calendar/meeting/ before
+		// /calendar/{file}.
+		all, committee, meeting, private := s.feeds.All(), s.feeds.Committee(), s.feeds.Meeting(), s.feeds.Private()
+		r.Get("/calendar.ics", all)
+		r.Head("/calendar.ics", all)
+		r.Get("/calendar/u/{file}", private)
+		r.Head("/calendar/u/{file}", private)
+		r.Get("/calendar/meeting/{file}", meeting)
+		r.Head("/calendar/meeting/{file}", meeting)
+		r.Get("/calendar/{file}", committee)
+		r.Head("/calendar/{file}", committee)
 	})
 }

@@ -11,6 +11,7 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -20,7 +21,9 @@ import (
 
 	"github.com/recordsbot/recordsbot/actions"
 	"github.com/recordsbot/recordsbot/apiclient"
+	"github.com/recordsbot/recordsbot/bot/calendarfeed"
 	"github.com/recordsbot/recordsbot/bot/minutespage"
+	"github.com/recordsbot/recordsbot/calendar"
 	"github.com/recordsbot/recordsbot/internal/clocktime"
 	"github.com/recordsbot/recordsbot/internal/health"
 	"github.com/recordsbot/recordsbot/internal/metrics"
@@ -162,6 +165,11 @@ type Deps struct {
 	// store's search index when it has one, else the archive says search
 	// is not available.
 	MinutesSearch minutespage.Search
+	// Calendar is the calendar domain: the iCalendar feeds (public with
+	// PUBLIC_CALENDAR, and each person's private deadlines) and the "Add
+	// to calendar" links; nil: one over Records with the public feeds off
+	// and no private ones.
+	Calendar *calendar.Service
 	// Store keeps follows and notification settings; nil: the commands
 	// and settings that need it say it is not configured.
 	Store Store
@@ -189,6 +197,8 @@ type Server struct {
 	clicks  *clicks
 	mins    *minutes.Service
 	site    *minutespage.Site
+	cal     *calendar.Service
+	feeds   *calendarfeed.Handlers
 	public  *publicGuard
 	// work bounds the requests at work; busy bounds the "I'm busy"
 	// notices sent through response_url when work is full.
@@ -244,6 +254,8 @@ func NewServer(cfg Config, deps Deps) *Server {
 	if trail != nil {
 		acts.trail = trail.trail
 	}
+	// Every change made through the Store is recorded (auditedStore).
+	deps.Store = auditStore(deps.Store, trail)
 	if deps.MinutesSearch == nil && search != nil {
 		deps.MinutesSearch = archiveSearch(search)
 	}
@@ -252,12 +264,21 @@ func NewServer(cfg Config, deps Deps) *Server {
 		follow: &followUI{store: deps.Store, baseline: deps.Baseline, records: deps.Records, slack: deps.Slack, metrics: deps.Metrics,
 			adminsOnly: cfg.FollowAdminsOnly, defaults: cfg.FollowDefaults, digestDefault: cfg.DigestDefault, isAdmin: dom.IsAdmin, who: dom.Who, now: deps.Now, log: s.log, say: say, trail: trail}}
 	settings := &settingsUI{store: deps.Store, notify: cfg.Notify, log: s.log, say: say, trail: trail}
+	if deps.Calendar == nil {
+		deps.Calendar = calendar.New(deps.Records, calendar.Config{Minutes: deps.Minutes, Now: deps.Now})
+	}
+	s.deps.Calendar, s.cal = deps.Calendar, deps.Calendar
+	s.feeds = calendarfeed.New(deps.Calendar, s.log)
 	s.public = newPublicGuard(cfg.Public, deps.Now, deps.Metrics, s.log)
 	s.work, s.busy = newWorkSlots(cfg.MaxInFlight), newWorkSlots(busyNotices)
+	calUI := &calendarUI{cal: deps.Calendar, log: s.log}
 	s.home = &homeUI{dom: dom, acts: acts, mins: mins, slack: deps.Slack, metrics: deps.Metrics,
-		settings: settings, now: deps.Now, log: s.log, say: say}
+		settings: settings, calendar: calUI, now: deps.Now, log: s.log, say: say}
+	if trail != nil {
+		s.home.trail = trail.trail
+	}
 	s.unfurls = &unfurler{mins: mins, slack: deps.Slack, metrics: deps.Metrics, log: s.log}
-	s.clicks = &clicks{acts: acts, mins: mins, home: s.home, slack: deps.Slack, metrics: deps.Metrics, settings: settings,
+	s.clicks = &clicks{acts: acts, mins: mins, home: s.home, slack: deps.Slack, metrics: deps.Metrics, settings: settings, calendar: calUI,
 		post: s.postResponse, now: deps.Now, log: s.log, say: say, trail: trail}
 	s.cmds = map[string]func(context.Context, command) *reply{
 		"/actions":  acts.commandActions,
@@ -324,7 +345,11 @@ func recoverer(log *slog.Logger) func(http.Handler) http.Handler {
 					if v == http.ErrAbortHandler {
 						panic(v)
 					}
-					log.ErrorContext(r.Context(), "panic in handler", "panic", v, "path", r.URL.Path)
+					path := r.URL.Path
+					if strings.HasPrefix(path, "/calendar/u/") {
+						path = "/calendar/u/…" // a private feed's token is its key: never logged
+					}
+					log.ErrorContext(r.Context(), "panic in handler", "panic", v, "path", path)
 					http.Error(w, "internal error", http.StatusInternalServerError)
 				}
 			}()

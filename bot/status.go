@@ -9,6 +9,7 @@ import (
 	"github.com/recordsbot/recordsbot/apiclient"
 	"github.com/recordsbot/recordsbot/audit"
 	"github.com/recordsbot/recordsbot/blocks"
+	"github.com/recordsbot/recordsbot/internal/lang"
 )
 
 func isNotFound(err error) bool { return errors.Is(err, apiclient.ErrNotFound) }
@@ -19,8 +20,8 @@ const msgNotYours = ":no_entry: Only the action's assignee or an admin can chang
 func (u *actionsUI) statusOutcomeText(ctx context.Context, id string, a apiclient.Action, to apiclient.Status, oc actions.Outcome, err error) string {
 	switch {
 	case errors.Is(err, actions.ErrNotRecorded):
-		u.say(ctx, "status change", err) // logged, and counted as a store outage
-		return blocks.MsgNotRecorded
+		u.say(ctx, "status change", err)           // logged, and counted as a store outage
+		return blocks.MsgNotRecorded(lang.English) // the bot has no reader's language yet
 	case errors.Is(err, actions.ErrUnconfirmed):
 		return u.say(ctx, "status change", err) + " I can't tell whether the change was made: run `/actions` to see the action's current status."
 	case errors.Is(err, actions.ErrProfileLookup):

@@ -95,9 +95,11 @@ type homeUI struct {
 	slack    SlackAPI
 	metrics  *metrics.Set
 	settings *settingsUI
+	calendar *calendarUI
 	now      func() time.Time
 	log      *slog.Logger
 	say      say
+	trail    AuditTrail // Recent changes, for admins; nil without a store
 }
 
 // unfurler answers link_shared for links to the public minutes pages.
@@ -117,6 +119,7 @@ type clicks struct {
 	slack    SlackAPI
 	metrics  *metrics.Set
 	settings *settingsUI
+	calendar *calendarUI
 	post     func(ctx context.Context, responseURL string, msg any) error
 	now      func() time.Time
 	log      *slog.Logger

@@ -68,12 +68,15 @@ func (j *remindJob) match(ctx context.Context, pending []pendingAssignee) ([]*re
 	for i, p := range pending {
 		label := personLabel(p.person)
 		switch {
+		case p.dueSoon == 0 && ids[i] == "":
+			// Only a weekly summary or a catch-up would have listed
+			// them: not reported, as before those existed.
 		case errs[i] != nil:
 			j.log.ErrorContext(ctx, "remind: assignee lookup failed", "assignee", label, "error", errs[i])
 			j.sum.Failed = append(j.sum.Failed, Failure{Who: label, Err: errs[i]})
 		case ids[i] == "":
 			j.log.WarnContext(ctx, "remind: assignee matches no Slack user", "assignee", label, "actions", len(p.actions))
-			j.sum.Unmatched = append(j.sum.Unmatched, UnmatchedAssignee{Assignee: label, Actions: len(p.actions)})
+			j.sum.Unmatched = append(j.sum.Unmatched, UnmatchedAssignee{Assignee: label, Actions: p.dueSoon})
 		default:
 			r := byID[ids[i]]
 			if r == nil {

@@ -19,6 +19,7 @@ import (
 	"github.com/recordsbot/recordsbot/internal/clocktime"
 	"github.com/recordsbot/recordsbot/internal/once"
 	"github.com/recordsbot/recordsbot/internal/slackapi"
+	"github.com/recordsbot/recordsbot/internal/workdays"
 	"github.com/recordsbot/recordsbot/store"
 )
 
@@ -64,6 +65,9 @@ const (
 	// defaultLease is how long a claim on a reminder lasts: far longer than
 	// sending one takes, far shorter than the hour between runs.
 	defaultLease = 10 * time.Minute
+	// weekDays is the window of a weekly summary and a catch-up: what is
+	// overdue or due within the next week.
+	weekDays = 7
 	// usersPage is the users.list page size: Slack recommends no more than
 	// 200, so 10,000 people take 50 Tier 2 calls (2.5 minutes).
 	usersPage = 200
@@ -92,6 +96,10 @@ type Config struct {
 	ReportChannel string
 	// SkipWeekends sends nobody a reminder on their own Saturday or Sunday.
 	SkipWeekends bool
+	// Holidays are the organisation's closed days (REMIND_HOLIDAYS):
+	// nobody is reminded on one, in their own zone. The zero Calendar
+	// has none.
+	Holidays workdays.Calendar
 	// DryRun writes each reminder as text to Deps.Out and sends
 	// nothing. It still reads the records and the Slack directory, so it
 	// shows what a first run would send to those whose morning it is.
@@ -268,6 +276,7 @@ type recipient struct {
 type pendingAssignee struct {
 	person  apiclient.Person
 	actions []*apiclient.Action
+	dueSoon int // of actions, those due within Config.Days somewhere
 }
 
 func (j *remindJob) run(ctx context.Context) error {
@@ -330,7 +339,10 @@ func (j *remindJob) dueActions(ctx context.Context, now time.Time) ([]pendingAss
 		a := &all[i]
 		// An action whose status changed between the two reads can be in
 		// both lists.
-		if seen[a.ID] || actions.Due(a, now, j.zone, widest, j.cfg.Days) == actions.NotDue {
+		// A weekly summary and a catch-up look a week ahead, whatever
+		// REMIND_DAYS; who has nothing due within REMIND_DAYS is only
+		// reported unmatched as before (dueSoon).
+		if seen[a.ID] || actions.Due(a, now, j.zone, widest, max(j.cfg.Days, weekDays)) == actions.NotDue {
 			continue
 		}
 		seen[a.ID] = true
@@ -347,6 +359,9 @@ func (j *remindJob) dueActions(ctx context.Context, now time.Time) ([]pendingAss
 			byPerson[key] = p
 		}
 		p.actions = append(p.actions, a)
+		if actions.Due(a, now, j.zone, widest, j.cfg.Days) != actions.NotDue {
+			p.dueSoon++
+		}
 	}
 	if unassigned > 0 {
 		j.log.InfoContext(ctx, "remind: due actions with no assignee are left out", "count", unassigned)

@@ -19,6 +19,7 @@ import (
 	"github.com/recordsbot/recordsbot/blocks"
 	"github.com/recordsbot/recordsbot/internal/clocktime"
 	"github.com/recordsbot/recordsbot/internal/once"
+	"github.com/recordsbot/recordsbot/store"
 )
 
 // Preferences are one person's own reminder settings. The zero value is
@@ -34,6 +35,18 @@ type Preferences struct {
 	AllowWeekends bool
 	// Off sends them no reminders.
 	Off bool
+	// Cadence off is daily; on, one summary a week at that day and time
+	// in their zone, of what is overdue or due within the next week.
+	Cadence clocktime.Weekly
+	// Away is their time away: no reminder up to its last day, then one
+	// catch-up DM instead of the day's reminder.
+	Away store.Away
+	// Held are the actions assigned to them while away (the watcher held
+	// their assignment DMs), for the catch-up; read only when it is due.
+	Held []string
+	// Snoozed are the actions they snoozed, by ID: each is left out of
+	// their reminders before its Until, their local date.
+	Snoozed map[string]store.Snooze
 }
 
 // Settings gives people's own reminder settings. The store package
@@ -87,44 +100,93 @@ func (j *remindJob) remindOne(ctx context.Context, r *recipient, now time.Time) 
 	case "busy":
 		j.sum.Busy++
 		j.log.InfoContext(ctx, "remind: another run is reminding this user", "user", r.id)
-	case "not_yet":
-		j.sum.NotYet++
-	case "weekend":
-		j.sum.Weekend++
+	case "not_yet", "weekend", "holiday", "away":
+		j.count(outcome)
 	case "failed":
 		j.sum.Failed = append(j.sum.Failed, Failure{Who: r.id, Err: err})
 		j.log.ErrorContext(ctx, "remind: reminder failed", "user", r.id, "actions", n, "error", err)
 	}
 }
 
+// plan is what r should get now, or why they get nothing now.
+type plan struct {
+	due       []*apiclient.Action
+	days      int    // the due-soon window of this reminder
+	key, date string // remind:<user>:<local date>, and the date
+	// why is "not_yet", "weekend", "holiday", "away", "failed", or ""
+	// for a reminder to send (when due is not empty).
+	why string
+	// weekly marks a weekly summary; catchUp the DM after time away,
+	// with held the actions assigned meanwhile.
+	weekly  bool
+	catchUp *store.Away
+	held    map[string]bool
+}
+
 // plan is what r should get now: the actions due for them in their zone
-// and the key of their local day, or why they get nothing now ("not_yet",
-// "weekend", "" for nothing due or reminders off).
-func (j *remindJob) plan(ctx context.Context, r *recipient, now time.Time) (due []*apiclient.Action, key, date, why string, err error) {
+// (their snoozes left out) and the key of their local day, or why they
+// get nothing now. The one key a day keeps every kind of reminder (daily,
+// weekly, catch-up) to one DM a local day, exactly once (internal/once).
+func (j *remindJob) plan(ctx context.Context, r *recipient, now time.Time) (plan, error) {
 	prefs := Preferences{}
 	if j.deps.Settings != nil {
+		var err error
 		if prefs, err = j.deps.Settings.ReminderPreferences(ctx, r.id); err != nil {
-			return nil, "", "", "failed", fmt.Errorf("read settings of %s: %w", r.id, err)
+			return plan{why: "failed"}, fmt.Errorf("read settings of %s: %w", r.id, err)
 		}
 	}
 	if prefs.Off {
-		return nil, "", "", "", nil
+		return plan{}, nil
 	}
 	local := now.In(r.zone)
-	skipWeekends := (j.cfg.SkipWeekends && !prefs.AllowWeekends) || prefs.WeekdaysOnly
-	if wd := local.Weekday(); skipWeekends && (wd == time.Saturday || wd == time.Sunday) {
-		return nil, "", "", "weekend", nil
+	p := plan{days: j.cfg.Days, date: local.Format(time.DateOnly)}
+	p.key = "remind:" + r.id + ":" + p.date
+	switch {
+	case j.cfg.Holidays.Holiday(local):
+		p.why = "holiday"
+		return p, nil
+	case prefs.Away.On(p.date):
+		p.why = "away"
+		return p, nil
 	}
-	if local.Before(prefs.RemindAt.Or(j.remindAt).On(local)) {
-		return nil, "", "", "not_yet", nil
-	}
-	for _, a := range r.actions {
-		if actions.Due(a, now, j.zone, r.zone, j.cfg.Days) != actions.NotDue {
-			due = append(due, a)
+	at := prefs.RemindAt.Or(j.remindAt)
+	switch {
+	case prefs.Away.CatchUpDue(p.date):
+		// The day's reminder is the catch-up, at their usual time.
+		away := prefs.Away
+		p.catchUp, p.days = &away, max(j.cfg.Days, weekDays)
+		p.held = make(map[string]bool, len(prefs.Held))
+		for _, id := range prefs.Held {
+			p.held[id] = true
+		}
+	case prefs.Cadence.On:
+		// Their chosen day only (a weekend day may be chosen); a week
+		// whose day is a holiday has no summary.
+		if local.Weekday() != prefs.Cadence.Day {
+			p.why = "not_yet"
+			return p, nil
+		}
+		p.weekly, p.days, at = true, weekDays, prefs.Cadence.At
+	default:
+		skipWeekends := (j.cfg.SkipWeekends && !prefs.AllowWeekends) || prefs.WeekdaysOnly
+		if wd := local.Weekday(); skipWeekends && (wd == time.Saturday || wd == time.Sunday) {
+			p.why = "weekend"
+			return p, nil
 		}
 	}
-	date = local.Format(time.DateOnly)
-	return due, "remind:" + r.id + ":" + date, date, "", nil
+	if local.Before(at.On(local)) {
+		p.why = "not_yet"
+		return p, nil
+	}
+	for _, a := range r.actions {
+		if sn, ok := prefs.Snoozed[a.ID]; ok && p.date < sn.Until {
+			continue
+		}
+		if p.held[a.ID] || actions.Due(a, now, j.zone, r.zone, p.days) != actions.NotDue {
+			p.due = append(p.due, a)
+		}
+	}
+	return p, nil
 }
 
 // send does remindOne's work: the outcome ("sent", "skipped",
@@ -134,12 +196,17 @@ func (j *remindJob) plan(ctx context.Context, r *recipient, now time.Time) (due 
 // remind:<user>:<local date> (internal/once); after an expired claim the
 // person's DM is searched for it.
 func (j *remindJob) send(ctx context.Context, r *recipient, now time.Time) (string, int, error) {
-	due, key, date, why, err := j.plan(ctx, r, now)
-	if why != "" || err != nil || len(due) == 0 {
-		return why, len(due), err
+	p, err := j.plan(ctx, r, now)
+	if p.catchUp != nil && p.why == "" && len(p.due) == 0 && err == nil {
+		// Nothing to catch up on: no DM, and the time away is over.
+		return "", 0, j.deps.Store.CaughtUp(ctx, r.id, p.catchUp.Since)
+	}
+	due := p.due
+	if p.why != "" || err != nil || len(due) == 0 {
+		return p.why, len(due), err
 	}
 	res := j.poster.Post(ctx, once.Work{
-		Key: key,
+		Key: p.key,
 		// A person with no DM with the bot yet cannot have been reminded.
 		Conversation: func(ctx context.Context) (string, error) {
 			ch, exists, err := j.dmOf(ctx, r.id)
@@ -157,9 +224,16 @@ func (j *remindJob) send(ctx context.Context, r *recipient, now time.Time) (stri
 		// in soxtoby/SlackNet#212); the reminder says who sent it either
 		// way.
 		Post: func(ctx context.Context) (string, error) {
-			return j.post(ctx, r.id, j.reminderOptions(r, due, key, date, now)...)
+			return j.post(ctx, r.id, j.reminderOptions(r, p, now)...)
 		},
 	})
+	if p.catchUp != nil && res.Outcome.Done() {
+		// Once the catch-up is out (or found already out), it is never
+		// owed again, whichever replica sent it.
+		if err := j.deps.Store.CaughtUp(ctx, r.id, p.catchUp.Since); err != nil {
+			j.log.WarnContext(ctx, "remind: could not record the catch-up; the day's key still keeps it to one DM today", "user", r.id, "error", err)
+		}
+	}
 	switch res.Outcome {
 	case once.Sent:
 		return "sent", len(due), nil
@@ -191,8 +265,9 @@ func (j *remindJob) openDM(ctx context.Context, user string) (string, error) {
 
 // reminderOptions is r's reminder as chat.postMessage options, with
 // metadata that meets Slack's schema.
-func (j *remindJob) reminderOptions(r *recipient, due []*apiclient.Action, key, date string, now time.Time) []slack.MsgOption {
-	msg := blocks.ReminderMessage(j.reminder(r, due, now))
+func (j *remindJob) reminderOptions(r *recipient, p plan, now time.Time) []slack.MsgOption {
+	due, key, date := p.due, p.key, p.date
+	msg := blocks.ReminderMessage(j.reminder(r, p, now))
 	ids := make([]string, 0, min(len(due), maxMetadataIDs))
 	for _, a := range due[:min(len(due), maxMetadataIDs)] {
 		ids = append(ids, a.ID)
@@ -226,18 +301,29 @@ func (j *remindJob) post(ctx context.Context, channel string, opts ...slack.MsgO
 
 // reminder builds r's reminder of due: overdue actions first, then by
 // deadline.
-func (j *remindJob) reminder(r *recipient, due []*apiclient.Action, now time.Time) blocks.Reminder {
+func (j *remindJob) reminder(r *recipient, p plan, now time.Time) blocks.Reminder {
+	due := p.due
 	status := func(a *apiclient.Action) actions.DueStatus {
-		return actions.Due(a, now, j.zone, r.zone, j.cfg.Days)
+		return actions.Due(a, now, j.zone, r.zone, p.days)
 	}
 	slices.SortStableFunc(due, func(a, b *apiclient.Action) int {
 		return cmp.Or(-cmp.Compare(status(a), status(b)), actions.DeadlineAt(a, j.zone).Compare(actions.DeadlineAt(b, j.zone)), cmp.Compare(a.ID, b.ID))
 	})
-	rem := blocks.Reminder{User: r.label + " (" + r.id + ")", Days: j.cfg.Days}
+	rem := blocks.Reminder{User: r.label + " (" + r.id + ")", Days: p.days, Weekly: p.weekly}
+	if p.catchUp != nil {
+		rem.Away = &blocks.AwayCatchUp{Since: p.catchUp.Since.In(r.zone)}
+	}
 	for _, a := range due {
 		// The recipient is the assignee, so the row has its buttons and no
 		// name, exactly as the row a click redraws.
 		row := blocks.RowOf(a, actions.AssigneeView(status(a)), nil)
+		switch {
+		case p.held[a.ID]:
+			rem.Away.Assigned = append(rem.Away.Assigned, row)
+			continue
+		case rem.Away != nil && row.Overdue && actions.DeadlineAt(a, j.zone).After(p.catchUp.Since):
+			rem.Away.BecameOverdue++
+		}
 		if row.Overdue {
 			rem.Overdue = append(rem.Overdue, row)
 		} else {
@@ -254,24 +340,21 @@ func (j *remindJob) dryRun(ctx context.Context, recipients []*recipient, now tim
 	w := j.deps.Out
 	fmt.Fprintf(w, "Dry run for %s: nothing is sent, and nobody is checked for a reminder already sent today.\n", j.sum.Date)
 	for _, r := range recipients {
-		due, _, _, why, err := j.plan(ctx, r, now)
+		p, err := j.plan(ctx, r, now)
 		switch {
 		case err != nil:
 			j.sum.Failed = append(j.sum.Failed, Failure{Who: r.id, Err: err})
 			continue
-		case why == "not_yet":
-			j.sum.NotYet++
+		case p.why != "":
+			j.count(p.why)
 			continue
-		case why == "weekend":
-			j.sum.Weekend++
-			continue
-		case len(due) == 0:
+		case len(p.due) == 0:
 			continue
 		}
 		fmt.Fprintln(w)
-		io.WriteString(w, blocks.ReminderText(j.reminder(r, due, now)))
+		io.WriteString(w, blocks.ReminderText(j.reminder(r, p, now)))
 		j.sum.Reminded++
-		j.sum.Actions += len(due)
+		j.sum.Actions += len(p.due)
 	}
 	if len(j.sum.Unmatched) > 0 {
 		fmt.Fprintln(w)
@@ -284,4 +367,19 @@ func (j *remindJob) dryRun(ctx context.Context, recipients []*recipient, now tim
 		}
 	}
 	fmt.Fprintln(w)
+}
+
+// count adds one to the summary's count of people left for why; the
+// caller holds mu when workers run.
+func (j *remindJob) count(why string) {
+	switch why {
+	case "not_yet":
+		j.sum.NotYet++
+	case "weekend":
+		j.sum.Weekend++
+	case "holiday":
+		j.sum.Holiday++
+	case "away":
+		j.sum.Away++
+	}
 }

@@ -32,6 +32,11 @@ type Summary struct {
 	// Weekend is the number of users left out because it is their
 	// weekend and they (or the organisation) skip weekends.
 	Weekend int
+	// Holiday is the number of users left out because it is one of the
+	// organisation's holidays (REMIND_HOLIDAYS) where they are.
+	Holiday int
+	// Away is the number of users left out because they are away.
+	Away int
 	// Unmatched are the assignees with due actions who match no Slack user.
 	Unmatched []UnmatchedAssignee
 	// Failed are the reminders that could not be sent, each with why.
@@ -84,6 +89,12 @@ func (s Summary) String() string {
 	}
 	if s.NotYet > 0 {
 		fmt.Fprintf(&b, ", %d before their reminder time", s.NotYet)
+	}
+	if s.Holiday > 0 {
+		fmt.Fprintf(&b, ", %d on a holiday", s.Holiday)
+	}
+	if s.Away > 0 {
+		fmt.Fprintf(&b, ", %d away", s.Away)
 	}
 	if s.Weekend > 0 {
 		fmt.Fprintf(&b, ", %d on their weekend", s.Weekend)

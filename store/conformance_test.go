@@ -61,7 +61,7 @@ func conformanceCases() []conformanceCase {
 		{"settings", false, testSettings},
 		{"settings changed together", true, testSettingsChangedTogether},
 		{"closed store is unavailable", false, testClosedUnavailable},
-	}, append(append(append(append(ledgerCases(), searchCases()...), pruneCases()...), choicesCases()...), append(digestCases(), auditCases()...)...)...)
+	}, append(append(append(append(ledgerCases(), searchCases()...), pruneCases()...), choicesCases()...), append(append(append(digestCases(), auditCases()...), steerCases()...), calendarCases()...)...)...)
 }
 
 func testMigrationsApplyOnce(t *testing.T, e engine) {

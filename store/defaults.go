@@ -15,6 +15,9 @@ type Defaults struct {
 	RemindAt     clocktime.Time // zero means DefaultRemindAt
 	WeekdaysOnly bool           // no reminders on Saturday and Sunday
 	AssignDMsOff bool           // ASSIGN_DMS_DEFAULT=off
+	// Cadence is REMIND_CADENCE: the zero Weekly (off) is daily, an on
+	// Weekly one summary a week at that day and time.
+	Cadence clocktime.Weekly
 }
 
 // Effective is a person's notification settings as they apply: their own
@@ -24,6 +27,7 @@ type Effective struct {
 	RemindAt     clocktime.Time // never zero
 	WeekdaysOnly bool
 	AssignDMs    bool
+	Cadence      clocktime.Weekly // off: daily
 }
 
 // Effective is the one rule for whose choice wins: the person's, where
@@ -35,10 +39,15 @@ func (d Defaults) Effective(set Settings) Effective {
 		}
 		return def
 	}
-	return Effective{
+	eff := Effective{
 		RemindOn:     pick(set.RemindEnabled, !d.RemindOff),
 		RemindAt:     set.RemindAt.Or(d.RemindAt).Or(DefaultRemindAt),
 		WeekdaysOnly: pick(set.WeekdaysOnly, d.WeekdaysOnly),
 		AssignDMs:    pick(set.AssignDMs, !d.AssignDMsOff),
+		Cadence:      d.Cadence,
 	}
+	if set.Cadence != nil {
+		eff.Cadence = *set.Cadence
+	}
+	return eff
 }

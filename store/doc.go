@@ -11,7 +11,8 @@
 // had (how the records name them, an email among them, is not kept), the
 // minutes status announced and the Slack message ts, ledger keys with
 // their owner, lease and result (a message ts), lock names, "HH:MM"
-// reminder times and on/off choices. No minutes bodies, no action text, no
+// reminder times and on/off choices, calendar event versions (a hash, a
+// number) and private calendar tokens' salts and hashes. No minutes bodies, no action text, no
 // tokens. A pending DM is re-read from the records service when it is
 // sent, so nothing of its content waits here.
 //

@@ -30,6 +30,13 @@ type Pruned struct {
 	// Announcements is announcements last updated before the cut-off,
 	// of meetings older than the watcher reads.
 	Announcements int64
+	// CalendarEvents is calendar events no feed has shown since the
+	// cut-off; CalendarTokens private calendar tokens neither made nor
+	// polled since.
+	CalendarEvents, CalendarTokens int64
+	// Steered is snoozes that ended, and times away caught up, before
+	// the cut-off.
+	Steered int64
 	// Audit is audit entries older than the audit retention
 	// (WithAuditRetention), replaced by a checkpoint.
 	Audit int64
@@ -38,14 +45,17 @@ type Pruned struct {
 }
 
 // String is the counts as "pruned 3 ledger entries, 0 seen actions, 1
-// announcement".
+// announcements, 0 calendar events, 0 calendar tokens, 0 audit entries
+// (audit trail verified: …)".
 func (p Pruned) String() string {
-	return fmt.Sprintf("pruned %d ledger entries, %d seen actions, %d announcements, %d audit entries (audit trail verified: %s)",
-		p.Ledger, p.SeenActions, p.Announcements, p.Audit, p.AuditHead)
+	return fmt.Sprintf("pruned %d ledger entries, %d seen actions, %d announcements, %d snoozes and times away, %d calendar events, %d calendar tokens, %d audit entries (audit trail verified: %s)",
+		p.Ledger, p.SeenActions, p.Announcements, p.Steered, p.CalendarEvents, p.CalendarTokens, p.Audit, p.AuditHead)
 }
 
 // PruneBefore deletes what is older than before and no longer needed:
-// done ledger entries (Prune), seen actions and announcements. Claims not
+// done ledger entries (Prune), seen actions, announcements, ended snoozes
+// and times away caught up, calendar events and unused private calendar
+// tokens. Claims not
 // done, follows, settings and the watcher's state are kept. Errors:
 // ErrUnavailable when the store is down; what went before an error is
 // counted.
@@ -58,12 +68,18 @@ func (s *Store) PruneBefore(ctx context.Context, before time.Time) (Pruned, erro
 	if p.SeenActions, err = s.ForgetAssigneesSeenBefore(ctx, before); err != nil {
 		return p, err
 	}
+	if p.Steered, err = s.pruneSteered(ctx, before); err != nil {
+		return p, err
+	}
 	res, err := s.conn().ExecContext(ctx, s.q("DELETE FROM announcements WHERE updated_at < ?"), ms(before))
 	if err != nil {
 		return p, s.wrap("prune announcements", err)
 	}
-	p.Announcements, err = res.RowsAffected()
-	return p, s.wrap("prune announcements", err)
+	if p.Announcements, err = res.RowsAffected(); err != nil {
+		return p, s.wrap("prune announcements", err)
+	}
+	p.CalendarEvents, p.CalendarTokens, err = s.pruneCalendar(ctx, before)
+	return p, err
 }
 
 // PruneDaily runs PruneBefore(now − retention), then verifies the audit

@@ -17,6 +17,10 @@ type Settings struct {
 	RemindAt      clocktime.Time // local time they arrive; zero: the default
 	WeekdaysOnly  *bool          // no reminders on Saturday and Sunday
 	AssignDMs     *bool          // a DM when an action is newly assigned
+	// Cadence is their reminder rhythm: nil the organisation's
+	// (REMIND_CADENCE), an off Weekly daily, an on Weekly one summary a
+	// week at that day and time.
+	Cadence *clocktime.Weekly
 	// UpdatedAt is when they were last saved; zero if never.
 	UpdatedAt time.Time
 }
@@ -37,7 +41,7 @@ func (s *Store) SettingsFor(ctx context.Context, userIDs []string) (map[string]S
 		return out, nil
 	}
 	rows, err := s.conn().QueryContext(ctx, s.q(`
-		SELECT user_id, remind_enabled, remind_at, weekdays_only, assign_dms, updated_at
+		SELECT user_id, remind_enabled, remind_at, weekdays_only, assign_dms, cadence, updated_at
 		FROM settings WHERE user_id IN (`+s.d.jsonStrings+`)`), jsonArray(userIDs))
 	if err != nil {
 		return nil, s.wrap("read settings", err)
@@ -46,9 +50,9 @@ func (s *Store) SettingsFor(ctx context.Context, userIDs []string) (map[string]S
 	for rows.Next() {
 		var id string
 		var enabled, weekdays, dms sql.NullInt64
-		var at sql.NullString
+		var at, cadence sql.NullString
 		var updated int64
-		if err := rows.Scan(&id, &enabled, &at, &weekdays, &dms, &updated); err != nil {
+		if err := rows.Scan(&id, &enabled, &at, &weekdays, &dms, &cadence, &updated); err != nil {
 			return nil, s.wrap("read settings", err)
 		}
 		out[id] = Settings{
@@ -56,6 +60,7 @@ func (s *Store) SettingsFor(ctx context.Context, userIDs []string) (map[string]S
 			RemindAt:      clockTime(at),
 			WeekdaysOnly:  nullBool(weekdays),
 			AssignDMs:     nullBool(dms),
+			Cadence:       cadenceOf(cadence),
 			UpdatedAt:     fromMS(updated),
 		}
 	}
@@ -70,13 +75,13 @@ func (s *Store) SaveSettings(ctx context.Context, userID string, set Settings) e
 		return err
 	}
 	_, err := s.conn().ExecContext(ctx, s.q(`
-		INSERT INTO settings (user_id, remind_enabled, remind_at, weekdays_only, assign_dms, updated_at)
-		VALUES (?, ?, ?, ?, ?, ?)
+		INSERT INTO settings (user_id, remind_enabled, remind_at, weekdays_only, assign_dms, cadence, updated_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (user_id) DO UPDATE SET
 			remind_enabled = excluded.remind_enabled, remind_at = excluded.remind_at,
 			weekdays_only = excluded.weekdays_only, assign_dms = excluded.assign_dms,
-			updated_at = excluded.updated_at`),
-		userID, boolParam(set.RemindEnabled), clockParam(set.RemindAt), boolParam(set.WeekdaysOnly), boolParam(set.AssignDMs), ms(s.now()))
+			cadence = excluded.cadence, updated_at = excluded.updated_at`),
+		userID, boolParam(set.RemindEnabled), clockParam(set.RemindAt), boolParam(set.WeekdaysOnly), boolParam(set.AssignDMs), cadenceParam(set.Cadence), ms(s.now()))
 	return s.wrap("save settings", err)
 }
 
@@ -90,15 +95,16 @@ func (s *Store) ChangeSettings(ctx context.Context, userID string, change Settin
 		return err
 	}
 	_, err := s.conn().ExecContext(ctx, s.q(`
-		INSERT INTO settings (user_id, remind_enabled, remind_at, weekdays_only, assign_dms, updated_at)
-		VALUES (?, ?, ?, ?, ?, ?)
+		INSERT INTO settings (user_id, remind_enabled, remind_at, weekdays_only, assign_dms, cadence, updated_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (user_id) DO UPDATE SET
 			remind_enabled = COALESCE(excluded.remind_enabled, settings.remind_enabled),
 			remind_at = COALESCE(excluded.remind_at, settings.remind_at),
 			weekdays_only = COALESCE(excluded.weekdays_only, settings.weekdays_only),
 			assign_dms = COALESCE(excluded.assign_dms, settings.assign_dms),
+			cadence = COALESCE(excluded.cadence, settings.cadence),
 			updated_at = excluded.updated_at`),
-		userID, boolParam(change.RemindEnabled), clockParam(change.RemindAt), boolParam(change.WeekdaysOnly), boolParam(change.AssignDMs), ms(s.now()))
+		userID, boolParam(change.RemindEnabled), clockParam(change.RemindAt), boolParam(change.WeekdaysOnly), boolParam(change.AssignDMs), cadenceParam(change.Cadence), ms(s.now()))
 	return s.wrap("change settings", err)
 }
 
@@ -137,6 +143,33 @@ func boolParam(b *bool) sql.NullInt64 {
 		return sql.NullInt64{}
 	}
 	return sql.NullInt64{Int64: int64(boolInt(*b)), Valid: true}
+}
+
+// cadenceOf reads a stored cadence: "daily" is an off Weekly; NULL, or a
+// value that does not parse, is nil (the organisation's).
+func cadenceOf(v sql.NullString) *clocktime.Weekly {
+	if !v.Valid {
+		return nil
+	}
+	if v.String == "daily" {
+		return &clocktime.Weekly{}
+	}
+	w, err := clocktime.ParseWeekly(v.String)
+	if err != nil || !w.On {
+		return nil
+	}
+	return &w
+}
+
+// cadenceParam stores a cadence as cadenceOf reads it.
+func cadenceParam(w *clocktime.Weekly) sql.NullString {
+	switch {
+	case w == nil:
+		return sql.NullString{}
+	case !w.On:
+		return sql.NullString{String: "daily", Valid: true}
+	}
+	return sql.NullString{String: w.String(), Valid: true}
 }
 
 // clockParam stores t as "HH:MM", the zero Time as NULL.

@@ -112,10 +112,28 @@ func (p *poll) assignments(ctx context.Context) error {
 	for _, gk := range keys {
 		g := groups[gk]
 		on := p.cfg.Notify.Effective(settings[g.user]).AssignDMs
-		o := once.Already
+		// Someone away hears of it in their catch-up DM instead
+		// (remind): held until it goes out.
+		holding := false
 		if on {
+			if holding, err = st.Holding(ctx, g.user); err != nil {
+				return err
+			}
+		}
+		o := once.Already
+		switch {
+		case holding:
+			ids := make([]string, 0, len(g.actions))
+			for _, a := range g.actions {
+				ids = append(ids, a.ID)
+			}
+			if err := st.Hold(ctx, g.user, ids); err != nil {
+				return err
+			}
+			p.sum.DMsHeld++
+		case on:
 			o = p.dm(ctx, g)
-		} else {
+		default:
 			p.sum.DMsOff++
 		}
 		if o == once.Sent {

@@ -199,8 +199,10 @@ type Summary struct {
 	// place on approval; Baselined, follows whose baseline was taken.
 	Announced, Approved, Baselined int
 	// DMs counts new-assignment DMs sent; DMsOff, those not sent because
-	// the person turned them off; Unmatched, assignees with no Slack user.
-	DMs, DMsOff, Unmatched int
+	// the person turned them off; DMsHeld, those held for the catch-up
+	// DM of someone away (remind sends it); Unmatched, assignees with no
+	// Slack user.
+	DMs, DMsOff, DMsHeld, Unmatched int
 	// Digests counts weekly digests posted.
 	Digests int
 	// Upcoming counts the meetings read dated in the future; Briefs,
@@ -240,6 +242,9 @@ func (s Summary) String() string {
 	// The DMs' own details stay beside their count.
 	if s.DMsOff > 0 {
 		fmt.Fprintf(&b, " (%d off by choice)", s.DMsOff)
+	}
+	if s.DMsHeld > 0 {
+		fmt.Fprintf(&b, " (%d held for someone away)", s.DMsHeld)
 	}
 	if s.ActionsBaseline {
 		b.WriteString(" (actions baseline taken)")

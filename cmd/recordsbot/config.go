@@ -26,6 +26,7 @@ type Config struct {
 	MetricsAddr         string        `envconfig:"METRICS_ADDR" default:":9090" desc:"serve: host:port of the metrics listener (GET /metrics, for Prometheus), apart from PORT so that it is never published with the public routes; off turns it off"`
 	PublicURL           string        `envconfig:"PUBLIC_URL" desc:"the bot's public https URL; minutes links and unfurls use it"`
 	PublicMinutes       bool          `envconfig:"PUBLIC_MINUTES" default:"true" desc:"serve the public minutes pages: /minutes/{id}, the archive /minutes and its feed /minutes/feed.atom"`
+	PublicCalendar      bool          `envconfig:"PUBLIC_CALENDAR" default:"false" desc:"serve the public meeting calendars: /calendar.ics (every committee) and /calendar/{committee}.ics; people's private deadline calendars work without it"`
 	OrgName             string        `envconfig:"ORG_NAME" desc:"the organisation's name, shown on the public minutes pages, in print and in their feed"`
 	OrgLanguage         string        `envconfig:"ORG_LANGUAGE" default:"en" desc:"the language of channel posts, of public pages whose reader accepts none of the shipped languages, and of people whose Slack locale is not shipped: en, fr, de or es"`
 	AdminUserIDs        []string      `envconfig:"ADMIN_USER_IDS" desc:"comma-separated Slack user IDs who may change any action"`
@@ -37,6 +38,8 @@ type Config struct {
 	RemindReportChannel string        `envconfig:"REMIND_REPORT_CHANNEL" desc:"remind: channel ID that gets the list of unmatched assignees"`
 	RemindSkipWeekends  bool          `envconfig:"REMIND_SKIP_WEEKENDS" default:"false" desc:"remind: send nobody anything on their own Saturday or Sunday"`
 	RemindAt            string        `envconfig:"REMIND_AT" default:"09:00" desc:"remind: local time of day (HH:MM) from which each person is reminded, in their own time zone"`
+	RemindCadence       string        `envconfig:"REMIND_CADENCE" default:"daily" desc:"remind: how often people who have not chosen on their Home tab are reminded: daily, or weekly on a day and time (weekly fri 16:00), a summary of what is overdue or due within the week"`
+	RemindHolidays      string        `envconfig:"REMIND_HOLIDAYS" desc:"remind: the organisation's closure days, no reminders on them and skipped by a snooze to the next working day: comma-separated dates (2026-12-25) and/or paths or http(s) URLs of iCalendar files, read when the process starts"`
 	RecordsTimezone     string        `envconfig:"RECORDS_TIMEZONE" default:"UTC" desc:"the organisation's IANA time zone: a date-only deadline ends at midnight there"`
 	WatchInterval       time.Duration `envconfig:"WATCH_INTERVAL" default:"0s" desc:"serve: poll the records service this often in the background (as recordsbot watch does); 0 leaves it to a scheduler"`
 	SearchBackfillRate  float64       `envconfig:"SEARCH_BACKFILL_RATE" default:"1" desc:"serve: records calls a second (meetings pages and minutes reads) the background backfill of the minutes search index makes; 0 turns it off"`

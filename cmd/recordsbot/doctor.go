@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/recordsbot/recordsbot/internal/words"
 
@@ -151,6 +152,7 @@ func runDoctor(ctx context.Context, cfg Config, problems configErrors, opts doct
 		rep.Sections = append(rep.Sections, section{Title: t, Checks: []check{}})
 	}
 	checkConfig(cfg, problems, rep)
+	checkHolidays(ctx, cfg, time.Now(), rep)
 	checkRecords(ctx, cfg, opts, rep)
 	checkSlack(ctx, cfg, rep)
 	checkStore(ctx, cfg, rep)

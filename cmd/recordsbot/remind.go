@@ -54,7 +54,12 @@ scheduler; running it again sends only what is missing.
 	}
 	defer st.Close()
 	set := a.set
+	holidays, err := loadHolidays(ctx, set)
+	if err != nil {
+		return err
+	}
 	sum, err := remind.Run(ctx, remind.Config{
+		Holidays:      holidays,
 		Days:          set.remindDays,
 		ReportChannel: set.reportChannel,
 		SkipWeekends:  set.notify.WeekdaysOnly,

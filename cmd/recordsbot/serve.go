@@ -1,7 +1,10 @@
 package main
 
 import (
+	"cmp"
 	"context"
+	"crypto/hmac"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -14,6 +17,7 @@ import (
 	"time"
 
 	"github.com/recordsbot/recordsbot/bot"
+	"github.com/recordsbot/recordsbot/calendar"
 	"github.com/recordsbot/recordsbot/internal/health"
 	"github.com/recordsbot/recordsbot/store"
 	"github.com/recordsbot/recordsbot/watch"
@@ -33,6 +37,24 @@ func botConfig(set *settings) bot.Config {
 		Public:           bot.PublicLimits{TrustedProxies: set.trustedProxies},
 		OrgName:          set.orgName,
 	}
+}
+
+// newCalendar is the calendar domain of serve: the public feeds as
+// PUBLIC_CALENDAR says, event versions and private tokens in the store,
+// the private tokens made with a key derived from the Slack signing secret
+// (the bot token in Socket Mode, which has none).
+func newCalendar(a *app, slot *storeSlot) *calendar.Service {
+	set := a.set
+	cal := calendar.New(a.records, calendar.Config{
+		Public: set.publicCal, PublicURL: set.publicURL, OrgName: set.orgName, Minutes: a.minutes, Versions: slot,
+	})
+	secret := cmp.Or(set.signingSecret, set.botToken)
+	if secret != "" {
+		m := hmac.New(sha256.New, []byte(secret))
+		m.Write([]byte("recordsbot calendar tokens v1"))
+		cal.EnablePrivate(calendar.Private{Key: m.Sum(nil), Tokens: slot, Actions: a.actions})
+	}
+	return cal
 }
 
 // storeOpenTimeout bounds opening the store at start-up: an unreachable
@@ -151,7 +173,8 @@ func serveOn(ctx context.Context, a *app, ln, metricsLn net.Listener) error {
 	var stopping atomic.Bool
 	srv := bot.NewServer(botConfig(set), bot.Deps{
 		Logger: log, Records: records, Slack: api, Metrics: metrics, Actions: a.actions, Minutes: a.minutes,
-		Store: slot, StoreOutage: storeOutage,
+		Calendar: newCalendar(a, slot),
+		Store:    slot, StoreOutage: storeOutage,
 		Ready: func() error {
 			if stopping.Load() {
 				return errShuttingDown

@@ -238,3 +238,38 @@ var (
 	_ bot.AuditTrail    = (*storeSlot)(nil)
 	_ actions.Trail     = (*storeSlot)(nil)
 )
+
+// EventVersions implements calendar.Versions.
+func (s *storeSlot) EventVersions(ctx context.Context, fps map[string]string) (map[string]store.EventVersion, error) {
+	st, err := s.get()
+	if err != nil {
+		return nil, err
+	}
+	return st.EventVersions(ctx, fps)
+}
+
+// CalendarToken, SaveCalendarToken and CalendarTokenUser implement
+// calendar.Tokens.
+func (s *storeSlot) CalendarToken(ctx context.Context, userID string) (store.CalendarToken, bool, error) {
+	st, err := s.get()
+	if err != nil {
+		return store.CalendarToken{}, false, err
+	}
+	return st.CalendarToken(ctx, userID)
+}
+
+func (s *storeSlot) SaveCalendarToken(ctx context.Context, tok store.CalendarToken, replace bool) (store.CalendarToken, error) {
+	st, err := s.get()
+	if err != nil {
+		return store.CalendarToken{}, err
+	}
+	return st.SaveCalendarToken(ctx, tok, replace)
+}
+
+func (s *storeSlot) CalendarTokenUser(ctx context.Context, hash string) (string, bool, error) {
+	st, err := s.get()
+	if err != nil {
+		return "", false, err
+	}
+	return st.CalendarTokenUser(ctx, hash)
+}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"log/slog"
 	"net"
@@ -16,6 +17,7 @@ import (
 	"github.com/recordsbot/recordsbot/bot"
 	"github.com/recordsbot/recordsbot/internal/clocktime"
 	"github.com/recordsbot/recordsbot/internal/lang"
+	"github.com/recordsbot/recordsbot/internal/workdays"
 	"github.com/recordsbot/recordsbot/store"
 )
 
@@ -36,6 +38,7 @@ type settings struct {
 	metricsAddr   string // METRICS_ADDR; "" when off
 	publicURL     string
 	publicMinutes bool
+	publicCal     bool      // PUBLIC_CALENDAR
 	orgName       string    // ORG_NAME, trimmed
 	orgLanguage   lang.Lang // ORG_LANGUAGE; English when unset
 
@@ -52,6 +55,7 @@ type settings struct {
 	notify        store.Defaults   // REMIND_DEFAULT, REMIND_AT, REMIND_SKIP_WEEKENDS, ASSIGN_DMS_DEFAULT
 	digest        clocktime.Weekly // DIGEST_DEFAULT; "" (a Config built in code) is off
 	briefLead     time.Duration    // BRIEF_LEAD; 0 (a Config built in code) is the watcher's default
+	holidays      string           // REMIND_HOLIDAYS, read by loadHolidays where a subcommand needs it
 
 	watchInterval      time.Duration
 	searchBackfillRate float64       // records calls a second; 0 off
@@ -104,6 +108,7 @@ func parseSettings(c Config, sub string) (*settings, configErrors) {
 		metricsAddr:        strings.TrimSpace(c.MetricsAddr),
 		publicURL:          strings.TrimSpace(c.PublicURL),
 		publicMinutes:      c.PublicMinutes,
+		publicCal:          c.PublicCalendar,
 		orgName:            strings.TrimSpace(c.OrgName),
 		cacheTTL:           c.ActionsCacheTTL,
 		remindDays:         c.RemindDays,
@@ -251,6 +256,10 @@ func parseSettings(c Config, sub string) (*settings, configErrors) {
 		bad("BRIEF_LEAD", "must be between 1h and 336h (14 days), got %s", s.briefLead)
 	}
 	s.notify = store.Defaults{RemindOff: !remindOn, RemindAt: remindAt, WeekdaysOnly: c.RemindSkipWeekends, AssignDMsOff: !dmsOn}
+	if s.notify.Cadence, err = parseCadence(c.RemindCadence); err != nil {
+		bad("REMIND_CADENCE", "must be daily, or weekly and a day and time such as \"weekly fri 16:00\", got %q", c.RemindCadence)
+	}
+	s.holidays = strings.TrimSpace(c.RemindHolidays)
 	if err := store.CheckURL(s.databaseURL); err != nil {
 		// The message already names DATABASE_URL and hides any password.
 		errs = append(errs, &configError{name: "DATABASE_URL", msg: err.Error()})
@@ -280,4 +289,31 @@ func parseLevel(s string) (slog.Level, error) {
 	}
 	err := l.UnmarshalText([]byte(strings.TrimSpace(s)))
 	return l, err
+}
+
+// parseCadence reads REMIND_CADENCE: "daily" (or "", a Config built in
+// code) is the zero Weekly; "weekly fri 16:00" (or "fri 16:00") a weekly
+// summary.
+func parseCadence(s string) (clocktime.Weekly, error) {
+	s = strings.ToLower(strings.TrimSpace(s))
+	if s == "" || s == "daily" {
+		return clocktime.Weekly{}, nil
+	}
+	w, err := clocktime.ParseWeekly(strings.TrimPrefix(s, "weekly "))
+	if err == nil && !w.On {
+		err = fmt.Errorf("off is not a cadence")
+	}
+	return w, err
+}
+
+// loadHolidays reads REMIND_HOLIDAYS now (a URL is fetched by the
+// process, at start), with REMIND_SKIP_WEEKENDS. Errors: a *configError
+// naming the entry that could not be read.
+func loadHolidays(ctx context.Context, set *settings) (workdays.Calendar, error) {
+	c, err := workdays.Load(ctx, set.holidays, nil)
+	if err != nil {
+		return workdays.Calendar{}, &configError{name: "REMIND_HOLIDAYS", msg: "REMIND_HOLIDAYS " + err.Error()}
+	}
+	c.SkipWeekends = set.notify.WeekdaysOnly
+	return c, nil
 }

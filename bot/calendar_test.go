@@ -1,0 +1,407 @@
+package bot_test
+
+import (
+	"net/http"
+	"net/url"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/recordsbot/recordsbot/actions"
+	"github.com/recordsbot/recordsbot/apiclient/recordstest"
+	"github.com/recordsbot/recordsbot/blocks"
+	"github.com/recordsbot/recordsbot/calendar"
+	"github.com/recordsbot/recordsbot/internal/ical/icaltest"
+	"github.com/recordsbot/recordsbot/internal/testworld"
+	"github.com/recordsbot/recordsbot/minutes"
+	"github.com/recordsbot/recordsbot/store"
+)
+
+// withCalendar turns the calendar on: the public feeds with
+// PUBLIC_CALENDAR=true at the harness's PUBLIC_URL, the private feeds when
+// tokens is set, on clock when it is.
+func withCalendar(tokens calendar.Tokens, clock *offsetClock) harnessOption {
+	return func(s harnessSetup) {
+		s.calendar.on = true
+		s.calendar.cfg = calendar.Config{Public: true, PublicURL: testMinutesConfig().PublicURL, OrgName: "Riverside Trust"}
+		if tokens != nil {
+			s.calendar.tokens = tokens
+			if v, ok := tokens.(calendar.Versions); ok {
+				s.calendar.cfg.Versions = v
+			}
+		}
+		if clock != nil {
+			s.calendar.cfg.Now = clock.now
+		}
+	}
+}
+
+// inWindow are the dataset's meetings a public feed holds (from 90 days
+// back, all upcoming), by ID, with committee if not "".
+func (h *harness) inWindow(committee string) map[string]recordstest.Meeting {
+	out := map[string]recordstest.Meeting{}
+	from := time.Now().Add(-calendar.DefaultWindow)
+	for _, m := range h.records.Meetings() {
+		if !m.Date.IsZero() && !m.Date.Before(from) && (committee == "" || m.Committee == committee) {
+			out[m.ID] = m
+		}
+	}
+	return out
+}
+
+func uidOf(host, kind, id string) string { return kind + "-" + url.PathEscape(id) + "@" + host }
+
+// assertCalendarHeaders checks what a calendar application needs of a
+// feed's answer.
+func assertCalendarHeaders(t *testing.T, r pageResponse) {
+	t.Helper()
+	assert.Equal(t, "text/calendar; charset=utf-8", r.header.Get("Content-Type"))
+	assert.NotEmpty(t, r.header.Get("ETag"))
+	assert.NotEmpty(t, r.header.Get("Last-Modified"))
+	assert.Contains(t, r.header.Get("Cache-Control"), "max-age=900")
+	assert.Equal(t, "nosniff", r.header.Get("X-Content-Type-Options"))
+}
+
+// PUBLIC_CALENDAR is off by default: every public feed is 404 and costs
+// no records call.
+func TestCalendarOffByDefault(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	calls := h.records.Count("", "")
+	for _, path := range []string{"/calendar.ics", "/calendar/Finance.ics", "/calendar/fin.ics", "/calendar/meeting/" + h.data.Meetings[0].ID + ".ics",
+		"/calendar/u/" + strings.Repeat("a", calendar.TokenLen) + ".ics"} {
+		assert.Equal(t, http.StatusNotFound, h.fetchPage("", path, nil).status, path)
+		assert.Equal(t, http.StatusNotFound, h.fetchPage(http.MethodHead, path, nil).status, "HEAD %s", path)
+	}
+	assert.Equal(t, calls, h.records.Count("", ""), "feeds that are off make no records call")
+}
+
+// The feed of every committee is read back by two parsers the bot shares
+// nothing with (Python's icalendar, and ical.js with node-ical): every
+// meeting from 90 days back on, upcoming ones included, each under a UID
+// made of its ID, its time in UTC or as a date, its minutes page linked.
+func TestCalendarFeedRoundTrips(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, withCalendar(nil, nil))
+	r := h.fetchPage("", "/calendar.ics", nil)
+	require.Equal(t, http.StatusOK, r.status, r.body)
+	assertCalendarHeaders(t, r)
+	want := h.inWindow("")
+	require.NotEmpty(t, want)
+	var upcoming int
+	for _, m := range want {
+		if m.Date.After(time.Now()) {
+			upcoming++
+		}
+	}
+	require.NotZero(t, upcoming, "the dataset has upcoming meetings")
+
+	host := "records-bot.example.org"
+	py := icaltest.PythonEvents(t, []byte(r.body))
+	require.Len(t, py, len(want))
+	for _, e := range py {
+		id, ok := strings.CutPrefix(e["uid"].(string), "meeting-")
+		require.True(t, ok, e["uid"])
+		id, _ = url.PathUnescape(strings.TrimSuffix(id, "@"+host))
+		m, ok := want[id]
+		require.True(t, ok, "%s is a meeting in the window", id)
+		assert.Contains(t, e["summary"], m.Title)
+		assert.Equal(t, m.Date.UTC().Format("2006-01-02T15:04:05+00:00"), e["start"], id)
+		assert.Equal(t, "https://records-bot.example.org/minutes/"+url.PathEscape(id), e["url"], "links to its minutes page")
+		assert.EqualValues(t, 0, e["sequence"])
+	}
+	js := icaltest.NodeEvents(t, []byte(r.body))
+	assert.Len(t, js, len(want), "ical.js and node-ical read every event")
+}
+
+// A committee's feed is found by name or unique prefix with the archive's
+// own rule (minutes.MatchCommittee); unknown or ambiguous names, and
+// names no committee has (slashes, dot-dot, unicode), are 404 without a
+// records call of their own.
+func TestCalendarCommitteeFeedMatchesLikeTheArchive(t *testing.T) {
+	t.Parallel()
+	odd := []string{"Planning / Works", "Комитет по бюджету", "St. Mary's Hall"}
+	h := newHarness(t, withCalendar(nil, nil), withFineArts(), withDataset(func(d *recordstest.Dataset) {
+		for i, c := range odd {
+			d.Meetings = append(d.Meetings, recordstest.Meeting{ID: "mtg_odd_" + string(rune('a'+i)), Title: c + " meeting", Committee: c, Date: time.Now().AddDate(0, 0, 5+i).Truncate(time.Hour)})
+		}
+	}))
+	require.Equal(t, http.StatusOK, h.fetchPage("", "/calendar.ics", nil).status)
+	calls := h.records.Count("", "")
+	var names []string
+	for _, m := range h.inWindow("") {
+		if !slices.Contains(names, m.Committee) {
+			names = append(names, m.Committee)
+		}
+	}
+	for _, typed := range []string{"Finance", "finance", "FINA", "fin", "fi", "Fine", "Fine Arts", "Audit", "au", "nothing", "..", "../..", "Planning / Works",
+		"planning /", "Комитет", "комитет по", "St. Mary's Hall", "st. m", " ", "a\x00b"} {
+		want, _ := minutes.MatchCommittee(names, typed)
+		r := h.fetchPage("", "/calendar/"+url.PathEscape(typed)+".ics", nil)
+		if want == "" {
+			assert.Equal(t, http.StatusNotFound, r.status, "%q matches no one committee", typed)
+			continue
+		}
+		require.Equal(t, http.StatusOK, r.status, "%q is %s", typed, want)
+		events := icaltest.PythonEvents(t, []byte(r.body))
+		assert.Len(t, events, len(h.inWindow(want)), "%q: every meeting of %s", typed, want)
+		for _, e := range events {
+			assert.Contains(t, e["summary"], want, "%q: only %s's meetings", typed, want)
+		}
+	}
+	for _, path := range []string{"/calendar/../calendar.ics", "/calendar/%2e%2e.ics", "/calendar/fin", "/calendar/.ics", "/calendar/" + strings.Repeat("x", 300) + ".ics"} {
+		assert.Equal(t, http.StatusNotFound, h.fetchPage("", path, nil).status, path)
+	}
+	assert.Equal(t, calls, h.records.Count("", ""), "names are matched against the shared meeting list: no records call of their own")
+
+	// The archive finds the same committee for the same prefix.
+	assert.Contains(t, h.fetchPage("", "/minutes?committee=fina", nil).body, `<h1 id="archive-title">Finance minutes</h1>`)
+	assert.Equal(t, http.StatusOK, h.fetchPage("", "/calendar/fina.ics", nil).status)
+	assert.Equal(t, http.StatusNotFound, h.fetchPage("", "/calendar/fi.ics", nil).status, "fi is Finance and Fine Arts")
+}
+
+// UIDs never change; a changed title or date raises the meeting's
+// SEQUENCE (and moves its DTSTAMP) once, and leaves the others alone.
+func TestCalendarUIDsStableSequenceRaised(t *testing.T) {
+	t.Parallel()
+	for _, engine := range storeEngines {
+		t.Run(engine, func(t *testing.T) {
+			t.Parallel()
+			clock := &offsetClock{}
+			st := openTestStore(t, engine, store.WithClock(clock.now))
+			h := newHarness(t, withCalendar(st, clock))
+			first := h.fetchPage("", "/calendar.ics", nil)
+			require.Equal(t, http.StatusOK, first.status)
+			again := h.fetchPage("", "/calendar.ics", nil)
+			assert.Equal(t, first.body, again.body, "two requests: the same feed")
+			assert.Equal(t, first.header.Get("ETag"), again.header.Get("ETag"))
+
+			var changed recordstest.Meeting
+			for _, m := range h.inWindow("") {
+				if m.Date.After(time.Now()) {
+					changed = m
+					break
+				}
+			}
+			require.NotEmpty(t, changed.ID)
+			changed.Title += " (moved)"
+			changed.Date = changed.Date.Add(2 * time.Hour)
+			h.records.AddMeeting(changed)
+			// A rebuild after the cache's time: the first request past it is
+			// served the feed as it was while the new one is built.
+			clock.add(calendar.DefaultCacheTTL + time.Minute)
+			h.fetchPage("", "/calendar.ics", nil)
+			h.calendar.Wait()
+			clock.add(calendar.DefaultCacheTTL + time.Minute)
+			h.fetchPage("", "/calendar.ics", nil)
+			h.calendar.Wait()
+			later := h.fetchPage("", "/calendar.ics", nil)
+			assert.NotEqual(t, first.header.Get("ETag"), later.header.Get("ETag"))
+
+			before, after := eventsByUID(t, first.body), eventsByUID(t, later.body)
+			require.Equal(t, len(before), len(after))
+			uid := uidOf("records-bot.example.org", "meeting", changed.ID)
+			for id, e := range after {
+				require.Contains(t, before, id, "UIDs are the same")
+				if id == uid {
+					assert.EqualValues(t, 1, e["sequence"], "the changed meeting's SEQUENCE is raised once")
+					assert.Contains(t, e["summary"], "(moved)")
+					assert.NotEqual(t, before[id]["stamp"], e["stamp"], "and its DTSTAMP moves")
+					continue
+				}
+				assert.EqualValues(t, 0, e["sequence"], "%s unchanged", id)
+				assert.Equal(t, before[id]["stamp"], e["stamp"], "%s unchanged", id)
+			}
+		})
+	}
+}
+
+func eventsByUID(t *testing.T, body string) map[string]map[string]any {
+	t.Helper()
+	out := map[string]map[string]any{}
+	for _, e := range icaltest.PythonEvents(t, []byte(body)) {
+		out[e["uid"].(string)] = e
+	}
+	return out
+}
+
+// A feed answers a conditional request with 304 (ETag or date), HEAD with
+// the headers alone, and Range with the whole feed.
+func TestCalendarConditionalHeadRange(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, withCalendar(nil, nil))
+	r := h.fetchPage("", "/calendar.ics", nil)
+	require.Equal(t, http.StatusOK, r.status)
+	nm := h.fetchPage("", "/calendar.ics", http.Header{"If-None-Match": {r.header.Get("ETag")}})
+	assert.Equal(t, http.StatusNotModified, nm.status)
+	assert.Empty(t, nm.body)
+	ims := h.fetchPage("", "/calendar.ics", http.Header{"If-Modified-Since": {r.header.Get("Last-Modified")}})
+	assert.Equal(t, http.StatusNotModified, ims.status)
+	assert.Equal(t, http.StatusOK, h.fetchPage("", "/calendar.ics", http.Header{"If-None-Match": {`"other"`}}).status)
+	head := h.fetchPage(http.MethodHead, "/calendar.ics", nil)
+	assert.Equal(t, http.StatusOK, head.status)
+	assert.Empty(t, head.body)
+	assert.Equal(t, r.header.Get("ETag"), head.header.Get("ETag"))
+	rng := h.fetchPage("", "/calendar.ics", http.Header{"Range": {"bytes=0-10,20-30"}})
+	assert.Equal(t, http.StatusOK, rng.status)
+	assert.Equal(t, r.body, rng.body, "Range is ignored: the whole feed")
+}
+
+// A hundred subscribers polling cost the records service what one does:
+// the meeting list is read once per CacheTTL whatever the number of
+// requests.
+func TestCalendarPollingCostsNoRecordsCallEach(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, withCalendar(nil, nil))
+	h.records.ResetRequests()
+	require.Equal(t, http.StatusOK, h.fetchPage("", "/calendar.ics", nil).status)
+	once := h.records.Count("", "")
+	require.NotZero(t, once)
+	for range 100 {
+		require.Equal(t, http.StatusOK, h.fetchPage("", "/calendar.ics", nil).status)
+		require.Equal(t, http.StatusOK, h.fetchPage("", "/calendar/fin.ics", nil).status)
+	}
+	assert.Equal(t, once, h.records.Count("", ""), "200 polls within the cache's time: no further records call")
+}
+
+// The one-event calendar of a meeting ("Add to calendar") holds that
+// meeting; a meeting not in the window, or an ID nobody has, is 404
+// without a records call.
+func TestCalendarOneMeeting(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, withCalendar(nil, nil))
+	var m recordstest.Meeting
+	for _, x := range h.inWindow("") {
+		m = x
+		break
+	}
+	r := h.fetchPage("", "/calendar/meeting/"+url.PathEscape(m.ID)+".ics", nil)
+	require.Equal(t, http.StatusOK, r.status, r.body)
+	assertCalendarHeaders(t, r)
+	events := icaltest.PythonEvents(t, []byte(r.body))
+	require.Len(t, events, 1)
+	assert.Equal(t, uidOf("records-bot.example.org", "meeting", m.ID), events[0]["uid"], "the same UID as in the feeds")
+	calls := h.records.Count("", "")
+	for _, id := range []string{"no-such-meeting", "../../etc/passwd", "%00"} {
+		assert.Equal(t, http.StatusNotFound, h.fetchPage("", "/calendar/meeting/"+url.PathEscape(id)+".ics", nil).status, id)
+	}
+	assert.Equal(t, calls, h.records.Count("", ""))
+}
+
+// ownDatedOpen are the IDs of the dataset's actions assigned to email that
+// are open or in progress and have a deadline.
+func (h *harness) ownDatedOpen(email string) map[string]bool {
+	out := map[string]bool{}
+	for _, a := range h.records.Actions() {
+		if strings.EqualFold(a.AssigneeEmail, email) && (a.Status == "open" || a.Status == "in_progress") && !a.Deadline.IsZero() {
+			out[a.ID] = true
+		}
+	}
+	return out
+}
+
+// A person's private feed holds exactly their own open and in-progress
+// actions with a deadline (a date-only one as an all-day event), even for
+// an admin under organisation visibility, and only a guest's own for a
+// guest; after a reset the old address is 404 at once and the new one
+// works. Tokens of the wrong length or alphabet, or made up, are 404
+// without a records call.
+func TestCalendarPrivateFeed(t *testing.T) {
+	t.Parallel()
+	onEachStore(t, func(t *testing.T, st *store.Store) {
+		h := newHarness(t, withCalendar(st, nil), withAdmins("U0ALICE"), withVisibility(actions.VisibleOrganisation))
+		ctx := t.Context()
+		for _, who := range []string{"alice", "erin"} {
+			u := h.person(who)
+			if who == "erin" {
+				require.Equal(t, testworld.GuestID, u.ID)
+			}
+			want := h.ownDatedOpen(u.Email)
+			require.NotEmpty(t, want, who)
+			link, ok, err := h.calendar.PrivateURL(ctx, u.ID, true)
+			require.NoError(t, err)
+			require.True(t, ok)
+			path := strings.TrimPrefix(link, testMinutesConfig().PublicURL)
+			r := h.fetchPage("", path, nil)
+			require.Equal(t, http.StatusOK, r.status, r.body)
+			assert.Equal(t, "private, max-age=900", r.header.Get("Cache-Control"))
+			assert.Equal(t, "no-referrer", r.header.Get("Referrer-Policy"))
+			got := map[string]bool{}
+			for _, e := range icaltest.PythonEvents(t, []byte(r.body)) {
+				id, _ := strings.CutPrefix(strings.TrimSuffix(e["uid"].(string), "@records-bot.example.org"), "action-")
+				id, _ = url.PathUnescape(id)
+				got[id] = true
+				a, _ := h.records.Action(id)
+				if a.DateOnly {
+					assert.Equal(t, a.Deadline.Format(time.DateOnly), e["start"], "%s: an all-day event on its date", id)
+				}
+			}
+			assert.Equal(t, want, got, "%s's feed: exactly their dated open actions", who)
+			assert.Len(t, icaltest.NodeEvents(t, []byte(r.body)), len(want))
+
+			again, ok, err := h.calendar.PrivateURL(ctx, u.ID, false)
+			require.NoError(t, err)
+			require.True(t, ok)
+			assert.Equal(t, link, again, "the address stays until reset")
+			fresh, err := h.calendar.ResetPrivateURL(ctx, u.ID)
+			require.NoError(t, err)
+			assert.NotEqual(t, link, fresh)
+			assert.Equal(t, http.StatusNotFound, h.fetchPage("", path, nil).status, "the old address is dead at once")
+			assert.Equal(t, http.StatusOK, h.fetchPage("", strings.TrimPrefix(fresh, testMinutesConfig().PublicURL), nil).status)
+		}
+
+		calls := h.records.Count("", "")
+		for _, tok := range []string{"short", strings.Repeat("a", calendar.TokenLen), strings.Repeat("A", calendar.TokenLen), strings.Repeat("1", calendar.TokenLen),
+			strings.Repeat("a", calendar.TokenLen+1), strings.Repeat("é", calendar.TokenLen/2), "../" + strings.Repeat("a", calendar.TokenLen-3)} {
+			assert.Equal(t, http.StatusNotFound, h.fetchPage("", "/calendar/u/"+url.PathEscape(tok)+".ics", nil).status, tok)
+		}
+		assert.Equal(t, calls, h.records.Count("", ""), "junk tokens: no records call")
+	})
+}
+
+// privateLinkRE finds the private address the Home tab shows.
+var privateLinkRE = regexp.MustCompile("`(https://records-bot\\.example\\.org/calendar/u/[a-z2-7]{52}\\.ics)`")
+
+// The Home tab offers the private calendar: "Get my calendar link" makes
+// it and shows it; the address works; "Reset link" shows a new one and the
+// old one is 404 at once.
+func TestHomeCalendarSection(t *testing.T) {
+	t.Parallel()
+	st := openTestStore(t, "sqlite")
+	h := newHarness(t, withCalendar(st, nil))
+	alice := h.person("alice")
+
+	view := h.openHome(t, "Ev_cal", alice)
+	s := view.all()
+	assert.Contains(t, s, "Your deadlines in your calendar.")
+	assert.Contains(t, s, "*Every committee's meetings:* `https://records-bot.example.org/calendar.ics`")
+	assert.NotRegexp(t, privateLinkRE, s, "no address until asked for")
+	_, ok, err := st.CalendarToken(t.Context(), alice.ID)
+	require.NoError(t, err)
+	assert.False(t, ok, "opening Home makes no token")
+
+	h.clickHome(t, alice, view, blocks.ActionCalendarGet, "")
+	view = h.homeView(t, alice)
+	m := privateLinkRE.FindStringSubmatch(view.all())
+	require.NotNil(t, m, view.all())
+	assert.Contains(t, view.all(), "Here is your calendar link.")
+	first := strings.TrimPrefix(m[1], testMinutesConfig().PublicURL)
+	require.Equal(t, http.StatusOK, h.fetchPage("", first, nil).status)
+
+	again := h.openHome(t, "Ev_cal2", alice)
+	assert.Equal(t, m[1], privateLinkRE.FindStringSubmatch(again.all())[1], "the same address every time Home opens")
+
+	h.clickHome(t, alice, again, blocks.ActionCalendarReset, "")
+	view = h.homeView(t, alice)
+	assert.Contains(t, view.all(), "the old one has stopped working")
+	m2 := privateLinkRE.FindStringSubmatch(view.all())
+	require.NotNil(t, m2)
+	assert.NotEqual(t, m[1], m2[1])
+	assert.Equal(t, http.StatusNotFound, h.fetchPage("", first, nil).status, "the old address is dead")
+	assert.Equal(t, http.StatusOK, h.fetchPage("", strings.TrimPrefix(m2[1], testMinutesConfig().PublicURL), nil).status)
+}

@@ -1,0 +1,164 @@
+// Package calendarfeed serves recordsbot's iCalendar feeds over HTTP:
+//
+//	GET /calendar.ics                  every committee's meetings (PUBLIC_CALENDAR)
+//	GET /calendar/{committee}.ics      one committee's, by name or unique prefix
+//	GET /calendar/meeting/{id}.ics     one meeting ("Add to calendar")
+//	GET /calendar/u/{token}.ics        a person's own deadlines (private)
+//
+// What the feeds hold is package calendar's; this package turns its
+// answers into HTTP: text/calendar, ETag and Last-Modified with 304s,
+// caching a calendar application can poll hourly against, HEAD, and 404
+// for anything that is not a feed. The per-client limit and the records
+// budget are the public routes' (bot's publicGuard), applied around these
+// handlers.
+package calendarfeed
+
+import (
+	"bytes"
+	"errors"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"strings"
+
+	"github.com/go-chi/chi/v5"
+
+	"github.com/recordsbot/recordsbot/apiclient"
+	"github.com/recordsbot/recordsbot/calendar"
+	"github.com/recordsbot/recordsbot/internal/ical"
+)
+
+// Cache-Control of the feeds. A shared cache or the client may keep a
+// public feed for 15 minutes, the time the bot rebuilds it in; a client
+// polling hourly is then answered from the bot's memory or with a 304 at
+// no records call. A private feed is the person's own: no shared cache may
+// keep it. Not-found answers are not kept for long, so a feed switched on
+// appears soon.
+const (
+	cachePublic   = "public, max-age=900"
+	cachePrivate  = "private, max-age=900"
+	cacheNotFound = "public, max-age=60"
+	cacheError    = "no-store"
+)
+
+// maxParamLen bounds a committee name or meeting ID looked up; anything
+// longer is no name the records use.
+const maxParamLen = 256
+
+// Handlers serves the feeds of svc.
+type Handlers struct {
+	svc *calendar.Service
+	log *slog.Logger
+}
+
+// New returns the feeds' handlers; a nil log discards.
+func New(svc *calendar.Service, log *slog.Logger) *Handlers {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	return &Handlers{svc: svc, log: log}
+}
+
+// All serves GET /calendar.ics.
+func (h *Handlers) All() http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		f, err := h.svc.All(r.Context())
+		h.serve(w, r, f, err, cachePublic, "calendar.ics")
+	}
+}
+
+// Committee serves GET /calendar/{file}, file being "{committee}.ics".
+func (h *Handlers) Committee() http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		name, ok := icsParam(r, "file")
+		if !ok {
+			h.serve(w, r, calendar.Feed{}, calendar.ErrNotFound, "", "")
+			return
+		}
+		f, _, err := h.svc.Committee(r.Context(), name)
+		h.serve(w, r, f, err, cachePublic, "")
+	}
+}
+
+// Meeting serves GET /calendar/meeting/{file}, file being "{id}.ics".
+func (h *Handlers) Meeting() http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		id, ok := icsParam(r, "file")
+		if !ok {
+			h.serve(w, r, calendar.Feed{}, calendar.ErrNotFound, "", "")
+			return
+		}
+		f, err := h.svc.Meeting(r.Context(), id)
+		h.serve(w, r, f, err, cachePublic, "meeting.ics")
+	}
+}
+
+// Private serves GET /calendar/u/{file}, file being "{token}.ics".
+func (h *Handlers) Private() http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		tok, ok := icsParam(r, "file")
+		if !ok || len(tok) != calendar.TokenLen {
+			h.serve(w, r, calendar.Feed{}, calendar.ErrNotFound, "", "")
+			return
+		}
+		f, err := h.svc.Deadlines(r.Context(), tok)
+		h.serve(w, r, f, err, cachePrivate, "")
+	}
+}
+
+// icsParam is the route's {name} without its ".ics", unescaped once (see
+// minutespage's meetingIDParam: chi matches the escaped path when it
+// differs from the decoded one).
+func icsParam(r *http.Request, name string) (string, bool) {
+	v := chi.URLParam(r, name)
+	if r.URL.RawPath != "" {
+		var err error
+		if v, err = url.PathUnescape(v); err != nil {
+			return "", false
+		}
+	}
+	v, ok := strings.CutSuffix(v, ".ics")
+	return v, ok && v != "" && len(v) <= maxParamLen
+}
+
+// serve answers with f, or with what err means.
+func (h *Handlers) serve(w http.ResponseWriter, r *http.Request, f calendar.Feed, err error, cacheControl, filename string) {
+	hd := w.Header()
+	hd.Set("X-Content-Type-Options", "nosniff")
+	// A private feed's address is its key: it must not leave in a Referer.
+	hd.Set("Referrer-Policy", "no-referrer")
+	ctx := r.Context()
+	switch {
+	case errors.Is(err, calendar.ErrNotFound):
+		hd.Set("Cache-Control", cacheNotFound)
+		http.Error(w, "No such calendar.", http.StatusNotFound)
+		return
+	case errors.Is(err, apiclient.ErrOverBudget):
+		// The public routes' share of records calls is used up; debug
+		// only, as a flood would flood the log too.
+		h.log.DebugContext(ctx, "calendar: public budget used up")
+		hd.Set("Cache-Control", cacheError)
+		hd.Set("Retry-After", "5")
+		http.Error(w, "The calendar is busy. Please try again in a moment.", http.StatusServiceUnavailable)
+		return
+	case err != nil:
+		h.log.WarnContext(ctx, "calendar: feed unavailable", "error", err)
+		hd.Set("Cache-Control", cacheError)
+		hd.Set("Retry-After", "60")
+		http.Error(w, "The calendar can't be read just now. Please try again later.", http.StatusServiceUnavailable)
+		return
+	}
+	hd.Set("Content-Type", ical.MediaType)
+	hd.Set("ETag", f.ETag)
+	hd.Set("Cache-Control", cacheControl)
+	if filename != "" {
+		hd.Set("Content-Disposition", `inline; filename="`+filename+`"`)
+	}
+	// ServeContent answers If-None-Match and If-Modified-Since with 304,
+	// HEAD without a body, and sets Last-Modified and Content-Length.
+	// Range is dropped: a feed is small and always sent whole (see
+	// minutespage, GO-2026-6609).
+	r.Header.Del("Range")
+	r.Header.Del("If-Range")
+	http.ServeContent(w, r, "", f.Modified, bytes.NewReader(f.Body))
+}

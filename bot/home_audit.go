@@ -1,0 +1,41 @@
+package bot
+
+import (
+	"context"
+	"strconv"
+
+	"github.com/recordsbot/recordsbot/actions"
+	"github.com/recordsbot/recordsbot/blocks"
+	"github.com/recordsbot/recordsbot/internal/lang"
+)
+
+// recentChangesPage is how many entries a page of the Home tab's Recent
+// changes shows.
+const recentChangesPage = 10
+
+// recentChanges is the Home tab's Recent changes for viewer me: a page of
+// the audit trail, newest first, from the entry before before (0: the
+// newest). Only admins get it (actions.Service.Admin, which fails closed
+// while Slack cannot say they are not a guest); nil for everyone else and
+// without a trail.
+func (h *homeUI) recentChanges(ctx context.Context, me actions.Member, before int64) *blocks.RecentChanges {
+	if h.trail == nil || !h.dom.Admin(me) {
+		return nil
+	}
+	rc := &blocks.RecentChanges{Lang: lang.English}
+	page, next, err := h.trail.AuditPage(ctx, before, recentChangesPage)
+	if err != nil {
+		h.say(ctx, "home recent changes", err)
+		rc.Error = rc.Lang.T("audit.recent.down")
+		return rc
+	}
+	rc.Lines, rc.More = auditLines(page), next
+	return rc
+}
+
+// clickAuditMore is the "Older changes" button: the Home tab again, with
+// the page of Recent changes after the one shown.
+func (c *clicks) clickAuditMore(ctx context.Context, in *interaction, value string) {
+	before, _ := strconv.ParseInt(value, 10, 64)
+	c.answerOnHome(ctx, in, homeState{auditBefore: before})
+}

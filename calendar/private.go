@@ -1,0 +1,252 @@
+package calendar
+
+import (
+	"context"
+	"crypto/hmac"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base32"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/recordsbot/recordsbot/actions"
+	"github.com/recordsbot/recordsbot/apiclient"
+	"github.com/recordsbot/recordsbot/internal/ical"
+	"github.com/recordsbot/recordsbot/store"
+)
+
+// The private deadline feed: GET /calendar/u/{token}.ics.
+//
+// A token is 52 characters of lowercase base32 (32 bytes): 26 bytes made
+// from the person and a random salt with the bot's key (HMAC-SHA256), then
+// a 6-byte tag over those with the same key. The store keeps the salt and
+// the token's SHA-256, never the token: the Home tab makes the token again
+// from the salt to show it, and a request finds its person by the hash. A
+// reset is a new salt; the old token's hash then matches nobody, at once.
+// A made-up token fails its tag before the store is asked; a token of the
+// wrong length or alphabet fails before that.
+
+// TokenLen is the length of a private feed token.
+const TokenLen = 52
+
+const (
+	tokenBody = 26
+	tokenTag  = 6
+)
+
+var tokenEncoding = base32.NewEncoding("abcdefghijklmnopqrstuvwxyz234567").WithPadding(base32.NoPadding)
+
+// Tokens keeps the private feeds' tokens; *store.Store implements it.
+type Tokens interface {
+	CalendarToken(ctx context.Context, userID string) (store.CalendarToken, bool, error)
+	SaveCalendarToken(ctx context.Context, tok store.CalendarToken, replace bool) (store.CalendarToken, error)
+	CalendarTokenUser(ctx context.Context, hash string) (userID string, ok bool, err error)
+}
+
+// Actions is what the private feed needs of the actions domain;
+// *actions.Service implements it.
+type Actions interface {
+	Who(ctx context.Context, id string) (actions.Member, error)
+	List(ctx context.Context, st apiclient.Status) (*apiclient.ActionList, error)
+	Assigned(list *apiclient.ActionList, m actions.Member) []*apiclient.Action
+	Visible(viewer actions.Member, list []*apiclient.Action) []*apiclient.Action
+	Zone() *time.Location
+}
+
+// ErrPrivateOff is returned by the private feed's methods when the bot has
+// no store, no key or no PUBLIC_URL to make private feeds with.
+var ErrPrivateOff = errors.New("private calendars are not available")
+
+// Private are what the private feeds need; all three or none.
+type Private struct {
+	// Key makes and checks the tokens; serve derives it from the Slack
+	// signing secret. Changing it changes every private URL (the Home tab
+	// shows the new one; the old ones stop).
+	Key     []byte
+	Tokens  Tokens
+	Actions Actions
+}
+
+// EnablePrivate turns the private deadline feeds on; call it before the
+// service is shared. It does nothing unless p has all three and PublicURL
+// is set.
+func (s *Service) EnablePrivate(p Private) {
+	if len(p.Key) == 0 || p.Tokens == nil || p.Actions == nil || s.cfg.PublicURL == "" {
+		return
+	}
+	s.private = &p
+}
+
+// PrivateOn reports whether the private feeds are available.
+func (s *Service) PrivateOn() bool { return s.private != nil }
+
+// token makes the token of user with salt.
+func (p *Private) token(user, salt string) string {
+	m := hmac.New(sha256.New, p.Key)
+	m.Write([]byte("calendar token\x00" + user + "\x00" + salt))
+	body := m.Sum(nil)[:tokenBody]
+	return tokenEncoding.EncodeToString(append(body, p.tag(body)...))
+}
+
+func (p *Private) tag(body []byte) []byte {
+	m := hmac.New(sha256.New, p.Key)
+	m.Write([]byte("calendar tag\x00"))
+	m.Write(body)
+	return m.Sum(nil)[:tokenTag]
+}
+
+// check reports whether tok is a token this bot made: the right length
+// and alphabet and its tag right. Nothing is read to tell.
+func (p *Private) check(tok string) bool {
+	if len(tok) != TokenLen {
+		return false
+	}
+	for i := 0; i < len(tok); i++ {
+		if c := tok[i]; !(c >= 'a' && c <= 'z' || c >= '2' && c <= '7') {
+			return false
+		}
+	}
+	raw, err := tokenEncoding.DecodeString(tok)
+	if err != nil || len(raw) != tokenBody+tokenTag {
+		return false
+	}
+	return hmac.Equal(raw[tokenBody:], p.tag(raw[:tokenBody]))
+}
+
+func tokenHash(tok string) string {
+	sum := sha256.Sum256([]byte(tok))
+	return hex.EncodeToString(sum[:])
+}
+
+func newSalt() string { return rand.Text() }
+
+// PrivateURL is user's private feed address, made on first use when
+// create is set; ok is false when they have none and create is not set.
+// Errors: ErrPrivateOff; the store's.
+func (s *Service) PrivateURL(ctx context.Context, user string, create bool) (u string, ok bool, err error) {
+	p := s.private
+	if p == nil {
+		return "", false, ErrPrivateOff
+	}
+	tok, ok, err := p.Tokens.CalendarToken(ctx, user)
+	if err != nil {
+		return "", false, fmt.Errorf("calendar token: %w", err)
+	}
+	if !ok {
+		if !create {
+			return "", false, nil
+		}
+		salt := newSalt()
+		if tok, err = p.Tokens.SaveCalendarToken(ctx, store.CalendarToken{UserID: user, Salt: salt, Hash: tokenHash(p.token(user, salt))}, false); err != nil {
+			return "", false, fmt.Errorf("save calendar token: %w", err)
+		}
+	}
+	t := p.token(user, tok.Salt)
+	if tokenHash(t) != tok.Hash {
+		// The key changed since the token was made: the URL shown is the
+		// one that works from now on.
+		if _, err := p.Tokens.SaveCalendarToken(ctx, store.CalendarToken{UserID: user, Salt: tok.Salt, Hash: tokenHash(t)}, true); err != nil {
+			return "", false, fmt.Errorf("save calendar token: %w", err)
+		}
+	}
+	return s.privateURL(t), true, nil
+}
+
+// ResetPrivateURL gives user a new private feed address; the old one
+// answers ErrNotFound from when this returns. Errors: ErrPrivateOff; the
+// store's.
+func (s *Service) ResetPrivateURL(ctx context.Context, user string) (string, error) {
+	p := s.private
+	if p == nil {
+		return "", ErrPrivateOff
+	}
+	salt := newSalt()
+	t := p.token(user, salt)
+	if _, err := p.Tokens.SaveCalendarToken(ctx, store.CalendarToken{UserID: user, Salt: salt, Hash: tokenHash(t)}, true); err != nil {
+		return "", fmt.Errorf("reset calendar token: %w", err)
+	}
+	return s.privateURL(t), nil
+}
+
+func (s *Service) privateURL(tok string) string {
+	return s.cfg.PublicURL + "/calendar/u/" + tok + ".ics"
+}
+
+// Deadlines is the private feed the token opens: its owner's open and
+// in-progress actions with a deadline, as the actions domain lets them see
+// them (their own; a guest only theirs), an all-day event for a date-only
+// deadline. Errors: ErrNotFound for a token that is not one (decided
+// without the store unless it carries this bot's tag) or was reset;
+// ErrPrivateOff; the store's, Slack's and the records service's, wrapped.
+func (s *Service) Deadlines(ctx context.Context, tok string) (Feed, error) {
+	p := s.private
+	if p == nil {
+		return Feed{}, ErrNotFound
+	}
+	if !p.check(tok) {
+		return Feed{}, ErrNotFound
+	}
+	user, ok, err := p.Tokens.CalendarTokenUser(ctx, tokenHash(tok))
+	if err != nil {
+		return Feed{}, fmt.Errorf("calendar token: %w", err)
+	}
+	if !ok {
+		return Feed{}, ErrNotFound
+	}
+	key := "user/" + user
+	return s.feeds.GetStale(ctx, key, func(ctx context.Context) (Feed, error) {
+		me, err := p.Actions.Who(ctx, user)
+		if err != nil {
+			return Feed{}, fmt.Errorf("who is %s: %w", user, err)
+		}
+		list, err := p.Actions.List(ctx, "")
+		if err != nil {
+			return Feed{}, fmt.Errorf("list actions: %w", err)
+		}
+		var dated []*apiclient.Action
+		for _, a := range p.Actions.Visible(me, p.Actions.Assigned(list, me)) {
+			if actions.StillToDo(a.Status) && !a.Deadline.IsZero() {
+				dated = append(dated, a)
+			}
+		}
+		slices.SortStableFunc(dated, func(a, b *apiclient.Action) int {
+			return actions.DeadlineAt(a, p.Actions.Zone()).Compare(actions.DeadlineAt(b, p.Actions.Zone()))
+		})
+		return s.build(ctx, key, s.calendar("My deadlines", "Your open actions with a deadline"), s.actionEvents(dated))
+	})
+}
+
+func (s *Service) actionEvents(as []*apiclient.Action) []event {
+	out := make([]event, 0, len(as))
+	for _, a := range as {
+		title := strings.TrimSpace(a.Title)
+		if title == "" {
+			title = "Action " + a.ID
+		}
+		var desc []string
+		if c := strings.TrimSpace(a.Committee); c != "" {
+			desc = append(desc, "Committee: "+c)
+		}
+		if t := strings.TrimSpace(a.MeetingTitle); t != "" {
+			desc = append(desc, "From the meeting: "+t)
+		}
+		desc = append(desc, "Status: "+string(a.Status), "Mark it done in Slack with /actions.")
+		var link string
+		if s.cfg.Minutes != nil && a.MeetingID != "" {
+			link = s.cfg.Minutes.PageURL(a.MeetingID)
+		}
+		if link != "" {
+			desc = append(desc, "The meeting's minutes: "+link)
+		}
+		e := ical.Event{
+			UID: s.uid("action", a.ID), Start: a.Deadline, AllDay: !a.DeadlineHasTime,
+			Summary: "Due: " + title, Description: strings.Join(desc, "\n"), URL: link,
+		}
+		out = append(out, event{Event: e, fingerprint: fingerprint(a.Deadline.UTC().Format(time.RFC3339), fmt.Sprint(a.DeadlineHasTime), e.Summary)})
+	}
+	return out
+}

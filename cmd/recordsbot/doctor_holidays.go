@@ -1,0 +1,33 @@
+package main
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	"github.com/recordsbot/recordsbot/internal/workdays"
+)
+
+// checkHolidays reads REMIND_HOLIDAYS as remind and serve do at start
+// (a URL is fetched now) and shows the next three holidays, or why it
+// could not read them.
+func checkHolidays(ctx context.Context, cfg Config, now time.Time, rep *doctorReport) {
+	spec := strings.TrimSpace(cfg.RemindHolidays)
+	if spec == "" {
+		rep.add(secConfig, skipped("REMIND_HOLIDAYS not set: reminders go out on every working day, holidays included"))
+		return
+	}
+	c, err := workdays.Load(ctx, spec, nil)
+	if err != nil {
+		rep.add(secConfig, failed("REMIND_HOLIDAYS "+err.Error(),
+			"each entry is a date (2026-12-25), a path or an http(s) URL of an iCalendar (.ics) file the process can read"))
+		return
+	}
+	next := c.Next(now, 3)
+	if len(next) == 0 {
+		rep.add(secConfig, advisory("REMIND_HOLIDAYS read, but it holds no holiday from today on",
+			"add this year's closure days, or point it at a calendar that has them"))
+		return
+	}
+	rep.add(secConfig, ok("REMIND_HOLIDAYS read: the next holidays are "+strings.Join(next, ", ")))
+}

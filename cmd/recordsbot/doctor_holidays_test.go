@@ -1,0 +1,43 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// doctor shows the next three holidays REMIND_HOLIDAYS gives, or why it
+// could not read them.
+func TestDoctorShowsNextHolidays(t *testing.T) {
+	t.Parallel()
+	ics := filepath.Join(t.TempDir(), "closures.ics")
+	require.NoError(t, os.WriteFile(ics, []byte("BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nDTSTART;VALUE=DATE:20261225\r\nDTEND;VALUE=DATE:20261227\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"), 0o600))
+	now := time.Date(2026, 11, 27, 12, 0, 0, 0, time.UTC)
+	for _, tc := range []struct{ spec, want string }{
+		{"2026-01-01, " + ics + ", 2027-01-01", "✓ REMIND_HOLIDAYS read: the next holidays are 2026-12-25, 2026-12-26, 2027-01-01"},
+		{"2026-01-01", "✗ REMIND_HOLIDAYS read, but it holds no holiday from today on"},
+		{"2026-12-25,boxing day", `✗ REMIND_HOLIDAYS entry "boxing day" is not a date (YYYY-MM-DD), a path or an http(s) URL of an iCalendar file`},
+		{"/nowhere/closures.ics", `✗ REMIND_HOLIDAYS entry "/nowhere/closures.ics": read the iCalendar file: open /nowhere/closures.ics: no such file or directory`},
+	} {
+		rep := &doctorReport{Sections: []section{{Title: secConfig}}}
+		checkHolidays(t.Context(), Config{RemindHolidays: tc.spec}, now, rep)
+		require.Len(t, rep.Sections[0].Checks, 1)
+		c := rep.Sections[0].Checks[0]
+		mark := map[bool]string{true: "✓ ", false: "✗ "}[c.Status == checkOK]
+		assert.Equal(t, tc.want, mark+c.Text, tc.spec)
+	}
+}
+
+// A malformed REMIND_HOLIDAYS entry stops remind at start, naming it.
+func TestRemindHolidaysMalformedStopsStart(t *testing.T) {
+	t.Parallel()
+	set := &settings{holidays: "2026-12-25, 2026-02-30"}
+	_, err := loadHolidays(t.Context(), set)
+	var ce *configError
+	require.ErrorAs(t, err, &ce)
+	assert.Equal(t, `REMIND_HOLIDAYS entry "2026-02-30" is not a date (YYYY-MM-DD)`, ce.msg)
+}
