@@ -185,13 +185,17 @@ func (s *Store) conn() *sql.DB {
 		s.log.Warn("store: the database file was removed or replaced, and reopening it failed", "file", s.file, "error", err)
 		return old
 	}
-	s.removed.Store(false)
 	s.log.Warn("store: the database file was replaced; reopened it", "file", s.file)
 	return s.db.Load()
 }
 
-// sameFile reports whether the file at s.file is the one opened.
+// sameFile reports whether the file at s.file is the one opened. Once it
+// was removed, nothing at the path is: a file put back may be given the
+// removed one's inode number.
 func (s *Store) sameFile() bool {
+	if s.removed.Load() {
+		return false
+	}
 	fi, err := os.Stat(s.file)
 	return err == nil && os.SameFile(fi, *s.fileInfo.Load())
 }
@@ -209,6 +213,9 @@ func (s *Store) reopenFile(ctx context.Context) error {
 	}
 	s.db.Store(db)
 	s.fileInfo.Store(&fi)
+	// Before migrate, whose calls go through conn: the file at the path
+	// is now the one open.
+	s.removed.Store(false)
 	return s.migrate(ctx)
 }
 

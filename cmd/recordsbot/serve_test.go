@@ -34,8 +34,8 @@ type serveEnv struct {
 	metricsBase string
 	// checkEvery is how often the dependencies are checked; 0: 50 ms.
 	checkEvery time.Duration
-	logs        *syncBuffer
-	people      map[string]slacktest.User // by first name, lowercased
+	logs       *syncBuffer
+	people     map[string]slacktest.User // by first name, lowercased
 }
 
 func newServeEnv(t *testing.T, edit func(*Config)) *serveEnv {
