@@ -171,6 +171,9 @@ type MeetingRow struct {
 	DateHasTime bool
 	Location    string
 	Agenda      []AgendaRow
+	// CalendarURL is the meeting's one-event calendar ("Add to
+	// calendar"); "" for none.
+	CalendarURL string
 }
 
 // AgendaRow is one agenda item.

@@ -31,6 +31,9 @@ type Brief struct {
 	// LatestMinutes and LatestURL name and link the committee's latest
 	// minutes; "" when there are none.
 	LatestMinutes, LatestURL string
+	// CalendarURL is the meeting's one-event calendar ("Add to
+	// calendar"); "" for none.
+	CalendarURL string
 }
 
 // BriefAgendaItem is one item of the agenda.
@@ -47,7 +50,8 @@ func BriefMetadata(key, meetingID string, date time.Time) slack.SlackMetadata {
 }
 
 // BriefMessage builds the brief: a header, when and where, the agenda, the
-// actions still open by assignee and the link to the latest minutes. Long
+// actions still open by assignee, the link to the latest minutes and "Add
+// to calendar" (b.CalendarURL, when safe). Long
 // lists are cut with "…and K more" so it always fits Block Kit's limits.
 func BriefMessage(b Brief) Message {
 	title := oneLine(cmp.Or(b.Title, b.Committee, "Meeting"))
@@ -96,6 +100,9 @@ func BriefMessage(b Brief) Message {
 	}
 	if b.LatestURL != "" {
 		bl = append(bl, contextLine("Latest minutes: <"+b.LatestURL+"|"+inline(cmp.Or(b.LatestMinutes, "minutes"), 150)+">"))
+	}
+	if l := link(b.CalendarURL, "Add to calendar"); l != "" {
+		bl = append(bl, contextLine(":calendar: "+l))
 	}
 	return Message{Text: fallback, Blocks: bl}
 }

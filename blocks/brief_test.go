@@ -20,7 +20,8 @@ func TestBriefMessage(t *testing.T) {
 			{Name: "Alice Jones", Items: []DigestItem{{ID: "A-1", Title: "Circulate the accounts", Deadline: day(2026, 3, 9), Overdue: true}}},
 			{Name: "Bob Patel", Items: []DigestItem{{ID: "A-3", Title: "Chase the auditors", InProgress: true}}},
 		},
-		LatestMinutes: "Finance Committee, February", LatestURL: "https://bot.example.org/minutes/M-2"}
+		LatestMinutes: "Finance Committee, February", LatestURL: "https://bot.example.org/minutes/M-2",
+		CalendarURL: "https://bot.example.org/calendar/meeting/M-3.ics"}
 	m := BriefMessage(b)
 	require.NoError(t, CheckMessage(m))
 	for _, b := range m.Blocks {

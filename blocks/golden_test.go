@@ -201,6 +201,11 @@ func TestGolden(t *testing.T) {
 		{"meetings_next", payload(Meetings(meetings))},
 		{"meetings_empty", payload(Meetings(MeetingList{Title: "Finance meetings", Empty: "No meetings for Finance."}))},
 		{"meeting_agenda", payload(Meeting(sampleMeeting()))},
+		{"meeting_add_to_calendar", payload(Meeting(func() MeetingRow {
+			m := sampleMeeting()
+			m.CalendarURL = "https://bot.example.org/calendar/meeting/" + m.ID + ".ics"
+			return m
+		}()))},
 		{"help_actions", payload(Help("/actions", ""))},
 		{"help_minutes", payload(Help("/minutes", ""))},
 		{"help_meetings", payload(Help("meetings", ""))},

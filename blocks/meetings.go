@@ -125,7 +125,8 @@ func leftOff(n int) *slack.ContextBlock {
 // committee, date, location and reference (those the record has), the
 // agenda as numbered items (title in bold, description after it) in
 // sections of at most 3000 characters, and a Minutes button
-// (ActionMeetingMinutes, value m.ID) when the ID is set. The agenda shows at
+// (ActionMeetingMinutes, value m.ID) when the ID is set, with an "Add to
+// calendar" link button when m.CalendarURL is a safe URL. The agenda shows at
 // most about 6000 characters; the rest is summed up as "…and N more items".
 func Meeting(m MeetingRow) Message {
 	title := truncate(cmp.Or(oneLine(m.Title), "Meeting"), MaxHeaderText)
@@ -151,6 +152,11 @@ func Meeting(m MeetingRow) Message {
 
 	var footer []slack.Block
 	if b := meetingButtons(m.ID, false); b != nil {
+		if safeURL(m.CalendarURL, MaxURL) {
+			add := button(ActionOpenLink, "", "Add to calendar")
+			add.URL = m.CalendarURL
+			b.Elements.ElementSet = append(b.Elements.ElementSet, add)
+		}
 		footer = append(footer, b)
 	}
 	more := contextLine(fmt.Sprintf("…and %d more items", len(m.Agenda)))

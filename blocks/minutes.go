@@ -88,7 +88,7 @@ func UnfurlMinutes(v MinutesView) slack.Attachment {
 	lines = append(lines, strings.Join(meta, " · "))
 	// One run of text rather than paragraphs keeps the unfurl to two or
 	// three lines.
-	if ex := oneLine(Excerpt(body.PlainText(v.Body, v.Format), unfurlExcerptMax)); ex != "" {
+	if ex := oneLine(Excerpt(body.OneLine(body.PlainText(v.Body, v.Format)), unfurlExcerptMax)); ex != "" {
 		lines = append(lines, escapeTrunc(ex, 2*unfurlExcerptMax))
 	}
 	if l := link(v.URL, "Read the full minutes"); l != "" {

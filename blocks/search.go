@@ -42,7 +42,11 @@ type SearchView struct {
 	// Quoted is Query as the heading shows it back, in quotes
 	// (minutes.QuoteQuery, the rule the public archive uses too); not
 	// escaped. Empty shows as nothing between the words around it.
-	Quoted  string
+	Quoted string
+	// ByDate says the results are newest first (a committee alone, no
+	// words); otherwise best match first, newest first among equals
+	// (store.SearchMinutes), and the heading says which.
+	ByDate  bool
 	Results []SearchResult
 	// Offset is the position of the first result (0 on the first page).
 	Offset int
@@ -106,7 +110,10 @@ func quoteQuery(v SearchView) string {
 func searchBlocks(v SearchView, share bool) []slack.Block {
 	// The query in quotes rather than bold: what was typed may hold
 	// asterisks of its own.
-	head := ":mag: Minutes mentioning " + quoteQuery(v)
+	head := ":mag: Minutes mentioning " + quoteQuery(v) + ", best match first"
+	if v.ByDate {
+		head = ":mag: Minutes mentioning " + quoteQuery(v) + ", newest first"
+	}
 	if v.Offset > 0 {
 		head += " (from result " + strconv.Itoa(v.Offset+1) + ")"
 	}

@@ -29,7 +29,7 @@ func (mu *minutesUI) commandMeetings(ctx context.Context, cmd command) *reply {
 	if arg != "" {
 		m, err := mu.records.GetMeeting(ctx, arg)
 		if err == nil {
-			return ephemeral(blocks.Meeting(meetingRow(m)))
+			return ephemeral(blocks.Meeting(mu.meetingRow(m)))
 		}
 		if !isNotFound(err) {
 			return notice(mu.say(ctx, "get meeting", err))
@@ -93,6 +93,14 @@ func encodeCursor(c meetingsCursor) string {
 		return ""
 	}
 	return string(b)
+}
+
+// meetingRow is meetingRow with the meeting's "Add to calendar" link
+// (the public calendar's one-event feed, when on).
+func (mu *minutesUI) meetingRow(m *apiclient.Meeting) blocks.MeetingRow {
+	r := meetingRow(m)
+	r.CalendarURL = mu.cal.AddURL(m)
+	return r
 }
 
 func meetingRow(m *apiclient.Meeting) blocks.MeetingRow {

@@ -1,11 +1,11 @@
 package bot
 
 import (
-	"cmp"
 	"context"
 	"strings"
 	"unicode"
 
+	"github.com/recordsbot/recordsbot/apiclient"
 	"github.com/recordsbot/recordsbot/blocks"
 	"github.com/recordsbot/recordsbot/minutes"
 	"github.com/recordsbot/recordsbot/store"
@@ -75,12 +75,13 @@ func (mu *minutesUI) searchView(ctx context.Context, q store.MinutesQuery, typed
 		return blocks.SearchView{}, err
 	}
 	typed = strings.TrimFunc(typed, unicode.IsSpace)
-	v := blocks.SearchView{Query: typed, Quoted: minutes.QuoteQuery(typed), Offset: offset, More: page.More}
+	v := blocks.SearchView{Query: typed, Quoted: minutes.QuoteQuery(typed), Offset: offset, More: page.More,
+		ByDate: len(q.Words)+len(q.Phrases) == 0}
 	for _, h := range page.Hits {
 		v.Results = append(v.Results, blocks.SearchResult{
 			MeetingID: h.MeetingID, Title: h.Title, Committee: h.Committee,
 			Date: h.Date, DateHasTime: h.DateHasTime, Draft: h.Draft,
-			URL: cmp.Or(h.URL, mu.svc.PageURL(h.MeetingID)), Snippet: snippetParts(h.Snippet),
+			URL: mu.svc.URL(h.MeetingID, &apiclient.Minutes{URL: h.URL}), Snippet: snippetParts(h.Snippet),
 		})
 	}
 	return v, nil

@@ -188,7 +188,7 @@ func (c *clicks) click(ctx context.Context, in *interaction, actionID, value str
 			c.respond(ctx, in, notice(c.meetingErrorText(ctx, value, err)), false)
 			return
 		}
-		c.respond(ctx, in, ephemeral(blocks.Meeting(meetingRow(m))), false)
+		c.respond(ctx, in, ephemeral(blocks.Meeting(c.mins.meetingRow(m))), false)
 	case actionID == blocks.ActionMeetingMinutes:
 		e, err := c.mins.svc.Read(ctx, value)
 		if err != nil {

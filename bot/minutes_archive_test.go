@@ -445,3 +445,46 @@ func TestMinutesArchiveUnknownCommittee(t *testing.T) {
 	feed := h.fetchPage("", "/minutes/feed.atom?committee=nosuch", nil)
 	assert.Equal(t, http.StatusNotFound, feed.status)
 }
+
+// TestMinutesArchiveWithATrailingSlash: /minutes/ is the archive typed
+// with a slash; it is sent on to /minutes, its query kept, not answered
+// 404.
+func TestMinutesArchiveWithATrailingSlash(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	client := *h.http.Client()
+	client.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	req, err := http.NewRequestWithContext(t.Context(), http.MethodGet, h.http.URL+"/minutes/?committee=Finance", nil)
+	require.NoError(t, err)
+	resp, err := client.Do(req)
+	require.NoError(t, err)
+	resp.Body.Close()
+	assert.Equal(t, http.StatusMovedPermanently, resp.StatusCode)
+	loc, err := resp.Location()
+	require.NoError(t, err)
+	assert.Equal(t, "/minutes?committee=Finance", loc.RequestURI())
+
+	r := h.fetchPage("", "/minutes/", nil)
+	assert.Equal(t, http.StatusOK, r.status)
+	assert.Contains(t, r.body, `<h1 id="archive-title">Minutes</h1>`)
+}
+
+// TestMinutesArchiveHeadingsDoNotSkipALevel: the archive's headings go
+// h1, h2, h3 without a gap (WCAG 1.3.1), listed or searched.
+func TestMinutesArchiveHeadingsDoNotSkipALevel(t *testing.T) {
+	t.Parallel()
+	onEachStore(t, func(t *testing.T, st *store.Store) {
+		h := newSearchHarness(t, st)
+		for _, path := range []string{"/minutes", "/minutes?committee=Finance", "/minutes?q=budget"} {
+			r := h.fetchPage("", path, nil)
+			require.Equal(t, http.StatusOK, r.status, path)
+			level := 0
+			for _, m := range regexp.MustCompile(`<h([1-6])[ >]`).FindAllStringSubmatch(r.body, -1) {
+				next := int(m[1][0] - '0')
+				assert.LessOrEqual(t, next, level+1, "%s: an h%d after an h%d", path, next, level)
+				level = next
+			}
+			assert.Equal(t, 3, level, "%s ends in entries (h3)", path)
+		}
+	})
+}

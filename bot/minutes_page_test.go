@@ -450,7 +450,7 @@ func TestMinutesPageBurstIsOneRecordsLoad(t *testing.T) {
 		assert.Equal(t, http.StatusOK, r.status, "reader %d", i)
 		assert.Equal(t, results[0].header.Get("ETag"), r.header.Get("ETag"), "reader %d", i)
 	}
-	assert.LessOrEqual(t, h.records.Count(http.MethodGet, ""), 2, "one meeting and one minutes call serve all %d readers", readers)
+	assert.LessOrEqual(t, h.records.Count(http.MethodGet, "/meetings/"), 2, "one meeting and one minutes call serve all %d readers", readers)
 }
 
 func TestMinutesPageKeepsTheRecordsAgendaNumbers(t *testing.T) {
@@ -500,8 +500,10 @@ func TestPublicMinutesOff(t *testing.T) {
 			func(m recordstest.Meeting, _ recordstest.Minutes) string {
 				return "https://records-bot.example.org/minutes/" + m.ID
 			}},
-		{"on, record with a URL links to it", true, true,
-			func(_ recordstest.Meeting, min recordstest.Minutes) string { return min.URL }},
+		{"on, record with a URL links to the page all the same", true, true,
+			func(m recordstest.Meeting, _ recordstest.Minutes) string {
+				return "https://records-bot.example.org/minutes/" + m.ID
+			}},
 		{"off, record with a URL links to it", false, true,
 			func(_ recordstest.Meeting, min recordstest.Minutes) string { return min.URL }},
 		{"off, record without a URL has no link", false, false,
@@ -632,14 +634,15 @@ func TestMinutesPageUnknownAndHiddenAreLookedUpOnce(t *testing.T) {
 		for range 180 {
 			assertNotFoundPage(t, h.fetchPage("", minutesPath(id), nil))
 		}
-		assert.LessOrEqual(t, h.records.Count(http.MethodGet, ""), 2, "200 hits on %s: one lookup (meeting, minutes)", id)
+		assert.LessOrEqual(t, h.records.Count(http.MethodGet, "/meetings/"), 2, "200 hits on %s: one lookup (meeting, minutes)", id)
 	}
+	assert.Zero(t, h.records.Count(http.MethodGet, "/meetings/mtg_unknown"), "an ID not in the meetings list: no lookup at all")
 
 	// Past HiddenTTL the meeting is looked up again.
 	clk.add(minutes.HiddenTTL)
 	h.records.ResetRequests()
-	assertNotFoundPage(t, h.fetchPage("", minutesPath("mtg_unknown"), nil))
-	assert.Equal(t, 1, h.records.Count(http.MethodGet, "/meetings/mtg_unknown"))
+	assertNotFoundPage(t, h.fetchPage("", minutesPath(hidden.ID), nil))
+	assert.Equal(t, 2, h.records.Count(http.MethodGet, "/meetings/"+hidden.ID), "the meeting and its minutes, once")
 }
 
 // Record text with bidi controls or zero-width characters is shown

@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"context"
 	"errors"
 	"log/slog"
 	"math"
@@ -49,6 +50,18 @@ type PublicLimits struct {
 	RecordsCalls rate.Limit
 	// RecordsBurst is how many such calls may be made at once. Default 40.
 	RecordsBurst int
+	// DoubtfulCalls is the sustained rate, per second, of the records
+	// calls of lookups that can only fail as far as the bot knows (a page
+	// whose ID is not among the meetings it holds): a budget of their own,
+	// apart from RecordsCalls, so someone asking for made-up IDs cannot
+	// spend what readers of real minutes need. Default 1.
+	DoubtfulCalls rate.Limit
+	// DoubtfulBurst is how many such calls may be made at once. Default 5.
+	DoubtfulBurst int
+	// MaxInFlight bounds the public requests being worked on at once;
+	// past it a request is answered 503 at once, holding nothing.
+	// Default 64.
+	MaxInFlight int
 	// TrustedProxies are the addresses (CIDR prefixes) of the reverse
 	// proxies in front of the bot, such as the Ingress controller's pod
 	// network (TRUSTED_PROXIES). A request from one of them is counted
@@ -72,6 +85,15 @@ func (l *PublicLimits) setDefaults() {
 	if l.RecordsBurst <= 0 {
 		l.RecordsBurst = 40
 	}
+	if l.DoubtfulCalls <= 0 {
+		l.DoubtfulCalls = 1
+	}
+	if l.DoubtfulBurst <= 0 {
+		l.DoubtfulBurst = 5
+	}
+	if l.MaxInFlight <= 0 {
+		l.MaxInFlight = 64
+	}
 }
 
 // maxClients bounds the per-client limiters kept: past it, idle ones are
@@ -87,6 +109,10 @@ const clientIdle = time.Minute
 type publicGuard struct {
 	limits  PublicLimits
 	records *rate.Limiter // the shared bucket of records calls
+	// doubtful is the smaller bucket of lookups that can only fail.
+	doubtful *rate.Limiter
+	// slots bounds the public requests in flight.
+	slots   *workSlots
 	now     func() time.Time
 	metrics *metrics.Set
 	log     *slog.Logger
@@ -104,7 +130,9 @@ func newPublicGuard(l PublicLimits, now func() time.Time, m *metrics.Set, log *s
 	l.setDefaults()
 	return &publicGuard{
 		limits: l, records: rate.NewLimiter(l.RecordsCalls, l.RecordsBurst),
-		now: now, metrics: m, log: log, clients: map[netip.Addr]*client{},
+		doubtful: rate.NewLimiter(l.DoubtfulCalls, l.DoubtfulBurst),
+		slots:    newWorkSlots(l.MaxInFlight),
+		now:      now, metrics: m, log: log, clients: map[netip.Addr]*client{},
 	}
 }
 
@@ -120,9 +148,21 @@ func (g *publicGuard) wrap(next http.Handler) http.Handler {
 			http.Error(w, "Too many requests from your address. Please wait a moment and try again.", http.StatusTooManyRequests)
 			return
 		}
+		// Inside a bound of their own: 4,000 concurrent requests for one
+		// ID held 4,019 goroutines and 27 MB for 10 s (issue 28 §3). A
+		// bound apart from the Slack requests' (Server.admit), so a flood
+		// of readers cannot refuse a colleague's /actions.
+		release, ok := g.slots.acquire()
+		if !ok {
+			g.metrics.PublicRefused("in_flight")
+			w.Header().Set("Retry-After", "5")
+			http.Error(w, "Too many readers just now. Please try again in a moment.", http.StatusServiceUnavailable)
+			return
+		}
+		defer release()
 		r.Header.Del("Range")
 		r.Header.Del("If-Range")
-		next.ServeHTTP(w, r.WithContext(apiclient.WithCallBudget(r.Context(), budget{g})))
+		next.ServeHTTP(w, r.WithContext(apiclient.WithCallBudget(r.Context(), budget{g, g.records})))
 	})
 }
 
@@ -237,14 +277,27 @@ func ParseTrustedProxies(s string) ([]netip.Prefix, error) {
 	return out, nil
 }
 
-// budget is the shared bucket of records calls, as apiclient.CallBudget.
-type budget struct{ g *publicGuard }
+// budget is one bucket of records calls, as apiclient.CallBudget.
+type budget struct {
+	g   *publicGuard
+	lim *rate.Limiter
+}
 
 // Allow implements apiclient.CallBudget, counting each refusal.
 func (b budget) Allow() bool {
-	if b.g.records.AllowN(b.g.now(), 1) {
+	if b.lim.AllowN(b.g.now(), 1) {
 		return true
 	}
-	b.g.metrics.PublicRefused("records_cap")
+	if b.lim == b.g.doubtful {
+		b.g.metrics.PublicRefused("doubtful_cap")
+	} else {
+		b.g.metrics.PublicRefused("records_cap")
+	}
 	return false
+}
+
+// doubtfulContext is minutespage.Options.Doubtful: ctx with the smaller budget
+// in place of the shared one.
+func (g *publicGuard) doubtfulContext(ctx context.Context) context.Context {
+	return apiclient.WithCallBudget(ctx, budget{g, g.doubtful})
 }

@@ -26,6 +26,10 @@ func addRoutes(r chi.Router, s *Server) {
 		archive, feed, page := s.site.Archive(), s.site.Feed(), s.site.Minutes()
 		r.Get("/minutes", archive)
 		r.Head("/minutes", archive)
+		// /minutes/ is the archive typed with a slash: sent on to it
+		// rather than answered 404.
+		r.Get("/minutes/", handleToArchive())
+		r.Head("/minutes/", handleToArchive())
 		r.Get("/minutes/feed.atom", feed)
 		r.Head("/minutes/feed.atom", feed)
 		r.Get("/minutes/{meetingID}", page)
@@ -46,5 +50,20 @@ func addRoutes(r chi.Router, s *Server) {
 		r.Head("/calendar/meeting/{file}", meeting)
 		r.Get("/calendar/{file}", committee)
 		r.Head("/calendar/{file}", committee)
+	})
+}
+
+// handleToArchive redirects /minutes/ to the archive, /minutes, its query
+// kept. The Location is relative ("../minutes"), so it holds behind a
+// proxy that serves the bot under a path prefix, as the pages' own links
+// do.
+func handleToArchive() http.HandlerFunc {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		to := "../minutes"
+		if r.URL.RawQuery != "" {
+			to += "?" + r.URL.RawQuery
+		}
+		w.Header().Set("Location", to)
+		w.WriteHeader(http.StatusMovedPermanently)
 	})
 }

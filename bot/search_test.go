@@ -135,3 +135,40 @@ func TestMinutesSearchHostileSnippets(t *testing.T) {
 		assert.Empty(t, h.slack.MarkdownInMrkdwn(), "no standard Markdown reaches Slack")
 	})
 }
+
+// TestMinutesLinkRule: a reader gets one link to a meeting's minutes
+// whichever surface shows them (minutes.Service.URL): the bot's page
+// while PUBLIC_MINUTES serves it, even when the record has a URL of its
+// own; with the pages off, the record's URL.
+func TestMinutesLinkRule(t *testing.T) {
+	t.Parallel()
+	const own = "https://records.example.org/minutes/link-1"
+	for _, public := range []bool{true, false} {
+		t.Run(map[bool]string{true: "pages on", false: "pages off"}[public], func(t *testing.T) {
+			t.Parallel()
+			onEachStore(t, func(t *testing.T, st *store.Store) {
+				h := newHarness(t, withMinutes(func(c *minutes.Config) { c.Public = public }), withDataset(func(d *recordstest.Dataset) {
+					d.Meetings = append(d.Meetings, recordstest.Meeting{ID: "LINK-1", Title: "Quokka survey", Committee: "Finance", Date: time.Now().AddDate(0, 0, -2)})
+					d.Minutes = append(d.Minutes, recordstest.Minutes{MeetingID: "LINK-1", Status: "approved", URL: own, Body: "The quokka survey was received."})
+				}))
+				h.rebuild(bot.Deps{Store: st})
+				rc, err := apiclient.NewClient(h.records.URL, recordstest.DefaultKey)
+				require.NoError(t, err)
+				b := &minutes.Backfill{Records: rc, Index: st, State: st, Sleep: func(ctx context.Context, _ time.Duration) error { return ctx.Err() }}
+				_, err = b.Pass(t.Context())
+				require.NoError(t, err)
+
+				want := own
+				if public {
+					want = "https://records-bot.example.org/minutes/LINK-1"
+				}
+				view, _ := h.slash(h.person("alice"), "/minutes", "LINK-1")
+				found := h.search("quokka")
+				require.Contains(t, found.all(), "Quokka survey")
+				for surface, got := range map[string]string{"/minutes LINK-1": view.all(), "/minutes search": found.all()} {
+					assert.Contains(t, got, `"url":"`+want+`"`, "%s links to %s", surface, want)
+				}
+			})
+		})
+	}
+}

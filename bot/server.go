@@ -86,6 +86,10 @@ type Config struct {
 	// OrgName is the organisation's name (ORG_NAME), shown on the public
 	// pages and in their feed; empty: none.
 	OrgName string
+	// PublicImageHosts are the https origins whose images the public
+	// minutes pages may show (PUBLIC_IMAGE_HOSTS,
+	// minutespage.ParseImageHosts); empty: no third-party image.
+	PublicImageHosts []string
 	// FollowAdminsOnly lets only the action domain's admins
 	// (ADMIN_USER_IDS, actions.Service.IsAdmin) follow and unfollow
 	// committees (FOLLOW_ADMINS_ONLY); by default anyone in the channel
@@ -250,6 +254,12 @@ func NewServer(cfg Config, deps Deps) *Server {
 	s.deps.Minutes, s.mins = deps.Minutes, deps.Minutes
 	// The search index lives in the store, when the store has one.
 	search, _ := deps.Store.(MinutesSearch)
+	if search != nil {
+		// Every search surface shows only minutes the records service
+		// still serves (issue 28 §2).
+		remove, _ := deps.Store.(minutes.Remover)
+		search = minutes.ServedSearch{Index: search, Minutes: deps.Minutes, Remove: remove}
+	}
 	trail := newTrailWriter(deps.Store, dom, deps.Now, s.log)
 	if trail != nil {
 		acts.trail = trail.trail
@@ -259,7 +269,9 @@ func NewServer(cfg Config, deps Deps) *Server {
 	if deps.MinutesSearch == nil && search != nil {
 		deps.MinutesSearch = archiveSearch(search)
 	}
-	s.site = minutespage.New(deps.Minutes, minutespage.Options{OrgName: cfg.OrgName, Zone: dom.Zone(), Search: deps.MinutesSearch, Log: s.log})
+	s.public = newPublicGuard(cfg.Public, deps.Now, deps.Metrics, s.log)
+	s.site = minutespage.New(deps.Minutes, minutespage.Options{OrgName: cfg.OrgName, Zone: dom.Zone(), Search: deps.MinutesSearch, Log: s.log,
+		Doubtful: s.public.doubtfulContext, Now: deps.Now, ImageHosts: cfg.PublicImageHosts})
 	mins := &minutesUI{records: deps.Records, svc: deps.Minutes, search: search, pageSize: cfg.PageSize, now: deps.Now, say: say,
 		follow: &followUI{store: deps.Store, baseline: deps.Baseline, records: deps.Records, slack: deps.Slack, metrics: deps.Metrics,
 			adminsOnly: cfg.FollowAdminsOnly, defaults: cfg.FollowDefaults, digestDefault: cfg.DigestDefault, isAdmin: dom.IsAdmin, who: dom.Who, now: deps.Now, log: s.log, say: say, trail: trail}}
@@ -267,9 +279,8 @@ func NewServer(cfg Config, deps Deps) *Server {
 	if deps.Calendar == nil {
 		deps.Calendar = calendar.New(deps.Records, calendar.Config{Minutes: deps.Minutes, Now: deps.Now})
 	}
-	s.deps.Calendar, s.cal = deps.Calendar, deps.Calendar
+	s.deps.Calendar, s.cal, mins.cal = deps.Calendar, deps.Calendar, deps.Calendar
 	s.feeds = calendarfeed.New(deps.Calendar, s.log)
-	s.public = newPublicGuard(cfg.Public, deps.Now, deps.Metrics, s.log)
 	s.work, s.busy = newWorkSlots(cfg.MaxInFlight), newWorkSlots(busyNotices)
 	calUI := &calendarUI{cal: deps.Calendar, log: s.log}
 	s.home = &homeUI{dom: dom, acts: acts, mins: mins, slack: deps.Slack, metrics: deps.Metrics,

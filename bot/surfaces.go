@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/recordsbot/recordsbot/actions"
+	"github.com/recordsbot/recordsbot/calendar"
 	"github.com/recordsbot/recordsbot/internal/clocktime"
 	"github.com/recordsbot/recordsbot/internal/metrics"
 	"github.com/recordsbot/recordsbot/minutes"
@@ -52,6 +53,8 @@ type minutesUI struct {
 	say      say
 	// follow answers /minutes follow, unfollow and following.
 	follow *followUI
+	// cal gives a meeting its "Add to calendar" link.
+	cal *calendar.Service
 }
 
 // followUI is /minutes follow, unfollow and following: which channels

@@ -123,6 +123,7 @@ type Service struct {
 	host     string
 	meetings *cache.TTL[[]apiclient.Meeting]
 	feeds    *cache.TTL[Feed]
+	actions  *cache.TTL[*apiclient.ActionList]
 
 	mu       sync.Mutex
 	modified map[string]Feed // per feed key: the last body's tag and since when
@@ -152,6 +153,7 @@ func New(r Records, cfg Config) *Service {
 		records: r, cfg: cfg, host: host,
 		meetings: cache.New[[]apiclient.Meeting](cfg.CacheTTL, cfg.Now).ServeStale(StaleFor),
 		feeds:    cache.New[Feed](cfg.CacheTTL, cfg.Now).ServeStale(StaleFor),
+		actions:  cache.New[*apiclient.ActionList](cfg.CacheTTL, cfg.Now),
 		modified: map[string]Feed{},
 	}
 }
@@ -180,6 +182,16 @@ func (s *Service) MeetingURL(meetingID string) string {
 		return ""
 	}
 	return s.cfg.PublicURL + "/calendar/meeting/" + url.PathEscape(meetingID) + ".ics"
+}
+
+// AddURL is the "Add to calendar" address of m: its one-event calendar
+// (MeetingURL) when the meeting is in the feeds' window; "" otherwise, or
+// when the public feeds are off.
+func (s *Service) AddURL(m *apiclient.Meeting) string {
+	if s == nil || m == nil || m.Date.IsZero() || m.Date.Before(s.cfg.Now().Add(-s.cfg.Window)) {
+		return ""
+	}
+	return s.MeetingURL(m.ID)
 }
 
 // Wait blocks until background refreshes are over (shutdown, tests): a

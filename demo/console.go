@@ -103,13 +103,21 @@ type origin struct {
 	view    string // a modal's view ID
 }
 
+// updatedSuffix ends the title of a message chat.update changed.
+const updatedSuffix = " · updated"
+
 // cursor counts what of the stand-in's record has been shown.
 type cursor struct{ messages, updates, posts, views, unfurls int }
 
 // screen is the output of one command: its buttons are numbered from 1.
 type screen struct {
+	// buttons are numbered by their index plus one; a control that left
+	// a redrawn message leaves a hole (a zero button).
 	buttons []button
-	shown   int // messages shown
+	// reserved is the highest number a redrawn message keeps: new
+	// controls are numbered after it.
+	reserved int
+	shown    int // messages shown
 	// quiet is what to say when the command showed no message; default
 	// "(the bot sent nothing back)".
 	quiet string
@@ -277,6 +285,12 @@ func (c *console) do(ctx context.Context, line string) (quit bool, err error) {
 		return false, c.click(ctx, n, strings.TrimSpace(option))
 	case "home":
 		return false, c.home(ctx)
+	case "history":
+		if rest == "" {
+			return false, errors.New("history needs an action's ID, like: history A-101 (/actions lists them)")
+		}
+		// What the audit trail holds of the action: /actions history.
+		return false, c.slash(ctx, "/actions", "history "+rest)
 	case "search":
 		return false, c.searchModal(ctx, rest)
 	case "remind":
@@ -337,6 +351,7 @@ func (c *console) help() {
 		{"click N   (or just N)", "press button [N] of the messages above"},
 		{"click N OPTION", "choose OPTION in menu [N], like: click 5 10:00"},
 		{"home", "open your App Home tab"},
+		{"history ID", "who changed action ID through Slack, from where, and how it ended (/actions history ID)"},
 		{"search WORDS", "type WORDS into the open Search minutes window and press Search (home, then its Search minutes button, opens it)"},
 		{"remind", "run the daily reminder job and show the DMs it sends"},
 		{"dms", "show the DMs recordsbot has sent you"},

@@ -83,6 +83,7 @@ func padRight(s string, width int) string {
 var emoji = map[string]string{
 	"alarm_clock":            "⏰",
 	"bell":                   "🔔",
+	"calendar":               "📆",
 	"bust_in_silhouette":     "👤",
 	"clipboard":              "📋",
 	"gear":                   "⚙️",

@@ -126,6 +126,9 @@ func startDemo(ctx context.Context, log *slog.Logger, version string) (*demoEnv,
 	// from the settings: the organisation's zone and USER_MAP (the demo's
 	// are the defaults: UTC, none) are read from it, not copied.
 	var org actions.Config
+	// Status changes are recorded in the audit trail before they are
+	// made, as serve records them (`history <id>` shows it).
+	org.Trail = st
 	acts := actions.New(records, api, org)
 	wcfg := watch.Config{
 		Notify: demoNotify,

@@ -126,18 +126,24 @@ func (s *Service) listedMinutes(ctx context.Context, ms []apiclient.Meeting, whi
 	for i, j := range which {
 		id := ms[j].ID
 		wg.Go(func() {
-			out[i], errs[i] = s.listed.Get(ctx, id, func(ctx context.Context) (*apiclient.Minutes, error) {
-				min, err := s.records.GetMinutes(ctx, id)
-				if errors.Is(err, apiclient.ErrNotFound) || err == nil && !Visible(min) {
-					return nil, nil
-				}
-				if err != nil {
-					return nil, fmt.Errorf("minutes of %s: %w", id, err)
-				}
-				return min, nil
-			})
+			out[i], errs[i] = s.listedMinutesOf(ctx, id)
 		})
 	}
 	wg.Wait()
 	return out, errors.Join(errs...)
+}
+
+// listedMinutesOf is the visible minutes of meeting id through the shared
+// cache (CacheTTL; HiddenTTL for none); nil for none.
+func (s *Service) listedMinutesOf(ctx context.Context, id string) (*apiclient.Minutes, error) {
+	return s.listed.Get(ctx, id, func(ctx context.Context) (*apiclient.Minutes, error) {
+		min, err := s.records.GetMinutes(ctx, id)
+		if errors.Is(err, apiclient.ErrNotFound) || err == nil && !Visible(min) {
+			return nil, nil
+		}
+		if err != nil {
+			return nil, fmt.Errorf("minutes of %s: %w", id, err)
+		}
+		return min, nil
+	})
 }

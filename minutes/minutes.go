@@ -81,6 +81,8 @@ type Service struct {
 	// listed is the minutes of meetings the archive lists, by meeting ID;
 	// nil for none.
 	listed *cache.TTL[*apiclient.Minutes]
+	// known is the meeting IDs of the list's first pages (KnownMeeting).
+	known *cache.TTL[knownList]
 	// cursors makes and opens the archive's page cursors.
 	cursors cursorSealer
 }
@@ -99,6 +101,7 @@ func New(r Records, cfg Config) *Service {
 		public:    cfg.Public,
 		now:       cfg.Now,
 		cursors:   newCursorSealer(cfg.CursorKey),
+		known:     cache.New[knownList](cfg.CacheTTL, cfg.Now),
 		pages:     cache.New[Entry](cfg.CacheTTL, cfg.Now).KeepFor(keepFor),
 		latest:    cache.New[[]Entry](cfg.CacheTTL, cfg.Now),
 		archive:   cache.New[ArchivePage](cfg.CacheTTL, cfg.Now),
@@ -182,13 +185,27 @@ func (s *Service) PageURL(meetingID string) string {
 	return s.publicURL + "/minutes/" + url.PathEscape(meetingID)
 }
 
-// URL is where the full minutes can be read: the record's own public
-// address, else the bot's public page (PageURL), else "".
+// URL is the one rule for which link a reader gets to a meeting's full
+// minutes, on every surface (a /minutes view, a search result, an
+// announcement, the digest, the brief; the public pages link to
+// themselves): the bot's own page (PageURL) when it serves them, else the
+// record's own URL, else "" (no link).
+//
+// The bot's page comes first because it is the one link known to work for
+// whoever reads it: it shows exactly the minutes Visible allows, with the
+// draft label, to anyone the link is shared with, and doctor checks it is
+// reachable; a record's URL may sit behind the records service's login,
+// show another version, or not answer at all (a sandbox's example.org).
+// With PUBLIC_MINUTES=false the bot serves no page, and the record's URL
+// is the only one there is.
 func (s *Service) URL(meetingID string, min *apiclient.Minutes) string {
-	if min != nil && min.URL != "" {
+	if page := s.PageURL(meetingID); page != "" {
+		return page
+	}
+	if min != nil {
 		return min.URL
 	}
-	return s.PageURL(meetingID)
+	return ""
 }
 
 // PageID returns the meeting ID of a link to one of the bot's own minutes

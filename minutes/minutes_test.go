@@ -62,9 +62,14 @@ func TestURLs(t *testing.T) {
 
 	assert.Equal(t, "https://bot.example.org/rb/minutes/a%2Fb", on.PageURL("a/b"))
 	assert.Equal(t, "", off.PageURL("a/b"), "no pages, no links to them")
-	assert.Equal(t, own.URL, on.URL("m1", own), "the record's own address first")
+	// The one link rule: the bot's page while it serves them, else the
+	// record's own URL, else none.
+	assert.Equal(t, "https://bot.example.org/rb/minutes/m1", on.URL("m1", own), "the bot's page, known to work for whoever reads it, before the record's URL")
 	assert.Equal(t, "https://bot.example.org/rb/minutes/m1", on.URL("m1", &apiclient.Minutes{}))
+	assert.Equal(t, "https://bot.example.org/rb/minutes/m1", on.URL("m1", nil))
+	assert.Equal(t, own.URL, off.URL("m1", own), "no pages: the record's own URL")
 	assert.Equal(t, "", off.URL("m1", &apiclient.Minutes{}))
+	assert.Equal(t, "", off.URL("m1", nil))
 
 	id, ok := on.PageID(on.PageURL("a/b"))
 	assert.True(t, ok)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/recordsbot/recordsbot/apiclient"
 	"github.com/recordsbot/recordsbot/minutes/body"
@@ -72,4 +73,76 @@ func Doc(m *apiclient.Meeting, min *apiclient.Minutes) store.MinutesDoc {
 		URL:         min.URL,
 		Body:        body.PlainText(min.Body, min.Format),
 	}
+}
+
+// Served reports whether the records service serves meeting meetingID's
+// minutes (approved or a published draft), as read through the shared
+// cache the archive uses: an answer at most CacheTTL old, or HiddenTTL
+// for "not served". Errors: the records service's, other than not found,
+// wrapped.
+func (s *Service) Served(ctx context.Context, meetingID string) (bool, error) {
+	min, err := s.listedMinutesOf(ctx, meetingID)
+	return min != nil, err
+}
+
+// Searcher is what ServedSearch wraps: the index's SearchMinutes.
+type Searcher interface {
+	SearchMinutes(ctx context.Context, q store.MinutesQuery, offset, limit int) (store.MinutesPage, error)
+}
+
+// Remover takes a meeting's minutes out of the index; *store.Store
+// implements it.
+type Remover interface {
+	RemoveMinutes(ctx context.Context, meetingID string) (bool, error)
+}
+
+// ServedSearch is the index as every search surface (/minutes search, the
+// Home search, the public archive's search box) reads it: a hit whose
+// minutes the records service no longer serves (withdrawn, back to draft,
+// gone) is left out, so no result leads to a page that would answer 404,
+// and taken out of the index (Remove) at once, so it costs one lookup
+// once. The index is written by reads (Apply), and the watcher reads
+// only recent minutes again; old minutes withdrawn would otherwise stay
+// until the daily backfill reached them. The cost is on the search, not
+// on the watcher's poll: at most one minutes lookup per hit shown, shared
+// through the cache with the archive and the pages (CacheTTL, 1 minute),
+// so a withdrawal shows within a minute. A hit that cannot be checked
+// (records unreachable, the public budget spent) is shown as the index
+// has it: the index only ever holds minutes that were served.
+type ServedSearch struct {
+	Index   Searcher
+	Minutes *Service
+	// Remove, when set, takes minutes found no longer served out of the
+	// index; errors are ignored (the daily backfill settles them).
+	Remove Remover
+}
+
+// SearchMinutes is Index.SearchMinutes without the hits the records
+// service no longer serves. Errors: the index's.
+func (ss ServedSearch) SearchMinutes(ctx context.Context, q store.MinutesQuery, offset, limit int) (store.MinutesPage, error) {
+	page, err := ss.Index.SearchMinutes(ctx, q, offset, limit)
+	if err != nil || len(page.Hits) == 0 || ss.Minutes == nil {
+		return page, err
+	}
+	gone := make([]bool, len(page.Hits))
+	var wg sync.WaitGroup
+	for i, h := range page.Hits {
+		wg.Go(func() {
+			served, err := ss.Minutes.Served(ctx, h.MeetingID)
+			gone[i] = err == nil && !served
+		})
+	}
+	wg.Wait()
+	kept := page.Hits[:0]
+	for i, h := range page.Hits {
+		if !gone[i] {
+			kept = append(kept, h)
+			continue
+		}
+		if ss.Remove != nil {
+			_, _ = ss.Remove.RemoveMinutes(ctx, h.MeetingID) // see Remove
+		}
+	}
+	page.Hits = kept
+	return page, nil
 }

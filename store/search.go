@@ -9,6 +9,8 @@ import (
 	"time"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/recordsbot/recordsbot/minutes/body"
 )
 
 // MinutesDoc is one visible minutes document as the search index keeps it.
@@ -324,25 +326,25 @@ func CommitteeKey(name string) string { return strings.ToLower(strings.TrimSpace
 
 // lead is the start of body, cut at a word boundary with "…" when longer
 // than max bytes.
-func lead(body string, max int) string {
-	body = strings.Join(strings.Fields(body), " ")
-	if len(body) <= max {
-		return body
+func lead(text string, max int) string {
+	s := body.OneLine(text)
+	if len(s) <= max {
+		return s
 	}
-	cut := strings.LastIndexByte(body[:max], ' ')
+	cut := strings.LastIndexByte(s[:max], ' ')
 	if cut <= 0 {
 		cut = max
-		for cut > 0 && !utf8.RuneStart(body[cut]) {
+		for cut > 0 && !utf8.RuneStart(s[cut]) {
 			cut--
 		}
 	}
-	return body[:cut] + " …"
+	return s[:cut] + " …"
 }
 
-// splitSnippet turns the engine's marked snippet into parts, whitespace
-// runs (line breaks included) folded to one space.
+// splitSnippet turns the engine's marked snippet into parts, on one line
+// as body.OneLine folds it (a block's end kept as a separator).
 func splitSnippet(s string) []SnippetPart {
-	s = strings.Join(strings.Fields(s), " ")
+	s = body.OneLine(s)
 	var out []SnippetPart
 	for s != "" {
 		i := strings.Index(s, markStart)

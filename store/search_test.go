@@ -21,6 +21,7 @@ func searchCases() []conformanceCase {
 		{"search: pages", false, testSearchPages},
 		{"search: snippets deep in long minutes", false, testSearchLongSnippets},
 		{"search: hostile queries", false, testSearchHostile},
+		{"search: blocks kept apart in snippets", false, testSearchSnippetSeparator},
 	}
 }
 
@@ -302,5 +303,30 @@ func testSearchLongSnippets(t *testing.T, e engine) {
 		}
 		assert.Contains(t, marked, c.marked, "%s: the match marked in %q", c.typed, text)
 		assert.Less(t, len(text), 1000, "%s: a snippet, not the text", c.typed)
+	}
+}
+
+// testSearchSnippetSeparator: a snippet spanning two blocks keeps a
+// separator between them (body.BlockSeparator), so a heading or a line
+// such as "Present: Ana, Ben." does not run into the next paragraph.
+func testSearchSnippetSeparator(t *testing.T, e engine) {
+	s := open(t, e.newURL(t))
+	indexAll(t, s, searchDocs())
+	page, err := s.SearchMinutes(t.Context(), MinutesQuery{Words: []string{"ben"}}, 0, 10)
+	require.NoError(t, err)
+	var snip string
+	for _, h := range page.Hits {
+		if h.MeetingID == "m2" {
+			snip = marked(h.Snippet)
+		}
+	}
+	assert.Contains(t, snip, "[Ben]. · The insurance", "the paragraph break kept as a separator: %q", snip)
+
+	page, err = s.SearchMinutes(t.Context(), MinutesQuery{Committee: "finance"}, 0, 10)
+	require.NoError(t, err)
+	for _, h := range page.Hits {
+		if h.MeetingID == "m2" {
+			assert.True(t, strings.HasPrefix(marked(h.Snippet), "Present: Ana, Ben. · The insurance"), "a committee's list shows each body's start, blocks apart: %q", marked(h.Snippet))
+		}
 	}
 }

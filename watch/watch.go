@@ -19,6 +19,7 @@ import (
 
 	"github.com/recordsbot/recordsbot/actions"
 	"github.com/recordsbot/recordsbot/apiclient"
+	"github.com/recordsbot/recordsbot/calendar"
 	"github.com/recordsbot/recordsbot/internal/clocktime"
 	"github.com/recordsbot/recordsbot/internal/once"
 	"github.com/recordsbot/recordsbot/internal/slackapi"
@@ -176,7 +177,10 @@ type Deps struct {
 	// Minutes is the minutes domain: how an announcement shows minutes and
 	// where it links to (the record's URL, else the bot's public page).
 	Minutes *minutes.Service
-	Slack   Slack
+	// Calendar gives a brief its "Add to calendar" link (the public
+	// calendar's one-event feed); nil: none.
+	Calendar *calendar.Service
+	Slack    Slack
 	// Pacer paces every Slack call of the poll to its tier and spaces posts
 	// to one channel (slackapi.Pacer, as the reminders' are). A process
 	// that polls again and again (serve) passes one for all its polls, so

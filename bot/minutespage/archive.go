@@ -1,7 +1,6 @@
 package minutespage
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"html/template"
@@ -96,14 +95,17 @@ const archiveExcerptMax = 240
 func (s *Site) Archive() http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		ctx := r.Context()
-		setPageHeaders(w.Header())
+		s.pageHeaders(w.Header())
 		if !s.svc.Public() {
 			s.writeProblem(w, r, http.StatusNotFound, baseArchive)
 			return
 		}
 		q := r.URL.Query()
 		typedCommittee := limitText(q.Get("committee"))
-		typed := limitText(q.Get("q"))
+		// Bidi controls and zero-width characters are dropped from what is
+		// echoed, as from every other text on the pages: a query could
+		// otherwise reorder the heading it is quoted in.
+		typed := invisible.Strip(limitText(q.Get("q")))
 		doc := &archiveDoc{Committee: typedCommittee, Typed: typedCommittee, Query: typed, Quoted: minutes.QuoteQuery(typed)}
 		var choice committeeChoice
 		if typedCommittee != "" {
@@ -144,9 +146,14 @@ func (s *Site) Archive() http.HandlerFunc {
 			}
 			doc.Searched = true
 			for _, h := range hits {
+				snippet := make([]SnippetPart, len(h.Snippet))
+				for i, p := range h.Snippet {
+					snippet[i] = SnippetPart{Text: invisible.Strip(p.Text), Match: p.Match}
+				}
 				doc.Hits = append(doc.Hits, archiveEntry{
-					Href: entryHref(h.MeetingID), Title: h.Title, Committee: h.Committee,
-					Date: newPageTime(h.Date, h.DateHasTime, s.opts.Zone), Draft: h.Draft, Snippet: h.Snippet,
+					Href: entryHref(h.MeetingID), Title: nonBlank(invisible.Strip(h.Title), "Untitled meeting"),
+					Committee: invisible.Strip(h.Committee),
+					Date:      newPageTime(h.Date, h.DateHasTime, s.opts.Zone), Draft: h.Draft, Snippet: snippet,
 				})
 			}
 		}
@@ -158,7 +165,7 @@ func (s *Site) Archive() http.HandlerFunc {
 				return
 			case err != nil:
 				s.opts.Log.WarnContext(ctx, "minutes archive: records unavailable", "error", err)
-				w.Header().Set("Retry-After", "30")
+				w.Header().Set("Retry-After", retryAfter(err))
 				s.writeProblem(w, r, http.StatusServiceUnavailable, baseArchive)
 				return
 			}
@@ -227,8 +234,7 @@ func (s *Site) Archive() http.HandlerFunc {
 			}
 			return
 		}
-		h.Set("ETag", etag(page))
-		http.ServeContent(w, r, "", time.Time{}, bytes.NewReader(page))
+		serveBytes(w, r, page, etag(page), time.Time{})
 	}
 }
 
@@ -249,7 +255,7 @@ func (s *Site) archiveEntry(e minutes.Entry) archiveEntry {
 // excerpt is the opening of the minutes' text, at most max characters,
 // cut at a word.
 func excerpt(min *apiclient.Minutes, max int) string {
-	text := strings.Join(strings.Fields(invisible.Strip(body.PlainText(min.Body, min.Format))), " ")
+	text := body.OneLine(invisible.Strip(body.PlainText(min.Body, min.Format)))
 	if utf8.RuneCountInString(text) <= max {
 		return text
 	}

@@ -71,7 +71,7 @@ const feedSummaryMax = 400
 func (s *Site) Feed() http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		ctx := r.Context()
-		setPageHeaders(w.Header())
+		s.pageHeaders(w.Header())
 		if !s.svc.Public() {
 			s.writeProblem(w, r, http.StatusNotFound, baseRecord)
 			return
@@ -98,7 +98,7 @@ func (s *Site) Feed() http.HandlerFunc {
 		page, err := s.svc.Archive(ctx, committee, "")
 		if err != nil {
 			s.opts.Log.WarnContext(ctx, "minutes feed: records unavailable", "error", err)
-			w.Header().Set("Retry-After", "30")
+			w.Header().Set("Retry-After", retryAfter(err))
 			s.writeProblem(w, r, http.StatusServiceUnavailable, baseRecord)
 			return
 		}
@@ -120,8 +120,7 @@ func (s *Site) Feed() http.HandlerFunc {
 		h := w.Header()
 		h.Set("Content-Type", "application/atom+xml; charset=utf-8")
 		h.Set("Cache-Control", "public, max-age=60")
-		h.Set("ETag", etag(body))
-		http.ServeContent(w, r, "", time.Time{}, bytes.NewReader(body))
+		serveBytes(w, r, body, etag(body), time.Time{})
 	}
 }
 

@@ -6,6 +6,7 @@ package minutespage
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"embed"
 	"encoding/hex"
@@ -53,13 +54,14 @@ const (
 	bodyHeadingShift = 2
 )
 
-// Page headers. The CSP allows the page's own stylesheet and images (a
-// minutes body may show one, from anywhere over https) and nothing else:
+// Page headers. The CSP allows the page's own stylesheet and images, and
+// images from the hosts the organisation names (Options.ImageHosts), and
+// nothing else:
 // no script at all, no frames, no <base>, and forms (the archive's search
 // box) only to the bot itself. Referrer-Policy keeps
 // the page's address to itself when a reader follows a link in the minutes.
 const (
-	contentSecurityPolicy = "default-src 'none'; style-src 'self'; img-src 'self' https: data:; " +
+	contentSecurityPolicy = "default-src 'none'; style-src 'self'; img-src 'self' data:; " +
 		"base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 	referrerPolicy = "no-referrer"
 )
@@ -115,6 +117,17 @@ type Options struct {
 	Search Search
 	// Log gets one line per failed page. Default: discard.
 	Log *slog.Logger
+	// Doubtful returns the context for a records lookup that can only
+	// fail as far as the bot knows (an ID not among the meetings it
+	// holds): the bot gives such lookups a smaller budget of their own.
+	// Nil: ctx as it is.
+	Doubtful func(ctx context.Context) context.Context
+	// Now is the clock (Last-Modified). Default time.Now.
+	Now func() time.Time
+	// ImageHosts are the https origins (ParseImageHosts) whose images a
+	// minutes body may show (PUBLIC_IMAGE_HOSTS), besides the bot's own
+	// and inline ones. Empty: no third-party image is loaded.
+	ImageHosts []string
 }
 
 // Site is the public minutes pages: one meeting's minutes, the archive
@@ -123,6 +136,13 @@ type Options struct {
 type Site struct {
 	svc  *minutes.Service
 	opts Options
+	// kept is each minutes page as last rendered (Last-Modified, and the
+	// copy served while the records cannot be read).
+	kept *keptPages
+	// csp is the pages' Content-Security-Policy, body their sanitiser,
+	// both with Options.ImageHosts.
+	csp  string
+	body *bluemonday.Policy
 }
 
 // New returns the pages over svc.
@@ -133,8 +153,17 @@ func New(svc *minutes.Service, opts Options) *Site {
 	if opts.Log == nil {
 		opts.Log = slog.New(slog.DiscardHandler)
 	}
-	return &Site{svc: svc, opts: opts}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	csp := contentSecurityPolicy
+	if len(opts.ImageHosts) > 0 {
+		csp = strings.Replace(csp, "img-src 'self' data:", "img-src 'self' data: "+strings.Join(opts.ImageHosts, " "), 1)
+	}
+	return &Site{svc: svc, opts: opts, kept: &keptPages{}, csp: csp, body: newBodyPolicy(opts.ImageHosts)}
 }
+
+func (s *Site) now() time.Time { return s.opts.Now() }
 
 func mustRead(fsys embed.FS, name string) []byte {
 	b, err := fsys.ReadFile(name)
@@ -159,11 +188,46 @@ var markdown = goldmark.New(
 // formatting, links, lists, tables, images; no script, style, event
 // handlers or forms), with links that send no referrer. A configured
 // policy is safe for concurrent use.
-var bodyPolicy = func() *bluemonday.Policy {
+//
+// An image from any host but the bot and Options.ImageHosts loses its
+// address (its alt text stays): a minutes author could otherwise put a
+// tracking pixel in front of every public reader (issue 28 §5). The CSP
+// says the same to the browser.
+func newBodyPolicy(imageHosts []string) *bluemonday.Policy {
 	p := bluemonday.UGCPolicy()
 	p.RequireNoReferrerOnLinks(true)
+	p.RewriteSrc(func(u *url.URL) {
+		if u.Scheme == "data" || u.Scheme == "" && u.Host == "" {
+			return // inline, or the bot's own
+		}
+		if slices.Contains(imageHosts, strings.ToLower(u.Scheme+"://"+u.Host)) {
+			return
+		}
+		*u = url.URL{}
+	})
 	return p
-}()
+}
+
+// ParseImageHosts reads PUBLIC_IMAGE_HOSTS: comma-separated https origins
+// ("https://images.example.org, https://cdn.example.org:8443") whose
+// images the public pages may show. It returns them in lower case, or an
+// error naming the first entry that is no https origin.
+func ParseImageHosts(s string) ([]string, error) {
+	var out []string
+	for f := range strings.SplitSeq(s, ",") {
+		f = strings.TrimSpace(f)
+		if f == "" {
+			continue
+		}
+		u, err := url.Parse(f)
+		if err != nil || u.Scheme != "https" || u.Host == "" || strings.Trim(u.Path, "/") != "" ||
+			u.RawQuery != "" || u.Fragment != "" || u.User != nil || strings.ContainsAny(u.Host, " ;'*") {
+			return nil, fmt.Errorf("not an https origin (https://host[:port]): %q", f)
+		}
+		out = append(out, strings.ToLower(u.Scheme+"://"+u.Host))
+	}
+	return out, nil
+}
 
 // headingShift is a goldmark AST transformer that demotes every heading by
 // its value, down to h6 at most.
@@ -190,7 +254,7 @@ func (s *Site) Minutes() http.HandlerFunc {
 	writeProblem := func(w http.ResponseWriter, r *http.Request, status int) { s.writeProblem(w, r, status, baseRecord) }
 	return func(w http.ResponseWriter, r *http.Request) {
 		ctx := r.Context()
-		setPageHeaders(w.Header())
+		s.pageHeaders(w.Header())
 		if !svc.Public() {
 			writeProblem(w, r, http.StatusNotFound)
 			return
@@ -200,24 +264,48 @@ func (s *Site) Minutes() http.HandlerFunc {
 			writeProblem(w, r, http.StatusNotFound)
 			return
 		}
-		e, err := svc.Get(ctx, id)
+		// An ID not among the meetings the bot holds costs no records call
+		// when the bot holds the whole list, and otherwise only calls from
+		// a budget of its own: a flood of made-up IDs must not take the
+		// calls a reader of real minutes needs (issue 28 §3).
+		lookup := ctx
+		switch known, _ := svc.KnownMeeting(ctx, id); known {
+		case minutes.KnownNo:
+			log.DebugContext(ctx, "minutes page: no such meeting", "meeting", id)
+			writeProblem(w, r, http.StatusNotFound)
+			return
+		case minutes.KnownMaybe:
+			lookup = s.doubtful(ctx)
+		}
+		e, err := svc.Get(lookup, id)
 		m, min := e.Meeting, e.Minutes
 		switch {
 		case errors.Is(err, apiclient.ErrNotFound), err == nil && min == nil:
 			log.DebugContext(ctx, "minutes page: nothing to show", "meeting", id)
+			s.kept.drop(id)
 			writeProblem(w, r, http.StatusNotFound)
 			return
-		case errors.Is(err, apiclient.ErrOverBudget):
-			// The public pages' share of records calls is used up (bot's
-			// PublicLimits): come back in a moment. Logged at debug level
-			// only, as a flood would otherwise flood the log too.
-			log.DebugContext(ctx, "minutes page: public budget used up", "meeting", id)
-			w.Header().Set("Retry-After", "5")
-			writeProblem(w, r, http.StatusServiceUnavailable)
-			return
 		case err != nil:
-			log.WarnContext(ctx, "minutes page: records unavailable", "meeting", id, "error", err)
-			w.Header().Set("Retry-After", "30")
+			if kept, ok := s.kept.stale(id); ok {
+				// The records cannot be read just now; the minutes were
+				// approved when last read. A copy, revalidated next time.
+				log.DebugContext(ctx, "minutes page: served the kept copy", "meeting", id, "error", err)
+				h := w.Header()
+				h.Set("Content-Type", "text/html; charset=utf-8")
+				h.Set("Cache-Control", cacheDraft)
+				serveBytes(w, r, kept.page, kept.tag, kept.since)
+				return
+			}
+			if errors.Is(err, apiclient.ErrOverBudget) {
+				// The public pages' share of records calls is used up
+				// (bot's PublicLimits): come back in a moment. Logged at
+				// debug level only, as a flood would otherwise flood the
+				// log too.
+				log.DebugContext(ctx, "minutes page: public budget used up", "meeting", id)
+			} else {
+				log.WarnContext(ctx, "minutes page: records unavailable", "meeting", id, "error", err)
+			}
+			w.Header().Set("Retry-After", retryAfter(err))
 			writeProblem(w, r, http.StatusServiceUnavailable)
 			return
 		}
@@ -227,19 +315,17 @@ func (s *Site) Minutes() http.HandlerFunc {
 			writeProblem(w, r, http.StatusInternalServerError)
 			return
 		}
+		kept := s.kept.keep(id, page, etag(page), min.Draft(), s.now())
 		h := w.Header()
 		h.Set("Content-Type", "text/html; charset=utf-8")
-		h.Set("ETag", etag(page))
 		h.Set("Cache-Control", cacheApproved)
 		if min.Draft() {
 			h.Set("Cache-Control", cacheDraft)
 		}
-		// ServeContent answers If-None-Match (304) and HEAD, and sets
-		// Content-Length. Range is dropped: a page is small and always
-		// sent whole, and net/http's multi-range answers let 1.9 kB grow
-		// to 144 kB (GO-2026-6609).
-		r.Header.Del("Range")
-		http.ServeContent(w, r, "", time.Time{}, bytes.NewReader(page))
+		// Range is dropped by serveBytes: a page is small and always sent
+		// whole, and net/http's multi-range answers let 1.9 kB grow to
+		// 144 kB (GO-2026-6609).
+		serveBytes(w, r, page, kept.tag, kept.since)
 	}
 }
 
@@ -250,10 +336,8 @@ func Stylesheet() http.HandlerFunc {
 		h := w.Header()
 		setPageHeaders(h)
 		h.Set("Content-Type", "text/css; charset=utf-8")
-		h.Set("ETag", tag)
 		h.Set("Cache-Control", cacheStyle)
-		r.Header.Del("Range") // see Handler
-		http.ServeContent(w, r, "", time.Time{}, bytes.NewReader(stylesheet))
+		serveBytes(w, r, stylesheet, tag, time.Time{})
 	}
 }
 
@@ -272,7 +356,14 @@ func meetingIDParam(r *http.Request) (string, bool) {
 	return id, id != "" && len(id) <= maxMeetingIDLen
 }
 
-// setPageHeaders sets the security headers of every public page response.
+// pageHeaders is setPageHeaders with the site's own CSP (its image hosts).
+func (s *Site) pageHeaders(h http.Header) {
+	setPageHeaders(h)
+	h.Set("Content-Security-Policy", s.csp)
+}
+
+// setPageHeaders sets the security headers of every public page response
+// (the CSP without Options.ImageHosts: see Site.pageHeaders).
 func setPageHeaders(h http.Header) {
 	h.Set("Content-Security-Policy", contentSecurityPolicy)
 	h.Set("X-Content-Type-Options", "nosniff")
@@ -402,7 +493,7 @@ func nonBlank(s, fallback string) string {
 
 // renderMinutes renders the minutes page of m.
 func (s *Site) renderMinutes(m *apiclient.Meeting, min *apiclient.Minutes) ([]byte, error) {
-	body, err := renderBody(min)
+	body, err := s.renderBody(min)
 	if err != nil {
 		return nil, err
 	}
@@ -434,7 +525,7 @@ func (s *Site) renderMinutes(m *apiclient.Meeting, min *apiclient.Minutes) ([]by
 }
 
 // renderBody turns a minutes body into sanitised HTML.
-func renderBody(min *apiclient.Minutes) (template.HTML, error) {
+func (s *Site) renderBody(min *apiclient.Minutes) (template.HTML, error) {
 	src := invisible.Strip(min.Body)
 	if min.Format != apiclient.FormatHTML {
 		var b strings.Builder
@@ -445,7 +536,7 @@ func renderBody(min *apiclient.Minutes) (template.HTML, error) {
 	}
 	// The only conversion to template.HTML in the bot: the sanitiser's
 	// output is what may be shown unescaped.
-	return template.HTML(bodyPolicy.Sanitize(src)), nil
+	return template.HTML(s.body.Sanitize(src)), nil
 }
 
 // execute renders t into memory, so a failure mid-way never sends half a

@@ -10,6 +10,7 @@ import (
 
 	"github.com/recordsbot/recordsbot/actions"
 	"github.com/recordsbot/recordsbot/apiclient"
+	"github.com/recordsbot/recordsbot/calendar"
 	"github.com/recordsbot/recordsbot/internal/metrics"
 	"github.com/recordsbot/recordsbot/internal/requestid"
 	"github.com/recordsbot/recordsbot/internal/slackapi"
@@ -28,6 +29,9 @@ type app struct {
 	slack   *slack.Client
 	actions *actions.Service
 	minutes *minutes.Service
+	// calendar is the calendar domain: serve's feeds, and the briefs' and
+	// /meetings' "Add to calendar" links (newCalendar).
+	calendar *calendar.Service
 	// store is the store once it is open (serve opens it, perhaps in the
 	// background): the action domain writes its audit trail there, and
 	// refuses status changes while it is not open.
@@ -67,6 +71,7 @@ func newApp(set *settings, withMetrics bool, logOut io.Writer) (*app, error) {
 		PublicURL: set.publicURL, Public: set.publicMinutes,
 		CursorKey: minutes.CursorKey(set.recordsKey),
 	})
+	a.calendar = newCalendar(a, a.store)
 	return a, nil
 }
 

@@ -36,6 +36,7 @@ func botConfig(set *settings) bot.Config {
 		Notify:           set.notify,
 		Public:           bot.PublicLimits{TrustedProxies: set.trustedProxies},
 		OrgName:          set.orgName,
+		PublicImageHosts: set.publicImageHosts,
 	}
 }
 
@@ -173,7 +174,7 @@ func serveOn(ctx context.Context, a *app, ln, metricsLn net.Listener) error {
 	var stopping atomic.Bool
 	srv := bot.NewServer(botConfig(set), bot.Deps{
 		Logger: log, Records: records, Slack: api, Metrics: metrics, Actions: a.actions, Minutes: a.minutes,
-		Calendar: newCalendar(a, slot),
+		Calendar: a.calendar,
 		Store:    slot, StoreOutage: storeOutage,
 		Ready: func() error {
 			if stopping.Load() {

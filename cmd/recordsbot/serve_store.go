@@ -125,6 +125,17 @@ func (s *storeSlot) SearchMinutes(ctx context.Context, q store.MinutesQuery, off
 	return st.SearchMinutes(ctx, q, offset, limit)
 }
 
+// RemoveMinutes takes a meeting's minutes out of the search index, as a
+// search does for minutes the records service no longer serves
+// (minutes.Remover).
+func (s *storeSlot) RemoveMinutes(ctx context.Context, meetingID string) (bool, error) {
+	st, err := s.get()
+	if err != nil {
+		return false, err
+	}
+	return st.RemoveMinutes(ctx, meetingID)
+}
+
 // Ping is the store's health, as recordsbot_dependency_up{dependency="store"}
 // reports it.
 func (s *storeSlot) AppendAudit(ctx context.Context, e audit.Entry) (audit.Entry, error) {

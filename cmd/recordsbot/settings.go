@@ -15,6 +15,7 @@ import (
 	"github.com/recordsbot/recordsbot/apiclient"
 	"github.com/recordsbot/recordsbot/audit"
 	"github.com/recordsbot/recordsbot/bot"
+	"github.com/recordsbot/recordsbot/bot/minutespage"
 	"github.com/recordsbot/recordsbot/internal/clocktime"
 	"github.com/recordsbot/recordsbot/internal/lang"
 	"github.com/recordsbot/recordsbot/internal/workdays"
@@ -63,6 +64,7 @@ type settings struct {
 	auditRetention     time.Duration // AUDIT_RETENTION_DAYS
 	databaseURL        string
 	trustedProxies     []netip.Prefix
+	publicImageHosts   []string // PUBLIC_IMAGE_HOSTS
 
 	logJSON       bool
 	logLevel      slog.Level
@@ -274,6 +276,9 @@ func parseSettings(c Config, sub string) (*settings, configErrors) {
 	}
 	if s.trustedProxies, err = bot.ParseTrustedProxies(c.TrustedProxies); err != nil {
 		bad("TRUSTED_PROXIES", "%v", err)
+	}
+	if s.publicImageHosts, err = minutespage.ParseImageHosts(c.PublicImageHosts); err != nil {
+		bad("PUBLIC_IMAGE_HOSTS", "%v", err)
 	}
 	if s.shutdownGrace < 0 {
 		bad("SHUTDOWN_GRACE", "must not be negative, got %s", s.shutdownGrace)

@@ -15,6 +15,7 @@ package body
 import (
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/recordsbot/recordsbot/apiclient"
 )
@@ -88,6 +89,38 @@ func PlainText(body string, format apiclient.BodyFormat) string {
 			b.WriteString("\n\n")
 		}
 		b.WriteString(t)
+	}
+	return b.String()
+}
+
+// BlockSeparator is what stands between two blocks (or the lines of one)
+// of PlainText when it is shown on one line: a snippet, an excerpt, an
+// unfurl. Without it a heading runs into the text after it ("Town Hall
+// 1. Welcome").
+const BlockSeparator = " · "
+
+// OneLine folds PlainText (or any part of it) onto one line: a run of
+// whitespace holding a line break becomes BlockSeparator, any other run
+// one space, and the ends are trimmed.
+func OneLine(text string) string {
+	var b strings.Builder
+	b.Grow(len(text))
+	pending, broke := false, false
+	for _, r := range text {
+		if unicode.IsSpace(r) {
+			pending = true
+			broke = broke || r == '\n' || r == '\r' || r == '\u2028' || r == '\u2029'
+			continue
+		}
+		if pending && b.Len() > 0 {
+			if broke {
+				b.WriteString(BlockSeparator)
+			} else {
+				b.WriteByte(' ')
+			}
+		}
+		pending, broke = false, false
+		b.WriteRune(r)
 	}
 	return b.String()
 }

@@ -1,0 +1,139 @@
+package minutespage
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/recordsbot/recordsbot/apiclient"
+)
+
+// retryAfter is the Retry-After of a 503 caused by err, as
+// docs/reliability.md documents it: 5 seconds when the public pages'
+// share of records calls is used up (it refills in seconds), 30 when the
+// records service itself is down or slow.
+func retryAfter(err error) string {
+	if errors.Is(err, apiclient.ErrOverBudget) {
+		return "5"
+	}
+	return "30"
+}
+
+// serveBytes writes page with its entity tag and, when known, the time it
+// last changed: 304 for a matching If-None-Match (or, without one, an
+// If-Modified-Since not before modified), the headers alone for HEAD. It
+// replaces http.ServeContent, which also answers Range and says so with
+// Accept-Ranges: bytes; the pages drop Range (GO-2026-6609), so they must
+// not advertise it (issue 28 §3).
+func serveBytes(w http.ResponseWriter, r *http.Request, page []byte, tag string, modified time.Time) {
+	h := w.Header()
+	h.Set("ETag", tag)
+	if !modified.IsZero() {
+		h.Set("Last-Modified", modified.UTC().Format(http.TimeFormat))
+	}
+	if notModified(r, tag, modified) {
+		h.Del("Content-Type")
+		h.Del("Content-Length")
+		w.WriteHeader(http.StatusNotModified)
+		return
+	}
+	h.Set("Content-Length", strconv.Itoa(len(page)))
+	w.WriteHeader(http.StatusOK)
+	if r.Method != http.MethodHead {
+		_, _ = w.Write(page) // the reader went away; nothing to do
+	}
+}
+
+// notModified applies RFC 9110's rules for GET and HEAD: If-None-Match
+// (weak comparison) when present, else If-Modified-Since.
+func notModified(r *http.Request, tag string, modified time.Time) bool {
+	if inm := r.Header.Get("If-None-Match"); inm != "" {
+		for t := range strings.SplitSeq(inm, ",") {
+			t = strings.TrimPrefix(strings.TrimSpace(t), "W/")
+			if t == "*" || t == tag {
+				return true
+			}
+		}
+		return false
+	}
+	ims := r.Header.Get("If-Modified-Since")
+	if ims == "" || modified.IsZero() {
+		return false
+	}
+	since, err := http.ParseTime(ims)
+	return err == nil && !modified.Truncate(time.Second).After(since)
+}
+
+// maxKeptPages bounds the rendered pages kept (a few kB each).
+const maxKeptPages = 2000
+
+// keptPage is a minutes page as last rendered.
+type keptPage struct {
+	page  []byte
+	tag   string
+	draft bool
+	// since is when this replica first rendered these exact bytes: the
+	// page's Last-Modified.
+	since time.Time
+}
+
+// keptPages holds the last rendering of each minutes page: its
+// Last-Modified, and a copy to serve while the records service cannot be
+// read (down, or the public budget spent), so a reader of minutes that
+// exist is not turned away by an outage or someone else's flood. Drafts
+// are never served from it: a draft may be withdrawn at any time.
+type keptPages struct {
+	mu sync.Mutex
+	m  map[string]keptPage
+}
+
+// keep records page as meeting id's rendering and returns it with its
+// Last-Modified.
+func (k *keptPages) keep(id string, page []byte, tag string, draft bool, now time.Time) keptPage {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if old, ok := k.m[id]; ok && old.tag == tag {
+		return old
+	}
+	if k.m == nil {
+		k.m = map[string]keptPage{}
+	}
+	if len(k.m) >= maxKeptPages {
+		for key := range k.m { // any one: map order is random
+			delete(k.m, key)
+			break
+		}
+	}
+	p := keptPage{page: page, tag: tag, draft: draft, since: now.UTC().Truncate(time.Second)}
+	k.m[id] = p
+	return p
+}
+
+// stale returns the approved page kept for id, if any.
+func (k *keptPages) stale(id string) (keptPage, bool) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	p, ok := k.m[id]
+	return p, ok && !p.draft
+}
+
+// drop forgets id's page: the records no longer serve its minutes.
+func (k *keptPages) drop(id string) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	delete(k.m, id)
+}
+
+// doubtful is the context for a lookup that can only fail as far as the
+// bot knows (an ID not among the meetings it holds): Options.Doubtful's,
+// else ctx.
+func (s *Site) doubtful(ctx context.Context) context.Context {
+	if s.opts.Doubtful == nil {
+		return ctx
+	}
+	return s.opts.Doubtful(ctx)
+}

@@ -1,0 +1,218 @@
+package bot_test
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/netip"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/recordsbot/recordsbot/apiclient/recordstest"
+	"github.com/recordsbot/recordsbot/bot"
+	"github.com/recordsbot/recordsbot/minutes"
+	"github.com/recordsbot/recordsbot/store"
+)
+
+// withClientAddresses trusts loopback as a proxy, so that each test
+// client is counted by the X-Forwarded-For it sends, with the default
+// public limits otherwise.
+func withClientAddresses() harnessOption {
+	return withConfig(func(c *bot.Config) {
+		c.Public = bot.PublicLimits{TrustedProxies: []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8")}}
+	})
+}
+
+// fetchAs is fetchPage from client address addr.
+func (h *harness) fetchAs(addr, path string, header http.Header) pageResponse {
+	hd := http.Header{"X-Forwarded-For": {addr}}
+	for k, v := range header {
+		hd[k] = v
+	}
+	return h.fetchPage("", path, hd)
+}
+
+// realPages are n meetings with published minutes, dated in the past.
+func (h *harness) realPages(n int) []string {
+	var out []string
+	for id := range h.visibleIDs("") {
+		if out = append(out, id); len(out) == n {
+			break
+		}
+	}
+	require.Len(h.t, out, n)
+	return out
+}
+
+// The load test of issue 28 §3: while two clients flood the public pages
+// with made-up meeting IDs (each within its own rate, together the whole
+// shared records budget on main), a third reader's first requests for ten
+// real pages all answer 200. Bounded: loopback only, 2 s of flood, and it
+// stops by itself.
+func TestPublicFloodReadersFirst(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, withClientAddresses())
+	pages := h.realPages(10)
+
+	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Second)
+	defer cancel()
+	var wg sync.WaitGroup
+	var flood, floodOK atomic.Int64
+	for c := range 2 {
+		wg.Go(func() {
+			addr := fmt.Sprintf("203.0.113.%d", c+1)
+			// 50 a second: past the client's rate, so each client spends all
+			// it may (its burst of 30, then 5 a second); refusals are cheap.
+			tick := time.NewTicker(20 * time.Millisecond)
+			defer tick.Stop()
+			for i := 0; ; i++ {
+				req, _ := http.NewRequestWithContext(ctx, http.MethodGet, fmt.Sprintf("%s/minutes/junk-%d-%d", h.http.URL, c, i), nil)
+				req.Header.Set("X-Forwarded-For", addr)
+				if resp, err := h.http.Client().Do(req); err == nil {
+					resp.Body.Close()
+					flood.Add(1)
+					if resp.StatusCode != http.StatusTooManyRequests {
+						floodOK.Add(1)
+					}
+				}
+				select {
+				case <-ctx.Done():
+					return
+				case <-tick.C:
+				}
+			}
+		})
+	}
+	time.Sleep(500 * time.Millisecond) // the flood is under way
+	var got []string
+	for _, id := range pages {
+		r := h.fetchAs("198.51.100.7", minutesPath(id), nil)
+		got = append(got, fmt.Sprintf("%s %d", id, r.status))
+		assert.Equal(t, http.StatusOK, r.status, "a real page during the flood: %s", id)
+	}
+	wg.Wait()
+	t.Logf("flood: %d requests (%d within the client rate); reader: %s", flood.Load(), floodOK.Load(), strings.Join(got, ", "))
+	junkCalls := 0
+	for _, r := range h.records.Requests() {
+		if strings.Contains(r.Path, "/junk-") {
+			junkCalls++
+		}
+	}
+	t.Logf("records calls for made-up IDs: %d", junkCalls)
+	assert.LessOrEqual(t, junkCalls, 10, "made-up IDs cost at most their own small budget")
+}
+
+// A page that exists: Last-Modified and ETag (304 on a repeat of either),
+// no Accept-Ranges, and a kept copy while the records service is down.
+func TestPublicPageRevalidatesAndOutlivesAnOutage(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, withMinutes(func(c *minutes.Config) { c.CacheTTL = time.Millisecond }))
+	m, _ := h.demoMinutes(plainApproved) // a draft is never served from a copy
+	id := m.ID
+	first := h.fetchPage("", minutesPath(id), nil)
+	require.Equal(t, http.StatusOK, first.status)
+	assert.Empty(t, first.header.Get("Accept-Ranges"), "ranges are ignored, so not advertised")
+	lm := first.header.Get("Last-Modified")
+	require.NotEmpty(t, lm)
+	tag := first.header.Get("ETag")
+	require.NotEmpty(t, tag)
+
+	assert.Equal(t, http.StatusNotModified, h.fetchPage("", minutesPath(id), http.Header{"If-None-Match": {tag}}).status)
+	assert.Equal(t, http.StatusNotModified, h.fetchPage("", minutesPath(id), http.Header{"If-Modified-Since": {lm}}).status)
+	again := h.fetchPage("", minutesPath(id), nil)
+	assert.Equal(t, lm, again.header.Get("Last-Modified"), "the same page: the same Last-Modified")
+
+	h.records.InjectFault(recordstest.Fault{Status: http.StatusServiceUnavailable})
+	time.Sleep(5 * time.Millisecond) // past the cache
+	down := h.fetchPage("", minutesPath(id), nil)
+	assert.Equal(t, http.StatusOK, down.status, "the kept copy while the records are down")
+	assert.Equal(t, first.body, down.body)
+	assert.Equal(t, "no-cache", down.header.Get("Cache-Control"))
+
+	for _, path := range []string{"/minutes", "/minutes/assets/style.css", "/minutes/feed.atom"} {
+		assert.Empty(t, h.fetchPage("", path, nil).header.Get("Accept-Ranges"), path)
+	}
+}
+
+// Bidi controls and zero-width characters are dropped from search results
+// and from the query echoed on the public search page.
+func TestPublicSearchDropsInvisibleCharacters(t *testing.T) {
+	t.Parallel()
+	onEachStore(t, func(t *testing.T, st *store.Store) {
+		h := newSearchHarnessWith(t, st, func(d *recordstest.Dataset) {
+			d.Meetings = append(d.Meetings, recordstest.Meeting{ID: "BIDI-1", Title: "Finance \u202eevil\u202c ti\u200btle", Committee: "Finance", Date: time.Now().AddDate(0, 0, -20)})
+			d.Minutes = append(d.Minutes, recordstest.Minutes{MeetingID: "BIDI-1", Status: "approved", Body: "The wombat grant was agreed \u2066here\u2069."})
+		})
+		r := h.fetchPage("", "/minutes?q=wombat%E2%80%AE", nil)
+		require.Equal(t, http.StatusOK, r.status)
+		assert.Contains(t, r.body, "BIDI-1", "found")
+		for _, c := range []string{"\u202e", "\u202c", "\u200b", "\u2066", "\u2069"} {
+			assert.NotContains(t, r.body, c, "%U on the page", []rune(c)[0])
+		}
+	})
+}
+
+// The public routes are inside a bound on requests in flight: past it a
+// request is answered 503 at once, holding nothing while the records
+// service is slow.
+func TestPublicRequestsInFlightAreBounded(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, withConfig(func(c *bot.Config) { c.Public.MaxInFlight = 1 }))
+	ids := h.realPages(2)
+	h.records.InjectFault(recordstest.Fault{PathPrefix: "/meetings/", Latency: 700 * time.Millisecond})
+	done := make(chan int)
+	go func() { done <- h.fetchPage("", minutesPath(ids[0]), nil).status }()
+	time.Sleep(200 * time.Millisecond) // the first holds the one slot
+	start := time.Now()
+	r := h.fetchPage("", minutesPath(ids[1]), nil)
+	assert.Equal(t, http.StatusServiceUnavailable, r.status)
+	assert.Equal(t, "5", r.header.Get("Retry-After"))
+	assert.Less(t, time.Since(start), 300*time.Millisecond, "answered at once")
+	assert.Equal(t, http.StatusOK, <-done)
+}
+
+// A minutes body's images load only from the bot, inline data, and the
+// hosts the organisation names (PUBLIC_IMAGE_HOSTS): no tracking pixel
+// from anywhere else reaches a public reader (issue 28 §5).
+func TestPublicPagesLoadNoThirdPartyImage(t *testing.T) {
+	t.Parallel()
+	const id = "mtg_images"
+	body := "Agreed.\n\n![pixel](https://tracker.example/p.gif) ![logo](https://images.example.org/logo.png) ![old](//tracker.example/x.png)\n\n<img src=\"http://tracker.example/h.gif\" alt=\"h\">"
+	data := withDataset(func(d *recordstest.Dataset) {
+		d.Meetings = append(d.Meetings, recordstest.Meeting{ID: id, Title: "Images", Committee: "Finance", Date: time.Now().AddDate(0, 0, -2)})
+		d.Minutes = append(d.Minutes, recordstest.Minutes{MeetingID: id, Status: "approved", Body: body})
+	})
+	for _, tt := range []struct {
+		name  string
+		hosts []string
+		shown []string
+	}{
+		{name: "by default", shown: nil},
+		{name: "with the organisation's host", hosts: []string{"https://images.example.org"}, shown: []string{"https://images.example.org/logo.png"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			h := newHarness(t, data, withConfig(func(c *bot.Config) { c.PublicImageHosts = tt.hosts }))
+			r := h.fetchPage("", minutesPath(id), nil)
+			require.Equal(t, http.StatusOK, r.status)
+			csp := r.header.Get("Content-Security-Policy")
+			assert.NotContains(t, csp, "https:;", "no image from anywhere over https")
+			assert.NotContains(t, r.body, "tracker.example")
+			for _, src := range tt.shown {
+				assert.Contains(t, r.body, `src="`+src+`"`)
+				assert.Contains(t, csp, "img-src 'self' data: https://images.example.org;")
+			}
+			if tt.shown == nil {
+				assert.NotContains(t, r.body, "images.example.org")
+				assert.Contains(t, csp, "img-src 'self' data:;")
+			}
+			assert.Contains(t, r.body, `alt="pixel"`, "the alt text stays")
+		})
+	}
+}
