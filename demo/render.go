@@ -99,6 +99,7 @@ var emoji = map[string]string{
 	"red_circle":             "🔴",
 	"speech_balloon":         "💬",
 	"spiral_calendar_pad":    "🗓️",
+	"scroll":                 "📜",
 	"tada":                   "🎉",
 	"thinking_face":          "🤔",
 	"warning":                "⚠️",
