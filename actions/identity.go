@@ -60,6 +60,11 @@ type Member struct {
 	// https://api.slack.com/types/user. Guests see only their own actions
 	// (CanSeeOthers) and cannot make a channel follow a committee.
 	Guest bool
+	// Locale is the user's Slack display language, an IETF tag such as
+	// "fr-FR" (users.info's locale; slack-go asks with include_locale=true
+	// by default). Empty when unknown. lang.ForLocale turns it into the
+	// language recordsbot writes to them in.
+	Locale string
 	// aliases are the USER_MAP assignees that point at this user.
 	aliases []string
 	// profiled is true once Slack has said who the user is; without it
@@ -73,7 +78,7 @@ type Member struct {
 // for an Equal one, so a field added to Member must be compared here
 // (TestMemberEqualComparesEveryField fails until it is).
 func (m Member) Equal(o Member) bool {
-	return m.ID == o.ID && m.Email == o.Email && m.Name == o.Name && m.Zone == o.Zone && m.Guest == o.Guest &&
+	return m.ID == o.ID && m.Email == o.Email && m.Name == o.Name && m.Zone == o.Zone && m.Guest == o.Guest && m.Locale == o.Locale &&
 		m.profiled == o.profiled && slices.Equal(m.aliases, o.aliases)
 }
 
@@ -143,6 +148,7 @@ func (d *directory) who(ctx context.Context, id string) (Member, error) {
 		m.profiled = true
 		m.Email = u.Profile.Email
 		m.Guest = u.IsRestricted || u.IsUltraRestricted
+		m.Locale = u.Locale
 		if loc, err := time.LoadLocation(u.TZ); err == nil && u.TZ != "" {
 			m.Zone = loc
 		}

@@ -2,10 +2,11 @@ package blocks
 
 import (
 	"cmp"
-	"fmt"
 	"strings"
 
 	"github.com/slack-go/slack"
+
+	"github.com/recordsbot/recordsbot/internal/lang"
 )
 
 // Sizes of an action row in a list, in escaped characters. Titles get
@@ -26,9 +27,9 @@ const (
 // service said how many it has.
 func truncatedNote(l ActionList) string {
 	if l.Available > 0 && l.Read < l.Available {
-		return fmt.Sprintf(":information_source: Showing what recordsbot could read: %d of the %d actions the records service has, so this list may be incomplete.", l.Read, l.Available)
+		return l.Lang.N("actions.truncated_of", l.Available, "read", l.Lang.Int(l.Read))
 	}
-	return ":information_source: The records service has more actions than recordsbot reads at once, so this list may be incomplete."
+	return l.Lang.T("actions.truncated")
 }
 
 // linkable reports whether a row with this ID can carry block IDs and
@@ -73,13 +74,14 @@ func carriesValues(r ActionRow) bool {
 // nor buttons; a row whose Context holds '|' or makes a value longer than
 // 2000 characters keeps its block IDs but gets no buttons.
 func ActionRowBlocks(r ActionRow) []slack.Block {
-	return buildRow(r, rowTitleMax, linkable(r))
+	return buildRow(r.Lang, r, rowTitleMax, linkable(r))
 }
 
-func buildRow(r ActionRow, titleMax int, linked bool) []slack.Block {
+// buildRow draws r in l (a list's language, which wins over r.Lang).
+func buildRow(l lang.Lang, r ActionRow, titleMax int, linked bool) []slack.Block {
 	title := inline(r.Title, titleMax)
 	if title == "" {
-		title = "Untitled action"
+		title = l.T("row.untitled")
 	}
 	// The text is written in one buffer: every row of every list has one.
 	var b strings.Builder
@@ -88,44 +90,42 @@ func buildRow(r ActionRow, titleMax int, linked bool) []slack.Block {
 	b.WriteString(title)
 	b.WriteString("*\n")
 	first := true
-	meta := func(prefix, s string) {
+	sep := func() {
 		if !first {
 			b.WriteString(" · ")
 		}
 		first = false
-		b.WriteString(prefix)
+	}
+	meta := func(s string) {
+		sep()
 		b.WriteString(s)
 	}
 	if r.Overdue {
-		meta("", ":warning: *Overdue*")
+		meta(l.T("row.overdue"))
 	}
-	if d := Date(r.Deadline, r.DeadlineHasTime); d != "" {
-		meta("Due ", d)
+	if d := Date(l, r.Deadline, r.DeadlineHasTime); d != "" {
+		sep()
+		l.WriteF(&b, "row.due", "date", d)
 	} else {
-		meta("", "No deadline")
+		meta(l.T("row.no_deadline"))
 	}
-	if s := statusWord(r.Status); s != "" {
-		meta("", s)
+	if s := statusWord(l, r.Status); s != "" {
+		meta(s)
 	}
 	committee := inline(r.Committee, rowCommitteeMax)
 	if committee != "" {
-		meta("", committee)
+		meta(committee)
 	}
 	if m := inline(r.Meeting, rowMeetingMax); m != "" && m != committee {
-		meta("", m)
+		meta(m)
 	}
 	if a := inline(r.Assignee, rowAssigneeMax); a != "" {
-		meta("Assigned to ", a)
+		sep()
+		l.WriteF(&b, "row.assigned_to", "who", a)
 	}
 	if c := r.Changed; c != nil {
 		b.WriteString("\n_")
-		b.WriteString(changedVerb(c.Status))
-		b.WriteString(" by ")
-		b.WriteString(mention(c.By))
-		if d := Date(c.At, true); d != "" {
-			b.WriteString(" ")
-			b.WriteString(d)
-		}
+		b.WriteString(strings.TrimSpace(changedLine(l, c.Status, mention(l, c.By), Date(l, c.At, true))))
 		b.WriteString("_")
 	}
 	text := b.String()
@@ -136,7 +136,7 @@ func buildRow(r ActionRow, titleMax int, linked bool) []slack.Block {
 	out := make([]slack.Block, 1, 2)
 	out[0] = textSection(text, sectionID)
 	if r.CanChange && carriesValues(r) {
-		out = append(out, statusButtons(r, buttonsID))
+		out = append(out, statusButtons(l, r, buttonsID))
 	}
 	return out
 }
@@ -199,7 +199,7 @@ func statusValueLen(target, id, context string) int {
 // made in a few allocations rather than one or two per control: the
 // values are cut from one string, and the buttons, their labels and the
 // menu's options each come in one array.
-func statusButtons(r ActionRow, blockID string) *slack.ActionBlock {
+func statusButtons(l lang.Lang, r ActionRow, blockID string) *slack.ActionBlock {
 	buttons, menu := transitions(r.Status)
 	// Scratch for the targets and their values: a row has at most five.
 	var targetBuf, valueBuf [5]string
@@ -214,7 +214,7 @@ func statusButtons(r ActionRow, blockID string) *slack.ActionBlock {
 	if useMenu {
 		nButtons = len(buttons)
 	}
-	labels := plainLabels(r.Status, targets)
+	labels := plainLabels(l, r.Status, targets)
 	controls := make([]slack.ButtonBlockElement, nButtons)
 	a := &struct {
 		block    slack.ActionBlock
@@ -273,13 +273,13 @@ type label struct {
 	emoji bool
 }
 
-// plainLabels returns the labels of the controls that move an action from
-// status from to targets, in one array.
-func plainLabels(from string, targets []string) []label {
+// plainLabels returns the labels, in l, of the controls that move an
+// action from status from to targets, in one array.
+func plainLabels(l lang.Lang, from string, targets []string) []label {
 	ls := make([]label, len(targets))
 	for i, t := range targets {
 		ls[i].emoji = true
-		ls[i].text = slack.TextBlockObject{Type: slack.PlainTextType, Text: truncate(transitionLabel(from, t), MaxButtonText), Emoji: &ls[i].emoji}
+		ls[i].text = slack.TextBlockObject{Type: slack.PlainTextType, Text: truncate(transitionLabel(l, from, t), MaxButtonText), Emoji: &ls[i].emoji}
 	}
 	return ls
 }
@@ -287,10 +287,10 @@ func plainLabels(from string, targets []string) []label {
 // fitRow builds r within maxText characters of text if it can, shortening
 // the title down to rowTitleMin. It returns the blocks and their text size,
 // which exceeds maxText only when even the shortest title does not fit.
-func fitRow(r ActionRow, maxText int, linked bool) ([]slack.Block, int) {
+func fitRow(l lang.Lang, r ActionRow, maxText int, linked bool) ([]slack.Block, int) {
 	titleMax := rowTitleMax
 	for {
-		bl := buildRow(r, titleMax, linked)
+		bl := buildRow(l, r, titleMax, linked)
 		n := measure(bl...)
 		if n <= maxText || titleMax <= rowTitleMin {
 			return bl, n
@@ -307,11 +307,11 @@ func fitRow(r ActionRow, maxText int, linked bool) ([]slack.Block, int) {
 // already in the message: a repeated ID is shown without block IDs and
 // buttons, since block_id must be unique in a message. It returns the
 // blocks, how many rows they show and their text size.
-func fitRows(rows []ActionRow, maxBlocks, maxText int, used map[string]bool) (out []slack.Block, shown, text int) {
+func fitRows(l lang.Lang, rows []ActionRow, maxBlocks, maxText int, used map[string]bool) (out []slack.Block, shown, text int) {
 	for i, r := range rows {
 		share := (maxText - text) / max(1, min(len(rows)-i, maxBlocks-len(out)))
 		linked := linkable(r) && !used[r.ID]
-		bl, n := fitRow(r, share, linked)
+		bl, n := fitRow(l, r, share, linked)
 		if len(out)+len(bl) > maxBlocks || text+n > maxText {
 			break
 		}
@@ -325,9 +325,9 @@ func fitRows(rows []ActionRow, maxBlocks, maxText int, used map[string]bool) (ou
 	return out, shown, text
 }
 
-// position is the context line "Showing 11–20 of 23".
-func position(offset, shown, total int) *slack.ContextBlock {
-	return contextLine(fmt.Sprintf("Showing %d–%d of %d", offset+1, offset+shown, total))
+// position is the context line "Showing 11–20 of 23", in l.
+func position(l lang.Lang, offset, shown, total int) *slack.ContextBlock {
+	return contextLine(l.N("list.position", total, "first", l.Int(offset+1), "last", l.Int(offset+shown)))
 }
 
 // Actions builds an action list: a header with the count, one section and
@@ -345,12 +345,12 @@ func position(offset, shown, total int) *slack.ContextBlock {
 func Actions(l ActionList) Message {
 	l.Offset = max(l.Offset, 0)
 	total := max(l.Total, l.Offset+len(l.Rows))
-	title := cmp.Or(oneLine(l.Title), "Actions")
+	title := cmp.Or(oneLine(l.Title), l.Lang.T("actions.title"))
 	if len(l.Rows) == 0 {
 		title = truncate(title, MaxHeaderText)
 		blocks := []slack.Block{
 			header(title),
-			section(escapeTrunc(cmp.Or(strings.TrimSpace(l.Empty), "No actions."), MaxSectionText)),
+			section(escapeTrunc(cmp.Or(strings.TrimSpace(l.Empty), l.Lang.T("actions.empty")), MaxSectionText)),
 		}
 		if l.Truncated {
 			blocks = append(blocks, contextLine(truncatedNote(l)))
@@ -358,7 +358,7 @@ func Actions(l ActionList) Message {
 		return Message{Text: Escape(title), Blocks: blocks}
 	}
 
-	count := fmt.Sprintf(" (%d)", total)
+	count := " (" + l.Lang.Int(total) + ")"
 	title = truncate(title, MaxHeaderText-len(count)) + count
 	head := header(title)
 	fallback := Escape(title)
@@ -368,18 +368,18 @@ func Actions(l ActionList) Message {
 		footer = append(footer, contextLine(truncatedNote(l)))
 	}
 	if l.MoreValue != "" && len(l.MoreValue) <= MaxButtonValue {
-		footer = append(footer, slack.NewActionBlock("", button(ActionActionsMore, l.MoreValue, "Show more")))
+		footer = append(footer, slack.NewActionBlock("", button(ActionActionsMore, l.MoreValue, l.Lang.T("list.show_more"))))
 	}
 	// Room for the position line is always kept: it is needed whenever a
 	// row has to be left off, which is only known afterwards.
-	pos := position(l.Offset, len(l.Rows), total)
+	pos := position(l.Lang, l.Offset, len(l.Rows), total)
 	maxBlocks := MaxMessageBlocks - 2 - len(footer)
 	maxText := MaxMessageText - runes(fallback) - measure(head, pos) - measure(footer...)
-	rows, shown, _ := fitRows(l.Rows, maxBlocks, maxText, make(map[string]bool))
+	rows, shown, _ := fitRows(l.Lang, l.Rows, maxBlocks, maxText, make(map[string]bool))
 
 	blocks := append([]slack.Block{head}, rows...)
 	if shown > 0 && (l.Offset > 0 || l.Offset+shown < total) {
-		blocks = append(blocks, position(l.Offset, shown, total))
+		blocks = append(blocks, position(l.Lang, l.Offset, shown, total))
 	}
 	blocks = append(blocks, footer...)
 	return Message{Text: fallback, Blocks: blocks}

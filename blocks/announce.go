@@ -2,11 +2,10 @@ package blocks
 
 import (
 	"cmp"
-	"fmt"
 	"strings"
 	"time"
 
-	"github.com/recordsbot/recordsbot/internal/words"
+	"github.com/recordsbot/recordsbot/internal/lang"
 
 	"github.com/slack-go/slack"
 )
@@ -40,6 +39,8 @@ const (
 // Announcement is a channel post saying that a followed committee's
 // minutes can now be read.
 type Announcement struct {
+	// Lang is the channel's language (ORG_LANGUAGE or the follow's).
+	Lang    lang.Lang
 	Minutes MinutesView
 	// NowApproved marks a post first made for a published draft and
 	// updated in place when the minutes were approved.
@@ -55,42 +56,37 @@ type Announcement struct {
 // when it is empty. A post updated on approval says so in a closing line.
 func AnnouncementMessage(a Announcement) Message {
 	v := a.Minutes
-	title := cmp.Or(oneLine(v.Title), "Minutes")
-	head := truncate("New minutes: "+title, MaxHeaderText)
+	l := a.Lang
+	v.Lang = l
+	title := cmp.Or(oneLine(v.Title), l.T("minutes.untitled"))
+	head := truncate(l.F("announce.header", "title", title), MaxHeaderText)
 	if v.Draft {
-		head = truncate("New draft minutes: "+title, MaxHeaderText)
+		head = truncate(l.F("announce.header_draft", "title", title), MaxHeaderText)
 	}
 	blocks := []slack.Block{header(head)}
 
 	blocks = append(blocks, minutesSummary(v, announceExcerptMax)...)
 	buttons := readButton(v)
 	if v.MeetingID != "" && len(v.MeetingID) <= MaxButtonValue {
-		buttons = append(buttons, button(ActionMeetingAgenda, v.MeetingID, "Agenda"), button(ActionMeetingActions, v.MeetingID, "Actions"))
+		buttons = append(buttons, button(ActionMeetingAgenda, v.MeetingID, l.T("button.agenda")), button(ActionMeetingActions, v.MeetingID, l.T("button.actions")))
 	}
 	if len(buttons) > 0 {
 		blocks = append(blocks, slack.NewActionBlock("", buttons...))
 	}
 	if a.NowApproved && !v.Draft {
-		blocks = append(blocks, contextLine(":white_check_mark: First posted as a draft; these minutes are now approved."))
+		blocks = append(blocks, contextLine(l.T("announce.now_approved")))
 	}
 	return Message{Text: minutesFallback(v, title), Blocks: blocks}
 }
 
 // ApprovedReply is the short thread reply under an announcement whose
-// draft has been approved: "<title> is now approved".
-func ApprovedReply(title string) Message {
-	t := cmp.Or(inline(title, 200), "These minutes")
+// draft has been approved: "<title> is now approved", in l.
+func ApprovedReply(l lang.Lang, title string) Message {
+	t := cmp.Or(inline(title, 200), l.T("announce.these_minutes"))
 	return Message{
-		Text:   "Now approved: " + t,
-		Blocks: []slack.Block{section(":white_check_mark: *" + t + "* is now approved; the post above shows the approved minutes.")},
+		Text:   l.F("announce.approved_fallback", "title", t),
+		Blocks: []slack.Block{section(l.F("announce.approved_reply", "title", t))},
 	}
-}
-
-func pick(cond bool, yes, no string) string {
-	if cond {
-		return yes
-	}
-	return no
 }
 
 // ShareMetadata is the message metadata of minutes a person shared in a
@@ -115,6 +111,7 @@ func AnnouncementMetadata(key, meetingID, status string) slack.SlackMetadata {
 // Assignment is one DM telling a person about actions newly assigned to
 // them at one meeting.
 type Assignment struct {
+	Lang        lang.Lang // the assignee's language
 	Committee   string
 	Meeting     string // the meeting's title or ID; may be empty
 	Date        time.Time
@@ -131,41 +128,36 @@ type Assignment struct {
 // with "…and K more — use /actions to see them all".
 func AssignmentMessage(a Assignment) Message {
 	n := len(a.Rows)
-	what := words.Count(n, "action", "actions")
-	if n == 1 {
-		what = "an action"
-	}
-	verb := "assigned you " + what
+	l := a.Lang
+	key := lang.Key("assign.assigned")
 	if a.Reassigned {
-		verb = "reassigned " + pick(n == 1, "an action", what) + " to you"
+		key = "assign.reassigned"
 	}
-	who := cmp.Or(inline(a.Committee, 100), "A committee")
-	line := "*" + who + "* " + verb
-	fallback := who + " " + verb
+	who := cmp.Or(inline(a.Committee, 100), l.T("assign.a_committee"))
 	var at, plainAt []string
 	if m := inline(a.Meeting, 150); m != "" && m != inline(a.Committee, 100) {
 		at, plainAt = append(at, "*"+m+"*"), append(plainAt, m)
 	}
-	if d := Date(a.Date, a.DateHasTime); d != "" {
-		at, plainAt = append(at, d), append(plainAt, plainDate(a.Date, a.DateHasTime))
+	if d := Date(l, a.Date, a.DateHasTime); d != "" {
+		at, plainAt = append(at, d), append(plainAt, plainDate(l, a.Date, a.DateHasTime))
 	}
+	line := l.N(key, n, "committee", "*"+who+"*")
+	fallback := l.N(key, n, "committee", who)
 	if len(at) > 0 {
-		line += " at " + strings.Join(at, ", ")
-		fallback += " at " + strings.Join(plainAt, ", ")
+		line = l.N(key+"_at", n, "committee", "*"+who+"*", "where", strings.Join(at, ", "))
+		fallback = l.N(key+"_at", n, "committee", who, "where", strings.Join(plainAt, ", "))
 	}
-	line += "."
-	fallback += "."
 
-	blocks := []slack.Block{header(":inbox_tray: " + pick(n == 1, "New action for you", "New actions for you")), section(line)}
-	more := contextLine(fmt.Sprintf("…and %d more — use `/actions` to see them all", n))
+	blocks := []slack.Block{header(l.N("assign.header", n)), section(line)}
+	more := contextLine(l.N("list.and_more", n))
 	// Stop these / Settings, as under a reminder: people control these DMs.
-	stop := NotifyButtons(NotifyAssignments)
+	stop := NotifyButtons(l, NotifyAssignments)
 	maxBlocks := MaxMessageBlocks - len(blocks) - 2
 	maxText := MaxMessageText - runes(fallback) - measure(blocks...) - measure(more) - measure(stop)
-	rows, shown, _ := fitRows(a.Rows, maxBlocks, maxText, map[string]bool{})
+	rows, shown, _ := fitRows(l, a.Rows, maxBlocks, maxText, map[string]bool{})
 	blocks = append(blocks, rows...)
 	if hidden := n - shown; hidden > 0 {
-		blocks = append(blocks, contextLine(fmt.Sprintf("…and %d more — use `/actions` to see them all", hidden)))
+		blocks = append(blocks, contextLine(l.N("list.and_more", hidden)))
 	}
 	blocks = append(blocks, stop)
 	return Message{Text: fallback, Blocks: blocks}

@@ -7,6 +7,8 @@ import (
 	"github.com/slack-go/slack"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/recordsbot/recordsbot/internal/lang"
 )
 
 // posted is a message as the watcher posts it: text, blocks and metadata.
@@ -40,7 +42,7 @@ func TestAnnouncementGolden(t *testing.T) {
 			AnnouncementMetadata("announce/C0123ABCD/M-7/approved", "M-7", "approved"))},
 		{"announce_no_link", posted(AnnouncementMessage(Announcement{Minutes: noLink}),
 			AnnouncementMetadata("announce/C0123ABCD/M-7/approved", "M-7", "approved"))},
-		{"announce_reply", payload(ApprovedReply(approved.Title))},
+		{"announce_reply", payload(ApprovedReply(lang.English, approved.Title))},
 		{"assigned", posted(AssignmentMessage(assign),
 			AssignmentMetadata("assign/U0123ABCD/M-7/3f2a", "M-7", []string{"A-101", "A-102"}))},
 	}
@@ -104,7 +106,7 @@ func FuzzWatcherMessages(f *testing.F) {
 		for _, m := range []Message{
 			AnnouncementMessage(Announcement{Minutes: v}),
 			AnnouncementMessage(Announcement{Minutes: v, NowApproved: true}),
-			ApprovedReply(title),
+			ApprovedReply(lang.English, title),
 			AssignmentMessage(Assignment{Committee: committee, Meeting: title, Rows: []ActionRow{{ID: actionID, Title: body, CanChange: true}, {ID: actionID + "2", Title: title}}}),
 		} {
 			if err := CheckMessage(m); err != nil {

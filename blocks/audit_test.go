@@ -56,8 +56,8 @@ func TestHistoryKeepsTheNewestThatFit(t *testing.T) {
 	}
 	m := History(lang.English, "A-1", "", lines)
 	assert.NoError(t, CheckMessage(m))
-	assert.Contains(t, readableString(t, m), Date(now.Add(199*time.Minute), true), "the newest is kept")
-	assert.NotContains(t, readableString(t, m), Date(now, true), "the oldest is left off")
+	assert.Contains(t, readableString(t, m), Date(lang.English, now.Add(199*time.Minute), true), "the newest is kept")
+	assert.NotContains(t, readableString(t, m), Date(lang.English, now, true), "the oldest is left off")
 }
 
 func readableString(t *testing.T, m Message) string { return string(readableJSON(t, payload(m))) }

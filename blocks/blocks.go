@@ -10,6 +10,7 @@ import (
 	"github.com/slack-go/slack"
 
 	"github.com/recordsbot/recordsbot/apiclient"
+	"github.com/recordsbot/recordsbot/internal/lang"
 )
 
 // Action IDs of the interactive elements. The bot routes clicks by them, so
@@ -119,10 +120,15 @@ type ActionRow struct {
 	// version of a message, so a caller that redraws a message gives each
 	// render a fresh Rev.
 	Rev string
+	// Lang is the reader's language when the row is drawn on its own
+	// (ActionRowBlocks, ReplaceRow); in a list the list's Lang is used.
+	Lang lang.Lang
 }
 
 // ActionList is a page of actions.
 type ActionList struct {
+	// Lang is the reader's language; the zero value is English.
+	Lang      lang.Lang
 	Title     string // header, such as "Your open actions"
 	Rows      []ActionRow
 	Offset    int // index of Rows[0] in the whole list
@@ -142,6 +148,7 @@ type ActionList struct {
 
 // MinutesView is a meeting's minutes as shown in Slack.
 type MinutesView struct {
+	Lang        lang.Lang // the reader's (or the channel's) language
 	MeetingID   string
 	Title       string
 	Committee   string
@@ -163,6 +170,7 @@ type MinutesView struct {
 
 // MeetingRow is one meeting in a list or in detail.
 type MeetingRow struct {
+	Lang        lang.Lang // the reader's language
 	ID          string
 	Reference   string
 	Title       string
@@ -185,7 +193,8 @@ type AgendaRow struct {
 
 // MeetingList is a page of meetings.
 type MeetingList struct {
-	Title     string // such as "Recent meetings" or "Finance meetings"
+	Lang      lang.Lang // the reader's language
+	Title     string    // such as "Recent meetings" or "Finance meetings"
 	Meetings  []MeetingRow
 	NextValue string // "" = no Next button
 	Empty     string
@@ -193,7 +202,8 @@ type MeetingList struct {
 
 // HomeView is the App Home dashboard of one user.
 type HomeView struct {
-	User         string // Slack user ID
+	Lang         lang.Lang // the reader's language; Actions.Lang is ignored
+	User         string    // Slack user ID
 	Actions      ActionList
 	MoreOffset   int           // >0 adds "Show more" with this offset
 	Minutes      []MinutesView // latest per committee
@@ -215,6 +225,7 @@ type HomeView struct {
 
 // Reminder is one DM listing a user's overdue and due-soon actions.
 type Reminder struct {
+	Lang    lang.Lang // the person's language
 	User    string
 	Overdue []ActionRow
 	DueSoon []ActionRow

@@ -2,10 +2,11 @@ package blocks
 
 import (
 	"cmp"
-	"fmt"
 	"time"
 
 	"github.com/slack-go/slack"
+
+	"github.com/recordsbot/recordsbot/internal/lang"
 )
 
 // EventBriefPosted is the metadata event type of a pre-meeting brief.
@@ -17,6 +18,8 @@ const briefMaxAgenda = 25
 // Brief is the pre-meeting brief of one meeting, for a channel that
 // follows its committee.
 type Brief struct {
+	// Lang is the channel's language (ORG_LANGUAGE or the follow's).
+	Lang      lang.Lang
 	Committee string
 	// Title is the meeting's title; Date and DateHasTime when it is.
 	Title       string
@@ -54,26 +57,27 @@ func BriefMetadata(key, meetingID string, date time.Time) slack.SlackMetadata {
 // to calendar" (b.CalendarURL, when safe). Long
 // lists are cut with "…and K more" so it always fits Block Kit's limits.
 func BriefMessage(b Brief) Message {
-	title := oneLine(cmp.Or(b.Title, b.Committee, "Meeting"))
-	when := Date(b.Date, b.DateHasTime)
-	fallback := fmt.Sprintf("Brief for %s on %s", title, when)
-	head := fmt.Sprintf("*%s* meets *%s*.", inline(cmp.Or(b.Committee, "The committee"), 100), when)
+	lg := b.Lang
+	title := oneLine(cmp.Or(b.Title, b.Committee, lg.T("brief.meeting")))
+	when := Date(lg, b.Date, b.DateHasTime)
+	fallback := lg.F("brief.fallback", "title", title, "when", plainDate(lg, b.Date, b.DateHasTime))
+	head := lg.F("brief.meets", "committee", inline(cmp.Or(b.Committee, lg.T("brief.the_committee")), 100), "when", when)
 	if b.Location != "" {
-		head += " Where: " + inline(b.Location, 200) + "."
+		head = lg.F("brief.meets_where", "committee", inline(cmp.Or(b.Committee, lg.T("brief.the_committee")), 100), "when", when, "where", inline(b.Location, 200))
 	}
-	bl := []slack.Block{header(":clipboard: Brief: " + title), section(head)}
+	bl := []slack.Block{header(lg.F("brief.header", "title", title)), section(head)}
 	budget := MaxMessageText - runes(fallback) - measure(bl...) - 200
 	add := func(title string, lines []string, max int) {
 		if budget < 200 {
 			return
 		}
-		text, used := fitLines(title, lines, max, min(MaxSectionText, budget))
+		text, used := fitLines(lg, title, lines, max, min(MaxSectionText, budget))
 		budget -= used
 		bl = append(bl, section(text))
 	}
 	var agenda []string
 	for _, it := range b.Agenda {
-		l := inline(cmp.Or(it.Title, "(untitled)"), 200)
+		l := inline(cmp.Or(it.Title, lg.T("brief.untitled_item")), 200)
 		// An item's own number is its bullet ("1. Apologies", not
 		// "• 1. Apologies"); items without one get the bullet.
 		if it.Number != "" {
@@ -84,24 +88,24 @@ func BriefMessage(b Brief) Message {
 		agenda = append(agenda, l)
 	}
 	if len(agenda) == 0 {
-		bl = append(bl, section("*Agenda*\nNo agenda in the records yet."))
+		bl = append(bl, section(lg.T("brief.no_agenda")))
 	} else {
-		add("*Agenda*", agenda, briefMaxAgenda)
+		add(lg.T("brief.agenda"), agenda, briefMaxAgenda)
 	}
 	if len(b.Open) == 0 {
-		bl = append(bl, section("*Actions still open*\nNone from earlier meetings. :tada:"))
+		bl = append(bl, section(lg.T("brief.none_open")))
 	}
 	for _, g := range b.Open {
 		var lines []string
 		for _, it := range g.Items {
-			lines = append(lines, "• "+digestItem(it, false))
+			lines = append(lines, "• "+digestItem(lg, it, false))
 		}
-		add("*Still open: "+cmp.Or(inline(g.Name, 80), "Unassigned")+"*", lines, digestMaxPerList)
+		add(lg.F("brief.still_open", "who", cmp.Or(inline(g.Name, 80), lg.T("digest.unassigned"))), lines, digestMaxPerList)
 	}
 	if b.LatestURL != "" {
-		bl = append(bl, contextLine("Latest minutes: <"+b.LatestURL+"|"+inline(cmp.Or(b.LatestMinutes, "minutes"), 150)+">"))
+		bl = append(bl, contextLine(lg.F("brief.latest", "link", "<"+b.LatestURL+"|"+inline(cmp.Or(b.LatestMinutes, lg.T("brief.minutes")), 150)+">")))
 	}
-	if l := link(b.CalendarURL, "Add to calendar"); l != "" {
+	if l := link(b.CalendarURL, lg.T("calendar.add")); l != "" {
 		bl = append(bl, contextLine(":calendar: "+l))
 	}
 	return Message{Text: fallback, Blocks: bl}

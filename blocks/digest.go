@@ -2,11 +2,10 @@ package blocks
 
 import (
 	"cmp"
-	"fmt"
 	"strings"
 	"time"
 
-	"github.com/recordsbot/recordsbot/internal/words"
+	"github.com/recordsbot/recordsbot/internal/lang"
 
 	"github.com/slack-go/slack"
 )
@@ -32,6 +31,8 @@ const (
 // Digest is one weekly digest of a committee, for a channel that follows
 // it.
 type Digest struct {
+	// Lang is the channel's language (ORG_LANGUAGE or the follow's).
+	Lang         lang.Lang
 	Committee    string
 	CommitteeKey string // the button's value
 	// Since is when the last digest was posted; zero for the first, which
@@ -90,7 +91,8 @@ func DigestMetadata(key, committeeKey string) slack.SlackMetadata {
 // first) and the "My actions here" button. Long lists are cut to their top
 // with "…and K more", so a message always fits Block Kit's limits.
 func DigestMessage(d Digest) Message {
-	name := cmp.Or(inline(d.Committee, 100), "Committee")
+	lg := d.Lang
+	name := cmp.Or(inline(d.Committee, 100), lg.T("digest.committee"))
 	open, overdue := 0, 0
 	for _, g := range d.Groups {
 		for _, it := range g.Items {
@@ -100,17 +102,17 @@ func DigestMessage(d Digest) Message {
 			}
 		}
 	}
-	counts := fmt.Sprintf("*%s* open", words.Count(open, "action", "actions"))
+	counts := lg.F("digest.counts", "open", lg.N("digest.open", open))
 	if overdue > 0 {
-		counts += fmt.Sprintf(", *%d overdue*", overdue)
+		counts = lg.F("digest.counts_overdue", "open", lg.N("digest.open", open), "overdue", lg.N("digest.overdue", overdue))
 	}
-	counts += "."
-	fallback := fmt.Sprintf("Weekly digest of %s: %s open, %d overdue", oneLine(d.Committee), words.Count(open, "action", "actions"), overdue)
+	fallback := lg.F("digest.fallback", "committee", oneLine(d.Committee), "open", lg.N("count.actions", open), "overdue", lg.Int(overdue))
 	if !d.Since.IsZero() {
-		counts += fmt.Sprintf(" Since %s: %d completed, %d newly assigned, %d newly overdue, %s.",
-			Date(d.Since, false), len(d.Completed), len(d.NewlyAssigned), len(d.NewlyOverdue), fmt.Sprintf("%d minutes published", len(d.Minutes)))
+		counts = lg.F("digest.since", "counts", counts, "date", Date(lg, d.Since, false),
+			"completed", lg.Int(len(d.Completed)), "assigned", lg.Int(len(d.NewlyAssigned)), "overdue", lg.Int(len(d.NewlyOverdue)),
+			"minutes", lg.N("digest.minutes_published", len(d.Minutes)))
 	}
-	bl := []slack.Block{header(":spiral_calendar_pad: Weekly digest: " + oneLine(cmp.Or(d.Committee, "Committee"))), section(counts)}
+	bl := []slack.Block{header(lg.F("digest.header", "committee", oneLine(cmp.Or(d.Committee, lg.T("digest.committee"))))), section(counts)}
 	// What is left of the message's text budget: each section takes what
 	// fits of it (and of a section's own limit), cut with "…and K more".
 	budget := MaxMessageText - runes(fallback) - measure(bl...) - 200
@@ -118,29 +120,29 @@ func DigestMessage(d Digest) Message {
 		if len(lines) == 0 || budget < 200 {
 			return
 		}
-		text, used := fitLines(title, lines, max, min(MaxSectionText, budget))
+		text, used := fitLines(lg, title, lines, max, min(MaxSectionText, budget))
 		budget -= used
 		bl = append(bl, section(text))
 	}
 	if !d.Since.IsZero() {
-		add("*:white_check_mark: Completed*", changeLines(d.Completed), digestMaxChanges)
-		add("*:inbox_tray: Newly assigned*", changeLines(d.NewlyAssigned), digestMaxChanges)
-		add("*:alarm_clock: Newly overdue*", changeLines(d.NewlyOverdue), digestMaxChanges)
+		add(lg.T("digest.completed"), changeLines(lg, d.Completed), digestMaxChanges)
+		add(lg.T("digest.newly_assigned"), changeLines(lg, d.NewlyAssigned), digestMaxChanges)
+		add(lg.T("digest.newly_overdue"), changeLines(lg, d.NewlyOverdue), digestMaxChanges)
 	}
 	var mins []string
 	for _, m := range d.Minutes {
-		t := inline(cmp.Or(m.Title, "Minutes"), 150)
+		t := inline(cmp.Or(m.Title, lg.T("minutes.untitled")), 150)
 		if m.URL != "" {
 			t = "<" + m.URL + "|" + t + ">"
 		}
 		if m.Draft {
-			t += " (draft)"
+			t = lg.F("digest.draft", "title", t)
 		}
 		mins = append(mins, "• "+t)
 	}
-	add("*Minutes published since the last digest*", mins, digestMaxMinutes)
+	add(lg.T("digest.minutes_since"), mins, digestMaxMinutes)
 	if open == 0 {
-		bl = append(bl, section(fmt.Sprintf("Nothing open for *%s*. :tada:", name)))
+		bl = append(bl, section(lg.F("digest.nothing_open", "committee", name)))
 	}
 	bl = append(bl, slack.NewDividerBlock())
 	for i, g := range d.Groups {
@@ -149,42 +151,41 @@ func DigestMessage(d Digest) Message {
 			for _, g := range d.Groups[i:] {
 				rest += len(g.Items)
 			}
-			bl = append(bl, contextLine(fmt.Sprintf("…and %s of %d more people — *My actions here* shows yours, `/actions` everyone's you may see",
-				words.Count(rest, "action", "actions"), len(d.Groups)-i)))
+			bl = append(bl, contextLine(lg.N("digest.more_people", len(d.Groups)-i, "actions", lg.N("count.actions", rest))))
 			break
 		}
-		who := cmp.Or(inline(g.Name, 80), "Unassigned")
+		who := cmp.Or(inline(g.Name, 80), lg.T("digest.unassigned"))
 		if g.Mention != "" {
 			who = "<@" + g.Mention + ">"
 		}
 		var lines []string
 		for _, it := range g.Items {
-			lines = append(lines, "• "+digestItem(it, false))
+			lines = append(lines, "• "+digestItem(lg, it, false))
 		}
 		add("*"+who+"*", lines, digestMaxPerList)
 	}
-	bl = append(bl, slack.NewActionBlock("digest-buttons", button(ActionDigestMine, d.CommitteeKey, "My actions here")))
+	bl = append(bl, slack.NewActionBlock("digest-buttons", button(ActionDigestMine, d.CommitteeKey, lg.T("digest.mine"))))
 	return Message{Text: fallback, Blocks: bl}
 }
 
 // changeLines is the items of one kind of change, with their assignees.
-func changeLines(items []DigestItem) []string {
+func changeLines(lg lang.Lang, items []DigestItem) []string {
 	out := make([]string, 0, len(items))
 	for _, it := range items {
-		out = append(out, "• "+digestItem(it, true))
+		out = append(out, "• "+digestItem(lg, it, true))
 	}
 	return out
 }
 
 // fitLines is title and then up to max of lines, as many as fit in limit
 // characters with "…and K more" after them, and its length.
-func fitLines(title string, lines []string, max, limit int) (string, int) {
-	const moreWidth = 24 // "\n…and 1234 more"
-	out := title + fmt.Sprintf(" (%d)", len(lines))
+func fitLines(lg lang.Lang, title string, lines []string, max, limit int) (string, int) {
+	const moreWidth = 32 // "\n…and 1234 more", in the longest language
+	out := title + " (" + lg.Int(len(lines)) + ")"
 	n := runes(out)
 	for i, l := range lines {
 		if i == max || n+1+runes(l)+moreWidth > limit {
-			more := fmt.Sprintf("\n…and %d more", len(lines)-i)
+			more := "\n" + lg.N("digest.and_more", len(lines)-i)
 			return out + more, n + runes(more)
 		}
 		out += "\n" + l
@@ -195,17 +196,21 @@ func fitLines(title string, lines []string, max, limit int) (string, int) {
 
 // digestItem is one action on one line: its title, in progress, the
 // deadline (overdue marked) and, with who, the assignee's name.
-func digestItem(it DigestItem, who bool) string {
+func digestItem(lg lang.Lang, it DigestItem, who bool) string {
 	s := inline(cmp.Or(it.Title, it.ID), 150)
 	if it.Overdue {
 		s = ":red_circle: " + s
 	}
 	var notes []string
 	if it.InProgress {
-		notes = append(notes, "in progress")
+		notes = append(notes, lg.T("digest.in_progress"))
 	}
-	if d := Date(it.Deadline, it.DeadlineHasTime); d != "" {
-		notes = append(notes, pick(it.Overdue, "was due ", "due ")+d)
+	if d := Date(lg, it.Deadline, it.DeadlineHasTime); d != "" {
+		if it.Overdue {
+			notes = append(notes, lg.F("digest.was_due", "date", d))
+		} else {
+			notes = append(notes, lg.F("digest.due", "date", d))
+		}
 	}
 	if who && it.Assignee != "" {
 		notes = append(notes, inline(it.Assignee, 80))

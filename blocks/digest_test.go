@@ -61,5 +61,5 @@ func TestDigestMessageLong(t *testing.T) {
 	}
 	m := DigestMessage(d)
 	require.NoError(t, CheckMessage(m))
-	assert.Contains(t, m.Text, "1200 actions open, 1200 overdue")
+	assert.Contains(t, m.Text, "1,200 actions open, 1,200 overdue")
 }

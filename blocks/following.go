@@ -1,13 +1,13 @@
 package blocks
 
 import (
-	"fmt"
 	"strings"
 	"time"
 
 	"github.com/slack-go/slack"
 
 	"github.com/recordsbot/recordsbot/internal/clocktime"
+	"github.com/recordsbot/recordsbot/internal/lang"
 )
 
 // ActionFollowChoices is the checkbox group of one follow in the answer to
@@ -74,6 +74,7 @@ type FollowRow struct {
 
 // Following is the answer to /minutes following.
 type Following struct {
+	Lang    lang.Lang // the reader's language
 	Follows []FollowRow
 	// Options are what a follow can hear, each a checkbox, in order.
 	Options []HearOption
@@ -91,7 +92,8 @@ type Following struct {
 // FollowingMessage is the list of a channel's follows, each with what the
 // channel hears of it, as checkboxes when the reader may change them.
 func FollowingMessage(f Following) Message {
-	out := []slack.Block{section(":bell: This channel follows:")}
+	lg := f.Lang
+	out := []slack.Block{section(lg.T("follow.header"))}
 	shown := f.Follows
 	if len(shown) > maxFollowsShown {
 		shown = shown[:maxFollowsShown]
@@ -99,19 +101,19 @@ func FollowingMessage(f Following) Message {
 	for _, r := range shown {
 		text := "*" + Escape(r.Committee) + "*"
 		if r.By != "" {
-			text += fmt.Sprintf(", since %s by <@%s>", Date(r.Since, false), Escape(r.By))
+			text += lg.F("follow.since_by", "date", Date(lg, r.Since, false), "who", "<@"+Escape(r.By)+">")
 		}
 		// Where the reader can change it, the digest's schedule is under
 		// its checkbox (an option's description); else on the row.
 		if !f.CanChange && (r.Digest != nil || r.DigestMentions) {
-			text += "\nWeekly digest: " + digestChoice(r.Digest, r.DigestDefault, r.DigestMentions, r.Hears[r.DigestOption])
+			text += "\n" + lg.F("follow.weekly_digest", "choice", digestChoice(lg, r.Digest, r.DigestDefault, r.DigestMentions, r.Hears[r.DigestOption]))
 		}
 		var on []string
 		var options, initial []*slack.OptionBlockObject
 		for _, o := range f.Options {
 			var desc *slack.TextBlockObject
 			if o.Value == r.DigestOption && r.DigestOption != "" {
-				desc = plain(digestWhen(r.Digest, r.DigestDefault, r.DigestMentions, r.Hears[r.DigestOption]))
+				desc = plain(digestWhen(lg, r.Digest, r.DigestDefault, r.DigestMentions, r.Hears[r.DigestOption]))
 			}
 			opt := slack.NewOptionBlockObject(o.Value, plain(o.Label), desc)
 			options = append(options, opt)
@@ -121,11 +123,11 @@ func FollowingMessage(f Following) Message {
 			}
 		}
 		if !f.CanChange {
-			hears := "nothing"
+			hears := lg.T("follow.hears_nothing")
 			if len(on) > 0 {
 				hears = strings.Join(on, ", ")
 			}
-			out = append(out, slack.NewSectionBlock(mrkdwn(truncateMrkdwn(text+"\nHears: "+hears, MaxSectionText)), nil, nil,
+			out = append(out, slack.NewSectionBlock(mrkdwn(truncateMrkdwn(text+"\n"+lg.F("follow.hears", "what", hears), MaxSectionText)), nil, nil,
 				slack.SectionBlockOptionBlockID(FollowBlockID(r.Key, f.Rev))))
 			continue
 		}
@@ -134,9 +136,9 @@ func FollowingMessage(f Following) Message {
 		out = append(out, slack.NewSectionBlock(mrkdwn(truncateMrkdwn(text, MaxSectionText)), nil, slack.NewAccessory(boxes),
 			slack.SectionBlockOptionBlockID(FollowBlockID(r.Key, f.Rev))))
 	}
-	foot := "`/minutes unfollow <committee>` stops one."
+	foot := lg.T("follow.foot")
 	if n := len(f.Follows) - len(shown); n > 0 {
-		foot = fmt.Sprintf("…and %d more, not shown. ", n) + foot
+		foot = lg.N("follow.more_not_shown", n) + " " + foot
 	}
 	if !f.CanChange && f.ChangeNote != "" {
 		foot = f.ChangeNote + " " + foot
@@ -149,7 +151,7 @@ func FollowingMessage(f Following) Message {
 	for _, r := range f.Follows {
 		names = append(names, r.Committee)
 	}
-	return Message{Text: "This channel follows " + strings.Join(names, ", "), Blocks: out}
+	return Message{Text: lg.F("follow.fallback", "committees", strings.Join(names, ", ")), Blocks: out}
 }
 
 // digestWhen is a follow's digest choice as plain text, for the
@@ -158,43 +160,43 @@ func FollowingMessage(f Following) Message {
 // https://docs.slack.dev/reference/block-kit/composition-objects/option-object).
 // on is whether its box is ticked: an unticked digest keeps its own
 // schedule, said as what ticking the box brings back.
-func digestWhen(schedule, orgDefault *clocktime.Weekly, mentions, on bool) string {
-	s := "Every " + weeklyText(schedule)
+func digestWhen(lg lang.Lang, schedule, orgDefault *clocktime.Weekly, mentions, on bool) string {
+	s := lg.F("follow.when.every", "schedule", weeklyText(schedule))
 	switch {
 	case !weeklyOn(schedule) && weeklyOff(orgDefault):
-		s = "Off, as usual here (/minutes follow … digest mon 09:00)"
+		s = lg.T("follow.when.off_usual")
 	case !on && !weeklyOn(schedule) && orgDefault != nil:
-		s = "Off — the usual time is every " + orgDefault.String()
+		s = lg.F("follow.when.off_default", "schedule", orgDefault.String())
 	case !on && !weeklyOn(schedule):
-		s = "Off — at the usual time when ticked"
+		s = lg.T("follow.when.off_ticked")
 	case !on:
-		s = "Off — was every " + schedule.String()
+		s = lg.F("follow.when.off_was", "schedule", schedule.String())
 	case schedule == nil && orgDefault != nil:
-		s = "Every " + orgDefault.String() + ", the usual time"
+		s = lg.F("follow.when.default", "schedule", orgDefault.String())
 	case schedule == nil:
-		s = "At the usual time"
+		s = lg.T("follow.when.usual")
 	}
 	if mentions {
-		s += ", mentioning the assignees"
+		s = lg.F("follow.mentioning", "choice", s)
 	}
 	return s
 }
 
 // digestChoice is a follow's digest choice as /minutes following shows it.
-func digestChoice(schedule, orgDefault *clocktime.Weekly, mentions, on bool) string {
+func digestChoice(lg lang.Lang, schedule, orgDefault *clocktime.Weekly, mentions, on bool) string {
 	s := "`" + weeklyText(schedule) + "`"
 	switch {
 	case !on && weeklyOn(schedule):
-		s = "off, was `" + schedule.String() + "`"
+		s = lg.F("follow.choice.off_was", "schedule", "`"+schedule.String()+"`")
 	case !on:
-		s = "off"
+		s = lg.T("follow.choice.off")
 	case schedule == nil && orgDefault != nil:
-		s = "`" + orgDefault.String() + "`, the usual time"
+		s = lg.F("follow.choice.default", "schedule", "`"+orgDefault.String()+"`")
 	case schedule == nil:
-		s = "at the usual time"
+		s = lg.T("follow.choice.usual")
 	}
 	if mentions {
-		s += ", mentioning the assignees"
+		s = lg.F("follow.mentioning", "choice", s)
 	}
 	return s
 }

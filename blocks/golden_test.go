@@ -6,9 +6,10 @@ import (
 	"time"
 
 	"github.com/recordsbot/recordsbot/internal/clocktime"
-	"github.com/recordsbot/recordsbot/internal/golden"
 	"github.com/slack-go/slack"
 	"github.com/stretchr/testify/assert"
+
+	"github.com/recordsbot/recordsbot/internal/golden"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")

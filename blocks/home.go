@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/recordsbot/recordsbot/internal/words"
+	"github.com/recordsbot/recordsbot/internal/lang"
 
 	"github.com/slack-go/slack"
 )
@@ -13,8 +13,6 @@ import (
 const (
 	// homeMinutesMax is how many committees' minutes the Home tab lists.
 	homeMinutesMax = 20
-	// homeHelp reminds the reader of the commands at the foot of Home.
-	homeHelp = "`/actions` your actions · `/minutes` the latest minutes · `/meetings` meetings · `/actions help` everything else"
 )
 
 // Home builds the App Home view: a header "Your actions"; notes when
@@ -36,7 +34,8 @@ const (
 // The view stays within MaxViewBlocks and MaxViewText: rows that do not fit
 // are left off (the position line says so) and titles shrink as in Actions.
 func Home(v HomeView) slack.HomeTabViewRequest {
-	head := []slack.Block{header("Your actions")}
+	lg := v.Lang
+	head := []slack.Block{header(lg.T("home.your_actions"))}
 	for _, note := range []string{v.Unmapped, v.RecordsError} {
 		if note = strings.TrimSpace(note); note != "" {
 			if !strings.HasPrefix(note, ":") {
@@ -47,64 +46,69 @@ func Home(v HomeView) slack.HomeTabViewRequest {
 	}
 
 	l := v.Actions
+	l.Lang = lg
 	l.Offset = max(l.Offset, 0)
 	total := max(l.Total, l.Offset+len(l.Rows))
 	var after []slack.Block
 	if len(l.Rows) == 0 && v.Unmapped == "" && v.RecordsError == "" {
-		head = append(head, section(escapeTrunc(cmp.Or(strings.TrimSpace(l.Empty), "You have no open actions."), MaxSectionText)))
+		head = append(head, section(escapeTrunc(cmp.Or(strings.TrimSpace(l.Empty), lg.T("home.no_open_actions")), MaxSectionText)))
 	}
 	if l.Truncated {
 		after = append(after, contextLine(truncatedNote(l)))
 	}
 	if v.MoreOffset > 0 {
-		after = append(after, slack.NewActionBlock("", button(ActionHomeMore, strconv.Itoa(v.MoreOffset), "Show more")))
+		after = append(after, slack.NewActionBlock("", button(ActionHomeMore, strconv.Itoa(v.MoreOffset), lg.T("list.show_more"))))
 	}
-	after = append(after, slack.NewDividerBlock(), header("Latest minutes"))
+	after = append(after, slack.NewDividerBlock(), header(lg.T("home.latest_minutes")))
 	if v.Search {
-		after = append(after, slack.NewActionBlock("", button(ActionHomeSearch, "", "Search minutes")))
+		after = append(after, slack.NewActionBlock("", button(ActionHomeSearch, "", lg.T("home.search_minutes"))))
 	}
-	after = append(after, homeMinutes(v.Minutes)...)
+	after = append(after, homeMinutes(lg, v.Minutes)...)
 	if v.Notifications != nil {
-		after = append(after, settingsBlocks(*v.Notifications)...)
+		after = append(after, settingsBlocks(lg, *v.Notifications)...)
 	}
 	if v.Calendar != nil {
-		after = append(after, homeCalendarBlocks(*v.Calendar)...)
+		after = append(after, homeCalendarBlocks(lg, *v.Calendar)...)
 	}
-	after = append(after, recentChangesBlocks(v.RecentChanges)...) // blocks/home_audit.go
-	after = append(after, slack.NewDividerBlock(), contextLine(homeHelp))
+	if rc := v.RecentChanges; rc != nil {
+		c := *rc
+		c.Lang = lg                                       // the Home tab's reader
+		after = append(after, recentChangesBlocks(&c)...) // blocks/home_audit.go
+	}
+	after = append(after, slack.NewDividerBlock(), contextLine(lg.T("home.help")))
 
-	pos := position(l.Offset, len(l.Rows), total)
+	pos := position(lg, l.Offset, len(l.Rows), total)
 	maxBlocks := MaxViewBlocks - len(head) - len(after) - 1
 	maxText := MaxViewText - measure(head...) - measure(after...) - measure(pos)
-	rows, shown, _ := fitRows(l.Rows, maxBlocks, maxText, make(map[string]bool))
+	rows, shown, _ := fitRows(lg, l.Rows, maxBlocks, maxText, make(map[string]bool))
 
 	blocks := append(head, rows...)
 	if shown > 0 && (l.Offset > 0 || l.Offset+shown < total) {
-		blocks = append(blocks, position(l.Offset, shown, total))
+		blocks = append(blocks, position(lg, l.Offset, shown, total))
 	}
 	blocks = append(blocks, after...)
 	return slack.HomeTabViewRequest{Type: slack.VTHomeTab, Blocks: slack.Blocks{BlockSet: blocks}}
 }
 
 // homeMinutes is one compact section per committee's latest minutes.
-func homeMinutes(list []MinutesView) []slack.Block {
+func homeMinutes(lg lang.Lang, list []MinutesView) []slack.Block {
 	if len(list) == 0 {
-		return []slack.Block{contextLine("No minutes to show.")}
+		return []slack.Block{contextLine(lg.T("home.no_minutes"))}
 	}
 	var out []slack.Block
 	for _, m := range list[:min(len(list), homeMinutesMax)] {
-		title := cmp.Or(inline(m.Title, 100), "Minutes")
+		title := cmp.Or(inline(m.Title, 100), lg.T("minutes.untitled"))
 		var meta []string
 		if c := inline(m.Committee, 50); c != "" {
 			meta = append(meta, c)
 		}
-		if d := Date(m.Date, m.DateHasTime); d != "" {
+		if d := Date(lg, m.Date, m.DateHasTime); d != "" {
 			meta = append(meta, d)
 		}
 		if m.Draft {
-			meta = append(meta, ":warning: *Draft*")
+			meta = append(meta, lg.T("home.draft"))
 		}
-		if l := link(m.URL, "Read"); l != "" {
+		if l := link(m.URL, lg.T("home.read")); l != "" {
 			meta = append(meta, l)
 		}
 		text := "*" + title + "*"
@@ -114,7 +118,7 @@ func homeMinutes(list []MinutesView) []slack.Block {
 		out = append(out, section(text))
 	}
 	if rest := len(list) - homeMinutesMax; rest > 0 {
-		out = append(out, contextLine("…and "+words.Count(rest, "more committee", "more committees")+" — use `/minutes` to see them."))
+		out = append(out, contextLine(lg.N("home.more_committees", rest)))
 	}
 	return out
 }

@@ -4,6 +4,8 @@ import (
 	"strings"
 
 	"github.com/slack-go/slack"
+
+	"github.com/recordsbot/recordsbot/internal/lang"
 )
 
 // The Home tab's Calendar section's buttons.
@@ -31,40 +33,37 @@ type HomeCalendar struct {
 	Note string
 }
 
-// calendarHelp is the one line on subscribing, for every application.
-const calendarHelp = "Subscribe to it from Google Calendar (_Other calendars → From URL_), Outlook (_Add calendar → Subscribe from web_) or Apple Calendar (_File → New Calendar Subscription_): it updates itself."
-
 // homeCalendarBlocks is the Calendar section: a divider and a header; the
 // note; the private address as code (easy to copy) with "Reset link"
 // (ActionCalendarReset, confirmed first), or "Get my calendar link"
 // (ActionCalendarGet); how to subscribe; the public feed when on.
-func homeCalendarBlocks(c HomeCalendar) []slack.Block {
-	out := []slack.Block{slack.NewDividerBlock(), header("Calendar")}
+func homeCalendarBlocks(l lang.Lang, c HomeCalendar) []slack.Block {
+	out := []slack.Block{slack.NewDividerBlock(), header(l.T("calendar.header"))}
 	if note := strings.TrimSpace(c.Note); note != "" {
 		out = append(out, section(truncateMrkdwn(note, MaxSectionText)))
 	}
 	switch {
 	case c.PrivateOff:
 	case c.Unavailable:
-		out = append(out, section(":warning: I can't reach my database right now, so your calendar link can't be shown. Reopen this tab in a few minutes."))
+		out = append(out, section(l.T("calendar.unavailable")))
 	case c.Private == "":
 		out = append(out,
-			section("*Your deadlines in your calendar.* A private calendar of your open actions that have a deadline, for Google Calendar, Outlook or Apple Calendar."),
-			slack.NewActionBlock("", button(ActionCalendarGet, "", "Get my calendar link")))
+			section(l.T("calendar.offer")),
+			slack.NewActionBlock("", button(ActionCalendarGet, "", l.T("calendar.get"))))
 	default:
-		reset := button(ActionCalendarReset, "", "Reset link")
+		reset := button(ActionCalendarReset, "", l.T("calendar.reset"))
 		reset.Confirm = slack.NewConfirmationBlockObject(
-			plain("Reset your calendar link?"),
-			plain("The link you have stops working at once, in every calendar subscribed to it. You'll get a new one here."),
-			plain("Reset"), plain("Cancel"))
+			plain(l.T("calendar.reset_confirm_title")),
+			plain(l.T("calendar.reset_confirm_text")),
+			plain(l.T("calendar.reset_confirm")), plain(l.T("calendar.reset_deny")))
 		reset.Confirm.Style = slack.StyleDanger
 		out = append(out,
-			section("*Your deadlines* (open actions with a deadline), private to you:\n`"+c.Private+"`"),
-			contextLine(calendarHelp+" Anyone with the link sees your deadlines: keep it to yourself, and reset it if it leaks."),
+			section(l.F("calendar.private", "url", "`"+c.Private+"`")),
+			contextLine(l.T("calendar.help")),
 			slack.NewActionBlock("", reset))
 	}
 	if c.Public != "" {
-		out = append(out, section("*Every committee's meetings:* `"+c.Public+"`\nOne committee's: put its name before `.ics`, as in `/calendar/finance.ics`."))
+		out = append(out, section(l.F("calendar.public", "url", "`"+c.Public+"`")))
 	}
 	if len(out) == 2 {
 		return nil

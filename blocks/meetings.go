@@ -2,11 +2,10 @@ package blocks
 
 import (
 	"cmp"
-	"fmt"
 	"strconv"
 	"strings"
 
-	"github.com/recordsbot/recordsbot/internal/words"
+	"github.com/recordsbot/recordsbot/internal/lang"
 
 	"github.com/slack-go/slack"
 )
@@ -28,31 +27,31 @@ const (
 
 // meetingButtons is the Agenda and Minutes buttons of a meeting in a list,
 // nil when the ID cannot be a button value.
-func meetingButtons(id string, agenda bool) *slack.ActionBlock {
+func meetingButtons(lg lang.Lang, id string, agenda bool) *slack.ActionBlock {
 	if id == "" || len(id) > MaxButtonValue {
 		return nil
 	}
 	var els []slack.BlockElement
 	if agenda {
-		els = append(els, button(ActionMeetingAgenda, id, "Agenda"))
+		els = append(els, button(ActionMeetingAgenda, id, lg.T("button.agenda")))
 	}
-	els = append(els, button(ActionMeetingMinutes, id, "Minutes"))
+	els = append(els, button(ActionMeetingMinutes, id, lg.T("button.minutes")))
 	return slack.NewActionBlock("", els...)
 }
 
 // meetingTitle is the bold title line of a meeting.
-func meetingTitle(m MeetingRow) string {
+func meetingTitle(lg lang.Lang, m MeetingRow) string {
 	if t := inline(m.Title, meetingTitleMax); t != "" {
 		return "*" + t + "*"
 	}
-	return "*Untitled meeting*"
+	return "*" + lg.T("meeting.untitled") + "*"
 }
 
 // meetingLine is "<date> · <committee> · <location> · ref <reference>",
 // leaving out what the record lacks.
-func meetingLine(m MeetingRow) string {
+func meetingLine(lg lang.Lang, m MeetingRow) string {
 	var parts []string
-	if d := Date(m.Date, m.DateHasTime); d != "" {
+	if d := Date(lg, m.Date, m.DateHasTime); d != "" {
 		parts = append(parts, d)
 	}
 	if c := inline(m.Committee, meetingCommitteeMax); c != "" {
@@ -62,7 +61,7 @@ func meetingLine(m MeetingRow) string {
 		parts = append(parts, l)
 	}
 	if r := inline(m.Reference, meetingRefMax); r != "" {
-		parts = append(parts, "ref "+r)
+		parts = append(parts, lg.F("meeting.ref", "ref", r))
 	}
 	return strings.Join(parts, " · ")
 }
@@ -77,27 +76,28 @@ func meetingLine(m MeetingRow) string {
 // off with a note. No meetings shows l.Empty ("No meetings found." when
 // empty) as plain text.
 func Meetings(l MeetingList) Message {
-	title := truncate(cmp.Or(oneLine(l.Title), "Meetings"), MaxHeaderText)
+	lg := l.Lang
+	title := truncate(cmp.Or(oneLine(l.Title), lg.T("meetings.title")), MaxHeaderText)
 	blocks := []slack.Block{header(title)}
 	fallback := Escape(title)
 	if len(l.Meetings) == 0 {
-		blocks = append(blocks, section(escapeTrunc(cmp.Or(strings.TrimSpace(l.Empty), "No meetings found."), MaxSectionText)))
+		blocks = append(blocks, section(escapeTrunc(cmp.Or(strings.TrimSpace(l.Empty), lg.T("meetings.none")), MaxSectionText)))
 		return Message{Text: fallback, Blocks: blocks}
 	}
-	fallback += fmt.Sprintf(" (%d)", len(l.Meetings))
+	fallback += " (" + lg.Int(len(l.Meetings)) + ")"
 
 	var footer []slack.Block
 	if l.NextValue != "" && len(l.NextValue) <= MaxButtonValue {
-		footer = append(footer, slack.NewActionBlock("", button(ActionMeetingsNext, l.NextValue, "Next")))
+		footer = append(footer, slack.NewActionBlock("", button(ActionMeetingsNext, l.NextValue, lg.T("meetings.next"))))
 	}
-	left := leftOff(len(l.Meetings))
+	left := leftOff(lg, len(l.Meetings))
 	maxBlocks := MaxMessageBlocks - len(blocks) - len(footer) - 1
 	maxText := MaxMessageText - runes(fallback) - measure(blocks...) - measure(footer...) - measure(left)
 
 	shown := 0
 	for _, m := range l.Meetings {
-		bl := []slack.Block{section(meetingTitle(m) + "\n" + cmp.Or(meetingLine(m), "No date"))}
-		if b := meetingButtons(m.ID, true); b != nil {
+		bl := []slack.Block{section(meetingTitle(lg, m) + "\n" + cmp.Or(meetingLine(lg, m), lg.T("meeting.no_date")))}
+		if b := meetingButtons(lg, m.ID, true); b != nil {
 			bl = append(bl, b)
 		}
 		n := measure(bl...)
@@ -110,15 +110,15 @@ func Meetings(l MeetingList) Message {
 		shown++
 	}
 	if rest := len(l.Meetings) - shown; rest > 0 {
-		blocks = append(blocks, leftOff(rest))
+		blocks = append(blocks, leftOff(lg, rest))
 	}
 	blocks = append(blocks, footer...)
 	return Message{Text: fallback, Blocks: blocks}
 }
 
 // leftOff is the note for list items that did not fit.
-func leftOff(n int) *slack.ContextBlock {
-	return contextLine(fmt.Sprintf("…and %d more not shown.", n))
+func leftOff(lg lang.Lang, n int) *slack.ContextBlock {
+	return contextLine(lg.N("meetings.left_off", n))
 }
 
 // Meeting builds one meeting: a header with the title, fields for
@@ -129,10 +129,11 @@ func leftOff(n int) *slack.ContextBlock {
 // calendar" link button when m.CalendarURL is a safe URL. The agenda shows at
 // most about 6000 characters; the rest is summed up as "…and N more items".
 func Meeting(m MeetingRow) Message {
-	title := truncate(cmp.Or(oneLine(m.Title), "Meeting"), MaxHeaderText)
+	lg := m.Lang
+	title := truncate(cmp.Or(oneLine(m.Title), lg.T("brief.meeting")), MaxHeaderText)
 	blocks := []slack.Block{header(title)}
 	fallback := Escape(title)
-	if d := plainDate(m.Date, m.DateHasTime); d != "" {
+	if d := plainDate(lg, m.Date, m.DateHasTime); d != "" {
 		fallback += ", " + d
 	}
 
@@ -142,36 +143,36 @@ func Meeting(m MeetingRow) Message {
 			fields = append(fields, mrkdwn("*"+name+"*\n"+value))
 		}
 	}
-	add("Committee", inline(m.Committee, 200))
-	add("Date", Date(m.Date, m.DateHasTime))
-	add("Location", inline(m.Location, 500))
-	add("Reference", inline(m.Reference, 200))
+	add(lg.T("minutes.field.committee"), inline(m.Committee, 200))
+	add(lg.T("minutes.field.date"), Date(lg, m.Date, m.DateHasTime))
+	add(lg.T("meeting.location"), inline(m.Location, 500))
+	add(lg.T("meeting.reference"), inline(m.Reference, 200))
 	if len(fields) > 0 {
 		blocks = append(blocks, slack.NewSectionBlock(nil, fields, nil))
 	}
 
 	var footer []slack.Block
-	if b := meetingButtons(m.ID, false); b != nil {
+	if b := meetingButtons(lg, m.ID, false); b != nil {
 		if safeURL(m.CalendarURL, MaxURL) {
-			add := button(ActionOpenLink, "", "Add to calendar")
+			add := button(ActionOpenLink, "", lg.T("calendar.add"))
 			add.URL = m.CalendarURL
 			b.Elements.ElementSet = append(b.Elements.ElementSet, add)
 		}
 		footer = append(footer, b)
 	}
-	more := contextLine(fmt.Sprintf("…and %d more items", len(m.Agenda)))
+	more := contextLine(lg.N("meeting.more_items", len(m.Agenda)))
 	maxBlocks := MaxMessageBlocks - len(blocks) - len(footer) - 2 // agenda label, "more" note
 	maxText := MaxMessageText - runes(fallback) - measure(blocks...) - measure(footer...) - measure(more)
 	maxText = min(maxText, agendaTextMax)
 
 	if len(m.Agenda) == 0 {
-		blocks = append(blocks, contextLine("No agenda published."))
+		blocks = append(blocks, contextLine(lg.T("meeting.no_agenda")))
 	} else {
-		blocks = append(blocks, section("*Agenda*"))
-		chunks, shown := agendaSections(m.Agenda, maxBlocks, maxText)
+		blocks = append(blocks, section(lg.T("brief.agenda")))
+		chunks, shown := agendaSections(lg, m.Agenda, maxBlocks, maxText)
 		blocks = append(blocks, chunks...)
 		if rest := len(m.Agenda) - shown; rest > 0 {
-			blocks = append(blocks, contextLine("…and "+words.Count(rest, "more item", "more items")))
+			blocks = append(blocks, contextLine(lg.N("meeting.more_items", rest)))
 		}
 	}
 	blocks = append(blocks, footer...)
@@ -179,12 +180,12 @@ func Meeting(m MeetingRow) Message {
 }
 
 // agendaItem is one agenda item as mrkdwn.
-func agendaItem(i int, a AgendaRow) string {
+func agendaItem(lg lang.Lang, i int, a AgendaRow) string {
 	num := inline(a.Number, agendaNumberMax)
 	if num == "" {
 		num = strconv.Itoa(i + 1)
 	}
-	line := "*" + num + ". " + cmp.Or(inline(a.Title, agendaTitleMax), "Untitled item") + "*"
+	line := "*" + num + ". " + cmp.Or(inline(a.Title, agendaTitleMax), lg.T("meeting.untitled_item")) + "*"
 	if d := inline(a.Description, agendaDescMax); d != "" {
 		line += "\n" + d
 	}
@@ -194,7 +195,7 @@ func agendaItem(i int, a AgendaRow) string {
 // agendaSections packs agenda items into sections of at most MaxSectionText
 // characters, using at most maxBlocks sections and maxText characters. It
 // returns the sections and how many items they hold.
-func agendaSections(items []AgendaRow, maxBlocks, maxText int) (out []slack.Block, shown int) {
+func agendaSections(lg lang.Lang, items []AgendaRow, maxBlocks, maxText int) (out []slack.Block, shown int) {
 	var cur strings.Builder
 	flush := func() {
 		if cur.Len() > 0 {
@@ -204,7 +205,7 @@ func agendaSections(items []AgendaRow, maxBlocks, maxText int) (out []slack.Bloc
 	}
 	used, curRunes := 0, 0
 	for i, a := range items {
-		item := agendaItem(i, a)
+		item := agendaItem(lg, i, a)
 		n := runes(item)
 		sep := 0
 		if curRunes > 0 {

@@ -29,6 +29,7 @@ func commands() []commandHelp {
 				{"/actions @user", "someone else's open actions"},
 				{"/actions meeting <id>", "the actions from one meeting"},
 				{"/actions complete <id>", "mark an action complete; `done`, `start`, `defer`, `cancel` and `reopen` work the same way"},
+				{"/actions history <id>", "who changed an action through Slack, from where, and how it ended"},
 				{"/actions help", "this help"},
 			},
 		},

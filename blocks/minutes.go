@@ -6,6 +6,7 @@ import (
 
 	"github.com/slack-go/slack"
 
+	"github.com/recordsbot/recordsbot/internal/lang"
 	"github.com/recordsbot/recordsbot/minutes/body"
 )
 
@@ -14,16 +15,15 @@ const (
 	minutesExcerptMax = 800
 	// unfurlExcerptMax keeps an unfurl to two or three lines.
 	unfurlExcerptMax = 280
-	// draftMark flags minutes that are not approved yet, wherever shown.
-	draftMark = ":warning: *Draft* — not yet approved"
 )
 
-// minutesStatus is the status field of minutes.
-func minutesStatus(draft bool) string {
+// minutesStatus is the status field of minutes, in l: drafts are flagged
+// wherever shown.
+func minutesStatus(l lang.Lang, draft bool) string {
 	if draft {
-		return draftMark
+		return l.T("minutes.draft_mark")
 	}
-	return "Approved"
+	return l.T("minutes.approved")
 }
 
 // Minutes builds the minutes summary message: a header with the title
@@ -34,19 +34,20 @@ func minutesStatus(draft bool) string {
 // in channel" (ActionMinutesShare, value v.MeetingID) when v.Shareable and
 // the ID is set, and "Shared by @user" when v.SharedBy is set.
 func Minutes(v MinutesView) Message {
-	title := truncate(cmp.Or(oneLine(v.Title), "Minutes"), MaxHeaderText)
+	l := v.Lang
+	title := truncate(cmp.Or(oneLine(v.Title), l.T("minutes.untitled")), MaxHeaderText)
 	blocks := []slack.Block{header(title)}
 
 	blocks = append(blocks, minutesSummary(v, minutesExcerptMax)...)
 	buttons := readButton(v)
 	if v.Shareable && v.MeetingID != "" && len(v.MeetingID) <= MaxButtonValue {
-		buttons = append(buttons, button(ActionMinutesShare, v.MeetingID, "Share in channel"))
+		buttons = append(buttons, button(ActionMinutesShare, v.MeetingID, l.T("minutes.share")))
 	}
 	if len(buttons) > 0 {
 		blocks = append(blocks, slack.NewActionBlock("", buttons...))
 	}
 	if v.SharedBy != "" {
-		blocks = append(blocks, contextLine("Shared by "+mention(v.SharedBy)))
+		blocks = append(blocks, contextLine(l.F("minutes.shared_by", "who", mention(l, v.SharedBy))))
 	}
 	return Message{Text: minutesFallback(v, title), Blocks: blocks}
 }
@@ -57,17 +58,18 @@ func minutesFallback(v MinutesView, title string) string {
 	if c := inline(v.Committee, 100); c != "" {
 		about = append(about, c)
 	}
-	if d := plainDate(v.Date, v.DateHasTime); d != "" {
+	l := v.Lang
+	if d := plainDate(l, v.Date, v.DateHasTime); d != "" {
 		about = append(about, d)
 	}
-	text := "Minutes: " + Escape(title)
-	if len(about) > 0 {
-		text += " (" + strings.Join(about, ", ") + ")"
-	}
+	key := lang.Key("minutes.fallback")
 	if v.Draft {
-		text += ", draft not yet approved"
+		key = "minutes.fallback_draft"
 	}
-	return text
+	if len(about) > 0 {
+		return l.F(key+"_about", "title", Escape(title), "about", strings.Join(about, ", "))
+	}
+	return l.F(key, "title", Escape(title))
 }
 
 // UnfurlMinutes builds the compact unfurl of a minutes link: one section
@@ -75,27 +77,28 @@ func minutesFallback(v MinutesView, title string) string {
 // three lines of the body and a "Read the full minutes" link when v.URL is
 // an http(s) URL. Fallback is the plain-text title.
 func UnfurlMinutes(v MinutesView) slack.Attachment {
-	title := cmp.Or(oneLine(v.Title), "Minutes")
+	l := v.Lang
+	title := cmp.Or(oneLine(v.Title), l.T("minutes.untitled"))
 	lines := []string{"*" + escapeTrunc(title, 200) + "*"}
 	var meta []string
 	if c := inline(v.Committee, 80); c != "" {
 		meta = append(meta, c)
 	}
-	if d := Date(v.Date, v.DateHasTime); d != "" {
+	if d := Date(l, v.Date, v.DateHasTime); d != "" {
 		meta = append(meta, d)
 	}
-	meta = append(meta, minutesStatus(v.Draft))
+	meta = append(meta, minutesStatus(l, v.Draft))
 	lines = append(lines, strings.Join(meta, " · "))
 	// One run of text rather than paragraphs keeps the unfurl to two or
 	// three lines.
 	if ex := oneLine(Excerpt(body.OneLine(body.PlainText(v.Body, v.Format)), unfurlExcerptMax)); ex != "" {
 		lines = append(lines, escapeTrunc(ex, 2*unfurlExcerptMax))
 	}
-	if l := link(v.URL, "Read the full minutes"); l != "" {
-		lines = append(lines, l)
+	if lk := link(v.URL, l.T("minutes.read_full")); lk != "" {
+		lines = append(lines, lk)
 	}
 	return slack.Attachment{
-		Fallback: "Minutes: " + truncate(title, 200),
+		Fallback: l.F("minutes.fallback", "title", truncate(title, 200)),
 		Blocks:   slack.Blocks{BlockSet: []slack.Block{section(strings.Join(lines, "\n"))}},
 	}
 }
@@ -104,14 +107,15 @@ func UnfurlMinutes(v MinutesView) slack.Attachment {
 // committee, date and status as fields, then the first lines (at most
 // excerpt characters).
 func minutesSummary(v MinutesView, excerpt int) []slack.Block {
+	l := v.Lang
 	var fields []*slack.TextBlockObject
 	if c := inline(v.Committee, 200); c != "" {
-		fields = append(fields, mrkdwn("*Committee*\n"+c))
+		fields = append(fields, mrkdwn("*"+l.T("minutes.field.committee")+"*\n"+c))
 	}
-	if d := Date(v.Date, v.DateHasTime); d != "" {
-		fields = append(fields, mrkdwn("*Date*\n"+d))
+	if d := Date(l, v.Date, v.DateHasTime); d != "" {
+		fields = append(fields, mrkdwn("*"+l.T("minutes.field.date")+"*\n"+d))
 	}
-	fields = append(fields, mrkdwn("*Status*\n"+minutesStatus(v.Draft)))
+	fields = append(fields, mrkdwn("*"+l.T("minutes.field.status")+"*\n"+minutesStatus(l, v.Draft)))
 	out := []slack.Block{slack.NewSectionBlock(nil, fields, nil)}
 	if ex := Mrkdwn(v.Body, v.Format, min(excerpt, MaxSectionText)); ex != "" {
 		out = append(out, section(ex))
@@ -124,7 +128,7 @@ func readButton(v MinutesView) []slack.BlockElement {
 	if !safeURL(v.URL, MaxURL) {
 		return nil
 	}
-	b := button(ActionOpenLink, "", "Read the full minutes")
+	b := button(ActionOpenLink, "", v.Lang.T("minutes.read_full"))
 	b.URL = v.URL
 	return []slack.BlockElement{b}
 }

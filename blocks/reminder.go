@@ -4,73 +4,82 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/recordsbot/recordsbot/internal/words"
+	"github.com/recordsbot/recordsbot/internal/lang"
 
 	"github.com/slack-go/slack"
 )
 
-// reminderSummary is "You have 2 overdue actions and 3 actions due within
-// 7 days." in plain words; bold marks the counts when bold is set.
+// reminderSummary is "You have 2 overdue actions and 3 due within 7
+// days." in r.Lang; bold marks the counts when bold is set (the catalogue
+// writes them bold; the plain fallback drops the marks, which only ever
+// surround counts here).
 func reminderSummary(r Reminder, bold bool) string {
-	b := func(s string) string {
-		if bold {
-			return "*" + s + "*"
-		}
-		return s
+	s := reminderSentence(r)
+	if !bold {
+		s = strings.ReplaceAll(s, "*", "")
 	}
-	window := "soon"
+	return s
+}
+
+// reminderSentence is reminderSummary with the counts in bold.
+func reminderSentence(r Reminder) string {
+	l := r.Lang
+	window := l.T("remind.soon")
 	if r.Days > 0 {
-		window = "within " + words.Count(r.Days, "day", "days")
+		window = l.N("remind.within", r.Days)
 	}
 	overdue, due := len(r.Overdue), len(r.DueSoon)
 	if r.Away != nil {
-		s := fmt.Sprintf("Welcome back. Since %s, %s assigned to you and %s overdue.", r.Away.Since.Format("Mon 2 Jan"),
-			b(words.Count(len(r.Away.Assigned), "action was", "actions were")), b(words.Count(r.Away.BecameOverdue, "action became", "actions became")))
+		s := l.F("remind.away.summary", "since", l.WeekdayDate(r.Away.Since),
+			"assigned", l.N("remind.away.assigned", len(r.Away.Assigned)), "overdue", l.N("remind.away.overdue", r.Away.BecameOverdue))
 		if overdue+due > 0 {
-			s += fmt.Sprintf(" In all, %s overdue and %s due %s.", b(fmt.Sprint(overdue)), b(fmt.Sprint(due)), window)
+			s += " " + l.F("remind.away.in_all", "overdue", l.Int(overdue), "due", l.Int(due), "window", window)
 		}
 		return s
 	}
 	if r.Weekly {
-		window = "within the next week"
+		window = l.T("remind.next_week")
 	}
 	switch {
 	case overdue > 0 && due > 0:
-		return fmt.Sprintf("You have %s and %s due %s.", b(words.Count(overdue, "overdue action", "overdue actions")), b(fmt.Sprint(due)), window)
+		return l.F("remind.summary.both", "overdue", l.N("remind.n_overdue", overdue), "due", l.Int(due), "window", window)
 	case overdue > 0:
-		return fmt.Sprintf("You have %s.", b(words.Count(overdue, "overdue action", "overdue actions")))
+		return l.F("remind.summary.overdue", "overdue", l.N("remind.n_overdue", overdue))
 	case due > 0:
-		return fmt.Sprintf("You have %s due %s.", b(words.Count(due, "action", "actions")), window)
+		return l.F("remind.summary.due", "due", l.N("remind.n_due", due), "window", window)
 	}
-	return "You have no overdue actions and none due " + window + "."
+	return l.F("remind.summary.none", "window", window)
 }
 
-// ReminderMessage builds the reminder DM: a header, the summary ("You have
-// 2 overdue actions and 3 due within 7 days."), then "Overdue" and "Due
-// soon" with their rows as in ActionRowBlocks (buttons when the caller set
-// CanChange). Rows that do not fit one message are left off, overdue ones
-// last, and a closing line says "…and K more — use /actions to see them
-// all". Last come the *Stop these* and *Settings* buttons (NotifyButtons
-// with NotifyReminders), so nobody gets a DM they cannot turn off.
+// ReminderMessage builds the reminder DM in r.Lang: a header, the summary
+// ("You have 2 overdue actions and 3 due within 7 days."), then "Overdue"
+// and "Due soon" with their rows as in ActionRowBlocks (buttons when the
+// caller set CanChange). Rows that do not fit one message are left off,
+// overdue ones last, and a closing line says "…and K more — use /actions
+// to see them all". Last come the *Stop these* and *Settings* buttons
+// (NotifyButtons with NotifyReminders), so nobody gets a DM they cannot
+// turn off.
 func ReminderMessage(r Reminder) Message {
+	l := r.Lang
 	fallback := reminderSummary(r, false)
-	title := ":alarm_clock: Action reminder"
+	title := l.T("remind.header")
 	switch {
 	case r.Away != nil:
-		title = ":wave: While you were away"
+		title = l.T("remind.header_away")
 	case r.Weekly:
-		title = ":spiral_calendar_pad: Your week's actions"
+		title = l.T("remind.header_weekly")
 	}
 	blocks := []slack.Block{
 		header(title),
 		section(reminderSummary(r, true)),
 	}
 	assigned := awayRows(r)
-	more := contextLine(fmt.Sprintf("…and %d more — use `/actions` to see them all", len(r.Overdue)+len(r.DueSoon)))
-	stop := NotifyButtons(NotifyReminders)
+	more := contextLine(l.N("list.and_more", len(r.Overdue)+len(r.DueSoon)))
+	stop := NotifyButtons(l, NotifyReminders)
+	awayLabel, overdueLabel, dueLabel := l.T("remind.away_label"), l.T("remind.overdue_label"), l.T("remind.due_soon_label")
 	// Two labels, the closing line and the buttons are always kept free.
 	maxBlocks := MaxMessageBlocks - len(blocks) - 4
-	maxText := MaxMessageText - runes(fallback) - measure(blocks...) - measure(more) - measure(stop) - 2*len("*Due soon*")
+	maxText := MaxMessageText - runes(fallback) - measure(blocks...) - measure(more) - measure(stop) - 2*max(runes(overdueLabel), runes(dueLabel), runes(awayLabel))
 
 	used := make(map[string]bool)
 	hidden := 0
@@ -78,14 +87,14 @@ func ReminderMessage(r Reminder) Message {
 		label string
 		rows  []ActionRow
 	}{
-		{"*Assigned while you were away*", assigned},
-		{"*Overdue*", r.Overdue},
-		{"*Due soon*", r.DueSoon},
+		{awayLabel, assigned},
+		{overdueLabel, r.Overdue},
+		{dueLabel, r.DueSoon},
 	} {
 		if len(group.rows) == 0 {
 			continue
 		}
-		rows, shown, text := fitRows(group.rows, maxBlocks, maxText, used)
+		rows, shown, text := fitRows(l, group.rows, maxBlocks, maxText, used)
 		hidden += len(group.rows) - shown
 		if shown == 0 {
 			continue
@@ -96,7 +105,7 @@ func ReminderMessage(r Reminder) Message {
 		maxText -= text
 	}
 	if hidden > 0 {
-		blocks = append(blocks, contextLine(fmt.Sprintf("…and %d more — use `/actions` to see them all", hidden)))
+		blocks = append(blocks, contextLine(l.N("list.and_more", hidden)))
 	}
 	blocks = append(blocks, stop)
 	return Message{Text: fallback, Blocks: blocks}
@@ -104,8 +113,10 @@ func ReminderMessage(r Reminder) Message {
 
 // ReminderText renders a reminder as readable plain text (for --dry-run):
 // no mrkdwn, no escaping, dates as YYYY-MM-DD (with the time in UTC when
-// the deadline has one).
+// the deadline has one). It is the operator's terminal output, so it is
+// English like the logs, whatever r.Lang.
 func ReminderText(r Reminder) string {
+	r.Lang = lang.English
 	var b strings.Builder
 	if r.User != "" {
 		fmt.Fprintf(&b, "Reminder for %s\n", r.User)
@@ -144,7 +155,7 @@ func reminderTextRow(r ActionRow) string {
 		about = append(about, "no deadline")
 	}
 	if r.Status != "" {
-		about = append(about, plainStatus(r.Status))
+		about = append(about, plainStatus(lang.English, r.Status))
 	}
 	committee := oneLine(r.Committee)
 	if committee != "" {

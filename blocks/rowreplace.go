@@ -46,7 +46,7 @@ func ReplaceRow(msg []json.RawMessage, r ActionRow) (out []json.RawMessage, ok b
 	if at < 0 {
 		return nil, false
 	}
-	fresh, _ := fitRow(r, MaxMessageText-fallbackReserve-others, linkable(r))
+	fresh, _ := fitRow(r.Lang, r, MaxMessageText-fallbackReserve-others, linkable(r))
 	if kept+len(fresh) > MaxMessageBlocks {
 		fresh = fresh[:1]
 	}

@@ -9,6 +9,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/slack-go/slack"
+
+	"github.com/recordsbot/recordsbot/internal/lang"
 )
 
 // ActionSearchMore is the "More" button of minutes search results; its
@@ -37,6 +39,7 @@ type SearchResult struct {
 
 // SearchView is a page of minutes search results.
 type SearchView struct {
+	Lang lang.Lang // the reader's language
 	// Query is what the person typed, carried by More.
 	Query string
 	// Quoted is Query as the heading shows it back, in quotes
@@ -86,16 +89,16 @@ func SearchResults(v SearchView) Message {
 	if len(v.Results) == 0 {
 		return Notice(searchNone(v))
 	}
-	return Message{Text: "Minutes mentioning " + EscapeTyped(oneLine(truncate(v.Query, 200))), Blocks: searchBlocks(v, true)}
+	return Message{Text: v.Lang.F("search.fallback", "query", EscapeTyped(oneLine(truncate(v.Query, 200)))), Blocks: searchBlocks(v, true)}
 }
 
 // searchNone is the answer to a search that found nothing (more).
 func searchNone(v SearchView) string {
 	q := quoteQuery(v)
 	if v.Offset > 0 {
-		return ":mag: No more minutes mention " + q + "."
+		return v.Lang.F("search.none_more", "query", q)
 	}
-	return ":mag: No minutes mention " + q + "."
+	return v.Lang.F("search.none", "query", q)
 }
 
 // quoteQuery is what was searched for, in quotes (v.Quoted), one line,
@@ -110,36 +113,37 @@ func quoteQuery(v SearchView) string {
 func searchBlocks(v SearchView, share bool) []slack.Block {
 	// The query in quotes rather than bold: what was typed may hold
 	// asterisks of its own.
-	head := ":mag: Minutes mentioning " + quoteQuery(v) + ", best match first"
+	lg := v.Lang
+	head := lg.F("search.head.best", "query", quoteQuery(v))
 	if v.ByDate {
-		head = ":mag: Minutes mentioning " + quoteQuery(v) + ", newest first"
+		head = lg.F("search.head.newest", "query", quoteQuery(v))
 	}
 	if v.Offset > 0 {
-		head += " (from result " + strconv.Itoa(v.Offset+1) + ")"
+		head += " " + lg.F("search.from", "first", lg.Int(v.Offset+1))
 	}
 	out := []slack.Block{contextLine(head)}
 	for _, r := range v.Results {
-		out = append(out, searchResultBlocks(r, share)...)
+		out = append(out, searchResultBlocks(lg, r, share)...)
 	}
 	if v.More {
-		out = append(out, slack.NewActionBlock("", button(ActionSearchMore, SearchMoreValue(v.Offset+len(v.Results), v.Query), "More")))
+		out = append(out, slack.NewActionBlock("", button(ActionSearchMore, SearchMoreValue(v.Offset+len(v.Results), v.Query), lg.T("search.more"))))
 	}
 	return out
 }
 
 // searchResultBlocks is a result's section and its buttons: Read, and
 // Share in channel when share.
-func searchResultBlocks(r SearchResult, share bool) []slack.Block {
-	lines := []string{"*" + cmp.Or(inline(r.Title, 150), "Minutes") + "*"}
+func searchResultBlocks(lg lang.Lang, r SearchResult, share bool) []slack.Block {
+	lines := []string{"*" + cmp.Or(inline(r.Title, 150), lg.T("minutes.untitled")) + "*"}
 	var meta []string
 	if c := inline(r.Committee, 80); c != "" {
 		meta = append(meta, c)
 	}
-	if d := Date(r.Date, r.DateHasTime); d != "" {
+	if d := Date(lg, r.Date, r.DateHasTime); d != "" {
 		meta = append(meta, d)
 	}
 	if r.Draft {
-		meta = append(meta, ":warning: *Draft*")
+		meta = append(meta, lg.T("home.draft"))
 	}
 	if len(meta) > 0 {
 		lines = append(lines, strings.Join(meta, " · "))
@@ -150,12 +154,12 @@ func searchResultBlocks(r SearchResult, share bool) []slack.Block {
 	out := []slack.Block{section(strings.Join(lines, "\n"))}
 	var buttons []slack.BlockElement
 	if safeURL(r.URL, MaxURL) {
-		b := button(ActionOpenLink, "", "Read")
+		b := button(ActionOpenLink, "", lg.T("home.read"))
 		b.URL = r.URL
 		buttons = append(buttons, b)
 	}
 	if share && r.MeetingID != "" && len(r.MeetingID) <= MaxButtonValue {
-		buttons = append(buttons, button(ActionMinutesShare, r.MeetingID, "Share in channel"))
+		buttons = append(buttons, button(ActionMinutesShare, r.MeetingID, lg.T("minutes.share")))
 	}
 	if len(buttons) > 0 {
 		out = append(out, slack.NewActionBlock("", buttons...))

@@ -7,6 +7,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/slack-go/slack"
+
+	"github.com/recordsbot/recordsbot/internal/lang"
 )
 
 // The Search minutes modal, opened from the Home tab.
@@ -38,10 +40,10 @@ const (
 )
 
 // searchModalHint is the input's hint: how to write a query.
-const searchModalHint = `Put a phrase in "double quotes". committee:finance looks only in that committee's minutes.`
 
 // SearchModalView is what the Search minutes modal shows.
 type SearchModalView struct {
+	Lang lang.Lang // the reader's language; Results.Lang is ignored
 	// Query is what was searched for, the input's initial value.
 	Query string
 	// Note, when set, is shown under the input instead of results: mrkdwn
@@ -60,26 +62,31 @@ type SearchModalView struct {
 // results. With neither a note nor results, a line says what to type.
 // The modal stays within MaxViewBlocks and MaxViewText.
 func SearchModal(v SearchModalView) slack.ModalViewRequest {
-	input := slack.NewPlainTextInputBlockElement(plain("insurance renewal"), ActionSearchQuery)
+	lg := v.Lang
+	input := slack.NewPlainTextInputBlockElement(plain(lg.T("search.modal.placeholder")), ActionSearchQuery)
 	input.InitialValue = truncate(strings.TrimSpace(v.Query), searchQueryMax)
 	input.MaxLength = searchQueryMax
-	out := []slack.Block{slack.NewInputBlock(BlockSearchQuery, plain("Words to look for"), plain(searchModalHint), input)}
+	out := []slack.Block{slack.NewInputBlock(BlockSearchQuery, plain(lg.T("search.modal.label")), plain(lg.T("search.modal.hint")), input)}
 	switch {
 	case strings.TrimSpace(v.Note) != "":
 		out = append(out, section(truncateMrkdwn(strings.TrimSpace(v.Note), MaxSectionText)))
 	case v.Results == nil:
-		out = append(out, contextLine(":mag: Type the words to look for in the published minutes, then *Search*."))
+		out = append(out, contextLine(lg.T("search.modal.intro")))
 	case len(v.Results.Results) == 0:
-		out = append(out, section(searchNone(*v.Results)))
+		r := *v.Results
+		r.Lang = lg
+		out = append(out, section(searchNone(r)))
 	default:
-		out = append(out, searchBlocks(*v.Results, false)...)
-		out = append(out, contextLine("To share a result in a channel, run `/minutes search` there."))
+		r := *v.Results
+		r.Lang = lg
+		out = append(out, searchBlocks(r, false)...)
+		out = append(out, contextLine(lg.T("search.modal.share_hint")))
 	}
 	return slack.ModalViewRequest{
 		Type:       slack.VTModal,
-		Title:      plain("Search minutes"),
-		Submit:     plain("Search"),
-		Close:      plain("Close"),
+		Title:      plain(truncate(lg.T("search.modal.title"), MaxModalTitle)),
+		Submit:     plain(truncate(lg.T("search.modal.submit"), MaxModalButton)),
+		Close:      plain(truncate(lg.T("search.modal.close"), MaxModalButton)),
 		CallbackID: CallbackSearch,
 		Blocks:     slack.Blocks{BlockSet: out},
 	}

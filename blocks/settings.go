@@ -8,6 +8,7 @@ import (
 	"github.com/slack-go/slack"
 
 	"github.com/recordsbot/recordsbot/internal/clocktime"
+	"github.com/recordsbot/recordsbot/internal/lang"
 )
 
 // Action IDs of the App Home's Notifications section and of the buttons
@@ -59,20 +60,20 @@ type NotificationSettings struct {
 // NotifyButtons is the row of buttons under a reminder DM (kind
 // NotifyReminders) or an assignment DM (NotifyAssignments): *Stop these*
 // (ActionNotifyStop, value kind) and *Settings* (ActionNotifySettings).
-func NotifyButtons(kind string) *slack.ActionBlock {
+func NotifyButtons(l lang.Lang, kind string) *slack.ActionBlock {
 	// No block_id: Slack assigns one, and a message redrawn after a
 	// status click must not send the same block_id again.
 	return slack.NewActionBlock("",
-		button(ActionNotifyStop, kind, "Stop these"),
-		button(ActionNotifySettings, kind, "Settings"),
+		button(ActionNotifyStop, kind, l.T("notify.stop")),
+		button(ActionNotifySettings, kind, l.T("notify.settings")),
 	)
 }
 
 // settingsBlocks is the Home tab's Notifications section: a divider, the
 // header, the note, then one section per setting with the control that
 // changes it (a button to flip it, a menu of times for RemindAt).
-func settingsBlocks(s NotificationSettings) []slack.Block {
-	out := []slack.Block{slack.NewDividerBlock(), header("Notifications")}
+func settingsBlocks(l lang.Lang, s NotificationSettings) []slack.Block {
+	out := []slack.Block{slack.NewDividerBlock(), header(l.T("settings.header"))}
 	if note := strings.TrimSpace(s.Note); note != "" {
 		out = append(out, contextLine(truncateMrkdwn(note, MaxSectionText)))
 	}
@@ -81,29 +82,28 @@ func settingsBlocks(s NotificationSettings) []slack.Block {
 	}
 	onOff := func(on bool) (state, flip, label string) {
 		if on {
-			return "On", "off", "Turn off"
+			return l.T("settings.on"), "off", l.T("settings.turn_off")
 		}
-		return "Off", "on", "Turn on"
+		return l.T("settings.off"), "on", l.T("settings.turn_on")
 	}
 	state, flip, label := onOff(s.RemindOn)
-	remind := slack.NewSectionBlock(mrkdwn("*Daily reminders:* "+state+"\nA DM each morning listing your overdue actions and those due soon."), nil,
+	remind := slack.NewSectionBlock(mrkdwn(l.F("settings.remind", "state", state)), nil,
 		slack.NewAccessory(button(ActionSettingsRemind, flip, label)))
-	at := slack.NewSectionBlock(mrkdwn("*Reminder time:* "+s.RemindAt.String()+", your local time"), nil,
-		slack.NewAccessory(timeMenu(s.RemindAt)))
+	at := slack.NewSectionBlock(mrkdwn(l.F("settings.remind_at", "time", s.RemindAt.String())), nil,
+		slack.NewAccessory(timeMenu(l, s.RemindAt)))
 	wstate, wflip, wlabel := onOff(s.WeekdaysOnly)
-	weekdays := slack.NewSectionBlock(mrkdwn("*Weekdays only:* "+wstate+"\nWhen on, no reminders on your Saturday and Sunday."), nil,
+	weekdays := slack.NewSectionBlock(mrkdwn(l.F("settings.weekdays", "state", wstate)), nil,
 		slack.NewAccessory(button(ActionSettingsWeekdays, wflip, wlabel)))
 	dstate, dflip, dlabel := onOff(s.AssignDMs)
-	dms := slack.NewSectionBlock(mrkdwn("*New-assignment DMs:* "+dstate+"\nA DM when an action is assigned to you."), nil,
+	dms := slack.NewSectionBlock(mrkdwn(l.F("settings.assign_dms", "state", dstate)), nil,
 		slack.NewAccessory(button(ActionSettingsAssignDMs, dflip, dlabel)))
-	return append(out, remind, at, weekdays, dms,
-		contextLine("A change applies from the next reminder or assignment. A reminder's *Stop these* button turns it off too."))
+	return append(out, remind, at, weekdays, dms, contextLine(l.T("settings.footer")))
 }
 
 // timeMenu is the menu of reminder times: every hour, plus the current
 // time when it is not on the hour (set through an admin's REMIND_AT, say),
 // which is selected.
-func timeMenu(at clocktime.Time) *slack.SelectBlockElement {
+func timeMenu(l lang.Lang, at clocktime.Time) *slack.SelectBlockElement {
 	current := at.String()
 	times := make([]string, 0, 25)
 	for h := range 24 {
@@ -122,7 +122,7 @@ func timeMenu(at clocktime.Time) *slack.SelectBlockElement {
 		}
 		opts = append(opts, o)
 	}
-	menu := slack.NewOptionsSelectBlockElement(slack.OptTypeStatic, plain("Choose a time"), ActionSettingsRemindAt, opts...)
+	menu := slack.NewOptionsSelectBlockElement(slack.OptTypeStatic, plain(l.T("settings.choose_time")), ActionSettingsRemindAt, opts...)
 	menu.InitialOption = initial
 	return menu
 }

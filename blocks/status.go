@@ -1,5 +1,7 @@
 package blocks
 
+import "github.com/recordsbot/recordsbot/internal/lang"
+
 // How statuses read, and which changes each offers: every word about an
 // action's status is here, so a label or a transition changes in one place.
 
@@ -13,22 +15,23 @@ const (
 	statusDeferred   = "deferred"
 )
 
-// statusWord is how a status reads in a row; an unknown status is shown as
-// the server sent it.
-func statusWord(status string) string {
+// statusWord is how a status reads in a row in l; an unknown status is
+// shown as the server sent it.
+func statusWord(l lang.Lang, status string) string {
 	switch status {
-	case statusOpen:
-		return "Open"
-	case statusInProgress:
-		return "In progress"
-	case statusComplete:
-		return "Complete"
-	case statusCancelled:
-		return "Cancelled"
-	case statusDeferred:
-		return "Deferred"
+	case statusOpen, statusInProgress, statusComplete, statusCancelled, statusDeferred:
+		return l.T(statusKeys[status])
 	}
 	return inline(status, rowStatusMax)
+}
+
+// statusKeys are the catalogue's words for the known statuses.
+var statusKeys = map[string]lang.Key{
+	statusOpen:       "status.open",
+	statusInProgress: "status.in_progress",
+	statusComplete:   "status.complete",
+	statusCancelled:  "status.cancelled",
+	statusDeferred:   "status.deferred",
 }
 
 // transitions returns the status changes that make sense from status: the
@@ -76,83 +79,75 @@ func statusActionID(target string) string {
 	return ActionStatusPrefix + target
 }
 
-// transitionLabel is the label of the control that moves an action from
-// status from to target, as a member reads it next to the row's status:
-// a finished action is reopened, one in progress or deferred goes back to
-// open (it was never closed). "Cancel" alone would read as closing the
-// menu, hence "Mark cancelled".
-func transitionLabel(from, target string) string {
+// transitionLabel is the label, in l, of the control that moves an action
+// from status from to target, as a member reads it next to the row's
+// status: a finished action is reopened, one in progress or deferred goes
+// back to open (it was never closed). "Cancel" alone would read as closing
+// the menu, hence "Mark cancelled".
+func transitionLabel(l lang.Lang, from, target string) string {
 	switch target {
 	case statusComplete:
-		return "Complete"
+		return l.T("status.button.complete")
 	case statusInProgress:
-		return "Start"
+		return l.T("status.button.start")
 	case statusDeferred:
-		return "Defer"
+		return l.T("status.button.defer")
 	case statusCancelled:
-		return "Mark cancelled"
+		return l.T("status.button.cancel")
 	}
 	if from == statusComplete || from == statusCancelled {
-		return "Reopen"
+		return l.T("status.button.reopen")
 	}
-	return "Back to open"
+	return l.T("status.button.back_to_open")
 }
 
-// changedVerb is how a change to status reads: "Marked complete by …".
-func changedVerb(status string) string {
+// changedLine is the row's line about a change: "Marked complete by @x
+// <date>", in l. by and at are mrkdwn already (a mention, a date token).
+func changedLine(l lang.Lang, status, by, at string) string {
 	switch status {
 	case statusComplete:
-		return "Marked complete"
+		return l.F("status.changed.complete", "who", by, "when", at)
 	case statusInProgress:
-		return "Started"
+		return l.F("status.changed.in_progress", "who", by, "when", at)
 	case statusOpen:
-		return "Moved back to open"
+		return l.F("status.changed.open", "who", by, "when", at)
 	case statusCancelled:
-		return "Cancelled"
+		return l.F("status.changed.cancelled", "who", by, "when", at)
 	case statusDeferred:
-		return "Deferred"
+		return l.F("status.changed.deferred", "who", by, "when", at)
 	case "":
-		return "Changed"
+		return l.F("status.changed.unknown", "who", by, "when", at)
 	}
-	return "Marked " + inline(status, rowStatusMax)
+	return l.F("status.changed.other", "status", inline(status, rowStatusMax), "who", by, "when", at)
 }
 
 // plainStatus is statusWord without mrkdwn escaping.
-func plainStatus(status string) string {
+func plainStatus(l lang.Lang, status string) string {
 	switch status {
 	case statusOpen, statusInProgress, statusComplete, statusCancelled, statusDeferred:
-		return statusWord(status)
+		return statusWord(l, status)
 	}
 	return oneLine(status)
 }
 
-// StatusDone is the past tense shown after a change to status:
-// "marked complete", "started", "moved back to open" (from a finished
-// status or an unfinished one alike).
-func StatusDone(status string) string {
+// StatusDone is the sentence shown after a change to status, in l:
+// ":white_check_mark: *title* marked complete." ("moved back to open" from
+// a finished status or an unfinished one alike). title is mrkdwn, escaped
+// by the caller.
+func StatusDone(l lang.Lang, status, title string) string {
 	switch status {
-	case statusComplete:
-		return "marked complete"
-	case statusInProgress:
-		return "started"
-	case statusDeferred:
-		return "deferred"
-	case statusCancelled:
-		return "cancelled"
-	case statusOpen:
-		return "moved back to open"
+	case statusComplete, statusInProgress, statusDeferred, statusCancelled, statusOpen:
+		return l.F(lang.Key("status.done."+status), "title", title)
 	}
-	return "set to " + status
+	return l.F("status.done.other", "title", title, "status", Escape(status))
 }
 
-// StatusAdjective is a status in a sentence: "is already in progress",
-// "Actions from Finance (completed)".
-func StatusAdjective(status string) string {
+// StatusAlready is the sentence for a change to the status an action
+// already has, in l: ":information_source: *title* is already complete."
+func StatusAlready(l lang.Lang, status, title string) string {
 	switch status {
-	case statusInProgress:
-		return "in progress"
-	case statusComplete:
-		return "completed"
+	case statusComplete, statusInProgress, statusDeferred, statusCancelled, statusOpen:
+		return l.F(lang.Key("status.already."+status), "title", title)
 	}
-	return status
+	return l.F("status.already.other", "title", title, "status", Escape(status))
 }

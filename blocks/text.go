@@ -11,6 +11,7 @@ import (
 	"github.com/slack-go/slack"
 
 	"github.com/recordsbot/recordsbot/internal/invisible"
+	"github.com/recordsbot/recordsbot/internal/lang"
 )
 
 // ellipsis marks text that was shortened.
@@ -164,30 +165,33 @@ func inline(s string, max int) string {
 func runes(s string) int { return utf8.RuneCountInString(s) }
 
 // Date formats t with Slack's date token so each reader sees their own time
-// zone: <!date^UNIX^{date_short_pretty}|Jan 2, 2006>, and with hasTime
-// <!date^UNIX^{date_short_pretty} at {time}|Jan 2, 2006 at 15:04 UTC>. The
-// fallback after "|" is what clients that cannot render the token show.
+// zone and locale: <!date^UNIX^{date_short_pretty}|Jan 2, 2006>, and with
+// hasTime <!date^UNIX^{date_short_pretty} at {time}|Jan 2, 2006 at 15:04
+// UTC>, the words ("at") and the fallback after "|" (what clients that
+// cannot render the token show) in l.
 //
 // A date-only value (hasTime false) is shown at 12:00 UTC of t's calendar
 // date, so the date reads the same in every time zone from UTC-11 to UTC+11
 // instead of slipping to the day before west of Greenwich. A zero t gives "".
-func Date(t time.Time, hasTime bool) string {
+func Date(l lang.Lang, t time.Time, hasTime bool) string {
 	if t.IsZero() {
 		return ""
 	}
 	// Built in one buffer: every row of every list has one.
-	b := make([]byte, 0, 80)
+	b := make([]byte, 0, 96)
 	b = append(b, "<!date^"...)
 	if !hasTime {
 		noon := calendarNoon(t)
 		b = strconv.AppendInt(b, noon.Unix(), 10)
 		b = append(b, "^{date_short_pretty}|"...)
-		b = noon.AppendFormat(b, "Jan 2, 2006")
+		b = l.AppendDate(b, noon)
 	} else {
 		u := t.UTC()
 		b = strconv.AppendInt(b, u.Unix(), 10)
-		b = append(b, "^{date_short_pretty} at {time}|"...)
-		b = u.AppendFormat(b, "Jan 2, 2006 at 15:04 UTC")
+		b = append(b, '^')
+		b = append(b, l.SlackDateTime()...)
+		b = append(b, '|')
+		b = l.AppendDateTime(b, u)
 	}
 	return string(append(b, '>'))
 }
@@ -200,8 +204,14 @@ func calendarNoon(t time.Time) time.Time {
 
 // plainDate is a readable date for plain-text fallbacks, where the date token
 // does not render. Zero t gives "".
-func plainDate(t time.Time, hasTime bool) string {
-	return formatDate(t, hasTime, "Jan 2, 2006")
+func plainDate(l lang.Lang, t time.Time, hasTime bool) string {
+	switch {
+	case t.IsZero():
+		return ""
+	case hasTime:
+		return l.DateTime(t)
+	}
+	return l.Date(calendarNoon(t))
 }
 
 // isoDate is a date for terminals: 2006-01-02, with the time in UTC when the
@@ -241,14 +251,14 @@ func isUserID(id string) bool {
 
 // mention is a user mention when id is a Slack user ID and escaped text
 // otherwise, so a forged "ID" can never become a control sequence.
-func mention(id string) string {
+func mention(l lang.Lang, id string) string {
 	if isUserID(id) {
 		return "<@" + id + ">"
 	}
 	if s := inline(id, 24); s != "" {
 		return s
 	}
-	return "someone"
+	return l.T("someone")
 }
 
 // safeURL reports whether u can go into a link: an absolute http(s) URL

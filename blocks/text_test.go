@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 
 	"github.com/recordsbot/recordsbot/internal/invisible"
+	"github.com/recordsbot/recordsbot/internal/lang"
 )
 
 // unescape undoes Escape.
@@ -160,7 +161,7 @@ func TestDate(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			assert.Equal(t, tc.want, Date(tc.t, tc.hasTime))
+			assert.Equal(t, tc.want, Date(lang.English, tc.t, tc.hasTime))
 		})
 	}
 }
@@ -182,7 +183,7 @@ func TestMention(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			assert.Equal(t, tc.want, mention(tc.id))
+			assert.Equal(t, tc.want, mention(lang.English, tc.id))
 		})
 	}
 }

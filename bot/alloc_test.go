@@ -24,6 +24,11 @@ import (
 // set (see docs/performance.md). Allocation counts, unlike timings, do not
 // depend on the machine or its load, so these fail deterministically when
 // a change adds work to a path; raise a budget only with a reason.
+//
+// A status change's audit entries (docs/audit.md#cost) add nothing here:
+// the redraw is unchanged, the domain builds them without allocating
+// (actions' TestStatusRecordingAllocations) and the store's appends are
+// measured by store's BenchmarkAppendAudit.
 const (
 	// A cached /actions: signature check, form, command, memo look-up,
 	// ready bytes written (the whole HTTP handler, request included).

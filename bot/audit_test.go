@@ -1,8 +1,12 @@
 package bot_test
 
 import (
+	"context"
+	"encoding/json"
 	"net/http"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -11,8 +15,10 @@ import (
 	"github.com/recordsbot/recordsbot/apiclient/recordstest"
 	"github.com/recordsbot/recordsbot/audit"
 	"github.com/recordsbot/recordsbot/blocks"
+	"github.com/recordsbot/recordsbot/bot"
 	"github.com/recordsbot/recordsbot/internal/lang"
 	"github.com/recordsbot/recordsbot/internal/slackapi/slacktest"
+	"github.com/recordsbot/recordsbot/remind"
 	"github.com/recordsbot/recordsbot/store"
 )
 
@@ -207,5 +213,57 @@ func TestAuditRecentChangesOnTheHomeTabOfAdmins(t *testing.T) {
 		s = h.homeView(t, admin).all()
 		assert.Contains(t, s, open[0].ID+": "+open[0].Status+" → complete · command · _requested_")
 		assert.NotContains(t, s, "Older changes", "the last page")
+	})
+}
+
+func TestAuditRecordsAReminderDMsButton(t *testing.T) {
+	t.Parallel()
+	onEachStore(t, func(t *testing.T, st *store.Store) {
+		h := newHarness(t, remindWorld)
+		h.rebuild(bot.Deps{Store: st}, withActions(func(c *actions.Config) {
+			c.UserMap = actions.NewUserMap(map[string]string{"Dee Mapped": "U0DEE"})
+			c.Trail = st
+		}))
+		require.NoError(t, h.remind(remind.Config{Days: 3}).err)
+		stored, dm := h.dm("DU0ALICE")
+		blockID, el, _ := dm.element(t, "status:complete", "complete|A-1|")
+		r, err := h.send.Click(t.Context(), slacktest.Click{User: h.users["U0ALICE"], ChannelID: "DU0ALICE",
+			MessageTS: stored.TS, MessageBlocks: stored.Blocks, BlockID: blockID, Element: el})
+		require.NoError(t, err)
+		require.Equal(t, http.StatusOK, r.Status)
+		ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+		defer cancel()
+		require.NoError(t, h.slack.Wait(ctx, func() bool { return len(h.slack.Calls("chat.update")) > 0 }))
+		got := trailOf(t, st, "A-1")
+		require.Len(t, got, 2)
+		assert.Equal(t, "U0ALICE reminder action.status open→complete done", got[1])
+	})
+}
+
+func TestAuditRecordsAClickFromADigestsList(t *testing.T) {
+	t.Parallel()
+	onEachStore(t, func(t *testing.T, st *store.Store) {
+		h := newAuditHarness(t, st)
+		alice := h.person("alice")
+		var a recordstest.Action
+		for _, o := range h.openActionsOf(alice.Email) {
+			if o.MeetingID != "" {
+				a = o
+				break
+			}
+		}
+		require.NotEmpty(t, a.ID, "an action of alice's from a meeting")
+		key := strings.ToLower(h.demoMeeting(a.MeetingID).Committee)
+		// The "My actions here" button of a weekly digest in the channel.
+		el := json.RawMessage(`{"type":"button","action_id":"` + blocks.ActionDigestMine + `","value":"` + key + `","text":{"type":"plain_text","text":"My actions here"}}`)
+		r, err := h.send.Click(t.Context(), slacktest.Click{User: alice, MessageTS: "1700000000.000100",
+			MessageBlocks: json.RawMessage(`[{"type":"actions","block_id":"digest-buttons","elements":[` + string(el) + `]}]`),
+			BlockID:       "digest-buttons", Element: el})
+		require.NoError(t, err)
+		list := h.responses(r.ResponseURLID, 1)[0]
+		h.clickEphemeral(alice, list, "status:complete", "complete|"+a.ID+"|")
+		got := trailOf(t, st, a.ID)
+		require.Len(t, got, 2)
+		assert.Equal(t, alice.ID+" digest action.status "+a.Status+"→complete done", got[1])
 	})
 }

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/recordsbot/recordsbot/internal/lang"
 	"github.com/recordsbot/recordsbot/internal/metrics"
 )
 
@@ -22,13 +23,10 @@ import (
 // full WorkTimeout, which is inFlightRate × WorkTimeout slots (240 at the
 // default 15 s). At normal load, requests are answered in milliseconds and
 // hold a handful of slots. Past the bound a request is answered at once,
-// well within the 3 s, with msgBusy, and counted
+// well within the 3 s, with "msg.busy", and counted
 // (recordsbot_work_rejected_total): a person told "try again in a moment"
 // is better off than one whose request waits behind thousands of others.
 const inFlightRate = 16
-
-// msgBusy is what a person is told when the bot has too much in flight.
-const msgBusy = ":hourglass: I'm busy just now. Please try again in a moment."
 
 // workSlots bounds work in flight; see inFlightRate.
 type workSlots struct {
@@ -112,9 +110,10 @@ func (s *Server) sayBusy(ctx context.Context, responseURL string) {
 	if !ok {
 		return
 	}
+	msg := notice(lang.FromContext(ctx).T("msg.busy"))
 	s.background(ctx, func(ctx context.Context) {
 		defer release()
-		if err := s.postResponse(ctx, responseURL, notice(msgBusy)); err != nil {
+		if err := s.postResponse(ctx, responseURL, msg); err != nil {
 			s.log.WarnContext(ctx, "busy notice failed", "error", err)
 		}
 	})

@@ -438,3 +438,68 @@ func TestMeetingAddToCalendar(t *testing.T) {
 	reply, _ = off.slash(alice, "/meetings", upcoming.ID)
 	assert.NotContains(t, reply.all(), "Add to calendar", "no link while the public calendar is off")
 }
+
+// The cost the issue asks for: 100 subscribers each polling every feed
+// hourly (every committee's, their committee's and their own deadlines),
+// at their own minute of the hour, for six hours. The records calls an
+// hour are counted and logged (docs/calendar.md quotes them); they must
+// not grow with the subscribers: at most what the cache's time allows.
+func TestCalendarHundredSubscribersCost(t *testing.T) {
+	t.Parallel()
+	st := openTestStore(t, "sqlite")
+	clock := &offsetClock{}
+	h := newHarness(t, withCalendar(st, clock), withActions(func(c *actions.Config) { c.Now = clock.now }))
+	ctx := t.Context()
+	var people []string
+	for _, u := range h.users {
+		if u.Email != "" && !u.IsBot {
+			people = append(people, u.ID)
+		}
+	}
+	slices.Sort(people)
+	require.NotEmpty(t, people)
+	links := map[string]string{}
+	for _, id := range people {
+		link, _, err := h.calendar.PrivateURL(ctx, id, true)
+		require.NoError(t, err)
+		links[id] = strings.TrimPrefix(link, testMinutesConfig().PublicURL)
+	}
+	committees := []string{"/calendar.ics"}
+	for _, m := range h.inWindow("") {
+		if p := "/calendar/" + url.PathEscape(m.Committee) + ".ics"; !slices.Contains(committees, p) {
+			committees = append(committees, p)
+		}
+	}
+	const subscribers, hours = 100, 6
+	h.records.ResetRequests()
+	perHour := make([]int, hours)
+	for hour := range hours {
+		before := h.records.Count("", "")
+		for minute := range 60 {
+			for s := range subscribers {
+				if s%60 != minute {
+					continue
+				}
+				for _, path := range []string{committees[s%len(committees)], links[people[s%len(people)]]} {
+					r := h.fetchPage("", path, nil)
+					require.Equal(t, http.StatusOK, r.status, path)
+				}
+			}
+			clock.add(time.Minute)
+			h.calendar.Wait()
+		}
+		perHour[hour] = h.records.Count("", "") - before
+	}
+	byPath := map[string]int{}
+	for _, r := range h.records.Requests() {
+		byPath[r.Method+" "+r.Path]++
+	}
+	t.Logf("records calls per hour, %d subscribers polling hourly (a committee feed and their own deadlines each): %v; over %d hours by endpoint: %v",
+		subscribers, perHour, hours, byPath)
+	for _, n := range perHour[1:] {
+		// The meeting list (a few pages) every 15 minutes, and the
+		// action list when a private feed is rebuilt, at most every
+		// 15 minutes too: not one call per poll.
+		assert.LessOrEqual(t, n, 40, "records calls in an hour")
+	}
+}

@@ -220,7 +220,7 @@ func (u *actionsUI) pageSource(ctx context.Context, caller string, q actionsQuer
 		m, err := u.meetings.GetMeeting(ctx, q.Meeting)
 		if err != nil {
 			if isNotFound(err) {
-				return src, notice(fmt.Sprintf(":mag: I couldn't find a meeting `%s`. Try `/meetings` to see recent ones.", blocks.EscapeTyped(q.Meeting)))
+				return src, notice(lang.FromContext(ctx).F("actions.no_meeting", "meeting", blocks.EscapeTyped(q.Meeting)))
 			}
 			return src, notice(u.say(ctx, "actions for meeting", err))
 		}
@@ -241,6 +241,7 @@ func (u *actionsUI) pageSource(ctx context.Context, caller string, q actionsQuer
 // the same page, but for its render revisions.
 func (u *actionsUI) drawPage(src pageSource, caller string, q actionsQuery, c *clicked, now time.Time) (r *reply, until time.Time) {
 	me, owner, meeting, list := src.me, src.owner, src.meeting, src.list
+	lg := readerLang(me, u.org)
 	seesOthers := u.dom.CanSeeOthers(me)
 	// A person's own list comes from the domain's index of the shared
 	// list (no walk of every action); so does a meeting's list for a
@@ -279,9 +280,9 @@ func (u *actionsUI) drawPage(src pageSource, caller string, q actionsQuery, c *c
 	// matches them to the records says so rather than "no actions".
 	if len(picked) == 0 && (meeting == nil || !seesOthers) && !owner.Mapped() {
 		if src.ownerErr != nil {
-			return notice(":warning: I couldn't look up that Slack profile right now, so I can't match it to the records. Please try again in a minute."), until
+			return notice(lg.T("actions.profile_unknown")), until
 		}
-		return notice(unmappedText(owner.ID == caller)), until
+		return notice(unmappedText(lg, owner.ID == caller)), until
 	}
 	u.sortKeeping(picked, now, me.Zone, c)
 
@@ -290,15 +291,16 @@ func (u *actionsUI) drawPage(src pageSource, caller string, q actionsQuery, c *c
 		q.Offset = 0
 	}
 	end := min(q.Offset+u.pageSize, total)
-	title := q.title(owner, meeting, caller, seesOthers)
+	title := q.title(lg, owner, meeting, caller, seesOthers)
 	if q.Committee != "" {
-		title += " of " + committeeName(picked, q.Committee)
+		title = lg.F("actions.title_of", "title", title, "committee", committeeName(picked, q.Committee))
 	}
 	l := blocks.ActionList{
+		Lang:      lg,
 		Title:     title,
 		Offset:    q.Offset,
 		Total:     total,
-		Empty:     q.empty(owner.ID == caller, seesOthers),
+		Empty:     q.empty(lg, owner.ID == caller, seesOthers),
 		Truncated: list.Truncated,
 		Read:      len(list.Actions),
 		Available: list.Total,
@@ -386,67 +388,64 @@ func (q actionsQuery) wantStatus(st apiclient.Status) bool {
 
 // title is the list's heading; seesOthers is false when the caller sees
 // only their own actions (a meeting's list then says so).
-func (q actionsQuery) title(owner actions.Member, m *apiclient.Meeting, caller string, seesOthers bool) string {
+func (q actionsQuery) title(lg lang.Lang, owner actions.Member, m *apiclient.Meeting, caller string, seesOthers bool) string {
 	what := "open"
 	switch {
 	case q.Overdue:
 		what = "overdue"
-	case q.Status == "all":
-		what = "all"
 	case q.Status != "":
-		what = blocks.StatusAdjective(q.Status)
+		what = q.Status // "all" or a valid status (parseContext, parseActionsText)
 	}
 	if m != nil {
 		name := m.Title
 		if name == "" {
 			name = m.ID
 		}
+		w := lg.T(lang.Key("actions.what." + what))
 		if !seesOthers {
-			return fmt.Sprintf("Your actions from %s (%s)", name, what)
+			return lg.F("actions.title.meeting_mine", "meeting", name, "what", w)
 		}
-		return fmt.Sprintf("Actions from %s (%s)", name, what)
+		return lg.F("actions.title.meeting", "meeting", name, "what", w)
 	}
 	if owner.ID == caller {
-		if what == "all" {
-			return "All your actions"
-		}
-		return "Your " + what + " actions"
+		return lg.T(lang.Key("actions.title.mine." + what))
 	}
 	name := owner.Name
 	if name == "" {
 		name = owner.ID
 	}
-	return fmt.Sprintf("%s's %s actions", name, what)
+	return lg.F(lang.Key("actions.title.other."+what), "name", name)
 }
 
-func (q actionsQuery) empty(mine, seesOthers bool) string {
+func (q actionsQuery) empty(lg lang.Lang, mine, seesOthers bool) string {
 	switch {
 	case mine && q.Status == "" && !q.Overdue && q.Meeting == "":
-		return "Nothing open. :tada: If you expected some, your records identity may differ from your Slack email: ask the app's admin to add you to `USER_MAP`."
+		return lg.T("actions.empty.mine")
 	case mine && q.Committee != "":
-		return "None of your open actions belong to this committee. `/actions` lists all of yours."
+		return lg.T("actions.empty.committee")
 	case q.Meeting != "" && !seesOthers:
-		return "None of this meeting's actions that match are yours. You see only your own actions here."
+		return lg.T("actions.empty.meeting")
 	}
-	return "No actions match."
+	return lg.T("actions.empty.match")
 }
 
 // othersRefused says, politely, why the caller (me) may not see another
 // person's (who's) list, and what they can do instead.
 func (u *actionsUI) othersRefused(me actions.Member, meErr error, who string) string {
-	whose := "that person's"
+	lg := readerLang(me, u.org)
+	whose := lg.T("actions.whose.someone")
 	if slackUserID.MatchString(who) {
-		whose = "<@" + who + ">'s"
+		whose = lg.F("actions.whose.user", "who", "<@"+who+">")
 	}
 	switch {
 	case me.Guest:
-		return ":lock: Guests see only their own actions, so I can't show " + whose + ". `/actions` lists yours."
+		return lg.F("actions.refused.guest", "whose", whose)
 	case meErr != nil && (u.dom.Visibility() == actions.VisibleOrganisation || u.dom.IsAdmin(me.ID)):
 		// Slack could not say whether the caller is a guest: a member
 		// under organisation, or an admin, sees others' once it can.
-		return ":warning: I couldn't check your Slack profile just now, so I can't show anyone else's actions. Please try again in a minute."
+		return lg.T("actions.refused.unknown")
 	}
-	return ":lock: In this workspace each person sees only their own actions, so I can't show " + whose + ". `/actions` lists yours; they or an app admin can look at theirs."
+	return lg.F("actions.refused.own", "whose", whose)
 }
 
 // sortKeeping orders overdue first, then by deadline, then undated; an
@@ -486,12 +485,11 @@ func (u *actionsUI) row(a *apiclient.Action, v actions.View, changed *blocks.Cha
 	return r
 }
 
-func unmappedText(self bool) string {
+func unmappedText(lg lang.Lang, self bool) string {
 	if !self {
-		return ":bust_in_silhouette: I can't match that person to the records: Slack doesn't share their email with recordsbot and `USER_MAP` has no entry for them."
+		return lg.T("actions.unmapped.other")
 	}
-	return ":bust_in_silhouette: I can't match you to the records yet: Slack doesn't share your email with recordsbot and `USER_MAP` has no entry for you. " +
-		"Ask the app's admin to add `your-records-name-or-email=<your Slack member ID>` to `USER_MAP`."
+	return lg.T("actions.unmapped.self")
 }
 
 // committeeName is the committee of key as the records name it, from the

@@ -18,6 +18,7 @@ import (
 	"github.com/recordsbot/recordsbot/audit"
 	"github.com/recordsbot/recordsbot/blocks"
 	"github.com/recordsbot/recordsbot/internal/jsonappend"
+	"github.com/recordsbot/recordsbot/internal/lang"
 	"github.com/recordsbot/recordsbot/internal/metrics"
 	"github.com/recordsbot/recordsbot/store"
 )
@@ -152,14 +153,18 @@ func (s *Server) dispatchSlash(ctx context.Context, sc slack.SlashCommand) ack {
 			return r
 		}
 	}
+	// The profile cache alone, before any work: a busy or failed answer is
+	// in the person's language when it is known (reader sets it for good).
+	// After the memo's quick answer, which costs no allocation for it.
+	ctx = lang.NewContext(ctx, s.knownLang(cmd.UserID))
 	release, ok := s.admit(ctx, metrics.Command)
 	if !ok {
 		s.deps.Metrics.Request(metrics.Command, cmd.Name, "busy")
-		return notice(msgBusy)
+		return notice(lang.FromContext(ctx).T("msg.busy"))
 	}
 	// Who asks, and from where, for the audit trail of what it changes.
 	ctx = audit.WithActor(audit.WithSurface(ctx, audit.Command), cmd.UserID)
-	work := func(ctx context.Context) *reply { return handler(ctx, cmd) }
+	work := func(ctx context.Context) *reply { return handler(s.reader(ctx, cmd.UserID), cmd) }
 	r := s.withBudget(ctx, release, work, func(ctx context.Context, r *reply) {
 		if err := s.postResponse(ctx, cmd.ResponseURL, r); err != nil {
 			s.log.ErrorContext(ctx, "slash command follow-up failed", "command", cmd.Name, "error", err)
@@ -191,7 +196,7 @@ func (s *Server) Commands() []string {
 // otherwise nil is returned and late receives the result when it comes.
 // release (the request's slot, see admit) is called once all is done.
 func (s *Server) withBudget(ctx context.Context, release func(), work func(context.Context) *reply, late func(context.Context, *reply)) *reply {
-	r, _ := budgeted(s, ctx, release, work, func() *reply { return notice(msgInternal) }, func(ctx context.Context, r *reply) {
+	r, _ := budgeted(s, ctx, release, work, func() *reply { return notice(lang.FromContext(ctx).T("err.internal")) }, func(ctx context.Context, r *reply) {
 		if r != nil && late != nil {
 			late(ctx, r)
 		}
@@ -237,14 +242,8 @@ func budgeted[T any](s *Server, ctx context.Context, release func(), work func(c
 	return zero, false
 }
 
-// User-facing messages for failures. Each says what happened and what to do.
-const (
-	msgInternal      = ":warning: Something went wrong on recordsbot's side. Please try again; if it keeps happening, tell the app's admin."
-	msgRecordsDown   = ":warning: The records service isn't answering right now. Please try again in a few minutes."
-	msgRecordsAuth   = ":warning: recordsbot can't sign in to the records service: its API key was refused. Please tell the app's admin."
-	msgRecordsBad    = ":warning: The records service sent an answer recordsbot couldn't read. Please try again later; if it keeps happening, tell the app's admin."
-	msgRecordsRefuse = ":warning: The records service refused that request. Please check what you typed and try again."
-)
+// User-facing messages for failures are the catalogue's "err.*" keys:
+// each says what happened and what to do.
 
 // userMessage translates err into a short message for the person who asked,
 // and logs the detail once. This is the one place errors become words.
@@ -257,36 +256,37 @@ func (s *Server) userMessage(ctx context.Context, what string, err error) string
 	} else {
 		s.log.WarnContext(ctx, what+" failed", "error", err)
 	}
+	lg := lang.FromContext(ctx)
 	var ae *apiclient.Error
 	switch {
 	case errors.Is(err, store.ErrInvalid):
-		return ":thinking_face: I couldn't save that: " + blocks.Escape(err.Error()) + "."
+		// The store's reason is English (it is also logged): an
+		// operator's word, quoted as it is.
+		return lg.F("err.store_invalid", "reason", blocks.Escape(err.Error()))
 	case store.IsUnavailable(err):
-		return msgStoreDown
+		return lg.T("err.store_down")
 	case errors.Is(err, apiclient.ErrNotFound):
-		return ":mag: I couldn't find that in the records. Check the ID and try again."
+		return lg.T("err.not_found")
 	case errors.Is(err, apiclient.ErrUnauthorized):
-		return msgRecordsAuth
+		return lg.T("err.records_auth")
 	case errors.Is(err, apiclient.ErrForbidden):
-		scope := "the needed"
 		if errors.As(err, &ae) && ae.Scope != "" {
-			scope = "`" + blocks.Escape(ae.Scope) + "`"
+			return lg.F("err.records_scope", "scope", "`"+blocks.Escape(ae.Scope)+"`")
 		}
-		return fmt.Sprintf(":lock: recordsbot's records API key lacks the %s permission. Please ask the app's admin to add it.", scope)
+		return lg.T("err.records_forbidden")
 	case errors.Is(err, apiclient.ErrRateLimited):
-		wait := ""
 		if errors.As(err, &ae) && ae.RetryAfter > 0 {
-			wait = fmt.Sprintf(" in %d seconds", int(ae.RetryAfter.Round(time.Second)/time.Second))
+			return lg.N("err.records_busy_wait", int(ae.RetryAfter.Round(time.Second)/time.Second))
 		}
-		return ":hourglass: The records service is busy right now. Please try again" + wait + "."
+		return lg.T("err.records_busy")
 	case errors.Is(err, apiclient.ErrInvalidResponse):
-		return msgRecordsBad
+		return lg.T("err.records_bad")
 	case errors.Is(err, apiclient.ErrBadRequest), errors.Is(err, apiclient.ErrInvalidStatus):
-		return msgRecordsRefuse
+		return lg.T("err.records_refused")
 	case errors.Is(err, apiclient.ErrUnavailable), errors.Is(err, context.DeadlineExceeded), errors.Is(err, context.Canceled):
-		return msgRecordsDown
+		return lg.T("err.records_down")
 	}
-	return msgInternal
+	return lg.T("err.internal")
 }
 
 // echoUnreadable reports whether err is slack-go failing to decode a

@@ -59,7 +59,10 @@ func (s *Server) dispatchEvent(ctx context.Context, body []byte, retry int) ack 
 			s.deps.Metrics.Request(metrics.Event, ev.InnerEvent.Type, "busy")
 			return nil
 		}
-		s.background(ctx, func(ctx context.Context) { defer release(); s.home.publishHomeLogged(ctx, inner.User, homeState{}) })
+		s.background(ctx, func(ctx context.Context) {
+			defer release()
+			s.home.publishHomeLogged(s.reader(ctx, inner.User), inner.User, homeState{})
+		})
 	case *slackevents.LinkSharedEvent:
 		release, ok := s.admit(ctx, metrics.Event)
 		if !ok {

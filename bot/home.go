@@ -16,8 +16,6 @@ import (
 // blocks, and a Home view may hold 100.
 const homeRows = 20
 
-const msgHomeMinutesDown = "I couldn't read the latest minutes from the records service just now; reopen this tab in a minute to try again."
-
 // homeState is what a Home publish shows beyond the defaults.
 type homeState struct {
 	offset  int
@@ -89,8 +87,9 @@ func hashArg(hash string) *string {
 
 // build is user's Home tab as it stands.
 func (h *homeUI) build(ctx context.Context, user string, st homeState) slack.HomeTabViewRequest {
-	v := blocks.HomeView{User: user}
 	me, meErr := h.dom.Who(ctx, user)
+	lg := readerLang(me, h.acts.org)
+	v := blocks.HomeView{User: user, Lang: lg}
 	now := h.now()
 	list, err := h.dom.List(ctx, "")
 	if err != nil {
@@ -105,9 +104,9 @@ func (h *homeUI) build(ctx context.Context, user string, st homeState) slack.Hom
 			}
 		}
 		if len(mine) == 0 && !me.Mapped() {
-			v.Unmapped = unmappedText(true)
+			v.Unmapped = unmappedText(lg, true)
 			if meErr != nil {
-				v.Unmapped = ":warning: I couldn't look up your Slack profile just now; reopen this tab in a minute."
+				v.Unmapped = lg.T("home.profile_unknown")
 			}
 		}
 		h.acts.sortKeeping(mine, now, me.Zone, st.clicked)
@@ -116,8 +115,8 @@ func (h *homeUI) build(ctx context.Context, user string, st homeState) slack.Hom
 			offset = 0
 		}
 		end := min(offset+homeRows, len(mine))
-		v.Actions = blocks.ActionList{Title: "Your actions", Offset: offset, Total: len(mine), Truncated: list.Truncated, Read: len(list.Actions), Available: list.Total,
-			Empty: "Nothing open. :tada:"}
+		v.Actions = blocks.ActionList{Title: lg.T("home.your_actions"), Offset: offset, Total: len(mine), Truncated: list.Truncated, Read: len(list.Actions), Available: list.Total,
+			Empty: lg.T("home.nothing_open")}
 		for _, a := range mine[offset:end] {
 			v.Actions.Rows = append(v.Actions.Rows, h.acts.row(a, h.dom.ViewOf(me, a, now, actions.OnePerson), st.clicked.changeOf(a.ID)))
 		}
@@ -138,11 +137,13 @@ func (h *homeUI) build(ctx context.Context, user string, st homeState) slack.Hom
 		// Without a word, an outage would read as "No minutes to show."
 		// When the actions failed too, their note already says why.
 		if v.RecordsError == "" {
-			v.RecordsError = msgHomeMinutesDown
+			v.RecordsError = lg.T("home.minutes_down")
 		}
 	}
 	for _, e := range latest {
-		v.Minutes = append(v.Minutes, h.mins.svc.View(e))
+		mv := h.mins.svc.View(e)
+		mv.Lang = lg
+		v.Minutes = append(v.Minutes, mv)
 	}
 	v.Notifications = h.settings.homeNotifications(ctx, user, st.settingsNote)
 	v.Search = h.mins.search != nil

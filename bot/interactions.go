@@ -14,6 +14,7 @@ import (
 	"github.com/recordsbot/recordsbot/apiclient"
 	"github.com/recordsbot/recordsbot/audit"
 	"github.com/recordsbot/recordsbot/blocks"
+	"github.com/recordsbot/recordsbot/internal/lang"
 	"github.com/recordsbot/recordsbot/internal/metrics"
 	"github.com/recordsbot/recordsbot/internal/slackapi"
 )
@@ -122,6 +123,7 @@ func (s *Server) dispatchInteraction(ctx context.Context, payload []byte) ack {
 		value = act.SelectedOption.Value
 	}
 	actionID := act.ActionID
+	ctx = lang.NewContext(ctx, s.knownLang(in.User.ID))
 	// Who clicked, and where, for the audit trail of what it changes.
 	ctx = audit.WithActor(audit.WithSurface(ctx, clickSurface(&in, "")), in.User.ID)
 	release, ok := s.admit(ctx, metrics.Interaction)
@@ -131,7 +133,7 @@ func (s *Server) dispatchInteraction(ctx context.Context, payload []byte) ack {
 		return nil
 	}
 	s.withBudget(ctx, release, func(ctx context.Context) *reply {
-		s.clicks.click(ctx, &in, actionID, value)
+		s.clicks.click(s.reader(ctx, in.User.ID), &in, actionID, value)
 		s.deps.Metrics.Finished(metrics.Interaction, start)
 		return nil
 	}, nil)
@@ -306,7 +308,8 @@ func (c *clicks) clickStatus(ctx context.Context, in *interaction, value string)
 		c.log.WarnContext(ctx, "interaction: actor lookup failed after a status change", "error", err)
 	}
 	row := c.acts.row(&a, seen, change)
-	done := fmt.Sprintf(":white_check_mark: *%s* %s.", blocks.Escape(a.Title), blocks.StatusDone(string(to)))
+	row.Lang = lang.FromContext(ctx)
+	done := blocks.StatusDone(row.Lang, string(to), blocks.Escape(a.Title))
 
 	if in.Container.Type == "view" {
 		c.answerOnHome(ctx, in, homeState{clicked: &clicked{action: a, change: change}})

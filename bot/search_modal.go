@@ -8,6 +8,7 @@ import (
 	"github.com/slack-go/slack"
 
 	"github.com/recordsbot/recordsbot/blocks"
+	"github.com/recordsbot/recordsbot/internal/lang"
 	"github.com/recordsbot/recordsbot/internal/metrics"
 	"github.com/recordsbot/recordsbot/internal/slackapi"
 	"github.com/recordsbot/recordsbot/minutes"
@@ -110,6 +111,8 @@ func (s *Server) dispatchViewSubmission(ctx context.Context, in *interaction, st
 		return nil
 	}
 	typed := typedIn(in)
+	lg := s.knownLang(in.User.ID)
+	ctx = lang.NewContext(ctx, lg)
 	if minutes.QueryEmpty(minutes.ParseQuery(typed)) {
 		s.deps.Metrics.Request(metrics.Interaction, blocks.CallbackSearch, "invalid")
 		return slack.NewErrorsViewSubmissionResponse(map[string]string{blocks.BlockSearchQuery: msgSearchBlank})
@@ -117,11 +120,13 @@ func (s *Server) dispatchViewSubmission(ctx context.Context, in *interaction, st
 	release, ok := s.admit(ctx, metrics.Interaction)
 	if !ok {
 		s.deps.Metrics.Request(metrics.Interaction, blocks.CallbackSearch, "busy")
-		return slack.NewUpdateViewSubmissionResponse(ptr(blocks.SearchModal(blocks.SearchModalView{Query: typed, Note: msgBusy})))
+		return slack.NewUpdateViewSubmissionResponse(ptr(blocks.SearchModal(blocks.SearchModalView{Lang: lg, Query: typed, Note: lg.T("msg.busy")})))
 	}
-	work := func(ctx context.Context) slack.ModalViewRequest { return s.clicks.mins.searchModal(ctx, typed, 0) }
+	work := func(ctx context.Context) slack.ModalViewRequest {
+		return s.clicks.mins.searchModal(s.reader(ctx, in.User.ID), typed, 0)
+	}
 	failed := func() slack.ModalViewRequest {
-		return blocks.SearchModal(blocks.SearchModalView{Query: typed, Note: msgInternal})
+		return blocks.SearchModal(blocks.SearchModalView{Lang: lg, Query: typed, Note: lg.T("err.internal")})
 	}
 	acked := make(chan time.Time, 1)
 	view, inTime := budgeted(s, ctx, release, work, failed, func(ctx context.Context, view slack.ModalViewRequest) {

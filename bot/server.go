@@ -26,6 +26,7 @@ import (
 	"github.com/recordsbot/recordsbot/calendar"
 	"github.com/recordsbot/recordsbot/internal/clocktime"
 	"github.com/recordsbot/recordsbot/internal/health"
+	"github.com/recordsbot/recordsbot/internal/lang"
 	"github.com/recordsbot/recordsbot/internal/metrics"
 	"github.com/recordsbot/recordsbot/internal/requestid"
 	"github.com/recordsbot/recordsbot/minutes"
@@ -109,6 +110,10 @@ type Config struct {
 	// Public bounds what the public minutes pages may cost; see
 	// PublicLimits for the defaults.
 	Public PublicLimits
+	// Language is ORG_LANGUAGE: what channel posts are written in, and
+	// people whose Slack locale recordsbot does not ship read. The zero
+	// value is English.
+	Language lang.Lang
 	// MaxInFlight bounds the commands, clicks and events at work at once;
 	// past it a request is answered "I'm busy" at once. Default: 16 a
 	// second for the whole WorkTimeout (240 at 15 s); see inFlightRate.
@@ -241,7 +246,7 @@ func NewServer(cfg Config, deps Deps) *Server {
 	s.dom = dom
 	say := s.userMessage
 	acts := &actionsUI{dom: dom, meetings: deps.Records, revs: newRevisions(deps.Now()), now: deps.Now,
-		pageSize: cfg.PageSize, log: s.log, say: say}
+		pageSize: cfg.PageSize, org: cfg.Language, log: s.log, say: say}
 	// Replies are memoised per version of the shared list; with the cache
 	// off every command reads a new list, so a memo would only hold
 	// replies never served again.

@@ -3,7 +3,6 @@ package bot
 import (
 	"context"
 	"errors"
-	"fmt"
 
 	"github.com/recordsbot/recordsbot/actions"
 	"github.com/recordsbot/recordsbot/apiclient"
@@ -14,27 +13,26 @@ import (
 
 func isNotFound(err error) bool { return errors.Is(err, apiclient.ErrNotFound) }
 
-const msgNotYours = ":no_entry: Only the action's assignee or an admin can change this."
-
 // statusOutcomeText is the message for a status change that did not happen.
 func (u *actionsUI) statusOutcomeText(ctx context.Context, id string, a apiclient.Action, to apiclient.Status, oc actions.Outcome, err error) string {
+	lg := lang.FromContext(ctx)
 	switch {
 	case errors.Is(err, actions.ErrNotRecorded):
 		u.say(ctx, "status change", err)           // logged, and counted as a store outage
 		return blocks.MsgNotRecorded(lang.English) // the bot has no reader's language yet
 	case errors.Is(err, actions.ErrUnconfirmed):
-		return u.say(ctx, "status change", err) + " I can't tell whether the change was made: run `/actions` to see the action's current status."
+		return lg.F("status.unconfirmed", "problem", u.say(ctx, "status change", err))
 	case errors.Is(err, actions.ErrProfileLookup):
 		u.log.WarnContext(ctx, "status change: actor lookup failed", "error", err)
-		return msgProfileUnknown
+		return lg.T("msg.profile_unknown")
 	case err != nil:
-		return u.say(ctx, "status change", err) + " Nothing was changed."
+		return lg.F("status.failed", "problem", u.say(ctx, "status change", err))
 	case oc == actions.Gone:
-		return fmt.Sprintf(":mag: Action `%s` doesn't exist (any more). Use `/actions` to see your current ones.", blocks.Escape(id))
+		return lg.F("status.gone", "id", blocks.Escape(id))
 	case oc == actions.Forbidden:
-		return msgNotYours
+		return lg.T("status.not_yours")
 	case oc == actions.Unchanged:
-		return fmt.Sprintf(":information_source: *%s* is already %s.", blocks.Escape(a.Title), blocks.StatusAdjective(string(to)))
+		return blocks.StatusAlready(lg, string(to), blocks.Escape(a.Title))
 	}
 	return ""
 }
@@ -52,7 +50,8 @@ func (u *actionsUI) commandSetStatus(ctx context.Context, caller, id string, to 
 		u.log.WarnContext(ctx, "status change: actor lookup failed after the change", "error", err)
 	}
 	row := u.row(&a, seen, &blocks.Change{By: caller, At: now, Status: string(to)})
-	text := fmt.Sprintf(":white_check_mark: *%s* %s.", blocks.Escape(a.Title), blocks.StatusDone(string(to)))
+	row.Lang = lang.FromContext(ctx)
+	text := blocks.StatusDone(row.Lang, string(to), blocks.Escape(a.Title))
 	msg := blocks.Notice(text)
 	msg.Blocks = append(msg.Blocks, blocks.ActionRowBlocks(row)...)
 	return ephemeral(msg)

@@ -8,6 +8,7 @@ import (
 	"github.com/recordsbot/recordsbot/actions"
 	"github.com/recordsbot/recordsbot/calendar"
 	"github.com/recordsbot/recordsbot/internal/clocktime"
+	"github.com/recordsbot/recordsbot/internal/lang"
 	"github.com/recordsbot/recordsbot/internal/metrics"
 	"github.com/recordsbot/recordsbot/minutes"
 	"github.com/recordsbot/recordsbot/store"
@@ -35,8 +36,10 @@ type actionsUI struct {
 	memo     *replyMemo
 	now      func() time.Time
 	pageSize int
-	log      *slog.Logger
-	say      say
+	// org is ORG_LANGUAGE, for readers whose locale is not shipped.
+	org lang.Lang
+	log *slog.Logger
+	say say
 	// trail is where /actions history reads; nil without a store.
 	trail AuditTrail
 }

@@ -123,6 +123,7 @@ type Service struct {
 	host     string
 	meetings *cache.TTL[[]apiclient.Meeting]
 	feeds    *cache.TTL[Feed]
+	actions  *cache.TTL[*apiclient.ActionList]
 
 	mu       sync.Mutex
 	modified map[string]Feed // per feed key: the last body's tag and since when
@@ -152,6 +153,7 @@ func New(r Records, cfg Config) *Service {
 		records: r, cfg: cfg, host: host,
 		meetings: cache.New[[]apiclient.Meeting](cfg.CacheTTL, cfg.Now).ServeStale(StaleFor),
 		feeds:    cache.New[Feed](cfg.CacheTTL, cfg.Now).ServeStale(StaleFor),
+		actions:  cache.New[*apiclient.ActionList](cfg.CacheTTL, cfg.Now),
 		modified: map[string]Feed{},
 	}
 }

@@ -103,13 +103,21 @@ type origin struct {
 	view    string // a modal's view ID
 }
 
+// updatedSuffix ends the title of a message chat.update changed.
+const updatedSuffix = " · updated"
+
 // cursor counts what of the stand-in's record has been shown.
 type cursor struct{ messages, updates, posts, views, unfurls int }
 
 // screen is the output of one command: its buttons are numbered from 1.
 type screen struct {
+	// buttons are numbered by their index plus one; a control that left
+	// a redrawn message leaves a hole (a zero button).
 	buttons []button
-	shown   int // messages shown
+	// reserved is the highest number a redrawn message keeps: new
+	// controls are numbered after it.
+	reserved int
+	shown    int // messages shown
 	// quiet is what to say when the command showed no message; default
 	// "(the bot sent nothing back)".
 	quiet string
@@ -277,6 +285,14 @@ func (c *console) do(ctx context.Context, line string) (quit bool, err error) {
 		return false, c.click(ctx, n, strings.TrimSpace(option))
 	case "home":
 		return false, c.home(ctx)
+	case "calendar":
+		return false, c.calendar(ctx, rest == "reset")
+	case "history":
+		if rest == "" {
+			return false, errors.New("history needs an action's ID, like: history A-101 (/actions lists them)")
+		}
+		// What the audit trail holds of the action: /actions history.
+		return false, c.slash(ctx, "/actions", "history "+rest)
 	case "search":
 		return false, c.searchModal(ctx, rest)
 	case "remind":
@@ -323,6 +339,7 @@ func (c *console) banner() {
 	c.printf("%s — the real bot with a stand-in for Slack and an in-memory records service, all in this process.\n", p.bold("recordsbot demo"))
 	c.printf("  bot       %s  (its minutes pages open in your browser)\n", c.env.botURL)
 	c.printf("  archive   %s/minutes · feed %s/minutes/feed.atom\n", c.env.botURL, c.env.botURL)
+	c.printf("  calendar  %s/calendar.ics · one committee: %s/calendar/finance.ics · yours: calendar\n", c.env.botURL, c.env.botURL)
 	c.printf("  you are   @%s (%s) · /as bob to be someone else · /who lists everyone\n", handle(c.me), c.me.Name)
 	c.printf("  try       /actions, then click 1 · /minutes finance · /meetings · home · remind · help · quit\n")
 	c.printf("  notified  /minutes follow finance · publish finance · watch · approve finance · watch\n\n")
@@ -337,6 +354,8 @@ func (c *console) help() {
 		{"click N   (or just N)", "press button [N] of the messages above"},
 		{"click N OPTION", "choose OPTION in menu [N], like: click 5 10:00"},
 		{"home", "open your App Home tab"},
+		{"calendar [reset]", "your private calendar of deadlines (the Home tab's link; reset makes a new one) and the public meeting calendars"},
+		{"history ID", "who changed action ID through Slack, from where, and how it ended (/actions history ID)"},
 		{"search WORDS", "type WORDS into the open Search minutes window and press Search (home, then its Search minutes button, opens it)"},
 		{"remind", "run the daily reminder job and show the DMs it sends"},
 		{"dms", "show the DMs recordsbot has sent you"},
@@ -357,4 +376,29 @@ func (c *console) help() {
 		c.printf("  %s  %s\n", padRight(c.r.p.bold(r[0]), 40), r[1])
 	}
 	c.printf("\n")
+}
+
+// calendar prints the calendar addresses: every committee's and one
+// committee's meeting feeds, and the speaker's own deadline feed (made on
+// first use, as the Home tab's button makes it; new with reset).
+func (c *console) calendar(ctx context.Context, reset bool) error {
+	var link string
+	var err error
+	if reset {
+		link, err = c.env.calendar.ResetPrivateURL(ctx, c.me.SlackID)
+	} else {
+		link, _, err = c.env.calendar.PrivateURL(ctx, c.me.SlackID, true)
+	}
+	if err != nil {
+		return fmt.Errorf("calendar link: %w", err)
+	}
+	c.printf("Calendars to subscribe to (Google Calendar: From URL · Outlook: Subscribe from web · Apple Calendar: New Calendar Subscription):\n")
+	c.printf("  every committee's meetings  %s\n", c.env.calendar.FeedURL(""))
+	c.printf("  one committee's             %s\n", c.env.calendar.FeedURL("finance"))
+	c.printf("  %s  %s\n", padRight("@"+handle(c.me)+"'s own deadlines", 26), link)
+	if reset {
+		c.printf("  (the old link now answers 404)\n")
+	}
+	c.printf("\n")
+	return nil
 }

@@ -102,6 +102,9 @@ func (c *console) click(ctx context.Context, n int, option string) error {
 		return fmt.Errorf("there is no button [%d]; the buttons above are [1] to [%d]", n, len(c.buttons))
 	}
 	b := c.buttons[n-1]
+	if b.Element == nil {
+		return fmt.Errorf("button [%d] has left the message; the others keep their numbers", n)
+	}
 	if err := b.choose(n, option); err != nil {
 		return err
 	}

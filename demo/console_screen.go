@@ -84,7 +84,7 @@ func (c *console) showNew(sc *screen) {
 		}
 		shown[k] = true
 		if m, ok := c.message(k.channel, k.ts); ok && !c.othersDM(m) {
-			c.showMessage(sc, m, " · updated")
+			c.showMessage(sc, m, updatedSuffix)
 		}
 	}
 	for _, m := range replies {
@@ -191,7 +191,7 @@ func (c *console) showReply(sc *screen, body []byte, channel string, replaceable
 	if r.ReplaceOriginal && replaceable {
 		title += " · replaces the earlier message"
 	}
-	c.showContent(sc, title, origin{kind: inEphemeral, channel: channel}, r.Text, r.Blocks, r.Attachments)
+	c.showContent(sc, title, origin{kind: inEphemeral, channel: channel}, r.ReplaceOriginal && replaceable, r.Text, r.Blocks, r.Attachments)
 	return nil
 }
 
@@ -219,7 +219,7 @@ func (c *console) showMessage(sc *screen, m slacktest.Message, suffix string) {
 			return
 		}
 	}
-	c.showContent(sc, title+suffix, where, m.Text, blocks, m.Attachments)
+	c.showContent(sc, title+suffix, where, suffix == updatedSuffix, m.Text, blocks, m.Attachments)
 }
 
 func (c *console) showHome(sc *screen, view json.RawMessage) {
@@ -232,7 +232,7 @@ func (c *console) showHome(sc *screen, view json.RawMessage) {
 		return
 	}
 	where := origin{kind: inHome}
-	lines := c.r.blocks(v.Blocks, c.presser(sc, where))
+	lines := c.r.blocks(v.Blocks, c.presser(sc, where, true))
 	c.card("recordsbot · your Home tab", lines, view)
 	sc.shown++
 }
@@ -245,7 +245,7 @@ func (c *console) showUnfurl(sc *screen, u slacktest.Unfurl) {
 	where := origin{kind: inMessage, channel: u.Channel, ts: u.TS}
 	for _, link := range slices.Sorted(maps.Keys(byURL)) {
 		att := append(append([]byte("["), byURL[link]...), ']')
-		lines := c.r.attachments(att, c.presser(sc, where))
+		lines := c.r.attachments(att, c.presser(sc, where, false))
 		c.card("recordsbot · unfurls "+link, lines, payload(nil, att))
 		sc.shown++
 	}
@@ -253,8 +253,8 @@ func (c *console) showUnfurl(sc *screen, u slacktest.Unfurl) {
 
 // showContent shows a message's blocks and attachments, or its text when
 // it has neither, as a card.
-func (c *console) showContent(sc *screen, title string, where origin, text string, blocks []json.RawMessage, atts json.RawMessage) {
-	press := c.presser(sc, where)
+func (c *console) showContent(sc *screen, title string, where origin, replacing bool, text string, blocks []json.RawMessage, atts json.RawMessage) {
+	press := c.presser(sc, where, replacing)
 	var lines []string
 	if len(blocks) > 0 {
 		lines = c.r.blocks(blocks, press)
@@ -273,11 +273,51 @@ func (c *console) showContent(sc *screen, title string, where origin, text strin
 }
 
 // presser numbers controls on sc, remembering the message they are on.
-func (c *console) presser(sc *screen, where origin) func(control) int {
+// When the content replaces what was shown at where (a click's
+// replace_original, chat.update, a view republished), each control that
+// was there keeps its number, so the numbers a person reads stay right
+// while the message is on screen: after clicking [1] Complete, [2] is
+// still the button it was. A control that is gone leaves its number
+// unused; a new one gets a number after every number kept.
+func (c *console) presser(sc *screen, where origin, replacing bool) func(control) int {
+	kept := map[string]int{}
+	if replacing {
+		for i, b := range c.buttons {
+			if b.where == where && b.Element != nil {
+				kept[b.key()] = i + 1
+				sc.reserved = max(sc.reserved, i+1)
+			}
+		}
+	}
 	return func(ctl control) int {
-		sc.buttons = append(sc.buttons, button{control: ctl, where: where})
+		b := button{control: ctl, where: where}
+		if n, ok := kept[b.key()]; ok && (n > len(sc.buttons) || sc.buttons[n-1].Element == nil) {
+			delete(kept, b.key())
+			for len(sc.buttons) < n {
+				sc.buttons = append(sc.buttons, button{})
+			}
+			sc.buttons[n-1] = b
+			return n
+		}
+		for len(sc.buttons) < sc.reserved {
+			sc.buttons = append(sc.buttons, button{})
+		}
+		sc.buttons = append(sc.buttons, b)
 		return len(sc.buttons)
 	}
+}
+
+// key names a control within its message across redraws: its action and
+// value (a status button's value names the action and the status it
+// sets), and the option or box it stands for.
+func (b button) key() string {
+	var el struct {
+		ActionID string `json:"action_id"`
+		Value    string `json:"value"`
+		URL      string `json:"url"`
+	}
+	_ = json.Unmarshal(b.Element, &el) // a control's JSON came from a message that parsed
+	return el.ActionID + "\x00" + el.Value + "\x00" + el.URL + "\x00" + b.Option + "\x00" + b.Label
 }
 
 func (c *console) channelName(id string) string {

@@ -342,3 +342,29 @@ func TestDemoMinutesSearch(t *testing.T) {
 	assert.Contains(t, found, "Share in channel")
 	assert.Contains(t, out["/minutes search xylophone"], "No minutes mention “xylophone”")
 }
+
+// TestDemoButtonNumbersStayWhileTheMessageIsOnScreen: after a click
+// redraws a message, every button still on it keeps its number, so the
+// numbers a person read above still press what they said; a button that
+// left the message leaves its number unused, a new one gets the next.
+func TestDemoButtonNumbersStayWhileTheMessageIsOnScreen(t *testing.T) {
+	t.Parallel()
+	env := startTestDemo(t)
+	out, all, err := runScript(t, env, consoleOptions{}, "/actions overdue", "click 1", "click 6", "click 2")
+	require.Error(t, err, "the last click presses a button that left")
+
+	before := out["/actions overdue"]
+	second := titleAbove(t, before, "[5] Complete")
+	require.Contains(t, before, "[6] Start")
+	after := out["click 1"]
+	assert.Contains(t, after, "replaces the earlier message")
+	assert.Equal(t, second, titleAbove(t, after, "[5] Complete"), "the second row's buttons keep [5] to [8]:\n%s", all)
+	assert.Contains(t, after, "[6] Start")
+	assert.Contains(t, after, "[9] Reopen", "the new button gets a number after the others")
+	assert.NotContains(t, after, "[1] ", "[1] Complete left with the change")
+	started := out["click 6"]
+	assert.Contains(t, started, "@alice clicks “Start”", "[6] is still the second row's Start")
+	assert.Contains(t, started, "[5] Complete", "Complete keeps [5] as the row goes in progress")
+	assert.Contains(t, started, "Back to open", "an action in progress goes back to open, not reopened")
+	assert.Contains(t, out["click 2"], "button [2] has left the message")
+}

@@ -23,7 +23,7 @@ func TestEmojiKnowsEveryShortcodeTheBotSends(t *testing.T) {
 	t.Parallel()
 	shortcode := regexp.MustCompile(`:([a-z0-9_+-]+):`)
 	seen := map[string]string{}
-	for _, dir := range []string{"../blocks", "../bot", "../watch", "../remind", "../actions", "../minutes"} {
+	for _, dir := range []string{"../blocks", "../bot", "../watch", "../remind", "../actions", "../minutes", "../internal/lang"} {
 		err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
 			if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
 				return err

@@ -83,6 +83,7 @@ func padRight(s string, width int) string {
 var emoji = map[string]string{
 	"alarm_clock":            "⏰",
 	"bell":                   "🔔",
+	"calendar":               "📆",
 	"bust_in_silhouette":     "👤",
 	"clipboard":              "📋",
 	"gear":                   "⚙️",
@@ -98,6 +99,7 @@ var emoji = map[string]string{
 	"red_circle":             "🔴",
 	"speech_balloon":         "💬",
 	"spiral_calendar_pad":    "🗓️",
+	"scroll":                 "📜",
 	"tada":                   "🎉",
 	"thinking_face":          "🤔",
 	"warning":                "⚠️",

@@ -17,6 +17,7 @@ import (
 	"github.com/recordsbot/recordsbot/apiclient"
 	"github.com/recordsbot/recordsbot/apiclient/recordstest"
 	"github.com/recordsbot/recordsbot/bot"
+	"github.com/recordsbot/recordsbot/calendar"
 	"github.com/recordsbot/recordsbot/internal/clocktime"
 	"github.com/recordsbot/recordsbot/internal/slackapi"
 	"github.com/recordsbot/recordsbot/internal/slackapi/slacktest"
@@ -57,6 +58,9 @@ type demoEnv struct {
 	// PUBLIC_URL, so minutes links open its real pages.
 	botURL string
 	send   *slacktest.Sender
+	// calendar is the calendar domain: the public meeting feeds are on
+	// (PUBLIC_CALENDAR=true) and each person's private deadline feed.
+	calendar *calendar.Service
 	// remind runs the reminder job once, as `recordsbot remind` does.
 	remind func(ctx context.Context) (remind.Summary, error)
 	// store is a fresh in-memory database: follows, settings and the
@@ -126,7 +130,15 @@ func startDemo(ctx context.Context, log *slog.Logger, version string) (*demoEnv,
 	// from the settings: the organisation's zone and USER_MAP (the demo's
 	// are the defaults: UTC, none) are read from it, not copied.
 	var org actions.Config
+	// Status changes are recorded in the audit trail before they are
+	// made, as serve records them (`history <id>` shows it).
+	org.Trail = st
 	acts := actions.New(records, api, org)
+	// The calendar feeds as serve has them, with PUBLIC_CALENDAR=true:
+	// versions and private tokens in the store, tokens keyed by this
+	// run's secret.
+	env.calendar = calendar.New(records, calendar.Config{Public: true, PublicURL: env.botURL, Minutes: mins, Versions: st})
+	env.calendar.EnablePrivate(calendar.Private{Key: []byte(secret), Tokens: st, Actions: acts})
 	wcfg := watch.Config{
 		Notify: demoNotify,
 		Owner:  "demo",
@@ -139,6 +151,7 @@ func startDemo(ctx context.Context, log *slog.Logger, version string) (*demoEnv,
 		Records:    records,
 		Actions:    acts,
 		Minutes:    mins,
+		Calendar:   env.calendar,
 		Slack:      api,
 		HTTPClient: &http.Client{Timeout: 10 * time.Second, Transport: env.transport},
 		Store:      st,
@@ -171,7 +184,7 @@ func startDemo(ctx context.Context, log *slog.Logger, version string) (*demoEnv,
 		// and an action assigned since must not wait for it. Its settings
 		// are the same org.
 		fresh := actions.New(records, api, org)
-		return watch.Poll(ctx, wcfg, watch.Deps{Store: st, Records: records, Actions: fresh, Minutes: mins, Slack: api, Pacer: pacer, Logger: log})
+		return watch.Poll(ctx, wcfg, watch.Deps{Store: st, Records: records, Actions: fresh, Minutes: mins, Calendar: env.calendar, Slack: api, Pacer: pacer, Logger: log})
 	}
 	env.digest = func(ctx context.Context) (watch.Summary, error) {
 		// The poll runs a minute ahead with its slot on that minute (UTC),
@@ -181,13 +194,13 @@ func startDemo(ctx context.Context, log *slog.Logger, version string) (*demoEnv,
 		dcfg.Now = func() time.Time { return at }
 		dcfg.Digest = clocktime.Weekly{On: true, Day: at.Weekday(), At: clocktime.Of(at.Hour(), at.Minute())}
 		fresh := actions.New(records, api, org)
-		return watch.Poll(ctx, dcfg, watch.Deps{Store: st, Records: records, Actions: fresh, Minutes: mins, Slack: api, Pacer: pacer, Logger: log})
+		return watch.Poll(ctx, dcfg, watch.Deps{Store: st, Records: records, Actions: fresh, Minutes: mins, Calendar: env.calendar, Slack: api, Pacer: pacer, Logger: log})
 	}
 	env.brief = func(ctx context.Context, lead time.Duration) (watch.Summary, error) {
 		bcfg := wcfg
 		bcfg.BriefLead = lead
 		fresh := actions.New(records, api, org)
-		return watch.Poll(ctx, bcfg, watch.Deps{Store: st, Records: records, Actions: fresh, Minutes: mins, Slack: api, Pacer: pacer, Logger: log})
+		return watch.Poll(ctx, bcfg, watch.Deps{Store: st, Records: records, Actions: fresh, Minutes: mins, Calendar: env.calendar, Slack: api, Pacer: pacer, Logger: log})
 	}
 
 	env.httpSrv = &http.Server{

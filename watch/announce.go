@@ -278,7 +278,7 @@ func announceKey(channel, meetingID, status string) string {
 // post announces min in channel.
 func (p *poll) post(ctx context.Context, channel string, m apiclient.Meeting, min *apiclient.Minutes) (once.Outcome, string) {
 	key := announceKey(channel, m.ID, string(min.Status))
-	msg := blocks.AnnouncementMessage(blocks.Announcement{Minutes: p.view(m, min)})
+	msg := blocks.AnnouncementMessage(blocks.Announcement{Lang: p.cfg.Language, Minutes: p.view(m, min)})
 	return p.once(ctx, once.Work{
 		Key:          key,
 		Conversation: in(channel),
@@ -301,7 +301,7 @@ func (p *poll) post(ctx context.Context, channel string, m apiclient.Meeting, mi
 func (p *poll) approve(ctx context.Context, channel, ts string, m apiclient.Meeting, min *apiclient.Minutes) once.Outcome {
 	key := announceKey(channel, m.ID, string(min.Status))
 	v := p.view(m, min)
-	msg := blocks.AnnouncementMessage(blocks.Announcement{Minutes: v, NowApproved: true})
+	msg := blocks.AnnouncementMessage(blocks.Announcement{Lang: p.cfg.Language, Minutes: v, NowApproved: true})
 	updated, _ := p.once(ctx, once.Work{
 		Key:          key,
 		Conversation: in(channel),
@@ -322,7 +322,7 @@ func (p *poll) approve(ctx context.Context, channel, ts string, m apiclient.Meet
 		return updated
 	}
 	replyKey := key + "/reply"
-	reply := blocks.ApprovedReply(v.Title)
+	reply := blocks.ApprovedReply(p.cfg.Language, v.Title)
 	replied, _ := p.once(ctx, once.Work{
 		Key:          replyKey,
 		Conversation: in(channel),

@@ -206,6 +206,7 @@ func (p *poll) dm(ctx context.Context, g *dmGroup) once.Outcome {
 	key := assignKey(g.user, g.meeting, ids)
 	first := g.actions[0]
 	asg := blocks.Assignment{
+		Lang:       p.cfg.Language,
 		Committee:  first.Committee,
 		Meeting:    cmp.Or(first.MeetingTitle, first.MeetingID),
 		Reassigned: g.reassigned,

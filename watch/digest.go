@@ -143,7 +143,7 @@ func (p *poll) digestMessage(ctx context.Context, f store.Follow, last store.Dig
 		}
 	}
 	first := prev == nil
-	d := blocks.Digest{Committee: f.Committee, CommitteeKey: f.CommitteeKey}
+	d := blocks.Digest{Lang: p.cfg.Language, Committee: f.Committee, CommitteeKey: f.CommitteeKey}
 	if !first {
 		d.Since = last.LastAt
 	}

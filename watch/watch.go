@@ -13,6 +13,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/recordsbot/recordsbot/internal/lang"
 	"github.com/recordsbot/recordsbot/internal/words"
 
 	"github.com/slack-go/slack"
@@ -88,6 +89,10 @@ type Config struct {
 	BriefLead time.Duration
 	// Now is the clock. Default time.Now.
 	Now func() time.Time
+	// Language is what channel posts (announcements, digests, briefs) and
+	// assignment DMs are written in: ORG_LANGUAGE. The zero value is
+	// English.
+	Language lang.Lang
 }
 
 func (c *Config) setDefaults() {

@@ -151,6 +151,12 @@ func runEnv(ctx context.Context, env environment, args []string, stdin io.Reader
 			problems = err.(configErrors)
 		}
 		return doctor(ctx, cfg, problems, args, stdout, stderr)
+	case "audit":
+		set, err := parsed()
+		if err != nil {
+			return err
+		}
+		return runAudit(ctx, set, args, stdout, stderr)
 	case "demo":
 		return runDemo(ctx, cfg, args, stdin, stdout, stderr)
 	case "sandbox":
@@ -193,6 +199,9 @@ Subcommands:
                --json          print the checklist as JSON
                --write-check   also exercise actions:write (re-PUTs one action's current status)
   watch        poll the records once: announce new minutes to following channels, DM new assignees, post weekly digests and pre-meeting briefs (run every few minutes)
+  audit        the audit trail of changes made through Slack (docs/audit.md); needs DATABASE_URL only
+               verify                                     exit 1 naming the first entry altered, removed or reordered
+               export [--since TIME] [--format jsonl|csv] the trail from TIME, oldest first, to stdout
   demo         try recordsbot in this terminal, with no Slack workspace and no configuration
                --json      also print each message's Block Kit JSON
   sandbox      run an in-memory Records API on 127.0.0.1:$PORT (default 8080), keys from SANDBOX_KEYS

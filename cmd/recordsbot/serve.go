@@ -30,6 +30,7 @@ func botConfig(set *settings) bot.Config {
 		// Empty in Socket Mode, which makes POST /slack/events refuse
 		// everything: with no secret there is nothing to verify against.
 		SigningSecret:    set.signingSecret,
+		Language:         set.orgLanguage,
 		FollowAdminsOnly: set.followAdminsOnly,
 		FollowDefaults:   set.followDefaults,
 		DigestDefault:    &set.digest,

@@ -65,6 +65,7 @@ func watchConfig(set *settings) watch.Config {
 		FollowDefaults: set.followDefaults,
 		Digest:         set.digest,
 		BriefLead:      set.briefLead,
+		Language:       set.orgLanguage,
 	}
 }
 

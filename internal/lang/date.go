@@ -2,6 +2,7 @@ package lang
 
 import (
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -9,22 +10,105 @@ import (
 // "2 janv. 2006", "2. Jan. 2006". The zone is t's own; the caller decides
 // which (a date-only deadline is a calendar day in RECORDS_TIMEZONE).
 func (l Lang) Date(t time.Time) string {
+	return string(l.AppendDate(make([]byte, 0, 24), t))
+}
+
+// AppendDate appends Date(t) to dst: every row of every list has a date,
+// so it is written into the row's buffer rather than built apart.
+func (l Lang) AppendDate(dst []byte, t time.Time) []byte {
 	y, m, d := t.Date()
-	return l.F("date.short", "day", strconv.Itoa(d), "month", l.T(monthKeys[m-1]), "year", strconv.Itoa(y))
+	return appendDate(dst, l.T("date.short"), d, l.T(monthKeys[m-1]), y)
 }
 
 // LongDate is t's calendar date with the month spelt out: "January 2,
 // 2006", "2 janvier 2006".
 func (l Lang) LongDate(t time.Time) string {
 	y, m, d := t.Date()
-	return l.F("date.long", "day", strconv.Itoa(d), "month", l.Month(m), "year", strconv.Itoa(y))
+	return string(appendDate(nil, l.T("date.long"), d, l.Month(m), y))
 }
 
 // DateTime is t's date and time in UTC as text for readers whose client
 // cannot render a Slack date token: "Jan 2, 2006 at 15:04 UTC".
 func (l Lang) DateTime(t time.Time) string {
+	return string(l.AppendDateTime(make([]byte, 0, 40), t))
+}
+
+// AppendDateTime appends DateTime(t) to dst.
+func (l Lang) AppendDateTime(dst []byte, t time.Time) []byte {
 	u := t.UTC()
-	return l.F("date.at", "date", l.Date(u), "time", u.Format("15:04")+" UTC")
+	pattern := l.T("date.at")
+	for {
+		open := strings.IndexByte(pattern, '{')
+		end := strings.IndexByte(pattern, '}')
+		if open < 0 || end < open {
+			break
+		}
+		dst = append(dst, pattern[:open]...)
+		switch pattern[open+1 : end] {
+		case "date":
+			dst = l.AppendDate(dst, u)
+		case "time":
+			dst = u.AppendFormat(dst, "15:04 UTC")
+		default:
+			dst = append(dst, pattern[open:end+1]...)
+		}
+		pattern = pattern[end+1:]
+	}
+	return append(dst, pattern...)
+}
+
+// SlackDateTime is the format of a Slack date token with a time, in l:
+// "{date_short_pretty} at {time}", whose words Slack leaves as they are.
+func (l Lang) SlackDateTime() string {
+	if int(l) < len(slackDateTimes) {
+		return slackDateTimes[l]
+	}
+	return l.F("date.at", "date", "{date_short_pretty}", "time", "{time}")
+}
+
+// slackDateTimes are SlackDateTime of the shipped languages, made once.
+var slackDateTimes = func() []string {
+	out := make([]string, len(shipped))
+	for i, c := range shipped {
+		out[i] = fill(c.Strings["date.at"], []string{"date", "{date_short_pretty}", "time", "{time}"})
+	}
+	return out
+}()
+
+// appendDate appends pattern with {day}, {month} and {year} filled.
+func appendDate(dst []byte, pattern string, day int, month string, year int) []byte {
+	for {
+		open := strings.IndexByte(pattern, '{')
+		end := strings.IndexByte(pattern, '}')
+		if open < 0 || end < open {
+			break
+		}
+		dst = append(dst, pattern[:open]...)
+		switch pattern[open+1 : end] {
+		case "day":
+			dst = strconv.AppendInt(dst, int64(day), 10)
+		case "month":
+			dst = append(dst, month...)
+		case "year":
+			dst = strconv.AppendInt(dst, int64(year), 10)
+		default:
+			dst = append(dst, pattern[open:end+1]...)
+		}
+		pattern = pattern[end+1:]
+	}
+	return append(dst, pattern...)
+}
+
+// WeekdayDate is t's weekday and day of the month, as a short reminder of
+// a recent date: "Mon 2 Jan", "lun. 2 janv.".
+func (l Lang) WeekdayDate(t time.Time) string {
+	_, m, d := t.Date()
+	return l.F("date.weekday", "weekday", l.T(weekdayKeys[t.Weekday()]), "day", strconv.Itoa(d), "month", l.T(monthKeys[m-1]))
+}
+
+var weekdayKeys = [7]Key{
+	"weekday.short.0", "weekday.short.1", "weekday.short.2", "weekday.short.3",
+	"weekday.short.4", "weekday.short.5", "weekday.short.6",
 }
 
 // Month is the month's full name in l: "January", "janvier".

@@ -225,10 +225,22 @@ func fill(s string, args []string) string {
 	return fillN(s, "", args)
 }
 
+// WriteF writes F(k, args...) to b, without building the string first:
+// for the builders that draw every row of a list in one buffer.
+func (l Lang) WriteF(b *strings.Builder, k Key, args ...string) {
+	writeFill(b, l.T(k), "", args)
+}
+
 // fillN is fill with "{n}" standing for count when count is not "".
 func fillN(s, count string, args []string) string {
 	var b strings.Builder
 	b.Grow(len(s) + 32)
+	writeFill(&b, s, count, args)
+	return b.String()
+}
+
+// writeFill writes s to b with its placeholders filled.
+func writeFill(b *strings.Builder, s, count string, args []string) {
 	for {
 		open := strings.IndexByte(s, '{')
 		if open < 0 {
@@ -250,7 +262,6 @@ func fillN(s, count string, args []string) string {
 		s = s[open+end+1:]
 	}
 	b.WriteString(s)
-	return b.String()
 }
 
 // arg is the value of the placeholder name.

@@ -42,7 +42,7 @@ func usersList(ws *workspace, p url.Values) (reply, error) {
 	end := min(start+limit, len(ids))
 	members := make([]userJSON, 0, end-start)
 	for _, id := range ids[start:end] {
-		members = append(members, newUserJSON(ws.users[id]))
+		members = append(members, withLocale(newUserJSON(ws.users[id]), ws.users[id], p))
 	}
 	next := ""
 	if end < len(ids) {

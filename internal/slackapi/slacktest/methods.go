@@ -34,7 +34,24 @@ func usersInfo(ws *workspace, p url.Values) (reply, error) {
 	if !ok {
 		return nil, slackError("user_not_found")
 	}
-	return reply{"user": newUserJSON(u)}, nil
+	return reply{"user": withLocale(newUserJSON(u), u, p)}, nil
+}
+
+// withLocale adds the user's locale when the call asked for it:
+// include_locale "Set this to true to receive the locale for this user.
+// Defaults to false" (https://api.slack.com/methods/users.info, and the
+// same argument of users.list); the user object's locale is an "IETF
+// language code that represents this user's chosen display language"
+// (https://api.slack.com/types/user), such as "en-US" or "fr-FR".
+func withLocale(j userJSON, u User, p url.Values) userJSON {
+	if p.Get("include_locale") != "true" && p.Get("include_locale") != "1" {
+		return j
+	}
+	j.Locale = u.Locale
+	if j.Locale == "" {
+		j.Locale = "en-US"
+	}
+	return j
 }
 
 // usersLookupByEmail answers users.lookupByEmail: the user whose email
@@ -58,6 +75,7 @@ type userJSON struct {
 	Name     string `json:"name"`
 	RealName string `json:"real_name"`
 	TZ       string `json:"tz"`
+	Locale   string `json:"locale,omitempty"`
 	IsBot    bool   `json:"is_bot"`
 	Deleted  bool   `json:"deleted"`
 	// Slack sends both guest flags on every user, false for a full

@@ -34,7 +34,12 @@ type User struct {
 	RealName string
 	Email    string // matched case-insensitively by users.lookupByEmail
 	TZ       string // IANA zone such as "Europe/Paris"
-	IsBot    bool
+	// Locale is the user's chosen display language as Slack writes it,
+	// an IETF tag such as "fr-FR" or "en-US"; users.info and users.list
+	// return it only when asked with include_locale=true (see userJSON).
+	// Empty answers "en-US", Slack's default.
+	Locale string
+	IsBot  bool
 	// Guest is the kind of guest the user is; the zero value is a full
 	// member.
 	Guest Guest

@@ -1,0 +1,32 @@
+package bot
+
+import (
+	"context"
+
+	"github.com/recordsbot/recordsbot/actions"
+	"github.com/recordsbot/recordsbot/internal/lang"
+)
+
+// readerLang is the language m reads: their Slack locale when recordsbot
+// ships it, else ORG_LANGUAGE (docs/languages.md).
+func readerLang(m actions.Member, org lang.Lang) lang.Lang {
+	return lang.ForLocale(m.Locale, org)
+}
+
+// reader returns ctx carrying the language of user, who a request
+// answers (lang.FromContext). The locale comes with the profile the
+// action domain caches (users.info asks for it), so this is the profile
+// lookup the request makes anyway, not an extra Slack call; when Slack
+// cannot say, the request is answered in ORG_LANGUAGE.
+func (s *Server) reader(ctx context.Context, user string) context.Context {
+	m, _ := s.dom.Who(ctx, user)
+	return lang.NewContext(ctx, readerLang(m, s.cfg.Language))
+}
+
+// knownLang is user's language from the profile cache alone, for answers
+// given before any work (busy, a blank search): ORG_LANGUAGE when the
+// profile is not cached.
+func (s *Server) knownLang(user string) lang.Lang {
+	m, _ := s.dom.Known(user)
+	return readerLang(m, s.cfg.Language)
+}
