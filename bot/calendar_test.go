@@ -503,3 +503,24 @@ func TestCalendarHundredSubscribersCost(t *testing.T) {
 		assert.LessOrEqual(t, n, 40, "records calls in an hour")
 	}
 }
+
+// A minutes page carries its meeting as a schema.org Event in JSON-LD:
+// name, start, committee as organizer, the page's address.
+func TestMinutesPageEventJSONLD(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	m, _ := h.demoMinutes(plainApproved)
+	r := h.fetchPage("", minutesPath(m.ID), nil)
+	require.Equal(t, http.StatusOK, r.status)
+	found := regexp.MustCompile(`(?s)<script type="application/ld\+json">(.*?)</script>`).FindStringSubmatch(r.body)
+	require.NotNil(t, found, "the page has JSON-LD")
+	var ev map[string]any
+	require.NoError(t, json.Unmarshal([]byte(found[1]), &ev), found[1])
+	assert.Equal(t, "https://schema.org", ev["@context"])
+	assert.Equal(t, "Event", ev["@type"])
+	assert.Equal(t, m.Title, ev["name"])
+	assert.Equal(t, m.Date.UTC().Format(time.RFC3339), ev["startDate"])
+	assert.Equal(t, map[string]any{"@type": "Organization", "name": m.Committee}, ev["organizer"])
+	assert.Equal(t, testMinutesConfig().PublicURL+minutesPath(m.ID), ev["url"])
+	assertNoActiveContent(t, r.body)
+}

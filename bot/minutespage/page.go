@@ -393,8 +393,11 @@ type layoutData struct {
 	// ArchiveHref is the archive, relative to the page.
 	ArchiveHref string
 	Minutes     *minutesDoc
-	Archive     *archiveDoc
-	Problem     *problemDoc
+	// EventLD is the schema.org Event of a minutes page's meeting, as
+	// JSON-LD (eventLD); nil on other pages.
+	EventLD map[string]any
+	Archive *archiveDoc
+	Problem *problemDoc
 }
 
 // frame is the layout of a page at base.
@@ -521,6 +524,7 @@ func (s *Site) renderMinutes(m *apiclient.Meeting, min *apiclient.Minutes) ([]by
 	// after they are approved or withdrawn.
 	data := s.frame(page, baseRecord)
 	data.NoIndex, data.Minutes = doc.Draft, doc
+	data.EventLD = s.eventLD(m, doc)
 	return execute(minutesTemplate, data)
 }
 
@@ -547,4 +551,25 @@ func execute(t *template.Template, data layoutData) ([]byte, error) {
 		return nil, fmt.Errorf("render %s: %w", t.Name(), err)
 	}
 	return b.Bytes(), nil
+}
+
+// eventLD is the meeting as a schema.org Event (https://schema.org/Event):
+// its name, its start (a date-time, or a date for a date-only meeting),
+// its committee as organizer, its place, and the page's own address when
+// PUBLIC_URL is set; search engines and calendar tools read it.
+func (s *Site) eventLD(m *apiclient.Meeting, doc *minutesDoc) map[string]any {
+	ev := map[string]any{"@context": "https://schema.org", "@type": "Event", "name": doc.Title}
+	if doc.Date.Machine != "" {
+		ev["startDate"] = doc.Date.Machine
+	}
+	if doc.Committee != "" {
+		ev["organizer"] = map[string]any{"@type": "Organization", "name": doc.Committee}
+	}
+	if doc.Location != "" {
+		ev["location"] = map[string]any{"@type": "Place", "name": doc.Location}
+	}
+	if u := s.svc.PageURL(m.ID); u != "" {
+		ev["url"] = u
+	}
+	return ev
 }
