@@ -43,7 +43,7 @@ func (su *settingsUI) homeSteering(ctx context.Context, me actions.Member) *bloc
 func (c *clicks) clickAway(ctx context.Context, in *interaction, actionID, value string) {
 	note := c.settings.steer(ctx, in.User.ID, actionID, value, c.acts.dom)
 	if in.Container.Type != "view" {
-		c.respond(ctx, in, notice(note), false)
+		c.tell(ctx, in, notice(note))
 		return
 	}
 	c.answerOnHome(ctx, in, homeState{settingsNote: note})

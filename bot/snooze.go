@@ -62,7 +62,7 @@ func (c *clicks) clickSnooze(ctx context.Context, in *interaction, actionID, val
 	default:
 		msg = msgStaleButton
 	}
-	c.respond(ctx, in, notice(msg), false)
+	c.tell(ctx, in, notice(msg))
 }
 
 // snooze snoozes action id for user until the day when names (tomorrow,
