@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"io/fs"
 	"log/slog"
 	"os"
 	"sync"
@@ -32,12 +33,16 @@ type Store struct {
 
 	// file and fileInfo identify the SQLite file opened, so that a file
 	// removed or replaced under a running bot is noticed (writes would
-	// otherwise go to an unlinked inode and vanish at the next start) and
-	// the path reopened (conn). fileInfo and reopening are under reopen.
+	// otherwise go to an unlinked inode and vanish at the next start): a
+	// replaced file is reopened, a removed one is an outage (conn).
+	// fileInfo and reopening are under reopen.
 	file     string
 	target   *target
 	reopen   sync.Mutex
 	fileInfo atomic.Pointer[os.FileInfo]
+	// removed is set while the file opened is gone from its path and no
+	// other has taken its place (conn closed the handle).
+	removed atomic.Bool
 }
 
 // Option configures Open.
@@ -139,12 +144,22 @@ func openStore(ctx context.Context, databaseURL string, opts ...Option) (*Store,
 }
 
 // conn is the database to use. For SQLite it first checks that the file
-// at the path is still the one opened, and when it was removed or
-// replaced, reopens the path (creating and migrating a new file when it
-// is gone) and closes the old handle: what is written after that lands
-// in the file a restart would read. If reopening fails, the old handle is
-// closed all the same, so that calls fail as unavailable rather than
-// write into a file nobody will read; the next call tries again.
+// at the path is still the one opened.
+//
+// When another file has taken its place (a backup restored with mv), it
+// reopens the path, migrates it and closes the old handle: what is written
+// after that lands in the file a restart would read.
+//
+// When the file was removed and nothing is at the path, the store is down:
+// the old handle is closed, so every call fails as unavailable (Ping says
+// why) rather than write into an unlinked inode nobody will read, and no
+// empty database is made in its place, which would silently drop the
+// follows, the settings and the exactly-once ledger while every gauge said
+// the store was up. It comes back when a database is put at the path; a
+// restart starts an empty one.
+//
+// If reopening fails, the old handle is closed all the same, so that calls
+// fail as unavailable; the next call tries again.
 func (s *Store) conn() *sql.DB {
 	if s.file == "" || s.sameFile() {
 		return s.db.Load()
@@ -155,6 +170,13 @@ func (s *Store) conn() *sql.DB {
 		return s.db.Load()
 	}
 	old := s.db.Load()
+	if _, err := os.Stat(s.file); errors.Is(err, fs.ErrNotExist) {
+		if !s.removed.Swap(true) {
+			_ = old.Close()
+			s.log.Warn("store: the database file was removed; the store is down until a database is put back at its path (a restart starts an empty one)", "file", s.file)
+		}
+		return old
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), sqliteBusyTimeout)
 	defer cancel()
 	err := s.reopenFile(ctx)
@@ -163,12 +185,17 @@ func (s *Store) conn() *sql.DB {
 		s.log.Warn("store: the database file was removed or replaced, and reopening it failed", "file", s.file, "error", err)
 		return old
 	}
-	s.log.Warn("store: the database file was removed or replaced; reopened it", "file", s.file)
+	s.log.Warn("store: the database file was replaced; reopened it", "file", s.file)
 	return s.db.Load()
 }
 
-// sameFile reports whether the file at s.file is the one opened.
+// sameFile reports whether the file at s.file is the one opened. Once it
+// was removed, nothing at the path is: a file put back may be given the
+// removed one's inode number.
 func (s *Store) sameFile() bool {
+	if s.removed.Load() {
+		return false
+	}
 	fi, err := os.Stat(s.file)
 	return err == nil && os.SameFile(fi, *s.fileInfo.Load())
 }
@@ -186,6 +213,9 @@ func (s *Store) reopenFile(ctx context.Context) error {
 	}
 	s.db.Store(db)
 	s.fileInfo.Store(&fi)
+	// Before migrate, whose calls go through conn: the file at the path
+	// is now the one open.
+	s.removed.Store(false)
 	return s.migrate(ctx)
 }
 
@@ -207,10 +237,14 @@ func (s *Store) String() string { return s.display }
 // dependency check (recordsbot_dependency_up{dependency="store"}) reports
 // it.
 func (s *Store) Ping(ctx context.Context) error {
+	db := s.conn()
+	if s.removed.Load() {
+		return fmt.Errorf("ping store: the database file %s was removed (put it back, or restart to start an empty one): %w", s.file, ErrUnavailable)
+	}
 	var v int
 	// Reading the migrations table rather than SELECT 1 also notices a
 	// database or schema dropped under us.
-	if err := s.conn().QueryRowContext(ctx, "SELECT COUNT(*) FROM schema_migrations").Scan(&v); err != nil {
+	if err := db.QueryRowContext(ctx, "SELECT COUNT(*) FROM schema_migrations").Scan(&v); err != nil {
 		// Whatever stops this query stops every other one: a Ping that
 		// fails is a store that is down, whatever the driver said.
 		if ctx.Err() == nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"io/fs"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -119,8 +120,11 @@ func TestSQLiteFileCreatedAtItsPath(t *testing.T) {
 }
 
 // A SQLite file removed or replaced under a running bot would swallow every
-// later write (into an unlinked inode): the store notices, reopens the path
-// and the write lands in the file a restart reads.
+// later write (into an unlinked inode). Replaced (a backup restored with
+// mv): the store reopens the path and the write lands in the file a
+// restart reads. Removed: the store is down (Ping says why, every call is
+// unavailable) and makes no empty file in its place, until a database is
+// put back at the path.
 func TestSQLiteFileGone(t *testing.T) {
 	t.Parallel()
 	for _, replace := range []bool{false, true} {
@@ -134,21 +138,31 @@ func TestSQLiteFileGone(t *testing.T) {
 			require.NoError(t, os.Remove(path))
 			_ = os.Remove(path + "-wal")
 			_ = os.Remove(path + "-shm")
-			if replace {
+			putBack := func() {
 				other := open(t, "sqlite://"+filepath.Join(t.TempDir(), "other.db"))
 				require.NoError(t, other.Close())
 				require.NoError(t, os.Rename(filepath.Join(filepath.Dir(other.file), "other.db"), path))
 			}
+			if !replace {
+				err := s.Ping(t.Context())
+				require.ErrorIs(t, err, ErrUnavailable)
+				assert.Contains(t, err.Error(), "was removed")
+				_, err = s.Follow(t.Context(), Follow{ChannelID: "C1", CommitteeKey: "lost"})
+				require.ErrorIs(t, err, ErrUnavailable, "a write while the file is gone")
+				_, err = os.Stat(path)
+				assert.ErrorIs(t, err, fs.ErrNotExist, "no empty database made in its place")
+			}
+			putBack()
 
 			_, err = s.Follow(t.Context(), Follow{ChannelID: "C1", CommitteeKey: "after"})
-			require.NoError(t, err, "the write after the file was %s", name)
+			require.NoError(t, err, "the write after the file was %s and a database put at its path", name)
 			require.NoError(t, s.Ping(t.Context()))
 
 			fresh := open(t, "sqlite://"+path)
-			fs, err := fresh.FollowsInChannel(t.Context(), "C1")
+			follows, err := fresh.FollowsInChannel(t.Context(), "C1")
 			require.NoError(t, err)
-			require.Len(t, fs, 1, "the write is in the file at the path")
-			assert.Equal(t, "after", fs[0].CommitteeKey)
+			require.Len(t, follows, 1, "the write is in the file at the path")
+			assert.Equal(t, "after", follows[0].CommitteeKey)
 		})
 	}
 }

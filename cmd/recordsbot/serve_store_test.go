@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -84,4 +85,60 @@ func TestReadyzIsAboutThisProcess(t *testing.T) {
 	assert.NotContains(t, body, e.records.URL)
 	assert.NotContains(t, body, e.cfg.DatabaseURL)
 	assert.Contains(t, e.logs.String(), `"msg":"dependency down","dependency":"records","reason":"records api:`)
+}
+
+// TestServeStoreGaugeTellsTheTruth: recordsbot_dependency_up{dependency=
+// "store"} goes to 0 when the SQLite file is deleted under a running bot
+// (no empty database is made in its place, which kept it at 1 while the
+// follows were gone), and as soon as a request's failure makes the log say
+// the store is down, not at the next check (here an hour away). A
+// database put back at the path brings it back.
+func TestServeStoreGaugeTellsTheTruth(t *testing.T) {
+	t.Parallel()
+	removeDB := func(path string) {
+		for _, f := range []string{path, path + "-wal", path + "-shm"} {
+			_ = os.Remove(f)
+		}
+	}
+	t.Run("as the log says it", func(t *testing.T) {
+		t.Parallel()
+		path := filepath.Join(t.TempDir(), "recordsbot.db")
+		e := newServeEnv(t, func(c *Config) { c.DatabaseURL = "sqlite://" + path })
+		e.checkEvery = time.Hour
+		e.start()
+		e.waitReady()
+		send := &slacktest.Sender{URL: e.base + "/slack/events", Secret: e.cfg.SlackSigningSecret, Slack: e.slack}
+		r, err := send.SlashCommand(t.Context(), slacktest.Command{User: e.people["alice"], Command: "/minutes", Text: "follow gov"})
+		require.NoError(t, err)
+		require.Contains(t, string(r.Body), "follow *Governance*")
+
+		removeDB(path)
+		r, err = send.SlashCommand(t.Context(), slacktest.Command{User: e.people["alice"], Command: "/minutes", Text: "following"})
+		require.NoError(t, err)
+		assert.Contains(t, string(r.Body), "I can't reach my database right now", "the follows are not silently gone")
+		require.Contains(t, e.logs.String(), `"msg":"dependency down","dependency":"store"`)
+		_, body, err := e.scrape()
+		require.NoError(t, err)
+		assert.Contains(t, body, `recordsbot_dependency_up{dependency="store"} 0`, "the gauge says what the log says, at once")
+		_, err = os.Stat(path)
+		assert.ErrorIs(t, err, os.ErrNotExist, "no empty database in its place")
+	})
+	t.Run("by the checks", func(t *testing.T) {
+		t.Parallel()
+		path := filepath.Join(t.TempDir(), "recordsbot.db")
+		e := newServeEnv(t, func(c *Config) { c.DatabaseURL = "sqlite://" + path })
+		e.start()
+		e.waitReady()
+		removeDB(path)
+		e.waitDependency("store", 0)
+		assert.Contains(t, e.logs.String(), "was removed (put it back, or restart to start an empty one)")
+
+		other := filepath.Join(t.TempDir(), "restored.db")
+		st, err := store.Open(t.Context(), "sqlite://"+other)
+		require.NoError(t, err)
+		require.NoError(t, st.Close())
+		require.NoError(t, os.Rename(other, path))
+		e.waitDependency("store", 1)
+		assert.Contains(t, e.logs.String(), `"msg":"dependency up","dependency":"store"`)
+	})
 }

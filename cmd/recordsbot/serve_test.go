@@ -32,8 +32,10 @@ type serveEnv struct {
 	base    string // http://127.0.0.1:PORT
 	// metricsBase is http://127.0.0.1:METRICS_ADDR's port.
 	metricsBase string
-	logs        *syncBuffer
-	people      map[string]slacktest.User // by first name, lowercased
+	// checkEvery is how often the dependencies are checked; 0: 50 ms.
+	checkEvery time.Duration
+	logs       *syncBuffer
+	people     map[string]slacktest.User // by first name, lowercased
 }
 
 func newServeEnv(t *testing.T, edit func(*Config)) *serveEnv {
@@ -81,6 +83,9 @@ func (e *serveEnv) start() (stop func() error, ended <-chan struct{}) {
 	var result error
 	a := testApp(e.t, e.cfg, "serve", true, e.logs)
 	a.checkInterval = 50 * time.Millisecond
+	if e.checkEvery > 0 {
+		a.checkInterval = e.checkEvery
+	}
 	go func() {
 		defer close(done)
 		result = serveOn(ctx, a, ln, mln)

@@ -41,6 +41,9 @@ type Checker struct {
 
 	mu    sync.Mutex
 	state map[string]error
+	// wake asks Run for a check now: a failure met elsewhere (SetOutage)
+	// starts the quicker RetryInterval checks at once.
+	wake chan struct{}
 }
 
 // NewChecker returns a checker of the named probes. set, which may be nil,
@@ -48,7 +51,7 @@ type Checker struct {
 // and a reminder every remind while a dependency stays down.
 func NewChecker(log *slog.Logger, set func(name string, up bool), remind time.Duration, probes map[string]Probe) *Checker {
 	c := &Checker{Interval: 30 * time.Second, RetryInterval: 5 * time.Second, Timeout: 5 * time.Second,
-		probes: probes, set: set, logs: map[string]*Outage{}, state: map[string]error{}}
+		probes: probes, set: set, logs: map[string]*Outage{}, state: map[string]error{}, wake: make(chan struct{}, 1)}
 	for name := range probes {
 		c.order = append(c.order, name)
 		c.logs[name] = NewOutage(log, name, remind)
@@ -58,10 +61,31 @@ func NewChecker(log *slog.Logger, set func(name string, up bool), remind time.Du
 
 // SetOutage makes out the log of the dependency name's failures, so that
 // its failures met elsewhere (a request that found the store down) and the
-// checker's keep one state and one set of lines. Call it before Run.
+// checker's keep one state and one set of lines. When out logs that the
+// dependency is down, the gauge says so at once (not at the next check,
+// up to Interval later) and a check runs now, then every RetryInterval
+// until the probe passes again. Call it before Run.
 func (c *Checker) SetOutage(name string, out *Outage) {
-	if _, ok := c.probes[name]; ok {
-		c.logs[name] = out
+	if _, ok := c.probes[name]; !ok {
+		return
+	}
+	c.logs[name] = out
+	out.mu.Lock()
+	defer out.mu.Unlock()
+	out.onDown = func(err error) { c.down(name, err) }
+}
+
+// down records that dependency name failed elsewhere than in a check.
+func (c *Checker) down(name string, err error) {
+	c.mu.Lock()
+	c.state[name] = err
+	c.mu.Unlock()
+	if c.set != nil {
+		c.set(name, false)
+	}
+	select {
+	case c.wake <- struct{}{}:
+	default:
 	}
 }
 
@@ -117,7 +141,8 @@ func (c *Checker) Check(ctx context.Context) error {
 }
 
 // Run checks now, then every Interval while all are up and every
-// RetryInterval while one is down, until ctx ends.
+// RetryInterval while one is down, and at once when an outage log given
+// to SetOutage goes down, until ctx ends.
 func (c *Checker) Run(ctx context.Context) {
 	for {
 		next := or(c.Interval, 30*time.Second)
@@ -130,6 +155,8 @@ func (c *Checker) Run(ctx context.Context) {
 			t.Stop()
 			return
 		case <-t.C:
+		case <-c.wake:
+			t.Stop()
 		}
 	}
 }

@@ -109,3 +109,73 @@ func TestCheckerRunRechecksSoonWhileDown(t *testing.T) {
 	cancel()
 	<-done
 }
+
+// TestOutageDownIsInTheGaugeAtOnce: when a failure met by a request makes
+// the shared outage log say "dependency down", the gauge says 0 before
+// Failed returns (not at the next check, up to Interval later), a check
+// runs at once, and the quicker RetryInterval checks see the recovery.
+func TestOutageDownIsInTheGaugeAtOnce(t *testing.T) {
+	t.Parallel()
+	var buf lockedBuffer
+	log := slog.New(slog.NewTextHandler(&buf, nil))
+	var mu sync.Mutex
+	gauge := map[string]bool{}
+	var probeErr error
+	probes := 0
+	c := NewChecker(log, func(name string, up bool) {
+		mu.Lock()
+		defer mu.Unlock()
+		gauge[name] = up
+	}, 0, map[string]Probe{"store": func(context.Context) error {
+		mu.Lock()
+		defer mu.Unlock()
+		probes++
+		return probeErr
+	}})
+	out := NewOutage(log, "store", 0)
+	c.SetOutage("store", out)
+	c.Interval, c.RetryInterval = time.Hour, 10*time.Millisecond
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	done := make(chan struct{})
+	go func() { defer close(done); c.Run(ctx) }()
+	defer func() { cancel(); <-done }()
+	up := func() bool { mu.Lock(); defer mu.Unlock(); return gauge["store"] }
+	count := func() int { mu.Lock(); defer mu.Unlock(); return probes }
+	require.Eventually(t, up, time.Second, time.Millisecond, "the first check")
+
+	mu.Lock()
+	probeErr = errors.New("store unavailable")
+	mu.Unlock()
+	out.Failed(t.Context(), errors.New("follow: store unavailable"))
+	assert.False(t, up(), "the gauge says down as the log does")
+	assert.Equal(t, 1, buf.lines("dependency down"))
+	require.Eventually(t, func() bool { return count() >= 2 }, time.Second, time.Millisecond, "a check at once, not an hour later")
+	assert.False(t, up())
+	assert.Error(t, c.State()["store"])
+
+	mu.Lock()
+	probeErr = nil
+	mu.Unlock()
+	require.Eventually(t, up, time.Second, time.Millisecond, "recovery seen within RetryInterval")
+	assert.Eventually(t, func() bool { return buf.lines("dependency up") == 1 }, time.Second, time.Millisecond)
+}
+
+// lockedBuffer is a log the checker's goroutine writes while the test
+// reads it.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) lines(msg string) int {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return lines(&b.buf, msg)
+}

@@ -23,6 +23,10 @@ type Outage struct {
 	down   bool
 	last   time.Time // the last line logged
 	failed int       // failures since then
+	// onDown, when set (Checker.SetOutage), hears each change to down
+	// after the line is logged, so that what the gauge says never lags
+	// what the log says.
+	onDown func(err error)
 }
 
 // DefaultRemind is how often an outage is logged again while it lasts.
@@ -48,6 +52,9 @@ func (o *Outage) Failed(ctx context.Context, err error) {
 		o.down, o.last = true, now
 		o.log.WarnContext(ctx, "dependency down", "dependency", o.name, "reason", err.Error())
 		o.failed = 0
+		if o.onDown != nil {
+			o.onDown(err)
+		}
 	case now.Sub(o.last) >= o.remind:
 		// The reason is the latest; it may differ from request to
 		// request (it names what was being done), so it is no cause for
