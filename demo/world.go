@@ -146,6 +146,9 @@ func startDemo(ctx context.Context, log *slog.Logger, version string) (*demoEnv,
 	env.bot = bot.NewServer(bot.Config{
 		SigningSecret: secret,
 		Notify:        demoNotify,
+		// DIGEST_DEFAULT's default, so /minutes following says the time
+		// (the console's digest command posts one whatever the day).
+		DigestDefault: &clocktime.Weekly{On: true, Day: time.Monday, At: clocktime.Of(9, 0)},
 	}, bot.Deps{
 		Logger:     log,
 		Records:    records,

@@ -1,0 +1,3 @@
+module tptools
+
+go 1.26
