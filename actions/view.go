@@ -22,6 +22,12 @@ type View struct {
 	// list of several people's actions, else when the action is not the
 	// viewer's own.
 	ShowAssignee bool
+	// MaySnooze is whether the row offers Snooze: only an action's own
+	// assignee snoozes it, for themselves (an admin cannot silence
+	// someone else's reminders), and only while it is still to do. Set
+	// on reminder rows (AssigneeView) and by SnoozeView; list rows do not
+	// carry it yet (see docs/jobs.md, "Reminders people steer").
+	MaySnooze bool
 }
 
 // Listing is what a row is drawn among, which decides whether it names
@@ -70,11 +76,18 @@ func (s *Service) ChangerView(ctx context.Context, actor string, a *apiclient.Ac
 // viewer who owns the action (CanChange: the assignee may change it),
 // without reading their profile again.
 func AssigneeView(due DueStatus) View {
-	return View{Overdue: due == Overdue, MayChange: true, ShowAssignee: OnePerson.namesAssignee(true)}
+	return View{Overdue: due == Overdue, MayChange: true, ShowAssignee: OnePerson.namesAssignee(true), MaySnooze: true}
 }
 
 // namesAssignee is the one rule for naming the assignee on a row: among
 // several people's actions always, else unless the action is the viewer's.
 func (l Listing) namesAssignee(viewersOwn bool) bool {
 	return l == SeveralPeople || !viewersOwn
+}
+
+// SnoozeView is v with MaySnooze decided for viewer: their own action,
+// still to do.
+func SnoozeView(v View, viewer Member, a *apiclient.Action) View {
+	v.MaySnooze = viewer.Owns(a.Assignee) && StillToDo(a.Status)
+	return v
 }

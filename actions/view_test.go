@@ -38,6 +38,15 @@ func TestViewOf(t *testing.T) {
 			assert.Equal(t, tt.want, svc.ViewOf(tt.viewer, bobs, now, tt.listing))
 		})
 	}
-	assert.Equal(t, svc.ViewOf(bob, bobs, now, actions.OnePerson), actions.AssigneeView(actions.Overdue),
+	reminder := actions.AssigneeView(actions.Overdue)
+	assert.True(t, reminder.MaySnooze, "a reminder's rows offer Snooze")
+	reminder.MaySnooze = false // list rows do not carry Snooze yet
+	assert.Equal(t, svc.ViewOf(bob, bobs, now, actions.OnePerson), reminder,
 		"a reminder's row reads as its assignee's row anywhere else")
+	// Only the assignee snoozes, for themselves: not an admin.
+	assert.True(t, actions.SnoozeView(actions.View{}, bob, bobs).MaySnooze)
+	assert.False(t, actions.SnoozeView(actions.View{}, admin, bobs).MaySnooze)
+	done := *bobs
+	done.Status = apiclient.StatusComplete
+	assert.False(t, actions.SnoozeView(actions.View{}, bob, &done).MaySnooze, "nothing to snooze once done")
 }

@@ -128,6 +128,11 @@ func buildRow(l lang.Lang, r ActionRow, titleMax int, linked bool) []slack.Block
 		b.WriteString(strings.TrimSpace(changedLine(l, c.Status, mention(l, c.By), Date(l, c.At, true))))
 		b.WriteString("_")
 	}
+	if !r.SnoozedUntil.IsZero() {
+		b.WriteString("\n_:zzz: Snoozed until ")
+		b.WriteString(r.SnoozedUntil.Format("Mon 2 Jan"))
+		b.WriteString("_")
+	}
 	text := b.String()
 	if !linked {
 		return []slack.Block{section(text)}
@@ -137,6 +142,9 @@ func buildRow(l lang.Lang, r ActionRow, titleMax int, linked bool) []slack.Block
 	out[0] = textSection(text, sectionID)
 	if r.CanChange && carriesValues(r) {
 		out = append(out, statusButtons(l, r, buttonsID))
+	}
+	if r.MaySnooze {
+		out = append(out, SnoozeBlock(r))
 	}
 	return out
 }

@@ -109,6 +109,12 @@ type ActionRow struct {
 	Assignee        string // shown when the list is not the reader's own
 	// CanChange puts status buttons on the row.
 	CanChange bool
+	// MaySnooze puts the Snooze choices on the row (SnoozeBlock), or
+	// Unsnooze when SnoozedUntil is set.
+	MaySnooze bool
+	// SnoozedUntil, when set, is the local day the viewer's snooze of it
+	// ends: the row says "Snoozed until Tue 2 Dec".
+	SnoozedUntil time.Time
 	// Changed, when set, adds a context line "Marked complete by @x at …".
 	Changed *Change
 	// Context is carried in the row's status button values (see
@@ -221,6 +227,9 @@ type HomeView struct {
 	// RecentChanges, when set (admins), adds the audit trail's latest
 	// changes before the help line (blocks/home_audit.go).
 	RecentChanges *RecentChanges
+	// Steering, when set, adds the "Away and rhythm" section
+	// (blocks/home_steer.go).
+	Steering *Steering
 }
 
 // Reminder is one DM listing a user's overdue and due-soon actions.

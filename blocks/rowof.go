@@ -25,6 +25,7 @@ func RowOf(a *apiclient.Action, v actions.View, changed *Change) ActionRow {
 		Meeting:         meeting,
 		Committee:       a.Committee,
 		CanChange:       v.MayChange,
+		MaySnooze:       v.MaySnooze,
 		Changed:         changed,
 	}
 	if v.ShowAssignee {

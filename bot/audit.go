@@ -147,6 +147,38 @@ func (s auditedStore) SetDigestChoice(ctx context.Context, channelID, committeeK
 	return err
 }
 
+func (s auditedStore) Snooze(ctx context.Context, userID, actionID, until string) error {
+	err := s.Store.Snooze(ctx, userID, actionID, until)
+	if err == nil {
+		_ = s.w.record(ctx, change{kind: audit.Snooze, target: actionID, to: until})
+	}
+	return err
+}
+
+func (s auditedStore) Unsnooze(ctx context.Context, userID, actionID string) (bool, error) {
+	ok, err := s.Store.Unsnooze(ctx, userID, actionID)
+	if err == nil && ok {
+		_ = s.w.record(ctx, change{kind: audit.Snooze, target: actionID, to: "unsnoozed"})
+	}
+	return ok, err
+}
+
+func (s auditedStore) SetAway(ctx context.Context, userID, lastDay string) error {
+	err := s.Store.SetAway(ctx, userID, lastDay)
+	if err == nil {
+		_ = s.w.record(ctx, change{kind: audit.Settings, target: userID, to: "away_until=" + lastDay})
+	}
+	return err
+}
+
+func (s auditedStore) EndAway(ctx context.Context, userID, today string) (bool, error) {
+	ok, err := s.Store.EndAway(ctx, userID, today)
+	if err == nil && ok {
+		_ = s.w.record(ctx, change{kind: audit.Settings, target: userID, to: "away=back"})
+	}
+	return ok, err
+}
+
 func (s auditedStore) ChangeSettings(ctx context.Context, userID string, set store.Settings) error {
 	err := s.Store.ChangeSettings(ctx, userID, set)
 	if err == nil {
@@ -170,6 +202,12 @@ func settingsText(set store.Settings) string {
 	}
 	if set.AssignDMs != nil {
 		parts = append(parts, "assign_dms="+onOff(*set.AssignDMs))
+	}
+	switch {
+	case set.Cadence != nil && set.Cadence.On:
+		parts = append(parts, "cadence=weekly "+set.Cadence.String())
+	case set.Cadence != nil:
+		parts = append(parts, "cadence=daily")
 	}
 	return strings.Join(parts, " ")
 }

@@ -36,6 +36,8 @@ type actionsQuery struct {
 	// history is the action whose audit trail /actions history <id>
 	// asks for.
 	history string
+	// snoozed lists the caller's snoozed actions (/actions snoozed).
+	snoozed bool
 }
 
 // verbs are the words /actions accepts for status changes.
@@ -59,6 +61,10 @@ func parseActionsText(t commandText) (q actionsQuery, note string, ok bool) {
 	first := strings.ToLower(fields[0].Text)
 	if first == "help" || first == "?" {
 		return q, "", false
+	}
+	if first == "snoozed" && len(fields) == 1 {
+		q.snoozed = true
+		return q, "", true
 	}
 	if first == "history" {
 		q.history = strings.Trim(commandText{Plain: strings.TrimSpace(t.Plain[len(fields[0].Text):]), Words: fields[1:]}.argument(), "`'\"")
@@ -129,6 +135,9 @@ func (u *actionsUI) commandActions(ctx context.Context, cmd command) *reply {
 	}
 	if q.history != "" {
 		return u.history(ctx, cmd.UserID, q.history) // bot/audit.go
+	}
+	if q.snoozed {
+		return u.snoozed(ctx, cmd.UserID) // bot/snooze.go
 	}
 	return u.listReply(ctx, cmd.UserID, q)
 }

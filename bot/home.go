@@ -120,6 +120,7 @@ func (h *homeUI) build(ctx context.Context, user string, st homeState) slack.Hom
 		for _, a := range mine[offset:end] {
 			v.Actions.Rows = append(v.Actions.Rows, h.acts.row(a, h.dom.ViewOf(me, a, now, actions.OnePerson), st.clicked.changeOf(a.ID)))
 		}
+		h.acts.steer.markSnoozed(ctx, me, v.Actions.Rows) // bot/home_steer.go
 		if end < len(mine) {
 			v.MoreOffset = end
 		}
@@ -148,6 +149,7 @@ func (h *homeUI) build(ctx context.Context, user string, st homeState) slack.Hom
 	v.Notifications = h.settings.homeNotifications(ctx, user, st.settingsNote)
 	v.Search = h.mins.search != nil
 	v.Calendar = h.calendar.homeSection(ctx, user, st.calendarNote)
+	v.Steering = h.settings.homeSteering(ctx, me)              // bot/home_steer.go
 	v.RecentChanges = h.recentChanges(ctx, me, st.auditBefore) // bot/home_audit.go
 	return blocks.Home(v)
 }

@@ -77,6 +77,9 @@ type interaction struct {
 		SelectedOption *struct {
 			Value string `json:"value"`
 		} `json:"selected_option"`
+		// SelectedDate is a date picker's day (bolt-js
+		// DatepickerAction.selected_date).
+		SelectedDate string `json:"selected_date"`
 		// SelectedOptions are, for a checkbox group, every option ticked
 		// after the click (bolt-js CheckboxesAction.selected_options).
 		SelectedOptions []struct {
@@ -122,6 +125,11 @@ func (s *Server) dispatchInteraction(ctx context.Context, payload []byte) ack {
 	if act.SelectedOption != nil {
 		value = act.SelectedOption.Value
 	}
+	if act.SelectedDate != "" {
+		// A date picker: the day picked, YYYY-MM-DD, the person's own
+		// calendar date (slacktest.Click.Date).
+		value = act.SelectedDate
+	}
 	actionID := act.ActionID
 	ctx = lang.NewContext(ctx, s.knownLang(in.User.ID))
 	// Who clicked, and where, for the audit trail of what it changes.
@@ -152,6 +160,8 @@ func metricActionID(id string) string {
 		id == blocks.ActionSettingsRemind, id == blocks.ActionSettingsRemindAt, id == blocks.ActionSettingsWeekdays,
 		id == blocks.ActionSettingsAssignDMs, id == blocks.ActionNotifyStop, id == blocks.ActionNotifySettings,
 		id == blocks.ActionFollowChoices, id == blocks.ActionDigestMine, id == blocks.ActionAuditMore,
+		id == blocks.ActionSnooze, id == blocks.ActionSnoozeDate, id == blocks.ActionUnsnooze,
+		id == blocks.ActionAwaySet, id == blocks.ActionAwayEnd, id == blocks.ActionCadence,
 		id == blocks.ActionCalendarGet, id == blocks.ActionCalendarReset:
 		return id
 	}
@@ -162,6 +172,10 @@ func (c *clicks) click(ctx context.Context, in *interaction, actionID, value str
 	switch {
 	case strings.HasPrefix(actionID, blocks.ActionStatusPrefix):
 		c.clickStatus(ctx, in, value)
+	case strings.HasPrefix(actionID, blocks.ActionSnoozePrefix):
+		c.clickSnooze(ctx, in, actionID, value) // bot/snooze.go
+	case strings.HasPrefix(actionID, blocks.ActionSteerPrefix):
+		c.clickAway(ctx, in, actionID, value) // bot/home_steer.go
 	case actionID == blocks.ActionActionsMore:
 		var q actionsQuery
 		if err := json.Unmarshal([]byte(value), &q); err != nil {
@@ -296,6 +310,9 @@ func (c *clicks) clickStatus(ctx context.Context, in *interaction, value string)
 	a, oc, err := c.acts.dom.SetStatus(ctx, actor, id, to)
 	if oc == actions.Duplicate && err == nil {
 		return // the first click of a double click updates the message
+	}
+	if err == nil && oc == actions.Changed {
+		c.acts.steer.statusChanged(ctx, id, to)
 	}
 	if err != nil || oc != actions.Changed {
 		c.respond(ctx, in, notice(c.acts.statusOutcomeText(ctx, id, a, to, oc, err)), false)

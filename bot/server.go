@@ -29,6 +29,7 @@ import (
 	"github.com/recordsbot/recordsbot/internal/lang"
 	"github.com/recordsbot/recordsbot/internal/metrics"
 	"github.com/recordsbot/recordsbot/internal/requestid"
+	"github.com/recordsbot/recordsbot/internal/workdays"
 	"github.com/recordsbot/recordsbot/minutes"
 	"github.com/recordsbot/recordsbot/store"
 )
@@ -104,6 +105,10 @@ type Config struct {
 	// and when a channel goes back to it; nil says "the organisation's
 	// usual time".
 	DigestDefault *clocktime.Weekly
+	// Workdays are the organisation's working days (REMIND_HOLIDAYS,
+	// REMIND_SKIP_WEEKENDS), for a snooze to the next working day. The
+	// zero Calendar works every day.
+	Workdays workdays.Calendar
 	// Notify are the organisation's notification defaults, shown on the
 	// Home tab to whoever has not chosen.
 	Notify NotifyDefaults
@@ -280,7 +285,8 @@ func NewServer(cfg Config, deps Deps) *Server {
 	mins := &minutesUI{records: deps.Records, svc: deps.Minutes, search: search, pageSize: cfg.PageSize, now: deps.Now, say: say,
 		follow: &followUI{store: deps.Store, baseline: deps.Baseline, records: deps.Records, slack: deps.Slack, metrics: deps.Metrics,
 			adminsOnly: cfg.FollowAdminsOnly, defaults: cfg.FollowDefaults, digestDefault: cfg.DigestDefault, isAdmin: dom.IsAdmin, who: dom.Who, now: deps.Now, log: s.log, say: say, trail: trail}}
-	settings := &settingsUI{store: deps.Store, notify: cfg.Notify, log: s.log, say: say, trail: trail}
+	settings := &settingsUI{now: deps.Now, store: deps.Store, notify: cfg.Notify, log: s.log, say: say, trail: trail}
+	acts.steer = &steering{store: deps.Store, dom: dom, days: cfg.Workdays, now: deps.Now, log: s.log, say: say}
 	if deps.Calendar == nil {
 		deps.Calendar = calendar.New(deps.Records, calendar.Config{Minutes: deps.Minutes, Now: deps.Now})
 	}

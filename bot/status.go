@@ -41,6 +41,9 @@ func (u *actionsUI) statusOutcomeText(ctx context.Context, id string, a apiclien
 func (u *actionsUI) commandSetStatus(ctx context.Context, caller, id string, to apiclient.Status) *reply {
 	ctx = audit.WithSurface(ctx, audit.Command)
 	a, oc, err := u.dom.SetStatus(ctx, caller, id, to)
+	if err == nil && oc == actions.Changed {
+		u.steer.statusChanged(ctx, id, to)
+	}
 	if err != nil || (oc != actions.Changed && oc != actions.Duplicate) {
 		return notice(u.statusOutcomeText(ctx, id, a, to, oc, err))
 	}

@@ -30,6 +30,15 @@ type Store interface {
 	// step, so two changes at once both land.
 	ChangeSettings(ctx context.Context, userID string, change store.Settings) error
 	Ping(ctx context.Context) error
+	// Snooze, Unsnooze, Snoozes and EndSnoozes keep a person's snoozes
+	// (store/snooze.go); SetAway, EndAway and AwayOf their time away.
+	Snooze(ctx context.Context, userID, actionID, until string) error
+	Unsnooze(ctx context.Context, userID, actionID string) (bool, error)
+	Snoozes(ctx context.Context, userID string) (map[string]store.Snooze, error)
+	EndSnoozes(ctx context.Context, actionID string) error
+	SetAway(ctx context.Context, userID, lastDay string) error
+	EndAway(ctx context.Context, userID, today string) (bool, error)
+	AwayOf(ctx context.Context, userID string) (store.Away, error)
 }
 
 // NotifyDefaults are the organisation's notification settings

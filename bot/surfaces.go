@@ -42,6 +42,8 @@ type actionsUI struct {
 	say say
 	// trail is where /actions history reads; nil without a store.
 	trail AuditTrail
+	// steer is snoozing (bot/snooze.go).
+	steer *steering
 }
 
 // minutesUI is /minutes and /meetings, and the meeting and minutes
@@ -85,6 +87,7 @@ type followUI struct {
 // Home tab's Notifications section and the changes made there or from a
 // DM's Stop these.
 type settingsUI struct {
+	now    func() time.Time
 	store  Store // nil: the bot runs without one
 	notify NotifyDefaults
 	log    *slog.Logger

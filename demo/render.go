@@ -106,6 +106,8 @@ var emoji = map[string]string{
 	"wave":                   "👋",
 	"white_check_mark":       "✅",
 	"zipper_mouth_face":      "🤐",
+	"zzz":                    "💤",
+	"palm_tree":              "🌴",
 }
 
 // decodeEntities undoes mrkdwn escaping. Slack decodes exactly these three.

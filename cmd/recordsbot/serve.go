@@ -174,7 +174,15 @@ func serveOn(ctx context.Context, a *app, ln, metricsLn net.Listener) error {
 		deps.Interval, deps.RetryInterval = a.checkInterval, a.checkInterval
 	}
 	var stopping atomic.Bool
-	srv := bot.NewServer(botConfig(set), bot.Deps{
+	cfg := botConfig(set)
+	// REMIND_HOLIDAYS, read (a URL fetched) now, at start: a snooze to
+	// the next working day skips them.
+	workdays, err := loadHolidays(ctx, set)
+	if err != nil {
+		return err
+	}
+	cfg.Workdays = workdays
+	srv := bot.NewServer(cfg, bot.Deps{
 		Logger: log, Records: records, Slack: api, Metrics: metrics, Actions: a.actions, Minutes: a.minutes,
 		Calendar: a.calendar,
 		Store:    slot, StoreOutage: storeOutage,

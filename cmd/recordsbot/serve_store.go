@@ -284,3 +284,59 @@ func (s *storeSlot) CalendarTokenUser(ctx context.Context, hash string) (string,
 	}
 	return st.CalendarTokenUser(ctx, hash)
 }
+
+func (s *storeSlot) Snooze(ctx context.Context, userID, actionID, until string) error {
+	st, err := s.get()
+	if err != nil {
+		return err
+	}
+	return st.Snooze(ctx, userID, actionID, until)
+}
+
+func (s *storeSlot) Unsnooze(ctx context.Context, userID, actionID string) (bool, error) {
+	st, err := s.get()
+	if err != nil {
+		return false, err
+	}
+	return st.Unsnooze(ctx, userID, actionID)
+}
+
+func (s *storeSlot) Snoozes(ctx context.Context, userID string) (map[string]store.Snooze, error) {
+	st, err := s.get()
+	if err != nil {
+		return nil, err
+	}
+	return st.Snoozes(ctx, userID)
+}
+
+func (s *storeSlot) EndSnoozes(ctx context.Context, actionID string) error {
+	st, err := s.get()
+	if err != nil {
+		return err
+	}
+	return st.EndSnoozes(ctx, actionID)
+}
+
+func (s *storeSlot) SetAway(ctx context.Context, userID, lastDay string) error {
+	st, err := s.get()
+	if err != nil {
+		return err
+	}
+	return st.SetAway(ctx, userID, lastDay)
+}
+
+func (s *storeSlot) EndAway(ctx context.Context, userID, today string) (bool, error) {
+	st, err := s.get()
+	if err != nil {
+		return false, err
+	}
+	return st.EndAway(ctx, userID, today)
+}
+
+func (s *storeSlot) AwayOf(ctx context.Context, userID string) (store.Away, error) {
+	st, err := s.get()
+	if err != nil {
+		return store.Away{}, err
+	}
+	return st.AwayOf(ctx, userID)
+}

@@ -284,6 +284,14 @@ type Click struct {
 	ChannelName string
 	// Option is the value of the chosen option, for an overflow menu.
 	Option string
+	// Date is the day picked in a datepicker, YYYY-MM-DD. Slack sends it
+	// as the action's selected_date, and the element's initial_date with
+	// it (https://docs.slack.dev/reference/block-kit/block-elements/date-picker-element;
+	// bolt-js DatepickerAction: selected_date, initial_date). The date is
+	// the person's calendar date as they picked it, no zone attached: the
+	// bot reads it in their own zone. A date that is not YYYY-MM-DD cannot
+	// be picked, so it is refused here.
+	Date string
 	// Selected are the values of the boxes ticked after the click, for a
 	// checkbox group: Slack sends every box then ticked, as
 	// selected_options, not the one clicked
@@ -305,6 +313,7 @@ func (s *Sender) BlockActions(c Click, responseURL string) ([]byte, error) {
 			Text  json.RawMessage `json:"text"`
 			Value string          `json:"value"`
 		} `json:"options"`
+		InitialDate string `json:"initial_date"`
 	}
 	if err := json.Unmarshal(c.Element, &el); err != nil {
 		return nil, fmt.Errorf("element: %w", err)
@@ -330,6 +339,14 @@ func (s *Sender) BlockActions(c Click, responseURL string) ([]byte, error) {
 		}
 		if !found {
 			return nil, fmt.Errorf("option %q is not in the menu", c.Option)
+		}
+	case "datepicker":
+		if _, err := time.Parse(time.DateOnly, c.Date); err != nil {
+			return nil, fmt.Errorf("date %q is not a day the picker offers (YYYY-MM-DD)", c.Date)
+		}
+		action["selected_date"] = c.Date
+		if el.InitialDate != "" {
+			action["initial_date"] = el.InitialDate
 		}
 	case "checkboxes":
 		selected := []any{}
