@@ -26,7 +26,7 @@ import (
 //
 // It returns errDoctorFailed (exit 1) when a failure blocks normal use,
 // errUsage for bad flags, and nil otherwise, advisory failures included.
-func doctor(ctx context.Context, cfg Config, problems configErrors, args []string, stdout, stderr io.Writer) error {
+func doctor(ctx context.Context, cfg Config, problems configErrors, goVersion string, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("doctor", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	asJSON := fs.Bool("json", false, "print the checklist as JSON")
@@ -34,7 +34,7 @@ func doctor(ctx context.Context, cfg Config, problems configErrors, args []strin
 	if err := fs.Parse(args); err != nil {
 		return errUsage
 	}
-	rep := runDoctor(ctx, cfg, problems, doctorOptions{WriteCheck: *writeCheck})
+	rep := runDoctor(ctx, cfg, problems, doctorOptions{WriteCheck: *writeCheck, GoVersion: goVersion})
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -60,6 +60,9 @@ var errDoctorFailed = errors.New("doctor: something blocks normal use")
 // doctorOptions are doctor's flags.
 type doctorOptions struct {
 	WriteCheck bool // --write-check: exercise actions:write
+	// GoVersion is the Go release the binary was built with
+	// (runtime.Version(), set by doctor); "" skips that check.
+	GoVersion string
 }
 
 // Check results, as JSON spells them.
@@ -152,6 +155,7 @@ func runDoctor(ctx context.Context, cfg Config, problems configErrors, opts doct
 		rep.Sections = append(rep.Sections, section{Title: t, Checks: []check{}})
 	}
 	checkConfig(cfg, problems, rep)
+	checkToolchain(opts.GoVersion, rep)
 	checkHolidays(ctx, cfg, time.Now(), rep)
 	checkRecords(ctx, cfg, opts, rep)
 	checkSlack(ctx, cfg, rep)

@@ -11,6 +11,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"runtime"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -238,6 +239,9 @@ func serveOn(ctx context.Context, a *app, ln, metricsLn net.Listener) error {
 		mode = "socket"
 		socketErr = make(chan error, 1)
 		go func() { socketErr <- srv.RunSocketMode(runCtx, api) }()
+	}
+	if note := toolchainFixesPending(runtime.Version()); note != "" {
+		log.Warn("recordsbot "+note, "go", runtime.Version(), "patched", patchedGo)
 	}
 	log.Info("recordsbot serving", "version", version, "addr", ln.Addr().String(), "metrics_addr", metricsAddr, "slack", mode, "records", redactedURL(set.recordsURL))
 
