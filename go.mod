@@ -2,6 +2,8 @@ module github.com/recordsbot/recordsbot
 
 go 1.26.0
 
+toolchain go1.27.3
+
 require (
 	github.com/go-chi/chi/v5 v5.5.0
 	github.com/gorilla/websocket v1.5.3
