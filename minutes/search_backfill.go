@@ -49,6 +49,11 @@ type BackfillCursor struct {
 	// Pages and Read count this pass's meetings pages and minutes reads.
 	Pages int `json:"pages,omitempty"`
 	Read  int `json:"read,omitempty"`
+	// LastPages and LastRead are the last whole pass's counts, kept while
+	// the backfill waits for the next pass, so that /metrics says what the
+	// log said ("pass done … minutes_read=46") rather than 0.
+	LastPages int `json:"last_pages,omitempty"`
+	LastRead  int `json:"last_read,omitempty"`
 	// DoneAt is when the last whole pass ended; zero before the first.
 	DoneAt time.Time `json:"done_at,omitzero"`
 }
@@ -116,11 +121,22 @@ func (b *Backfill) defaults() {
 	}
 }
 
-// Cursor is where the backfill stands now, for /metrics.
+// Cursor is where the backfill stands now.
 func (b *Backfill) Cursor() BackfillCursor {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.cursor
+}
+
+// Progress is what /metrics shows: the meetings pages and minutes read in
+// the pass under way, or, between passes, in the last whole pass; and
+// when the last whole pass ended (zero before the first).
+func (b *Backfill) Progress() (pages, read int, doneAt time.Time) {
+	c := b.Cursor()
+	if c.Pages == 0 && c.Read == 0 && c.Next == "" && c.Skip == 0 {
+		return c.LastPages, c.LastRead, c.DoneAt
+	}
+	return c.Pages, c.Read, c.DoneAt
 }
 
 // Run runs passes until ctx ends, waiting a minute after a failed read
@@ -197,7 +213,7 @@ func (b *Backfill) Pass(ctx context.Context) (time.Duration, error) {
 		}
 		if page.Next == "" {
 			b.Logger.InfoContext(ctx, "search backfill: pass done", "meeting_pages", c.Pages, "minutes_read", c.Read)
-			c = BackfillCursor{DoneAt: b.Now()}
+			c = BackfillCursor{DoneAt: b.Now(), LastPages: c.Pages, LastRead: c.Read}
 			return b.Every, b.save(ctx, c)
 		}
 		c.Next, c.Skip = page.Next, 0

@@ -87,8 +87,16 @@ func TestBackfillIndexesHistoryOnceAtItsPace(t *testing.T) {
 	cur, err := ReadBackfillCursor(t.Context(), s)
 	require.NoError(t, err)
 	assert.Equal(t, searchNow, cur.DoneAt.UTC())
+	// Between passes /metrics says what the finished pass read, as its
+	// log line did, not 0 (issue 28 §5).
+	gotPages, gotRead, doneAt := b.Progress()
+	assert.Equal(t, pages, gotPages, "the last whole pass's meetings pages")
+	assert.Equal(t, 9, gotRead, "the last whole pass's minutes reads")
+	assert.Equal(t, searchNow, doneAt.UTC())
 	wait, err = b.Pass(t.Context())
 	require.NoError(t, err)
+	gotPages, gotRead, _ = b.Progress()
+	assert.Equal(t, []int{pages, 9}, []int{gotPages, gotRead}, "still the last pass's counts after a pass that had nothing to do")
 	assert.Equal(t, 24*time.Hour, wait, "done: nothing until the day is out")
 	assert.Len(t, rs.Requests(), pages+9, "no reads before then")
 }

@@ -97,8 +97,8 @@ func startBackfill(ctx context.Context, a *app, st *store.Store) (stop func()) {
 	}
 	b := &minutes.Backfill{Rate: a.set.searchBackfillRate, Records: a.records, Index: st, State: st, Owner: watch.DefaultOwner(), Logger: a.log}
 	a.metrics.SearchBackfill(func() (pages, read float64, doneAt time.Time) {
-		c := b.Cursor()
-		return float64(c.Pages), float64(c.Read), c.DoneAt
+		p, r, at := b.Progress()
+		return float64(p), float64(r), at
 	})
 	ctx, cancel := context.WithCancel(ctx)
 	var wg sync.WaitGroup

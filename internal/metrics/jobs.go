@@ -48,10 +48,10 @@ func (s *Set) SearchBackfill(progress func() (pages, read float64, doneAt time.T
 	}
 	s.reg.MustRegister(
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
-			Name: "recordsbot_search_backfill_pages", Help: "Meetings pages the minutes search backfill has read in its pass under way.",
+			Name: "recordsbot_search_backfill_pages", Help: "Meetings pages the minutes search backfill has read in its pass under way, or in its last whole pass between passes.",
 		}, func() float64 { p, _, _ := progress(); return p }),
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
-			Name: "recordsbot_search_backfill_minutes_read", Help: "Minutes the search backfill has read in its pass under way.",
+			Name: "recordsbot_search_backfill_minutes_read", Help: "Minutes the search backfill has read in its pass under way, or in its last whole pass between passes.",
 		}, func() float64 { _, r, _ := progress(); return r }),
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 			Name: "recordsbot_search_backfill_done_timestamp_seconds", Help: "When the search backfill last finished a whole pass (Unix seconds); 0 before the first.",
