@@ -26,6 +26,7 @@ func commands() []commandHelp {
 				{"/actions", "your open actions"},
 				{"/actions <status>", "your actions in that status: `open`, `in_progress`, `complete`, `cancelled`, `deferred` or `all`"},
 				{"/actions overdue", "your overdue actions"},
+				{"/actions snoozed", "your snoozed actions: left out of your reminders until their day; *Unsnooze* brings one back"},
 				{"/actions @user", "someone else's open actions"},
 				{"/actions meeting <id>", "the actions from one meeting"},
 				{"/actions complete <id>", "mark an action complete; `done`, `start`, `defer`, `cancel` and `reopen` work the same way"},
