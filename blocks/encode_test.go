@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -20,8 +21,15 @@ func assertEncodesAsJSON(t *testing.T, bs []slack.Block) {
 	require.NoError(t, err)
 	got, err := AppendJSON([]byte("prefix"), bs)
 	require.NoError(t, err)
-	assert.Equal(t, "prefix"+string(want), string(got), "AppendJSON (got) against encoding/json (want)")
+	assert.Equal(t, replacementsAlike("prefix"+string(want)), replacementsAlike(string(got)), "AppendJSON (got) against encoding/json (want)")
 }
+
+// replacementsAlike writes every U+FFFD of s as the escape \ufffd. Go
+// releases disagree on how encoding/json writes invalid UTF-8: go1.26
+// escapes it (\ufffd), go1.27 writes the replacement character itself.
+// Both decode to the same string, so the comparison with encoding/json
+// ignores that one difference and no other.
+func replacementsAlike(s string) string { return strings.ReplaceAll(s, "\uFFFD", `\ufffd`) }
 
 // blocksOf returns the blocks of a golden value: a message, a view or an
 // attachment.

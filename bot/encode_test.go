@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -35,12 +36,19 @@ func assertEncodes(t *testing.T, r *reply) {
 	want := marshalled(t, r)
 	direct, err := r.appendJSON(nil)
 	require.NoError(t, err)
-	assert.Equal(t, want, string(direct), "appendJSON (got) against encoding/json (want)")
+	assert.Equal(t, replacementsAlike(want), replacementsAlike(string(direct)), "appendJSON (got) against encoding/json (want)")
 	copied := *r
 	enc, err := copied.encode()
 	require.NoError(t, err)
-	assert.Equal(t, want, string(enc), "encode")
+	assert.Equal(t, replacementsAlike(want), replacementsAlike(string(enc)), "encode")
 }
+
+// replacementsAlike writes every U+FFFD of s as the escape \ufffd. Go
+// releases disagree on how encoding/json writes invalid UTF-8: go1.26
+// escapes it (\ufffd), go1.27 writes the replacement character itself.
+// Both decode to the same string, so the comparison with encoding/json
+// ignores that one difference and no other.
+func replacementsAlike(s string) string { return strings.ReplaceAll(s, "\uFFFD", `\ufffd`) }
 
 // TestReplyEncodingMatchesEncodingJSON holds the reply's own encoding to
 // encoding/json's over every response_url golden file (decoded into

@@ -2,6 +2,7 @@ package jsonappend
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -20,7 +21,7 @@ func TestStringMatchesEncodingJSON(t *testing.T) {
 	for _, s := range cases {
 		want, err := json.Marshal(s)
 		if assert.NoError(t, err) {
-			assert.Equal(t, string(want), string(String(nil, s)), "String(%q)", s)
+			assert.Equal(t, replacementsAlike(string(want)), replacementsAlike(string(String(nil, s))), "String(%q)", s)
 		}
 	}
 }
@@ -34,11 +35,18 @@ func FuzzString(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := String([]byte("prefix"), s); string(got) != "prefix"+string(want) {
+		if got := String([]byte("prefix"), s); replacementsAlike(string(got)) != replacementsAlike("prefix"+string(want)) {
 			t.Fatalf("String(%q) = %s, encoding/json %s", s, got[len("prefix"):], want)
 		}
 	})
 }
+
+// replacementsAlike writes every U+FFFD of s as the escape \ufffd. Go
+// releases disagree on how encoding/json writes invalid UTF-8: go1.26
+// escapes it (\ufffd), go1.27 writes the replacement character itself.
+// Both decode to the same string, so the comparison with encoding/json
+// ignores that one difference and no other.
+func replacementsAlike(s string) string { return strings.ReplaceAll(s, "\uFFFD", `\ufffd`) }
 
 func TestMember(t *testing.T) {
 	t.Parallel()
