@@ -37,7 +37,12 @@ const (
 	// the changed row annotated, and encoded.
 	budgetClickRedraw = 140 // 125 when set (363 before the row text was built in one buffer, 283 before replies were written directly, 270 before a row's buttons were built in a few allocations)
 	// The Home tab built and encoded for views.publish.
-	budgetHomeView = 175 // 159 when set (396 before, 321 before a row's buttons were built in a few allocations)
+	// The Home tab costs 227 on go1.27.3, the release CI checks with, and
+	// 159 on go1.26.8: the same code, but the newer standard library
+	// allocates more on this path (the test's profile under go1.27.3 shows
+	// reflect.unsafe_New, absent under go1.26.8; not yet traced to one call).
+	// Raised for that reason alone; the other paths cost the same on both.
+	budgetHomeView = 250 // 227 when set on go1.27.3 (175 on go1.26.8; 396 before, 321 before a row's buttons were built in a few allocations)
 	// /actions with the cache off (ACTIONS_CACHE_TTL=0), 200 actions:
 	// the list read from the records service and decoded (the records
 	// service's own allocations left out, see replayed), drawn, encoded.
