@@ -6,10 +6,12 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"os"
 	"os/exec"
 	"regexp"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -50,16 +52,33 @@ var devtoolsRE = regexp.MustCompile(`DevTools listening on (ws://\S+)`)
 // root, no network of its own, a fresh profile) and connects to it.
 func startBrowser(ctx context.Context, t *testing.T, chromium string) *browser {
 	t.Helper()
+	// The profile is not t.TempDir(): Chromium's helper processes (renderer,
+	// crashpad) can still be writing into it for a moment after the browser
+	// is killed, and t.TempDir's own cleanup then fails the test with
+	// "directory not empty" (seen in CI). The whole process group is killed
+	// and the profile removed after, trying again while the helpers exit.
+	profile, err := os.MkdirTemp("", "recordsbot-chromium-")
+	require.NoError(t, err)
+	t.Cleanup(func() {
+		for range 50 {
+			if os.RemoveAll(profile) == nil {
+				return
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+		t.Logf("chromium's profile %s was still in use; left behind", profile)
+	})
 	cmd := exec.CommandContext(ctx, chromium,
 		"--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
 		"--disable-background-networking", "--disable-component-update", "--disable-sync",
 		"--hide-scrollbars", "--force-device-scale-factor=1",
-		"--remote-debugging-port=0", "--user-data-dir="+t.TempDir(), "about:blank")
+		"--remote-debugging-port=0", "--user-data-dir="+profile, "about:blank")
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	stderr, err := cmd.StderrPipe()
 	require.NoError(t, err)
 	require.NoError(t, cmd.Start())
 	t.Cleanup(func() {
-		_ = cmd.Process.Kill()
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) // the browser and its helpers
 		_ = cmd.Wait()
 	})
 	found := make(chan string, 1)
