@@ -40,7 +40,7 @@ export const KINDS = [
   { match: /^(announce|assigned|digest|brief)(_\w+)?$/, type: 'PostedMessage', channel: 'C0123ABCD', what: "watcher's announcement, assignment DM, weekly digest or pre-meeting brief (chat.postMessage, metadata checked)" },
   { match: /^response(_\w+)?$/, type: 'ResponseBody', what: 'response_url body (bolt RespondArguments)' },
   {
-    match: /^(actions|following|help|meetings?|minutes|notice)(_\w+)?$/,
+    match: /^(actions|audit_history|following|help|meetings?|minutes|notice)(_\w+)?$/,
     type: 'PostedMessage',
     channel: 'C0123ABCD',
     what: 'message (chat.postMessage arguments)',
