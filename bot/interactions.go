@@ -407,7 +407,6 @@ func (c *clicks) clickStatus(ctx context.Context, in *interaction, value string)
 // updateMessage replaces the text and blocks of a message the bot posted.
 func (c *clicks) updateMessage(ctx context.Context, channel, ts, text string, bl []slack.Block) error {
 	_, _, _, err := c.slack.UpdateMessageContext(ctx, channel, ts, slack.MsgOptionText(text, false), slack.MsgOptionBlocks(bl...))
-	c.metrics.SlackCall("chat.update", err)
 	return err
 }
 
@@ -427,7 +426,6 @@ func (c *clicks) clickShare(ctx context.Context, in *interaction, meetingID stri
 	key := shareKey(in)
 	_, _, err = c.slack.PostMessageContext(ctx, channel, slack.MsgOptionText(msg.Text, false), slack.MsgOptionBlocks(msg.Blocks...),
 		slack.MsgOptionMetadata(blocks.ShareMetadata(key, e.Meeting.ID)))
-	c.metrics.SlackCall("chat.postMessage", err)
 	shared := fmt.Sprintf(":white_check_mark: Shared the minutes of *%s* in this channel.", blocks.Escape(e.Meeting.Name()))
 	if err != nil {
 		switch code := slackapi.ErrorCode(err); {
@@ -476,7 +474,6 @@ func (c *clicks) shareOutcome(ctx context.Context, channel, key, shared string, 
 	lctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 	defer cancel()
 	_, found, err := slackapi.FindKeyed(lctx, c.slack, channel, key, shareHistoryDepth)
-	c.metrics.SlackCall("conversations.history", err)
 	switch {
 	case err != nil:
 		c.log.ErrorContext(ctx, "share minutes: answer lost, and the history could not be read", "error", postErr, "history_error", err)
