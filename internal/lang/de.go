@@ -119,7 +119,7 @@ var german = Catalogue{
 		"brief.no_agenda":                 "*Tagesordnung*\nNoch keine Tagesordnung in den Unterlagen.",
 		"brief.agenda":                    "*Tagesordnung*",
 		"brief.none_open":                 "*Noch offene Aufgaben*\nKeine aus früheren Sitzungen. :tada:",
-		"brief.still_open":                "*Noch offen: {who}*",
+		"brief.open_heading":              "*Noch offene Aufgaben*",
 		"brief.latest":                    "Neuestes Protokoll: {link}",
 		"brief.minutes":                   "Protokoll",
 		"digest.committee":                "Ausschuss",

@@ -123,7 +123,7 @@ var english = Catalogue{
 		"brief.no_agenda":                 "*Agenda*\nNo agenda in the records yet.",
 		"brief.agenda":                    "*Agenda*",
 		"brief.none_open":                 "*Actions still open*\nNone from earlier meetings. :tada:",
-		"brief.still_open":                "*Still open: {who}*",
+		"brief.open_heading":              "*Actions still open*",
 		"brief.latest":                    "Latest minutes: {link}",
 		"brief.minutes":                   "minutes",
 		"digest.committee":                "Committee",

@@ -119,7 +119,7 @@ var spanish = Catalogue{
 		"brief.no_agenda":                 "*Orden del día*\nTodavía no hay orden del día en los registros.",
 		"brief.agenda":                    "*Orden del día*",
 		"brief.none_open":                 "*Acciones aún abiertas*\nNinguna de reuniones anteriores. :tada:",
-		"brief.still_open":                "*Aún abiertas: {who}*",
+		"brief.open_heading":              "*Acciones aún abiertas*",
 		"brief.latest":                    "Última acta: {link}",
 		"brief.minutes":                   "acta",
 		"digest.committee":                "Comité",

@@ -119,7 +119,7 @@ var french = Catalogue{
 		"brief.no_agenda":                 "*Ordre du jour*\nPas encore d’ordre du jour dans les registres.",
 		"brief.agenda":                    "*Ordre du jour*",
 		"brief.none_open":                 "*Actions encore ouvertes*\nAucune des réunions précédentes. :tada:",
-		"brief.still_open":                "*Encore ouvertes : {who}*",
+		"brief.open_heading":              "*Actions encore ouvertes*",
 		"brief.latest":                    "Dernier procès-verbal : {link}",
 		"brief.minutes":                   "procès-verbal",
 		"digest.committee":                "Comité",
