@@ -23,6 +23,6 @@ func TestDemoBrief(t *testing.T) {
 	assert.Equal(t, 1, strings.Count(first, "Actions still open"), "one heading over everyone's open actions:\n%s", first)
 	assert.NotContains(t, first, "Still open:", "not the heading again per person")
 	assert.Regexp(t, `─+\n│ Latest minutes: `, first, "a divider sets the links apart from the last list")
-	assert.Contains(t, first, "posted 1 pre-meeting brief,")
+	assert.Contains(t, first, "New: 1 pre-meeting brief.")
 	assert.Contains(t, out["brief finance#2"], "no brief: #general has this meeting's already")
 }
