@@ -268,7 +268,7 @@ func TestGolden(t *testing.T) {
 		}},
 		{"home_settings_changed", func(l lang.Lang) any {
 			return Home(HomeView{Lang: l, User: "U0123ABCD", Notifications: &NotificationSettings{
-				RemindOn: false, RemindAt: clocktime.Of(7, 30), WeekdaysOnly: true, AssignDMs: false,
+				RemindOn: false, RemindAt: clocktime.Of(7, 30), RemindAtOwn: true, WeekdaysOnly: true, AssignDMs: false,
 				Note: l.T("settings.footer"),
 			}})
 		}},
