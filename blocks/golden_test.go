@@ -8,8 +8,10 @@ import (
 	"github.com/recordsbot/recordsbot/internal/clocktime"
 	"github.com/slack-go/slack"
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/recordsbot/recordsbot/internal/golden"
+	"github.com/recordsbot/recordsbot/internal/lang"
 	"github.com/recordsbot/recordsbot/minutes"
 )
 
@@ -261,7 +263,7 @@ func checkAny(v any) error {
 
 func TestFollowingGolden(t *testing.T) {
 	t.Parallel()
-	options := []HearOption{{"drafts", "Drafts published"}, {"approvals", "Approvals"}, {"digest", "Weekly digest"}}
+	options := HearOptions(lang.English, []string{"drafts", "approvals", "digest"})
 	since := time.Date(2026, 11, 2, 10, 0, 0, 0, time.UTC)
 	follows := []FollowRow{
 		{Committee: "Audit & Risk", Key: "audit & risk", By: "U0ALICE", Since: since, Hears: map[string]bool{"approvals": true, "digest": true},
@@ -273,6 +275,13 @@ func TestFollowingGolden(t *testing.T) {
 		Note: ":white_check_mark: *Finance* now hears drafts published and approvals."})))
 	assertGolden(t, "following_read_only", payload(FollowingMessage(Following{Follows: follows, Options: options,
 		ChangeNote: "Only admins may change what this channel hears (`FOLLOW_ADMINS_ONLY`).", Rev: "1"})))
+	// A follow whose posts are in German, listed for a German reader:
+	// the schedule's weekday and every word from the catalogue.
+	de, err := lang.Parse("de")
+	require.NoError(t, err)
+	follows[1].Language = de.Name()
+	assertGolden(t, "following_de", payload(FollowingMessage(Following{Lang: de, Follows: follows,
+		Options: HearOptions(de, []string{"drafts", "approvals", "digest"}), CanChange: true, Rev: "1"})))
 	key, ok := FollowKeyOf(FollowBlockID("audit & risk", "7"))
 	assert.True(t, ok)
 	assert.Equal(t, "audit & risk", key)
