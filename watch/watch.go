@@ -20,8 +20,8 @@ import (
 
 	"github.com/recordsbot/recordsbot/actions"
 	"github.com/recordsbot/recordsbot/apiclient"
-	"github.com/recordsbot/recordsbot/follows"
 	"github.com/recordsbot/recordsbot/calendar"
+	"github.com/recordsbot/recordsbot/follows"
 	"github.com/recordsbot/recordsbot/internal/clocktime"
 	"github.com/recordsbot/recordsbot/internal/once"
 	"github.com/recordsbot/recordsbot/internal/slackapi"
@@ -452,7 +452,7 @@ type poll struct {
 	// rules are the follow domain's: what a channel hears, when its
 	// digest comes, what language it reads.
 	rules follows.Rules
-	now  time.Time
+	now   time.Time
 	// zone is the organisation's time zone, the action domain's.
 	zone *time.Location
 	sum  Summary
