@@ -153,7 +153,7 @@ func (fu *followUI) follow(ctx context.Context, cmd command, opts followOptions)
 	case langErr != nil:
 		lines = append(lines, fu.say(ctx, "set follow language", langErr))
 	case opts.language != nil:
-		lines = append(lines, ch.F("follow.language_set", "who", who, "committee", name, "language", ch.Name()))
+		lines = append(lines, ch.F("follow.language_set", "who", who, "committee", name, "language", ch.T(lang.Key("follow.language."+ch.Code()))))
 	}
 	switch {
 	case existed && len(lines) == 0:
