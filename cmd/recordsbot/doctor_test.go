@@ -23,6 +23,7 @@ import (
 	"github.com/recordsbot/recordsbot/bot"
 	"github.com/recordsbot/recordsbot/internal/slackapi/slacktest"
 	"github.com/recordsbot/recordsbot/internal/testworld"
+	"github.com/recordsbot/recordsbot/internal/testworld/testbot"
 	"github.com/recordsbot/recordsbot/store"
 )
 
@@ -63,7 +64,7 @@ func doctorSetUp(t *testing.T, recOpts []recordstest.Option, slackOpts []slackte
 	e.slack = slacktest.NewServer(slackOpts...)
 	t.Cleanup(e.slack.Close)
 	// The real bot's handler answers /healthz, as the deployed bot would.
-	public := httptest.NewServer(bot.NewServer(bot.Config{}, bot.Deps{}))
+	public := httptest.NewServer(testbot.Offline(t, bot.Config{}, bot.Deps{}))
 	t.Cleanup(public.Close)
 	e.cfg = Config{
 		SlackSigningSecret:  strings.Repeat("0123456789abcdef", 2),
