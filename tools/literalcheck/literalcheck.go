@@ -47,7 +47,7 @@ func (f Finding) String() string {
 // included, tests and testdata are not. The demo is not among them: its
 // console's own words are a developer's terminal, and what the bot says
 // in it is drawn by blocks and bot, which are.
-var Dirs = []string{"blocks", "bot", "remind", "watch"}
+var Dirs = []string{"blocks", "bot", "calendar", "remind", "watch"}
 
 // skipCalls are the functions and methods whose string arguments are not
 // read by people in Slack or on a page: logs, errors, panics, the

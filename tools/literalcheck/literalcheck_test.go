@@ -20,6 +20,8 @@ var allowedText = map[string]string{
 	"public, max-age=60":                  "a Cache-Control value (bot/calendarfeed)",
 	"the organisation's default":          "an audit trail value, stored and shown as the record of what was chosen (bot/audit.go)",
 	"not ready: ":                         "/readyz's body, read by the orchestrator (bot/http.go)",
+	"calendar token\x00":                  "an HMAC domain-separation label (calendar/private.go)",
+	"calendar tag\x00":                    "an HMAC domain-separation label (calendar/private.go)",
 	"public, max-age=86400":               "a Cache-Control value (bot/minutespage)",
 	"text/html; charset=utf-8":            "a Content-Type value",
 	"text/plain; charset=utf-8":           "a Content-Type value",
@@ -73,6 +75,8 @@ var owned = map[string]string{
 	"bot/commands_follow.go":   "follows",
 	"bot/follow_choices.go":    "follows",
 	"bot/follow_digest.go":     "follows",
+	"calendar/calendar.go":     "pages (the public calendars' names and event text)",
+	"calendar/private.go":      "pages (the private calendar's name and event text)",
 	"watch/digest.go":          "follows (a digest's untitled meeting)",
 }
 
