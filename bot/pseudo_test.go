@@ -2,8 +2,8 @@ package bot_test
 
 import (
 	"encoding/xml"
-	"flag"
 	"errors"
+	"flag"
 	"io"
 	"net/http"
 	"net/url"

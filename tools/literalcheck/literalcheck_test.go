@@ -43,6 +43,7 @@ var allowedWhere = map[string]string{
 	"blocks/limits.go":                   "Block Kit limit violations: for developers and logs, never sent",
 	"blocks/reminder.go:ReminderText":    "the reminder job's --dry-run text, read by the operator in a terminal",
 	"blocks/reminder.go:reminderTextRow": "the reminder job's --dry-run text, read by the operator in a terminal",
+	"bot/server.go:Deps.missing":         "names a dependency missing at start-up, in an error for the operator",
 	"remind/summary.go":                  "the reminder job's summary log line",
 	"remind/send.go:remindJob.dryRun":    "the reminder job's --dry-run output, read by the operator in a terminal",
 	"remind/report.go":                   "the unmatched-assignees report to the operators' channel (REMIND_REPORT_CHANNEL), operator text like doctor",
