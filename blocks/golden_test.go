@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 
 	"github.com/recordsbot/recordsbot/internal/golden"
+	"github.com/recordsbot/recordsbot/internal/lang"
 	"github.com/recordsbot/recordsbot/minutes"
 )
 
@@ -182,10 +183,26 @@ func TestGolden(t *testing.T) {
 		DueSoon: sampleRows()[1:2],
 	}
 
+	// The assignee's own rows: Snooze (a menu and a date picker) after
+	// the status controls, Unsnooze on a snoozed one, in English and
+	// French; a row that may not change still offers Snooze.
+	snooze := sampleRows()
+	for i := range snooze {
+		snooze[i].MaySnooze, snooze[i].Rev = true, "r1"
+	}
+	snooze[1].SnoozedUntil = day(2026, 3, 10)
+	snooze[2].CanChange = false
+	french, err := lang.Parse("fr")
+	if err != nil {
+		t.Fatal(err)
+	}
+
 	cases := []struct {
 		name string
 		got  any
 	}{
+		{"actions_snooze", payload(Actions(ActionList{Title: "Your open actions", Rows: snooze, Total: 3}))},
+		{"actions_snooze_fr", payload(Actions(ActionList{Lang: french, Title: "Vos actions", Rows: snooze, Total: 3}))},
 		{"actions_normal", payload(Actions(ActionList{Title: "Your open actions", Rows: sampleRows(), Total: 3}))},
 		{"actions_empty", payload(Actions(ActionList{Title: "Your open actions", Empty: "You have no open actions. :tada:"}))},
 		{"actions_paginated", payload(Actions(ActionList{
