@@ -96,8 +96,8 @@ func TestHotPathAllocations(t *testing.T) {
 	// a redraw reads the caller's snoozes from the store.
 	st := openTestStore(t, "sqlite")
 	require.NoError(t, st.Snooze(ctx, "U0001", "act-000021", "2099-01-01"))
-	steered := testbot.Start(t, w, bot.Config{SigningSecret: testSecret},
-		testbot.Wire(t, w, actions.Config{CacheTTL: time.Hour, ProfileTTL: time.Hour}, bot.Deps{Store: st})).Server
+	steered := testbot.Start(t, w, testbot.Services(t, w, wire.Config{Actions: actions.Config{CacheTTL: time.Hour, ProfileTTL: time.Hour}}, nil),
+		bot.Config{SigningSecret: testSecret}, bot.Deps{Store: st}).Server
 	steeredCommand := presignedActions(steered)
 	require.Contains(t, steeredCommand().Body.String(), `"action_id":"snooze:when"`)
 	steeredRedraw, err := steered.RedrawAfterClick(ctx, "U0001", "act-000001", apiclient.StatusInProgress)
