@@ -12,20 +12,23 @@ import (
 // caller puts whatever bounds their cost in front (bot's public guard);
 // chi tries the fixed /minutes/feed.atom before the pattern.
 func (s *Site) Mount(r chi.Router) {
-	get := func(path string, h http.Handler) {
-		r.Method(http.MethodGet, path, h)
-		r.Method(http.MethodHead, path, h)
-	}
-	get("/minutes", s.Archive())
+	archive, feed, page, statement := s.Archive(), s.Feed(), s.Minutes(), s.Statement()
+	r.Get("/minutes", archive)
+	r.Head("/minutes", archive)
 	// /minutes/ is the archive typed with a slash: sent on to it rather
 	// than answered 404.
-	get("/minutes/", toArchive())
-	get("/minutes/feed.atom", s.Feed())
-	get("/minutes/{meetingID}", s.Minutes())
+	r.Get("/minutes/", toArchive())
+	r.Head("/minutes/", toArchive())
+	r.Get("/minutes/feed.atom", feed)
+	r.Head("/minutes/feed.atom", feed)
+	r.Get("/minutes/{meetingID}", page)
+	r.Head("/minutes/{meetingID}", page)
 	// The accessibility statement, linked from every page's footer
 	// (docs/accessibility.md).
-	get("/accessibility", s.Statement())
-	get("/minutes/assets/style.css", Stylesheet())
+	r.Get("/accessibility", statement)
+	r.Head("/accessibility", statement)
+	r.Get("/minutes/assets/style.css", Stylesheet())
+	r.Head("/minutes/assets/style.css", Stylesheet())
 }
 
 // toArchive redirects /minutes/ to the archive, /minutes, its query
