@@ -23,6 +23,7 @@ import (
 	"github.com/recordsbot/recordsbot/bot/calendarfeed"
 	"github.com/recordsbot/recordsbot/bot/minutespage"
 	"github.com/recordsbot/recordsbot/calendar"
+	"github.com/recordsbot/recordsbot/follows"
 	"github.com/recordsbot/recordsbot/internal/clocktime"
 	"github.com/recordsbot/recordsbot/internal/health"
 	"github.com/recordsbot/recordsbot/internal/lang"
@@ -281,8 +282,9 @@ func NewServer(cfg Config, deps Deps) *Server {
 		Doubtful: s.public.doubtfulContext, Now: deps.Now, ImageHosts: cfg.PublicImageHosts,
 		Language: cfg.Language, AccessibilityContact: cfg.A11yContact})
 	mins := &minutesUI{svc: deps.Minutes, search: search, pageSize: cfg.PageSize, now: deps.Now, say: say,
-		follow: &followUI{store: deps.Store, baseline: deps.Baseline, meetings: deps.Minutes, slack: deps.Slack, metrics: deps.Metrics,
-			adminsOnly: cfg.FollowAdminsOnly, defaults: cfg.FollowDefaults, digestDefault: cfg.DigestDefault, isAdmin: dom.IsAdmin, who: dom.Who, now: deps.Now, log: s.log, say: say, trail: trail}}
+		follow: &followUI{store: deps.Store, slack: deps.Slack, metrics: deps.Metrics, now: deps.Now, log: s.log, say: say,
+			follows: follows.New(follows.Rules{AdminsOnly: cfg.FollowAdminsOnly, Defaults: cfg.FollowDefaults, Digest: cfg.DigestDefault, OrgLanguage: cfg.Language},
+				follows.Deps{Store: deps.Store, Meetings: deps.Minutes, Baseline: deps.Baseline, IsAdmin: dom.IsAdmin, Who: dom.Who, Log: s.log})}}
 	settings := &settingsUI{now: deps.Now, store: deps.Store, notify: cfg.Notify, log: s.log, say: say, trail: trail}
 	acts.steer = &steering{store: deps.Store, dom: dom, days: cfg.Workdays, now: deps.Now, log: s.log, say: say}
 	s.cal, mins.cal = deps.Calendar, deps.Calendar

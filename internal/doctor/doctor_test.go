@@ -212,7 +212,7 @@ func TestDoctorGoodSetUp(t *testing.T) {
 	lineWith(t, out, "✓ reachable: sqlite")
 	lineWith(t, out, `✓ store: up (recordsbot_dependency_up{dependency="store"} 1)`)
 	l, _ := lineWith(t, out, "✓ migrations current")
-	assert.Equal(t, "✓ migrations current (schema version 10)", l)
+	assert.Equal(t, "✓ migrations current (schema version 11)", l)
 }
 
 func TestDoctorBrokenSetUps(t *testing.T) {
@@ -328,7 +328,7 @@ func TestDoctorBrokenSetUps(t *testing.T) {
 		{
 			name: "store with a newer schema",
 			edit: func(t *testing.T, e *doctorEnv) { e.set.DatabaseURL = newerSchemaDB(t) },
-			line: "✗ database schema is version 99, newer than this recordsbot (knows up to 10): upgrade recordsbot or restore a backup",
+			line: "✗ database schema is version 99, newer than this recordsbot (knows up to 11): upgrade recordsbot or restore a backup",
 			fix:  "run the recordsbot release", blocking: true,
 		},
 		{
