@@ -45,7 +45,6 @@ import (
 	"github.com/recordsbot/recordsbot/apiclient"
 	"github.com/recordsbot/recordsbot/internal/cache"
 	"github.com/recordsbot/recordsbot/internal/ical"
-	"github.com/recordsbot/recordsbot/internal/lang"
 	"github.com/recordsbot/recordsbot/minutes"
 	"github.com/recordsbot/recordsbot/store"
 )
@@ -96,13 +95,6 @@ type Config struct {
 	PublicURL string
 	// OrgName names the calendars (ORG_NAME); empty: "recordsbot".
 	OrgName string
-	// Lang is the language of the calendars' own words, their names and
-	// their events' descriptions (ORG_LANGUAGE; the zero value is
-	// English). One language for everyone: a calendar application
-	// subscribes once and fetches unattended, so there is no reader to
-	// negotiate with, and each feed is built once for all its
-	// subscribers. Record text (titles, places) is as the records hold it.
-	Lang lang.Lang
 	// Minutes links a meeting to its public minutes page (PageURL, when
 	// PUBLIC_MINUTES is on); nil: no links.
 	Minutes *minutes.Service
@@ -279,7 +271,7 @@ func (s *Service) All(ctx context.Context) (Feed, error) {
 		if err != nil {
 			return Feed{}, err
 		}
-		return s.build(ctx, "all", s.calendar(s.cfg.Lang.T("calendar.feed.meetings"), s.cfg.Lang.T("calendar.feed.meetings_about")), s.meetingEvents(ms))
+		return s.build(ctx, "all", s.calendar("Meetings", "Every committee's meetings"), s.meetingEvents(ms))
 	})
 }
 
@@ -383,14 +375,14 @@ func (s *Service) meetingEvents(ms []apiclient.Meeting) []event {
 		}
 		var desc []string
 		if m.Reference != "" && m.Reference != m.Name() {
-			desc = append(desc, s.cfg.Lang.F("calendar.feed.reference", "ref", m.Reference))
+			desc = append(desc, "Reference: "+m.Reference)
 		}
 		var link string
 		if s.cfg.Minutes != nil {
 			link = s.cfg.Minutes.PageURL(m.ID)
 		}
 		if link != "" {
-			desc = append(desc, s.cfg.Lang.F("calendar.feed.agenda_link", "url", link))
+			desc = append(desc, "Agenda and minutes: "+link)
 		}
 		e := ical.Event{
 			UID: s.uid("meeting", m.ID), Start: m.Date, AllDay: !m.DateHasTime,

@@ -16,7 +16,6 @@ import (
 	"github.com/recordsbot/recordsbot/actions"
 	"github.com/recordsbot/recordsbot/apiclient"
 	"github.com/recordsbot/recordsbot/internal/ical"
-	"github.com/recordsbot/recordsbot/internal/lang"
 	"github.com/recordsbot/recordsbot/store"
 )
 
@@ -217,7 +216,7 @@ func (s *Service) Deadlines(ctx context.Context, tok string) (Feed, error) {
 		slices.SortStableFunc(dated, func(a, b *apiclient.Action) int {
 			return actions.DeadlineAt(a, p.Actions.Zone()).Compare(actions.DeadlineAt(b, p.Actions.Zone()))
 		})
-		return s.build(ctx, key, s.calendar(s.cfg.Lang.T("calendar.feed.deadlines"), s.cfg.Lang.T("calendar.feed.deadlines_about")), s.actionEvents(dated))
+		return s.build(ctx, key, s.calendar("My deadlines", "Your open actions with a deadline"), s.actionEvents(dated))
 	})
 }
 
@@ -236,31 +235,30 @@ func (s *Service) actionList(ctx context.Context) (*apiclient.ActionList, error)
 }
 
 func (s *Service) actionEvents(as []*apiclient.Action) []event {
-	l := s.cfg.Lang
 	out := make([]event, 0, len(as))
 	for _, a := range as {
 		title := strings.TrimSpace(a.Title)
 		if title == "" {
-			title = l.F("calendar.feed.action", "id", a.ID)
+			title = "Action " + a.ID
 		}
 		var desc []string
 		if c := strings.TrimSpace(a.Committee); c != "" {
-			desc = append(desc, l.F("calendar.feed.committee", "committee", c))
+			desc = append(desc, "Committee: "+c)
 		}
 		if t := strings.TrimSpace(a.MeetingTitle); t != "" {
-			desc = append(desc, l.F("calendar.feed.from_meeting", "meeting", t))
+			desc = append(desc, "From the meeting: "+t)
 		}
-		desc = append(desc, l.F("calendar.feed.status", "status", l.T(lang.Key("status."+string(a.Status)))), l.T("calendar.feed.mark_done"))
+		desc = append(desc, "Status: "+string(a.Status), "Mark it done in Slack with /actions.")
 		var link string
 		if s.cfg.Minutes != nil && a.MeetingID != "" {
 			link = s.cfg.Minutes.PageURL(a.MeetingID)
 		}
 		if link != "" {
-			desc = append(desc, l.F("calendar.feed.minutes_link", "url", link))
+			desc = append(desc, "The meeting's minutes: "+link)
 		}
 		e := ical.Event{
 			UID: s.uid("action", a.ID), Start: a.Deadline, AllDay: !a.DeadlineHasTime,
-			Summary: l.F("calendar.feed.due", "title", title), Description: strings.Join(desc, "\n"), URL: link,
+			Summary: "Due: " + title, Description: strings.Join(desc, "\n"), URL: link,
 		}
 		out = append(out, event{Event: e, fingerprint: fingerprint(a.Deadline.UTC().Format(time.RFC3339), fmt.Sprint(a.DeadlineHasTime), e.Summary)})
 	}

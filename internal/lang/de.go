@@ -471,26 +471,9 @@ var german = Catalogue{
 		"calendar.help":                "Abonnieren Sie ihn in Google Kalender (_Weitere Kalender → Per URL_), Outlook (_Kalender hinzufügen → Aus dem Internet abonnieren_) oder Apple Kalender (_Ablage → Neues Kalenderabonnement_): Er aktualisiert sich selbst. Wer den Link hat, sieht Ihre Fristen: Behalten Sie ihn für sich, und setzen Sie ihn zurück, wenn er bekannt wird.",
 		"calendar.public":              "*Die Sitzungen aller Ausschüsse:* {url}\nDie eines Ausschusses: Setzen Sie seinen Namen vor `.ics`, wie in `/calendar/finance.ics`.",
 		"calendar.add":                 "Zum Kalender hinzufügen",
-
-		// Calendar files (.ics): the calendars' names and their events'
-		// text, in ORG_LANGUAGE (calendar.Config.Lang).
-		"calendar.feed.meetings":        "Sitzungen",
-		"calendar.feed.meetings_about":  "Die Sitzungen aller Ausschüsse",
-		"calendar.feed.reference":       "Aktenzeichen: {ref}",
-		"calendar.feed.agenda_link":     "Tagesordnung und Protokoll: {url}",
-		"calendar.feed.deadlines":       "Meine Fristen",
-		"calendar.feed.deadlines_about": "Ihre offenen Aufgaben mit Frist",
-		"calendar.feed.action":          "Aufgabe {id}",
-		"calendar.feed.due":             "Fällig: {title}",
-		"calendar.feed.committee":       "Ausschuss: {committee}",
-		"calendar.feed.from_meeting":    "Aus der Sitzung: {meeting}",
-		"calendar.feed.status":          "Status: {status}",
-		"calendar.feed.mark_done":       "In Slack mit /actions als erledigt markieren.",
-		"calendar.feed.minutes_link":    "Das Protokoll der Sitzung: {url}",
-
-		"search.head.best":   ":mag: Protokolle, die {query} erwähnen, beste Treffer zuerst",
-		"search.head.newest": ":mag: Protokolle, die {query} erwähnen, neueste zuerst",
-		"search.from":        "(ab Treffer {first})",
+		"search.head.best":             ":mag: Protokolle, die {query} erwähnen, beste Treffer zuerst",
+		"search.head.newest":           ":mag: Protokolle, die {query} erwähnen, neueste zuerst",
+		"search.from":                  "(ab Treffer {first})",
 	},
 	Plurals: map[Key]Plural{
 		"count.actions":            {One: "{n} Aufgabe", Other: "{n} Aufgaben"},

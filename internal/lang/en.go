@@ -478,26 +478,9 @@ var english = Catalogue{
 		"calendar.help":                "Subscribe to it from Google Calendar (_Other calendars → From URL_), Outlook (_Add calendar → Subscribe from web_) or Apple Calendar (_File → New Calendar Subscription_): it updates itself. Anyone with the link sees your deadlines: keep it to yourself, and reset it if it leaks.",
 		"calendar.public":              "*Every committee's meetings:* {url}\nOne committee's: put its name before `.ics`, as in `/calendar/finance.ics`.",
 		"calendar.add":                 "Add to calendar",
-
-		// Calendar files (.ics): the calendars' names and their events'
-		// text, in ORG_LANGUAGE (calendar.Config.Lang).
-		"calendar.feed.meetings":        "Meetings",
-		"calendar.feed.meetings_about":  "Every committee's meetings",
-		"calendar.feed.reference":       "Reference: {ref}",
-		"calendar.feed.agenda_link":     "Agenda and minutes: {url}",
-		"calendar.feed.deadlines":       "My deadlines",
-		"calendar.feed.deadlines_about": "Your open actions with a deadline",
-		"calendar.feed.action":          "Action {id}",
-		"calendar.feed.due":             "Due: {title}",
-		"calendar.feed.committee":       "Committee: {committee}",
-		"calendar.feed.from_meeting":    "From the meeting: {meeting}",
-		"calendar.feed.status":          "Status: {status}",
-		"calendar.feed.mark_done":       "Mark it done in Slack with /actions.",
-		"calendar.feed.minutes_link":    "The meeting's minutes: {url}",
-
-		"search.head.best":   ":mag: Minutes mentioning {query}, best match first",
-		"search.head.newest": ":mag: Minutes mentioning {query}, newest first",
-		"search.from":        "(from result {first})",
+		"search.head.best":             ":mag: Minutes mentioning {query}, best match first",
+		"search.head.newest":           ":mag: Minutes mentioning {query}, newest first",
+		"search.from":                  "(from result {first})",
 	},
 	Plurals: map[Key]Plural{
 		"count.actions":            {One: "{n} action", Other: "{n} actions"},

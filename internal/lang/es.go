@@ -471,26 +471,9 @@ var spanish = Catalogue{
 		"calendar.help":                "Suscríbete desde Google Calendar (_Otros calendarios → Desde URL_), Outlook (_Agregar calendario → Suscribirse desde la web_) o Calendario de Apple (_Archivo → Nueva suscripción a calendario_): se actualiza solo. Quien tenga el enlace ve tus fechas límite: guárdalo para ti y restablécelo si se filtra.",
 		"calendar.public":              "*Las reuniones de todos los comités:* {url}\nLas de un comité: pon su nombre antes de `.ics`, como en `/calendar/finance.ics`.",
 		"calendar.add":                 "Añadir al calendario",
-
-		// Calendar files (.ics): the calendars' names and their events'
-		// text, in ORG_LANGUAGE (calendar.Config.Lang).
-		"calendar.feed.meetings":        "Reuniones",
-		"calendar.feed.meetings_about":  "Las reuniones de todos los comités",
-		"calendar.feed.reference":       "Referencia: {ref}",
-		"calendar.feed.agenda_link":     "Orden del día y acta: {url}",
-		"calendar.feed.deadlines":       "Mis plazos",
-		"calendar.feed.deadlines_about": "Tus acciones abiertas con fecha límite",
-		"calendar.feed.action":          "Acción {id}",
-		"calendar.feed.due":             "Vence: {title}",
-		"calendar.feed.committee":       "Comité: {committee}",
-		"calendar.feed.from_meeting":    "De la reunión: {meeting}",
-		"calendar.feed.status":          "Estado: {status}",
-		"calendar.feed.mark_done":       "Márcala como completada en Slack con /actions.",
-		"calendar.feed.minutes_link":    "El acta de la reunión: {url}",
-
-		"search.head.best":   ":mag: Actas que mencionan {query}, las más relevantes primero",
-		"search.head.newest": ":mag: Actas que mencionan {query}, las más recientes primero",
-		"search.from":        "(desde el resultado {first})",
+		"search.head.best":             ":mag: Actas que mencionan {query}, las más relevantes primero",
+		"search.head.newest":           ":mag: Actas que mencionan {query}, las más recientes primero",
+		"search.from":                  "(desde el resultado {first})",
 	},
 	Plurals: map[Key]Plural{
 		"count.actions":            {One: "{n} acción", Other: "{n} acciones"},

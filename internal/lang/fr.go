@@ -471,26 +471,9 @@ var french = Catalogue{
 		"calendar.help":                "Abonnez-vous depuis Google Agenda (_Autres agendas → À partir de l’URL_), Outlook (_Ajouter un calendrier → S’abonner à partir du web_) ou Calendrier d’Apple (_Fichier → Nouvel abonnement à un calendrier_) : il se met à jour tout seul. Quiconque a le lien voit vos échéances : gardez-le pour vous, et réinitialisez-le s’il fuit.",
 		"calendar.public":              "*Les réunions de tous les comités :* {url}\nCelles d’un comité : mettez son nom avant `.ics`, comme dans `/calendar/finance.ics`.",
 		"calendar.add":                 "Ajouter au calendrier",
-
-		// Calendar files (.ics): the calendars' names and their events'
-		// text, in ORG_LANGUAGE (calendar.Config.Lang).
-		"calendar.feed.meetings":        "Réunions",
-		"calendar.feed.meetings_about":  "Les réunions de tous les comités",
-		"calendar.feed.reference":       "Référence : {ref}",
-		"calendar.feed.agenda_link":     "Ordre du jour et procès-verbal : {url}",
-		"calendar.feed.deadlines":       "Mes échéances",
-		"calendar.feed.deadlines_about": "Vos actions ouvertes qui ont une échéance",
-		"calendar.feed.action":          "Action {id}",
-		"calendar.feed.due":             "Échéance : {title}",
-		"calendar.feed.committee":       "Comité : {committee}",
-		"calendar.feed.from_meeting":    "Issue de la réunion : {meeting}",
-		"calendar.feed.status":          "Statut : {status}",
-		"calendar.feed.mark_done":       "Marquez-la comme terminée dans Slack avec /actions.",
-		"calendar.feed.minutes_link":    "Le procès-verbal de la réunion : {url}",
-
-		"search.head.best":   ":mag: Procès-verbaux qui mentionnent {query}, les plus pertinents d’abord",
-		"search.head.newest": ":mag: Procès-verbaux qui mentionnent {query}, les plus récents d’abord",
-		"search.from":        "(à partir du résultat {first})",
+		"search.head.best":             ":mag: Procès-verbaux qui mentionnent {query}, les plus pertinents d’abord",
+		"search.head.newest":           ":mag: Procès-verbaux qui mentionnent {query}, les plus récents d’abord",
+		"search.from":                  "(à partir du résultat {first})",
 	},
 	Plurals: map[Key]Plural{
 		"count.actions":            {One: "{n} action", Other: "{n} actions"},

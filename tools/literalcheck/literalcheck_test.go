@@ -76,6 +76,8 @@ var owned = map[string]string{
 	"bot/commands_follow.go":   "follows",
 	"bot/follow_choices.go":    "follows",
 	"bot/follow_digest.go":     "follows",
+	"calendar/calendar.go":     "pages (the public calendars' names and event text)",
+	"calendar/private.go":      "pages (the private calendar's name and event text)",
 	"watch/digest.go":          "follows (a digest's untitled meeting)",
 }
 
