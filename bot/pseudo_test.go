@@ -31,7 +31,8 @@ import (
 // shows up here.
 func TestPublicPagesInThePseudoLanguage(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t, withCalendar(nil, nil), withConfig(func(c *bot.Config) { c.Language = lang.Pseudo }))
+	h := newHarness(t, withCalendar(nil, nil), withConfig(func(c *bot.Config) { c.Language = lang.Pseudo }),
+		func(s harnessSetup) { s.calendar.cfg.Language = lang.Pseudo }) // ORG_LANGUAGE, as serve wires it
 	known := recordWords(h.data)
 	known.Add("xylophonezzz nobodyzzz") // what the reader typed, quoted back
 	known.Add("Riverside Trust")        // ORG_NAME (withCalendar)
@@ -77,12 +78,8 @@ func TestPublicPagesInThePseudoLanguage(t *testing.T) {
 			t.Parallel()
 			p := h.fetchPage("", path, nil)
 			require.Equal(t, http.StatusOK, p.status, p.body)
-			// Known, owned by pages: the calendars' own words (their
-			// names' "Meetings", "Reference:", "Agenda and minutes:" in
-			// package calendar) are moving into the catalogue.
-			report := t.Logf
 			for _, e := range icsEscapes(p.body, known) {
-				report("%s in the pseudo-language: English escaped the catalogue at %s", path, e)
+				t.Errorf("%s in the pseudo-language: English escaped the catalogue at %s", path, e)
 			}
 		})
 	}

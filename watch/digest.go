@@ -261,9 +261,10 @@ func (p *poll) committeeOf(a *apiclient.Action) string {
 }
 
 // digestMinutes is an announcement as a digest lists it: the meeting's
-// title when this poll read it, and the minutes' link.
+// title when this poll read it (else none, and the digest says "Minutes"
+// in its own language), and the minutes' link.
 func (p *poll) digestMinutes(a store.Announcement) blocks.DigestMinutes {
-	out := blocks.DigestMinutes{Title: "Meeting " + a.MeetingID, Draft: a.Status == string(apiclient.MinutesPublishedDraft)}
+	out := blocks.DigestMinutes{Draft: a.Status == string(apiclient.MinutesPublishedDraft)}
 	var min *apiclient.Minutes
 	if r, ok := p.minutes[a.MeetingID]; ok {
 		min = r.min
