@@ -358,6 +358,8 @@ func TestDemoButtonNumbersStayWhileTheMessageIsOnScreen(t *testing.T) {
 	require.Contains(t, before, "[6] Start")
 	after := out["click 1"]
 	assert.Contains(t, after, "replaces the earlier message")
+	assert.Contains(t, before, "Your overdue actions (2)")
+	assert.Contains(t, after, "Your overdue actions (1)", "the completed row stays in sight, out of the header's count")
 	assert.Equal(t, second, titleAbove(t, after, "[5] Complete"), "the second row's buttons keep [5] to [8]:\n%s", all)
 	assert.Contains(t, after, "[6] Start")
 	assert.Contains(t, after, "[9] Reopen", "the new button gets a number after the others")
