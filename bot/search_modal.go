@@ -37,7 +37,6 @@ func (c *clicks) openSearchModal(ctx context.Context, in *interaction) {
 		return
 	}
 	_, err := c.slack.OpenViewContext(ctx, in.TriggerID, blocks.SearchModal(blocks.SearchModalView{}))
-	c.metrics.SlackCall("views.open", err)
 	if err != nil && !echoUnreadable(err) {
 		c.log.ErrorContext(ctx, "search modal: views.open failed", "user", in.User.ID, "error", err)
 		c.answerOnHome(ctx, in, homeState{note: msgSearchNoModal})
@@ -70,7 +69,6 @@ func (mu *minutesUI) searchModal(ctx context.Context, typed string, offset int) 
 // version stays, as it should: it answers what the person did last.
 func (c *clicks) updateSearchModal(ctx context.Context, in *interaction, view slack.ModalViewRequest) {
 	_, err := c.slack.UpdateViewContext(ctx, view, "", in.View.Hash, in.View.ID)
-	c.metrics.SlackCall("views.update", err)
 	switch {
 	case err == nil, echoUnreadable(err):
 	case slackapi.ErrorCode(err) == "hash_conflict":

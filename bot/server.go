@@ -286,13 +286,13 @@ func NewServer(cfg Config, deps Deps) *Server {
 	s.feeds = calendarfeed.New(deps.Calendar, s.log)
 	s.work, s.busy = newWorkSlots(cfg.MaxInFlight), newWorkSlots(busyNotices)
 	calUI := &calendarUI{cal: deps.Calendar, log: s.log}
-	s.home = &homeUI{dom: dom, acts: acts, mins: mins, slack: deps.Slack, metrics: deps.Metrics,
+	s.home = &homeUI{dom: dom, acts: acts, mins: mins, slack: deps.Slack,
 		settings: settings, calendar: calUI, now: deps.Now, log: s.log, say: say}
 	if trail != nil {
 		s.home.trail = trail.trail
 	}
-	s.unfurls = &unfurler{mins: mins, slack: deps.Slack, metrics: deps.Metrics, log: s.log}
-	s.clicks = &clicks{acts: acts, mins: mins, home: s.home, slack: deps.Slack, metrics: deps.Metrics, settings: settings, calendar: calUI,
+	s.unfurls = &unfurler{mins: mins, slack: deps.Slack, log: s.log}
+	s.clicks = &clicks{acts: acts, mins: mins, home: s.home, slack: deps.Slack, settings: settings, calendar: calUI,
 		post: s.postResponse, now: deps.Now, log: s.log, say: say, trail: trail}
 	s.cmds = map[string]func(context.Context, command) *reply{
 		"/actions":  acts.commandActions,
