@@ -111,6 +111,20 @@ var weekdayKeys = [7]Key{
 	"weekday.short.4", "weekday.short.5", "weekday.short.6",
 }
 
+// Weekday is the day's full name in l, as it reads inside a sentence:
+// "Monday", "lundi", "Montag".
+func (l Lang) Weekday(d time.Weekday) string {
+	if d < time.Sunday || d > time.Saturday {
+		return ""
+	}
+	return l.T(weekdayLongKeys[d])
+}
+
+var weekdayLongKeys = [7]Key{
+	"weekday.long.0", "weekday.long.1", "weekday.long.2", "weekday.long.3",
+	"weekday.long.4", "weekday.long.5", "weekday.long.6",
+}
+
 // Month is the month's full name in l: "January", "janvier".
 func (l Lang) Month(m time.Month) string {
 	if m < time.January || m > time.December {
