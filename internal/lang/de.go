@@ -164,6 +164,13 @@ var german = Catalogue{
 		"row.due":                         "Fällig {date}",
 		"row.no_deadline":                 "Ohne Frist",
 		"row.assigned_to":                 "Zugewiesen an {who}",
+		"row.snoozed_until":               ":zzz: Pausiert bis {date}", // a row's Snooze controls, for its assignee (issue 31)
+		"row.snooze.menu":                 "Pausieren…",
+		"row.snooze.tomorrow":             "Bis morgen",
+		"row.snooze.workday":              "Bis zum nächsten Arbeitstag",
+		"row.snooze.week":                 "Für eine Woche",
+		"row.snooze.date":                 "Bis zum…",
+		"row.unsnooze":                    "Wieder erinnern",
 		"actions.truncated":               ":information_source: Der Protokolldienst hat mehr Aufgaben, als recordsbot auf einmal liest; diese Liste ist daher vielleicht unvollständig.",
 		"list.show_more":                  "Mehr anzeigen",
 		"actions.title":                   "Aufgaben",

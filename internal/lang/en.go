@@ -171,6 +171,13 @@ var english = Catalogue{
 		"row.due":                         "Due {date}",
 		"row.no_deadline":                 "No deadline",
 		"row.assigned_to":                 "Assigned to {who}",
+		"row.snoozed_until":               ":zzz: Snoozed until {date}", // a row's Snooze controls, for its assignee (issue 31)
+		"row.snooze.menu":                 "Snooze…",
+		"row.snooze.tomorrow":             "Until tomorrow",
+		"row.snooze.workday":              "Until the next working day",
+		"row.snooze.week":                 "For a week",
+		"row.snooze.date":                 "Until…",
+		"row.unsnooze":                    "Unsnooze",
 		"actions.truncated":               ":information_source: The records service has more actions than recordsbot reads at once, so this list may be incomplete.",
 		"list.show_more":                  "Show more",
 		"actions.title":                   "Actions",

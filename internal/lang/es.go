@@ -164,6 +164,13 @@ var spanish = Catalogue{
 		"row.due":                         "Vence {date}",
 		"row.no_deadline":                 "Sin fecha límite",
 		"row.assigned_to":                 "Asignada a {who}",
+		"row.snoozed_until":               ":zzz: Pospuesta hasta el {date}", // a row's Snooze controls, for its assignee (issue 31)
+		"row.snooze.menu":                 "Posponer…",
+		"row.snooze.tomorrow":             "Hasta mañana",
+		"row.snooze.workday":              "Hasta el próximo día laborable",
+		"row.snooze.week":                 "Una semana",
+		"row.snooze.date":                 "Hasta el…",
+		"row.unsnooze":                    "Volver a recordar",
 		"actions.truncated":               ":information_source: El servicio de registros tiene más acciones de las que recordsbot lee de una vez, así que esta lista puede estar incompleta.",
 		"list.show_more":                  "Ver más",
 		"actions.title":                   "Acciones",

@@ -164,6 +164,13 @@ var french = Catalogue{
 		"row.due":                         "Échéance {date}",
 		"row.no_deadline":                 "Sans échéance",
 		"row.assigned_to":                 "Confiée à {who}",
+		"row.snoozed_until":               ":zzz: En pause jusqu’au {date}", // a row's Snooze controls, for its assignee (issue 31)
+		"row.snooze.menu":                 "Mettre en pause…",
+		"row.snooze.tomorrow":             "Jusqu’à demain",
+		"row.snooze.workday":              "Jusqu’au prochain jour ouvré",
+		"row.snooze.week":                 "Pour une semaine",
+		"row.snooze.date":                 "Jusqu’au…",
+		"row.unsnooze":                    "Reprendre les rappels",
 		"actions.truncated":               ":information_source: Le service des registres a plus d’actions que recordsbot n’en lit d’un coup : cette liste peut être incomplète.",
 		"list.show_more":                  "Voir plus",
 		"actions.title":                   "Actions",
