@@ -131,6 +131,7 @@ func Run(ctx context.Context, set Settings, opts Options) *Report {
 	}
 	checkConfig(set, rep)
 	checkToolchain(opts, rep)
+	rep.add(secConfig, languagesCheck(set.OrgLanguage))
 	checkHolidays(ctx, set, time.Now(), rep)
 	checkRecords(ctx, set, opts, rep)
 	checkSlack(ctx, set, rep)

@@ -62,7 +62,7 @@ func doctorSetUp(t *testing.T, recOpts []recordstest.Option, slackOpts []slackte
 		t.Cleanup(ts.Close)
 		recordsURL = ts.URL + "/api/v1"
 	}
-	e.slack = slacktest.NewServer(slackOpts...)
+	e.slack = slacktest.NewServer(append([]slacktest.Option{slacktest.WithUsers(doctorMembers()...)}, slackOpts...)...)
 	t.Cleanup(e.slack.Close)
 	// The real bot's handler answers /healthz, as the deployed bot would.
 	public := httptest.NewServer(testbot.Offline(t, bot.Config{}, bot.Deps{}))
@@ -80,6 +80,16 @@ func doctorSetUp(t *testing.T, recOpts []recordstest.Option, slackOpts []slackte
 		DatabaseURL:   "sqlite://" + filepath.Join(t.TempDir(), "recordsbot.db"),
 	}
 	return e
+}
+
+// doctorMembers are the workspace's people: the test world's, most in
+// Slack's default locale, some in others (one recordsbot does not ship).
+func doctorMembers() []slacktest.User {
+	users := testworld.SlackUsers(testworld.Dataset(doctorDay).People)
+	for i, loc := range map[int]string{0: "fr-FR", 1: "de-DE", 2: "fr-CA", 3: "ja-JP", 4: "es-LA"} {
+		users[i].Locale = loc
+	}
+	return users
 }
 
 // rewriting serves h, passing each answer's body through rewrite.

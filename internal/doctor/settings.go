@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/recordsbot/recordsbot/apiclient"
+	"github.com/recordsbot/recordsbot/internal/lang"
 )
 
 // Settings are what doctor checks: the configuration as start-up parsed
@@ -20,6 +21,8 @@ type Settings struct {
 	RecordsURL, RecordsKey string
 	// FieldMap is RECORDS_FIELD_MAP; empty when unset or unreadable.
 	FieldMap apiclient.FieldMap
+	// OrgLanguage is ORG_LANGUAGE (English when unset).
+	OrgLanguage lang.Lang
 	// PublicURL is PUBLIC_URL; "" when unset.
 	PublicURL string
 	// Admins are ADMIN_USER_IDS, without blanks; UserMap is USER_MAP.

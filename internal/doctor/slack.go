@@ -77,6 +77,7 @@ func checkSlack(ctx context.Context, set Settings, rep *Report) {
 	rep.add(secSlack, ok("auth.test: workspace "+auth.Team+" ("+auth.URL+"), bot user @"+auth.User+" ("+auth.UserID+")"))
 	rep.add(secSlack, scopesCheck(auth.Header))
 	rep.add(secSlack, reportChannelCheck(ctx, api, set.ReportChannel))
+	rep.add(secSlack, localesCheck(ctx, api, slackapi.NewPacer(slackapi.PacerOptions{}), set.OrgLanguage, localesPageSize, localePages))
 }
 
 // slackClient is the Slack client doctor's checks call through: the bot
