@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 
 	"github.com/recordsbot/recordsbot/internal/golden"
+	"github.com/recordsbot/recordsbot/internal/lang"
 	"github.com/recordsbot/recordsbot/minutes"
 )
 
@@ -210,10 +211,15 @@ func TestGolden(t *testing.T) {
 			m.CalendarURL = "https://bot.example.org/calendar/meeting/" + m.ID + ".ics"
 			return m
 		}()))},
-		{"help_actions", payload(Help("/actions", ""))},
-		{"help_minutes", payload(Help("/minutes", ""))},
-		{"help_meetings", payload(Help("meetings", ""))},
-		{"help_all", payload(Help("", "I didn't understand `/actions frobnicate`."))},
+		{"help_actions", payload(Help(lang.English, "/actions", ""))},
+		{"help_minutes", payload(Help(lang.English, "/minutes", ""))},
+		{"help_meetings", payload(Help(lang.English, "meetings", ""))},
+		{"help_all", payload(Help(lang.English, "", "I didn't understand `/actions frobnicate`."))},
+		// In the reader's language, with its command aliases beside the
+		// English keywords.
+		{"help_actions_fr", payload(Help(mustLang("fr"), "/actions", ""))},
+		{"help_minutes_de", payload(Help(mustLang("de"), "/minutes", ""))},
+		{"help_all_es", payload(Help(mustLang("es"), "", "No entendí `frobnicar`."))},
 		{"notice", payload(Notice(":white_check_mark: Shared the minutes in <#C0123>."))},
 		{"home_normal", Home(home)},
 		{"home_unmapped", Home(HomeView{User: "U0123ABCD", Unmapped: "I couldn't find you in the records service (sam@example.org).", Minutes: home.Minutes[:1]})},
@@ -276,4 +282,13 @@ func TestFollowingGolden(t *testing.T) {
 	key, ok := FollowKeyOf(FollowBlockID("audit & risk", "7"))
 	assert.True(t, ok)
 	assert.Equal(t, "audit & risk", key)
+}
+
+// mustLang is the shipped language of code.
+func mustLang(code string) lang.Lang {
+	l, err := lang.Parse(code)
+	if err != nil {
+		panic(err)
+	}
+	return l
 }

@@ -96,7 +96,7 @@ func (c *clicks) clickSearchMore(ctx context.Context, in *interaction, value str
 		return
 	}
 	if !ok {
-		c.tell(ctx, in, notice(msgStaleButton))
+		c.tell(ctx, in, notice(staleButton(ctx)))
 		return
 	}
 	c.redraw(ctx, in, c.mins.searchPage(ctx, typed, offset))

@@ -78,7 +78,7 @@ func (fu *followUI) choose(ctx context.Context, in *interaction) *reply {
 	act := in.Actions[0]
 	key, ok := blocks.FollowKeyOf(act.BlockID)
 	if !ok || fu.store == nil {
-		return notice(msgStaleButton)
+		return notice(staleButton(ctx))
 	}
 	if fu.adminsOnly && !fu.isAdmin(user) {
 		return fu.following(ctx, channel, user, ":lock: "+msgChoicesAdminsOnly+" Nothing was changed.")

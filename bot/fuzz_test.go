@@ -20,6 +20,7 @@ import (
 	"github.com/recordsbot/recordsbot/apiclient"
 	"github.com/recordsbot/recordsbot/apiclient/recordstest"
 	"github.com/recordsbot/recordsbot/blocks"
+	"github.com/recordsbot/recordsbot/internal/lang"
 	"github.com/recordsbot/recordsbot/internal/slackapi/slacktest"
 	"github.com/recordsbot/recordsbot/internal/testworld"
 	"github.com/recordsbot/recordsbot/minutes"
@@ -472,7 +473,7 @@ func FuzzParseActionsText(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, text string) {
-		q, note, ok := parseActionsText(decodeCommandText(text))
+		q, note, ok := parseActionsText(lang.English, decodeCommandText(text))
 		if strings.ContainsAny(note, "<>") {
 			t.Fatalf("note %q carries unescaped input", note)
 		}

@@ -53,7 +53,7 @@ func (c *clicks) clickCalendar(ctx context.Context, in *interaction, reset bool)
 	}
 	switch {
 	case errors.Is(err, calendar.ErrPrivateOff):
-		note = msgStaleButton
+		note = staleButton(ctx)
 	case err != nil:
 		c.log.WarnContext(ctx, "calendar link", "user", in.User.ID, "reset", reset, "error", err)
 		note = msgCalendarDown

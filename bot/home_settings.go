@@ -55,7 +55,7 @@ func (su *settingsUI) saveSetting(ctx context.Context, user, actionID, value str
 	}
 	on := value == "on"
 	if actionID != blocks.ActionSettingsRemindAt && value != "on" && value != "off" {
-		return msgStaleButton, false
+		return staleButton(ctx), false
 	}
 	// Only the field clicked is sent: the others stay as stored, defaults
 	// included, even when another change lands at the same moment.
@@ -68,7 +68,7 @@ func (su *settingsUI) saveSetting(ctx context.Context, user, actionID, value str
 	case blocks.ActionSettingsRemindAt:
 		at, err := clocktime.Parse(value)
 		if err != nil {
-			return msgStaleButton, false
+			return staleButton(ctx), false
 		}
 		set.RemindAt = at
 		note = fmt.Sprintf(":white_check_mark: Reminders now arrive from %s, your local time.", at)
@@ -79,7 +79,7 @@ func (su *settingsUI) saveSetting(ctx context.Context, user, actionID, value str
 		set.AssignDMs = &on
 		note = map[bool]string{true: ":white_check_mark: I'll DM you when an action is assigned to you.", false: ":white_check_mark: New-assignment DMs are off."}[on]
 	default:
-		return msgStaleButton, false
+		return staleButton(ctx), false
 	}
 	if err := su.store.ChangeSettings(ctx, user, set); err != nil {
 		return su.say(ctx, "save settings", err), false
@@ -94,7 +94,7 @@ func (su *settingsUI) saveSetting(ctx context.Context, user, actionID, value str
 func (c *clicks) clickNotifyStop(ctx context.Context, in *interaction, kind string) {
 	action := map[string]string{blocks.NotifyReminders: blocks.ActionSettingsRemind, blocks.NotifyAssignments: blocks.ActionSettingsAssignDMs}[kind]
 	if action == "" {
-		c.tell(ctx, in, notice(msgStaleButton))
+		c.tell(ctx, in, notice(staleButton(ctx)))
 		return
 	}
 	note, saved := c.settings.saveSetting(ctx, in.User.ID, action, "off")

@@ -67,7 +67,7 @@ func (su *settingsUI) steer(ctx context.Context, user, actionID, value string, d
 		day, err := time.ParseInLocation(time.DateOnly, value, zone)
 		switch {
 		case err != nil:
-			return msgStaleButton
+			return staleButton(ctx)
 		case day.Format(time.DateOnly) < today:
 			return msgAwayPast
 		case day.After(now.AddDate(0, 0, maxSnooze)):
@@ -90,7 +90,7 @@ func (su *settingsUI) steer(ctx context.Context, user, actionID, value string, d
 		var w clocktime.Weekly
 		if value != blocks.CadenceDaily {
 			if w, err = clocktime.ParseWeekly(value); err != nil || !w.On {
-				return msgStaleButton
+				return staleButton(ctx)
 			}
 		}
 		if err := su.store.ChangeSettings(ctx, user, store.Settings{Cadence: &w}); err != nil {
@@ -101,7 +101,7 @@ func (su *settingsUI) steer(ctx context.Context, user, actionID, value string, d
 		}
 		return ":white_check_mark: Reminders now come once a week, " + w.Day.String() + " from " + w.At.String() + ": everything overdue or due within the week."
 	}
-	return msgStaleButton
+	return staleButton(ctx)
 }
 
 // markSnoozed marks the rows of me's own actions they snoozed with the

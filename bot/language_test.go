@@ -39,3 +39,44 @@ func TestActionsInTheReadersSlackLocale(t *testing.T) {
 		})
 	}
 }
+
+// TestCommandAliasesAndHelpInTheReadersLanguage: help comes in the
+// reader's language with that language's command words beside the English
+// ones, and a command typed with an alias of any shipped language does
+// what the English keyword does.
+func TestCommandAliasesAndHelpInTheReadersLanguage(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	alice := h.person("alice")
+	alice.Locale = "fr-FR"
+	h.addUser(alice)
+
+	m, _ := h.slash(alice, "/actions", "aide")
+	assert.Contains(t, m.all(), "vos actions en retard")
+	assert.Contains(t, m.all(), "`/actions en-retard`")
+	assert.NotContains(t, m.all(), "your overdue actions")
+
+	m, _ = h.slash(alice, "/actions", "en-retard")
+	assert.Contains(t, m.all(), "Vos actions en retard")
+	m, _ = h.slash(alice, "/actions", "EN-RETARD")
+	assert.Contains(t, m.all(), "Vos actions en retard", "aliases ignore case")
+
+	m, _ = h.slash(alice, "/actions", "frobnicate")
+	assert.Contains(t, m.all(), "Je n’ai pas compris `frobnicate`.")
+
+	// English keywords keep working for her, and a German alias too.
+	m, _ = h.slash(alice, "/actions", "overdue")
+	assert.Contains(t, m.all(), "Vos actions en retard")
+	m, _ = h.slash(alice, "/actions", "uberfallig")
+	assert.Contains(t, m.all(), "Vos actions en retard", "accents may be left out")
+
+	m, _ = h.slash(alice, "/meetings", "aide")
+	assert.Contains(t, m.all(), "les dernières réunions")
+	m, _ = h.slash(alice, "/minutes", "aide")
+	assert.Contains(t, m.all(), "`/minutes recherche")
+
+	bob := h.person("bob") // no locale: ORG_LANGUAGE, English
+	h.addUser(bob)
+	m, _ = h.slash(bob, "/actions", "todas")
+	assert.Contains(t, m.all(), "All your actions")
+}

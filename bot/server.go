@@ -274,7 +274,7 @@ func NewServer(cfg Config, deps Deps) *Server {
 	s.public = newPublicGuard(cfg.Public, deps.Now, deps.Metrics, s.log)
 	s.site = minutespage.New(deps.Minutes, minutespage.Options{OrgName: cfg.OrgName, Zone: dom.Zone(), Search: deps.MinutesSearch, Log: s.log,
 		Doubtful: s.public.doubtfulContext, Now: deps.Now, ImageHosts: cfg.PublicImageHosts})
-	mins := &minutesUI{svc: deps.Minutes, search: search, pageSize: cfg.PageSize, now: deps.Now, say: say,
+	mins := &minutesUI{svc: deps.Minutes, org: cfg.Language, search: search, pageSize: cfg.PageSize, now: deps.Now, say: say,
 		follow: &followUI{store: deps.Store, baseline: deps.Baseline, meetings: deps.Minutes, slack: deps.Slack, metrics: deps.Metrics,
 			adminsOnly: cfg.FollowAdminsOnly, defaults: cfg.FollowDefaults, digestDefault: cfg.DigestDefault, isAdmin: dom.IsAdmin, who: dom.Who, now: deps.Now, log: s.log, say: say, trail: trail}}
 	settings := &settingsUI{now: deps.Now, store: deps.Store, notify: cfg.Notify, log: s.log, say: say, trail: trail}

@@ -46,21 +46,21 @@ func (c *clicks) clickSnooze(ctx context.Context, in *interaction, actionID, val
 	case blocks.ActionSnooze:
 		when, id, ok := blocks.ParseSnoozeValue(value)
 		if !ok {
-			msg = msgStaleButton
+			msg = staleButton(ctx)
 			break
 		}
 		msg = st.snooze(ctx, in.User.ID, id, when, "")
 	case blocks.ActionSnoozeDate:
 		id, ok := blocks.SnoozeActionOfBlock(in.Actions[0].BlockID)
 		if !ok {
-			msg = msgStaleButton
+			msg = staleButton(ctx)
 			break
 		}
 		msg = st.snooze(ctx, in.User.ID, id, "", value)
 	case blocks.ActionUnsnooze:
 		msg = st.unsnooze(ctx, in.User.ID, value)
 	default:
-		msg = msgStaleButton
+		msg = staleButton(ctx)
 	}
 	c.tell(ctx, in, notice(msg))
 }
@@ -101,11 +101,11 @@ func (st *steering) snooze(ctx context.Context, user, id, when, picked string) s
 	case "":
 		p, err := time.ParseInLocation(time.DateOnly, picked, zone)
 		if err != nil {
-			return msgStaleButton
+			return staleButton(ctx)
 		}
 		day = p
 	default:
-		return msgStaleButton
+		return staleButton(ctx)
 	}
 	switch {
 	case !day.After(midnight):
