@@ -129,9 +129,8 @@ func buildRow(l lang.Lang, r ActionRow, titleMax int, linked bool) []slack.Block
 		b.WriteString("_")
 	}
 	if !r.SnoozedUntil.IsZero() {
-		b.WriteString("\n_:zzz: Snoozed until ")
-		b.WriteString(r.SnoozedUntil.Format("Mon 2 Jan"))
-		b.WriteString("_")
+		b.WriteString("\n")
+		l.WriteF(&b, "row.snoozed_until", "date", l.WeekdayDate(r.SnoozedUntil))
 	}
 	text := b.String()
 	if !linked {
@@ -144,7 +143,7 @@ func buildRow(l lang.Lang, r ActionRow, titleMax int, linked bool) []slack.Block
 		out = append(out, statusButtons(l, r, buttonsID))
 	}
 	if r.MaySnooze {
-		out = append(out, SnoozeBlock(r))
+		out = append(out, SnoozeBlock(l, r))
 	}
 	return out
 }

@@ -5,6 +5,8 @@ import (
 	"time"
 
 	"github.com/slack-go/slack"
+
+	"github.com/recordsbot/recordsbot/internal/lang"
 )
 
 // Action and block IDs of snoozing (issue 31). The choices' values are
@@ -56,30 +58,30 @@ func ParseSnoozeValue(v string) (when, id string, ok bool) {
 
 // SnoozeBlock is a row's snooze controls, for its assignee: a menu
 // (tomorrow, the next working day, next week) and a date picker, or
-// *Unsnooze* when the row is snoozed.
-func SnoozeBlock(r ActionRow) *slack.ActionBlock {
+// *Unsnooze* when the row is snoozed, in l.
+func SnoozeBlock(l lang.Lang, r ActionRow) *slack.ActionBlock {
 	id := SnoozeBlockID(r.ID, r.Rev)
 	if !r.SnoozedUntil.IsZero() {
-		return slack.NewActionBlock(id, button(ActionUnsnooze, r.ID, "Unsnooze"))
+		return slack.NewActionBlock(id, button(ActionUnsnooze, r.ID, l.T("snooze.unsnooze")))
 	}
 	menu := slack.NewOverflowBlockElement(ActionSnooze,
-		slack.NewOptionBlockObject(SnoozeValue(SnoozeTomorrow, r.ID), plain("Snooze until tomorrow"), nil),
-		slack.NewOptionBlockObject(SnoozeValue(SnoozeWorkingDay, r.ID), plain("Snooze until the next working day"), nil),
-		slack.NewOptionBlockObject(SnoozeValue(SnoozeNextWeek, r.ID), plain("Snooze for a week"), nil),
+		slack.NewOptionBlockObject(SnoozeValue(SnoozeTomorrow, r.ID), plain(l.T("snooze.tomorrow")), nil),
+		slack.NewOptionBlockObject(SnoozeValue(SnoozeWorkingDay, r.ID), plain(l.T("snooze.workday")), nil),
+		slack.NewOptionBlockObject(SnoozeValue(SnoozeNextWeek, r.ID), plain(l.T("snooze.week")), nil),
 	)
 	picker := slack.NewDatePickerBlockElement(ActionSnoozeDate)
-	picker.Placeholder = plain("Snooze until…")
+	picker.Placeholder = plain(l.T("snooze.until"))
 	return slack.NewActionBlock(id, menu, picker)
 }
 
 // SnoozedText is the confirmation of a snooze until day: "Snoozed
 // *Budget report* until Tue 2 Dec: no reminders of it before then." with
-// a word when the deadline falls inside the snooze. title is escaped
-// here.
-func SnoozedText(title string, day time.Time, deadlineInside bool) string {
-	s := ":zzz: Snoozed *" + Escape(inline(title, rowTitleMax)) + "* until " + day.Format("Mon 2 Jan") + ": no reminders of it before then. It stays in `/actions`."
+// a word when the deadline falls inside the snooze, in l. title is
+// escaped here.
+func SnoozedText(l lang.Lang, title string, day time.Time, deadlineInside bool) string {
+	s := l.F("snooze.done", "title", Escape(inline(title, rowTitleMax)), "date", l.WeekdayDate(day))
 	if deadlineInside {
-		s += " Its deadline falls inside the snooze."
+		s += " " + l.T("snooze.deadline_inside")
 	}
 	return s
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/recordsbot/recordsbot/actions"
 	"github.com/recordsbot/recordsbot/apiclient"
 	"github.com/recordsbot/recordsbot/blocks"
+	"github.com/recordsbot/recordsbot/internal/lang"
 	"github.com/recordsbot/recordsbot/internal/workdays"
 )
 
@@ -24,15 +25,6 @@ type steering struct {
 	log   *slog.Logger
 	say   say
 }
-
-const (
-	msgSnoozeNoStore = ":warning: Snoozing needs recordsbot's database, which this installation runs without. Please tell the app's admin (DATABASE_URL)."
-	msgSnoozeNotOpen = ":information_source: That action is no longer open, so there is nothing to snooze. `/actions` shows what is."
-	msgSnoozeNotMine = ":no_entry: Only the action's assignee can snooze it, and only for themselves: a snooze silences their own reminders."
-	msgSnoozePast    = ":calendar: That day has already come. Pick a day from tomorrow on."
-	msgSnoozeTooFar  = ":calendar: That is more than a year away. Pick a day within the next year, or mark the action deferred."
-	msgNotSnoozed    = ":information_source: That action was not snoozed: you are reminded of it as usual."
-)
 
 // maxSnooze is how far ahead a snooze may end.
 const maxSnooze = 366
@@ -70,7 +62,7 @@ func (c *clicks) clickSnooze(ctx context.Context, in *interaction, actionID, val
 // calendar) and says so, or says why not; nothing is stored then.
 func (st *steering) snooze(ctx context.Context, user, id, when, picked string) string {
 	if st.store == nil {
-		return msgSnoozeNoStore
+		return lang.FromContext(ctx).T("snooze.no_store")
 	}
 	me, err := st.dom.Who(ctx, user)
 	if err != nil {
@@ -81,10 +73,10 @@ func (st *steering) snooze(ctx context.Context, user, id, when, picked string) s
 		return st.say(ctx, "snooze", err)
 	}
 	if !found || !actions.StillToDo(a.Status) {
-		return msgSnoozeNotOpen
+		return lang.FromContext(ctx).T("snooze.not_open")
 	}
 	if !me.Owns(a.Assignee) {
-		return msgSnoozeNotMine
+		return lang.FromContext(ctx).T("snooze.not_mine")
 	}
 	zone := cmpZone(me.Zone, st.dom.Zone())
 	today := st.now().In(zone)
@@ -109,30 +101,30 @@ func (st *steering) snooze(ctx context.Context, user, id, when, picked string) s
 	}
 	switch {
 	case !day.After(midnight):
-		return msgSnoozePast
+		return lang.FromContext(ctx).T("snooze.past")
 	case day.After(midnight.AddDate(0, 0, maxSnooze)):
-		return msgSnoozeTooFar
+		return lang.FromContext(ctx).T("snooze.too_far")
 	}
 	if err := st.store.Snooze(ctx, user, a.ID, day.Format(time.DateOnly)); err != nil {
 		return st.say(ctx, "snooze", err)
 	}
 	inside := !a.Deadline.IsZero() && actions.DeadlineAt(&a, st.dom.Zone()).Before(day)
-	return blocks.SnoozedText(a.Title, day, inside)
+	return blocks.SnoozedText(lang.FromContext(ctx), a.Title, day, inside)
 }
 
 // unsnooze ends user's snooze of action id.
 func (st *steering) unsnooze(ctx context.Context, user, id string) string {
 	if st.store == nil {
-		return msgSnoozeNoStore
+		return lang.FromContext(ctx).T("snooze.no_store")
 	}
 	ok, err := st.store.Unsnooze(ctx, user, id)
 	switch {
 	case err != nil:
 		return st.say(ctx, "unsnooze", err)
 	case !ok:
-		return msgNotSnoozed
+		return lang.FromContext(ctx).T("snooze.not_snoozed")
 	}
-	return ":alarm_clock: Unsnoozed: it is back in your reminders from the next one."
+	return lang.FromContext(ctx).T("snooze.ended")
 }
 
 // statusChanged ends every snooze of action id when it was completed or
@@ -153,7 +145,7 @@ func (st *steering) statusChanged(ctx context.Context, id string, to apiclient.S
 func (u *actionsUI) snoozed(ctx context.Context, user string) *reply {
 	st := u.steer
 	if st == nil || st.store == nil {
-		return notice(msgSnoozeNoStore)
+		return notice(lang.FromContext(ctx).T("snooze.no_store"))
 	}
 	snoozes, err := st.store.Snoozes(ctx, user)
 	if err != nil {
@@ -190,8 +182,9 @@ func (u *actionsUI) snoozed(ctx context.Context, user string) *reply {
 		row.SnoozedUntil, _ = time.ParseInLocation(time.DateOnly, sn.Until, zone)
 		rows = append(rows, row)
 	}
-	return ephemeral(blocks.Actions(blocks.ActionList{Title: "Your snoozed actions", Rows: rows, Total: len(rows),
-		Empty: "You have no snoozed actions. Snooze one from a reminder, `/actions` or your Home tab."}))
+	lg := lang.FromContext(ctx)
+	return ephemeral(blocks.Actions(blocks.ActionList{Lang: lg, Title: lg.T("snooze.list_title"), Rows: rows, Total: len(rows),
+		Empty: lg.T("snooze.list_empty")}))
 }
 
 // cmpZone is zone, or org when zone is unknown.
