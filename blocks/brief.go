@@ -53,8 +53,9 @@ func BriefMetadata(key, meetingID string, date time.Time) slack.SlackMetadata {
 }
 
 // BriefMessage builds the brief: a header, when and where, the agenda, the
-// actions still open by assignee, the link to the latest minutes and "Add
-// to calendar" (b.CalendarURL, when safe). Long
+// actions still open (one heading, then by assignee), and below a divider
+// the link to the latest minutes and "Add to calendar" (b.CalendarURL,
+// when safe). Long
 // lists are cut with "…and K more" so it always fits Block Kit's limits.
 func BriefMessage(b Brief) Message {
 	lg := b.Lang
@@ -94,19 +95,30 @@ func BriefMessage(b Brief) Message {
 	}
 	if len(b.Open) == 0 {
 		bl = append(bl, section(lg.T("brief.none_open")))
+	} else {
+		// One heading, then each person's actions under their name: the
+		// heading said again per person read as a list of headings.
+		bl = append(bl, section(lg.T("brief.open_heading")))
 	}
 	for _, g := range b.Open {
 		var lines []string
 		for _, it := range g.Items {
 			lines = append(lines, "• "+digestItem(lg, it, false))
 		}
-		add(lg.F("brief.still_open", "who", cmp.Or(inline(g.Name, 80), lg.T("digest.unassigned"))), lines, digestMaxPerList)
+		add("*"+cmp.Or(inline(g.Name, 80), lg.T("digest.unassigned"))+"*", lines, digestMaxPerList)
 	}
+	// The links close the brief, set apart from the last person's list by
+	// a divider: a context line straight under a section reads as part of
+	// it.
+	var tail []slack.Block
 	if b.LatestURL != "" {
-		bl = append(bl, contextLine(lg.F("brief.latest", "link", "<"+b.LatestURL+"|"+inline(cmp.Or(b.LatestMinutes, lg.T("brief.minutes")), 150)+">")))
+		tail = append(tail, contextLine(lg.F("brief.latest", "link", "<"+b.LatestURL+"|"+inline(cmp.Or(b.LatestMinutes, lg.T("brief.minutes")), 150)+">")))
 	}
 	if l := link(b.CalendarURL, lg.T("calendar.add")); l != "" {
-		bl = append(bl, contextLine(":calendar: "+l))
+		tail = append(tail, contextLine(":calendar: "+l))
+	}
+	if len(tail) > 0 {
+		bl = append(append(bl, slack.NewDividerBlock()), tail...)
 	}
 	return Message{Text: fallback, Blocks: bl}
 }

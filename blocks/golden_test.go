@@ -229,7 +229,7 @@ func TestGolden(t *testing.T) {
 			RemindOn: true, RemindAt: clocktime.Of(9, 0), AssignDMs: true,
 		}})},
 		{"home_settings_changed", Home(HomeView{User: "U0123ABCD", Notifications: &NotificationSettings{
-			RemindOn: false, RemindAt: clocktime.Of(7, 30), WeekdaysOnly: true, AssignDMs: false,
+			RemindOn: false, RemindAt: clocktime.Of(7, 30), RemindAtOwn: true, WeekdaysOnly: true, AssignDMs: false,
 			Note: ":white_check_mark: Daily reminders are off.",
 		}})},
 		{"home_settings_unavailable", Home(HomeView{User: "U0123ABCD", Notifications: &NotificationSettings{

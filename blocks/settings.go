@@ -45,10 +45,14 @@ const (
 // shows them: each value is their own choice, or the organisation's default
 // where they have made none.
 type NotificationSettings struct {
-	RemindOn     bool           // daily reminder DMs
-	RemindAt     clocktime.Time // their local time
-	WeekdaysOnly bool           // no reminders on Saturday and Sunday
-	AssignDMs    bool           // a DM when an action is newly assigned to them
+	RemindOn bool           // daily reminder DMs
+	RemindAt clocktime.Time // their local time
+	// RemindAtOwn is set when RemindAt is the person's own choice; unset,
+	// it is the organisation's (REMIND_AT), and the Home tab says so: a
+	// time nobody chose, such as 00:00, otherwise reads as a fault.
+	RemindAtOwn  bool
+	WeekdaysOnly bool // no reminders on Saturday and Sunday
+	AssignDMs    bool // a DM when an action is newly assigned to them
 	// Note, when set, is shown under the header: the confirmation of a
 	// change (mrkdwn written by the bot; not escaped again).
 	Note string
@@ -89,7 +93,11 @@ func settingsBlocks(l lang.Lang, s NotificationSettings) []slack.Block {
 	state, flip, label := onOff(s.RemindOn)
 	remind := slack.NewSectionBlock(mrkdwn(l.F("settings.remind", "state", state)), nil,
 		slack.NewAccessory(button(ActionSettingsRemind, flip, label)))
-	at := slack.NewSectionBlock(mrkdwn(l.F("settings.remind_at", "time", s.RemindAt.String())), nil,
+	atText := l.F("settings.remind_at_default", "time", s.RemindAt.String())
+	if s.RemindAtOwn {
+		atText = l.F("settings.remind_at", "time", s.RemindAt.String())
+	}
+	at := slack.NewSectionBlock(mrkdwn(atText), nil,
 		slack.NewAccessory(timeMenu(l, s.RemindAt)))
 	wstate, wflip, wlabel := onOff(s.WeekdaysOnly)
 	weekdays := slack.NewSectionBlock(mrkdwn(l.F("settings.weekdays", "state", wstate)), nil,

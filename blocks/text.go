@@ -75,45 +75,32 @@ func escapedWidth(r rune) int {
 
 // escapeTrunc escapes s and shortens it so the result has at most max
 // characters, ending in "…" when shortened. It cuts between source runes,
-// so neither a UTF-8 sequence nor an entity is ever split.
+// so neither a UTF-8 sequence nor an entity is ever split, and between
+// words when it can (wordCut).
 func escapeTrunc(s string, max int) string {
 	if max <= 0 {
 		return ""
 	}
 	s = invisible.Strip(s)
-	width := 0
-	for _, r := range s {
-		width += escapedWidth(r)
+	width, end := 0, len(s)
+	for i, r := range s {
+		w := escapedWidth(r)
+		if width+w > max-1 && end == len(s) {
+			end = i
+		}
+		width += w
 	}
 	if width <= max {
 		return Escape(s)
 	}
-	var b strings.Builder
-	width = 0
-	for _, r := range s {
-		w := escapedWidth(r)
-		if width+w > max-1 {
-			break
-		}
-		width += w
-		switch r {
-		case '&':
-			b.WriteString("&amp;")
-		case '<':
-			b.WriteString("&lt;")
-		case '>':
-			b.WriteString("&gt;")
-		default:
-			b.WriteRune(r)
-		}
-	}
-	return strings.TrimRightFunc(b.String(), unicode.IsSpace) + ellipsis
+	return strings.TrimRightFunc(Escape(wordCut(s[:end], s[end:])), unicode.IsSpace) + ellipsis
 }
 
 // truncate shortens plain text to at most max characters, ending in "…"
-// when shortened. It cuts at a rune boundary. Like Escape, it removes the
-// characters that would reorder or hide text: headers and buttons are
-// plain_text, which Slack shows as it comes.
+// when shortened. It cuts at a rune boundary, between words when it can
+// (wordCut). Like Escape, it removes the characters that would reorder or
+// hide text: headers and buttons are plain_text, which Slack shows as it
+// comes.
 func truncate(s string, max int) string {
 	if max <= 0 {
 		return ""
@@ -122,12 +109,14 @@ func truncate(s string, max int) string {
 	if utf8.RuneCountInString(s) <= max {
 		return s
 	}
-	return strings.TrimRightFunc(prefixRunes(s, max-1), unicode.IsSpace) + ellipsis
+	cut := prefixRunes(s, max-1)
+	return strings.TrimRightFunc(wordCut(cut, s[len(cut):]), unicode.IsSpace) + ellipsis
 }
 
 // truncateMrkdwn shortens mrkdwn the bot wrote (already escaped) to at most
-// max characters without cutting through an entity (&amp;) or a control
-// sequence (<@U123>, <!date^…|…>): a cut inside one moves before it.
+// max characters, between words when it can (wordCut), without cutting
+// through an entity (&amp;) or a control sequence (<@U123>,
+// <!date^…|…>): a cut inside one moves before it.
 func truncateMrkdwn(s string, max int) string {
 	if max <= 0 {
 		return ""
@@ -136,6 +125,7 @@ func truncateMrkdwn(s string, max int) string {
 		return s
 	}
 	cut := prefixRunes(s, max-1)
+	cut = wordCut(cut, s[len(cut):])
 	if open := strings.LastIndexByte(cut, '<'); open > strings.LastIndexByte(cut, '>') {
 		cut = cut[:open]
 	}
@@ -143,6 +133,34 @@ func truncateMrkdwn(s string, max int) string {
 		cut = cut[:amp]
 	}
 	return strings.TrimRightFunc(cut, unicode.IsSpace) + ellipsis
+}
+
+// wordCut is cut, the part of a text that fits, ended at a word boundary:
+// when cut stops inside a word (rest, what follows it, goes on with the
+// same word), the partial word is dropped. German and French sentences run
+// longer than English and meet the limits more often; "Tagesordnungs…"
+// reads worse than "der…". A break is looked for only in cut's second
+// half: one word longer than that (a URL, a compound) is cut where it is,
+// so the reader still gets most of the text.
+func wordCut(cut, rest string) string {
+	if cut == "" || rest == "" {
+		return cut
+	}
+	last, _ := utf8.DecodeLastRuneInString(cut)
+	next, _ := utf8.DecodeRuneInString(rest)
+	if !isWordRune(last) || !isWordRune(next) {
+		return cut
+	}
+	if i := strings.LastIndexFunc(cut, unicode.IsSpace); i > 0 && i >= len(cut)/2 {
+		return cut[:i]
+	}
+	return cut
+}
+
+// isWordRune reports whether r is part of a word: a letter, a digit or a
+// combining mark (an accent written as its own code point).
+func isWordRune(r rune) bool {
+	return unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsMark(r)
 }
 
 // oneLine collapses every run of white space (newlines included) into one

@@ -4,9 +4,11 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/recordsbot/recordsbot/internal/invisible"
 	"github.com/recordsbot/recordsbot/internal/lang"
@@ -103,6 +105,81 @@ func TestEscapeTrunc(t *testing.T) {
 			assert.LessOrEqual(t, utf8.RuneCountInString(got), max(tc.max, 0))
 		})
 	}
+}
+
+// Truncation cuts between words: German and French catalogue text and
+// record text run longer than English, and a half word ("Tagesordnungs…")
+// reads as a mistake. A single word longer than half the room is still cut
+// inside, so most of it shows; every result keeps the limit.
+func TestTruncateCutsOnWordBoundaries(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name string
+		cut  func(string, int) string
+		in   string
+		max  int
+		want string
+	}{
+		{"plain mid-word", truncate, "Besprechung der Tagesordnungspunkte", 30, "Besprechung der…"},
+		{"plain at a space", truncate, "Réunion du comité des finances", 20, "Réunion du comité…"},
+		{"plain one long word", truncate, "Haushaltsüberwachungsausschuss", 12, "Haushaltsüb…"},
+		{"plain long word after a short one", truncate, "Le Haushaltsüberwachungsausschuss", 12, "Le Haushalt…"},
+		{"plain after punctuation", truncate, "Vorlage, Entwurf", 10, "Vorlage,…"},
+		{"escaped mid-word", escapeTrunc, "Prüfung & Genehmigung des Protokolls", 28, "Prüfung &amp; Genehmigung…"},
+		{"escaped keeps entities whole", escapeTrunc, "a <b> c déclarations", 16, "a &lt;b&gt; c…"},
+		{"mrkdwn mid-word", truncateMrkdwn, "*Finanzen* erhält Entwürfe und Genehmigungen", 30, "*Finanzen* erhält Entwürfe…"},
+		{"mrkdwn never inside a link", truncateMrkdwn, "voir <https://x.example/a|le procès-verbal complet> ici", 40, "voir…"},
+		{"mrkdwn accent as a mark", truncateMrkdwn, "Réunion prévue demain matin", 20, "Réunion prévue…"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			got := tc.cut(tc.in, tc.max)
+			assert.Equal(t, tc.want, got)
+			assert.LessOrEqual(t, utf8.RuneCountInString(got), tc.max)
+		})
+	}
+}
+
+// FuzzTruncate holds the three truncation helpers to their contract for
+// any text and room: the limit is kept, what is kept is the text's start
+// (escaped once for escapeTrunc), valid UTF-8 stays valid, and a cut never
+// ends inside a word when a word break was available in the second half
+// of the room.
+func FuzzTruncate(f *testing.F) {
+	f.Add("Besprechung der Tagesordnungspunkte", 30)
+	f.Add("Réunion du comité des finances", 20)
+	f.Add("Haushaltsüberwachungsausschuss", 12)
+	f.Add("voir <https://x.example/a|le procès-verbal> ici &amp; là", 25)
+	f.Add("a&b c<d e>f", 7)
+	f.Fuzz(func(t *testing.T, s string, n int) {
+		n = n % 4000
+		if !utf8.ValidString(s) {
+			s = strings.ToValidUTF8(s, "\uFFFD")
+		}
+		src := invisible.Strip(s)
+		for name, got := range map[string]string{
+			"truncate": truncate(s, n), "escapeTrunc": escapeTrunc(s, n), "truncateMrkdwn": truncateMrkdwn(Escape(s), n),
+		} {
+			require.LessOrEqual(t, utf8.RuneCountInString(got), max(n, 0), name)
+			require.True(t, utf8.ValidString(got), "%s: invalid UTF-8 %q", name, got)
+			kept := strings.TrimSuffix(got, ellipsis)
+			if name != "truncate" {
+				assertEscaped(t, got)
+				kept = unescape(kept)
+			}
+			require.True(t, strings.HasPrefix(src, kept), "%s: %q is not the start of %q", name, got, src)
+			if name == "truncate" && kept != src && n > 1 {
+				room := prefixRunes(src, n-1)
+				last, _ := utf8.DecodeLastRuneInString(kept)
+				next, _ := utf8.DecodeRuneInString(src[len(kept):])
+				if isWordRune(last) && isWordRune(next) {
+					i := strings.LastIndexFunc(room, unicode.IsSpace)
+					assert.False(t, i > 0 && i >= len(room)/2, "%s: %q ends inside a word though %q has a break", name, got, room)
+				}
+			}
+		}
+	})
 }
 
 func TestTruncateMrkdwn(t *testing.T) {

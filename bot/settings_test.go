@@ -35,6 +35,7 @@ func TestHomeNotificationSettings(t *testing.T) {
 		s := view.all()
 		assert.Contains(t, s, "*Daily reminders:* On")
 		assert.Contains(t, s, "*Reminder time:* 08:00, your local time", "REMIND_AT is the default")
+		assert.Contains(t, s, "Not picked yet, so this is your organisation's time", "the Home tab says whose time it is")
 		assert.Contains(t, s, "*Weekdays only:* Off")
 		assert.Contains(t, s, "*New-assignment DMs:* Off", "ASSIGN_DMS_DEFAULT=off is the default")
 		assert.Contains(t, s, "Your actions", "the rest of Home is still there")
@@ -77,6 +78,8 @@ func TestHomeNotificationSettings(t *testing.T) {
 		}
 		assert.Contains(t, view.all(), `"initial_option":{"text":{"emoji":true,"text":"07:00","type":"plain_text"},"value":"07:00"}`,
 			"the menu shows the time chosen")
+		assert.Contains(t, view.all(), "Your choice: your daily reminder comes at this time or soon after")
+		assert.NotContains(t, view.all(), "Not picked yet", "a time picked is the person's own")
 
 		// Someone else still has the defaults.
 		bob, err := st.Settings(t.Context(), h.person("bob").ID)

@@ -48,5 +48,6 @@ type NotifyDefaults = store.Defaults
 // homeSettings is what the Home tab's Notifications section shows of set.
 func homeSettings(d NotifyDefaults, set store.Settings) blocks.NotificationSettings {
 	eff := d.Effective(set)
-	return blocks.NotificationSettings{RemindOn: eff.RemindOn, RemindAt: eff.RemindAt, WeekdaysOnly: eff.WeekdaysOnly, AssignDMs: eff.AssignDMs}
+	return blocks.NotificationSettings{RemindOn: eff.RemindOn, RemindAt: eff.RemindAt, RemindAtOwn: !set.RemindAt.IsZero(),
+		WeekdaysOnly: eff.WeekdaysOnly, AssignDMs: eff.AssignDMs}
 }

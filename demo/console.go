@@ -357,7 +357,7 @@ func (c *console) help() {
 		{"calendar [reset]", "your private calendar of deadlines (the Home tab's link; reset makes a new one) and the public meeting calendars"},
 		{"history ID", "who changed action ID through Slack, from where, and how it ended (/actions history ID)"},
 		{"search WORDS", "type WORDS into the open Search minutes window and press Search (home, then its Search minutes button, opens it)"},
-		{"remind", "run the daily reminder job and show the DMs it sends"},
+		{"remind", "run the daily reminder job and show the DMs it sends (the demo organisation's reminder time is 00:00, so everyone is due whatever the hour)"},
 		{"dms", "show the DMs recordsbot has sent you"},
 		{"/minutes follow COMMITTEE", "make #general hear of that committee's new minutes (unfollow, following)"},
 		{"publish COMMITTEE", "the records service publishes the committee's next draft minutes"},

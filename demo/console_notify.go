@@ -9,8 +9,10 @@ import (
 	"time"
 
 	"github.com/recordsbot/recordsbot/apiclient/recordstest"
+	"github.com/recordsbot/recordsbot/internal/words"
 	"github.com/recordsbot/recordsbot/minutes"
 	"github.com/recordsbot/recordsbot/store"
+	"github.com/recordsbot/recordsbot/watch"
 )
 
 // Minutes statuses of Records API v1 that the demo's publish and approve
@@ -158,7 +160,7 @@ func (c *console) committee(typed, verb string) (string, error) {
 // in place with their thread replies, and new-assignment DMs.
 func (c *console) watch(ctx context.Context) error {
 	sum, err := c.env.watch(ctx)
-	c.printf("%s\n", c.r.p.grey(sum.String()))
+	c.printf("%s\n", c.r.p.grey(pollReport(sum, c.opts.Location)))
 	if err != nil {
 		return fmt.Errorf("watcher: %w", err)
 	}
@@ -183,7 +185,7 @@ func (c *console) digest(ctx context.Context, typed string) error {
 		}
 	}
 	sum, err := c.env.digest(ctx)
-	c.printf("%s\n", c.r.p.grey(sum.String()))
+	c.printf("%s\n", c.r.p.grey(pollReport(sum, c.opts.Location)))
 	if err != nil {
 		return fmt.Errorf("watcher: %w", err)
 	}
@@ -243,7 +245,7 @@ func (c *console) brief(ctx context.Context, typed string) error {
 		}
 	}
 	sum, err := c.env.brief(ctx, next.Sub(now)+time.Minute)
-	c.printf("%s\n", c.r.p.grey(sum.String()))
+	c.printf("%s\n", c.r.p.grey(pollReport(sum, c.opts.Location)))
 	if err != nil {
 		return fmt.Errorf("watcher: %w", err)
 	}
@@ -253,4 +255,47 @@ func (c *console) brief(ctx context.Context, typed string) error {
 		quiet = "(no brief: its Pre-meeting briefs box is unticked in /minutes following)"
 	}
 	return c.settle(ctx, &screen{quiet: quiet})
+}
+
+// pollReport is what one poll of the watcher did, in the words of someone
+// trying the bot rather than those of the job's log line (`recordsbot
+// watch` prints sum.String(): meetings and pages read, counters). The
+// first line says what was checked and how far back: the window is why one
+// poll reads 16 meetings and the next 7 (a new follow reads the whole
+// lookback; later polls only back to the oldest meeting still pending).
+// The second says what was new, and is left out when nothing was: the
+// screen says so then.
+func pollReport(sum watch.Summary, loc *time.Location) string {
+	if sum.Busy {
+		return "The watcher did nothing: another poll was running."
+	}
+	actions := fmt.Sprintf("for new assignments among the %s still to do", words.Count(sum.Actions, "action", "actions"))
+	var b strings.Builder
+	if sum.Since.IsZero() {
+		fmt.Fprintf(&b, "The watcher looked %s; no channel follows a committee, so it looked for no minutes.", actions)
+	} else {
+		fmt.Fprintf(&b, "The watcher looked for new or approved minutes in the %s dated %s or later, and %s.",
+			words.Count(sum.Meetings, "meeting", "meetings"), sum.Since.In(loc).Format("Jan 2"), actions)
+	}
+	var news []string
+	add := func(n int, one, many string) {
+		if n > 0 {
+			news = append(news, words.Count(n, one, many))
+		}
+	}
+	add(sum.Announced, "announcement of new minutes", "announcements of new minutes")
+	add(sum.Approved, "announcement updated on approval", "announcements updated on approval")
+	add(sum.DMs, "assignment DM", "assignment DMs")
+	add(sum.DMsOff, "assignment DM not sent (its person turned them off)", "assignment DMs not sent (their people turned them off)")
+	add(sum.DMsHeld, "assignment held for someone away", "assignments held for someone away")
+	add(sum.Digests, "weekly digest", "weekly digests")
+	add(sum.Briefs, "pre-meeting brief", "pre-meeting briefs")
+	add(sum.BriefsUpdated, "brief updated for a moved meeting", "briefs updated for moved meetings")
+	if len(news) > 0 {
+		fmt.Fprintf(&b, "\nNew: %s.", strings.Join(news, ", "))
+	}
+	if sum.Failed > 0 || sum.Undeliverable > 0 {
+		fmt.Fprintf(&b, "\nNot sent: %d (the next watch tries again).", sum.Failed+sum.Undeliverable)
+	}
+	return b.String()
 }

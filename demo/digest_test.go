@@ -18,7 +18,7 @@ func TestDemoDigest(t *testing.T) {
 	assert.Contains(t, first, "follow Finance", "#general follows Finance first")
 	assert.Contains(t, first, "Weekly digest: Finance")
 	assert.Contains(t, first, "My actions here")
-	assert.Contains(t, first, "posted 1 weekly digest")
+	assert.Contains(t, first, "New: 1 weekly digest.")
 	assert.Contains(t, out["digest finance#2"], "no digest: #general had this week's already")
 }
 

@@ -4,11 +4,13 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/recordsbot/recordsbot/internal/slackapi/slacktest"
+	"github.com/recordsbot/recordsbot/watch"
 )
 
 // announcements returns the bot's posts in #general that show the
@@ -39,7 +41,8 @@ func TestDemoFollowPublishApproveWatch(t *testing.T) {
 	assert.Contains(t, publish, "as a published draft")
 
 	first := out["watch"]
-	assert.Contains(t, first, "announced 1, approved 0")
+	assert.Contains(t, first, "The watcher looked for new or approved minutes in the ")
+	assert.Contains(t, first, "New: 1 announcement of new minutes.")
 	assert.Contains(t, first, "recordsbot · in #general")
 	assert.Contains(t, first, "New draft minutes: Finance Committee: Insurance renewal")
 	assert.Contains(t, first, "Draft — not yet approved")
@@ -49,7 +52,7 @@ func TestDemoFollowPublishApproveWatch(t *testing.T) {
 	assert.Contains(t, out["approve finance"], "as approved")
 
 	approved := out["watch#2"]
-	assert.Contains(t, approved, "announced 0, approved 1")
+	assert.Contains(t, approved, "New: 1 announcement updated on approval.")
 	assert.Contains(t, approved, "recordsbot · in #general · updated", "the announcement is updated in place")
 	assert.Contains(t, approved, "First posted as a draft; these minutes are now approved.")
 	assert.NotContains(t, approved, "Draft — not yet approved")
@@ -72,7 +75,7 @@ func TestDemoFollowPublishApproveWatch(t *testing.T) {
 	assert.Equal(t, posts[0].TS, replies[0].ThreadTS, "the reply is in the announcement's thread")
 
 	again := out["watch#3"]
-	assert.Contains(t, again, "announced 0, approved 0")
+	assert.NotContains(t, again, "New:")
 	assert.Contains(t, again, "nothing new")
 	assert.NotContains(t, again, "recordsbot · in #general")
 }
@@ -83,7 +86,7 @@ func TestDemoWatchWithoutAFollowAnnouncesNothing(t *testing.T) {
 	out, all, err := runScript(t, env, consoleOptions{}, "publish finance", "watch")
 	require.NoError(t, err, all)
 	assert.NotContains(t, out["publish finance"], "baselined", "no follow, no catch-up poll")
-	assert.Contains(t, out["watch"], "announced 0")
+	assert.Contains(t, out["watch"], "no channel follows a committee, so it looked for no minutes")
 	assert.Contains(t, out["watch"], "nothing new")
 	assert.Empty(t, env.slack.Messages(demoChannel))
 }
@@ -157,7 +160,7 @@ func TestDemoAssignmentDMs(t *testing.T) {
 	env := startTestDemo(t)
 	out, all, err := runScript(t, env, consoleOptions{}, "watch", "home")
 	require.NoError(t, err, all)
-	assert.Contains(t, out["watch"], "0 assignment DMs", "the story's actions were the baseline, taken when the demo started")
+	assert.NotContains(t, out["watch"], "assignment DM", "the story's actions were the baseline, taken when the demo started")
 	assert.Contains(t, out["watch"], "nothing new")
 	dmsOff := buttonNumber(t, out["home"], "New-assignment DMs: On", "Turn off")
 
@@ -169,7 +172,7 @@ func TestDemoAssignmentDMs(t *testing.T) {
 	require.EqualError(t, err, "2 commands of the demo script failed", all)
 
 	sent := out["watch"]
-	assert.Contains(t, sent, "2 assignment DMs")
+	assert.Contains(t, sent, "New: 2 assignment DMs.")
 	assert.Contains(t, sent, "recordsbot · DM to you")
 	assert.Contains(t, sent, "New action for you")
 	assert.Contains(t, sent, "Order the new chairs")
@@ -181,7 +184,7 @@ func TestDemoAssignmentDMs(t *testing.T) {
 
 	assert.Contains(t, out["click "+dmsOff], "New-assignment DMs: Off")
 	off := out["watch#2"]
-	assert.Contains(t, off, "0 assignment DMs (1 off by choice)", "alice's choice on the Home tab is obeyed")
+	assert.Contains(t, off, "New: 1 assignment DM not sent (its person turned them off).", "alice's choice on the Home tab is obeyed")
 	assert.NotContains(t, off, "DM to you")
 	assert.Len(t, env.slack.Messages("DU0ALICE"), 1, "only the DM from before she turned them off")
 
@@ -209,4 +212,35 @@ func TestDemoFollowingCheckboxes(t *testing.T) {
 	assert.Contains(t, clicked, "[3] ☑ Weekly digest")
 	assert.Contains(t, clicked, "[4] ☑ Pre-meeting briefs")
 	assert.Contains(t, clicked, "now brings approvals, weekly digest and pre-meeting briefs here")
+}
+
+// TestPollReport: the demo says what a poll checked (how far back, so two
+// polls' different counts make sense) and what was new, in plain words,
+// not the job's log line ("read 16 meetings (4 pages)").
+func TestPollReport(t *testing.T) {
+	t.Parallel()
+	since := time.Date(2026, 10, 28, 0, 0, 0, 0, time.UTC)
+	tests := []struct {
+		name string
+		sum  watch.Summary
+		want string
+	}{
+		{"no follows", watch.Summary{Actions: 36, MeetingPages: 4},
+			"The watcher looked for new assignments among the 36 actions still to do; no channel follows a committee, so it looked for no minutes."},
+		{"nothing new", watch.Summary{Since: since, Meetings: 16, MeetingPages: 4, Actions: 1},
+			"The watcher looked for new or approved minutes in the 16 meetings dated Oct 28 or later, and for new assignments among the 1 action still to do."},
+		{"news", watch.Summary{Since: since, Meetings: 1, Actions: 2, Announced: 1, Approved: 2, DMs: 1, DMsOff: 2, Briefs: 1, Failed: 1},
+			"The watcher looked for new or approved minutes in the 1 meeting dated Oct 28 or later, and for new assignments among the 2 actions still to do.\n" +
+				"New: 1 announcement of new minutes, 2 announcements updated on approval, 1 assignment DM, 2 assignment DMs not sent (their people turned them off), 1 pre-meeting brief.\n" +
+				"Not sent: 1 (the next watch tries again)."},
+		{"busy", watch.Summary{Busy: true}, "The watcher did nothing: another poll was running."},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			got := pollReport(tt.sum, time.UTC)
+			assert.Equal(t, tt.want, got)
+			assert.NotContains(t, got, "page", "pages are the job's business")
+		})
+	}
 }

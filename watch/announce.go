@@ -59,6 +59,7 @@ func (p *poll) announce(ctx context.Context) error {
 			horizon = t
 		}
 	}
+	p.sum.Since = horizon
 	meetings, complete, err := p.readMeetings(ctx, horizon, byCommittee)
 	if err != nil {
 		return err

@@ -60,7 +60,8 @@ func TestBriefAtLeadTime(t *testing.T) {
 		assert.Contains(t, b.text, "Brief: Finance Committee, December")
 		assert.Contains(t, b.text, "1. Apologies")
 		assert.Contains(t, b.text, "2. The budget")
-		assert.Contains(t, b.text, "Still open: Alice Jones")
+		assert.Contains(t, b.text, "*Actions still open*")
+		assert.Contains(t, b.text, "*Alice Jones* (1)")
 		assert.Contains(t, b.text, "Circulate the accounts")
 		assert.NotContains(t, b.text, "Book the hall", "another committee's action")
 		assert.NotContains(t, b.text, "<@", "names, not mentions")
@@ -227,7 +228,7 @@ func TestBriefFollowsWhatItShows(t *testing.T) {
 		env.records.SetActions(append(all, recordstest.Action{ID: "A-9", Title: "Brief the new auditors", Status: "open",
 			AssigneeEmail: carol.Email, AssigneeName: carol.RealName, MeetingID: "M-2"}))
 		text = step("a new action assigned", 1)
-		assert.Contains(t, text, "Still open: Carol Wu")
+		assert.Contains(t, text, "*Carol Wu* (1)")
 		assert.Contains(t, text, "Brief the new auditors")
 
 		env.records.AddMeeting(recordstest.Meeting{ID: "M-5", Title: "Finance Committee, extraordinary", Committee: "Finance", Date: env.today.AddDate(0, 0, -2)})

@@ -232,6 +232,10 @@ type Summary struct {
 	// the channel, the channel was archived); retried each poll, not
 	// counted as failures.
 	Undeliverable int
+	// Since is how far back this poll read meetings for announcements: the
+	// whole lookback when a follow is new since the last poll, else the
+	// last poll's horizon. Zero when no channel follows a committee.
+	Since time.Time
 	// Horizon is the meetings horizon the next poll reads back to.
 	Horizon time.Time
 	// Pruned is what the day's prune deleted, on the poll that ran it
