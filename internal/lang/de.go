@@ -251,6 +251,9 @@ var german = Catalogue{
 		"err.records_busy":                ":hourglass: Der Protokolldienst ist gerade ausgelastet. Bitte versuchen Sie es noch einmal.",
 		"msg.busy":                        ":hourglass: Ich bin gerade beschäftigt. Bitte versuchen Sie es gleich noch einmal.",
 
+		// The reminder job's daily report of unmatched assignees, a channel post (remind/report.go).
+		"report.line": "• {who}: {actions}",
+
 		// Snoozing (issue 31): a row's controls (blocks/snooze.go) and the answers to them (bot/snooze.go).
 		"row.snoozed_until":      "_:zzz: Pausiert bis {date}_",
 		"snooze.unsnooze":        "Fortsetzen",
@@ -460,6 +463,10 @@ var german = Catalogue{
 		"err.records_busy_wait":    {One: ":hourglass: Der Protokolldienst ist gerade ausgelastet. Bitte versuchen Sie es in {n} Sekunde noch einmal.", Other: ":hourglass: Der Protokolldienst ist gerade ausgelastet. Bitte versuchen Sie es in {n} Sekunden noch einmal."},
 		"remind.away.assigned":     {One: "*{n} Aufgabe wurde Ihnen zugewiesen*", Other: "*{n} Aufgaben wurden Ihnen zugewiesen*"},
 		"remind.away.overdue":      {One: "*{n} wurde überfällig*", Other: "*{n} wurden überfällig*"},
+
+		// The reminder job's daily report of unmatched assignees, a channel post (remind/report.go).
+		"report.header": {One: ":bust_in_silhouette: *Aufgabenerinnerungen {date}:* {n} zuständige Person mit fälligen Aufgaben passt zu keinem Slack-Konto und wurde daher nicht erinnert. Tragen Sie sie in `USER_MAP` ein (`assignee=SLACKID`) oder korrigieren Sie ihre E-Mail-Adresse in den Unterlagen.", Other: ":bust_in_silhouette: *Aufgabenerinnerungen {date}:* {n} zuständige Personen mit fälligen Aufgaben passen zu keinem Slack-Konto und wurden daher nicht erinnert. Tragen Sie sie in `USER_MAP` ein (`assignee=SLACKID`) oder korrigieren Sie ihre E-Mail-Adressen in den Unterlagen."},
+		"report.more":   {One: "…und {n} weitere (siehe das Protokoll des Jobs).", Other: "…und {n} weitere (siehe das Protokoll des Jobs)."},
 
 		// Commands' own answers: what was not understood (bot/commands_*.go, dispatch.go).
 		"minutes.none_for":    {One: ":page_facing_up: Für *{committee}* wurde in der letzten Sitzung kein Protokoll veröffentlicht.", Other: ":page_facing_up: Für *{committee}* wurde in den letzten {n} Sitzungen kein Protokoll veröffentlicht."},

@@ -244,6 +244,9 @@ var english = Catalogue{
 		"err.records_busy":                ":hourglass: The records service is busy right now. Please try again.",
 		"msg.busy":                        ":hourglass: I'm busy just now. Please try again in a moment.",
 
+		// The reminder job's daily report of unmatched assignees, a channel post (remind/report.go).
+		"report.line": "• {who}: {actions}",
+
 		// Snoozing (issue 31): a row's controls (blocks/snooze.go) and the answers to them (bot/snooze.go).
 		"row.snoozed_until":      "_:zzz: Snoozed until {date}_",
 		"snooze.unsnooze":        "Unsnooze",
@@ -453,6 +456,10 @@ var english = Catalogue{
 		"err.records_busy_wait":    {One: ":hourglass: The records service is busy right now. Please try again in {n} second.", Other: ":hourglass: The records service is busy right now. Please try again in {n} seconds."},
 		"remind.away.assigned":     {One: "*{n} action was*", Other: "*{n} actions were*"},
 		"remind.away.overdue":      {One: "*{n} action became*", Other: "*{n} actions became*"},
+
+		// The reminder job's daily report of unmatched assignees, a channel post (remind/report.go).
+		"report.header": {One: ":bust_in_silhouette: *Action reminders {date}:* {n} assignee with due actions matches no Slack user, so was not reminded. Add them to `USER_MAP` (`assignee=SLACKID`) or correct their email in the records.", Other: ":bust_in_silhouette: *Action reminders {date}:* {n} assignees with due actions match no Slack user, so were not reminded. Add them to `USER_MAP` (`assignee=SLACKID`) or correct their email in the records."},
+		"report.more":   {One: "…and {n} more (see the job's log).", Other: "…and {n} more (see the job's log)."},
 
 		// Commands' own answers: what was not understood (bot/commands_*.go, dispatch.go).
 		"minutes.none_for":    {One: ":page_facing_up: No minutes have been published for *{committee}* in its last meeting.", Other: ":page_facing_up: No minutes have been published for *{committee}* in its last {n} meetings."},

@@ -251,6 +251,9 @@ var spanish = Catalogue{
 		"err.records_busy":                ":hourglass: El servicio de registros está ocupado ahora mismo. Inténtalo de nuevo.",
 		"msg.busy":                        ":hourglass: Estoy ocupado ahora mismo. Inténtalo de nuevo en un momento.",
 
+		// The reminder job's daily report of unmatched assignees, a channel post (remind/report.go).
+		"report.line": "• {who}: {actions}",
+
 		// Snoozing (issue 31): a row's controls (blocks/snooze.go) and the answers to them (bot/snooze.go).
 		"row.snoozed_until":      "_:zzz: Pospuesta hasta el {date}_",
 		"snooze.unsnooze":        "Reanudar",
@@ -460,6 +463,10 @@ var spanish = Catalogue{
 		"err.records_busy_wait":    {One: ":hourglass: El servicio de registros está ocupado ahora mismo. Inténtalo de nuevo en {n} segundo.", Other: ":hourglass: El servicio de registros está ocupado ahora mismo. Inténtalo de nuevo en {n} segundos."},
 		"remind.away.assigned":     {One: "*se te asignó {n} acción*", Other: "*se te asignaron {n} acciones*"},
 		"remind.away.overdue":      {One: "*{n} venció*", Other: "*{n} vencieron*"},
+
+		// The reminder job's daily report of unmatched assignees, a channel post (remind/report.go).
+		"report.header": {One: ":bust_in_silhouette: *Recordatorios de acciones {date}:* {n} responsable con acciones pendientes no coincide con ningún usuario de Slack, así que no recibió recordatorio. Añádelo a `USER_MAP` (`assignee=SLACKID`) o corrige su correo en los registros.", Other: ":bust_in_silhouette: *Recordatorios de acciones {date}:* {n} responsables con acciones pendientes no coinciden con ningún usuario de Slack, así que no recibieron recordatorio. Añádelos a `USER_MAP` (`assignee=SLACKID`) o corrige su correo en los registros."},
+		"report.more":   {One: "…y {n} más (mira el registro de la tarea).", Other: "…y {n} más (mira el registro de la tarea)."},
 
 		// Commands' own answers: what was not understood (bot/commands_*.go, dispatch.go).
 		"minutes.none_for":    {One: ":page_facing_up: No se ha publicado ningún acta de *{committee}* en su última reunión.", Other: ":page_facing_up: No se ha publicado ningún acta de *{committee}* en sus últimas {n} reuniones."},

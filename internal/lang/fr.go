@@ -251,6 +251,9 @@ var french = Catalogue{
 		"err.records_busy":                ":hourglass: Le service des registres est occupé pour l’instant. Réessayez.",
 		"msg.busy":                        ":hourglass: Je suis occupé pour l’instant. Réessayez dans un moment.",
 
+		// The reminder job's daily report of unmatched assignees, a channel post (remind/report.go).
+		"report.line": "• {who} : {actions}",
+
 		// Snoozing (issue 31): a row's controls (blocks/snooze.go) and the answers to them (bot/snooze.go).
 		"row.snoozed_until":      "_:zzz: En pause jusqu’au {date}_",
 		"snooze.unsnooze":        "Réactiver",
@@ -460,6 +463,10 @@ var french = Catalogue{
 		"err.records_busy_wait":    {One: ":hourglass: Le service des registres est occupé pour l’instant. Réessayez dans {n} seconde.", Other: ":hourglass: Le service des registres est occupé pour l’instant. Réessayez dans {n} secondes."},
 		"remind.away.assigned":     {One: "*{n} action vous a été confiée*", Other: "*{n} actions vous ont été confiées*"},
 		"remind.away.overdue":      {One: "*{n} est passée en retard*", Other: "*{n} sont passées en retard*"},
+
+		// The reminder job's daily report of unmatched assignees, a channel post (remind/report.go).
+		"report.header": {One: ":bust_in_silhouette: *Rappels d’actions du {date} :* {n} responsable ayant des actions à échéance ne correspond à aucun utilisateur Slack et n’a donc pas été rappelé. Ajoutez-le à `USER_MAP` (`assignee=SLACKID`) ou corrigez son adresse e-mail dans les registres.", Other: ":bust_in_silhouette: *Rappels d’actions du {date} :* {n} responsables ayant des actions à échéance ne correspondent à aucun utilisateur Slack et n’ont donc pas été rappelés. Ajoutez-les à `USER_MAP` (`assignee=SLACKID`) ou corrigez leur adresse e-mail dans les registres."},
+		"report.more":   {One: "…et {n} autre (voir le journal de la tâche).", Other: "…et {n} autres (voir le journal de la tâche)."},
 
 		// Commands' own answers: what was not understood (bot/commands_*.go, dispatch.go).
 		"minutes.none_for":    {One: ":page_facing_up: Aucun procès-verbal n’a été publié pour *{committee}* lors de sa dernière réunion.", Other: ":page_facing_up: Aucun procès-verbal n’a été publié pour *{committee}* lors de ses {n} dernières réunions."},
