@@ -34,24 +34,33 @@ func TestAnnouncementGolden(t *testing.T) {
 	assign := Assignment{Committee: "Finance", Meeting: "Finance Committee, March", Date: day(2026, 2, 26), Rows: rows}
 
 	cases := []struct {
-		name string
-		got  any
+		name   string
+		render func(l lang.Lang) any
 	}{
-		{"announce_draft", posted(AnnouncementMessage(Announcement{Minutes: draft}),
-			AnnouncementMetadata("announce/C0123ABCD/M-7/published_draft", "M-7", "published_draft"))},
-		{"announce_approved", posted(AnnouncementMessage(Announcement{Minutes: approved, NowApproved: true}),
-			AnnouncementMetadata("announce/C0123ABCD/M-7/approved", "M-7", "approved"))},
-		{"announce_no_link", posted(AnnouncementMessage(Announcement{Minutes: noLink}),
-			AnnouncementMetadata("announce/C0123ABCD/M-7/approved", "M-7", "approved"))},
-		{"announce_reply", payload(ApprovedReply(lang.English, approved.Title))},
-		{"assigned", posted(AssignmentMessage(assign),
-			AssignmentMetadata("assign/U0123ABCD/M-7/3f2a", "M-7", []string{"A-101", "A-102"}))},
+		{"announce_draft", func(l lang.Lang) any {
+			return posted(AnnouncementMessage(Announcement{Lang: l, Minutes: draft}),
+				AnnouncementMetadata("announce/C0123ABCD/M-7/published_draft", "M-7", "published_draft"))
+		}},
+		{"announce_approved", func(l lang.Lang) any {
+			return posted(AnnouncementMessage(Announcement{Lang: l, Minutes: approved, NowApproved: true}),
+				AnnouncementMetadata("announce/C0123ABCD/M-7/approved", "M-7", "approved"))
+		}},
+		{"announce_no_link", func(l lang.Lang) any {
+			return posted(AnnouncementMessage(Announcement{Lang: l, Minutes: noLink}),
+				AnnouncementMetadata("announce/C0123ABCD/M-7/approved", "M-7", "approved"))
+		}},
+		{"announce_reply", func(l lang.Lang) any { return payload(ApprovedReply(l, approved.Title)) }},
+		{"assigned", func(l lang.Lang) any {
+			a := assign
+			a.Lang = l
+			return posted(AssignmentMessage(a), AssignmentMetadata("assign/U0123ABCD/M-7/3f2a", "M-7", []string{"A-101", "A-102"}))
+		}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			assertGolden(t, tc.name, tc.got)
-			m := tc.got.(map[string]any)
+			assertGolden(t, tc.name, tc.render)
+			m := tc.render(lang.English).(map[string]any)
 			assert.NoError(t, CheckMessage(Message{Text: m["text"].(string), Blocks: m["blocks"].([]slack.Block)}))
 		})
 	}

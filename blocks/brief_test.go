@@ -7,6 +7,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/recordsbot/recordsbot/internal/lang"
 )
 
 func textOf(b any) string { j, _ := json.Marshal(b); return string(j) }
@@ -27,11 +29,18 @@ func TestBriefMessage(t *testing.T) {
 	for _, b := range m.Blocks {
 		assert.NotContains(t, textOf(b), "<@", "a brief pings nobody")
 	}
-	assertGolden(t, "brief", posted(m, BriefMetadata("brief/C0FIN/finance/M-3", "M-3", date)))
+	assertGoldenIn(t, "brief", func(l lang.Lang) any {
+		b := b
+		b.Lang = l
+		return posted(BriefMessage(b), BriefMetadata("brief/C0FIN/finance/M-3", "M-3", date))
+	})
 
 	empty := BriefMessage(Brief{Committee: "Finance", Title: "Finance Committee, April", Date: day(2026, 4, 9)})
 	require.NoError(t, CheckMessage(empty))
-	assertGolden(t, "brief_empty", posted(empty, BriefMetadata("brief/C0FIN/finance/M-4", "M-4", day(2026, 4, 9))))
+	assertGolden(t, "brief_empty", func(l lang.Lang) any {
+		return posted(BriefMessage(Brief{Lang: l, Committee: "Finance", Title: "Finance Committee, April", Date: day(2026, 4, 9)}),
+			BriefMetadata("brief/C0FIN/finance/M-4", "M-4", day(2026, 4, 9)))
+	})
 }
 
 // An agenda item's own number is its bullet; an item without one gets "•".

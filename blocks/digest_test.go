@@ -7,6 +7,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/recordsbot/recordsbot/internal/lang"
 )
 
 func sampleDigest() Digest {
@@ -33,11 +35,18 @@ func TestDigestMessage(t *testing.T) {
 	t.Parallel()
 	m := DigestMessage(sampleDigest())
 	require.NoError(t, CheckMessage(m))
-	assertGolden(t, "digest", posted(m, DigestMetadata("digest/C0FIN/finance & <audit>/2026-03-02", "finance & <audit>")))
+	assertGoldenIn(t, "digest", func(l lang.Lang) any {
+		d := sampleDigest()
+		d.Lang = l
+		return posted(DigestMessage(d), DigestMetadata("digest/C0FIN/finance & <audit>/2026-03-02", "finance & <audit>"))
+	})
 
-	first := sampleDigest()
-	first.Since, first.Completed, first.NewlyAssigned, first.NewlyOverdue, first.Minutes = time.Time{}, nil, nil, nil, nil
-	assertGolden(t, "digest_first", posted(DigestMessage(first), DigestMetadata("digest/C0FIN/finance & <audit>/2026-02-23", "finance & <audit>")))
+	assertGolden(t, "digest_first", func(l lang.Lang) any {
+		first := sampleDigest()
+		first.Lang = l
+		first.Since, first.Completed, first.NewlyAssigned, first.NewlyOverdue, first.Minutes = time.Time{}, nil, nil, nil, nil
+		return posted(DigestMessage(first), DigestMetadata("digest/C0FIN/finance & <audit>/2026-02-23", "finance & <audit>"))
+	})
 }
 
 // A committee too long for one message is shown by its counts and the top

@@ -27,11 +27,22 @@ func payload(m Message) any {
 	return map[string]any{"text": m.Text, "blocks": m.Blocks}
 }
 
-// assertGolden compares v with testdata/<name>.golden.json (package
-// golden), rewriting the file first under -update.
-func assertGolden(t *testing.T, name string, v any) {
+// assertGolden compares render's English with testdata/<name>.golden.json
+// (package golden), rewriting the file first under -update, and renders it
+// in lang.Pseudo too, failing on English that escaped the catalogue
+// (pseudo_test.go). render is a func(l lang.Lang) any that draws the
+// golden in l: every golden of this package is a scenario in every
+// language, so one added later is checked without a list to keep.
+func assertGolden(t *testing.T, name string, render any) {
 	t.Helper()
-	golden.AssertJSON(t, name, v, *update)
+	r, ok := render.(func(lang.Lang) any)
+	if !ok {
+		t.Errorf("golden %s: pass a func(l lang.Lang) any that draws it in l, so it is checked in the pseudo-language too (docs/languages.md)", name)
+		golden.AssertJSON(t, name, render, *update)
+		return
+	}
+	golden.AssertJSON(t, name, r(lang.English), *update)
+	assertNoEnglish(t, name, r(lang.Pseudo))
 }
 
 // readableJSON is v as the golden files hold it.
@@ -183,73 +194,120 @@ func TestGolden(t *testing.T) {
 		DueSoon: sampleRows()[1:2],
 	}
 
+	// The main surfaces have a golden in each shipped language
+	// (assertGoldenIn).
+	everyLanguage := map[string]bool{"actions_normal": true, "home_normal": true, "reminder": true,
+		"help_actions": true, "help_minutes": true, "help_all": true}
 	cases := []struct {
-		name string
-		got  any
+		name   string
+		render func(l lang.Lang) any
 	}{
-		{"actions_normal", payload(Actions(ActionList{Title: "Your open actions", Rows: sampleRows(), Total: 3}))},
-		{"actions_empty", payload(Actions(ActionList{Title: "Your open actions", Empty: "You have no open actions. :tada:"}))},
-		{"actions_paginated", payload(Actions(ActionList{
-			Title: "Your open actions", Rows: withContext(sampleRows()[:2], "open:10"), Offset: 10, Total: 23,
-			MoreValue: "status=open&offset=12", Truncated: true,
-		}))},
-		{"actions_truncated", payload(Actions(ActionList{Title: "All your actions", Rows: sampleRows()[:1], Total: 1, Truncated: true, Read: 500, Available: 1250}))},
-		{"actions_changed", payload(Actions(ActionList{Title: "Your actions", Rows: changed, Total: 1}))},
-		{"actions_overdue", payload(Actions(ActionList{Title: "Overdue actions", Rows: overdue, Total: 2}))},
-		{"actions_hostile", payload(Actions(ActionList{Title: "Actions for <!channel>", Rows: []ActionRow{hostile}}))},
-		{"actions_invisible", payload(Actions(ActionList{Title: "Actions \u202Efor\u202C you", Rows: []ActionRow{invisibles}}))},
-		{"meeting_invisible", payload(Meeting(bidiMeeting))},
-		{"minutes_approved", payload(Minutes(sampleMinutes()))},
-		{"minutes_draft", payload(Minutes(draft))},
-		{"minutes_shared", payload(Minutes(shared))},
-		{"minutes_no_url", payload(Minutes(noURL))},
-		{"meetings_next", payload(Meetings(meetings))},
-		{"meetings_empty", payload(Meetings(MeetingList{Title: "Finance meetings", Empty: "No meetings for Finance."}))},
-		{"meeting_agenda", payload(Meeting(sampleMeeting()))},
-		{"meeting_add_to_calendar", payload(Meeting(func() MeetingRow {
+		{"actions_normal", func(l lang.Lang) any {
+			return payload(Actions(ActionList{Lang: l, Title: l.T("actions.title.mine.open"), Rows: sampleRows(), Total: 3}))
+		}},
+		{"actions_empty", func(l lang.Lang) any {
+			return payload(Actions(ActionList{Lang: l, Title: l.T("actions.title.mine.open"), Empty: l.T("home.nothing_open")}))
+		}},
+		{"actions_paginated", func(l lang.Lang) any {
+			return payload(Actions(ActionList{
+				Lang: l, Title: l.T("actions.title.mine.open"), Rows: withContext(sampleRows()[:2], "open:10"), Offset: 10, Total: 23,
+				MoreValue: "status=open&offset=12", Truncated: true,
+			}))
+		}},
+		{"actions_truncated", func(l lang.Lang) any {
+			return payload(Actions(ActionList{Lang: l, Title: l.T("actions.title.mine.all"), Rows: sampleRows()[:1], Total: 1, Truncated: true, Read: 500, Available: 1250}))
+		}},
+		{"actions_changed", func(l lang.Lang) any {
+			return payload(Actions(ActionList{Lang: l, Title: l.T("home.your_actions"), Rows: changed, Total: 1}))
+		}},
+		{"actions_overdue", func(l lang.Lang) any {
+			return payload(Actions(ActionList{Lang: l, Title: l.T("actions.title.mine.overdue"), Rows: overdue, Total: 2}))
+		}},
+		{"actions_hostile", func(l lang.Lang) any {
+			return payload(Actions(ActionList{Lang: l, Title: l.F("actions.title.other.open", "name", "<!channel>"), Rows: []ActionRow{hostile}}))
+		}},
+		{"actions_invisible", func(l lang.Lang) any {
+			return payload(Actions(ActionList{Lang: l, Title: l.F("actions.title.other.open", "name", "Sam \u202ELee\u202C"), Rows: []ActionRow{invisibles}}))
+		}},
+		{"meeting_invisible", func(l lang.Lang) any { m := bidiMeeting; m.Lang = l; return payload(Meeting(m)) }},
+		{"minutes_approved", func(l lang.Lang) any { return payload(Minutes(minutesIn(l, sampleMinutes()))) }},
+		{"minutes_draft", func(l lang.Lang) any { return payload(Minutes(minutesIn(l, draft))) }},
+		{"minutes_shared", func(l lang.Lang) any { return payload(Minutes(minutesIn(l, shared))) }},
+		{"minutes_no_url", func(l lang.Lang) any { return payload(Minutes(minutesIn(l, noURL))) }},
+		{"meetings_next", func(l lang.Lang) any {
+			m := meetings
+			m.Lang, m.Title = l, l.T("meetings.title")
+			return payload(Meetings(m))
+		}},
+		{"meetings_empty", func(l lang.Lang) any {
+			return payload(Meetings(MeetingList{Lang: l, Title: "Finance", Empty: l.T("meetings.none")}))
+		}},
+		{"meeting_agenda", func(l lang.Lang) any { m := sampleMeeting(); m.Lang = l; return payload(Meeting(m)) }},
+		{"meeting_add_to_calendar", func(l lang.Lang) any {
 			m := sampleMeeting()
+			m.Lang = l
 			m.CalendarURL = "https://bot.example.org/calendar/meeting/" + m.ID + ".ics"
-			return m
-		}()))},
-		{"help_actions", payload(Help(lang.English, "/actions", ""))},
-		{"help_minutes", payload(Help(lang.English, "/minutes", ""))},
-		{"help_meetings", payload(Help(lang.English, "meetings", ""))},
-		{"help_all", payload(Help(lang.English, "", "I didn't understand `/actions frobnicate`."))},
-		// In the reader's language, with its command aliases beside the
-		// English keywords.
-		{"help_actions_fr", payload(Help(mustLang("fr"), "/actions", ""))},
-		{"help_minutes_de", payload(Help(mustLang("de"), "/minutes", ""))},
-		{"help_all_es", payload(Help(mustLang("es"), "", "No entendí `frobnicar`."))},
-		{"notice", payload(Notice(":white_check_mark: Shared the minutes in <#C0123>."))},
-		{"home_normal", Home(home)},
-		{"home_unmapped", Home(HomeView{User: "U0123ABCD", Unmapped: "I couldn't find you in the records service (sam@example.org).", Minutes: home.Minutes[:1]})},
-		{"home_error", Home(HomeView{User: "U0123ABCD", RecordsError: "The records service is not answering right now; try again in a minute."})},
-		{"reminder", payload(ReminderMessage(reminder))},
-		{"home_settings", Home(HomeView{User: "U0123ABCD", Minutes: home.Minutes[:1], Search: true, Notifications: &NotificationSettings{
-			RemindOn: true, RemindAt: clocktime.Of(9, 0), AssignDMs: true,
-		}})},
-		{"home_settings_changed", Home(HomeView{User: "U0123ABCD", Notifications: &NotificationSettings{
-			RemindOn: false, RemindAt: clocktime.Of(7, 30), RemindAtOwn: true, WeekdaysOnly: true, AssignDMs: false,
-			Note: ":white_check_mark: Daily reminders are off.",
-		}})},
-		{"home_settings_unavailable", Home(HomeView{User: "U0123ABCD", Notifications: &NotificationSettings{
-			Unavailable: ":warning: I can't reach my database right now, so your notification settings can't be shown or changed. Try again in a few minutes.",
-		}})},
-		{"home_calendar_get", Home(HomeView{User: "U0123ABCD", Calendar: &HomeCalendar{Public: "https://bot.example.org/calendar.ics"}})},
-		{"home_calendar_link", Home(HomeView{User: "U0123ABCD", Calendar: &HomeCalendar{
-			Private: "https://bot.example.org/calendar/u/abcdefghijklmnopqrstuvwxyz234567abcdefghijklmnopqrst.ics",
-			Note:    ":white_check_mark: Here is your calendar link. Paste it into your calendar application as a subscription.",
-		}})},
-		{"unfurl", UnfurlMinutes(draft)},
+			return payload(Meeting(m))
+		}},
+		{"help_actions", func(l lang.Lang) any { return payload(Help(l, "/actions", "")) }},
+		{"help_minutes", func(l lang.Lang) any { return payload(Help(l, "/minutes", "")) }},
+		{"help_meetings", func(l lang.Lang) any { return payload(Help(l, "meetings", "")) }},
+		{"help_all", func(l lang.Lang) any { return payload(Help(l, "", l.F("actions.parse.unknown", "word", "frobnicate"))) }},
+		{"notice", func(l lang.Lang) any { return payload(Notice(StatusDone(l, "complete", "Book the hall for the AGM"))) }},
+		{"home_normal", func(l lang.Lang) any { h := home; h.Lang = l; return Home(h) }},
+		{"home_unmapped", func(l lang.Lang) any {
+			return Home(HomeView{Lang: l, User: "U0123ABCD", Unmapped: l.T("actions.unmapped.self"), Minutes: home.Minutes[:1]})
+		}},
+		{"home_error", func(l lang.Lang) any {
+			return Home(HomeView{Lang: l, User: "U0123ABCD", RecordsError: l.T("err.records_down")})
+		}},
+		{"reminder", func(l lang.Lang) any { r := reminder; r.Lang = l; return payload(ReminderMessage(r)) }},
+		{"home_settings", func(l lang.Lang) any {
+			return Home(HomeView{Lang: l, User: "U0123ABCD", Minutes: home.Minutes[:1], Search: true, Notifications: &NotificationSettings{
+				RemindOn: true, RemindAt: clocktime.Of(9, 0), AssignDMs: true,
+			}})
+		}},
+		{"home_settings_changed", func(l lang.Lang) any {
+			return Home(HomeView{Lang: l, User: "U0123ABCD", Notifications: &NotificationSettings{
+				RemindOn: false, RemindAt: clocktime.Of(7, 30), RemindAtOwn: true, WeekdaysOnly: true, AssignDMs: false,
+				Note: l.T("settings.footer"),
+			}})
+		}},
+		{"home_settings_unavailable", func(l lang.Lang) any {
+			return Home(HomeView{Lang: l, User: "U0123ABCD", Notifications: &NotificationSettings{
+				Unavailable: l.T("err.store_down"),
+			}})
+		}},
+		{"home_calendar_get", func(l lang.Lang) any {
+			return Home(HomeView{Lang: l, User: "U0123ABCD", Calendar: &HomeCalendar{Public: "https://bot.example.org/calendar.ics"}})
+		}},
+		{"home_calendar_link", func(l lang.Lang) any {
+			return Home(HomeView{Lang: l, User: "U0123ABCD", Calendar: &HomeCalendar{
+				Private: "https://bot.example.org/calendar/u/abcdefghijklmnopqrstuvwxyz234567abcdefghijklmnopqrst.ics",
+				Note:    l.T("calendar.help"),
+			}})
+		}},
+		{"unfurl", func(l lang.Lang) any { return UnfurlMinutes(minutesIn(l, draft)) }},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			assertGolden(t, tc.name, tc.got)
-			assert.NoError(t, checkAny(tc.got))
-			assertEncodesAsJSON(t, blocksOf(t, tc.got))
+			if everyLanguage[tc.name] {
+				assertGoldenIn(t, tc.name, tc.render)
+			} else {
+				assertGolden(t, tc.name, tc.render)
+			}
+			got := tc.render(lang.English)
+			assert.NoError(t, checkAny(got))
+			assertEncodesAsJSON(t, blocksOf(t, got))
 		})
 	}
+}
+
+// minutesIn is v to be read in l.
+func minutesIn(l lang.Lang, v MinutesView) MinutesView {
+	v.Lang = l
+	return v
 }
 
 // checkAny runs the Check that fits a golden value.
@@ -275,20 +333,15 @@ func TestFollowingGolden(t *testing.T) {
 		{Committee: "Finance", Key: "finance", By: "U0BOB", Since: since, Hears: map[string]bool{"drafts": true, "approvals": true},
 			Digest: &clocktime.Weekly{On: true, Day: time.Friday, At: clocktime.Of(16, 30)}, DigestMentions: true, DigestOption: "digest"},
 	}
-	assertGolden(t, "following_change", payload(FollowingMessage(Following{Follows: follows, Options: options, CanChange: true, Rev: "1",
-		Note: ":white_check_mark: *Finance* now hears drafts published and approvals."})))
-	assertGolden(t, "following_read_only", payload(FollowingMessage(Following{Follows: follows, Options: options,
-		ChangeNote: "Only admins may change what this channel hears (`FOLLOW_ADMINS_ONLY`).", Rev: "1"})))
+	assertGolden(t, "following_change", func(l lang.Lang) any {
+		return payload(FollowingMessage(Following{Lang: l, Follows: follows, Options: options, CanChange: true, Rev: "1",
+			Note: ":white_check_mark: *Finance* now hears drafts published and approvals."}))
+	})
+	assertGolden(t, "following_read_only", func(l lang.Lang) any {
+		return payload(FollowingMessage(Following{Lang: l, Follows: follows, Options: options,
+			ChangeNote: "Only admins may change what this channel hears (`FOLLOW_ADMINS_ONLY`).", Rev: "1"}))
+	})
 	key, ok := FollowKeyOf(FollowBlockID("audit & risk", "7"))
 	assert.True(t, ok)
 	assert.Equal(t, "audit & risk", key)
-}
-
-// mustLang is the shipped language of code.
-func mustLang(code string) lang.Lang {
-	l, err := lang.Parse(code)
-	if err != nil {
-		panic(err)
-	}
-	return l
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/recordsbot/recordsbot/apiclient"
+	"github.com/recordsbot/recordsbot/internal/lang"
 	"github.com/recordsbot/recordsbot/internal/slackapi/slacktest"
 	"github.com/recordsbot/recordsbot/minutes"
 )
@@ -68,12 +69,12 @@ func TestMinutesGoldenMarkdownAndHTML(t *testing.T) {
 			t.Parallel()
 			m := Minutes(v)
 			require.NoError(t, CheckMessage(m))
-			assertGolden(t, name, payload(m))
-			assertGolden(t, "unfurl_"+name, UnfurlMinutes(v))
+			assertGolden(t, name, func(l lang.Lang) any { return payload(Minutes(minutesIn(l, v))) })
+			assertGolden(t, "unfurl_"+name, func(l lang.Lang) any { return UnfurlMinutes(minutesIn(l, v)) })
 			whole := Mrkdwn(v.Body, v.Format, 0)
 			assert.Empty(t, slacktest.StandardMarkdown(whole), "no standard Markdown in\n%s", whole)
 			// The whole body as Slack text, as a message of text alone.
-			assertGolden(t, name+"_text", map[string]any{"text": whole})
+			assertGolden(t, name+"_text", func(lang.Lang) any { return map[string]any{"text": whole} })
 		})
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/recordsbot/recordsbot/internal/lang"
 	"github.com/recordsbot/recordsbot/internal/slackapi/slacktest"
 )
 
@@ -39,7 +40,7 @@ func TestSearchResultsGolden(t *testing.T) {
 			t.Parallel()
 			m := SearchResults(v)
 			require.NoError(t, CheckMessage(m))
-			assertGolden(t, name, payload(m))
+			assertGolden(t, name, func(l lang.Lang) any { v := v; v.Lang = l; return payload(SearchResults(v)) })
 		})
 	}
 }
@@ -134,13 +135,20 @@ func TestSearchModalGolden(t *testing.T) {
 		"modal_search_empty":   {},
 		"modal_search_results": {Query: results.Query, Results: &results},
 		"modal_search_none":    {Query: "xylophone & <drums>", Results: &SearchView{Query: "xylophone & <drums>", Quoted: "“xylophone & <drums>”"}},
-		"modal_search_failed":  {Query: "budget", Note: ":warning: I can't reach my database right now. Please try again in a few minutes."},
+		"modal_search_failed":  {Query: "budget", Note: lang.English.T("err.store_down")},
 	} {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			m := SearchModal(v)
 			require.NoError(t, CheckModal(m))
-			assertGolden(t, name, m)
+			assertGolden(t, name, func(l lang.Lang) any {
+				v := v
+				v.Lang = l
+				if v.Note != "" {
+					v.Note = l.T("err.store_down") // as the bot writes it, in the reader's language
+				}
+				return SearchModal(v)
+			})
 		})
 	}
 }

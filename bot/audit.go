@@ -59,11 +59,12 @@ type change struct {
 // record appends c, with the surface ctx carries. The actor's records
 // identity is what is already known of them (no Slack call is made for
 // it). The change has been made (it is in recordsbot's own store, which
-// the entry goes to as well): an entry that cannot be written is logged,
-// and the error returned for callers that want to say so.
-func (w *trailWriter) record(ctx context.Context, c change) error {
+// the entry goes to as well): an entry that cannot be written is logged
+// here, once, and the change still answered as made; no caller has
+// anything else to do with the error.
+func (w *trailWriter) record(ctx context.Context, c change) {
 	if w == nil {
-		return nil
+		return
 	}
 	if c.actor == "" {
 		c.actor = audit.ActorOf(ctx)
@@ -76,11 +77,9 @@ func (w *trailWriter) record(ctx context.Context, c change) error {
 	if e.Outcome == "" {
 		e.Outcome = audit.Done
 	}
-	_, err := w.trail.AppendAudit(ctx, e)
-	if err != nil {
+	if _, err := w.trail.AppendAudit(ctx, e); err != nil {
 		w.log.ErrorContext(ctx, "audit: entry not recorded", "kind", c.kind, "target", c.target, "error", err)
 	}
-	return err
 }
 
 // auditedStore is the bot's Store recording every change made through
@@ -110,7 +109,7 @@ func followTarget(channelID, committeeKey string) string { return channelID + "/
 func (s auditedStore) Follow(ctx context.Context, f store.Follow) (bool, error) {
 	existed, err := s.Store.Follow(ctx, f)
 	if err == nil && !existed {
-		_ = s.w.record(ctx, change{kind: audit.Follow, target: followTarget(f.ChannelID, f.CommitteeKey), to: f.Committee})
+		s.w.record(ctx, change{kind: audit.Follow, target: followTarget(f.ChannelID, f.CommitteeKey), to: f.Committee})
 	}
 	return existed, err
 }
@@ -118,7 +117,7 @@ func (s auditedStore) Follow(ctx context.Context, f store.Follow) (bool, error) 
 func (s auditedStore) Unfollow(ctx context.Context, channelID, committeeKey string) (bool, error) {
 	existed, err := s.Store.Unfollow(ctx, channelID, committeeKey)
 	if err == nil && existed {
-		_ = s.w.record(ctx, change{kind: audit.Unfollow, target: followTarget(channelID, committeeKey)})
+		s.w.record(ctx, change{kind: audit.Unfollow, target: followTarget(channelID, committeeKey)})
 	}
 	return existed, err
 }
@@ -126,7 +125,7 @@ func (s auditedStore) Unfollow(ctx context.Context, channelID, committeeKey stri
 func (s auditedStore) SetFollowChoice(ctx context.Context, channelID, committeeKey, what string, on bool) (bool, error) {
 	found, err := s.Store.SetFollowChoice(ctx, channelID, committeeKey, what, on)
 	if err == nil && found {
-		_ = s.w.record(ctx, change{kind: audit.FollowChoice, target: followTarget(channelID, committeeKey),
+		s.w.record(ctx, change{kind: audit.FollowChoice, target: followTarget(channelID, committeeKey),
 			from: what + " " + onOff(!on), to: what + " " + onOff(on)})
 	}
 	return found, err
@@ -142,7 +141,7 @@ func (s auditedStore) SetDigestChoice(ctx context.Context, channelID, committeeK
 		if mentions {
 			to += ", mentions"
 		}
-		_ = s.w.record(ctx, change{kind: audit.DigestSchedule, target: followTarget(channelID, committeeKey), to: to})
+		s.w.record(ctx, change{kind: audit.DigestSchedule, target: followTarget(channelID, committeeKey), to: to})
 	}
 	return err
 }
@@ -150,7 +149,7 @@ func (s auditedStore) SetDigestChoice(ctx context.Context, channelID, committeeK
 func (s auditedStore) Snooze(ctx context.Context, userID, actionID, until string) error {
 	err := s.Store.Snooze(ctx, userID, actionID, until)
 	if err == nil {
-		_ = s.w.record(ctx, change{kind: audit.Snooze, target: actionID, to: until})
+		s.w.record(ctx, change{kind: audit.Snooze, target: actionID, to: until})
 	}
 	return err
 }
@@ -158,7 +157,7 @@ func (s auditedStore) Snooze(ctx context.Context, userID, actionID, until string
 func (s auditedStore) Unsnooze(ctx context.Context, userID, actionID string) (bool, error) {
 	ok, err := s.Store.Unsnooze(ctx, userID, actionID)
 	if err == nil && ok {
-		_ = s.w.record(ctx, change{kind: audit.Snooze, target: actionID, to: "unsnoozed"})
+		s.w.record(ctx, change{kind: audit.Snooze, target: actionID, to: "unsnoozed"})
 	}
 	return ok, err
 }
@@ -166,7 +165,7 @@ func (s auditedStore) Unsnooze(ctx context.Context, userID, actionID string) (bo
 func (s auditedStore) SetAway(ctx context.Context, userID, lastDay string) error {
 	err := s.Store.SetAway(ctx, userID, lastDay)
 	if err == nil {
-		_ = s.w.record(ctx, change{kind: audit.Settings, target: userID, to: "away_until=" + lastDay})
+		s.w.record(ctx, change{kind: audit.Settings, target: userID, to: "away_until=" + lastDay})
 	}
 	return err
 }
@@ -174,7 +173,7 @@ func (s auditedStore) SetAway(ctx context.Context, userID, lastDay string) error
 func (s auditedStore) EndAway(ctx context.Context, userID, today string) (bool, error) {
 	ok, err := s.Store.EndAway(ctx, userID, today)
 	if err == nil && ok {
-		_ = s.w.record(ctx, change{kind: audit.Settings, target: userID, to: "away=back"})
+		s.w.record(ctx, change{kind: audit.Settings, target: userID, to: "away=back"})
 	}
 	return ok, err
 }
@@ -182,7 +181,7 @@ func (s auditedStore) EndAway(ctx context.Context, userID, today string) (bool, 
 func (s auditedStore) ChangeSettings(ctx context.Context, userID string, set store.Settings) error {
 	err := s.Store.ChangeSettings(ctx, userID, set)
 	if err == nil {
-		_ = s.w.record(ctx, change{kind: audit.Settings, target: userID, to: settingsText(set)})
+		s.w.record(ctx, change{kind: audit.Settings, target: userID, to: settingsText(set)})
 	}
 	return err
 }

@@ -157,7 +157,6 @@ func (f *unfurler) unfurl(ctx context.Context, ev *slackevents.LinkSharedEvent, 
 		opts = append(opts, slack.MsgOptionUnfurlByID(target.UnfurlID, target.Source, unfurls))
 	}
 	_, _, _, err := f.slack.UnfurlMessageContext(ctx, ev.Channel, ev.MessageTimeStamp, unfurls, opts...)
-	f.metrics.SlackCall("chat.unfurl", err)
 	if err != nil {
 		f.log.ErrorContext(ctx, "unfurl: chat.unfurl failed", "error", err)
 	}

@@ -70,7 +70,6 @@ func (h *homeUI) publishHome(ctx context.Context, user string, st homeState) err
 func (h *homeUI) publish(ctx context.Context, user string, st homeState) error {
 	view := h.build(ctx, user, st)
 	_, err := h.slack.PublishViewContext(ctx, slack.PublishViewContextRequest{UserID: user, View: view, Hash: hashArg(st.hash)})
-	h.metrics.SlackCall("views.publish", err)
 	if err != nil {
 		return fmt.Errorf("views.publish: %w", err)
 	}

@@ -61,13 +61,11 @@ func (h *homeUI) publishRetried(ctx context.Context, user string, st homeState) 
 // the app's Messages tab, which is one click away.
 func (h *homeUI) tellHomeStale(ctx context.Context, user string) {
 	ch, _, _, err := h.slack.OpenConversationContext(ctx, &slack.OpenConversationParameters{Users: []string{user}, ReturnIM: true})
-	h.metrics.SlackCall("conversations.open", err)
 	if err != nil {
 		h.log.WarnContext(ctx, "app home: could not open the conversation to say the tab is stale", "user", user, "error", err)
 		return
 	}
 	_, err = h.slack.PostEphemeralContext(ctx, ch.ID, user, slack.MsgOptionText(lang.FromContext(ctx).T("home.stale"), false))
-	h.metrics.SlackCall("chat.postEphemeral", err)
 	if err != nil {
 		h.log.WarnContext(ctx, "app home: could not say the tab is stale", "user", user, "error", err)
 	}

@@ -199,7 +199,6 @@ func (s *Server) postResponse(ctx context.Context, responseURL string, msg any) 
 				err = ue.Err
 			}
 			err = fmt.Errorf("response_url: %w", err)
-			s.deps.Metrics.SlackCall("response_url", err)
 			return retry.Result{Err: err, Retry: true}
 		}
 		io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
@@ -208,7 +207,6 @@ func (s *Server) postResponse(ctx context.Context, responseURL string, msg any) 
 			return retry.Result{}
 		}
 		err = errors.New("response_url: HTTP " + strconv.Itoa(resp.StatusCode))
-		s.deps.Metrics.SlackCall("response_url", err)
 		r := retry.Result{Err: err, Retry: resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode >= 500}
 		if ra, aerr := strconv.Atoi(resp.Header.Get("Retry-After")); aerr == nil && ra > 0 {
 			r.After = time.Duration(ra) * time.Second

@@ -329,7 +329,7 @@ func (c *clicks) clickStatus(ctx context.Context, in *interaction, value string)
 	ctx = audit.WithSurface(ctx, clickSurface(in, pageCtx))
 	if !ok {
 		c.log.WarnContext(ctx, "interaction: bad status value", "user", in.User.ID)
-		_ = c.trail.record(ctx, change{actor: in.User.ID, kind: audit.ActionStatus, target: id, to: string(to), outcome: audit.Refused(audit.ReasonStale)})
+		c.trail.record(ctx, change{actor: in.User.ID, kind: audit.ActionStatus, target: id, to: string(to), outcome: audit.Refused(audit.ReasonStale)})
 		c.tell(ctx, in, notice(staleButton(ctx)))
 		return
 	}
@@ -362,7 +362,13 @@ func (c *clicks) clickStatus(ctx context.Context, in *interaction, value string)
 	var newBlocks []json.RawMessage
 	ok = false
 	if in.Message != nil {
-		newBlocks, ok = blocks.ReplaceRow(in.Message.Blocks, row)
+		// The redraw keeps only the blocks the bot renders. Slack echoes
+		// back blocks it shows in a message but refuses from an app (a
+		// call block, or an image block with the properties Slack added:
+		// chat.update answers invalid_blocks,
+		// https://github.com/slackapi/bolt-js/issues/1841); sending the
+		// echo first would cost a refused update before every redraw.
+		newBlocks, ok = blocks.ReplaceRow(blocks.OwnBlocks(in.Message.Blocks), row)
 	}
 	if !ok && in.Container.IsEphemeral {
 		// Slack leaves an ephemeral message out of the payload; redraw the
@@ -385,16 +391,6 @@ func (c *clicks) clickStatus(ctx context.Context, in *interaction, value string)
 	}
 	// The bot's own message in a channel or DM (a reminder).
 	err = c.updateMessage(ctx, in.channelID(), in.Message.TS, done, raw)
-	if slackapi.ErrorCode(err) == "invalid_blocks" {
-		// The message holds blocks the bot did not write and Slack will
-		// not take back (it shows some it does not accept from apps).
-		// Once more with only the blocks the bot renders, so the change
-		// still shows in place.
-		if own, ok := blocks.ReplaceRow(blocks.OwnBlocks(in.Message.Blocks), row); ok {
-			c.log.InfoContext(ctx, "interaction: chat.update refused the echoed blocks; retrying with the bot's own")
-			err = c.updateMessage(ctx, in.channelID(), in.Message.TS, done, blocks.RawBlocks(own))
-		}
-	}
 	if err != nil && echoUnreadable(err) {
 		// Slack accepted the update (an ok:false answer or an HTTP
 		// failure decodes fine); only its echo of the message, which
@@ -413,7 +409,6 @@ func (c *clicks) clickStatus(ctx context.Context, in *interaction, value string)
 // updateMessage replaces the text and blocks of a message the bot posted.
 func (c *clicks) updateMessage(ctx context.Context, channel, ts, text string, bl []slack.Block) error {
 	_, _, _, err := c.slack.UpdateMessageContext(ctx, channel, ts, slack.MsgOptionText(text, false), slack.MsgOptionBlocks(bl...))
-	c.metrics.SlackCall("chat.update", err)
 	return err
 }
 
@@ -436,7 +431,6 @@ func (c *clicks) clickShare(ctx context.Context, in *interaction, meetingID stri
 	key := shareKey(in)
 	_, _, err = c.slack.PostMessageContext(ctx, channel, slack.MsgOptionText(msg.Text, false), slack.MsgOptionBlocks(msg.Blocks...),
 		slack.MsgOptionMetadata(blocks.ShareMetadata(key, e.Meeting.ID)))
-	c.metrics.SlackCall("chat.postMessage", err)
 	shared := lg.F("share.done", "title", blocks.Escape(e.Meeting.Name()))
 	if err != nil {
 		switch code := slackapi.ErrorCode(err); {
@@ -447,12 +441,12 @@ func (c *clicks) clickShare(ctx context.Context, in *interaction, meetingID stri
 			c.tell(ctx, in, notice(lg.T("share.refused")))
 		default:
 			// Slack's answer was lost: the post may be there or not.
-			_ = c.trail.record(ctx, change{kind: audit.MinutesShare, target: e.Meeting.ID, to: channel, outcome: audit.Unconfirmed})
+			c.trail.record(ctx, change{kind: audit.MinutesShare, target: e.Meeting.ID, to: channel, outcome: audit.Unconfirmed})
 			c.tell(ctx, in, notice(c.shareOutcome(ctx, channel, key, shared, err)))
 		}
 		return
 	}
-	_ = c.trail.record(ctx, change{kind: audit.MinutesShare, target: e.Meeting.ID, to: channel})
+	c.trail.record(ctx, change{kind: audit.MinutesShare, target: e.Meeting.ID, to: channel})
 	c.redraw(ctx, in, notice(shared))
 }
 
@@ -479,7 +473,6 @@ func (c *clicks) shareOutcome(ctx context.Context, channel, key, shared string, 
 	lctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 	defer cancel()
 	_, found, err := slackapi.FindKeyed(lctx, c.slack, channel, key, shareHistoryDepth)
-	c.metrics.SlackCall("conversations.history", err)
 	switch {
 	case err != nil:
 		c.log.ErrorContext(ctx, "share minutes: answer lost, and the history could not be read", "error", postErr, "history_error", err)

@@ -213,3 +213,30 @@ func TestMetricsNotOnThePublicPort(t *testing.T) {
 		assert.NotContains(t, string(body), "recordsbot_", name)
 	}
 }
+
+// A Slack call a surface makes is counted where it is made, in the Slack
+// client's transport, once: a Home tab whose views.publish Slack refuses
+// counts one call and one error under Slack's code, with no counting line
+// in the Home tab's code.
+func TestMetricsCountARefusedSlackCallOnce(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	h.rebuild(bot.Deps{Metrics: metrics.New()})
+	h.slack.InjectFault(slacktest.Fault{Method: "views.publish", Error: "not_enabled", Times: 1})
+	alice := h.person("alice")
+
+	h.sendEvent(t, "Ev0METRICS", appHomeOpened(alice.ID), 0)
+	require.NoError(t, h.bot.Wait(h.waitCtx()))
+	fams := h.scrape()
+
+	assert.Equal(t, 1.0, counter(fams, "recordsbot_slack_api_errors_total", map[string]string{"method": "views.publish", "error": "not_enabled"}))
+	calls := h.slack.Calls("views.publish")
+	published := 0.0
+	for _, c := range calls {
+		if c.Error == "" {
+			published++
+		}
+	}
+	assert.Equal(t, float64(len(calls)), counter(fams, "recordsbot_slack_api_calls_total", map[string]string{"method": "views.publish", "status": "200"}),
+		"every attempt counted once, the refused one and the %v that worked", published)
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/xml"
 	"fmt"
+	"html"
 	"net/http"
 	"net/url"
 	"regexp"
@@ -179,7 +180,7 @@ func TestMinutesArchiveSearchBox(t *testing.T) {
 	r := h.fetchPage("", "/minutes?q=insurance", nil)
 	require.Equal(t, http.StatusOK, r.status)
 	assert.Contains(t, r.body, `<form class="archive-search" method="get" action="" role="search">`, "a search box that works without script")
-	assert.Contains(t, r.body, "Search isn't available here yet", "without a search, the archive says so")
+	assert.Contains(t, html.UnescapeString(r.body), "Search isn't available here yet", "without a search, the archive says so")
 	assert.Contains(t, r.header.Get("Content-Security-Policy"), "form-action 'self'", "the CSP lets the search box submit to the bot only")
 
 	var asked string
@@ -324,7 +325,7 @@ func TestPublicMinutesOffHidesEveryPage(t *testing.T) {
 	m, _ := h.demoMinutes(plainApproved)
 	calls := h.records.Count("", "")
 	for _, path := range []string{"/minutes", "/minutes?committee=Finance", "/minutes?q=budget", "/minutes/feed.atom",
-		"/minutes/feed.atom?committee=Finance", minutesPath(m.ID)} {
+		"/minutes/feed.atom?committee=Finance", minutesPath(m.ID), "/accessibility"} {
 		r := h.fetchPage("", path, nil)
 		assertNotFoundPage(t, r)
 		assertPageHeaders(t, r)
@@ -418,7 +419,7 @@ func TestMinutesArchiveAmbiguousCommittee(t *testing.T) {
 	h := newHarness(t, withFineArts())
 	r := h.fetchPage("", "/minutes?committee=fin", nil)
 	require.Equal(t, http.StatusOK, r.status, r.body)
-	assert.Contains(t, r.body, "“fin” is the start of several committees' names")
+	assert.Contains(t, html.UnescapeString(r.body), "“fin” is the start of several committees' names")
 	assert.Contains(t, r.body, `<a href="minutes?committee=Finance">Finance minutes</a>`)
 	assert.Contains(t, r.body, `<a href="minutes?committee=Fine%20Arts">Fine Arts minutes</a>`)
 	ids, _ := archiveIDs(t, r.body)

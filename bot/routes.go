@@ -34,6 +34,11 @@ func addRoutes(r chi.Router, s *Server) {
 		r.Head("/minutes/feed.atom", feed)
 		r.Get("/minutes/{meetingID}", page)
 		r.Head("/minutes/{meetingID}", page)
+		// The accessibility statement, linked from every page's footer
+		// (docs/accessibility.md).
+		statement := s.site.Statement()
+		r.Get("/accessibility", statement)
+		r.Head("/accessibility", statement)
 		r.Get("/minutes/assets/style.css", minutespage.Stylesheet())
 		r.Head("/minutes/assets/style.css", minutespage.Stylesheet())
 		// The calendar feeds (docs/calendar.md): every committee's and one

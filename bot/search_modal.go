@@ -31,7 +31,6 @@ func (c *clicks) openSearchModal(ctx context.Context, in *interaction) {
 		return
 	}
 	_, err := c.slack.OpenViewContext(ctx, in.TriggerID, blocks.SearchModal(blocks.SearchModalView{Lang: lang.FromContext(ctx)}))
-	c.metrics.SlackCall("views.open", err)
 	if err != nil && !echoUnreadable(err) {
 		c.log.ErrorContext(ctx, "search modal: views.open failed", "user", in.User.ID, "error", err)
 		lg := lang.FromContext(ctx)
@@ -65,7 +64,6 @@ func (mu *minutesUI) searchModal(ctx context.Context, typed string, offset int) 
 // version stays, as it should: it answers what the person did last.
 func (c *clicks) updateSearchModal(ctx context.Context, in *interaction, view slack.ModalViewRequest) {
 	_, err := c.slack.UpdateViewContext(ctx, view, "", in.View.Hash, in.View.ID)
-	c.metrics.SlackCall("views.update", err)
 	switch {
 	case err == nil, echoUnreadable(err):
 	case slackapi.ErrorCode(err) == "hash_conflict":

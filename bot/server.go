@@ -84,6 +84,9 @@ type Config struct {
 	// minutes pages may show (PUBLIC_IMAGE_HOSTS,
 	// minutespage.ParseImageHosts); empty: no third-party image.
 	PublicImageHosts []string
+	// A11yContact is where the accessibility statement asks readers to
+	// report a problem (ACCESSIBILITY_CONTACT); empty: the organisation.
+	A11yContact string
 	// FollowAdminsOnly lets only the action domain's admins
 	// (ADMIN_USER_IDS, actions.Service.IsAdmin) follow and unfollow
 	// committees (FOLLOW_ADMINS_ONLY); by default anyone in the channel
@@ -273,7 +276,8 @@ func NewServer(cfg Config, deps Deps) *Server {
 	}
 	s.public = newPublicGuard(cfg.Public, deps.Now, deps.Metrics, s.log)
 	s.site = minutespage.New(deps.Minutes, minutespage.Options{OrgName: cfg.OrgName, Zone: dom.Zone(), Search: deps.MinutesSearch, Log: s.log,
-		Doubtful: s.public.doubtfulContext, Now: deps.Now, ImageHosts: cfg.PublicImageHosts})
+		Doubtful: s.public.doubtfulContext, Now: deps.Now, ImageHosts: cfg.PublicImageHosts,
+		Language: cfg.Language, AccessibilityContact: cfg.A11yContact})
 	mins := &minutesUI{svc: deps.Minutes, org: cfg.Language, search: search, pageSize: cfg.PageSize, now: deps.Now, say: say,
 		follow: &followUI{store: deps.Store, baseline: deps.Baseline, meetings: deps.Minutes, slack: deps.Slack, metrics: deps.Metrics,
 			adminsOnly: cfg.FollowAdminsOnly, defaults: cfg.FollowDefaults, digestDefault: cfg.DigestDefault, isAdmin: dom.IsAdmin, who: dom.Who, now: deps.Now, log: s.log, say: say, trail: trail}}
@@ -286,13 +290,13 @@ func NewServer(cfg Config, deps Deps) *Server {
 	s.feeds = calendarfeed.New(deps.Calendar, s.log)
 	s.work, s.busy = newWorkSlots(cfg.MaxInFlight), newWorkSlots(busyNotices)
 	calUI := &calendarUI{cal: deps.Calendar, log: s.log}
-	s.home = &homeUI{dom: dom, acts: acts, mins: mins, slack: deps.Slack, metrics: deps.Metrics,
+	s.home = &homeUI{dom: dom, acts: acts, mins: mins, slack: deps.Slack,
 		settings: settings, calendar: calUI, now: deps.Now, log: s.log, say: say}
 	if trail != nil {
 		s.home.trail = trail.trail
 	}
-	s.unfurls = &unfurler{mins: mins, slack: deps.Slack, metrics: deps.Metrics, log: s.log}
-	s.clicks = &clicks{acts: acts, mins: mins, home: s.home, slack: deps.Slack, metrics: deps.Metrics, settings: settings, calendar: calUI,
+	s.unfurls = &unfurler{mins: mins, slack: deps.Slack, log: s.log}
+	s.clicks = &clicks{acts: acts, mins: mins, home: s.home, slack: deps.Slack, settings: settings, calendar: calUI,
 		post: s.postResponse, now: deps.Now, log: s.log, say: say, trail: trail}
 	s.cmds = map[string]func(context.Context, command) *reply{
 		"/actions":  acts.commandActions,

@@ -106,7 +106,6 @@ type homeUI struct {
 	acts     *actionsUI
 	mins     *minutesUI
 	slack    SlackAPI
-	metrics  *metrics.Set
 	settings *settingsUI
 	calendar *calendarUI
 	now      func() time.Time
@@ -117,10 +116,9 @@ type homeUI struct {
 
 // unfurler answers link_shared for links to the public minutes pages.
 type unfurler struct {
-	mins    *minutesUI
-	slack   SlackAPI
-	metrics *metrics.Set
-	log     *slog.Logger
+	mins  *minutesUI
+	slack SlackAPI
+	log   *slog.Logger
 }
 
 // clicks answers button clicks: it routes each to its surface and answers
@@ -130,7 +128,6 @@ type clicks struct {
 	mins     *minutesUI
 	home     *homeUI
 	slack    SlackAPI
-	metrics  *metrics.Set
 	settings *settingsUI
 	calendar *calendarUI
 	post     func(ctx context.Context, responseURL string, msg any) error

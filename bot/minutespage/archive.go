@@ -3,7 +3,6 @@ package minutespage
 import (
 	"context"
 	"errors"
-	"html/template"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -13,6 +12,7 @@ import (
 
 	"github.com/recordsbot/recordsbot/apiclient"
 	"github.com/recordsbot/recordsbot/internal/invisible"
+	"github.com/recordsbot/recordsbot/internal/lang"
 	"github.com/recordsbot/recordsbot/minutes"
 	"github.com/recordsbot/recordsbot/minutes/body"
 )
@@ -74,6 +74,8 @@ type archiveDoc struct {
 
 // archiveEntry is one minutes in the archive or among search results.
 type archiveEntry struct {
+	// Lang is the page's language, for the entry's own words.
+	Lang                   lang.Lang
 	Href, Title, Committee string
 	Date                   pageTime
 	Draft                  bool
@@ -84,7 +86,7 @@ type archiveEntry struct {
 	Excerpt  string
 }
 
-var archiveTemplate = template.Must(template.ParseFS(templateFS, "templates/layout.html", "templates/archive.html"))
+var archiveTemplate = parseTemplate("templates/archive.html")
 
 // archiveExcerpt is how much of the minutes' text an archive entry shows.
 const archiveExcerptMax = 240
@@ -100,6 +102,8 @@ func (s *Site) Archive() http.HandlerFunc {
 			s.writeProblem(w, r, http.StatusNotFound, baseArchive)
 			return
 		}
+		v := s.view(r)
+		l := v.Lang
 		q := r.URL.Query()
 		typedCommittee := limitText(q.Get("committee"))
 		// Bidi controls and zero-width characters are dropped from what is
@@ -151,9 +155,9 @@ func (s *Site) Archive() http.HandlerFunc {
 					snippet[i] = SnippetPart{Text: invisible.Strip(p.Text), Match: p.Match}
 				}
 				doc.Hits = append(doc.Hits, archiveEntry{
-					Href: entryHref(h.MeetingID), Title: nonBlank(invisible.Strip(h.Title), "Untitled meeting"),
+					Lang: l, Href: v.href(entryHref(h.MeetingID)), Title: nonBlank(invisible.Strip(h.Title), l.T("page.untitled_meeting")),
 					Committee: invisible.Strip(h.Committee),
-					Date:      newPageTime(h.Date, h.DateHasTime, s.opts.Zone), Draft: h.Draft, Snippet: snippet,
+					Date:      newPageTime(h.Date, h.DateHasTime, s.opts.Zone, l), Draft: h.Draft, Snippet: snippet,
 				})
 			}
 		}
@@ -177,12 +181,15 @@ func (s *Site) Archive() http.HandlerFunc {
 				doc.Unknown = choice.Known && len(page.Entries) == 0 && q.Get("after") == ""
 			}
 			for _, e := range page.Entries {
-				doc.Entries = append(doc.Entries, s.archiveEntry(e))
+				doc.Entries = append(doc.Entries, s.archiveEntry(e, v))
 			}
 			if page.Next != "" {
 				next := url.Values{"after": {page.Next}}
 				if committee != "" {
 					next.Set("committee", committee)
+				}
+				if v.Keep != "" {
+					next.Set("lang", v.Keep)
 				}
 				doc.Next = "?" + next.Encode()
 			}
@@ -190,7 +197,7 @@ func (s *Site) Archive() http.HandlerFunc {
 		if doc.Unknown {
 			doc.Committee = ""
 		}
-		doc.FeedHref = feedHref(doc.Committee)
+		doc.FeedHref = v.href(feedHref(doc.Committee))
 		// The committee selector is read after the list when no committee
 		// was asked for, as it is the part the page can do without: on a
 		// cold cache the list alone may take most of the public records
@@ -202,14 +209,14 @@ func (s *Site) Archive() http.HandlerFunc {
 			latest, _ = s.svc.LatestPerCommittee(ctx)
 		}
 		doc.Committees = committeeNames(latest)
-		title := "Minutes"
+		title := l.T("page.archive.title")
 		if doc.Committee != "" {
-			title = doc.Committee + " minutes"
+			title = l.F("page.archive.title_of", "committee", doc.Committee)
 		}
 		if s.opts.OrgName != "" {
-			title += " – " + s.opts.OrgName
+			title = l.F("page.title_org", "title", title, "org", s.opts.OrgName)
 		}
-		data := s.frame(title, baseArchive)
+		data := s.frame(title, baseArchive, v)
 		data.Feed, data.Archive = doc.FeedHref, doc
 		// Search results and later pages are for people, not for search
 		// engines' indexes.
@@ -238,16 +245,18 @@ func (s *Site) Archive() http.HandlerFunc {
 	}
 }
 
-// archiveEntry is e as the archive lists it.
-func (s *Site) archiveEntry(e minutes.Entry) archiveEntry {
+// archiveEntry is e as the archive lists it for v.
+func (s *Site) archiveEntry(e minutes.Entry, v view) archiveEntry {
 	m, min := e.Meeting, e.Minutes
+	l := v.Lang
 	return archiveEntry{
-		Href:      entryHref(m.ID),
-		Title:     nonBlank(invisible.Strip(m.Name()), "Untitled meeting"),
+		Lang:      l,
+		Href:      v.href(entryHref(m.ID)),
+		Title:     nonBlank(invisible.Strip(m.Name()), l.T("page.untitled_meeting")),
 		Committee: invisible.Strip(m.Committee),
-		Date:      newPageTime(m.Date, m.DateHasTime, s.opts.Zone),
+		Date:      newPageTime(m.Date, m.DateHasTime, s.opts.Zone, l),
 		Draft:     min.Draft(),
-		Approved:  newPageTime(min.Date, false, s.opts.Zone),
+		Approved:  newPageTime(min.Date, false, s.opts.Zone, l),
 		Excerpt:   excerpt(min, archiveExcerptMax),
 	}
 }

@@ -26,7 +26,10 @@ const atomNS = "http://www.w3.org/2005/Atom"
 // link) are always present.
 type (
 	atomFeed struct {
-		XMLName xml.Name    `xml:"http://www.w3.org/2005/Atom feed"`
+		XMLName xml.Name `xml:"http://www.w3.org/2005/Atom feed"`
+		// Lang is xml:lang, the language of the feed's own words (RFC
+		// 4287 §2); record text is as the records hold it.
+		Lang    string      `xml:"http://www.w3.org/XML/1998/namespace lang,attr"`
 		ID      string      `xml:"id"`
 		Title   string      `xml:"title"`
 		Updated string      `xml:"updated"`
@@ -111,7 +114,7 @@ func (s *Site) Feed() http.HandlerFunc {
 			}
 			committee = entriesCommittee(page.Entries, committee)
 		}
-		body, err := s.feed(siteRoot(s.svc, r), committee, page.Entries)
+		body, err := s.feed(siteRoot(s.svc, r), committee, page.Entries, s.view(r))
 		if err != nil {
 			s.opts.Log.ErrorContext(ctx, "minutes feed: render failed", "error", err)
 			s.writeProblem(w, r, http.StatusInternalServerError, baseRecord)
@@ -137,23 +140,28 @@ func siteRoot(svc *minutes.Service, r *http.Request) string {
 	return scheme + "://" + r.Host
 }
 
-// feed renders the feed of entries for committee ("" for all) at root.
-func (s *Site) feed(root, committee string, entries []minutes.Entry) ([]byte, error) {
-	self := root + "/minutes/" + feedHref(committee)
+// feed renders the feed of entries for committee ("" for all) at root,
+// in v's language. Its id is the same in every language: it is one feed,
+// whose self link keeps a ?lang= the reader chose.
+func (s *Site) feed(root, committee string, entries []minutes.Entry, v view) ([]byte, error) {
+	l := v.Lang
+	id := root + "/minutes/" + feedHref(committee)
+	self := root + "/minutes/" + v.href(feedHref(committee))
 	archive := root + "/minutes"
-	title := "Committee minutes"
+	title := l.T("feed.title")
 	if committee != "" {
-		title = committee + " minutes"
+		title = l.F("feed.title_of", "committee", committee)
 		archive += "?" + url.Values{"committee": {committee}}.Encode()
 	}
+	archive = v.href(archive)
 	author := s.opts.OrgName
 	if author != "" {
-		title = author + ": " + title
+		title = l.F("feed.title_org", "org", author, "title", title)
 	} else {
 		author = "recordsbot"
 	}
 	f := atomFeed{
-		ID: self, Title: title, Author: atomPerson{Name: author},
+		Lang: l.Code(), ID: id, Title: title, Author: atomPerson{Name: author},
 		Links: []atomLink{
 			{Rel: "self", Type: "application/atom+xml", Href: self},
 			{Rel: "alternate", Type: "text/html", Href: archive},
@@ -172,15 +180,17 @@ func (s *Site) feed(root, committee string, entries []minutes.Entry) ([]byte, er
 		href := root + "/minutes/" + url.PathEscape(m.ID)
 		entry := atomEntry{
 			ID:      href,
-			Title:   nonBlank(invisible.Strip(m.Name()), "Untitled meeting"),
+			Title:   nonBlank(invisible.Strip(m.Name()), l.T("page.untitled_meeting")),
 			Updated: atomTime(updated),
-			Links:   []atomLink{{Rel: "alternate", Type: "text/html", Href: href}},
+			Links:   []atomLink{{Rel: "alternate", Type: "text/html", Href: v.href(href)}},
 		}
+		// The terms are the feed's vocabulary, the same in every
+		// language; their labels are for people.
 		if min.Draft() {
-			entry.Title = "Draft: " + entry.Title
-			entry.Categories = append(entry.Categories, atomCategory{Term: "draft", Label: "Draft, not yet approved"})
+			entry.Title = l.F("feed.draft", "title", entry.Title)
+			entry.Categories = append(entry.Categories, atomCategory{Term: "draft", Label: l.T("feed.draft_label")})
 		} else {
-			entry.Categories = append(entry.Categories, atomCategory{Term: "approved", Label: "Approved"})
+			entry.Categories = append(entry.Categories, atomCategory{Term: "approved", Label: l.T("feed.approved")})
 		}
 		if c := strings.TrimSpace(invisible.Strip(m.Committee)); c != "" {
 			entry.Categories = append(entry.Categories, atomCategory{Term: c})

@@ -32,6 +32,7 @@ import (
 
 	"github.com/recordsbot/recordsbot/apiclient"
 	"github.com/recordsbot/recordsbot/internal/invisible"
+	"github.com/recordsbot/recordsbot/internal/lang"
 	"github.com/recordsbot/recordsbot/minutes"
 )
 
@@ -85,8 +86,8 @@ const (
 var templateFS embed.FS
 
 var (
-	minutesTemplate = template.Must(template.ParseFS(templateFS, "templates/layout.html", "templates/minutes.html"))
-	problemTemplate = template.Must(template.ParseFS(templateFS, "templates/layout.html", "templates/problem.html"))
+	minutesTemplate = parseTemplate("templates/minutes.html")
+	problemTemplate = parseTemplate("templates/problem.html")
 
 	stylesheet = mustRead(templateFS, "templates/style.css")
 	// stylesheetHref is relative to /minutes/ (a page's base, see
@@ -124,6 +125,13 @@ type Options struct {
 	Doubtful func(ctx context.Context) context.Context
 	// Now is the clock (Last-Modified). Default time.Now.
 	Now func() time.Time
+	// Language is ORG_LANGUAGE: the pages' language for a reader who
+	// accepts none of the shipped ones. The zero value is English.
+	Language lang.Lang
+	// AccessibilityContact is where the accessibility statement asks
+	// readers to report a problem (ACCESSIBILITY_CONTACT: an address or a
+	// URL); empty: the statement asks them to tell the organisation.
+	AccessibilityContact string
 	// ImageHosts are the https origins (ParseImageHosts) whose images a
 	// minutes body may show (PUBLIC_IMAGE_HOSTS), besides the bot's own
 	// and inline ones. Empty: no third-party image is loaded.
@@ -164,6 +172,12 @@ func New(svc *minutes.Service, opts Options) *Site {
 }
 
 func (s *Site) now() time.Time { return s.opts.Now() }
+
+// parseTemplate is the page in file inside the layout, with the
+// templates' functions (funcs).
+func parseTemplate(file string) *template.Template {
+	return template.Must(template.New("layout.html").Funcs(funcs).ParseFS(templateFS, "templates/layout.html", file))
+}
 
 func mustRead(fsys embed.FS, name string) []byte {
 	b, err := fsys.ReadFile(name)
@@ -286,7 +300,7 @@ func (s *Site) Minutes() http.HandlerFunc {
 			writeProblem(w, r, http.StatusNotFound)
 			return
 		case err != nil:
-			if kept, ok := s.kept.stale(id); ok {
+			if kept, ok := s.kept.stale(keptKey(id, s.view(r).Lang)); ok {
 				// The records cannot be read just now; the minutes were
 				// approved when last read. A copy, revalidated next time.
 				log.DebugContext(ctx, "minutes page: served the kept copy", "meeting", id, "error", err)
@@ -309,13 +323,14 @@ func (s *Site) Minutes() http.HandlerFunc {
 			writeProblem(w, r, http.StatusServiceUnavailable)
 			return
 		}
-		page, err := s.renderMinutes(m, min)
+		v := s.view(r)
+		page, err := s.renderMinutes(m, min, v)
 		if err != nil {
 			log.ErrorContext(ctx, "minutes page: render failed", "meeting", id, "error", err)
 			writeProblem(w, r, http.StatusInternalServerError)
 			return
 		}
-		kept := s.kept.keep(id, page, etag(page), min.Draft(), s.now())
+		kept := s.kept.keep(keptKey(id, v.Lang), page, etag(page), min.Draft(), s.now())
 		h := w.Header()
 		h.Set("Content-Type", "text/html; charset=utf-8")
 		h.Set("Cache-Control", cacheApproved)
@@ -356,10 +371,13 @@ func meetingIDParam(r *http.Request) (string, bool) {
 	return id, id != "" && len(id) <= maxMeetingIDLen
 }
 
-// pageHeaders is setPageHeaders with the site's own CSP (its image hosts).
+// pageHeaders is setPageHeaders with the site's own CSP (its image hosts),
+// and Vary: Accept-Language, as every page and feed is in the language
+// the reader's browser asks for (view).
 func (s *Site) pageHeaders(h http.Header) {
 	setPageHeaders(h)
 	h.Set("Content-Security-Policy", s.csp)
+	h.Set("Vary", "Accept-Language")
 }
 
 // setPageHeaders sets the security headers of every public page response
@@ -380,8 +398,13 @@ func etag(b []byte) string {
 
 // layoutData is what layout.html and the pages in it read.
 type layoutData struct {
-	Title   string // the document's <title>
-	NoIndex bool   // asks search engines not to index the page
+	// Lang is the page's language; Keep the ?lang= its links keep
+	// (view.Keep); Languages its language menu.
+	Lang      lang.Lang
+	Keep      string
+	Languages []langLink
+	Title     string // the document's <title>
+	NoIndex   bool   // asks search engines not to index the page
 	// OrgName is ORG_NAME; Base the relative base of the page's links
 	// (baseRecord, baseArchive).
 	OrgName string
@@ -390,24 +413,34 @@ type layoutData struct {
 	// relative to Base.
 	Feed       string
 	Stylesheet string
-	// ArchiveHref is the archive, relative to the page.
+	// ArchiveHref is the archive, A11yHref the accessibility statement,
+	// relative to the page.
 	ArchiveHref string
+	A11yHref    string
 	Minutes     *minutesDoc
 	// EventLD is the schema.org Event of a minutes page's meeting, as
 	// JSON-LD (eventLD); nil on other pages.
-	EventLD map[string]any
-	Archive *archiveDoc
-	Problem *problemDoc
+	EventLD   map[string]any
+	Archive   *archiveDoc
+	Problem   *problemDoc
+	Statement *statementDoc
 }
 
-// frame is the layout of a page at base.
-func (s *Site) frame(title, base string) layoutData {
-	archive := "../minutes"
+// frame is the layout of a page at base, in v's language.
+func (s *Site) frame(title, base string, v view) layoutData {
+	archive, a11y := "../minutes", "../accessibility"
 	if base == baseArchive {
-		archive = "minutes"
+		archive, a11y = "minutes", "accessibility"
 	}
-	return layoutData{Title: title, OrgName: s.opts.OrgName, Base: base, Feed: "feed.atom", Stylesheet: stylesheetHref, ArchiveHref: archive}
+	return layoutData{
+		Lang: v.Lang, Keep: v.Keep, Languages: v.languages(),
+		Title: title, OrgName: s.opts.OrgName, Base: base, Feed: v.href("feed.atom"), Stylesheet: stylesheetHref,
+		ArchiveHref: v.href(archive), A11yHref: v.href(a11y),
+	}
 }
+
+// keptKey is the key of a minutes page kept in one language.
+func keptKey(id string, l lang.Lang) string { return id + "\x00" + l.Code() }
 
 // minutesDoc is the minutes page's content.
 type minutesDoc struct {
@@ -426,21 +459,33 @@ type minutesDoc struct {
 // pageTime is a time as a <time> element shows it; zero when unknown.
 type pageTime struct {
 	Machine string // the datetime attribute
-	Day     string // "Wednesday 18 November 2026"
+	Day     string // "Wednesday 18 November 2026", "mercredi 18 novembre 2026"
 	Clock   string // "17:00 UTC"; empty for a date without a time
 }
 
-// newPageTime is t as a page shows it: a date-only value as its date, a
-// time in zone (RECORDS_TIMEZONE), the zone's abbreviation after it.
-func newPageTime(t time.Time, hasTime bool, zone *time.Location) pageTime {
+// newPageTime is t as a page in l shows it: a date-only value as its
+// date, a time in zone (RECORDS_TIMEZONE), the zone's abbreviation after
+// it (24-hour clock, which every shipped language reads).
+func newPageTime(t time.Time, hasTime bool, zone *time.Location, l lang.Lang) pageTime {
 	switch {
 	case t.IsZero():
 		return pageTime{}
 	case !hasTime:
-		return pageTime{Machine: t.Format(time.DateOnly), Day: t.Format("Monday 2 January 2006")}
+		return pageTime{Machine: t.Format(time.DateOnly), Day: pageDay(t, l)}
 	}
 	t = t.In(zone)
-	return pageTime{Machine: t.Format(time.RFC3339), Day: t.Format("Monday 2 January 2006"), Clock: t.Format("15:04 MST")}
+	return pageTime{Machine: t.Format(time.RFC3339), Day: pageDay(t, l), Clock: t.Format("15:04 MST")}
+}
+
+// pageDay is t's date with its weekday, the month spelt out, in l.
+func pageDay(t time.Time, l lang.Lang) string {
+	y, m, d := t.Date()
+	return l.F("page.day", "weekday", l.T(weekdayKeys[t.Weekday()]), "day", strconv.Itoa(d), "month", l.Month(m), "year", strconv.Itoa(y))
+}
+
+var weekdayKeys = [7]lang.Key{
+	"page.weekday.0", "page.weekday.1", "page.weekday.2", "page.weekday.3",
+	"page.weekday.4", "page.weekday.5", "page.weekday.6",
 }
 
 // agendaDoc is the agenda as an ordered list.
@@ -457,7 +502,7 @@ type agendaItemDoc struct {
 	Title, Description string
 }
 
-func newAgendaDoc(items []apiclient.AgendaItem) *agendaDoc {
+func newAgendaDoc(items []apiclient.AgendaItem, l lang.Lang) *agendaDoc {
 	if len(items) == 0 {
 		return nil
 	}
@@ -468,7 +513,7 @@ func newAgendaDoc(items []apiclient.AgendaItem) *agendaDoc {
 	}
 	a := &agendaDoc{Items: make([]agendaItemDoc, len(items))}
 	for i, it := range items {
-		a.Items[i] = agendaItemDoc{Title: nonBlank(it.Title, "Untitled item"), Description: it.Description}
+		a.Items[i] = agendaItemDoc{Title: nonBlank(it.Title, l.T("page.untitled_item")), Description: it.Description}
 		if it.Number == "" {
 			continue
 		}
@@ -494,8 +539,8 @@ func nonBlank(s, fallback string) string {
 	return s
 }
 
-// renderMinutes renders the minutes page of m.
-func (s *Site) renderMinutes(m *apiclient.Meeting, min *apiclient.Minutes) ([]byte, error) {
+// renderMinutes renders the minutes page of m for v.
+func (s *Site) renderMinutes(m *apiclient.Meeting, min *apiclient.Minutes, v view) ([]byte, error) {
 	body, err := s.renderBody(min)
 	if err != nil {
 		return nil, err
@@ -503,26 +548,27 @@ func (s *Site) renderMinutes(m *apiclient.Meeting, min *apiclient.Minutes) ([]by
 	// Record text on the page is escaped by html/template; the characters
 	// that would reorder or hide it (bidi controls, zero-width) are removed
 	// too, as in Slack (package invisible).
+	l := v.Lang
 	title := invisible.Strip(m.Name())
 	doc := &minutesDoc{
 		Title:     title,
 		Committee: invisible.Strip(m.Committee),
 		Location:  invisible.Strip(m.Location),
 		Reference: invisible.Strip(m.Reference),
-		Date:      newPageTime(m.Date, m.DateHasTime, s.opts.Zone),
-		Agenda:    newAgendaDoc(m.Agenda),
+		Date:      newPageTime(m.Date, m.DateHasTime, s.opts.Zone, l),
+		Agenda:    newAgendaDoc(m.Agenda, l),
 		Draft:     min.Draft(),
 		Body:      body,
-		Updated:   newPageTime(min.Date, false, s.opts.Zone),
+		Updated:   newPageTime(min.Date, false, s.opts.Zone, l),
 		SourceURL: min.URL,
 	}
-	page := title + " – minutes"
+	page := l.F("page.minutes.title", "title", title)
 	if doc.Draft {
-		page = "Draft: " + page
+		page = l.F("page.minutes.title_draft", "title", title)
 	}
 	// Drafts are published for information, not for search engines to keep
 	// after they are approved or withdrawn.
-	data := s.frame(page, baseRecord)
+	data := s.frame(page, baseRecord, v)
 	data.NoIndex, data.Minutes = doc.Draft, doc
 	data.EventLD = s.eventLD(m, doc)
 	return execute(minutesTemplate, data)

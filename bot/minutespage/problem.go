@@ -3,6 +3,8 @@ package minutespage
 import (
 	"net/http"
 	"strconv"
+
+	"github.com/recordsbot/recordsbot/internal/lang"
 )
 
 // problemDoc is the content of a page shown instead of minutes.
@@ -10,28 +12,25 @@ type problemDoc struct {
 	Heading, Message, Hint string
 }
 
-var problems = map[int]problemDoc{
-	http.StatusNotFound: {
-		Heading: "No published minutes here",
-		Message: "There are no published minutes at this address. The meeting may not have minutes yet, or they may not be released for publication.",
-		Hint:    "If someone shared this link with you, please check it with them.",
-	},
-	http.StatusServiceUnavailable: {
-		Heading: "The minutes are unavailable just now",
-		Message: "The committee records service is busy or didn't answer in time. Please try again in a minute.",
-	},
-	http.StatusInternalServerError: {
-		Heading: "Something went wrong",
-		Message: "These minutes could not be shown because of a fault on our side. It has been logged; please try again later.",
-	},
+// problems are the catalogue's keys of each status's page.
+var problems = map[int][3]lang.Key{
+	http.StatusNotFound:            {"page.problem.404", "page.problem.404_text", "page.problem.404_hint"},
+	http.StatusServiceUnavailable:  {"page.problem.503", "page.problem.503_text", ""},
+	http.StatusInternalServerError: {"page.problem.500", "page.problem.500_text", ""},
 }
 
 // writeProblem writes the friendly page for status, which must be a key of
-// problems, at base. The security headers are already set.
+// problems, at base, in the reader's language. The security headers are
+// already set.
 func (s *Site) writeProblem(w http.ResponseWriter, r *http.Request, status int, base string) {
-	p := problems[status]
+	v := s.view(r)
+	keys := problems[status]
+	p := problemDoc{Heading: v.Lang.T(keys[0]), Message: v.Lang.T(keys[1])}
+	if keys[2] != "" {
+		p.Hint = v.Lang.T(keys[2])
+	}
 	contentType := "text/html; charset=utf-8"
-	data := s.frame(p.Heading, base)
+	data := s.frame(p.Heading, base, v)
 	data.NoIndex, data.Problem = true, &p
 	page, err := execute(problemTemplate, data)
 	if err != nil {
@@ -41,6 +40,7 @@ func (s *Site) writeProblem(w http.ResponseWriter, r *http.Request, status int, 
 	}
 	h := w.Header()
 	h.Set("Content-Type", contentType)
+	h.Set("Vary", "Accept-Language")
 	h.Set("Cache-Control", cacheError)
 	if status == http.StatusNotFound {
 		h.Set("Cache-Control", cacheNotFound)

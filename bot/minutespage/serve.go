@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/recordsbot/recordsbot/apiclient"
+	"github.com/recordsbot/recordsbot/internal/lang"
 )
 
 // retryAfter is the Retry-After of a 503 caused by err, as
@@ -121,11 +122,14 @@ func (k *keptPages) stale(id string) (keptPage, bool) {
 	return p, ok && !p.draft
 }
 
-// drop forgets id's page: the records no longer serve its minutes.
+// drop forgets meeting id's page in every language: the records no
+// longer serve its minutes.
 func (k *keptPages) drop(id string) {
 	k.mu.Lock()
 	defer k.mu.Unlock()
-	delete(k.m, id)
+	for _, l := range append(lang.Shipped(), lang.Pseudo) {
+		delete(k.m, keptKey(id, l))
+	}
 }
 
 // doubtful is the context for a lookup that can only fail as far as the

@@ -56,6 +56,7 @@ type Config struct {
 	LogLevel            string        `envconfig:"LOG_LEVEL" default:"info" desc:"debug, info, warn or error"`
 	ShutdownGrace       time.Duration `envconfig:"SHUTDOWN_GRACE" default:"20s" desc:"how long a stopping server waits for in-flight work"`
 	PublicImageHosts    string        `envconfig:"PUBLIC_IMAGE_HOSTS" desc:"comma-separated https origins (https://images.example.org) whose images the public minutes pages may show; empty: images from other hosts are not loaded"`
+	A11yContact         string        `envconfig:"ACCESSIBILITY_CONTACT" desc:"where the public pages' accessibility statement (/accessibility) asks readers to report a problem: an e-mail address or an https URL; empty: it asks them to tell the organisation"`
 	TrustedProxies      string        `envconfig:"TRUSTED_PROXIES" desc:"comma-separated addresses or CIDRs of the reverse proxies (Ingress) in front of the bot; their X-Forwarded-For names the client the public pages' rate limit counts. Empty: each connection's own address"`
 	SandboxKeys         string        `envconfig:"SANDBOX_KEYS" desc:"sandbox: KEY=SCOPE+SCOPE,… (default: one full-scope key, printed)"`
 }

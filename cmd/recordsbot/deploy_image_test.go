@@ -162,7 +162,7 @@ func TestDeployIngressRoutesOnlyThePublicRoutes(t *testing.T) {
 		assert.Equal(t, svc.Metadata.Name, p.Backend.Service.Name)
 		assert.Equal(t, "http", p.Backend.Service.Port.Name)
 	}
-	assert.Equal(t, map[string]string{"/slack/events": "Exact", "/minutes/": "Prefix", "/calendar.ics": "Exact", "/calendar/": "Prefix"}, routed)
+	assert.Equal(t, map[string]string{"/slack/events": "Exact", "/minutes/": "Prefix", "/accessibility": "Exact", "/calendar.ics": "Exact", "/calendar/": "Prefix"}, routed)
 	for _, private := range []string{"/metrics", "/healthz", "/readyz"} {
 		for p, typ := range routed {
 			assert.False(t, p == private || (typ == "Prefix" && strings.HasPrefix(private, p)), "%s is not public", private)

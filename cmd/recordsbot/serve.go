@@ -39,6 +39,7 @@ func botConfig(set *settings) bot.Config {
 		Public:           bot.PublicLimits{TrustedProxies: set.trustedProxies},
 		OrgName:          set.orgName,
 		PublicImageHosts: set.publicImageHosts,
+		A11yContact:      set.a11yContact,
 	}
 }
 

@@ -65,6 +65,7 @@ type settings struct {
 	databaseURL        string
 	trustedProxies     []netip.Prefix
 	publicImageHosts   []string // PUBLIC_IMAGE_HOSTS
+	a11yContact        string   // ACCESSIBILITY_CONTACT
 
 	logJSON       bool
 	logLevel      slog.Level
@@ -279,6 +280,9 @@ func parseSettings(c Config, sub string) (*settings, configErrors) {
 	}
 	if s.publicImageHosts, err = minutespage.ParseImageHosts(c.PublicImageHosts); err != nil {
 		bad("PUBLIC_IMAGE_HOSTS", "%v", err)
+	}
+	if s.a11yContact = strings.TrimSpace(c.A11yContact); !minutespage.ValidAccessibilityContact(s.a11yContact) {
+		bad("ACCESSIBILITY_CONTACT", "must be an e-mail address or an http(s) URL, got %q", c.A11yContact)
 	}
 	if s.shutdownGrace < 0 {
 		bad("SHUTDOWN_GRACE", "must not be negative, got %s", s.shutdownGrace)

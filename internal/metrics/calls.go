@@ -1,13 +1,14 @@
 package metrics
 
 import (
-	"errors"
+	"bytes"
+	"encoding/json"
+	"io"
 	"net/http"
 	"strconv"
 	"strings"
 
 	"github.com/prometheus/client_golang/prometheus"
-	"github.com/slack-go/slack"
 
 	"github.com/recordsbot/recordsbot/internal/slackapi"
 )
@@ -43,31 +44,58 @@ func newCallMetrics(reg *prometheus.Registry) callMetrics {
 	return c
 }
 
-// SlackCall records the outcome of a Slack call (a Web API method, or
-// "response_url") as its caller saw it. The call itself is counted by
-// SlackTransport, so only failures count here, under Slack's error code;
-// a nil err counts nothing.
-func (s *Set) SlackCall(method string, err error) {
-	if s == nil || err == nil {
-		return
-	}
-	s.calls.slackErrors.WithLabelValues(method, slackErrorLabel(err)).Inc()
-}
+// SlackCall once counted a failed Slack call where the bot made it.
+//
+// Deprecated: SlackTransport counts every call's failure under Slack's
+// error code where the call is made, once; SlackCall counts nothing and
+// goes when its last caller does.
+func (s *Set) SlackCall(method string, err error) {}
 
-// slackErrorLabel names a Slack failure for a label. Slack's error codes
-// are a bounded set of snake_case words; anything else is "other", so that
-// no error text can blow up the label space.
-func slackErrorLabel(err error) string {
-	var rl *slack.RateLimitedError
-	if errors.As(err, &rl) {
+// slackFailure names the failure of a Slack call for a label, "" when it
+// worked: Slack's error code from an ok:false answer (Slack answers most
+// refusals with HTTP 200, https://docs.slack.dev/apis/web-api/#responses),
+// "ratelimited" for a 429, "other" for any other HTTP failure or no
+// answer. Slack's codes are a bounded set of snake_case words; anything
+// else is "other", so that no error text can blow up the label space. A
+// Web API answer's body is read (up to maxErrorScan) and put back for the
+// caller to read.
+func slackFailure(method string, resp *http.Response, err error) string {
+	switch {
+	case err != nil:
+		return "other"
+	case resp.StatusCode == http.StatusTooManyRequests:
 		return "ratelimited"
+	case resp.StatusCode >= 300 || method == "response_url" && resp.StatusCode < 200:
+		return "other"
+	case method == "response_url" || !strings.Contains(resp.Header.Get("Content-Type"), "json"):
+		return ""
 	}
-	code := slackapi.ErrorCode(err)
+	head, rerr := io.ReadAll(io.LimitReader(resp.Body, maxErrorScan))
+	resp.Body = struct {
+		io.Reader
+		io.Closer
+	}{io.MultiReader(bytes.NewReader(head), resp.Body), resp.Body}
+	if rerr != nil {
+		return "" // the caller reads the same failure
+	}
+	var answer struct {
+		OK    *bool  `json:"ok"`
+		Error string `json:"error"`
+	}
+	if json.Unmarshal(head, &answer) != nil || answer.OK == nil || *answer.OK {
+		return ""
+	}
+	code := answer.Error
 	if code == "" || len(code) > 64 || strings.TrimFunc(code, func(r rune) bool { return r >= 'a' && r <= 'z' || r == '_' }) != "" {
 		return "other"
 	}
 	return code
 }
+
+// maxErrorScan is how much of a Slack answer is read for its error code;
+// Slack's refusals are small, and an answer larger than this is a
+// success.
+const maxErrorScan = 1 << 20
 
 // SlackWait counts a wait a 429 from Slack asked for before method was
 // tried again.
@@ -83,25 +111,32 @@ func (s *Set) SlackWait(method string) {
 // reduced to their templates so that opaque IDs do not explode the label
 // space. A nil *Set returns rt unwrapped.
 func (s *Set) RecordsTransport(rt http.RoundTripper) http.RoundTripper {
-	return s.counting(rt, func(r *http.Request, status string) {
+	return s.counting(rt, func(r *http.Request, _ *http.Response, _ error, status string) {
 		s.calls.records.WithLabelValues(r.Method, endpointTemplate(r.URL.EscapedPath()), status).Inc()
 	})
 }
 
 // SlackTransport wraps rt (http.DefaultTransport when nil) so every call to
-// Slack's Web API is counted by method and HTTP status; anything posted
-// elsewhere (a response_url) counts as method "response_url". Give it to
-// the Slack client and to the client that posts to response_urls. A nil
-// *Set returns rt unwrapped.
+// Slack's Web API is counted by method and HTTP status, and every failed
+// one by method and Slack's error code (see slackFailure); anything posted
+// elsewhere (a response_url) counts as method "response_url". It is the
+// one place Slack calls are counted: give it to the Slack client and to
+// the client that posts to response_urls, and every surface and job
+// calling through them is counted without a line of its own. A nil *Set
+// returns rt unwrapped.
 func (s *Set) SlackTransport(rt http.RoundTripper) http.RoundTripper {
-	return s.counting(rt, func(r *http.Request, status string) {
-		s.calls.slack.WithLabelValues(slackapi.Method(r.URL.Path), status).Inc()
+	return s.counting(rt, func(r *http.Request, resp *http.Response, err error, status string) {
+		method := slackapi.Method(r.URL.Path)
+		s.calls.slack.WithLabelValues(method, status).Inc()
+		if code := slackFailure(method, resp, err); code != "" {
+			s.calls.slackErrors.WithLabelValues(method, code).Inc()
+		}
 	})
 }
 
 // counting wraps rt (http.DefaultTransport when nil) so count sees every
-// request with its HTTP status, or "error" when no answer came.
-func (s *Set) counting(rt http.RoundTripper, count func(r *http.Request, status string)) http.RoundTripper {
+// request with its answer and HTTP status, or "error" when no answer came.
+func (s *Set) counting(rt http.RoundTripper, count func(r *http.Request, resp *http.Response, err error, status string)) http.RoundTripper {
 	if rt == nil {
 		rt = http.DefaultTransport
 	}
@@ -114,7 +149,7 @@ func (s *Set) counting(rt http.RoundTripper, count func(r *http.Request, status 
 		if err == nil {
 			status = strconv.Itoa(resp.StatusCode)
 		}
-		count(r, status)
+		count(r, resp, err, status)
 		return resp, err
 	})
 }

@@ -3,7 +3,7 @@ package metrics_test
 import (
 	"errors"
 	"flag"
-	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -16,7 +16,6 @@ import (
 	dto "github.com/prometheus/client_model/go"
 	"github.com/prometheus/common/expfmt"
 	"github.com/prometheus/common/model"
-	"github.com/slack-go/slack"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -80,7 +79,6 @@ func everything(s *metrics.Set) {
 	s.Request(metrics.Command, "/actions", "inline")
 	s.Acked(metrics.Command, start)
 	s.Finished(metrics.Command, start)
-	s.SlackCall("chat.postMessage", errors.New("boom"))
 	s.SlackWait("response_url")
 	s.SocketConnected(true)
 	s.SocketEnvelope("slash_commands", "acked")
@@ -98,7 +96,26 @@ func everything(s *metrics.Set) {
 	resp.Body.Close()
 	resp, _ = st.RoundTrip(httptest.NewRequest(http.MethodPost, "http://slack.test/api/chat.postMessage", nil))
 	resp.Body.Close()
+	refused := s.SlackTransport(slackAnswer(http.StatusOK, `{"ok":false,"error":"not_in_channel"}`))
+	resp, _ = refused.RoundTrip(httptest.NewRequest(http.MethodPost, "http://slack.test/api/chat.postMessage", nil))
+	resp.Body.Close()
 }
+
+// slackAnswer answers every request with status and body, as JSON when
+// the body is an object, else as text, without a network.
+func slackAnswer(status int, body string) http.RoundTripper {
+	return roundTrip(func(r *http.Request) (*http.Response, error) {
+		h := http.Header{"Content-Type": {"text/plain"}}
+		if strings.HasPrefix(body, "{") {
+			h.Set("Content-Type", "application/json; charset=utf-8")
+		}
+		return &http.Response{StatusCode: status, Header: h, Body: io.NopCloser(strings.NewReader(body)), Request: r}, nil
+	})
+}
+
+type roundTrip func(*http.Request) (*http.Response, error)
+
+func (f roundTrip) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
 
 // okTransport answers every request 200 with no body, without a network.
 type okTransport struct{}
@@ -158,25 +175,52 @@ func TestSeriesAreStableAndDocumented(t *testing.T) {
 	}
 }
 
+// Slack calls are counted where they are made, in SlackTransport, failures
+// under Slack's own error code: no caller counts its own.
 func TestSlackErrorsAreCountedUnderSlacksCode(t *testing.T) {
 	t.Parallel()
 	s := metrics.New()
-	s.SlackCall("chat.postMessage", nil)
-	s.SlackCall("chat.postMessage", slack.SlackErrorResponse{Err: "not_in_channel"})
-	s.SlackCall("chat.postMessage", fmt.Errorf("post: %w", &slack.RateLimitedError{RetryAfter: time.Second}))
-	s.SlackCall("chat.postMessage", slack.SlackErrorResponse{Err: "Something <odd> from a proxy"})
-	s.SlackCall("chat.postMessage", errors.New("dial tcp: connection refused"))
-	s.SlackCall("response_url", errors.New("response_url: HTTP 500"))
+	call := func(rt http.RoundTripper, url string) {
+		t.Helper()
+		resp, err := s.SlackTransport(rt).RoundTrip(httptest.NewRequest(http.MethodPost, url, nil))
+		if err != nil {
+			return
+		}
+		defer resp.Body.Close()
+		body, err := io.ReadAll(resp.Body)
+		require.NoError(t, err)
+		want, _ := io.ReadAll(must(rt.RoundTrip(httptest.NewRequest(http.MethodPost, url, nil))).Body)
+		assert.Equal(t, string(want), string(body), "the caller reads the whole answer, as Slack sent it")
+	}
+	const post = "http://slack.test/api/chat.postMessage"
+	call(slackAnswer(http.StatusOK, `{"ok":true,"channel":"C1"}`), post)
+	call(slackAnswer(http.StatusOK, `{"ok":false,"error":"not_in_channel"}`), post)
+	call(slackAnswer(http.StatusTooManyRequests, ""), post)
+	call(slackAnswer(http.StatusOK, `{"ok":false,"error":"Something <odd> from a proxy"}`), post)
+	call(failing{}, post)
+	call(slackAnswer(http.StatusInternalServerError, "oops"), "http://hooks.slack.test/actions/T0/1/x")
+	call(slackAnswer(http.StatusOK, "ok"), "http://hooks.slack.test/actions/T0/1/x")
 
 	fams := scrape(t, s)
 
 	errs := "recordsbot_slack_api_errors_total"
 	assert.Equal(t, 1.0, value(fams, errs, map[string]string{"method": "chat.postMessage", "error": "not_in_channel"}))
-	assert.Equal(t, 1.0, value(fams, errs, map[string]string{"method": "chat.postMessage", "error": "ratelimited"}), "a wrapped 429")
+	assert.Equal(t, 1.0, value(fams, errs, map[string]string{"method": "chat.postMessage", "error": "ratelimited"}), "a 429")
 	assert.Equal(t, 2.0, value(fams, errs, map[string]string{"method": "chat.postMessage", "error": "other"}),
-		"text that is not a Slack code never becomes a label")
+		"text that is not a Slack code never becomes a label; no answer at all")
 	assert.Equal(t, 1.0, value(fams, errs, map[string]string{"method": "response_url", "error": "other"}))
-	assert.Len(t, fams[errs].GetMetric(), 4, "a call that worked counts nothing here (SlackTransport counts the call)")
+	assert.Len(t, fams[errs].GetMetric(), 4, "a call that worked counts nothing here (recordsbot_slack_api_calls_total counts it)")
+	calls := "recordsbot_slack_api_calls_total"
+	assert.Equal(t, 3.0, value(fams, calls, map[string]string{"method": "chat.postMessage", "status": "200"}), "every call counted once, refused or not")
+	assert.Equal(t, 1.0, value(fams, calls, map[string]string{"method": "chat.postMessage", "status": "429"}))
+	assert.Equal(t, 1.0, value(fams, calls, map[string]string{"method": "chat.postMessage", "status": "error"}))
+}
+
+func must(resp *http.Response, err error) *http.Response {
+	if err != nil {
+		panic(err)
+	}
+	return resp
 }
 
 func TestLabelsStayBounded(t *testing.T) {
