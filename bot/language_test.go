@@ -7,7 +7,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/recordsbot/recordsbot/bot"
-	"github.com/recordsbot/recordsbot/internal/lang"
 	"github.com/recordsbot/recordsbot/remind"
 )
 
@@ -137,12 +136,4 @@ func TestAFrenchMemberReadsEverythingInFrench(t *testing.T) {
 	require.Len(t, lists, 1, "one users.list page, no call per person")
 	assert.Equal(t, "true", lists[0].Params.Get("include_locale"))
 	assert.Len(t, h.slack.Calls("users.info"), infos, "the job asks nobody's profile")
-}
-
-// mustLang is the shipped language of code.
-func mustLang(t *testing.T, code string) lang.Lang {
-	t.Helper()
-	l, err := lang.Parse(code)
-	require.NoError(t, err)
-	return l
 }
