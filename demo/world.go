@@ -63,6 +63,9 @@ type demoEnv struct {
 	calendar *calendar.Service
 	// remind runs the reminder job once, as `recordsbot remind` does.
 	remind func(ctx context.Context) (remind.Summary, error)
+	// actions is the bot's action domain: `lang` drops the speaker's
+	// cached profile from it, so their new locale shows at once.
+	actions *actions.Service
 	// store is a fresh in-memory database: follows, settings and the
 	// ledgers of the reminder job and the watcher, gone when the demo ends.
 	store *store.Store
@@ -134,6 +137,7 @@ func startDemo(ctx context.Context, log *slog.Logger, version string) (*demoEnv,
 	// made, as serve records them (`history <id>` shows it).
 	org.Trail = st
 	acts := actions.New(records, api, org)
+	env.actions = acts
 	// The calendar feeds as serve has them, with PUBLIC_CALENDAR=true:
 	// versions and private tokens in the store, tokens keyed by this
 	// run's secret.
