@@ -50,3 +50,31 @@ func TestViewOf(t *testing.T) {
 	done.Status = apiclient.StatusComplete
 	assert.False(t, actions.SnoozeView(actions.View{}, bob, &done).MaySnooze, "nothing to snooze once done")
 }
+
+// TestChangerViewWhenSlackCannotSay: the person who just changed an
+// action, whose profile Slack cannot give at that moment, still sees the
+// row as theirs to change (they just changed it) and named only when it
+// is not theirs, with "overdue" decided in the organisation's zone rather
+// than UTC; the error is returned for the log.
+func TestChangerViewWhenSlackCannotSay(t *testing.T) {
+	t.Parallel()
+	auckland, err := time.LoadLocation("Pacific/Auckland")
+	if err != nil {
+		t.Skip("no time zone data")
+	}
+	svc := actions.New(nil, noProfiles{}, actions.Config{Zone: auckland})
+	// 20:00 UTC on 1 July is already 2 July in Auckland: an action due
+	// (date only) on 1 July is overdue there, though not yet in UTC.
+	now := time.Date(2026, 7, 1, 20, 0, 0, 0, time.UTC)
+	bobs := &apiclient.Action{ID: "1", Status: apiclient.StatusComplete, Assignee: apiclient.Person{SlackID: "U0BOB", Name: "Bob"},
+		Deadline: time.Date(2026, 7, 1, 0, 0, 0, 0, time.UTC)} // date only
+
+	v, err := svc.ChangerView(t.Context(), "U0BOB", bobs, now)
+	assert.Error(t, err, "the lookup's failure is the caller's to log")
+	assert.Equal(t, actions.View{MayChange: true}, v, "their own row (now complete): not named, theirs to change")
+
+	bobs.Status = apiclient.StatusOpen
+	v, err = svc.ChangerView(t.Context(), "U0ADMIN", bobs, now)
+	assert.Error(t, err)
+	assert.Equal(t, actions.View{Overdue: true, MayChange: true, ShowAssignee: true}, v, "someone else's (an admin's change): named; overdue in Auckland")
+}

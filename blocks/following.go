@@ -48,6 +48,27 @@ const maxFollowsShown = 45
 type HearOption struct {
 	Value string // store.HearDrafts, …
 	Label string // "Drafts published", …
+	// Phrase is the option as it reads inside a sentence ("drafts
+	// published"); the label lower-cased when empty.
+	Phrase string
+}
+
+// HearOptions are the options of every follow in l, in order: values
+// (store.Hearable's names) with the catalogue's labels.
+func HearOptions(l lang.Lang, values []string) []HearOption {
+	out := make([]HearOption, 0, len(values))
+	for _, v := range values {
+		out = append(out, HearOption{Value: v, Label: l.T(lang.Key("follow.hear." + v)), Phrase: l.T(lang.Key("follow.heard." + v))})
+	}
+	return out
+}
+
+// phrase is o inside a sentence.
+func (o HearOption) phrase() string {
+	if o.Phrase != "" {
+		return o.Phrase
+	}
+	return strings.ToLower(o.Label)
 }
 
 // FollowRow is one follow as /minutes following shows it.
@@ -70,6 +91,9 @@ type FollowRow struct {
 	// DigestOption is the value of the option that is the weekly digest
 	// (store.HearDigest): its checkbox says when the digest comes.
 	DigestOption string
+	// Language is the name of the language the channel's posts about the
+	// committee are written in ("Deutsch"); "" says nothing.
+	Language string
 }
 
 // Following is the answer to /minutes following.
@@ -105,6 +129,9 @@ func FollowingMessage(f Following) Message {
 		}
 		// Where the reader can change it, the digest's schedule is under
 		// its checkbox (an option's description); else on the row.
+		if r.Language != "" {
+			text += "\n" + lg.F("follow.posts_in", "language", r.Language)
+		}
 		if !f.CanChange && (r.Digest != nil || r.DigestMentions) {
 			text += "\n" + lg.F("follow.weekly_digest", "choice", digestChoice(lg, r.Digest, r.DigestDefault, r.DigestMentions, r.Hears[r.DigestOption]))
 		}
@@ -119,7 +146,7 @@ func FollowingMessage(f Following) Message {
 			options = append(options, opt)
 			if r.Hears[o.Value] {
 				initial = append(initial, opt)
-				on = append(on, strings.ToLower(o.Label))
+				on = append(on, o.phrase())
 			}
 		}
 		if !f.CanChange {
@@ -161,18 +188,18 @@ func FollowingMessage(f Following) Message {
 // on is whether its box is ticked: an unticked digest keeps its own
 // schedule, said as what ticking the box brings back.
 func digestWhen(lg lang.Lang, schedule, orgDefault *clocktime.Weekly, mentions, on bool) string {
-	s := lg.F("follow.when.every", "schedule", weeklyText(schedule))
+	s := Every(lg, schedule)
 	switch {
 	case !weeklyOn(schedule) && weeklyOff(orgDefault):
 		s = lg.T("follow.when.off_usual")
 	case !on && !weeklyOn(schedule) && orgDefault != nil:
-		s = lg.F("follow.when.off_default", "schedule", orgDefault.String())
+		s = lg.F("follow.when.off_default", "schedule", scheduleText(lg, *orgDefault))
 	case !on && !weeklyOn(schedule):
 		s = lg.T("follow.when.off_ticked")
 	case !on:
-		s = lg.F("follow.when.off_was", "schedule", schedule.String())
+		s = lg.F("follow.when.off_was", "schedule", scheduleText(lg, *schedule))
 	case schedule == nil && orgDefault != nil:
-		s = lg.F("follow.when.default", "schedule", orgDefault.String())
+		s = lg.F("follow.when.default", "schedule", scheduleText(lg, *orgDefault))
 	case schedule == nil:
 		s = lg.T("follow.when.usual")
 	}
@@ -184,14 +211,14 @@ func digestWhen(lg lang.Lang, schedule, orgDefault *clocktime.Weekly, mentions, 
 
 // digestChoice is a follow's digest choice as /minutes following shows it.
 func digestChoice(lg lang.Lang, schedule, orgDefault *clocktime.Weekly, mentions, on bool) string {
-	s := "`" + weeklyText(schedule) + "`"
+	s := Every(lg, schedule)
 	switch {
 	case !on && weeklyOn(schedule):
-		s = lg.F("follow.choice.off_was", "schedule", "`"+schedule.String()+"`")
+		s = lg.F("follow.choice.off_was", "schedule", Every(lg, schedule))
 	case !on:
 		s = lg.T("follow.choice.off")
 	case schedule == nil && orgDefault != nil:
-		s = lg.F("follow.choice.default", "schedule", "`"+orgDefault.String()+"`")
+		s = lg.F("follow.choice.default", "schedule", Every(lg, orgDefault))
 	case schedule == nil:
 		s = lg.T("follow.choice.usual")
 	}
@@ -206,10 +233,20 @@ func digestChoice(lg lang.Lang, schedule, orgDefault *clocktime.Weekly, mentions
 func weeklyOn(w *clocktime.Weekly) bool  { return w != nil && w.On }
 func weeklyOff(w *clocktime.Weekly) bool { return w != nil && !w.On }
 
-// weeklyText is w as people read it ("mon 09:00", "off"), "" for nil.
-func weeklyText(w *clocktime.Weekly) string {
-	if w == nil {
+// Every is a weekly slot as people read it in l, lower-case as it sits
+// inside a sentence or a label: "every Monday 09:00", "chaque lundi à
+// 09:00"; "off" for an off slot and "" for nil.
+func Every(lg lang.Lang, w *clocktime.Weekly) string {
+	switch {
+	case w == nil:
 		return ""
+	case !w.On:
+		return lg.T("follow.choice.off")
 	}
-	return w.String()
+	return lg.F("follow.when.every", "schedule", scheduleText(lg, *w))
+}
+
+// scheduleText is an on slot's day and time in l: "Monday 09:00".
+func scheduleText(lg lang.Lang, w clocktime.Weekly) string {
+	return lg.F("follow.schedule", "day", lg.Weekday(w.Day), "time", w.At.String())
 }

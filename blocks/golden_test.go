@@ -325,7 +325,7 @@ func checkAny(v any) error {
 
 func TestFollowingGolden(t *testing.T) {
 	t.Parallel()
-	options := []HearOption{{"drafts", "Drafts published"}, {"approvals", "Approvals"}, {"digest", "Weekly digest"}}
+	options := []string{"drafts", "approvals", "digest"}
 	since := time.Date(2026, 11, 2, 10, 0, 0, 0, time.UTC)
 	follows := []FollowRow{
 		{Committee: "Audit & Risk", Key: "audit & risk", By: "U0ALICE", Since: since, Hears: map[string]bool{"approvals": true, "digest": true},
@@ -333,13 +333,19 @@ func TestFollowingGolden(t *testing.T) {
 		{Committee: "Finance", Key: "finance", By: "U0BOB", Since: since, Hears: map[string]bool{"drafts": true, "approvals": true},
 			Digest: &clocktime.Weekly{On: true, Day: time.Friday, At: clocktime.Of(16, 30)}, DigestMentions: true, DigestOption: "digest"},
 	}
-	assertGolden(t, "following_change", func(l lang.Lang) any {
-		return payload(FollowingMessage(Following{Lang: l, Follows: follows, Options: options, CanChange: true, Rev: "1",
-			Note: ":white_check_mark: *Finance* now hears drafts published and approvals."}))
+	// The Finance follow's posts are in German, whoever reads the list;
+	// the list itself is in each shipped language (the schedule's
+	// weekday too).
+	assertGoldenIn(t, "following_change", func(l lang.Lang) any {
+		follows[1].Language = l.T("follow.language.de")
+		return payload(FollowingMessage(Following{Lang: l, Follows: follows, Options: HearOptions(l, options), CanChange: true, Rev: "1",
+			Note: l.F("follow.changed", "who", "<@U0BOB>", "committee", "Finance", "what",
+				l.F("follow.list.and", "list", l.T("follow.heard.drafts"), "last", l.T("follow.heard.approvals")))}))
 	})
 	assertGolden(t, "following_read_only", func(l lang.Lang) any {
-		return payload(FollowingMessage(Following{Lang: l, Follows: follows, Options: options,
-			ChangeNote: "Only admins may change what this channel hears (`FOLLOW_ADMINS_ONLY`).", Rev: "1"}))
+		follows[1].Language = l.T("follow.language.de")
+		return payload(FollowingMessage(Following{Lang: l, Follows: follows, Options: HearOptions(l, options),
+			ChangeNote: l.T("follow.choices_admins_only"), Rev: "1"}))
 	})
 	key, ok := FollowKeyOf(FollowBlockID("audit & risk", "7"))
 	assert.True(t, ok)

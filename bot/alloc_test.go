@@ -18,6 +18,7 @@ import (
 	"github.com/recordsbot/recordsbot/internal/slackapi/slacktest"
 	"github.com/recordsbot/recordsbot/internal/testworld"
 	"github.com/recordsbot/recordsbot/internal/testworld/testbot"
+	"github.com/recordsbot/recordsbot/internal/wire"
 )
 
 // Allocation budgets of the hot paths, a little above what they cost when
@@ -58,8 +59,8 @@ func TestHotPathAllocations(t *testing.T) {
 	w := testworld.Start(t, benchDataset(200), []slacktest.User{{ID: "U0001", Name: "user1", Email: "user1@example.org"}},
 		recordstest.WithPageSize(100000))
 	// Long TTLs: no refresh may start while allocations are counted.
-	srv := testbot.Start(t, w, bot.Config{SigningSecret: testSecret},
-		testbot.Wire(t, w, actions.Config{CacheTTL: time.Hour, ProfileTTL: time.Hour}, bot.Deps{})).Server
+	srv := testbot.Start(t, w, testbot.Services(t, w, wire.Config{Actions: actions.Config{CacheTTL: time.Hour, ProfileTTL: time.Hour}}, nil),
+		bot.Config{SigningSecret: testSecret}, bot.Deps{}).Server
 
 	command := presignedActions(srv)
 	first := command()
@@ -78,10 +79,9 @@ func TestHotPathAllocations(t *testing.T) {
 	// With the cache off, from a records service that replays its
 	// answers, so that the count is the bot's (and its HTTP plumbing's).
 	replay := replayed(t, w.Records.URL)
-	rc, err := apiclient.NewClient(replay, recordstest.DefaultKey)
-	require.NoError(t, err)
-	uncached := presignedActions(testbot.Start(t, w, bot.Config{SigningSecret: testSecret},
-		testbot.Wire(t, w, actions.Config{CacheTTL: -1, ProfileTTL: time.Hour}, bot.Deps{Records: rc})).Server)
+	uncached := presignedActions(testbot.Start(t, w,
+		testbot.Services(t, w, wire.Config{Records: wire.Records{URL: replay}, Actions: actions.Config{CacheTTL: -1, ProfileTTL: time.Hour}}, nil),
+		bot.Config{SigningSecret: testSecret}, bot.Deps{}).Server)
 	answer := uncached()
 	require.Equal(t, http.StatusOK, answer.Code)
 	require.Contains(t, answer.Body.String(), "act-000001")

@@ -131,6 +131,14 @@ func (s auditedStore) SetFollowChoice(ctx context.Context, channelID, committeeK
 	return found, err
 }
 
+func (s auditedStore) SetFollowLanguage(ctx context.Context, channelID, committeeKey, code string) (bool, error) {
+	found, err := s.Store.SetFollowLanguage(ctx, channelID, committeeKey, code)
+	if err == nil && found {
+		s.w.record(ctx, change{kind: audit.FollowChoice, target: followTarget(channelID, committeeKey), to: "language " + code})
+	}
+	return found, err
+}
+
 func (s auditedStore) SetDigestChoice(ctx context.Context, channelID, committeeKey string, schedule *clocktime.Weekly, mentions bool) error {
 	err := s.Store.SetDigestChoice(ctx, channelID, committeeKey, schedule, mentions)
 	if err == nil {

@@ -312,7 +312,8 @@ func (u *actionsUI) drawPage(src pageSource, caller string, q actionsQuery, c *c
 		q.Offset = 0
 	}
 	end := min(q.Offset+u.pageSize, total)
-	title := q.title(lg, owner, meeting, caller, seesOthers)
+	rd := pageReader{caller: caller, seesOthers: seesOthers}
+	title := q.title(lg, owner, meeting, rd)
 	if q.Committee != "" {
 		title = lg.F("actions.title_of", "title", title, "committee", committeeName(picked, q.Committee))
 	}
@@ -321,7 +322,7 @@ func (u *actionsUI) drawPage(src pageSource, caller string, q actionsQuery, c *c
 		Title:     title,
 		Offset:    q.Offset,
 		Total:     total,
-		Empty:     q.empty(lg, owner.ID == caller, seesOthers),
+		Empty:     q.empty(lg, owner, rd),
 		Truncated: list.Truncated,
 		Read:      len(list.Actions),
 		Available: list.Total,
@@ -413,9 +414,17 @@ func (q actionsQuery) wantStatus(st apiclient.Status) bool {
 	return string(st) == q.Status
 }
 
-// title is the list's heading; seesOthers is false when the caller sees
-// only their own actions (a meeting's list then says so).
-func (q actionsQuery) title(lg lang.Lang, owner actions.Member, m *apiclient.Meeting, caller string, seesOthers bool) string {
+// pageReader is who reads a page of actions, as its heading and its empty
+// text word it.
+type pageReader struct {
+	caller string
+	// seesOthers is false when the caller sees only their own actions (a
+	// meeting's list then says so).
+	seesOthers bool
+}
+
+// title is the list's heading: owner's actions, or meeting m's, for rd.
+func (q actionsQuery) title(lg lang.Lang, owner actions.Member, m *apiclient.Meeting, rd pageReader) string {
 	what := "open"
 	switch {
 	case q.Overdue:
@@ -429,12 +438,12 @@ func (q actionsQuery) title(lg lang.Lang, owner actions.Member, m *apiclient.Mee
 			name = m.ID
 		}
 		w := lg.T(lang.Key("actions.what." + what))
-		if !seesOthers {
+		if !rd.seesOthers {
 			return lg.F("actions.title.meeting_mine", "meeting", name, "what", w)
 		}
 		return lg.F("actions.title.meeting", "meeting", name, "what", w)
 	}
-	if owner.ID == caller {
+	if owner.ID == rd.caller {
 		return lg.T(lang.Key("actions.title.mine." + what))
 	}
 	name := owner.Name
@@ -444,13 +453,15 @@ func (q actionsQuery) title(lg lang.Lang, owner actions.Member, m *apiclient.Mee
 	return lg.F(lang.Key("actions.title.other."+what), "name", name)
 }
 
-func (q actionsQuery) empty(lg lang.Lang, mine, seesOthers bool) string {
+// empty is what a page of owner's actions says when none match q, for rd.
+func (q actionsQuery) empty(lg lang.Lang, owner actions.Member, rd pageReader) string {
+	mine := owner.ID == rd.caller
 	switch {
 	case mine && q.Status == "" && !q.Overdue && q.Meeting == "":
 		return lg.T("actions.empty.mine")
 	case mine && q.Committee != "":
 		return lg.T("actions.empty.committee")
-	case q.Meeting != "" && !seesOthers:
+	case q.Meeting != "" && !rd.seesOthers:
 		return lg.T("actions.empty.meeting")
 	}
 	return lg.T("actions.empty.match")

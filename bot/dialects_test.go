@@ -9,7 +9,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/recordsbot/recordsbot/apiclient"
 	"github.com/recordsbot/recordsbot/apiclient/recordstest"
 	"github.com/recordsbot/recordsbot/blocks"
 	"github.com/recordsbot/recordsbot/bot"
@@ -39,9 +38,7 @@ func TestCommandsAndButtonsOverEveryDialect(t *testing.T) {
 			srv := recordstest.NewServer(recordstest.WithDataset(h.data), recordstest.WithDialect(tt.dialect),
 				recordstest.WithCasing(tt.casing), recordstest.WithPutAnswer(tt.put), recordstest.WithPageSize(7))
 			t.Cleanup(srv.Close)
-			rc, err := apiclient.NewClient(srv.URL, recordstest.DefaultKey)
-			require.NoError(t, err)
-			h.rebuild(bot.Deps{Records: rc})
+			h.rebuild(bot.Deps{}, withRecords(srv.URL))
 			h.records = srv // the harness' helpers read this service now
 
 			alice := h.person("alice")

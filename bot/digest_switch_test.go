@@ -44,6 +44,7 @@ func TestDigestOffIsTheBox(t *testing.T) {
 			// the organisation's (never due in this test) a week off.
 			slot := clock.Now().Truncate(24*time.Hour).AddDate(0, 0, 2).Add(16*time.Hour + 30*time.Minute)
 			day := strings.ToLower(slot.Weekday().String()[:3])
+			dayName := slot.Weekday().String()
 			wcfg := watch.Config{Digest: clocktime.Weekly{On: true, Day: slot.AddDate(0, 0, 3).Weekday(), At: clocktime.Of(9, 0)}, Now: clock.Now}
 			poll := func() watch.Summary {
 				t.Helper()
@@ -56,11 +57,11 @@ func TestDigestOffIsTheBox(t *testing.T) {
 			h.minutesIn(alice, general, "general", "follow finance digest "+day+" 16:30")
 			poll() // the baseline poll
 			got := h.minutesIn(alice, general, "general", "follow finance digest off")
-			assert.Contains(t, got.Text, "Tick its *Weekly digest* box in `/minutes following` to bring it back every `"+day+" 16:30`, as before")
+			assert.Contains(t, got.Text, "Tick its *Weekly digest* box in `/minutes following` to bring it back every "+dayName+" 16:30, as before")
 			list := following()
 			_, _, ticked := followBoxes(t, list, "finance")
 			assert.NotContains(t, ticked, store.HearDigest, "digest off: the box unticked")
-			assert.Contains(t, list.all(), "Off — was every "+day+" 16:30", "its own time kept, said under the box")
+			assert.Contains(t, list.all(), "off — was every "+dayName+" 16:30", "its own time kept, said under the box")
 
 			clock.Add(slot.Add(time.Minute).Sub(clock.Now()))
 			assert.Zero(t, poll().Digests, "off: no digest at the slot")
@@ -69,8 +70,8 @@ func TestDigestOffIsTheBox(t *testing.T) {
 			got = h.tick(alice, list, "finance", store.HearApprovals, store.HearDigest, store.HearBriefs)
 			_, _, ticked = followBoxes(t, got, "finance")
 			assert.Contains(t, ticked, store.HearDigest, "ticked: on")
-			assert.Contains(t, got.all(), "Every "+day+" 16:30", "resumes at the channel's own time")
-			assert.NotContains(t, got.all(), "Off —")
+			assert.Contains(t, got.all(), "every "+dayName+" 16:30", "resumes at the channel's own time")
+			assert.NotContains(t, got.all(), "off —")
 			assert.Zero(t, poll().Digests, "ticked back after the slot: nothing back-dated")
 			clock.Add(24 * time.Hour)
 			assert.Zero(t, poll().Digests)
@@ -98,7 +99,7 @@ func TestDigestBoxWithoutATime(t *testing.T) {
 		list := h.minutesIn(alice, general, "general", "following")
 		_, _, ticked := followBoxes(t, list, "finance")
 		assert.NotContains(t, ticked, store.HearDigest, "no time: unticked")
-		assert.Contains(t, list.all(), "Off, as usual here (/minutes follow … digest mon 09:00)")
+		assert.Contains(t, list.all(), "off, as usual here (/minutes follow … digest mon 09:00)")
 
 		got := h.tick(alice, list, "finance", store.HearApprovals, store.HearDigest, store.HearBriefs)
 		_, _, ticked = followBoxes(t, got, "finance")
@@ -128,12 +129,12 @@ func TestDigestOffKeptTheOldWay(t *testing.T) {
 		list := h.minutesIn(alice, general, "general", "following")
 		_, _, ticked := followBoxes(t, list, "finance")
 		assert.NotContains(t, ticked, store.HearDigest)
-		assert.Contains(t, list.all(), "Off — the usual time is every mon 09:00")
+		assert.Contains(t, list.all(), "off — the usual time is every Monday 09:00")
 
 		got := h.tick(alice, list, "finance", store.HearApprovals, store.HearDigest, store.HearBriefs)
 		_, _, ticked = followBoxes(t, got, "finance")
 		assert.Contains(t, ticked, store.HearDigest)
-		assert.Contains(t, got.all(), "Every mon 09:00, the usual time")
+		assert.Contains(t, got.all(), "every Monday 09:00, the usual time")
 		d, err := st.Digest(t.Context(), general, "finance")
 		require.NoError(t, err)
 		assert.Nil(t, d.Schedule, "the old \"off\" gave way to the usual time")

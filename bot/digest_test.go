@@ -28,27 +28,27 @@ func TestFollowDigestChoice(t *testing.T) {
 		got := h.minutesIn(alice, general, "general", "follow FIN digest Friday 16:30 mentions")
 		assert.Equal(t, slack.ResponseTypeInChannel, got.ResponseType)
 		assert.Contains(t, got.Text, "follow *Finance*")
-		assert.Contains(t, got.Text, "The weekly digest of *Finance* comes here every `fri 16:30`, mentioning the assignees")
+		assert.Contains(t, got.Text, "The weekly digest of *Finance* comes here every Friday 16:30, mentioning the assignees")
 		d, err := st.Digest(t.Context(), general, "finance")
 		require.NoError(t, err)
 		assert.Equal(t, weekly(t, "fri 16:30"), d.Schedule)
 		assert.True(t, d.Mentions)
 
 		got = h.minutesIn(alice, general, "general", "following")
-		assert.Contains(t, got.all(), "Every fri 16:30, mentioning the assignees", "/minutes following shows the choice under its checkbox")
+		assert.Contains(t, got.all(), "every Friday 16:30, mentioning the assignees", "/minutes following shows the choice under its checkbox")
 
 		got = h.minutesIn(alice, general, "general", "follow finance digest")
 		assert.Contains(t, got.Text, "changed this channel's digest")
-		assert.Contains(t, got.Text, "every `mon 09:00`, the organisation's usual time, naming the assignees without mentioning them",
+		assert.Contains(t, got.Text, "every Monday 09:00, the organisation's usual time, naming the assignees without mentioning them",
 			"the usual time said, not only named")
-		assert.Contains(t, h.minutesIn(alice, general, "general", "following").all(), "Every mon 09:00, the usual time")
+		assert.Contains(t, h.minutesIn(alice, general, "general", "following").all(), "every Monday 09:00, the usual time")
 
 		got = h.minutesIn(alice, general, "general", "follow finance digest off")
 		assert.Contains(t, got.Text, "No weekly digest of *Finance* here: its *Weekly digest* box is unticked")
 		list := h.minutesIn(alice, general, "general", "following")
 		_, _, ticked := followBoxes(t, list, "finance")
 		assert.NotContains(t, ticked, store.HearDigest, "digest off: the box unticked")
-		assert.Contains(t, list.all(), "Off — the usual time is every mon 09:00")
+		assert.Contains(t, list.all(), "off — the usual time is every Monday 09:00")
 
 		got = h.minutesIn(alice, general, "general", "follow finance digest someday")
 		assert.Contains(t, got.Text, "I didn't understand `someday`")
@@ -71,7 +71,7 @@ func TestFollowDigestTimeTicksTheBox(t *testing.T) {
 		require.NoError(t, err)
 
 		got := h.minutesIn(alice, general, "general", "follow finance digest fri 16:30")
-		assert.Contains(t, got.Text, "comes here every `fri 16:30`")
+		assert.Contains(t, got.Text, "comes here every Friday 16:30")
 		assert.Contains(t, got.Text, "*Weekly digest* box in `/minutes following` is ticked again")
 		fs, err := st.FollowsInChannel(t.Context(), general)
 		require.NoError(t, err)

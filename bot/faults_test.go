@@ -35,10 +35,8 @@ const slackDeadline = 3 * time.Second
 // made with opts, logging to logs as well as to the test log.
 func (h *harness) withRecordsClient(logs io.Writer, cfg func(*bot.Config), opts ...apiclient.Option) {
 	h.t.Helper()
-	rc, err := apiclient.NewClient(h.records.URL, recordstest.DefaultKey, opts...)
-	require.NoError(h.t, err)
 	logger := slog.New(slog.NewTextHandler(io.MultiWriter(tlogWriter{h.t}, logs), &slog.HandlerOptions{Level: slog.LevelDebug}))
-	h.rebuild(bot.Deps{Records: rc, Logger: logger}, withConfig(cfg))
+	h.rebuild(bot.Deps{Logger: logger}, withConfig(cfg), withRecords(h.records.URL, opts...))
 }
 
 // requireServing checks, once every fault is cleared, that the bot still

@@ -179,7 +179,10 @@ func TestFollowingDigestCheckbox(t *testing.T) {
 			_, _, ticked := followBoxes(t, list, "finance")
 			assert.Contains(t, ticked, store.HearDigest, "on by default")
 			assert.Contains(t, list.all(), `"text":"Weekly digest"`)
-			assert.Contains(t, list.all(), "At the usual time", "its schedule under the checkbox")
+			// The time said, lower-case inside the label (issue 34), even
+			// where DIGEST_DEFAULT is not said: its own default.
+			assert.Contains(t, list.all(), "every Monday 09:00, the usual time", "its schedule under the checkbox")
+			assert.NotContains(t, list.all(), "At the usual time")
 
 			got := h.tick(alice, list, "finance", store.HearDrafts, store.HearApprovals, store.HearBriefs)
 			_, _, ticked = followBoxes(t, got, "finance")

@@ -2,29 +2,31 @@ package bot
 
 import (
 	"context"
-	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/recordsbot/recordsbot/blocks"
+	"github.com/recordsbot/recordsbot/follows"
 	"github.com/recordsbot/recordsbot/internal/clocktime"
-	"github.com/recordsbot/recordsbot/store"
+	"github.com/recordsbot/recordsbot/internal/lang"
 )
 
-// digestChoice is what `/minutes follow <committee> digest …` asked for.
-type digestChoice struct {
-	// schedule is nil for the organisation's default (DIGEST_DEFAULT),
-	// else the channel's day and time, or off.
-	schedule *clocktime.Weekly
-	mentions bool
+// followOptions are what `/minutes follow <committee> [digest …]
+// [language <code>]` asked for.
+type followOptions struct {
+	name string // the committee as typed
+	// digest is nil when the text has no "digest" after the committee.
+	digest *follows.DigestChoice
+	// language is nil when the text chose none.
+	language *lang.Lang
 }
 
-// splitDigest splits "<committee> digest <day> <HH:MM>|off [mentions]"
-// into the committee as typed and the choice; choice is nil when the text
-// has no "digest" after the committee. errMsg says what was not
-// understood.
-func splitDigest(typed string) (name string, choice *digestChoice, errMsg string) {
+// splitFollowOptions splits "<committee> [digest <day> <HH:MM>|off
+// [mentions]] [language <code>]" (the two options in either order) into
+// the committee as typed and the options. errMsg, in lg, says what was
+// not understood.
+func splitFollowOptions(lg lang.Lang, typed string) (opts followOptions, errMsg string) {
 	words := strings.Fields(typed)
+	code, words, hasLang := cutLanguage(words)
 	at := -1
 	for i := len(words) - 1; i > 0; i-- {
 		if strings.EqualFold(words[i], "digest") {
@@ -32,92 +34,98 @@ func splitDigest(typed string) (name string, choice *digestChoice, errMsg string
 			break
 		}
 	}
-	if at < 0 {
-		return typed, nil, ""
-	}
-	name = strings.Trim(strings.Join(words[:at], " "), "`'\"")
-	args := words[at+1:]
-	c := &digestChoice{}
-	if n := len(args); n > 0 && strings.EqualFold(args[n-1], "mentions") {
-		c.mentions, args = true, args[:n-1]
-	}
-	if len(args) > 0 {
-		s, err := clocktime.ParseWeekly(strings.Join(args, " "))
-		if err != nil {
-			return name, nil, fmt.Sprintf(":thinking_face: I didn't understand `%s`. Use `/minutes follow <committee> digest mon 09:00` (a day and a time, %s), `digest off`, and `mentions` after either to mention the assignees.",
-				blocks.EscapeTyped(strings.Join(args, " ")), "in the organisation's time zone")
+	if at >= 0 {
+		args := words[at+1:]
+		words = words[:at]
+		if !hasLang {
+			// "… language de digest mon 09:00": the language first.
+			code, words, hasLang = cutLanguage(words)
 		}
-		c.schedule = &s
+		c := &follows.DigestChoice{}
+		if n := len(args); n > 0 && strings.EqualFold(args[n-1], "mentions") {
+			c.Mentions, args = true, args[:n-1]
+		}
+		if len(args) > 0 {
+			s, err := clocktime.ParseWeekly(strings.Join(args, " "))
+			if err != nil {
+				return opts, lg.F("follow.digest_bad", "typed", blocks.EscapeTyped(strings.Join(args, " ")))
+			}
+			c.Schedule = &s
+		}
+		opts.digest = c
 	}
-	return name, c, ""
+	if hasLang {
+		l, err := lang.Parse(code)
+		if err != nil {
+			return opts, lg.F("follow.language_bad", "typed", blocks.EscapeTyped(code), "languages", shippedLanguages())
+		}
+		opts.language = &l
+	}
+	opts.name = typed
+	if at >= 0 || hasLang {
+		opts.name = strings.Trim(strings.Join(words, " "), "`'\"")
+	}
+	return opts, ""
 }
 
-// setDigest records the channel's digest choice for committee and says
-// so, or says why it could not.
-func (fu *followUI) setDigest(ctx context.Context, channelID, committee, key string, c *digestChoice) string {
+// cutLanguage takes "language <code>" off the end of words, when the
+// words before it still name something: a committee may have "language"
+// in its name ("Welsh Language Board"), but not as its second-last word
+// followed by a code.
+func cutLanguage(words []string) (code string, rest []string, ok bool) {
+	n := len(words)
+	if n < 3 || !strings.EqualFold(words[n-2], "language") {
+		return "", words, false
+	}
+	return words[n-1], words[:n-2], true
+}
+
+// shippedLanguages lists the languages a follow may choose, as a
+// command's answer names them: "`en` (English), `fr` (Français), …".
+func shippedLanguages() string {
+	var parts []string
+	for _, l := range lang.Shipped() {
+		parts = append(parts, "`"+l.Code()+"` ("+l.Name()+")")
+	}
+	return strings.Join(parts, ", ")
+}
+
+// setDigest records the channel's digest choice for committee (key) and
+// says so in ch, the channel's language.
+func (fu *followUI) setDigest(ctx context.Context, ch lang.Lang, channelID, key, committee string, c follows.DigestChoice) (string, error) {
+	set, err := fu.follows.SetDigest(ctx, channelID, key, c)
+	if err != nil {
+		return "", err
+	}
 	name := blocks.Escape(committee)
-	if c.schedule != nil && !c.schedule.On {
-		return fu.digestOff(ctx, channelID, key, name)
+	box := ch.T("follow.hear.digest")
+	switch set.Outcome {
+	case follows.DigestNoSlot:
+		return ch.F("follow.digest_none_org", "committee", name), nil
+	case follows.DigestOff:
+		back := ch.F("follow.digest_back", "box", box)
+		if set.When.On {
+			back = ch.F("follow.digest_back_was", "box", box, "when", blocks.Every(ch, &set.When))
+		}
+		return ch.F("follow.digest_off", "committee", name, "box", box, "back", back), nil
 	}
-	if err := fu.store.SetDigestChoice(ctx, channelID, key, c.schedule, c.mentions); err != nil {
-		return fu.say(ctx, "set digest choice", err)
+	when := blocks.Every(ch, &set.When)
+	if set.Usual {
+		when = ch.F("follow.digest_when_usual", "when", when)
 	}
-	when := "at the organisation's usual time"
-	switch {
-	case c.schedule == nil && fu.defaultDigestOff():
-		return fmt.Sprintf(":zipper_mouth_face: No weekly digest of *%s* here: the organisation has none by default. `/minutes follow %s digest mon 09:00` chooses a time.", name, name)
-	case c.schedule == nil && fu.digestDefault != nil:
-		when = "every `" + fu.digestDefault.String() + "`, the organisation's usual time"
-	case c.schedule != nil:
-		when = "every `" + c.schedule.String() + "`"
+	how := ch.T("follow.digest_how_names")
+	if set.Mentions {
+		how = ch.T("follow.digest_how_mentions")
 	}
-	how := "naming the assignees without mentioning them"
-	if c.mentions {
-		how = "mentioning the assignees"
-	}
-	msg := fmt.Sprintf(":spiral_calendar_pad: The weekly digest of *%s* comes here %s, %s: its open actions by assignee, overdue first, and what changed since the last one.", name, when, how)
+	msg := ch.F("follow.digest_comes", "committee", name, "when", when, "how", how)
 	// Asking for a time is asking for the digest: a channel whose Weekly
 	// digest box was unticked (or off by FOLLOW_DEFAULTS) would otherwise
 	// be promised a digest that never comes.
-	if ticked, err := fu.tickDigest(ctx, channelID, key); err != nil {
-		fu.log.WarnContext(ctx, "follow: could not tick the weekly digest", "channel", channelID, "committee", committee, "error", err)
-		msg += " Its *Weekly digest* box in `/minutes following` is unticked: tick it there."
-	} else if ticked {
-		msg += " Its *Weekly digest* box in `/minutes following` is ticked again."
+	switch {
+	case set.TickFailed:
+		msg += " " + ch.F("follow.digest_unticked", "box", box)
+	case set.Ticked:
+		msg += " " + ch.F("follow.digest_ticked", "box", box)
 	}
-	return msg
-}
-
-// tickDigest turns the weekly digest on for the follow of key in
-// channelID when it is off, and reports whether it did. It leaves a
-// digest that is on alone: turning it on marks it resumed, which would
-// skip a slot due but not yet posted.
-func (fu *followUI) tickDigest(ctx context.Context, channelID, key string) (bool, error) {
-	follows, err := fu.store.FollowsInChannel(ctx, channelID)
-	if err != nil {
-		return false, fmt.Errorf("read follows: %w", err)
-	}
-	i := slices.IndexFunc(follows, func(f store.Follow) bool { return f.CommitteeKey == key })
-	if i < 0 || fu.defaults.Hears(follows[i].Choices, store.HearDigest) {
-		return false, nil
-	}
-	if _, err := fu.store.SetFollowChoice(ctx, channelID, key, store.HearDigest, true); err != nil {
-		return false, fmt.Errorf("tick digest: %w", err)
-	}
-	return true, nil
-}
-
-// digestOff answers `digest off`: it unticks the follow's Weekly digest
-// box, the one switch of the digest, and keeps the channel's own day and
-// time (and mentions), so that ticking the box again resumes it as it
-// was, at its next slot.
-func (fu *followUI) digestOff(ctx context.Context, channelID, key, name string) string {
-	if _, err := fu.store.SetFollowChoice(ctx, channelID, key, store.HearDigest, false); err != nil {
-		return fu.say(ctx, "set digest choice", err)
-	}
-	back := "Tick its *Weekly digest* box in `/minutes following` to bring it back"
-	if d, err := fu.store.Digest(ctx, channelID, key); err == nil && d.Schedule != nil && d.Schedule.On {
-		back += " every `" + d.Schedule.String() + "`, as before"
-	}
-	return fmt.Sprintf(":zipper_mouth_face: No weekly digest of *%s* here: its *Weekly digest* box is unticked. %s, or choose a time with `/minutes follow %s digest mon 09:00`.", name, back, name)
+	return msg, nil
 }

@@ -20,6 +20,7 @@ import (
 	"github.com/recordsbot/recordsbot/apiclient"
 	"github.com/recordsbot/recordsbot/apiclient/recordstest"
 	"github.com/recordsbot/recordsbot/blocks"
+	"github.com/recordsbot/recordsbot/calendar"
 	"github.com/recordsbot/recordsbot/internal/lang"
 	"github.com/recordsbot/recordsbot/internal/slackapi/slacktest"
 	"github.com/recordsbot/recordsbot/internal/testworld"
@@ -108,16 +109,18 @@ func newFuzzBot(f *testing.F) *fuzzBot {
 	}
 	api := slack.New(slacktest.DefaultToken, slack.OptionAPIURL("http://slack.fuzz/api/"),
 		slack.OptionHTTPClient(&http.Client{Transport: fb.slackRT}))
+	// Built here rather than by internal/wire, which imports this package.
+	mins := minutes.New(rc, minutes.Config{PublicURL: "https://records-bot.example.org", Public: true})
 	fb.srv = NewServer(Config{
 		SigningSecret: fuzzSecret,
 		// Longer than Slack's 3 s, which these targets do not time: more
 		// replies come inline, where the ack itself is checked.
 		AckBudget: 5 * time.Second,
 	}, Deps{
-		Records:    rc,
 		Slack:      api,
 		Actions:    actions.New(rc, api, actions.Config{Admins: []string{fuzzAdmin}}),
-		Minutes:    minutes.New(rc, minutes.Config{PublicURL: "https://records-bot.example.org", Public: true}),
+		Minutes:    mins,
+		Calendar:   calendar.New(rc, calendar.Config{Minutes: mins}),
 		HTTPClient: &http.Client{Transport: fb.responses},
 	})
 	f.Cleanup(func() {

@@ -17,6 +17,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/recordsbot/recordsbot/actions"
+	"github.com/recordsbot/recordsbot/apiclient"
 	"github.com/recordsbot/recordsbot/apiclient/recordstest"
 	"github.com/recordsbot/recordsbot/bot"
 	"github.com/recordsbot/recordsbot/calendar"
@@ -24,6 +25,7 @@ import (
 	"github.com/recordsbot/recordsbot/internal/slackapi/slacktest"
 	"github.com/recordsbot/recordsbot/internal/testworld"
 	"github.com/recordsbot/recordsbot/internal/testworld/testbot"
+	"github.com/recordsbot/recordsbot/internal/wire"
 	"github.com/recordsbot/recordsbot/minutes"
 	"github.com/recordsbot/recordsbot/store"
 )
@@ -81,6 +83,10 @@ type harnessSetup struct {
 	minutes  *minutes.Config
 	data     *recordstest.Dataset
 	calendar *calendarSetup
+	// records and slack are how the clients reach the fakes: empty, the
+	// world's own.
+	records *wire.Records
+	slack   *wire.Slack
 }
 
 // calendarSetup is the calendar domain a harness bot gets: built, as cmd
@@ -130,6 +136,21 @@ func withDataset(f func(*recordstest.Dataset)) harnessOption {
 	return func(s harnessSetup) { f(s.data) }
 }
 
+// withRecords points the records client at url (another records service
+// over the harness's data: a dialect, a fault), made with opts.
+func withRecords(url string, opts ...apiclient.Option) harnessOption {
+	return func(s harnessSetup) {
+		s.records.URL = url
+		s.records.Options = append(s.records.Options, opts...)
+	}
+}
+
+// withSlackHTTPClient makes the Slack client's calls with hc (a shorter
+// timeout, say).
+func withSlackHTTPClient(hc *http.Client) harnessOption {
+	return func(s harnessSetup) { s.slack.HTTPClient = hc }
+}
+
 // testMinutesConfig is the minutes domain of every harness bot: public
 // pages on, at the address Slack's links use.
 func testMinutesConfig() minutes.Config {
@@ -157,8 +178,10 @@ func newHarnessDeps(t *testing.T, deps bot.Deps, opts ...harnessOption) *harness
 	mcfg := testMinutesConfig()
 	var acfg actions.Config
 	var ccfg calendarSetup
+	var rcfg wire.Records
+	var scfg wire.Slack
 	for _, o := range opts {
-		o(harnessSetup{&cfg, &acfg, &mcfg, &data, &ccfg})
+		o(harnessSetup{cfg: &cfg, actions: &acfg, minutes: &mcfg, data: &data, calendar: &ccfg, records: &rcfg, slack: &scfg})
 	}
 	h := &harness{t: t, now: now, data: data, minutes: mcfg, users: map[string]slacktest.User{}}
 	// Erin is a Slack guest (testworld.GuestID).
@@ -178,23 +201,22 @@ func newHarnessDeps(t *testing.T, deps bot.Deps, opts ...harnessOption) *harness
 	h.world, h.records, h.slack = w, w.Records, w.Slack
 	// A test may replace h.bot and h.http (see rebuild); testbot's cleanup
 	// ends the ones started here, which would otherwise outlive the test.
-	// The clients and the domains are built once and handed in, as cmd
-	// does.
-	deps = testbot.Wire(t, w, acfg, deps)
-	h.actions = deps.Actions
-	deps.Logger, deps.Minutes = testLogger(t), minutes.New(deps.Records, mcfg)
+	// The clients and the domains are built once, by the wiring serve
+	// uses, and handed in.
+	wcfg := wire.Config{Records: rcfg, Slack: scfg, Actions: acfg, Minutes: mcfg}
 	if ccfg.on {
-		ccfg.cfg.Minutes = deps.Minutes
-		if ccfg.cfg.Now == nil {
-			ccfg.cfg.Now = deps.Now
-		}
-		deps.Calendar = calendar.New(deps.Records, ccfg.cfg)
+		wcfg.Calendar = ccfg.cfg
 		if ccfg.tokens != nil {
-			deps.Calendar.EnablePrivate(calendar.Private{Key: []byte("test calendar key"), Tokens: ccfg.tokens, Actions: deps.Actions})
+			wcfg.CalendarKey, wcfg.CalendarTokens = []byte("test calendar key"), ccfg.tokens
 		}
-		h.calendar = deps.Calendar
 	}
-	b := testbot.Start(t, w, cfg, deps)
+	svc := testbot.Services(t, w, wcfg, deps.Now)
+	h.actions = svc.Actions
+	if ccfg.on {
+		h.calendar = svc.Calendar
+	}
+	deps.Logger = testLogger(t)
+	b := testbot.Start(t, w, svc, cfg, deps)
 	h.bot, h.http, h.send = b.Server, b.HTTP, b.Send
 	h.send.Now = deps.Now
 	// Every test also holds the bot to Slack's rule for updates: each

@@ -12,6 +12,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/recordsbot/recordsbot/bot"
+	"github.com/recordsbot/recordsbot/internal/testworld/testbot"
 )
 
 type manifest struct {
@@ -66,7 +67,7 @@ func TestManifestCommands(t *testing.T) {
 		assert.True(t, c.ShouldEsc, "%s: should_escape sends mentions as IDs", c.Command)
 	}
 	sort.Strings(declared)
-	srv := bot.NewServer(bot.Config{}, bot.Deps{})
+	srv := testbot.Offline(t, bot.Config{}, bot.Deps{})
 	assert.Equal(t, srv.Commands(), declared)
 	assert.Equal(t, "https://YOUR_HOST/slack/events", m.Settings.Events.RequestURL)
 	assert.True(t, m.Settings.Interactivity.Enabled)
@@ -133,4 +134,11 @@ func TestManifestScopes(t *testing.T) {
 		want = append(want, s)
 	}
 	assert.ElementsMatch(t, want, m.OAuth.Scopes.Bot)
+}
+
+// The bot builds no service of its own: a server without one is a wiring
+// mistake, named at once.
+func TestNewServerRequiresItsServices(t *testing.T) {
+	t.Parallel()
+	assert.PanicsWithValue(t, "bot.NewServer: Deps.Slack is required", func() { bot.NewServer(bot.Config{}, bot.Deps{}) })
 }

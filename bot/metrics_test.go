@@ -11,7 +11,6 @@ import (
 	dto "github.com/prometheus/client_model/go"
 	"github.com/prometheus/common/expfmt"
 	"github.com/prometheus/common/model"
-	"github.com/slack-go/slack"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -22,7 +21,7 @@ import (
 	"github.com/recordsbot/recordsbot/internal/metrics"
 	"github.com/recordsbot/recordsbot/internal/slackapi/slacktest"
 	"github.com/recordsbot/recordsbot/internal/testworld/testbot"
-	"github.com/recordsbot/recordsbot/minutes"
+	"github.com/recordsbot/recordsbot/internal/wire"
 )
 
 // rebuild replaces the harness's bot with one made from deps and the
@@ -43,31 +42,20 @@ func (h *harness) rebuild(deps bot.Deps, opts ...harnessOption) {
 	}
 	var acfg actions.Config
 	mcfg := h.minutes
-	for _, o := range opts {
-		o(harnessSetup{cfg: &cfg, actions: &acfg, minutes: &mcfg})
-	}
 	m := deps.Metrics
-	if deps.Records == nil {
-		rc, err := apiclient.NewClient(h.records.URL, recordstest.DefaultKey, apiclient.WithTransport(m.RecordsTransport(nil)))
-		require.NoError(h.t, err)
-		deps.Records = rc
-	}
-	if deps.Slack == nil {
-		deps.Slack = slack.New(slacktest.DefaultToken, slack.OptionAPIURL(h.slack.APIURL()),
-			slack.OptionHTTPClient(&http.Client{Timeout: 10 * time.Second, Transport: m.SlackTransport(nil)}))
+	rcfg := wire.Records{Options: []apiclient.Option{apiclient.WithTransport(m.RecordsTransport(nil))}}
+	scfg := wire.Slack{HTTPClient: &http.Client{Timeout: 10 * time.Second, Transport: m.SlackTransport(nil)}}
+	for _, o := range opts {
+		o(harnessSetup{cfg: &cfg, actions: &acfg, minutes: &mcfg, records: &rcfg, slack: &scfg})
 	}
 	if deps.HTTPClient == nil {
 		deps.HTTPClient = &http.Client{Timeout: 10 * time.Second, Transport: m.SlackTransport(nil)}
 	}
-	deps = testbot.Wire(h.t, h.world, acfg, deps)
-	if deps.Minutes == nil {
-		mcfg.Now = deps.Now
-		deps.Minutes = minutes.New(deps.Records, mcfg)
-	}
 	if deps.Logger == nil {
 		deps.Logger = testLogger(h.t)
 	}
-	b := bot.NewServer(cfg, deps)
+	svc := testbot.Services(h.t, h.world, wire.Config{Records: rcfg, Slack: scfg, Actions: acfg, Minutes: mcfg}, deps.Now)
+	b := svc.Bot(cfg, deps)
 	srv := httptest.NewServer(b)
 	h.t.Cleanup(func() {
 		srv.Close()
@@ -201,7 +189,7 @@ func TestMetricsOfADeferredCommandRetriesAndWaits(t *testing.T) {
 func TestMetricsNotOnThePublicPort(t *testing.T) {
 	t.Parallel()
 	for name, m := range map[string]*metrics.Set{"without metrics": nil, "with metrics": metrics.New()} {
-		srv := httptest.NewServer(bot.NewServer(bot.Config{}, bot.Deps{Metrics: m}))
+		srv := httptest.NewServer(testbot.Offline(t, bot.Config{}, bot.Deps{Metrics: m}))
 		t.Cleanup(srv.Close)
 		req, err := http.NewRequestWithContext(t.Context(), http.MethodGet, srv.URL+"/metrics", nil)
 		require.NoError(t, err)

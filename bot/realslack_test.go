@@ -297,9 +297,7 @@ func TestActionsSayWhenTheListIsIncomplete(t *testing.T) {
 	h := newHarness(t)
 	jsonapi := recordstest.NewServer(recordstest.WithDataset(h.data), recordstest.WithDialect(recordstest.JSONAPI), recordstest.WithPageSize(5))
 	t.Cleanup(jsonapi.Close)
-	rc, err := apiclient.NewClient(jsonapi.URL, recordstest.DefaultKey, apiclient.WithListLimits(1, 100))
-	require.NoError(t, err)
-	h.rebuild(bot.Deps{Records: rc})
+	h.rebuild(bot.Deps{}, withRecords(jsonapi.URL, apiclient.WithListLimits(1, 100)))
 	m, _ := h.slash(h.person("alice"), "/actions", "all")
 	assert.Regexp(t, `Showing what recordsbot could read: \d+ of the \d+ actions the records service has`, m.all())
 }

@@ -16,7 +16,6 @@ import (
 	"github.com/recordsbot/recordsbot/actions"
 	"github.com/recordsbot/recordsbot/apiclient"
 	"github.com/recordsbot/recordsbot/apiclient/recordstest"
-	"github.com/recordsbot/recordsbot/bot"
 	"github.com/recordsbot/recordsbot/internal/slackapi/slacktest"
 	"github.com/recordsbot/recordsbot/remind"
 )
@@ -468,7 +467,7 @@ func TestRemindButtonsWorkInTheDM(t *testing.T) {
 // slackIDRecords serves the records with some assignees rewritten to a bare
 // Slack ID, a form recordstest does not produce but the Records API may.
 type slackIDRecords struct {
-	bot.Records
+	remind.Records
 	ids map[string]string // assignee name -> Slack ID
 }
 

@@ -46,10 +46,10 @@ func TestResponseURLBodiesGolden(t *testing.T) {
 		// member and to a guest; a guest's follow, refused.
 		{"response_refused_member", notice(own.othersRefused(actions.Member{ID: "U0CAROL"}, nil, "U0BOB"))},
 		{"response_refused_guest", notice(own.othersRefused(actions.Member{ID: "U0ERIN", Guest: true}, nil, "U0BOB"))},
-		{"response_follow_guest", notice(msgFollowGuest)},
+		{"response_follow_guest", notice(lang.English.T("follow.guest"))},
 		// A tick in /minutes following redraws the list in place.
 		{"response_following_redraw", func() *reply {
-			r := ephemeral(blocks.FollowingMessage(blocks.Following{Options: hearOptions, CanChange: true, Rev: "mx2",
+			r := ephemeral(blocks.FollowingMessage(blocks.Following{Options: blocks.HearOptions(lang.English, store.Hearable()), CanChange: true, Rev: "mx2",
 				Note: ":white_check_mark: <@U0ALICE> changed it: *Finance* now brings approvals here.",
 				Follows: []blocks.FollowRow{{Committee: "Finance", Key: "finance", By: "U0ALICE", Since: due,
 					Hears: map[string]bool{store.HearApprovals: true}, DigestOption: store.HearDigest}}}))

@@ -1,6 +1,6 @@
 // Package bot is recordsbot's Slack surface: it verifies and dispatches what
 // Slack sends (slash commands, button clicks, events) over signed HTTP or
-// Socket Mode, calls the records API, and answers with messages built by
+// Socket Mode, asks the domains (actions, minutes, calendar), and answers with messages built by
 // package blocks.
 package bot
 
@@ -20,10 +20,10 @@ import (
 	"github.com/slack-go/slack"
 
 	"github.com/recordsbot/recordsbot/actions"
-	"github.com/recordsbot/recordsbot/apiclient"
 	"github.com/recordsbot/recordsbot/bot/calendarfeed"
 	"github.com/recordsbot/recordsbot/bot/minutespage"
 	"github.com/recordsbot/recordsbot/calendar"
+	"github.com/recordsbot/recordsbot/follows"
 	"github.com/recordsbot/recordsbot/internal/clocktime"
 	"github.com/recordsbot/recordsbot/internal/health"
 	"github.com/recordsbot/recordsbot/internal/lang"
@@ -33,16 +33,6 @@ import (
 	"github.com/recordsbot/recordsbot/minutes"
 	"github.com/recordsbot/recordsbot/store"
 )
-
-// Records is what the bot needs of the Records API; *apiclient.Client
-// implements it.
-type Records interface {
-	ListActions(ctx context.Context, opts *apiclient.ListActionsOptions) (*apiclient.ActionList, error)
-	UpdateActionStatus(ctx context.Context, id string, status apiclient.Status) (*apiclient.Action, error)
-	ListMeetings(ctx context.Context, opts *apiclient.ListMeetingsOptions) (*apiclient.MeetingPage, error)
-	GetMeeting(ctx context.Context, id string) (*apiclient.Meeting, error)
-	GetMinutes(ctx context.Context, meetingID string) (*apiclient.Minutes, error)
-}
 
 // SlackAPI is the part of Slack's Web API the bot calls; *slack.Client
 // implements it.
@@ -138,11 +128,13 @@ func (c *Config) setDefaults() {
 	}
 }
 
-// Deps are the bot's collaborators.
+// Deps are the bot's collaborators. Slack, Actions, Minutes and Calendar
+// are required: the bot builds no service of its own (internal/wire builds
+// them, once a process, for serve, the demo and the test world). The bot
+// reads the records service only through the domains.
 type Deps struct {
-	Logger  *slog.Logger
-	Records Records
-	Slack   SlackAPI
+	Logger *slog.Logger
+	Slack  SlackAPI
 	// HTTPClient posts to response_url. Default: a client with a 10 s timeout.
 	HTTPClient *http.Client
 	// Now is the clock. Default time.Now.
@@ -156,15 +148,11 @@ type Deps struct {
 	Metrics *metrics.Set
 	// Actions is the action domain: who is an admin, USER_MAP, whose
 	// actions each may see, the shared list and its TTL, the
-	// organisation's time zone (also the public pages'). serve passes the
-	// one run builds and shares with the jobs; nil: one over Records and
-	// Slack with actions.Config's defaults (no admins, own actions only,
-	// UTC).
+	// organisation's time zone (also the public pages'); the one serve
+	// shares with the jobs. Required.
 	Actions *actions.Service
 	// Minutes is the minutes domain (which minutes may be shown, the
-	// shared cache, the public pages and their URL); nil: one over
-	// Records with no public pages. Pass one to share it with a job in the
-	// same process.
+	// shared cache, the public pages and their URL). Required.
 	Minutes *minutes.Service
 	// StoreOutage logs the store's failures as an outage (see
 	// health.Outage); share it with the dependency checker so that both
@@ -176,8 +164,7 @@ type Deps struct {
 	MinutesSearch minutespage.Search
 	// Calendar is the calendar domain: the iCalendar feeds (public with
 	// PUBLIC_CALENDAR, and each person's private deadlines) and the "Add
-	// to calendar" links; nil: one over Records with the public feeds off
-	// and no private ones.
+	// to calendar" links. Required.
 	Calendar *calendar.Service
 	// Store keeps follows and notification settings; nil: the commands
 	// and settings that need it say it is not configured.
@@ -186,6 +173,21 @@ type Deps struct {
 	// (watch.Baseline), so minutes published before the watcher's next
 	// poll are announced; nil, or a failure, leaves it to that poll.
 	Baseline func(ctx context.Context, f store.Follow) error
+}
+
+// missing names the first required dependency d lacks, or "".
+func (d Deps) missing() string {
+	switch {
+	case d.Slack == nil:
+		return "Slack"
+	case d.Actions == nil:
+		return "Actions"
+	case d.Minutes == nil:
+		return "Minutes"
+	case d.Calendar == nil:
+		return "Calendar"
+	}
+	return ""
 }
 
 // Server is recordsbot's HTTP server and dispatcher. It implements
@@ -221,7 +223,14 @@ type Server struct {
 // NewServer returns the bot's HTTP handler: POST /slack/events (everything
 // Slack sends), /healthz, /readyz and the public minutes pages; never
 // /metrics, which serve answers on a listener of its own.
+//
+// It panics when a required dependency (see Deps) is missing: that is a
+// wiring mistake, found by the first test that builds the server, not a
+// condition to handle at run time.
 func NewServer(cfg Config, deps Deps) *Server {
+	if missing := deps.missing(); missing != "" {
+		panic("bot.NewServer: Deps." + missing + " is required")
+	}
 	cfg.setDefaults()
 	if deps.Logger == nil {
 		deps.Logger = slog.New(slog.DiscardHandler)
@@ -240,14 +249,8 @@ func NewServer(cfg Config, deps Deps) *Server {
 	}
 	s := &Server{cfg: cfg, deps: deps, log: deps.Logger}
 	dom := deps.Actions
-	if dom == nil {
-		dom = actions.New(deps.Records, deps.Slack, actions.Config{Now: deps.Now})
-	}
 	s.dom = dom
-	if deps.Minutes == nil {
-		deps.Minutes = minutes.New(deps.Records, minutes.Config{Now: deps.Now})
-	}
-	s.deps.Minutes, s.mins = deps.Minutes, deps.Minutes
+	s.mins = deps.Minutes
 	say := s.userMessage
 	acts := &actionsUI{dom: dom, meetings: deps.Minutes, revs: newRevisions(deps.Now()), now: deps.Now,
 		pageSize: cfg.PageSize, org: cfg.Language, log: s.log, say: say}
@@ -279,14 +282,12 @@ func NewServer(cfg Config, deps Deps) *Server {
 		Doubtful: s.public.doubtfulContext, Now: deps.Now, ImageHosts: cfg.PublicImageHosts,
 		Language: cfg.Language, AccessibilityContact: cfg.A11yContact})
 	mins := &minutesUI{svc: deps.Minutes, org: cfg.Language, search: search, pageSize: cfg.PageSize, now: deps.Now, say: say,
-		follow: &followUI{store: deps.Store, baseline: deps.Baseline, meetings: deps.Minutes, slack: deps.Slack, metrics: deps.Metrics,
-			adminsOnly: cfg.FollowAdminsOnly, defaults: cfg.FollowDefaults, digestDefault: cfg.DigestDefault, isAdmin: dom.IsAdmin, who: dom.Who, now: deps.Now, log: s.log, say: say, trail: trail}}
+		follow: &followUI{store: deps.Store, slack: deps.Slack, metrics: deps.Metrics, now: deps.Now, log: s.log, say: say,
+			follows: follows.New(follows.Rules{AdminsOnly: cfg.FollowAdminsOnly, Defaults: cfg.FollowDefaults, Digest: cfg.DigestDefault, OrgLanguage: cfg.Language},
+				follows.Deps{Store: deps.Store, Meetings: deps.Minutes, Baseline: deps.Baseline, IsAdmin: dom.IsAdmin, Who: dom.Who, Log: s.log})}}
 	settings := &settingsUI{now: deps.Now, store: deps.Store, notify: cfg.Notify, log: s.log, say: say, trail: trail}
 	acts.steer = &steering{store: deps.Store, dom: dom, days: cfg.Workdays, now: deps.Now, log: s.log, say: say}
-	if deps.Calendar == nil {
-		deps.Calendar = calendar.New(deps.Records, calendar.Config{Minutes: deps.Minutes, Now: deps.Now})
-	}
-	s.deps.Calendar, s.cal, mins.cal = deps.Calendar, deps.Calendar, deps.Calendar
+	s.cal, mins.cal = deps.Calendar, deps.Calendar
 	s.feeds = calendarfeed.New(deps.Calendar, s.log)
 	s.work, s.busy = newWorkSlots(cfg.MaxInFlight), newWorkSlots(busyNotices)
 	calUI := &calendarUI{cal: deps.Calendar, log: s.log}

@@ -16,7 +16,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/slack-go/slack"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -27,6 +26,7 @@ import (
 	"github.com/recordsbot/recordsbot/internal/metrics"
 	"github.com/recordsbot/recordsbot/internal/slackapi/slacktest"
 	"github.com/recordsbot/recordsbot/internal/testworld"
+	"github.com/recordsbot/recordsbot/internal/wire"
 	"github.com/recordsbot/recordsbot/minutes"
 	"github.com/recordsbot/recordsbot/tools/loadtest"
 )
@@ -144,16 +144,19 @@ func startSoakBot(t *testing.T) *soakBot {
 	slackTr := http.DefaultTransport.(*http.Transport).Clone()
 	responseTr := http.DefaultTransport.(*http.Transport).Clone()
 	s.transports = []*http.Transport{recordsTr, slackTr, responseTr}
-	rc, err := apiclient.NewClient(s.records.URL, recordstest.DefaultKey, apiclient.WithTransport(ms.RecordsTransport(recordsTr)))
-	require.NoError(t, err)
-	api := slack.New(slacktest.DefaultToken, slack.OptionAPIURL(fake.APIURL()),
-		slack.OptionHTTPClient(&http.Client{Timeout: 15 * time.Second, Transport: ms.SlackTransport(slackTr)}))
-	s.bot = bot.NewServer(bot.Config{SigningSecret: testSecret}, bot.Deps{
-		Logger: slog.New(s.logs), Records: rc, Slack: api, Metrics: ms,
+	svc, err := wire.New(wire.Config{
+		Records: wire.Records{URL: s.records.URL, Key: recordstest.DefaultKey,
+			Options: []apiclient.Option{apiclient.WithTransport(ms.RecordsTransport(recordsTr))}},
+		Slack: wire.Slack{Token: slacktest.DefaultToken, APIURL: fake.APIURL(),
+			HTTPClient: &http.Client{Timeout: 15 * time.Second, Transport: ms.SlackTransport(slackTr)}},
 		// A short TTL, so that the faults reach /actions often rather than
 		// hiding behind the cache.
-		Actions:    actions.New(rc, api, actions.Config{CacheTTL: time.Second}),
-		Minutes:    minutes.New(rc, minutes.Config{PublicURL: "https://records-bot.example.org", Public: true}),
+		Actions: actions.Config{CacheTTL: time.Second},
+		Minutes: minutes.Config{PublicURL: "https://records-bot.example.org", Public: true},
+	})
+	require.NoError(t, err)
+	s.bot = svc.Bot(bot.Config{SigningSecret: testSecret}, bot.Deps{
+		Logger: slog.New(s.logs), Metrics: ms,
 		HTTPClient: &http.Client{Timeout: 10 * time.Second, Transport: ms.SlackTransport(responseTr)},
 	})
 	hs := &http.Server{

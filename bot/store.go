@@ -23,6 +23,9 @@ type Store interface {
 	// SetDigestChoice records a follow's weekly digest schedule and
 	// mentions.
 	SetDigestChoice(ctx context.Context, channelID, committeeKey string, schedule *clocktime.Weekly, mentions bool) error
+	// SetFollowLanguage sets the language code a follow's channel posts
+	// are written in ("" for ORG_LANGUAGE).
+	SetFollowLanguage(ctx context.Context, channelID, committeeKey, code string) (bool, error)
 	// Digest returns a follow's digest choice (and what the last saw).
 	Digest(ctx context.Context, channelID, committeeKey string) (store.Digest, error)
 	Settings(ctx context.Context, userID string) (store.Settings, error)

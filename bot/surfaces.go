@@ -7,11 +7,10 @@ import (
 
 	"github.com/recordsbot/recordsbot/actions"
 	"github.com/recordsbot/recordsbot/calendar"
-	"github.com/recordsbot/recordsbot/internal/clocktime"
+	"github.com/recordsbot/recordsbot/follows"
 	"github.com/recordsbot/recordsbot/internal/lang"
 	"github.com/recordsbot/recordsbot/internal/metrics"
 	"github.com/recordsbot/recordsbot/minutes"
-	"github.com/recordsbot/recordsbot/store"
 )
 
 // The bot's surfaces. Each is a small value built once by NewServer and
@@ -66,25 +65,17 @@ type minutesUI struct {
 	cal *calendar.Service
 }
 
-// followUI is /minutes follow, unfollow and following: which channels
-// hear about which committees' minutes, kept in the store.
+// followUI is /minutes follow, unfollow and following: it reads what
+// people type and tick, asks the follow domain (package follows, which
+// holds every rule) and draws its answers.
 type followUI struct {
-	store      Store                                           // nil: the bot runs without one
-	baseline   func(ctx context.Context, f store.Follow) error // nil: the watcher's next poll takes it
-	meetings   *minutes.Service                                // the committees a follow may name
-	slack      SlackAPI
-	metrics    *metrics.Set
-	adminsOnly bool
-	defaults   store.FollowDefaults // what a follow hears until its channel chooses
-	// digestDefault is DIGEST_DEFAULT; nil unsaid.
-	digestDefault *clocktime.Weekly
-	isAdmin       func(userID string) bool
-	// who tells guests, who may not change follows, from members.
-	who   func(ctx context.Context, userID string) (actions.Member, error)
-	now   func() time.Time // for the render revision of /minutes following
-	log   *slog.Logger
-	say   say
-	trail *trailWriter // nil records nothing
+	follows *follows.Service
+	store   Store // nil: the bot runs without one
+	slack   SlackAPI
+	metrics *metrics.Set
+	now     func() time.Time // for the render revision of /minutes following
+	log     *slog.Logger
+	say     say
 }
 
 // settingsUI is people's notification settings, kept in the store: the

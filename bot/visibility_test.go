@@ -8,8 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/slack-go/slack"
-
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -340,8 +338,7 @@ func TestAdminPowersFailClosed(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			h := newHarness(t)
-			h.rebuild(bot.Deps{Slack: slack.New(slacktest.DefaultToken, slack.OptionAPIURL(h.slack.APIURL()),
-				slack.OptionHTTPClient(&http.Client{Timeout: 500 * time.Millisecond}))},
+			h.rebuild(bot.Deps{}, withSlackHTTPClient(&http.Client{Timeout: 500 * time.Millisecond}),
 				withAdmins("U0ALICE", testworld.GuestID))
 			alice, erin, bob := h.person("alice"), h.users[testworld.GuestID], h.person("bob")
 			bobs := h.openActionsOf(bob.Email)

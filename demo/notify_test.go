@@ -204,7 +204,7 @@ func TestDemoFollowingCheckboxes(t *testing.T) {
 	assert.Contains(t, list, "Finance")
 	assert.Contains(t, list, "[1] ☑ Drafts published")
 	assert.Contains(t, list, "[2] ☑ Approvals")
-	assert.Contains(t, list, "[3] ☑ Weekly digest (Every mon 09:00, the usual time)", "the digest's schedule beside its box")
+	assert.Contains(t, list, "[3] ☑ Weekly digest (every Monday 09:00, the usual time)", "the digest's schedule beside its box")
 	assert.Contains(t, list, "[4] ☑ Pre-meeting briefs")
 	clicked := out["click 1"]
 	assert.Contains(t, clicked, "[1] ☐ Drafts published", "redrawn in place with the box unticked")

@@ -11,8 +11,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/slack-go/slack"
-
 	"github.com/recordsbot/recordsbot/actions"
 	"github.com/recordsbot/recordsbot/apiclient"
 	"github.com/recordsbot/recordsbot/apiclient/recordstest"
@@ -22,6 +20,7 @@ import (
 	"github.com/recordsbot/recordsbot/internal/slackapi"
 	"github.com/recordsbot/recordsbot/internal/slackapi/slacktest"
 	"github.com/recordsbot/recordsbot/internal/testworld"
+	"github.com/recordsbot/recordsbot/internal/wire"
 	"github.com/recordsbot/recordsbot/minutes"
 	"github.com/recordsbot/recordsbot/remind"
 	"github.com/recordsbot/recordsbot/store"
@@ -114,40 +113,41 @@ func startDemo(ctx context.Context, log *slog.Logger, version string) (*demoEnv,
 	// One transport for every client, all of them on loopback, so that
 	// close can drop its idle connections and leave no goroutine behind.
 	env.transport = http.DefaultTransport.(*http.Transport).Clone()
-	records, err := apiclient.NewClient(env.records.URL, recordstest.DefaultKey,
-		apiclient.WithTransport(env.transport), apiclient.WithUserAgent("recordsbot/"+version+" (demo)"))
+	// A fresh secret per run: nothing outside this process signs for it.
+	secret := rand.Text()
+	// The services as serve wires them (internal/wire), from the demo's
+	// settings: the defaults (UTC, no admins, no USER_MAP), the public
+	// pages and calendar feeds on at the bot's own address, status changes
+	// recorded in the audit trail before they are made (`history <id>`
+	// shows it), the private calendar tokens in the store, keyed by this
+	// run's secret.
+	svc, err := wire.New(wire.Config{
+		Records: wire.Records{URL: env.records.URL, Key: recordstest.DefaultKey, Options: []apiclient.Option{
+			apiclient.WithTransport(env.transport), apiclient.WithUserAgent("recordsbot/" + version + " (demo)"),
+		}},
+		Slack: wire.Slack{Token: slacktest.DefaultToken, APIURL: env.slack.APIURL(),
+			HTTPClient: &http.Client{Timeout: 15 * time.Second, Transport: env.transport}},
+		Actions:        actions.Config{Trail: st},
+		Minutes:        minutes.Config{PublicURL: env.botURL, Public: true},
+		Calendar:       calendar.Config{Public: true, PublicURL: env.botURL, Versions: st},
+		CalendarKey:    []byte(secret),
+		CalendarTokens: st,
+	})
 	if err != nil {
 		ln.Close()
 		env.slack.Close()
 		env.records.Close()
 		st.Close()
-		return nil, fmt.Errorf("records client: %w", err)
+		return nil, fmt.Errorf("wire the demo's services: %w", err)
 	}
-	api := slack.New(slacktest.DefaultToken, slack.OptionAPIURL(env.slack.APIURL()),
-		slack.OptionHTTPClient(&http.Client{Timeout: 15 * time.Second, Transport: env.transport}))
-	// A fresh secret per run: nothing outside this process signs for it.
-	secret := rand.Text()
-	// One minutes domain for the bot and the watcher, as serve has.
-	mins := minutes.New(records, minutes.Config{PublicURL: env.botURL, Public: true})
-	// One action domain for the bot and the reminders, as run builds one
-	// from the settings: the organisation's zone and USER_MAP (the demo's
-	// are the defaults: UTC, none) are read from it, not copied.
-	var org actions.Config
-	// Status changes are recorded in the audit trail before they are
-	// made, as serve records them (`history <id>` shows it).
-	org.Trail = st
-	acts := actions.New(records, api, org)
+	records, api, acts, mins := svc.Records, svc.Slack, svc.Actions, svc.Minutes
+	env.calendar = svc.Calendar
 	env.actions = acts
-	// The calendar feeds as serve has them, with PUBLIC_CALENDAR=true:
-	// versions and private tokens in the store, tokens keyed by this
-	// run's secret.
-	env.calendar = calendar.New(records, calendar.Config{Public: true, PublicURL: env.botURL, Minutes: mins, Versions: st})
-	env.calendar.EnablePrivate(calendar.Private{Key: []byte(secret), Tokens: st, Actions: acts})
 	wcfg := watch.Config{
 		Notify: demoNotify,
 		Owner:  "demo",
 	}
-	env.bot = bot.NewServer(bot.Config{
+	env.bot = svc.Bot(bot.Config{
 		SigningSecret: secret,
 		Notify:        demoNotify,
 		// DIGEST_DEFAULT's default, so /minutes following says the time
@@ -155,11 +155,6 @@ func startDemo(ctx context.Context, log *slog.Logger, version string) (*demoEnv,
 		DigestDefault: &clocktime.Weekly{On: true, Day: time.Monday, At: clocktime.Of(9, 0)},
 	}, bot.Deps{
 		Logger:     log,
-		Records:    records,
-		Actions:    acts,
-		Minutes:    mins,
-		Calendar:   env.calendar,
-		Slack:      api,
 		HTTPClient: &http.Client{Timeout: 10 * time.Second, Transport: env.transport},
 		Store:      st,
 		Baseline: func(ctx context.Context, f store.Follow) error {
@@ -189,8 +184,8 @@ func startDemo(ctx context.Context, log *slog.Logger, version string) (*demoEnv,
 		// A domain of its own per poll, as each `recordsbot watch` run
 		// has: the bot's list of actions may be seconds old (its cache),
 		// and an action assigned since must not wait for it. Its settings
-		// are the same org.
-		fresh := actions.New(records, api, org)
+		// are the same.
+		fresh := svc.FreshActions()
 		return watch.Poll(ctx, wcfg, watch.Deps{Store: st, Records: records, Actions: fresh, Minutes: mins, Calendar: env.calendar, Slack: api, Pacer: pacer, Logger: log})
 	}
 	env.digest = func(ctx context.Context) (watch.Summary, error) {
@@ -200,13 +195,13 @@ func startDemo(ctx context.Context, log *slog.Logger, version string) (*demoEnv,
 		dcfg := wcfg
 		dcfg.Now = func() time.Time { return at }
 		dcfg.Digest = clocktime.Weekly{On: true, Day: at.Weekday(), At: clocktime.Of(at.Hour(), at.Minute())}
-		fresh := actions.New(records, api, org)
+		fresh := svc.FreshActions()
 		return watch.Poll(ctx, dcfg, watch.Deps{Store: st, Records: records, Actions: fresh, Minutes: mins, Calendar: env.calendar, Slack: api, Pacer: pacer, Logger: log})
 	}
 	env.brief = func(ctx context.Context, lead time.Duration) (watch.Summary, error) {
 		bcfg := wcfg
 		bcfg.BriefLead = lead
-		fresh := actions.New(records, api, org)
+		fresh := svc.FreshActions()
 		return watch.Poll(ctx, bcfg, watch.Deps{Store: st, Records: records, Actions: fresh, Minutes: mins, Calendar: env.calendar, Slack: api, Pacer: pacer, Logger: log})
 	}
 

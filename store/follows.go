@@ -23,6 +23,10 @@ type Follow struct {
 	// (SetFollowChoice); Follow ignores them: a new follow has the
 	// organisation's defaults.
 	Choices FollowChoices
+	// Language is the code of the language the channel's posts about the
+	// committee are written in (SetFollowLanguage), "" for ORG_LANGUAGE.
+	// Follow ignores it: a new follow speaks the organisation's.
+	Language string
 }
 
 // Follow records that f.ChannelID follows f.CommitteeKey. Following again
@@ -68,6 +72,21 @@ func (s *Store) Unfollow(ctx context.Context, channelID, committeeKey string) (e
 	return n > 0, s.wrap("unfollow", err)
 }
 
+// SetFollowLanguage sets the language the follow of committeeKey in
+// channelID posts in: a language code ("fr"), or "" for ORG_LANGUAGE. The
+// code is kept as given; package follows checks it is shipped. It reports
+// false when there is no such follow. Errors: ErrUnavailable when the
+// store is down.
+func (s *Store) SetFollowLanguage(ctx context.Context, channelID, committeeKey, code string) (bool, error) {
+	res, err := s.conn().ExecContext(ctx, s.q("UPDATE follows SET language = ? WHERE channel_id = ? AND committee_key = ?"),
+		code, channelID, committeeKey)
+	if err != nil {
+		return false, s.wrap("set follow language", err)
+	}
+	n, err := res.RowsAffected()
+	return n > 0, s.wrap("set follow language", err)
+}
+
 // MarkFollowBaselined records that the watcher has taken the baseline of
 // the follow. It reports false if there is no such follow (it was
 // unfollowed meanwhile).
@@ -93,7 +112,7 @@ func (s *Store) AllFollows(ctx context.Context) ([]Follow, error) {
 
 func (s *Store) follows(ctx context.Context, where string, args ...any) ([]Follow, error) {
 	rows, err := s.conn().QueryContext(ctx, s.q(`SELECT channel_id, committee_key, committee, followed_by, followed_at, baselined,
-		hear_drafts, hear_approvals, hear_digest, hear_briefs FROM follows `+where), args...)
+		hear_drafts, hear_approvals, hear_digest, hear_briefs, language FROM follows `+where), args...)
 	if err != nil {
 		return nil, s.wrap("list follows", err)
 	}
@@ -104,7 +123,7 @@ func (s *Store) follows(ctx context.Context, where string, args ...any) ([]Follo
 		var at, baselined int64
 		var drafts, approvals, digest, briefs sql.NullInt64
 		if err := rows.Scan(&f.ChannelID, &f.CommitteeKey, &f.Committee, &f.By, &at, &baselined,
-			&drafts, &approvals, &digest, &briefs); err != nil {
+			&drafts, &approvals, &digest, &briefs, &f.Language); err != nil {
 			return nil, s.wrap("list follows", err)
 		}
 		f.At, f.Baselined = fromMS(at), baselined != 0

@@ -10,6 +10,7 @@ import (
 
 	"github.com/recordsbot/recordsbot/apiclient"
 	"github.com/recordsbot/recordsbot/blocks"
+	"github.com/recordsbot/recordsbot/internal/lang"
 	"github.com/recordsbot/recordsbot/internal/once"
 	"github.com/recordsbot/recordsbot/minutes"
 	"github.com/recordsbot/recordsbot/store"
@@ -171,16 +172,19 @@ func (p *poll) meeting(ctx context.Context, m apiclient.Meeting, follows []store
 		// hears is whether the channel chose to hear minutes in this
 		// status (drafts, approvals; FOLLOW_DEFAULTS where it did not).
 		hears func(apiclient.MinutesStatus) bool
+		// lang is what the channel reads: its follow's language, else
+		// ORG_LANGUAGE.
+		lang lang.Lang
 	}
 	var targets []target
 	need := false
 	for _, f := range follows {
 		targets = append(targets, target{f.ChannelID, f.Baselined, func(st apiclient.MinutesStatus) bool {
 			if st == apiclient.MinutesApproved {
-				return p.cfg.FollowDefaults.Hears(f.Choices, store.HearApprovals)
+				return p.rules.Hears(f, store.HearApprovals)
 			}
-			return p.cfg.FollowDefaults.Hears(f.Choices, store.HearDrafts)
-		}})
+			return p.rules.Hears(f, store.HearDrafts)
+		}, p.rules.Language(f)})
 		if a, ok := posted[f.ChannelID]; !ok || a.Status != string(apiclient.MinutesApproved) {
 			need = true
 		}
@@ -188,7 +192,7 @@ func (p *poll) meeting(ctx context.Context, m apiclient.Meeting, follows []store
 	for _, a := range anns {
 		if a.Status == string(apiclient.MinutesPublishedDraft) && a.TS != "" && !following(follows, a.ChannelID) {
 			// It unfollowed since: the post it has still gets the approval.
-			targets = append(targets, target{a.ChannelID, true, func(apiclient.MinutesStatus) bool { return true }})
+			targets = append(targets, target{a.ChannelID, true, func(apiclient.MinutesStatus) bool { return true }, p.cfg.Language})
 			need = true
 		}
 	}
@@ -233,7 +237,7 @@ func (p *poll) meeting(ctx context.Context, m apiclient.Meeting, follows []store
 			// New to this channel (a baselined draft approved since counts
 			// as new: it was never posted).
 			var ts string
-			o, ts = p.post(ctx, t.channel, m, min)
+			o, ts = p.post(ctx, t.channel, t.lang, m, min)
 			if o.Done() {
 				err = p.deps.Store.PutAnnouncement(ctx, store.Announcement{ChannelID: t.channel, MeetingID: m.ID, Status: status, TS: ts})
 			}
@@ -241,7 +245,7 @@ func (p *poll) meeting(ctx context.Context, m apiclient.Meeting, follows []store
 				p.sum.Announced++
 			}
 		case a.Status == string(apiclient.MinutesPublishedDraft) && a.TS != "" && min.Status == apiclient.MinutesApproved:
-			o = p.approve(ctx, t.channel, a.TS, m, min)
+			o = p.approve(ctx, t.channel, t.lang, a.TS, m, min)
 			if o.Done() {
 				err = p.deps.Store.PutAnnouncement(ctx, store.Announcement{ChannelID: t.channel, MeetingID: m.ID, Status: status, TS: a.TS, ThreadPosted: true})
 			}
@@ -276,10 +280,10 @@ func announceKey(channel, meetingID, status string) string {
 	return "announce/" + channel + "/" + meetingID + "/" + status
 }
 
-// post announces min in channel.
-func (p *poll) post(ctx context.Context, channel string, m apiclient.Meeting, min *apiclient.Minutes) (once.Outcome, string) {
+// post announces min in channel, written in lg.
+func (p *poll) post(ctx context.Context, channel string, lg lang.Lang, m apiclient.Meeting, min *apiclient.Minutes) (once.Outcome, string) {
 	key := announceKey(channel, m.ID, string(min.Status))
-	msg := blocks.AnnouncementMessage(blocks.Announcement{Lang: p.cfg.Language, Minutes: p.view(m, min)})
+	msg := blocks.AnnouncementMessage(blocks.Announcement{Lang: lg, Minutes: p.view(m, min)})
 	return p.once(ctx, once.Work{
 		Key:          key,
 		Conversation: in(channel),
@@ -299,10 +303,10 @@ func (p *poll) post(ctx context.Context, channel string, m apiclient.Meeting, mi
 // channel's history); the reply carries a key of its own (found among the
 // thread's replies with conversations.replies). The approval counts as
 // done once both are.
-func (p *poll) approve(ctx context.Context, channel, ts string, m apiclient.Meeting, min *apiclient.Minutes) once.Outcome {
+func (p *poll) approve(ctx context.Context, channel string, lg lang.Lang, ts string, m apiclient.Meeting, min *apiclient.Minutes) once.Outcome {
 	key := announceKey(channel, m.ID, string(min.Status))
 	v := p.view(m, min)
-	msg := blocks.AnnouncementMessage(blocks.Announcement{Lang: p.cfg.Language, Minutes: v, NowApproved: true})
+	msg := blocks.AnnouncementMessage(blocks.Announcement{Lang: lg, Minutes: v, NowApproved: true})
 	updated, _ := p.once(ctx, once.Work{
 		Key:          key,
 		Conversation: in(channel),
@@ -323,7 +327,7 @@ func (p *poll) approve(ctx context.Context, channel, ts string, m apiclient.Meet
 		return updated
 	}
 	replyKey := key + "/reply"
-	reply := blocks.ApprovedReply(p.cfg.Language, v.Title)
+	reply := blocks.ApprovedReply(lg, v.Title)
 	replied, _ := p.once(ctx, once.Work{
 		Key:          replyKey,
 		Conversation: in(channel),

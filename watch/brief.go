@@ -99,7 +99,7 @@ func (p *poll) briefs(ctx context.Context) error {
 	for _, m := range upcoming {
 		due := meetingStart(m, p.zone).Sub(p.now) <= p.cfg.BriefLead
 		for _, f := range follows {
-			if f.CommitteeKey != minutes.CommitteeKey(m.Committee) || !p.cfg.FollowDefaults.Hears(f.Choices, store.HearBriefs) {
+			if f.CommitteeKey != minutes.CommitteeKey(m.Committee) || !p.rules.Hears(f, store.HearBriefs) {
 				continue
 			}
 			if err := p.brief(ctx, f, m, due); err != nil {
@@ -201,7 +201,7 @@ func (p *poll) briefMessage(ctx context.Context, f store.Follow, m apiclient.Mee
 	} else if len(agenda) > 0 {
 		m.Agenda = agenda
 	}
-	b := blocks.Brief{Lang: p.cfg.Language, Committee: cmp.Or(m.Committee, f.Committee), Title: cmp.Or(m.Title, m.Name()), Date: m.Date,
+	b := blocks.Brief{Lang: p.rules.Language(f), Committee: cmp.Or(m.Committee, f.Committee), Title: cmp.Or(m.Title, m.Name()), Date: m.Date,
 		DateHasTime: m.DateHasTime, Location: m.Location, CalendarURL: p.deps.Calendar.AddURL(&m)}
 	for _, it := range m.Agenda {
 		b.Agenda = append(b.Agenda, blocks.BriefAgendaItem{Number: it.Number, Title: it.Title})

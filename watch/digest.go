@@ -48,20 +48,19 @@ func (p *poll) digests(ctx context.Context, list *apiclient.ActionList) error {
 	for _, f := range follows {
 		// The channel's "digest" choice in /minutes following (or
 		// FOLLOW_DEFAULTS) silences it whatever its schedule.
-		if !p.cfg.FollowDefaults.Hears(f.Choices, store.HearDigest) {
+		if !p.rules.Hears(f, store.HearDigest) {
 			continue
 		}
 		d, err := p.deps.Store.Digest(ctx, f.ChannelID, f.CommitteeKey)
 		if err != nil {
 			return err
 		}
-		sched := p.cfg.Digest
-		if d.Schedule != nil {
-			sched = *d.Schedule
-		}
-		if !sched.On {
+		// Its own slot, else the organisation's (follows.Rules): none
+		// when that is off.
+		if !p.rules.HearsDigest(f, d) {
 			continue
 		}
+		sched := p.rules.Schedule(d)
 		slot := sched.Slot(p.now, p.zone)
 		slotDate := slot.Format(time.DateOnly)
 		// At most one digest a calendar week: a digest moved later in the
@@ -143,7 +142,7 @@ func (p *poll) digestMessage(ctx context.Context, f store.Follow, last store.Dig
 		}
 	}
 	first := prev == nil
-	d := blocks.Digest{Lang: p.cfg.Language, Committee: f.Committee, CommitteeKey: f.CommitteeKey}
+	d := blocks.Digest{Lang: p.rules.Language(f), Committee: f.Committee, CommitteeKey: f.CommitteeKey}
 	if !first {
 		d.Since = last.LastAt
 	}

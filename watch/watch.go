@@ -21,6 +21,7 @@ import (
 	"github.com/recordsbot/recordsbot/actions"
 	"github.com/recordsbot/recordsbot/apiclient"
 	"github.com/recordsbot/recordsbot/calendar"
+	"github.com/recordsbot/recordsbot/follows"
 	"github.com/recordsbot/recordsbot/internal/clocktime"
 	"github.com/recordsbot/recordsbot/internal/once"
 	"github.com/recordsbot/recordsbot/internal/slackapi"
@@ -431,7 +432,8 @@ func newPoll(cfg Config, deps Deps) *poll {
 		deps.Slack = pacedSlack{api: deps.Slack, pacer: pacer}
 	}
 	p := &poll{cfg: cfg, deps: deps, log: deps.Logger, now: cfg.Now(), zone: time.UTC,
-		minutes: map[string]minutesRead{}, pages: map[string]*apiclient.MeetingPage{}}
+		minutes: map[string]minutesRead{}, pages: map[string]*apiclient.MeetingPage{},
+		rules: follows.Rules{Defaults: cfg.FollowDefaults, Digest: &cfg.Digest, OrgLanguage: cfg.Language}}
 	// Baseline is handed no action domain: it reads no action and places
 	// no meeting in time.
 	if deps.Actions != nil {
@@ -450,7 +452,10 @@ type poll struct {
 	cfg  Config
 	deps Deps
 	log  *slog.Logger
-	now  time.Time
+	// rules are the follow domain's: what a channel hears, when its
+	// digest comes, what language it reads.
+	rules follows.Rules
+	now   time.Time
 	// zone is the organisation's time zone, the action domain's.
 	zone *time.Location
 	sum  Summary

@@ -1,12 +1,13 @@
 package main
 
 import (
+	"cmp"
+	"crypto/hmac"
+	"crypto/sha256"
 	"io"
 	"log/slog"
 	"net/http"
 	"time"
-
-	"github.com/slack-go/slack"
 
 	"github.com/recordsbot/recordsbot/actions"
 	"github.com/recordsbot/recordsbot/apiclient"
@@ -14,24 +15,21 @@ import (
 	"github.com/recordsbot/recordsbot/internal/metrics"
 	"github.com/recordsbot/recordsbot/internal/requestid"
 	"github.com/recordsbot/recordsbot/internal/slackapi"
+	"github.com/recordsbot/recordsbot/internal/wire"
 	"github.com/recordsbot/recordsbot/minutes"
 )
 
 // app is every piece serve, remind and watch share, each built once, by
-// run, from the settings: one logger, one records client, one Slack
-// client, one action domain (so a background watch and a burst of
-// /actions share one action list) and one minutes domain.
+// run, from the settings: one logger, and the services internal/wire
+// builds (one records client, one Slack client, one action domain, so a
+// background watch and a burst of /actions share one action list, one
+// minutes domain and one calendar domain: serve's feeds, and the briefs'
+// and /meetings' "Add to calendar" links).
 type app struct {
 	set     *settings
 	log     *slog.Logger
 	metrics *metrics.Set // nil for a one-shot job: nobody scrapes it
-	records *apiclient.Client
-	slack   *slack.Client
-	actions *actions.Service
-	minutes *minutes.Service
-	// calendar is the calendar domain: serve's feeds, and the briefs' and
-	// /meetings' "Add to calendar" links (newCalendar).
-	calendar *calendar.Service
+	*wire.Services
 	// store is the store once it is open (serve opens it, perhaps in the
 	// background): the action domain writes its audit trail there, and
 	// refuses status changes while it is not open.
@@ -49,30 +47,57 @@ func newApp(set *settings, withMetrics bool, logOut io.Writer) (*app, error) {
 		a.metrics = metrics.New()
 		a.metrics.SetVersion(version)
 	}
-	records, err := apiclient.NewClient(set.recordsURL, set.recordsKey,
-		apiclient.WithTransport(a.metrics.RecordsTransport(apiclient.DefaultTransport())),
-		apiclient.WithUserAgent("recordsbot/"+version),
-		apiclient.WithFieldMap(set.fieldMap))
+	// Only the records client can refuse (its URL), which settings have
+	// checked already.
+	svc, err := wire.New(wireConfig(set, a.metrics, a.log, a.store))
 	if err != nil {
 		return nil, &configError{name: "RECORDS_API_URL", msg: "RECORDS_API_URL: " + err.Error()}
 	}
-	a.records = records
-	a.slack = slack.New(set.botToken,
-		slack.OptionAPIURL(set.slackAPIURL),
-		slack.OptionAppLevelToken(set.appToken),
-		slack.OptionHTTPClient(&http.Client{Timeout: 15 * time.Second, Transport: slackapi.WarningTransport(a.metrics.SlackTransport(nil), a.log)}))
-	a.actions = actions.New(records, a.slack, actions.Config{
-		Admins: set.admins, UserMap: actions.NewUserMap(set.userMap), CacheTTL: set.cacheTTL, Zone: set.zone,
-		Visibility: set.visibility, Trail: a.store,
-	})
-	// The public pages as PUBLIC_URL and PUBLIC_MINUTES say; the archive's
-	// cursors are signed with a key every replica derives alike.
-	a.minutes = minutes.New(records, minutes.Config{
-		PublicURL: set.publicURL, Public: set.publicMinutes,
-		CursorKey: minutes.CursorKey(set.recordsKey),
-	})
-	a.calendar = newCalendar(a, a.store)
+	a.Services = svc
 	return a, nil
+}
+
+// wireConfig is what the services are built from: the settings, the
+// clients counted in m (nil: not counted), Slack's warnings logged to log,
+// the audit trail and the calendar's versions and tokens in the store
+// once it is open (slot).
+func wireConfig(set *settings, m *metrics.Set, log *slog.Logger, slot *storeSlot) wire.Config {
+	return wire.Config{
+		Records: wire.Records{URL: set.recordsURL, Key: set.recordsKey, Options: []apiclient.Option{
+			apiclient.WithTransport(m.RecordsTransport(apiclient.DefaultTransport())),
+			apiclient.WithUserAgent("recordsbot/" + version),
+			apiclient.WithFieldMap(set.fieldMap),
+		}},
+		Slack: wire.Slack{Token: set.botToken, AppToken: set.appToken, APIURL: set.slackAPIURL,
+			HTTPClient: &http.Client{Timeout: 15 * time.Second, Transport: slackapi.WarningTransport(m.SlackTransport(nil), log)}},
+		Actions: actions.Config{
+			Admins: set.admins, UserMap: actions.NewUserMap(set.userMap), CacheTTL: set.cacheTTL, Zone: set.zone,
+			Visibility: set.visibility, Trail: slot,
+		},
+		// The public pages as PUBLIC_URL and PUBLIC_MINUTES say; the
+		// archive's cursors are signed with a key every replica derives
+		// alike.
+		Minutes: minutes.Config{
+			PublicURL: set.publicURL, Public: set.publicMinutes,
+			CursorKey: minutes.CursorKey(set.recordsKey),
+		},
+		Calendar:       calendar.Config{Public: set.publicCal, PublicURL: set.publicURL, OrgName: set.orgName, Versions: slot},
+		CalendarKey:    calendarKey(set),
+		CalendarTokens: slot,
+	}
+}
+
+// calendarKey makes and checks the private calendar tokens: derived from
+// the Slack signing secret (the bot token in Socket Mode, which has none),
+// so every replica derives the same; nil (no private feeds) with neither.
+func calendarKey(set *settings) []byte {
+	secret := cmp.Or(set.signingSecret, set.botToken)
+	if secret == "" {
+		return nil
+	}
+	m := hmac.New(sha256.New, []byte(secret))
+	m.Write([]byte("recordsbot calendar tokens v1"))
+	return m.Sum(nil)
 }
 
 // newLogger builds the process's logger from LOG_FORMAT and LOG_LEVEL;

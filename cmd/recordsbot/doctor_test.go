@@ -23,6 +23,7 @@ import (
 	"github.com/recordsbot/recordsbot/bot"
 	"github.com/recordsbot/recordsbot/internal/slackapi/slacktest"
 	"github.com/recordsbot/recordsbot/internal/testworld"
+	"github.com/recordsbot/recordsbot/internal/testworld/testbot"
 	"github.com/recordsbot/recordsbot/store"
 )
 
@@ -63,7 +64,7 @@ func doctorSetUp(t *testing.T, recOpts []recordstest.Option, slackOpts []slackte
 	e.slack = slacktest.NewServer(slackOpts...)
 	t.Cleanup(e.slack.Close)
 	// The real bot's handler answers /healthz, as the deployed bot would.
-	public := httptest.NewServer(bot.NewServer(bot.Config{}, bot.Deps{}))
+	public := httptest.NewServer(testbot.Offline(t, bot.Config{}, bot.Deps{}))
 	t.Cleanup(public.Close)
 	e.cfg = Config{
 		SlackSigningSecret:  strings.Repeat("0123456789abcdef", 2),
@@ -204,7 +205,7 @@ func TestDoctorGoodSetUp(t *testing.T) {
 	lineWith(t, out, "✓ reachable: sqlite")
 	lineWith(t, out, `✓ store: up (recordsbot_dependency_up{dependency="store"} 1)`)
 	l, _ := lineWith(t, out, "✓ migrations current")
-	assert.Equal(t, "✓ migrations current (schema version 10)", l)
+	assert.Equal(t, "✓ migrations current (schema version 11)", l)
 }
 
 func TestDoctorBrokenSetUps(t *testing.T) {
@@ -316,7 +317,7 @@ func TestDoctorBrokenSetUps(t *testing.T) {
 		{
 			name: "store with a newer schema",
 			edit: func(t *testing.T, e *doctorEnv) { e.cfg.DatabaseURL = newerSchemaDB(t) },
-			line: "✗ database schema is version 99, newer than this recordsbot (knows up to 10): upgrade recordsbot or restore a backup",
+			line: "✗ database schema is version 99, newer than this recordsbot (knows up to 11): upgrade recordsbot or restore a backup",
 			fix:  "run the recordsbot release", blocking: true,
 		},
 		{

@@ -1,10 +1,7 @@
 package main
 
 import (
-	"cmp"
 	"context"
-	"crypto/hmac"
-	"crypto/sha256"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -18,7 +15,6 @@ import (
 	"time"
 
 	"github.com/recordsbot/recordsbot/bot"
-	"github.com/recordsbot/recordsbot/calendar"
 	"github.com/recordsbot/recordsbot/internal/health"
 	"github.com/recordsbot/recordsbot/store"
 	"github.com/recordsbot/recordsbot/watch"
@@ -41,24 +37,6 @@ func botConfig(set *settings) bot.Config {
 		PublicImageHosts: set.publicImageHosts,
 		A11yContact:      set.a11yContact,
 	}
-}
-
-// newCalendar is the calendar domain of serve: the public feeds as
-// PUBLIC_CALENDAR says, event versions and private tokens in the store,
-// the private tokens made with a key derived from the Slack signing secret
-// (the bot token in Socket Mode, which has none).
-func newCalendar(a *app, slot *storeSlot) *calendar.Service {
-	set := a.set
-	cal := calendar.New(a.records, calendar.Config{
-		Public: set.publicCal, PublicURL: set.publicURL, OrgName: set.orgName, Minutes: a.minutes, Versions: slot,
-	})
-	secret := cmp.Or(set.signingSecret, set.botToken)
-	if secret != "" {
-		m := hmac.New(sha256.New, []byte(secret))
-		m.Write([]byte("recordsbot calendar tokens v1"))
-		cal.EnablePrivate(calendar.Private{Key: m.Sum(nil), Tokens: slot, Actions: a.actions})
-	}
-	return cal
 }
 
 // storeOpenTimeout bounds opening the store at start-up: an unreachable
@@ -125,7 +103,7 @@ func metricsServer(a *app) *http.Server {
 // bot.ErrSocketAuth), and nil after a shutdown asked for by ctx. It closes
 // ln and metricsLn.
 func serveOn(ctx context.Context, a *app, ln, metricsLn net.Listener) error {
-	log, metrics, records, api, set := a.log, a.metrics, a.records, a.slack, a.set
+	log, metrics, records, api, set := a.log, a.metrics, a.Records, a.Slack, a.set
 	// The store may not be up yet (PostgreSQL after a node restart): serve
 	// anyway, answering what needs no store, and open it in the
 	// background; the watcher and the search backfill start once it is.
@@ -183,10 +161,9 @@ func serveOn(ctx context.Context, a *app, ln, metricsLn net.Listener) error {
 		return err
 	}
 	cfg.Workdays = workdays
-	srv := bot.NewServer(cfg, bot.Deps{
-		Logger: log, Records: records, Slack: api, Metrics: metrics, Actions: a.actions, Minutes: a.minutes,
-		Calendar: a.calendar,
-		Store:    slot, StoreOutage: storeOutage,
+	srv := a.Bot(cfg, bot.Deps{
+		Logger: log, Metrics: metrics,
+		Store: slot, StoreOutage: storeOutage,
 		Ready: func() error {
 			if stopping.Load() {
 				return errShuttingDown

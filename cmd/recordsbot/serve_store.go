@@ -84,6 +84,14 @@ func (s *storeSlot) SetFollowChoice(ctx context.Context, channelID, committeeKey
 	return st.SetFollowChoice(ctx, channelID, committeeKey, what, on)
 }
 
+func (s *storeSlot) SetFollowLanguage(ctx context.Context, channelID, committeeKey, code string) (bool, error) {
+	st, err := s.get()
+	if err != nil {
+		return false, err
+	}
+	return st.SetFollowLanguage(ctx, channelID, committeeKey, code)
+}
+
 func (s *storeSlot) SetDigestChoice(ctx context.Context, channelID, committeeKey string, schedule *clocktime.Weekly, mentions bool) error {
 	st, err := s.get()
 	if err != nil {

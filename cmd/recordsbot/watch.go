@@ -49,7 +49,7 @@ every few minutes from a scheduler, or set WATCH_INTERVAL on serve instead.
 	}
 	defer st.Close()
 	sum, err := watch.Poll(ctx, watchConfig(a.set), watch.Deps{
-		Store: st, Records: a.records, Actions: a.actions, Minutes: a.minutes, Calendar: a.calendar, Slack: a.slack, Logger: a.log,
+		Store: st, Records: a.Records, Actions: a.Actions, Minutes: a.Minutes, Calendar: a.Calendar, Slack: a.Slack, Logger: a.log,
 		Pacer: newPacer(a),
 	})
 	fmt.Fprintln(stdout, sum)
@@ -95,7 +95,7 @@ func startBackfill(ctx context.Context, a *app, st *store.Store) (stop func()) {
 	if a.set.searchBackfillRate <= 0 {
 		return func() {}
 	}
-	b := &minutes.Backfill{Rate: a.set.searchBackfillRate, Records: a.records, Index: st, State: st, Owner: watch.DefaultOwner(), Logger: a.log}
+	b := &minutes.Backfill{Rate: a.set.searchBackfillRate, Records: a.Records, Index: st, State: st, Owner: watch.DefaultOwner(), Logger: a.log}
 	a.metrics.SearchBackfill(func() (pages, read float64, doneAt time.Time) {
 		p, r, at := b.Progress()
 		return float64(p), float64(r), at
@@ -128,7 +128,7 @@ func startWatching(ctx context.Context, a *app, st *store.Store) (stop func()) {
 	wcfg.Owner = watch.DefaultOwner()
 	// One pacer for every poll, so that a channel's posts stay a second
 	// apart from one poll to the next too.
-	deps := watch.Deps{Store: st, Records: a.records, Actions: a.actions, Minutes: a.minutes, Calendar: a.calendar, Slack: a.slack, Logger: log,
+	deps := watch.Deps{Store: st, Records: a.Records, Actions: a.Actions, Minutes: a.Minutes, Calendar: a.Calendar, Slack: a.Slack, Logger: log,
 		Pacer: newPacer(a)}
 	ctx, cancel := context.WithCancel(ctx)
 	var wg sync.WaitGroup

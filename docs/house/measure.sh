@@ -6,6 +6,8 @@
 # pairs with no test file on either side (the duplicates tool).
 #   docs/house/measure.sh f7c536c      # the "before" of issue 29
 #   docs/house/measure.sh main -v      # -v lists what each figure counts
+#   docs/house/measure.sh main --paths # and the files /actions and a status
+#                                      # click run (builds with -cover: minutes)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 rev=${1:-HEAD}
@@ -14,7 +16,9 @@ tree=$(mktemp -d /tmp/measure.XXXXXX)
 trap 'git worktree remove --force "$tree" >/dev/null 2>&1 || rm -rf "$tree"' EXIT
 git worktree add --detach "$tree" "$rev" >/dev/null 2>&1
 echo "commit $(git rev-parse --short "$rev")"
-GOTOOLCHAIN=${GOTOOLCHAIN:-local} go run ./tools/measure -dir "$tree" "$@"
+verbose=()
+[[ " $* " == *" -v "* ]] && verbose=(-v)
+GOTOOLCHAIN=${GOTOOLCHAIN:-local} go run ./tools/measure -dir "$tree" "${verbose[@]}"
 # A row is "D1 a.go:10-24 ~ b.go:40-54 ..."; pairs where neither side is a
 # test file. --most 200 is the tool's ceiling; "(+N more pairs)" says when
 # it cut the list.
@@ -23,4 +27,19 @@ echo "$dups" | awk '$1 ~ /^D[0-9]+$/ && $2 !~ /_test\.go:/ && $4 !~ /_test\.go:/
 echo "$dups" | grep -E '^\(\+[0-9]+ more pairs\)|^(incomplete|left out):' || true
 if [[ " $* " == *" -v "* ]]; then
 	echo "$dups" | awk '$1 ~ /^D[0-9]+$/ && $2 !~ /_test\.go:/ && $4 !~ /_test\.go:/ {print "        " $0}'
+fi
+
+# --paths: the files one /actions and one status click run (the module's
+# own, fakes left out), from coverage counters (pathtrace_test.go.txt).
+if [[ " $* " == *" --paths "* ]]; then
+	cp docs/house/pathtrace_test.go.txt "$tree/bot/pathtrace_test.go"
+	(cd "$tree" && GOTOOLCHAIN=${GOTOOLCHAIN:-local} go test -c -tags pathtrace -cover -covermode=count -coverpkg=./... -o "$tree/trace.test" ./bot >/dev/null)
+	for step in base actions click; do
+		(cd "$tree/bot" && RECORDSBOT_PATH_STEP=$step "$tree/trace.test" -test.run '^TestPathTrace$' -test.coverprofile="$tree/$step.cov" >/dev/null)
+	done
+	for pair in "base actions /actions" "actions click status-click"; do
+		set -- $pair
+		files=$(awk -f docs/house/pathdiff.awk "$tree/$1.cov" "$tree/$2.cov" | sort)
+		printf '%4d  files run by %s: %s\n' "$(echo "$files" | grep -c .)" "$3" "$(echo "$files" | tr '\n' ' ')"
+	done
 fi

@@ -106,7 +106,13 @@ func (l Lang) WeekdayDate(t time.Time) string {
 	return l.F("date.weekday", "weekday", l.T(weekdayKeys[t.Weekday()]), "day", strconv.Itoa(d), "month", l.T(monthKeys[m-1]))
 }
 
-// Weekday is d's full name in l: "Monday", "lundi".
+var weekdayKeys = [7]Key{
+	"weekday.short.0", "weekday.short.1", "weekday.short.2", "weekday.short.3",
+	"weekday.short.4", "weekday.short.5", "weekday.short.6",
+}
+
+// Weekday is the day's full name in l, as it reads inside a sentence:
+// "Monday", "lundi", "Montag".
 func (l Lang) Weekday(d time.Weekday) string {
 	if d < time.Sunday || d > time.Saturday {
 		return ""
@@ -117,11 +123,6 @@ func (l Lang) Weekday(d time.Weekday) string {
 var weekdayLongKeys = [7]Key{
 	"weekday.long.0", "weekday.long.1", "weekday.long.2", "weekday.long.3",
 	"weekday.long.4", "weekday.long.5", "weekday.long.6",
-}
-
-var weekdayKeys = [7]Key{
-	"weekday.short.0", "weekday.short.1", "weekday.short.2", "weekday.short.3",
-	"weekday.short.4", "weekday.short.5", "weekday.short.6",
 }
 
 // Month is the month's full name in l: "January", "janvier".

@@ -18,20 +18,22 @@ import (
 // records, IDs included. Times are in UTC; date-only deadlines are midnight
 // UTC of their day.
 //
-// It began as a copy of the demo's story (package demo) so that no test
-// assertion had to change when the two were separated; the tests assert on
-// its people (alice, bob, carol…), action IDs (FIN-2026-10/1…) and
-// committees, so edit it as a fixture, and the story as a story. The
+// It is the one organisation of the tests, the demo and the sandbox: the
+// demo's story (package demo) is this organisation with one more hidden
+// draft (demo.Dataset), so there is one set of people, committees and
+// actions to keep. Tests assert on its people (alice, bob, carol…), action
+// IDs (FIN-2026-10/1…) and committees, so edit it as a fixture, with the
+// tests and the demo's story tests that name what you change. The
 // machinery that turns it into records (schedule, agendas, minutes,
-// deadlines) is shared with the demo through package orgsim; the data
-// here (worldOrg) is the tests' own, and changing the demo's does not
-// change it.
+// deadlines) is package orgsim's.
 func Dataset(now time.Time) recordstest.Dataset {
-	return orgsim.Build(worldOrg(), now)
+	return orgsim.Build(Org(), now)
 }
 
-// worldOrg is the tests' organisation: its people, committees and actions.
-func worldOrg() orgsim.Org {
+// Org is the organisation Dataset builds: its people, committees and
+// actions, as data, for a caller that varies it before orgsim.Build (the
+// demo). Each call returns a new value, free to change.
+func Org() orgsim.Org {
 	return orgsim.Org{People: worldPeople(), Committees: worldCommittees(), Actions: worldActionSpecs()}
 }
 
@@ -42,8 +44,11 @@ func worldPeople() []recordstest.Person {
 	)
 }
 
-// worldActionSpecs are the tests' actions; tests look several up by ID or
-// title, so change one only with the tests that name it.
+// worldActionSpecs are the organisation's actions. Their deadlines are
+// spread so that on any day some are overdue and some due within three
+// days, and their titles carry the Markdown, mentions and HTML a renderer
+// must escape. Tests look several up by ID or title, so change one only
+// with the tests that name it.
 func worldActionSpecs() []orgsim.ActionSpec {
 	return []orgsim.ActionSpec{
 		{Committee: "FIN", Person: "Alice", Status: "open", Days: -3, Title: "Circulate the revised Q3 budget forecast to members"},

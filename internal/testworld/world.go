@@ -5,9 +5,8 @@
 // starts from here rather than copying the set-up; package testbot adds the
 // real bot over httptest and a signed sender.
 //
-// It is deliberately not the demo's story (package demo): the tests assert
-// on this dataset, so the story can change without breaking them. The
-// package imports neither package testing nor package bot, so bot's
+// The demo's story (package demo) is this organisation with one more
+// hidden draft, so tests and demo keep one dataset. The package imports neither package testing nor package bot, so bot's
 // internal tests can use it without an import cycle and the demo can use
 // SlackUsers without linking the test framework into the binary.
 package testworld

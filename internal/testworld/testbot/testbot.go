@@ -10,14 +10,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/slack-go/slack"
-
-	"github.com/recordsbot/recordsbot/actions"
-	"github.com/recordsbot/recordsbot/apiclient"
 	"github.com/recordsbot/recordsbot/apiclient/recordstest"
 	"github.com/recordsbot/recordsbot/bot"
 	"github.com/recordsbot/recordsbot/internal/slackapi/slacktest"
 	"github.com/recordsbot/recordsbot/internal/testworld"
+	"github.com/recordsbot/recordsbot/internal/wire"
 )
 
 // Bot is the real bot serving over httptest.
@@ -28,41 +25,51 @@ type Bot struct {
 	Send *slacktest.Sender
 }
 
-// Wire fills in deps as cmd/recordsbot's run does: one records client of
-// w's records service (with recordstest.DefaultKey), one Slack client of
-// w's Slack, and one action domain over both with acfg (its Now defaults
-// to deps.Now), the one serve shares with the jobs. Fields deps already
-// has are kept.
-func Wire(t testing.TB, w *testworld.World, acfg actions.Config, deps bot.Deps) bot.Deps {
+// Services builds the clients and domains through wire.New, as serve
+// builds them from its settings, over w: where cfg leaves them empty, the
+// records URL and key are w's records service's (recordstest.DefaultKey)
+// and the Slack API URL and token w's Slack's; each domain's clock is now
+// unless cfg sets one (nil: time.Now).
+func Services(t testing.TB, w *testworld.World, cfg wire.Config, now func() time.Time) *wire.Services {
 	t.Helper()
-	if deps.Records == nil {
-		rc, err := apiclient.NewClient(w.Records.URL, recordstest.DefaultKey)
-		if err != nil {
-			t.Fatalf("records client: %v", err)
-		}
-		deps.Records = rc
+	if cfg.Records.URL == "" {
+		cfg.Records.URL = w.Records.URL
 	}
-	if deps.Slack == nil {
-		deps.Slack = slack.New(slacktest.DefaultToken, slack.OptionAPIURL(w.Slack.APIURL()))
+	if cfg.Records.Key == "" {
+		cfg.Records.Key = recordstest.DefaultKey
 	}
-	if deps.Actions == nil {
-		if acfg.Now == nil {
-			acfg.Now = deps.Now
-		}
-		deps.Actions = actions.New(deps.Records, deps.Slack, acfg)
+	if cfg.Slack.APIURL == "" {
+		cfg.Slack.APIURL = w.Slack.APIURL()
 	}
-	return deps
+	if cfg.Slack.Token == "" {
+		cfg.Slack.Token = slacktest.DefaultToken
+	}
+	if cfg.Actions.Now == nil {
+		cfg.Actions.Now = now
+	}
+	if cfg.Minutes.Now == nil {
+		cfg.Minutes.Now = now
+	}
+	if cfg.Calendar.Now == nil {
+		cfg.Calendar.Now = now
+	}
+	svc, err := wire.New(cfg)
+	if err != nil {
+		t.Fatalf("wire the services: %v", err)
+	}
+	return svc
 }
 
-// Start runs bot.NewServer(cfg, deps) over httptest, with deps filled in
-// by Wire with actions.Config's defaults (pass Wire's result to choose
-// admins, USER_MAP, visibility or the cache). When the test ends the
-// server is closed and the bot's follow-ups are waited for (an error there
-// fails the test).
-func Start(t testing.TB, w *testworld.World, cfg bot.Config, deps bot.Deps) *Bot {
+// Start runs svc.Bot(cfg, deps) over httptest; svc nil is Services with
+// wire.Config's defaults (no admins, own actions only, UTC, no public
+// pages) on deps.Now. When the test ends the server is closed and the
+// bot's follow-ups are waited for (an error there fails the test).
+func Start(t testing.TB, w *testworld.World, svc *wire.Services, cfg bot.Config, deps bot.Deps) *Bot {
 	t.Helper()
-	deps = Wire(t, w, actions.Config{}, deps)
-	b := &Bot{Server: bot.NewServer(cfg, deps)}
+	if svc == nil {
+		svc = Services(t, w, wire.Config{}, deps.Now)
+	}
+	b := &Bot{Server: svc.Bot(cfg, deps)}
 	b.HTTP = httptest.NewServer(b.Server)
 	t.Cleanup(func() {
 		b.HTTP.Close()
@@ -74,4 +81,19 @@ func Start(t testing.TB, w *testworld.World, cfg bot.Config, deps bot.Deps) *Bot
 	})
 	b.Send = &slacktest.Sender{URL: b.HTTP.URL + "/slack/events", Secret: cfg.SigningSecret, Slack: w.Slack}
 	return b
+}
+
+// Offline returns the real bot over services wired to a records service
+// and a Slack that are never reached: for tests of routes that call
+// neither (the manifest's commands, /healthz, /readyz, /metrics' absence).
+func Offline(t testing.TB, cfg bot.Config, deps bot.Deps) *bot.Server {
+	t.Helper()
+	svc, err := wire.New(wire.Config{
+		Records: wire.Records{URL: "http://records.invalid/api/v1", Key: "unused"},
+		Slack:   wire.Slack{APIURL: "http://slack.invalid/api/"},
+	})
+	if err != nil {
+		t.Fatalf("wire the services: %v", err)
+	}
+	return svc.Bot(cfg, deps)
 }

@@ -21,7 +21,7 @@ func TestStartAnswersASignedCommand(t *testing.T) {
 	t.Parallel()
 	data := testworld.Dataset(time.Now())
 	w := testworld.Start(t, data, testworld.SlackUsers(data.People))
-	b := testbot.Start(t, w, bot.Config{SigningSecret: "s3cret"}, bot.Deps{})
+	b := testbot.Start(t, w, nil, bot.Config{SigningSecret: "s3cret"}, bot.Deps{})
 
 	alice := w.Users[0]
 	require.Equal(t, "alice", alice.Name)

@@ -1,0 +1,141 @@
+package follows_test
+
+import (
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+
+	"github.com/recordsbot/recordsbot/actions"
+	"github.com/recordsbot/recordsbot/follows"
+	"github.com/recordsbot/recordsbot/internal/clocktime"
+	"github.com/recordsbot/recordsbot/internal/lang"
+	"github.com/recordsbot/recordsbot/store"
+)
+
+// TestMayChange: who may change a follow, the checks in one order for
+// every surface (before, the command and the checkboxes each had their
+// own order).
+func TestMayChange(t *testing.T) {
+	t.Parallel()
+	down := errors.New("users.info: timeout")
+	cases := []struct {
+		name  string
+		rules follows.Rules
+		who   follows.Changer
+		want  error
+	}{
+		{"a member", follows.Rules{}, follows.Changer{}, nil},
+		{"a guest", follows.Rules{}, follows.Changer{Profile: actions.Member{Guest: true}}, follows.ErrGuest},
+		{"an admin who is a guest", follows.Rules{}, follows.Changer{Admin: true, Profile: actions.Member{Guest: true}}, follows.ErrGuest},
+		{"unknown to Slack", follows.Rules{}, follows.Changer{ProfileErr: down}, follows.ErrProfileUnknown},
+		{"a member, admins only", follows.Rules{AdminsOnly: true}, follows.Changer{}, follows.ErrAdminsOnly},
+		{"admins only comes before Slack's answer", follows.Rules{AdminsOnly: true}, follows.Changer{ProfileErr: down}, follows.ErrAdminsOnly},
+		{"an admin, admins only", follows.Rules{AdminsOnly: true}, follows.Changer{Admin: true}, nil},
+		{"an admin unknown to Slack", follows.Rules{AdminsOnly: true}, follows.Changer{Admin: true, ProfileErr: down}, follows.ErrProfileUnknown},
+		{"a profile error wins over a guest's zero profile", follows.Rules{}, follows.Changer{Profile: actions.Member{Guest: true}, ProfileErr: down}, follows.ErrProfileUnknown},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			got := tc.rules.MayChange(tc.who)
+			if tc.want == nil {
+				assert.NoError(t, got)
+				return
+			}
+			assert.ErrorIs(t, got, tc.want)
+		})
+	}
+}
+
+func weekly(t *testing.T, s string) *clocktime.Weekly {
+	t.Helper()
+	w, err := clocktime.ParseWeekly(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &w
+}
+
+// TestDigestSchedule: when a follow's digest comes and whether its
+// channel hears it (the box /minutes following ticks is the watcher's
+// rule).
+func TestDigestSchedule(t *testing.T) {
+	t.Parallel()
+	off, on := false, true
+	cases := []struct {
+		name      string
+		org       *clocktime.Weekly
+		own       *clocktime.Weekly
+		choice    *bool
+		defaults  store.FollowDefaults
+		wantSched string
+		wantHears bool
+	}{
+		{name: "nothing said: Monday 09:00", wantSched: "mon 09:00", wantHears: true},
+		{name: "the organisation's", org: weekly(t, "fri 16:00"), wantSched: "fri 16:00", wantHears: true},
+		{name: "the channel's own wins", org: weekly(t, "fri 16:00"), own: weekly(t, "tue 08:30"), wantSched: "tue 08:30", wantHears: true},
+		{name: "organisation off", org: weekly(t, "off"), wantSched: "off"},
+		{name: "organisation off, own time", org: weekly(t, "off"), own: weekly(t, "wed 10:00"), wantSched: "wed 10:00", wantHears: true},
+		{name: "own off, kept the old way", own: weekly(t, "off"), wantSched: "off"},
+		{name: "box unticked", own: weekly(t, "wed 10:00"), choice: &off, wantSched: "wed 10:00"},
+		{name: "off by FOLLOW_DEFAULTS", defaults: store.FollowDefaults{Off: []string{store.HearDigest}}, wantSched: "mon 09:00"},
+		{name: "ticked over FOLLOW_DEFAULTS", defaults: store.FollowDefaults{Off: []string{store.HearDigest}}, choice: &on, wantSched: "mon 09:00", wantHears: true},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			r := follows.Rules{Digest: tc.org, Defaults: tc.defaults}
+			f := store.Follow{Choices: store.FollowChoices{Digest: tc.choice}}
+			d := store.Digest{Schedule: tc.own}
+			assert.Equal(t, tc.wantSched, r.Schedule(d).String())
+			assert.Equal(t, tc.wantHears, r.HearsDigest(f, d))
+		})
+	}
+}
+
+// TestHears: what a channel hears of a follow besides the digest.
+func TestHears(t *testing.T) {
+	t.Parallel()
+	off := false
+	r := follows.Rules{Defaults: store.FollowDefaults{Off: []string{store.HearBriefs}}}
+	f := store.Follow{Choices: store.FollowChoices{Drafts: &off}}
+	for what, want := range map[string]bool{store.HearDrafts: false, store.HearApprovals: true, store.HearBriefs: false} {
+		assert.Equal(t, want, r.Hears(f, what), what)
+	}
+}
+
+// TestLanguage: what a channel's posts are written in.
+func TestLanguage(t *testing.T) {
+	t.Parallel()
+	fr, err := lang.Parse("fr")
+	assert.NoError(t, err)
+	de, err := lang.Parse("de")
+	assert.NoError(t, err)
+	cases := []struct {
+		name   string
+		org    lang.Lang
+		chosen string
+		want   lang.Lang
+	}{
+		{"nothing chosen: English", lang.English, "", lang.English},
+		{"ORG_LANGUAGE", fr, "", fr},
+		{"the follow's own", fr, "de", de},
+		{"a code no longer shipped: ORG_LANGUAGE", fr, "xx", fr},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			r := follows.Rules{OrgLanguage: tc.org}
+			assert.Equal(t, tc.want, r.Language(store.Follow{Language: tc.chosen}))
+		})
+	}
+}
+
+// TestDefaultDigest is DIGEST_DEFAULT's documented default.
+func TestDefaultDigest(t *testing.T) {
+	t.Parallel()
+	assert.Equal(t, clocktime.Weekly{On: true, Day: time.Monday, At: clocktime.Of(9, 0)}, follows.DefaultDigest)
+	assert.Equal(t, "mon 09:00", follows.Rules{}.Usual().String())
+}
