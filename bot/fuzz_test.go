@@ -472,6 +472,8 @@ func FuzzParseActionsText(f *testing.F) {
 		"done `act-1`", "cancel", "reopen \"a b\"", "<@U024BE7LH|bob>", "<@W0123ABC>", "<@U1|x> overdue complete",
 		"@bob", "meeting FIN-2026-07", "meeting", "meeting `a&b`", "OVERDUE All", "frobnicate <!channel>",
 		"deferred", "  start   x|y|z  ", "\u00a0overdue", "meeting a=b&c=d%20", "<@U1|x", "<@0>", "<@u1|lower>",
+		// Other languages' command words (lang.Keyword), accents or not.
+		"en-retard", "ÜBERFÄLLIG", "terminées 42", "terminer", "réunion FIN-2026-07", "reunion", "ayuda", "sesión", "fait `a`",
 	} {
 		f.Add(s)
 	}

@@ -576,6 +576,18 @@ var german = Catalogue{
 		"search.head.newest":           ":mag: Protokolle, die {query} erwähnen, neueste zuerst",
 		"search.from":                  "(ab Treffer {first})",
 
+		// How an audited change ended, as the history and the Home tab's recent changes say it (blocks/audit.go).
+		"audit.outcome.requested":   "angefordert",
+		"audit.outcome.done":        "erledigt",
+		"audit.outcome.unchanged":   "unverändert",
+		"audit.outcome.unconfirmed": "unbestätigt",
+		"audit.outcome.failed":      "fehlgeschlagen",
+		"audit.outcome.refused":     "abgelehnt: {reason}",
+		"audit.reason.not_yours":    "nicht die eigene",
+		"audit.reason.stale":        "veralteter Knopf",
+		"audit.reason.records":      "vom Protokolldienst abgelehnt",
+		"audit.reason.gone":         "keine solche Aufgabe",
+
 		// Search's own answers (bot/commands_search.go, bot/search_modal.go).
 		"search.blank":     "Geben Sie die gesuchten Wörter ein, etwa Versicherung Verlängerung.",
 		"search.searching": ":hourglass_flowing_sand: Suche läuft … die Ergebnisse erscheinen gleich hier.",

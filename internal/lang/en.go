@@ -572,6 +572,18 @@ var english = Catalogue{
 		"search.head.newest":           ":mag: Minutes mentioning {query}, newest first",
 		"search.from":                  "(from result {first})",
 
+		// How an audited change ended, as the history and the Home tab's recent changes say it (blocks/audit.go).
+		"audit.outcome.requested":   "requested",
+		"audit.outcome.done":        "done",
+		"audit.outcome.unchanged":   "unchanged",
+		"audit.outcome.unconfirmed": "unconfirmed",
+		"audit.outcome.failed":      "failed",
+		"audit.outcome.refused":     "refused: {reason}",
+		"audit.reason.not_yours":    "not yours",
+		"audit.reason.stale":        "stale button",
+		"audit.reason.records":      "records service refused",
+		"audit.reason.gone":         "no such action",
+
 		// Search's own answers (bot/commands_search.go, bot/search_modal.go).
 		"search.blank":     "Type the words to look for, such as insurance renewal.",
 		"search.searching": ":hourglass_flowing_sand: Searching… the results will show here in a moment.",

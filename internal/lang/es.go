@@ -576,6 +576,18 @@ var spanish = Catalogue{
 		"search.head.newest":           ":mag: Actas que mencionan {query}, las más recientes primero",
 		"search.from":                  "(desde el resultado {first})",
 
+		// How an audited change ended, as the history and the Home tab's recent changes say it (blocks/audit.go).
+		"audit.outcome.requested":   "solicitado",
+		"audit.outcome.done":        "hecho",
+		"audit.outcome.unchanged":   "sin cambios",
+		"audit.outcome.unconfirmed": "sin confirmar",
+		"audit.outcome.failed":      "fallido",
+		"audit.outcome.refused":     "rechazado: {reason}",
+		"audit.reason.not_yours":    "no es suya",
+		"audit.reason.stale":        "botón caducado",
+		"audit.reason.records":      "rechazado por el servicio de registros",
+		"audit.reason.gone":         "acción inexistente",
+
 		// Search's own answers (bot/commands_search.go, bot/search_modal.go).
 		"search.blank":     "Escribe las palabras que buscas, como renovación seguro.",
 		"search.searching": ":hourglass_flowing_sand: Buscando… los resultados aparecerán aquí en un momento.",

@@ -576,6 +576,18 @@ var french = Catalogue{
 		"search.head.newest":           ":mag: Procès-verbaux qui mentionnent {query}, les plus récents d’abord",
 		"search.from":                  "(à partir du résultat {first})",
 
+		// How an audited change ended, as the history and the Home tab's recent changes say it (blocks/audit.go).
+		"audit.outcome.requested":   "demandée",
+		"audit.outcome.done":        "faite",
+		"audit.outcome.unchanged":   "inchangée",
+		"audit.outcome.unconfirmed": "non confirmée",
+		"audit.outcome.failed":      "échouée",
+		"audit.outcome.refused":     "refusée : {reason}",
+		"audit.reason.not_yours":    "pas la sienne",
+		"audit.reason.stale":        "bouton périmé",
+		"audit.reason.records":      "refusée par le service des registres",
+		"audit.reason.gone":         "action inexistante",
+
 		// Search's own answers (bot/commands_search.go, bot/search_modal.go).
 		"search.blank":     "Tapez les mots à chercher, par exemple renouvellement assurance.",
 		"search.searching": ":hourglass_flowing_sand: Recherche en cours… les résultats s’afficheront ici dans un instant.",
