@@ -25,8 +25,9 @@ type View struct {
 	// MaySnooze is whether the row offers Snooze: only an action's own
 	// assignee snoozes it, for themselves (an admin cannot silence
 	// someone else's reminders), and only while it is still to do. Set
-	// on reminder rows (AssigneeView) and by SnoozeView; list rows do not
-	// carry it yet (see docs/jobs.md, "Reminders people steer").
+	// on reminder rows (AssigneeView) and by SnoozeView, which the bot
+	// applies to /actions, Home tab and redrawn rows when it has a store
+	// to keep snoozes in (see docs/jobs.md, "Reminders people steer").
 	MaySnooze bool
 }
 

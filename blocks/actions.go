@@ -129,8 +129,9 @@ func buildRow(l lang.Lang, r ActionRow, titleMax int, linked bool) []slack.Block
 		b.WriteString("_")
 	}
 	if !r.SnoozedUntil.IsZero() {
-		b.WriteString("\n")
+		b.WriteString("\n_")
 		l.WriteF(&b, "row.snoozed_until", "date", l.WeekdayDate(r.SnoozedUntil))
+		b.WriteString("_")
 	}
 	text := b.String()
 	if !linked {
@@ -139,11 +140,12 @@ func buildRow(l lang.Lang, r ActionRow, titleMax int, linked bool) []slack.Block
 	sectionID, buttonsID := rowBlockIDs(r.ID, r.Rev)
 	out := make([]slack.Block, 1, 2)
 	out[0] = textSection(text, sectionID)
-	if r.CanChange && carriesValues(r) {
-		out = append(out, statusButtons(l, r, buttonsID))
-	}
-	if r.MaySnooze {
-		out = append(out, SnoozeBlock(l, r))
+	snooze := snoozeControls(l, r)
+	switch {
+	case r.CanChange && carriesValues(r):
+		out = append(out, statusButtons(l, r, buttonsID, snooze))
+	case len(snooze) > 0:
+		out = append(out, slack.NewActionBlock(buttonsID, snooze...))
 	}
 	return out
 }
@@ -202,11 +204,12 @@ func statusValueLen(target, id, context string) int {
 }
 
 // statusButtons is the actions block of a linked, changeable row, whose
-// block ID is blockID. Every row of every list has one, so its parts are
+// block ID is blockID, ending with the shared elements extra (the row's
+// Snooze controls). Every row of every list has one, so its parts are
 // made in a few allocations rather than one or two per control: the
 // values are cut from one string, and the buttons, their labels and the
 // menu's options each come in one array.
-func statusButtons(l lang.Lang, r ActionRow, blockID string) *slack.ActionBlock {
+func statusButtons(l lang.Lang, r ActionRow, blockID string, extra []slack.BlockElement) *slack.ActionBlock {
 	buttons, menu := transitions(r.Status)
 	// Scratch for the targets and their values: a row has at most five.
 	var targetBuf, valueBuf [5]string
@@ -227,7 +230,7 @@ func statusButtons(l lang.Lang, r ActionRow, blockID string) *slack.ActionBlock 
 		block    slack.ActionBlock
 		elements slack.BlockElements
 	}{}
-	els := make([]slack.BlockElement, 0, nButtons+1)
+	els := make([]slack.BlockElement, 0, nButtons+1+len(extra))
 	for i := range nButtons {
 		controls[i] = slack.ButtonBlockElement{Type: slack.METButton, ActionID: statusActionID(targets[i]), Text: &labels[i].text, Value: values[i]}
 		if targets[i] == statusComplete {
@@ -245,6 +248,7 @@ func statusButtons(l lang.Lang, r ActionRow, blockID string) *slack.ActionBlock 
 		}
 		els = append(els, slack.NewOverflowBlockElement(ActionStatusMenu, ptrs...))
 	}
+	els = append(els, extra...)
 	a.elements = slack.BlockElements{ElementSet: els}
 	a.block = slack.ActionBlock{Type: slack.MBTAction, BlockID: blockID, Elements: &a.elements}
 	return &a.block

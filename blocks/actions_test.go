@@ -462,3 +462,36 @@ func TestReminderSummary(t *testing.T) {
 		})
 	}
 }
+
+// TestSnoozeControlsAllocateNothing holds a page's Snooze controls to no
+// allocation of their own: every row shares one language's prebuilt
+// elements (snoozeSets), so the hot /actions path and the Home tab cost
+// what they cost before rows offered Snooze (bot/alloc_test.go's budgets).
+func TestSnoozeControlsAllocateNothing(t *testing.T) {
+	rows := make([]ActionRow, 20)
+	for i := range rows {
+		rows[i] = ActionRow{ID: fmt.Sprintf("A-%d", i), Title: "Circulate the revised budget", Status: "open", CanChange: true, Rev: "r1"}
+	}
+	plain := testing.AllocsPerRun(50, func() { _ = Actions(ActionList{Rows: rows, Total: 20}) })
+	snoozing := make([]ActionRow, len(rows))
+	for i, r := range rows {
+		r.MaySnooze = true
+		if i%2 == 1 {
+			r.SnoozedUntil = time.Date(2026, 12, 2, 0, 0, 0, 0, time.UTC)
+		}
+		snoozing[i] = r
+	}
+	withSnooze := testing.AllocsPerRun(50, func() { _ = Actions(ActionList{Rows: snoozing, Total: 20}) })
+	// Snooze offered costs nothing; a snoozed row's line "Snoozed until
+	// Wed 2 Dec" formats its date in the row's language (a few small
+	// strings), on the few rows that are snoozed.
+	var offered []ActionRow
+	for _, r := range snoozing {
+		r.SnoozedUntil = time.Time{}
+		offered = append(offered, r)
+	}
+	withOffer := testing.AllocsPerRun(50, func() { _ = Actions(ActionList{Rows: offered, Total: 20}) })
+	assert.Equal(t, plain, withOffer, "20 rows offering Snooze: %.0f allocations, %.0f without", withOffer, plain)
+	assert.LessOrEqual(t, withSnooze, plain+3*10, "10 of 20 rows snoozed: %.0f allocations, %.0f without", withSnooze, plain)
+	t.Logf("a page of 20 rows: %.0f allocations without Snooze, %.0f offering it, %.0f with 10 snoozed", plain, withOffer, withSnooze)
+}

@@ -109,8 +109,9 @@ type ActionRow struct {
 	Assignee        string // shown when the list is not the reader's own
 	// CanChange puts status buttons on the row.
 	CanChange bool
-	// MaySnooze puts the Snooze choices on the row (SnoozeBlock), or
-	// Unsnooze when SnoozedUntil is set.
+	// MaySnooze ends the row's buttons block with the Snooze choices (a
+	// menu and a date picker), or Unsnooze when SnoozedUntil is set (see
+	// blocks/snooze.go). Set for the action's assignee only.
 	MaySnooze bool
 	// SnoozedUntil, when set, is the local day the viewer's snooze of it
 	// ends: the row says "Snoozed until Tue 2 Dec".

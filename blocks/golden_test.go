@@ -196,12 +196,24 @@ func TestGolden(t *testing.T) {
 
 	// The main surfaces have a golden in each shipped language
 	// (assertGoldenIn).
-	everyLanguage := map[string]bool{"actions_normal": true, "home_normal": true, "reminder": true,
+	everyLanguage := map[string]bool{"actions_normal": true, "home_normal": true, "reminder": true, "actions_snooze": true,
 		"help_actions": true, "help_minutes": true, "help_all": true}
+	// The assignee's own rows: Snooze (a menu and a date picker) after
+	// the status controls, Unsnooze on a snoozed one; a row that may not
+	// change still offers Snooze.
+	snooze := sampleRows()
+	for i := range snooze {
+		snooze[i].MaySnooze, snooze[i].Rev = true, "r1"
+	}
+	snooze[1].SnoozedUntil = day(2026, 3, 10)
+	snooze[2].CanChange = false
 	cases := []struct {
 		name   string
 		render func(l lang.Lang) any
 	}{
+		{"actions_snooze", func(l lang.Lang) any {
+			return payload(Actions(ActionList{Lang: l, Title: l.T("actions.title.mine.open"), Rows: snooze, Total: 3}))
+		}},
 		{"actions_normal", func(l lang.Lang) any {
 			return payload(Actions(ActionList{Lang: l, Title: l.T("actions.title.mine.open"), Rows: sampleRows(), Total: 3}))
 		}},

@@ -205,6 +205,23 @@ func countBlock(b slack.Block) (n int, ok bool) {
 						n += countTextObject(o.Text)
 					}
 				}
+			case *slack.SelectBlockElement:
+				// A row's Snooze menu (blocks/snooze.go): its
+				// placeholder and options; anything richer from JSON.
+				if e.InitialOption != nil || len(e.OptionGroups) > 0 {
+					return 0, false
+				}
+				n += countTextObject(e.Placeholder)
+				for _, o := range e.Options {
+					if o != nil {
+						n += countTextObject(o.Text) + countTextObject(o.Description)
+					}
+				}
+			case *slack.DatePickerBlockElement:
+				if e.Confirm != nil {
+					return 0, false
+				}
+				n += countTextObject(e.Placeholder)
 			default:
 				return 0, false
 			}

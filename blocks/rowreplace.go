@@ -13,8 +13,9 @@ import (
 // ReplaceRow returns msg (a message's blocks as Slack sent them) with the
 // blocks of row r replaced by freshly built ones. The row's section (block
 // BlockActionRow+ID, in any revision) is replaced in place; its buttons
-// block (BlockActionButtons+ID) is dropped wherever it is, and the fresh
-// one, if the row now has buttons, follows the section. The fresh row's
+// block (BlockActionButtons+ID), and the Snooze block of a message sent
+// before Snooze moved into it (BlockSnooze+ID), are dropped wherever they
+// are, and the fresh one, if the row now has buttons, follows the section. The fresh row's
 // title is shortened as needed to keep the message within MaxMessageText
 // (less a reserve for the fallback text) and drops its buttons rather than
 // push the message past MaxMessageBlocks.
@@ -37,7 +38,7 @@ func ReplaceRow(msg []json.RawMessage, r ActionRow) (out []json.RawMessage, ok b
 		switch id := rawBlockID(raw); {
 		case matchesRow(id, BlockActionRow, r.ID) && at < 0:
 			at = i
-		case matchesRow(id, BlockActionButtons, r.ID):
+		case matchesRow(id, BlockActionButtons, r.ID), matchesRow(id, BlockSnooze, r.ID):
 		default:
 			kept++
 			others += rawText(raw)
@@ -64,7 +65,7 @@ func ReplaceRow(msg []json.RawMessage, r ActionRow) (out []json.RawMessage, ok b
 		switch {
 		case i == at:
 			out = append(out, freshJSON...)
-		case matchesRow(rawBlockID(raw), BlockActionButtons, r.ID):
+		case matchesRow(rawBlockID(raw), BlockActionButtons, r.ID), matchesRow(rawBlockID(raw), BlockSnooze, r.ID):
 		case r.Rev != "":
 			out = append(out, reviseBlockID(raw, r.Rev))
 		default:
@@ -173,8 +174,8 @@ func RawBlocks(msg []json.RawMessage) []slack.Block {
 
 // OwnBlocks returns the blocks of msg (a message as Slack sent it) that
 // are of the kinds this package builds: header, section, divider, context
-// and actions blocks whose elements are buttons, overflow menus, text and
-// images. Slack refuses a chat.update that sends back a block it shows but
+// and actions blocks whose elements are buttons, overflow menus, static
+// select menus, date pickers (a row's Snooze controls), text and images. Slack refuses a chat.update that sends back a block it shows but
 // does not accept from apps (invalid_blocks); the blocks kept here are
 // always accepted, so an update can be retried with them.
 func OwnBlocks(msg []json.RawMessage) []json.RawMessage {
@@ -212,4 +213,4 @@ func OwnBlocks(msg []json.RawMessage) []json.RawMessage {
 }
 
 // ownElements are the element and text types this package builds.
-var ownElements = map[string]bool{"button": true, "overflow": true, "mrkdwn": true, "plain_text": true, "image": true}
+var ownElements = map[string]bool{"button": true, "overflow": true, "static_select": true, "datepicker": true, "mrkdwn": true, "plain_text": true, "image": true}

@@ -9,9 +9,19 @@ import (
 	"github.com/recordsbot/recordsbot/internal/lang"
 )
 
-// Action and block IDs of snoozing (issue 31). The choices' values are
-// "<when>|<action id>"; the date picker cannot carry a value, so its
-// block ID names the action (SnoozeBlockID).
+// Action and block IDs of snoozing (issue 31).
+//
+// A row's Snooze controls sit in its buttons block (BlockActionButtons),
+// after the status buttons, so a row stays two blocks (a page of 20 rows
+// within MaxMessageBlocks, a Home tab within MaxViewBlocks) and a click's
+// redraw (ReplaceRow) replaces them with the rest of the row. Their values
+// name no action: the block ID does (ActionOfRowBlock). That lets every row
+// share one set of controls per language, built once (snoozeControls), so
+// a page of rows costs no allocation for them.
+//
+// Messages sent before that carry a block of their own, "snooze:<id>~<rev>"
+// (SnoozeActionOfBlock), with values "<when>|<id>" (ParseSnoozeValue); the
+// bot still answers them.
 const (
 	// ActionSnoozePrefix starts every snooze control's action ID.
 	ActionSnoozePrefix = "snooze:"
@@ -19,9 +29,9 @@ const (
 	ActionSnooze = "snooze:when"
 	// ActionSnoozeDate is the date picker: snoozed until the day picked.
 	ActionSnoozeDate = "snooze:date"
-	// ActionUnsnooze ends a snooze; its value is the action ID.
+	// ActionUnsnooze ends a snooze.
 	ActionUnsnooze = "snooze:end"
-	// BlockSnooze starts the block ID of a row's snooze controls.
+	// BlockSnooze starts the block ID of an older message's snooze block.
 	BlockSnooze = "snooze:"
 
 	SnoozeTomorrow    = "tomorrow"
@@ -31,13 +41,8 @@ const (
 	snoozeBlockRevSep = "~"
 )
 
-// SnoozeBlockID is the block ID of action id's snooze controls in
-// revision rev: "snooze:<id>~<rev>" (the separator always there, so an
-// ID holding "~" still splits at the last one).
-func SnoozeBlockID(id, rev string) string { return BlockSnooze + id + snoozeBlockRevSep + rev }
-
-// SnoozeActionOfBlock is the action ID a snooze block ID names; ok is
-// false for another block.
+// SnoozeActionOfBlock is the action ID an older message's snooze block ID
+// ("snooze:<id>~<rev>") names; ok is false for another block.
 func SnoozeActionOfBlock(blockID string) (id string, ok bool) {
 	rest, ok := strings.CutPrefix(blockID, BlockSnooze)
 	i := strings.LastIndex(rest, snoozeBlockRevSep)
@@ -47,31 +52,93 @@ func SnoozeActionOfBlock(blockID string) (id string, ok bool) {
 	return rest[:i], true
 }
 
-// SnoozeValue is the value of a Snooze choice: "<when>|<action id>".
-func SnoozeValue(when, id string) string { return when + snoozeValueSep + id }
+// ActionOfRowBlock is the action ID a row's buttons block ID names
+// (RowBlockID(BlockActionButtons, id, rev)), or, for an older message, its
+// snooze block's; ok is false for another block. A row offers Snooze only
+// when its block ID reads back unambiguously (snoozable).
+func ActionOfRowBlock(blockID string) (id string, ok bool) {
+	if id, ok := SnoozeActionOfBlock(blockID); ok {
+		return id, true
+	}
+	rest, ok := strings.CutPrefix(blockID, BlockActionButtons)
+	if !ok || rest == "" {
+		return "", false
+	}
+	if i := strings.LastIndex(rest, revSep); i >= 0 {
+		rest = rest[:i]
+	}
+	return rest, rest != ""
+}
 
-// ParseSnoozeValue splits a Snooze choice's value.
+// snoozable reports whether r's buttons block ID reads back as r.ID
+// (ActionOfRowBlock): with a revision it always does; without one, only
+// when the ID holds no revision separator.
+func snoozable(r ActionRow) bool {
+	return r.Rev != "" || !strings.Contains(r.ID, revSep)
+}
+
+// ParseSnoozeValue splits an older message's Snooze choice value,
+// "<when>|<action id>"; ok is false for a bare choice.
 func ParseSnoozeValue(v string) (when, id string, ok bool) {
 	when, id, ok = strings.Cut(v, snoozeValueSep)
 	return when, id, ok && id != ""
 }
 
-// SnoozeBlock is a row's snooze controls, for its assignee: a menu
-// (tomorrow, the next working day, next week) and a date picker, or
-// *Unsnooze* when the row is snoozed, in l.
-func SnoozeBlock(l lang.Lang, r ActionRow) *slack.ActionBlock {
-	id := SnoozeBlockID(r.ID, r.Rev)
-	if !r.SnoozedUntil.IsZero() {
-		return slack.NewActionBlock(id, button(ActionUnsnooze, r.ID, l.T("snooze.unsnooze")))
+// snoozeSet is one language's Snooze controls, shared by every row: a
+// menu (tomorrow, the next working day, next week) and a date picker, or
+// Unsnooze. The date picker has no initial_date: the day it would show
+// (tomorrow, in the reader's zone) changes at midnight, and a memoised
+// list (bot/actions_memo.go) would keep yesterday's. Slack then shows
+// the placeholder and sends the day picked as selected_date
+// (https://docs.slack.dev/reference/block-kit/block-elements/date-picker-element).
+// Never modify them: every message being built holds them.
+type snoozeSet struct {
+	choose  [2]slack.BlockElement
+	unsnooz [1]slack.BlockElement
+}
+
+// snoozeSets are the shipped languages' controls, built once.
+var snoozeSets = func() []snoozeSet {
+	ls := lang.Shipped()
+	out := make([]snoozeSet, len(ls))
+	for i, l := range ls {
+		out[i] = buildSnoozeSet(l)
 	}
-	menu := slack.NewOverflowBlockElement(ActionSnooze,
-		slack.NewOptionBlockObject(SnoozeValue(SnoozeTomorrow, r.ID), plain(l.T("snooze.tomorrow")), nil),
-		slack.NewOptionBlockObject(SnoozeValue(SnoozeWorkingDay, r.ID), plain(l.T("snooze.workday")), nil),
-		slack.NewOptionBlockObject(SnoozeValue(SnoozeNextWeek, r.ID), plain(l.T("snooze.week")), nil),
-	)
+	return out
+}()
+
+func buildSnoozeSet(l lang.Lang) snoozeSet {
+	opt := func(when string, k lang.Key) *slack.OptionBlockObject {
+		return slack.NewOptionBlockObject(when, plain(truncate(l.T(k), MaxOptionText)), nil)
+	}
+	menu := slack.NewOptionsSelectBlockElement(slack.OptTypeStatic, plain(l.T("row.snooze.menu")), ActionSnooze,
+		opt(SnoozeTomorrow, "row.snooze.tomorrow"), opt(SnoozeWorkingDay, "row.snooze.workday"), opt(SnoozeNextWeek, "row.snooze.week"))
 	picker := slack.NewDatePickerBlockElement(ActionSnoozeDate)
-	picker.Placeholder = plain(l.T("snooze.until"))
-	return slack.NewActionBlock(id, menu, picker)
+	picker.Placeholder = plain(l.T("row.snooze.date"))
+	return snoozeSet{
+		choose:  [2]slack.BlockElement{menu, picker},
+		unsnooz: [1]slack.BlockElement{button(ActionUnsnooze, "", l.T("row.unsnooze"))},
+	}
+}
+
+// snoozeControls are the elements r's buttons block ends with: Unsnooze
+// when r is snoozed, else the Snooze menu and date picker; none when r
+// offers no Snooze.
+func snoozeControls(l lang.Lang, r ActionRow) []slack.BlockElement {
+	if !r.MaySnooze || !snoozable(r) {
+		return nil
+	}
+	var set *snoozeSet
+	if int(l) < len(snoozeSets) {
+		set = &snoozeSets[l]
+	} else {
+		built := buildSnoozeSet(l) // lang.Pseudo, in tests
+		set = &built
+	}
+	if !r.SnoozedUntil.IsZero() {
+		return set.unsnooz[:]
+	}
+	return set.choose[:]
 }
 
 // SnoozedText is the confirmation of a snooze until day: "Snoozed

@@ -33,6 +33,7 @@ func (u *actionsUI) listReply(ctx context.Context, caller string, q actionsQuery
 	// A profile Slack could not give is not memoised (the next command
 	// asks again), nor is a meeting's list (the meeting is read afresh).
 	if u.memo == nil || src.meErr != nil || src.ownerErr != nil || src.meeting != nil {
+		src.snoozes = u.steer.running(ctx, src.me)
 		r, _ := u.drawPage(src, caller, q, nil, now)
 		return r
 	}
@@ -40,6 +41,7 @@ func (u *actionsUI) listReply(ctx context.Context, caller string, q actionsQuery
 	if r, ok := u.memo.get(key, src, now); ok {
 		return r
 	}
+	src.snoozes = u.steer.running(ctx, src.me)
 	r, until := u.drawPage(src, caller, q, nil, now)
 	u.memo.put(key, src, until, r)
 	return r
@@ -145,4 +147,23 @@ func (m *replyMemo) put(key memoKey, src pageSource, until time.Time, r *reply) 
 	}
 	m.entries[key] = e
 	m.size += len(r.encoded)
+}
+
+// forget drops caller's memoised replies: something they see on every
+// row of their own changed (a snooze). Another replica's memo keeps its
+// copy until the shared list is refreshed (ACTIONS_CACHE_TTL), showing
+// Snooze where this one shows Unsnooze; the reminder job reads the store
+// itself, so that never decides a reminder. A nil memo does nothing.
+func (m *replyMemo) forget(caller string) {
+	if m == nil {
+		return
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for k, e := range m.entries {
+		if k.caller == caller {
+			m.size -= len(e.reply.encoded)
+			delete(m.entries, k)
+		}
+	}
 }

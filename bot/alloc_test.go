@@ -37,6 +37,11 @@ const (
 	// A click's redraw of an ephemeral list: the page drawn afresh with
 	// the changed row annotated, and encoded.
 	budgetClickRedraw = 140 // 125 when set (363 before the row text was built in one buffer, 283 before replies were written directly, 270 before a row's buttons were built in a few allocations)
+	// The same redraw with a store: the rows carry Snooze (shared
+	// elements, no allocation: blocks' TestSnoozeControlsAllocateNothing)
+	// and the caller's snoozes are read from the store (SQLite here): the
+	// read is the 59 above budgetClickRedraw's path.
+	budgetClickRedrawSnooze = 200 // 184 when set
 	// The Home tab built and encoded for views.publish.
 	// The Home tab costs 227 on go1.27.3, the release CI checks with, and
 	// 159 on go1.26.8: the same code, but the newer standard library
@@ -86,6 +91,19 @@ func TestHotPathAllocations(t *testing.T) {
 	require.Equal(t, http.StatusOK, answer.Code)
 	require.Contains(t, answer.Body.String(), "act-000001")
 
+	// With a store, so that the rows carry their Snooze controls (issue
+	// 31): a cached /actions is the memo's ready bytes, as without one;
+	// a redraw reads the caller's snoozes from the store.
+	st := openTestStore(t, "sqlite")
+	require.NoError(t, st.Snooze(ctx, "U0001", "act-000021", "2099-01-01"))
+	steered := testbot.Start(t, w, testbot.Services(t, w, wire.Config{Actions: actions.Config{CacheTTL: time.Hour, ProfileTTL: time.Hour}}, nil),
+		bot.Config{SigningSecret: testSecret}, bot.Deps{Store: st}).Server
+	steeredCommand := presignedActions(steered)
+	require.Contains(t, steeredCommand().Body.String(), `"action_id":"snooze:when"`)
+	steeredRedraw, err := steered.RedrawAfterClick(ctx, "U0001", "act-000001", apiclient.StatusInProgress)
+	require.NoError(t, err)
+	require.Contains(t, string(steeredRedraw), `"action_id":"snooze:end"`)
+
 	signed := signedExample(t)
 	require.NoError(t, bot.Verify(signed.header, signed.body, testSecret, signed.at))
 
@@ -101,6 +119,10 @@ func TestHotPathAllocations(t *testing.T) {
 		{"uncached /actions", budgetUncachedActions, func() { uncached() }},
 		{"click redraw", budgetClickRedraw, func() { _, _ = srv.RedrawAfterClick(ctx, "U0001", "act-000001", apiclient.StatusComplete) }},
 		{"Home tab", budgetHomeView, func() { _, _ = srv.HomeView(ctx, "U0001") }},
+		{"cached /actions, Snooze on rows", budgetCachedActions, func() { steeredCommand() }},
+		{"click redraw, Snooze on rows", budgetClickRedrawSnooze, func() {
+			_, _ = steered.RedrawAfterClick(ctx, "U0001", "act-000001", apiclient.StatusInProgress)
+		}},
 	}
 	for _, tc := range cases {
 		got := testing.AllocsPerRun(200, tc.run)

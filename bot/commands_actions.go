@@ -208,6 +208,7 @@ func (u *actionsUI) actionsPage(ctx context.Context, caller string, q actionsQue
 	if r != nil {
 		return r
 	}
+	src.snoozes = u.steer.running(ctx, src.me)
 	r, _ = u.drawPage(src, caller, q, c, u.now())
 	return r
 }
@@ -220,6 +221,10 @@ type pageSource struct {
 	ownerErr  error
 	meeting   *apiclient.Meeting
 	list      *apiclient.ActionList
+	// snoozes are the caller's snoozes still running (steering.running),
+	// read only when a page is drawn: a memoised reply is forgotten when
+	// the caller snoozes (clickSnooze) and lapses when a snooze ends.
+	snoozes map[string]time.Time
 }
 
 // pageSource reads what a page of q needs, or returns the notice to show
@@ -334,8 +339,16 @@ func (u *actionsUI) drawPage(src pageSource, caller string, q actionsQuery, c *c
 		listing = actions.SeveralPeople
 	}
 	for _, a := range picked[q.Offset:end] {
-		r := u.row(a, u.dom.ViewOf(me, a, now, listing), c.changeOf(a.ID))
+		// Snooze is offered on the caller's own rows only, never on
+		// another person's list an admin reads (steering.view).
+		r := u.row(a, u.steer.view(u.dom.ViewOf(me, a, now, listing), me, a), c.changeOf(a.ID))
 		r.Context = pageCtx
+		if day, ok := src.snoozes[a.ID]; ok && r.MaySnooze {
+			r.SnoozedUntil = day
+			if until.IsZero() || day.Before(until) {
+				until = day // the row reads "Snoozed until" until then
+			}
+		}
 		l.Rows = append(l.Rows, r)
 	}
 	if end < total {

@@ -117,7 +117,7 @@ func (h *homeUI) build(ctx context.Context, user string, st homeState) slack.Hom
 		v.Actions = blocks.ActionList{Title: lg.T("home.your_actions"), Offset: offset, Total: len(mine), Truncated: list.Truncated, Read: len(list.Actions), Available: list.Total,
 			Empty: lg.T("home.nothing_open")}
 		for _, a := range mine[offset:end] {
-			v.Actions.Rows = append(v.Actions.Rows, h.acts.row(a, h.dom.ViewOf(me, a, now, actions.OnePerson), st.clicked.changeOf(a.ID)))
+			v.Actions.Rows = append(v.Actions.Rows, h.acts.row(a, h.acts.steer.view(h.dom.ViewOf(me, a, now, actions.OnePerson), me, a), st.clicked.changeOf(a.ID)))
 		}
 		h.acts.steer.markSnoozed(ctx, me, v.Actions.Rows) // bot/home_steer.go
 		if end < len(mine) {

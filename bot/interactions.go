@@ -353,6 +353,7 @@ func (c *clicks) clickStatus(ctx context.Context, in *interaction, value string)
 	}
 	row := c.acts.row(&a, seen, change)
 	row.Lang = lang.FromContext(ctx)
+	c.acts.steer.changed(ctx, actor, &a, &row) // bot/snooze.go
 	done := blocks.StatusDone(row.Lang, string(to), blocks.Escape(a.Title))
 
 	if in.Container.Type == "view" {

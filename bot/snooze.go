@@ -6,6 +6,8 @@ import (
 	"slices"
 	"time"
 
+	"github.com/slack-go/slack"
+
 	"github.com/recordsbot/recordsbot/actions"
 	"github.com/recordsbot/recordsbot/apiclient"
 	"github.com/recordsbot/recordsbot/blocks"
@@ -29,54 +31,86 @@ type steering struct {
 // maxSnooze is how far ahead a snooze may end.
 const maxSnooze = 366
 
-// clickSnooze answers the Snooze choices, the date picker and
-// Unsnooze, to the clicker only.
+// clickSnooze answers the Snooze choices, the date picker and Unsnooze.
+// The action is the one the row's block ID names (blocks.ActionOfRowBlock;
+// an older message's choice names it in its value). What changed is
+// redrawn where the click was: the Home tab, or the row in a message Slack
+// sent back (a reminder), with the answer to the clicker alone.
 func (c *clicks) clickSnooze(ctx context.Context, in *interaction, actionID, value string) {
 	st := c.acts.steer
-	var msg string
-	switch actionID {
-	case blocks.ActionSnooze:
-		when, id, ok := blocks.ParseSnoozeValue(value)
-		if !ok {
-			msg = staleButton(ctx)
-			break
-		}
-		msg = st.snooze(ctx, in.User.ID, id, when, "")
-	case blocks.ActionSnoozeDate:
-		id, ok := blocks.SnoozeActionOfBlock(in.Actions[0].BlockID)
-		if !ok {
-			msg = staleButton(ctx)
-			break
-		}
-		msg = st.snooze(ctx, in.User.ID, id, "", value)
-	case blocks.ActionUnsnooze:
-		msg = st.unsnooze(ctx, in.User.ID, value)
-	default:
-		msg = staleButton(ctx)
+	id, ok := blocks.ActionOfRowBlock(in.Actions[0].BlockID)
+	when := value
+	if w, old, isOld := blocks.ParseSnoozeValue(value); isOld {
+		when, id, ok = w, old, true
 	}
-	c.tell(ctx, in, notice(msg))
+	var res snoozed
+	switch {
+	case !ok:
+		res.msg = staleButton(ctx)
+	case actionID == blocks.ActionSnooze:
+		res = st.snooze(ctx, in.User.ID, id, when, "")
+	case actionID == blocks.ActionSnoozeDate:
+		res = st.snooze(ctx, in.User.ID, id, "", value)
+	case actionID == blocks.ActionUnsnooze:
+		res = st.unsnooze(ctx, in.User.ID, id)
+	default:
+		res.msg = staleButton(ctx)
+	}
+	if res.action == nil {
+		c.tell(ctx, in, notice(res.msg))
+		return
+	}
+	// The caller's memoised /actions drew the row as it was.
+	c.acts.memo.forget(in.User.ID)
+	if in.Container.Type == "view" {
+		c.answerOnHome(ctx, in, homeState{note: res.msg})
+		return
+	}
+	if in.Message != nil {
+		row := c.acts.row(res.action, res.view, nil)
+		row.SnoozedUntil = res.until
+		row.Lang = lang.FromContext(ctx)
+		if out, ok := blocks.ReplaceRow(in.Message.Blocks, row); ok {
+			c.redrawRow(ctx, in, res.msg, blocks.RawBlocks(out))
+		}
+	}
+	c.tell(ctx, in, notice(res.msg))
+}
+
+// redrawRow replaces the message a click was on with bl: through the
+// response_url for an ephemeral message, else with chat.update (a
+// reminder). A failure is logged: the answer the clicker gets says what
+// was done.
+func (c *clicks) redrawRow(ctx context.Context, in *interaction, text string, bl []slack.Block) {
+	if in.Container.IsEphemeral {
+		c.redraw(ctx, in, &reply{Text: text, Blocks: bl})
+		return
+	}
+	if err := c.updateMessage(ctx, in.channelID(), in.Message.TS, in.Message.Text, bl); err != nil && !echoUnreadable(err) {
+		c.log.WarnContext(ctx, "snooze: could not redraw the row", "error", err)
+	}
+}
+
+// snoozed is what a snooze or unsnooze did: msg says it (or why
+// nothing changed: action is nil then); action is the row to redraw as
+// view, snoozed until until (zero: not snoozed).
+type snoozed struct {
+	msg    string
+	action *apiclient.Action
+	view   actions.View
+	until  time.Time
 }
 
 // snooze snoozes action id for user until the day when names (tomorrow,
 // the next working day, next week) or picked (YYYY-MM-DD, their own
 // calendar) and says so, or says why not; nothing is stored then.
-func (st *steering) snooze(ctx context.Context, user, id, when, picked string) string {
+func (st *steering) snooze(ctx context.Context, user, id, when, picked string) snoozed {
 	if st.store == nil {
-		return lang.FromContext(ctx).T("snooze.no_store")
+		return snoozed{msg: lang.FromContext(ctx).T("snooze.no_store")}
 	}
-	me, err := st.dom.Who(ctx, user)
-	if err != nil {
-		return st.say(ctx, "snooze", err)
-	}
-	a, found, err := st.dom.Find(ctx, id)
-	if err != nil {
-		return st.say(ctx, "snooze", err)
-	}
-	if !found || !actions.StillToDo(a.Status) {
-		return lang.FromContext(ctx).T("snooze.not_open")
-	}
-	if !me.Owns(a.Assignee) {
-		return lang.FromContext(ctx).T("snooze.not_mine")
+	me, a, msg := st.own(ctx, user, id)
+	if msg != "" {
+		return snoozed{msg: msg}
 	}
 	zone := cmpZone(me.Zone, st.dom.Zone())
 	today := st.now().In(zone)
@@ -93,38 +127,123 @@ func (st *steering) snooze(ctx context.Context, user, id, when, picked string) s
 	case "":
 		p, err := time.ParseInLocation(time.DateOnly, picked, zone)
 		if err != nil {
-			return staleButton(ctx)
+			return snoozed{msg: staleButton(ctx)}
 		}
 		day = p
 	default:
-		return staleButton(ctx)
+		return snoozed{msg: staleButton(ctx)}
 	}
 	switch {
 	case !day.After(midnight):
-		return lang.FromContext(ctx).T("snooze.past")
+		return snoozed{msg: lang.FromContext(ctx).T("snooze.past")}
 	case day.After(midnight.AddDate(0, 0, maxSnooze)):
-		return lang.FromContext(ctx).T("snooze.too_far")
+		return snoozed{msg: lang.FromContext(ctx).T("snooze.too_far")}
 	}
 	if err := st.store.Snooze(ctx, user, a.ID, day.Format(time.DateOnly)); err != nil {
-		return st.say(ctx, "snooze", err)
+		return snoozed{msg: st.say(ctx, "snooze", err)}
 	}
 	inside := !a.Deadline.IsZero() && actions.DeadlineAt(&a, st.dom.Zone()).Before(day)
-	return blocks.SnoozedText(lang.FromContext(ctx), a.Title, day, inside)
+	return snoozed{msg: blocks.SnoozedText(lang.FromContext(ctx), a.Title, day, inside), action: &a, view: st.rowView(me, &a), until: day}
+}
+
+// own is action id when it is still to do and user's own, with user as
+// the domain knows them; else msg says why not.
+func (st *steering) own(ctx context.Context, user, id string) (me actions.Member, a apiclient.Action, msg string) {
+	me, err := st.dom.Who(ctx, user)
+	if err != nil {
+		return me, a, st.say(ctx, "snooze", err)
+	}
+	a, found, err := st.dom.Find(ctx, id)
+	switch {
+	case err != nil:
+		return me, a, st.say(ctx, "snooze", err)
+	case !found || !actions.StillToDo(a.Status):
+		return me, a, lang.FromContext(ctx).T("snooze.not_open")
+	case !me.Owns(a.Assignee):
+		return me, a, lang.FromContext(ctx).T("snooze.not_mine")
+	}
+	return me, a, ""
+}
+
+// rowView is how me sees their own action a on a row: as any row of
+// their own, with the Snooze controls.
+func (st *steering) rowView(me actions.Member, a *apiclient.Action) actions.View {
+	return st.view(st.dom.ViewOf(me, a, st.now(), actions.OnePerson), me, a)
+}
+
+// view is v with MaySnooze decided for viewer (actions.SnoozeView): never
+// without a store, where a snooze could not be kept.
+func (st *steering) view(v actions.View, viewer actions.Member, a *apiclient.Action) actions.View {
+	if st == nil || st.store == nil {
+		v.MaySnooze = false
+		return v
+	}
+	return actions.SnoozeView(v, viewer, a)
+}
+
+// changed marks row, the row of action a that actor just changed, with
+// their Snooze controls and the day their snooze of it ends: a status
+// click redraws the row with them as they were (a snooze outlives "in
+// progress"; completing or cancelling ended it, statusChanged).
+func (st *steering) changed(ctx context.Context, actor string, a *apiclient.Action, row *blocks.ActionRow) {
+	if st == nil || st.store == nil {
+		return
+	}
+	me, err := st.dom.Who(ctx, actor)
+	if err != nil {
+		return // drawn without them, as ChangerView draws the rest
+	}
+	row.MaySnooze = st.view(actions.View{}, me, a).MaySnooze
+	if row.MaySnooze {
+		row.SnoozedUntil = st.running(ctx, me)[a.ID]
+	}
+}
+
+// running is the local day each of me's snoozes still running ends, by
+// action ID; nil without a store or when they cannot be read (the rows
+// then offer Snooze, and the reminder job, which reads them itself,
+// still leaves the snoozed actions out).
+func (st *steering) running(ctx context.Context, me actions.Member) map[string]time.Time {
+	if st == nil || st.store == nil || me.ID == "" {
+		return nil
+	}
+	snoozes, err := st.store.Snoozes(ctx, me.ID)
+	if err != nil {
+		st.log.WarnContext(ctx, "snooze: could not read snoozes to draw rows", "error", err)
+		return nil
+	}
+	if len(snoozes) == 0 {
+		return nil
+	}
+	zone := cmpZone(me.Zone, st.dom.Zone())
+	today := st.now().In(zone).Format(time.DateOnly)
+	out := make(map[string]time.Time, len(snoozes))
+	for id, sn := range snoozes {
+		if sn.Until > today {
+			out[id], _ = time.ParseInLocation(time.DateOnly, sn.Until, zone)
+		}
+	}
+	return out
 }
 
 // unsnooze ends user's snooze of action id.
-func (st *steering) unsnooze(ctx context.Context, user, id string) string {
+func (st *steering) unsnooze(ctx context.Context, user, id string) snoozed {
 	if st.store == nil {
-		return lang.FromContext(ctx).T("snooze.no_store")
+		return snoozed{msg: lang.FromContext(ctx).T("snooze.no_store")}
 	}
 	ok, err := st.store.Unsnooze(ctx, user, id)
 	switch {
 	case err != nil:
-		return st.say(ctx, "unsnooze", err)
+		return snoozed{msg: st.say(ctx, "unsnooze", err)}
 	case !ok:
-		return lang.FromContext(ctx).T("snooze.not_snoozed")
+		return snoozed{msg: lang.FromContext(ctx).T("snooze.not_snoozed")}
 	}
-	return lang.FromContext(ctx).T("snooze.ended")
+	res := snoozed{msg: lang.FromContext(ctx).T("snooze.ended")}
+	// The row is redrawn when the action is still the clicker's to do.
+	if me, a, msg := st.own(ctx, user, id); msg == "" {
+		res.action, res.view = &a, st.rowView(me, &a)
+	}
+	return res
 }
 
 // statusChanged ends every snooze of action id when it was completed or
@@ -178,7 +297,7 @@ func (u *actionsUI) snoozed(ctx context.Context, user string) *reply {
 			}
 			continue
 		}
-		row := blocks.RowOf(&a, actions.SnoozeView(u.dom.ViewOf(me, &a, u.now(), actions.OnePerson), me, &a), nil)
+		row := u.row(&a, st.rowView(me, &a), nil)
 		row.SnoozedUntil, _ = time.ParseInLocation(time.DateOnly, sn.Until, zone)
 		rows = append(rows, row)
 	}

@@ -3,13 +3,13 @@ package bot_test
 import (
 	"encoding/json"
 	"net/http"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/recordsbot/recordsbot/actions"
 	"github.com/recordsbot/recordsbot/blocks"
 	"github.com/recordsbot/recordsbot/bot"
 	"github.com/recordsbot/recordsbot/internal/slackapi/slacktest"
@@ -45,47 +45,56 @@ func TestSnoozeFromAReminder(t *testing.T) {
 			alice, bob := h.users["U0ALICE"], h.users["U0BOB"]
 
 			require.NoError(t, h.remindWithStore(st, bot.NotifyDefaults{}, remind.Config{Days: 3, Now: wednesday}).err)
-			stored, dm := h.dm("DU0ALICE")
-			press := func(user slacktest.User, actionID, valuePart, date string) string {
+			// The latest reminder as Slack holds it now: a snooze
+			// redraws its row.
+			current := func() (slacktest.Message, msg) {
 				t.Helper()
-				blockID, el, opt := dm.element(t, actionID, valuePart)
+				msgs := h.slack.Messages("DU0ALICE")
+				require.NotEmpty(t, msgs)
+				last := msgs[len(msgs)-1]
+				body, err := json.Marshal(map[string]any{"text": last.Text, "blocks": last.Blocks})
+				require.NoError(t, err)
+				return last, parseMsg(t, body)
+			}
+			// click presses a control on action id's row as user.
+			click := func(user slacktest.User, actionID, id, option, date string) string {
+				t.Helper()
+				stored, dm := current()
+				blockID, el := rowElement(t, dm, id, actionID)
 				r, err := h.send.Click(t.Context(), slacktest.Click{User: user, ChannelID: "DU0ALICE", MessageTS: stored.TS, MessageBlocks: stored.Blocks,
-					MessageText: stored.Text, BlockID: blockID, Element: el, Option: opt, Date: date})
+					MessageText: stored.Text, BlockID: blockID, Element: el, Option: option, Date: date})
 				require.NoError(t, err)
 				require.Equal(t, http.StatusOK, r.Status)
 				return h.responses(r.ResponseURLID, 1)[0].Text
+			}
+			press := func(user slacktest.User, when, id string) string {
+				t.Helper()
+				return click(user, blocks.ActionSnooze, id, when, "")
 			}
 			snoozes := func() map[string]store.Snooze {
 				got, err := st.Snoozes(t.Context(), alice.ID)
 				require.NoError(t, err)
 				return got
 			}
-			// The picker is on A-1's row: its block names the action.
 			pickFor := func(id, date string) string {
 				t.Helper()
-				for _, b := range dm.Blocks {
-					if strings.Contains(string(b), `"block_id":"snooze:`+id+`~`) {
-						blockID, el, _ := msg{Blocks: []json.RawMessage{b}}.element(t, blocks.ActionSnoozeDate, "")
-						r, err := h.send.Click(t.Context(), slacktest.Click{User: alice, ChannelID: "DU0ALICE", MessageTS: stored.TS, MessageBlocks: stored.Blocks,
-							MessageText: stored.Text, BlockID: blockID, Element: el, Date: date})
-						require.NoError(t, err)
-						return h.responses(r.ResponseURLID, 1)[0].Text
-					}
-				}
-				t.Fatalf("no snooze block for %s", id)
-				return ""
+				return click(alice, blocks.ActionSnoozeDate, id, "", date)
 			}
 
 			assert.Contains(t, pickFor("A-1", "2026-11-17"), "That day has already come")
 			assert.Contains(t, pickFor("A-1", "2026-11-18"), "That day has already come", "today is no snooze")
 			assert.Contains(t, pickFor("A-1", "2027-12-01"), "more than a year away")
-			assert.Contains(t, press(bob, blocks.ActionSnooze, "A-2", ""), "Only the action's assignee can snooze it", "an admin or anyone else cannot silence Alice")
+			assert.Contains(t, press(bob, blocks.SnoozeTomorrow, "A-2"), "Only the action's assignee can snooze it", "an admin or anyone else cannot silence Alice")
 			assert.Empty(t, snoozes(), "refused: nothing stored")
 
 			got := pickFor("A-1", "2026-11-20")
 			assert.Contains(t, got, ":zzz: Snoozed *Task A-1* until Fri 20 Nov: no reminders of it before then.")
 			assert.Contains(t, got, "Its deadline falls inside the snooze.", "A-1 was due on the 10th")
-			assert.Contains(t, press(alice, blocks.ActionSnooze, "tomorrow|A-2", ""), "until Thu 19 Nov")
+			assert.Contains(t, press(alice, blocks.SnoozeTomorrow, "A-2"), "until Thu 19 Nov")
+			_, dm := current()
+			assert.Contains(t, dm.all(), "Snoozed until Fri 20 Nov", "the row in the DM is redrawn snoozed")
+			_, unsnooze := rowElement(t, dm, "A-1", blocks.ActionUnsnooze)
+			assert.Contains(t, string(unsnooze), "Unsnooze", "with Unsnooze in place of the choices")
 			assert.Equal(t, "2026-11-20", snoozes()["A-1"].Until)
 			assert.Equal(t, "2026-11-19", snoozes()["A-2"].Until)
 
@@ -103,17 +112,143 @@ func TestSnoozeFromAReminder(t *testing.T) {
 			assert.Contains(t, string(msgs[2].Blocks), "*Task A-1*", "back on the chosen day")
 
 			clock = friday
-			assert.Contains(t, press(alice, blocks.ActionSnooze, "workday|A-2", ""), "until Tue 24 Nov", "next working day: past the weekend and Monday's holiday")
+			assert.Contains(t, press(alice, blocks.SnoozeWorkingDay, "A-2"), "until Tue 24 Nov", "next working day: past the weekend and Monday's holiday")
 			list, _ := h.slash(alice, "/actions", "snoozed")
 			assert.Contains(t, list.all(), "Snoozed until Tue 24 Nov")
 			assert.Contains(t, list.all(), `"action_id":"snooze:end"`)
-			answers := h.clickEphemeral(alice, list, blocks.ActionUnsnooze, "A-2")
+			blockID, el := rowElement(t, list, "A-2", blocks.ActionUnsnooze)
+			r, err := h.send.Click(t.Context(), slacktest.Click{User: alice, Ephemeral: true, BlockID: blockID, Element: el})
+			require.NoError(t, err)
+			answers := h.responses(r.ResponseURLID, 1)
 			assert.Contains(t, answers[0].Text, "Unsnoozed")
 			assert.NotContains(t, snoozes(), "A-2")
 
-			assert.Contains(t, press(alice, blocks.ActionSnooze, "week|A-14", ""), "until Fri 27 Nov")
+			assert.Contains(t, press(alice, blocks.SnoozeNextWeek, "A-14"), "until Fri 27 Nov")
 			_, _ = h.slash(alice, "/actions", "complete A-14")
 			assert.NotContains(t, snoozes(), "A-14", "completing the action ends its snooze")
 		})
 	}
+}
+
+// rowElement is the element actionID on action id's row of m: its block
+// (the row's buttons block) and the element's JSON.
+func rowElement(t *testing.T, m msg, id, actionID string) (blockID string, el json.RawMessage) {
+	t.Helper()
+	for _, b := range m.Blocks {
+		var blk struct {
+			BlockID  string            `json:"block_id"`
+			Elements []json.RawMessage `json:"elements"`
+		}
+		require.NoError(t, json.Unmarshal(b, &blk))
+		if got, ok := blocks.ActionOfRowBlock(blk.BlockID); !ok || got != id {
+			continue
+		}
+		for _, e := range blk.Elements {
+			var x struct {
+				ActionID string `json:"action_id"`
+			}
+			if json.Unmarshal(e, &x) == nil && x.ActionID == actionID {
+				return blk.BlockID, e
+			}
+		}
+	}
+	t.Fatalf("no %s on %s's row in %s", actionID, id, m.raw)
+	return "", nil
+}
+
+// TestSnoozeOnListsAndHome puts the Snooze controls on /actions and Home
+// tab rows, for the assignee only, on both engines: an admin reading
+// Alice's list sees none; a snooze from /actions shows on her next
+// /actions (the memoised reply is forgotten) and her Home tab; a status
+// click on a reminder row redraws the row with its controls, which still
+// name the action (before, the row's separate snooze block kept the old
+// controls and lost its block ID, so the date picker could no longer say
+// which action it was for); completing a snoozed action from that row
+// ends the snooze and the controls.
+func TestSnoozeOnListsAndHome(t *testing.T) {
+	t.Parallel()
+	for _, engine := range storeEngines {
+		t.Run(engine, func(t *testing.T) {
+			t.Parallel()
+			st := openTestStore(t, engine)
+			h := newHarness(t, remindWorld)
+			clock := remindNow // Wednesday 18 November 2026, 10:00 UTC
+			h.rebuild(bot.Deps{Store: st, Now: func() time.Time { return clock }}, withAdmins("U0BOB"), withVisibility(actions.VisibleOrganisation))
+			h.send.Now = func() time.Time { return clock }
+			alice, bob := h.users["U0ALICE"], h.users["U0BOB"]
+
+			list, _ := h.slash(alice, "/actions", "")
+			rowElement(t, list, "A-1", blocks.ActionSnooze)
+			rowElement(t, list, "A-1", blocks.ActionSnoozeDate)
+			theirs, _ := h.slash(bob, "/actions", "@alice")
+			require.Contains(t, theirs.all(), "Task A-1", "the admin reads Alice's list")
+			assert.NotContains(t, theirs.all(), blocks.ActionSnoozePrefix, "but cannot snooze for her")
+
+			blockID, el := rowElement(t, list, "A-14", blocks.ActionSnooze)
+			r, err := h.send.Click(t.Context(), slacktest.Click{User: alice, Ephemeral: true, BlockID: blockID, Element: el, Option: blocks.SnoozeTomorrow})
+			require.NoError(t, err)
+			assert.Contains(t, h.responses(r.ResponseURLID, 1)[0].Text, "until Thu 19 Nov")
+			again, _ := h.slash(alice, "/actions", "")
+			assert.Contains(t, again.all(), "Snoozed until Thu 19 Nov", "the next /actions shows it")
+			rowElement(t, again, "A-14", blocks.ActionUnsnooze)
+			home := h.openHome(t, "Ev0SNOOZE1", alice)
+			rowElement(t, home, "A-14", blocks.ActionUnsnooze)
+			rowElement(t, home, "A-1", blocks.ActionSnooze)
+
+			require.NoError(t, h.remindWithStore(st, bot.NotifyDefaults{}, remind.Config{Days: 3, Now: clock}).err)
+			dm := func() (slacktest.Message, msg) {
+				t.Helper()
+				msgs := h.slack.Messages("DU0ALICE")
+				require.Len(t, msgs, 1)
+				body, err := json.Marshal(map[string]any{"text": msgs[0].Text, "blocks": msgs[0].Blocks})
+				require.NoError(t, err)
+				return msgs[0], parseMsg(t, body)
+			}
+			click := func(blockID string, el json.RawMessage, option, date string) string {
+				t.Helper()
+				stored, _ := dm()
+				r, err := h.send.Click(t.Context(), slacktest.Click{User: alice, ChannelID: "DU0ALICE", MessageTS: stored.TS, MessageBlocks: stored.Blocks,
+					MessageText: stored.Text, BlockID: blockID, Element: el, Option: option, Date: date})
+				require.NoError(t, err)
+				require.Equal(t, http.StatusOK, r.Status)
+				h.settle(t)
+				return stored.TS
+			}
+			_, reminder := dm()
+			assert.NotContains(t, reminder.all(), "Task A-14", "snoozed: left out of the reminder")
+			blockID, el, _ = reminder.element(t, "status:in_progress", "|A-1|")
+			click(blockID, el, "", "")
+			_, reminder = dm()
+			require.Contains(t, reminder.all(), "Started by", "the row was redrawn")
+			blockID, el = rowElement(t, reminder, "A-1", blocks.ActionSnoozeDate)
+			click(blockID, el, "", "2026-11-20")
+			got, err := st.Snoozes(t.Context(), alice.ID)
+			require.NoError(t, err)
+			assert.Equal(t, "2026-11-20", got["A-1"].Until, "the redrawn row's date picker names its action")
+			_, reminder = dm()
+			assert.Contains(t, reminder.all(), "Snoozed until Fri 20 Nov")
+
+			blockID, el, _ = reminder.element(t, "status:complete", "|A-1|")
+			click(blockID, el, "", "")
+			got, err = st.Snoozes(t.Context(), alice.ID)
+			require.NoError(t, err)
+			assert.NotContains(t, got, "A-1", "completing ends the snooze")
+			_, reminder = dm()
+			for _, b := range reminder.Blocks {
+				if id, ok := blocks.ActionOfRowBlock(rawID(t, b)); ok && id == "A-1" {
+					assert.NotContains(t, string(b), blocks.ActionSnoozePrefix, "a completed action offers no snooze")
+				}
+			}
+		})
+	}
+}
+
+// rawID is a raw block's block_id.
+func rawID(t *testing.T, b json.RawMessage) string {
+	t.Helper()
+	var blk struct {
+		BlockID string `json:"block_id"`
+	}
+	require.NoError(t, json.Unmarshal(b, &blk))
+	return blk.BlockID
 }

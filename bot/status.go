@@ -54,6 +54,7 @@ func (u *actionsUI) commandSetStatus(ctx context.Context, caller, id string, to 
 	}
 	row := u.row(&a, seen, &blocks.Change{By: caller, At: now, Status: string(to)})
 	row.Lang = lang.FromContext(ctx)
+	u.steer.changed(ctx, caller, &a, &row) // bot/snooze.go
 	text := blocks.StatusDone(row.Lang, string(to), blocks.Escape(a.Title))
 	msg := blocks.Notice(text)
 	msg.Blocks = append(msg.Blocks, blocks.ActionRowBlocks(row)...)

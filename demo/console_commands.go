@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"time"
 
 	"github.com/recordsbot/recordsbot/apiclient/recordstest"
 	"github.com/recordsbot/recordsbot/internal/slackapi/slacktest"
@@ -108,7 +109,7 @@ func (c *console) click(ctx context.Context, n int, option string) error {
 	if err := b.choose(n, option); err != nil {
 		return err
 	}
-	click := slacktest.Click{User: c.slackUser(), BlockID: b.BlockID, Element: b.Element, Option: b.Option, Selected: b.Selected}
+	click := slacktest.Click{User: c.slackUser(), BlockID: b.BlockID, Element: b.Element, Option: b.Option, Selected: b.Selected, Date: b.Picked}
 	switch b.where.kind {
 	case inEphemeral:
 		click.Ephemeral, click.ChannelID = true, b.where.channel
@@ -151,6 +152,13 @@ func (c *console) click(ctx context.Context, n int, option string) error {
 // by label or value in any case. Without one for a menu, or with one for
 // anything else, it says how to click instead.
 func (b *button) choose(n int, option string) error {
+	if b.Date {
+		if _, err := time.Parse(time.DateOnly, option); err != nil {
+			return fmt.Errorf("[%d] is a date picker: say the day, like: click %d %s", n, n, time.Now().AddDate(0, 0, 1).Format(time.DateOnly))
+		}
+		b.Picked, b.Label = option, option
+		return nil
+	}
 	if len(b.Choices) == 0 {
 		if option != "" {
 			return fmt.Errorf("[%d] is not a menu, so there is nothing to choose; click %d presses it", n, n)

@@ -350,21 +350,27 @@ func TestDemoMinutesSearch(t *testing.T) {
 func TestDemoButtonNumbersStayWhileTheMessageIsOnScreen(t *testing.T) {
 	t.Parallel()
 	env := startTestDemo(t)
-	out, all, err := runScript(t, env, consoleOptions{}, "/actions overdue", "click 1", "click 6", "click 2")
+	// Each of Alice's rows: four status buttons, then Snooze (a menu
+	// and a date picker).
+	out, all, err := runScript(t, env, consoleOptions{}, "/actions overdue", "click 1", "click 8", "click 2")
 	require.Error(t, err, "the last click presses a button that left")
 
 	before := out["/actions overdue"]
-	second := titleAbove(t, before, "[5] Complete")
-	require.Contains(t, before, "[6] Start")
+	second := titleAbove(t, before, "[7] Complete")
+	require.Contains(t, before, "[8] Start")
+	require.Contains(t, before, "[5] ▾ Snooze…")
+	require.Contains(t, before, "[6] 📅 Until…")
 	after := out["click 1"]
 	assert.Contains(t, after, "replaces the earlier message")
-	assert.Equal(t, second, titleAbove(t, after, "[5] Complete"), "the second row's buttons keep [5] to [8]:\n%s", all)
-	assert.Contains(t, after, "[6] Start")
-	assert.Contains(t, after, "[9] Reopen", "the new button gets a number after the others")
+	assert.Equal(t, second, titleAbove(t, after, "[7] Complete"), "the second row's buttons keep [7] to [12]:\n%s", all)
+	assert.Contains(t, after, "[8] Start")
+	assert.Contains(t, after, "[13] Reopen", "the new button gets a number after the others")
 	assert.NotContains(t, after, "[1] ", "[1] Complete left with the change")
-	started := out["click 6"]
-	assert.Contains(t, started, "@alice clicks “Start”", "[6] is still the second row's Start")
-	assert.Contains(t, started, "[5] Complete", "Complete keeps [5] as the row goes in progress")
+	assert.NotContains(t, after, "[5] ", "a completed action offers no Snooze")
+	started := out["click 8"]
+	assert.Contains(t, started, "@alice clicks “Start”", "[8] is still the second row's Start")
+	assert.Contains(t, started, "[7] Complete", "Complete keeps [7] as the row goes in progress")
+	assert.Contains(t, started, "[11] ▾ Snooze…", "and Snooze keeps [11]: a status click redraws it")
 	assert.Contains(t, started, "Back to open", "an action in progress goes back to open, not reopened")
 	assert.Contains(t, out["click 2"], "button [2] has left the message")
 }

@@ -24,6 +24,13 @@ type control struct {
 	Choices []choice
 	// URL is where a link button takes the browser.
 	URL string
+	// Date is set for a date picker: the click names the day picked,
+	// YYYY-MM-DD, which Slack sends as selected_date
+	// (https://docs.slack.dev/tools/bolt-js/reference/interfaces/DatepickerAction;
+	// slacktest.Click.Date).
+	Date bool
+	// Picked is the day a click on a date picker picks.
+	Picked string
 	// Selected, for one box of a checkbox group, are the boxes ticked
 	// once this one is ticked or unticked: Slack sends every box then
 	// ticked (selected_options), and slacktest.Sender builds them from
@@ -75,6 +82,8 @@ type kitElement struct {
 	// text when none is.
 	InitialOption *kitOption `json:"initial_option"`
 	Placeholder   *kitText   `json:"placeholder"`
+	// InitialDate is a date picker's day shown when it loads.
+	InitialDate string `json:"initial_date"`
 	// InitialOptions are a checkbox group's ticked boxes.
 	InitialOptions []kitOption `json:"initial_options"`
 }
@@ -240,6 +249,8 @@ func (r *renderer) controls(blockID string, elements []json.RawMessage, press fu
 			parts = append(parts, r.selectMenu(blockID, raw, el, press))
 		case el.Type == "checkboxes":
 			parts = append(parts, r.checkboxes(blockID, raw, el, press))
+		case el.Type == "datepicker":
+			parts = append(parts, r.datePicker(blockID, raw, el, press))
 		case len(el.Options) > 0:
 			for _, o := range el.Options {
 				label := r.plainText(o.Text.Text, o.Text.Emoji)
@@ -302,6 +313,19 @@ func (r *renderer) selectMenu(blockID string, raw json.RawMessage, el kitElement
 		options = choices[0].Label + ", " + choices[1].Label + " … " + choices[len(choices)-1].Label
 	}
 	return r.number(n) + " ▾ " + shown + " " + r.p.grey(fmt.Sprintf("(choose: click %d %s; one of %s)", n, choices[min(1, len(choices)-1)].Label, options))
+}
+
+// datePicker renders a date picker as one numbered control showing its
+// initial_date (or placeholder) and how to pick a day: Slack shows the
+// calendar and sends the day picked as selected_date
+// (https://docs.slack.dev/reference/block-kit/block-elements/date-picker-element).
+func (r *renderer) datePicker(blockID string, raw json.RawMessage, el kitElement, press func(control) int) string {
+	shown := el.InitialDate
+	if shown == "" && el.Placeholder != nil {
+		shown = r.p.grey(r.plainText(el.Placeholder.Text, el.Placeholder.Emoji))
+	}
+	n := press(control{Label: shown, BlockID: blockID, Element: raw, Date: true})
+	return r.number(n) + " 📅 " + shown + " " + r.p.grey(fmt.Sprintf("(pick a day: click %d YYYY-MM-DD)", n))
 }
 
 // checkboxes renders a checkbox group as one numbered control per box,

@@ -72,6 +72,14 @@ func (p *poll) assignments(ctx context.Context) error {
 		a := &list.Actions[i]
 		k := assigneeKey(a.Assignee)
 		prev, known := seen[a.ID]
+		if known && prev != "" && prev != k {
+			// Reassigned: a snooze silenced the old assignee's
+			// reminders of it, and ends with it theirs (issue 31). A
+			// failure is logged; /actions snoozed ends it when read.
+			if err := st.EndSnoozes(ctx, a.ID); err != nil {
+				p.log.WarnContext(ctx, "watch: could not end the snoozes of a reassigned action", "action", a.ID, "error", err)
+			}
+		}
 		if k == "" || known && prev == k {
 			record[a.ID] = k
 			continue

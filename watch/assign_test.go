@@ -51,7 +51,13 @@ func TestAssignmentDMs(t *testing.T) {
 		assert.Len(t, env.dms(carol.ID), 1)
 		assert.Len(t, env.dms(bob.ID), 1)
 
-		// A-1 moves from Alice to Carol.
+		// A-1 moves from Alice to Carol: her snooze of it ends with it
+		// hers; Bob's snooze of his own A-13 stays.
+		st, err := store.Open(t.Context(), env.url)
+		require.NoError(t, err)
+		t.Cleanup(func() { _ = st.Close() })
+		require.NoError(t, st.Snooze(t.Context(), alice.ID, "A-1", "2026-12-01"))
+		require.NoError(t, st.Snooze(t.Context(), bob.ID, "A-13", "2026-12-01"))
 		actions := env.records.Actions()
 		for i := range actions {
 			if actions[i].ID == "A-1" {
@@ -65,6 +71,12 @@ func TestAssignmentDMs(t *testing.T) {
 		assert.Contains(t, dms[1].text, "Circulate the accounts")
 		assert.Contains(t, dms[1].Text, "reassigned an action to you")
 		assert.Empty(t, env.dms(alice.ID), "the previous assignee is not DMed")
+		snoozes, err := st.Snoozes(t.Context(), alice.ID)
+		require.NoError(t, err)
+		assert.Empty(t, snoozes, "reassigned: Alice's snooze of it ended")
+		snoozes, err = st.Snoozes(t.Context(), bob.ID)
+		require.NoError(t, err)
+		assert.Contains(t, snoozes, "A-13", "not reassigned: Bob's snooze stays")
 	})
 }
 

@@ -48,3 +48,18 @@ func AssertJSON(t testing.TB, name string, v any, update bool) {
 	require.NoError(t, err, "golden file missing; run this package's tests with -update")
 	assert.JSONEq(t, string(want), string(got))
 }
+
+// AssertText compares got with testdata/<file> byte for byte (a page's
+// HTML, where meaning is the text itself); with update it writes the file
+// first. file names its own extension: "archive_fr.golden.html".
+func AssertText(t testing.TB, file, got string, update bool) {
+	t.Helper()
+	path := filepath.Join("testdata", file)
+	if update {
+		require.NoError(t, os.MkdirAll("testdata", 0o755))
+		require.NoError(t, os.WriteFile(path, []byte(got), 0o644))
+	}
+	want, err := os.ReadFile(path)
+	require.NoError(t, err, "golden file missing; run this package's tests with -update")
+	assert.Equal(t, string(want), got)
+}

@@ -175,6 +175,13 @@ var german = Catalogue{
 		"row.due":                         "Fällig {date}",
 		"row.no_deadline":                 "Ohne Frist",
 		"row.assigned_to":                 "Zugewiesen an {who}",
+		"row.snoozed_until":               ":zzz: Pausiert bis {date}", // a row's Snooze controls, for its assignee (issue 31)
+		"row.snooze.menu":                 "Pausieren…",
+		"row.snooze.tomorrow":             "Bis morgen",
+		"row.snooze.workday":              "Bis zum nächsten Arbeitstag",
+		"row.snooze.week":                 "Für eine Woche",
+		"row.snooze.date":                 "Bis zum…",
+		"row.unsnooze":                    "Wieder erinnern",
 		"actions.truncated":               ":information_source: Der Protokolldienst hat mehr Aufgaben, als recordsbot auf einmal liest; diese Liste ist daher vielleicht unvollständig.",
 		"list.show_more":                  "Mehr anzeigen",
 		"actions.title":                   "Aufgaben",
@@ -423,13 +430,7 @@ var german = Catalogue{
 		// The reminder job's daily report of unmatched assignees, a channel post (remind/report.go).
 		"report.line": "• {who}: {actions}",
 
-		// Snoozing (issue 31): a row's controls (blocks/snooze.go) and the answers to them (bot/snooze.go).
-		"row.snoozed_until":      "_:zzz: Pausiert bis {date}_",
-		"snooze.unsnooze":        "Fortsetzen",
-		"snooze.tomorrow":        "Pausieren bis morgen",
-		"snooze.workday":         "Pausieren bis zum nächsten Werktag",
-		"snooze.week":            "Eine Woche pausieren",
-		"snooze.until":           "Pausieren bis …",
+		// Snoozing (issue 31): the answers to a row's Snooze controls and /actions snoozed (bot/snooze.go).
 		"snooze.done":            ":zzz: *{title}* ist bis {date} pausiert: bis dahin keine Erinnerungen daran. Sie bleibt in `/actions`.",
 		"snooze.deadline_inside": "Ihre Frist fällt in die Pause.",
 		"snooze.no_store":        ":warning: Pausieren braucht die Datenbank von recordsbot, ohne die diese Installation läuft. Bitte sagen Sie es der Administration der App (DATABASE_URL).",

@@ -171,6 +171,13 @@ var english = Catalogue{
 		"row.due":                         "Due {date}",
 		"row.no_deadline":                 "No deadline",
 		"row.assigned_to":                 "Assigned to {who}",
+		"row.snoozed_until":               ":zzz: Snoozed until {date}", // a row's Snooze controls, for its assignee (issue 31)
+		"row.snooze.menu":                 "Snooze…",
+		"row.snooze.tomorrow":             "Until tomorrow",
+		"row.snooze.workday":              "Until the next working day",
+		"row.snooze.week":                 "For a week",
+		"row.snooze.date":                 "Until…",
+		"row.unsnooze":                    "Unsnooze",
 		"actions.truncated":               ":information_source: The records service has more actions than recordsbot reads at once, so this list may be incomplete.",
 		"list.show_more":                  "Show more",
 		"actions.title":                   "Actions",
@@ -419,13 +426,7 @@ var english = Catalogue{
 		// The reminder job's daily report of unmatched assignees, a channel post (remind/report.go).
 		"report.line": "• {who}: {actions}",
 
-		// Snoozing (issue 31): a row's controls (blocks/snooze.go) and the answers to them (bot/snooze.go).
-		"row.snoozed_until":      "_:zzz: Snoozed until {date}_",
-		"snooze.unsnooze":        "Unsnooze",
-		"snooze.tomorrow":        "Snooze until tomorrow",
-		"snooze.workday":         "Snooze until the next working day",
-		"snooze.week":            "Snooze for a week",
-		"snooze.until":           "Snooze until…",
+		// Snoozing (issue 31): the answers to a row's Snooze controls and /actions snoozed (bot/snooze.go).
 		"snooze.done":            ":zzz: Snoozed *{title}* until {date}: no reminders of it before then. It stays in `/actions`.",
 		"snooze.deadline_inside": "Its deadline falls inside the snooze.",
 		"snooze.no_store":        ":warning: Snoozing needs recordsbot's database, which this installation runs without. Please tell the app's admin (DATABASE_URL).",

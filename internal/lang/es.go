@@ -175,6 +175,13 @@ var spanish = Catalogue{
 		"row.due":                         "Vence {date}",
 		"row.no_deadline":                 "Sin fecha límite",
 		"row.assigned_to":                 "Asignada a {who}",
+		"row.snoozed_until":               ":zzz: Pospuesta hasta el {date}", // a row's Snooze controls, for its assignee (issue 31)
+		"row.snooze.menu":                 "Posponer…",
+		"row.snooze.tomorrow":             "Hasta mañana",
+		"row.snooze.workday":              "Hasta el próximo día laborable",
+		"row.snooze.week":                 "Una semana",
+		"row.snooze.date":                 "Hasta el…",
+		"row.unsnooze":                    "Volver a recordar",
 		"actions.truncated":               ":information_source: El servicio de registros tiene más acciones de las que recordsbot lee de una vez, así que esta lista puede estar incompleta.",
 		"list.show_more":                  "Ver más",
 		"actions.title":                   "Acciones",
@@ -423,13 +430,7 @@ var spanish = Catalogue{
 		// The reminder job's daily report of unmatched assignees, a channel post (remind/report.go).
 		"report.line": "• {who}: {actions}",
 
-		// Snoozing (issue 31): a row's controls (blocks/snooze.go) and the answers to them (bot/snooze.go).
-		"row.snoozed_until":      "_:zzz: Pospuesta hasta el {date}_",
-		"snooze.unsnooze":        "Reanudar",
-		"snooze.tomorrow":        "Posponer hasta mañana",
-		"snooze.workday":         "Posponer hasta el próximo día laborable",
-		"snooze.week":            "Posponer una semana",
-		"snooze.until":           "Posponer hasta…",
+		// Snoozing (issue 31): the answers to a row's Snooze controls and /actions snoozed (bot/snooze.go).
 		"snooze.done":            ":zzz: *{title}* pospuesta hasta el {date}: ningún recordatorio hasta entonces. Sigue en `/actions`.",
 		"snooze.deadline_inside": "Su fecha límite cae dentro del aplazamiento.",
 		"snooze.no_store":        ":warning: Posponer necesita la base de datos de recordsbot, y esta instalación funciona sin ella. Avisa al administrador de la app (DATABASE_URL).",

@@ -175,6 +175,13 @@ var french = Catalogue{
 		"row.due":                         "Échéance {date}",
 		"row.no_deadline":                 "Sans échéance",
 		"row.assigned_to":                 "Confiée à {who}",
+		"row.snoozed_until":               ":zzz: En pause jusqu’au {date}", // a row's Snooze controls, for its assignee (issue 31)
+		"row.snooze.menu":                 "Mettre en pause…",
+		"row.snooze.tomorrow":             "Jusqu’à demain",
+		"row.snooze.workday":              "Jusqu’au prochain jour ouvré",
+		"row.snooze.week":                 "Pour une semaine",
+		"row.snooze.date":                 "Jusqu’au…",
+		"row.unsnooze":                    "Reprendre les rappels",
 		"actions.truncated":               ":information_source: Le service des registres a plus d’actions que recordsbot n’en lit d’un coup : cette liste peut être incomplète.",
 		"list.show_more":                  "Voir plus",
 		"actions.title":                   "Actions",
@@ -423,13 +430,7 @@ var french = Catalogue{
 		// The reminder job's daily report of unmatched assignees, a channel post (remind/report.go).
 		"report.line": "• {who} : {actions}",
 
-		// Snoozing (issue 31): a row's controls (blocks/snooze.go) and the answers to them (bot/snooze.go).
-		"row.snoozed_until":      "_:zzz: En pause jusqu’au {date}_",
-		"snooze.unsnooze":        "Réactiver",
-		"snooze.tomorrow":        "En pause jusqu’à demain",
-		"snooze.workday":         "En pause jusqu’au prochain jour ouvré",
-		"snooze.week":            "En pause pendant une semaine",
-		"snooze.until":           "En pause jusqu’au…",
+		// Snoozing (issue 31): the answers to a row's Snooze controls and /actions snoozed (bot/snooze.go).
 		"snooze.done":            ":zzz: *{title}* est en pause jusqu’au {date} : aucun rappel d’ici là. Elle reste dans `/actions`.",
 		"snooze.deadline_inside": "Son échéance tombe pendant la pause.",
 		"snooze.no_store":        ":warning: La mise en pause demande la base de données de recordsbot, dont cette installation se passe. Prévenez l’administrateur de l’application (DATABASE_URL).",

@@ -18,19 +18,54 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 )
 
 // Calendar is the organisation's closed days. The zero value has no
-// holidays and works every day.
+// holidays and works every day. Copies share their holidays (Add).
 type Calendar struct {
 	// SkipWeekends closes Saturday and Sunday (REMIND_SKIP_WEEKENDS).
 	SkipWeekends bool
-	holidays     map[string]bool // YYYY-MM-DD
+	holidays     *days
 }
 
+// days are a calendar's holidays, YYYY-MM-DD; Add may write while others
+// read.
+type days struct {
+	mu  sync.RWMutex
+	set map[string]bool
+}
+
+func newDays() *days { return &days{set: map[string]bool{}} }
+
 // Holiday reports whether day's local date is a holiday.
-func (c Calendar) Holiday(day time.Time) bool { return c.holidays[day.Format(time.DateOnly)] }
+func (c Calendar) Holiday(day time.Time) bool {
+	if c.holidays == nil {
+		return false
+	}
+	c.holidays.mu.RLock()
+	defer c.holidays.mu.RUnlock()
+	return c.holidays.set[day.Format(time.DateOnly)]
+}
+
+// Add makes day (YYYY-MM-DD) a holiday in c and in every copy of it, while
+// they are read: the demo's `holiday` command closes a day for the bot and
+// the reminders alike. Errors: a day that is not a date; a zero Calendar,
+// which has nowhere to keep one (Load one, even from "").
+func (c Calendar) Add(day string) error {
+	d, err := time.Parse(time.DateOnly, day)
+	if err != nil {
+		return fmt.Errorf("%q is not a date (YYYY-MM-DD)", day)
+	}
+	if c.holidays == nil {
+		return fmt.Errorf("add %s: the calendar was not loaded", day)
+	}
+	c.holidays.mu.Lock()
+	defer c.holidays.mu.Unlock()
+	c.holidays.set[d.Format(time.DateOnly)] = true
+	return nil
+}
 
 // Working reports whether day's local date is a working day: not a
 // holiday, and not a weekend when weekends are skipped.
@@ -58,9 +93,14 @@ func (c Calendar) NextWorking(day time.Time) time.Time {
 // Next is up to n holidays on or after from's date, oldest first
 // (YYYY-MM-DD), for doctor.
 func (c Calendar) Next(from time.Time, n int) []string {
+	if c.holidays == nil {
+		return nil
+	}
+	c.holidays.mu.RLock()
+	defer c.holidays.mu.RUnlock()
 	today := from.Format(time.DateOnly)
 	var out []string
-	for d := range c.holidays {
+	for d := range c.holidays.set {
 		if d >= today {
 			out = append(out, d)
 		}
@@ -70,7 +110,14 @@ func (c Calendar) Next(from time.Time, n int) []string {
 }
 
 // Len is how many holidays the calendar holds.
-func (c Calendar) Len() int { return len(c.holidays) }
+func (c Calendar) Len() int {
+	if c.holidays == nil {
+		return 0
+	}
+	c.holidays.mu.RLock()
+	defer c.holidays.mu.RUnlock()
+	return len(c.holidays.set)
+}
 
 // maxFile caps an iCalendar file read: a country's closure days for
 // years are a few kilobytes.
@@ -93,7 +140,7 @@ var dateLike = regexp.MustCompile(`^\d{4}-\d{1,2}-\d{1,2}$`)
 // build). Errors: the first entry that could not be read, named with why
 // ("REMIND_HOLIDAYS" is the caller's to add).
 func Load(ctx context.Context, spec string, get Getter) (Calendar, error) {
-	c := Calendar{holidays: map[string]bool{}}
+	c := Calendar{holidays: newDays()}
 	for entry := range strings.SplitSeq(spec, ",") {
 		entry = strings.TrimSpace(entry)
 		var err error
@@ -105,7 +152,7 @@ func Load(ctx context.Context, spec string, get Getter) (Calendar, error) {
 			if d, err = time.Parse(time.DateOnly, entry); err != nil {
 				return Calendar{}, fmt.Errorf("entry %q is not a date (YYYY-MM-DD)", entry)
 			}
-			c.holidays[d.Format(time.DateOnly)] = true
+			c.holidays.set[d.Format(time.DateOnly)] = true
 		case strings.HasPrefix(entry, "http://") || strings.HasPrefix(entry, "https://"):
 			err = c.fetch(ctx, entry, get)
 		case strings.Contains(entry, "/") || strings.HasSuffix(strings.ToLower(entry), ".ics"):
@@ -156,7 +203,7 @@ func (c Calendar) fetch(ctx context.Context, url string, get Getter) error {
 // of holidays lists each year's. Errors: a line that is not iCalendar,
 // or an event without a date, named by its line number.
 func Parse(r io.Reader) (Calendar, error) {
-	c := Calendar{holidays: map[string]bool{}}
+	c := Calendar{holidays: newDays()}
 	return c, c.parse(r)
 }
 
@@ -187,7 +234,7 @@ func (c Calendar) parse(r io.Reader) error {
 				end = start.AddDate(0, 0, 1)
 			}
 			for d, i := start, 0; d.Before(end) && i < maxSpan; d, i = d.AddDate(0, 0, 1), i+1 {
-				c.holidays[d.Format(time.DateOnly)] = true
+				c.holidays.set[d.Format(time.DateOnly)] = true
 			}
 			in = false
 		case in && (name == "DTSTART" || name == "DTEND"):

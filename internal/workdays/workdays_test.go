@@ -109,3 +109,20 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// TestAdd closes a day in a loaded calendar and in the copies already
+// handed out (the bot's and the reminders'); a zero calendar and a day
+// that is not a date are refused.
+func TestAdd(t *testing.T) {
+	t.Parallel()
+	c, err := workdays.Load(t.Context(), "", nil)
+	require.NoError(t, err)
+	c.SkipWeekends = true
+	handedOut := c
+	require.NoError(t, c.Add("2026-11-30"))
+	assert.True(t, handedOut.Holiday(day("2026-11-30")), "a copy sees the day added")
+	assert.Equal(t, day("2026-12-01"), handedOut.NextWorking(day("2026-11-27")), "Friday's next working day skips the weekend and Monday")
+	assert.Equal(t, 1, handedOut.Len())
+	assert.Error(t, c.Add("30 Nov"))
+	assert.Error(t, workdays.Calendar{}.Add("2026-11-30"), "a zero calendar has nowhere to keep it")
+}

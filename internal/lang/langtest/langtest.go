@@ -246,8 +246,8 @@ func sortedKeys(m map[string]any) []string {
 	return keys
 }
 
-// HTML returns the escapes in an HTML page: its text (not inside script or
-// style) and the attributes people read or hear (title, alt, aria-label,
+// HTML returns the escapes in an HTML page: its text (not inside script,
+// style, code or pre, nor an element with a lang of its own) and the attributes people read or hear (title, alt, aria-label,
 // placeholder, a meta description's content, an input's value on a button).
 func HTML(page string, known Known) ([]Escape, error) {
 	doc, err := html.Parse(strings.NewReader(page))
@@ -260,6 +260,11 @@ func HTML(page string, known Known) ([]Escape, error) {
 		if n.Type == html.ElementNode {
 			switch n.Data {
 			case "script", "style", "code", "pre":
+				return
+			}
+			// An element in a language of its own is not the page's: a
+			// language switcher names each language in itself.
+			if lang := attrOf(n, "lang"); lang != "" && n.Data != "html" {
 				return
 			}
 			for _, a := range n.Attr {
@@ -302,4 +307,14 @@ func readAttr(n *html.Node, a html.Attribute) bool {
 		}
 	}
 	return false
+}
+
+// attrOf is n's attribute key, or "".
+func attrOf(n *html.Node, key string) string {
+	for _, a := range n.Attr {
+		if a.Key == key {
+			return a.Val
+		}
+	}
+	return ""
 }
