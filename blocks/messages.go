@@ -55,6 +55,7 @@ var commands = []commandHelp{
 			{"follow", "help.arg.committee", "help.minutes.follow"},
 			{"following", "", "help.minutes.following"},
 			{"follow", "help.arg.digest", "help.minutes.digest"},
+			{"follow", "help.arg.language", "help.minutes.language"},
 		},
 	},
 	{

@@ -133,3 +133,42 @@ func mustLang(t *testing.T, code string) lang.Lang {
 	require.NoError(t, err)
 	return l
 }
+
+// The calendar feeds' own words are in the reader's language too: a
+// public feed negotiates as the pages do (and varies by Accept-Language),
+// a private feed is in its owner's Slack locale, as a calendar application
+// sends no Accept-Language of theirs. Record text (titles, committees)
+// and every event's UID and SEQUENCE stay as they are.
+func TestCalendarFeedsSpeakTheReadersLanguage(t *testing.T) {
+	t.Parallel()
+	st := openTestStore(t, "sqlite")
+	h := newHarness(t, withCalendar(st, nil))
+	en := h.fetchPage("", "/calendar.ics", nil)
+	require.Equal(t, http.StatusOK, en.status, en.body)
+	assert.Contains(t, en.body, "X-WR-CALNAME:Riverside Trust: Meetings")
+	fr := h.fetchPage("", "/calendar.ics", acceptLanguage("fr-FR,fr;q=0.9"))
+	assert.Contains(t, fr.body, "X-WR-CALNAME:Riverside Trust : Réunions")
+	assert.Contains(t, fr.header.Values("Vary"), "Accept-Language")
+	assert.NotEqual(t, en.header.Get("ETag"), fr.header.Get("ETag"))
+	frEvents, enEvents := eventsByUID(t, fr.body), eventsByUID(t, en.body)
+	require.NotEmpty(t, frEvents)
+	for uid, e := range enEvents {
+		require.Contains(t, frEvents, uid, "the same events in every language")
+		assert.Equal(t, e["summary"], frEvents[uid]["summary"], "a meeting's title is the record's")
+		assert.Equal(t, e["sequence"], frEvents[uid]["sequence"], "a language is no change of the event")
+	}
+	de := h.fetchPage("", "/calendar/Finance.ics?lang=de", acceptLanguage("fr"))
+	assert.Contains(t, de.body, "Sitzungen: Finance")
+	assert.Contains(t, h.fetchPage("", "/calendar/nope.ics", acceptLanguage("es")).body, "Este calendario no existe.")
+
+	alice := h.person("alice")
+	alice.Locale = "de-DE"
+	h.addUser(alice)
+	link, _, err := h.calendar.PrivateURL(t.Context(), alice.ID, true)
+	require.NoError(t, err)
+	private := h.fetchPage("", strings.TrimPrefix(link, testMinutesConfig().PublicURL), acceptLanguage("es"))
+	require.Equal(t, http.StatusOK, private.status, private.body)
+	assert.Contains(t, private.body, "X-WR-CALNAME:Riverside Trust: Meine Fristen", "the owner's language, not the client's")
+	assert.Contains(t, private.body, "SUMMARY:Fällig: ")
+	assert.NotContains(t, private.body, "SUMMARY:Due: ")
+}

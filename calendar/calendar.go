@@ -45,6 +45,7 @@ import (
 	"github.com/recordsbot/recordsbot/apiclient"
 	"github.com/recordsbot/recordsbot/internal/cache"
 	"github.com/recordsbot/recordsbot/internal/ical"
+	"github.com/recordsbot/recordsbot/internal/lang"
 	"github.com/recordsbot/recordsbot/minutes"
 	"github.com/recordsbot/recordsbot/store"
 )
@@ -95,6 +96,11 @@ type Config struct {
 	PublicURL string
 	// OrgName names the calendars (ORG_NAME); empty: "recordsbot".
 	OrgName string
+	// Language is ORG_LANGUAGE: the feeds' own words (calendar names,
+	// descriptions) for a public feed's reader who asks for no shipped
+	// language, and for a private feed's owner whose Slack locale is not
+	// shipped. The zero value is English.
+	Language lang.Lang
 	// Minutes links a meeting to its public minutes page (PageURL, when
 	// PUBLIC_MINUTES is on); nil: no links.
 	Minutes *minutes.Service
@@ -160,6 +166,10 @@ func New(r Records, cfg Config) *Service {
 
 // Public reports whether the public meeting feeds are served.
 func (s *Service) Public() bool { return s.cfg.Public }
+
+// Language is Config.Language, ORG_LANGUAGE: what a public feed's reader
+// who asks for no shipped language reads.
+func (s *Service) Language() lang.Lang { return s.cfg.Language }
 
 // FeedURL is the address of the public feed of every committee, or of
 // committee when it is not empty; "" when the feeds are off or PUBLIC_URL
@@ -259,28 +269,31 @@ func committees(ms []apiclient.Meeting) []string {
 	return out
 }
 
-// All is the public feed of every committee's meetings. Errors:
-// ErrNotFound when the feeds are off; the records service's, wrapped
-// (apiclient.ErrOverBudget among them), when there is no feed to serve.
-func (s *Service) All(ctx context.Context) (Feed, error) {
+// All is the public feed of every committee's meetings, its own words in
+// l (each language is a feed built and kept apart; the events are the
+// same). Errors: ErrNotFound when the feeds are off; the records
+// service's, wrapped (apiclient.ErrOverBudget among them), when there is
+// no feed to serve.
+func (s *Service) All(ctx context.Context, l lang.Lang) (Feed, error) {
 	if !s.cfg.Public {
 		return Feed{}, ErrNotFound
 	}
-	return s.feeds.GetStale(ctx, "all", func(ctx context.Context) (Feed, error) {
+	key := "all/" + l.Code()
+	return s.feeds.GetStale(ctx, key, func(ctx context.Context) (Feed, error) {
 		ms, err := s.freshMeetings(ctx)
 		if err != nil {
 			return Feed{}, err
 		}
-		return s.build(ctx, "all", s.calendar("Meetings", "Every committee's meetings"), s.meetingEvents(ms))
+		return s.build(ctx, key, s.calendar(l, l.T("ical.meetings"), l.T("ical.meetings_about")), s.meetingEvents(ms, l))
 	})
 }
 
 // Committee is the public feed of one committee's meetings, typed as a
 // name or a unique prefix (minutes.MatchCommittee, the archive's rule).
-// It also returns the committee as the records spell it. Errors: as All,
-// and ErrNotFound for a committee no meeting in the window has, or a
-// prefix of several.
-func (s *Service) Committee(ctx context.Context, typed string) (Feed, string, error) {
+// It also returns the committee as the records spell it. Its own words
+// are in l. Errors: as All, and ErrNotFound for a committee no meeting in
+// the window has, or a prefix of several.
+func (s *Service) Committee(ctx context.Context, typed string, l lang.Lang) (Feed, string, error) {
 	if !s.cfg.Public || strings.TrimSpace(typed) == "" {
 		return Feed{}, "", ErrNotFound
 	}
@@ -292,7 +305,7 @@ func (s *Service) Committee(ctx context.Context, typed string) (Feed, string, er
 	if name == "" {
 		return Feed{}, "", ErrNotFound
 	}
-	key := "committee/" + minutes.CommitteeKey(name)
+	key := "committee/" + minutes.CommitteeKey(name) + "/" + l.Code()
 	f, err := s.feeds.GetStale(ctx, key, func(ctx context.Context) (Feed, error) {
 		ms, err := s.freshMeetings(ctx)
 		if err != nil {
@@ -301,15 +314,15 @@ func (s *Service) Committee(ctx context.Context, typed string) (Feed, string, er
 		ms = slices.DeleteFunc(slices.Clone(ms), func(m apiclient.Meeting) bool {
 			return minutes.CommitteeKey(m.Committee) != minutes.CommitteeKey(name)
 		})
-		return s.build(ctx, key, s.calendar(name, name+" meetings"), s.meetingEvents(ms))
+		return s.build(ctx, key, s.calendar(l, name, l.F("ical.committee_about", "committee", name)), s.meetingEvents(ms, l))
 	})
 	return f, name, err
 }
 
 // Meeting is the one-event calendar of a meeting in the window (an "Add
-// to calendar" link). Errors: as All, and ErrNotFound for a meeting not in
-// the window; an unknown ID costs no records call.
-func (s *Service) Meeting(ctx context.Context, id string) (Feed, error) {
+// to calendar" link), its own words in l. Errors: as All, and ErrNotFound
+// for a meeting not in the window; an unknown ID costs no records call.
+func (s *Service) Meeting(ctx context.Context, id string, l lang.Lang) (Feed, error) {
 	if !s.cfg.Public || id == "" {
 		return Feed{}, ErrNotFound
 	}
@@ -321,7 +334,7 @@ func (s *Service) Meeting(ctx context.Context, id string) (Feed, error) {
 	if i < 0 {
 		return Feed{}, ErrNotFound
 	}
-	key := "meeting/" + id
+	key := "meeting/" + id + "/" + l.Code()
 	return s.feeds.GetStale(ctx, key, func(ctx context.Context) (Feed, error) {
 		ms, err := s.freshMeetings(ctx)
 		if err != nil {
@@ -332,20 +345,21 @@ func (s *Service) Meeting(ctx context.Context, id string) (Feed, error) {
 			return Feed{}, ErrNotFound
 		}
 		m := ms[i]
-		return s.build(ctx, key, s.calendar(m.Name(), ""), s.meetingEvents([]apiclient.Meeting{m}))
+		return s.build(ctx, key, s.calendar(l, m.Name(), ""), s.meetingEvents([]apiclient.Meeting{m}, l))
 	})
 }
 
 // calendar is a calendar named name ("Finance", "Meetings") after the
-// organisation.
-func (s *Service) calendar(name, description string) *ical.Calendar {
+// organisation, in l. PRODID's "//EN" is the language of the product
+// identifier itself (RFC 5545 §3.7.3), not of the feed.
+func (s *Service) calendar(l lang.Lang, name, description string) *ical.Calendar {
 	org := s.cfg.OrgName
 	if org == "" {
 		org = "recordsbot"
 	}
 	return &ical.Calendar{
 		ProdID:          "-//recordsbot//Calendar 1.0//EN",
-		Name:            org + ": " + name,
+		Name:            l.F("ical.name", "org", org, "name", name),
 		Description:     description,
 		RefreshInterval: RefreshInterval,
 	}
@@ -363,7 +377,7 @@ func (s *Service) uid(kind, id string) string {
 	return kind + "-" + url.PathEscape(id) + "@" + s.host
 }
 
-func (s *Service) meetingEvents(ms []apiclient.Meeting) []event {
+func (s *Service) meetingEvents(ms []apiclient.Meeting, l lang.Lang) []event {
 	out := make([]event, 0, len(ms))
 	// Oldest first, as people read a calendar file.
 	for i := len(ms) - 1; i >= 0; i-- {
@@ -375,14 +389,14 @@ func (s *Service) meetingEvents(ms []apiclient.Meeting) []event {
 		}
 		var desc []string
 		if m.Reference != "" && m.Reference != m.Name() {
-			desc = append(desc, "Reference: "+m.Reference)
+			desc = append(desc, l.F("ical.reference", "reference", m.Reference))
 		}
 		var link string
 		if s.cfg.Minutes != nil {
 			link = s.cfg.Minutes.PageURL(m.ID)
 		}
 		if link != "" {
-			desc = append(desc, "Agenda and minutes: "+link)
+			desc = append(desc, l.F("ical.agenda_link", "url", link))
 		}
 		e := ical.Event{
 			UID: s.uid("meeting", m.ID), Start: m.Date, AllDay: !m.DateHasTime,

@@ -16,6 +16,7 @@ import (
 	"github.com/recordsbot/recordsbot/actions"
 	"github.com/recordsbot/recordsbot/apiclient"
 	"github.com/recordsbot/recordsbot/internal/ical"
+	"github.com/recordsbot/recordsbot/internal/lang"
 	"github.com/recordsbot/recordsbot/store"
 )
 
@@ -216,7 +217,10 @@ func (s *Service) Deadlines(ctx context.Context, tok string) (Feed, error) {
 		slices.SortStableFunc(dated, func(a, b *apiclient.Action) int {
 			return actions.DeadlineAt(a, p.Actions.Zone()).Compare(actions.DeadlineAt(b, p.Actions.Zone()))
 		})
-		return s.build(ctx, key, s.calendar("My deadlines", "Your open actions with a deadline"), s.actionEvents(dated))
+		// The owner's language: a calendar application sends no
+		// Accept-Language of theirs.
+		l := lang.ForLocale(me.Locale, s.cfg.Language)
+		return s.build(ctx, key, s.calendar(l, l.T("ical.deadlines"), l.T("ical.deadlines_about")), s.actionEvents(dated, l))
 	})
 }
 
@@ -234,33 +238,51 @@ func (s *Service) actionList(ctx context.Context) (*apiclient.ActionList, error)
 	})
 }
 
-func (s *Service) actionEvents(as []*apiclient.Action) []event {
+func (s *Service) actionEvents(as []*apiclient.Action, l lang.Lang) []event {
 	out := make([]event, 0, len(as))
 	for _, a := range as {
 		title := strings.TrimSpace(a.Title)
+		// What subscribers are told of is the record's change, not the
+		// owner's language: the fingerprint is of the English summary,
+		// as it was before the feeds were translated, so a locale change
+		// or this release raises no SEQUENCE.
+		fingerprinted := "Due: " + title
 		if title == "" {
-			title = "Action " + a.ID
+			fingerprinted = "Due: Action " + a.ID
+			title = l.F("ical.untitled_action", "id", a.ID)
 		}
 		var desc []string
 		if c := strings.TrimSpace(a.Committee); c != "" {
-			desc = append(desc, "Committee: "+c)
+			desc = append(desc, l.F("ical.committee", "committee", c))
 		}
 		if t := strings.TrimSpace(a.MeetingTitle); t != "" {
-			desc = append(desc, "From the meeting: "+t)
+			desc = append(desc, l.F("ical.from_meeting", "title", t))
 		}
-		desc = append(desc, "Status: "+string(a.Status), "Mark it done in Slack with /actions.")
+		desc = append(desc, l.F("ical.status", "status", statusWord(l, a.Status)), l.T("ical.mark_done"))
 		var link string
 		if s.cfg.Minutes != nil && a.MeetingID != "" {
 			link = s.cfg.Minutes.PageURL(a.MeetingID)
 		}
 		if link != "" {
-			desc = append(desc, "The meeting's minutes: "+link)
+			desc = append(desc, l.F("ical.minutes_link", "url", link))
 		}
 		e := ical.Event{
 			UID: s.uid("action", a.ID), Start: a.Deadline, AllDay: !a.DeadlineHasTime,
-			Summary: "Due: " + title, Description: strings.Join(desc, "\n"), URL: link,
+			Summary: l.F("ical.due", "title", title), Description: strings.Join(desc, "\n"), URL: link,
 		}
-		out = append(out, event{Event: e, fingerprint: fingerprint(a.Deadline.UTC().Format(time.RFC3339), fmt.Sprint(a.DeadlineHasTime), e.Summary)})
+		out = append(out, event{Event: e, fingerprint: fingerprint(a.Deadline.UTC().Format(time.RFC3339), fmt.Sprint(a.DeadlineHasTime), fingerprinted)})
 	}
 	return out
+}
+
+// statusWord is an action's status as l's rows show it ("In progress"),
+// or as the records spell it when it is none recordsbot knows.
+func statusWord(l lang.Lang, st apiclient.Status) string {
+	switch st {
+	case apiclient.StatusOpen:
+		return l.T("status.open")
+	case apiclient.StatusInProgress:
+		return l.T("status.in_progress")
+	}
+	return string(st)
 }

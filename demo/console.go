@@ -364,6 +364,7 @@ func (c *console) help() {
 		{"remind", "run the daily reminder job and show the DMs it sends (the demo organisation's reminder time is 00:00, so everyone is due whatever the hour)"},
 		{"dms", "show the DMs recordsbot has sent you"},
 		{"/minutes follow COMMITTEE", "make #general hear of that committee's new minutes (unfollow, following)"},
+		{"/minutes follow COMMITTEE language de", "write #general's posts about the committee (announcements, digest, brief) in German: en, fr, de or es"},
 		{"publish COMMITTEE", "the records service publishes the committee's next draft minutes"},
 		{"approve COMMITTEE", "the records service approves the committee's latest published draft"},
 		{"assign NAME TITLE", "the records service assigns NAME a new action (watch then DMs them)"},

@@ -26,6 +26,7 @@ import (
 	"github.com/recordsbot/recordsbot/apiclient"
 	"github.com/recordsbot/recordsbot/calendar"
 	"github.com/recordsbot/recordsbot/internal/ical"
+	"github.com/recordsbot/recordsbot/internal/lang"
 )
 
 // Cache-Control of the feeds. A shared cache or the client may keep a
@@ -59,10 +60,18 @@ func New(svc *calendar.Service, log *slog.Logger) *Handlers {
 	return &Handlers{svc: svc, log: log}
 }
 
+// language is the language of a public feed's own words (its name, its
+// events' descriptions), chosen as the public pages choose theirs:
+// ?lang=, else Accept-Language, else ORG_LANGUAGE (docs/languages.md).
+// The answer then varies by Accept-Language (serve says so).
+func (h *Handlers) language(r *http.Request) lang.Lang {
+	return lang.Negotiate(r.URL.Query().Get("lang"), r.Header.Get("Accept-Language"), h.svc.Language())
+}
+
 // All serves GET /calendar.ics.
 func (h *Handlers) All() http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		f, err := h.svc.All(r.Context())
+		f, err := h.svc.All(r.Context(), h.language(r))
 		h.serve(w, r, f, err, cachePublic, "calendar.ics")
 	}
 }
@@ -75,7 +84,7 @@ func (h *Handlers) Committee() http.HandlerFunc {
 			h.serve(w, r, calendar.Feed{}, calendar.ErrNotFound, "", "")
 			return
 		}
-		f, _, err := h.svc.Committee(r.Context(), name)
+		f, _, err := h.svc.Committee(r.Context(), name, h.language(r))
 		h.serve(w, r, f, err, cachePublic, "")
 	}
 }
@@ -88,7 +97,7 @@ func (h *Handlers) Meeting() http.HandlerFunc {
 			h.serve(w, r, calendar.Feed{}, calendar.ErrNotFound, "", "")
 			return
 		}
-		f, err := h.svc.Meeting(r.Context(), id)
+		f, err := h.svc.Meeting(r.Context(), id, h.language(r))
 		h.serve(w, r, f, err, cachePublic, "meeting.ics")
 	}
 }
@@ -127,11 +136,15 @@ func (h *Handlers) serve(w http.ResponseWriter, r *http.Request, f calendar.Feed
 	hd.Set("X-Content-Type-Options", "nosniff")
 	// A private feed's address is its key: it must not leave in a Referer.
 	hd.Set("Referrer-Policy", "no-referrer")
+	// A public feed's words are in the reader's language (h.language);
+	// a private feed's in its owner's, but its errors in the reader's.
+	hd.Set("Vary", "Accept-Language")
 	ctx := r.Context()
+	l := h.language(r)
 	switch {
 	case errors.Is(err, calendar.ErrNotFound):
 		hd.Set("Cache-Control", cacheNotFound)
-		http.Error(w, "No such calendar.", http.StatusNotFound)
+		http.Error(w, l.T("ical.not_found"), http.StatusNotFound)
 		return
 	case errors.Is(err, apiclient.ErrOverBudget):
 		// The public routes' share of records calls is used up; debug
@@ -139,13 +152,13 @@ func (h *Handlers) serve(w http.ResponseWriter, r *http.Request, f calendar.Feed
 		h.log.DebugContext(ctx, "calendar: public budget used up")
 		hd.Set("Cache-Control", cacheError)
 		hd.Set("Retry-After", "5")
-		http.Error(w, "The calendar is busy. Please try again in a moment.", http.StatusServiceUnavailable)
+		http.Error(w, l.T("ical.busy"), http.StatusServiceUnavailable)
 		return
 	case err != nil:
 		h.log.WarnContext(ctx, "calendar: feed unavailable", "error", err)
 		hd.Set("Cache-Control", cacheError)
 		hd.Set("Retry-After", "60")
-		http.Error(w, "The calendar can't be read just now. Please try again later.", http.StatusServiceUnavailable)
+		http.Error(w, l.T("ical.down"), http.StatusServiceUnavailable)
 		return
 	}
 	hd.Set("Content-Type", ical.MediaType)

@@ -6,6 +6,8 @@ import (
 	"net/url"
 	"strings"
 	"time"
+
+	"github.com/recordsbot/recordsbot/internal/slackapi"
 )
 
 // Config is recordsbot's whole configuration, read from the environment
@@ -164,24 +166,12 @@ func parseUserMap(s string) (map[string]string, error) {
 			return nil, fmt.Errorf("%q is not assignee=SLACKID", pair)
 		}
 		who, id := strings.ToLower(strings.TrimSpace(pair[:i])), strings.TrimSpace(pair[i+1:])
-		if who == "" || !isSlackUserID(id) {
+		if who == "" || !slackapi.IsUserID(id) {
 			return nil, fmt.Errorf("%q: want assignee=SLACKID with a Slack member ID like U012ABCDEF", pair)
 		}
 		out[who] = id
 	}
 	return out, nil
-}
-
-func isSlackUserID(s string) bool {
-	if len(s) < 2 || (s[0] != 'U' && s[0] != 'W') {
-		return false
-	}
-	for _, r := range s[1:] {
-		if !(r >= 'A' && r <= 'Z' || r >= '0' && r <= '9') {
-			return false
-		}
-	}
-	return true
 }
 
 // errUsage is a command line the binary does not take; its text ends the

@@ -11,6 +11,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/recordsbot/recordsbot/internal/slackapi"
 )
 
 // envNames lists the variables Config reads, from its envconfig tags.
@@ -152,7 +154,7 @@ func FuzzParseUserMap(f *testing.F) {
 			return
 		}
 		for k, v := range m {
-			if k == "" || !isSlackUserID(v) || k != strings.ToLower(k) {
+			if k == "" || !slackapi.IsUserID(v) || k != strings.ToLower(k) {
 				t.Fatalf("bad entry %q=%q from %q", k, v, s)
 			}
 		}

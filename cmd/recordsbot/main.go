@@ -152,12 +152,12 @@ func runEnv(ctx context.Context, env environment, args []string, stdin io.Reader
 		}
 		return watchOnce(ctx, a, args, stdout, stderr)
 	case "doctor":
-		_, err := parsed()
+		set, err := parsed()
 		var problems configErrors
 		if err != nil {
 			problems = err.(configErrors)
 		}
-		return doctor(ctx, cfg, problems, env.goVersion, args, stdout, stderr)
+		return runDoctor(ctx, set, problems, env.goVersion, args, stdout, stderr)
 	case "audit":
 		set, err := parsed()
 		if err != nil {

@@ -19,16 +19,3 @@ func toolchainFixesPending(v string) string {
 	}
 	return "built with " + v + ", which has known standard-library security fixes pending (" + patchedGo + " has them)"
 }
-
-// checkToolchain is doctor's line on the Go release v the binary was
-// built with; none when v is "".
-func checkToolchain(v string, rep *doctorReport) {
-	if v == "" {
-		return
-	}
-	if note := toolchainFixesPending(v); note != "" {
-		rep.add(secConfig, advisory(note, "rebuild with "+patchedGo+": GOTOOLCHAIN="+patchedGo+" go build ./cmd/recordsbot (the image already is)"))
-		return
-	}
-	rep.add(secConfig, ok("built with "+v+", which has the standard library's known fixes"))
-}

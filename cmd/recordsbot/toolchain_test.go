@@ -1,7 +1,9 @@
 package main
 
 import (
+	"io"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -20,11 +22,9 @@ func TestToolchainFixesPending(t *testing.T) {
 	assert.Empty(t, toolchainFixesPending("go1.28.0"))
 	assert.Empty(t, toolchainFixesPending("devel go1.28-abcdef"), "a development build is not judged")
 
-	rep := &doctorReport{}
-	rep.Sections = []section{{Title: secConfig, Checks: []check{}}}
-	checkToolchain("go1.26.8", rep)
 	var b strings.Builder
-	rep.writeText(&b)
+	cfg := Config{Port: 3000, DatabaseURL: "sqlite://" + filepath.Join(t.TempDir(), "recordsbot.db")}
+	_ = runEnv(t.Context(), environment{cfg: cfg, goVersion: "go1.26.8"}, []string{"doctor"}, strings.NewReader(""), &b, io.Discard)
 	assert.Contains(t, b.String(), "! built with go1.26.8, which has known standard-library security fixes pending (go1.27.3 has them)")
 	assert.Contains(t, b.String(), "GOTOOLCHAIN=go1.27.3 go build")
 }

@@ -495,6 +495,10 @@ var german = Catalogue{
 		"help.meetings.committee": "die Sitzungen eines Ausschusses",
 		"help.meetings.one":       "eine Sitzung mit ihrer Tagesordnung",
 
+		// Help: a follow's language (/minutes follow … language fr).
+		"help.arg.language":     "<Ausschuss> language fr",
+		"help.minutes.language": "die Sprache der Beiträge dieses Kanals zum Ausschuss (Ankündigungen, Übersichten, Vorab-Briefings): `en`, `fr`, `de` oder `es`; `ORG_LANGUAGE`, bis eine gewählt ist",
+
 		// Commands' own answers: what was not understood (bot/commands_*.go, dispatch.go).
 		"cmd.unknown":            "Den Befehl `{command}` kenne ich nicht.",
 		"cmd.no_such":            "Ich habe keine Sitzung und keinen Ausschuss namens `{name}` gefunden.",

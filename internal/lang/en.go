@@ -491,6 +491,10 @@ var english = Catalogue{
 		"help.meetings.committee": "one committee's meetings",
 		"help.meetings.one":       "one meeting with its agenda",
 
+		// Help: a follow's language (/minutes follow … language fr).
+		"help.arg.language":     "<committee> language fr",
+		"help.minutes.language": "the language of this channel's posts about the committee (announcements, digests, briefs): `en`, `fr`, `de` or `es`; `ORG_LANGUAGE` until chosen",
+
 		// Commands' own answers: what was not understood (bot/commands_*.go, dispatch.go).
 		"cmd.unknown":            "I don't know the command `{command}`.",
 		"cmd.no_such":            "I found no meeting or committee called `{name}`.",

@@ -495,6 +495,10 @@ var spanish = Catalogue{
 		"help.meetings.committee": "las reuniones de un comité",
 		"help.meetings.one":       "una reunión con su orden del día",
 
+		// Help: a follow's language (/minutes follow … language fr).
+		"help.arg.language":     "<comité> language fr",
+		"help.minutes.language": "el idioma de las publicaciones de este canal sobre el comité (anuncios, resúmenes, notas previas): `en`, `fr`, `de` o `es`; `ORG_LANGUAGE` hasta que se elija uno",
+
 		// Commands' own answers: what was not understood (bot/commands_*.go, dispatch.go).
 		"cmd.unknown":            "No conozco el comando `{command}`.",
 		"cmd.no_such":            "No encontré ninguna reunión ni ningún comité llamado `{name}`.",

@@ -495,6 +495,10 @@ var french = Catalogue{
 		"help.meetings.committee": "les réunions d’un comité",
 		"help.meetings.one":       "une réunion et son ordre du jour",
 
+		// Help: a follow's language (/minutes follow … language fr).
+		"help.arg.language":     "<comité> language fr",
+		"help.minutes.language": "la langue des publications de ce canal sur le comité (annonces, résumés, notes avant réunion) : `en`, `fr`, `de` ou `es` ; `ORG_LANGUAGE` tant qu’aucune n’est choisie",
+
 		// Commands' own answers: what was not understood (bot/commands_*.go, dispatch.go).
 		"cmd.unknown":            "Je ne connais pas la commande `{command}`.",
 		"cmd.no_such":            "Je n’ai trouvé aucune réunion ni aucun comité nommé `{name}`.",

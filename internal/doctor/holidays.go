@@ -1,4 +1,4 @@
-package main
+package doctor
 
 import (
 	"context"
@@ -11,8 +11,8 @@ import (
 // checkHolidays reads REMIND_HOLIDAYS as remind and serve do at start
 // (a URL is fetched now) and shows the next three holidays, or why it
 // could not read them.
-func checkHolidays(ctx context.Context, cfg Config, now time.Time, rep *doctorReport) {
-	spec := strings.TrimSpace(cfg.RemindHolidays)
+func checkHolidays(ctx context.Context, set Settings, now time.Time, rep *Report) {
+	spec := set.Holidays
 	if spec == "" {
 		rep.add(secConfig, skipped("REMIND_HOLIDAYS not set: reminders go out on every working day, holidays included"))
 		return

@@ -1,4 +1,4 @@
-package main
+package doctor
 
 import (
 	"context"
@@ -34,8 +34,8 @@ const publicDeadline = 5 * time.Second
 // schema version with the binary's. A SQLite file that does not exist yet
 // is not created (doctor leaves nothing behind): doctor checks that serve
 // could create it.
-func checkStore(ctx context.Context, cfg Config, rep *doctorReport) {
-	url := cfg.databaseURL()
+func checkStore(ctx context.Context, set Settings, rep *Report) {
+	url := set.DatabaseURL
 	if err := store.CheckURL(url); err != nil {
 		rep.add(secStore, failed(err.Error(), "set DATABASE_URL to sqlite:///abs/path.db, sqlite://relative.db or postgres://…"))
 		return
@@ -142,15 +142,15 @@ func (m migrationCounter) WithGroup(string) slog.Handler      { return m }
 // the bot, for the liveness answer "ok". In HTTP mode Slack's requests go
 // there too, so a failure blocks normal use; in Socket Mode only minutes
 // links and unfurls suffer.
-func checkPublicURL(ctx context.Context, cfg Config, rep *doctorReport) {
-	if strings.TrimSpace(cfg.PublicURL) == "" {
+func checkPublicURL(ctx context.Context, set Settings, rep *Report) {
+	if set.PublicURL == "" {
 		rep.add(secPublic, skipped("PUBLIC_URL not set: nothing to ask from outside, and no links to the bot's own minutes pages"))
 		return
 	}
-	target := strings.TrimRight(cfg.PublicURL, "/") + "/healthz"
+	target := strings.TrimRight(set.PublicURL, "/") + "/healthz"
 	fail := func(text string) {
 		fix := "start recordsbot serve and check that " + target + " answers ok from outside (DNS, TLS, ingress, firewall)"
-		if cfg.SlackAppToken != "" {
+		if set.AppToken != "" {
 			rep.add(secPublic, advisory(text+"; in Socket Mode only minutes links and unfurls need it", fix))
 			return
 		}

@@ -1,16 +1,12 @@
-package main
+package doctor
 
 import (
 	"context"
 	"errors"
 	"io/fs"
-	"net/http"
 	"os"
 	"slices"
-	"strings"
 	"time"
-
-	"github.com/slack-go/slack"
 
 	"github.com/recordsbot/recordsbot/apiclient"
 	"github.com/recordsbot/recordsbot/internal/health"
@@ -25,22 +21,18 @@ const secDeps = "Dependencies"
 // once and shows what serve would report as
 // recordsbot_dependency_up{dependency=…}. A dependency down is advisory
 // here: the section above it says why, and whether it blocks.
-func checkDependencies(ctx context.Context, cfg Config, rep *doctorReport) {
+func checkDependencies(ctx context.Context, set Settings, opts Options, rep *Report) {
 	probes := map[string]health.Probe{}
-	if strings.TrimSpace(cfg.RecordsAPIURL) != "" && strings.TrimSpace(cfg.RecordsAPIKey) != "" {
-		if rc, err := apiclient.NewClient(cfg.RecordsAPIURL, cfg.RecordsAPIKey, apiclient.WithRetry(0, 0, 0),
-			apiclient.WithUserAgent("recordsbot/"+version+" (doctor)")); err == nil {
+	if set.RecordsURL != "" && set.RecordsKey != "" {
+		if rc, err := apiclient.NewClient(set.RecordsURL, set.RecordsKey, apiclient.WithRetry(0, 0, 0),
+			apiclient.WithUserAgent(userAgent(opts))); err == nil {
 			probes["records"] = health.Records(rc)
 		}
 	}
-	if token := strings.TrimSpace(cfg.SlackBotToken); token != "" {
-		apiURL := cfg.SlackAPIURL
-		if apiURL == "" {
-			apiURL = defaultSlackAPIURL
-		}
-		probes["slack"] = health.Slack(slack.New(token, slack.OptionAPIURL(apiURL), slack.OptionHTTPClient(&http.Client{Timeout: slackDeadline})))
+	if set.BotToken != "" {
+		probes["slack"] = health.Slack(slackClient(set))
 	}
-	url := cfg.databaseURL()
+	url := set.DatabaseURL
 	file := store.SQLiteFile(url)
 	_, statErr := os.Stat(file)
 	switch {

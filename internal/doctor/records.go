@@ -1,4 +1,4 @@
-package main
+package doctor
 
 import (
 	"context"
@@ -18,19 +18,19 @@ const recordsDeadline = 60 * time.Second
 
 // checkRecords inspects the records service (apiclient.Inspect) and turns
 // its findings into checks.
-func checkRecords(ctx context.Context, cfg Config, opts doctorOptions, rep *doctorReport) {
-	if strings.TrimSpace(cfg.RecordsAPIURL) == "" || strings.TrimSpace(cfg.RecordsAPIKey) == "" {
+func checkRecords(ctx context.Context, set Settings, opts Options, rep *Report) {
+	if set.RecordsURL == "" || set.RecordsKey == "" {
 		rep.add(secRecords, failed("RECORDS_API_URL and RECORDS_API_KEY must both be set; nothing was checked",
 			"set RECORDS_API_URL to the service's base URL (ending in /api/v1) and RECORDS_API_KEY to its key"))
 		return
 	}
-	fm, err := apiclient.ParseFieldMap(cfg.RecordsFieldMap)
-	if err != nil {
-		rep.add(secRecords, failed("RECORDS_FIELD_MAP: "+err.Error(), "fix RECORDS_FIELD_MAP; recordsbot help lists the fields it may name"))
+	if set.problem("RECORDS_FIELD_MAP") {
+		rep.add(secRecords, failed("RECORDS_FIELD_MAP could not be read (see Configuration); nothing was checked", "fix RECORDS_FIELD_MAP; recordsbot help lists the fields it may name"))
 		return
 	}
-	client, err := apiclient.NewClient(cfg.RecordsAPIURL, cfg.RecordsAPIKey,
-		apiclient.WithUserAgent("recordsbot/"+version+" (doctor)"),
+	fm := set.FieldMap
+	client, err := apiclient.NewClient(set.RecordsURL, set.RecordsKey,
+		apiclient.WithUserAgent(userAgent(opts)),
 		apiclient.WithRetry(1, 200*time.Millisecond, time.Second),
 		apiclient.WithFieldMap(fm))
 	if err != nil {
@@ -46,7 +46,7 @@ func checkRecords(ctx context.Context, cfg Config, opts doctorOptions, rep *doct
 		return
 	}
 	rep.Records = in
-	base := redactedURL(cfg.RecordsAPIURL)
+	base := redacted(set.RecordsURL)
 	if !in.Reachable {
 		rep.add(secRecords, failed("not reachable at "+base+": "+in.Error,
 			"check RECORDS_API_URL and that this host can reach the service (DNS, firewall, proxy)"))
@@ -308,3 +308,6 @@ func minutesRuleCheck(r apiclient.MinutesRule) check {
 	}
 	return ok(fmt.Sprintf("visible-minutes rule respected: %d of %d meetings tried have visible minutes", r.Visible, r.Tried))
 }
+
+// userAgent names doctor to the records service.
+func userAgent(opts Options) string { return "recordsbot/" + opts.Version + " (doctor)" }

@@ -1,4 +1,4 @@
-package main
+package doctor
 
 import (
 	"os"
@@ -23,21 +23,11 @@ func TestDoctorShowsNextHolidays(t *testing.T) {
 		{"2026-12-25,boxing day", `✗ REMIND_HOLIDAYS entry "boxing day" is not a date (YYYY-MM-DD), a path or an http(s) URL of an iCalendar file`},
 		{"/nowhere/closures.ics", `✗ REMIND_HOLIDAYS entry "/nowhere/closures.ics": read the iCalendar file: open /nowhere/closures.ics: no such file or directory`},
 	} {
-		rep := &doctorReport{Sections: []section{{Title: secConfig}}}
-		checkHolidays(t.Context(), Config{RemindHolidays: tc.spec}, now, rep)
+		rep := &Report{Sections: []section{{Title: secConfig}}}
+		checkHolidays(t.Context(), Settings{Holidays: tc.spec}, now, rep)
 		require.Len(t, rep.Sections[0].Checks, 1)
 		c := rep.Sections[0].Checks[0]
 		mark := map[bool]string{true: "✓ ", false: "✗ "}[c.Status == checkOK]
 		assert.Equal(t, tc.want, mark+c.Text, tc.spec)
 	}
-}
-
-// A malformed REMIND_HOLIDAYS entry stops remind at start, naming it.
-func TestRemindHolidaysMalformedStopsStart(t *testing.T) {
-	t.Parallel()
-	set := &settings{holidays: "2026-12-25, 2026-02-30"}
-	_, err := loadHolidays(t.Context(), set)
-	var ce *configError
-	require.ErrorAs(t, err, &ce)
-	assert.Equal(t, `REMIND_HOLIDAYS entry "2026-02-30" is not a date (YYYY-MM-DD)`, ce.msg)
 }

@@ -1,4 +1,4 @@
-package main
+package doctor
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/recordsbot/recordsbot/internal/slackapi"
 	"github.com/recordsbot/recordsbot/internal/words"
 
 	"github.com/slack-go/slack"
@@ -33,9 +34,9 @@ var signingSecretForm = regexp.MustCompile(`^[0-9a-f]{32}$`)
 // checkSlack checks the Slack credentials: the signing secret's and app
 // token's form, the bot token with auth.test, its scopes, and the report
 // channel.
-func checkSlack(ctx context.Context, cfg Config, rep *doctorReport) {
-	switch secret := strings.TrimSpace(cfg.SlackSigningSecret); {
-	case secret == "" && cfg.SlackAppToken != "":
+func checkSlack(ctx context.Context, set Settings, rep *Report) {
+	switch secret := set.SigningSecret; {
+	case secret == "" && set.AppToken != "":
 		rep.add(secSlack, skipped("SLACK_SIGNING_SECRET not set: not needed in Socket Mode"))
 	case secret == "":
 		rep.add(secSlack, failed("SLACK_SIGNING_SECRET not set: every request from Slack would be refused",
@@ -47,40 +48,42 @@ func checkSlack(ctx context.Context, cfg Config, rep *doctorReport) {
 		rep.add(secSlack, ok("SLACK_SIGNING_SECRET looks like a signing secret"))
 	}
 	switch {
-	case cfg.SlackAppToken == "":
+	case set.AppToken == "":
 		rep.add(secSlack, skipped("SLACK_APP_TOKEN not set: Slack reaches the bot over HTTP (PUBLIC_URL/slack/events), not Socket Mode"))
-	case !strings.HasPrefix(cfg.SlackAppToken, "xapp-"):
+	case !strings.HasPrefix(set.AppToken, "xapp-"):
 		rep.add(secSlack, failed("SLACK_APP_TOKEN does not look like an app-level token (xapp-…)",
 			"create one with connections:write under Basic Information → App-Level Tokens"))
 	default:
 		rep.add(secSlack, ok("SLACK_APP_TOKEN looks like an app-level token (Socket Mode)"))
 	}
 
-	token := strings.TrimSpace(cfg.SlackBotToken)
-	if token == "" {
+	if set.BotToken == "" {
 		rep.add(secSlack, failed("SLACK_BOT_TOKEN not set: auth.test, scopes and the report channel not checked",
 			"install the app and copy OAuth & Permissions → Bot User OAuth Token (xoxb-…) into SLACK_BOT_TOKEN"))
 		return
 	}
-	apiURL := cfg.SlackAPIURL
-	if apiURL == "" {
-		apiURL = "https://slack.com/api/"
-	}
-	api := slack.New(token, slack.OptionAPIURL(apiURL), slack.OptionHTTPClient(&http.Client{Timeout: slackDeadline}))
+	api := slackClient(set)
 	actx, cancel := context.WithTimeout(ctx, slackDeadline)
 	defer cancel()
 	auth, err := api.AuthTestContext(actx)
 	if err != nil {
 		fix := "check SLACK_BOT_TOKEN: copy OAuth & Permissions → Bot User OAuth Token (xoxb-…) again"
 		if code := slackCode(err); code == "" {
-			fix = "check that this host reaches Slack (" + apiURL + ")"
+			fix = "check that this host reaches Slack (" + set.SlackAPIURL + ")"
 		}
 		rep.add(secSlack, failed("auth.test failed: "+err.Error(), fix))
 		return
 	}
 	rep.add(secSlack, ok("auth.test: workspace "+auth.Team+" ("+auth.URL+"), bot user @"+auth.User+" ("+auth.UserID+")"))
 	rep.add(secSlack, scopesCheck(auth.Header))
-	rep.add(secSlack, reportChannelCheck(ctx, api, cfg.RemindReportChannel))
+	rep.add(secSlack, reportChannelCheck(ctx, api, set.ReportChannel))
+	rep.add(secSlack, localesCheck(ctx, api, slackapi.NewPacer(slackapi.PacerOptions{}), set.OrgLanguage, localesPageSize, localePages))
+}
+
+// slackClient is the Slack client doctor's checks call through: the bot
+// token at SLACK_API_URL, each call bounded by slackDeadline.
+func slackClient(set Settings) *slack.Client {
+	return slack.New(set.BotToken, slack.OptionAPIURL(set.SlackAPIURL), slack.OptionHTTPClient(&http.Client{Timeout: slackDeadline}))
 }
 
 // scopesCheck compares the scopes Slack says the token holds with what the
@@ -132,11 +135,10 @@ func parseScopes(values []string) []string {
 // not exist or is private without the bot (as chat.postMessage does,
 // https://api.slack.com/methods/chat.postMessage#errors).
 func reportChannelCheck(ctx context.Context, api *slack.Client, channel string) check {
-	channel = strings.TrimSpace(channel)
 	if channel == "" {
 		return skipped("REMIND_REPORT_CHANNEL not set: remind only logs the assignees no Slack user matches")
 	}
-	if !isChannelID(channel) {
+	if !slackapi.IsChannelID(channel) {
 		return skipped("REMIND_REPORT_CHANNEL not looked up: not a channel ID (see Configuration)")
 	}
 	hctx, cancel := context.WithTimeout(ctx, slackDeadline)
