@@ -1,7 +1,6 @@
 package demo
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -162,52 +161,76 @@ func newConsole(env *demoEnv, out io.Writer, opts consoleOptions) (*console, err
 	return c, nil
 }
 
-// run reads commands from in until it ends, `quit`, or ctx is cancelled,
-// all of which end the console cleanly. A non-interactive console returns
-// an error when any command failed, so a script can tell.
+// run reads commands from in, line by line, until it ends, `quit`, or ctx
+// is cancelled, all of which end the console cleanly. A non-interactive
+// console returns an error when any command failed, so a script can tell.
 func (c *console) run(ctx context.Context, in io.Reader) error {
+	return c.runFrom(ctx, newPlainLines(in, c.out))
+}
+
+// runFrom is run reading from src: a terminal's line editor (Run) or
+// plain lines.
+func (c *console) runFrom(ctx context.Context, src lineSource) error {
 	c.banner()
-	lines, readErr := make(chan string), make(chan error, 1)
+	type read struct {
+		line string
+		err  error
+	}
+	asks, reads := make(chan string), make(chan read)
 	done := make(chan struct{})
 	defer close(done)
 	// A blocking read of stdin cannot be interrupted, so it happens here
-	// and the loop below waits on it and on ctx together. The goroutine
-	// ends at the end of input or, once run has returned, before it hands
-	// over another line.
+	// and the loop below waits on it and on ctx together. A line is read
+	// only when the loop asks for one, with the prompt of that moment (it
+	// changes with /as), so a line editor holds the terminal only while a
+	// line is typed. The goroutine ends at the end of input or, once run
+	// has returned, before it reads or hands over another line.
 	go func() {
-		sc := bufio.NewScanner(in)
-		sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
-		for sc.Scan() {
+		for {
+			var prompt string
 			select {
-			case lines <- sc.Text():
+			case prompt = <-asks:
 			case <-done:
 				return
 			}
+			line, err := src.readLine(prompt)
+			select {
+			case reads <- read{line, err}:
+			case <-done:
+				return
+			}
+			if err != nil {
+				return
+			}
 		}
-		readErr <- sc.Err()
-		close(lines)
 	}()
 
 	for {
+		prompt := ""
 		if c.opts.Interactive {
-			c.printf("%s", c.prompt())
+			prompt = c.prompt()
 		}
-		var line string
-		var ok bool
 		select {
 		case <-ctx.Done():
 			return c.stopped()
-		case line, ok = <-lines:
+		case asks <- prompt:
 		}
-		if !ok {
-			if err := <-readErr; err != nil {
-				return fmt.Errorf("read commands: %w", err)
+		var r read
+		select {
+		case <-ctx.Done():
+			return c.stopped()
+		case r = <-reads:
+		}
+		if r.err != nil {
+			if !errors.Is(r.err, io.EOF) {
+				return fmt.Errorf("read commands: %w", r.err)
 			}
 			if c.opts.Interactive {
 				c.printf("\n")
 			}
 			return c.result()
 		}
+		line := r.line
 		if !c.opts.Interactive && strings.TrimSpace(line) != "" {
 			c.printf("%s%s\n", c.prompt(), line)
 		}
@@ -296,7 +319,15 @@ func (c *console) do(ctx context.Context, line string) (quit bool, err error) {
 	case "search":
 		return false, c.searchModal(ctx, rest)
 	case "remind":
-		return false, c.remind(ctx)
+		return false, c.remind(ctx, rest)
+	case "snooze":
+		return false, c.snooze(ctx, rest) // demo/console_steer.go
+	case "unsnooze":
+		return false, c.unsnooze(ctx, rest)
+	case "away":
+		return false, c.away(ctx, rest)
+	case "holiday":
+		return false, c.holiday(rest)
 	case "watch":
 		return false, c.watch(ctx)
 	case "digest":
@@ -357,7 +388,11 @@ func (c *console) help() {
 		{"calendar [reset]", "your private calendar of deadlines (the Home tab's link; reset makes a new one) and the public meeting calendars"},
 		{"history ID", "who changed action ID through Slack, from where, and how it ended (/actions history ID)"},
 		{"search WORDS", "type WORDS into the open Search minutes window and press Search (home, then its Search minutes button, opens it)"},
-		{"remind", "run the daily reminder job and show the DMs it sends (the demo organisation's reminder time is 00:00, so everyone is due whatever the hour)"},
+		{"remind [tomorrow|+N|DATE]", "run the daily reminder job and show the DMs it sends (the demo organisation's reminder time is 00:00, so everyone is due whatever the hour); as on a later day to walk a week"},
+		{"snooze N [tomorrow|workday|week|DATE]", "snooze the action of the row button [N] is on (default: until the next working day); it is left out of your reminders until then"},
+		{"unsnooze N", "press Unsnooze on the row button [N] is on"},
+		{"away DATE   away back", "on your Home tab: away until DATE (no reminders, then one DM of what you missed), or back early"},
+		{"holiday DATE", "close DATE for the whole organisation (REMIND_HOLIDAYS): no reminders, and the next working day skips it"},
 		{"dms", "show the DMs recordsbot has sent you"},
 		{"/minutes follow COMMITTEE", "make #general hear of that committee's new minutes (unfollow, following)"},
 		{"/minutes follow COMMITTEE language de", "write #general's posts about the committee (announcements, digest, brief) in German: en, fr, de or es"},
