@@ -140,7 +140,9 @@ func FollowingMessage(f Following) Message {
 		for _, o := range f.Options {
 			var desc *slack.TextBlockObject
 			if o.Value == r.DigestOption && r.DigestOption != "" {
-				desc = plain(digestWhen(lg, r.Digest, r.DigestDefault, r.DigestMentions, r.Hears[r.DigestOption]))
+				// Slack's limit for an option's description is 75
+				// characters; French and Spanish run close to it.
+				desc = plain(truncate(digestWhen(lg, r.Digest, r.DigestDefault, r.DigestMentions, r.Hears[r.DigestOption]), MaxOptionText))
 			}
 			opt := slack.NewOptionBlockObject(o.Value, plain(o.Label), desc)
 			options = append(options, opt)
@@ -182,8 +184,8 @@ func FollowingMessage(f Following) Message {
 }
 
 // digestWhen is a follow's digest choice as plain text, for the
-// description of its checkbox (at most 75 characters, which it keeps
-// well within:
+// description of its checkbox (at most 75 characters, cut between words
+// where a language runs longer:
 // https://docs.slack.dev/reference/block-kit/composition-objects/option-object).
 // on is whether its box is ticked: an unticked digest keeps its own
 // schedule, said as what ticking the box brings back.

@@ -45,6 +45,7 @@ func commands() []commandHelp {
 				{"/minutes follow <committee>", "post here when that committee's minutes are published or approved; `unfollow` stops it"},
 				{"/minutes following", "the committees this channel follows, with checkboxes for what it hears of each (drafts, approvals, the weekly digest, pre-meeting briefs)"},
 				{"/minutes follow <committee> digest mon 09:00", "this channel's weekly digest of the committee's actions (`digest off`; `mentions` pings the assignees)"},
+				{"/minutes follow <committee> language fr", "the language of this channel's posts about the committee (announcements, digests, briefs): `en`, `fr`, `de` or `es`; `ORG_LANGUAGE` until chosen"},
 			},
 		},
 		{

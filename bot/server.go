@@ -284,7 +284,7 @@ func NewServer(cfg Config, deps Deps) *Server {
 	mins := &minutesUI{svc: deps.Minutes, search: search, pageSize: cfg.PageSize, now: deps.Now, say: say,
 		follow: &followUI{store: deps.Store, slack: deps.Slack, metrics: deps.Metrics, now: deps.Now, log: s.log, say: say,
 			follows: follows.New(follows.Rules{AdminsOnly: cfg.FollowAdminsOnly, Defaults: cfg.FollowDefaults, Digest: cfg.DigestDefault, OrgLanguage: cfg.Language},
-				follows.Deps{Store: deps.Store, Meetings: deps.Minutes, Baseline: deps.Baseline, IsAdmin: dom.IsAdmin, Who: dom.Who, Log: s.log})}}
+				follows.Deps{Store: deps.Store, Meetings: deps.Minutes, Baseline: deps.Baseline, IsAdmin: dom.IsAdmin, Guest: guestOf(dom), Log: s.log})}}
 	settings := &settingsUI{now: deps.Now, store: deps.Store, notify: cfg.Notify, log: s.log, say: say, trail: trail}
 	acts.steer = &steering{store: deps.Store, dom: dom, days: cfg.Workdays, now: deps.Now, log: s.log, say: say}
 	s.cal, mins.cal = deps.Calendar, deps.Calendar

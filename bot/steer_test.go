@@ -33,10 +33,14 @@ func TestRemindAwayWeeklyHolidays(t *testing.T) {
 				h := newHarness(t, remindWorld)
 				require.NoError(t, st.SetAway(t.Context(), "U0ALICE", "2026-11-19"))
 				require.NoError(t, st.Hold(t.Context(), "U0ALICE", []string{"A-3"})) // the watcher held its assignment DM
+				// Carol's A-8 has no deadline: held, it is in her
+				// catch-up all the same (the run read it before).
+				require.NoError(t, st.SetAway(t.Context(), "U0CAROL", "2026-11-19"))
+				require.NoError(t, st.Hold(t.Context(), "U0CAROL", []string{"A-8"}))
 				run := h.remindWithStore(st, bot.NotifyDefaults{}, remind.Config{Days: 3, Now: wednesday})
 				require.NoError(t, run.err)
 				assert.Zero(t, dmCount(h, "DU0ALICE"), "away: no reminder")
-				assert.Equal(t, 1, run.sum.Away)
+				assert.Equal(t, 2, run.sum.Away, "alice and carol")
 				run = h.remindWithStore(st, bot.NotifyDefaults{}, remind.Config{Days: 3, Now: wednesday.AddDate(0, 0, 1)})
 				require.NoError(t, run.err)
 				assert.Zero(t, dmCount(h, "DU0ALICE"), "the last day away: still none")
@@ -50,6 +54,9 @@ func TestRemindAwayWeeklyHolidays(t *testing.T) {
 				assert.Contains(t, body, "Assigned while you were away")
 				assert.Contains(t, body, "*Task A-3*", "held, though not due within REMIND_DAYS")
 				assert.Contains(t, body, `"action_id":"status:complete"`, "with the usual buttons")
+				carol := h.slack.Messages("DU0CAROL")
+				require.Len(t, carol, 1)
+				assert.Contains(t, string(carol[0].Blocks), "*Task A-8*", "held, though it has no deadline")
 				require.NoError(t, h.remindWithStore(st, bot.NotifyDefaults{}, remind.Config{Days: 3, Now: friday.Add(2 * time.Hour)}).err)
 				assert.Len(t, h.slack.Messages("DU0ALICE"), 1, "exactly once")
 				a, err := st.AwayOf(t.Context(), "U0ALICE")

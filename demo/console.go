@@ -296,7 +296,15 @@ func (c *console) do(ctx context.Context, line string) (quit bool, err error) {
 	case "search":
 		return false, c.searchModal(ctx, rest)
 	case "remind":
-		return false, c.remind(ctx)
+		return false, c.remind(ctx, rest)
+	case "snooze":
+		return false, c.snooze(ctx, rest) // demo/console_steer.go
+	case "unsnooze":
+		return false, c.unsnooze(ctx, rest)
+	case "away":
+		return false, c.away(ctx, rest)
+	case "holiday":
+		return false, c.holiday(rest)
 	case "watch":
 		return false, c.watch(ctx)
 	case "digest":
@@ -357,9 +365,14 @@ func (c *console) help() {
 		{"calendar [reset]", "your private calendar of deadlines (the Home tab's link; reset makes a new one) and the public meeting calendars"},
 		{"history ID", "who changed action ID through Slack, from where, and how it ended (/actions history ID)"},
 		{"search WORDS", "type WORDS into the open Search minutes window and press Search (home, then its Search minutes button, opens it)"},
-		{"remind", "run the daily reminder job and show the DMs it sends (the demo organisation's reminder time is 00:00, so everyone is due whatever the hour)"},
+		{"remind [tomorrow|+N|DATE]", "run the daily reminder job and show the DMs it sends (the demo organisation's reminder time is 00:00, so everyone is due whatever the hour); as on a later day to walk a week"},
+		{"snooze N [tomorrow|workday|week|DATE]", "snooze the action of the row button [N] is on (default: until the next working day); it is left out of your reminders until then"},
+		{"unsnooze N", "press Unsnooze on the row button [N] is on"},
+		{"away DATE   away back", "on your Home tab: away until DATE (no reminders, then one DM of what you missed), or back early"},
+		{"holiday DATE", "close DATE for the whole organisation (REMIND_HOLIDAYS): no reminders, and the next working day skips it"},
 		{"dms", "show the DMs recordsbot has sent you"},
 		{"/minutes follow COMMITTEE", "make #general hear of that committee's new minutes (unfollow, following)"},
+		{"/minutes follow COMMITTEE language de", "write #general's posts about the committee (announcements, digest, brief) in German: en, fr, de or es"},
 		{"publish COMMITTEE", "the records service publishes the committee's next draft minutes"},
 		{"approve COMMITTEE", "the records service approves the committee's latest published draft"},
 		{"assign NAME TITLE", "the records service assigns NAME a new action (watch then DMs them)"},

@@ -200,8 +200,15 @@ func (c *console) home(ctx context.Context) error {
 // remind runs the reminder job, as the daily `recordsbot remind` does, and
 // shows the DMs it sent. The job sends each person one reminder a day, so
 // running it again sends nothing new; its summary line says so.
-func (c *console) remind(ctx context.Context) error {
-	sum, err := c.env.remind(ctx)
+func (c *console) remind(ctx context.Context, day string) error {
+	at, err := remindDay(day, time.Now())
+	if err != nil {
+		return err
+	}
+	if !at.IsZero() {
+		c.printf("%s\n", c.r.p.grey("The reminder job runs as on "+at.Format("Mon 2 Jan")+"."))
+	}
+	sum, err := c.env.remind(ctx, at)
 	c.printf("%s\n", c.r.p.grey(sum.String()))
 	if err != nil {
 		return fmt.Errorf("reminder job: %w", err)

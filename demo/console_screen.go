@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/recordsbot/recordsbot/blocks"
 	"github.com/recordsbot/recordsbot/internal/slackapi/slacktest"
 )
 
@@ -309,7 +310,9 @@ func (c *console) presser(sc *screen, where origin, replacing bool) func(control
 
 // key names a control within its message across redraws: its action and
 // value (a status button's value names the action and the status it
-// sets), and the option or box it stands for.
+// sets), the option or box it stands for, and the action whose row it is
+// on (a row's Snooze controls are the same on every row: the row's block
+// ID names the action, blocks.ActionOfRowBlock).
 func (b button) key() string {
 	var el struct {
 		ActionID string `json:"action_id"`
@@ -317,7 +320,8 @@ func (b button) key() string {
 		URL      string `json:"url"`
 	}
 	_ = json.Unmarshal(b.Element, &el) // a control's JSON came from a message that parsed
-	return el.ActionID + "\x00" + el.Value + "\x00" + el.URL + "\x00" + b.Option + "\x00" + b.Label
+	row, _ := blocks.ActionOfRowBlock(b.BlockID)
+	return el.ActionID + "\x00" + el.Value + "\x00" + el.URL + "\x00" + b.Option + "\x00" + b.Label + "\x00" + row
 }
 
 func (c *console) channelName(id string) string {

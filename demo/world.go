@@ -21,6 +21,7 @@ import (
 	"github.com/recordsbot/recordsbot/internal/slackapi/slacktest"
 	"github.com/recordsbot/recordsbot/internal/testworld"
 	"github.com/recordsbot/recordsbot/internal/wire"
+	"github.com/recordsbot/recordsbot/internal/workdays"
 	"github.com/recordsbot/recordsbot/minutes"
 	"github.com/recordsbot/recordsbot/remind"
 	"github.com/recordsbot/recordsbot/store"
@@ -60,8 +61,14 @@ type demoEnv struct {
 	// calendar is the calendar domain: the public meeting feeds are on
 	// (PUBLIC_CALENDAR=true) and each person's private deadline feed.
 	calendar *calendar.Service
-	// remind runs the reminder job once, as `recordsbot remind` does.
-	remind func(ctx context.Context) (remind.Summary, error)
+	// remind runs the reminder job once, as `recordsbot remind` does, as
+	// at now (zero: the wall clock): `remind tomorrow` walks the days of
+	// a week with snoozes and time away.
+	remind func(ctx context.Context, now time.Time) (remind.Summary, error)
+	// holidays are the demo organisation's closed days
+	// (REMIND_HOLIDAYS), shared by the bot (the next working day of a
+	// snooze) and the reminders; `holiday DATE` adds one.
+	holidays workdays.Calendar
 	// store is a fresh in-memory database: follows, settings and the
 	// ledgers of the reminder job and the watcher, gone when the demo ends.
 	store *store.Store
@@ -137,15 +144,25 @@ func startDemo(ctx context.Context, log *slog.Logger, version string) (*demoEnv,
 		st.Close()
 		return nil, fmt.Errorf("wire the demo's services: %w", err)
 	}
-	records, api, acts, mins := svc.Records, svc.Slack, svc.Actions, svc.Minutes
+	records, api, mins := svc.Records, svc.Slack, svc.Minutes
 	env.calendar = svc.Calendar
 	wcfg := watch.Config{
 		Notify: demoNotify,
 		Owner:  "demo",
 	}
+	// No REMIND_HOLIDAYS: a calendar with none yet, which `holiday`
+	// adds to (its copies, the bot's and the job's, share its days).
+	if env.holidays, err = workdays.Load(ctx, "", nil); err != nil {
+		ln.Close()
+		env.slack.Close()
+		env.records.Close()
+		st.Close()
+		return nil, fmt.Errorf("the demo's holidays: %w", err)
+	}
 	env.bot = svc.Bot(bot.Config{
 		SigningSecret: secret,
 		Notify:        demoNotify,
+		Workdays:      env.holidays,
 		// DIGEST_DEFAULT's default, so /minutes following says the time
 		// (the console's digest command posts one whatever the day).
 		DigestDefault: &clocktime.Weekly{On: true, Day: time.Monday, At: clocktime.Of(9, 0)},
@@ -165,11 +182,15 @@ func startDemo(ctx context.Context, log *slog.Logger, version string) (*demoEnv,
 		// answer.
 		HTTPClient: &http.Client{Timeout: 30 * time.Second, Transport: env.transport},
 	}
-	env.remind = func(ctx context.Context) (remind.Summary, error) {
+	env.remind = func(ctx context.Context, now time.Time) (remind.Summary, error) {
 		// The demo reminds at once, whatever the hour in each person's zone.
-		return remind.Run(ctx, remind.Config{Days: demoRemindDays, RemindAt: demoNotify.RemindAt},
+		return remind.Run(ctx, remind.Config{Days: demoRemindDays, RemindAt: demoNotify.RemindAt, Now: now, Holidays: env.holidays},
+			// A domain of its own per run, as each `recordsbot remind`
+			// has (see watch below): an action assigned while someone
+			// was away is in their catch-up even if the bot's cached
+			// list is seconds old.
 			remind.Deps{
-				Records: records, Actions: acts, Slack: api, Logger: log, Clock: noWaitClock{},
+				Records: records, Actions: svc.FreshActions(), Slack: api, Logger: log, Clock: noWaitClock{},
 				Store: st, Settings: remind.StoreSettings(st, demoNotify),
 			})
 	}

@@ -7,16 +7,15 @@
 // answer with package blocks) and the watcher's announcements, digests and
 // briefs (package watch).
 //
-// The package imports no Slack package: who asks is an [actions.Member],
-// what is kept is the store's, what is answered are plain values whose
-// words the edge chooses.
+// The package imports no Slack package, not even through another domain:
+// who asks is a [Changer] the edge fills in, what is kept is the store's,
+// what is answered are plain values whose words the edge chooses.
 package follows
 
 import (
 	"errors"
 	"time"
 
-	"github.com/recordsbot/recordsbot/actions"
 	"github.com/recordsbot/recordsbot/internal/clocktime"
 	"github.com/recordsbot/recordsbot/internal/lang"
 	"github.com/recordsbot/recordsbot/store"
@@ -60,8 +59,10 @@ var (
 type Changer struct {
 	// Admin is whether they hold admin powers (ADMIN_USER_IDS).
 	Admin bool
-	// Profile is their Slack profile; ProfileErr why it could not be read.
-	Profile    actions.Member
+	// Guest is whether Slack says they are a guest (users.info's
+	// is_restricted or is_ultra_restricted); ProfileErr why Slack could
+	// not say, in which case Guest is unknown.
+	Guest      bool
 	ProfileErr error
 }
 
@@ -79,7 +80,7 @@ func (r Rules) MayChange(c Changer) error {
 		return ErrAdminsOnly
 	case c.ProfileErr != nil:
 		return errors.Join(ErrProfileUnknown, c.ProfileErr)
-	case c.Profile.Guest:
+	case c.Guest:
 		return ErrGuest
 	}
 	return nil

@@ -2,12 +2,13 @@ package follows_test
 
 import (
 	"errors"
+	"os/exec"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
 
-	"github.com/recordsbot/recordsbot/actions"
 	"github.com/recordsbot/recordsbot/follows"
 	"github.com/recordsbot/recordsbot/internal/clocktime"
 	"github.com/recordsbot/recordsbot/internal/lang"
@@ -27,14 +28,14 @@ func TestMayChange(t *testing.T) {
 		want  error
 	}{
 		{"a member", follows.Rules{}, follows.Changer{}, nil},
-		{"a guest", follows.Rules{}, follows.Changer{Profile: actions.Member{Guest: true}}, follows.ErrGuest},
-		{"an admin who is a guest", follows.Rules{}, follows.Changer{Admin: true, Profile: actions.Member{Guest: true}}, follows.ErrGuest},
+		{"a guest", follows.Rules{}, follows.Changer{Guest: true}, follows.ErrGuest},
+		{"an admin who is a guest", follows.Rules{}, follows.Changer{Admin: true, Guest: true}, follows.ErrGuest},
 		{"unknown to Slack", follows.Rules{}, follows.Changer{ProfileErr: down}, follows.ErrProfileUnknown},
 		{"a member, admins only", follows.Rules{AdminsOnly: true}, follows.Changer{}, follows.ErrAdminsOnly},
 		{"admins only comes before Slack's answer", follows.Rules{AdminsOnly: true}, follows.Changer{ProfileErr: down}, follows.ErrAdminsOnly},
 		{"an admin, admins only", follows.Rules{AdminsOnly: true}, follows.Changer{Admin: true}, nil},
 		{"an admin unknown to Slack", follows.Rules{AdminsOnly: true}, follows.Changer{Admin: true, ProfileErr: down}, follows.ErrProfileUnknown},
-		{"a profile error wins over a guest's zero profile", follows.Rules{}, follows.Changer{Profile: actions.Member{Guest: true}, ProfileErr: down}, follows.ErrProfileUnknown},
+		{"a profile error wins over what it said", follows.Rules{}, follows.Changer{Guest: true, ProfileErr: down}, follows.ErrProfileUnknown},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -138,4 +139,19 @@ func TestDefaultDigest(t *testing.T) {
 	t.Parallel()
 	assert.Equal(t, clocktime.Weekly{On: true, Day: time.Monday, At: clocktime.Of(9, 0)}, follows.DefaultDigest)
 	assert.Equal(t, "mon 09:00", follows.Rules{}.Usual().String())
+}
+
+// TestNoSlack: the follow domain imports no Slack package, not even
+// through another domain (issue 29 §4).
+func TestNoSlack(t *testing.T) {
+	t.Parallel()
+	out, err := exec.Command("go", "list", "-deps", ".").Output()
+	if err != nil {
+		t.Skipf("go list: %v", err)
+	}
+	for _, dep := range strings.Fields(string(out)) {
+		if strings.Contains(dep, "slack") || strings.HasSuffix(dep, "recordsbot/blocks") || strings.HasSuffix(dep, "recordsbot/bot") {
+			t.Errorf("follows depends on %s", dep)
+		}
+	}
 }

@@ -8,7 +8,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/recordsbot/recordsbot/actions"
 	"github.com/recordsbot/recordsbot/apiclient"
 	"github.com/recordsbot/recordsbot/internal/clocktime"
 	"github.com/recordsbot/recordsbot/internal/lang"
@@ -43,11 +42,11 @@ type Deps struct {
 	// "from now on" starts when the channel follows; nil leaves it to the
 	// watcher's next poll.
 	Baseline func(ctx context.Context, f store.Follow) error
-	// IsAdmin reports whether a Slack user holds admin powers and Who
-	// reads their profile (actions.Service's, users.info cached): for
-	// MayChange.
+	// IsAdmin reports whether a Slack user holds admin powers and Guest
+	// whether Slack says they are a guest (the action domain's profile,
+	// users.info cached): for MayChange.
 	IsAdmin func(userID string) bool
-	Who     func(ctx context.Context, userID string) (actions.Member, error)
+	Guest   func(ctx context.Context, userID string) (bool, error)
 	Log     *slog.Logger // nil discards
 }
 
@@ -78,8 +77,8 @@ func (s *Service) MayChange(ctx context.Context, userID string) error {
 	if err := s.rules.MayChange(c); err != nil {
 		return err
 	}
-	if s.deps.Who != nil {
-		c.Profile, c.ProfileErr = s.deps.Who(ctx, userID)
+	if s.deps.Guest != nil {
+		c.Guest, c.ProfileErr = s.deps.Guest(ctx, userID)
 	}
 	return s.rules.MayChange(c)
 }

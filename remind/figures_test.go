@@ -16,6 +16,7 @@ import (
 
 	"github.com/recordsbot/recordsbot/internal/slackapi/slacktest"
 	"github.com/recordsbot/recordsbot/remind"
+	"github.com/recordsbot/recordsbot/store"
 )
 
 // TestRemindFigures runs the reminder plan against the tiered fake Slack
@@ -62,13 +63,29 @@ func remindFigures(t *testing.T, n int, speed float64, strict bool) {
 	now := time.Date(2026, 11, 18, 10, 0, 0, 0, time.UTC)
 	deadline := time.Date(2026, 11, 19, 0, 0, 0, 0, time.UTC)
 
-	// A clean run, then a rerun the same day.
+	// A clean run, then a rerun the same day. The run reads everyone's
+	// choices from the store (issue 31): one in ten snoozed their action
+	// until Friday, one in twenty is away until Thursday; they get no
+	// reminder today, everyone else one.
 	e := newTierEnv(t, people, nil, deadline, speed)
+	steered := 0
+	for i, p := range people {
+		switch {
+		case i%10 == 1:
+			require.NoError(t, e.st.Snooze(t.Context(), p.ID, "T-"+p.ID, "2026-11-20"))
+		case i%20 == 2:
+			require.NoError(t, e.st.SetAway(t.Context(), p.ID, "2026-11-19"))
+		default:
+			continue
+		}
+		steered++
+	}
 	start := e.clock.Now()
-	sum, err := remind.Run(t.Context(), remind.Config{Days: 3, Now: now}, e.deps(nil))
+	sum, err := remind.Run(t.Context(), remind.Config{Days: 3, Now: now}, e.deps(remind.StoreSettings(e.st, store.Defaults{})))
 	slackTime := e.clock.Now().Sub(start)
 	require.NoError(t, err)
-	require.Equal(t, n, sum.Reminded)
+	require.Equal(t, n-steered, sum.Reminded, "the snoozed and the away are not reminded")
+	t.Logf("%d people: %d snoozed their action or are away, read from the store by the same run", n, steered)
 	r := e.fake.TierReport()
 	ratio := float64(r.Projected) / float64(r.PostFloor)
 	t.Logf("%d people: calls %s; 429s %d; projected %.1f min (bottleneck %s), floor %.1f min, %.2f× the floor; "+
@@ -83,9 +100,9 @@ func remindFigures(t *testing.T, n int, speed float64, strict bool) {
 		assert.LessOrEqual(t, slackTime.Minutes(), 1.25*r.PostFloor.Minutes()+1, "the run itself keeps to the plan")
 	}
 
-	again, err := remind.Run(t.Context(), remind.Config{Days: 3, Now: now.Add(time.Hour)}, e.deps(nil))
+	again, err := remind.Run(t.Context(), remind.Config{Days: 3, Now: now.Add(time.Hour)}, e.deps(remind.StoreSettings(e.st, store.Defaults{})))
 	require.NoError(t, err)
-	assert.Equal(t, n, again.Skipped)
+	assert.Equal(t, n-steered, again.Skipped)
 	dupRerun := duplicates(e)
 	t.Logf("rerun the same day: %d skipped, %d duplicates", again.Skipped, dupRerun)
 	assert.Zero(t, dupRerun)

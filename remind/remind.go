@@ -332,6 +332,15 @@ func (j *remindJob) dueActions(ctx context.Context, now time.Time) ([]pendingAss
 	// The earliest zone on Earth is 14 hours ahead of UTC: whoever is
 	// furthest ahead sees at most this window.
 	widest := time.FixedZone("UTC+14", 14*3600)
+	// What was assigned to someone while away is in their catch-up,
+	// however far off its deadline (issue 31 §2).
+	var held map[string]bool
+	if j.deps.Store != nil {
+		var err error
+		if held, err = j.deps.Store.HeldActions(ctx); err != nil {
+			return nil, fmt.Errorf("read held assignments: %w", err)
+		}
+	}
 	seen := make(map[string]bool, len(all))
 	byPerson := map[apiclient.Person]*pendingAssignee{}
 	unassigned := 0
@@ -342,7 +351,7 @@ func (j *remindJob) dueActions(ctx context.Context, now time.Time) ([]pendingAss
 		// A weekly summary and a catch-up look a week ahead, whatever
 		// REMIND_DAYS; who has nothing due within REMIND_DAYS is only
 		// reported unmatched as before (dueSoon).
-		if seen[a.ID] || actions.Due(a, now, j.zone, widest, max(j.cfg.Days, weekDays)) == actions.NotDue {
+		if seen[a.ID] || !held[a.ID] && actions.Due(a, now, j.zone, widest, max(j.cfg.Days, weekDays)) == actions.NotDue {
 			continue
 		}
 		seen[a.ID] = true

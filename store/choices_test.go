@@ -10,6 +10,7 @@ import (
 func choicesCases() []conformanceCase {
 	return []conformanceCase{
 		{"follow choices: defaults, set, one field at a time", false, testFollowChoices},
+		{"follow language: ORG_LANGUAGE until chosen, kept, gone with the follow", false, testFollowLanguage},
 	}
 }
 
@@ -48,4 +49,35 @@ func testFollowChoices(t *testing.T, e engine) {
 	assert.ErrorIs(t, err, ErrInvalid)
 	_, err = ParseFollowDefaults("drafts,gossip")
 	assert.ErrorContains(t, err, `has "gossip", which is not one of`)
+}
+
+func testFollowLanguage(t *testing.T, e engine) {
+	s := open(t, e.newURL(t))
+	ctx := t.Context()
+	_, err := s.Follow(ctx, Follow{ChannelID: "C1", Committee: "Finance", CommitteeKey: "finance", By: "U1", Language: "fr"})
+	require.NoError(t, err)
+	fs, err := s.FollowsInChannel(ctx, "C1")
+	require.NoError(t, err)
+	require.Len(t, fs, 1)
+	assert.Empty(t, fs[0].Language, "a new follow speaks ORG_LANGUAGE: Follow ignores Language")
+
+	ok, err := s.SetFollowLanguage(ctx, "C1", "finance", "de")
+	require.NoError(t, err)
+	require.True(t, ok)
+	fs, err = s.AllFollows(ctx)
+	require.NoError(t, err)
+	assert.Equal(t, "de", fs[0].Language)
+
+	ok, err = s.SetFollowLanguage(ctx, "C1", "events", "de")
+	require.NoError(t, err)
+	assert.False(t, ok, "no such follow")
+
+	// Unfollowing and following again starts afresh.
+	_, err = s.Unfollow(ctx, "C1", "finance")
+	require.NoError(t, err)
+	_, err = s.Follow(ctx, Follow{ChannelID: "C1", Committee: "Finance", CommitteeKey: "finance", By: "U1"})
+	require.NoError(t, err)
+	fs, err = s.FollowsInChannel(ctx, "C1")
+	require.NoError(t, err)
+	assert.Empty(t, fs[0].Language)
 }

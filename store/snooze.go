@@ -208,6 +208,27 @@ func (s *Store) Held(ctx context.Context, userID string) ([]string, error) {
 	return out, s.wrap("read held assignments", rows.Err())
 }
 
+// HeldActions returns the IDs of every action held for someone's
+// catch-up: the reminder run keeps them whatever their deadline (an
+// action assigned while away is in the catch-up even when it is due in a
+// month). Errors: ErrUnavailable when the store is down.
+func (s *Store) HeldActions(ctx context.Context) (map[string]bool, error) {
+	rows, err := s.conn().QueryContext(ctx, s.q(`SELECT DISTINCT action_id FROM away_held`))
+	if err != nil {
+		return nil, s.wrap("read held assignments", err)
+	}
+	defer rows.Close()
+	out := map[string]bool{}
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			return nil, s.wrap("read held assignments", err)
+		}
+		out[id] = true
+	}
+	return out, s.wrap("read held assignments", rows.Err())
+}
+
 // CaughtUp records that userID's catch-up DM for the time away that
 // began at since went out, and forgets what was held for it; a newer
 // time away is left alone. Errors: ErrUnavailable when the store is down.

@@ -96,6 +96,9 @@ func testAway(t *testing.T, e engine) {
 	held, err := s.Held(ctx, "U1")
 	require.NoError(t, err)
 	assert.ElementsMatch(t, []string{"A-9", "A-8"}, held)
+	all, err := s.HeldActions(ctx)
+	require.NoError(t, err)
+	assert.Equal(t, map[string]bool{"A-9": true, "A-8": true}, all, "everyone's held actions, for the reminder run")
 
 	require.NoError(t, s.CaughtUp(ctx, "U1", time.Unix(1, 0)), "another time away's: left alone")
 	a, err = s.AwayOf(ctx, "U1")

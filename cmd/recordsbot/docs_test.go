@@ -226,7 +226,9 @@ type route struct{ method, path string }
 // registeredRoutes reads bot/routes.go, where every route is listed.
 func registeredRoutes(t *testing.T) []route {
 	t.Helper()
-	src := readRepoFile(t, "bot/routes.go")
+	// bot's routes, and the public pages' that bot mounts
+	// (minutespage.Site.Mount).
+	src := readRepoFile(t, "bot/routes.go") + readRepoFile(t, "bot/minutespage/routes.go")
 	var out []route
 	for _, m := range regexp.MustCompile(`r\.(Get|Head|Post|Put|Patch|Delete)\(\s*"([^"]+)"`).FindAllStringSubmatch(src, -1) {
 		out = append(out, route{strings.ToUpper(m[1]), m[2]})
@@ -234,7 +236,7 @@ func registeredRoutes(t *testing.T) []route {
 	for _, m := range regexp.MustCompile(`r\.(?:Method|MethodFunc)\(\s*http\.Method(\w+),\s*"([^"]+)"`).FindAllStringSubmatch(src, -1) {
 		out = append(out, route{strings.ToUpper(m[1]), m[2]})
 	}
-	require.NotEmpty(t, out, "bot/routes.go registers routes with r.Get(\"/path\", …) or r.Method(http.MethodX, \"/path\", …)")
+	require.NotEmpty(t, out, "bot/routes.go (with bot/minutespage/routes.go) registers routes with r.Get(\"/path\", …) or r.Method(http.MethodX, \"/path\", …)")
 	return out
 }
 

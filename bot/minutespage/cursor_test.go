@@ -1,4 +1,4 @@
-package bot_test
+package minutespage_test
 
 import (
 	"encoding/base64"
