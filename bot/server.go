@@ -277,7 +277,7 @@ func NewServer(cfg Config, deps Deps) *Server {
 	if deps.MinutesSearch == nil && search != nil {
 		deps.MinutesSearch = archiveSearch(search)
 	}
-	s.public = newPublicGuard(cfg.Public, deps.Now, deps.Metrics, s.log)
+	s.public = newPublicGuard(cfg.Public, cfg.Language, deps.Now, deps.Metrics, s.log)
 	s.site = minutespage.New(deps.Minutes, minutespage.Options{OrgName: cfg.OrgName, Zone: dom.Zone(), Search: deps.MinutesSearch, Log: s.log,
 		Doubtful: s.public.doubtfulContext, Now: deps.Now, ImageHosts: cfg.PublicImageHosts,
 		Language: cfg.Language, AccessibilityContact: cfg.A11yContact})
