@@ -341,7 +341,8 @@ func position(l lang.Lang, offset, shown, total int) *slack.ContextBlock {
 	return contextLine(l.N("list.position", total, "first", l.Int(offset+1), "last", l.Int(offset+shown)))
 }
 
-// Actions builds an action list: a header with the count, one section and
+// Actions builds an action list: a header with the count (l.Total less
+// l.Left: the rows still in the list), one section and
 // one actions block per row (see ActionRowBlocks), a context line with the
 // position ("Showing 1–10 of 23") when the page is not the whole list, a
 // note when l.Truncated, and "Show more" (ActionActionsMore, value
@@ -369,7 +370,7 @@ func Actions(l ActionList) Message {
 		return Message{Text: Escape(title), Blocks: blocks}
 	}
 
-	count := " (" + l.Lang.Int(total) + ")"
+	count := " (" + l.Lang.Int(max(total-l.Left, 0)) + ")"
 	title = truncate(title, MaxHeaderText-len(count)) + count
 	head := header(title)
 	fallback := Escape(title)

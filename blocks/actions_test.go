@@ -495,3 +495,27 @@ func TestSnoozeControlsAllocateNothing(t *testing.T) {
 	assert.LessOrEqual(t, withSnooze, plain+3*10, "10 of 20 rows snoozed: %.0f allocations, %.0f without", withSnooze, plain)
 	t.Logf("a page of 20 rows: %.0f allocations without Snooze, %.0f offering it, %.0f with 10 snoozed", plain, withOffer, withSnooze)
 }
+
+// A row kept on the page after leaving the list (the action a click just
+// completed) is not in the header's count.
+func TestActionsHeaderCountLeavesOutRowsThatLeft(t *testing.T) {
+	t.Parallel()
+	rows := []ActionRow{{ID: "A-1", Title: "Done now", Status: "complete"}, {ID: "A-2", Title: "Still open", Status: "open"}}
+	for _, tt := range []struct {
+		name string
+		left int
+		want string
+	}{
+		{"none left", 0, "Your open actions (2)"},
+		{"one left", 1, "Your open actions (1)"},
+		{"never below zero", 3, "Your open actions (0)"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			m := Actions(ActionList{Title: "Your open actions", Rows: rows, Total: 2, Left: tt.left})
+			assert.Equal(t, tt.want, m.Text)
+			assert.Contains(t, textOf(m.Blocks[0]), `"`+tt.want+`"`)
+			assert.Contains(t, textOf(m.Blocks), "Done now", "the row stays on the page")
+		})
+	}
+}

@@ -135,11 +135,16 @@ type ActionRow struct {
 // ActionList is a page of actions.
 type ActionList struct {
 	// Lang is the reader's language; the zero value is English.
-	Lang      lang.Lang
-	Title     string // header, such as "Your open actions"
-	Rows      []ActionRow
-	Offset    int // index of Rows[0] in the whole list
-	Total     int // size of the whole list
+	Lang   lang.Lang
+	Title  string // header, such as "Your open actions"
+	Rows   []ActionRow
+	Offset int // index of Rows[0] in the whole list
+	Total  int // size of the whole list
+	// Left counts the rows of the whole list whose action has left it (the
+	// one a click just changed, completed in a list of open actions, kept
+	// on the page so the clicker sees what happened): the header's count
+	// leaves them out, so it says how many the list still holds.
+	Left      int
 	MoreValue string
 	// Empty is the text shown when there are no rows.
 	Empty string

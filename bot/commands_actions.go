@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/url"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -270,21 +271,25 @@ func (u *actionsUI) drawPage(src pageSource, caller string, q actionsQuery, c *c
 		candidates = withClicked(list.Actions, c)
 	}
 	var picked []*apiclient.Action
+	// left is the clicked action when its change took it out of the list
+	// (completed in a list of open actions): it stays on the page, but the
+	// header counts only what the list still holds.
+	var left *apiclient.Action
 	for _, a := range candidates {
 		if at := actions.DeadlineAt(a, u.dom.Zone()); at.After(now) && (until.IsZero() || at.Before(until)) {
 			until = at
 		}
-		if !q.wantStatus(a.Status) && !c.is(a.ID) {
-			continue
-		}
 		if meeting != nil && a.MeetingID != meeting.ID && (meeting.Reference == "" || a.MeetingID != meeting.Reference) {
 			continue
 		}
-		if q.Committee != "" && minutes.CommitteeKey(a.Committee) != q.Committee && !c.is(a.ID) {
-			continue
-		}
-		if q.Overdue && u.dom.Due(a, now, me.Zone, 0) != actions.Overdue && !c.is(a.ID) {
-			continue
+		fits := q.wantStatus(a.Status) &&
+			(q.Committee == "" || minutes.CommitteeKey(a.Committee) == q.Committee) &&
+			(!q.Overdue || u.dom.Due(a, now, me.Zone, 0) == actions.Overdue)
+		if !fits {
+			if !c.is(a.ID) {
+				continue
+			}
+			left = a
 		}
 		picked = append(picked, a)
 	}
@@ -300,7 +305,10 @@ func (u *actionsUI) drawPage(src pageSource, caller string, q actionsQuery, c *c
 	}
 	u.sortKeeping(picked, now, me.Zone, c)
 
-	total := len(picked)
+	total, leftN := len(picked), 0
+	if left != nil && slices.Contains(picked, left) {
+		leftN = 1
+	}
 	if q.Offset < 0 || q.Offset >= total {
 		q.Offset = 0
 	}
@@ -315,6 +323,7 @@ func (u *actionsUI) drawPage(src pageSource, caller string, q actionsQuery, c *c
 		Title:     title,
 		Offset:    q.Offset,
 		Total:     total,
+		Left:      leftN,
 		Empty:     q.empty(lg, owner, rd),
 		Truncated: list.Truncated,
 		Read:      len(list.Actions),

@@ -42,6 +42,57 @@ func TestClickCompleteUpdatesTheListInPlace(t *testing.T) {
 	assert.Contains(t, s, `"open|`+target.ID+`|`, "but Reopen")
 	assert.Contains(t, s, `"complete|`+other.ID+`|`, "other rows keep their buttons")
 	assert.Equal(t, rowOrder(list), rowOrder(up), "no row moved")
+	n := len(rowOrder(list))
+	assert.Equal(t, fmt.Sprintf("Your open actions (%d)", n), headerText(t, list))
+	assert.Equal(t, fmt.Sprintf("Your open actions (%d)", n-1), headerText(t, up),
+		"the completed row stays on the page, but the header counts the open actions left")
+}
+
+// TestClickInAFilteredListRecounts: a row whose change takes it out of a
+// filtered list (completed in /actions overdue) stays on the redrawn page
+// while the header's count drops; on the next click the row has left the
+// page too, and the count still matches the rows that belong to the list.
+func TestClickInAFilteredListRecounts(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	alice := h.person("alice")
+	list, _ := h.slash(alice, "/actions", "overdue")
+	ids := rowOrder(list)
+	require.GreaterOrEqual(t, len(ids), 2, "the harness gives alice two overdue actions")
+	first, second := strings.TrimPrefix(ids[0], "action:"), strings.TrimPrefix(ids[1], "action:")
+	n := len(ids)
+	require.Equal(t, fmt.Sprintf("Your overdue actions (%d)", n), headerText(t, list))
+
+	posts := h.clickEphemeral(alice, list, "status:complete", "complete|"+first+"|")
+	require.Len(t, posts, 1)
+	done := posts[0]
+	assert.Equal(t, ids, rowOrder(done), "the completed row stays, where it was")
+	assert.Equal(t, fmt.Sprintf("Your overdue actions (%d)", n-1), headerText(t, done))
+
+	posts = h.clickEphemeral(alice, done, "status:in_progress", "in_progress|"+second+"|")
+	require.Len(t, posts, 1)
+	started := posts[0]
+	assert.Equal(t, ids[1:], rowOrder(started), "the row completed before has left the page")
+	assert.Equal(t, fmt.Sprintf("Your overdue actions (%d)", n-1), headerText(t, started),
+		"an overdue action started is still overdue: the count matches the rows")
+}
+
+// headerText is the text of a message's header block.
+func headerText(t *testing.T, m msg) string {
+	t.Helper()
+	for _, b := range m.Blocks {
+		var blk struct {
+			Type string `json:"type"`
+			Text struct {
+				Text string `json:"text"`
+			} `json:"text"`
+		}
+		if json.Unmarshal(b, &blk) == nil && blk.Type == "header" {
+			return blk.Text.Text
+		}
+	}
+	t.Fatalf("no header in %s", m.all())
+	return ""
 }
 
 // rowOrder lists the action rows of a message in order.

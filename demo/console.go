@@ -1,7 +1,6 @@
 package demo
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -162,52 +161,76 @@ func newConsole(env *demoEnv, out io.Writer, opts consoleOptions) (*console, err
 	return c, nil
 }
 
-// run reads commands from in until it ends, `quit`, or ctx is cancelled,
-// all of which end the console cleanly. A non-interactive console returns
-// an error when any command failed, so a script can tell.
+// run reads commands from in, line by line, until it ends, `quit`, or ctx
+// is cancelled, all of which end the console cleanly. A non-interactive
+// console returns an error when any command failed, so a script can tell.
 func (c *console) run(ctx context.Context, in io.Reader) error {
+	return c.runFrom(ctx, newPlainLines(in, c.out))
+}
+
+// runFrom is run reading from src: a terminal's line editor (Run) or
+// plain lines.
+func (c *console) runFrom(ctx context.Context, src lineSource) error {
 	c.banner()
-	lines, readErr := make(chan string), make(chan error, 1)
+	type read struct {
+		line string
+		err  error
+	}
+	asks, reads := make(chan string), make(chan read)
 	done := make(chan struct{})
 	defer close(done)
 	// A blocking read of stdin cannot be interrupted, so it happens here
-	// and the loop below waits on it and on ctx together. The goroutine
-	// ends at the end of input or, once run has returned, before it hands
-	// over another line.
+	// and the loop below waits on it and on ctx together. A line is read
+	// only when the loop asks for one, with the prompt of that moment (it
+	// changes with /as), so a line editor holds the terminal only while a
+	// line is typed. The goroutine ends at the end of input or, once run
+	// has returned, before it reads or hands over another line.
 	go func() {
-		sc := bufio.NewScanner(in)
-		sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
-		for sc.Scan() {
+		for {
+			var prompt string
 			select {
-			case lines <- sc.Text():
+			case prompt = <-asks:
 			case <-done:
 				return
 			}
+			line, err := src.readLine(prompt)
+			select {
+			case reads <- read{line, err}:
+			case <-done:
+				return
+			}
+			if err != nil {
+				return
+			}
 		}
-		readErr <- sc.Err()
-		close(lines)
 	}()
 
 	for {
+		prompt := ""
 		if c.opts.Interactive {
-			c.printf("%s", c.prompt())
+			prompt = c.prompt()
 		}
-		var line string
-		var ok bool
 		select {
 		case <-ctx.Done():
 			return c.stopped()
-		case line, ok = <-lines:
+		case asks <- prompt:
 		}
-		if !ok {
-			if err := <-readErr; err != nil {
-				return fmt.Errorf("read commands: %w", err)
+		var r read
+		select {
+		case <-ctx.Done():
+			return c.stopped()
+		case r = <-reads:
+		}
+		if r.err != nil {
+			if !errors.Is(r.err, io.EOF) {
+				return fmt.Errorf("read commands: %w", r.err)
 			}
 			if c.opts.Interactive {
 				c.printf("\n")
 			}
 			return c.result()
 		}
+		line := r.line
 		if !c.opts.Interactive && strings.TrimSpace(line) != "" {
 			c.printf("%s%s\n", c.prompt(), line)
 		}

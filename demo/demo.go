@@ -59,7 +59,17 @@ func Run(ctx context.Context, opts Options, stdin io.Reader, stdout io.Writer) e
 	if err != nil {
 		return errors.Join(err, env.close())
 	}
-	runErr := con.run(ctx, stdin)
+	var src lineSource = newPlainLines(stdin, con.out)
+	in, inOK := stdin.(*os.File)
+	out, outOK := stdout.(*os.File)
+	if inOK && outOK && isTerminal(in) && isTerminal(out) {
+		// Typed at a terminal: lines are edited as in a shell (arrows,
+		// Home, End, history).
+		ed := newLineEditor(in, out)
+		defer ed.close() // a signal may stop the console mid-line
+		src = ed
+	}
+	runErr := con.runFrom(ctx, src)
 	return errors.Join(runErr, env.close())
 }
 

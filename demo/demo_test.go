@@ -362,6 +362,8 @@ func TestDemoButtonNumbersStayWhileTheMessageIsOnScreen(t *testing.T) {
 	require.Contains(t, before, "[6] 📅 Until…")
 	after := out["click 1"]
 	assert.Contains(t, after, "replaces the earlier message")
+	assert.Contains(t, before, "Your overdue actions (2)")
+	assert.Contains(t, after, "Your overdue actions (1)", "the completed row stays in sight, out of the header's count")
 	assert.Equal(t, second, titleAbove(t, after, "[7] Complete"), "the second row's buttons keep [7] to [12]:\n%s", all)
 	assert.Contains(t, after, "[8] Start")
 	assert.Contains(t, after, "[13] Reopen", "the new button gets a number after the others")
