@@ -28,17 +28,19 @@ type Assignees struct {
 	mu      sync.Mutex
 	byEmail map[string]string         // lowercased email -> user ID, "" for nobody
 	zones   map[string]*time.Location // user ID -> their zone, when Slack knows it
+	locales map[string]string         // user ID -> their Slack locale, when Slack said
 }
 
 // NewAssignees finds assignees through um and lookup (users.lookupByEmail:
 // (*slack.Client).GetUserByEmailContext, or a paced call of it).
 func NewAssignees(um UserMap, lookup func(ctx context.Context, email string) (*slack.User, error)) *Assignees {
-	return &Assignees{userMap: um, lookup: lookup, byEmail: map[string]string{}, zones: map[string]*time.Location{}}
+	return &Assignees{userMap: um, lookup: lookup, byEmail: map[string]string{}, zones: map[string]*time.Location{}, locales: map[string]string{}}
 }
 
 // Know adds members as Slack listed them (users.list), so that their
-// emails need no lookup and their zones are known. Deleted members and
-// bots are left out.
+// emails need no lookup and their zones and locales are known (the locale
+// when users.list was asked with include_locale=true). Deleted members
+// and bots are left out.
 func (a *Assignees) Know(members []slack.User) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
@@ -58,6 +60,9 @@ func (a *Assignees) knowLocked(u slack.User) {
 		if loc, err := time.LoadLocation(u.TZ); err == nil {
 			a.zones[u.ID] = loc
 		}
+	}
+	if u.Locale != "" {
+		a.locales[u.ID] = u.Locale
 	}
 }
 
@@ -110,6 +115,16 @@ func (a *Assignees) SlackID(ctx context.Context, p apiclient.Person) (string, er
 	}
 	a.byEmail[email] = id
 	return id, nil
+}
+
+// Locale is user's Slack locale ("fr-FR") as users.list gave it with the
+// member, or "" when Slack did not say: users.lookupByEmail takes no
+// include_locale (https://api.slack.com/methods/users.lookupByEmail), so
+// a member found only by a lookup has none, and reads ORG_LANGUAGE.
+func (a *Assignees) Locale(user string) string {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.locales[user]
 }
 
 // Zone is user's own time zone as Slack gave it with the member, or nil

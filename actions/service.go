@@ -129,6 +129,11 @@ func (s *Service) CanChange(viewer Member, a *apiclient.Action) bool {
 // and fresh, without asking Slack; ok is false otherwise (Who would ask).
 func (s *Service) Known(id string) (m Member, ok bool) { return s.dir.profiles.Peek(id) }
 
+// Forget drops user id's cached profile, so the next lookup asks Slack
+// (users.info) again: someone who has just changed their Slack language
+// or name is read afresh rather than when the cache expires.
+func (s *Service) Forget(id string) { s.dir.profiles.Forget(id) }
+
 // Listed returns the list List would return for st when it is cached and
 // fresh, without reading the records service; ok is false otherwise (List
 // would read it, or refresh it). With the cache off it never is.

@@ -6,6 +6,7 @@ import (
 
 	"github.com/slack-go/slack"
 
+	"github.com/recordsbot/recordsbot/audit"
 	"github.com/recordsbot/recordsbot/internal/lang"
 )
 
@@ -82,5 +83,34 @@ func auditText(l lang.Lang, a AuditLine) string {
 		change += ": " + Escape(oneLine(a.From)) + " → " + Escape(oneLine(a.To))
 	}
 	return l.F("audit.line", "time", Date(l, a.At, true), "who", who, "change", change,
-		"surface", l.T(lang.Key("audit.surface."+a.Surface)), "outcome", Escape(a.Outcome))
+		"surface", l.T(lang.Key("audit.surface."+a.Surface)), "outcome", outcomeText(l, a.Outcome))
+}
+
+// outcomes are the catalogue's words for the trail's outcomes, and
+// reasons for its refusals' reasons (audit.Refused).
+var (
+	outcomes = map[audit.Outcome]lang.Key{
+		audit.Requested: "audit.outcome.requested", audit.Done: "audit.outcome.done",
+		audit.Unchanged: "audit.outcome.unchanged", audit.Unconfirmed: "audit.outcome.unconfirmed",
+		audit.Failed: "audit.outcome.failed",
+	}
+	reasons = map[string]lang.Key{
+		audit.ReasonNotYours: "audit.reason.not_yours", audit.ReasonStale: "audit.reason.stale",
+		audit.ReasonRecords: "audit.reason.records", audit.ReasonGone: "audit.reason.gone",
+	}
+)
+
+// outcomeText is how an entry ended, in l: the trail stores a code
+// ("done", "refused: stale button"), and an outcome it does not know (a
+// newer version's) is shown as stored, escaped.
+func outcomeText(l lang.Lang, outcome string) string {
+	if k, ok := outcomes[audit.Outcome(outcome)]; ok {
+		return l.T(k)
+	}
+	if reason, ok := strings.CutPrefix(outcome, string(audit.Refused(""))); ok {
+		if k, ok := reasons[reason]; ok {
+			return l.F("audit.outcome.refused", "reason", l.T(k))
+		}
+	}
+	return Escape(outcome)
 }

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/recordsbot/recordsbot/internal/lang"
 )
@@ -66,3 +67,16 @@ func TestHistoryKeepsTheNewestThatFit(t *testing.T) {
 }
 
 func readableString(t *testing.T, m Message) string { return string(readableJSON(t, payload(m))) }
+
+// TestAuditOutcomeInTheReadersLanguage: the trail stores outcome codes;
+// a reader sees them in their language, and a code a newer version wrote
+// as stored.
+func TestAuditOutcomeInTheReadersLanguage(t *testing.T) {
+	t.Parallel()
+	fr, err := lang.Parse("fr")
+	require.NoError(t, err)
+	assert.Equal(t, "faite", outcomeText(fr, "done"))
+	assert.Equal(t, "refusée : bouton périmé", outcomeText(fr, "refused: stale button"))
+	assert.Equal(t, "refused: stale button", outcomeText(lang.English, "refused: stale button"))
+	assert.Equal(t, "later &amp; newer", outcomeText(fr, "later & newer"))
+}

@@ -196,7 +196,8 @@ func TestGolden(t *testing.T) {
 
 	// The main surfaces have a golden in each shipped language
 	// (assertGoldenIn).
-	everyLanguage := map[string]bool{"actions_normal": true, "home_normal": true, "reminder": true, "actions_snooze": true}
+	everyLanguage := map[string]bool{"actions_normal": true, "home_normal": true, "reminder": true, "actions_snooze": true,
+		"help_actions": true, "help_minutes": true, "help_all": true}
 	// The assignee's own rows: Snooze (a menu and a date picker) after
 	// the status controls, Unsnooze on a snoozed one; a row that may not
 	// change still offers Snooze.
@@ -260,10 +261,10 @@ func TestGolden(t *testing.T) {
 			m.CalendarURL = "https://bot.example.org/calendar/meeting/" + m.ID + ".ics"
 			return payload(Meeting(m))
 		}},
-		{"help_actions", func(lang.Lang) any { return payload(Help("/actions", "")) }},
-		{"help_minutes", func(lang.Lang) any { return payload(Help("/minutes", "")) }},
-		{"help_meetings", func(lang.Lang) any { return payload(Help("meetings", "")) }},
-		{"help_all", func(lang.Lang) any { return payload(Help("", "I didn't understand `/actions frobnicate`.")) }},
+		{"help_actions", func(l lang.Lang) any { return payload(Help(l, "/actions", "")) }},
+		{"help_minutes", func(l lang.Lang) any { return payload(Help(l, "/minutes", "")) }},
+		{"help_meetings", func(l lang.Lang) any { return payload(Help(l, "meetings", "")) }},
+		{"help_all", func(l lang.Lang) any { return payload(Help(l, "", l.F("actions.parse.unknown", "word", "frobnicate"))) }},
 		{"notice", func(l lang.Lang) any { return payload(Notice(StatusDone(l, "complete", "Book the hall for the AGM"))) }},
 		{"home_normal", func(l lang.Lang) any { h := home; h.Lang = l; return Home(h) }},
 		{"home_unmapped", func(l lang.Lang) any {

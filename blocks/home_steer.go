@@ -6,6 +6,7 @@ import (
 	"github.com/slack-go/slack"
 
 	"github.com/recordsbot/recordsbot/internal/clocktime"
+	"github.com/recordsbot/recordsbot/internal/lang"
 )
 
 // Action IDs of the Home tab's "Away and rhythm" section (issue 31).
@@ -38,42 +39,41 @@ type Steering struct {
 	Unavailable string
 }
 
-// steeringBlocks is the section, none for nil.
-func steeringBlocks(s *Steering) []slack.Block {
+// steeringBlocks is the section in l, none for nil.
+func steeringBlocks(l lang.Lang, s *Steering) []slack.Block {
 	if s == nil {
 		return nil
 	}
-	out := []slack.Block{slack.NewDividerBlock(), header("Away and rhythm")}
+	out := []slack.Block{slack.NewDividerBlock(), header(l.T("steer.header"))}
 	if s.Unavailable != "" {
 		return append(out, section(s.Unavailable))
 	}
 	if !s.AwayUntil.IsZero() {
-		out = append(out, slack.NewSectionBlock(mrkdwn("*Away:* until "+s.AwayUntil.Format("Mon 2 Jan")+
-			". No reminders or assignment DMs until then; one DM of what you missed when you are back."), nil,
-			slack.NewAccessory(button(ActionAwayEnd, "back", "I'm back"))))
+		out = append(out, slack.NewSectionBlock(mrkdwn(l.F("steer.away", "date", l.WeekdayDate(s.AwayUntil))), nil,
+			slack.NewAccessory(button(ActionAwayEnd, "back", l.T("steer.back")))))
 	} else {
 		picker := slack.NewDatePickerBlockElement(ActionAwaySet)
-		picker.Placeholder = plain("Away until…")
-		out = append(out, slack.NewSectionBlock(mrkdwn("*I'm away until:* pick your last day away. No reminders or assignment DMs until then; one DM of what you missed after."), nil,
+		picker.Placeholder = plain(l.T("steer.away_until"))
+		out = append(out, slack.NewSectionBlock(mrkdwn(l.T("steer.away_pick")), nil,
 			slack.NewAccessory(picker)))
 	}
 	at := s.At.Or(clocktime.Of(9, 0))
-	opts := []*slack.OptionBlockObject{slack.NewOptionBlockObject(CadenceDaily, plain("Daily"), nil)}
+	opts := []*slack.OptionBlockObject{slack.NewOptionBlockObject(CadenceDaily, plain(l.T("steer.daily")), nil)}
 	var initial *slack.OptionBlockObject = opts[0]
 	for _, d := range []time.Weekday{time.Monday, time.Tuesday, time.Wednesday, time.Thursday, time.Friday} {
 		w := clocktime.Weekly{On: true, Day: d, At: at}
-		o := slack.NewOptionBlockObject(w.String(), plain("Weekly, "+d.String()+" "+at.String()), nil)
+		o := slack.NewOptionBlockObject(w.String(), plain(l.F("steer.weekly", "weekday", l.Weekday(d), "time", at.String())), nil)
 		if s.Cadence.On && s.Cadence.Day == d {
 			initial = o
 		}
 		opts = append(opts, o)
 	}
-	menu := slack.NewOptionsSelectBlockElement(slack.OptTypeStatic, plain("Choose a rhythm"), ActionCadence, opts...)
+	menu := slack.NewOptionsSelectBlockElement(slack.OptTypeStatic, plain(l.T("steer.choose")), ActionCadence, opts...)
 	menu.InitialOption = initial
-	rhythm := "Daily"
+	rhythm := l.T("steer.daily")
 	if s.Cadence.On {
-		rhythm = "Weekly, " + s.Cadence.Day.String() + " " + s.Cadence.At.String() + ": one summary of what is overdue or due within the week"
+		rhythm = l.F("steer.weekly_rhythm", "weekday", l.Weekday(s.Cadence.Day), "time", s.Cadence.At.String())
 	}
-	out = append(out, slack.NewSectionBlock(mrkdwn("*Reminder rhythm:* "+rhythm), nil, slack.NewAccessory(menu)))
+	out = append(out, slack.NewSectionBlock(mrkdwn(l.F("steer.rhythm", "rhythm", rhythm)), nil, slack.NewAccessory(menu)))
 	return out
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/recordsbot/recordsbot/internal/lang"
 	"github.com/recordsbot/recordsbot/minutes"
 )
 
@@ -295,7 +296,7 @@ func TestStress(t *testing.T) {
 		{"minutes", Minutes(stressMinutes()), -1},
 		{"meetings", Meetings(MeetingList{Title: hostile(500), Meetings: meetings, NextValue: strings.Repeat("n", 2000)}), -1},
 		{"meeting with a 1000-item agenda", Meeting(meeting), -1},
-		{"help", Help(hostile(100), strings.Repeat("&amp; <@U1> ", 1000)), -1},
+		{"help", Help(lang.English, hostile(100), strings.Repeat("&amp; <@U1> ", 1000)), -1},
 		{"notice", Notice(strings.Repeat("&lt;x&gt; <@U1> ", 1000)), -1},
 	}
 	for _, tc := range messages {
@@ -367,7 +368,7 @@ func TestMeasureMatchesJSON(t *testing.T) {
 	msgs := map[string]Message{
 		"actions":  Actions(ActionList{Title: "Your open actions", Rows: sampleRows(), Total: 3, MoreValue: "x", Truncated: true}),
 		"row":      {Blocks: ActionRowBlocks(sampleRows()[0])},
-		"help":     Help("", "note"),
+		"help":     Help(lang.English, "", "note"),
 		"notice":   Notice("a & b <c>"),
 		"meetings": Meetings(MeetingList{Title: "Recent", Meetings: []MeetingRow{{ID: "m1", Title: "T", Committee: "C"}}, NextValue: "n"}),
 	}

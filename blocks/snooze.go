@@ -143,12 +143,12 @@ func snoozeControls(l lang.Lang, r ActionRow) []slack.BlockElement {
 
 // SnoozedText is the confirmation of a snooze until day: "Snoozed
 // *Budget report* until Tue 2 Dec: no reminders of it before then." with
-// a word when the deadline falls inside the snooze. title is escaped
-// here.
-func SnoozedText(title string, day time.Time, deadlineInside bool) string {
-	s := ":zzz: Snoozed *" + Escape(inline(title, rowTitleMax)) + "* until " + day.Format("Mon 2 Jan") + ": no reminders of it before then. It stays in `/actions`."
+// a word when the deadline falls inside the snooze, in l. title is
+// escaped here.
+func SnoozedText(l lang.Lang, title string, day time.Time, deadlineInside bool) string {
+	s := l.F("snooze.done", "title", Escape(inline(title, rowTitleMax)), "date", l.WeekdayDate(day))
 	if deadlineInside {
-		s += " Its deadline falls inside the snooze."
+		s += " " + l.T("snooze.deadline_inside")
 	}
 	return s
 }

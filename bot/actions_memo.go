@@ -8,6 +8,7 @@ import (
 
 	"github.com/recordsbot/recordsbot/actions"
 	"github.com/recordsbot/recordsbot/apiclient"
+	"github.com/recordsbot/recordsbot/internal/lang"
 )
 
 // listReply is /actions' list for caller. While the shared action list is
@@ -55,7 +56,7 @@ func (u *actionsUI) quickActions(cmd command) *reply {
 	if u.memo == nil {
 		return nil
 	}
-	q, _, ok := parseActionsText(cmd.Args)
+	q, _, ok := parseActionsText(lang.English, cmd.Args) // the note is not shown
 	if !ok || q.verb != "" || q.Meeting != "" {
 		return nil
 	}

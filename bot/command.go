@@ -3,9 +3,12 @@ package bot
 import (
 	"net/url"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/slack-go/slack"
+
+	"github.com/recordsbot/recordsbot/internal/lang"
 )
 
 // command is a slash command with its text decoded, once, at the edge.
@@ -165,6 +168,26 @@ func decodeMarkup(m string) word {
 		return word{Text: label, URL: u}
 	}
 	return word{Text: u, URL: u}
+}
+
+// withKeyword is t with its first word in English when it is another
+// language's alias of one of keywords (lang.Keyword: "/minutes recherche
+// budget" is "/minutes search budget"), so the rest of the command reads
+// only English keywords. Any other first word, a committee's name
+// included, is left as typed; so is t when nothing changes.
+func (t commandText) withKeyword(keywords ...string) commandText {
+	if len(t.Words) == 0 {
+		return t
+	}
+	typed := t.Words[0].Text
+	kw := lang.Keyword(typed)
+	if kw == typed || !slices.Contains(keywords, kw) {
+		return t
+	}
+	words := slices.Clone(t.Words)
+	words[0].Text = kw
+	// Plain starts with the first word as typed (decodeCommandText).
+	return commandText{Plain: kw + strings.TrimPrefix(t.Plain, typed), Words: words}
 }
 
 // argument is the command's text as one argument (a committee name, a

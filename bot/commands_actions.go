@@ -3,7 +3,6 @@ package bot
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"net/url"
 	"regexp"
 	"slices"
@@ -52,14 +51,24 @@ var verbs = map[string]apiclient.Status{
 var slackUserID = regexp.MustCompile(`^[UW][A-Z0-9]+$`)
 
 // parseActionsText parses the text after /actions, decoded at the edge
-// (see command). ok is false when the text asks for help or was not
-// understood; note then says what was wrong.
-func parseActionsText(t commandText) (q actionsQuery, note string, ok bool) {
+// (see command). Keywords are English or any shipped language's alias
+// (lang.Keyword: "/actions en-retard" is "/actions overdue"). ok is false
+// when the text asks for help or was not understood; note then says, in
+// lg, what was wrong.
+func parseActionsText(lg lang.Lang, t commandText) (q actionsQuery, note string, ok bool) {
 	fields := t.Words
 	if len(fields) == 0 {
 		return q, "", true
 	}
-	first := strings.ToLower(fields[0].Text)
+	typed := strings.ToLower(fields[0].Text)
+	first := lang.Keyword(typed)
+	if first == "completed" {
+		first = string(apiclient.StatusComplete) // a status word ("terminées"), not the verb
+		if len(fields) == 1 {
+			q.Status = first
+			return q, "", true
+		}
+	}
 	if first == "help" || first == "?" {
 		return q, "", false
 	}
@@ -70,7 +79,7 @@ func parseActionsText(t commandText) (q actionsQuery, note string, ok bool) {
 	if first == "history" {
 		q.history = strings.Trim(commandText{Plain: strings.TrimSpace(t.Plain[len(fields[0].Text):]), Words: fields[1:]}.argument(), "`'\"")
 		if q.history == "" {
-			return q, lang.English.T("audit.history.usage"), false
+			return q, lg.T("audit.history.usage"), false
 		}
 		return q, "", true
 	}
@@ -86,20 +95,22 @@ func parseActionsText(t commandText) (q actionsQuery, note string, ok bool) {
 			return q, "", true
 		}
 		if id == "" {
-			return q, fmt.Sprintf("`/actions %s` needs the action's ID, like `/actions %s 42`.", first, first), false
+			return q, lg.F("actions.parse.needs_id", "verb", blocks.EscapeTyped(typed)), false
 		}
 		q.verb, q.target = st, id
 		return q, "", true
 	}
 	for i, f := range fields {
-		lf := strings.ToLower(f.Text)
+		lf := lang.Keyword(strings.ToLower(f.Text))
 		switch {
 		case f.UserID != "":
 			q.Who = f.UserID
 		case strings.HasPrefix(f.Text, "@"):
-			return q, fmt.Sprintf("I can't tell who `%s` is. Pick the person from Slack's autocomplete when you type @, so I get their ID.", blocks.EscapeTyped(f.Text)), false
+			return q, lg.F("actions.parse.who", "who", blocks.EscapeTyped(f.Text)), false
 		case lf == "overdue":
 			q.Overdue = true
+		case lf == "completed":
+			q.Status = string(apiclient.StatusComplete)
 		case lf == "all":
 			q.Status = "all"
 		case lf == "in-progress" || lf == "inprogress" || lf == "started":
@@ -113,23 +124,24 @@ func parseActionsText(t commandText) (q actionsQuery, note string, ok bool) {
 			}
 			rest.Plain = strings.Join(texts, " ")
 			if rest.Plain == "" {
-				return q, "`/actions meeting` needs a meeting ID or reference, like `/actions meeting FIN-2026-07`.", false
+				return q, lg.F("actions.parse.meeting", "word", blocks.EscapeTyped(f.Text)), false
 			}
 			q.Meeting = rest.argument()
 			return q, "", true
 		case apiclient.Status(lf).Valid():
 			q.Status = lf
 		default:
-			return q, fmt.Sprintf("I didn't understand `%s`.", blocks.EscapeTyped(f.Text)), false
+			return q, lg.F("actions.parse.unknown", "word", blocks.EscapeTyped(f.Text)), false
 		}
 	}
 	return q, "", true
 }
 
 func (u *actionsUI) commandActions(ctx context.Context, cmd command) *reply {
-	q, note, ok := parseActionsText(cmd.Args)
+	lg := lang.FromContext(ctx)
+	q, note, ok := parseActionsText(lg, cmd.Args)
 	if !ok {
-		return ephemeral(blocks.Help("/actions", note))
+		return ephemeral(blocks.Help(lg, "/actions", note))
 	}
 	if q.verb != "" {
 		return u.commandSetStatus(ctx, cmd.UserID, q.target, q.verb)

@@ -3,6 +3,9 @@ package bot
 import (
 	"strings"
 	"testing"
+
+	"github.com/recordsbot/recordsbot/internal/clocktime"
+	"github.com/recordsbot/recordsbot/internal/lang"
 )
 
 // FuzzFollowText: whatever Slack sends after /minutes, parseFollow either
@@ -44,6 +47,37 @@ func FuzzFollowText(f *testing.F) {
 			if !committeeMatches(a, name) {
 				t.Fatalf("matchCommittee(%q): ambiguous %q does not match", name, a)
 			}
+		}
+	})
+}
+
+// FuzzFollowOptions: whatever follows /minutes follow, splitFollowOptions
+// either says what it did not understand or yields a committee name
+// without surrounding space, a digest slot that reads back as itself, and
+// a language that is shipped.
+func FuzzFollowOptions(f *testing.F) {
+	for _, seed := range []string{
+		"Finance", "Finance language de", "Finance digest mon 09:00", "Finance language fr digest fri 16:30 mentions",
+		"Finance digest off language es", "Welsh Language Board", "Finance language xx", "Finance digest someday",
+		"language de", "Finance digest", "\"Finance\" language DE",
+	} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, typed string) {
+		opts, bad := splitFollowOptions(lang.English, typed)
+		if bad != "" {
+			return
+		}
+		if opts.language != nil && opts.language.Code() == "" {
+			t.Fatalf("splitFollowOptions(%q): an unnamed language", typed)
+		}
+		if opts.digest != nil && opts.digest.Schedule != nil && opts.digest.Schedule.On {
+			if _, err := clocktime.ParseWeekly(opts.digest.Schedule.String()); err != nil {
+				t.Fatalf("splitFollowOptions(%q): slot %v does not read back: %v", typed, opts.digest.Schedule, err)
+			}
+		}
+		if opts.name != strings.TrimSpace(opts.name) {
+			t.Fatalf("splitFollowOptions(%q): name %q has surrounding space", typed, opts.name)
 		}
 	})
 }

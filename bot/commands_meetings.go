@@ -3,11 +3,11 @@ package bot
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"strings"
 
 	"github.com/recordsbot/recordsbot/apiclient"
 	"github.com/recordsbot/recordsbot/blocks"
+	"github.com/recordsbot/recordsbot/internal/lang"
 )
 
 // maxMeetingPages bounds how many pages of meetings one answer reads.
@@ -22,14 +22,15 @@ type meetingsCursor struct {
 }
 
 func (mu *minutesUI) commandMeetings(ctx context.Context, cmd command) *reply {
+	cmd.Args = cmd.Args.withKeyword("help")
 	arg := cmd.Args.argument()
 	if strings.EqualFold(arg, "help") {
-		return ephemeral(blocks.Help("/meetings", ""))
+		return ephemeral(blocks.Help(lang.FromContext(ctx), "/meetings", ""))
 	}
 	if arg != "" {
 		m, err := mu.svc.Meeting(ctx, arg)
 		if err == nil {
-			return ephemeral(blocks.Meeting(mu.meetingRow(m)))
+			return ephemeral(blocks.Meeting(mu.meetingRow(lang.FromContext(ctx), m)))
 		}
 		if !isNotFound(err) {
 			return notice(mu.say(ctx, "get meeting", err))
@@ -39,8 +40,9 @@ func (mu *minutesUI) commandMeetings(ctx context.Context, cmd command) *reply {
 }
 
 // meetingsPage collects up to one page of meetings from cur on, reading as
-// many records pages as that takes (bounded).
+// many records pages as that takes (bounded), in the reader's language.
 func (mu *minutesUI) meetingsPage(ctx context.Context, cur meetingsCursor) *reply {
+	lg := lang.FromContext(ctx)
 	var rows []blocks.MeetingRow
 	var nextValue string
 	token, skip := cur.Next, cur.Skip
@@ -60,7 +62,7 @@ func (mu *minutesUI) meetingsPage(ctx context.Context, cur meetingsCursor) *repl
 				full = true
 				break
 			}
-			rows = append(rows, meetingRow(m))
+			rows = append(rows, meetingRow(lg, m))
 		}
 		if full {
 			break
@@ -75,13 +77,13 @@ func (mu *minutesUI) meetingsPage(ctx context.Context, cur meetingsCursor) *repl
 		}
 	}
 	if len(rows) == 0 && cur.Committee != "" && cur.Next == "" {
-		return ephemeral(blocks.Help("/meetings", fmt.Sprintf("I found no meeting or committee called `%s`.", blocks.EscapeTyped(cur.Committee))))
+		return ephemeral(blocks.Help(lg, "/meetings", lg.F("cmd.no_such", "name", blocks.EscapeTyped(cur.Committee))))
 	}
-	title := "Recent meetings"
+	title := lg.T("meetings.recent")
 	if cur.Committee != "" {
-		title = "Recent meetings: " + cur.Committee
+		title = lg.F("meetings.recent_of", "committee", cur.Committee)
 	}
-	return ephemeral(blocks.Meetings(blocks.MeetingList{Title: title, Meetings: rows, NextValue: nextValue, Empty: "No meetings found."}))
+	return ephemeral(blocks.Meetings(blocks.MeetingList{Lang: lg, Title: title, Meetings: rows, NextValue: nextValue, Empty: lg.T("meetings.none")}))
 }
 
 // encodeCursor returns the button value for c, or "" when it would not fit
@@ -97,15 +99,16 @@ func encodeCursor(c meetingsCursor) string {
 
 // meetingRow is meetingRow with the meeting's "Add to calendar" link
 // (the public calendar's one-event feed, when on).
-func (mu *minutesUI) meetingRow(m *apiclient.Meeting) blocks.MeetingRow {
-	r := meetingRow(m)
+func (mu *minutesUI) meetingRow(lg lang.Lang, m *apiclient.Meeting) blocks.MeetingRow {
+	r := meetingRow(lg, m)
 	r.CalendarURL = mu.cal.AddURL(m)
 	return r
 }
 
-func meetingRow(m *apiclient.Meeting) blocks.MeetingRow {
+func meetingRow(lg lang.Lang, m *apiclient.Meeting) blocks.MeetingRow {
 	r := blocks.MeetingRow{
-		ID: m.ID, Reference: m.Reference, Title: m.Name(), Committee: m.Committee,
+		Lang: lg,
+		ID:   m.ID, Reference: m.Reference, Title: m.Name(), Committee: m.Committee,
 		Date: m.Date, DateHasTime: m.DateHasTime, Location: m.Location,
 	}
 	for _, it := range m.Agenda {

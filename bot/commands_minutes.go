@@ -2,18 +2,20 @@ package bot
 
 import (
 	"context"
-	"fmt"
 	"strings"
 
 	"github.com/recordsbot/recordsbot/apiclient"
 	"github.com/recordsbot/recordsbot/blocks"
+	"github.com/recordsbot/recordsbot/internal/lang"
 	"github.com/recordsbot/recordsbot/minutes"
 )
 
 func (mu *minutesUI) commandMinutes(ctx context.Context, cmd command) *reply {
+	lg := lang.FromContext(ctx)
+	cmd.Args = cmd.Args.withKeyword("help", "search", "follow", "unfollow", "following")
 	arg := cmd.Args.argument()
 	if strings.EqualFold(arg, "help") {
-		return ephemeral(blocks.Help("/minutes", ""))
+		return ephemeral(blocks.Help(lg, "/minutes", ""))
 	}
 	if r := mu.follow.followCommand(ctx, cmd); r != nil {
 		return r
@@ -25,9 +27,9 @@ func (mu *minutesUI) commandMinutes(ctx context.Context, cmd command) *reply {
 		e, err := mu.svc.Read(ctx, arg)
 		switch {
 		case err == nil && e.Minutes == nil:
-			return notice(fmt.Sprintf(":page_facing_up: *%s* has no published minutes yet.", blocks.Escape(e.Meeting.Name())))
+			return notice(lg.F("minutes.not_published", "title", blocks.Escape(e.Meeting.Name())))
 		case err == nil:
-			return mu.minutesReply(e, "")
+			return mu.minutesReply(lg, e)
 		case e.Meeting != nil:
 			return notice(mu.say(ctx, "get minutes", err))
 		case !isNotFound(err):
@@ -42,17 +44,19 @@ func (mu *minutesUI) commandMinutes(ctx context.Context, cmd command) *reply {
 	if e.Meeting == nil {
 		switch {
 		case arg != "" && seen == 0:
-			return ephemeral(blocks.Help("/minutes", fmt.Sprintf("I found no meeting or committee called `%s`.", blocks.EscapeTyped(arg))))
+			return ephemeral(blocks.Help(lg, "/minutes", lg.F("cmd.no_such", "name", blocks.EscapeTyped(arg))))
 		case arg != "":
-			return notice(fmt.Sprintf(":page_facing_up: No minutes have been published for *%s* in its last %d meetings.", blocks.EscapeTyped(arg), seen))
+			return notice(lg.N("minutes.none_for", seen, "committee", blocks.EscapeTyped(arg)))
 		}
-		return notice(fmt.Sprintf(":page_facing_up: No minutes have been published in the last %d meetings.", seen))
+		return notice(lg.N("minutes.none_recent", seen))
 	}
-	return mu.minutesReply(e, "")
+	return mu.minutesReply(lg, e)
 }
 
-func (mu *minutesUI) minutesReply(e minutes.Entry, sharedBy string) *reply {
-	return ephemeral(blocks.Minutes(blocks.MinutesView{Display: mu.svc.View(e), Shareable: sharedBy == "", SharedBy: sharedBy}))
+// minutesReply shows e's minutes to their reader, in lg, with the button
+// that shares them in the channel.
+func (mu *minutesUI) minutesReply(lg lang.Lang, e minutes.Entry) *reply {
+	return ephemeral(blocks.Minutes(blocks.MinutesView{Display: mu.svc.View(e), Lang: lg, Shareable: true}))
 }
 
 // committeeMatches reports whether committee is what the user typed; see

@@ -7,6 +7,7 @@ import (
 
 	"github.com/recordsbot/recordsbot/apiclient"
 	"github.com/recordsbot/recordsbot/blocks"
+	"github.com/recordsbot/recordsbot/internal/lang"
 	"github.com/recordsbot/recordsbot/minutes"
 	"github.com/recordsbot/recordsbot/store"
 )
@@ -20,11 +21,6 @@ type MinutesSearch interface {
 // searchPageSize is the results a search answer shows at once: each takes
 // two blocks and a few hundred characters.
 const searchPageSize = 5
-
-const (
-	msgSearchHow     = ":mag: Type the words to look for, as in `/minutes search insurance renewal`. Put a phrase in \"double quotes\"; `committee:finance` looks only in that committee's minutes."
-	msgSearchNoStore = ":warning: Search isn't set up here: recordsbot keeps its search index in its database, and none is configured. Please tell the app's admin."
-)
 
 // searchTyped returns what follows `search` in `/minutes search <words>`;
 // ok is false when the command is something else.
@@ -54,11 +50,11 @@ func (mu *minutesUI) searchPage(ctx context.Context, typed string, offset int) *
 // words is answered with how to search.
 func (mu *minutesUI) searchMessage(ctx context.Context, typed string, offset int) (blocks.Message, error) {
 	if mu.search == nil {
-		return blocks.Notice(msgSearchNoStore), nil
+		return blocks.Notice(lang.FromContext(ctx).T("search.no_store")), nil
 	}
 	q := minutes.ParseQuery(typed)
 	if minutes.QueryEmpty(q) {
-		return blocks.Notice(msgSearchHow), nil
+		return blocks.Notice(lang.FromContext(ctx).T("search.how")), nil
 	}
 	v, err := mu.searchView(ctx, q, typed, offset)
 	if err != nil {
@@ -96,7 +92,7 @@ func (c *clicks) clickSearchMore(ctx context.Context, in *interaction, value str
 		return
 	}
 	if !ok {
-		c.tell(ctx, in, notice(msgStaleButton))
+		c.tell(ctx, in, notice(staleButton(ctx)))
 		return
 	}
 	c.redraw(ctx, in, c.mins.searchPage(ctx, typed, offset))

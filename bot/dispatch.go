@@ -143,7 +143,8 @@ func (s *Server) dispatchSlash(ctx context.Context, sc slack.SlashCommand) ack {
 	handler, ok := s.cmds[cmd.Name]
 	if !ok {
 		s.deps.Metrics.Request(metrics.Command, "unknown", "help")
-		return ephemeral(blocks.Help("", fmt.Sprintf("I don't know the command `%s`.", blocks.EscapeTyped(cmd.Name))))
+		lg := s.knownLang(cmd.UserID)
+		return ephemeral(blocks.Help(lg, "", lg.F("cmd.unknown", "command", blocks.EscapeTyped(cmd.Name))))
 	}
 	if quick := s.quick[cmd.Name]; quick != nil {
 		if r := quick(cmd); r != nil {

@@ -64,7 +64,7 @@ func (fu *followUI) choose(ctx context.Context, in *interaction) *reply {
 	act := in.Actions[0]
 	key, ok := blocks.FollowKeyOf(act.BlockID)
 	if !ok || fu.store == nil {
-		return notice(msgStaleButton)
+		return notice(staleButton(ctx))
 	}
 	if err := fu.follows.MayChange(ctx, user); err != nil {
 		why := fu.refusal(ctx, user, err, "follow.choices_admins_only", "follow.choices_guest_note")

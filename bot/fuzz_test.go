@@ -21,6 +21,7 @@ import (
 	"github.com/recordsbot/recordsbot/apiclient/recordstest"
 	"github.com/recordsbot/recordsbot/blocks"
 	"github.com/recordsbot/recordsbot/calendar"
+	"github.com/recordsbot/recordsbot/internal/lang"
 	"github.com/recordsbot/recordsbot/internal/slackapi/slacktest"
 	"github.com/recordsbot/recordsbot/internal/testworld"
 	"github.com/recordsbot/recordsbot/minutes"
@@ -471,11 +472,13 @@ func FuzzParseActionsText(f *testing.F) {
 		"done `act-1`", "cancel", "reopen \"a b\"", "<@U024BE7LH|bob>", "<@W0123ABC>", "<@U1|x> overdue complete",
 		"@bob", "meeting FIN-2026-07", "meeting", "meeting `a&b`", "OVERDUE All", "frobnicate <!channel>",
 		"deferred", "  start   x|y|z  ", "\u00a0overdue", "meeting a=b&c=d%20", "<@U1|x", "<@0>", "<@u1|lower>",
+		// Other languages' command words (lang.Keyword), accents or not.
+		"en-retard", "ÜBERFÄLLIG", "terminées 42", "terminer", "réunion FIN-2026-07", "reunion", "ayuda", "sesión", "fait `a`",
 	} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, text string) {
-		q, note, ok := parseActionsText(decodeCommandText(text))
+		q, note, ok := parseActionsText(lang.English, decodeCommandText(text))
 		if strings.ContainsAny(note, "<>") {
 			t.Fatalf("note %q carries unescaped input", note)
 		}

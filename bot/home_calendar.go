@@ -7,12 +7,7 @@ import (
 
 	"github.com/recordsbot/recordsbot/blocks"
 	"github.com/recordsbot/recordsbot/calendar"
-)
-
-const (
-	msgCalendarMade  = ":white_check_mark: Here is your calendar link. Paste it into your calendar application as a subscription."
-	msgCalendarReset = ":white_check_mark: Your calendar link is new: the old one has stopped working. Subscribe to this one instead."
-	msgCalendarDown  = ":warning: I can't reach my database right now, so your calendar link can't be changed. Nothing is lost: try again in a few minutes."
+	"github.com/recordsbot/recordsbot/internal/lang"
 )
 
 // calendarUI is the Home tab's Calendar section and its buttons.
@@ -46,17 +41,17 @@ func (c *clicks) clickCalendar(ctx context.Context, in *interaction, reset bool)
 	var err error
 	if reset {
 		_, err = c.calendar.cal.ResetPrivateURL(ctx, in.User.ID)
-		note = msgCalendarReset
+		note = lang.FromContext(ctx).T("calendar.was_reset")
 	} else {
 		_, _, err = c.calendar.cal.PrivateURL(ctx, in.User.ID, true)
-		note = msgCalendarMade
+		note = lang.FromContext(ctx).T("calendar.made")
 	}
 	switch {
 	case errors.Is(err, calendar.ErrPrivateOff):
-		note = msgStaleButton
+		note = staleButton(ctx)
 	case err != nil:
 		c.log.WarnContext(ctx, "calendar link", "user", in.User.ID, "reset", reset, "error", err)
-		note = msgCalendarDown
+		note = lang.FromContext(ctx).T("calendar.down")
 	}
 	c.answerOnHome(ctx, in, homeState{calendarNote: note})
 }

@@ -8,6 +8,8 @@ import (
 	"github.com/slack-go/slack"
 
 	"github.com/recordsbot/recordsbot/internal/retry"
+
+	"github.com/recordsbot/recordsbot/internal/lang"
 )
 
 // A views.publish that Slack refuses for a moment (429, or a 5xx) is tried
@@ -20,12 +22,6 @@ import (
 // homeRetryWait is the wait before trying again after a 5xx, which comes
 // without a Retry-After.
 const homeRetryWait = time.Second
-
-// msgHomeStale is what a person is told when their Home tab could not be
-// refreshed. Ephemeral messages cannot be shown on the Home tab itself, so
-// it goes to the app's Messages tab, which is one click away.
-const msgHomeStale = ":warning: Slack didn't let me refresh your Home tab just now, so it may show things as they were. " +
-	"Anything you did there has been done. Open the Home tab again in a minute, or use `/actions` here to see your actions."
 
 // publishRetryWait says whether a failed views.publish is worth one more
 // try, and after how long.
@@ -60,14 +56,16 @@ func (h *homeUI) publishRetried(ctx context.Context, user string, st homeState) 
 }
 
 // tellHomeStale tells user, in their conversation with the app, that their
-// Home tab could not be refreshed.
+// Home tab could not be refreshed ("home.stale", in their language).
+// Ephemeral messages cannot be shown on the Home tab itself, so it goes to
+// the app's Messages tab, which is one click away.
 func (h *homeUI) tellHomeStale(ctx context.Context, user string) {
 	ch, _, _, err := h.slack.OpenConversationContext(ctx, &slack.OpenConversationParameters{Users: []string{user}, ReturnIM: true})
 	if err != nil {
 		h.log.WarnContext(ctx, "app home: could not open the conversation to say the tab is stale", "user", user, "error", err)
 		return
 	}
-	_, err = h.slack.PostEphemeralContext(ctx, ch.ID, user, slack.MsgOptionText(msgHomeStale, false))
+	_, err = h.slack.PostEphemeralContext(ctx, ch.ID, user, slack.MsgOptionText(lang.FromContext(ctx).T("home.stale"), false))
 	if err != nil {
 		h.log.WarnContext(ctx, "app home: could not say the tab is stale", "user", user, "error", err)
 	}

@@ -3,17 +3,12 @@ package bot
 import (
 	"cmp"
 	"context"
-	"fmt"
 	"net/url"
 
 	"github.com/recordsbot/recordsbot/blocks"
 	"github.com/recordsbot/recordsbot/internal/clocktime"
+	"github.com/recordsbot/recordsbot/internal/lang"
 	"github.com/recordsbot/recordsbot/store"
-)
-
-const (
-	msgSettingsDown = ":warning: I can't reach my database right now, so your notification settings can't be shown or changed. Nothing is lost: reopen this tab in a few minutes."
-	msgSettingsNone = ":warning: Notification settings need recordsbot's database, which this installation runs without. Please tell the app's admin (DATABASE_URL)."
 )
 
 // homeNotifications is the Notifications section of user's Home tab, with
@@ -25,7 +20,7 @@ func (su *settingsUI) homeNotifications(ctx context.Context, user, note string) 
 	set, err := su.store.Settings(ctx, user)
 	if err != nil {
 		su.log.WarnContext(ctx, "app home: read settings", "user", user, "error", err)
-		return &blocks.NotificationSettings{Note: note, Unavailable: msgSettingsDown}
+		return &blocks.NotificationSettings{Note: note, Unavailable: lang.FromContext(ctx).T("settings.down")}
 	}
 	eff := homeSettings(su.notify, set)
 	eff.Note = note
@@ -51,40 +46,48 @@ func (c *clicks) clickSetting(ctx context.Context, in *interaction, actionID, va
 // the confirmation and true, or why nothing changed and false.
 func (su *settingsUI) saveSetting(ctx context.Context, user, actionID, value string) (string, bool) {
 	if su.store == nil {
-		return msgSettingsNone, false
+		return lang.FromContext(ctx).T("settings.none"), false
 	}
 	on := value == "on"
 	if actionID != blocks.ActionSettingsRemindAt && value != "on" && value != "off" {
-		return msgStaleButton, false
+		return staleButton(ctx), false
 	}
 	// Only the field clicked is sent: the others stay as stored, defaults
 	// included, even when another change lands at the same moment.
 	var set store.Settings
-	var note string
+	var note lang.Key
+	var at clocktime.Time
+	lg := lang.FromContext(ctx)
+	pick := func(on bool, yes, no lang.Key) lang.Key {
+		if on {
+			return yes
+		}
+		return no
+	}
 	switch actionID {
 	case blocks.ActionSettingsRemind:
 		set.RemindEnabled = &on
-		note = map[bool]string{true: ":white_check_mark: Daily reminders are on.", false: ":white_check_mark: Daily reminders are off: I won't DM you about due actions."}[on]
+		note = pick(on, "settings.saved.remind_on", "settings.saved.remind_off")
 	case blocks.ActionSettingsRemindAt:
-		at, err := clocktime.Parse(value)
-		if err != nil {
-			return msgStaleButton, false
+		var err error
+		if at, err = clocktime.Parse(value); err != nil {
+			return staleButton(ctx), false
 		}
 		set.RemindAt = at
-		note = fmt.Sprintf(":white_check_mark: Reminders now arrive from %s, your local time.", at)
+		note = "settings.saved.remind_at"
 	case blocks.ActionSettingsWeekdays:
 		set.WeekdaysOnly = &on
-		note = map[bool]string{true: ":white_check_mark: Reminders now come on weekdays only.", false: ":white_check_mark: Reminders now come every day, weekends too."}[on]
+		note = pick(on, "settings.saved.weekdays_on", "settings.saved.weekdays_off")
 	case blocks.ActionSettingsAssignDMs:
 		set.AssignDMs = &on
-		note = map[bool]string{true: ":white_check_mark: I'll DM you when an action is assigned to you.", false: ":white_check_mark: New-assignment DMs are off."}[on]
+		note = pick(on, "settings.saved.assign_on", "settings.saved.assign_off")
 	default:
-		return msgStaleButton, false
+		return staleButton(ctx), false
 	}
 	if err := su.store.ChangeSettings(ctx, user, set); err != nil {
 		return su.say(ctx, "save settings", err), false
 	}
-	return note + " It applies from the next one.", true
+	return lg.F("settings.applies", "note", lg.F(note, "time", at.String())), true
 }
 
 // clickNotifyStop is *Stop these* under a reminder or assignment DM: the
@@ -94,7 +97,7 @@ func (su *settingsUI) saveSetting(ctx context.Context, user, actionID, value str
 func (c *clicks) clickNotifyStop(ctx context.Context, in *interaction, kind string) {
 	action := map[string]string{blocks.NotifyReminders: blocks.ActionSettingsRemind, blocks.NotifyAssignments: blocks.ActionSettingsAssignDMs}[kind]
 	if action == "" {
-		c.tell(ctx, in, notice(msgStaleButton))
+		c.tell(ctx, in, notice(staleButton(ctx)))
 		return
 	}
 	note, saved := c.settings.saveSetting(ctx, in.User.ID, action, "off")
@@ -102,10 +105,11 @@ func (c *clicks) clickNotifyStop(ctx context.Context, in *interaction, kind stri
 		c.tell(ctx, in, notice(note))
 		return
 	}
-	note = ":white_check_mark: " + map[string]string{
-		blocks.NotifyReminders:   "Daily reminders are off.",
-		blocks.NotifyAssignments: "New-assignment DMs are off.",
-	}[kind] + " Turn them back on under *Notifications* on my Home tab."
+	lg := lang.FromContext(ctx)
+	note = lg.F(map[string]lang.Key{
+		blocks.NotifyReminders:   "notify.stopped.reminders",
+		blocks.NotifyAssignments: "notify.stopped.assignments",
+	}[kind], "section", lg.T("settings.header"))
 	replaced, ok := blocks.ReplaceNotifyButtons(in.Message.Blocks, note, c.acts.revs.next())
 	if !ok {
 		c.tell(ctx, in, notice(note))
@@ -126,10 +130,11 @@ func (c *clicks) clickNotifyStop(ctx context.Context, in *interaction, kind stri
 // republished first so it shows the current settings.
 func (c *clicks) clickNotifySettings(ctx context.Context, in *interaction) {
 	c.home.publishHomeLogged(ctx, in.User.ID, homeState{})
-	text := ":gear: Your notification settings are under *Notifications* on my *Home* tab: click recordsbot in the sidebar, then *Home*."
+	lg := lang.FromContext(ctx)
+	text := lg.F("notify.where", "section", lg.T("settings.header"))
 	if in.Team.ID != "" && in.APIAppID != "" {
 		q := url.Values{"team": {in.Team.ID}, "id": {in.APIAppID}, "tab": {"home"}}
-		text += " <slack://app?" + q.Encode() + "|Open it now>."
+		text += " <slack://app?" + q.Encode() + "|" + lg.T("notify.open_now") + ">."
 	}
 	c.tell(ctx, in, notice(text))
 }

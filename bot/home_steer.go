@@ -7,12 +7,8 @@ import (
 	"github.com/recordsbot/recordsbot/actions"
 	"github.com/recordsbot/recordsbot/blocks"
 	"github.com/recordsbot/recordsbot/internal/clocktime"
+	"github.com/recordsbot/recordsbot/internal/lang"
 	"github.com/recordsbot/recordsbot/store"
-)
-
-const (
-	msgAwayPast   = ":calendar: That day has already gone. Pick your last day away from today on."
-	msgAwayTooFar = ":calendar: That is more than a year away. Pick a last day away within the next year."
 )
 
 // homeSteering is the Home tab's "Away and rhythm" section for me, nil
@@ -23,11 +19,11 @@ func (su *settingsUI) homeSteering(ctx context.Context, me actions.Member) *bloc
 	}
 	set, err := su.store.Settings(ctx, me.ID)
 	if err != nil {
-		return &blocks.Steering{Unavailable: msgSettingsDown}
+		return &blocks.Steering{Unavailable: lang.FromContext(ctx).T("settings.down")}
 	}
 	away, err := su.store.AwayOf(ctx, me.ID)
 	if err != nil {
-		return &blocks.Steering{Unavailable: msgSettingsDown}
+		return &blocks.Steering{Unavailable: lang.FromContext(ctx).T("settings.down")}
 	}
 	eff := su.notify.Effective(set)
 	s := &blocks.Steering{Cadence: eff.Cadence, At: eff.RemindAt}
@@ -53,8 +49,9 @@ func (c *clicks) clickAway(ctx context.Context, in *interaction, actionID, value
 // why nothing changed (nothing is stored then).
 func (su *settingsUI) steer(ctx context.Context, user, actionID, value string, dom *actions.Service) string {
 	if su.store == nil {
-		return msgSettingsNone
+		return lang.FromContext(ctx).T("settings.none")
 	}
+	lg := lang.FromContext(ctx)
 	me, err := dom.Who(ctx, user)
 	if err != nil {
 		return su.say(ctx, "away", err)
@@ -67,41 +64,41 @@ func (su *settingsUI) steer(ctx context.Context, user, actionID, value string, d
 		day, err := time.ParseInLocation(time.DateOnly, value, zone)
 		switch {
 		case err != nil:
-			return msgStaleButton
+			return staleButton(ctx)
 		case day.Format(time.DateOnly) < today:
-			return msgAwayPast
+			return lg.T("steer.away_past")
 		case day.After(now.AddDate(0, 0, maxSnooze)):
-			return msgAwayTooFar
+			return lg.T("steer.away_too_far")
 		}
 		if err := su.store.SetAway(ctx, user, value); err != nil {
 			return su.say(ctx, "set away", err)
 		}
-		return ":palm_tree: You're away until " + day.Format("Mon 2 Jan") + ": no reminders or assignment DMs until then, and one DM of what you missed the day after."
+		return lg.F("steer.away_set", "date", lg.WeekdayDate(day))
 	case blocks.ActionAwayEnd:
 		ok, err := su.store.EndAway(ctx, user, today)
 		switch {
 		case err != nil:
 			return su.say(ctx, "end away", err)
 		case !ok:
-			return ":information_source: You weren't away: reminders come as usual."
+			return lg.T("steer.not_away")
 		}
-		return ":wave: Welcome back. What you missed comes in one DM with the next reminder run."
+		return lg.T("steer.welcome_back")
 	case blocks.ActionCadence:
 		var w clocktime.Weekly
 		if value != blocks.CadenceDaily {
 			if w, err = clocktime.ParseWeekly(value); err != nil || !w.On {
-				return msgStaleButton
+				return staleButton(ctx)
 			}
 		}
 		if err := su.store.ChangeSettings(ctx, user, store.Settings{Cadence: &w}); err != nil {
 			return su.say(ctx, "save settings", err)
 		}
 		if !w.On {
-			return ":white_check_mark: Reminders now come daily. It applies from the next one."
+			return lg.T("steer.now_daily")
 		}
-		return ":white_check_mark: Reminders now come once a week, " + w.Day.String() + " from " + w.At.String() + ": everything overdue or due within the week."
+		return lg.F("steer.now_weekly", "weekday", lg.Weekday(w.Day), "time", w.At.String())
 	}
-	return msgStaleButton
+	return staleButton(ctx)
 }
 
 // markSnoozed marks the rows of me's own actions they snoozed with the

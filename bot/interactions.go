@@ -179,14 +179,14 @@ func (c *clicks) click(ctx context.Context, in *interaction, actionID, value str
 	case actionID == blocks.ActionActionsMore:
 		var q actionsQuery
 		if err := json.Unmarshal([]byte(value), &q); err != nil {
-			c.tell(ctx, in, notice(msgStaleButton))
+			c.tell(ctx, in, notice(staleButton(ctx)))
 			return
 		}
 		c.redraw(ctx, in, c.acts.actionsPage(ctx, in.User.ID, q, nil))
 	case actionID == blocks.ActionMeetingsNext:
 		var cur meetingsCursor
 		if err := json.Unmarshal([]byte(value), &cur); err != nil {
-			c.tell(ctx, in, notice(msgStaleButton))
+			c.tell(ctx, in, notice(staleButton(ctx)))
 			return
 		}
 		c.redraw(ctx, in, c.mins.meetingsPage(ctx, cur))
@@ -204,7 +204,7 @@ func (c *clicks) click(ctx context.Context, in *interaction, actionID, value str
 			c.tell(ctx, in, notice(c.meetingErrorText(ctx, value, err)))
 			return
 		}
-		c.tell(ctx, in, ephemeral(blocks.Meeting(c.mins.meetingRow(m))))
+		c.tell(ctx, in, ephemeral(blocks.Meeting(c.mins.meetingRow(lang.FromContext(ctx), m))))
 	case actionID == blocks.ActionMeetingMinutes:
 		e, err := c.mins.svc.Read(ctx, value)
 		if err != nil {
@@ -212,10 +212,10 @@ func (c *clicks) click(ctx context.Context, in *interaction, actionID, value str
 			return
 		}
 		if e.Minutes == nil {
-			c.tell(ctx, in, notice(fmt.Sprintf(":page_facing_up: *%s* has no published minutes yet.", blocks.Escape(e.Meeting.Name()))))
+			c.tell(ctx, in, notice(lang.FromContext(ctx).F("minutes.not_published", "title", blocks.Escape(e.Meeting.Name()))))
 			return
 		}
-		c.tell(ctx, in, c.mins.minutesReply(e, ""))
+		c.tell(ctx, in, c.mins.minutesReply(lang.FromContext(ctx), e))
 	case actionID == blocks.ActionMinutesShare:
 		c.clickShare(ctx, in, value)
 	case actionID == blocks.ActionSearchMore:
@@ -242,11 +242,13 @@ func (c *clicks) click(ctx context.Context, in *interaction, actionID, value str
 		// A link button: Slack opens the URL; nothing to do.
 	default:
 		c.log.InfoContext(ctx, "interaction: unknown action", "action_id", actionID)
-		c.tell(ctx, in, notice(msgStaleButton))
+		c.tell(ctx, in, notice(staleButton(ctx)))
 	}
 }
 
-const msgStaleButton = ":thinking_face: I don't recognise that button (the message may be from an older version of recordsbot). Run the command again to get a fresh one."
+// staleButton is the answer to a click the bot cannot read, in the
+// clicker's language.
+func staleButton(ctx context.Context) string { return lang.FromContext(ctx).T("msg.stale_button") }
 
 // tell answers the clicker with a new message, leaving the one the button
 // was on as it was; redraw replaces that message. Where the answer shows
@@ -328,7 +330,7 @@ func (c *clicks) clickStatus(ctx context.Context, in *interaction, value string)
 	if !ok {
 		c.log.WarnContext(ctx, "interaction: bad status value", "user", in.User.ID)
 		c.trail.record(ctx, change{actor: in.User.ID, kind: audit.ActionStatus, target: id, to: string(to), outcome: audit.Refused(audit.ReasonStale)})
-		c.tell(ctx, in, notice(msgStaleButton))
+		c.tell(ctx, in, notice(staleButton(ctx)))
 		return
 	}
 	actor := in.User.ID
@@ -401,7 +403,7 @@ func (c *clicks) clickStatus(ctx context.Context, in *interaction, value string)
 		c.log.ErrorContext(ctx, "interaction: chat.update failed", "error", err)
 		// The change was made; say so honestly even though the message
 		// could not be refreshed.
-		c.tell(ctx, in, notice(done+" (I couldn't refresh the message above; run `/actions` to see the current list.)"))
+		c.tell(ctx, in, notice(lang.FromContext(ctx).F("status.not_refreshed", "done", done)))
 	}
 }
 
@@ -422,19 +424,22 @@ func (c *clicks) clickShare(ctx context.Context, in *interaction, meetingID stri
 		c.tell(ctx, in, notice(c.meetingErrorText(ctx, meetingID, err)))
 		return
 	}
-	msg := blocks.Minutes(blocks.MinutesView{Display: c.mins.svc.View(e), SharedBy: in.User.ID})
+	// The post is the channel's, read by many: ORG_LANGUAGE. What the
+	// sharer alone is told is in theirs.
+	msg := blocks.Minutes(blocks.MinutesView{Display: c.mins.svc.View(e), Lang: c.mins.org, SharedBy: in.User.ID})
+	lg := lang.FromContext(ctx)
 	channel := in.channelID()
 	key := shareKey(in)
 	_, _, err = c.slack.PostMessageContext(ctx, channel, slack.MsgOptionText(msg.Text, false), slack.MsgOptionBlocks(msg.Blocks...),
 		slack.MsgOptionMetadata(blocks.ShareMetadata(key, e.Meeting.ID)))
-	shared := fmt.Sprintf(":white_check_mark: Shared the minutes of *%s* in this channel.", blocks.Escape(e.Meeting.Name()))
+	shared := lg.F("share.done", "title", blocks.Escape(e.Meeting.Name()))
 	if err != nil {
 		switch code := slackapi.ErrorCode(err); {
 		case code == "not_in_channel", code == "channel_not_found":
-			c.tell(ctx, in, notice(cantPostHere(code, channel, in.Channel.Name, blocks.Escape(c.mins.minutesURL(e.Meeting.ID, e.Minutes)))))
+			c.tell(ctx, in, notice(cantPostHere(lg, code, channel, in.Channel.Name, blocks.Escape(c.mins.minutesURL(e.Meeting.ID, e.Minutes)))))
 		case slackapi.Refused(err):
 			c.log.ErrorContext(ctx, "share minutes: chat.postMessage refused", "error", err)
-			c.tell(ctx, in, notice(msgShareRefused))
+			c.tell(ctx, in, notice(lg.T("share.refused")))
 		default:
 			// Slack's answer was lost: the post may be there or not.
 			c.trail.record(ctx, change{kind: audit.MinutesShare, target: e.Meeting.ID, to: channel, outcome: audit.Unconfirmed})
@@ -445,12 +450,6 @@ func (c *clicks) clickShare(ctx context.Context, in *interaction, meetingID stri
 	c.trail.record(ctx, change{kind: audit.MinutesShare, target: e.Meeting.ID, to: channel})
 	c.redraw(ctx, in, notice(shared))
 }
-
-// What a person is told when sharing minutes did not plainly work.
-const (
-	msgShareRefused = ":warning: Slack didn't accept the post just now, so nothing was shared. Please try again in a minute."
-	msgShareUnknown = ":grey_question: Slack didn't say whether the minutes were posted, and I couldn't check. Please look in the channel before sharing them again."
-)
 
 // shareHistoryDepth is how many of the channel's latest messages are read
 // to find a share whose answer was lost: the post is seconds old.
@@ -478,13 +477,13 @@ func (c *clicks) shareOutcome(ctx context.Context, channel, key, shared string, 
 	switch {
 	case err != nil:
 		c.log.ErrorContext(ctx, "share minutes: answer lost, and the history could not be read", "error", postErr, "history_error", err)
-		return msgShareUnknown
+		return lang.FromContext(ctx).T("share.unknown")
 	case found:
 		c.log.InfoContext(ctx, "share minutes: answer lost, but the post is in the channel", "error", postErr)
 		return shared
 	}
 	c.log.ErrorContext(ctx, "share minutes: answer lost, and the post is not in the channel", "error", postErr)
-	return msgShareRefused
+	return lang.FromContext(ctx).T("share.refused")
 }
 
 // cantPostHere says why the bot could not post in a conversation, and
@@ -493,25 +492,26 @@ func (c *clicks) shareOutcome(ctx context.Context, channel, key, shared string, 
 // private channel it is not in (an invitation helps), and in a DM between
 // people or a group DM, where apps cannot be invited at all
 // (https://api.slack.com/methods/chat.postMessage#errors).
-func cantPostHere(code, channelID, channelName, link string) string {
-	instead := "Share it from a channel I'm in instead"
+func cantPostHere(lg lang.Lang, code, channelID, channelName, link string) string {
+	instead := lg.T("share.instead")
 	if link != "" {
-		instead = "Paste the link to the minutes instead (" + link + "), or share them from a channel I'm in"
+		instead = lg.F("share.instead_link", "link", link)
 	}
+	share := lg.T("minutes.share") // the button's own label
 	switch {
 	case code == "not_in_channel":
-		return ":wave: I'm not in this channel yet, so I can't post here. Invite me with `/invite @recordsbot`, then click *Share in channel* again."
+		return lg.F("share.not_in_channel", "share", share)
 	case strings.HasPrefix(channelID, "D") || channelName == "directmessage":
-		return ":speech_balloon: I can't post in a direct message between people: Slack doesn't let apps into those, and `/invite` can't add me. " + instead + "."
+		return lg.F("share.dm", "instead", instead)
 	case strings.HasPrefix(channelName, "mpdm-"):
-		return ":speech_balloon: I can't post in a group DM: Slack doesn't let apps be added to one. " + instead + "."
+		return lg.F("share.group_dm", "instead", instead)
 	}
-	return ":lock: I'm not in this private channel, so I can't post here. Invite me with `/invite @recordsbot`, then click *Share in channel* again."
+	return lg.F("share.private", "share", share)
 }
 
 func (c *clicks) meetingErrorText(ctx context.Context, id string, err error) string {
 	if isNotFound(err) {
-		return fmt.Sprintf(":mag: Meeting `%s` isn't in the records (any more), or has no published minutes.", blocks.Escape(id))
+		return lang.FromContext(ctx).F("meeting.gone", "id", blocks.Escape(id))
 	}
 	return c.say(ctx, "meeting button", err)
 }

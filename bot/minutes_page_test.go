@@ -251,6 +251,12 @@ func TestMinutesPagesInABrowser(t *testing.T) {
 		{"archive", "/minutes", ""},
 		{"archive of a committee", "/minutes?committee=Finance", ""},
 		{"search page", "/minutes?q=insurance", ""},
+		// German and French run longer than English: the same pages must
+		// still fit a phone's width.
+		{"minutes page in German", minutesPath(m.ID) + "?lang=de", ""},
+		{"archive in French", "/minutes?lang=fr", ""},
+		{"archive in German", "/minutes?lang=de", ""},
+		{"accessibility statement in German", "/accessibility?lang=de", ""},
 	}
 	for _, p := range pages {
 		for _, size := range []struct{ w, h int }{{1100, 1400}, {390, 844}} {
@@ -268,6 +274,9 @@ func TestMinutesPagesInABrowser(t *testing.T) {
 				// The draft banner's amber is on screen: the page is drawn
 				// with the stylesheet's colours.
 				assert.True(t, hasColour(img, color.RGBA{0xff, 0xf3, 0xd1, 0xff}), "the draft banner is drawn with the stylesheet's colour")
+			}
+			if dir := os.Getenv("RECORDSBOT_SHOTS"); dir != "" {
+				require.NoError(t, os.WriteFile(filepath.Join(dir, fmt.Sprintf("%s-%d.png", strings.ReplaceAll(p.name, " ", "-"), size.w)), v.PNG, 0o644))
 			}
 			if mode == "update" {
 				name := p.shot

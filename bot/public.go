@@ -16,6 +16,7 @@ import (
 	"golang.org/x/time/rate"
 
 	"github.com/recordsbot/recordsbot/apiclient"
+	"github.com/recordsbot/recordsbot/internal/lang"
 	"github.com/recordsbot/recordsbot/internal/metrics"
 )
 
@@ -116,6 +117,9 @@ type publicGuard struct {
 	now     func() time.Time
 	metrics *metrics.Set
 	log     *slog.Logger
+	// org is ORG_LANGUAGE, for a refusal's text when the reader asks for
+	// no shipped language.
+	org lang.Lang
 
 	mu      sync.Mutex
 	clients map[netip.Addr]*client
@@ -126,13 +130,13 @@ type client struct {
 	seen time.Time
 }
 
-func newPublicGuard(l PublicLimits, now func() time.Time, m *metrics.Set, log *slog.Logger) *publicGuard {
+func newPublicGuard(l PublicLimits, org lang.Lang, now func() time.Time, m *metrics.Set, log *slog.Logger) *publicGuard {
 	l.setDefaults()
 	return &publicGuard{
 		limits: l, records: rate.NewLimiter(l.RecordsCalls, l.RecordsBurst),
 		doubtful: rate.NewLimiter(l.DoubtfulCalls, l.DoubtfulBurst),
 		slots:    newWorkSlots(l.MaxInFlight),
-		now:      now, metrics: m, log: log, clients: map[netip.Addr]*client{},
+		now:      now, metrics: m, log: log, org: org, clients: map[netip.Addr]*client{},
 	}
 }
 
@@ -145,7 +149,8 @@ func (g *publicGuard) wrap(next http.Handler) http.Handler {
 			g.metrics.PublicRefused("client_limit")
 			g.log.DebugContext(r.Context(), "public page: client over its rate", "client", addr.String())
 			w.Header().Set("Retry-After", retryAfterSeconds(wait))
-			http.Error(w, "Too many requests from your address. Please wait a moment and try again.", http.StatusTooManyRequests)
+			w.Header().Set("Vary", "Accept-Language")
+			http.Error(w, g.language(r).T("page.busy_client"), http.StatusTooManyRequests)
 			return
 		}
 		// Inside a bound of their own: 4,000 concurrent requests for one
@@ -156,7 +161,8 @@ func (g *publicGuard) wrap(next http.Handler) http.Handler {
 		if !ok {
 			g.metrics.PublicRefused("in_flight")
 			w.Header().Set("Retry-After", "5")
-			http.Error(w, "Too many readers just now. Please try again in a moment.", http.StatusServiceUnavailable)
+			w.Header().Set("Vary", "Accept-Language")
+			http.Error(w, g.language(r).T("page.busy_server"), http.StatusServiceUnavailable)
 			return
 		}
 		defer release()
@@ -164,6 +170,12 @@ func (g *publicGuard) wrap(next http.Handler) http.Handler {
 		r.Header.Del("If-Range")
 		next.ServeHTTP(w, r.WithContext(apiclient.WithCallBudget(r.Context(), budget{g, g.records})))
 	})
+}
+
+// language is the language of a refusal, chosen as the pages choose
+// theirs (minutespage): the refusal is read by the same person.
+func (g *publicGuard) language(r *http.Request) lang.Lang {
+	return lang.Negotiate(r.URL.Query().Get("lang"), r.Header.Get("Accept-Language"), g.org)
 }
 
 // admit takes one request from addr's bucket; it returns zero when the

@@ -134,6 +134,8 @@ func TestPublicPerClientLimit(t *testing.T) {
 			require.NoError(t, err, "Retry-After in seconds")
 			assert.Equal(t, 1, after, "one request a second: back in a second")
 			assert.Contains(t, r.body, "Too many requests")
+			fr := h.fetchFrom("203.0.113.7", "/minutes/assets/style.css?lang=fr", nil)
+			assert.Contains(t, fr.body, "Trop de requêtes depuis votre adresse", "in the reader's language")
 
 			other := h.fetchFrom("203.0.113.8", "/minutes/assets/style.css", nil)
 			if tt.otherServed {

@@ -41,7 +41,7 @@ func TestResponseURLBodiesGolden(t *testing.T) {
 		// A slash command's answer after an empty ack: a new message.
 		{"response_followup", ephemeral(list)},
 		// A click's answer that leaves the message as it was.
-		{"response_notice", notice(cantPostHere("channel_not_found", "D0ALICEBOB", "directmessage", "https://bot.example.org/minutes/mtg_1"))},
+		{"response_notice", notice(cantPostHere(lang.English, "channel_not_found", "D0ALICEBOB", "directmessage", "https://bot.example.org/minutes/mtg_1"))},
 		// Someone else's actions, refused (ACTIONS_VISIBILITY=own), to a
 		// member and to a guest; a guest's follow, refused.
 		{"response_refused_member", notice(own.othersRefused(actions.Member{ID: "U0CAROL"}, nil, "U0BOB"))},

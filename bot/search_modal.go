@@ -20,12 +20,6 @@ import (
 // response_action "update" (results, the input kept) or "errors" (nothing
 // typed); More pages with views.update.
 
-const (
-	msgSearchBlank     = "Type the words to look for, such as insurance renewal."
-	msgSearchSearching = ":hourglass_flowing_sand: Searching… the results will show here in a moment."
-	msgSearchNoModal   = ":warning: I couldn't open the search window just now. Please click *Search minutes* again."
-)
-
 // openSearchModal answers the Home tab's Search minutes button: views.open
 // with the click's trigger_id, which Slack takes only within three seconds
 // of the click and only once ("Triggers expire in three seconds" and "may
@@ -33,22 +27,23 @@ const (
 // built without any I/O, so it goes at once.
 func (c *clicks) openSearchModal(ctx context.Context, in *interaction) {
 	if c.mins.search == nil {
-		c.answerOnHome(ctx, in, homeState{note: msgSearchNoStore})
+		c.answerOnHome(ctx, in, homeState{note: lang.FromContext(ctx).T("search.no_store")})
 		return
 	}
-	_, err := c.slack.OpenViewContext(ctx, in.TriggerID, blocks.SearchModal(blocks.SearchModalView{}))
+	_, err := c.slack.OpenViewContext(ctx, in.TriggerID, blocks.SearchModal(blocks.SearchModalView{Lang: lang.FromContext(ctx)}))
 	if err != nil && !echoUnreadable(err) {
 		c.log.ErrorContext(ctx, "search modal: views.open failed", "user", in.User.ID, "error", err)
-		c.answerOnHome(ctx, in, homeState{note: msgSearchNoModal})
+		lg := lang.FromContext(ctx)
+		c.answerOnHome(ctx, in, homeState{note: lg.F("search.no_modal", "button", lg.T("home.search_minutes"))})
 	}
 }
 
 // searchModal is the modal showing the search typed, results from offset
 // on; a failure is told in it in words (userMessage), never as an error.
 func (mu *minutesUI) searchModal(ctx context.Context, typed string, offset int) slack.ModalViewRequest {
-	v := blocks.SearchModalView{Query: typed}
+	v := blocks.SearchModalView{Lang: lang.FromContext(ctx), Query: typed}
 	if mu.search == nil {
-		v.Note = msgSearchNoStore
+		v.Note = v.Lang.T("search.no_store")
 		return blocks.SearchModal(v)
 	}
 	results, err := mu.searchView(ctx, minutes.ParseQuery(typed), strings.TrimSpace(typed), offset)
@@ -113,7 +108,7 @@ func (s *Server) dispatchViewSubmission(ctx context.Context, in *interaction, st
 	ctx = lang.NewContext(ctx, lg)
 	if minutes.QueryEmpty(minutes.ParseQuery(typed)) {
 		s.deps.Metrics.Request(metrics.Interaction, blocks.CallbackSearch, "invalid")
-		return slack.NewErrorsViewSubmissionResponse(map[string]string{blocks.BlockSearchQuery: msgSearchBlank})
+		return slack.NewErrorsViewSubmissionResponse(map[string]string{blocks.BlockSearchQuery: lg.T("search.blank")})
 	}
 	release, ok := s.admit(ctx, metrics.Interaction)
 	if !ok {
@@ -147,7 +142,7 @@ func (s *Server) dispatchViewSubmission(ctx context.Context, in *interaction, st
 	s.deps.Metrics.Acked(metrics.Interaction, start)
 	if !inTime {
 		s.deps.Metrics.Request(metrics.Interaction, blocks.CallbackSearch, "deferred")
-		view = blocks.SearchModal(blocks.SearchModalView{Query: typed, Note: msgSearchSearching})
+		view = blocks.SearchModal(blocks.SearchModalView{Lang: lg, Query: typed, Note: lg.T("search.searching")})
 	} else {
 		s.deps.Metrics.Request(metrics.Interaction, blocks.CallbackSearch, "inline")
 		s.deps.Metrics.Finished(metrics.Interaction, start)

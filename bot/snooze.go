@@ -28,15 +28,6 @@ type steering struct {
 	say   say
 }
 
-const (
-	msgSnoozeNoStore = ":warning: Snoozing needs recordsbot's database, which this installation runs without. Please tell the app's admin (DATABASE_URL)."
-	msgSnoozeNotOpen = ":information_source: That action is no longer open, so there is nothing to snooze. `/actions` shows what is."
-	msgSnoozeNotMine = ":no_entry: Only the action's assignee can snooze it, and only for themselves: a snooze silences their own reminders."
-	msgSnoozePast    = ":calendar: That day has already come. Pick a day from tomorrow on."
-	msgSnoozeTooFar  = ":calendar: That is more than a year away. Pick a day within the next year, or mark the action deferred."
-	msgNotSnoozed    = ":information_source: That action was not snoozed: you are reminded of it as usual."
-)
-
 // maxSnooze is how far ahead a snooze may end.
 const maxSnooze = 366
 
@@ -55,7 +46,7 @@ func (c *clicks) clickSnooze(ctx context.Context, in *interaction, actionID, val
 	var res snoozed
 	switch {
 	case !ok:
-		res.msg = msgStaleButton
+		res.msg = staleButton(ctx)
 	case actionID == blocks.ActionSnooze:
 		res = st.snooze(ctx, in.User.ID, id, when, "")
 	case actionID == blocks.ActionSnoozeDate:
@@ -63,7 +54,7 @@ func (c *clicks) clickSnooze(ctx context.Context, in *interaction, actionID, val
 	case actionID == blocks.ActionUnsnooze:
 		res = st.unsnooze(ctx, in.User.ID, id)
 	default:
-		res.msg = msgStaleButton
+		res.msg = staleButton(ctx)
 	}
 	if res.action == nil {
 		c.tell(ctx, in, notice(res.msg))
@@ -115,7 +106,7 @@ type snoozed struct {
 // calendar) and says so, or says why not; nothing is stored then.
 func (st *steering) snooze(ctx context.Context, user, id, when, picked string) snoozed {
 	if st.store == nil {
-		return snoozed{msg: msgSnoozeNoStore}
+		return snoozed{msg: lang.FromContext(ctx).T("snooze.no_store")}
 	}
 	me, a, msg := st.own(ctx, user, id)
 	if msg != "" {
@@ -136,23 +127,23 @@ func (st *steering) snooze(ctx context.Context, user, id, when, picked string) s
 	case "":
 		p, err := time.ParseInLocation(time.DateOnly, picked, zone)
 		if err != nil {
-			return snoozed{msg: msgStaleButton}
+			return snoozed{msg: staleButton(ctx)}
 		}
 		day = p
 	default:
-		return snoozed{msg: msgStaleButton}
+		return snoozed{msg: staleButton(ctx)}
 	}
 	switch {
 	case !day.After(midnight):
-		return snoozed{msg: msgSnoozePast}
+		return snoozed{msg: lang.FromContext(ctx).T("snooze.past")}
 	case day.After(midnight.AddDate(0, 0, maxSnooze)):
-		return snoozed{msg: msgSnoozeTooFar}
+		return snoozed{msg: lang.FromContext(ctx).T("snooze.too_far")}
 	}
 	if err := st.store.Snooze(ctx, user, a.ID, day.Format(time.DateOnly)); err != nil {
 		return snoozed{msg: st.say(ctx, "snooze", err)}
 	}
 	inside := !a.Deadline.IsZero() && actions.DeadlineAt(&a, st.dom.Zone()).Before(day)
-	return snoozed{msg: blocks.SnoozedText(a.Title, day, inside), action: &a, view: st.rowView(me, &a), until: day}
+	return snoozed{msg: blocks.SnoozedText(lang.FromContext(ctx), a.Title, day, inside), action: &a, view: st.rowView(me, &a), until: day}
 }
 
 // own is action id when it is still to do and user's own, with user as
@@ -167,9 +158,9 @@ func (st *steering) own(ctx context.Context, user, id string) (me actions.Member
 	case err != nil:
 		return me, a, st.say(ctx, "snooze", err)
 	case !found || !actions.StillToDo(a.Status):
-		return me, a, msgSnoozeNotOpen
+		return me, a, lang.FromContext(ctx).T("snooze.not_open")
 	case !me.Owns(a.Assignee):
-		return me, a, msgSnoozeNotMine
+		return me, a, lang.FromContext(ctx).T("snooze.not_mine")
 	}
 	return me, a, ""
 }
@@ -238,16 +229,16 @@ func (st *steering) running(ctx context.Context, me actions.Member) map[string]t
 // unsnooze ends user's snooze of action id.
 func (st *steering) unsnooze(ctx context.Context, user, id string) snoozed {
 	if st.store == nil {
-		return snoozed{msg: msgSnoozeNoStore}
+		return snoozed{msg: lang.FromContext(ctx).T("snooze.no_store")}
 	}
 	ok, err := st.store.Unsnooze(ctx, user, id)
 	switch {
 	case err != nil:
 		return snoozed{msg: st.say(ctx, "unsnooze", err)}
 	case !ok:
-		return snoozed{msg: msgNotSnoozed}
+		return snoozed{msg: lang.FromContext(ctx).T("snooze.not_snoozed")}
 	}
-	res := snoozed{msg: ":alarm_clock: Unsnoozed: it is back in your reminders from the next one."}
+	res := snoozed{msg: lang.FromContext(ctx).T("snooze.ended")}
 	// The row is redrawn when the action is still the clicker's to do.
 	if me, a, msg := st.own(ctx, user, id); msg == "" {
 		res.action, res.view = &a, st.rowView(me, &a)
@@ -273,7 +264,7 @@ func (st *steering) statusChanged(ctx context.Context, id string, to apiclient.S
 func (u *actionsUI) snoozed(ctx context.Context, user string) *reply {
 	st := u.steer
 	if st == nil || st.store == nil {
-		return notice(msgSnoozeNoStore)
+		return notice(lang.FromContext(ctx).T("snooze.no_store"))
 	}
 	snoozes, err := st.store.Snoozes(ctx, user)
 	if err != nil {
@@ -310,8 +301,9 @@ func (u *actionsUI) snoozed(ctx context.Context, user string) *reply {
 		row.SnoozedUntil, _ = time.ParseInLocation(time.DateOnly, sn.Until, zone)
 		rows = append(rows, row)
 	}
-	return ephemeral(blocks.Actions(blocks.ActionList{Title: "Your snoozed actions", Rows: rows, Total: len(rows),
-		Empty: "You have no snoozed actions. Snooze one from a reminder, `/actions` or your Home tab."}))
+	lg := lang.FromContext(ctx)
+	return ephemeral(blocks.Actions(blocks.ActionList{Lang: lg, Title: lg.T("snooze.list_title"), Rows: rows, Total: len(rows),
+		Empty: lg.T("snooze.list_empty")}))
 }
 
 // cmpZone is zone, or org when zone is unknown.

@@ -51,6 +51,9 @@ type actionsUI struct {
 // buttons.
 type minutesUI struct {
 	svc *minutes.Service
+	// org is ORG_LANGUAGE, the language of what is posted in a channel
+	// (a shared summary).
+	org lang.Lang
 	// search is the minutes search index; nil without a store.
 	search   MinutesSearch
 	pageSize int

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/recordsbot/recordsbot/apiclient/recordstest"
+	"github.com/recordsbot/recordsbot/internal/lang"
 	"github.com/recordsbot/recordsbot/internal/slackapi/slacktest"
 )
 
@@ -308,6 +309,8 @@ func (c *console) do(ctx context.Context, line string) (quit bool, err error) {
 		return false, c.click(ctx, n, strings.TrimSpace(option))
 	case "home":
 		return false, c.home(ctx)
+	case "lang", "/lang":
+		return false, c.lang(rest)
 	case "calendar":
 		return false, c.calendar(ctx, rest == "reset")
 	case "history":
@@ -385,6 +388,7 @@ func (c *console) help() {
 		{"click N   (or just N)", "press button [N] of the messages above"},
 		{"click N OPTION", "choose OPTION in menu [N], like: click 5 10:00"},
 		{"home", "open your App Home tab"},
+		{"lang CODE", "set your Slack language: fr, de, es, en (recordsbot answers in it), or a locale it does not ship, like ja-JP (ORG_LANGUAGE then)"},
 		{"calendar [reset]", "your private calendar of deadlines (the Home tab's link; reset makes a new one) and the public meeting calendars"},
 		{"history ID", "who changed action ID through Slack, from where, and how it ended (/actions history ID)"},
 		{"search WORDS", "type WORDS into the open Search minutes window and press Search (home, then its Search minutes button, opens it)"},
@@ -412,6 +416,33 @@ func (c *console) help() {
 		c.printf("  %s  %s\n", padRight(c.r.p.bold(r[0]), 40), r[1])
 	}
 	c.printf("\n")
+}
+
+// slackLocales are the Slack locales `lang` sets for a shipped language's
+// code: Slack names a locale by language and region ("fr-FR"), as
+// users.info returns it.
+var slackLocales = map[string]string{"en": "en-US", "fr": "fr-FR", "de": "de-DE", "es": "es-ES"}
+
+// lang sets the speaker's Slack locale, as choosing a language in Slack's
+// preferences does: the stand-in's users.info and users.list return it,
+// and the bot, which reads it with the profile, answers in it (or in
+// ORG_LANGUAGE when recordsbot does not ship it).
+func (c *console) lang(code string) error {
+	code = strings.TrimSpace(code)
+	if code == "" {
+		return fmt.Errorf("lang needs a language, like: lang fr (shipped: %s), or a Slack locale, like: lang ja-JP", lang.Codes())
+	}
+	locale := code
+	if l, ok := slackLocales[strings.ToLower(code)]; ok {
+		locale = l
+	}
+	if !c.env.slack.SetLocale(c.me.SlackID, locale) {
+		return fmt.Errorf("@%s is not in the stand-in's workspace", handle(c.me))
+	}
+	c.env.actions.Forget(c.me.SlackID)
+	reads := lang.ForLocale(locale, lang.English)
+	c.printf("%s\n\n", c.r.p.grey(fmt.Sprintf("@%s's Slack language is now %s: recordsbot answers in %s.", handle(c.me), locale, reads.Name())))
+	return nil
 }
 
 // calendar prints the calendar addresses: every committee's and one

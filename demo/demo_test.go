@@ -376,3 +376,22 @@ func TestDemoButtonNumbersStayWhileTheMessageIsOnScreen(t *testing.T) {
 	assert.Contains(t, started, "Back to open", "an action in progress goes back to open, not reopened")
 	assert.Contains(t, out["click 2"], "button [2] has left the message")
 }
+
+// TestDemoLangSwitchesTheSpeakersSlackLocale: `lang fr` is the speaker
+// choosing French in Slack: /actions, the Home tab and the reminder DM
+// then come in French; a locale recordsbot does not ship reads
+// ORG_LANGUAGE (the demo's is English); `lang en` switches back.
+func TestDemoLangSwitchesTheSpeakersSlackLocale(t *testing.T) {
+	t.Parallel()
+	env := startTestDemo(t)
+	out, all, err := runScript(t, env, consoleOptions{},
+		"lang fr", "/actions", "home", "remind", "lang ja-JP", "/actions help", "lang en", "/actions help", "lang")
+	require.Error(t, err, "the last lang has no code")
+	assert.Contains(t, out["lang fr"], "fr-FR")
+	assert.Contains(t, out["/actions"], "Vos actions ouvertes", all)
+	assert.Contains(t, out["home"], "Vos actions")
+	assert.Contains(t, out["remind"], "Rappel de vos actions")
+	assert.Contains(t, out["/actions help"], "your open actions", "ja-JP is not shipped: ORG_LANGUAGE")
+	assert.Contains(t, out["/actions help#2"], "your open actions")
+	assert.Contains(t, out["lang"], "lang needs a language")
+}

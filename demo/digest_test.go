@@ -36,3 +36,17 @@ func TestDemoDigestSaysWhyNot(t *testing.T) {
 	assert.Contains(t, out["digest finance#3"], "no digest: its Weekly digest box is unticked")
 	assert.NotContains(t, all, "had this week's already")
 }
+
+// TestDemoFollowLanguage: /minutes follow finance language de makes
+// #general's posts about Finance German: the follow's confirmation, the
+// list, and the digest the watcher posts.
+func TestDemoFollowLanguage(t *testing.T) {
+	t.Parallel()
+	env := startTestDemo(t)
+	out, all, err := runScript(t, env, consoleOptions{}, "/minutes follow finance language de", "/minutes following", "digest finance")
+	require.NoError(t, err, all)
+	assert.Contains(t, out["/minutes follow finance language de"], "hat diesen Kanal Finance folgen lassen")
+	assert.Contains(t, out["/minutes following"], "Posts in German")
+	assert.Contains(t, out["digest finance"], "Wochenübersicht: Finance")
+	assert.NotContains(t, out["digest finance"], "Weekly digest: Finance")
+}

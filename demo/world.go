@@ -69,6 +69,9 @@ type demoEnv struct {
 	// (REMIND_HOLIDAYS), shared by the bot (the next working day of a
 	// snooze) and the reminders; `holiday DATE` adds one.
 	holidays workdays.Calendar
+	// actions is the bot's action domain: `lang` drops the speaker's
+	// cached profile from it, so their new locale shows at once.
+	actions *actions.Service
 	// store is a fresh in-memory database: follows, settings and the
 	// ledgers of the reminder job and the watcher, gone when the demo ends.
 	store *store.Store
@@ -146,6 +149,7 @@ func startDemo(ctx context.Context, log *slog.Logger, version string) (*demoEnv,
 	}
 	records, api, mins := svc.Records, svc.Slack, svc.Minutes
 	env.calendar = svc.Calendar
+	env.actions = svc.Actions
 	wcfg := watch.Config{
 		Notify: demoNotify,
 		Owner:  "demo",

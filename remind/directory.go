@@ -6,13 +6,18 @@ import (
 
 	"github.com/slack-go/slack"
 	"golang.org/x/sync/errgroup"
+
+	"github.com/recordsbot/recordsbot/internal/lang"
 )
 
 // loadDirectory pages through users.list, paced to its tier, and tells
 // j.people of every member: a few Tier 2 calls for the whole workspace
-// instead of a Tier 3 lookup per person.
+// instead of a Tier 3 lookup per person. The list carries each member's
+// locale, the language of their reminder, when asked with include_locale
+// ("Set this to true to receive the locale for users. Defaults to false",
+// https://api.slack.com/methods/users.list): no call per person for it.
 func (j *remindJob) loadDirectory(ctx context.Context) error {
-	p := j.deps.Slack.GetUsersPaginated(slack.GetUsersOptionLimit(usersPage))
+	p := j.deps.Slack.GetUsersPaginated(slack.GetUsersOptionLimit(usersPage), slack.GetUsersOptionIncludeLocale(true))
 	pages := 0
 	for more := true; more; {
 		err := j.slack.Call(ctx, "users.list", "", func(ctx context.Context) error {
@@ -84,7 +89,8 @@ func (j *remindJob) match(ctx context.Context, pending []pendingAssignee) ([]*re
 				if zone == nil {
 					zone = j.zone
 				}
-				r = &recipient{id: ids[i], label: p.person.String(), zone: zone}
+				r = &recipient{id: ids[i], label: p.person.String(), zone: zone,
+					lang: lang.ForLocale(j.people.Locale(ids[i]), j.cfg.Language)}
 				byID[ids[i]] = r
 				out = append(out, r)
 			}

@@ -17,6 +17,7 @@ import (
 	"github.com/recordsbot/recordsbot/actions"
 	"github.com/recordsbot/recordsbot/apiclient"
 	"github.com/recordsbot/recordsbot/internal/clocktime"
+	"github.com/recordsbot/recordsbot/internal/lang"
 	"github.com/recordsbot/recordsbot/internal/once"
 	"github.com/recordsbot/recordsbot/internal/slackapi"
 	"github.com/recordsbot/recordsbot/internal/workdays"
@@ -117,6 +118,10 @@ type Config struct {
 	Owner string
 	// Lease is how long a claim in the ledger lasts. Default 10 minutes.
 	Lease time.Duration
+	// Language is ORG_LANGUAGE: the language of the reminders of people
+	// whose Slack locale (from users.list) is not one recordsbot ships,
+	// and of the report of unmatched assignees. The zero value is English.
+	Language lang.Lang
 	// Retention is how long the store keeps what it no longer needs: once
 	// a day the first job to run (this one or the watcher) prunes what is
 	// older (store.PruneDaily). Default store.DefaultRetention (90 days).
@@ -269,6 +274,7 @@ type recipient struct {
 	id      string // Slack user ID
 	label   string // how the records name them, for logs and the dry run
 	zone    *time.Location
+	lang    lang.Lang // their Slack locale's language, else Config.Language
 	actions []*apiclient.Action
 }
 

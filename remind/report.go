@@ -2,10 +2,9 @@ package remind
 
 import (
 	"context"
-	"fmt"
 	"strings"
 
-	"github.com/recordsbot/recordsbot/internal/words"
+	"github.com/recordsbot/recordsbot/internal/lang"
 
 	"github.com/slack-go/slack"
 
@@ -29,7 +28,7 @@ func (j *remindJob) report(ctx context.Context) {
 		Conversation: func(context.Context) (string, error) { return channel, nil },
 		Post: func(ctx context.Context) (string, error) {
 			return j.post(ctx, channel,
-				slack.MsgOptionText(reportText(date, j.sum.Unmatched), false),
+				slack.MsgOptionText(reportText(j.cfg.Language, date, j.sum.Unmatched), false),
 				slack.MsgOptionMetadata(slack.SlackMetadata{EventType: ReportEventType, EventPayload: map[string]any{
 					"key": key, "date": date, "unmatched": len(j.sum.Unmatched),
 				}}))
@@ -50,25 +49,20 @@ func (j *remindJob) reportFailed(ctx context.Context, channel string, err error)
 	j.sum.Failed = append(j.sum.Failed, Failure{Who: "report to " + channel, Err: err})
 }
 
-// reportText is the message listing assignees whom no Slack user matches.
-func reportText(date string, unmatched []UnmatchedAssignee) string {
+// reportText is the message listing assignees whom no Slack user matches,
+// in l (ORG_LANGUAGE: a channel post).
+func reportText(l lang.Lang, date string, unmatched []UnmatchedAssignee) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, ":bust_in_silhouette: *Action reminders %s:* %s with due actions %s no Slack user, so %s not reminded. "+
-		"Add them to `USER_MAP` (`assignee=SLACKID`) or correct their email in the records.\n",
-		date, words.Count(len(unmatched), "assignee", "assignees"), pick(len(unmatched) == 1, "matches", "match"), pick(len(unmatched) == 1, "was", "were"))
+	b.WriteString(l.N("report.header", len(unmatched), "date", date))
+	b.WriteString("\n")
 	for i, u := range unmatched {
 		if i == maxReportNames {
-			fmt.Fprintf(&b, "…and %d more (see the job's log).\n", len(unmatched)-i)
+			b.WriteString(l.N("report.more", len(unmatched)-i))
+			b.WriteString("\n")
 			break
 		}
-		fmt.Fprintf(&b, "• %s: %s\n", blocks.Escape(u.Assignee), words.Count(u.Actions, "action", "actions"))
+		b.WriteString(l.F("report.line", "who", blocks.Escape(u.Assignee), "actions", l.N("count.actions", u.Actions)))
+		b.WriteString("\n")
 	}
 	return strings.TrimSuffix(b.String(), "\n")
-}
-
-func pick(cond bool, yes, no string) string {
-	if cond {
-		return yes
-	}
-	return no
 }

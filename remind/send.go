@@ -309,7 +309,7 @@ func (j *remindJob) reminder(r *recipient, p plan, now time.Time) blocks.Reminde
 	slices.SortStableFunc(due, func(a, b *apiclient.Action) int {
 		return cmp.Or(-cmp.Compare(status(a), status(b)), actions.DeadlineAt(a, j.zone).Compare(actions.DeadlineAt(b, j.zone)), cmp.Compare(a.ID, b.ID))
 	})
-	rem := blocks.Reminder{User: r.label + " (" + r.id + ")", Days: p.days, Weekly: p.weekly}
+	rem := blocks.Reminder{Lang: r.lang, User: r.label + " (" + r.id + ")", Days: p.days, Weekly: p.weekly}
 	if p.catchUp != nil {
 		rem.Away = &blocks.AwayCatchUp{Since: p.catchUp.Since.In(r.zone)}
 	}

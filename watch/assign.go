@@ -16,6 +16,7 @@ import (
 	"github.com/recordsbot/recordsbot/actions"
 	"github.com/recordsbot/recordsbot/apiclient"
 	"github.com/recordsbot/recordsbot/blocks"
+	"github.com/recordsbot/recordsbot/internal/lang"
 	"github.com/recordsbot/recordsbot/internal/once"
 )
 
@@ -203,6 +204,20 @@ func assignKey(user, meeting string, ids []string) string {
 	return "assign/" + user + "/" + cmp.Or(meeting, "-") + "/" + hex.EncodeToString(h[:8])
 }
 
+// readerLang is the language of user's DMs: their Slack locale when
+// recordsbot ships it, else ORG_LANGUAGE. The locale comes with the
+// profile the action domain caches (users.info with include_locale), one
+// lookup per person DMed, not per poll; when Slack cannot say, the DM is
+// in ORG_LANGUAGE rather than waiting.
+func (p *poll) readerLang(ctx context.Context, user string) lang.Lang {
+	m, err := p.deps.Actions.Who(ctx, user)
+	if err != nil {
+		p.log.InfoContext(ctx, "watch: no Slack profile for the assignment DM's language; ORG_LANGUAGE", "user", user, "error", err)
+		return p.cfg.Language
+	}
+	return lang.ForLocale(m.Locale, p.cfg.Language)
+}
+
 // dm sends g's one DM. Posting to the user ID makes Slack open the bot's
 // DM with them and post there (slackapi/bolt-js#1585); its history is read
 // through the DM's own ID, which conversations.open returns.
@@ -214,7 +229,7 @@ func (p *poll) dm(ctx context.Context, g *dmGroup) once.Outcome {
 	key := assignKey(g.user, g.meeting, ids)
 	first := g.actions[0]
 	asg := blocks.Assignment{
-		Lang:       p.cfg.Language,
+		Lang:       p.readerLang(ctx, g.user),
 		Committee:  first.Committee,
 		Meeting:    cmp.Or(first.MeetingTitle, first.MeetingID),
 		Reassigned: g.reassigned,

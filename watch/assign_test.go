@@ -132,3 +132,30 @@ func TestAssignmentUnmatchedAndUserMap(t *testing.T) {
 	sum = env.mustPoll(w)
 	assert.Zero(t, sum.Unmatched, "an unmatched assignee is looked up once, not every poll")
 }
+
+// TestAssignmentDMInTheAssigneesLanguage: an assignee whose Slack locale
+// is fr-FR gets the assignment DM in French, plural by CLDR; one whose
+// locale recordsbot does not ship reads ORG_LANGUAGE (English here).
+func TestAssignmentDMInTheAssigneesLanguage(t *testing.T) {
+	t.Parallel()
+	eachEngine(t, func(t *testing.T, e engine) {
+		env := newEnv(t, e)
+		require.True(t, env.slack.SetLocale(carol.ID, "fr-FR"))
+		require.True(t, env.slack.SetLocale(bob.ID, "ja-JP"))
+		w := env.watcher("w1")
+		env.mustPoll(w)
+
+		for _, id := range []string{"A-10", "A-11"} {
+			env.records.AddAction(recordstest.Action{ID: id, Title: "Task " + id, Status: "open", AssigneeEmail: carol.Email, AssigneeName: carol.RealName, MeetingID: "M-2"})
+		}
+		env.records.AddAction(recordstest.Action{ID: "A-13", Title: "Order chairs", Status: "open", AssigneeEmail: bob.Email, MeetingID: "M-3"})
+		env.mustPoll(w)
+
+		dms := env.dms(carol.ID)
+		require.Len(t, dms, 1)
+		assert.Contains(t, dms[0].Text, "vous a confié 2 actions")
+		assert.NotContains(t, dms[0].text, "assigned you")
+		require.Len(t, env.dms(bob.ID), 1)
+		assert.Contains(t, env.dms(bob.ID)[0].Text, "assigned you an action", "ja-JP is not shipped: ORG_LANGUAGE")
+	})
+}

@@ -158,6 +158,9 @@ type Actions interface {
 	List(ctx context.Context, st apiclient.Status) (*apiclient.ActionList, error)
 	Zone() *time.Location
 	UserMap() actions.UserMap
+	// Who is a member's profile (users.info with include_locale,
+	// cached): an assignment DM is written in its locale.
+	Who(ctx context.Context, id string) (actions.Member, error)
 }
 
 // Slack is the part of the Web API a poll calls; *slack.Client implements

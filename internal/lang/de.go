@@ -2,9 +2,20 @@ package lang
 
 // german is recordsbot in German.
 var german = Catalogue{
-	Code:    "de",
-	Name:    "Deutsch",
-	Aliases: map[string]string{},
+	Code: "de",
+	Name: "Deutsch",
+	// Aliases are German command words (help lists them next to the
+	// English keywords, which always work).
+	Aliases: map[string]string{
+		"offen": "open", "überfällig": "overdue", "alle": "all",
+		"erledigt": "completed", "in-arbeit": "in-progress", "abgesagt": "cancelled",
+		"zurückgestellt": "deferred", "pausiert": "snoozed", "meine": "mine",
+		"sitzung": "meeting", "verlauf": "history", "hilfe": "help",
+		"erledigen": "complete", "fertig": "done", "beginnen": "start",
+		"zurückstellen": "defer", "absagen": "cancel", "wiedereröffnen": "reopen",
+		"suche": "search", "folgen": "follow", "entfolgen": "unfollow",
+		"gefolgt": "following",
+	},
 	Strings: map[Key]string{
 		"date.short":    "{day}. {month} {year}",
 		"date.long":     "{day}. {month} {year}",
@@ -416,6 +427,101 @@ var german = Catalogue{
 		"err.records_busy":                ":hourglass: Der Protokolldienst ist gerade ausgelastet. Bitte versuchen Sie es noch einmal.",
 		"msg.busy":                        ":hourglass: Ich bin gerade beschäftigt. Bitte versuchen Sie es gleich noch einmal.",
 
+		// The reminder job's daily report of unmatched assignees, a channel post (remind/report.go).
+		"report.line": "• {who}: {actions}",
+
+		// Snoozing (issue 31): the answers to a row's Snooze controls and /actions snoozed (bot/snooze.go).
+		"snooze.done":            ":zzz: *{title}* ist bis {date} pausiert: bis dahin keine Erinnerungen daran. Sie bleibt in `/actions`.",
+		"snooze.deadline_inside": "Ihre Frist fällt in die Pause.",
+		"snooze.no_store":        ":warning: Pausieren braucht die Datenbank von recordsbot, ohne die diese Installation läuft. Bitte sagen Sie es der Administration der App (DATABASE_URL).",
+		"snooze.not_open":        ":information_source: Diese Aufgabe ist nicht mehr offen, es gibt also nichts zu pausieren. `/actions` zeigt, was offen ist.",
+		"snooze.not_mine":        ":no_entry: Nur die zuständige Person kann die Aufgabe pausieren, und nur für sich selbst: Eine Pause stellt die eigenen Erinnerungen still.",
+		"snooze.past":            ":calendar: Dieser Tag ist schon da. Wählen Sie einen Tag ab morgen.",
+		"snooze.too_far":         ":calendar: Das ist mehr als ein Jahr entfernt. Wählen Sie einen Tag innerhalb des nächsten Jahres oder stellen Sie die Aufgabe zurück.",
+		"snooze.not_snoozed":     ":information_source: Diese Aufgabe war nicht pausiert: Sie werden wie gewohnt daran erinnert.",
+		"snooze.ended":           ":alarm_clock: Fortgesetzt: Sie ist ab der nächsten Erinnerung wieder dabei.",
+		"snooze.list_title":      "Ihre pausierten Aufgaben",
+		"snooze.list_empty":      "Sie haben keine pausierten Aufgaben. Pausieren Sie eine aus einer Erinnerung, aus `/actions` oder auf Ihrer Startseite.",
+
+		// Answers to the Notifications controls and the DMs' Stop these / Settings buttons (bot/home_settings.go).
+		"settings.down":               ":warning: Ich erreiche meine Datenbank gerade nicht, daher können Ihre Benachrichtigungseinstellungen weder angezeigt noch geändert werden. Es geht nichts verloren: Öffnen Sie diesen Tab in ein paar Minuten erneut.",
+		"settings.none":               ":warning: Benachrichtigungseinstellungen brauchen die Datenbank von recordsbot, ohne die diese Installation läuft. Bitte sagen Sie es der Administration der App (DATABASE_URL).",
+		"settings.saved.remind_on":    ":white_check_mark: Tägliche Erinnerungen sind eingeschaltet.",
+		"settings.saved.remind_off":   ":white_check_mark: Tägliche Erinnerungen sind ausgeschaltet: Ich schreibe Ihnen nicht mehr wegen fälliger Aufgaben.",
+		"settings.saved.remind_at":    ":white_check_mark: Erinnerungen kommen jetzt ab {time} Uhr, Ihre Ortszeit.",
+		"settings.saved.weekdays_on":  ":white_check_mark: Erinnerungen kommen jetzt nur noch werktags.",
+		"settings.saved.weekdays_off": ":white_check_mark: Erinnerungen kommen jetzt jeden Tag, auch am Wochenende.",
+		"settings.saved.assign_on":    ":white_check_mark: Ich schreibe Ihnen, wenn Ihnen eine Aufgabe zugewiesen wird.",
+		"settings.saved.assign_off":   ":white_check_mark: Nachrichten zu neuen Zuweisungen sind ausgeschaltet.",
+		"settings.applies":            "{note} Das gilt ab der nächsten.",
+		"notify.stopped.reminders":    ":white_check_mark: Tägliche Erinnerungen sind ausgeschaltet. Schalten Sie sie unter *{section}* auf meiner Startseite wieder ein.",
+		"notify.stopped.assignments":  ":white_check_mark: Nachrichten zu neuen Zuweisungen sind ausgeschaltet. Schalten Sie sie unter *{section}* auf meiner Startseite wieder ein.",
+		"notify.where":                ":gear: Ihre Benachrichtigungseinstellungen finden Sie unter *{section}* auf meiner *Startseite*: Klicken Sie in der Seitenleiste auf recordsbot und dann auf *Startseite*.",
+		"notify.open_now":             "Jetzt öffnen",
+		"home.stale":                  ":warning: Slack hat mich Ihre Startseite gerade nicht aktualisieren lassen, sie zeigt also vielleicht einen alten Stand. Was Sie dort getan haben, ist erledigt. Öffnen Sie die Startseite in einer Minute erneut oder nutzen Sie hier `/actions`, um Ihre Aufgaben zu sehen.",
+
+		// Help (/actions help, /minutes help, /meetings help): blocks/messages.go.
+		"help.title":              "So verwenden Sie recordsbot",
+		"help.title_command":      "So verwenden Sie {command}",
+		"help.tip":                "Die Knöpfe an jeder Aufgabe ändern ihren Status, und der Tab *Startseite* von recordsbot zeigt Ihre Aufgaben und die neuesten Protokolle.",
+		"help.english_works":      "Die englischen Befehlswörter funktionieren immer auch.",
+		"help.arg.status":         "<status>",
+		"help.arg.user":           "@person",
+		"help.arg.id":             "<id>",
+		"help.arg.committee":      "<Ausschuss>",
+		"help.arg.meeting":        "<Sitzungs-ID oder Kennung>",
+		"help.arg.words":          "<Wörter>",
+		"help.arg.digest":         "<Ausschuss> digest mon 09:00",
+		"help.actions.summary":    "Ihre Aufgaben aus Ausschusssitzungen",
+		"help.actions.open":       "Ihre offenen Aufgaben",
+		"help.actions.status":     "Ihre Aufgaben in diesem Status: {statuses}",
+		"help.actions.overdue":    "Ihre überfälligen Aufgaben",
+		"help.actions.snoozed":    "Ihre pausierten Aufgaben: bis zum gewählten Tag nicht in Ihren Erinnerungen; *Fortsetzen* holt eine zurück",
+		"help.actions.user":       "die offenen Aufgaben einer anderen Person",
+		"help.actions.meeting":    "die Aufgaben einer Sitzung",
+		"help.actions.complete":   "eine Aufgabe als erledigt markieren; {verbs} funktionieren genauso",
+		"help.actions.history":    "wer eine Aufgabe über Slack geändert hat, von wo aus und mit welchem Ergebnis",
+		"help.this_help":          "diese Hilfe",
+		"help.minutes.summary":    "Sitzungsprotokolle",
+		"help.minutes.newest":     "das neueste veröffentlichte Protokoll, aus jedem Ausschuss",
+		"help.minutes.committee":  "das neueste Protokoll eines Ausschusses",
+		"help.minutes.meeting":    "das Protokoll einer Sitzung",
+		"help.minutes.search":     "Protokolle, die diese Wörter enthalten; \"eine Wortgruppe\" in Anführungszeichen, `committee:finance` zum Eingrenzen",
+		"help.minutes.follow":     "hier posten, wenn Protokolle dieses Ausschusses veröffentlicht oder genehmigt werden; {unfollow} beendet das",
+		"help.minutes.following":  "die Ausschüsse, denen dieser Kanal folgt, mit Kästchen für das, was er von jedem erfährt (Entwürfe, Genehmigungen, Wochenübersicht, Vorab-Briefings)",
+		"help.minutes.digest":     "die wöchentliche Übersicht der Ausschussaufgaben in diesem Kanal (`digest off`; `mentions` benachrichtigt die Zuständigen)",
+		"help.meetings.summary":   "Ausschusssitzungen und ihre Tagesordnungen",
+		"help.meetings.latest":    "die neuesten Sitzungen",
+		"help.meetings.committee": "die Sitzungen eines Ausschusses",
+		"help.meetings.one":       "eine Sitzung mit ihrer Tagesordnung",
+
+		// Help: a follow's language (/minutes follow … language fr).
+		"help.arg.language":     "<Ausschuss> language fr",
+		"help.minutes.language": "die Sprache der Beiträge dieses Kanals zum Ausschuss (Ankündigungen, Übersichten, Vorab-Briefings): `en`, `fr`, `de` oder `es`; `ORG_LANGUAGE`, bis eine gewählt ist",
+
+		// Commands' own answers: what was not understood (bot/commands_*.go, dispatch.go).
+		"cmd.unknown":            "Den Befehl `{command}` kenne ich nicht.",
+		"cmd.no_such":            "Ich habe keine Sitzung und keinen Ausschuss namens `{name}` gefunden.",
+		"actions.parse.needs_id": "`/actions {verb}` braucht die ID der Aufgabe, etwa `/actions {verb} 42`.",
+		"actions.parse.who":      "Ich weiß nicht, wer `{who}` ist. Wählen Sie die Person aus Slacks Vorschlägen, wenn Sie @ tippen, damit ich ihre ID bekomme.",
+		"actions.parse.meeting":  "`/actions {word}` braucht die ID oder Kennung einer Sitzung, etwa `/actions {word} FIN-2026-07`.",
+		"actions.parse.unknown":  "`{word}` habe ich nicht verstanden.",
+		"minutes.not_published":  ":page_facing_up: Für *{title}* ist noch kein Protokoll veröffentlicht.",
+		"meetings.recent":        "Letzte Sitzungen",
+		"meetings.recent_of":     "Letzte Sitzungen: {committee}",
+		"meeting.gone":           ":mag: Die Sitzung `{id}` ist nicht (mehr) in den Unterlagen oder hat kein veröffentlichtes Protokoll.",
+		"msg.stale_button":       ":thinking_face: Diesen Knopf kenne ich nicht (die Nachricht stammt vielleicht von einer älteren Version von recordsbot). Führen Sie den Befehl erneut aus, um einen neuen zu bekommen.",
+		"status.not_refreshed":   "{done} (Ich konnte die Nachricht oben nicht aktualisieren; führen Sie `/actions` aus, um die aktuelle Liste zu sehen.)",
+		"share.done":             ":white_check_mark: Das Protokoll von *{title}* wurde in diesem Kanal geteilt.",
+		"share.refused":          ":warning: Slack hat den Beitrag gerade nicht angenommen, es wurde also nichts geteilt. Bitte versuchen Sie es in einer Minute erneut.",
+		"share.unknown":          ":grey_question: Slack hat nicht gesagt, ob das Protokoll gepostet wurde, und ich konnte es nicht prüfen. Bitte sehen Sie im Kanal nach, bevor Sie es erneut teilen.",
+		"share.instead":          "Teilen Sie es stattdessen aus einem Kanal, in dem ich bin.",
+		"share.instead_link":     "Fügen Sie stattdessen den Link zum Protokoll ein ({link}) oder teilen Sie es aus einem Kanal, in dem ich bin.",
+		"share.not_in_channel":   ":wave: Ich bin noch nicht in diesem Kanal und kann hier nicht posten. Laden Sie mich mit `/invite @recordsbot` ein und klicken Sie dann erneut auf *{share}*.",
+		"share.dm":               ":speech_balloon: In einer Direktnachricht zwischen Personen kann ich nicht posten: Slack lässt dort keine Apps zu, und `/invite` kann mich nicht hinzufügen. {instead}",
+		"share.group_dm":         ":speech_balloon: In einer Gruppen-Direktnachricht kann ich nicht posten: Slack lässt dort keine Apps hinzufügen. {instead}",
+		"share.private":          ":lock: Ich bin nicht in diesem privaten Kanal und kann hier nicht posten. Laden Sie mich mit `/invite @recordsbot` ein und klicken Sie dann erneut auf *{share}*.",
+
 		// The audit trail (docs/audit.md).
 		"audit.not_recorded":           ":warning: Ich konnte diese Änderung nicht im Prüfprotokoll festhalten (meine Datenbank ist gerade nicht erreichbar) und habe sie deshalb nicht vorgenommen: Nichts wurde geändert. Bitte versuche es in ein paar Minuten erneut.",
 		"audit.history.title":          ":scroll: Verlauf von {action}",
@@ -474,6 +580,49 @@ var german = Catalogue{
 		"search.head.best":             ":mag: Protokolle, die {query} erwähnen, beste Treffer zuerst",
 		"search.head.newest":           ":mag: Protokolle, die {query} erwähnen, neueste zuerst",
 		"search.from":                  "(ab Treffer {first})",
+
+		// How an audited change ended, as the history and the Home tab's recent changes say it (blocks/audit.go).
+		"audit.outcome.requested":   "angefordert",
+		"audit.outcome.done":        "erledigt",
+		"audit.outcome.unchanged":   "unverändert",
+		"audit.outcome.unconfirmed": "unbestätigt",
+		"audit.outcome.failed":      "fehlgeschlagen",
+		"audit.outcome.refused":     "abgelehnt: {reason}",
+		"audit.reason.not_yours":    "nicht die eigene",
+		"audit.reason.stale":        "veralteter Knopf",
+		"audit.reason.records":      "vom Protokolldienst abgelehnt",
+		"audit.reason.gone":         "keine solche Aufgabe",
+
+		// Search's own answers (bot/commands_search.go, bot/search_modal.go).
+		"search.blank":     "Geben Sie die gesuchten Wörter ein, etwa Versicherung Verlängerung.",
+		"search.searching": ":hourglass_flowing_sand: Suche läuft … die Ergebnisse erscheinen gleich hier.",
+		"search.no_modal":  ":warning: Ich konnte das Suchfenster gerade nicht öffnen. Bitte klicken Sie erneut auf *{button}*.",
+		"search.how":       ":mag: Geben Sie die gesuchten Wörter ein, etwa `/minutes search Versicherung Verlängerung`. Setzen Sie eine Wortgruppe in \"Anführungszeichen\"; `committee:finance` sucht nur in den Protokollen dieses Ausschusses.",
+		"search.no_store":  ":warning: Die Suche ist hier nicht eingerichtet: recordsbot hält seinen Suchindex in seiner Datenbank, und keine ist konfiguriert. Bitte sagen Sie es der Administration der App.",
+
+		// Answers to the Home tab's calendar buttons (bot/home_calendar.go).
+		"calendar.made":      ":white_check_mark: Hier ist Ihr Kalenderlink. Fügen Sie ihn in Ihrer Kalender-App als Abonnement ein.",
+		"calendar.was_reset": ":white_check_mark: Ihr Kalenderlink ist neu: Der alte funktioniert nicht mehr. Abonnieren Sie stattdessen diesen.",
+		"calendar.down":      ":warning: Ich erreiche meine Datenbank gerade nicht, daher kann Ihr Kalenderlink nicht geändert werden. Es geht nichts verloren: Versuchen Sie es in ein paar Minuten erneut.",
+
+		// Away and rhythm, on the Home tab (blocks/home_steer.go) and its answers (bot/home_steer.go).
+		"steer.header":        "Abwesenheit und Rhythmus",
+		"steer.away":          "*Abwesend:* bis {date}. Bis dahin keine Erinnerungen und keine Zuweisungsnachrichten; nach Ihrer Rückkehr eine Nachricht mit dem, was Sie verpasst haben.",
+		"steer.back":          "Ich bin zurück",
+		"steer.away_until":    "Abwesend bis …",
+		"steer.away_pick":     "*Ich bin abwesend bis:* Wählen Sie Ihren letzten Tag der Abwesenheit. Bis dahin keine Erinnerungen und keine Zuweisungsnachrichten; danach eine Nachricht mit dem, was Sie verpasst haben.",
+		"steer.daily":         "Täglich",
+		"steer.weekly":        "Wöchentlich, {weekday} {time} Uhr",
+		"steer.choose":        "Rhythmus wählen",
+		"steer.rhythm":        "*Erinnerungsrhythmus:* {rhythm}",
+		"steer.weekly_rhythm": "Wöchentlich, {weekday} {time} Uhr: eine Übersicht über alles, was überfällig oder innerhalb der Woche fällig ist",
+		"steer.away_past":     ":calendar: Dieser Tag ist schon vorbei. Wählen Sie Ihren letzten Tag der Abwesenheit ab heute.",
+		"steer.away_too_far":  ":calendar: Das ist mehr als ein Jahr entfernt. Wählen Sie einen letzten Tag der Abwesenheit innerhalb des nächsten Jahres.",
+		"steer.away_set":      ":palm_tree: Sie sind abwesend bis {date}: bis dahin keine Erinnerungen und keine Zuweisungsnachrichten, und am Tag danach eine Nachricht mit dem, was Sie verpasst haben.",
+		"steer.not_away":      ":information_source: Sie waren nicht abwesend: Erinnerungen kommen wie gewohnt.",
+		"steer.welcome_back":  ":wave: Willkommen zurück. Was Sie verpasst haben, kommt in einer Nachricht mit der nächsten Erinnerungsrunde.",
+		"steer.now_daily":     ":white_check_mark: Erinnerungen kommen jetzt täglich. Das gilt ab der nächsten.",
+		"steer.now_weekly":    ":white_check_mark: Erinnerungen kommen jetzt einmal pro Woche, {weekday} ab {time} Uhr: alles Überfällige und alles, was innerhalb der Woche fällig ist.",
 	},
 	Plurals: map[Key]Plural{
 		"count.actions":            {One: "{n} Aufgabe", Other: "{n} Aufgaben"},
@@ -501,5 +650,13 @@ var german = Catalogue{
 		"err.records_busy_wait":    {One: ":hourglass: Der Protokolldienst ist gerade ausgelastet. Bitte versuchen Sie es in {n} Sekunde noch einmal.", Other: ":hourglass: Der Protokolldienst ist gerade ausgelastet. Bitte versuchen Sie es in {n} Sekunden noch einmal."},
 		"remind.away.assigned":     {One: "*{n} Aufgabe wurde Ihnen zugewiesen*", Other: "*{n} Aufgaben wurden Ihnen zugewiesen*"},
 		"remind.away.overdue":      {One: "*{n} wurde überfällig*", Other: "*{n} wurden überfällig*"},
+
+		// The reminder job's daily report of unmatched assignees, a channel post (remind/report.go).
+		"report.header": {One: ":bust_in_silhouette: *Aufgabenerinnerungen {date}:* {n} zuständige Person mit fälligen Aufgaben passt zu keinem Slack-Konto und wurde daher nicht erinnert. Tragen Sie sie in `USER_MAP` ein (`assignee=SLACKID`) oder korrigieren Sie ihre E-Mail-Adresse in den Unterlagen.", Other: ":bust_in_silhouette: *Aufgabenerinnerungen {date}:* {n} zuständige Personen mit fälligen Aufgaben passen zu keinem Slack-Konto und wurden daher nicht erinnert. Tragen Sie sie in `USER_MAP` ein (`assignee=SLACKID`) oder korrigieren Sie ihre E-Mail-Adressen in den Unterlagen."},
+		"report.more":   {One: "…und {n} weitere (siehe das Protokoll des Jobs).", Other: "…und {n} weitere (siehe das Protokoll des Jobs)."},
+
+		// Commands' own answers: what was not understood (bot/commands_*.go, dispatch.go).
+		"minutes.none_for":    {One: ":page_facing_up: Für *{committee}* wurde in der letzten Sitzung kein Protokoll veröffentlicht.", Other: ":page_facing_up: Für *{committee}* wurde in den letzten {n} Sitzungen kein Protokoll veröffentlicht."},
+		"minutes.none_recent": {One: ":page_facing_up: In der letzten Sitzung wurde kein Protokoll veröffentlicht.", Other: ":page_facing_up: In den letzten {n} Sitzungen wurde kein Protokoll veröffentlicht."},
 	},
 }

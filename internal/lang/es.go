@@ -2,9 +2,20 @@ package lang
 
 // spanish is recordsbot in Spanish.
 var spanish = Catalogue{
-	Code:    "es",
-	Name:    "Español",
-	Aliases: map[string]string{},
+	Code: "es",
+	Name: "Español",
+	// Aliases are Spanish command words (help lists them next to the
+	// English keywords, which always work).
+	Aliases: map[string]string{
+		"abiertas": "open", "vencidas": "overdue", "todas": "all",
+		"completadas": "completed", "en-curso": "in-progress", "canceladas": "cancelled",
+		"aplazadas": "deferred", "pospuestas": "snoozed", "mías": "mine",
+		"sesión": "meeting", "historial": "history", "ayuda": "help",
+		"completar": "complete", "hecho": "done", "empezar": "start",
+		"aplazar": "defer", "cancelar": "cancel", "reabrir": "reopen",
+		"buscar": "search", "seguir": "follow", "dejar-de-seguir": "unfollow",
+		"seguidos": "following",
+	},
 	Strings: map[Key]string{
 		"date.short":    "{day} {month} {year}",
 		"date.long":     "{day} de {month} de {year}",
@@ -416,6 +427,101 @@ var spanish = Catalogue{
 		"err.records_busy":                ":hourglass: El servicio de registros está ocupado ahora mismo. Inténtalo de nuevo.",
 		"msg.busy":                        ":hourglass: Estoy ocupado ahora mismo. Inténtalo de nuevo en un momento.",
 
+		// The reminder job's daily report of unmatched assignees, a channel post (remind/report.go).
+		"report.line": "• {who}: {actions}",
+
+		// Snoozing (issue 31): the answers to a row's Snooze controls and /actions snoozed (bot/snooze.go).
+		"snooze.done":            ":zzz: *{title}* pospuesta hasta el {date}: ningún recordatorio hasta entonces. Sigue en `/actions`.",
+		"snooze.deadline_inside": "Su fecha límite cae dentro del aplazamiento.",
+		"snooze.no_store":        ":warning: Posponer necesita la base de datos de recordsbot, y esta instalación funciona sin ella. Avisa al administrador de la app (DATABASE_URL).",
+		"snooze.not_open":        ":information_source: Esa acción ya no está abierta, así que no hay nada que posponer. `/actions` muestra lo que sí lo está.",
+		"snooze.not_mine":        ":no_entry: Solo el responsable de la acción puede posponerla, y solo para sí: posponer silencia sus propios recordatorios.",
+		"snooze.past":            ":calendar: Ese día ya ha llegado. Elige un día a partir de mañana.",
+		"snooze.too_far":         ":calendar: Eso es dentro de más de un año. Elige un día dentro del próximo año, o marca la acción como aplazada.",
+		"snooze.not_snoozed":     ":information_source: Esa acción no estaba pospuesta: se te recuerda como siempre.",
+		"snooze.ended":           ":alarm_clock: Reanudada: vuelve a tus recordatorios desde el próximo.",
+		"snooze.list_title":      "Tus acciones pospuestas",
+		"snooze.list_empty":      "No tienes acciones pospuestas. Pospón una desde un recordatorio, `/actions` o tu pestaña Inicio.",
+
+		// Answers to the Notifications controls and the DMs' Stop these / Settings buttons (bot/home_settings.go).
+		"settings.down":               ":warning: No puedo acceder a mi base de datos ahora mismo, así que tus ajustes de notificaciones no se pueden mostrar ni cambiar. No se pierde nada: vuelve a abrir esta pestaña en unos minutos.",
+		"settings.none":               ":warning: Los ajustes de notificaciones necesitan la base de datos de recordsbot, y esta instalación funciona sin ella. Avisa al administrador de la app (DATABASE_URL).",
+		"settings.saved.remind_on":    ":white_check_mark: Los recordatorios diarios están activados.",
+		"settings.saved.remind_off":   ":white_check_mark: Los recordatorios diarios están desactivados: no te escribiré por acciones que vencen.",
+		"settings.saved.remind_at":    ":white_check_mark: Los recordatorios llegan ahora a partir de las {time}, tu hora local.",
+		"settings.saved.weekdays_on":  ":white_check_mark: Los recordatorios llegan ahora solo entre semana.",
+		"settings.saved.weekdays_off": ":white_check_mark: Los recordatorios llegan ahora todos los días, también el fin de semana.",
+		"settings.saved.assign_on":    ":white_check_mark: Te escribiré cuando se te asigne una acción.",
+		"settings.saved.assign_off":   ":white_check_mark: Los mensajes de nuevas asignaciones están desactivados.",
+		"settings.applies":            "{note} Se aplica desde el próximo.",
+		"notify.stopped.reminders":    ":white_check_mark: Los recordatorios diarios están desactivados. Vuelve a activarlos en *{section}* en mi pestaña Inicio.",
+		"notify.stopped.assignments":  ":white_check_mark: Los mensajes de nuevas asignaciones están desactivados. Vuelve a activarlos en *{section}* en mi pestaña Inicio.",
+		"notify.where":                ":gear: Tus ajustes de notificaciones están en *{section}* en mi pestaña *Inicio*: haz clic en recordsbot en la barra lateral y luego en *Inicio*.",
+		"notify.open_now":             "Abrirla ahora",
+		"home.stale":                  ":warning: Slack no me dejó actualizar tu pestaña Inicio ahora mismo, así que puede mostrar las cosas como estaban. Lo que hiciste allí está hecho. Vuelve a abrir la pestaña Inicio en un minuto o usa `/actions` aquí para ver tus acciones.",
+
+		// Help (/actions help, /minutes help, /meetings help): blocks/messages.go.
+		"help.title":              "Cómo usar recordsbot",
+		"help.title_command":      "Cómo usar {command}",
+		"help.tip":                "Los botones de cada acción cambian su estado, y la pestaña *Inicio* de recordsbot muestra tus acciones y las últimas actas.",
+		"help.english_works":      "Las palabras de comando en inglés también funcionan siempre.",
+		"help.arg.status":         "<estado>",
+		"help.arg.user":           "@persona",
+		"help.arg.id":             "<id>",
+		"help.arg.committee":      "<comité>",
+		"help.arg.meeting":        "<id o referencia de la reunión>",
+		"help.arg.words":          "<palabras>",
+		"help.arg.digest":         "<comité> digest mon 09:00",
+		"help.actions.summary":    "tus acciones de las reuniones de comité",
+		"help.actions.open":       "tus acciones abiertas",
+		"help.actions.status":     "tus acciones en ese estado: {statuses}",
+		"help.actions.overdue":    "tus acciones vencidas",
+		"help.actions.snoozed":    "tus acciones pospuestas: fuera de tus recordatorios hasta su día; *Reanudar* devuelve una",
+		"help.actions.user":       "las acciones abiertas de otra persona",
+		"help.actions.meeting":    "las acciones de una reunión",
+		"help.actions.complete":   "marcar una acción como completada; {verbs} funcionan igual",
+		"help.actions.history":    "quién cambió una acción desde Slack, desde dónde y cómo terminó",
+		"help.this_help":          "esta ayuda",
+		"help.minutes.summary":    "las actas de las reuniones",
+		"help.minutes.newest":     "el acta publicada más reciente, de cualquier comité",
+		"help.minutes.committee":  "la última acta de un comité",
+		"help.minutes.meeting":    "el acta de una reunión",
+		"help.minutes.search":     "actas que mencionan esas palabras; \"una frase\" entre comillas, `committee:finance` para acotar",
+		"help.minutes.follow":     "publicar aquí cuando se publiquen o aprueben actas de ese comité; {unfollow} lo detiene",
+		"help.minutes.following":  "los comités que sigue este canal, con casillas para lo que recibe de cada uno (borradores, aprobaciones, el resumen semanal, notas previas a la reunión)",
+		"help.minutes.digest":     "el resumen semanal de las acciones del comité en este canal (`digest off`; `mentions` avisa a los responsables)",
+		"help.meetings.summary":   "las reuniones de comité y sus órdenes del día",
+		"help.meetings.latest":    "las últimas reuniones",
+		"help.meetings.committee": "las reuniones de un comité",
+		"help.meetings.one":       "una reunión con su orden del día",
+
+		// Help: a follow's language (/minutes follow … language fr).
+		"help.arg.language":     "<comité> language fr",
+		"help.minutes.language": "el idioma de las publicaciones de este canal sobre el comité (anuncios, resúmenes, notas previas): `en`, `fr`, `de` o `es`; `ORG_LANGUAGE` hasta que se elija uno",
+
+		// Commands' own answers: what was not understood (bot/commands_*.go, dispatch.go).
+		"cmd.unknown":            "No conozco el comando `{command}`.",
+		"cmd.no_such":            "No encontré ninguna reunión ni ningún comité llamado `{name}`.",
+		"actions.parse.needs_id": "`/actions {verb}` necesita el ID de la acción, como `/actions {verb} 42`.",
+		"actions.parse.who":      "No sé quién es `{who}`. Elige a la persona en las sugerencias de Slack al escribir @, para que reciba su ID.",
+		"actions.parse.meeting":  "`/actions {word}` necesita el ID o la referencia de una reunión, como `/actions {word} FIN-2026-07`.",
+		"actions.parse.unknown":  "No entendí `{word}`.",
+		"minutes.not_published":  ":page_facing_up: *{title}* aún no tiene acta publicada.",
+		"meetings.recent":        "Reuniones recientes",
+		"meetings.recent_of":     "Reuniones recientes: {committee}",
+		"meeting.gone":           ":mag: La reunión `{id}` no está (o ya no está) en los registros, o no tiene acta publicada.",
+		"msg.stale_button":       ":thinking_face: No reconozco ese botón (el mensaje puede ser de una versión anterior de recordsbot). Vuelve a ejecutar el comando para obtener uno nuevo.",
+		"status.not_refreshed":   "{done} (No pude actualizar el mensaje de arriba; ejecuta `/actions` para ver la lista actual.)",
+		"share.done":             ":white_check_mark: Se compartió el acta de *{title}* en este canal.",
+		"share.refused":          ":warning: Slack no aceptó la publicación ahora mismo, así que no se compartió nada. Vuelve a intentarlo en un minuto.",
+		"share.unknown":          ":grey_question: Slack no dijo si el acta se publicó, y no pude comprobarlo. Mira en el canal antes de volver a compartirla.",
+		"share.instead":          "Compártela mejor desde un canal en el que yo esté.",
+		"share.instead_link":     "Pega mejor el enlace al acta ({link}), o compártela desde un canal en el que yo esté.",
+		"share.not_in_channel":   ":wave: Aún no estoy en este canal, así que no puedo publicar aquí. Invítame con `/invite @recordsbot` y vuelve a pulsar *{share}*.",
+		"share.dm":               ":speech_balloon: No puedo publicar en un mensaje directo entre personas: Slack no admite apps en ellos y `/invite` no puede añadirme. {instead}",
+		"share.group_dm":         ":speech_balloon: No puedo publicar en un mensaje directo de grupo: Slack no permite añadir apps a ellos. {instead}",
+		"share.private":          ":lock: No estoy en este canal privado, así que no puedo publicar aquí. Invítame con `/invite @recordsbot` y vuelve a pulsar *{share}*.",
+
 		// The audit trail (docs/audit.md).
 		"audit.not_recorded":           ":warning: No pude registrar este cambio en el registro de auditoría (mi base de datos no está disponible ahora), así que no lo hice: no se cambió nada. Inténtalo de nuevo en unos minutos.",
 		"audit.history.title":          ":scroll: Historial de {action}",
@@ -474,6 +580,49 @@ var spanish = Catalogue{
 		"search.head.best":             ":mag: Actas que mencionan {query}, las más relevantes primero",
 		"search.head.newest":           ":mag: Actas que mencionan {query}, las más recientes primero",
 		"search.from":                  "(desde el resultado {first})",
+
+		// How an audited change ended, as the history and the Home tab's recent changes say it (blocks/audit.go).
+		"audit.outcome.requested":   "solicitado",
+		"audit.outcome.done":        "hecho",
+		"audit.outcome.unchanged":   "sin cambios",
+		"audit.outcome.unconfirmed": "sin confirmar",
+		"audit.outcome.failed":      "fallido",
+		"audit.outcome.refused":     "rechazado: {reason}",
+		"audit.reason.not_yours":    "no es suya",
+		"audit.reason.stale":        "botón caducado",
+		"audit.reason.records":      "rechazado por el servicio de registros",
+		"audit.reason.gone":         "acción inexistente",
+
+		// Search's own answers (bot/commands_search.go, bot/search_modal.go).
+		"search.blank":     "Escribe las palabras que buscas, como renovación seguro.",
+		"search.searching": ":hourglass_flowing_sand: Buscando… los resultados aparecerán aquí en un momento.",
+		"search.no_modal":  ":warning: No pude abrir la ventana de búsqueda ahora mismo. Vuelve a pulsar *{button}*.",
+		"search.how":       ":mag: Escribe las palabras que buscas, como en `/minutes search renovación seguro`. Pon una frase entre \"comillas\"; `committee:finance` busca solo en las actas de ese comité.",
+		"search.no_store":  ":warning: La búsqueda no está configurada aquí: recordsbot guarda su índice de búsqueda en su base de datos, y no hay ninguna configurada. Avisa al administrador de la app.",
+
+		// Answers to the Home tab's calendar buttons (bot/home_calendar.go).
+		"calendar.made":      ":white_check_mark: Aquí tienes el enlace de tu calendario. Pégalo en tu aplicación de calendario como suscripción.",
+		"calendar.was_reset": ":white_check_mark: Tu enlace de calendario es nuevo: el anterior ha dejado de funcionar. Suscríbete a este.",
+		"calendar.down":      ":warning: No puedo acceder a mi base de datos ahora mismo, así que tu enlace de calendario no se puede cambiar. No se pierde nada: vuelve a intentarlo en unos minutos.",
+
+		// Away and rhythm, on the Home tab (blocks/home_steer.go) and its answers (bot/home_steer.go).
+		"steer.header":        "Ausencia y ritmo",
+		"steer.away":          "*Ausente:* hasta el {date}. Ningún recordatorio ni mensaje de asignación hasta entonces; un mensaje con lo que te perdiste cuando vuelvas.",
+		"steer.back":          "Ya he vuelto",
+		"steer.away_until":    "Ausente hasta…",
+		"steer.away_pick":     "*Estoy ausente hasta:* elige tu último día de ausencia. Ningún recordatorio ni mensaje de asignación hasta entonces; después, un mensaje con lo que te perdiste.",
+		"steer.daily":         "Diario",
+		"steer.weekly":        "Semanal, el {weekday} a las {time}",
+		"steer.choose":        "Elige un ritmo",
+		"steer.rhythm":        "*Ritmo de recordatorios:* {rhythm}",
+		"steer.weekly_rhythm": "Semanal, el {weekday} a las {time}: un resumen de lo vencido o que vence en la semana",
+		"steer.away_past":     ":calendar: Ese día ya pasó. Elige tu último día de ausencia a partir de hoy.",
+		"steer.away_too_far":  ":calendar: Eso es dentro de más de un año. Elige un último día de ausencia dentro del próximo año.",
+		"steer.away_set":      ":palm_tree: Estás ausente hasta el {date}: ningún recordatorio ni mensaje de asignación hasta entonces, y al día siguiente un mensaje con lo que te perdiste.",
+		"steer.not_away":      ":information_source: No estabas ausente: los recordatorios llegan como siempre.",
+		"steer.welcome_back":  ":wave: Bienvenido de nuevo. Lo que te perdiste llega en un solo mensaje con la próxima ronda de recordatorios.",
+		"steer.now_daily":     ":white_check_mark: Los recordatorios llegan ahora a diario. Se aplica desde el próximo.",
+		"steer.now_weekly":    ":white_check_mark: Los recordatorios llegan ahora una vez por semana, el {weekday} a partir de las {time}: todo lo vencido o que vence en la semana.",
 	},
 	Plurals: map[Key]Plural{
 		"count.actions":            {One: "{n} acción", Other: "{n} acciones"},
@@ -501,5 +650,13 @@ var spanish = Catalogue{
 		"err.records_busy_wait":    {One: ":hourglass: El servicio de registros está ocupado ahora mismo. Inténtalo de nuevo en {n} segundo.", Other: ":hourglass: El servicio de registros está ocupado ahora mismo. Inténtalo de nuevo en {n} segundos."},
 		"remind.away.assigned":     {One: "*se te asignó {n} acción*", Other: "*se te asignaron {n} acciones*"},
 		"remind.away.overdue":      {One: "*{n} venció*", Other: "*{n} vencieron*"},
+
+		// The reminder job's daily report of unmatched assignees, a channel post (remind/report.go).
+		"report.header": {One: ":bust_in_silhouette: *Recordatorios de acciones {date}:* {n} responsable con acciones pendientes no coincide con ningún usuario de Slack, así que no recibió recordatorio. Añádelo a `USER_MAP` (`assignee=SLACKID`) o corrige su correo en los registros.", Other: ":bust_in_silhouette: *Recordatorios de acciones {date}:* {n} responsables con acciones pendientes no coinciden con ningún usuario de Slack, así que no recibieron recordatorio. Añádelos a `USER_MAP` (`assignee=SLACKID`) o corrige su correo en los registros."},
+		"report.more":   {One: "…y {n} más (mira el registro de la tarea).", Other: "…y {n} más (mira el registro de la tarea)."},
+
+		// Commands' own answers: what was not understood (bot/commands_*.go, dispatch.go).
+		"minutes.none_for":    {One: ":page_facing_up: No se ha publicado ningún acta de *{committee}* en su última reunión.", Other: ":page_facing_up: No se ha publicado ningún acta de *{committee}* en sus últimas {n} reuniones."},
+		"minutes.none_recent": {One: ":page_facing_up: No se ha publicado ningún acta en la última reunión.", Other: ":page_facing_up: No se ha publicado ningún acta en las últimas {n} reuniones."},
 	},
 }

@@ -2,9 +2,20 @@ package lang
 
 // french is recordsbot in French.
 var french = Catalogue{
-	Code:    "fr",
-	Name:    "Français",
-	Aliases: map[string]string{},
+	Code: "fr",
+	Name: "Français",
+	// Aliases are French command words (help lists them next to the
+	// English keywords, which always work).
+	Aliases: map[string]string{
+		"ouvertes": "open", "en-retard": "overdue", "toutes": "all",
+		"terminées": "completed", "en-cours": "in-progress", "annulées": "cancelled",
+		"reportées": "deferred", "en-pause": "snoozed", "miennes": "mine",
+		"réunion": "meeting", "historique": "history", "aide": "help",
+		"terminer": "complete", "fait": "done", "commencer": "start",
+		"reporter": "defer", "annuler": "cancel", "rouvrir": "reopen",
+		"recherche": "search", "suivre": "follow", "ne-plus-suivre": "unfollow",
+		"suivis": "following",
+	},
 	Strings: map[Key]string{
 		"date.short":    "{day} {month} {year}",
 		"date.long":     "{day} {month} {year}",
@@ -416,6 +427,101 @@ var french = Catalogue{
 		"err.records_busy":                ":hourglass: Le service des registres est occupé pour l’instant. Réessayez.",
 		"msg.busy":                        ":hourglass: Je suis occupé pour l’instant. Réessayez dans un moment.",
 
+		// The reminder job's daily report of unmatched assignees, a channel post (remind/report.go).
+		"report.line": "• {who} : {actions}",
+
+		// Snoozing (issue 31): the answers to a row's Snooze controls and /actions snoozed (bot/snooze.go).
+		"snooze.done":            ":zzz: *{title}* est en pause jusqu’au {date} : aucun rappel d’ici là. Elle reste dans `/actions`.",
+		"snooze.deadline_inside": "Son échéance tombe pendant la pause.",
+		"snooze.no_store":        ":warning: La mise en pause demande la base de données de recordsbot, dont cette installation se passe. Prévenez l’administrateur de l’application (DATABASE_URL).",
+		"snooze.not_open":        ":information_source: Cette action n’est plus ouverte, il n’y a donc rien à mettre en pause. `/actions` montre ce qui l’est.",
+		"snooze.not_mine":        ":no_entry: Seul le responsable de l’action peut la mettre en pause, et pour lui seul : une pause fait taire ses propres rappels.",
+		"snooze.past":            ":calendar: Ce jour est déjà arrivé. Choisissez un jour à partir de demain.",
+		"snooze.too_far":         ":calendar: C’est dans plus d’un an. Choisissez un jour dans l’année qui vient, ou marquez l’action reportée.",
+		"snooze.not_snoozed":     ":information_source: Cette action n’était pas en pause : vous en êtes rappelé comme d’habitude.",
+		"snooze.ended":           ":alarm_clock: Réactivée : elle revient dans vos rappels dès le prochain.",
+		"snooze.list_title":      "Vos actions en pause",
+		"snooze.list_empty":      "Vous n’avez aucune action en pause. Mettez-en une en pause depuis un rappel, `/actions` ou votre onglet Accueil.",
+
+		// Answers to the Notifications controls and the DMs' Stop these / Settings buttons (bot/home_settings.go).
+		"settings.down":               ":warning: Je ne peux pas joindre ma base de données pour l’instant, donc vos réglages de notification ne peuvent être ni affichés ni modifiés. Rien n’est perdu : rouvrez cet onglet dans quelques minutes.",
+		"settings.none":               ":warning: Les réglages de notification demandent la base de données de recordsbot, dont cette installation se passe. Prévenez l’administrateur de l’application (DATABASE_URL).",
+		"settings.saved.remind_on":    ":white_check_mark: Les rappels quotidiens sont activés.",
+		"settings.saved.remind_off":   ":white_check_mark: Les rappels quotidiens sont désactivés : je ne vous écrirai plus au sujet des actions à échéance.",
+		"settings.saved.remind_at":    ":white_check_mark: Les rappels arrivent désormais à partir de {time}, à votre heure locale.",
+		"settings.saved.weekdays_on":  ":white_check_mark: Les rappels n’arrivent désormais qu’en semaine.",
+		"settings.saved.weekdays_off": ":white_check_mark: Les rappels arrivent désormais tous les jours, week-end compris.",
+		"settings.saved.assign_on":    ":white_check_mark: Je vous écrirai quand une action vous sera confiée.",
+		"settings.saved.assign_off":   ":white_check_mark: Les messages de nouvelle attribution sont désactivés.",
+		"settings.applies":            "{note} Cela vaut dès le prochain.",
+		"notify.stopped.reminders":    ":white_check_mark: Les rappels quotidiens sont désactivés. Réactivez-les sous *{section}* dans mon onglet Accueil.",
+		"notify.stopped.assignments":  ":white_check_mark: Les messages de nouvelle attribution sont désactivés. Réactivez-les sous *{section}* dans mon onglet Accueil.",
+		"notify.where":                ":gear: Vos réglages de notification sont sous *{section}* dans mon onglet *Accueil* : cliquez sur recordsbot dans la barre latérale, puis sur *Accueil*.",
+		"notify.open_now":             "L’ouvrir maintenant",
+		"home.stale":                  ":warning: Slack ne m’a pas laissé actualiser votre onglet Accueil pour l’instant, il peut donc montrer un état dépassé. Ce que vous y avez fait a bien été fait. Rouvrez l’onglet Accueil dans une minute, ou utilisez `/actions` ici pour voir vos actions.",
+
+		// Help (/actions help, /minutes help, /meetings help): blocks/messages.go.
+		"help.title":              "Comment utiliser recordsbot",
+		"help.title_command":      "Comment utiliser {command}",
+		"help.tip":                "Les boutons de chaque action en changent le statut, et l’onglet *Accueil* de recordsbot montre vos actions et les derniers procès-verbaux.",
+		"help.english_works":      "Les mots de commande anglais fonctionnent toujours aussi.",
+		"help.arg.status":         "<statut>",
+		"help.arg.user":           "@personne",
+		"help.arg.id":             "<id>",
+		"help.arg.committee":      "<comité>",
+		"help.arg.meeting":        "<id ou référence de réunion>",
+		"help.arg.words":          "<mots>",
+		"help.arg.digest":         "<comité> digest mon 09:00",
+		"help.actions.summary":    "vos actions issues des réunions de comité",
+		"help.actions.open":       "vos actions ouvertes",
+		"help.actions.status":     "vos actions dans ce statut : {statuses}",
+		"help.actions.overdue":    "vos actions en retard",
+		"help.actions.snoozed":    "vos actions en pause : absentes de vos rappels jusqu’au jour choisi ; *Réactiver* en ramène une",
+		"help.actions.user":       "les actions ouvertes de quelqu’un d’autre",
+		"help.actions.meeting":    "les actions d’une réunion",
+		"help.actions.complete":   "marquer une action comme terminée ; {verbs} fonctionnent de la même façon",
+		"help.actions.history":    "qui a modifié une action via Slack, depuis où, et avec quel résultat",
+		"help.this_help":          "cette aide",
+		"help.minutes.summary":    "les procès-verbaux des réunions",
+		"help.minutes.newest":     "le dernier procès-verbal publié, tous comités confondus",
+		"help.minutes.committee":  "le dernier procès-verbal d’un comité",
+		"help.minutes.meeting":    "le procès-verbal d’une réunion",
+		"help.minutes.search":     "les procès-verbaux qui contiennent ces mots ; \"une expression\" entre guillemets, `committee:finance` pour restreindre",
+		"help.minutes.follow":     "publier ici quand les procès-verbaux de ce comité sont publiés ou approuvés ; {unfollow} arrête",
+		"help.minutes.following":  "les comités que ce canal suit, avec des cases à cocher pour ce qu’il reçoit de chacun (brouillons, approbations, résumé hebdomadaire, notes avant réunion)",
+		"help.minutes.digest":     "le résumé hebdomadaire des actions du comité dans ce canal (`digest off` ; `mentions` notifie les responsables)",
+		"help.meetings.summary":   "les réunions de comité et leur ordre du jour",
+		"help.meetings.latest":    "les dernières réunions",
+		"help.meetings.committee": "les réunions d’un comité",
+		"help.meetings.one":       "une réunion et son ordre du jour",
+
+		// Help: a follow's language (/minutes follow … language fr).
+		"help.arg.language":     "<comité> language fr",
+		"help.minutes.language": "la langue des publications de ce canal sur le comité (annonces, résumés, notes avant réunion) : `en`, `fr`, `de` ou `es` ; `ORG_LANGUAGE` tant qu’aucune n’est choisie",
+
+		// Commands' own answers: what was not understood (bot/commands_*.go, dispatch.go).
+		"cmd.unknown":            "Je ne connais pas la commande `{command}`.",
+		"cmd.no_such":            "Je n’ai trouvé aucune réunion ni aucun comité nommé `{name}`.",
+		"actions.parse.needs_id": "`/actions {verb}` demande l’identifiant de l’action, comme `/actions {verb} 42`.",
+		"actions.parse.who":      "Je ne sais pas qui est `{who}`. Choisissez la personne dans la liste que Slack propose quand vous tapez @, pour que je reçoive son identifiant.",
+		"actions.parse.meeting":  "`/actions {word}` demande l’identifiant ou la référence d’une réunion, comme `/actions {word} FIN-2026-07`.",
+		"actions.parse.unknown":  "Je n’ai pas compris `{word}`.",
+		"minutes.not_published":  ":page_facing_up: *{title}* n’a pas encore de procès-verbal publié.",
+		"meetings.recent":        "Réunions récentes",
+		"meetings.recent_of":     "Réunions récentes : {committee}",
+		"meeting.gone":           ":mag: La réunion `{id}` n’est pas (ou plus) dans les registres, ou n’a pas de procès-verbal publié.",
+		"msg.stale_button":       ":thinking_face: Je ne reconnais pas ce bouton (le message vient peut-être d’une ancienne version de recordsbot). Relancez la commande pour en obtenir un nouveau.",
+		"status.not_refreshed":   "{done} (Je n’ai pas pu actualiser le message ci-dessus ; lancez `/actions` pour voir la liste à jour.)",
+		"share.done":             ":white_check_mark: Procès-verbal de *{title}* partagé dans ce canal.",
+		"share.refused":          ":warning: Slack n’a pas accepté la publication pour l’instant, donc rien n’a été partagé. Réessayez dans une minute.",
+		"share.unknown":          ":grey_question: Slack n’a pas dit si le procès-verbal a été publié, et je n’ai pas pu vérifier. Regardez dans le canal avant de le partager à nouveau.",
+		"share.instead":          "Partagez-le plutôt depuis un canal où je suis.",
+		"share.instead_link":     "Collez plutôt le lien du procès-verbal ({link}), ou partagez-le depuis un canal où je suis.",
+		"share.not_in_channel":   ":wave: Je ne suis pas encore dans ce canal, donc je ne peux pas y publier. Invitez-moi avec `/invite @recordsbot`, puis cliquez à nouveau sur *{share}*.",
+		"share.dm":               ":speech_balloon: Je ne peux pas publier dans un message direct entre personnes : Slack n’y admet pas les applications, et `/invite` ne peut pas m’y ajouter. {instead}",
+		"share.group_dm":         ":speech_balloon: Je ne peux pas publier dans un message de groupe : Slack ne permet pas d’y ajouter une application. {instead}",
+		"share.private":          ":lock: Je ne suis pas dans ce canal privé, donc je ne peux pas y publier. Invitez-moi avec `/invite @recordsbot`, puis cliquez à nouveau sur *{share}*.",
+
 		// The audit trail (docs/audit.md).
 		"audit.not_recorded":           ":warning: Je n'ai pas pu inscrire ce changement au journal d'audit (ma base de données est indisponible), je ne l'ai donc pas fait : rien n'a changé. Réessayez dans quelques minutes.",
 		"audit.history.title":          ":scroll: Historique de {action}",
@@ -474,6 +580,49 @@ var french = Catalogue{
 		"search.head.best":             ":mag: Procès-verbaux qui mentionnent {query}, les plus pertinents d’abord",
 		"search.head.newest":           ":mag: Procès-verbaux qui mentionnent {query}, les plus récents d’abord",
 		"search.from":                  "(à partir du résultat {first})",
+
+		// How an audited change ended, as the history and the Home tab's recent changes say it (blocks/audit.go).
+		"audit.outcome.requested":   "demandée",
+		"audit.outcome.done":        "faite",
+		"audit.outcome.unchanged":   "inchangée",
+		"audit.outcome.unconfirmed": "non confirmée",
+		"audit.outcome.failed":      "échouée",
+		"audit.outcome.refused":     "refusée : {reason}",
+		"audit.reason.not_yours":    "pas la sienne",
+		"audit.reason.stale":        "bouton périmé",
+		"audit.reason.records":      "refusée par le service des registres",
+		"audit.reason.gone":         "action inexistante",
+
+		// Search's own answers (bot/commands_search.go, bot/search_modal.go).
+		"search.blank":     "Tapez les mots à chercher, par exemple renouvellement assurance.",
+		"search.searching": ":hourglass_flowing_sand: Recherche en cours… les résultats s’afficheront ici dans un instant.",
+		"search.no_modal":  ":warning: Je n’ai pas pu ouvrir la fenêtre de recherche pour l’instant. Cliquez à nouveau sur *{button}*.",
+		"search.how":       ":mag: Tapez les mots à chercher, comme dans `/minutes search renouvellement assurance`. Mettez une expression entre \"guillemets\" ; `committee:finance` ne cherche que dans les procès-verbaux de ce comité.",
+		"search.no_store":  ":warning: La recherche n’est pas configurée ici : recordsbot garde son index de recherche dans sa base de données, et aucune n’est configurée. Prévenez l’administrateur de l’application.",
+
+		// Answers to the Home tab's calendar buttons (bot/home_calendar.go).
+		"calendar.made":      ":white_check_mark: Voici le lien de votre calendrier. Collez-le dans votre application d’agenda comme abonnement.",
+		"calendar.was_reset": ":white_check_mark: Votre lien de calendrier est nouveau : l’ancien ne fonctionne plus. Abonnez-vous plutôt à celui-ci.",
+		"calendar.down":      ":warning: Je ne peux pas joindre ma base de données pour l’instant, donc votre lien de calendrier ne peut pas être changé. Rien n’est perdu : réessayez dans quelques minutes.",
+
+		// Away and rhythm, on the Home tab (blocks/home_steer.go) and its answers (bot/home_steer.go).
+		"steer.header":        "Absence et rythme",
+		"steer.away":          "*Absent :* jusqu’au {date}. Aucun rappel ni message d’attribution d’ici là ; un message de ce que vous avez manqué à votre retour.",
+		"steer.back":          "Je suis de retour",
+		"steer.away_until":    "Absent jusqu’au…",
+		"steer.away_pick":     "*Je suis absent jusqu’au :* choisissez votre dernier jour d’absence. Aucun rappel ni message d’attribution d’ici là ; un message de ce que vous avez manqué ensuite.",
+		"steer.daily":         "Quotidien",
+		"steer.weekly":        "Hebdomadaire, le {weekday} à {time}",
+		"steer.choose":        "Choisir un rythme",
+		"steer.rhythm":        "*Rythme des rappels :* {rhythm}",
+		"steer.weekly_rhythm": "Hebdomadaire, le {weekday} à {time} : un récapitulatif de ce qui est en retard ou dû dans la semaine",
+		"steer.away_past":     ":calendar: Ce jour est déjà passé. Choisissez votre dernier jour d’absence à partir d’aujourd’hui.",
+		"steer.away_too_far":  ":calendar: C’est dans plus d’un an. Choisissez un dernier jour d’absence dans l’année qui vient.",
+		"steer.away_set":      ":palm_tree: Vous êtes absent jusqu’au {date} : aucun rappel ni message d’attribution d’ici là, et un message de ce que vous avez manqué le lendemain.",
+		"steer.not_away":      ":information_source: Vous n’étiez pas absent : les rappels arrivent comme d’habitude.",
+		"steer.welcome_back":  ":wave: Bon retour. Ce que vous avez manqué arrive en un seul message avec la prochaine tournée de rappels.",
+		"steer.now_daily":     ":white_check_mark: Les rappels arrivent désormais chaque jour. Cela vaut dès le prochain.",
+		"steer.now_weekly":    ":white_check_mark: Les rappels arrivent désormais une fois par semaine, le {weekday} à partir de {time} : tout ce qui est en retard ou dû dans la semaine.",
 	},
 	Plurals: map[Key]Plural{
 		"count.actions":            {One: "{n} action", Other: "{n} actions"},
@@ -501,5 +650,13 @@ var french = Catalogue{
 		"err.records_busy_wait":    {One: ":hourglass: Le service des registres est occupé pour l’instant. Réessayez dans {n} seconde.", Other: ":hourglass: Le service des registres est occupé pour l’instant. Réessayez dans {n} secondes."},
 		"remind.away.assigned":     {One: "*{n} action vous a été confiée*", Other: "*{n} actions vous ont été confiées*"},
 		"remind.away.overdue":      {One: "*{n} est passée en retard*", Other: "*{n} sont passées en retard*"},
+
+		// The reminder job's daily report of unmatched assignees, a channel post (remind/report.go).
+		"report.header": {One: ":bust_in_silhouette: *Rappels d’actions du {date} :* {n} responsable ayant des actions à échéance ne correspond à aucun utilisateur Slack et n’a donc pas été rappelé. Ajoutez-le à `USER_MAP` (`assignee=SLACKID`) ou corrigez son adresse e-mail dans les registres.", Other: ":bust_in_silhouette: *Rappels d’actions du {date} :* {n} responsables ayant des actions à échéance ne correspondent à aucun utilisateur Slack et n’ont donc pas été rappelés. Ajoutez-les à `USER_MAP` (`assignee=SLACKID`) ou corrigez leur adresse e-mail dans les registres."},
+		"report.more":   {One: "…et {n} autre (voir le journal de la tâche).", Other: "…et {n} autres (voir le journal de la tâche)."},
+
+		// Commands' own answers: what was not understood (bot/commands_*.go, dispatch.go).
+		"minutes.none_for":    {One: ":page_facing_up: Aucun procès-verbal n’a été publié pour *{committee}* lors de sa dernière réunion.", Other: ":page_facing_up: Aucun procès-verbal n’a été publié pour *{committee}* lors de ses {n} dernières réunions."},
+		"minutes.none_recent": {One: ":page_facing_up: Aucun procès-verbal n’a été publié lors de la dernière réunion.", Other: ":page_facing_up: Aucun procès-verbal n’a été publié lors des {n} dernières réunions."},
 	},
 }

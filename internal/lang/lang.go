@@ -21,11 +21,16 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode"
+	"unicode/utf8"
 
 	"golang.org/x/text/feature/plural"
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
 	"golang.org/x/text/number"
+	"golang.org/x/text/runes"
+	"golang.org/x/text/transform"
+	"golang.org/x/text/unicode/norm"
 )
 
 // Key names one message of the catalogue, "surface.what" ("row.due",
@@ -279,18 +284,52 @@ func arg(name, count string, args []string) (string, bool) {
 
 // Keyword is the English command keyword word stands for: word itself when
 // it is one, or the keyword a shipped language's alias names ("en-retard"
-// → "overdue"), matched without regard to case. Aliases of every language
-// are understood whatever the reader's language, so a command typed from a
-// colleague's note works for everyone.
+// → "overdue"), matched without regard to case or accents ("reunion" is
+// "réunion", "UEBERFAELLIG" is not but "uberfallig" is "überfällig"):
+// people type commands fast, often on keyboards without the accents.
+// Aliases of every language are understood whatever the reader's
+// language, so a command typed from a colleague's note works for
+// everyone.
 func Keyword(word string) string {
-	for _, c := range shipped {
-		for alias, kw := range c.Aliases {
-			if strings.EqualFold(alias, word) {
-				return kw
-			}
-		}
+	if kw, ok := keywords()[fold(word)]; ok {
+		return kw
 	}
 	return word
+}
+
+// keywords maps every shipped alias, folded, to its English keyword;
+// built once.
+var keywords = sync.OnceValue(func() map[string]string {
+	m := map[string]string{}
+	for _, c := range shipped {
+		for alias, kw := range c.Aliases {
+			m[fold(alias)] = kw
+		}
+	}
+	return m
+})
+
+// fold is s lower-cased without its accents, for matching command words.
+// An ASCII word costs nothing (most words are keywords typed in English).
+func fold(s string) string {
+	ascii := true
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			ascii = false
+			break
+		}
+	}
+	if ascii {
+		return strings.ToLower(s)
+	}
+	// A chain of transformers keeps state, so each call makes its own;
+	// only a word with a non-ASCII letter gets here.
+	unaccent := transform.Chain(norm.NFD, runes.Remove(runes.In(unicode.Mn)), norm.NFC)
+	out, _, err := transform.String(unaccent, s)
+	if err != nil {
+		return strings.ToLower(s)
+	}
+	return strings.ToLower(out)
 }
 
 // Aliases returns l's command aliases for the English keyword kw, sorted
@@ -305,6 +344,10 @@ func (l Lang) Aliases(kw string) []string {
 	slices.Sort(out)
 	return out
 }
+
+// HasAliases reports whether l has command words of its own (help then
+// says the English ones work too).
+func (l Lang) HasAliases() bool { return len(l.catalogue().Aliases) > 0 }
 
 // pseudo builds the pseudo catalogue the first time a test asks.
 var pseudo = sync.OnceValue(func() *Catalogue {

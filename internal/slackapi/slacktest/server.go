@@ -196,6 +196,23 @@ func (s *Server) AddUser(u User) {
 	s.signalLocked()
 }
 
+// SetLocale sets user id's Slack locale ("fr-FR"), as the person choosing
+// another language in Slack's preferences does: users.info and users.list
+// return it from then on when asked with include_locale. It reports
+// whether the user exists.
+func (s *Server) SetLocale(id, locale string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	u, ok := s.ws.users[id]
+	if !ok {
+		return false
+	}
+	u.Locale = locale
+	s.ws.users[id] = u
+	s.signalLocked()
+	return true
+}
+
 // SetBotInChannel sets whether the bot is a member of channelID. The bot is
 // a member of every channel until told otherwise; outside a channel,
 // chat.postMessage, chat.update, chat.postEphemeral and conversations.history
