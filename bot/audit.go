@@ -253,11 +253,11 @@ const historyLimit = 50
 // see anyone's. Someone who may not see it is told so in the words used
 // for an action that does not exist, so its existence is not given away.
 func (u *actionsUI) history(ctx context.Context, caller, id string) *reply {
-	l := lang.English // the bot has no reader's language yet
 	if u.trail == nil {
-		return notice(msgStoreNotSet)
+		return notice(lang.FromContext(ctx).T("follow.store_not_set"))
 	}
 	me, meErr := u.dom.Who(ctx, caller)
+	l := readerLang(me, u.org)
 	a, found, err := u.dom.Find(ctx, id)
 	if err != nil {
 		return notice(u.say(ctx, "action history", err))
@@ -265,7 +265,7 @@ func (u *actionsUI) history(ctx context.Context, caller, id string) *reply {
 	if !u.dom.CanSeeOthers(me) && !(found && u.dom.CanSee(me, a.Assignee)) {
 		if meErr != nil && !me.Mapped() {
 			u.log.WarnContext(ctx, "action history: actor lookup failed", "error", meErr)
-			return notice(msgProfileUnknown)
+			return notice(l.T("msg.profile_unknown"))
 		}
 		return notice(l.F("audit.history.unseen", "id", blocks.Escape(id)))
 	}

@@ -267,3 +267,30 @@ func TestAuditRecordsAClickFromADigestsList(t *testing.T) {
 		assert.Equal(t, alice.ID+" digest action.status "+a.Status+"→complete done", got[1])
 	})
 }
+
+// The trail is read in the reader's language: a French-speaking member's
+// /actions history and a German-speaking admin's Recent changes, each from
+// their Slack locale (both were English whatever the locale before).
+func TestAuditReadInTheReadersLanguage(t *testing.T) {
+	t.Parallel()
+	onEachStore(t, func(t *testing.T, st *store.Store) {
+		h := newAuditHarness(t, st, withAdmins("U0ADMIN"))
+		h.addUser(slacktest.User{ID: "U0ADMIN", Name: "admin", RealName: "Ada Admin", Email: "ada@admin.example", Locale: "de-DE"})
+		alice, bob, admin := h.person("alice"), h.person("bob"), h.users["U0ADMIN"]
+		alice.Locale, bob.Locale = "fr-FR", "fr-FR"
+		h.addUser(alice)
+		h.addUser(bob)
+		a := h.openActionsOf(alice.Email)[0]
+		h.slash(alice, "/actions", "complete "+a.ID)
+
+		m, _ := h.slash(alice, "/actions", "history "+a.ID)
+		assert.Contains(t, m.all(), "Historique de")
+		assert.NotContains(t, m.all(), "History of")
+		m, _ = h.slash(bob, "/actions", "history "+a.ID)
+		assert.Contains(t, m.Text, mustLang(t, "fr").F("audit.history.unseen", "id", a.ID))
+
+		view := h.openHome(t, "Ev_audit_de", admin)
+		assert.Contains(t, view.all(), mustLang(t, "de").T("audit.recent.title"))
+		assert.NotContains(t, view.all(), "Recent changes")
+	})
+}

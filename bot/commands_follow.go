@@ -15,14 +15,8 @@ import (
 	"github.com/recordsbot/recordsbot/minutes"
 )
 
-// User-facing messages of the settings and /actions history, not yet in
-// the catalogue (the follow commands' are: internal/lang, "follow.*").
-const (
-	msgStoreNotSet    = ":warning: recordsbot runs without its database here, so it can't remember follows or settings. Please tell the app's admin (DATABASE_URL)."
-	msgProfileUnknown = ":warning: I couldn't check your Slack profile just now, so nothing was changed. Please try again in a minute."
-	// committeeListMax bounds the committees named in one answer.
-	committeeListMax = 20
-)
+// committeeListMax bounds the committees named in one answer.
+const committeeListMax = 20
 
 // followCommand answers `/minutes follow|unfollow|following …`, or returns
 // nil when the command is something else (a committee or meeting for
@@ -244,7 +238,6 @@ func joinWords(lg lang.Lang, parts []string, last lang.Key) string {
 func (fu *followUI) botInChannel(ctx context.Context, channelID string) (string, error) {
 	lg := lang.FromContext(ctx)
 	ch, err := fu.slack.GetConversationInfoContext(ctx, &slack.GetConversationInfoInput{ChannelID: channelID})
-	fu.metrics.SlackCall("conversations.info", err)
 	switch code := slackapi.ErrorCode(err); {
 	case err == nil && ch.IsMember:
 		return "", nil

@@ -6,7 +6,6 @@ import (
 
 	"github.com/recordsbot/recordsbot/actions"
 	"github.com/recordsbot/recordsbot/blocks"
-	"github.com/recordsbot/recordsbot/internal/lang"
 )
 
 // recentChangesPage is how many entries a page of the Home tab's Recent
@@ -22,7 +21,7 @@ func (h *homeUI) recentChanges(ctx context.Context, me actions.Member, before in
 	if h.trail == nil || !h.dom.Admin(me) {
 		return nil
 	}
-	rc := &blocks.RecentChanges{Lang: lang.English}
+	rc := &blocks.RecentChanges{Lang: readerLang(me, h.acts.org)}
 	page, next, err := h.trail.AuditPage(ctx, before, recentChangesPage)
 	if err != nil {
 		h.say(ctx, "home recent changes", err)

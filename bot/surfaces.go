@@ -9,7 +9,6 @@ import (
 	"github.com/recordsbot/recordsbot/calendar"
 	"github.com/recordsbot/recordsbot/follows"
 	"github.com/recordsbot/recordsbot/internal/lang"
-	"github.com/recordsbot/recordsbot/internal/metrics"
 	"github.com/recordsbot/recordsbot/minutes"
 )
 
@@ -72,7 +71,6 @@ type followUI struct {
 	follows *follows.Service
 	store   Store // nil: the bot runs without one
 	slack   SlackAPI
-	metrics *metrics.Set
 	now     func() time.Time // for the render revision of /minutes following
 	log     *slog.Logger
 	say     say

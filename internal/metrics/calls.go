@@ -44,13 +44,6 @@ func newCallMetrics(reg *prometheus.Registry) callMetrics {
 	return c
 }
 
-// SlackCall once counted a failed Slack call where the bot made it.
-//
-// Deprecated: SlackTransport counts every call's failure under Slack's
-// error code where the call is made, once; SlackCall counts nothing and
-// goes when its last caller does.
-func (s *Set) SlackCall(method string, err error) {}
-
 // slackFailure names the failure of a Slack call for a label, "" when it
 // worked: Slack's error code from an ok:false answer (Slack answers most
 // refusals with HTTP 200, https://docs.slack.dev/apis/web-api/#responses),
