@@ -528,7 +528,7 @@ var german = Catalogue{
 		"audit.history.empty":          "Diese Aufgabe wurde noch nie über recordsbot geändert.",
 		"audit.history.foot":           "Änderungen über Slack, älteste zuerst, in deiner Zeitzone. Änderungen direkt im Protokolldienst stehen hier nicht.",
 		"audit.history.usage":          "`/actions history` braucht die ID der Aufgabe, z. B. `/actions history 42`.",
-		"audit.history.unseen":         ":mag: Ich kann den Verlauf von `{id}` nicht zeigen: Es ist keine Aufgabe, die du sehen darfst.",
+		"audit.history.unseen":         ":mag: Ich kann den Verlauf von `{id}` nicht zeigen: Es ist keine Aufgabe, die Sie sehen dürfen.",
 		"audit.history.down":           ":warning: Ich konnte das Prüfprotokoll gerade nicht lesen. Bitte versuche es in ein paar Minuten erneut.",
 		"audit.recent.title":           "Letzte Änderungen",
 		"audit.recent.empty":           "Über recordsbot wurde noch nichts geändert.",
