@@ -1,6 +1,7 @@
 package bot_test
 
 import (
+	"github.com/recordsbot/recordsbot/internal/atomtest"
 	"html"
 	"net/http"
 	"strings"
@@ -85,7 +86,7 @@ func TestPublicPagesSpeakTheReadersLanguage(t *testing.T) {
 	assert.Contains(t, feed.body, `xml:lang="fr"`)
 	assert.Contains(t, html.UnescapeString(feed.body), "<title>Procès-verbaux des comités</title>")
 	assert.Contains(t, feed.header.Values("Vary"), "Accept-Language")
-	f := parseAtom(t, feed.body)
+	f := atomtest.Parse(t, feed.body)
 	for _, e := range f.Entries {
 		if e.Categories[0].Term == "draft" {
 			assert.True(t, strings.HasPrefix(e.Title, "Projet : "), e.Title)

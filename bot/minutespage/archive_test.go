@@ -2,8 +2,8 @@ package minutespage_test
 
 import (
 	"context"
-	"encoding/xml"
 	"fmt"
+	"github.com/recordsbot/recordsbot/internal/atomtest"
 	"html"
 	"net/http"
 	"net/url"
@@ -203,84 +203,13 @@ func TestMinutesArchiveSearchBox(t *testing.T) {
 	assert.Contains(t, r.body, "No published minutes mention “zebra”.")
 }
 
-// atom is Atom 1.0 as a strict reader takes it (RFC 4287).
-type (
-	atomFeed struct {
-		XMLName xml.Name    `xml:"http://www.w3.org/2005/Atom feed"`
-		ID      string      `xml:"http://www.w3.org/2005/Atom id"`
-		Title   string      `xml:"http://www.w3.org/2005/Atom title"`
-		Updated string      `xml:"http://www.w3.org/2005/Atom updated"`
-		Authors []atomName  `xml:"http://www.w3.org/2005/Atom author"`
-		Links   []atomLink  `xml:"http://www.w3.org/2005/Atom link"`
-		Entries []atomEntry `xml:"http://www.w3.org/2005/Atom entry"`
-	}
-	atomName struct {
-		Name string `xml:"http://www.w3.org/2005/Atom name"`
-	}
-	atomLink struct {
-		Rel  string `xml:"rel,attr"`
-		Type string `xml:"type,attr"`
-		Href string `xml:"href,attr"`
-	}
-	atomEntry struct {
-		ID         string     `xml:"http://www.w3.org/2005/Atom id"`
-		Title      string     `xml:"http://www.w3.org/2005/Atom title"`
-		Updated    string     `xml:"http://www.w3.org/2005/Atom updated"`
-		Authors    []atomName `xml:"http://www.w3.org/2005/Atom author"`
-		Links      []atomLink `xml:"http://www.w3.org/2005/Atom link"`
-		Categories []struct {
-			Term string `xml:"term,attr"`
-		} `xml:"http://www.w3.org/2005/Atom category"`
-		Summary string `xml:"http://www.w3.org/2005/Atom summary"`
-	}
-)
-
-// parseAtom decodes body strictly and checks what RFC 4287 requires: a
-// feed and each entry have an id (an absolute IRI), a title and an
-// RFC 3339 updated; the feed an author (or each entry one) and a self
-// link; each entry an alternate link.
-func parseAtom(t *testing.T, body string) atomFeed {
-	t.Helper()
-	dec := xml.NewDecoder(strings.NewReader(body))
-	dec.Strict = true
-	var f atomFeed
-	require.NoError(t, dec.Decode(&f), "well-formed Atom")
-	requireIRI := func(what, s string) {
-		u, err := url.Parse(s)
-		require.NoError(t, err, what)
-		require.True(t, u.IsAbs(), "%s %q is an absolute IRI", what, s)
-	}
-	requireIRI("feed id", f.ID)
-	require.NotEmpty(t, strings.TrimSpace(f.Title), "feed title")
-	_, err := time.Parse(time.RFC3339, f.Updated)
-	require.NoError(t, err, "feed updated")
-	self := false
-	for _, l := range f.Links {
-		self = self || l.Rel == "self" && l.Href != ""
-	}
-	require.True(t, self, "a feed links to itself")
-	for _, e := range f.Entries {
-		requireIRI("entry id", e.ID)
-		require.NotEmpty(t, strings.TrimSpace(e.Title), "entry title")
-		_, err := time.Parse(time.RFC3339, e.Updated)
-		require.NoError(t, err, "entry updated")
-		require.True(t, len(f.Authors) > 0 && f.Authors[0].Name != "" || len(e.Authors) > 0, "an author for every entry")
-		alt := false
-		for _, l := range e.Links {
-			alt = alt || (l.Rel == "alternate" || l.Rel == "") && l.Href != ""
-		}
-		require.True(t, alt, "entry %s links to its page", e.ID)
-	}
-	return f
-}
-
 func TestMinutesFeedIsAtom(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, withAuditHistory(), withOrgName("Riverside Trust"))
 	r := h.fetchPage("", "/minutes/feed.atom", nil)
 	require.Equal(t, http.StatusOK, r.status, r.body)
 	assert.Equal(t, "application/atom+xml; charset=utf-8", r.header.Get("Content-Type"))
-	f := parseAtom(t, r.body)
+	f := atomtest.Parse(t, r.body)
 	assert.Equal(t, "Riverside Trust: Committee minutes", f.Title)
 	assert.Equal(t, "Riverside Trust", f.Authors[0].Name)
 	require.NotEmpty(t, f.Entries)
@@ -309,7 +238,7 @@ func TestMinutesFeedIsAtom(t *testing.T) {
 		}
 	}
 
-	one := parseAtom(t, h.fetchPage("", "/minutes/feed.atom?committee=Audit", nil).body)
+	one := atomtest.Parse(t, h.fetchPage("", "/minutes/feed.atom?committee=Audit", nil).body)
 	assert.Equal(t, "Riverside Trust: Audit minutes", one.Title)
 	for _, e := range one.Entries {
 		assert.Contains(t, e.Title, "Audit meeting")
@@ -376,7 +305,7 @@ func TestMinutesArchiveCommitteeByPrefix(t *testing.T) {
 	assert.Equal(t, http.StatusFound, resp.StatusCode)
 	assert.Equal(t, "?committee=Finance&q=budget", resp.Header.Get("Location"))
 
-	f := parseAtom(t, h.fetchPage("", "/minutes/feed.atom?committee=fin", nil).body)
+	f := atomtest.Parse(t, h.fetchPage("", "/minutes/feed.atom?committee=fin", nil).body)
 	assert.Equal(t, "Finance minutes", f.Title)
 	require.NotEmpty(t, f.Entries)
 	for _, l := range f.Links {
