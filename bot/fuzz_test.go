@@ -110,7 +110,7 @@ func newFuzzBot(f *testing.F) *fuzzBot {
 	}
 	api := slack.New(slacktest.DefaultToken, slack.OptionAPIURL("http://slack.fuzz/api/"),
 		slack.OptionHTTPClient(&http.Client{Transport: fb.slackRT}))
-	// Built here rather than by internal/wire, which imports this package.
+	// Built here rather than by wire, which imports this package.
 	mins := minutes.New(rc, minutes.Config{PublicURL: "https://records-bot.example.org", Public: true})
 	fb.srv = NewServer(Config{
 		SigningSecret: fuzzSecret,

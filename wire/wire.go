@@ -2,7 +2,7 @@
 // the records client, the Slack client and the domains over them (actions,
 // minutes, calendar), and the bot's HTTP handler over those. `serve` and
 // the jobs (cmd/recordsbot), the demo and the test world
-// (internal/testworld/testbot) all build through New and Services.Bot, so
+// (bot/bottest) all build through New and Services.Bot, so
 // the demo and the tests run the services as production wires them, and a
 // new dependency is added once.
 //
