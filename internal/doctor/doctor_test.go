@@ -22,9 +22,9 @@ import (
 	"github.com/recordsbot/recordsbot/apiclient"
 	"github.com/recordsbot/recordsbot/apiclient/recordstest"
 	"github.com/recordsbot/recordsbot/bot"
+	"github.com/recordsbot/recordsbot/bot/bottest"
 	"github.com/recordsbot/recordsbot/internal/slackapi/slacktest"
 	"github.com/recordsbot/recordsbot/internal/testworld"
-	"github.com/recordsbot/recordsbot/internal/testworld/testbot"
 	"github.com/recordsbot/recordsbot/store"
 )
 
@@ -65,7 +65,7 @@ func doctorSetUp(t *testing.T, recOpts []recordstest.Option, slackOpts []slackte
 	e.slack = slacktest.NewServer(append([]slacktest.Option{slacktest.WithUsers(doctorMembers()...)}, slackOpts...)...)
 	t.Cleanup(e.slack.Close)
 	// The real bot's handler answers /healthz, as the deployed bot would.
-	public := httptest.NewServer(testbot.Offline(t, bot.Config{}, bot.Deps{}))
+	public := httptest.NewServer(bottest.Offline(t, bot.Config{}, bot.Deps{}))
 	t.Cleanup(public.Close)
 	e.set = Settings{
 		SigningSecret: strings.Repeat("0123456789abcdef", 2),
