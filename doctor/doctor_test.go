@@ -28,7 +28,7 @@ import (
 	"github.com/recordsbot/recordsbot/store"
 )
 
-var updateGolden = flag.Bool("update", false, "rewrite internal/doctor/testdata golden files")
+var updateGolden = flag.Bool("update", false, "rewrite doctor/testdata golden files")
 
 // doctorDay fixes the dataset, so the checklist is the same on every run.
 var doctorDay = time.Date(2026, time.March, 2, 12, 0, 0, 0, time.UTC)
@@ -207,7 +207,7 @@ func TestDoctorGoodSetUp(t *testing.T) {
 		require.NoError(t, os.WriteFile(golden, []byte(got), 0o644))
 	}
 	want, err := os.ReadFile(golden)
-	require.NoError(t, err, "run go test ./internal/doctor -run TestDoctorGoodSetUp -update")
+	require.NoError(t, err, "run go test ./doctor -run TestDoctorGoodSetUp -update")
 	assert.Equal(t, string(want), got, "golden differs; review, then rewrite with -update")
 
 	_, err = os.Stat(store.SQLiteFile(e.set.DatabaseURL))
