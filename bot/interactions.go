@@ -231,7 +231,7 @@ func (c *clicks) click(ctx context.Context, in *interaction, actionID, value str
 		actionID == blocks.ActionSettingsWeekdays, actionID == blocks.ActionSettingsAssignDMs:
 		c.clickSetting(ctx, in, actionID, value)
 	case actionID == blocks.ActionCalendarGet, actionID == blocks.ActionCalendarReset:
-		c.clickCalendar(ctx, in, actionID == blocks.ActionCalendarReset)
+		c.clickCalendar(ctx, in, actionID)
 	case actionID == blocks.ActionNotifyStop:
 		c.clickNotifyStop(ctx, in, value)
 	case actionID == blocks.ActionNotifySettings:

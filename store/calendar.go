@@ -165,20 +165,28 @@ func (s *Store) CalendarToken(ctx context.Context, userID string) (tok CalendarT
 	return tok, true, nil
 }
 
-// SaveCalendarToken stores tok as its user's calendar token. With replace,
-// it replaces the one they had (a reset: the old token's hash is gone when
-// this returns); without, a token they already have is kept (two replicas
-// making someone's first token at once keep one) and returned. Errors:
-// ErrInvalid for an empty user, salt or hash; ErrUnavailable.
-func (s *Store) SaveCalendarToken(ctx context.Context, tok CalendarToken, replace bool) (CalendarToken, error) {
+// AddCalendarToken stores tok as its user's first calendar token: a token
+// they already have is kept (two replicas making someone's first token at
+// once keep one) and returned. Errors: ErrInvalid for an empty user, salt
+// or hash; ErrUnavailable.
+func (s *Store) AddCalendarToken(ctx context.Context, tok CalendarToken) (CalendarToken, error) {
+	return s.saveCalendarToken(ctx, tok, "DO NOTHING")
+}
+
+// ReplaceCalendarToken stores tok as its user's calendar token in place of
+// the one they had (a reset: the old token's hash is gone when this
+// returns), and returns it. Errors: as AddCalendarToken's.
+func (s *Store) ReplaceCalendarToken(ctx context.Context, tok CalendarToken) (CalendarToken, error) {
+	return s.saveCalendarToken(ctx, tok, "DO UPDATE SET salt = excluded.salt, token_hash = excluded.token_hash, created_at = excluded.created_at, used_at = excluded.used_at")
+}
+
+// saveCalendarToken inserts tok, doing conflict (an ON CONFLICT action)
+// when its user has a token, and returns the token the user has then.
+func (s *Store) saveCalendarToken(ctx context.Context, tok CalendarToken, conflict string) (CalendarToken, error) {
 	if tok.UserID == "" || tok.Salt == "" || tok.Hash == "" {
 		return CalendarToken{}, fmt.Errorf("%w: calendar token needs a user, a salt and a hash", ErrInvalid)
 	}
 	now := ms(s.now())
-	conflict := "DO NOTHING"
-	if replace {
-		conflict = "DO UPDATE SET salt = excluded.salt, token_hash = excluded.token_hash, created_at = excluded.created_at, used_at = excluded.used_at"
-	}
 	_, err := s.conn().ExecContext(ctx, s.q(`INSERT INTO calendar_tokens (user_id, salt, token_hash, created_at, used_at) VALUES (?, ?, ?, ?, ?)
 		ON CONFLICT (user_id) `+conflict), tok.UserID, tok.Salt, tok.Hash, now, now)
 	if err != nil {
