@@ -266,7 +266,7 @@ func NewServer(cfg Config, deps Deps) *Server {
 		// Every search surface shows only minutes the records service
 		// still serves (issue 28 §2).
 		remove, _ := deps.Store.(minutes.Remover)
-		search = minutes.ServedSearch{Index: search, Minutes: deps.Minutes, Remove: remove}
+		search = minutes.ServedSearch{Index: search, Minutes: deps.Minutes, Remove: remove, Log: s.log}
 	}
 	trail := newTrailWriter(deps.Store, dom, deps.Now, s.log)
 	if trail != nil {
