@@ -7,10 +7,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/slack-go/slack"
-
 	"github.com/recordsbot/recordsbot/apiclient"
-	"github.com/recordsbot/recordsbot/internal/slackapi"
 )
 
 // Assignees finds the Slack user of records assignees, for the jobs that
@@ -23,7 +20,7 @@ import (
 // run, so that people who join or leave are seen by the next.
 type Assignees struct {
 	userMap UserMap
-	lookup  func(ctx context.Context, email string) (*slack.User, error)
+	lookup  LookupByEmail
 
 	mu      sync.Mutex
 	byEmail map[string]string         // lowercased email -> user ID, "" for nobody
@@ -31,9 +28,13 @@ type Assignees struct {
 	locales map[string]string         // user ID -> their Slack locale, when Slack said
 }
 
-// NewAssignees finds assignees through um and lookup (users.lookupByEmail:
-// (*slack.Client).GetUserByEmailContext, or a paced call of it).
-func NewAssignees(um UserMap, lookup func(ctx context.Context, email string) (*slack.User, error)) *Assignees {
+// LookupByEmail finds the Slack user with an email (users.lookupByEmail).
+// It returns the zero Profile, and no error, when Slack has nobody with
+// that email; internal/slackapi/slackusers.ByEmail is the Web API's.
+type LookupByEmail func(ctx context.Context, email string) (Profile, error)
+
+// NewAssignees finds assignees through um and lookup.
+func NewAssignees(um UserMap, lookup LookupByEmail) *Assignees {
 	return &Assignees{userMap: um, lookup: lookup, byEmail: map[string]string{}, zones: map[string]*time.Location{}, locales: map[string]string{}}
 }
 
@@ -41,7 +42,7 @@ func NewAssignees(um UserMap, lookup func(ctx context.Context, email string) (*s
 // emails need no lookup and their zones and locales are known (the locale
 // when users.list was asked with include_locale=true). Deleted members
 // and bots are left out.
-func (a *Assignees) Know(members []slack.User) {
+func (a *Assignees) Know(members []Profile) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	for _, u := range members {
@@ -49,17 +50,15 @@ func (a *Assignees) Know(members []slack.User) {
 	}
 }
 
-func (a *Assignees) knowLocked(u slack.User) {
-	if u.Deleted || u.IsBot {
+func (a *Assignees) knowLocked(u Profile) {
+	if u.Gone || u.ID == "" {
 		return
 	}
-	if e := strings.ToLower(strings.TrimSpace(u.Profile.Email)); e != "" {
+	if e := strings.ToLower(strings.TrimSpace(u.Email)); e != "" {
 		a.byEmail[e] = u.ID
 	}
-	if u.TZ != "" {
-		if loc, err := time.LoadLocation(u.TZ); err == nil {
-			a.zones[u.ID] = loc
-		}
+	if loc := u.zone(); loc != nil {
+		a.zones[u.ID] = loc
 	}
 	if u.Locale != "" {
 		a.locales[u.ID] = u.Locale
@@ -100,18 +99,15 @@ func (a *Assignees) SlackID(ctx context.Context, p apiclient.Person) (string, er
 		return id, nil
 	}
 	u, err := a.lookup(ctx, email)
-	switch {
-	case slackapi.ErrorCode(err) == "users_not_found":
-		u = &slack.User{Deleted: true}
-	case err != nil:
+	if err != nil {
 		return "", fmt.Errorf("users.lookupByEmail: %w", err)
 	}
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	a.knowLocked(*u)
+	a.knowLocked(u)
 	id = ""
-	if !u.Deleted && !u.IsBot {
-		id = u.ID
+	if !u.Gone {
+		id = u.ID // "" when Slack has nobody with that email
 	}
 	a.byEmail[email] = id
 	return id, nil

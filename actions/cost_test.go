@@ -11,7 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/slack-go/slack"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -118,8 +117,8 @@ func (c *fakeClock) advance(d time.Duration) {
 // noProfiles is a Slack that is never asked: listing needs no profile.
 type noProfiles struct{}
 
-func (noProfiles) GetUserInfoContext(context.Context, string, ...slack.GetUserInfoOption) (*slack.User, error) {
-	return nil, fmt.Errorf("not asked in this test")
+func (noProfiles) Profile(context.Context, string) (actions.Profile, error) {
+	return actions.Profile{}, fmt.Errorf("not asked in this test")
 }
 
 // costFigures is what a simulated minute cost.

@@ -7,8 +7,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/slack-go/slack"
-
 	"github.com/recordsbot/recordsbot/apiclient"
 	"github.com/recordsbot/recordsbot/internal/cache"
 )
@@ -117,22 +115,56 @@ func (m Member) Owns(p apiclient.Person) bool {
 	return false
 }
 
-// Profiles is the part of Slack's Web API that tells who a user is;
-// *slack.Client implements it.
-type Profiles interface {
-	GetUserInfoContext(ctx context.Context, user string, options ...slack.GetUserInfoOption) (*slack.User, error)
+// Profile is what Slack says of a user, as far as the action domain needs
+// it: the fields of a user object (https://api.slack.com/types/user) that
+// match them to assignees and say how to write to them. The domain knows
+// nothing else of Slack; internal/slackapi/slackusers reads these from the
+// Web API.
+type Profile struct {
+	ID    string
+	Email string // profile.email; empty without users:read.email
+	// Name is the user's real name, else their handle.
+	Name string
+	// TZ is the user's IANA time zone ("Europe/Paris"), "" when unknown.
+	TZ string
+	// Locale is the user's display language ("fr-FR"), "" when Slack did
+	// not say.
+	Locale string
+	// Guest is a multi- or single-channel guest (is_restricted,
+	// is_ultra_restricted).
+	Guest bool
+	// Gone is a deactivated member or a bot: it matches no assignee.
+	Gone bool
 }
 
-// directory resolves Slack users to Members through users.info (cached)
+// zone is p's time zone, or nil when unknown or not one Go knows.
+func (p Profile) zone() *time.Location {
+	if p.TZ == "" {
+		return nil
+	}
+	loc, err := time.LoadLocation(p.TZ)
+	if err != nil {
+		return nil // an unknown zone is no zone: the organisation's applies
+	}
+	return loc
+}
+
+// Directory tells who a Slack user is (users.info); the adapter in
+// internal/slackapi/slackusers implements it over the Web API.
+type Directory interface {
+	Profile(ctx context.Context, user string) (Profile, error)
+}
+
+// directory resolves Slack users to Members through the Directory (cached)
 // and USER_MAP.
 type directory struct {
-	slack    Profiles
+	users    Directory
 	userMap  UserMap
 	profiles *cache.TTL[Member]
 }
 
-func newDirectory(p Profiles, um UserMap, ttl time.Duration, now func() time.Time) *directory {
-	return &directory{slack: p, userMap: um, profiles: cache.New[Member](ttl, now)}
+func newDirectory(d Directory, um UserMap, ttl time.Duration, now func() time.Time) *directory {
+	return &directory{users: d, userMap: um, profiles: cache.New[Member](ttl, now)}
 }
 
 // who returns Slack user id as a Member. When Slack cannot be asked, the
@@ -141,21 +173,16 @@ func newDirectory(p Profiles, um UserMap, ttl time.Duration, now func() time.Tim
 func (d *directory) who(ctx context.Context, id string) (Member, error) {
 	return d.profiles.Get(ctx, id, func(ctx context.Context) (Member, error) {
 		m := Member{ID: id, aliases: d.userMap.aliases[id]}
-		u, err := d.slack.GetUserInfoContext(ctx, id)
+		p, err := d.users.Profile(ctx, id)
 		if err != nil {
 			return m, fmt.Errorf("users.info %s: %w", id, err)
 		}
 		m.profiled = true
-		m.Email = u.Profile.Email
-		m.Guest = u.IsRestricted || u.IsUltraRestricted
-		m.Locale = u.Locale
-		if loc, err := time.LoadLocation(u.TZ); err == nil && u.TZ != "" {
-			m.Zone = loc
-		}
-		m.Name = u.RealName
-		if m.Name == "" {
-			m.Name = u.Name
-		}
+		m.Email = p.Email
+		m.Guest = p.Guest
+		m.Locale = p.Locale
+		m.Zone = p.zone()
+		m.Name = p.Name
 		return m, nil
 	})
 }

@@ -56,8 +56,9 @@ type Service struct {
 	assigned assigneeIndex
 }
 
-// New returns the domain over the records service and Slack's profiles.
-func New(records Records, profiles Profiles, cfg Config) *Service {
+// New returns the domain over the records service and Slack's directory
+// of users.
+func New(records Records, profiles Directory, cfg Config) *Service {
 	if cfg.CacheTTL == 0 {
 		cfg.CacheTTL = 5 * time.Second
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/recordsbot/recordsbot/apiclient"
 	"github.com/recordsbot/recordsbot/apiclient/recordstest"
 	"github.com/recordsbot/recordsbot/internal/slackapi/slacktest"
+	"github.com/recordsbot/recordsbot/internal/slackapi/slackusers"
 	"github.com/recordsbot/recordsbot/internal/testworld"
 )
 
@@ -33,7 +34,7 @@ func newEnv(t *testing.T, cfg actions.Config) env {
 	rc, err := apiclient.NewClient(w.Records.URL, recordstest.DefaultKey)
 	require.NoError(t, err)
 	api := slack.New(slacktest.DefaultToken, slack.OptionAPIURL(w.Slack.APIURL()))
-	return env{w: w, svc: actions.New(rc, api, cfg), rc: rc, api: api}
+	return env{w: w, svc: actions.New(rc, slackusers.Directory(api), cfg), rc: rc, api: api}
 }
 
 func (e env) person(first string) recordstest.Person {
@@ -259,7 +260,7 @@ func TestReopenSoonAfterReadsNoHistory(t *testing.T) {
 
 	// Finished through the bot, then reopened, with no finished list
 	// cached (a fresh service): no history is read.
-	e.svc = actions.New(e.rc, e.api, actions.Config{})
+	e.svc = actions.New(e.rc, slackusers.Directory(e.api), actions.Config{})
 	a := e.openOf(alice)
 	_, oc, err = e.svc.SetStatus(t.Context(), alice.SlackID, a.ID, apiclient.StatusComplete)
 	require.NoError(t, err)

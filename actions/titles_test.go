@@ -14,6 +14,7 @@ import (
 	"github.com/recordsbot/recordsbot/apiclient"
 	"github.com/recordsbot/recordsbot/apiclient/recordstest"
 	"github.com/recordsbot/recordsbot/internal/slackapi/slacktest"
+	"github.com/recordsbot/recordsbot/internal/slackapi/slackusers"
 	"github.com/recordsbot/recordsbot/internal/testworld"
 )
 
@@ -35,7 +36,7 @@ func TestMeetingTitlesFilledInWhenTheServiceLeavesThemOut(t *testing.T) {
 	now := time.Now()
 	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
 	advance := func(d time.Duration) { mu.Lock(); now = now.Add(d); mu.Unlock() }
-	svc := actions.New(rc, slack.New(slacktest.DefaultToken, slack.OptionAPIURL(w.Slack.APIURL())),
+	svc := actions.New(rc, slackusers.Directory(slack.New(slacktest.DefaultToken, slack.OptionAPIURL(w.Slack.APIURL()))),
 		actions.Config{CacheTTL: time.Second, Now: clock})
 
 	titles := map[string]string{}
@@ -87,7 +88,7 @@ func TestSlowMeetingsDoNotHoldUpTheList(t *testing.T) {
 	w.Records.InjectFault(recordstest.Fault{Method: http.MethodGet, PathPrefix: "/meetings/", Latency: time.Minute})
 	rc, err := apiclient.NewClient(w.Records.URL, recordstest.DefaultKey)
 	require.NoError(t, err)
-	svc := actions.New(rc, slack.New(slacktest.DefaultToken, slack.OptionAPIURL(w.Slack.APIURL())), actions.Config{CacheTTL: -1})
+	svc := actions.New(rc, slackusers.Directory(slack.New(slacktest.DefaultToken, slack.OptionAPIURL(w.Slack.APIURL()))), actions.Config{CacheTTL: -1})
 
 	start := time.Now()
 	list, err := svc.List(t.Context(), "")

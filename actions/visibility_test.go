@@ -12,6 +12,7 @@ import (
 	"github.com/recordsbot/recordsbot/apiclient"
 	"github.com/recordsbot/recordsbot/apiclient/recordstest"
 	"github.com/recordsbot/recordsbot/internal/slackapi/slacktest"
+	"github.com/recordsbot/recordsbot/internal/slackapi/slackusers"
 	"github.com/recordsbot/recordsbot/internal/testworld"
 )
 
@@ -68,7 +69,7 @@ func TestCanSee(t *testing.T) {
 		"admin unknown to Slack": {viewer: "U0GONEADMIN", self: own("U0GONEADMIN", ""), profileUnreadable: true},
 	}
 	for _, vis := range []actions.Visibility{actions.VisibleOwn, actions.VisibleOrganisation} {
-		svc := actions.New(rc, api, actions.Config{Admins: []string{"U0ADMIN", "U0GADMIN", "U0GONEADMIN"}, Visibility: vis})
+		svc := actions.New(rc, slackusers.Directory(api), actions.Config{Admins: []string{"U0ADMIN", "U0GADMIN", "U0GONEADMIN"}, Visibility: vis})
 		assert.Equal(t, vis, svc.Visibility())
 		for name, tt := range tests {
 			t.Run(string(vis)+"/"+name, func(t *testing.T) {

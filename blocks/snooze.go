@@ -141,14 +141,34 @@ func snoozeControls(l lang.Lang, r ActionRow) []slack.BlockElement {
 	return set.choose[:]
 }
 
+// SnoozeDeadline is where an action's deadline stands against a snooze,
+// which the snooze's confirmation mentions.
+type SnoozeDeadline int
+
+// The places SnoozedText tells apart.
+const (
+	// DeadlineAfterSnooze: no deadline, or it passes after the snooze
+	// ends; nothing to say.
+	DeadlineAfterSnooze SnoozeDeadline = iota
+	// DeadlineInsideSnooze: the deadline passes while the reminders are
+	// quiet.
+	DeadlineInsideSnooze
+	// DeadlinePassed: the action is already overdue; a snooze quiets its
+	// reminders all the same.
+	DeadlinePassed
+)
+
 // SnoozedText is the confirmation of a snooze until day: "Snoozed
 // *Budget report* until Tue 2 Dec: no reminders of it before then." with
-// a word when the deadline falls inside the snooze, in l. title is
-// escaped here.
-func SnoozedText(l lang.Lang, title string, day time.Time, deadlineInside bool) string {
+// a word on the deadline when it falls inside the snooze or has already
+// passed, in l. title is escaped here.
+func SnoozedText(l lang.Lang, title string, day time.Time, deadline SnoozeDeadline) string {
 	s := l.F("snooze.done", "title", Escape(inline(title, rowTitleMax)), "date", l.WeekdayDate(day))
-	if deadlineInside {
+	switch deadline {
+	case DeadlineInsideSnooze:
 		s += " " + l.T("snooze.deadline_inside")
+	case DeadlinePassed:
+		s += " " + l.T("snooze.overdue")
 	}
 	return s
 }

@@ -15,10 +15,10 @@ import (
 	"github.com/recordsbot/recordsbot/apiclient"
 	"github.com/recordsbot/recordsbot/apiclient/recordstest"
 	"github.com/recordsbot/recordsbot/bot"
+	"github.com/recordsbot/recordsbot/bot/bottest"
 	"github.com/recordsbot/recordsbot/internal/slackapi/slacktest"
 	"github.com/recordsbot/recordsbot/internal/testworld"
-	"github.com/recordsbot/recordsbot/internal/testworld/testbot"
-	"github.com/recordsbot/recordsbot/internal/wire"
+	"github.com/recordsbot/recordsbot/wire"
 )
 
 // Allocation budgets of the hot paths, a little above what they cost when
@@ -64,7 +64,7 @@ func TestHotPathAllocations(t *testing.T) {
 	w := testworld.Start(t, benchDataset(200), []slacktest.User{{ID: "U0001", Name: "user1", Email: "user1@example.org"}},
 		recordstest.WithPageSize(100000))
 	// Long TTLs: no refresh may start while allocations are counted.
-	srv := testbot.Start(t, w, testbot.Services(t, w, wire.Config{Actions: actions.Config{CacheTTL: time.Hour, ProfileTTL: time.Hour}}, nil),
+	srv := bottest.Start(t, w, bottest.Services(t, w, wire.Config{Actions: actions.Config{CacheTTL: time.Hour, ProfileTTL: time.Hour}}, nil),
 		bot.Config{SigningSecret: testSecret}, bot.Deps{}).Server
 
 	command := presignedActions(srv)
@@ -84,8 +84,8 @@ func TestHotPathAllocations(t *testing.T) {
 	// With the cache off, from a records service that replays its
 	// answers, so that the count is the bot's (and its HTTP plumbing's).
 	replay := replayed(t, w.Records.URL)
-	uncached := presignedActions(testbot.Start(t, w,
-		testbot.Services(t, w, wire.Config{Records: wire.Records{URL: replay}, Actions: actions.Config{CacheTTL: -1, ProfileTTL: time.Hour}}, nil),
+	uncached := presignedActions(bottest.Start(t, w,
+		bottest.Services(t, w, wire.Config{Records: wire.Records{URL: replay}, Actions: actions.Config{CacheTTL: -1, ProfileTTL: time.Hour}}, nil),
 		bot.Config{SigningSecret: testSecret}, bot.Deps{}).Server)
 	answer := uncached()
 	require.Equal(t, http.StatusOK, answer.Code)
@@ -96,7 +96,7 @@ func TestHotPathAllocations(t *testing.T) {
 	// a redraw reads the caller's snoozes from the store.
 	st := openTestStore(t, "sqlite")
 	require.NoError(t, st.Snooze(ctx, "U0001", "act-000021", "2099-01-01"))
-	steered := testbot.Start(t, w, testbot.Services(t, w, wire.Config{Actions: actions.Config{CacheTTL: time.Hour, ProfileTTL: time.Hour}}, nil),
+	steered := bottest.Start(t, w, bottest.Services(t, w, wire.Config{Actions: actions.Config{CacheTTL: time.Hour, ProfileTTL: time.Hour}}, nil),
 		bot.Config{SigningSecret: testSecret}, bot.Deps{Store: st}).Server
 	steeredCommand := presignedActions(steered)
 	require.Contains(t, steeredCommand().Body.String(), `"action_id":"snooze:when"`)

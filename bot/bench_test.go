@@ -11,10 +11,10 @@ import (
 	"github.com/recordsbot/recordsbot/actions"
 	"github.com/recordsbot/recordsbot/apiclient/recordstest"
 	"github.com/recordsbot/recordsbot/bot"
+	"github.com/recordsbot/recordsbot/bot/bottest"
 	"github.com/recordsbot/recordsbot/internal/slackapi/slacktest"
 	"github.com/recordsbot/recordsbot/internal/testworld"
-	"github.com/recordsbot/recordsbot/internal/testworld/testbot"
-	"github.com/recordsbot/recordsbot/internal/wire"
+	"github.com/recordsbot/recordsbot/wire"
 )
 
 // benchDataset is shaped like the peer benchmark's stub: n actions over
@@ -85,7 +85,7 @@ func BenchmarkBoundAtNormalLoad(b *testing.B) {
 func actionsRequester(b *testing.B, n int, cfg bot.Config) (func() *httptest.ResponseRecorder, *recordstest.Server) {
 	w := testworld.Start(b, benchDataset(n), []slacktest.User{{ID: "U0001", Name: "user1", Email: "user1@example.org"}},
 		recordstest.WithPageSize(100000))
-	srv := testbot.Start(b, w, nil, cfg, bot.Deps{}).Server
+	srv := bottest.Start(b, w, nil, cfg, bot.Deps{}).Server
 	return presignedActions(srv), w.Records
 }
 
@@ -97,7 +97,7 @@ func benchActions(b *testing.B, n int, cached bool) {
 	if !cached {
 		acfg.CacheTTL = -1
 	}
-	srv := testbot.Start(b, w, testbot.Services(b, w, wire.Config{Actions: acfg}, nil), bot.Config{SigningSecret: testSecret}, bot.Deps{}).Server
+	srv := bottest.Start(b, w, bottest.Services(b, w, wire.Config{Actions: acfg}, nil), bot.Config{SigningSecret: testSecret}, bot.Deps{}).Server
 	do := presignedActions(srv)
 	if w := do(); w.Code != http.StatusOK || !strings.Contains(w.Body.String(), `act-000001`) {
 		b.Fatalf("bad reply %d: %.300s", w.Code, w.Body.String())

@@ -77,29 +77,54 @@ func parseActionsText(lg lang.Lang, t commandText) (q actionsQuery, note string,
 		return q, "", true
 	}
 	if first == "history" {
-		q.history = strings.Trim(commandText{Plain: strings.TrimSpace(t.Plain[len(fields[0].Text):]), Words: fields[1:]}.argument(), "`'\"")
-		if q.history == "" {
-			return q, lg.T("audit.history.usage"), false
-		}
-		return q, "", true
+		return parseHistory(lg, t.afterFirst())
 	}
 	if st, isVerb := verbs[first]; isVerb {
-		id := strings.Trim(commandText{Plain: strings.TrimSpace(t.Plain[len(fields[0].Text):]), Words: fields[1:]}.argument(), "`'\"")
-		if id == "" && apiclient.Status(first).Valid() {
-			// "/actions complete" alone lists completed actions.
-			q.Status = first
-			return q, "", true
-		}
-		if id == "" && first == "done" {
-			q.Status = string(apiclient.StatusComplete)
-			return q, "", true
-		}
-		if id == "" {
-			return q, lg.F("actions.parse.needs_id", "verb", blocks.EscapeTyped(typed)), false
-		}
-		q.verb, q.target = st, id
+		return parseStatusChange(lg, typed, first, st, t.afterFirst())
+	}
+	return parseFilters(lg, fields)
+}
+
+// afterFirst is t without its first word: the argument of a keyword.
+func (t commandText) afterFirst() commandText {
+	return commandText{Plain: strings.TrimSpace(t.Plain[len(t.Words[0].Text):]), Words: t.Words[1:]}
+}
+
+// parseHistory parses /actions history <id>: rest is the text after
+// "history".
+func parseHistory(lg lang.Lang, rest commandText) (q actionsQuery, note string, ok bool) {
+	q.history = strings.Trim(rest.argument(), "`'\"")
+	if q.history == "" {
+		return q, lg.T("audit.history.usage"), false
+	}
+	return q, "", true
+}
+
+// parseStatusChange parses /actions <verb> <id>, the verb typed as typed
+// (read as the English first, which sets status st); rest is the text
+// after it. A verb without an ID that names a status lists the actions in
+// that status.
+func parseStatusChange(lg lang.Lang, typed, first string, st apiclient.Status, rest commandText) (q actionsQuery, note string, ok bool) {
+	id := strings.Trim(rest.argument(), "`'\"")
+	if id == "" && apiclient.Status(first).Valid() {
+		// "/actions complete" alone lists completed actions.
+		q.Status = first
 		return q, "", true
 	}
+	if id == "" && first == "done" {
+		q.Status = string(apiclient.StatusComplete)
+		return q, "", true
+	}
+	if id == "" {
+		return q, lg.F("actions.parse.needs_id", "verb", blocks.EscapeTyped(typed)), false
+	}
+	q.verb, q.target = st, id
+	return q, "", true
+}
+
+// parseFilters parses the words of a list's filters: a person, a
+// status, overdue, or a meeting (which takes the rest of the text).
+func parseFilters(lg lang.Lang, fields []word) (q actionsQuery, note string, ok bool) {
 	for i, f := range fields {
 		lf := lang.Keyword(strings.ToLower(f.Text))
 		switch {
@@ -117,12 +142,7 @@ func parseActionsText(lg lang.Lang, t commandText) (q actionsQuery, note string,
 			q.Status = string(apiclient.StatusInProgress)
 		case lf == "mine" || lf == "my":
 		case lf == "meeting":
-			rest := commandText{Words: fields[i+1:]}
-			var texts []string
-			for _, w := range rest.Words {
-				texts = append(texts, w.Text)
-			}
-			rest.Plain = strings.Join(texts, " ")
+			rest := wordsText(fields[i+1:])
 			if rest.Plain == "" {
 				return q, lg.F("actions.parse.meeting", "word", blocks.EscapeTyped(f.Text)), false
 			}
@@ -135,6 +155,15 @@ func parseActionsText(lg lang.Lang, t commandText) (q actionsQuery, note string,
 		}
 	}
 	return q, "", true
+}
+
+// wordsText is words as a command's text, their texts joined by spaces.
+func wordsText(words []word) commandText {
+	texts := make([]string, 0, len(words))
+	for _, w := range words {
+		texts = append(texts, w.Text)
+	}
+	return commandText{Plain: strings.Join(texts, " "), Words: words}
 }
 
 func (u *actionsUI) commandActions(ctx context.Context, cmd command) *reply {
@@ -267,26 +296,65 @@ func (u *actionsUI) pageSource(ctx context.Context, caller string, q actionsQuer
 // action sorts first and is marked), while before it the same src gives
 // the same page, but for its render revisions.
 func (u *actionsUI) drawPage(src pageSource, caller string, q actionsQuery, c *clicked, now time.Time) (r *reply, until time.Time) {
-	me, owner, meeting, list := src.me, src.owner, src.meeting, src.list
-	lg := readerLang(me, u.org)
-	seesOthers := u.dom.CanSeeOthers(me)
-	// A person's own list comes from the domain's index of the shared
-	// list (no walk of every action); so does a meeting's list for a
-	// caller who sees only their own. A meeting's whole list is a walk.
-	var candidates []*apiclient.Action
-	if meeting == nil || !seesOthers {
-		candidates = u.dom.Assigned(list, owner)
-		if c != nil {
-			candidates = withClickedPtrs(candidates, c)
-		}
-	} else {
-		candidates = withClicked(list.Actions, c)
+	lg := readerLang(src.me, u.org)
+	seesOthers := u.dom.CanSeeOthers(src.me)
+	// A page lists the owner's own actions (their list, or a meeting's
+	// seen by someone who sees only their own) unless it is a meeting's
+	// whole list.
+	listing := actions.OnePerson
+	if src.meeting != nil && seesOthers {
+		listing = actions.SeveralPeople
 	}
-	var picked []*apiclient.Action
-	// left is the clicked action when its change took it out of the list
-	// (completed in a list of open actions): it stays on the page, but the
-	// header counts only what the list still holds.
-	var left *apiclient.Action
+	picked, left, until := u.pickActions(u.candidates(src, listing, c), src, q, c, now)
+	picked = u.dom.Visible(src.me, picked)
+	// A list of the owner's own actions that is empty because nothing
+	// matches them to the records says so rather than "no actions".
+	if len(picked) == 0 && listing == actions.OnePerson && !src.owner.Mapped() {
+		if src.ownerErr != nil {
+			return notice(lg.T("actions.profile_unknown")), until
+		}
+		return notice(unmappedText(lg, src.owner.ID == caller)), until
+	}
+	u.sortKeeping(picked, now, src.me.Zone, c)
+
+	total := len(picked)
+	if q.Offset < 0 || q.Offset >= total {
+		q.Offset = 0
+	}
+	end := min(q.Offset+u.pageSize, total)
+	l := u.pageHead(lg, src, q, pageReader{caller: caller, seesOthers: seesOthers}, picked)
+	if left != nil && slices.Contains(picked, left) {
+		l.Left = 1
+	}
+	l.Rows, until = u.pageRows(picked[q.Offset:end], src, q.context(), c, listing, now, until)
+	if end < total {
+		l.MoreValue = q.moreValue(end)
+	}
+	return ephemeral(blocks.Actions(l)), until
+}
+
+// candidates are the actions a page of src may show, the one c just
+// changed included. One person's list comes from the domain's index of
+// the shared list (no walk of every action); so does a meeting's list for
+// a caller who sees only their own. A meeting's whole list is a walk.
+func (u *actionsUI) candidates(src pageSource, listing actions.Listing, c *clicked) []*apiclient.Action {
+	if listing == actions.SeveralPeople {
+		return withClicked(src.list.Actions, c)
+	}
+	candidates := u.dom.Assigned(src.list, src.owner)
+	if c != nil {
+		candidates = withClickedPtrs(candidates, c)
+	}
+	return candidates
+}
+
+// pickActions picks from candidates those q asks for at now, and the one
+// c just changed. left is that clicked action when its change took it out
+// of the list (completed in a list of open actions): it stays on the
+// page, but the header counts only what the list still holds. until is
+// the first moment after now at which a candidate turns overdue.
+func (u *actionsUI) pickActions(candidates []*apiclient.Action, src pageSource, q actionsQuery, c *clicked, now time.Time) (picked []*apiclient.Action, left *apiclient.Action, until time.Time) {
+	meeting := src.meeting
 	for _, a := range candidates {
 		if at := actions.DeadlineAt(a, u.dom.Zone()); at.After(now) && (until.IsZero() || at.Before(until)) {
 			until = at
@@ -296,7 +364,7 @@ func (u *actionsUI) drawPage(src pageSource, caller string, q actionsQuery, c *c
 		}
 		fits := q.wantStatus(a.Status) &&
 			(q.Committee == "" || minutes.CommitteeKey(a.Committee) == q.Committee) &&
-			(!q.Overdue || u.dom.Due(a, now, me.Zone, 0) == actions.Overdue)
+			(!q.Overdue || u.dom.Due(a, now, src.me.Zone, 0) == actions.Overdue)
 		if !fits {
 			if !c.is(a.ID) {
 				continue
@@ -305,65 +373,48 @@ func (u *actionsUI) drawPage(src pageSource, caller string, q actionsQuery, c *c
 		}
 		picked = append(picked, a)
 	}
-	picked = u.dom.Visible(me, picked)
-	// A list of the owner's own actions (their list, or a meeting's seen
-	// by someone who sees only their own) that is empty because nothing
-	// matches them to the records says so rather than "no actions".
-	if len(picked) == 0 && (meeting == nil || !seesOthers) && !owner.Mapped() {
-		if src.ownerErr != nil {
-			return notice(lg.T("actions.profile_unknown")), until
-		}
-		return notice(unmappedText(lg, owner.ID == caller)), until
-	}
-	u.sortKeeping(picked, now, me.Zone, c)
+	return picked, left, until
+}
 
-	total, leftN := len(picked), 0
-	if left != nil && slices.Contains(picked, left) {
-		leftN = 1
-	}
-	if q.Offset < 0 || q.Offset >= total {
-		q.Offset = 0
-	}
-	end := min(q.Offset+u.pageSize, total)
-	rd := pageReader{caller: caller, seesOthers: seesOthers}
-	title := q.title(lg, owner, meeting, rd)
+// pageHead is the list of q's page without its rows: its title and
+// counts. picked is every action the list holds, sorted.
+func (u *actionsUI) pageHead(lg lang.Lang, src pageSource, q actionsQuery, rd pageReader, picked []*apiclient.Action) blocks.ActionList {
+	title := q.title(lg, src.owner, src.meeting, rd)
 	if q.Committee != "" {
 		title = lg.F("actions.title_of", "title", title, "committee", committeeName(picked, q.Committee))
 	}
-	l := blocks.ActionList{
+	return blocks.ActionList{
 		Lang:      lg,
 		Title:     title,
 		Offset:    q.Offset,
-		Total:     total,
-		Left:      leftN,
-		Empty:     q.empty(lg, owner, rd),
-		Truncated: list.Truncated,
-		Read:      len(list.Actions),
-		Available: list.Total,
-		Rows:      make([]blocks.ActionRow, 0, end-q.Offset),
+		Total:     len(picked),
+		Empty:     q.empty(lg, src.owner, rd),
+		Truncated: src.list.Truncated,
+		Read:      len(src.list.Actions),
+		Available: src.list.Total,
 	}
-	pageCtx := q.context()
-	listing := actions.OnePerson
-	if meeting != nil && seesOthers {
-		listing = actions.SeveralPeople
-	}
-	for _, a := range picked[q.Offset:end] {
+}
+
+// pageRows draws the rows of page, each with the page's context pageCtx
+// for its buttons. until comes back moved earlier to the end of a snooze
+// a row shows, if that comes first: the row reads "Snoozed until" until
+// then.
+func (u *actionsUI) pageRows(page []*apiclient.Action, src pageSource, pageCtx string, c *clicked, listing actions.Listing, now, until time.Time) ([]blocks.ActionRow, time.Time) {
+	rows := make([]blocks.ActionRow, 0, len(page))
+	for _, a := range page {
 		// Snooze is offered on the caller's own rows only, never on
 		// another person's list an admin reads (steering.view).
-		r := u.row(a, u.steer.view(u.dom.ViewOf(me, a, now, listing), me, a), c.changeOf(a.ID))
+		r := u.row(a, u.steer.view(u.dom.ViewOf(src.me, a, now, listing), src.me, a), c.changeOf(a.ID))
 		r.Context = pageCtx
 		if day, ok := src.snoozes[a.ID]; ok && r.MaySnooze {
 			r.SnoozedUntil = day
 			if until.IsZero() || day.Before(until) {
-				until = day // the row reads "Snoozed until" until then
+				until = day
 			}
 		}
-		l.Rows = append(l.Rows, r)
+		rows = append(rows, r)
 	}
-	if end < total {
-		l.MoreValue = q.moreValue(end)
-	}
-	return ephemeral(blocks.Actions(l)), until
+	return rows, until
 }
 
 // moreValue is the value of the "Show more" button: q from offset end.

@@ -17,6 +17,7 @@ import (
 	"github.com/recordsbot/recordsbot/blocks"
 	"github.com/recordsbot/recordsbot/internal/clocktime"
 	"github.com/recordsbot/recordsbot/internal/slackapi/slacktest"
+	"github.com/recordsbot/recordsbot/internal/slackapi/slackusers"
 	"github.com/recordsbot/recordsbot/minutes"
 	"github.com/recordsbot/recordsbot/store"
 	"github.com/recordsbot/recordsbot/watch"
@@ -153,7 +154,7 @@ func TestFollowingDigestCheckbox(t *testing.T) {
 			rc, err := apiclient.NewClient(h.records.URL, recordstest.DefaultKey)
 			require.NoError(t, err)
 			api := slack.New(slacktest.DefaultToken, slack.OptionAPIURL(h.slack.APIURL()))
-			wdeps := watch.Deps{Store: st, Records: rc, Slack: api, Actions: actions.New(rc, api, actions.Config{CacheTTL: -1}),
+			wdeps := watch.Deps{Store: st, Records: rc, Slack: api, Actions: actions.New(rc, slackusers.Directory(api), actions.Config{CacheTTL: -1}),
 				Minutes: minutes.New(rc, minutes.Config{}), Logger: testLogger(t)}
 			// The digest's slot: the day after tomorrow at 09:00 UTC.
 			slot := clock.Now().Truncate(24*time.Hour).AddDate(0, 0, 2).Add(9 * time.Hour)

@@ -15,6 +15,7 @@ import (
 	"github.com/recordsbot/recordsbot/bot"
 	"github.com/recordsbot/recordsbot/internal/clocktime"
 	"github.com/recordsbot/recordsbot/internal/slackapi/slacktest"
+	"github.com/recordsbot/recordsbot/internal/slackapi/slackusers"
 	"github.com/recordsbot/recordsbot/minutes"
 	"github.com/recordsbot/recordsbot/store"
 	"github.com/recordsbot/recordsbot/watch"
@@ -43,7 +44,7 @@ func TestGermanChannelDigest(t *testing.T) {
 			rc, err := apiclient.NewClient(h.records.URL, recordstest.DefaultKey)
 			require.NoError(t, err)
 			api := slack.New(slacktest.DefaultToken, slack.OptionAPIURL(h.slack.APIURL()))
-			wdeps := watch.Deps{Store: st, Records: rc, Slack: api, Actions: actions.New(rc, api, actions.Config{CacheTTL: -1}),
+			wdeps := watch.Deps{Store: st, Records: rc, Slack: api, Actions: actions.New(rc, slackusers.Directory(api), actions.Config{CacheTTL: -1}),
 				Minutes: minutes.New(rc, minutes.Config{}), Logger: testLogger(t)}
 			// The channel's own slot: the day after tomorrow at 16:30 UTC;
 			// the organisation's is a week off.

@@ -17,6 +17,7 @@ import (
 	"github.com/recordsbot/recordsbot/apiclient/recordstest"
 	"github.com/recordsbot/recordsbot/bot"
 	"github.com/recordsbot/recordsbot/internal/slackapi/slacktest"
+	"github.com/recordsbot/recordsbot/internal/slackapi/slackusers"
 	"github.com/recordsbot/recordsbot/minutes"
 	"github.com/recordsbot/recordsbot/store"
 	"github.com/recordsbot/recordsbot/store/storetest"
@@ -262,7 +263,7 @@ func TestFollowTakesTheBaselineAtOnce(t *testing.T) {
 		rc, err := apiclient.NewClient(h.records.URL, recordstest.DefaultKey)
 		require.NoError(t, err)
 		api := slack.New(slacktest.DefaultToken, slack.OptionAPIURL(h.slack.APIURL()))
-		wdeps := watch.Deps{Store: st, Records: rc, Slack: api, Actions: actions.New(rc, api, actions.Config{CacheTTL: -1}),
+		wdeps := watch.Deps{Store: st, Records: rc, Slack: api, Actions: actions.New(rc, slackusers.Directory(api), actions.Config{CacheTTL: -1}),
 			Minutes: minutes.New(rc, minutes.Config{}), Logger: testLogger(t)}
 		h.rebuild(bot.Deps{Store: st, Baseline: func(ctx context.Context, f store.Follow) error {
 			return watch.Baseline(ctx, watch.Config{}, wdeps, f)

@@ -23,6 +23,7 @@ import (
 	"github.com/recordsbot/recordsbot/calendar"
 	"github.com/recordsbot/recordsbot/internal/lang"
 	"github.com/recordsbot/recordsbot/internal/slackapi/slacktest"
+	"github.com/recordsbot/recordsbot/internal/slackapi/slackusers"
 	"github.com/recordsbot/recordsbot/internal/testworld"
 	"github.com/recordsbot/recordsbot/minutes"
 )
@@ -109,7 +110,7 @@ func newFuzzBot(f *testing.F) *fuzzBot {
 	}
 	api := slack.New(slacktest.DefaultToken, slack.OptionAPIURL("http://slack.fuzz/api/"),
 		slack.OptionHTTPClient(&http.Client{Transport: fb.slackRT}))
-	// Built here rather than by internal/wire, which imports this package.
+	// Built here rather than by wire, which imports this package.
 	mins := minutes.New(rc, minutes.Config{PublicURL: "https://records-bot.example.org", Public: true})
 	fb.srv = NewServer(Config{
 		SigningSecret: fuzzSecret,
@@ -118,7 +119,7 @@ func newFuzzBot(f *testing.F) *fuzzBot {
 		AckBudget: 5 * time.Second,
 	}, Deps{
 		Slack:      api,
-		Actions:    actions.New(rc, api, actions.Config{Admins: []string{fuzzAdmin}}),
+		Actions:    actions.New(rc, slackusers.Directory(api), actions.Config{Admins: []string{fuzzAdmin}}),
 		Minutes:    mins,
 		Calendar:   calendar.New(rc, calendar.Config{Minutes: mins}),
 		HTTPClient: &http.Client{Transport: fb.responses},

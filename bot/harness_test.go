@@ -20,14 +20,14 @@ import (
 	"github.com/recordsbot/recordsbot/apiclient"
 	"github.com/recordsbot/recordsbot/apiclient/recordstest"
 	"github.com/recordsbot/recordsbot/bot"
+	"github.com/recordsbot/recordsbot/bot/bottest"
 	"github.com/recordsbot/recordsbot/calendar"
 	"github.com/recordsbot/recordsbot/internal/metrics"
 	"github.com/recordsbot/recordsbot/internal/slackapi/slacktest"
 	"github.com/recordsbot/recordsbot/internal/testworld"
-	"github.com/recordsbot/recordsbot/internal/testworld/testbot"
-	"github.com/recordsbot/recordsbot/internal/wire"
 	"github.com/recordsbot/recordsbot/minutes"
 	"github.com/recordsbot/recordsbot/store"
+	"github.com/recordsbot/recordsbot/wire"
 )
 
 const testSecret = "8f742231b10e8888abcd99yyyzzz85a5"
@@ -199,7 +199,7 @@ func newHarnessDeps(t *testing.T, deps bot.Deps, opts ...harnessOption) *harness
 	}
 	w := testworld.Start(t, data, users)
 	h.world, h.records, h.slack = w, w.Records, w.Slack
-	// A test may replace h.bot and h.http (see rebuild); testbot's cleanup
+	// A test may replace h.bot and h.http (see rebuild); bottest's cleanup
 	// ends the ones started here, which would otherwise outlive the test.
 	// The clients and the domains are built once, by the wiring serve
 	// uses, and handed in.
@@ -210,13 +210,13 @@ func newHarnessDeps(t *testing.T, deps bot.Deps, opts ...harnessOption) *harness
 			wcfg.CalendarKey, wcfg.CalendarTokens = []byte("test calendar key"), ccfg.tokens
 		}
 	}
-	svc := testbot.Services(t, w, wcfg, deps.Now)
+	svc := bottest.Services(t, w, wcfg, deps.Now)
 	h.actions = svc.Actions
 	if ccfg.on {
 		h.calendar = svc.Calendar
 	}
 	deps.Logger = testLogger(t)
-	b := testbot.Start(t, w, svc, cfg, deps)
+	b := bottest.Start(t, w, svc, cfg, deps)
 	h.bot, h.http, h.send = b.Server, b.HTTP, b.Send
 	h.send.Now = deps.Now
 	// Every test also holds the bot to Slack's rule for updates: each

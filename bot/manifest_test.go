@@ -12,7 +12,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/recordsbot/recordsbot/bot"
-	"github.com/recordsbot/recordsbot/internal/testworld/testbot"
+	"github.com/recordsbot/recordsbot/bot/bottest"
 )
 
 type manifest struct {
@@ -67,7 +67,7 @@ func TestManifestCommands(t *testing.T) {
 		assert.True(t, c.ShouldEsc, "%s: should_escape sends mentions as IDs", c.Command)
 	}
 	sort.Strings(declared)
-	srv := testbot.Offline(t, bot.Config{}, bot.Deps{})
+	srv := bottest.Offline(t, bot.Config{}, bot.Deps{})
 	assert.Equal(t, srv.Commands(), declared)
 	assert.Equal(t, "https://YOUR_HOST/slack/events", m.Settings.Events.RequestURL)
 	assert.True(t, m.Settings.Interactivity.Enabled)

@@ -18,10 +18,10 @@ import (
 	"github.com/recordsbot/recordsbot/apiclient"
 	"github.com/recordsbot/recordsbot/apiclient/recordstest"
 	"github.com/recordsbot/recordsbot/bot"
+	"github.com/recordsbot/recordsbot/bot/bottest"
 	"github.com/recordsbot/recordsbot/internal/metrics"
 	"github.com/recordsbot/recordsbot/internal/slackapi/slacktest"
-	"github.com/recordsbot/recordsbot/internal/testworld/testbot"
-	"github.com/recordsbot/recordsbot/internal/wire"
+	"github.com/recordsbot/recordsbot/wire"
 )
 
 // rebuild replaces the harness's bot with one made from deps and the
@@ -54,7 +54,7 @@ func (h *harness) rebuild(deps bot.Deps, opts ...harnessOption) {
 	if deps.Logger == nil {
 		deps.Logger = testLogger(h.t)
 	}
-	svc := testbot.Services(h.t, h.world, wire.Config{Records: rcfg, Slack: scfg, Actions: acfg, Minutes: mcfg}, deps.Now)
+	svc := bottest.Services(h.t, h.world, wire.Config{Records: rcfg, Slack: scfg, Actions: acfg, Minutes: mcfg}, deps.Now)
 	b := svc.Bot(cfg, deps)
 	srv := httptest.NewServer(b)
 	h.t.Cleanup(func() {
@@ -189,7 +189,7 @@ func TestMetricsOfADeferredCommandRetriesAndWaits(t *testing.T) {
 func TestMetricsNotOnThePublicPort(t *testing.T) {
 	t.Parallel()
 	for name, m := range map[string]*metrics.Set{"without metrics": nil, "with metrics": metrics.New()} {
-		srv := httptest.NewServer(testbot.Offline(t, bot.Config{}, bot.Deps{Metrics: m}))
+		srv := httptest.NewServer(bottest.Offline(t, bot.Config{}, bot.Deps{Metrics: m}))
 		t.Cleanup(srv.Close)
 		req, err := http.NewRequestWithContext(t.Context(), http.MethodGet, srv.URL+"/metrics", nil)
 		require.NoError(t, err)

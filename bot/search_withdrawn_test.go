@@ -13,6 +13,7 @@ import (
 	"github.com/recordsbot/recordsbot/apiclient"
 	"github.com/recordsbot/recordsbot/apiclient/recordstest"
 	"github.com/recordsbot/recordsbot/internal/slackapi/slacktest"
+	"github.com/recordsbot/recordsbot/internal/slackapi/slackusers"
 	"github.com/recordsbot/recordsbot/minutes"
 	"github.com/recordsbot/recordsbot/store"
 	"github.com/recordsbot/recordsbot/watch"
@@ -44,7 +45,7 @@ func TestWithdrawnMinutesLeaveEverySearch(t *testing.T) {
 		rc, err := apiclient.NewClient(h.records.URL, recordstest.DefaultKey)
 		require.NoError(t, err)
 		api := slack.New(slacktest.DefaultToken, slack.OptionAPIURL(h.slack.APIURL()))
-		wdeps := watch.Deps{Store: st, Records: rc, Slack: api, Actions: actions.New(rc, api, actions.Config{CacheTTL: -1}),
+		wdeps := watch.Deps{Store: st, Records: rc, Slack: api, Actions: actions.New(rc, slackusers.Directory(api), actions.Config{CacheTTL: -1}),
 			Minutes: minutes.New(rc, minutes.Config{}), Logger: testLogger(t)}
 		_, err = watch.Poll(t.Context(), watch.Config{}, wdeps)
 		require.NoError(t, err)

@@ -129,7 +129,7 @@ func (c *Config) setDefaults() {
 }
 
 // Deps are the bot's collaborators. Slack, Actions, Minutes and Calendar
-// are required: the bot builds no service of its own (internal/wire builds
+// are required: the bot builds no service of its own (wire builds
 // them, once a process, for serve, the demo and the test world). The bot
 // reads the records service only through the domains.
 type Deps struct {

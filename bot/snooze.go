@@ -142,8 +142,14 @@ func (st *steering) snooze(ctx context.Context, user, id, when, picked string) s
 	if err := st.store.Snooze(ctx, user, a.ID, day.Format(time.DateOnly)); err != nil {
 		return snoozed{msg: st.say(ctx, "snooze", err)}
 	}
-	inside := !a.Deadline.IsZero() && actions.DeadlineAt(&a, st.dom.Zone()).Before(day)
-	return snoozed{msg: blocks.SnoozedText(lang.FromContext(ctx), a.Title, day, inside), action: &a, view: st.rowView(me, &a), until: day}
+	deadline := blocks.DeadlineAfterSnooze
+	switch {
+	case actions.Due(&a, st.now(), st.dom.Zone(), zone, 0) == actions.Overdue:
+		deadline = blocks.DeadlinePassed
+	case !a.Deadline.IsZero() && actions.DeadlineAt(&a, st.dom.Zone()).Before(day):
+		deadline = blocks.DeadlineInsideSnooze
+	}
+	return snoozed{msg: blocks.SnoozedText(lang.FromContext(ctx), a.Title, day, deadline), action: &a, view: st.rowView(me, &a), until: day}
 }
 
 // own is action id when it is still to do and user's own, with user as

@@ -89,8 +89,12 @@ func TestSnoozeFromAReminder(t *testing.T) {
 
 			got := pickFor("A-1", "2026-11-20")
 			assert.Contains(t, got, ":zzz: Snoozed *Task A-1* until Fri 20 Nov: no reminders of it before then.")
-			assert.Contains(t, got, "Its deadline falls inside the snooze.", "A-1 was due on the 10th")
-			assert.Contains(t, press(alice, blocks.SnoozeTomorrow, "A-2"), "until Thu 19 Nov")
+			assert.Contains(t, got, "It is already overdue.", "A-1 was due on the 10th")
+			assert.NotContains(t, got, "falls inside the snooze", "an overdue deadline is not inside the snooze")
+			got = press(alice, blocks.SnoozeTomorrow, "A-2")
+			assert.Contains(t, got, "until Thu 19 Nov")
+			assert.NotContains(t, got, "deadline", "A-2 is due on the 21st, after the snooze")
+			assert.NotContains(t, got, "overdue")
 			_, dm := current()
 			assert.Contains(t, dm.all(), "Snoozed until Fri 20 Nov", "the row in the DM is redrawn snoozed")
 			_, unsnooze := rowElement(t, dm, "A-1", blocks.ActionUnsnooze)
@@ -112,7 +116,9 @@ func TestSnoozeFromAReminder(t *testing.T) {
 			assert.Contains(t, string(msgs[2].Blocks), "*Task A-1*", "back on the chosen day")
 
 			clock = friday
-			assert.Contains(t, press(alice, blocks.SnoozeWorkingDay, "A-2"), "until Tue 24 Nov", "next working day: past the weekend and Monday's holiday")
+			got = press(alice, blocks.SnoozeWorkingDay, "A-2")
+			assert.Contains(t, got, "until Tue 24 Nov", "next working day: past the weekend and Monday's holiday")
+			assert.Contains(t, got, "Its deadline falls inside the snooze.", "A-2 is due on Saturday the 21st")
 			list, _ := h.slash(alice, "/actions", "snoozed")
 			assert.Contains(t, list.all(), "Snoozed until Tue 24 Nov")
 			assert.Contains(t, list.all(), `"action_id":"snooze:end"`)
@@ -123,7 +129,9 @@ func TestSnoozeFromAReminder(t *testing.T) {
 			assert.Contains(t, answers[0].Text, "Unsnoozed")
 			assert.NotContains(t, snoozes(), "A-2")
 
-			assert.Contains(t, press(alice, blocks.SnoozeNextWeek, "A-14"), "until Fri 27 Nov")
+			got = press(alice, blocks.SnoozeNextWeek, "A-14")
+			assert.Contains(t, got, "until Fri 27 Nov")
+			assert.Contains(t, got, "It is already overdue.", "A-14 was due on Thursday at 08:00")
 			_, _ = h.slash(alice, "/actions", "complete A-14")
 			assert.NotContains(t, snoozes(), "A-14", "completing the action ends its snooze")
 		})

@@ -26,9 +26,9 @@ import (
 	"github.com/recordsbot/recordsbot/internal/metrics"
 	"github.com/recordsbot/recordsbot/internal/slackapi/slacktest"
 	"github.com/recordsbot/recordsbot/internal/testworld"
-	"github.com/recordsbot/recordsbot/internal/wire"
 	"github.com/recordsbot/recordsbot/minutes"
 	"github.com/recordsbot/recordsbot/tools/loadtest"
+	"github.com/recordsbot/recordsbot/wire"
 )
 
 // TestSoak runs the bot, wired as `recordsbot serve` wires it, under the

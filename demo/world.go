@@ -20,12 +20,12 @@ import (
 	"github.com/recordsbot/recordsbot/internal/slackapi"
 	"github.com/recordsbot/recordsbot/internal/slackapi/slacktest"
 	"github.com/recordsbot/recordsbot/internal/testworld"
-	"github.com/recordsbot/recordsbot/internal/wire"
 	"github.com/recordsbot/recordsbot/internal/workdays"
 	"github.com/recordsbot/recordsbot/minutes"
 	"github.com/recordsbot/recordsbot/remind"
 	"github.com/recordsbot/recordsbot/store"
 	"github.com/recordsbot/recordsbot/watch"
+	"github.com/recordsbot/recordsbot/wire"
 )
 
 // demoChannel is the channel slash commands are typed in and minutes are
@@ -122,7 +122,7 @@ func startDemo(ctx context.Context, log *slog.Logger, version string) (*demoEnv,
 	env.transport = http.DefaultTransport.(*http.Transport).Clone()
 	// A fresh secret per run: nothing outside this process signs for it.
 	secret := rand.Text()
-	// The services as serve wires them (internal/wire), from the demo's
+	// The services as serve wires them (wire), from the demo's
 	// settings: the defaults (UTC, no admins, no USER_MAP), the public
 	// pages and calendar feeds on at the bot's own address, status changes
 	// recorded in the audit trail before they are made (`history <id>`

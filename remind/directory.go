@@ -8,6 +8,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/recordsbot/recordsbot/internal/lang"
+	"github.com/recordsbot/recordsbot/internal/slackapi/slackusers"
 )
 
 // loadDirectory pages through users.list, paced to its tier, and tells
@@ -32,7 +33,7 @@ func (j *remindJob) loadDirectory(ctx context.Context) error {
 		// paced slot for nothing.
 		more = p.Cursor != ""
 		pages++
-		j.people.Know(p.Users)
+		j.people.Know(slackusers.Profiles(p.Users))
 	}
 	j.log.InfoContext(ctx, "remind: directory read", "pages", pages, "members_with_email", j.people.Known())
 	return nil

@@ -18,6 +18,7 @@ import (
 	"github.com/recordsbot/recordsbot/apiclient"
 	"github.com/recordsbot/recordsbot/apiclient/recordstest"
 	"github.com/recordsbot/recordsbot/internal/slackapi/slacktest"
+	"github.com/recordsbot/recordsbot/internal/slackapi/slackusers"
 	"github.com/recordsbot/recordsbot/remind"
 	"github.com/recordsbot/recordsbot/store"
 	"github.com/recordsbot/recordsbot/store/storetest"
@@ -133,7 +134,7 @@ func (e *tierEnv) deps(settings remind.Settings) remind.Deps {
 	api := slack.New(slacktest.DefaultToken, slack.OptionAPIURL(e.fake.APIURL()))
 	return remind.Deps{
 		Records:  rc,
-		Actions:  actions.New(rc, api, e.org),
+		Actions:  actions.New(rc, slackusers.Directory(api), e.org),
 		Slack:    api,
 		Store:    e.st,
 		Settings: settings,

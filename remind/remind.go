@@ -20,6 +20,7 @@ import (
 	"github.com/recordsbot/recordsbot/internal/lang"
 	"github.com/recordsbot/recordsbot/internal/once"
 	"github.com/recordsbot/recordsbot/internal/slackapi"
+	"github.com/recordsbot/recordsbot/internal/slackapi/slackusers"
 	"github.com/recordsbot/recordsbot/internal/workdays"
 	"github.com/recordsbot/recordsbot/store"
 )
@@ -238,13 +239,13 @@ func Run(ctx context.Context, cfg Config, deps Deps) (Summary, error) {
 		slack:    newPacer(deps.Clock, deps.Logger),
 		sum:      sum,
 	}
-	j.people = actions.NewAssignees(deps.Actions.UserMap(), func(ctx context.Context, email string) (u *slack.User, err error) {
+	j.people = actions.NewAssignees(deps.Actions.UserMap(), slackusers.ByEmail(func(ctx context.Context, email string) (u *slack.User, err error) {
 		err = j.slack.Call(ctx, "users.lookupByEmail", "", func(ctx context.Context) error {
 			u, err = deps.Slack.GetUserByEmailContext(ctx, email)
 			return err
 		})
 		return u, err
-	})
+	}))
 	j.poster = &once.Poster{Store: deps.Store, Slack: deps.Slack, Owner: cfg.Owner, Lease: cfg.Lease,
 		HistoryDepth: historyDepth, Call: j.slack.Call, Log: deps.Logger}
 	start := deps.Clock.Now()

@@ -17,6 +17,7 @@ import (
 	"github.com/recordsbot/recordsbot/apiclient/recordstest"
 	"github.com/recordsbot/recordsbot/internal/slackapi"
 	"github.com/recordsbot/recordsbot/internal/slackapi/slacktest"
+	"github.com/recordsbot/recordsbot/internal/slackapi/slackusers"
 	"github.com/recordsbot/recordsbot/minutes"
 	"github.com/recordsbot/recordsbot/store"
 	"github.com/recordsbot/recordsbot/store/storetest"
@@ -144,7 +145,7 @@ func (e *env) watcher(owner string, mod ...func(*watchConfig)) *watcher {
 	return &watcher{cfg: cfg.Config, deps: watch.Deps{
 		Store:   st,
 		Records: rc,
-		Actions: actions.New(rc, api, cfg.Actions),
+		Actions: actions.New(rc, slackusers.Directory(api), cfg.Actions),
 		Minutes: minutes.New(rc, minutes.Config{PublicURL: "https://bot.example.org", Public: true, Now: e.clock.Now}),
 		Slack:   api,
 		// Paced as in production, on a clock a thousand times faster: a

@@ -23,6 +23,7 @@ import (
 	"github.com/recordsbot/recordsbot/internal/clocktime"
 	"github.com/recordsbot/recordsbot/internal/once"
 	"github.com/recordsbot/recordsbot/internal/slackapi"
+	"github.com/recordsbot/recordsbot/internal/slackapi/slackusers"
 	"github.com/recordsbot/recordsbot/minutes"
 	"github.com/recordsbot/recordsbot/store"
 )
@@ -439,7 +440,7 @@ func newPoll(cfg Config, deps Deps) *poll {
 		p.zone = deps.Actions.Zone()
 	}
 	if deps.Slack != nil {
-		p.people = actions.NewAssignees(deps.Actions.UserMap(), deps.Slack.GetUserByEmailContext)
+		p.people = actions.NewAssignees(deps.Actions.UserMap(), slackusers.ByEmail(deps.Slack.GetUserByEmailContext))
 		p.poster = &once.Poster{Store: deps.Store, Slack: deps.Slack, Owner: cfg.Owner, Lease: cfg.Lease,
 			HistoryDepth: cfg.HistoryDepth, Log: deps.Logger}
 	}

@@ -15,12 +15,12 @@ import (
 	"github.com/recordsbot/recordsbot/internal/metrics"
 	"github.com/recordsbot/recordsbot/internal/requestid"
 	"github.com/recordsbot/recordsbot/internal/slackapi"
-	"github.com/recordsbot/recordsbot/internal/wire"
 	"github.com/recordsbot/recordsbot/minutes"
+	"github.com/recordsbot/recordsbot/wire"
 )
 
 // app is every piece serve, remind and watch share, each built once, by
-// run, from the settings: one logger, and the services internal/wire
+// run, from the settings: one logger, and the services wire
 // builds (one records client, one Slack client, one action domain, so a
 // background watch and a burst of /actions share one action list, one
 // minutes domain and one calendar domain: serve's feeds, and the briefs'

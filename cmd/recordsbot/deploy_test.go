@@ -23,8 +23,8 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/recordsbot/recordsbot/bot"
+	"github.com/recordsbot/recordsbot/bot/bottest"
 	"github.com/recordsbot/recordsbot/internal/metrics"
-	"github.com/recordsbot/recordsbot/internal/testworld/testbot"
 )
 
 // The Kubernetes manifests under deploy/kubernetes must describe this
@@ -346,7 +346,7 @@ func TestDeployMatchesTheBinary(t *testing.T) {
 	}
 
 	// Probes: the binary's routes, on its port.
-	srv := testbot.Offline(t, bot.Config{}, bot.Deps{Ready: func() error { return nil }})
+	srv := bottest.Offline(t, bot.Config{}, bot.Deps{Ready: func() error { return nil }})
 	for name, p := range map[string]*probe{"readiness": bc.ReadinessProbe, "liveness": bc.LivenessProbe} {
 		require.NotNil(t, p, name)
 		require.NotNil(t, p.HTTPGet, name)
@@ -657,7 +657,7 @@ func TestDeployMetricsPort(t *testing.T) {
 
 	assert.NotContains(t, strings.Join(dockerfile(t)["EXPOSE"], " "), strconv.Itoa(metricsPort), "EXPOSE leaves the metrics port out (docker run -P publishes every exposed port)")
 
-	srv := testbot.Offline(t, bot.Config{}, bot.Deps{Metrics: metrics.New()})
+	srv := bottest.Offline(t, bot.Config{}, bot.Deps{Metrics: metrics.New()})
 	rec := httptest.NewRecorder()
 	srv.ServeHTTP(rec, httptest.NewRequestWithContext(t.Context(), http.MethodGet, "/metrics", nil))
 	assert.Equal(t, http.StatusNotFound, rec.Code, "PORT's routes have no /metrics")

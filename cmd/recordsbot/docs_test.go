@@ -335,12 +335,12 @@ func TestDocsScopes(t *testing.T) {
 }
 
 // TestDocsQuoteGoldenOutput: where a doc quotes output and names the
-// golden file it comes from ("… `internal/doctor/testdata/doctor_good.golden`):"
+// golden file it comes from ("… `doctor/testdata/doctor_good.golden`):"
 // then a code block), every line quoted is a line of that file, so the
 // quote changes when the output does ("[…]" marks a cut).
 func TestDocsQuoteGoldenOutput(t *testing.T) {
 	t.Parallel()
-	quote := regexp.MustCompile("(?s)`((?:cmd|internal)/[a-z/]+/testdata/[^`]+\\.golden)`\\):\n\n```\n(.*?)```")
+	quote := regexp.MustCompile("(?s)`((?:[a-z]+/)+testdata/[^`]+\\.golden)`\\):\n\n```\n(.*?)```")
 	found := 0
 	for path, text := range docFiles(t) {
 		for _, m := range quote.FindAllStringSubmatch(text, -1) {

@@ -6,7 +6,7 @@ import (
 	"flag"
 	"io"
 
-	"github.com/recordsbot/recordsbot/internal/doctor"
+	"github.com/recordsbot/recordsbot/doctor"
 )
 
 // runDoctor parses doctor's flags and runs package doctor over the

@@ -9,10 +9,10 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/recordsbot/recordsbot/internal/doctor"
+	"github.com/recordsbot/recordsbot/doctor"
 )
 
-// doctor's own checks are internal/doctor's to test; here, that the
+// doctor's own checks are doctor's to test; here, that the
 // subcommand hands it the settings as start-up parsed them, with every
 // problem, and takes its flags.
 

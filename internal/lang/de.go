@@ -433,6 +433,7 @@ var german = Catalogue{
 		// Snoozing (issue 31): the answers to a row's Snooze controls and /actions snoozed (bot/snooze.go).
 		"snooze.done":            ":zzz: *{title}* ist bis {date} pausiert: bis dahin keine Erinnerungen daran. Sie bleibt in `/actions`.",
 		"snooze.deadline_inside": "Ihre Frist fällt in die Pause.",
+		"snooze.overdue":         "Sie ist bereits überfällig.",
 		"snooze.no_store":        ":warning: Pausieren braucht die Datenbank von recordsbot, ohne die diese Installation läuft. Bitte sagen Sie es der Administration der App (DATABASE_URL).",
 		"snooze.not_open":        ":information_source: Diese Aufgabe ist nicht mehr offen, es gibt also nichts zu pausieren. `/actions` zeigt, was offen ist.",
 		"snooze.not_mine":        ":no_entry: Nur die zuständige Person kann die Aufgabe pausieren, und nur für sich selbst: Eine Pause stellt die eigenen Erinnerungen still.",

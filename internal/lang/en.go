@@ -429,6 +429,7 @@ var english = Catalogue{
 		// Snoozing (issue 31): the answers to a row's Snooze controls and /actions snoozed (bot/snooze.go).
 		"snooze.done":            ":zzz: Snoozed *{title}* until {date}: no reminders of it before then. It stays in `/actions`.",
 		"snooze.deadline_inside": "Its deadline falls inside the snooze.",
+		"snooze.overdue":         "It is already overdue.",
 		"snooze.no_store":        ":warning: Snoozing needs recordsbot's database, which this installation runs without. Please tell the app's admin (DATABASE_URL).",
 		"snooze.not_open":        ":information_source: That action is no longer open, so there is nothing to snooze. `/actions` shows what is.",
 		"snooze.not_mine":        ":no_entry: Only the action's assignee can snooze it, and only for themselves: a snooze silences their own reminders.",

@@ -433,6 +433,7 @@ var spanish = Catalogue{
 		// Snoozing (issue 31): the answers to a row's Snooze controls and /actions snoozed (bot/snooze.go).
 		"snooze.done":            ":zzz: *{title}* pospuesta hasta el {date}: ningún recordatorio hasta entonces. Sigue en `/actions`.",
 		"snooze.deadline_inside": "Su fecha límite cae dentro del aplazamiento.",
+		"snooze.overdue":         "Ya está vencida.",
 		"snooze.no_store":        ":warning: Posponer necesita la base de datos de recordsbot, y esta instalación funciona sin ella. Avisa al administrador de la app (DATABASE_URL).",
 		"snooze.not_open":        ":information_source: Esa acción ya no está abierta, así que no hay nada que posponer. `/actions` muestra lo que sí lo está.",
 		"snooze.not_mine":        ":no_entry: Solo el responsable de la acción puede posponerla, y solo para sí: posponer silencia sus propios recordatorios.",

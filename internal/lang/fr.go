@@ -433,6 +433,7 @@ var french = Catalogue{
 		// Snoozing (issue 31): the answers to a row's Snooze controls and /actions snoozed (bot/snooze.go).
 		"snooze.done":            ":zzz: *{title}* est en pause jusqu’au {date} : aucun rappel d’ici là. Elle reste dans `/actions`.",
 		"snooze.deadline_inside": "Son échéance tombe pendant la pause.",
+		"snooze.overdue":         "Elle est déjà en retard.",
 		"snooze.no_store":        ":warning: La mise en pause demande la base de données de recordsbot, dont cette installation se passe. Prévenez l’administrateur de l’application (DATABASE_URL).",
 		"snooze.not_open":        ":information_source: Cette action n’est plus ouverte, il n’y a donc rien à mettre en pause. `/actions` montre ce qui l’est.",
 		"snooze.not_mine":        ":no_entry: Seul le responsable de l’action peut la mettre en pause, et pour lui seul : une pause fait taire ses propres rappels.",

@@ -2,7 +2,7 @@
 // organisation (Dataset), the in-memory records service serving it and the
 // fake Slack whose members are its people. Every end-to-end rig (bot's
 // harness, fuzz and soak rigs, the load test, cmd's serve and remind tests)
-// starts from here rather than copying the set-up; package testbot adds the
+// starts from here rather than copying the set-up; package bot/bottest adds the
 // real bot over httptest and a signed sender.
 //
 // The demo's story (package demo) is this organisation with one more

@@ -18,9 +18,9 @@ import (
 	"github.com/recordsbot/recordsbot/actions"
 	"github.com/recordsbot/recordsbot/apiclient/recordstest"
 	"github.com/recordsbot/recordsbot/bot"
+	"github.com/recordsbot/recordsbot/bot/bottest"
 	"github.com/recordsbot/recordsbot/internal/testworld"
-	"github.com/recordsbot/recordsbot/internal/testworld/testbot"
-	"github.com/recordsbot/recordsbot/internal/wire"
+	"github.com/recordsbot/recordsbot/wire"
 )
 
 func TestMain(m *testing.M) {
@@ -102,7 +102,7 @@ func startBot(t *testing.T, cfg bot.Config, acfg actions.Config) (string, []stri
 	}
 	w := testworld.Start(t, data, testworld.SlackUsers(data.People))
 	cfg.SigningSecret = secret
-	b := testbot.Start(t, w, testbot.Services(t, w, wire.Config{Actions: acfg}, nil), cfg, bot.Deps{})
+	b := bottest.Start(t, w, bottest.Services(t, w, wire.Config{Actions: acfg}, nil), cfg, bot.Deps{})
 	return b.HTTP.URL + "/slack/events", ids, w.Records
 }
 

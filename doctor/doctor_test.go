@@ -22,13 +22,13 @@ import (
 	"github.com/recordsbot/recordsbot/apiclient"
 	"github.com/recordsbot/recordsbot/apiclient/recordstest"
 	"github.com/recordsbot/recordsbot/bot"
+	"github.com/recordsbot/recordsbot/bot/bottest"
 	"github.com/recordsbot/recordsbot/internal/slackapi/slacktest"
 	"github.com/recordsbot/recordsbot/internal/testworld"
-	"github.com/recordsbot/recordsbot/internal/testworld/testbot"
 	"github.com/recordsbot/recordsbot/store"
 )
 
-var updateGolden = flag.Bool("update", false, "rewrite internal/doctor/testdata golden files")
+var updateGolden = flag.Bool("update", false, "rewrite doctor/testdata golden files")
 
 // doctorDay fixes the dataset, so the checklist is the same on every run.
 var doctorDay = time.Date(2026, time.March, 2, 12, 0, 0, 0, time.UTC)
@@ -65,7 +65,7 @@ func doctorSetUp(t *testing.T, recOpts []recordstest.Option, slackOpts []slackte
 	e.slack = slacktest.NewServer(append([]slacktest.Option{slacktest.WithUsers(doctorMembers()...)}, slackOpts...)...)
 	t.Cleanup(e.slack.Close)
 	// The real bot's handler answers /healthz, as the deployed bot would.
-	public := httptest.NewServer(testbot.Offline(t, bot.Config{}, bot.Deps{}))
+	public := httptest.NewServer(bottest.Offline(t, bot.Config{}, bot.Deps{}))
 	t.Cleanup(public.Close)
 	e.set = Settings{
 		SigningSecret: strings.Repeat("0123456789abcdef", 2),
@@ -207,7 +207,7 @@ func TestDoctorGoodSetUp(t *testing.T) {
 		require.NoError(t, os.WriteFile(golden, []byte(got), 0o644))
 	}
 	want, err := os.ReadFile(golden)
-	require.NoError(t, err, "run go test ./internal/doctor -run TestDoctorGoodSetUp -update")
+	require.NoError(t, err, "run go test ./doctor -run TestDoctorGoodSetUp -update")
 	assert.Equal(t, string(want), got, "golden differs; review, then rewrite with -update")
 
 	_, err = os.Stat(store.SQLiteFile(e.set.DatabaseURL))

@@ -14,7 +14,7 @@ import (
 // neededScopes is manifest.yaml's list of bot scopes.
 func TestNeededScopesMatchManifest(t *testing.T) {
 	t.Parallel()
-	b, err := os.ReadFile("../../manifest.yaml")
+	b, err := os.ReadFile("../manifest.yaml")
 	require.NoError(t, err)
 	var m struct {
 		OAuth struct {

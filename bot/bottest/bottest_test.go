@@ -1,4 +1,4 @@
-package testbot_test
+package bottest_test
 
 import (
 	"net/http"
@@ -9,19 +9,19 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/recordsbot/recordsbot/bot"
+	"github.com/recordsbot/recordsbot/bot/bottest"
 	"github.com/recordsbot/recordsbot/internal/slackapi/slacktest"
 	"github.com/recordsbot/recordsbot/internal/testworld"
-	"github.com/recordsbot/recordsbot/internal/testworld/testbot"
 )
 
-// TestStartAnswersASignedCommand drives the bot testbot starts as Slack
+// TestStartAnswersASignedCommand drives the bot bottest starts as Slack
 // would: a signed /actions from alice gets her actions, and a request
 // signed with another secret is refused.
 func TestStartAnswersASignedCommand(t *testing.T) {
 	t.Parallel()
 	data := testworld.Dataset(time.Now())
 	w := testworld.Start(t, data, testworld.SlackUsers(data.People))
-	b := testbot.Start(t, w, nil, bot.Config{SigningSecret: "s3cret"}, bot.Deps{})
+	b := bottest.Start(t, w, nil, bot.Config{SigningSecret: "s3cret"}, bot.Deps{})
 
 	alice := w.Users[0]
 	require.Equal(t, "alice", alice.Name)

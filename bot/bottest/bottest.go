@@ -1,8 +1,11 @@
-// Package testbot starts the real bot, as package bot exports it, over
+// Package bottest starts the real bot, as package bot exports it, over
 // httptest against a testworld.World, with a sender that signs requests as
-// Slack does. It is apart from package testworld because it imports bot,
-// which bot's own internal tests cannot do.
-package testbot
+// Slack does. It sits beside bot as net/http/httptest sits beside
+// net/http: a rig above the package it starts, so nothing under internal/
+// imports bot. It is apart from package testworld (the fakes and the
+// dataset) because it imports bot, which bot's own internal tests cannot
+// do.
+package bottest
 
 import (
 	"context"
@@ -14,7 +17,7 @@ import (
 	"github.com/recordsbot/recordsbot/bot"
 	"github.com/recordsbot/recordsbot/internal/slackapi/slacktest"
 	"github.com/recordsbot/recordsbot/internal/testworld"
-	"github.com/recordsbot/recordsbot/internal/wire"
+	"github.com/recordsbot/recordsbot/wire"
 )
 
 // Bot is the real bot serving over httptest.

@@ -11,12 +11,12 @@ import (
 
 	"github.com/recordsbot/recordsbot/actions"
 	"github.com/recordsbot/recordsbot/bot"
+	"github.com/recordsbot/recordsbot/bot/bottest"
 	"github.com/recordsbot/recordsbot/calendar"
 	"github.com/recordsbot/recordsbot/internal/slackapi/slacktest"
 	"github.com/recordsbot/recordsbot/internal/testworld"
-	"github.com/recordsbot/recordsbot/internal/testworld/testbot"
-	"github.com/recordsbot/recordsbot/internal/wire"
 	"github.com/recordsbot/recordsbot/minutes"
+	"github.com/recordsbot/recordsbot/wire"
 )
 
 // The services wire builds are the ones the bot serves with: the action
@@ -28,7 +28,7 @@ func TestServicesAreTheBots(t *testing.T) {
 	w := testworld.Start(t, data, testworld.SlackUsers(data.People))
 	zone, err := time.LoadLocation("Europe/Paris")
 	require.NoError(t, err)
-	svc := testbot.Services(t, w, wire.Config{
+	svc := bottest.Services(t, w, wire.Config{
 		Actions: actions.Config{Admins: []string{"U0BOB"}, Zone: zone},
 		Minutes: minutes.Config{PublicURL: "https://bot.example.org", Public: true},
 	}, nil)
@@ -36,7 +36,7 @@ func TestServicesAreTheBots(t *testing.T) {
 	assert.True(t, svc.Actions.IsAdmin("U0BOB"))
 	assert.NotSame(t, svc.Actions, svc.FreshActions(), "a fresh domain has its own list")
 
-	b := testbot.Start(t, w, svc, bot.Config{SigningSecret: "s3cret"}, bot.Deps{})
+	b := bottest.Start(t, w, svc, bot.Config{SigningSecret: "s3cret"}, bot.Deps{})
 	bob := w.Users[1]
 	require.Equal(t, "bob", bob.Name)
 	resp, err := b.Send.SlashCommand(t.Context(), slacktest.Command{User: bob, Command: "/actions", Text: "all"})

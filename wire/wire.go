@@ -2,7 +2,7 @@
 // the records client, the Slack client and the domains over them (actions,
 // minutes, calendar), and the bot's HTTP handler over those. `serve` and
 // the jobs (cmd/recordsbot), the demo and the test world
-// (internal/testworld/testbot) all build through New and Services.Bot, so
+// (bot/bottest) all build through New and Services.Bot, so
 // the demo and the tests run the services as production wires them, and a
 // new dependency is added once.
 //
@@ -21,6 +21,7 @@ import (
 	"github.com/recordsbot/recordsbot/apiclient"
 	"github.com/recordsbot/recordsbot/bot"
 	"github.com/recordsbot/recordsbot/calendar"
+	"github.com/recordsbot/recordsbot/internal/slackapi/slackusers"
 	"github.com/recordsbot/recordsbot/minutes"
 )
 
@@ -96,7 +97,7 @@ func New(cfg Config) (*Services, error) {
 		opts = append(opts, slack.OptionAppLevelToken(cfg.Slack.AppToken))
 	}
 	s := &Services{Records: records, Slack: slack.New(cfg.Slack.Token, opts...), actions: cfg.Actions}
-	s.Actions = actions.New(records, s.Slack, cfg.Actions)
+	s.Actions = actions.New(records, slackusers.Directory(s.Slack), cfg.Actions)
 	s.Minutes = minutes.New(records, cfg.Minutes)
 	ccfg := cfg.Calendar
 	ccfg.Minutes = s.Minutes
@@ -112,7 +113,7 @@ func New(cfg Config) (*Services, error) {
 // read the bot's cached list (the demo's watcher polls, as each
 // `recordsbot watch` run has its own).
 func (s *Services) FreshActions() *actions.Service {
-	return actions.New(s.Records, s.Slack, s.actions)
+	return actions.New(s.Records, slackusers.Directory(s.Slack), s.actions)
 }
 
 // Bot returns the bot's HTTP handler over s: deps' Actions, Minutes and
