@@ -15,6 +15,7 @@ import (
 
 	"github.com/recordsbot/recordsbot/bot"
 	"github.com/recordsbot/recordsbot/internal/lang"
+	"github.com/recordsbot/recordsbot/internal/pagetest"
 )
 
 // The accessibility check of the public pages (issue 32 §5,
@@ -192,14 +193,14 @@ func TestPublicPagesAccessibility(t *testing.T) {
 	h := newSearchHarness(t, st)
 	h2 := newHarness(t, withConfig(func(c *bot.Config) { c.OrgName = "Riverside Community Trust"; c.A11yContact = "access@example.org" }))
 	draft := h2.latestPublished("Finance")
-	approved, _ := h2.demoMinutes(plainApproved)
+	approved, _ := h2.demoMinutes(pagetest.PlainApproved)
 	pages := []a11yPage{
 		{"archive", "/minutes"},
 		{"archive of a committee", "/minutes?committee=Finance"},
 		{"ambiguous committee", "/minutes?committee=F"},
-		{"a draft's minutes page", minutesPath(draft.ID)},
-		{"an approved minutes page", minutesPath(approved.ID)},
-		{"a missing page", minutesPath("mtg_nope")},
+		{"a draft's minutes page", pagetest.MinutesPath(draft.ID)},
+		{"an approved minutes page", pagetest.MinutesPath(approved.ID)},
+		{"a missing page", pagetest.MinutesPath("mtg_nope")},
 		{"accessibility statement", "/accessibility"},
 	}
 	ctx := t.Context()

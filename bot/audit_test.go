@@ -17,6 +17,7 @@ import (
 	"github.com/recordsbot/recordsbot/blocks"
 	"github.com/recordsbot/recordsbot/bot"
 	"github.com/recordsbot/recordsbot/internal/lang"
+	"github.com/recordsbot/recordsbot/internal/pagetest"
 	"github.com/recordsbot/recordsbot/internal/slackapi/slacktest"
 	"github.com/recordsbot/recordsbot/remind"
 	"github.com/recordsbot/recordsbot/store"
@@ -253,7 +254,7 @@ func TestAuditRecordsAClickFromADigestsList(t *testing.T) {
 			}
 		}
 		require.NotEmpty(t, a.ID, "an action of alice's from a meeting")
-		key := strings.ToLower(h.demoMeeting(a.MeetingID).Committee)
+		key := strings.ToLower(pagetest.FindMeeting(h.t, h.data, a.MeetingID).Committee)
 		// The "My actions here" button of a weekly digest in the channel.
 		el := json.RawMessage(`{"type":"button","action_id":"` + blocks.ActionDigestMine + `","value":"` + key + `","text":{"type":"plain_text","text":"My actions here"}}`)
 		r, err := h.send.Click(t.Context(), slacktest.Click{User: alice, MessageTS: "1700000000.000100",

@@ -18,6 +18,7 @@ import (
 	"github.com/recordsbot/recordsbot/blocks"
 	"github.com/recordsbot/recordsbot/calendar"
 	"github.com/recordsbot/recordsbot/internal/ical/icaltest"
+	"github.com/recordsbot/recordsbot/internal/pagetest"
 	"github.com/recordsbot/recordsbot/internal/testworld"
 	"github.com/recordsbot/recordsbot/minutes"
 	"github.com/recordsbot/recordsbot/store"
@@ -127,7 +128,7 @@ func TestCalendarFeedRoundTrips(t *testing.T) {
 func TestCalendarCommitteeFeedMatchesLikeTheArchive(t *testing.T) {
 	t.Parallel()
 	odd := []string{"Planning / Works", "Комитет по бюджету", "St. Mary's Hall"}
-	h := newHarness(t, withCalendar(nil, nil), withFineArts(), withDataset(func(d *recordstest.Dataset) {
+	h := newHarness(t, withCalendar(nil, nil), withDataset(pagetest.AddFineArts), withDataset(func(d *recordstest.Dataset) {
 		for i, c := range odd {
 			d.Meetings = append(d.Meetings, recordstest.Meeting{ID: "mtg_odd_" + string(rune('a'+i)), Title: c + " meeting", Committee: c, Date: time.Now().AddDate(0, 0, 5+i).Truncate(time.Hour)})
 		}
@@ -509,8 +510,8 @@ func TestCalendarHundredSubscribersCost(t *testing.T) {
 func TestMinutesPageEventJSONLD(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
-	m, _ := h.demoMinutes(plainApproved)
-	r := h.fetchPage("", minutesPath(m.ID), nil)
+	m, _ := h.demoMinutes(pagetest.PlainApproved)
+	r := h.fetchPage("", pagetest.MinutesPath(m.ID), nil)
 	require.Equal(t, http.StatusOK, r.status)
 	found := regexp.MustCompile(`(?s)<script type="application/ld\+json">(.*?)</script>`).FindStringSubmatch(r.body)
 	require.NotNil(t, found, "the page has JSON-LD")
@@ -521,6 +522,6 @@ func TestMinutesPageEventJSONLD(t *testing.T) {
 	assert.Equal(t, m.Title, ev["name"])
 	assert.Equal(t, m.Date.UTC().Format(time.RFC3339), ev["startDate"])
 	assert.Equal(t, map[string]any{"@type": "Organization", "name": m.Committee}, ev["organizer"])
-	assert.Equal(t, testMinutesConfig().PublicURL+minutesPath(m.ID), ev["url"])
-	assertNoActiveContent(t, r.body)
+	assert.Equal(t, testMinutesConfig().PublicURL+pagetest.MinutesPath(m.ID), ev["url"])
+	pagetest.AssertNoActiveContent(t, r.body)
 }

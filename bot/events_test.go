@@ -13,6 +13,7 @@ import (
 
 	"github.com/recordsbot/recordsbot/apiclient/recordstest"
 	"github.com/recordsbot/recordsbot/blocks"
+	"github.com/recordsbot/recordsbot/internal/pagetest"
 )
 
 const botDomain = "records-bot.example.org"
@@ -85,7 +86,7 @@ func unfurlsOf(t *testing.T, raw json.RawMessage) map[string]string {
 func TestLinkSharedUnfurlsMinutesLinks(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
-	approved, _ := h.demoMinutes(plainApproved)
+	approved, _ := h.demoMinutes(pagetest.PlainApproved)
 	draft, _ := h.demoMinutes(func(m recordstest.Minutes) bool { return m.Status == "published_draft" })
 	hidden, _ := h.demoMinutes(func(m recordstest.Minutes) bool { return m.Status == "draft" })
 	links := []string{
@@ -137,7 +138,7 @@ func TestLinkSharedWithoutMinutesLinksUnfurlsNothing(t *testing.T) {
 func TestLinkSharedIsAcknowledgedBeforeTheWork(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
-	m, _ := h.demoMinutes(plainApproved)
+	m, _ := h.demoMinutes(pagetest.PlainApproved)
 	h.records.InjectFault(recordstest.Fault{PathPrefix: "/meetings/", Latency: 1500 * time.Millisecond, Times: 1})
 
 	start := time.Now()
@@ -154,7 +155,7 @@ func TestLinkSharedIsAcknowledgedBeforeTheWork(t *testing.T) {
 func TestLinkSharedInTheComposer(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
-	m, _ := h.demoMinutes(plainApproved)
+	m, _ := h.demoMinutes(pagetest.PlainApproved)
 	ev := linkShared(h.minutesLink(m.ID))
 	ev["channel"], ev["message_ts"] = "COMPOSER", "6f1e0d5c-3b7a-4c8e-9f2d-1a2b3c4d5e6f"
 	ev["source"], ev["unfurl_id"] = "composer", "Uxxxx.6f1e0d5c.0123abcd"
@@ -173,7 +174,7 @@ func TestLinkSharedInTheComposer(t *testing.T) {
 func TestUnfurlsAndPagesShareOneRecordsLoad(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
-	m, _ := h.demoMinutes(plainApproved)
+	m, _ := h.demoMinutes(pagetest.PlainApproved)
 	h.shareLinks(t, "Ev_cache", h.minutesLink(m.ID))
 	require.Len(t, h.slack.Unfurls(), 1)
 	// Lookups of the meeting itself; the pages also read the meetings
@@ -183,7 +184,7 @@ func TestUnfurlsAndPagesShareOneRecordsLoad(t *testing.T) {
 
 	// Everyone in the channel now opens the link, and it is shared again.
 	for range 5 {
-		require.Equal(t, http.StatusOK, h.fetchPage("", minutesPath(m.ID), nil).status)
+		require.Equal(t, http.StatusOK, h.fetchPage("", pagetest.MinutesPath(m.ID), nil).status)
 	}
 	h.shareLinks(t, "Ev_cache2", h.minutesLink(m.ID))
 	assert.Len(t, h.slack.Unfurls(), 2)

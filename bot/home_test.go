@@ -16,6 +16,7 @@ import (
 
 	"github.com/recordsbot/recordsbot/apiclient/recordstest"
 	"github.com/recordsbot/recordsbot/blocks"
+	"github.com/recordsbot/recordsbot/internal/pagetest"
 	"github.com/recordsbot/recordsbot/internal/slackapi/slacktest"
 )
 
@@ -99,7 +100,7 @@ func TestAppHomeShowsMyActionsAndTheLatestMinutes(t *testing.T) {
 	}
 
 	// The latest published minutes of each committee, with links.
-	latest := between(t, s, `"text":"Latest minutes"`, `"type":"divider"`)
+	latest := pagetest.Between(t, s, `"text":"Latest minutes"`, `"type":"divider"`)
 	for _, c := range []string{"Finance", "Governance", "Facilities", "Community Outreach"} {
 		m := h.latestPublished(c)
 		assert.Contains(t, latest, blocks.Escape(m.Title), "the latest minutes of %s", c)
@@ -122,7 +123,7 @@ func (h *harness) latestPublished(committee string) recordstest.Meeting {
 		if min.Status != "approved" && min.Status != "published_draft" {
 			continue
 		}
-		if m := h.demoMeeting(min.MeetingID); m.Committee == committee && m.Date.After(best.Date) {
+		if m := pagetest.FindMeeting(h.t, h.data, min.MeetingID); m.Committee == committee && m.Date.After(best.Date) {
 			best = m
 		}
 	}

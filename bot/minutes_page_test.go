@@ -7,13 +7,10 @@ import (
 	"image"
 	"image/color"
 	"image/png"
-	"io"
 	"net/http"
-	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -24,6 +21,7 @@ import (
 
 	"github.com/recordsbot/recordsbot/apiclient/recordstest"
 	"github.com/recordsbot/recordsbot/bot"
+	"github.com/recordsbot/recordsbot/internal/pagetest"
 	"github.com/recordsbot/recordsbot/minutes"
 )
 
@@ -38,114 +36,27 @@ type pageResponse struct {
 // empty) and the given headers.
 func (h *harness) fetchPage(method, path string, header http.Header) pageResponse {
 	h.t.Helper()
-	if method == "" {
-		method = http.MethodGet
-	}
-	req, err := http.NewRequestWithContext(h.t.Context(), method, h.http.URL+path, nil)
-	require.NoError(h.t, err)
-	for k, vs := range header {
-		req.Header[k] = vs
-	}
-	resp, err := h.http.Client().Do(req)
-	require.NoError(h.t, err)
-	defer resp.Body.Close()
-	b, err := io.ReadAll(resp.Body)
-	require.NoError(h.t, err)
-	return pageResponse{status: resp.StatusCode, header: resp.Header, body: string(b)}
+	status, hd, body := pagetest.Fetch(h.t, h.http, method, path, header)
+	return pageResponse{status: status, header: hd, body: body}
 }
-
-// minutesPath is the page of a meeting.
-func minutesPath(meetingID string) string { return "/minutes/" + url.PathEscape(meetingID) }
 
 // demoMinutes returns the first minutes of the dataset that match, with
 // their meeting.
 func (h *harness) demoMinutes(match func(recordstest.Minutes) bool) (recordstest.Meeting, recordstest.Minutes) {
 	h.t.Helper()
-	for _, min := range h.data.Minutes {
-		if match(min) {
-			return h.demoMeeting(min.MeetingID), min
-		}
-	}
-	h.t.Fatal("no such minutes in the dataset")
-	return recordstest.Meeting{}, recordstest.Minutes{}
+	return pagetest.FindMinutes(h.t, h.data, match)
 }
 
-func (h *harness) demoMeeting(id string) recordstest.Meeting {
-	h.t.Helper()
-	for _, m := range h.data.Meetings {
-		if m.ID == id {
-			return m
-		}
-	}
-	h.t.Fatalf("no meeting %s in the dataset", id)
-	return recordstest.Meeting{}
-}
-
-// plainApproved picks approved Markdown minutes without a URL of their own.
-func plainApproved(m recordstest.Minutes) bool {
-	return m.Status == "approved" && !m.HTML && m.URL == ""
-}
-
-// assertPageHeaders checks the headers every public page carries.
-func assertPageHeaders(t *testing.T, r pageResponse) {
-	t.Helper()
-	csp := r.header.Get("Content-Security-Policy")
-	assert.Contains(t, csp, "default-src 'none'")
-	assert.Contains(t, csp, "style-src 'self'")
-	assert.NotContains(t, csp, "script-src", "no script is allowed at all (default-src 'none')")
-	assert.NotContains(t, csp, "unsafe-inline")
-	assert.Contains(t, csp, "frame-ancestors 'none'")
-	assert.Equal(t, "nosniff", r.header.Get("X-Content-Type-Options"))
-	assert.Equal(t, "no-referrer", r.header.Get("Referrer-Policy"))
-}
-
-// activeContent matches what a browser would run or load into a page:
-// script, style and frame elements, event-handler and style attributes,
-// and javascript: URLs in attributes. Escaped record text ("&lt;script")
-// does not match: it has no '<'.
-var activeContent = regexp.MustCompile(`(?i)<(script|style|iframe|object|embed)\b|<[^>]*\s(on[a-z]+|style)\s*=|<[^>]*=\s*["']?\s*javascript:`)
-
-// jsonLD is a page's one JSON-LD data block (eventLD).
-var jsonLD = regexp.MustCompile(`(?s)<script type="application/ld\+json">\{[^<]*\}</script>`)
-
-// assertNoActiveContent checks that a page carries nothing a browser would
-// run.
-func assertNoActiveContent(t *testing.T, body string) {
-	t.Helper()
-	// The schema.org JSON-LD block is data, never run: browsers run no
-	// script of type application/ld+json, and the CSP allows none anyway.
-	body = jsonLD.ReplaceAllString(body, "")
-	assert.Empty(t, activeContent.FindAllString(body, -1), "active content in the page")
-}
-
-// between returns the text of s after the first start up to the next end.
-func between(t *testing.T, s, start, end string) string {
-	t.Helper()
-	_, rest, ok := strings.Cut(s, start)
-	require.True(t, ok, "no %q in %s", start, s)
-	in, _, ok := strings.Cut(rest, end)
-	require.True(t, ok, "no %q after %q", end, start)
-	return in
-}
-
-// assertNotFoundPage checks a friendly 404.
+// assertNotFoundPage checks a friendly 404 (pagetest.AssertNotFound).
 func assertNotFoundPage(t *testing.T, r pageResponse) {
 	t.Helper()
-	assert.Equal(t, http.StatusNotFound, r.status)
-	assert.Equal(t, "text/html; charset=utf-8", r.header.Get("Content-Type"))
-	assert.Contains(t, r.body, "No published minutes here")
-	assert.Contains(t, r.body, `<meta name="robots" content="noindex">`)
-	assert.Contains(t, r.body, `<link rel="stylesheet"`)
-	assert.Equal(t, "no-cache", r.header.Get("Cache-Control"))
-	assert.Empty(t, r.header.Get("ETag"))
-	assertPageHeaders(t, r)
-	assertNoActiveContent(t, r.body)
+	pagetest.AssertNotFound(t, r.status, r.header, r.body)
 }
 
 func TestMinutesPageHidesHiddenStatusesEvenWhenServed(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
-	m, _ := h.demoMinutes(plainApproved)
+	m, _ := h.demoMinutes(pagetest.PlainApproved)
 	// A records server that breaks its own rule and serves draft minutes.
 	h.records.InjectFault(recordstest.Fault{
 		Method:     http.MethodGet,
@@ -153,7 +64,7 @@ func TestMinutesPageHidesHiddenStatusesEvenWhenServed(t *testing.T) {
 		Body:       `{"minutes":{"status":"draft","body":"secret"}}`,
 	})
 
-	r := h.fetchPage("", minutesPath(m.ID), nil)
+	r := h.fetchPage("", pagetest.MinutesPath(m.ID), nil)
 	assertNotFoundPage(t, r)
 	assert.NotContains(t, r.body, "secret")
 	require.Equal(t, 1, h.records.Count(http.MethodGet, "/meetings/"+m.ID+"/minutes"), "the records server did answer with the draft")
@@ -210,7 +121,7 @@ func TestPublicMinutesOff(t *testing.T) {
 			if !tt.publicMinutes {
 				assert.NotContains(t, s, "records-bot.example.org", "no link to a page that is off")
 				calls := h.records.Count("", "")
-				assertNotFoundPage(t, h.fetchPage("", minutesPath(m.ID), nil))
+				assertNotFoundPage(t, h.fetchPage("", pagetest.MinutesPath(m.ID), nil))
 				assert.Equal(t, calls, h.records.Count("", ""), "a page that is off makes no records call")
 			}
 		})
@@ -247,13 +158,13 @@ func TestMinutesPagesInABrowser(t *testing.T) {
 	b := startBrowser(ctx, t, chromium)
 
 	pages := []struct{ name, path, shot string }{
-		{"minutes page", minutesPath(m.ID), "minutes-page.png"},
+		{"minutes page", pagetest.MinutesPath(m.ID), "minutes-page.png"},
 		{"archive", "/minutes", ""},
 		{"archive of a committee", "/minutes?committee=Finance", ""},
 		{"search page", "/minutes?q=insurance", ""},
 		// German and French run longer than English: the same pages must
 		// still fit a phone's width.
-		{"minutes page in German", minutesPath(m.ID) + "?lang=de", ""},
+		{"minutes page in German", pagetest.MinutesPath(m.ID) + "?lang=de", ""},
 		{"archive in French", "/minutes?lang=fr", ""},
 		{"archive in German", "/minutes?lang=de", ""},
 		{"accessibility statement in German", "/accessibility?lang=de", ""},
@@ -322,7 +233,7 @@ func TestRecordTextLosesBidiAndZeroWidthCharacters(t *testing.T) {
 	alice := h.person("alice")
 	h.records.AddAction(recordstest.Action{ID: "act_bidi", Title: "\u202Egnp.exe", Status: "open", MeetingID: id, AssigneeEmail: alice.Email})
 
-	page := h.fetchPage("", minutesPath(id), nil)
+	page := h.fetchPage("", pagetest.MinutesPath(id), nil)
 	require.Equal(t, http.StatusOK, page.status)
 	assert.False(t, strings.ContainsAny(page.body, invisibles), "no bidi control or zero-width character on the page")
 	assert.Contains(t, page.body, "gnp.exe")

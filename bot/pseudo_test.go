@@ -21,6 +21,7 @@ import (
 	"github.com/recordsbot/recordsbot/internal/golden"
 	"github.com/recordsbot/recordsbot/internal/lang"
 	"github.com/recordsbot/recordsbot/internal/lang/langtest"
+	"github.com/recordsbot/recordsbot/internal/pagetest"
 )
 
 // The pseudo-language check of the public pages (issue 30,
@@ -36,7 +37,7 @@ func TestPublicPagesInThePseudoLanguage(t *testing.T) {
 	known := recordWords(h.data)
 	known.Add("xylophonezzz nobodyzzz") // what the reader typed, quoted back
 	known.Add("Riverside Trust")        // ORG_NAME (withCalendar)
-	approved, _ := h.demoMinutes(plainApproved)
+	approved, _ := h.demoMinutes(pagetest.PlainApproved)
 	draft, _ := h.demoMinutes(func(m recordstest.Minutes) bool { return m.Status == "published_draft" })
 	word := strings.Fields(approved.Title)[0]
 
@@ -46,9 +47,9 @@ func TestPublicPagesInThePseudoLanguage(t *testing.T) {
 		"/minutes?q=xylophonezzz",
 		"/minutes?committee=" + url.QueryEscape(approved.Committee),
 		"/minutes?committee=nobodyzzz",
-		minutesPath(approved.ID),
-		minutesPath(draft.ID),
-		minutesPath("mtg_nope"),
+		pagetest.MinutesPath(approved.ID),
+		pagetest.MinutesPath(draft.ID),
+		pagetest.MinutesPath("mtg_nope"),
 		"/accessibility",
 	}
 	for _, path := range pages {

@@ -16,6 +16,7 @@ import (
 
 	"github.com/recordsbot/recordsbot/apiclient/recordstest"
 	"github.com/recordsbot/recordsbot/bot"
+	"github.com/recordsbot/recordsbot/internal/pagetest"
 	"github.com/recordsbot/recordsbot/minutes"
 	"github.com/recordsbot/recordsbot/store"
 )
@@ -41,7 +42,7 @@ func (h *harness) fetchAs(addr, path string, header http.Header) pageResponse {
 // realPages are n meetings with published minutes, dated in the past.
 func (h *harness) realPages(n int) []string {
 	var out []string
-	for id := range h.visibleIDs("") {
+	for id := range pagetest.VisibleIDs(h.t, h.data, "") {
 		if out = append(out, id); len(out) == n {
 			break
 		}
@@ -92,7 +93,7 @@ func TestPublicFloodReadersFirst(t *testing.T) {
 	time.Sleep(500 * time.Millisecond) // the flood is under way
 	var got []string
 	for _, id := range pages {
-		r := h.fetchAs("198.51.100.7", minutesPath(id), nil)
+		r := h.fetchAs("198.51.100.7", pagetest.MinutesPath(id), nil)
 		got = append(got, fmt.Sprintf("%s %d", id, r.status))
 		assert.Equal(t, http.StatusOK, r.status, "a real page during the flood: %s", id)
 	}
@@ -113,9 +114,9 @@ func TestPublicFloodReadersFirst(t *testing.T) {
 func TestPublicPageRevalidatesAndOutlivesAnOutage(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, withMinutes(func(c *minutes.Config) { c.CacheTTL = time.Millisecond }))
-	m, _ := h.demoMinutes(plainApproved) // a draft is never served from a copy
+	m, _ := h.demoMinutes(pagetest.PlainApproved) // a draft is never served from a copy
 	id := m.ID
-	first := h.fetchPage("", minutesPath(id), nil)
+	first := h.fetchPage("", pagetest.MinutesPath(id), nil)
 	require.Equal(t, http.StatusOK, first.status)
 	assert.Empty(t, first.header.Get("Accept-Ranges"), "ranges are ignored, so not advertised")
 	lm := first.header.Get("Last-Modified")
@@ -123,14 +124,14 @@ func TestPublicPageRevalidatesAndOutlivesAnOutage(t *testing.T) {
 	tag := first.header.Get("ETag")
 	require.NotEmpty(t, tag)
 
-	assert.Equal(t, http.StatusNotModified, h.fetchPage("", minutesPath(id), http.Header{"If-None-Match": {tag}}).status)
-	assert.Equal(t, http.StatusNotModified, h.fetchPage("", minutesPath(id), http.Header{"If-Modified-Since": {lm}}).status)
-	again := h.fetchPage("", minutesPath(id), nil)
+	assert.Equal(t, http.StatusNotModified, h.fetchPage("", pagetest.MinutesPath(id), http.Header{"If-None-Match": {tag}}).status)
+	assert.Equal(t, http.StatusNotModified, h.fetchPage("", pagetest.MinutesPath(id), http.Header{"If-Modified-Since": {lm}}).status)
+	again := h.fetchPage("", pagetest.MinutesPath(id), nil)
 	assert.Equal(t, lm, again.header.Get("Last-Modified"), "the same page: the same Last-Modified")
 
 	h.records.InjectFault(recordstest.Fault{Status: http.StatusServiceUnavailable})
 	time.Sleep(5 * time.Millisecond) // past the cache
-	down := h.fetchPage("", minutesPath(id), nil)
+	down := h.fetchPage("", pagetest.MinutesPath(id), nil)
 	assert.Equal(t, http.StatusOK, down.status, "the kept copy while the records are down")
 	assert.Equal(t, first.body, down.body)
 	assert.Equal(t, "no-cache", down.header.Get("Cache-Control"))
@@ -167,10 +168,10 @@ func TestPublicRequestsInFlightAreBounded(t *testing.T) {
 	ids := h.realPages(2)
 	h.records.InjectFault(recordstest.Fault{PathPrefix: "/meetings/", Latency: 700 * time.Millisecond})
 	done := make(chan int)
-	go func() { done <- h.fetchPage("", minutesPath(ids[0]), nil).status }()
+	go func() { done <- h.fetchPage("", pagetest.MinutesPath(ids[0]), nil).status }()
 	time.Sleep(200 * time.Millisecond) // the first holds the one slot
 	start := time.Now()
-	r := h.fetchPage("", minutesPath(ids[1]), nil)
+	r := h.fetchPage("", pagetest.MinutesPath(ids[1]), nil)
 	assert.Equal(t, http.StatusServiceUnavailable, r.status)
 	assert.Equal(t, "5", r.header.Get("Retry-After"))
 	assert.Less(t, time.Since(start), 300*time.Millisecond, "answered at once")
@@ -199,7 +200,7 @@ func TestPublicPagesLoadNoThirdPartyImage(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			h := newHarness(t, data, withConfig(func(c *bot.Config) { c.PublicImageHosts = tt.hosts }))
-			r := h.fetchPage("", minutesPath(id), nil)
+			r := h.fetchPage("", pagetest.MinutesPath(id), nil)
 			require.Equal(t, http.StatusOK, r.status)
 			csp := r.header.Get("Content-Security-Policy")
 			assert.NotContains(t, csp, "https:;", "no image from anywhere over https")

@@ -12,6 +12,7 @@ import (
 
 	"github.com/recordsbot/recordsbot/bot"
 	"github.com/recordsbot/recordsbot/internal/lang"
+	"github.com/recordsbot/recordsbot/internal/pagetest"
 	"github.com/recordsbot/recordsbot/minutes"
 )
 
@@ -63,20 +64,20 @@ func TestPublicPagesSpeakTheReadersLanguage(t *testing.T) {
 	}
 
 	// A minutes page, its facts and dates.
-	m, _ := h.demoMinutes(plainApproved)
-	page := h.fetchPage("", minutesPath(m.ID), acceptLanguage("fr-CA"))
+	m, _ := h.demoMinutes(pagetest.PlainApproved)
+	page := h.fetchPage("", pagetest.MinutesPath(m.ID), acceptLanguage("fr-CA"))
 	require.Equal(t, http.StatusOK, page.status)
 	assert.Contains(t, page.body, `<html lang="fr">`)
 	assert.Contains(t, page.body, "<dt>Comité</dt>")
 	assert.Contains(t, page.body, "<dd>Approuvé</dd>")
 	assert.Contains(t, page.body, `<h2 id="minutes-title">Procès-verbal</h2>`)
 	assert.Contains(t, page.header.Values("Vary"), "Accept-Language")
-	dePage := h.fetchPage("", minutesPath(m.ID), acceptLanguage("de"))
+	dePage := h.fetchPage("", pagetest.MinutesPath(m.ID), acceptLanguage("de"))
 	assert.Contains(t, dePage.body, "<dt>Ausschuss</dt>")
 	assert.NotEqual(t, page.header.Get("ETag"), dePage.header.Get("ETag"))
 
 	// A page that cannot be shown says so in the reader's language.
-	missing := h.fetchPage("", minutesPath("mtg_nope"), acceptLanguage("es"))
+	missing := h.fetchPage("", pagetest.MinutesPath("mtg_nope"), acceptLanguage("es"))
 	assert.Equal(t, http.StatusNotFound, missing.status)
 	assert.Contains(t, missing.body, "Aquí no hay actas publicadas")
 	assert.Contains(t, missing.header.Values("Vary"), "Accept-Language")
@@ -100,20 +101,20 @@ func TestPublicPagesSpeakTheReadersLanguage(t *testing.T) {
 func TestAccessibilityStatement(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, withConfig(func(c *bot.Config) { c.A11yContact = "access@example.org" }))
-	m, _ := h.demoMinutes(plainApproved)
+	m, _ := h.demoMinutes(pagetest.PlainApproved)
 	for path, want := range map[string]string{
 		"/minutes": `<a href="accessibility">`, "/minutes?q=budget": `<a href="accessibility">`,
-		minutesPath(m.ID): `<a href="../accessibility">`, minutesPath("mtg_nope"): `<a href="../accessibility">`,
+		pagetest.MinutesPath(m.ID): `<a href="../accessibility">`, pagetest.MinutesPath("mtg_nope"): `<a href="../accessibility">`,
 	} {
 		r := h.fetchPage("", path, nil)
-		footer := between(t, r.body, `<footer class="site-footer">`, "</footer>")
+		footer := pagetest.Between(t, r.body, `<footer class="site-footer">`, "</footer>")
 		assert.Contains(t, footer, want+"Accessibility</a>", "%s links the statement", path)
 	}
 	for _, l := range lang.Shipped() {
 		r := h.fetchPage("", "/accessibility", acceptLanguage(l.Code()))
 		require.Equal(t, http.StatusOK, r.status, r.body)
-		assertPageHeaders(t, r)
-		assertNoActiveContent(t, r.body)
+		pagetest.AssertHeaders(t, r.header)
+		pagetest.AssertNoActiveContent(t, r.body)
 		assert.Contains(t, r.body, `<html lang="`+l.Code()+`">`)
 		assert.Contains(t, r.body, "<h1 id=\"statement-title\">"+html.EscapeString(l.T("page.a11y.title"))+"</h1>")
 		assert.Contains(t, r.body, "WCAG) 2.2", l.Code())

@@ -15,6 +15,7 @@ import (
 
 	"github.com/recordsbot/recordsbot/bot"
 	"github.com/recordsbot/recordsbot/internal/metrics"
+	"github.com/recordsbot/recordsbot/internal/pagetest"
 )
 
 // fetchFrom requests path as the client at addr, through a proxy on the
@@ -46,8 +47,8 @@ func TestPublicBurstStaysUnderTheRecordsCap(t *testing.T) {
 	h.rebuild(bot.Deps{Metrics: m}, withConfig(func(c *bot.Config) {
 		c.Public = bot.PublicLimits{RecordsCalls: calls, RecordsBurst: burst, TrustedProxies: loopbackProxy(t)}
 	}))
-	real, _ := h.demoMinutes(plainApproved)
-	require.Equal(t, http.StatusOK, h.fetchPage("", minutesPath(real.ID), nil).status, "a page read before the burst is cached")
+	real, _ := h.demoMinutes(pagetest.PlainApproved)
+	require.Equal(t, http.StatusOK, h.fetchPage("", pagetest.MinutesPath(real.ID), nil).status, "a page read before the burst is cached")
 	h.records.ResetRequests()
 
 	const requests = 400
@@ -68,7 +69,7 @@ func TestPublicBurstStaysUnderTheRecordsCap(t *testing.T) {
 				id = real.ID
 			}
 			client := fmt.Sprintf("198.51.100.%d", i%250)
-			r := h.fetchFrom(client, minutesPath(id), nil)
+			r := h.fetchFrom(client, pagetest.MinutesPath(id), nil)
 			if r.status == http.StatusServiceUnavailable {
 				assert.NotEmpty(t, r.header.Get("Retry-After"), "a 503 says when to come back")
 				assert.Contains(t, r.body, "unavailable just now")
@@ -153,15 +154,15 @@ func TestPublicPerClientLimit(t *testing.T) {
 func TestPublicPagesIgnoreRange(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
-	m, _ := h.demoMinutes(plainApproved)
-	whole := h.fetchPage("", minutesPath(m.ID), nil)
+	m, _ := h.demoMinutes(pagetest.PlainApproved)
+	whole := h.fetchPage("", pagetest.MinutesPath(m.ID), nil)
 	require.Equal(t, http.StatusOK, whole.status)
 
 	many := "bytes=0-0"
 	for i := 1; i < 1000; i++ {
 		many += fmt.Sprintf(",%d-%d", i, i)
 	}
-	for name, path := range map[string]string{"page": minutesPath(m.ID), "stylesheet": "/minutes/assets/style.css"} {
+	for name, path := range map[string]string{"page": pagetest.MinutesPath(m.ID), "stylesheet": "/minutes/assets/style.css"} {
 		for _, rng := range []string{"bytes=0-10", "bytes=0-10,20-30", many} {
 			r := h.fetchPage("", path, http.Header{"Range": {rng}})
 			assert.Equal(t, http.StatusOK, r.status, "%s: not 206", name)

@@ -4,7 +4,7 @@ import (
 	"context"
 
 	"github.com/recordsbot/recordsbot/blocks"
-	"github.com/recordsbot/recordsbot/internal/clocktime"
+	"github.com/recordsbot/recordsbot/follows"
 	"github.com/recordsbot/recordsbot/store"
 )
 
@@ -14,20 +14,9 @@ import (
 // Deps turns the commands and settings that need one into a polite "not
 // configured".
 type Store interface {
-	Follow(ctx context.Context, f store.Follow) (existed bool, err error)
-	Unfollow(ctx context.Context, channelID, committeeKey string) (existed bool, err error)
-	FollowsInChannel(ctx context.Context, channelID string) ([]store.Follow, error)
-	// SetFollowChoice sets whether a follow hears what (store.Hearable),
-	// one field in one statement.
-	SetFollowChoice(ctx context.Context, channelID, committeeKey, what string, on bool) (bool, error)
-	// SetDigestChoice records a follow's weekly digest schedule and
-	// mentions.
-	SetDigestChoice(ctx context.Context, channelID, committeeKey string, schedule *clocktime.Weekly, mentions bool) error
-	// SetFollowLanguage sets the language code a follow's channel posts
-	// are written in ("" for ORG_LANGUAGE).
-	SetFollowLanguage(ctx context.Context, channelID, committeeKey, code string) (bool, error)
-	// Digest returns a follow's digest choice (and what the last saw).
-	Digest(ctx context.Context, channelID, committeeKey string) (store.Digest, error)
+	// The follows: what the follow domain keeps, so that the bot hands
+	// its Store (audited) to follows.New as it is.
+	follows.Store
 	Settings(ctx context.Context, userID string) (store.Settings, error)
 	// ChangeSettings sets the non-nil fields and keeps the rest, in one
 	// step, so two changes at once both land.

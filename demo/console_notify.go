@@ -159,10 +159,8 @@ func (c *console) committee(typed, verb string) (string, error) {
 // shows what it posted: announcements in #general, announcements updated
 // in place with their thread replies, and new-assignment DMs.
 func (c *console) watch(ctx context.Context) error {
-	sum, err := c.env.watch(ctx)
-	c.printf("%s\n", c.r.p.grey(pollReport(sum, c.opts.Location)))
-	if err != nil {
-		return fmt.Errorf("watcher: %w", err)
+	if err := c.polled(c.env.watch(ctx)); err != nil {
+		return err
 	}
 	return c.settle(ctx, &screen{quiet: "(nothing new: the watcher announces minutes and DMs assignments once each)"})
 }
@@ -175,19 +173,11 @@ func (c *console) digest(ctx context.Context, typed string) error {
 	if err != nil {
 		return err
 	}
-	follows, err := c.env.store.FollowsInChannel(ctx, demoChannel)
-	if err != nil {
-		return fmt.Errorf("read follows: %w", err)
+	if _, err := c.followInGeneral(ctx, committee); err != nil {
+		return err
 	}
-	if !slices.ContainsFunc(follows, func(f store.Follow) bool { return f.Committee == committee }) {
-		if err := c.slash(ctx, "/minutes", "follow "+committee); err != nil {
-			return err
-		}
-	}
-	sum, err := c.env.digest(ctx)
-	c.printf("%s\n", c.r.p.grey(pollReport(sum, c.opts.Location)))
-	if err != nil {
-		return fmt.Errorf("watcher: %w", err)
+	if err := c.polled(c.env.digest(ctx)); err != nil {
+		return err
 	}
 	return c.settle(ctx, &screen{quiet: c.noDigest(ctx, committee)})
 }
@@ -235,19 +225,12 @@ func (c *console) brief(ctx context.Context, typed string) error {
 		c.printf("%s has no meeting to come in the records: no brief.\n", committee)
 		return nil
 	}
-	follows, err := c.env.store.FollowsInChannel(ctx, demoChannel)
+	follows, err := c.followInGeneral(ctx, committee)
 	if err != nil {
-		return fmt.Errorf("read follows: %w", err)
+		return err
 	}
-	if !slices.ContainsFunc(follows, func(f store.Follow) bool { return f.Committee == committee }) {
-		if err := c.slash(ctx, "/minutes", "follow "+committee); err != nil {
-			return err
-		}
-	}
-	sum, err := c.env.brief(ctx, next.Sub(now)+time.Minute)
-	c.printf("%s\n", c.r.p.grey(pollReport(sum, c.opts.Location)))
-	if err != nil {
-		return fmt.Errorf("watcher: %w", err)
+	if err := c.polled(c.env.brief(ctx, next.Sub(now)+time.Minute)); err != nil {
+		return err
 	}
 	quiet := "(no brief: #general has this meeting's already, once per meeting)"
 	i := slices.IndexFunc(follows, func(f store.Follow) bool { return f.Committee == committee })
@@ -255,6 +238,32 @@ func (c *console) brief(ctx context.Context, typed string) error {
 		quiet = "(no brief: its Pre-meeting briefs box is unticked in /minutes following)"
 	}
 	return c.settle(ctx, &screen{quiet: quiet})
+}
+
+// followInGeneral makes #general follow committee, as /minutes follow
+// typed there does, when it does not already; it returns #general's
+// follows as they were before.
+func (c *console) followInGeneral(ctx context.Context, committee string) ([]store.Follow, error) {
+	follows, err := c.env.store.FollowsInChannel(ctx, demoChannel)
+	if err != nil {
+		return nil, fmt.Errorf("read follows: %w", err)
+	}
+	if !slices.ContainsFunc(follows, func(f store.Follow) bool { return f.Committee == committee }) {
+		if err := c.slash(ctx, "/minutes", "follow "+committee); err != nil {
+			return nil, err
+		}
+	}
+	return follows, nil
+}
+
+// polled prints what a poll of the watcher did (pollReport) and returns
+// its error, if any.
+func (c *console) polled(sum watch.Summary, err error) error {
+	c.printf("%s\n", c.r.p.grey(pollReport(sum, c.opts.Location)))
+	if err != nil {
+		return fmt.Errorf("watcher: %w", err)
+	}
+	return nil
 }
 
 // pollReport is what one poll of the watcher did, in the words of someone

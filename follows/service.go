@@ -21,9 +21,16 @@ type Store interface {
 	Follow(ctx context.Context, f store.Follow) (existed bool, err error)
 	Unfollow(ctx context.Context, channelID, committeeKey string) (existed bool, err error)
 	FollowsInChannel(ctx context.Context, channelID string) ([]store.Follow, error)
+	// SetFollowChoice sets whether a follow hears what (store.Hearable),
+	// one field in one statement.
 	SetFollowChoice(ctx context.Context, channelID, committeeKey, what string, on bool) (bool, error)
+	// SetDigestChoice records a follow's weekly digest schedule and
+	// mentions.
 	SetDigestChoice(ctx context.Context, channelID, committeeKey string, schedule *clocktime.Weekly, mentions bool) error
+	// Digest returns a follow's digest choice (and what the last saw).
 	Digest(ctx context.Context, channelID, committeeKey string) (store.Digest, error)
+	// SetFollowLanguage sets the language code a follow's channel posts
+	// are written in ("" for ORG_LANGUAGE).
 	SetFollowLanguage(ctx context.Context, channelID, committeeKey, code string) (bool, error)
 }
 

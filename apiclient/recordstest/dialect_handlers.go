@@ -59,19 +59,15 @@ func dialectRoutes(st *store, cfg *config) []route {
 		})},
 		{http.MethodGet, "/meetings", ScopeMeetingsRead, listMeetings},
 		{http.MethodGet, "/meetings/{id}", ScopeMeetingsRead, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			id := r.PathValue("id")
-			m, ok := st.meeting(id)
+			m, ok := pathRecord(w, r, st.meeting, noMeeting)
 			if !ok {
-				writeError(w, http.StatusNotFound, fmt.Sprintf("no meeting %q", id))
 				return
 			}
 			writeSingle(w, r, d, "meetings", casedRecord(d, cs, shapeRecord(d, "meetings", toMap(renderMeetingDetail(m)))))
 		})},
 		{http.MethodGet, "/meetings/{id}/minutes", ScopeMeetingsRead, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			id := r.PathValue("id")
-			m, ok := st.visibleMinutes(id)
+			m, ok := pathRecord(w, r, st.visibleMinutes, noMinutes)
 			if !ok {
-				writeError(w, http.StatusNotFound, fmt.Sprintf("no published minutes for meeting %q", id))
 				return
 			}
 			rec := toMap(renderMinutes(m))

@@ -194,13 +194,9 @@ func handleGetMeeting(st *store) http.Handler {
 		Data meetingDetailJSON `json:"data"`
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		id := r.PathValue("id")
-		m, ok := st.meeting(id)
-		if !ok {
-			writeError(w, http.StatusNotFound, fmt.Sprintf("no meeting %q", id))
-			return
+		if m, ok := pathRecord(w, r, st.meeting, noMeeting); ok {
+			writeJSON(w, http.StatusOK, response{Data: renderMeetingDetail(m)})
 		}
-		writeJSON(w, http.StatusOK, response{Data: renderMeetingDetail(m)})
 	})
 }
 
@@ -212,12 +208,28 @@ func handleGetMinutes(st *store) http.Handler {
 		Minutes minutesJSON `json:"minutes"`
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		id := r.PathValue("id")
-		m, ok := st.visibleMinutes(id)
-		if !ok {
-			writeError(w, http.StatusNotFound, fmt.Sprintf("no published minutes for meeting %q", id))
-			return
+		if m, ok := pathRecord(w, r, st.visibleMinutes, noMinutes); ok {
+			writeJSON(w, http.StatusOK, response{Minutes: renderMinutes(m)})
 		}
-		writeJSON(w, http.StatusOK, response{Minutes: renderMinutes(m)})
 	})
+}
+
+// The 404s of GET /meetings/{id} and GET /meetings/{id}/minutes. Minutes
+// not published and a meeting that does not exist have the same words, so
+// the answer does not say whether unpublished minutes exist.
+const (
+	noMeeting = "no meeting %q"
+	noMinutes = "no published minutes for meeting %q"
+)
+
+// pathRecord is what find finds of the path's {id} (a meeting's ID or its
+// reference, in any case); when there is none it answers 404 with
+// notFound, its %q the id, and reports false.
+func pathRecord[T any](w http.ResponseWriter, r *http.Request, find func(idOrRef string) (T, bool), notFound string) (T, bool) {
+	id := r.PathValue("id")
+	v, ok := find(id)
+	if !ok {
+		writeError(w, http.StatusNotFound, fmt.Sprintf(notFound, id))
+	}
+	return v, ok
 }

@@ -17,6 +17,7 @@ import (
 
 	"github.com/recordsbot/recordsbot/apiclient/recordstest"
 	"github.com/recordsbot/recordsbot/bot/minutespage"
+	"github.com/recordsbot/recordsbot/internal/pagetest"
 	"github.com/recordsbot/recordsbot/minutes"
 )
 
@@ -56,30 +57,14 @@ func withAuditHistory() harnessOption {
 	})
 }
 
-// visibleIDs are the meetings of committee ("" for all) with published
-// minutes, dated no later than now.
-func (h *harness) visibleIDs(committee string) map[string]bool {
-	out := map[string]bool{}
-	for _, min := range h.data.Minutes {
-		if min.Status != "approved" && min.Status != "published_draft" {
-			continue
-		}
-		m := h.demoMeeting(min.MeetingID)
-		if (committee == "" || m.Committee == committee) && !m.Date.After(time.Now()) {
-			out[m.ID] = true
-		}
-	}
-	return out
-}
-
 // walkArchive follows the archive from path to its last page.
 func (h *harness) walkArchive(t *testing.T, path string) (ids []string, pages int) {
 	t.Helper()
 	for path != "" && pages < 20 {
 		r := h.fetchPage("", path, nil)
 		require.Equal(t, http.StatusOK, r.status, r.body)
-		assertPageHeaders(t, r)
-		assertNoActiveContent(t, r.body)
+		pagetest.AssertHeaders(t, r.header)
+		pagetest.AssertNoActiveContent(t, r.body)
 		got, next := archiveIDs(t, r.body)
 		assert.LessOrEqual(t, len(got), minutes.ArchivePageSize)
 		ids = append(ids, got...)
@@ -93,13 +78,13 @@ func TestMinutesArchiveListsEveryPublishedMinutesNewestFirst(t *testing.T) {
 	h := newHarness(t, withAuditHistory())
 	ids, pages := h.walkArchive(t, "/minutes")
 	assert.Greater(t, pages, 1, "the archive is paged")
-	want := h.visibleIDs("")
+	want := pagetest.VisibleIDs(t, h.data, "")
 	seen := map[string]bool{}
 	var last time.Time
 	for _, id := range ids {
 		assert.False(t, seen[id], "%s listed twice", id)
 		seen[id] = true
-		m := h.demoMeeting(id)
+		m := pagetest.FindMeeting(h.t, h.data, id)
 		if !m.Date.IsZero() {
 			assert.False(t, !last.IsZero() && m.Date.After(last), "%s (%s) after a newer one", id, m.Date)
 			last = m.Date
@@ -121,7 +106,7 @@ func TestMinutesArchiveFiltersByCommittee(t *testing.T) {
 	for _, id := range ids {
 		got[id] = true
 	}
-	assert.Equal(t, h.visibleIDs("Audit"), got, "the committee, matched however it is spelt, and only it")
+	assert.Equal(t, pagetest.VisibleIDs(t, h.data, "Audit"), got, "the committee, matched however it is spelt, and only it")
 	assert.Len(t, ids, 30)
 }
 
@@ -157,7 +142,7 @@ func TestMinutesArchiveShowsTheOrganisationAndApprovalDates(t *testing.T) {
 	assert.Contains(t, r.body, "approved on <time")
 	assert.Contains(t, r.body, "The accounts were approved.", "an excerpt of the minutes, as text")
 
-	page := h.fetchPage("", minutesPath("mtg_audit_29"), nil)
+	page := h.fetchPage("", pagetest.MinutesPath("mtg_audit_29"), nil)
 	require.Equal(t, http.StatusOK, page.status)
 	assert.Contains(t, page.body, "Approved on <time")
 	assert.Regexp(t, `<span class="clock">18:00 (GMT|BST)</span>`, page.body, "times in RECORDS_TIMEZONE")
@@ -194,7 +179,7 @@ func TestMinutesArchiveSearchBox(t *testing.T) {
 	assert.Equal(t, `insurance "open`, asked, "the search gets the text as typed")
 	assert.Contains(t, r.body, `<a href="minutes/mtg%2F1">Finance &lt;b&gt;</a>`)
 	assert.Contains(t, r.body, "renewed the <mark>insurance</mark> &lt;script&gt;")
-	assertNoActiveContent(t, r.body)
+	pagetest.AssertNoActiveContent(t, r.body)
 
 	h.rebuild(withSite(func(o *minutespage.Options) {
 		o.Search = func(context.Context, string) ([]minutespage.SearchHit, error) { return nil, nil }
@@ -251,26 +236,16 @@ func TestMinutesFeedIsAtom(t *testing.T) {
 func TestPublicMinutesOffHidesEveryPage(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, withMinutes(func(c *minutes.Config) { c.Public = false }))
-	m, _ := h.demoMinutes(plainApproved)
+	m, _ := h.demoMinutes(pagetest.PlainApproved)
 	calls := h.records.Count("", "")
 	for _, path := range []string{"/minutes", "/minutes?committee=Finance", "/minutes?q=budget", "/minutes/feed.atom",
-		"/minutes/feed.atom?committee=Finance", minutesPath(m.ID), "/accessibility"} {
+		"/minutes/feed.atom?committee=Finance", pagetest.MinutesPath(m.ID), "/accessibility"} {
 		r := h.fetchPage("", path, nil)
 		assertNotFoundPage(t, r)
-		assertPageHeaders(t, r)
+		pagetest.AssertHeaders(t, r.header)
 		assert.Equal(t, http.StatusNotFound, h.fetchPage(http.MethodHead, path, nil).status, "HEAD %s", path)
 	}
 	assert.Equal(t, calls, h.records.Count("", ""), "pages that are off make no records call")
-}
-
-// withFineArts adds a Fine Arts committee with published minutes, so "fin"
-// is the start of two committees' names.
-func withFineArts() harnessOption {
-	return withDataset(func(d *recordstest.Dataset) {
-		day := time.Now().UTC().Truncate(24*time.Hour).AddDate(0, 0, -3)
-		d.Meetings = append(d.Meetings, recordstest.Meeting{ID: "mtg_fine_arts", Title: "Fine Arts meeting", Committee: "Fine Arts", Date: day.Add(18 * time.Hour)})
-		d.Minutes = append(d.Minutes, recordstest.Minutes{MeetingID: "mtg_fine_arts", Status: "approved", Body: "The mural was approved.", UpdatedAt: day.AddDate(0, 0, 1)})
-	})
 }
 
 // The archive and the feed resolve ?committee= as Slack does
@@ -279,7 +254,7 @@ func withFineArts() harnessOption {
 func TestMinutesArchiveCommitteeByPrefix(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
-	want := h.visibleIDs("Finance")
+	want := pagetest.VisibleIDs(t, h.data, "Finance")
 	require.NotEmpty(t, want)
 	for name, typed := range map[string]string{"prefix": "fin", "upper case, spaces": "FIN ", "whole name": "Finance", "other case": "finance"} {
 		r := h.fetchPage("", "/minutes?committee="+url.QueryEscape(typed), nil)
@@ -322,7 +297,7 @@ func TestMinutesArchiveCommitteeByPrefix(t *testing.T) {
 
 func TestMinutesArchiveAmbiguousCommittee(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t, withFineArts())
+	h := newHarness(t, withDataset(pagetest.AddFineArts))
 	r := h.fetchPage("", "/minutes?committee=fin", nil)
 	require.Equal(t, http.StatusOK, r.status, r.body)
 	assert.Contains(t, html.UnescapeString(r.body), "“fin” is the start of several committees' names")
@@ -347,7 +322,7 @@ func TestMinutesArchiveUnknownCommittee(t *testing.T) {
 	assert.Contains(t, r.body, "No committee called “nosuch” has published minutes")
 	assert.Contains(t, r.body, `<a href="minutes">See all the minutes</a>`)
 	assert.Contains(t, r.body, `<h1 id="archive-title">Minutes</h1>`)
-	assertPageHeaders(t, r)
+	pagetest.AssertHeaders(t, r.header)
 
 	feed := h.fetchPage("", "/minutes/feed.atom?committee=nosuch", nil)
 	assert.Equal(t, http.StatusNotFound, feed.status)

@@ -1,7 +1,6 @@
 package minutespage_test
 
 import (
-	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -14,6 +13,7 @@ import (
 	"github.com/recordsbot/recordsbot/apiclient"
 	"github.com/recordsbot/recordsbot/apiclient/recordstest"
 	"github.com/recordsbot/recordsbot/bot/minutespage"
+	"github.com/recordsbot/recordsbot/internal/pagetest"
 	"github.com/recordsbot/recordsbot/internal/testworld"
 	"github.com/recordsbot/recordsbot/minutes"
 )
@@ -119,18 +119,6 @@ type pageResponse struct {
 // headers.
 func (h *harness) fetchPage(method, path string, header http.Header) pageResponse {
 	h.t.Helper()
-	if method == "" {
-		method = http.MethodGet
-	}
-	req, err := http.NewRequestWithContext(h.t.Context(), method, h.http.URL+path, nil)
-	require.NoError(h.t, err)
-	for k, vs := range header {
-		req.Header[k] = vs
-	}
-	resp, err := h.http.Client().Do(req)
-	require.NoError(h.t, err)
-	defer resp.Body.Close()
-	b, err := io.ReadAll(resp.Body)
-	require.NoError(h.t, err)
-	return pageResponse{status: resp.StatusCode, header: resp.Header, body: string(b)}
+	status, hd, body := pagetest.Fetch(h.t, h.http, method, path, header)
+	return pageResponse{status: status, header: hd, body: body}
 }

@@ -4,7 +4,6 @@ import (
 	"html"
 	"net/http"
 	"net/url"
-	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -17,83 +16,27 @@ import (
 
 	"github.com/recordsbot/recordsbot/apiclient/recordstest"
 	"github.com/recordsbot/recordsbot/bot/minutespage"
+	"github.com/recordsbot/recordsbot/internal/pagetest"
 	"github.com/recordsbot/recordsbot/minutes"
 )
-
-// minutesPath is the page of a meeting.
-func minutesPath(meetingID string) string { return "/minutes/" + url.PathEscape(meetingID) }
 
 // demoMinutes returns the first minutes of the dataset that match, with
 // their meeting.
 func (h *harness) demoMinutes(match func(recordstest.Minutes) bool) (recordstest.Meeting, recordstest.Minutes) {
 	h.t.Helper()
-	for _, min := range h.data.Minutes {
-		if match(min) {
-			return h.demoMeeting(min.MeetingID), min
-		}
-	}
-	h.t.Fatal("no such minutes in the dataset")
-	return recordstest.Meeting{}, recordstest.Minutes{}
-}
-
-func (h *harness) demoMeeting(id string) recordstest.Meeting {
-	h.t.Helper()
-	for _, m := range h.data.Meetings {
-		if m.ID == id {
-			return m
-		}
-	}
-	h.t.Fatalf("no meeting %s in the dataset", id)
-	return recordstest.Meeting{}
-}
-
-// plainApproved picks approved Markdown minutes without a URL of their own.
-func plainApproved(m recordstest.Minutes) bool {
-	return m.Status == "approved" && !m.HTML && m.URL == ""
-}
-
-// assertPageHeaders checks the headers every public page carries.
-func assertPageHeaders(t *testing.T, r pageResponse) {
-	t.Helper()
-	csp := r.header.Get("Content-Security-Policy")
-	assert.Contains(t, csp, "default-src 'none'")
-	assert.Contains(t, csp, "style-src 'self'")
-	assert.NotContains(t, csp, "script-src", "no script is allowed at all (default-src 'none')")
-	assert.NotContains(t, csp, "unsafe-inline")
-	assert.Contains(t, csp, "frame-ancestors 'none'")
-	assert.Equal(t, "nosniff", r.header.Get("X-Content-Type-Options"))
-	assert.Equal(t, "no-referrer", r.header.Get("Referrer-Policy"))
-}
-
-// activeContent matches what a browser would run or load into a page:
-// script, style and frame elements, event-handler and style attributes,
-// and javascript: URLs in attributes. Escaped record text ("&lt;script")
-// does not match: it has no '<'.
-var activeContent = regexp.MustCompile(`(?i)<(script|style|iframe|object|embed)\b|<[^>]*\s(on[a-z]+|style)\s*=|<[^>]*=\s*["']?\s*javascript:`)
-
-// jsonLD is a page's one JSON-LD data block (eventLD).
-var jsonLD = regexp.MustCompile(`(?s)<script type="application/ld\+json">\{[^<]*\}</script>`)
-
-// assertNoActiveContent checks that a page carries nothing a browser would
-// run.
-func assertNoActiveContent(t *testing.T, body string) {
-	t.Helper()
-	// The schema.org JSON-LD block is data, never run: browsers run no
-	// script of type application/ld+json, and the CSP allows none anyway.
-	body = jsonLD.ReplaceAllString(body, "")
-	assert.Empty(t, activeContent.FindAllString(body, -1), "active content in the page")
+	return pagetest.FindMinutes(h.t, h.data, match)
 }
 
 func TestMinutesPageShowsTheMeetingAndItsMinutes(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
-	m, _ := h.demoMinutes(plainApproved)
+	m, _ := h.demoMinutes(pagetest.PlainApproved)
 
-	r := h.fetchPage("", minutesPath(m.ID), nil)
+	r := h.fetchPage("", pagetest.MinutesPath(m.ID), nil)
 	require.Equal(t, http.StatusOK, r.status, r.body)
 	assert.Equal(t, "text/html; charset=utf-8", r.header.Get("Content-Type"))
-	assertPageHeaders(t, r)
-	assertNoActiveContent(t, r.body)
+	pagetest.AssertHeaders(t, r.header)
+	pagetest.AssertNoActiveContent(t, r.body)
 
 	esc := html.EscapeString
 	assert.Contains(t, r.body, `<html lang="en">`)
@@ -109,7 +52,7 @@ func TestMinutesPageShowsTheMeetingAndItsMinutes(t *testing.T) {
 	assert.NotContains(t, r.body, "noindex", "approved minutes may be indexed")
 
 	// The agenda is an ordered list in a nav, in the record's order.
-	agenda := between(t, r.body, `<nav class="agenda"`, "</nav>")
+	agenda := pagetest.Between(t, r.body, `<nav class="agenda"`, "</nav>")
 	assert.Contains(t, agenda, "<ol>")
 	last := -1
 	for _, it := range m.Agenda {
@@ -120,17 +63,17 @@ func TestMinutesPageShowsTheMeetingAndItsMinutes(t *testing.T) {
 	}
 
 	// The Markdown body is rendered, its headings below the page's own.
-	body := between(t, r.body, `<div class="minutes-body">`, "</section>")
+	body := pagetest.Between(t, r.body, `<div class="minutes-body">`, "</section>")
 	assert.Contains(t, body, "<h3>"+esc(m.Committee)+" Committee, ", "the body's # heading is an h3 under the page's h1 and h2")
 	assert.Contains(t, body, "<h4>1. Welcome and apologies</h4>")
 	assert.Contains(t, body, "<strong>Present:</strong>")
 	assert.NotContains(t, r.body, "<h1>", "one h1 per page")
 
 	// The stylesheet the page links is served, with the same headers.
-	href := between(t, r.body, `<link rel="stylesheet" href="`, `"`)
+	href := pagetest.Between(t, r.body, `<link rel="stylesheet" href="`, `"`)
 	ref, err := url.Parse(html.UnescapeString(href))
 	require.NoError(t, err)
-	base, err := url.Parse(h.http.URL + minutesPath(m.ID))
+	base, err := url.Parse(h.http.URL + pagetest.MinutesPath(m.ID))
 	require.NoError(t, err)
 	css := h.fetchPage("", base.ResolveReference(ref).RequestURI(), nil)
 	require.Equal(t, http.StatusOK, css.status, "GET %s", base.ResolveReference(ref))
@@ -138,17 +81,7 @@ func TestMinutesPageShowsTheMeetingAndItsMinutes(t *testing.T) {
 	assert.Contains(t, css.body, "@media print")
 	assert.NotEmpty(t, css.header.Get("ETag"))
 	assert.Equal(t, "public, max-age=86400", css.header.Get("Cache-Control"))
-	assertPageHeaders(t, css)
-}
-
-// between returns the text of s after the first start up to the next end.
-func between(t *testing.T, s, start, end string) string {
-	t.Helper()
-	_, rest, ok := strings.Cut(s, start)
-	require.True(t, ok, "no %q in %s", start, s)
-	in, _, ok := strings.Cut(rest, end)
-	require.True(t, ok, "no %q after %q", end, start)
-	return in
+	pagetest.AssertHeaders(t, css.header)
 }
 
 func TestMinutesPageEscapesRecordText(t *testing.T) {
@@ -176,9 +109,9 @@ func TestMinutesPageEscapesRecordText(t *testing.T) {
 		})
 	}))
 
-	r := h.fetchPage("", minutesPath(hostileID), nil)
+	r := h.fetchPage("", pagetest.MinutesPath(hostileID), nil)
 	require.Equal(t, http.StatusOK, r.status, r.body)
-	assertNoActiveContent(t, r.body)
+	pagetest.AssertNoActiveContent(t, r.body)
 	assert.Contains(t, r.body, "&lt;script&gt;alert(1)&lt;/script&gt;", "the agenda item appears as text")
 	assert.Contains(t, r.body, "&lt;img src=x onerror=alert(2)&gt;", "the description appears as text")
 	assert.Contains(t, r.body, "Budget &lt;b&gt;bold&lt;/b&gt; &amp; &#34;quotes&#34;")
@@ -198,11 +131,11 @@ func TestMinutesPageSanitisesHTMLBodies(t *testing.T) {
 	require.Contains(t, min.Body, "<script>", "the dataset's HTML body is hostile on purpose")
 	require.Contains(t, min.Body, "onclick=")
 
-	r := h.fetchPage("", minutesPath(m.ID), nil)
+	r := h.fetchPage("", pagetest.MinutesPath(m.ID), nil)
 	require.Equal(t, http.StatusOK, r.status, r.body)
-	assertNoActiveContent(t, r.body)
+	pagetest.AssertNoActiveContent(t, r.body)
 	assert.NotContains(t, r.body, "track(", "neither the script nor the handler survives, even as text")
-	body := between(t, r.body, `<div class="minutes-body">`, "</section>")
+	body := pagetest.Between(t, r.body, `<div class="minutes-body">`, "</section>")
 	assert.Contains(t, body, "<table>")
 	assert.Contains(t, body, "<th>Present</th>")
 	assert.Contains(t, body, `<a href="https://records.example.org/" rel="nofollow noreferrer">Back to all minutes</a>`)
@@ -213,9 +146,9 @@ func TestMinutesPageMarksDrafts(t *testing.T) {
 	h := newHarness(t)
 	m, _ := h.demoMinutes(func(m recordstest.Minutes) bool { return m.Status == "published_draft" })
 
-	r := h.fetchPage("", minutesPath(m.ID), nil)
+	r := h.fetchPage("", pagetest.MinutesPath(m.ID), nil)
 	require.Equal(t, http.StatusOK, r.status, r.body)
-	banner := between(t, r.body, `<div class="draft-banner" role="status">`, "</div>")
+	banner := pagetest.Between(t, r.body, `<div class="draft-banner" role="status">`, "</div>")
 	assert.Contains(t, banner, ">Draft</span>", "the banner says Draft in words, not colour alone")
 	assert.Contains(t, banner, "not been approved")
 	assert.Contains(t, r.body, "<dd>Draft, not yet approved</dd>")
@@ -223,24 +156,16 @@ func TestMinutesPageMarksDrafts(t *testing.T) {
 	assert.Contains(t, r.body, `<meta name="robots" content="noindex">`)
 	assert.Equal(t, "no-cache", r.header.Get("Cache-Control"), "caches must revalidate a draft every time")
 
-	approved, _ := h.demoMinutes(plainApproved)
-	r = h.fetchPage("", minutesPath(approved.ID), nil)
+	approved, _ := h.demoMinutes(pagetest.PlainApproved)
+	r = h.fetchPage("", pagetest.MinutesPath(approved.ID), nil)
 	require.Equal(t, http.StatusOK, r.status)
 	assert.Equal(t, "public, max-age=60", r.header.Get("Cache-Control"))
 }
 
-// assertNotFoundPage checks a friendly 404.
+// assertNotFoundPage checks a friendly 404 (pagetest.AssertNotFound).
 func assertNotFoundPage(t *testing.T, r pageResponse) {
 	t.Helper()
-	assert.Equal(t, http.StatusNotFound, r.status)
-	assert.Equal(t, "text/html; charset=utf-8", r.header.Get("Content-Type"))
-	assert.Contains(t, r.body, "No published minutes here")
-	assert.Contains(t, r.body, `<meta name="robots" content="noindex">`)
-	assert.Contains(t, r.body, `<link rel="stylesheet"`)
-	assert.Equal(t, "no-cache", r.header.Get("Cache-Control"))
-	assert.Empty(t, r.header.Get("ETag"))
-	assertPageHeaders(t, r)
-	assertNoActiveContent(t, r.body)
+	pagetest.AssertNotFound(t, r.status, r.header, r.body)
 }
 
 func TestMinutesPageHidesEverythingButPublishedMinutes(t *testing.T) {
@@ -263,10 +188,10 @@ func TestMinutesPageHidesEverythingButPublishedMinutes(t *testing.T) {
 	tests := []struct {
 		name, path, secret string
 	}{
-		{"draft minutes", minutesPath(draftID), firstLine(draftBody)},
-		{"minutes in review", minutesPath(reviewID), firstLine(reviewBody)},
-		{"a meeting without minutes", minutesPath(future.ID), ""},
-		{"an unknown meeting", minutesPath("mtg_0000"), ""},
+		{"draft minutes", pagetest.MinutesPath(draftID), firstLine(draftBody)},
+		{"minutes in review", pagetest.MinutesPath(reviewID), firstLine(reviewBody)},
+		{"a meeting without minutes", pagetest.MinutesPath(future.ID), ""},
+		{"an unknown meeting", pagetest.MinutesPath("mtg_0000"), ""},
 		{"an ID no record has", "/minutes/" + strings.Repeat("x", 300), ""},
 		{"a dot segment", "/minutes/%2E%2E", ""},
 	}
@@ -292,28 +217,28 @@ func TestMinutesPageRecordsOutageIs503(t *testing.T) {
 	h := newHarness(t)
 	clk := newOffsetClock()
 	h.rebuild(withSite(func(o *minutespage.Options) { o.Now = clk.now }))
-	m, _ := h.demoMinutes(plainApproved)
+	m, _ := h.demoMinutes(pagetest.PlainApproved)
 	h.records.InjectFault(recordstest.Fault{PathPrefix: "/meetings/", Status: http.StatusBadGateway})
 
-	r := h.fetchPage("", minutesPath(m.ID), nil)
+	r := h.fetchPage("", pagetest.MinutesPath(m.ID), nil)
 	assert.Equal(t, http.StatusServiceUnavailable, r.status)
 	assert.Equal(t, "text/html; charset=utf-8", r.header.Get("Content-Type"))
 	assert.Contains(t, r.body, "The minutes are unavailable just now")
 	assert.Contains(t, r.body, "try again in a minute")
 	assert.Equal(t, "no-store", r.header.Get("Cache-Control"))
 	assert.Equal(t, "30", r.header.Get("Retry-After"))
-	assertPageHeaders(t, r)
+	pagetest.AssertHeaders(t, r.header)
 
 	// The failure is kept only for a moment, so a burst during an outage
 	// is not multiplied by retries; once the records are back and the
 	// moment has passed, so is the page.
 	h.records.ClearFaults()
 	h.records.ResetRequests()
-	r = h.fetchPage("", minutesPath(m.ID), nil)
+	r = h.fetchPage("", pagetest.MinutesPath(m.ID), nil)
 	assert.Equal(t, http.StatusServiceUnavailable, r.status, "within OutageTTL")
 	assert.Zero(t, h.records.Count("", ""), "the outage answer is kept for a moment")
 	clk.add(minutes.OutageTTL)
-	r = h.fetchPage("", minutesPath(m.ID), nil)
+	r = h.fetchPage("", pagetest.MinutesPath(m.ID), nil)
 	assert.Equal(t, http.StatusOK, r.status)
 }
 
@@ -330,8 +255,8 @@ func (c *offsetClock) add(d time.Duration) { c.offset.Add(int64(d)) }
 func TestMinutesPageConditionalRequestsAndHEAD(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
-	m, _ := h.demoMinutes(plainApproved)
-	path := minutesPath(m.ID)
+	m, _ := h.demoMinutes(pagetest.PlainApproved)
+	path := pagetest.MinutesPath(m.ID)
 
 	first := h.fetchPage("", path, nil)
 	require.Equal(t, http.StatusOK, first.status)
@@ -359,7 +284,7 @@ func TestMinutesPageConditionalRequestsAndHEAD(t *testing.T) {
 			assert.Equal(t, tag, r.header.Get("ETag"))
 			if tt.want == http.StatusNotModified {
 				assert.Empty(t, r.body)
-				assertPageHeaders(t, r)
+				pagetest.AssertHeaders(t, r.header)
 			} else {
 				assert.Equal(t, first.body, r.body)
 			}
@@ -371,20 +296,20 @@ func TestMinutesPageConditionalRequestsAndHEAD(t *testing.T) {
 	assert.Empty(t, head.body)
 	assert.Equal(t, strconv.Itoa(len(first.body)), head.header.Get("Content-Length"))
 	assert.Equal(t, tag, head.header.Get("ETag"))
-	assertPageHeaders(t, head)
+	pagetest.AssertHeaders(t, head.header)
 
-	missing := h.fetchPage(http.MethodHead, minutesPath("mtg_0000"), nil)
+	missing := h.fetchPage(http.MethodHead, pagetest.MinutesPath("mtg_0000"), nil)
 	assert.Equal(t, http.StatusNotFound, missing.status)
 	assert.Empty(t, missing.body)
 
-	other, _ := h.demoMinutes(func(min recordstest.Minutes) bool { return plainApproved(min) && min.MeetingID != m.ID })
-	assert.NotEqual(t, tag, h.fetchPage("", minutesPath(other.ID), nil).header.Get("ETag"), "another page, another ETag")
+	other, _ := h.demoMinutes(func(min recordstest.Minutes) bool { return pagetest.PlainApproved(min) && min.MeetingID != m.ID })
+	assert.NotEqual(t, tag, h.fetchPage("", pagetest.MinutesPath(other.ID), nil).header.Get("ETag"), "another page, another ETag")
 }
 
 func TestMinutesPageBurstIsOneRecordsLoad(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
-	m, _ := h.demoMinutes(plainApproved)
+	m, _ := h.demoMinutes(pagetest.PlainApproved)
 	// Slow records make the requests overlap, as in a busy channel.
 	h.records.InjectFault(recordstest.Fault{PathPrefix: "/meetings/", Latency: 100 * time.Millisecond})
 
@@ -392,7 +317,7 @@ func TestMinutesPageBurstIsOneRecordsLoad(t *testing.T) {
 	var wg sync.WaitGroup
 	results := make([]pageResponse, readers)
 	for i := range readers {
-		wg.Go(func() { results[i] = h.fetchPage("", minutesPath(m.ID), nil) })
+		wg.Go(func() { results[i] = h.fetchPage("", pagetest.MinutesPath(m.ID), nil) })
 	}
 	wg.Wait()
 	for i, r := range results {
@@ -405,7 +330,7 @@ func TestMinutesPageBurstIsOneRecordsLoad(t *testing.T) {
 func TestMinutesPageKeepsTheRecordsAgendaNumbers(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
-	m, _ := h.demoMinutes(plainApproved)
+	m, _ := h.demoMinutes(pagetest.PlainApproved)
 	// A records service that numbers items as people do: the meeting
 	// comes first (then the minutes, unfaulted).
 	h.records.InjectFault(recordstest.Fault{
@@ -413,9 +338,9 @@ func TestMinutesPageKeepsTheRecordsAgendaNumbers(t *testing.T) {
 		Body: `{"data":{"id":"` + m.ID + `","title":"Numbered by hand","agenda":[` +
 			`{"number":"4a","title":"First part"},{"number":"4b","title":"Second part"},{"title":"Unnumbered"}]}}`,
 	})
-	r := h.fetchPage("", minutesPath(m.ID), nil)
+	r := h.fetchPage("", pagetest.MinutesPath(m.ID), nil)
 	require.Equal(t, http.StatusOK, r.status, r.body)
-	agenda := between(t, r.body, `<nav class="agenda"`, "</nav>")
+	agenda := pagetest.Between(t, r.body, `<nav class="agenda"`, "</nav>")
 	assert.Contains(t, agenda, `<ol class="own-numbers">`, "no list numbers of its own")
 	assert.Contains(t, agenda, `<li><span class="agenda-number">4a</span> <span class="agenda-title">First part</span>`)
 	assert.Contains(t, agenda, `<li><span class="agenda-number">4b</span> <span class="agenda-title">Second part</span>`)
@@ -430,7 +355,7 @@ func TestMinutesPageIDsAreEscapedPathSegments(t *testing.T) {
 		d.Meetings = append(d.Meetings, recordstest.Meeting{ID: id, Title: "Odd ID meeting", Committee: "Finance"})
 		d.Minutes = append(d.Minutes, recordstest.Minutes{MeetingID: id, Status: "approved", Body: "Odd minutes."})
 	}))
-	r := h.fetchPage("", minutesPath(id), nil)
+	r := h.fetchPage("", pagetest.MinutesPath(id), nil)
 	require.Equal(t, http.StatusOK, r.status, r.body)
 	assert.Contains(t, r.body, "Odd ID meeting")
 	assert.Contains(t, r.body, "Odd minutes.")
@@ -453,11 +378,11 @@ func TestMinutesPageUnknownAndHiddenAreLookedUpOnce(t *testing.T) {
 		h.records.ResetRequests()
 		var wg sync.WaitGroup
 		for range 20 {
-			wg.Go(func() { assertNotFoundPage(t, h.fetchPage("", minutesPath(id), nil)) })
+			wg.Go(func() { assertNotFoundPage(t, h.fetchPage("", pagetest.MinutesPath(id), nil)) })
 		}
 		wg.Wait()
 		for range 180 {
-			assertNotFoundPage(t, h.fetchPage("", minutesPath(id), nil))
+			assertNotFoundPage(t, h.fetchPage("", pagetest.MinutesPath(id), nil))
 		}
 		assert.LessOrEqual(t, h.records.Count(http.MethodGet, "/meetings/"), 2, "200 hits on %s: one lookup (meeting, minutes)", id)
 	}
@@ -466,6 +391,6 @@ func TestMinutesPageUnknownAndHiddenAreLookedUpOnce(t *testing.T) {
 	// Past HiddenTTL the meeting is looked up again.
 	clk.add(minutes.HiddenTTL)
 	h.records.ResetRequests()
-	assertNotFoundPage(t, h.fetchPage("", minutesPath(hidden.ID), nil))
+	assertNotFoundPage(t, h.fetchPage("", pagetest.MinutesPath(hidden.ID), nil))
 	assert.Equal(t, 2, h.records.Count(http.MethodGet, "/meetings/"+hidden.ID), "the meeting and its minutes, once")
 }

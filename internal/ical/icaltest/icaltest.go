@@ -47,13 +47,7 @@ json.dump(out, sys.stdout)
 `
 	cmd := exec.Command("/usr/bin/python3", "-c", script)
 	cmd.Stdin = bytes.NewReader(cal)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	require.NoError(t, err, "python icalendar: %s", stderr.String())
-	var events []map[string]any
-	require.NoError(t, json.Unmarshal(out, &events))
-	return events
+	return events(t, "python icalendar", cmd)
 }
 
 // NodeEvents imports cal with tools/publiccheck/ical.mjs (ical.js and
@@ -73,14 +67,21 @@ func NodeEvents(t testing.TB, cal []byte) []map[string]any {
 	}
 	f := filepath.Join(t.TempDir(), "feed.ics")
 	require.NoError(t, os.WriteFile(f, cal, 0o600))
-	cmd := exec.Command("node", filepath.Join(tool, "ical.mjs"), f)
+	return events(t, "ical.mjs", exec.Command("node", filepath.Join(tool, "ical.mjs"), f))
+}
+
+// events runs cmd, a parser that prints the events it read as a JSON
+// array, and returns them; the parser failing fails the test with what
+// it wrote to stderr.
+func events(t testing.TB, parser string, cmd *exec.Cmd) []map[string]any {
+	t.Helper()
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
-	require.NoError(t, err, "ical.mjs: %s", stderr.String())
-	var events []map[string]any
-	require.NoError(t, json.Unmarshal(out, &events))
-	return events
+	require.NoError(t, err, "%s: %s", parser, stderr.String())
+	var parsed []map[string]any
+	require.NoError(t, json.Unmarshal(out, &parsed))
+	return parsed
 }
 
 // repoRoot is the module's root, found from the working directory.
