@@ -51,137 +51,221 @@ type listInfo struct {
 // conditionally when the client remembers it (see pageMemo).
 func (c *Client) listActions(ctx context.Context, status Status, maxPages int, raw bool, stop func([]Action) bool) (*ActionList, listInfo, error) {
 	ep := endpoint{http.MethodGet, "/actions", scopeActionsRead}
-	var info listInfo
 	ref := "actions"
 	if status != "" {
 		if !status.Valid() {
-			return nil, info, c.newError(ep, 0, ErrInvalidStatus, fmt.Sprintf("%q is not a documented status", status), nil)
+			return nil, listInfo{}, c.newError(ep, 0, ErrInvalidStatus, fmt.Sprintf("%q is not a documented status", status), nil)
 		}
 		ref += "?status=" + url.QueryEscape(string(status))
 	}
-	list := &ActionList{}
-	truncate := func(why string) {
-		list.Truncated, list.TruncatedReason = true, why
-	}
-	seen := make(map[string]struct{})
-	received := 0 // records the server sent, before the item cap
-	total := int64(-1)
-	for page := 0; ; page++ {
-		if page == maxPages {
-			info.capped = true
-			truncate(fmt.Sprintf("stopped after %d pages", maxPages))
+	r := &actionsRead{c: c, ep: ep, raw: raw, list: &ActionList{}, seen: map[string]struct{}{}, total: -1}
+	for ref != "" {
+		if r.info.pages == maxPages {
+			r.info.capped = true
+			r.truncate(fmt.Sprintf("stopped after %d pages", maxPages))
 			break
 		}
-		req, err := c.newRequest(ctx, http.MethodGet, ref, nil)
+		pr, err := r.readPage(ctx, ref)
 		if err != nil {
-			return nil, info, c.newError(ep, 0, ErrInvalidResponse, "", err)
+			return nil, r.info, err
 		}
-		key := req.URL.String()
-		seen[key] = struct{}{}
-		memo := c.memo.get(key, raw)
-		if memo != nil {
-			setValidators(req, memo)
-		}
-		var pr pageResult
-		err = c.do(req, ep, func(resp *http.Response, body []byte) error {
-			before := len(list.Actions)
-			var (
-				acts     []Action
-				n        int
-				envelope string
-			)
-			if resp.StatusCode == http.StatusNotModified {
-				// The page is as remembered: no download, no decoding.
-				if memo == nil {
-					return errNoMemo
-				}
-				keep := min(len(memo.actions), max(c.maxItems-before, 0))
-				acts = append(list.Actions, memo.actions[:keep]...)
-				n, pr, envelope = memo.n, memo.pr, memo.envelope
-				// A 304 may carry fresher validators (RFC 9110 §15.4.5).
-				if et := resp.Header.Get("ETag"); et != "" && et != memo.etag {
-					cp := *memo
-					cp.etag = et
-					c.memo.put(key, &cp)
-				}
-			} else {
-				d := c.getDecoder()
-				defer c.putDecoder(d, len(body))
-				d.noRaw = !raw
-				var pf pageFields
-				var err error
-				acts, n, pf, err = decodeList(d, body, "actions", list.Actions, c.maxItems-before, decodeAction)
-				if err != nil {
-					return err
-				}
-				if pr, err = c.nextPage(resp, pf, n); err != nil {
-					return err
-				}
-				envelope = d.lastEnvelope
-				if pr.discard {
-					clear(acts[before:])
-					acts, n = acts[:before], 0
-				}
-				if len(acts)-before == n {
-					// Only a whole page is worth remembering; one cut at the
-					// item cap would replay cut. A page with no validator
-					// cannot be asked for conditionally: it is not copied
-					// (put drops any earlier memo of it).
-					p := &pageMemo{
-						etag:         resp.Header.Get("ETag"),
-						lastModified: resp.Header.Get("Last-Modified"),
-						raw:          raw,
-						n:            n,
-						pr:           pr,
-						envelope:     envelope,
-					}
-					if p.etag != "" || p.lastModified != "" {
-						p.actions = slices.Clone(acts[before:])
-					}
-					c.memo.put(key, p)
-				}
-			}
-			if page == 0 {
-				info.envelope, info.scheme = envelope, pr.scheme
-			}
-			list.Actions = acts
-			received += n
-			// Records dropped at the item cap, or a next page that will not
-			// be read because of it, mean the list is incomplete.
-			if len(acts)-before < n || (len(acts) >= c.maxItems && pr.next != nil) {
-				truncate(fmt.Sprintf("stopped at %d actions", c.maxItems))
-			}
-			return nil
-		})
-		if err != nil {
-			return nil, info, err
-		}
-		info.pages++
-		if pr.total >= 0 {
-			total = pr.total
-		}
-		if pr.stuck != "" {
-			truncate(pr.stuck)
-		}
-		if pr.next == nil || list.Truncated || (stop != nil && stop(list.Actions)) {
-			break
-		}
-		if _, loop := seen[pr.next.String()]; loop {
-			truncate("the next page link leads back to a page already read")
-			break
-		}
-		ref = pr.next.String()
+		ref = r.nextRef(pr, stop)
 	}
-	if total >= 0 {
-		list.Total = int(min(total, int64(maxInt)))
-		if !list.Truncated && total > int64(received) && stop == nil {
-			truncate(fmt.Sprintf("the server reports %d actions but sent %d", total, received))
-		}
+	r.setTotal()
+	if stop == nil {
+		// A reading stopped on purpose is short by design.
+		r.checkTotal()
 	}
+	list := r.list
 	if status != "" {
 		list.Actions = slices.DeleteFunc(list.Actions, func(a Action) bool { return a.Status != status })
 	}
-	return list, info, nil
+	return list, r.info, nil
+}
+
+// actionsRead is one reading of the actions list, page by page.
+type actionsRead struct {
+	c    *Client
+	ep   endpoint
+	raw  bool // fill Action.Raw
+	list *ActionList
+	info listInfo
+	// seen holds the URL of every page asked for, to notice a next link
+	// leading back.
+	seen     map[string]struct{}
+	received int   // records the server sent, before the item cap
+	total    int64 // the whole list's size as the server last said, -1 unknown
+}
+
+// pageRead is one answer's actions: acts is the list so far with the
+// page's records appended (cut at the item cap), n how many the server
+// sent.
+type pageRead struct {
+	acts     []Action
+	n        int
+	pr       pageResult
+	envelope string
+}
+
+func (r *actionsRead) truncate(why string) {
+	r.list.Truncated, r.list.TruncatedReason = true, why
+}
+
+// readPage asks for the page at ref, conditionally when the client
+// remembers it, adds its actions to the list, and returns what it says of
+// the rest of the list.
+func (r *actionsRead) readPage(ctx context.Context, ref string) (pageResult, error) {
+	c := r.c
+	req, err := c.newRequest(ctx, http.MethodGet, ref, nil)
+	if err != nil {
+		return pageResult{}, c.newError(r.ep, 0, ErrInvalidResponse, "", err)
+	}
+	key := req.URL.String()
+	r.seen[key] = struct{}{}
+	memo := c.memo.get(key, r.raw)
+	if memo != nil {
+		setValidators(req, memo)
+	}
+	var pr pageResult
+	err = c.do(req, r.ep, func(resp *http.Response, body []byte) error {
+		before := len(r.list.Actions)
+		var pg pageRead
+		var err error
+		if resp.StatusCode == http.StatusNotModified {
+			pg, err = r.replay(resp, key, memo)
+		} else {
+			pg, err = r.decode(resp, body, key)
+		}
+		if err != nil {
+			return err
+		}
+		pr = pg.pr
+		r.add(pg, before)
+		return nil
+	})
+	if err != nil {
+		return pr, err
+	}
+	r.info.pages++
+	if pr.total >= 0 {
+		r.total = pr.total
+	}
+	if pr.stuck != "" {
+		r.truncate(pr.stuck)
+	}
+	return pr, nil
+}
+
+// replay serves a 304 Not Modified from memo: the page is as remembered,
+// with no download and no decoding.
+func (r *actionsRead) replay(resp *http.Response, key string, memo *pageMemo) (pageRead, error) {
+	if memo == nil {
+		return pageRead{}, errNoMemo
+	}
+	before := len(r.list.Actions)
+	keep := min(len(memo.actions), max(r.c.maxItems-before, 0))
+	pg := pageRead{acts: append(r.list.Actions, memo.actions[:keep]...), n: memo.n, pr: memo.pr, envelope: memo.envelope}
+	// A 304 may carry fresher validators (RFC 9110 §15.4.5).
+	if et := resp.Header.Get("ETag"); et != "" && et != memo.etag {
+		cp := *memo
+		cp.etag = et
+		r.c.memo.put(key, &cp)
+	}
+	return pg, nil
+}
+
+// decode reads a page's body and its pagination, and remembers the page
+// when it came whole.
+func (r *actionsRead) decode(resp *http.Response, body []byte, key string) (pageRead, error) {
+	c := r.c
+	before := len(r.list.Actions)
+	d := c.getDecoder()
+	defer c.putDecoder(d, len(body))
+	d.noRaw = !r.raw
+	var pg pageRead
+	acts, n, pf, err := decodeList(d, body, "actions", r.list.Actions, c.maxItems-before, decodeAction)
+	if err != nil {
+		return pg, err
+	}
+	if pg.pr, err = c.nextPage(resp, pf, n); err != nil {
+		return pg, err
+	}
+	pg.envelope = d.lastEnvelope
+	if pg.pr.discard {
+		clear(acts[before:])
+		acts, n = acts[:before], 0
+	}
+	pg.acts, pg.n = acts, n
+	if len(acts)-before == n {
+		// Only a whole page is worth remembering; one cut at the
+		// item cap would replay cut.
+		r.remember(resp, key, pg, before)
+	}
+	return pg, nil
+}
+
+// remember keeps the whole page pg, its actions from before on, for
+// asking for it conditionally next time. A page with no validator cannot
+// be asked for conditionally: it is not copied (put drops any earlier memo
+// of it).
+func (r *actionsRead) remember(resp *http.Response, key string, pg pageRead, before int) {
+	p := &pageMemo{
+		etag:         resp.Header.Get("ETag"),
+		lastModified: resp.Header.Get("Last-Modified"),
+		raw:          r.raw,
+		n:            pg.n,
+		pr:           pg.pr,
+		envelope:     pg.envelope,
+	}
+	if p.etag != "" || p.lastModified != "" {
+		p.actions = slices.Clone(pg.acts[before:])
+	}
+	r.c.memo.put(key, p)
+}
+
+// add takes pg's actions into the list; the list held before actions
+// until then.
+func (r *actionsRead) add(pg pageRead, before int) {
+	if r.info.pages == 0 {
+		r.info.envelope, r.info.scheme = pg.envelope, pg.pr.scheme
+	}
+	r.list.Actions = pg.acts
+	r.received += pg.n
+	// Records dropped at the item cap, or a next page that will not
+	// be read because of it, mean the list is incomplete.
+	if len(pg.acts)-before < pg.n || (len(pg.acts) >= r.c.maxItems && pg.pr.next != nil) {
+		r.truncate(fmt.Sprintf("stopped at %d actions", r.c.maxItems))
+	}
+}
+
+// nextRef is the page to read after one that answered pr: "" when there
+// is none, the list is cut short, stop says enough, or the next link
+// leads back to a page already read.
+func (r *actionsRead) nextRef(pr pageResult, stop func([]Action) bool) string {
+	if pr.next == nil || r.list.Truncated || (stop != nil && stop(r.list.Actions)) {
+		return ""
+	}
+	next := pr.next.String()
+	if _, loop := r.seen[next]; loop {
+		r.truncate("the next page link leads back to a page already read")
+		return ""
+	}
+	return next
+}
+
+// setTotal gives the list the server's total, when it said one.
+func (r *actionsRead) setTotal() {
+	if r.total >= 0 {
+		r.list.Total = int(min(r.total, int64(maxInt)))
+	}
+}
+
+// checkTotal marks the list cut short when the server announced more
+// actions than it let the client read.
+func (r *actionsRead) checkTotal() {
+	if r.total >= 0 && !r.list.Truncated && r.total > int64(r.received) {
+		r.truncate(fmt.Sprintf("the server reports %d actions but sent %d", r.total, r.received))
+	}
 }
 
 // maxInt is the largest int, for totals a server sends as int64.

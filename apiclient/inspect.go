@@ -145,6 +145,33 @@ type MinutesRule struct {
 // error: a missing scope is a finding. The error is non-nil only when ctx
 // ends first.
 func (c *Client) Inspect(ctx context.Context, opts *InspectOptions) (*Inspection, error) {
+	o := opts.withDefaults()
+	in := &Inspection{Reachable: true, KeyAccepted: true, MinutesRule: MinutesRule{Held: true}, FieldMap: c.fieldMap.String()}
+	in.Counts.ActionsByStatus = map[Status]int{}
+	in.Counts.ActionCountsExact = true
+
+	acts, list := c.inspectActions(ctx, in, o.Pages)
+	in.Endpoints = append(in.Endpoints, acts)
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if acts.OK {
+		c.countActions(ctx, in, o.Pages)
+	}
+
+	mtgs, meetings := c.inspectMeetings(ctx, in, o.Pages)
+	in.Endpoints = append(in.Endpoints, mtgs)
+	if len(meetings) > 0 {
+		in.Endpoints = append(in.Endpoints, c.inspectMeeting(ctx, meetings[0].ID))
+		in.Endpoints = append(in.Endpoints, c.inspectMinutes(ctx, in, meetings, o.MinutesOf))
+	}
+
+	in.Scopes = append(in.Scopes, c.writeCheck(ctx, o.WriteCheck, list))
+	return in, ctx.Err()
+}
+
+// withDefaults is opts with the defaults filled in; opts may be nil.
+func (opts *InspectOptions) withDefaults() InspectOptions {
 	o := InspectOptions{Pages: 3, MinutesOf: 10}
 	if opts != nil {
 		o.WriteCheck = opts.WriteCheck
@@ -155,97 +182,96 @@ func (c *Client) Inspect(ctx context.Context, opts *InspectOptions) (*Inspection
 			o.MinutesOf = opts.MinutesOf
 		}
 	}
-	in := &Inspection{Reachable: true, KeyAccepted: true, MinutesRule: MinutesRule{Held: true}, FieldMap: c.fieldMap.String()}
-	in.Counts.ActionsByStatus = map[Status]int{}
-	in.Counts.ActionCountsExact = true
-	// note records what a failed call says about the set-up as a whole.
-	note := func(rep *EndpointReport, scope string, err error) {
-		rep.Error = err.Error()
-		switch {
-		case errors.Is(err, ErrUnauthorized):
-			in.KeyAccepted = false
-		case errors.Is(err, ErrUnavailable) && !in.anyOK():
-			in.Reachable = false
-			in.Error = err.Error()
-		}
-		in.setScope(scope, err)
-	}
+	return o
+}
 
-	// Actions.
-	acts := EndpointReport{Endpoint: "GET /actions", Total: -1}
-	list, info, err := c.listActions(ctx, "", o.Pages, true, nil)
+// note records on rep a failed call needing scope, and what the failure
+// says about the set-up as a whole.
+func (in *Inspection) note(rep *EndpointReport, scope string, err error) {
+	rep.Error = err.Error()
+	switch {
+	case errors.Is(err, ErrUnauthorized):
+		in.KeyAccepted = false
+	case errors.Is(err, ErrUnavailable) && !in.anyOK():
+		in.Reachable = false
+		in.Error = err.Error()
+	}
+	in.setScope(scope, err)
+}
+
+// inspectActions reads up to pages pages of actions and analyses them.
+// The list is nil when it could not be read.
+func (c *Client) inspectActions(ctx context.Context, in *Inspection, pages int) (EndpointReport, *ActionList) {
+	rep := EndpointReport{Endpoint: "GET /actions", Total: -1}
+	list, info, err := c.listActions(ctx, "", pages, true, nil)
 	if err != nil {
-		note(&acts, scopeActionsRead, err)
-	} else {
-		in.setScope(scopeActionsRead, nil)
-		acts.OK, acts.Envelope, acts.Pagination, acts.PagesRead = true, info.envelope, info.scheme, info.pages
-		acts.Records = len(list.Actions)
-		if list.Total > 0 {
-			acts.Total = list.Total
-		}
-		if list.Truncated && !info.capped {
-			acts.Truncated = list.TruncatedReason
-		}
-		raws := make([][]byte, len(list.Actions))
-		for i, a := range list.Actions {
-			raws[i] = a.Raw
-		}
-		c.analyse(&acts, c.schema.action, raws, []int{actDeadline}, actID)
+		in.note(&rep, scopeActionsRead, err)
+		return rep, list
 	}
-	in.Endpoints = append(in.Endpoints, acts)
-	if err := ctx.Err(); err != nil {
-		return nil, err
+	in.setScope(scopeActionsRead, nil)
+	rep.OK, rep.Envelope, rep.Pagination, rep.PagesRead = true, info.envelope, info.scheme, info.pages
+	rep.Records = len(list.Actions)
+	if list.Total > 0 {
+		rep.Total = list.Total
 	}
-	if acts.OK {
-		c.countActions(ctx, in, o.Pages)
+	if list.Truncated && !info.capped {
+		rep.Truncated = list.TruncatedReason
 	}
+	raws := make([][]byte, len(list.Actions))
+	for i, a := range list.Actions {
+		raws[i] = a.Raw
+	}
+	c.analyse(&rep, c.schema.action, raws, []int{actDeadline}, actID)
+	return rep, list
+}
 
-	// Meetings.
-	mtgs := EndpointReport{Endpoint: "GET /meetings", Total: -1}
+// inspectMeetings reads up to pages pages of meetings, analyses them and
+// counts them.
+func (c *Client) inspectMeetings(ctx context.Context, in *Inspection, pages int) (EndpointReport, []Meeting) {
+	rep := EndpointReport{Endpoint: "GET /meetings", Total: -1}
+	meetings := c.readMeetingPages(ctx, in, &rep, pages)
+	rep.Records = len(meetings)
+	raws := make([][]byte, len(meetings))
+	for i, m := range meetings {
+		raws[i] = m.Raw
+	}
+	c.analyse(&rep, c.schema.meeting, raws, []int{mtgDate}, mtgID)
+	in.Counts.Meetings = len(meetings)
+	if rep.Total >= 0 {
+		in.Counts.Meetings = rep.Total
+	}
+	return rep, meetings
+}
+
+// readMeetingPages follows the meetings list for up to pages pages,
+// noting on rep what the pages showed; a failure ends the reading.
+func (c *Client) readMeetingPages(ctx context.Context, in *Inspection, rep *EndpointReport, pages int) []Meeting {
 	var meetings []Meeting
 	var pageOpts ListMeetingsOptions
-	for range o.Pages {
+	for range pages {
 		page, info, err := c.listMeetings(ctx, &pageOpts)
 		if err != nil {
-			note(&mtgs, scopeMeetingsRead, err)
+			in.note(rep, scopeMeetingsRead, err)
 			break
 		}
 		in.setScope(scopeMeetingsRead, nil)
-		if mtgs.PagesRead == 0 {
-			mtgs.OK, mtgs.Envelope, mtgs.Pagination = true, info.envelope, info.scheme
+		if rep.PagesRead == 0 {
+			rep.OK, rep.Envelope, rep.Pagination = true, info.envelope, info.scheme
 			if page.Total > 0 {
-				mtgs.Total = page.Total
+				rep.Total = page.Total
 			}
 		}
-		mtgs.PagesRead++
+		rep.PagesRead++
 		meetings = append(meetings, page.Meetings...)
 		if page.Truncated {
-			mtgs.Truncated = page.TruncatedReason
+			rep.Truncated = page.TruncatedReason
 		}
 		if page.Next == "" {
 			break
 		}
 		pageOpts.Next = page.Next
 	}
-	mtgs.Records = len(meetings)
-	raws := make([][]byte, len(meetings))
-	for i, m := range meetings {
-		raws[i] = m.Raw
-	}
-	c.analyse(&mtgs, c.schema.meeting, raws, []int{mtgDate}, mtgID)
-	in.Counts.Meetings = len(meetings)
-	if mtgs.Total >= 0 {
-		in.Counts.Meetings = mtgs.Total
-	}
-	in.Endpoints = append(in.Endpoints, mtgs)
-	if len(meetings) > 0 {
-		in.Endpoints = append(in.Endpoints, c.inspectMeeting(ctx, meetings[0].ID))
-		in.Endpoints = append(in.Endpoints, c.inspectMinutes(ctx, in, meetings, o.MinutesOf))
-	}
-
-	// Write.
-	in.Scopes = append(in.Scopes, c.writeCheck(ctx, o.WriteCheck, list))
-	return in, ctx.Err()
+	return meetings
 }
 
 // anyOK reports whether some call has succeeded, so the service is

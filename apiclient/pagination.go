@@ -240,76 +240,34 @@ var errStuck = errors.New("cannot follow the next page")
 // number).
 func (c *Client) nextPage(resp *http.Response, pf pageFields, rows int) (pageResult, error) {
 	res := pageResult{total: -1, scheme: SchemeNone}
-	if pf.hasTotal {
-		res.total = pf.total
-	}
 	cr, hasCR := parseContentRange(resp.Header.Get("Content-Range"))
-	if res.total < 0 && hasCR {
+	switch {
+	case pf.hasTotal:
+		res.total = pf.total
+	case hasCR && cr.total >= 0:
 		res.total = cr.total
+	default:
+		res.total = totalCount(resp.Header)
 	}
-	if res.total < 0 {
-		if n, err := strconv.ParseInt(strings.TrimSpace(resp.Header.Get("X-Total-Count")), 10, 64); err == nil && n >= 0 {
-			res.total = n
-		}
-	}
-	cur := resp.Request.URL
 	if pf.hasMore < 0 {
 		return res, nil
 	}
-	ref, ok := nextLink(resp.Header.Values("Link"))
-	scheme := SchemeLinkHeader
-	if !ok {
-		ref, scheme = pf.next, SchemeNextLink
-	}
-	if ref != "" {
+	cur := resp.Request.URL
+	if ref, scheme := nextLinkRef(resp.Header, pf); ref != "" {
 		res.scheme = scheme
-		u, err := cur.Parse(ref)
-		if err != nil {
-			return res, fmt.Errorf("next page link: %w", err)
-		}
-		u.Fragment, u.RawFragment = "", ""
-		if !sameOrigin(u, c.base) {
-			res.stuck = fmt.Sprintf("the next page link leads to %s://%s, not the records api host", u.Scheme, u.Host)
-			return res, nil
-		}
-		res.next = u
-		return res, nil
+		return c.followLink(res, cur, ref)
 	}
 	q := cur.Query()
-	cursor := pf.cursor
-	if cursor == "" && pf.echoCursor != q.Get("cursor") {
-		cursor = pf.echoCursor
-	}
-	currentPage := func() int {
-		if n, err := strconv.Atoi(pf.page); err == nil {
-			return n
-		}
-		if n, err := strconv.Atoi(q.Get("page")); err == nil {
-			return n
-		}
-		return 1
-	}
-	switch {
+	switch cursor := nextCursor(pf, q); {
 	case cursor != "":
 		res.scheme = SchemeCursor
 		q.Set("cursor", cursor)
-	case pf.nextPage != "":
+	case pf.nextPage != "" || pf.totalPages != "" || pf.hasMore > 0:
 		res.scheme = SchemePage
-		q.Set("page", pf.nextPage)
-	case pf.totalPages != "":
-		res.scheme = SchemePage
-		total, err := strconv.Atoi(pf.totalPages)
-		if err != nil {
-			return res, fmt.Errorf("total_pages %q is not a number", pf.totalPages)
+		more, err := setNextPageNumber(q, pf)
+		if err != nil || !more {
+			return res, err
 		}
-		p := currentPage()
-		if p >= total {
-			return res, nil
-		}
-		q.Set("page", strconv.Itoa(p+1))
-	case pf.hasMore > 0:
-		res.scheme = SchemePage
-		q.Set("page", strconv.Itoa(currentPage()+1))
 	case hasCR || pf.offset != "":
 		res.scheme = SchemeOffset
 		more, err := offsetNext(q, cr, hasCR, pf, res.total, rows)
@@ -330,6 +288,81 @@ func (c *Client) nextPage(resp *http.Response, pf pageFields, rows int) (pageRes
 	u.RawQuery = q.Encode()
 	res.next = &u
 	return res, nil
+}
+
+// totalCount is the X-Total-Count header's number; -1 when there is none.
+func totalCount(h http.Header) int64 {
+	if n, err := strconv.ParseInt(strings.TrimSpace(h.Get("X-Total-Count")), 10, 64); err == nil && n >= 0 {
+		return n
+	}
+	return -1
+}
+
+// nextLinkRef is the URL reference of the next page, from the Link header
+// else the body's next link, and the scheme it is; ref is empty when
+// neither gives one.
+func nextLinkRef(h http.Header, pf pageFields) (ref, scheme string) {
+	if ref, ok := nextLink(h.Values("Link")); ok {
+		return ref, SchemeLinkHeader
+	}
+	return pf.next, SchemeNextLink
+}
+
+// followLink sets res.next to ref, resolved against the page cur, unless
+// it leaves the records API host: then it is reported in res.stuck.
+func (c *Client) followLink(res pageResult, cur *url.URL, ref string) (pageResult, error) {
+	u, err := cur.Parse(ref)
+	if err != nil {
+		return res, fmt.Errorf("next page link: %w", err)
+	}
+	u.Fragment, u.RawFragment = "", ""
+	if !sameOrigin(u, c.base) {
+		res.stuck = fmt.Sprintf("the next page link leads to %s://%s, not the records api host", u.Scheme, u.Host)
+		return res, nil
+	}
+	res.next = u
+	return res, nil
+}
+
+// nextCursor is the cursor to send back for the next page: next_cursor,
+// else a cursor that is not the one this page was asked with (q).
+func nextCursor(pf pageFields, q url.Values) string {
+	if pf.cursor == "" && pf.echoCursor != q.Get("cursor") {
+		return pf.echoCursor
+	}
+	return pf.cursor
+}
+
+// setNextPageNumber sets ?page= in q to the page after this one (from
+// next_page, else the current page with total_pages or has_more) and
+// reports whether there is one.
+func setNextPageNumber(q url.Values, pf pageFields) (bool, error) {
+	currentPage := func() int {
+		if n, err := strconv.Atoi(pf.page); err == nil {
+			return n
+		}
+		if n, err := strconv.Atoi(q.Get("page")); err == nil {
+			return n
+		}
+		return 1
+	}
+	switch {
+	case pf.nextPage != "":
+		q.Set("page", pf.nextPage)
+	case pf.totalPages != "":
+		total, err := strconv.Atoi(pf.totalPages)
+		if err != nil {
+			return false, fmt.Errorf("total_pages %q is not a number", pf.totalPages)
+		}
+		p := currentPage()
+		if p >= total {
+			return false, nil
+		}
+		q.Set("page", strconv.Itoa(p+1))
+	default:
+		q.Set("page", strconv.Itoa(currentPage()+1))
+	}
+	return true, nil
 }
 
 // offsetNext sets ?offset= and ?limit= in q for the page after one that

@@ -74,11 +74,12 @@ func carriesValues(r ActionRow) bool {
 // nor buttons; a row whose Context holds '|' or makes a value longer than
 // 2000 characters keeps its block IDs but gets no buttons.
 func ActionRowBlocks(r ActionRow) []slack.Block {
-	return buildRow(r.Lang, r, rowTitleMax, linkable(r))
+	return buildRow(r.Lang, r, rowTitleMax)
 }
 
-// buildRow draws r in l (a list's language, which wins over r.Lang).
-func buildRow(l lang.Lang, r ActionRow, titleMax int, linked bool) []slack.Block {
+// buildRow draws r in l (a list's language, which wins over r.Lang), with
+// block IDs and buttons when r is linkable.
+func buildRow(l lang.Lang, r ActionRow, titleMax int) []slack.Block {
 	title := inline(r.Title, titleMax)
 	if title == "" {
 		title = l.T("row.untitled")
@@ -134,7 +135,7 @@ func buildRow(l lang.Lang, r ActionRow, titleMax int, linked bool) []slack.Block
 		b.WriteString("_")
 	}
 	text := b.String()
-	if !linked {
+	if !linkable(r) {
 		return []slack.Block{section(text)}
 	}
 	sectionID, buttonsID := rowBlockIDs(r.ID, r.Rev)
@@ -298,10 +299,10 @@ func plainLabels(l lang.Lang, from string, targets []string) []label {
 // fitRow builds r within maxText characters of text if it can, shortening
 // the title down to rowTitleMin. It returns the blocks and their text size,
 // which exceeds maxText only when even the shortest title does not fit.
-func fitRow(l lang.Lang, r ActionRow, maxText int, linked bool) ([]slack.Block, int) {
+func fitRow(l lang.Lang, r ActionRow, maxText int) ([]slack.Block, int) {
 	titleMax := rowTitleMax
 	for {
-		bl := buildRow(l, r, titleMax, linked)
+		bl := buildRow(l, r, titleMax)
 		n := measure(bl...)
 		if n <= maxText || titleMax <= rowTitleMin {
 			return bl, n
@@ -314,19 +315,21 @@ func fitRow(l lang.Lang, r ActionRow, maxText int, linked bool) ([]slack.Block, 
 // fitRows builds rows in order while they fit in maxBlocks blocks and
 // maxText characters, sharing the text evenly among the rows still to come
 // (at most one per block left) so that one long row cannot starve the
-// rest. used holds the row IDs
-// already in the message: a repeated ID is shown without block IDs and
-// buttons, since block_id must be unique in a message. It returns the
-// blocks, how many rows they show and their text size.
+// rest. used holds the row IDs already in the message: a repeated ID is
+// shown without block IDs and buttons (drawn as a row without an ID),
+// since block_id must be unique in a message. It returns the blocks, how
+// many rows they show and their text size.
 func fitRows(l lang.Lang, rows []ActionRow, maxBlocks, maxText int, used map[string]bool) (out []slack.Block, shown, text int) {
 	for i, r := range rows {
 		share := (maxText - text) / max(1, min(len(rows)-i, maxBlocks-len(out)))
-		linked := linkable(r) && !used[r.ID]
-		bl, n := fitRow(l, r, share, linked)
+		if used[r.ID] {
+			r.ID = ""
+		}
+		bl, n := fitRow(l, r, share)
 		if len(out)+len(bl) > maxBlocks || text+n > maxText {
 			break
 		}
-		if linked {
+		if linkable(r) {
 			used[r.ID] = true
 		}
 		out = append(out, bl...)

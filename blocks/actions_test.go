@@ -458,7 +458,7 @@ func TestReminderSummary(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			assert.Equal(t, tc.want, reminderSummary(tc.r, true))
+			assert.Equal(t, tc.want, reminderSummary(tc.r))
 		})
 	}
 }

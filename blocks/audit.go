@@ -1,6 +1,7 @@
 package blocks
 
 import (
+	"slices"
 	"strings"
 	"time"
 
@@ -39,36 +40,31 @@ func History(l lang.Lang, id, title string, lines []AuditLine) Message {
 	head := l.F("audit.history.title", "action", name)
 	body := l.T("audit.history.empty")
 	if len(lines) > 0 {
-		body = auditLines(l, lines, true)
+		newest := slices.Clone(lines)
+		slices.Reverse(newest)
+		shown := fitAudit(l, newest)
+		slices.Reverse(shown)
+		body = strings.Join(shown, "\n")
 	}
 	blocks := []slack.Block{section(truncateMrkdwn(head, MaxSectionText)), section(body), contextLine(l.T("audit.history.foot"))}
 	return Message{Text: truncateMrkdwn(head, MaxSectionText), Blocks: blocks}
 }
 
-// auditLines writes lines, one a line, within a section's limit: when
-// they do not all fit, the newest are kept (oldestFirst: the lines are
-// oldest first, so the first are dropped).
-func auditLines(l lang.Lang, lines []AuditLine, oldestFirst bool) string {
-	out := make([]string, 0, len(lines))
+// fitAudit is auditText of each of newestFirst, in its order, while they
+// fit in a section one a line: when they do not all fit, the newest are
+// kept.
+func fitAudit(l lang.Lang, newestFirst []AuditLine) []string {
+	out := make([]string, 0, len(newestFirst))
 	size := 0
-	for i := range lines {
-		j := i
-		if oldestFirst {
-			j = len(lines) - 1 - i
-		}
-		s := auditText(l, lines[j])
+	for _, a := range newestFirst {
+		s := auditText(l, a)
 		if size+runes(s)+1 > MaxSectionText {
 			break
 		}
 		size += runes(s) + 1
 		out = append(out, s)
 	}
-	if oldestFirst {
-		for i, j := 0, len(out)-1; i < j; i, j = i+1, j-1 {
-			out[i], out[j] = out[j], out[i]
-		}
-	}
-	return strings.Join(out, "\n")
+	return out
 }
 
 // auditText is one entry: when (in the reader's time zone), who, what

@@ -160,7 +160,7 @@ func DigestMessage(d Digest) Message {
 		}
 		var lines []string
 		for _, it := range g.Items {
-			lines = append(lines, "• "+digestItem(lg, it, false))
+			lines = append(lines, "• "+digestItem(lg, it))
 		}
 		add("*"+who+"*", lines, digestMaxPerList)
 	}
@@ -172,7 +172,7 @@ func DigestMessage(d Digest) Message {
 func changeLines(lg lang.Lang, items []DigestItem) []string {
 	out := make([]string, 0, len(items))
 	for _, it := range items {
-		out = append(out, "• "+digestItem(lg, it, true))
+		out = append(out, "• "+assignedItem(lg, it))
 	}
 	return out
 }
@@ -194,9 +194,16 @@ func fitLines(lg lang.Lang, title string, lines []string, max, limit int) (strin
 	return out, n
 }
 
-// digestItem is one action on one line: its title, in progress, the
-// deadline (overdue marked) and, with who, the assignee's name.
-func digestItem(lg lang.Lang, it DigestItem, who bool) string {
+// digestItem is one action on one line, as listed under its assignee's
+// name: its title, in progress and the deadline (overdue marked).
+func digestItem(lg lang.Lang, it DigestItem) string { return itemLine(lg, it, "") }
+
+// assignedItem is digestItem followed by the assignee's name, for a list
+// not grouped by person.
+func assignedItem(lg lang.Lang, it DigestItem) string { return itemLine(lg, it, it.Assignee) }
+
+// itemLine is digestItem with assignee (record text; "" for none) last.
+func itemLine(lg lang.Lang, it DigestItem, assignee string) string {
 	s := inline(cmp.Or(it.Title, it.ID), 150)
 	if it.Overdue {
 		s = ":red_circle: " + s
@@ -212,8 +219,8 @@ func digestItem(lg lang.Lang, it DigestItem, who bool) string {
 			notes = append(notes, lg.F("digest.due", "date", d))
 		}
 	}
-	if who && it.Assignee != "" {
-		notes = append(notes, inline(it.Assignee, 80))
+	if assignee != "" {
+		notes = append(notes, inline(assignee, 80))
 	}
 	if len(notes) > 0 {
 		s += " — " + strings.Join(notes, ", ")

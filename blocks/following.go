@@ -133,7 +133,7 @@ func FollowingMessage(f Following) Message {
 			text += "\n" + lg.F("follow.posts_in", "language", r.Language)
 		}
 		if !f.CanChange && (r.Digest != nil || r.DigestMentions) {
-			text += "\n" + lg.F("follow.weekly_digest", "choice", digestChoice(lg, r.Digest, r.DigestDefault, r.DigestMentions, r.Hears[r.DigestOption]))
+			text += "\n" + lg.F("follow.weekly_digest", "choice", digestChoice(lg, r))
 		}
 		var on []string
 		var options, initial []*slack.OptionBlockObject
@@ -142,7 +142,7 @@ func FollowingMessage(f Following) Message {
 			if o.Value == r.DigestOption && r.DigestOption != "" {
 				// Slack's limit for an option's description is 75
 				// characters; French and Spanish run close to it.
-				desc = plain(truncate(digestWhen(lg, r.Digest, r.DigestDefault, r.DigestMentions, r.Hears[r.DigestOption]), MaxOptionText))
+				desc = plain(truncate(digestWhen(lg, r), MaxOptionText))
 			}
 			opt := slack.NewOptionBlockObject(o.Value, plain(o.Label), desc)
 			options = append(options, opt)
@@ -187,9 +187,10 @@ func FollowingMessage(f Following) Message {
 // description of its checkbox (at most 75 characters, cut between words
 // where a language runs longer:
 // https://docs.slack.dev/reference/block-kit/composition-objects/option-object).
-// on is whether its box is ticked: an unticked digest keeps its own
+// An unticked digest (the channel does not hear it) keeps its own
 // schedule, said as what ticking the box brings back.
-func digestWhen(lg lang.Lang, schedule, orgDefault *clocktime.Weekly, mentions, on bool) string {
+func digestWhen(lg lang.Lang, r FollowRow) string {
+	schedule, orgDefault, on := r.Digest, r.DigestDefault, r.Hears[r.DigestOption]
 	s := Every(lg, schedule)
 	switch {
 	case !weeklyOn(schedule) && weeklyOff(orgDefault):
@@ -205,14 +206,15 @@ func digestWhen(lg lang.Lang, schedule, orgDefault *clocktime.Weekly, mentions, 
 	case schedule == nil:
 		s = lg.T("follow.when.usual")
 	}
-	if mentions {
+	if r.DigestMentions {
 		s = lg.F("follow.mentioning", "choice", s)
 	}
 	return s
 }
 
 // digestChoice is a follow's digest choice as /minutes following shows it.
-func digestChoice(lg lang.Lang, schedule, orgDefault *clocktime.Weekly, mentions, on bool) string {
+func digestChoice(lg lang.Lang, r FollowRow) string {
+	schedule, orgDefault, on := r.Digest, r.DigestDefault, r.Hears[r.DigestOption]
 	s := Every(lg, schedule)
 	switch {
 	case !on && weeklyOn(schedule):
@@ -224,7 +226,7 @@ func digestChoice(lg lang.Lang, schedule, orgDefault *clocktime.Weekly, mentions
 	case schedule == nil:
 		s = lg.T("follow.choice.usual")
 	}
-	if mentions {
+	if r.DigestMentions {
 		s = lg.F("follow.mentioning", "choice", s)
 	}
 	return s

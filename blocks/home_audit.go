@@ -2,6 +2,7 @@ package blocks
 
 import (
 	"strconv"
+	"strings"
 
 	"github.com/slack-go/slack"
 
@@ -37,7 +38,7 @@ func recentChangesBlocks(rc *RecentChanges) []slack.Block {
 	case rc.Error != "":
 		body = truncateMrkdwn(rc.Error, MaxSectionText)
 	case len(rc.Lines) > 0:
-		body = auditLines(l, rc.Lines, false)
+		body = strings.Join(fitAudit(l, rc.Lines), "\n") // newest first
 	}
 	out := []slack.Block{slack.NewDividerBlock(), header(l.T("audit.recent.title")), section(body)}
 	if rc.More > 0 {

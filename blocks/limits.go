@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -326,7 +327,7 @@ func (c *checker) block(path string, v any) {
 	case "section":
 		c.section(path, m)
 	case "header":
-		c.text(path+".text", m["text"], MaxHeaderText, true)
+		c.plainText(path+".text", m["text"], MaxHeaderText)
 	case "actions":
 		els, _ := m["elements"].([]any)
 		if len(els) == 0 || len(els) > MaxActionsElements {
@@ -343,7 +344,7 @@ func (c *checker) block(path string, v any) {
 		}
 		for i, e := range els {
 			if em, ok := e.(map[string]any); ok && em["type"] != "image" {
-				c.text(fmt.Sprintf("%s.elements[%d]", path, i), e, MaxSectionText, false)
+				c.text(fmt.Sprintf("%s.elements[%d]", path, i), e, MaxSectionText)
 			}
 		}
 	}
@@ -356,30 +357,38 @@ func (c *checker) section(path string, m map[string]any) {
 		c.failf(path, "section with neither text nor fields")
 	}
 	if hasText {
-		c.text(path+".text", m["text"], MaxSectionText, false)
+		c.text(path+".text", m["text"], MaxSectionText)
 	}
 	if len(fields) > MaxSectionFields {
 		c.failf(path+".fields", "%d fields, limit %d", len(fields), MaxSectionFields)
 	}
 	for i, f := range fields {
-		c.text(fmt.Sprintf("%s.fields[%d]", path, i), f, MaxFieldText, false)
+		c.text(fmt.Sprintf("%s.fields[%d]", path, i), f, MaxFieldText)
 	}
 	if acc, ok := m["accessory"]; ok {
 		c.element(path+".accessory", acc, make(map[string]bool))
 	}
 }
 
-// text checks a text object: its type, and 1 to max characters of text.
-func (c *checker) text(path string, v any, max int, plainOnly bool) {
+// text checks a text object that may be plain_text or mrkdwn, of 1 to
+// max characters; plainText one that must be plain_text.
+func (c *checker) text(path string, v any, max int) {
+	c.textOf(path, v, max, "plain_text", "mrkdwn")
+}
+
+func (c *checker) plainText(path string, v any, max int) {
+	c.textOf(path, v, max, "plain_text")
+}
+
+// textOf checks a text object: its type, one of types, and 1 to max
+// characters of text.
+func (c *checker) textOf(path string, v any, max int, types ...string) {
 	m, ok := v.(map[string]any)
 	if !ok {
 		c.failf(path, "not a text object")
 		return
 	}
-	switch t, _ := m["type"].(string); {
-	case t == "plain_text":
-	case t == "mrkdwn" && !plainOnly:
-	default:
+	if t, _ := m["type"].(string); !slices.Contains(types, t) {
 		c.failf(path+".type", "%q not allowed here", t)
 	}
 	s, ok := m["text"].(string)
@@ -405,7 +414,7 @@ func (c *checker) element(path string, v any, ids map[string]bool) {
 	}
 	switch m["type"] {
 	case "button":
-		c.text(path+".text", m["text"], MaxButtonText, true)
+		c.plainText(path+".text", m["text"], MaxButtonText)
 		c.maxLen(path, m, "value", MaxButtonValue)
 		c.maxLen(path, m, "url", MaxURL)
 		if s, ok := m["style"]; ok && s != "primary" && s != "danger" {
@@ -423,7 +432,7 @@ func (c *checker) element(path string, v any, ids map[string]bool) {
 				c.failf(p, "not an object")
 				continue
 			}
-			c.text(p+".text", om["text"], MaxOptionText, true)
+			c.plainText(p+".text", om["text"], MaxOptionText)
 			c.maxLen(p, om, "value", MaxOptionValue)
 			c.maxLen(p, om, "url", MaxURL)
 		}

@@ -25,17 +25,21 @@ const (
 	agendaTextMax = 6000
 )
 
-// meetingButtons is the Agenda and Minutes buttons of a meeting in a list,
-// nil when the ID cannot be a button value.
-func meetingButtons(lg lang.Lang, id string, agenda bool) *slack.ActionBlock {
+// meetingButtons is a meeting's buttons, one for each of actions
+// (ActionMeetingAgenda, ActionMeetingMinutes) with the meeting's ID as its
+// value; nil when the ID cannot be a button value.
+func meetingButtons(lg lang.Lang, id string, actions ...string) *slack.ActionBlock {
 	if id == "" || len(id) > MaxButtonValue {
 		return nil
 	}
-	var els []slack.BlockElement
-	if agenda {
-		els = append(els, button(ActionMeetingAgenda, id, lg.T("button.agenda")))
+	els := make([]slack.BlockElement, 0, len(actions))
+	for _, a := range actions {
+		label := lg.T("button.minutes")
+		if a == ActionMeetingAgenda {
+			label = lg.T("button.agenda")
+		}
+		els = append(els, button(a, id, label))
 	}
-	els = append(els, button(ActionMeetingMinutes, id, lg.T("button.minutes")))
 	return slack.NewActionBlock("", els...)
 }
 
@@ -97,7 +101,7 @@ func Meetings(l MeetingList) Message {
 	shown := 0
 	for _, m := range l.Meetings {
 		bl := []slack.Block{section(meetingTitle(lg, m) + "\n" + cmp.Or(meetingLine(lg, m), lg.T("meeting.no_date")))}
-		if b := meetingButtons(lg, m.ID, true); b != nil {
+		if b := meetingButtons(lg, m.ID, ActionMeetingAgenda, ActionMeetingMinutes); b != nil {
 			bl = append(bl, b)
 		}
 		n := measure(bl...)
@@ -152,7 +156,7 @@ func Meeting(m MeetingRow) Message {
 	}
 
 	var footer []slack.Block
-	if b := meetingButtons(lg, m.ID, false); b != nil {
+	if b := meetingButtons(lg, m.ID, ActionMeetingMinutes); b != nil {
 		if safeURL(m.CalendarURL, MaxURL) {
 			add := button(ActionOpenLink, "", lg.T("calendar.add"))
 			add.URL = m.CalendarURL

@@ -213,7 +213,10 @@ func (w *writer) text(t string) {
 // word is one word of record text as mrkdwn (literalText), "#" treated as
 // a heading's only at the start of a line.
 func (w *writer) word(word string) string {
-	return literalText(word, word[0] == '#' && w.atLineStart())
+	if word[0] == '#' && w.atLineStart() {
+		return notHeading(literalText(word))
+	}
+	return literalText(word)
 }
 
 // literalText is record text as mrkdwn that reads as it is written:
@@ -221,10 +224,10 @@ func (w *writer) word(word string) string {
 // and Markdown the record spelled out literally (`\*\*not bold\*\*`, `\#
 // not a heading`, `[a](b)`) kept from reading as Markdown with a
 // zero-width space, so that no mrkdwn text ever shows standard Markdown
-// syntax (slacktest.StandardMarkdown). lineStart: s starts a line, where
-// "#" would begin a heading. Minutes bodies (Mrkdwn) and search snippets
+// syntax (slacktest.StandardMarkdown); text that starts a line also goes
+// through notHeading. Minutes bodies (Mrkdwn) and search snippets
 // (Snippet) both go through it.
-func literalText(s string, lineStart bool) string {
+func literalText(s string) string {
 	s = EscapeTyped(s)
 	if s == "" {
 		return s
@@ -235,8 +238,14 @@ func literalText(s string, lineStart bool) string {
 	if strings.Contains(s, "](") {
 		s = strings.ReplaceAll(s, "](", "]"+zwsp+"(")
 	}
-	if lineStart && s[0] == '#' {
-		s = zwsp + s
+	return s
+}
+
+// notHeading keeps literal text that starts a line, where "#" would begin
+// a heading, from reading as one.
+func notHeading(s string) string {
+	if strings.HasPrefix(s, "#") {
+		return zwsp + s
 	}
 	return s
 }

@@ -9,20 +9,15 @@ import (
 	"github.com/slack-go/slack"
 )
 
-// reminderSummary is "You have 2 overdue actions and 3 due within 7
-// days." in r.Lang; bold marks the counts when bold is set (the catalogue
-// writes them bold; the plain fallback drops the marks, which only ever
-// surround counts here).
-func reminderSummary(r Reminder, bold bool) string {
-	s := reminderSentence(r)
-	if !bold {
-		s = strings.ReplaceAll(s, "*", "")
-	}
-	return s
+// plainReminderSummary is reminderSummary without the bold marks, for
+// plain-text fallbacks (the marks only ever surround counts here).
+func plainReminderSummary(r Reminder) string {
+	return strings.ReplaceAll(reminderSummary(r), "*", "")
 }
 
-// reminderSentence is reminderSummary with the counts in bold.
-func reminderSentence(r Reminder) string {
+// reminderSummary is "You have *2 overdue actions* and *3* due within 7
+// days." in r.Lang, the counts in bold as the catalogue writes them.
+func reminderSummary(r Reminder) string {
 	l := r.Lang
 	window := l.T("remind.soon")
 	if r.Days > 0 {
@@ -61,7 +56,7 @@ func reminderSentence(r Reminder) string {
 // turn off.
 func ReminderMessage(r Reminder) Message {
 	l := r.Lang
-	fallback := reminderSummary(r, false)
+	fallback := plainReminderSummary(r)
 	title := l.T("remind.header")
 	switch {
 	case r.Away != nil:
@@ -71,7 +66,7 @@ func ReminderMessage(r Reminder) Message {
 	}
 	blocks := []slack.Block{
 		header(title),
-		section(reminderSummary(r, true)),
+		section(reminderSummary(r)),
 	}
 	assigned := awayRows(r)
 	more := contextLine(l.N("list.and_more", len(r.Overdue)+len(r.DueSoon)))
@@ -121,7 +116,7 @@ func ReminderText(r Reminder) string {
 	if r.User != "" {
 		fmt.Fprintf(&b, "Reminder for %s\n", r.User)
 	}
-	b.WriteString(reminderSummary(r, false) + "\n")
+	b.WriteString(plainReminderSummary(r) + "\n")
 	for _, group := range []struct {
 		label string
 		rows  []ActionRow

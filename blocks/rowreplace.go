@@ -49,7 +49,7 @@ func ReplaceRow(msg []json.RawMessage, r ActionRow) (out []json.RawMessage, ok b
 	if at < 0 {
 		return nil, false
 	}
-	fresh, _ := fitRow(r.Lang, r, MaxMessageText-fallbackReserve-others, linkable(r))
+	fresh, _ := fitRow(r.Lang, r, MaxMessageText-fallbackReserve-others)
 	if kept+len(fresh) > MaxMessageBlocks {
 		fresh = fresh[:1]
 	}

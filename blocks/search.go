@@ -89,7 +89,7 @@ func SearchResults(v SearchView) Message {
 	if len(v.Results) == 0 {
 		return Notice(searchNone(v))
 	}
-	return Message{Text: v.Lang.F("search.fallback", "query", EscapeTyped(oneLine(truncate(v.Query, 200)))), Blocks: searchBlocks(v, true)}
+	return Message{Text: v.Lang.F("search.fallback", "query", EscapeTyped(oneLine(truncate(v.Query, 200)))), Blocks: searchBlocks(v, readAndShareButtons)}
 }
 
 // searchNone is the answer to a search that found nothing (more).
@@ -108,9 +108,8 @@ func quoteQuery(v SearchView) string {
 }
 
 // searchBlocks is a page of results with at least one: the line saying
-// what was searched for, each result (with Share in channel when share),
-// and More.
-func searchBlocks(v SearchView, share bool) []slack.Block {
+// what was searched for, each result with its buttons, and More.
+func searchBlocks(v SearchView, buttonsOf resultButtons) []slack.Block {
 	// The query in quotes rather than bold: what was typed may hold
 	// asterisks of its own.
 	lg := v.Lang
@@ -123,7 +122,7 @@ func searchBlocks(v SearchView, share bool) []slack.Block {
 	}
 	out := []slack.Block{contextLine(head)}
 	for _, r := range v.Results {
-		out = append(out, searchResultBlocks(lg, r, share)...)
+		out = append(out, searchResultBlocks(lg, r, buttonsOf)...)
 	}
 	if v.More {
 		out = append(out, slack.NewActionBlock("", button(ActionSearchMore, SearchMoreValue(v.Offset+len(v.Results), v.Query), lg.T("search.more"))))
@@ -131,9 +130,33 @@ func searchBlocks(v SearchView, share bool) []slack.Block {
 	return out
 }
 
-// searchResultBlocks is a result's section and its buttons: Read, and
-// Share in channel when share.
-func searchResultBlocks(lg lang.Lang, r SearchResult, share bool) []slack.Block {
+// resultButtons are the buttons under a search result: a message offers
+// readAndShareButtons, the search modal readResultButton alone.
+type resultButtons func(lang.Lang, SearchResult) []slack.BlockElement
+
+// readResultButton is Read, a link, when r.URL is a safe URL.
+func readResultButton(lg lang.Lang, r SearchResult) []slack.BlockElement {
+	if !safeURL(r.URL, MaxURL) {
+		return nil
+	}
+	b := button(ActionOpenLink, "", lg.T("home.read"))
+	b.URL = r.URL
+	return []slack.BlockElement{b}
+}
+
+// readAndShareButtons is readResultButton and then Share in channel
+// (ActionMinutesShare, valued with the meeting ID) when r has an ID that
+// fits a button value.
+func readAndShareButtons(lg lang.Lang, r SearchResult) []slack.BlockElement {
+	buttons := readResultButton(lg, r)
+	if r.MeetingID != "" && len(r.MeetingID) <= MaxButtonValue {
+		buttons = append(buttons, button(ActionMinutesShare, r.MeetingID, lg.T("minutes.share")))
+	}
+	return buttons
+}
+
+// searchResultBlocks is a result's section and its buttons.
+func searchResultBlocks(lg lang.Lang, r SearchResult, buttonsOf resultButtons) []slack.Block {
 	lines := []string{"*" + cmp.Or(inline(r.Title, 150), lg.T("minutes.untitled")) + "*"}
 	var meta []string
 	if c := inline(r.Committee, 80); c != "" {
@@ -152,16 +175,7 @@ func searchResultBlocks(lg lang.Lang, r SearchResult, share bool) []slack.Block 
 		lines = append(lines, "> "+s)
 	}
 	out := []slack.Block{section(strings.Join(lines, "\n"))}
-	var buttons []slack.BlockElement
-	if safeURL(r.URL, MaxURL) {
-		b := button(ActionOpenLink, "", lg.T("home.read"))
-		b.URL = r.URL
-		buttons = append(buttons, b)
-	}
-	if share && r.MeetingID != "" && len(r.MeetingID) <= MaxButtonValue {
-		buttons = append(buttons, button(ActionMinutesShare, r.MeetingID, lg.T("minutes.share")))
-	}
-	if len(buttons) > 0 {
+	if buttons := buttonsOf(lg, r); len(buttons) > 0 {
 		out = append(out, slack.NewActionBlock("", buttons...))
 	}
 	return out
@@ -192,7 +206,7 @@ func Snippet(parts []SearchPart, max int) string {
 			// A matched part is shown whole or not at all; other text up to
 			// a word, with room for " …".
 			if cut := cutAtWord(text, max-used-2); cut != "" && !p.Match {
-				b.WriteString(literalText(unstyled(cut), b.Len() == 0) + " " + ellipsis)
+				b.WriteString(literalText(unstyled(cut)) + " " + ellipsis)
 			} else if b.Len() > 0 && used+2 <= max {
 				if !strings.HasSuffix(b.String(), " ") {
 					b.WriteString(" ")
@@ -203,7 +217,7 @@ func Snippet(parts []SearchPart, max int) string {
 		}
 		used += runes(text)
 		if !p.Match {
-			b.WriteString(literalText(unstyled(text), b.Len() == 0))
+			b.WriteString(literalText(unstyled(text)))
 			continue
 		}
 		core := strings.TrimFunc(text, unicode.IsSpace)
@@ -213,9 +227,11 @@ func Snippet(parts []SearchPart, max int) string {
 			b.WriteString(text)
 			continue
 		}
-		b.WriteString(lead + "*" + literalText(unstyled(core), false) + "*" + trail)
+		b.WriteString(lead + "*" + literalText(unstyled(core)) + "*" + trail)
 	}
-	return b.String()
+	// Only record text can start the snippet with "#": a matched part
+	// starts with a space or "*".
+	return notHeading(b.String())
 }
 
 // cutAtWord is the longest start of s of at most max characters that ends

@@ -79,7 +79,7 @@ func SearchModal(v SearchModalView) slack.ModalViewRequest {
 	default:
 		r := *v.Results
 		r.Lang = lg
-		out = append(out, searchBlocks(r, false)...)
+		out = append(out, searchBlocks(r, readResultButton)...)
 		out = append(out, contextLine(lg.T("search.modal.share_hint")))
 	}
 	return slack.ModalViewRequest{

@@ -233,21 +233,15 @@ func plainDate(l lang.Lang, t time.Time, hasTime bool) string {
 }
 
 // isoDate is a date for terminals: 2006-01-02, with the time in UTC when the
-// value has one. Zero t gives "".
+// value has one; a date-only value keeps its calendar day. Zero t gives "".
 func isoDate(t time.Time, hasTime bool) string {
-	return formatDate(t, hasTime, "2006-01-02")
-}
-
-// formatDate writes t with the date layout, adding the time in UTC when t
-// has one; a date-only value keeps its calendar day.
-func formatDate(t time.Time, hasTime bool, layout string) string {
 	switch {
 	case t.IsZero():
 		return ""
 	case hasTime:
-		return t.UTC().Format(layout + " 15:04 UTC")
+		return t.UTC().Format("2006-01-02 15:04 UTC")
 	}
-	return calendarNoon(t).Format(layout)
+	return calendarNoon(t).Format("2006-01-02")
 }
 
 // maxMentionID bounds a user ID turned into a mention; real Slack IDs are

@@ -325,9 +325,8 @@ func TestCalendarPrivateFeed(t *testing.T) {
 			}
 			want := h.ownDatedOpen(u.Email)
 			require.NotEmpty(t, want, who)
-			link, ok, err := h.calendar.PrivateURL(ctx, u.ID, true)
+			link, err := h.calendar.EnsurePrivateURL(ctx, u.ID)
 			require.NoError(t, err)
-			require.True(t, ok)
 			path := strings.TrimPrefix(link, testMinutesConfig().PublicURL)
 			r := h.fetchPage("", path, nil)
 			require.Equal(t, http.StatusOK, r.status, r.body)
@@ -346,7 +345,7 @@ func TestCalendarPrivateFeed(t *testing.T) {
 			assert.Equal(t, want, got, "%s's feed: exactly their dated open actions", who)
 			assert.Len(t, icaltest.NodeEvents(t, []byte(r.body)), len(want))
 
-			again, ok, err := h.calendar.PrivateURL(ctx, u.ID, false)
+			again, ok, err := h.calendar.PrivateURL(ctx, u.ID)
 			require.NoError(t, err)
 			require.True(t, ok)
 			assert.Equal(t, link, again, "the address stays until reset")
@@ -461,7 +460,7 @@ func TestCalendarHundredSubscribersCost(t *testing.T) {
 	require.NotEmpty(t, people)
 	links := map[string]string{}
 	for _, id := range people {
-		link, _, err := h.calendar.PrivateURL(ctx, id, true)
+		link, err := h.calendar.EnsurePrivateURL(ctx, id)
 		require.NoError(t, err)
 		links[id] = strings.TrimPrefix(link, testMinutesConfig().PublicURL)
 	}

@@ -24,7 +24,7 @@ func (cu *calendarUI) homeSection(ctx context.Context, user, note string) *block
 	}
 	v := &blocks.HomeCalendar{Public: cu.cal.FeedURL(""), Note: note, PrivateOff: !cu.cal.PrivateOn()}
 	if cu.cal.PrivateOn() {
-		link, _, err := cu.cal.PrivateURL(ctx, user, false)
+		link, _, err := cu.cal.PrivateURL(ctx, user)
 		if err != nil {
 			cu.log.WarnContext(ctx, "app home: calendar link", "user", user, "error", err)
 			v.Unavailable = true
@@ -34,16 +34,18 @@ func (cu *calendarUI) homeSection(ctx context.Context, user, note string) *block
 	return v
 }
 
-// clickCalendar makes (get) or replaces (reset) the clicker's private
-// calendar address and shows it on their Home tab.
-func (c *clicks) clickCalendar(ctx context.Context, in *interaction, reset bool) {
+// clickCalendar makes (ActionCalendarGet) or replaces
+// (ActionCalendarReset) the clicker's private calendar address and shows
+// it on their Home tab.
+func (c *clicks) clickCalendar(ctx context.Context, in *interaction, actionID string) {
 	var note string
 	var err error
+	reset := actionID == blocks.ActionCalendarReset
 	if reset {
 		_, err = c.calendar.cal.ResetPrivateURL(ctx, in.User.ID)
 		note = lang.FromContext(ctx).T("calendar.was_reset")
 	} else {
-		_, _, err = c.calendar.cal.PrivateURL(ctx, in.User.ID, true)
+		_, err = c.calendar.cal.EnsurePrivateURL(ctx, in.User.ID)
 		note = lang.FromContext(ctx).T("calendar.made")
 	}
 	switch {

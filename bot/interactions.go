@@ -235,7 +235,7 @@ func (c *clicks) click(ctx context.Context, in *interaction, actionID, value str
 		actionID == blocks.ActionSettingsWeekdays, actionID == blocks.ActionSettingsAssignDMs:
 		c.clickSetting(ctx, in, actionID, value)
 	case actionID == blocks.ActionCalendarGet, actionID == blocks.ActionCalendarReset:
-		c.clickCalendar(ctx, in, actionID == blocks.ActionCalendarReset)
+		c.clickCalendar(ctx, in, actionID)
 	case actionID == blocks.ActionNotifyStop:
 		c.clickNotifyStop(ctx, in, value)
 	case actionID == blocks.ActionNotifySettings:
@@ -337,35 +337,58 @@ func (c *clicks) clickStatus(ctx context.Context, in *interaction, value string)
 		c.tell(ctx, in, notice(staleButton(ctx)))
 		return
 	}
-	actor := in.User.ID
-	a, oc, err := c.acts.dom.SetStatus(ctx, actor, id, to)
-	if oc == actions.Duplicate && err == nil {
-		return // the first click of a double click updates the message
-	}
-	if err == nil && oc == actions.Changed {
-		c.acts.steer.statusChanged(ctx, id, to)
-	}
-	if err != nil || oc != actions.Changed {
-		c.tell(ctx, in, notice(c.acts.statusOutcomeText(ctx, id, a, to, oc, err)))
+	a, ok := c.changeStatus(ctx, in, id, to)
+	if !ok {
 		return
 	}
-	now := c.now()
-	change := &blocks.Change{By: actor, At: now, Status: string(to)}
-	seen, err := c.acts.dom.ChangerView(ctx, actor, &a, now)
-	if err != nil {
-		c.log.WarnContext(ctx, "interaction: actor lookup failed after a status change", "error", err)
-	}
-	row := c.acts.row(&a, seen, change)
-	row.Lang = lang.FromContext(ctx)
-	c.acts.steer.changed(ctx, actor, &a, &row) // bot/snooze.go
-	done := blocks.StatusDone(row.Lang, string(to), blocks.Escape(a.Title))
-
+	change := &blocks.Change{By: in.User.ID, At: c.now(), Status: string(to)}
+	row := c.changedRow(ctx, &a, change)
 	if in.Container.Type == "view" {
 		c.answerOnHome(ctx, in, homeState{clicked: &clicked{action: a, change: change}})
 		return
 	}
+	c.showChangeOnMessage(ctx, in, a, change, row, pageCtx)
+}
+
+// changeStatus sets the status of action id to to, for the clicker. It
+// reports false when the status was not changed by this click: the
+// clicker has been told why, or the click was the second of a double
+// click, whose first updates the message.
+func (c *clicks) changeStatus(ctx context.Context, in *interaction, id string, to apiclient.Status) (apiclient.Action, bool) {
+	a, oc, err := c.acts.dom.SetStatus(ctx, in.User.ID, id, to)
+	if oc == actions.Duplicate && err == nil {
+		return a, false
+	}
+	if err != nil || oc != actions.Changed {
+		c.tell(ctx, in, notice(c.acts.statusOutcomeText(ctx, id, a, to, oc, err)))
+		return a, false
+	}
+	c.acts.steer.statusChanged(ctx, id, to)
+	return a, true
+}
+
+// changedRow is the row of a, just changed by change, as its changer
+// sees it, in the clicker's language.
+func (c *clicks) changedRow(ctx context.Context, a *apiclient.Action, change *blocks.Change) blocks.ActionRow {
+	seen, err := c.acts.dom.ChangerView(ctx, change.By, a, change.At)
+	if err != nil {
+		c.log.WarnContext(ctx, "interaction: actor lookup failed after a status change", "error", err)
+	}
+	row := c.acts.row(a, seen, change)
+	row.Lang = lang.FromContext(ctx)
+	c.acts.steer.changed(ctx, change.By, a, &row) // bot/snooze.go
+	return row
+}
+
+// showChangeOnMessage shows the clicker row, a just changed by change, on
+// the message the button was on: the message redrawn with the row
+// replaced, the page of an ephemeral list redrawn from the query its
+// button carried (pageCtx), or, when neither can be, a notice with the
+// row.
+func (c *clicks) showChangeOnMessage(ctx context.Context, in *interaction, a apiclient.Action, change *blocks.Change, row blocks.ActionRow, pageCtx string) {
+	done := blocks.StatusDone(row.Lang, change.Status, blocks.Escape(a.Title))
 	var newBlocks []json.RawMessage
-	ok = false
+	ok := false
 	if in.Message != nil {
 		// The redraw keeps only the blocks the bot renders. Slack echoes
 		// back blocks it shows in a message but refuses from an app (a
@@ -379,7 +402,7 @@ func (c *clicks) clickStatus(ctx context.Context, in *interaction, value string)
 		// Slack leaves an ephemeral message out of the payload; redraw the
 		// page the button was on, from the query its value carries.
 		if q, qok := parseContext(pageCtx); qok {
-			c.redraw(ctx, in, c.acts.actionsPage(ctx, actor, q, &clicked{action: a, change: change}))
+			c.redraw(ctx, in, c.acts.actionsPage(ctx, in.User.ID, q, &clicked{action: a, change: change}))
 			return
 		}
 	}
@@ -394,8 +417,14 @@ func (c *clicks) clickStatus(ctx context.Context, in *interaction, value string)
 		c.redraw(ctx, in, &reply{Text: done, Blocks: raw})
 		return
 	}
-	// The bot's own message in a channel or DM (a reminder).
-	err = c.updateMessage(ctx, in.channelID(), in.Message.TS, done, raw)
+	c.updateChangedMessage(ctx, in, done, raw)
+}
+
+// updateChangedMessage replaces the bot's own message in a channel or DM
+// (a reminder) the clicker changed a status on with its redrawn blocks,
+// done as its text.
+func (c *clicks) updateChangedMessage(ctx context.Context, in *interaction, done string, raw []slack.Block) {
+	err := c.updateMessage(ctx, in.channelID(), in.Message.TS, done, raw)
 	if err != nil && echoUnreadable(err) {
 		// Slack accepted the update (an ok:false answer or an HTTP
 		// failure decodes fine); only its echo of the message, which

@@ -166,7 +166,7 @@ func TestCalendarFeedsSpeakTheReadersLanguage(t *testing.T) {
 	alice := h.person("alice")
 	alice.Locale = "de-DE"
 	h.addUser(alice)
-	link, _, err := h.calendar.PrivateURL(t.Context(), alice.ID, true)
+	link, err := h.calendar.EnsurePrivateURL(t.Context(), alice.ID)
 	require.NoError(t, err)
 	private := h.fetchPage("", strings.TrimPrefix(link, testMinutesConfig().PublicURL), acceptLanguage("es"))
 	require.Equal(t, http.StatusOK, private.status, private.body)

@@ -190,6 +190,25 @@ func (d Deps) missing() string {
 	return ""
 }
 
+// setDefaults fills in the optional dependencies d lacks (see Deps).
+func (d *Deps) setDefaults() {
+	if d.Logger == nil {
+		d.Logger = slog.New(slog.DiscardHandler)
+	}
+	if d.HTTPClient == nil {
+		d.HTTPClient = &http.Client{Timeout: 10 * time.Second}
+	}
+	if d.Now == nil {
+		d.Now = time.Now
+	}
+	if d.Ready == nil {
+		d.Ready = func() error { return nil }
+	}
+	if d.StoreOutage == nil {
+		d.StoreOutage = health.NewOutage(d.Logger, "store", 0)
+	}
+}
+
 // Server is recordsbot's HTTP server and dispatcher. It implements
 // http.Handler; the same dispatcher serves Socket Mode.
 type Server struct {
@@ -232,66 +251,58 @@ func NewServer(cfg Config, deps Deps) *Server {
 		panic("bot.NewServer: Deps." + missing + " is required")
 	}
 	cfg.setDefaults()
-	if deps.Logger == nil {
-		deps.Logger = slog.New(slog.DiscardHandler)
-	}
-	if deps.HTTPClient == nil {
-		deps.HTTPClient = &http.Client{Timeout: 10 * time.Second}
-	}
-	if deps.Now == nil {
-		deps.Now = time.Now
-	}
-	if deps.Ready == nil {
-		deps.Ready = func() error { return nil }
-	}
-	if deps.StoreOutage == nil {
-		deps.StoreOutage = health.NewOutage(deps.Logger, "store", 0)
-	}
-	s := &Server{cfg: cfg, deps: deps, log: deps.Logger}
-	dom := deps.Actions
-	s.dom = dom
-	s.mins = deps.Minutes
-	say := s.userMessage
-	acts := &actionsUI{dom: dom, meetings: deps.Minutes, revs: newRevisions(deps.Now()), now: deps.Now,
-		pageSize: cfg.PageSize, org: cfg.Language, log: s.log, say: say}
-	// Replies are memoised per version of the shared list; with the cache
-	// off every command reads a new list, so a memo would only hold
-	// replies never served again.
-	if dom.Caches() {
-		acts.memo = newReplyMemo()
-	}
-	// The search index lives in the store, when the store has one.
-	search, _ := deps.Store.(MinutesSearch)
-	if search != nil {
-		// Every search surface shows only minutes the records service
-		// still serves (issue 28 §2).
-		remove, _ := deps.Store.(minutes.Remover)
-		search = minutes.ServedSearch{Index: search, Minutes: deps.Minutes, Remove: remove, Log: s.log}
-	}
-	trail := newTrailWriter(deps.Store, dom, deps.Now, s.log)
-	if trail != nil {
-		acts.trail = trail.trail
-	}
+	deps.setDefaults()
+	s := &Server{cfg: cfg, deps: deps, log: deps.Logger, dom: deps.Actions, mins: deps.Minutes}
+	search := servedSearch(deps)
+	trail := newTrailWriter(deps.Store, deps.Actions, deps.Now, s.log)
 	// Every change made through the Store is recorded (auditedStore).
 	deps.Store = auditStore(deps.Store, trail)
 	if deps.MinutesSearch == nil && search != nil {
 		deps.MinutesSearch = archiveSearch(search)
 	}
 	s.public = newPublicGuard(cfg.Public, cfg.Language, deps.Now, deps.Metrics, s.log)
-	s.site = minutespage.New(deps.Minutes, minutespage.Options{OrgName: cfg.OrgName, Zone: dom.Zone(), Search: deps.MinutesSearch, Log: s.log,
+	s.site = minutespage.New(deps.Minutes, minutespage.Options{OrgName: cfg.OrgName, Zone: deps.Actions.Zone(), Search: deps.MinutesSearch, Log: s.log,
 		Doubtful: s.public.doubtfulContext, Now: deps.Now, ImageHosts: cfg.PublicImageHosts,
 		Language: cfg.Language, AccessibilityContact: cfg.A11yContact})
+	s.cal = deps.Calendar
+	s.feeds = calendarfeed.New(deps.Calendar, s.log)
+	s.work, s.busy = newWorkSlots(cfg.MaxInFlight), newWorkSlots(busyNotices)
+	s.addSurfaces(deps, search, trail)
+	r := chi.NewRouter()
+	r.Use(recoverer(s.log), requestid.Middleware)
+	addRoutes(r, s)
+	s.handler = r
+	return s
+}
+
+// servedSearch is the store's search index of minutes, when the store has
+// one, or nil.
+func servedSearch(deps Deps) MinutesSearch {
+	search, _ := deps.Store.(MinutesSearch)
+	if search == nil {
+		return nil
+	}
+	// Every search surface shows only minutes the records service still
+	// serves (issue 28 §2).
+	remove, _ := deps.Store.(minutes.Remover)
+	return minutes.ServedSearch{Index: search, Minutes: deps.Minutes, Remove: remove, Log: deps.Logger}
+}
+
+// addSurfaces builds what s dispatches Slack's requests to: the commands,
+// the Home tab, link unfurls and clicks. deps.Store records every change
+// in trail (nil: no audit trail); search is the minutes' search index, or
+// nil.
+func (s *Server) addSurfaces(deps Deps, search MinutesSearch, trail *trailWriter) {
+	cfg, say := s.cfg, s.userMessage
+	acts := s.newActionsUI(deps, trail)
 	mins := &minutesUI{svc: deps.Minutes, org: cfg.Language, search: search, pageSize: cfg.PageSize, now: deps.Now, say: say,
 		follow: &followUI{store: deps.Store, slack: deps.Slack, now: deps.Now, log: s.log, say: say,
 			follows: follows.New(follows.Rules{AdminsOnly: cfg.FollowAdminsOnly, Defaults: cfg.FollowDefaults, Digest: cfg.DigestDefault, OrgLanguage: cfg.Language},
-				follows.Deps{Store: deps.Store, Meetings: deps.Minutes, Baseline: deps.Baseline, IsAdmin: dom.IsAdmin, Guest: guestOf(dom), Log: s.log})}}
+				follows.Deps{Store: deps.Store, Meetings: deps.Minutes, Baseline: deps.Baseline, IsAdmin: s.dom.IsAdmin, Guest: guestOf(s.dom), Log: s.log})}}
 	settings := &settingsUI{now: deps.Now, store: deps.Store, notify: cfg.Notify, log: s.log, say: say, trail: trail}
-	acts.steer = &steering{store: deps.Store, dom: dom, days: cfg.Workdays, now: deps.Now, log: s.log, say: say}
-	s.cal, mins.cal = deps.Calendar, deps.Calendar
-	s.feeds = calendarfeed.New(deps.Calendar, s.log)
-	s.work, s.busy = newWorkSlots(cfg.MaxInFlight), newWorkSlots(busyNotices)
+	mins.cal = deps.Calendar
 	calUI := &calendarUI{cal: deps.Calendar, log: s.log}
-	s.home = &homeUI{dom: dom, acts: acts, mins: mins, slack: deps.Slack,
+	s.home = &homeUI{dom: s.dom, acts: acts, mins: mins, slack: deps.Slack,
 		settings: settings, calendar: calUI, now: deps.Now, log: s.log, say: say}
 	if trail != nil {
 		s.home.trail = trail.trail
@@ -305,11 +316,25 @@ func NewServer(cfg Config, deps Deps) *Server {
 		"/meetings": mins.commandMeetings,
 	}
 	s.quick = map[string]func(command) *reply{"/actions": acts.quickActions}
-	r := chi.NewRouter()
-	r.Use(recoverer(s.log), requestid.Middleware)
-	addRoutes(r, s)
-	s.handler = r
-	return s
+}
+
+// newActionsUI builds the /actions surface, which the Home tab and clicks
+// share. deps.Store records every change in trail (nil: no audit trail).
+func (s *Server) newActionsUI(deps Deps, trail *trailWriter) *actionsUI {
+	dom, say := s.dom, s.userMessage
+	acts := &actionsUI{dom: dom, meetings: deps.Minutes, revs: newRevisions(deps.Now()), now: deps.Now,
+		pageSize: s.cfg.PageSize, org: s.cfg.Language, log: s.log, say: say}
+	// Replies are memoised per version of the shared list; with the cache
+	// off every command reads a new list, so a memo would only hold
+	// replies never served again.
+	if dom.Caches() {
+		acts.memo = newReplyMemo()
+	}
+	if trail != nil {
+		acts.trail = trail.trail
+	}
+	acts.steer = &steering{store: deps.Store, dom: dom, days: s.cfg.Workdays, now: deps.Now, log: s.log, say: say}
+	return acts
 }
 
 // ServeHTTP implements http.Handler.

@@ -44,7 +44,8 @@ var tokenEncoding = base32.NewEncoding("abcdefghijklmnopqrstuvwxyz234567").WithP
 // Tokens keeps the private feeds' tokens; *store.Store implements it.
 type Tokens interface {
 	CalendarToken(ctx context.Context, userID string) (store.CalendarToken, bool, error)
-	SaveCalendarToken(ctx context.Context, tok store.CalendarToken, replace bool) (store.CalendarToken, error)
+	AddCalendarToken(ctx context.Context, tok store.CalendarToken) (store.CalendarToken, error)
+	ReplaceCalendarToken(ctx context.Context, tok store.CalendarToken) (store.CalendarToken, error)
 	CalendarTokenUser(ctx context.Context, hash string) (userID string, ok bool, err error)
 }
 
@@ -125,10 +126,10 @@ func tokenHash(tok string) string {
 
 func newSalt() string { return rand.Text() }
 
-// PrivateURL is user's private feed address, made on first use when
-// create is set; ok is false when they have none and create is not set.
-// Errors: ErrPrivateOff; the store's.
-func (s *Service) PrivateURL(ctx context.Context, user string, create bool) (u string, ok bool, err error) {
+// PrivateURL is user's private feed address; ok is false when they have
+// none yet (EnsurePrivateURL makes one). Errors: ErrPrivateOff; the
+// store's.
+func (s *Service) PrivateURL(ctx context.Context, user string) (u string, ok bool, err error) {
 	p := s.private
 	if p == nil {
 		return "", false, ErrPrivateOff
@@ -138,23 +139,41 @@ func (s *Service) PrivateURL(ctx context.Context, user string, create bool) (u s
 		return "", false, fmt.Errorf("calendar token: %w", err)
 	}
 	if !ok {
-		if !create {
-			return "", false, nil
-		}
-		salt := newSalt()
-		if tok, err = p.Tokens.SaveCalendarToken(ctx, store.CalendarToken{UserID: user, Salt: salt, Hash: tokenHash(p.token(user, salt))}, false); err != nil {
-			return "", false, fmt.Errorf("save calendar token: %w", err)
-		}
+		return "", false, nil
 	}
+	if u, err = s.currentURL(ctx, user, tok); err != nil {
+		return "", false, err
+	}
+	return u, true, nil
+}
+
+// EnsurePrivateURL is user's private feed address, made on first use.
+// Errors: ErrPrivateOff; the store's.
+func (s *Service) EnsurePrivateURL(ctx context.Context, user string) (string, error) {
+	u, ok, err := s.PrivateURL(ctx, user)
+	if err != nil || ok {
+		return u, err
+	}
+	p := s.private
+	salt := newSalt()
+	tok, err := p.Tokens.AddCalendarToken(ctx, store.CalendarToken{UserID: user, Salt: salt, Hash: tokenHash(p.token(user, salt))})
+	if err != nil {
+		return "", fmt.Errorf("save calendar token: %w", err)
+	}
+	return s.currentURL(ctx, user, tok)
+}
+
+// currentURL is the address tok opens, made again when the key changed
+// since tok was made: the URL shown is the one that works from now on.
+func (s *Service) currentURL(ctx context.Context, user string, tok store.CalendarToken) (string, error) {
+	p := s.private
 	t := p.token(user, tok.Salt)
 	if tokenHash(t) != tok.Hash {
-		// The key changed since the token was made: the URL shown is the
-		// one that works from now on.
-		if _, err := p.Tokens.SaveCalendarToken(ctx, store.CalendarToken{UserID: user, Salt: tok.Salt, Hash: tokenHash(t)}, true); err != nil {
-			return "", false, fmt.Errorf("save calendar token: %w", err)
+		if _, err := p.Tokens.ReplaceCalendarToken(ctx, store.CalendarToken{UserID: user, Salt: tok.Salt, Hash: tokenHash(t)}); err != nil {
+			return "", fmt.Errorf("save calendar token: %w", err)
 		}
 	}
-	return s.privateURL(t), true, nil
+	return s.privateURL(t), nil
 }
 
 // ResetPrivateURL gives user a new private feed address; the old one
@@ -167,7 +186,7 @@ func (s *Service) ResetPrivateURL(ctx context.Context, user string) (string, err
 	}
 	salt := newSalt()
 	t := p.token(user, salt)
-	if _, err := p.Tokens.SaveCalendarToken(ctx, store.CalendarToken{UserID: user, Salt: salt, Hash: tokenHash(t)}, true); err != nil {
+	if _, err := p.Tokens.ReplaceCalendarToken(ctx, store.CalendarToken{UserID: user, Salt: salt, Hash: tokenHash(t)}); err != nil {
 		return "", fmt.Errorf("reset calendar token: %w", err)
 	}
 	return s.privateURL(t), nil

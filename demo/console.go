@@ -312,7 +312,7 @@ func (c *console) do(ctx context.Context, line string) (quit bool, err error) {
 	case "lang", "/lang":
 		return false, c.lang(rest)
 	case "calendar":
-		return false, c.calendar(ctx, rest == "reset")
+		return false, c.calendar(ctx, rest)
 	case "history":
 		if rest == "" {
 			return false, errors.New("history needs an action's ID, like: history A-101 (/actions lists them)")
@@ -447,14 +447,16 @@ func (c *console) lang(code string) error {
 
 // calendar prints the calendar addresses: every committee's and one
 // committee's meeting feeds, and the speaker's own deadline feed (made on
-// first use, as the Home tab's button makes it; new with reset).
-func (c *console) calendar(ctx context.Context, reset bool) error {
+// first use, as the Home tab's button makes it; new with "calendar
+// reset", whose argument is arg).
+func (c *console) calendar(ctx context.Context, arg string) error {
 	var link string
 	var err error
+	reset := arg == "reset"
 	if reset {
 		link, err = c.env.calendar.ResetPrivateURL(ctx, c.me.SlackID)
 	} else {
-		link, _, err = c.env.calendar.PrivateURL(ctx, c.me.SlackID, true)
+		link, err = c.env.calendar.EnsurePrivateURL(ctx, c.me.SlackID)
 	}
 	if err != nil {
 		return fmt.Errorf("calendar link: %w", err)

@@ -27,89 +27,116 @@ const calendarTouch = 24 * time.Hour
 // it once. Unchanged events cost one read. Errors: ErrUnavailable when the
 // store is down.
 func (s *Store) EventVersions(ctx context.Context, fingerprints map[string]string) (map[string]EventVersion, error) {
-	out := make(map[string]EventVersion, len(fingerprints))
 	if len(fingerprints) == 0 {
-		return out, nil
+		return map[string]EventVersion{}, nil
 	}
 	uids := make([]string, 0, len(fingerprints))
 	for uid := range fingerprints {
 		uids = append(uids, uid)
 	}
 	now := s.now()
-	stored := map[string]string{}
-	var stale []string
+	known, err := s.storedEvents(ctx, uids, now)
+	if err != nil {
+		return nil, err
+	}
+	out := known.versions
+	var changed []string
+	for _, uid := range uids {
+		if fp, ok := known.fingerprints[uid]; !ok || fp != fingerprints[uid] {
+			changed = append(changed, uid)
+		}
+	}
+	if len(changed) > 0 {
+		if err := s.saveEvents(ctx, changed, fingerprints, now); err != nil {
+			return nil, err
+		}
+		// Read back what was written (or what a replica wrote first).
+		for _, uid := range changed {
+			if out[uid], err = s.eventVersion(ctx, uid); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if len(known.stale) > 0 {
+		_, err := s.conn().ExecContext(ctx, s.q(`UPDATE calendar_events SET seen_at = ? WHERE uid IN (`+s.d.jsonStrings+`)`), ms(now), jsonArray(known.stale))
+		if err != nil {
+			return nil, s.wrap("touch calendar events", err)
+		}
+	}
+	return out, nil
+}
+
+// storedCalendarEvents is what the store holds of some calendar events.
+type storedCalendarEvents struct {
+	versions     map[string]EventVersion // by UID
+	fingerprints map[string]string       // by UID
+	stale        []string                // UIDs last seen more than calendarTouch before now
+}
+
+// storedEvents reads the stored version and fingerprint of each of uids
+// the store has.
+func (s *Store) storedEvents(ctx context.Context, uids []string, now time.Time) (storedCalendarEvents, error) {
+	known := storedCalendarEvents{versions: make(map[string]EventVersion, len(uids)), fingerprints: map[string]string{}}
 	rows, err := s.conn().QueryContext(ctx, s.q(`SELECT uid, fingerprint, sequence, changed_at, seen_at FROM calendar_events WHERE uid IN (`+s.d.jsonStrings+`)`), jsonArray(uids))
 	if err != nil {
-		return nil, s.wrap("read calendar events", err)
+		return known, s.wrap("read calendar events", err)
 	}
 	for rows.Next() {
 		var uid, fp string
 		var seq int
 		var changed, seen int64
 		if err := rows.Scan(&uid, &fp, &seq, &changed, &seen); err != nil {
-			_ = rows.Close()
-			return nil, s.wrap("read calendar events", err)
+			return known, s.wrap("read calendar events", errors.Join(err, rows.Close()))
 		}
-		stored[uid] = fp
-		out[uid] = EventVersion{Sequence: seq, ChangedAt: fromMS(changed)}
+		known.fingerprints[uid] = fp
+		known.versions[uid] = EventVersion{Sequence: seq, ChangedAt: fromMS(changed)}
 		if now.Sub(fromMS(seen)) > calendarTouch {
-			stale = append(stale, uid)
+			known.stale = append(known.stale, uid)
 		}
 	}
 	if err := rows.Close(); err != nil {
-		return nil, s.wrap("read calendar events", err)
+		return known, s.wrap("read calendar events", err)
 	}
 	if err := rows.Err(); err != nil {
-		return nil, s.wrap("read calendar events", err)
+		return known, s.wrap("read calendar events", err)
 	}
-	var changed []string
-	for _, uid := range uids {
-		if fp, ok := stored[uid]; !ok || fp != fingerprints[uid] {
-			changed = append(changed, uid)
-		}
-	}
-	if len(changed) > 0 {
-		err := s.tx(ctx, "save calendar events", func(tx *sql.Tx) error {
-			// The WHERE keeps a second writer with the same fingerprint
-			// from raising the sequence again.
-			stmt, err := tx.PrepareContext(ctx, s.q(`
-				INSERT INTO calendar_events (uid, fingerprint, sequence, changed_at, seen_at) VALUES (?, ?, 0, ?, ?)
-				ON CONFLICT (uid) DO UPDATE SET
-					fingerprint = excluded.fingerprint, sequence = calendar_events.sequence + 1,
-					changed_at = excluded.changed_at, seen_at = excluded.seen_at
-				WHERE calendar_events.fingerprint <> excluded.fingerprint`))
-			if err != nil {
-				return err
-			}
-			defer stmt.Close()
-			for _, uid := range changed {
-				if _, err := stmt.ExecContext(ctx, uid, fingerprints[uid], ms(now), ms(now)); err != nil {
-					return fmt.Errorf("event %s: %w", uid, err)
-				}
-			}
-			return nil
-		})
+	return known, nil
+}
+
+// saveEvents stores the fingerprints of the changed events, first seen or
+// changed at now, in one transaction.
+func (s *Store) saveEvents(ctx context.Context, changed []string, fingerprints map[string]string, now time.Time) error {
+	return s.tx(ctx, "save calendar events", func(tx *sql.Tx) error {
+		// The WHERE keeps a second writer with the same fingerprint
+		// from raising the sequence again.
+		stmt, err := tx.PrepareContext(ctx, s.q(`
+			INSERT INTO calendar_events (uid, fingerprint, sequence, changed_at, seen_at) VALUES (?, ?, 0, ?, ?)
+			ON CONFLICT (uid) DO UPDATE SET
+				fingerprint = excluded.fingerprint, sequence = calendar_events.sequence + 1,
+				changed_at = excluded.changed_at, seen_at = excluded.seen_at
+			WHERE calendar_events.fingerprint <> excluded.fingerprint`))
 		if err != nil {
-			return nil, err
+			return err
 		}
-		// Read back what was written (or what a replica wrote first).
+		defer stmt.Close()
 		for _, uid := range changed {
-			var seq int
-			var at int64
-			err := s.conn().QueryRowContext(ctx, s.q(`SELECT sequence, changed_at FROM calendar_events WHERE uid = ?`), uid).Scan(&seq, &at)
-			if err != nil {
-				return nil, s.wrap("read calendar event", err)
+			if _, err := stmt.ExecContext(ctx, uid, fingerprints[uid], ms(now), ms(now)); err != nil {
+				return fmt.Errorf("event %s: %w", uid, err)
 			}
-			out[uid] = EventVersion{Sequence: seq, ChangedAt: fromMS(at)}
 		}
+		return nil
+	})
+}
+
+// eventVersion reads the stored version of event uid.
+func (s *Store) eventVersion(ctx context.Context, uid string) (EventVersion, error) {
+	var seq int
+	var at int64
+	err := s.conn().QueryRowContext(ctx, s.q(`SELECT sequence, changed_at FROM calendar_events WHERE uid = ?`), uid).Scan(&seq, &at)
+	if err != nil {
+		return EventVersion{}, s.wrap("read calendar event", err)
 	}
-	if len(stale) > 0 {
-		_, err := s.conn().ExecContext(ctx, s.q(`UPDATE calendar_events SET seen_at = ? WHERE uid IN (`+s.d.jsonStrings+`)`), ms(now), jsonArray(stale))
-		if err != nil {
-			return nil, s.wrap("touch calendar events", err)
-		}
-	}
-	return out, nil
+	return EventVersion{Sequence: seq, ChangedAt: fromMS(at)}, nil
 }
 
 // CalendarToken is what the store keeps of a person's private calendar
@@ -138,20 +165,28 @@ func (s *Store) CalendarToken(ctx context.Context, userID string) (tok CalendarT
 	return tok, true, nil
 }
 
-// SaveCalendarToken stores tok as its user's calendar token. With replace,
-// it replaces the one they had (a reset: the old token's hash is gone when
-// this returns); without, a token they already have is kept (two replicas
-// making someone's first token at once keep one) and returned. Errors:
-// ErrInvalid for an empty user, salt or hash; ErrUnavailable.
-func (s *Store) SaveCalendarToken(ctx context.Context, tok CalendarToken, replace bool) (CalendarToken, error) {
+// AddCalendarToken stores tok as its user's first calendar token: a token
+// they already have is kept (two replicas making someone's first token at
+// once keep one) and returned. Errors: ErrInvalid for an empty user, salt
+// or hash; ErrUnavailable.
+func (s *Store) AddCalendarToken(ctx context.Context, tok CalendarToken) (CalendarToken, error) {
+	return s.saveCalendarToken(ctx, tok, "DO NOTHING")
+}
+
+// ReplaceCalendarToken stores tok as its user's calendar token in place of
+// the one they had (a reset: the old token's hash is gone when this
+// returns), and returns it. Errors: as AddCalendarToken's.
+func (s *Store) ReplaceCalendarToken(ctx context.Context, tok CalendarToken) (CalendarToken, error) {
+	return s.saveCalendarToken(ctx, tok, "DO UPDATE SET salt = excluded.salt, token_hash = excluded.token_hash, created_at = excluded.created_at, used_at = excluded.used_at")
+}
+
+// saveCalendarToken inserts tok, doing conflict (an ON CONFLICT action)
+// when its user has a token, and returns the token the user has then.
+func (s *Store) saveCalendarToken(ctx context.Context, tok CalendarToken, conflict string) (CalendarToken, error) {
 	if tok.UserID == "" || tok.Salt == "" || tok.Hash == "" {
 		return CalendarToken{}, fmt.Errorf("%w: calendar token needs a user, a salt and a hash", ErrInvalid)
 	}
 	now := ms(s.now())
-	conflict := "DO NOTHING"
-	if replace {
-		conflict = "DO UPDATE SET salt = excluded.salt, token_hash = excluded.token_hash, created_at = excluded.created_at, used_at = excluded.used_at"
-	}
 	_, err := s.conn().ExecContext(ctx, s.q(`INSERT INTO calendar_tokens (user_id, salt, token_hash, created_at, used_at) VALUES (?, ?, ?, ?, ?)
 		ON CONFLICT (user_id) `+conflict), tok.UserID, tok.Salt, tok.Hash, now, now)
 	if err != nil {

@@ -76,13 +76,13 @@ func testCalendarTokens(t *testing.T, e engine) {
 	_, ok, err := s.CalendarToken(ctx, "U1")
 	require.NoError(t, err)
 	assert.False(t, ok)
-	_, err = s.SaveCalendarToken(ctx, CalendarToken{UserID: "U1"}, false)
+	_, err = s.AddCalendarToken(ctx, CalendarToken{UserID: "U1"})
 	require.ErrorIs(t, err, ErrInvalid)
 
-	got, err := s.SaveCalendarToken(ctx, CalendarToken{UserID: "U1", Salt: "s1", Hash: "h1"}, false)
+	got, err := s.AddCalendarToken(ctx, CalendarToken{UserID: "U1", Salt: "s1", Hash: "h1"})
 	require.NoError(t, err)
 	assert.Equal(t, CalendarToken{UserID: "U1", Salt: "s1", Hash: "h1", CreatedAt: clock.Now()}, got)
-	got, err = s.SaveCalendarToken(ctx, CalendarToken{UserID: "U1", Salt: "s9", Hash: "h9"}, false)
+	got, err = s.AddCalendarToken(ctx, CalendarToken{UserID: "U1", Salt: "s9", Hash: "h9"})
 	require.NoError(t, err)
 	assert.Equal(t, "h1", got.Hash, "without replace, the first token stays")
 
@@ -91,7 +91,7 @@ func testCalendarTokens(t *testing.T, e engine) {
 	assert.True(t, ok)
 	assert.Equal(t, "U1", user)
 
-	got, err = s.SaveCalendarToken(ctx, CalendarToken{UserID: "U1", Salt: "s2", Hash: "h2"}, true)
+	got, err = s.ReplaceCalendarToken(ctx, CalendarToken{UserID: "U1", Salt: "s2", Hash: "h2"})
 	require.NoError(t, err)
 	assert.Equal(t, "h2", got.Hash)
 	_, ok, err = s.CalendarTokenUser(ctx, "h1")

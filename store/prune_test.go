@@ -28,7 +28,7 @@ func testPruneBefore(t *testing.T, e engine) {
 	require.NoError(t, s.PutAnnouncement(ctx, Announcement{ChannelID: "C1", MeetingID: "M1", Status: "approved", TS: "ts1"}))
 	_, err = s.EventVersions(ctx, map[string]string{"old@x": "f1"})
 	require.NoError(t, err)
-	_, err = s.SaveCalendarToken(ctx, CalendarToken{UserID: "U1", Salt: "s1", Hash: "h1"}, false)
+	_, err = s.AddCalendarToken(ctx, CalendarToken{UserID: "U1", Salt: "s1", Hash: "h1"})
 	require.NoError(t, err)
 	// Personal choices: a snooze that ended and a time away caught up
 	// go; a snooze still running and a time away not caught up stay.
@@ -49,7 +49,7 @@ func testPruneBefore(t *testing.T, e engine) {
 	require.NoError(t, err)
 	_, err = s.EventVersions(ctx, map[string]string{"new@x": "f2"})
 	require.NoError(t, err)
-	_, err = s.SaveCalendarToken(ctx, CalendarToken{UserID: "U2", Salt: "s2", Hash: "h2"}, false)
+	_, err = s.AddCalendarToken(ctx, CalendarToken{UserID: "U2", Salt: "s2", Hash: "h2"})
 	require.NoError(t, err)
 
 	p, err := s.PruneBefore(ctx, clock.Now().Add(-DefaultRetention))

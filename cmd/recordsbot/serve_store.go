@@ -267,7 +267,8 @@ func (s *storeSlot) EventVersions(ctx context.Context, fps map[string]string) (m
 	return st.EventVersions(ctx, fps)
 }
 
-// CalendarToken, SaveCalendarToken and CalendarTokenUser implement
+// CalendarToken, AddCalendarToken, ReplaceCalendarToken and
+// CalendarTokenUser implement
 // calendar.Tokens.
 func (s *storeSlot) CalendarToken(ctx context.Context, userID string) (store.CalendarToken, bool, error) {
 	st, err := s.get()
@@ -277,12 +278,20 @@ func (s *storeSlot) CalendarToken(ctx context.Context, userID string) (store.Cal
 	return st.CalendarToken(ctx, userID)
 }
 
-func (s *storeSlot) SaveCalendarToken(ctx context.Context, tok store.CalendarToken, replace bool) (store.CalendarToken, error) {
+func (s *storeSlot) AddCalendarToken(ctx context.Context, tok store.CalendarToken) (store.CalendarToken, error) {
 	st, err := s.get()
 	if err != nil {
 		return store.CalendarToken{}, err
 	}
-	return st.SaveCalendarToken(ctx, tok, replace)
+	return st.AddCalendarToken(ctx, tok)
+}
+
+func (s *storeSlot) ReplaceCalendarToken(ctx context.Context, tok store.CalendarToken) (store.CalendarToken, error) {
+	st, err := s.get()
+	if err != nil {
+		return store.CalendarToken{}, err
+	}
+	return st.ReplaceCalendarToken(ctx, tok)
 }
 
 func (s *storeSlot) CalendarTokenUser(ctx context.Context, hash string) (string, bool, error) {

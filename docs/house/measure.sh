@@ -6,8 +6,9 @@
 # pairs with no test file on either side (the duplicates tool).
 #   docs/house/measure.sh f7c536c      # the "before" of issue 29
 #   docs/house/measure.sh main -v      # -v lists what each figure counts
-#   docs/house/measure.sh main --paths # and the files /actions and a status
-#                                      # click run (builds with -cover: minutes)
+#   docs/house/measure.sh main --paths # and the files /actions, a status
+#                                      # click and a digest poll run (builds
+#                                      # with -cover: minutes)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 rev=${1:-HEAD}
@@ -29,17 +30,35 @@ if [[ " $* " == *" -v "* ]]; then
 	echo "$dups" | awk '$1 ~ /^D[0-9]+$/ && $2 !~ /_test\.go:/ && $4 !~ /_test\.go:/ {print "        " $0}'
 fi
 
-# --paths: the files one /actions and one status click run (the module's
-# own, fakes left out), from coverage counters (pathtrace_test.go.txt).
+# --paths: the files one /actions, one status click and one digest poll
+# run (the module's own, fakes left out), from coverage counters
+# (pathtrace_test.go.txt, pathtrace_digest_test.go.txt; the digest rig
+# needs the typed schedules and slackusers, so before those it is left out).
 if [[ " $* " == *" --paths "* ]]; then
 	cp docs/house/pathtrace_test.go.txt "$tree/bot/pathtrace_test.go"
+	cp docs/house/pathtrace_digest_test.go.txt "$tree/bot/pathtrace_digest_test.go"
+	digest=1
+	if ! (cd "$tree" && GOTOOLCHAIN=${GOTOOLCHAIN:-local} go vet -tags pathtrace ./bot >/dev/null 2>&1); then
+		rm "$tree/bot/pathtrace_digest_test.go"
+		digest=0
+	fi
 	(cd "$tree" && GOTOOLCHAIN=${GOTOOLCHAIN:-local} go test -c -tags pathtrace -cover -covermode=count -coverpkg=./... -o "$tree/trace.test" ./bot >/dev/null)
 	for step in base actions click; do
 		(cd "$tree/bot" && RECORDSBOT_PATH_STEP=$step "$tree/trace.test" -test.run '^TestPathTrace$' -test.coverprofile="$tree/$step.cov" >/dev/null)
 	done
-	for pair in "base actions /actions" "actions click status-click"; do
+	pairs=("base actions /actions" "actions click status-click")
+	if ((digest)); then
+		for step in digest-base digest; do
+			(cd "$tree/bot" && RECORDSBOT_PATH_STEP=$step "$tree/trace.test" -test.run '^TestPathTraceDigest$' -test.coverprofile="$tree/$step.cov" >/dev/null)
+		done
+		pairs+=("digest-base digest digest-poll")
+	else
+		echo "   -  files run by digest-poll: the rig does not build at this commit"
+	fi
+	for pair in "${pairs[@]}"; do
 		set -- $pair
 		files=$(awk -f docs/house/pathdiff.awk "$tree/$1.cov" "$tree/$2.cov" | sort)
-		printf '%4d  files run by %s: %s\n' "$(echo "$files" | grep -c .)" "$3" "$(echo "$files" | tr '\n' ' ')"
+		pkgs=$(echo "$files" | sed 's#/[^/]*$##' | sort -u)
+		printf '%4d  files in %d packages run by %s: %s\n' "$(echo "$files" | grep -c .)" "$(echo "$pkgs" | grep -c .)" "$3" "$(echo "$files" | tr '\n' ' ')"
 	done
 fi

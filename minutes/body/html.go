@@ -89,6 +89,8 @@ func (p *htmlParser) children(n *html.Node, ctx blockCtx) {
 	}
 }
 
+// node writes n, in the blocks ctx puts it in: block elements as blocks,
+// styled and inline elements as spans of the open block.
 func (p *htmlParser) node(n *html.Node, ctx blockCtx) {
 	p.ctx = ctx
 	switch n.Type {
@@ -106,50 +108,17 @@ func (p *htmlParser) node(n *html.Node, ctx blockCtx) {
 	switch n.DataAtom {
 	case atom.P, atom.Div, atom.Section, atom.Article, atom.Header, atom.Footer, atom.Main, atom.Dd, atom.Dt,
 		atom.Figcaption, atom.Caption, atom.Address:
-		p.start(Block{})
-		p.children(n, ctx)
-		p.flush()
+		p.block(n, ctx, Block{})
 	case atom.H1, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6:
-		p.start(Block{Heading: true})
-		p.children(n, ctx)
-		p.flush()
+		p.block(n, ctx, Block{Heading: true})
 	case atom.Pre:
 		b := p.start(Block{Code: true})
 		b.Spans = []Span{{Kind: SpanText, Text: textContent(n)}}
 		p.flush()
 	case atom.Blockquote:
-		p.flush()
-		inner := ctx
-		inner.Quote = true
-		p.children(n, inner)
-		p.flush()
-		p.ctx = ctx
+		p.quote(n, ctx)
 	case atom.Ul, atom.Ol:
-		p.flush()
-		inner := ctx
-		inner.depth++
-		num := 1
-		if s := attr(n, "start"); s != "" {
-			if v, err := strconv.Atoi(strings.TrimSpace(s)); err == nil && v >= 0 && v < 1e6 {
-				num = v
-			}
-		}
-		first := true
-		for li := n.FirstChild; li != nil; li = li.NextSibling {
-			if li.Type != html.ElementNode || li.DataAtom != atom.Li {
-				continue
-			}
-			p.flush()
-			p.pending.Lead = itemLead(inner.depth, n.DataAtom == atom.Ol, num)
-			p.pending.Tight = inner.depth > 1 || !first
-			first = false
-			num++
-			p.start(Block{})
-			p.children(li, inner)
-			p.flush()
-			p.pending.Lead = ""
-		}
-		p.ctx = ctx
+		p.list(n, ctx)
 	case atom.Table:
 		p.flush()
 		p.table(n, ctx)
@@ -175,6 +144,53 @@ func (p *htmlParser) node(n *html.Node, ctx blockCtx) {
 	default:
 		p.children(n, ctx)
 	}
+}
+
+// block makes n's content one block b.
+func (p *htmlParser) block(n *html.Node, ctx blockCtx, b Block) {
+	p.start(b)
+	p.children(n, ctx)
+	p.flush()
+}
+
+// quote writes n's content as quoted blocks.
+func (p *htmlParser) quote(n *html.Node, ctx blockCtx) {
+	p.flush()
+	inner := ctx
+	inner.Quote = true
+	p.children(n, inner)
+	p.flush()
+	p.ctx = ctx
+}
+
+// list writes each item of the list n as a block led by its bullet or
+// number (from the list's start), one level deeper than ctx.
+func (p *htmlParser) list(n *html.Node, ctx blockCtx) {
+	p.flush()
+	inner := ctx
+	inner.depth++
+	num := 1
+	if s := attr(n, "start"); s != "" {
+		if v, err := strconv.Atoi(strings.TrimSpace(s)); err == nil && v >= 0 && v < 1e6 {
+			num = v
+		}
+	}
+	first := true
+	for li := n.FirstChild; li != nil; li = li.NextSibling {
+		if li.Type != html.ElementNode || li.DataAtom != atom.Li {
+			continue
+		}
+		p.flush()
+		p.pending.Lead = itemLead(inner.depth, n.DataAtom == atom.Ol, num)
+		p.pending.Tight = inner.depth > 1 || !first
+		first = false
+		num++
+		p.start(Block{})
+		p.children(li, inner)
+		p.flush()
+		p.pending.Lead = ""
+	}
+	p.ctx = ctx
 }
 
 // inline collects the content of a styled element into one span.

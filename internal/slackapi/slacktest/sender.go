@@ -302,19 +302,7 @@ type Click struct {
 
 // BlockActions returns the block_actions payload JSON Slack sends for c.
 func (s *Sender) BlockActions(c Click, responseURL string) ([]byte, error) {
-	var el struct {
-		Type     string          `json:"type"`
-		ActionID string          `json:"action_id"`
-		Text     json.RawMessage `json:"text"`
-		Value    string          `json:"value"`
-		Style    string          `json:"style"`
-		URL      string          `json:"url"`
-		Options  []struct {
-			Text  json.RawMessage `json:"text"`
-			Value string          `json:"value"`
-		} `json:"options"`
-		InitialDate string `json:"initial_date"`
-	}
+	var el clickedElement
 	if err := json.Unmarshal(c.Element, &el); err != nil {
 		return nil, fmt.Errorf("element: %w", err)
 	}
@@ -322,58 +310,9 @@ func (s *Sender) BlockActions(c Click, responseURL string) ([]byte, error) {
 		c.ChannelID = "C0GENERAL"
 	}
 	ts := fmt.Sprintf("%d.%06d", s.now().Unix(), s.seq.Add(1))
-	action := map[string]any{
-		"type":      el.Type,
-		"action_id": el.ActionID,
-		"block_id":  c.BlockID,
-		"action_ts": ts,
-	}
-	switch el.Type {
-	case "overflow", "static_select":
-		found := false
-		for _, o := range el.Options {
-			if o.Value == c.Option {
-				action["selected_option"] = map[string]any{"text": o.Text, "value": o.Value}
-				found = true
-			}
-		}
-		if !found {
-			return nil, fmt.Errorf("option %q is not in the menu", c.Option)
-		}
-	case "datepicker":
-		if _, err := time.Parse(time.DateOnly, c.Date); err != nil {
-			return nil, fmt.Errorf("date %q is not a day the picker offers (YYYY-MM-DD)", c.Date)
-		}
-		action["selected_date"] = c.Date
-		if el.InitialDate != "" {
-			action["initial_date"] = el.InitialDate
-		}
-	case "checkboxes":
-		selected := []any{}
-		for _, v := range c.Selected {
-			found := false
-			for _, o := range el.Options {
-				if o.Value == v {
-					selected = append(selected, map[string]any{"text": o.Text, "value": o.Value})
-					found = true
-				}
-			}
-			if !found {
-				return nil, fmt.Errorf("box %q is not in the checkbox group", v)
-			}
-		}
-		action["selected_options"] = selected
-	default:
-		action["text"] = el.Text
-		if el.Value != "" {
-			action["value"] = el.Value
-		}
-		if el.Style != "" {
-			action["style"] = el.Style
-		}
-		if el.URL != "" {
-			action["url"] = el.URL
-		}
+	action, err := el.action(c, ts)
+	if err != nil {
+		return nil, err
 	}
 	p := map[string]any{
 		"type":                  "block_actions",
@@ -407,6 +346,86 @@ func (s *Sender) BlockActions(c Click, responseURL string) ([]byte, error) {
 		p["message"] = map[string]any{"type": "message", "subtype": "bot_message", "text": c.MessageText, "ts": msgTS, "blocks": c.MessageBlocks}
 	}
 	return json.Marshal(p)
+}
+
+// clickedElement is what a click's payload echoes of the Block Kit element
+// clicked.
+type clickedElement struct {
+	Type        string          `json:"type"`
+	ActionID    string          `json:"action_id"`
+	Text        json.RawMessage `json:"text"`
+	Value       string          `json:"value"`
+	Style       string          `json:"style"`
+	URL         string          `json:"url"`
+	Options     []elementOption `json:"options"`
+	InitialDate string          `json:"initial_date"`
+}
+
+type elementOption struct {
+	Text  json.RawMessage `json:"text"`
+	Value string          `json:"value"`
+}
+
+// action is the payload's actions[] entry for c, a click on el at ts: what
+// was chosen for a menu, a date picker or a checkbox group, the button's
+// own fields otherwise.
+func (el clickedElement) action(c Click, ts string) (map[string]any, error) {
+	action := map[string]any{
+		"type":      el.Type,
+		"action_id": el.ActionID,
+		"block_id":  c.BlockID,
+		"action_ts": ts,
+	}
+	switch el.Type {
+	case "overflow", "static_select":
+		opt, ok := el.option(c.Option)
+		if !ok {
+			return nil, fmt.Errorf("option %q is not in the menu", c.Option)
+		}
+		action["selected_option"] = opt
+	case "datepicker":
+		if _, err := time.Parse(time.DateOnly, c.Date); err != nil {
+			return nil, fmt.Errorf("date %q is not a day the picker offers (YYYY-MM-DD)", c.Date)
+		}
+		action["selected_date"] = c.Date
+		if el.InitialDate != "" {
+			action["initial_date"] = el.InitialDate
+		}
+	case "checkboxes":
+		selected := []any{}
+		for _, v := range c.Selected {
+			opt, ok := el.option(v)
+			if !ok {
+				return nil, fmt.Errorf("box %q is not in the checkbox group", v)
+			}
+			selected = append(selected, opt)
+		}
+		action["selected_options"] = selected
+	default:
+		action["text"] = el.Text
+		if el.Value != "" {
+			action["value"] = el.Value
+		}
+		if el.Style != "" {
+			action["style"] = el.Style
+		}
+		if el.URL != "" {
+			action["url"] = el.URL
+		}
+	}
+	return action, nil
+}
+
+// option is el's option with value as a payload carries it; ok is false
+// when el offers none. Values are unique within an element ("A unique
+// string value", https://docs.slack.dev/reference/block-kit/composition-objects/option-object).
+func (el clickedElement) option(value string) (map[string]any, bool) {
+	for _, o := range el.Options {
+		if o.Value == value {
+			return map[string]any{"text": o.Text, "value": o.Value}, true
+		}
+	}
+	return nil, false
 }
 
 // Click sends c as Slack does: a signed form POST with payload=JSON. A
