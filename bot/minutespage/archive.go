@@ -238,7 +238,10 @@ func (s *Site) selectorCommittees(ctx context.Context, typedCommittee string, ch
 	// resolve the name, and is reused.
 	latest := choice.Latest
 	if typedCommittee == "" {
-		latest, _ = s.svc.LatestPerCommittee(ctx)
+		var err error
+		if latest, err = s.svc.LatestPerCommittee(ctx); err != nil {
+			s.opts.Log.DebugContext(ctx, "archive page: committee selector left out", "error", err)
+		}
 	}
 	return committeeNames(latest)
 }
