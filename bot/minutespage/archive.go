@@ -200,7 +200,10 @@ func (s *Site) Archive() http.HandlerFunc {
 		// resolve the name, and is reused.
 		latest := choice.Latest
 		if typedCommittee == "" {
-			latest, _ = s.svc.LatestPerCommittee(ctx)
+			var err error
+			if latest, err = s.svc.LatestPerCommittee(ctx); err != nil {
+				s.opts.Log.DebugContext(ctx, "archive page: committee selector left out", "error", err)
+			}
 		}
 		doc.Committees = committeeNames(latest)
 		title := l.T("page.archive.title")
