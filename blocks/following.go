@@ -94,6 +94,9 @@ type FollowRow struct {
 	// Language is the name of the language the channel's posts about the
 	// committee are written in ("Deutsch"); "" says nothing.
 	Language string
+	// LanguageChosen is set when the follow chose Language; else it is
+	// the organisation's (ORG_LANGUAGE).
+	LanguageChosen bool
 }
 
 // Following is the answer to /minutes following.
@@ -129,8 +132,11 @@ func FollowingMessage(f Following) Message {
 		}
 		// Where the reader can change it, the digest's schedule is under
 		// its checkbox (an option's description); else on the row.
-		if r.Language != "" {
+		switch {
+		case r.Language != "" && r.LanguageChosen:
 			text += "\n" + lg.F("follow.posts_in", "language", r.Language)
+		case r.Language != "":
+			text += "\n" + lg.F("follow.posts_in_org", "language", r.Language)
 		}
 		if !f.CanChange && (r.Digest != nil || r.DigestMentions) {
 			text += "\n" + lg.F("follow.weekly_digest", "choice", digestChoice(lg, r))

@@ -345,17 +345,19 @@ func TestFollowingGolden(t *testing.T) {
 		{Committee: "Finance", Key: "finance", By: "U0BOB", Since: since, Hears: map[string]bool{"drafts": true, "approvals": true},
 			Digest: &clocktime.Weekly{On: true, Day: time.Friday, At: clocktime.Of(16, 30)}, DigestMentions: true, DigestOption: "digest"},
 	}
-	// The Finance follow's posts are in German, whoever reads the list;
-	// the list itself is in each shipped language (the schedule's
+	// The Finance follow's posts are in German, whoever reads the list,
+	// its own choice; Audit & Risk's are in the organisation's English.
+	// The list itself is in each shipped language (the schedule's
 	// weekday too).
+	follows[1].LanguageChosen = true
 	assertGoldenIn(t, "following_change", func(l lang.Lang) any {
-		follows[1].Language = l.T("follow.language.de")
+		follows[0].Language, follows[1].Language = l.T("follow.language.en"), l.T("follow.language.de")
 		return payload(FollowingMessage(Following{Lang: l, Follows: follows, Options: HearOptions(l, options), CanChange: true, Rev: "1",
 			Note: l.F("follow.changed", "who", "<@U0BOB>", "committee", "Finance", "what",
 				l.F("follow.list.and", "list", l.T("follow.heard.drafts"), "last", l.T("follow.heard.approvals")))}))
 	})
 	assertGolden(t, "following_read_only", func(l lang.Lang) any {
-		follows[1].Language = l.T("follow.language.de")
+		follows[0].Language, follows[1].Language = l.T("follow.language.en"), l.T("follow.language.de")
 		return payload(FollowingMessage(Following{Lang: l, Follows: follows, Options: HearOptions(l, options),
 			ChangeNote: l.T("follow.choices_admins_only"), Rev: "1"}))
 	})

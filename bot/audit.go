@@ -131,10 +131,19 @@ func (s auditedStore) SetFollowChoice(ctx context.Context, channelID, committeeK
 	return found, err
 }
 
+// auditOrgDefault is what the trail keeps for a choice given back to the
+// organisation's default (a digest schedule, a follow's language): a
+// record of what was chosen, in English like the rest of the trail.
+const auditOrgDefault = "the organisation's default"
+
 func (s auditedStore) SetFollowLanguage(ctx context.Context, channelID, committeeKey, code string) (bool, error) {
 	found, err := s.Store.SetFollowLanguage(ctx, channelID, committeeKey, code)
 	if err == nil && found {
-		s.w.record(ctx, change{kind: audit.FollowChoice, target: followTarget(channelID, committeeKey), to: "language " + code})
+		to := "language " + code
+		if code == "" {
+			to = "language " + auditOrgDefault
+		}
+		s.w.record(ctx, change{kind: audit.FollowChoice, target: followTarget(channelID, committeeKey), to: to})
 	}
 	return found, err
 }
@@ -142,7 +151,7 @@ func (s auditedStore) SetFollowLanguage(ctx context.Context, channelID, committe
 func (s auditedStore) SetDigestChoice(ctx context.Context, channelID, committeeKey string, schedule *clocktime.Weekly, mentions bool) error {
 	err := s.Store.SetDigestChoice(ctx, channelID, committeeKey, schedule, mentions)
 	if err == nil {
-		to := "the organisation's default"
+		to := auditOrgDefault
 		if schedule != nil {
 			to = schedule.String()
 		}

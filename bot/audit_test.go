@@ -136,12 +136,16 @@ func TestAuditRecordsEveryKindOfChangeOnce(t *testing.T) {
 		list := h.minutesIn(alice, general, "general", "following")
 		h.tick(alice, list, "finance", store.HearDrafts, store.HearApprovals, store.HearBriefs)
 		h.minutesIn(alice, general, "general", "follow finance digest tue 10:00 mentions")
+		h.minutesIn(alice, general, "general", "follow finance language de")
+		h.minutesIn(alice, general, "general", "follow finance language default")
 		h.minutesIn(alice, general, "general", "unfollow finance")
 		assert.Equal(t, []string{
 			alice.ID + " command follow →Finance done",
 			alice.ID + " reply follow.choice digest on→digest off done",
 			alice.ID + " command digest.schedule →tue 10:00, mentions done",
 			alice.ID + " command follow.choice digest off→digest on done",
+			alice.ID + " command follow.choice →language de done",
+			alice.ID + " command follow.choice →language the organisation's default done",
 			alice.ID + " command unfollow → done",
 		}, trailOf(t, st, follow))
 

@@ -130,9 +130,13 @@ func (fu *followUI) follow(ctx context.Context, cmd command, opts followOptions)
 	// A choice that fails after the follow is made is said in the
 	// channel's answer, with the follow that did happen.
 	var langErr error
-	if opts.language != nil {
-		if langErr = fu.follows.SetLanguage(ctx, cmd.ChannelID, f.CommitteeKey, *opts.language); langErr == nil {
-			f.Language = opts.language.Code()
+	if c := opts.language; c != nil {
+		if c.orgDefault {
+			if langErr = fu.follows.UseOrgLanguage(ctx, cmd.ChannelID, f.CommitteeKey); langErr == nil {
+				f.Language = ""
+			}
+		} else if langErr = fu.follows.SetLanguage(ctx, cmd.ChannelID, f.CommitteeKey, c.lang); langErr == nil {
+			f.Language = c.lang.Code()
 		}
 	}
 	// What the channel reads is in the channel's language.
@@ -147,6 +151,8 @@ func (fu *followUI) follow(ctx context.Context, cmd command, opts followOptions)
 	switch {
 	case langErr != nil:
 		lines = append(lines, fu.say(ctx, "set follow language", langErr))
+	case opts.language != nil && opts.language.orgDefault:
+		lines = append(lines, ch.F("follow.language_default", "who", who, "committee", name, "language", ch.T(lang.Key("follow.language."+ch.Code()))))
 	case opts.language != nil:
 		lines = append(lines, ch.F("follow.language_set", "who", who, "committee", name, "language", ch.T(lang.Key("follow.language."+ch.Code()))))
 	}

@@ -59,7 +59,7 @@ func FuzzFollowOptions(f *testing.F) {
 	for _, seed := range []string{
 		"Finance", "Finance language de", "Finance digest mon 09:00", "Finance language fr digest fri 16:30 mentions",
 		"Finance digest off language es", "Welsh Language Board", "Finance language xx", "Finance digest someday",
-		"language de", "Finance digest", "\"Finance\" language DE",
+		"language de", "Finance digest", "\"Finance\" language DE", "Finance language default",
 	} {
 		f.Add(seed)
 	}
@@ -68,7 +68,7 @@ func FuzzFollowOptions(f *testing.F) {
 		if bad != "" {
 			return
 		}
-		if opts.language != nil && opts.language.Code() == "" {
+		if opts.language != nil && !opts.language.orgDefault && opts.language.lang.Code() == "" {
 			t.Fatalf("splitFollowOptions(%q): an unnamed language", typed)
 		}
 		if opts.digest != nil && opts.digest.Schedule != nil && opts.digest.Schedule.On {

@@ -49,7 +49,7 @@ func (fu *followUI) following(ctx context.Context, channelID, userID, note strin
 	for _, l := range listed {
 		f.Follows = append(f.Follows, blocks.FollowRow{Committee: l.Committee, Key: l.CommitteeKey, By: l.By, Since: l.At, Hears: l.Hears,
 			DigestOption: store.HearDigest, DigestDefault: &usual, Digest: l.Digest.Schedule, DigestMentions: l.Digest.Mentions,
-			Language: lg.T(lang.Key("follow.language." + l.Language.Code()))})
+			Language: lg.T(lang.Key("follow.language." + l.Language.Code())), LanguageChosen: l.LanguageChosen})
 	}
 	return ephemeral(blocks.FollowingMessage(f))
 }

@@ -2,6 +2,7 @@ package bot
 
 import (
 	"context"
+	"fmt"
 	"strings"
 
 	"github.com/recordsbot/recordsbot/blocks"
@@ -17,8 +18,20 @@ type followOptions struct {
 	// digest is nil when the text has no "digest" after the committee.
 	digest *follows.DigestChoice
 	// language is nil when the text chose none.
-	language *lang.Lang
+	language *languageChoice
 }
+
+// languageChoice is what `language <code>` or `language default` chose
+// for a follow's posts.
+type languageChoice struct {
+	lang lang.Lang // the language chosen, unless orgDefault
+	// orgDefault is `language default`: no language of the follow's
+	// own, so ORG_LANGUAGE again.
+	orgDefault bool
+}
+
+// orgDefaultWord is what `language default` says in place of a code.
+const orgDefaultWord = "default"
 
 // splitFollowOptions splits "<committee> [digest <day> <HH:MM>|off
 // [mentions]] [language <code>]" (the two options in either order) into
@@ -55,11 +68,11 @@ func splitFollowOptions(lg lang.Lang, typed string) (opts followOptions, errMsg 
 		opts.digest = c
 	}
 	if hasLang {
-		l, err := lang.Parse(code)
+		c, err := parseLanguageChoice(code)
 		if err != nil {
 			return opts, lg.F("follow.language_bad", "typed", blocks.EscapeTyped(code), "languages", shippedLanguages())
 		}
-		opts.language = &l
+		opts.language = &c
 	}
 	opts.name = typed
 	if at >= 0 || hasLang {
@@ -78,6 +91,19 @@ func cutLanguage(words []string) (code string, rest []string, ok bool) {
 		return "", words, false
 	}
 	return words[n-1], words[:n-2], true
+}
+
+// parseLanguageChoice reads what follows "language": a shipped code, or
+// "default" (any case) for ORG_LANGUAGE. Errors: lang.Parse's.
+func parseLanguageChoice(code string) (languageChoice, error) {
+	if strings.EqualFold(code, orgDefaultWord) {
+		return languageChoice{orgDefault: true}, nil
+	}
+	l, err := lang.Parse(code)
+	if err != nil {
+		return languageChoice{}, fmt.Errorf("follow language: %w", err)
+	}
+	return languageChoice{lang: l}, nil
 }
 
 // shippedLanguages lists the languages a follow may choose, as a

@@ -101,3 +101,51 @@ func TestGermanChannelDigest(t *testing.T) {
 		})
 	}
 }
+
+// TestFollowLanguageBackToDefault: `/minutes follow <committee> language
+// default` takes a follow's own language away, so its channel reads its
+// posts in ORG_LANGUAGE again; /minutes following says how while a
+// language is chosen and stops naming one after, and help names it. On
+// both engines.
+func TestFollowLanguageBackToDefault(t *testing.T) {
+	t.Parallel()
+	for _, engine := range storeEngines {
+		t.Run(engine, func(t *testing.T) {
+			t.Parallel()
+			st := openTestStore(t, engine)
+			h := newStoreHarness(t, st, withConfig(func(c *bot.Config) { c.Language = mustLang(t, "es") }))
+			alice := h.person("alice")
+			alice.Locale = "fr-FR"
+			h.addUser(alice)
+			const general = "C0GENERAL"
+			language := func() string {
+				t.Helper()
+				fs, err := st.FollowsInChannel(t.Context(), general)
+				require.NoError(t, err)
+				require.Len(t, fs, 1)
+				return fs[0].Language
+			}
+
+			h.minutesIn(alice, general, "general", "follow finance language de")
+			require.Equal(t, "de", language())
+			list := h.minutesIn(alice, general, "general", "following")
+			assert.Contains(t, list.all(), "Langue des messages : allemand (`/minutes follow … language default`", "how to go back, in the reader's language")
+
+			got := h.minutesIn(alice, general, "general", "follow finance language default")
+			assert.Equal(t, slack.ResponseTypeInChannel, got.ResponseType)
+			assert.Contains(t, got.Text, "Los mensajes de este canal sobre *Finance* vuelven a estar en el idioma de la organización: español",
+				"the channel reads it in ORG_LANGUAGE again")
+			assert.NotContains(t, got.Text, "Sprache")
+			assert.Empty(t, language(), "ORG_LANGUAGE in the store")
+			list = h.minutesIn(alice, general, "general", "following")
+			assert.Contains(t, list.all(), "Langue des messages : espagnol, celle de l’organisation", "no language of its own")
+			assert.NotContains(t, list.all(), "language default")
+
+			got = h.minutesIn(alice, general, "general", "follow finance LANGUAGE Default")
+			assert.Contains(t, got.Text, "idioma de la organización", "the words in any case")
+
+			help, _ := h.slash(alice, "/minutes", "help")
+			assert.Contains(t, help.all(), "ou `default` pour `ORG_LANGUAGE`")
+		})
+	}
+}

@@ -399,7 +399,7 @@ func (c *console) help() {
 		{"holiday DATE", "close DATE for the whole organisation (REMIND_HOLIDAYS): no reminders, and the next working day skips it"},
 		{"dms", "show the DMs recordsbot has sent you"},
 		{"/minutes follow COMMITTEE", "make #general hear of that committee's new minutes (unfollow, following)"},
-		{"/minutes follow COMMITTEE language de", "write #general's posts about the committee (announcements, digest, brief) in German: en, fr, de or es"},
+		{"/minutes follow COMMITTEE language de", "write #general's posts about the committee (announcements, digest, brief) in German: en, fr, de or es, or default for ORG_LANGUAGE again"},
 		{"publish COMMITTEE", "the records service publishes the committee's next draft minutes"},
 		{"approve COMMITTEE", "the records service approves the committee's latest published draft"},
 		{"assign NAME TITLE", "the records service assigns NAME a new action (watch then DMs them)"},

@@ -39,7 +39,8 @@ func TestDemoDigestSaysWhyNot(t *testing.T) {
 
 // TestDemoFollowLanguage: /minutes follow finance language de makes
 // #general's posts about Finance German: the follow's confirmation, the
-// list, and the digest the watcher posts.
+// list, and the digest the watcher posts; language default gives them
+// back to the organisation's language.
 func TestDemoFollowLanguage(t *testing.T) {
 	t.Parallel()
 	env := startTestDemo(t)
@@ -49,4 +50,10 @@ func TestDemoFollowLanguage(t *testing.T) {
 	assert.Contains(t, out["/minutes following"], "Posts in German")
 	assert.Contains(t, out["digest finance"], "Wochenübersicht: Finance")
 	assert.NotContains(t, out["digest finance"], "Weekly digest: Finance")
+
+	// language default: the organisation's English again.
+	out, all, err = runScript(t, env, consoleOptions{}, "/minutes follow finance language default", "/minutes suivis")
+	require.NoError(t, err, all)
+	assert.Contains(t, out["/minutes follow finance language default"], "in the organisation's language again: English")
+	assert.Contains(t, out["/minutes suivis"], "Posts in English, the organisation's language")
 }

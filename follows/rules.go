@@ -125,12 +125,19 @@ func (r Rules) Usual() clocktime.Weekly {
 // digests, briefs, the follow's own confirmations): the follow's language
 // when it chose one that is shipped, else ORG_LANGUAGE.
 func (r Rules) Language(f store.Follow) lang.Lang {
-	if f.Language == "" {
-		return r.OrgLanguage
-	}
-	l, err := lang.Parse(f.Language)
-	if err != nil {
+	l, ok := ownLanguage(f)
+	if !ok {
 		return r.OrgLanguage
 	}
 	return l
+}
+
+// ownLanguage is the language f chose, when it chose one that is
+// shipped; ok is false when its posts are in ORG_LANGUAGE.
+func ownLanguage(f store.Follow) (l lang.Lang, ok bool) {
+	if f.Language == "" {
+		return l, false
+	}
+	l, err := lang.Parse(f.Language)
+	return l, err == nil
 }

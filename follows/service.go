@@ -229,6 +229,9 @@ type Listed struct {
 	Hears map[string]bool
 	// Language is what its posts are written in.
 	Language lang.Lang
+	// LanguageChosen is set when Language is the follow's own choice
+	// (`language de`), not ORG_LANGUAGE.
+	LanguageChosen bool
 }
 
 // InChannel lists the follows of channelID, ordered by committee, each
@@ -246,6 +249,7 @@ func (s *Service) InChannel(ctx context.Context, channelID string) ([]Listed, er
 			d = store.Digest{}
 		}
 		l := Listed{Follow: f, Digest: d, Hears: map[string]bool{}, Language: s.rules.Language(f)}
+		_, l.LanguageChosen = ownLanguage(f)
 		for _, what := range store.Hearable() {
 			l.Hears[what] = s.rules.Hears(f, what)
 		}
@@ -433,7 +437,19 @@ func (s *Service) tickDigest(ctx context.Context, channelID, key string) (bool, 
 // written in l (announcements, digests, briefs). Errors: ErrNotFollowed,
 // or the store's, wrapped.
 func (s *Service) SetLanguage(ctx context.Context, channelID, key string, l lang.Lang) error {
-	found, err := s.deps.Store.SetFollowLanguage(ctx, channelID, key, l.Code())
+	return s.setLanguage(ctx, channelID, key, l.Code())
+}
+
+// UseOrgLanguage takes the follow of key in channelID's own language
+// away: its posts are written in ORG_LANGUAGE again (Rules.Language).
+// Errors: as SetLanguage's.
+func (s *Service) UseOrgLanguage(ctx context.Context, channelID, key string) error {
+	return s.setLanguage(ctx, channelID, key, "")
+}
+
+// setLanguage keeps code ("" for ORG_LANGUAGE) with the follow.
+func (s *Service) setLanguage(ctx context.Context, channelID, key, code string) error {
+	found, err := s.deps.Store.SetFollowLanguage(ctx, channelID, key, code)
 	if err != nil {
 		return fmt.Errorf("set follow language: %w", err)
 	}

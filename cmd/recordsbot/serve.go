@@ -80,8 +80,14 @@ func serve(ctx context.Context, a *app) error {
 func metricsServer(a *app) *http.Server {
 	mux := http.NewServeMux()
 	mux.Handle("GET /metrics", a.metrics.Handler())
+	return httpServer(a, mux)
+}
+
+// httpServer serves h with the timeouts every listener of the bot has,
+// its errors logged as warnings.
+func httpServer(a *app, h http.Handler) *http.Server {
 	return &http.Server{
-		Handler:           mux,
+		Handler:           h,
 		ReadHeaderTimeout: 5 * time.Second,
 		ReadTimeout:       15 * time.Second,
 		WriteTimeout:      30 * time.Second,
@@ -103,67 +109,155 @@ func metricsServer(a *app) *http.Server {
 // bot.ErrSocketAuth), and nil after a shutdown asked for by ctx. It closes
 // ln and metricsLn.
 func serveOn(ctx context.Context, a *app, ln, metricsLn net.Listener) error {
-	log, metrics, records, api, set := a.log, a.metrics, a.Records, a.Slack, a.set
 	// The store may not be up yet (PostgreSQL after a node restart): serve
 	// anyway, answering what needs no store, and open it in the
 	// background; the watcher and the search backfill start once it is.
 	slot := a.store
 	defer slot.close()
-	storeOutage := health.NewOutage(log, "store", 0)
-	bgCtx, stopBackground := context.WithCancel(ctx)
-	var background sync.WaitGroup
-	var stopJobs []func()
-	var jobsMu sync.Mutex
-	defer func() {
-		stopBackground()
-		background.Wait()
-		jobsMu.Lock()
-		defer jobsMu.Unlock()
-		for _, stop := range stopJobs {
-			stop()
-		}
-	}()
-	opened := func(st *store.Store) {
-		jobsMu.Lock()
-		defer jobsMu.Unlock()
-		// The background watcher (WATCH_INTERVAL) shares the commands'
-		// action list, so a poll and a burst of /actions cost one fetch.
-		stopJobs = append(stopJobs, startWatching(bgCtx, a, st), startBackfill(bgCtx, a, st))
-	}
-	openErr := make(chan error, 1)
-	switch err := openStoreFirst(ctx, a, slot, storeOutage, opened); {
-	case err == nil:
-		openErr <- nil
-	case store.IsUnavailable(err):
-		background.Go(func() { openErr <- openStoreInBackground(bgCtx, a, slot, storeOutage, opened) })
-	default:
+	storeOutage := health.NewOutage(a.log, "store", 0)
+	jobs := newStoreJobs(ctx, a)
+	defer jobs.stop()
+	storeOpen, err := jobs.open(ctx, slot, storeOutage)
+	if err != nil {
 		ln.Close()
 		if metricsLn != nil {
 			metricsLn.Close()
 		}
 		return err
 	}
-	// Dependencies are checked in the background for the gauge
-	// recordsbot_dependency_up and the logs; they are not readiness.
-	deps := health.NewChecker(log, metrics.DependencyUp, 0, map[string]health.Probe{
-		"records": health.Records(records), "slack": health.Slack(api), "store": slot.Ping,
-	})
-	deps.SetOutage("store", storeOutage)
-	if a.checkInterval > 0 {
-		deps.Interval, deps.RetryInterval = a.checkInterval, a.checkInterval
-	}
+	checker := dependencyChecker(a, slot, storeOutage)
 	var stopping atomic.Bool
-	cfg := botConfig(set)
-	// REMIND_HOLIDAYS, read (a URL fetched) now, at start: a snooze to
-	// the next working day skips them.
-	workdays, err := loadHolidays(ctx, set)
+	srv, err := newBotServer(ctx, a, slot, storeOutage, &stopping)
 	if err != nil {
 		return err
 	}
+	httpSrv := httpServer(a, srv)
+
+	// runCtx ends both the readiness checks and Socket Mode, whether ctx
+	// ended or a transport failed.
+	runCtx, stop := context.WithCancel(ctx)
+	defer stop()
+	run := running{store: storeOpen, http: make(chan error, 1)}
+	go func() { run.http <- httpSrv.Serve(ln) }()
+	metricsAddr := "off"
+	if metricsLn != nil {
+		metricsAddr = metricsLn.Addr().String()
+		msrv := serveMetrics(a, metricsLn)
+		// The metrics listener outlives the shutdown of the public one,
+		// so a last scrape still sees it drain; it is closed last.
+		defer msrv.Close()
+	}
+	readyDone := make(chan struct{})
+	go func() { defer close(readyDone); checker.Run(runCtx) }()
+	defer func() { <-readyDone }()
+	mode := "http"
+	if a.set.appToken != "" {
+		mode = "socket"
+		run.socket = make(chan error, 1)
+		go func() { run.socket <- srv.RunSocketMode(runCtx, a.Slack) }()
+	}
+	if note := toolchainFixesPending(runtime.Version()); note != "" {
+		a.log.Warn("recordsbot "+note, "go", runtime.Version(), "patched", patchedGo)
+	}
+	a.log.Info("recordsbot serving", "version", version, "addr", ln.Addr().String(), "metrics_addr", metricsAddr, "slack", mode, "records", redactedURL(a.set.recordsURL))
+
+	failed := run.wait(ctx)
+	if failed != nil {
+		a.log.Error("stopping", "error", failed)
+	}
+	stopping.Store(true)
+	shutdown(ctx, a, httpSrv, srv, stop, run.socket)
+	return failed
+}
+
+// storeJobs are the jobs that need the store (the watcher, the search
+// backfill), started once it is open, and the opening of the store in
+// the background.
+type storeJobs struct {
+	a *app
+	// ctx ends the jobs and the opening in the background.
+	ctx        context.Context
+	cancel     context.CancelFunc
+	background sync.WaitGroup
+	mu         sync.Mutex // guards stops
+	stops      []func()
+}
+
+// newStoreJobs returns the store's jobs of a, none started; ctx ends
+// them.
+func newStoreJobs(ctx context.Context, a *app) *storeJobs {
+	jobsCtx, cancel := context.WithCancel(ctx)
+	return &storeJobs{a: a, ctx: jobsCtx, cancel: cancel}
+}
+
+// open opens the store into slot, at once when it can, else (while it is
+// unavailable) in the background, and starts the jobs once it is open.
+// The channel reports the opening's end: nil once the store is open, or
+// an error no retry can mend. The error is the first opening's when the
+// store is not merely unavailable.
+func (j *storeJobs) open(ctx context.Context, slot *storeSlot, outage *health.Outage) (<-chan error, error) {
+	openErr := make(chan error, 1)
+	switch err := openStoreFirst(ctx, j.a, slot, outage, j.opened); {
+	case err == nil:
+		openErr <- nil
+	case store.IsUnavailable(err):
+		j.background.Go(func() { openErr <- openStoreInBackground(j.ctx, j.a, slot, outage, j.opened) })
+	default:
+		return nil, err
+	}
+	return openErr, nil
+}
+
+// opened starts the jobs on st, just opened.
+func (j *storeJobs) opened(st *store.Store) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	// The background watcher (WATCH_INTERVAL) shares the commands'
+	// action list, so a poll and a burst of /actions cost one fetch.
+	j.stops = append(j.stops, startWatching(j.ctx, j.a, st), startBackfill(j.ctx, j.a, st))
+}
+
+// stop ends the opening in the background, waits for it, and stops the
+// jobs started.
+func (j *storeJobs) stop() {
+	j.cancel()
+	j.background.Wait()
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	for _, stop := range j.stops {
+		stop()
+	}
+}
+
+// dependencyChecker checks the records service, Slack and the store
+// (slot, whose failures outage also hears of) in the background, for the
+// gauge recordsbot_dependency_up and the logs; they are not readiness.
+func dependencyChecker(a *app, slot *storeSlot, outage *health.Outage) *health.Checker {
+	deps := health.NewChecker(a.log, a.metrics.DependencyUp, 0, map[string]health.Probe{
+		"records": health.Records(a.Records), "slack": health.Slack(a.Slack), "store": slot.Ping,
+	})
+	deps.SetOutage("store", outage)
+	if a.checkInterval > 0 {
+		deps.Interval, deps.RetryInterval = a.checkInterval, a.checkInterval
+	}
+	return deps
+}
+
+// newBotServer builds the bot of a on the store in slot, whose failures
+// outage hears of; it is not ready once stopping is set. Its error is
+// REMIND_HOLIDAYS's.
+func newBotServer(ctx context.Context, a *app, slot *storeSlot, outage *health.Outage, stopping *atomic.Bool) (*bot.Server, error) {
+	cfg := botConfig(a.set)
+	// REMIND_HOLIDAYS, read (a URL fetched) now, at start: a snooze to
+	// the next working day skips them.
+	workdays, err := loadHolidays(ctx, a.set)
+	if err != nil {
+		return nil, err
+	}
 	cfg.Workdays = workdays
-	srv := a.Bot(cfg, bot.Deps{
-		Logger: log, Metrics: metrics,
-		Store: slot, StoreOutage: storeOutage,
+	return a.Bot(cfg, bot.Deps{
+		Logger: a.log, Metrics: a.metrics,
+		Store: slot, StoreOutage: outage,
 		Ready: func() error {
 			if stopping.Load() {
 				return errShuttingDown
@@ -175,81 +269,67 @@ func serveOn(ctx context.Context, a *app, ln, metricsLn net.Listener) error {
 			if err != nil {
 				return err
 			}
-			return watch.Baseline(ctx, watchConfig(set), watch.Deps{Store: st, Records: records, Logger: log}, f)
+			return watch.Baseline(ctx, watchConfig(a.set), watch.Deps{Store: st, Records: a.Records, Logger: a.log}, f)
 		},
 		// response_url posts are Slack calls too, and counted as such.
-		HTTPClient: &http.Client{Timeout: 10 * time.Second, Transport: metrics.SlackTransport(nil)},
-	})
-	httpSrv := &http.Server{
-		Handler:           srv,
-		ReadHeaderTimeout: 5 * time.Second,
-		ReadTimeout:       15 * time.Second,
-		WriteTimeout:      30 * time.Second,
-		IdleTimeout:       120 * time.Second,
-		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
-	}
+		HTTPClient: &http.Client{Timeout: 10 * time.Second, Transport: a.metrics.SlackTransport(nil)},
+	}), nil
+}
 
-	// runCtx ends both the readiness checks and Socket Mode, whether ctx
-	// ended or a transport failed.
-	runCtx, stop := context.WithCancel(ctx)
-	defer stop()
-	httpErr := make(chan error, 1)
-	go func() { httpErr <- httpSrv.Serve(ln) }()
-	metricsAddr := "off"
-	if metricsLn != nil {
-		metricsAddr = metricsLn.Addr().String()
-		msrv := metricsServer(a)
-		// The metrics listener outlives the shutdown of the public one,
-		// so a last scrape still sees it drain; it is closed last.
-		defer msrv.Close()
-		go func() {
-			if err := msrv.Serve(metricsLn); err != nil && !errors.Is(err, http.ErrServerClosed) {
-				log.Warn("metrics listener stopped", "addr", metricsAddr, "error", err)
-			}
-		}()
-	}
-	readyDone := make(chan struct{})
-	go func() { defer close(readyDone); deps.Run(runCtx) }()
-	defer func() { <-readyDone }()
-	mode := "http"
-	var socketErr chan error
-	if set.appToken != "" {
-		mode = "socket"
-		socketErr = make(chan error, 1)
-		go func() { socketErr <- srv.RunSocketMode(runCtx, api) }()
-	}
-	if note := toolchainFixesPending(runtime.Version()); note != "" {
-		log.Warn("recordsbot "+note, "go", runtime.Version(), "patched", patchedGo)
-	}
-	log.Info("recordsbot serving", "version", version, "addr", ln.Addr().String(), "metrics_addr", metricsAddr, "slack", mode, "records", redactedURL(set.recordsURL))
+// serveMetrics serves /metrics on ln (metricsServer) until the server it
+// returns is closed.
+func serveMetrics(a *app, ln net.Listener) *http.Server {
+	msrv := metricsServer(a)
+	go func() {
+		if err := msrv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			a.log.Warn("metrics listener stopped", "addr", ln.Addr().String(), "error", err)
+		}
+	}()
+	return msrv
+}
 
+// running is what serveOn runs, each reporting its end on a channel: the
+// opening of the store, the HTTP server and, in Socket Mode, the socket
+// (nil when not). A channel is set to nil once its end is read.
+type running struct {
+	store        <-chan error
+	http, socket chan error
+}
+
+// wait returns once ctx ends (nil) or one of r fails (its error).
+func (r *running) wait(ctx context.Context) error {
 	var failed error
 	for failed == nil && ctx.Err() == nil {
 		select {
 		case <-ctx.Done():
-		case err := <-openErr:
+		case err := <-r.store:
 			// nil once the store is open; else one no retry can mend
 			// (a schema newer than this binary).
-			openErr, failed = nil, err
-		case err := <-httpErr:
-			httpErr = nil
+			r.store, failed = nil, err
+		case err := <-r.http:
+			r.http = nil
 			failed = fmt.Errorf("http server: %w", err)
-		case err := <-socketErr:
-			socketErr = nil
+		case err := <-r.socket:
+			r.socket = nil
 			if err == nil {
 				err = errors.New("socket mode: stopped")
 			}
 			failed = err
 		}
 	}
-	if failed != nil {
-		log.Error("stopping", "error", failed)
-	}
-	stopping.Store(true)
-	log.Info("shutting down", "grace", set.shutdownGrace.String())
-	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), set.shutdownGrace)
+	return failed
+}
+
+// shutdown stops serving within SHUTDOWN_GRACE: httpSrv and Socket Mode
+// (which stopSocket ends; socketErr, nil when it is not running, reports
+// its end) finish the requests in flight, then srv sends the follow-ups
+// already promised.
+func shutdown(ctx context.Context, a *app, httpSrv *http.Server, srv *bot.Server, stopSocket func(), socketErr <-chan error) {
+	log := a.log
+	log.Info("shutting down", "grace", a.set.shutdownGrace.String())
+	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), a.set.shutdownGrace)
 	defer cancel()
-	stop() // Socket Mode starts its drain beside the HTTP shutdown
+	stopSocket() // Socket Mode starts its drain beside the HTTP shutdown
 	if err := httpSrv.Shutdown(sctx); err != nil {
 		log.Warn("http shutdown: requests still in flight", "error", err)
 	}
@@ -267,7 +347,6 @@ func serveOn(ctx context.Context, a *app, ln, metricsLn net.Listener) error {
 		log.Warn("shutdown: follow-ups not sent", "error", err)
 	}
 	log.Info("stopped")
-	return failed
 }
 
 // redactedURL is u without any credentials in it, for logs.

@@ -288,7 +288,8 @@ var german = Catalogue{
 		"follow.choice.default":           "{schedule}, die übliche Zeit",
 		"follow.choice.usual":             "zur üblichen Zeit",
 		"follow.schedule":                 "{day} um {time}",
-		"follow.posts_in":                 "Sprache der Beiträge: {language}",
+		"follow.posts_in":                 "Sprache der Beiträge: {language} (`/minutes follow … language default`: wieder die der Organisation)",
+		"follow.posts_in_org":             "Sprache der Beiträge: {language}, die der Organisation",
 		"follow.language.en":              "Englisch",
 		"follow.language.fr":              "Französisch",
 		"follow.language.de":              "Deutsch",
@@ -308,6 +309,7 @@ var german = Catalogue{
 		"follow.already":                  ":information_source: Dieser Kanal folgt *{committee}* bereits: Ich poste hier, wenn seine Protokolle veröffentlicht oder genehmigt werden.",
 		"follow.changed_digest":           "{who} hat die Wochenübersicht dieses Kanals geändert.",
 		"follow.language_set":             ":speech_balloon: Sprache der Beiträge dieses Kanals zu *{committee}*: {language} (gewählt von {who}).",
+		"follow.language_default":         ":speech_balloon: Die Beiträge dieses Kanals zu *{committee}* sind wieder in der Sprache der Organisation: {language} (gewählt von {who}).",
 		"follow.language_bad":             ":thinking_face: Die Sprache `{typed}` kenne ich nicht. Verwenden Sie eine dieser: {languages}, z. B. `/minutes follow <Ausschuss> language fr`.",
 		"unfollow.none":                   ":information_source: Dieser Kanal folgt keinem Ausschuss, es gibt also nichts zu beenden. {usage}",
 		"follow.could_be":                 ":thinking_face: `{typed}` könnte {names} sein. Bitte geben Sie mehr vom Namen ein.",
@@ -498,7 +500,7 @@ var german = Catalogue{
 
 		// Help: a follow's language (/minutes follow … language fr).
 		"help.arg.language":     "<Ausschuss> language fr",
-		"help.minutes.language": "die Sprache der Beiträge dieses Kanals zum Ausschuss (Ankündigungen, Übersichten, Vorab-Briefings): `en`, `fr`, `de` oder `es`; `ORG_LANGUAGE`, bis eine gewählt ist",
+		"help.minutes.language": "die Sprache der Beiträge dieses Kanals zum Ausschuss (Ankündigungen, Übersichten, Vorab-Briefings): `en`, `fr`, `de` oder `es`, oder `default` für `ORG_LANGUAGE`, die Sprache, bis eine gewählt ist",
 
 		// Commands' own answers: what was not understood (bot/commands_*.go, dispatch.go).
 		"cmd.unknown":            "Den Befehl `{command}` kenne ich nicht.",

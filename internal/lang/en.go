@@ -284,7 +284,8 @@ var english = Catalogue{
 		"follow.choice.default":           "{schedule}, the usual time",
 		"follow.choice.usual":             "at the usual time",
 		"follow.schedule":                 "{day} {time}",
-		"follow.posts_in":                 "Posts in {language}",
+		"follow.posts_in":                 "Posts in {language} (`/minutes follow … language default`: the organisation's language again)",
+		"follow.posts_in_org":             "Posts in {language}, the organisation's language",
 		"follow.language.en":              "English",
 		"follow.language.fr":              "French",
 		"follow.language.de":              "German",
@@ -304,6 +305,7 @@ var english = Catalogue{
 		"follow.already":                  ":information_source: This channel already follows *{committee}*: I post here when its minutes are published or approved.",
 		"follow.changed_digest":           "{who} changed this channel's digest.",
 		"follow.language_set":             ":speech_balloon: Language of this channel's posts about *{committee}*: {language} (chosen by {who}).",
+		"follow.language_default":         ":speech_balloon: This channel's posts about *{committee}* are in the organisation's language again: {language} (chosen by {who}).",
 		"follow.language_bad":             ":thinking_face: I don't know the language `{typed}`. Use one of these: {languages}, e.g. `/minutes follow <committee> language fr`.",
 		"unfollow.none":                   ":information_source: This channel doesn't follow any committee, so there is nothing to unfollow. {usage}",
 		"follow.could_be":                 ":thinking_face: `{typed}` could be {names}. Please type more of the name.",
@@ -494,7 +496,7 @@ var english = Catalogue{
 
 		// Help: a follow's language (/minutes follow … language fr).
 		"help.arg.language":     "<committee> language fr",
-		"help.minutes.language": "the language of this channel's posts about the committee (announcements, digests, briefs): `en`, `fr`, `de` or `es`; `ORG_LANGUAGE` until chosen",
+		"help.minutes.language": "the language of this channel's posts about the committee (announcements, digests, briefs): `en`, `fr`, `de` or `es`, or `default` for `ORG_LANGUAGE`, the language until one is chosen",
 
 		// Commands' own answers: what was not understood (bot/commands_*.go, dispatch.go).
 		"cmd.unknown":            "I don't know the command `{command}`.",

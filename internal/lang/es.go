@@ -288,7 +288,8 @@ var spanish = Catalogue{
 		"follow.choice.default":           "{schedule}, la hora habitual",
 		"follow.choice.usual":             "a la hora habitual",
 		"follow.schedule":                 "{day} a las {time}",
-		"follow.posts_in":                 "Idioma de los mensajes: {language}",
+		"follow.posts_in":                 "Idioma de los mensajes: {language} (`/minutes follow … language default`: de nuevo el de la organización)",
+		"follow.posts_in_org":             "Idioma de los mensajes: {language}, el de la organización",
 		"follow.language.en":              "inglés",
 		"follow.language.fr":              "francés",
 		"follow.language.de":              "alemán",
@@ -308,6 +309,7 @@ var spanish = Catalogue{
 		"follow.already":                  ":information_source: Este canal ya sigue a *{committee}*: publico aquí cuando se publican o aprueban sus actas.",
 		"follow.changed_digest":           "{who} ha cambiado el resumen semanal de este canal.",
 		"follow.language_set":             ":speech_balloon: Idioma de los mensajes de este canal sobre *{committee}*: {language} (elegido por {who}).",
+		"follow.language_default":         ":speech_balloon: Los mensajes de este canal sobre *{committee}* vuelven a estar en el idioma de la organización: {language} (elegido por {who}).",
 		"follow.language_bad":             ":thinking_face: No conozco el idioma `{typed}`. Use uno de estos: {languages}, por ejemplo `/minutes follow <comité> language fr`.",
 		"unfollow.none":                   ":information_source: Este canal no sigue ningún comité, así que no hay nada que dejar de seguir. {usage}",
 		"follow.could_be":                 ":thinking_face: `{typed}` podría ser {names}. Escriba más del nombre.",
@@ -498,7 +500,7 @@ var spanish = Catalogue{
 
 		// Help: a follow's language (/minutes follow … language fr).
 		"help.arg.language":     "<comité> language fr",
-		"help.minutes.language": "el idioma de las publicaciones de este canal sobre el comité (anuncios, resúmenes, notas previas): `en`, `fr`, `de` o `es`; `ORG_LANGUAGE` hasta que se elija uno",
+		"help.minutes.language": "el idioma de las publicaciones de este canal sobre el comité (anuncios, resúmenes, notas previas): `en`, `fr`, `de` o `es`, o `default` para `ORG_LANGUAGE`, el idioma hasta que se elija uno",
 
 		// Commands' own answers: what was not understood (bot/commands_*.go, dispatch.go).
 		"cmd.unknown":            "No conozco el comando `{command}`.",

@@ -288,7 +288,8 @@ var french = Catalogue{
 		"follow.choice.default":           "{schedule}, l’heure habituelle",
 		"follow.choice.usual":             "à l’heure habituelle",
 		"follow.schedule":                 "{day} à {time}",
-		"follow.posts_in":                 "Langue des messages : {language}",
+		"follow.posts_in":                 "Langue des messages : {language} (`/minutes follow … language default` : de nouveau celle de l’organisation)",
+		"follow.posts_in_org":             "Langue des messages : {language}, celle de l’organisation",
 		"follow.language.en":              "anglais",
 		"follow.language.fr":              "français",
 		"follow.language.de":              "allemand",
@@ -308,6 +309,7 @@ var french = Catalogue{
 		"follow.already":                  ":information_source: Ce canal suit déjà *{committee}* : je publie ici ses procès-verbaux quand ils sont publiés ou approuvés.",
 		"follow.changed_digest":           "{who} a changé le résumé de la semaine de ce canal.",
 		"follow.language_set":             ":speech_balloon: Langue des messages de ce canal sur *{committee}* : {language} (choisie par {who}).",
+		"follow.language_default":         ":speech_balloon: Les messages de ce canal sur *{committee}* sont de nouveau dans la langue de l’organisation : {language} (choix de {who}).",
 		"follow.language_bad":             ":thinking_face: Je ne connais pas la langue `{typed}`. Utilisez l’une de celles-ci : {languages}, par exemple `/minutes follow <comité> language fr`.",
 		"unfollow.none":                   ":information_source: Ce canal ne suit aucun comité, il n’y a donc rien à arrêter. {usage}",
 		"follow.could_be":                 ":thinking_face: `{typed}` peut désigner {names}. Tapez une plus grande partie du nom.",
@@ -498,7 +500,7 @@ var french = Catalogue{
 
 		// Help: a follow's language (/minutes follow … language fr).
 		"help.arg.language":     "<comité> language fr",
-		"help.minutes.language": "la langue des publications de ce canal sur le comité (annonces, résumés, notes avant réunion) : `en`, `fr`, `de` ou `es` ; `ORG_LANGUAGE` tant qu’aucune n’est choisie",
+		"help.minutes.language": "la langue des publications de ce canal sur le comité (annonces, résumés, notes avant réunion) : `en`, `fr`, `de` ou `es`, ou `default` pour `ORG_LANGUAGE`, la langue tant qu’aucune n’est choisie",
 
 		// Commands' own answers: what was not understood (bot/commands_*.go, dispatch.go).
 		"cmd.unknown":            "Je ne connais pas la commande `{command}`.",
