@@ -78,40 +78,41 @@ func (h *Handlers) All() http.HandlerFunc {
 
 // Committee serves GET /calendar/{file}, file being "{committee}.ics".
 func (h *Handlers) Committee() http.HandlerFunc {
+	return h.icsFile(cachePublic, "", func(r *http.Request, name string) (calendar.Feed, error) {
+		f, _, err := h.svc.Committee(r.Context(), name, h.language(r))
+		return f, err
+	})
+}
+
+// Meeting serves GET /calendar/meeting/{file}, file being "{id}.ics".
+func (h *Handlers) Meeting() http.HandlerFunc {
+	return h.icsFile(cachePublic, "meeting.ics", func(r *http.Request, id string) (calendar.Feed, error) {
+		return h.svc.Meeting(r.Context(), id, h.language(r))
+	})
+}
+
+// Private serves GET /calendar/u/{file}, file being "{token}.ics".
+func (h *Handlers) Private() http.HandlerFunc {
+	return h.icsFile(cachePrivate, "", func(r *http.Request, tok string) (calendar.Feed, error) {
+		if len(tok) != calendar.TokenLen {
+			return calendar.Feed{}, calendar.ErrNotFound
+		}
+		return h.svc.Deadlines(r.Context(), tok)
+	})
+}
+
+// icsFile serves the feed read returns for the route's {file}, name being
+// file without its ".ics" (icsParam); a file that is no such name is a
+// 404.
+func (h *Handlers) icsFile(cacheControl, filename string, read func(r *http.Request, name string) (calendar.Feed, error)) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		name, ok := icsParam(r, "file")
 		if !ok {
 			h.serve(w, r, calendar.Feed{}, calendar.ErrNotFound, "", "")
 			return
 		}
-		f, _, err := h.svc.Committee(r.Context(), name, h.language(r))
-		h.serve(w, r, f, err, cachePublic, "")
-	}
-}
-
-// Meeting serves GET /calendar/meeting/{file}, file being "{id}.ics".
-func (h *Handlers) Meeting() http.HandlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) {
-		id, ok := icsParam(r, "file")
-		if !ok {
-			h.serve(w, r, calendar.Feed{}, calendar.ErrNotFound, "", "")
-			return
-		}
-		f, err := h.svc.Meeting(r.Context(), id, h.language(r))
-		h.serve(w, r, f, err, cachePublic, "meeting.ics")
-	}
-}
-
-// Private serves GET /calendar/u/{file}, file being "{token}.ics".
-func (h *Handlers) Private() http.HandlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) {
-		tok, ok := icsParam(r, "file")
-		if !ok || len(tok) != calendar.TokenLen {
-			h.serve(w, r, calendar.Feed{}, calendar.ErrNotFound, "", "")
-			return
-		}
-		f, err := h.svc.Deadlines(r.Context(), tok)
-		h.serve(w, r, f, err, cachePrivate, "")
+		f, err := read(r, name)
+		h.serve(w, r, f, err, cacheControl, filename)
 	}
 }
 

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"net/http"
 	"net/url"
-	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -95,13 +94,8 @@ const archiveExcerptMax = 240
 // PUBLIC_MINUTES is off or ?after= is no cursor of the archive's, 503
 // when the records service cannot be read.
 func (s *Site) Archive() http.HandlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) {
+	return s.publicOnly(baseArchive, func(w http.ResponseWriter, r *http.Request) {
 		ctx := r.Context()
-		s.pageHeaders(w.Header())
-		if !s.svc.Public() {
-			s.writeProblem(w, r, http.StatusNotFound, baseArchive)
-			return
-		}
 		v := s.view(r)
 		l := v.Lang
 		q := r.URL.Query()
@@ -234,15 +228,11 @@ func (s *Site) Archive() http.HandlerFunc {
 			// The page, with its list link, but a 404: the address names
 			// no committee with recent minutes (a dormant one's older
 			// minutes are still offered, by the Older minutes link).
-			h.Set("Content-Length", strconv.Itoa(len(page)))
-			w.WriteHeader(http.StatusNotFound)
-			if r.Method != http.MethodHead {
-				_, _ = w.Write(page) // the reader went away; nothing to do
-			}
+			writeWhole(w, r, http.StatusNotFound, page)
 			return
 		}
 		serveBytes(w, r, page, etag(page), time.Time{})
-	}
+	})
 }
 
 // archiveEntry is e as the archive lists it for v.

@@ -72,13 +72,8 @@ const feedSummaryMax = 400
 // names no committee or several, 503 when the records service cannot be
 // read.
 func (s *Site) Feed() http.HandlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) {
+	return s.publicOnly(baseRecord, func(w http.ResponseWriter, r *http.Request) {
 		ctx := r.Context()
-		s.pageHeaders(w.Header())
-		if !s.svc.Public() {
-			s.writeProblem(w, r, http.StatusNotFound, baseRecord)
-			return
-		}
 		committee := limitText(r.URL.Query().Get("committee"))
 		var choice committeeChoice
 		if committee != "" {
@@ -124,7 +119,7 @@ func (s *Site) Feed() http.HandlerFunc {
 		h.Set("Content-Type", "application/atom+xml; charset=utf-8")
 		h.Set("Cache-Control", "public, max-age=60")
 		serveBytes(w, r, body, etag(body), time.Time{})
-	}
+	})
 }
 
 // siteRoot is the bot's public base URL: PUBLIC_URL, else the request's

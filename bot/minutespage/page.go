@@ -266,13 +266,8 @@ func (d headingShift) Transform(doc *ast.Document, _ text.Reader, _ parser.Conte
 func (s *Site) Minutes() http.HandlerFunc {
 	svc, log := s.svc, s.opts.Log
 	writeProblem := func(w http.ResponseWriter, r *http.Request, status int) { s.writeProblem(w, r, status, baseRecord) }
-	return func(w http.ResponseWriter, r *http.Request) {
+	return s.publicOnly(baseRecord, func(w http.ResponseWriter, r *http.Request) {
 		ctx := r.Context()
-		s.pageHeaders(w.Header())
-		if !svc.Public() {
-			writeProblem(w, r, http.StatusNotFound)
-			return
-		}
 		id, ok := meetingIDParam(r)
 		if !ok {
 			writeProblem(w, r, http.StatusNotFound)
@@ -341,7 +336,7 @@ func (s *Site) Minutes() http.HandlerFunc {
 		// whole, and net/http's multi-range answers let 1.9 kB grow to
 		// 144 kB (GO-2026-6609).
 		serveBytes(w, r, page, kept.tag, kept.since)
-	}
+	})
 }
 
 // Stylesheet serves the pages' stylesheet, embedded in the binary.
@@ -369,6 +364,20 @@ func meetingIDParam(r *http.Request) (string, bool) {
 		}
 	}
 	return id, id != "" && len(id) <= maxMeetingIDLen
+}
+
+// publicOnly is serve behind what every page and feed does first: the
+// site's headers, and a 404 (its problem page at base) while
+// PUBLIC_MINUTES is off.
+func (s *Site) publicOnly(base string, serve http.HandlerFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		s.pageHeaders(w.Header())
+		if !s.svc.Public() {
+			s.writeProblem(w, r, http.StatusNotFound, base)
+			return
+		}
+		serve(w, r)
+	}
 }
 
 // pageHeaders is setPageHeaders with the site's own CSP (its image hosts),

@@ -2,7 +2,6 @@ package minutespage
 
 import (
 	"net/http"
-	"strconv"
 
 	"github.com/recordsbot/recordsbot/internal/lang"
 )
@@ -45,9 +44,5 @@ func (s *Site) writeProblem(w http.ResponseWriter, r *http.Request, status int, 
 	if status == http.StatusNotFound {
 		h.Set("Cache-Control", cacheNotFound)
 	}
-	h.Set("Content-Length", strconv.Itoa(len(page)))
-	w.WriteHeader(status)
-	if r.Method != http.MethodHead {
-		_, _ = w.Write(page) // the reader went away; nothing to do
-	}
+	writeWhole(w, r, status, page)
 }

@@ -42,8 +42,14 @@ func serveBytes(w http.ResponseWriter, r *http.Request, page []byte, tag string,
 		w.WriteHeader(http.StatusNotModified)
 		return
 	}
-	h.Set("Content-Length", strconv.Itoa(len(page)))
-	w.WriteHeader(http.StatusOK)
+	writeWhole(w, r, http.StatusOK, page)
+}
+
+// writeWhole sends page, whole, with status; a HEAD request gets the
+// headers alone.
+func writeWhole(w http.ResponseWriter, r *http.Request, status int, page []byte) {
+	w.Header().Set("Content-Length", strconv.Itoa(len(page)))
+	w.WriteHeader(status)
 	if r.Method != http.MethodHead {
 		_, _ = w.Write(page) // the reader went away; nothing to do
 	}

@@ -46,13 +46,8 @@ func ValidAccessibilityContact(contact string) bool {
 // Statement serves GET /accessibility: 200 with the statement, 404 when
 // PUBLIC_MINUTES is off (there are then no pages for it to be about).
 func (s *Site) Statement() http.HandlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) {
+	return s.publicOnly(baseArchive, func(w http.ResponseWriter, r *http.Request) {
 		ctx := r.Context()
-		s.pageHeaders(w.Header())
-		if !s.svc.Public() {
-			s.writeProblem(w, r, http.StatusNotFound, baseArchive)
-			return
-		}
 		v := s.view(r)
 		title := v.Lang.T("page.a11y.title")
 		if s.opts.OrgName != "" {
@@ -74,5 +69,5 @@ func (s *Site) Statement() http.HandlerFunc {
 		h.Set("Content-Type", "text/html; charset=utf-8")
 		h.Set("Cache-Control", cacheApproved)
 		serveBytes(w, r, page, etag(page), time.Time{})
-	}
+	})
 }

@@ -33,7 +33,7 @@ fi
 # --paths: the files one /actions, one status click and one digest poll
 # run (the module's own, fakes left out), from coverage counters
 # (pathtrace_test.go.txt, pathtrace_digest_test.go.txt; the digest rig
-# needs the typed schedules and slackusers, so before those it is left out).
+# needs the typed schedules, so before those it is left out).
 if [[ " $* " == *" --paths "* ]]; then
 	cp docs/house/pathtrace_test.go.txt "$tree/bot/pathtrace_test.go"
 	cp docs/house/pathtrace_digest_test.go.txt "$tree/bot/pathtrace_digest_test.go"
