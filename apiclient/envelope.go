@@ -50,11 +50,11 @@ func (d *decoder) parseList(body []byte, resource string) (listPage, error) {
 	arrStart := 0
 	switch root.Type() {
 	case fastjson.TypeArray:
-		lp.items, _ = root.Array()
+		lp.items = root.GetArray()
 		arrStart = rootSpan(body).start
 		lp.envelope = "array"
 	case fastjson.TypeObject:
-		o, _ := root.Object()
+		o := root.GetObject()
 		lp.page.from(o)
 		path, name, v := listMember(o, resource)
 		if path == nil {
@@ -64,7 +64,7 @@ func (d *decoder) parseList(body []byte, resource string) (listPage, error) {
 		if v.Type() == fastjson.TypeNull {
 			return lp, nil
 		}
-		lp.items, _ = v.Array()
+		lp.items = v.GetArray()
 		sp, err := memberSpan(body, path[0])
 		for _, idx := range path[1:] {
 			if err == nil {
@@ -263,7 +263,7 @@ func (d *decoder) parseRecord(body []byte, t *table, wrappers []string) (rec, ou
 	}
 	sp := rootSpan(body)
 	if root.Type() == fastjson.TypeArray {
-		arr, _ := root.Array()
+		arr := root.GetArray()
 		if len(arr) != 1 {
 			return nil, nil, nil, fmt.Errorf("parse %s: body is an array of %d elements, not one record", what, len(arr))
 		}
@@ -291,7 +291,7 @@ func (d *decoder) parseRecord(body []byte, t *table, wrappers []string) (rec, ou
 		}
 		if r := slices.Index(wrappers, string(normKey(d.key[:0], k))); r >= 0 && r < wrapRank && v.Type() == fastjson.TypeObject {
 			wrapRank, wrapIdx = r, i
-			wrapVal, _ = v.Object()
+			wrapVal = v.GetObject()
 		}
 		i++
 	})

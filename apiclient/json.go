@@ -119,8 +119,7 @@ func appendScalar(dst []byte, v *fastjson.Value) []byte {
 	}
 	switch v.Type() {
 	case fastjson.TypeString:
-		b, _ := v.StringBytes()
-		return append(dst, b...)
+		return append(dst, v.GetStringBytes()...)
 	case fastjson.TypeNumber:
 		// MarshalTo writes a number's literal exactly as the server did.
 		return v.MarshalTo(dst)
@@ -128,22 +127,15 @@ func appendScalar(dst []byte, v *fastjson.Value) []byte {
 	return dst
 }
 
-// strBytes returns the contents of v when it is a JSON string.
+// strBytes returns the contents of v when it is a JSON string, or nil
+// (fastjson's Get* accessors answer nil for a nil value or another type).
 func strBytes(v *fastjson.Value) []byte {
-	if v == nil || v.Type() != fastjson.TypeString {
-		return nil
-	}
-	b, _ := v.StringBytes()
-	return b
+	return v.GetStringBytes()
 }
 
 // object returns v as an object, or nil.
 func object(v *fastjson.Value) *fastjson.Object {
-	if v == nil || v.Type() != fastjson.TypeObject {
-		return nil
-	}
-	o, _ := v.Object()
-	return o
+	return v.GetObject()
 }
 
 // set stores v in *slot unless an earlier member already did or v is null:

@@ -85,8 +85,7 @@ func fillMeeting(d *decoder, t *table, f []*fastjson.Value, raw []byte, m *Meeti
 		}
 	}
 	if v := agendaArray(t, f); v != nil {
-		items, _ := v.Array()
-		m.Agenda = decodeAgenda(d, items)
+		m.Agenda = decodeAgenda(d, v.GetArray())
 	}
 }
 
@@ -116,7 +115,7 @@ func decodeAgenda(d *decoder, items []*fastjson.Value) []AgendaItem {
 			out = append(out, AgendaItem{})
 			s.addBytes(&out[len(out)-1].Title, strBytes(v))
 		case fastjson.TypeObject:
-			o, _ := v.Object()
+			o := v.GetObject()
 			clear(f)
 			t.collectInto(d, o, f)
 			out = append(out, AgendaItem{})

@@ -121,7 +121,7 @@ func (pf *pageFields) setNext(v *fastjson.Value) {
 	case fastjson.TypeNumber:
 		pf.nextPage = string(appendScalar(nil, v))
 	case fastjson.TypeObject:
-		o, _ := v.Object()
+		o := v.GetObject()
 		if b := strBytes(member(o, "href")); len(b) > 0 {
 			pf.next = string(b)
 		}
@@ -391,7 +391,12 @@ func offsetNext(q url.Values, cr *contentRange, pf pageFields, total int64, rows
 	if asked := q.Get("offset"); asked != "" && asked != strconv.FormatInt(first, 10) {
 		return false, fmt.Errorf("%w: the server answered offset %d when asked for %s", errStuck, first, asked)
 	}
-	limit, _ := strconv.Atoi(q.Get("limit"))
+	// No limit asked (or, in a server's own link, one that is no number):
+	// a short page then does not say it is the last.
+	limit := 0
+	if n, err := strconv.Atoi(q.Get("limit")); err == nil {
+		limit = n
+	}
 	next := first + int64(rows)
 	switch {
 	case rows == 0,

@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"mime"
 	"net"
 	"net/http"
 	"net/url"
@@ -97,7 +96,8 @@ func (c *Client) send(req *http.Request, ep endpoint, decode decodeFunc) (*Error
 		return c.transportError(ctx, ep, err)
 	}
 	defer func() {
-		// Draining a little lets the connection be reused.
+		// Draining a little lets the connection be reused; a drain that
+		// fails only costs that reuse, the answer is already read.
 		_, _ = io.CopyN(io.Discard, resp.Body, 4<<10)
 		_ = resp.Body.Close()
 	}()
@@ -289,7 +289,10 @@ func (c *Client) errorMessage(contentType string, body []byte) string {
 			return cleanMessage(jsonMessage(v))
 		}
 	}
-	mt, _, _ := mime.ParseMediaType(contentType)
+	// Only type/subtype matters (case-insensitive, RFC 9110 §8.3.1), not
+	// parameters, which a proxy's error page may get wrong.
+	mt, _, _ := strings.Cut(contentType, ";")
+	mt = strings.ToLower(strings.TrimSpace(mt))
 	if mt == "text/html" || mt == "application/xhtml+xml" || body[0] == '<' {
 		return ""
 	}
@@ -315,7 +318,7 @@ func jsonMessage(v *fastjson.Value) string {
 		}
 	}
 	if errs := o.Get("errors"); errs != nil && errs.Type() == fastjson.TypeArray {
-		if arr, _ := errs.Array(); len(arr) > 0 {
+		if arr := errs.GetArray(); len(arr) > 0 {
 			if b := strBytes(arr[0]); len(b) > 0 {
 				return string(b)
 			}

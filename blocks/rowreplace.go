@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/slack-go/slack"
+
+	"github.com/recordsbot/recordsbot/internal/jsonappend"
 )
 
 // ReplaceRow returns msg (a message's blocks as Slack sent them) with the
@@ -94,7 +96,7 @@ func reviseBlockID(raw json.RawMessage, rev string) json.RawMessage {
 				rest = rest[:i]
 			}
 			if next := RowBlockID(prefix, rest, rev); len(next) <= MaxBlockID {
-				obj["block_id"], _ = json.Marshal(next)
+				obj["block_id"] = jsonappend.String(nil, next)
 			}
 			break
 		}

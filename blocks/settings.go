@@ -150,18 +150,8 @@ func ReplaceNotifyButtons(msg []json.RawMessage, note, rev string) (out []json.R
 	}
 	out = make([]json.RawMessage, 0, len(msg))
 	for _, raw := range msg {
-		var b struct {
-			Elements []struct {
-				ActionID string `json:"action_id"`
-			} `json:"elements"`
-		}
-		_ = json.Unmarshal(raw, &b) // a block that is not an object has no buttons
-		stop := false
-		for _, e := range b.Elements {
-			stop = stop || e.ActionID == ActionNotifyStop
-		}
 		switch {
-		case stop && !ok:
+		case !ok && holdsStop(raw):
 			out, ok = append(out, line), true
 		case rev != "":
 			out = append(out, reviseBlockID(raw, rev))
@@ -173,4 +163,24 @@ func ReplaceNotifyButtons(msg []json.RawMessage, note, rev string) (out []json.R
 		return nil, false
 	}
 	return out, true
+}
+
+// holdsStop reports whether raw, a block as Slack sent it back, holds the
+// *Stop these* button; a block that is not an object with elements holds
+// no buttons.
+func holdsStop(raw json.RawMessage) bool {
+	var b struct {
+		Elements []struct {
+			ActionID string `json:"action_id"`
+		} `json:"elements"`
+	}
+	if json.Unmarshal(raw, &b) != nil {
+		return false
+	}
+	for _, e := range b.Elements {
+		if e.ActionID == ActionNotifyStop {
+			return true
+		}
+	}
+	return false
 }

@@ -72,3 +72,17 @@ func FuzzDecodeCommandText(f *testing.F) {
 		}
 	})
 }
+
+// A page's context names a positive offset or none (actionsQuery.context);
+// anything else is refused like an unknown status, not read as the first
+// page.
+func TestParseContextRefusesAnOffsetItNeverWrites(t *testing.T) {
+	t.Parallel()
+	for _, bad := range []string{"o=x", "o=-3", "o=0", "s=all&o=1e3"} {
+		_, ok := parseContext(bad)
+		assert.False(t, ok, "parseContext(%q)", bad)
+	}
+	q, ok := parseContext("s=all&o=20")
+	assert.True(t, ok)
+	assert.Equal(t, 20, q.Offset)
+}

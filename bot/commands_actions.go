@@ -467,7 +467,12 @@ func parseContext(s string) (actionsQuery, bool) {
 		return q, false
 	}
 	q.Who, q.Status, q.Overdue, q.Meeting, q.Committee = v.Get("w"), v.Get("s"), v.Get("d") == "1", v.Get("m"), v.Get("c")
-	q.Offset, _ = strconv.Atoi(v.Get("o"))
+	if o := v.Get("o"); o != "" {
+		// context writes a positive offset or none.
+		if q.Offset, err = strconv.Atoi(o); err != nil || q.Offset <= 0 {
+			return q, false
+		}
+	}
 	if q.Who != "" && !slackUserID.MatchString(q.Who) {
 		return q, false
 	}

@@ -40,7 +40,12 @@ func (s *Server) dispatchEvent(ctx context.Context, body []byte, retry int) ack 
 		// Event holds what slack-go's LinkSharedEvent leaves out.
 		Event unfurlTarget `json:"event"`
 	}
-	_ = json.Unmarshal(body, &outer) // the ID only dedupes; ParseEvent already accepted the body
+	if err := json.Unmarshal(body, &outer); err != nil {
+		// ParseEvent accepted the body, so it is JSON: a field of another
+		// type is left empty and the rest read (encoding/json goes on past
+		// a type mismatch); without its ID the delivery is not deduped.
+		s.log.WarnContext(ctx, "event: envelope fields unreadable", "type", ev.InnerEvent.Type, "error", err)
+	}
 	if !s.seen.first(outer.EventID, s.deps.Now()) {
 		s.log.InfoContext(ctx, "event: duplicate delivery dropped", "event_id", outer.EventID, "retry", retry)
 		s.deps.Metrics.Request(metrics.Event, ev.InnerEvent.Type, "duplicate")

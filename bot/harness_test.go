@@ -132,6 +132,16 @@ func withMinutes(f func(*minutes.Config)) harnessOption {
 	return func(s harnessSetup) { f(s.minutes) }
 }
 
+// withDatasetOf builds the world's records as they stand on day rather
+// than today: for goldens and tests that quote dates or weekdays, which
+// would otherwise change with the day the tests run.
+func withDatasetOf(day time.Time) harnessOption {
+	return func(s harnessSetup) { *s.data = testworld.Dataset(day) }
+}
+
+// goldenDay is the day the golden pages were drawn on (a Friday).
+var goldenDay = time.Date(2026, time.November, 27, 12, 0, 0, 0, time.UTC)
+
 func withDataset(f func(*recordstest.Dataset)) harnessOption {
 	return func(s harnessSetup) { f(s.data) }
 }

@@ -35,6 +35,10 @@ func (h *homeUI) recentChanges(ctx context.Context, me actions.Member, before in
 // clickAuditMore is the "Older changes" button: the Home tab again, with
 // the page of Recent changes after the one shown.
 func (c *clicks) clickAuditMore(ctx context.Context, in *interaction, value string) {
-	before, _ := strconv.ParseInt(value, 10, 64)
+	before, err := strconv.ParseInt(value, 10, 64)
+	if err != nil {
+		c.tell(ctx, in, notice(staleButton(ctx)))
+		return
+	}
 	c.answerOnHome(ctx, in, homeState{auditBefore: before})
 }

@@ -29,7 +29,11 @@ func (su *settingsUI) homeSteering(ctx context.Context, me actions.Member) *bloc
 	s := &blocks.Steering{Cadence: eff.Cadence, At: eff.RemindAt}
 	zone := cmpZone(me.Zone, time.UTC)
 	if today := su.now().In(zone).Format(time.DateOnly); away.On(today) {
-		s.AwayUntil, _ = time.ParseInLocation(time.DateOnly, away.LastDay, zone)
+		if s.AwayUntil, err = time.ParseInLocation(time.DateOnly, away.LastDay, zone); err != nil {
+			// The store checks the day when it is saved: a row changed by
+			// hand. The section then offers to set one.
+			su.log.WarnContext(ctx, "away: stored last day unreadable", "last_day", away.LastDay, "error", err)
+		}
 	}
 	return s
 }
@@ -102,20 +106,16 @@ func (su *settingsUI) steer(ctx context.Context, user, actionID, value string, d
 }
 
 // markSnoozed marks the rows of me's own actions they snoozed with the
-// day the snooze ends; a failure to read leaves the rows as they are.
+// day the snooze ends; a failure to read leaves the rows as they are
+// (running logs it).
 func (st *steering) markSnoozed(ctx context.Context, me actions.Member, rows []blocks.ActionRow) {
-	if st == nil || st.store == nil || len(rows) == 0 {
+	if len(rows) == 0 {
 		return
 	}
-	snoozes, err := st.store.Snoozes(ctx, me.ID)
-	if err != nil || len(snoozes) == 0 {
-		return
-	}
-	zone := cmpZone(me.Zone, st.dom.Zone())
-	today := st.now().In(zone).Format(time.DateOnly)
+	until := st.running(ctx, me)
 	for i := range rows {
-		if sn, ok := snoozes[rows[i].ID]; ok && sn.Until > today {
-			rows[i].SnoozedUntil, _ = time.ParseInLocation(time.DateOnly, sn.Until, zone)
+		if day, ok := until[rows[i].ID]; ok {
+			rows[i].SnoozedUntil = day
 		}
 	}
 }

@@ -76,6 +76,7 @@ func handleSlack(s *Server) verifiedHandler {
 	return func(w http.ResponseWriter, r *http.Request, body []byte) {
 		ctx := r.Context()
 		if strings.HasPrefix(r.Header.Get("Content-Type"), "application/json") {
+			// Absent on a first delivery (0); only the log lines read it.
 			retry, _ := strconv.Atoi(r.Header.Get("X-Slack-Retry-Num"))
 			writeAck(ctx, w, s.log, s.dispatchEvent(ctx, body, retry))
 			return

@@ -225,7 +225,11 @@ func (c *clicks) click(ctx context.Context, in *interaction, actionID, value str
 	case actionID == blocks.ActionAuditMore:
 		c.clickAuditMore(ctx, in, value)
 	case actionID == blocks.ActionHomeMore:
-		offset, _ := strconv.Atoi(value)
+		offset, err := strconv.Atoi(value)
+		if err != nil {
+			c.tell(ctx, in, notice(staleButton(ctx)))
+			return
+		}
 		c.answerOnHome(ctx, in, homeState{offset: offset})
 	case actionID == blocks.ActionSettingsRemind, actionID == blocks.ActionSettingsRemindAt,
 		actionID == blocks.ActionSettingsWeekdays, actionID == blocks.ActionSettingsAssignDMs:

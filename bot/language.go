@@ -19,7 +19,12 @@ func readerLang(m actions.Member, org lang.Lang) lang.Lang {
 // lookup the request makes anyway, not an extra Slack call; when Slack
 // cannot say, the request is answered in ORG_LANGUAGE.
 func (s *Server) reader(ctx context.Context, user string) context.Context {
-	m, _ := s.dom.Who(ctx, user)
+	m, err := s.dom.Who(ctx, user)
+	if err != nil {
+		// Debug: the handler's own lookup meets the same failure and
+		// says it to the user and the log.
+		s.log.DebugContext(ctx, "language: profile unreadable, answering in ORG_LANGUAGE", "user", user, "error", err)
+	}
 	return lang.NewContext(ctx, readerLang(m, s.cfg.Language))
 }
 

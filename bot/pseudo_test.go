@@ -204,7 +204,7 @@ func TestPseudoPageCheckCatchesALiteral(t *testing.T) {
 // pseudo-language above: the main public surface of issue 30.
 func TestArchivePageGolden(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t)
+	h := newHarness(t, withDatasetOf(goldenDay))
 	for _, l := range lang.Shipped() {
 		t.Run(l.Code(), func(t *testing.T) {
 			t.Parallel()

@@ -27,7 +27,9 @@ func acceptLanguage(langs string) http.Header {
 // ETag of its own, so no cache serves one reader's language to another.
 func TestPublicPagesSpeakTheReadersLanguage(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t, withConfig(func(c *bot.Config) { c.Language = mustLang(t, "de") }))
+	// The records of a fixed day, so that the dates' month and weekdays
+	// asserted below do not depend on when the test runs.
+	h := newHarness(t, withDatasetOf(goldenDay), withConfig(func(c *bot.Config) { c.Language = mustLang(t, "de") }))
 
 	es := h.fetchPage("", "/minutes", acceptLanguage("es-MX,es;q=0.9,en;q=0.5"))
 	require.Equal(t, http.StatusOK, es.status, es.body)

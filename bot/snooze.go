@@ -225,9 +225,17 @@ func (st *steering) running(ctx context.Context, me actions.Member) map[string]t
 	today := st.now().In(zone).Format(time.DateOnly)
 	out := make(map[string]time.Time, len(snoozes))
 	for id, sn := range snoozes {
-		if sn.Until > today {
-			out[id], _ = time.ParseInLocation(time.DateOnly, sn.Until, zone)
+		if sn.Until <= today {
+			continue
 		}
+		day, err := time.ParseInLocation(time.DateOnly, sn.Until, zone)
+		if err != nil {
+			// The store checks the day when it is saved: a row changed
+			// by hand. The action is drawn as not snoozed.
+			st.log.WarnContext(ctx, "snooze: stored day unreadable", "action", id, "until", sn.Until, "error", err)
+			continue
+		}
+		out[id] = day
 	}
 	return out
 }
@@ -304,7 +312,10 @@ func (u *actionsUI) snoozed(ctx context.Context, user string) *reply {
 			continue
 		}
 		row := u.row(&a, st.rowView(me, &a), nil)
-		row.SnoozedUntil, _ = time.ParseInLocation(time.DateOnly, sn.Until, zone)
+		if row.SnoozedUntil, err = time.ParseInLocation(time.DateOnly, sn.Until, zone); err != nil {
+			// As in running: listed, without the day it cannot show.
+			u.log.WarnContext(ctx, "snooze: stored day unreadable", "action", id, "until", sn.Until, "error", err)
+		}
 		rows = append(rows, row)
 	}
 	lg := lang.FromContext(ctx)

@@ -142,7 +142,9 @@ func envelopeID(evt socketmode.Event) string {
 		var env struct {
 			EnvelopeID string `json:"envelope_id"`
 		}
-		_ = json.Unmarshal(bad.Message, &env) // no ID is the answer for anything unreadable
+		if json.Unmarshal(bad.Message, &env) != nil {
+			return "" // nothing unreadable can be acknowledged
+		}
 		return env.EnvelopeID
 	}
 	return ""

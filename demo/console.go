@@ -71,6 +71,9 @@ type console struct {
 	hinted   bool
 	// modalHashes holds the version of each modal last shown.
 	modalHashes map[string]string
+	// reads is each person's Slack language as `lang` set it, by Slack
+	// user ID: the screen draws date tokens in the speaker's (renderer.lang).
+	reads map[string]lang.Lang
 }
 
 // button is a numbered control and the message it is on.
@@ -143,6 +146,7 @@ func newConsole(env *demoEnv, out io.Writer, opts consoleOptions) (*console, err
 		responseChannel: map[string]string{},
 		clickResponses:  map[string]bool{},
 		modalHashes:     map[string]string{},
+		reads:           map[string]lang.Lang{},
 		r: renderer{
 			p:        palette{on: opts.Color},
 			now:      opts.Now,
@@ -440,7 +444,10 @@ func (c *console) lang(code string) error {
 		return fmt.Errorf("@%s is not in the stand-in's workspace", handle(c.me))
 	}
 	c.env.actions.Forget(c.me.SlackID)
+	// Slack draws what it renders itself (date tokens) in the locale,
+	// English when recordsbot ships none like it: the screen follows.
 	reads := lang.ForLocale(locale, lang.English)
+	c.reads[c.me.SlackID], c.r.lang = reads, reads
 	c.printf("%s\n\n", c.r.p.grey(fmt.Sprintf("@%s's Slack language is now %s: recordsbot answers in %s.", handle(c.me), locale, reads.Name())))
 	return nil
 }

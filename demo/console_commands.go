@@ -42,6 +42,7 @@ func (c *console) switchTo(name string) error {
 		return err
 	}
 	c.me = p
+	c.r.lang = c.reads[p.SlackID]
 	// Ephemeral messages and the Home tab belong to whoever saw them.
 	c.buttons = nil
 	c.printf("%s\n\n", c.r.p.grey(fmt.Sprintf("You are now @%s (%s).", handle(p), p.Name)))

@@ -330,14 +330,8 @@ func numberer(sc *screen, where origin, kept map[string]int) func(control) int {
 // on (a row's Snooze controls are the same on every row: the row's block
 // ID names the action, blocks.ActionOfRowBlock).
 func (b button) key() string {
-	var el struct {
-		ActionID string `json:"action_id"`
-		Value    string `json:"value"`
-		URL      string `json:"url"`
-	}
-	_ = json.Unmarshal(b.Element, &el) // a control's JSON came from a message that parsed
 	row, _ := blocks.ActionOfRowBlock(b.BlockID)
-	return el.ActionID + "\x00" + el.Value + "\x00" + el.URL + "\x00" + b.Option + "\x00" + b.Label + "\x00" + row
+	return b.ActionID + "\x00" + b.Value + "\x00" + b.URL + "\x00" + b.Option + "\x00" + b.Label + "\x00" + row
 }
 
 func (c *console) channelName(id string) string {

@@ -2,7 +2,6 @@ package demo
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
@@ -64,7 +63,7 @@ func (c *console) onRow(n int, actionID string) (int, error) {
 	}
 	row := c.buttons[n-1]
 	for i, b := range c.buttons {
-		if b.Element != nil && b.where == row.where && b.BlockID == row.BlockID && elementActionID(b.Element) == actionID {
+		if b.Element != nil && b.where == row.where && b.BlockID == row.BlockID && b.ActionID == actionID {
 			return i + 1, nil
 		}
 	}
@@ -74,15 +73,6 @@ func (c *console) onRow(n int, actionID string) (int, error) {
 	default:
 		return 0, fmt.Errorf("the action of button [%d] has no Snooze: only its assignee snoozes it, and only while it is still to do", n)
 	}
-}
-
-// elementActionID is an element's action_id.
-func elementActionID(raw json.RawMessage) string {
-	var el struct {
-		ActionID string `json:"action_id"`
-	}
-	_ = json.Unmarshal(raw, &el)
-	return el.ActionID
 }
 
 // away opens the Home tab and picks the last day away there (DATE), or
@@ -104,7 +94,7 @@ func (c *console) away(ctx context.Context, args string) error {
 		return err
 	}
 	for i, b := range c.buttons {
-		if b.Element != nil && b.where.kind == inHome && elementActionID(b.Element) == control {
+		if b.Element != nil && b.where.kind == inHome && b.ActionID == control {
 			return c.click(ctx, i+1, day)
 		}
 	}
@@ -118,10 +108,13 @@ func (c *console) away(ctx context.Context, args string) error {
 // would: nobody is reminded on it, and "the next working day" skips it.
 func (c *console) holiday(args string) error {
 	day := strings.TrimSpace(args)
-	if err := c.env.holidays.Add(day); err != nil {
-		return fmt.Errorf("holiday needs a date, YYYY-MM-DD: %w", err)
+	d, err := time.Parse(time.DateOnly, day)
+	if err != nil {
+		return fmt.Errorf("holiday needs a date, YYYY-MM-DD: %q is not one", day)
 	}
-	d, _ := time.Parse(time.DateOnly, day)
+	if err := c.env.holidays.Add(day); err != nil {
+		return fmt.Errorf("holiday: %w", err)
+	}
 	c.printf("%s\n\n", c.r.p.grey(fmt.Sprintf("The organisation is closed on %s (REMIND_HOLIDAYS): nobody is reminded that day, and a snooze until the next working day skips it.", d.Format("Mon 2 Jan 2006"))))
 	return nil
 }

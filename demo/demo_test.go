@@ -377,6 +377,23 @@ func TestDemoButtonNumbersStayWhileTheMessageIsOnScreen(t *testing.T) {
 	assert.Contains(t, out["click 2"], "button [2] has left the message")
 }
 
+// TestDemoDrawsDatesInTheReadersLanguage: the screen draws Slack's date
+// tokens as Slack does, in the reader's language: after `lang fr` a
+// deadline passed yesterday reads "Échéance hier", after `lang de`
+// "Fällig gestern"; the language is the person's, so it is French again
+// when Alice speaks after Bob.
+func TestDemoDrawsDatesInTheReadersLanguage(t *testing.T) {
+	t.Parallel()
+	env := startTestDemo(t)
+	out, all, err := runScript(t, env, consoleOptions{},
+		"lang fr", "/actions en-retard", "/as bob", "/minutes following", "/as alice", "/actions overdue", "lang de", "/actions überfällig")
+	require.NoError(t, err, all)
+	assert.Contains(t, out["/actions en-retard"], "Échéance hier", all)
+	assert.NotContains(t, out["/actions en-retard"], "yesterday")
+	assert.Contains(t, out["/actions overdue"], "Échéance hier", "Alice's language is kept while Bob speaks")
+	assert.Contains(t, out["/actions überfällig"], "Fällig gestern")
+}
+
 // TestDemoLangSwitchesTheSpeakersSlackLocale: `lang fr` is the speaker
 // choosing French in Slack: /actions, the Home tab and the reminder DM
 // then come in French; a locale recordsbot does not ship reads

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/recordsbot/recordsbot/internal/lang"
 )
 
 // The renderer turns what the bot sends Slack — Block Kit JSON with mrkdwn in
@@ -120,6 +122,9 @@ type renderer struct {
 	p   palette
 	now func() time.Time
 	loc *time.Location
+	// lang is the reader's Slack language, which Slack draws date
+	// tokens in (`lang`); English until they choose one.
+	lang lang.Lang
 	// handles maps Slack user IDs to handles ("U0ALICE" → "alice") and
 	// channels maps channel IDs to names ("C0GENERAL" → "general").
 	handles  map[string]string

@@ -16,6 +16,8 @@ type control struct {
 	// Element is the element's JSON as the message holds it; Slack sends
 	// parts of it back in the click.
 	Element json.RawMessage
+	// ActionID and Value are the element's, read with the rest of it.
+	ActionID, Value string
 	// Option is the chosen option's value, for a menu shown as one control
 	// per option (an overflow menu).
 	Option string
@@ -72,6 +74,8 @@ type kitText struct {
 // kitElement is an interactive element, or an element of a context block.
 type kitElement struct {
 	Type     string          `json:"type"`
+	ActionID string          `json:"action_id"`
+	Value    string          `json:"value"`
 	Text     json.RawMessage `json:"text"`
 	URL      string          `json:"url"`
 	Style    string          `json:"style"`
@@ -152,7 +156,9 @@ func (r *renderer) blocks(raw []json.RawMessage, press func(control) int) []stri
 				switch el.Type {
 				case "mrkdwn", "plain_text":
 					var t kitText
-					_ = json.Unmarshal(e, &t) // e decoded as an element just above
+					if json.Unmarshal(e, &t) != nil {
+						continue // not a text object: left out, as an unreadable element is
+					}
 					parts = append(parts, r.text(t, fgGrey))
 				case "image":
 					parts = append(parts, "["+el.AltText+"]")
@@ -254,14 +260,14 @@ func (r *renderer) controls(blockID string, elements []json.RawMessage, press fu
 		case len(el.Options) > 0:
 			for _, o := range el.Options {
 				label := r.plainText(o.Text)
-				n := press(control{Label: label, BlockID: blockID, Element: raw, Option: o.Value})
+				n := press(control{Label: label, BlockID: blockID, Element: raw, ActionID: el.ActionID, Value: el.Value, Option: o.Value})
 				parts = append(parts, r.number(n)+" ⋯ "+label)
 			}
 		case el.Type == "button":
 			var t kitText
 			_ = json.Unmarshal(el.Text, &t) // a button without text still gets a number
 			label := r.plainText(t)
-			n := press(control{Label: label, BlockID: blockID, Element: raw, URL: el.URL})
+			n := press(control{Label: label, BlockID: blockID, Element: raw, ActionID: el.ActionID, Value: el.Value, URL: el.URL})
 			shown := label
 			switch el.Style {
 			case "primary":
@@ -301,7 +307,7 @@ func (r *renderer) selectMenu(blockID string, raw json.RawMessage, el kitElement
 	case el.Placeholder != nil:
 		shown = r.p.grey(r.plainText(*el.Placeholder))
 	}
-	n := press(control{Label: shown, BlockID: blockID, Element: raw, Choices: choices})
+	n := press(control{Label: shown, BlockID: blockID, Element: raw, ActionID: el.ActionID, Value: el.Value, Choices: choices})
 	var options string
 	if len(choices) <= 4 {
 		labels := make([]string, len(choices))
@@ -324,7 +330,7 @@ func (r *renderer) datePicker(blockID string, raw json.RawMessage, el kitElement
 	if shown == "" && el.Placeholder != nil {
 		shown = r.p.grey(r.plainText(*el.Placeholder))
 	}
-	n := press(control{Label: shown, BlockID: blockID, Element: raw, Date: true})
+	n := press(control{Label: shown, BlockID: blockID, Element: raw, ActionID: el.ActionID, Value: el.Value, Date: true})
 	return r.number(n) + " 📅 " + shown + " " + r.p.grey(fmt.Sprintf("(pick a day: click %d YYYY-MM-DD)", n))
 }
 
@@ -349,7 +355,7 @@ func (r *renderer) checkboxes(blockID string, raw json.RawMessage, el kitElement
 		if ticked[o.Value] {
 			box = "☑"
 		}
-		n := press(control{Label: label, BlockID: blockID, Element: raw, Selected: after})
+		n := press(control{Label: label, BlockID: blockID, Element: raw, ActionID: el.ActionID, Value: el.Value, Selected: after})
 		part := r.number(n) + " " + box + " " + label
 		if o.Description != nil && o.Description.Text != "" {
 			// Slack shows it under the label, lighter; one line here.

@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/recordsbot/recordsbot/internal/lang"
 )
 
 // sequence renders the inside of a <…> sequence in text shown in colour
@@ -53,9 +55,9 @@ func (r *renderer) sequence(inner, fg string) string {
 }
 
 // date renders "!date^UNIX^FORMAT[^LINK]" as Slack does for the reader:
-// the format's tokens replaced by the date in the reader's zone. A
-// sequence that does not parse, or uses a token Slack does not have, shows
-// its fallback, as an old client would.
+// the format's tokens replaced by the date in the reader's zone and
+// language. A sequence that does not parse, or uses a token Slack does
+// not have, shows its fallback, as an old client would.
 func (r *renderer) date(head, fallback string) string {
 	parts := strings.Split(head, "^")
 	if len(parts) < 3 {
@@ -81,7 +83,7 @@ func (r *renderer) date(head, fallback string) string {
 			break
 		}
 		var s string
-		s, ok = dateToken(format[open+1:open+end], t, now)
+		s, ok = dateToken(r.lang, format[open+1:open+end], t, now)
 		if !ok {
 			return fallback
 		}
@@ -91,37 +93,36 @@ func (r *renderer) date(head, fallback string) string {
 	return out
 }
 
-// dateToken renders one token of Slack's date formatting.
-func dateToken(tok string, t, now time.Time) (string, bool) {
+// dateToken renders one token of Slack's date formatting in l, the
+// reader's language: Slack draws a date token in the viewer's locale
+// ("{date_slash}: … subject to locale preferences",
+// https://docs.slack.dev/reference/block-kit/block-elements/date-element),
+// so a French reader sees "hier" where an English one sees "yesterday".
+// The words and orders are the catalogue's (internal/lang), the ones the
+// bot writes its own dates and fallbacks in. {ago} stays English: the bot
+// never sends it.
+func dateToken(l lang.Lang, tok string, t, now time.Time) (string, bool) {
 	pretty := func(layout func(time.Time) string) string {
-		switch days := calendarDays(now, t); days {
-		case 0:
-			return "today"
-		case -1:
-			return "yesterday"
-		case 1:
-			return "tomorrow"
+		if day, ok := l.RelativeDay(t, now); ok {
+			return day
 		}
 		return layout(t)
 	}
-	short := func(t time.Time) string { return t.Format("Jan 2, 2006") }
-	long := func(t time.Time) string { return t.Format("January ") + ordinal(t.Day()) + t.Format(", 2006") }
-	full := func(t time.Time) string { return t.Format("Monday, ") + long(t) }
 	switch tok {
 	case "date_num":
 		return t.Format("2006-01-02"), true
 	case "date":
-		return long(t), true
+		return l.LongDate(t), true
 	case "date_short":
-		return short(t), true
+		return l.Date(t), true
 	case "date_long":
-		return full(t), true
+		return l.FullDate(t), true
 	case "date_pretty":
-		return pretty(long), true
+		return pretty(l.LongDate), true
 	case "date_short_pretty":
-		return pretty(short), true
+		return pretty(l.Date), true
 	case "date_long_pretty":
-		return pretty(full), true
+		return pretty(l.FullDate), true
 	case "time":
 		return t.Format("15:04"), true
 	case "time_secs":
@@ -130,30 +131,6 @@ func dateToken(tok string, t, now time.Time) (string, bool) {
 		return ago(now, t), true
 	}
 	return "", false
-}
-
-// calendarDays is the number of calendar days from a to b in a's zone.
-func calendarDays(a, b time.Time) int {
-	ay, am, ad := a.Date()
-	by, bm, bd := b.In(a.Location()).Date()
-	da := time.Date(ay, am, ad, 12, 0, 0, 0, time.UTC)
-	db := time.Date(by, bm, bd, 12, 0, 0, 0, time.UTC)
-	return int(db.Sub(da).Round(24*time.Hour) / (24 * time.Hour))
-}
-
-func ordinal(n int) string {
-	suffix := "th"
-	if n%100 < 11 || n%100 > 13 {
-		switch n % 10 {
-		case 1:
-			suffix = "st"
-		case 2:
-			suffix = "nd"
-		case 3:
-			suffix = "rd"
-		}
-	}
-	return strconv.Itoa(n) + suffix
 }
 
 // ago is "3 days ago" or "in 2 hours".

@@ -10,6 +10,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/recordsbot/recordsbot/internal/lang"
 )
 
 // testNow is the reader's clock in the render tests: Tuesday 3 March
@@ -48,7 +50,7 @@ func TestMrkdwn(t *testing.T) {
 		{"date today", "Due <!date^" + unix(testNow) + "^{date_short_pretty}|Mar 3, 2026>", "Due today", "Due today"},
 		{"date yesterday", "<!date^" + yesterday + "^{date_pretty}|x>", "yesterday", "yesterday"},
 		{"date and time in the reader's zone", "<!date^" + later + "^{date_short_pretty} at {time}|Apr 1, 2026 at 16:05 UTC>", "Apr 1, 2026 at 17:05", "Apr 1, 2026 at 17:05"},
-		{"long date", "<!date^" + later + "^{date_long}|x>", "Wednesday, April 1st, 2026", "Wednesday, April 1st, 2026"},
+		{"long date", "<!date^" + later + "^{date_long}|x>", "Wednesday, April 1, 2026", "Wednesday, April 1, 2026"},
 		{"numeric date with link", "<!date^" + later + "^{date_num}^https://x.org|x>", "2026-04-01", "2026-04-01"},
 		{"unknown token falls back", "<!date^" + later + "^{fortnight}|in a while>", "in a while", "in a while"},
 		{"bad time falls back", "<!date^soon^{date}|some day>", "some day", "some day"},
@@ -71,6 +73,21 @@ func TestMrkdwn(t *testing.T) {
 			assert.Equal(t, tt.color, testRenderer(true).mrkdwn(tt.in, fgDefault), "colour")
 		})
 	}
+}
+
+// TestDatesInTheReadersLanguage: Slack draws a date token in the
+// reader's locale, so the screen does too, with the catalogue's words.
+func TestDatesInTheReadersLanguage(t *testing.T) {
+	t.Parallel()
+	r := testRenderer(false)
+	var err error
+	r.lang, err = lang.Parse("fr")
+	require.NoError(t, err)
+	yesterday := unix(testNow.AddDate(0, 0, -1))
+	later := unix(time.Date(2026, 4, 1, 16, 5, 0, 0, time.UTC))
+	assert.Equal(t, "Échéance hier", r.mrkdwn("Échéance <!date^"+yesterday+"^{date_short_pretty}|2 mars 2026>", fgDefault))
+	assert.Equal(t, "1 avr. 2026 à 17:05", r.mrkdwn("<!date^"+later+"^{date_short_pretty} à {time}|1 avr. 2026 à 16:05 UTC>", fgDefault))
+	assert.Equal(t, "mercredi 1 avril 2026", r.mrkdwn("<!date^"+later+"^{date_long}|x>", fgDefault))
 }
 
 func TestCodeInAColouredLineRestoresItsColour(t *testing.T) {

@@ -90,6 +90,10 @@ func searchIndexCheck(ctx context.Context, st *store.Store) check {
 		return failed("cannot read the search index: "+err.Error(), "check the database server and DATABASE_URL")
 	}
 	cur, err := minutes.ReadBackfillCursor(ctx, st)
+	if errors.Is(err, minutes.ErrBackfillCursor) {
+		return advisory(fmt.Sprintf("search index: %s; %v", words.Count(stats.Docs, "minutes document", "minutes documents"), err),
+			"nothing to do: the next backfill pass starts over and writes a new one")
+	}
 	if err != nil {
 		return failed("cannot read the search backfill's cursor: "+err.Error(), "check the database server and DATABASE_URL")
 	}
@@ -169,7 +173,11 @@ func checkPublicURL(ctx context.Context, set Settings, rep *Report) {
 		return
 	}
 	defer resp.Body.Close()
-	body, _ := io.ReadAll(io.LimitReader(resp.Body, 512)) // a short read shows as a wrong body below
+	body, err := io.ReadAll(io.LimitReader(resp.Body, 512))
+	if err != nil {
+		fail(fmt.Sprintf("%s answered %d but its body could not be read: %v", target, resp.StatusCode, err))
+		return
+	}
 	if resp.StatusCode != http.StatusOK || strings.TrimSpace(string(body)) != "ok" {
 		fail(fmt.Sprintf("%s answered %d %q, not 200 ok", target, resp.StatusCode, strings.TrimSpace(string(body))))
 		return

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"strings"
 	"sync"
 
@@ -113,8 +114,10 @@ type ServedSearch struct {
 	Index   Searcher
 	Minutes *Service
 	// Remove, when set, takes minutes found no longer served out of the
-	// index; errors are ignored (the daily backfill settles them).
+	// index; a failure is logged to Log (nil logs nothing) and left for
+	// the next search or the daily backfill to settle.
 	Remove Remover
+	Log    *slog.Logger
 }
 
 // SearchMinutes is Index.SearchMinutes without the hits the records
@@ -139,8 +142,11 @@ func (ss ServedSearch) SearchMinutes(ctx context.Context, q store.MinutesQuery, 
 			kept = append(kept, h)
 			continue
 		}
-		if ss.Remove != nil {
-			_, _ = ss.Remove.RemoveMinutes(ctx, h.MeetingID) // see Remove
+		if ss.Remove == nil {
+			continue
+		}
+		if _, err := ss.Remove.RemoveMinutes(ctx, h.MeetingID); err != nil && ss.Log != nil {
+			ss.Log.WarnContext(ctx, "search: could not take minutes no longer served out of the index", "meeting", h.MeetingID, "error", err)
 		}
 	}
 	page.Hits = kept

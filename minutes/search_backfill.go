@@ -3,6 +3,7 @@ package minutes
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
 	"sync"
@@ -58,16 +59,22 @@ type BackfillCursor struct {
 	DoneAt time.Time `json:"done_at,omitzero"`
 }
 
+// ErrBackfillCursor is returned, wrapped, by ReadBackfillCursor for a
+// kept cursor it cannot read, with the zero cursor: a pass then starts
+// over (Pass logs it; doctor says it).
+var ErrBackfillCursor = errors.New("the backfill's cursor cannot be read")
+
 // ReadBackfillCursor returns the backfill's cursor; the zero cursor when
-// none was kept (or it cannot be read, in which case the pass starts over).
-// Errors: the store's.
+// none was kept. Errors: the store's, and ErrBackfillCursor.
 func ReadBackfillCursor(ctx context.Context, st State) (BackfillCursor, error) {
 	var c BackfillCursor
 	v, ok, err := st.GetState(ctx, BackfillState)
 	if err != nil || !ok {
 		return c, err
 	}
-	_ = json.Unmarshal([]byte(v), &c) // a cursor we cannot read starts over
+	if err := json.Unmarshal([]byte(v), &c); err != nil {
+		return BackfillCursor{}, fmt.Errorf("%w: %w", ErrBackfillCursor, err)
+	}
 	return c, nil
 }
 
@@ -161,7 +168,10 @@ func (b *Backfill) Run(ctx context.Context) error {
 func (b *Backfill) Pass(ctx context.Context) (time.Duration, error) {
 	b.defaults()
 	c, err := ReadBackfillCursor(ctx, b.State)
-	if err != nil {
+	switch {
+	case errors.Is(err, ErrBackfillCursor):
+		b.Logger.WarnContext(ctx, "search backfill: starting the pass over", "error", err)
+	case err != nil:
 		return 0, fmt.Errorf("read backfill cursor: %w", err)
 	}
 	b.setCursor(c)
@@ -237,7 +247,10 @@ func (b *Backfill) lock(ctx context.Context) (bool, error) {
 }
 
 func (b *Backfill) save(ctx context.Context, c BackfillCursor) error {
-	v, _ := json.Marshal(c) // a struct of strings, ints and a time always encodes
+	v, err := json.Marshal(c)
+	if err != nil {
+		return fmt.Errorf("encode backfill cursor: %w", err)
+	}
 	if err := b.State.SetState(ctx, BackfillState, string(v)); err != nil {
 		return fmt.Errorf("save backfill cursor: %w", err)
 	}

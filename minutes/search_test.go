@@ -202,3 +202,19 @@ func TestBackfillOneReplicaAtATime(t *testing.T) {
 	assert.Equal(t, backfillLockTTL, wait, "tries again when the lock may have lapsed")
 	assert.Empty(t, rs.Requests(), "nothing read while another replica backfills")
 }
+
+func TestBackfillStartsOverFromAnUnreadableCursor(t *testing.T) {
+	t.Parallel()
+	_, c, s := searchWorld(t, 3)
+	require.NoError(t, s.SetState(t.Context(), BackfillState, `{"next":`))
+	_, err := ReadBackfillCursor(t.Context(), s)
+	require.ErrorIs(t, err, ErrBackfillCursor, "said, not read as a fresh start")
+
+	var sleeps []time.Duration
+	_, err = newBackfill(c, s, &sleeps).Pass(t.Context())
+	require.NoError(t, err, "the pass starts over")
+	assert.Len(t, find(t, s, "budget"), 3)
+	cur, err := ReadBackfillCursor(t.Context(), s)
+	require.NoError(t, err, "and keeps a readable cursor")
+	assert.Equal(t, searchNow, cur.DoneAt.UTC())
+}

@@ -81,23 +81,22 @@ func (s Summary) String() string {
 	if !s.DryRun {
 		fmt.Fprintf(&b, ", %d skipped as already reminded", s.Skipped)
 	}
-	if s.Recovered > 0 {
-		fmt.Fprintf(&b, ", %d found already sent by an interrupted run", s.Recovered)
-	}
-	if s.Busy > 0 {
-		fmt.Fprintf(&b, ", %d being reminded by another run", s.Busy)
-	}
-	if s.NotYet > 0 {
-		fmt.Fprintf(&b, ", %d before their reminder time", s.NotYet)
-	}
-	if s.Holiday > 0 {
-		fmt.Fprintf(&b, ", %d on a holiday", s.Holiday)
-	}
-	if s.Away > 0 {
-		fmt.Fprintf(&b, ", %d away", s.Away)
-	}
-	if s.Weekend > 0 {
-		fmt.Fprintf(&b, ", %d on their weekend", s.Weekend)
+	// Those this run did not remind, and why: each said only when there
+	// are any.
+	for _, left := range []struct {
+		n   int
+		why string
+	}{
+		{s.Recovered, "found already sent by an interrupted run"},
+		{s.Busy, "being reminded by another run"},
+		{s.NotYet, "before their reminder time"},
+		{s.Holiday, "on a holiday"},
+		{s.Away, "away"},
+		{s.Weekend, "on their weekend"},
+	} {
+		if left.n > 0 {
+			fmt.Fprintf(&b, ", %d %s", left.n, left.why)
+		}
 	}
 	fmt.Fprintf(&b, ", %d unmatched, %d failed", len(s.Unmatched), len(s.Failed))
 	if s.NotAttempted > 0 {

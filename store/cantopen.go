@@ -103,6 +103,8 @@ func writable(dir string) bool {
 		return false
 	}
 	_ = f.Close()
+	// A probe left behind is empty and its name says what it is; the
+	// question was only whether it could be made.
 	_ = os.Remove(f.Name())
 	return true
 }

@@ -72,72 +72,16 @@ func postgresSearch(words, phrases []string, committee string, limit, offset int
 			WHERE ` + committeeLike + `
 			ORDER BY m.meeting_date DESC, m.meeting_id LIMIT ? OFFSET ?`, []any{likePrefix(committee), limit, offset}
 	}
-	var parts []string
-	var qargs []any
-	for _, w := range words {
-		parts = append(parts, "plainto_tsquery('english', CAST(? AS text))")
-		qargs = append(qargs, w)
-	}
-	for _, p := range phrases {
-		parts = append(parts, "phraseto_tsquery('english', CAST(? AS text))")
-		qargs = append(qargs, p)
-	}
 	// The tsquery is written out wherever it is used, not taken from a
 	// CTE: only an expression of constants lets the planner match it
 	// against the GIN index (from a CTE it scanned the table, 140 ms for a
-	// rare word at 10,000 minutes). The newest rankWindow
-	// matches are ranked. Words alone are found through the GIN index,
-	// which answers them exactly without reading a tsvector: sorting by
-	// meeting_date + 0 takes the date index's order away, and
-	// searchPostgres the table scan. A phrase needs each candidate's
-	// tsvector for the word positions, so there the plan walks the
-	// matches newest first and stops at the window.
-	tsq := "(" + strings.Join(parts, " && ") + ")"
-	window := max(rankWindow, offset+limit)
-	// The committee is tested first: quals of the same cost keep their
-	// written order, and the committee is read from the row while the
-	// tsvector is read from TOAST. Testing the words first read five times
-	// the tsvectors on the newest-first walk (292 ms at 10,000 minutes,
-	// docs/search.md).
-	// With words alone, the committee is tested on the GIN index's
-	// matches: through its own index as well (the planner's choice), the
-	// rows of the committee were found first, then each one's tsvector
-	// read (35 ms for "committee:fin budget").
-	var args []any
-	where := "m.tsv @@ " + tsq
-	date := "m.meeting_date"
-	if len(phrases) == 0 {
-		date += " + 0"
-	}
-	if committee != "" {
-		like := committeeLike
-		if len(phrases) == 0 {
-			like = strings.Replace(like, "m.committee_key", "(m.committee_key || '')", 1)
-		}
-		where = like + " AND " + where
-		args = append(args, likePrefix(committee))
-	}
-	matches := `SELECT m.meeting_id, m.meeting_date, m.tsv FROM search_minutes m
-			WHERE ` + where + `
-			ORDER BY ` + date + ` DESC, m.meeting_id LIMIT ?`
-	args = append(append(args, qargs...), window)
+	// rare word at 10,000 minutes). qargs are its parameters, bound again
+	// at each place.
+	tsq, qargs := postgresTSQuery(words, phrases)
+	matches, args := postgresMatches(tsq, qargs, committee, phrases, max(rankWindow, offset+limit))
 	args = append(args, qargs...) // ts_rank
 	args = append(args, limit, offset)
-	// What a snippet's window looks for: the query's lexemes (the stems:
-	// "budget" for "budgets"), its words and phrases as typed, each in
-	// lower case, with a capital and in capitals; the window is around the
-	// first place one of them occurs. A stem is not always in the text
-	// ("polici" for "policy"), hence the words too; when the window's
-	// headline marks no match, the whole body is used.
-	all := strings.Join(append(append([]string(nil), words...), phrases...), " ")
-	args = append(args, all, all, strings.Join(phrases, "\n"))
-	opts := "StartSel=" + markStart + ", StopSel=" + markEnd + ", MaxWords=35, MinWords=15, ShortWord=2"
-	// limit counts the row that only tells whether more follow: it needs
-	// no snippet.
-	args = append(args, limit-1, markStart)
-	args = append(append(args, qargs...), opts)
-	args = append(args, headlineBefore, headlineBefore, headlineWindow, headlineWindow)
-	args = append(append(args, qargs...), opts)
+	args = append(args, snippetArgs(words, phrases, qargs, limit)...)
 	// The window starts headlineBefore characters before the first place
 	// found (dropping the word cut there), or at the start. strpos stops
 	// at the first occurrence, where lower(body) would copy a whole body.
@@ -165,6 +109,81 @@ func postgresSearch(words, phrases []string, committee string, limit, offset int
 		JOIN search_minutes m ON m.meeting_id = p.meeting_id
 		CROSS JOIN LATERAL (SELECT coalesce(min(nullif(strpos(m.body, lx.v), 0)), 1) AS at FROM lx) a
 		ORDER BY p.n`, args
+}
+
+// postgresTSQuery is the tsquery of words and phrases, plainto_tsquery
+// for each word and phraseto_tsquery for each phrase joined with &&, and
+// its parameters.
+func postgresTSQuery(words, phrases []string) (string, []any) {
+	var parts []string
+	var qargs []any
+	for _, w := range words {
+		parts = append(parts, "plainto_tsquery('english', CAST(? AS text))")
+		qargs = append(qargs, w)
+	}
+	for _, p := range phrases {
+		parts = append(parts, "phraseto_tsquery('english', CAST(? AS text))")
+		qargs = append(qargs, p)
+	}
+	return "(" + strings.Join(parts, " && ") + ")", qargs
+}
+
+// postgresMatches is the query of the newest window minutes that match
+// tsq (with its parameters qargs) in committee, and its parameters. The
+// newest window matches are ranked. Words alone are found through the GIN
+// index, which answers them exactly without reading a tsvector: sorting
+// by meeting_date + 0 takes the date index's order away, and
+// searchPostgres the table scan. A phrase needs each candidate's tsvector
+// for the word positions, so there the plan walks the matches newest
+// first and stops at the window.
+func postgresMatches(tsq string, qargs []any, committee string, phrases []string, window int) (string, []any) {
+	// The committee is tested first: quals of the same cost keep their
+	// written order, and the committee is read from the row while the
+	// tsvector is read from TOAST. Testing the words first read five times
+	// the tsvectors on the newest-first walk (292 ms at 10,000 minutes,
+	// docs/search.md).
+	// With words alone, the committee is tested on the GIN index's
+	// matches: through its own index as well (the planner's choice), the
+	// rows of the committee were found first, then each one's tsvector
+	// read (35 ms for "committee:fin budget").
+	var args []any
+	where := "m.tsv @@ " + tsq
+	date := "m.meeting_date"
+	if len(phrases) == 0 {
+		date += " + 0"
+	}
+	if committee != "" {
+		like := committeeLike
+		if len(phrases) == 0 {
+			like = strings.Replace(like, "m.committee_key", "(m.committee_key || '')", 1)
+		}
+		where = like + " AND " + where
+		args = append(args, likePrefix(committee))
+	}
+	matches := `SELECT m.meeting_id, m.meeting_date, m.tsv FROM search_minutes m
+			WHERE ` + where + `
+			ORDER BY ` + date + ` DESC, m.meeting_id LIMIT ?`
+	return matches, append(append(args, qargs...), window)
+}
+
+// snippetArgs are the parameters of the snippets of a page of limit rows
+// found with words and phrases (whose tsquery's parameters are qargs).
+func snippetArgs(words, phrases []string, qargs []any, limit int) []any {
+	// What a snippet's window looks for: the query's lexemes (the stems:
+	// "budget" for "budgets"), its words and phrases as typed, each in
+	// lower case, with a capital and in capitals; the window is around the
+	// first place one of them occurs. A stem is not always in the text
+	// ("polici" for "policy"), hence the words too; when the window's
+	// headline marks no match, the whole body is used.
+	all := strings.Join(append(append([]string(nil), words...), phrases...), " ")
+	args := []any{all, all, strings.Join(phrases, "\n")}
+	opts := "StartSel=" + markStart + ", StopSel=" + markEnd + ", MaxWords=35, MinWords=15, ShortWord=2"
+	// limit counts the row that only tells whether more follow: it needs
+	// no snippet.
+	args = append(args, limit-1, markStart)
+	args = append(append(args, qargs...), opts)
+	args = append(args, headlineBefore, headlineBefore, headlineWindow, headlineWindow)
+	return append(append(args, qargs...), opts)
 }
 
 // committeeLike matches committee keys starting with a prefix that

@@ -3,10 +3,11 @@ package store
 import (
 	"context"
 	"database/sql"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/recordsbot/recordsbot/internal/jsonappend"
 )
 
 // SeenAssignees returns the assignee each action had when last recorded,
@@ -139,9 +140,17 @@ func (s *Store) Unlock(ctx context.Context, name, owner string) (bool, error) {
 	return n > 0, s.wrap("unlock "+name, err)
 }
 
-// jsonArray encodes ids as one JSON parameter for the dialect's
-// jsonStrings subquery.
+// jsonArray encodes ids as one JSON array parameter for the dialect's
+// jsonStrings subquery; none is [] (PostgreSQL's jsonb_array_elements_text
+// refuses the null encoding/json would write for a nil slice).
 func jsonArray(ids []string) string {
-	b, _ := json.Marshal(ids) // []string always encodes
-	return string(b)
+	b := make([]byte, 0, 2+len(ids)*16)
+	b = append(b, '[')
+	for i, id := range ids {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = jsonappend.String(b, id)
+	}
+	return string(append(b, ']'))
 }

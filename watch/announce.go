@@ -28,36 +28,17 @@ func (p *poll) announce(ctx context.Context) error {
 	if len(follows) == 0 {
 		return nil
 	}
-	// A follow made since the last poll began (its baseline taken when it
-	// was made, by Baseline) has not been read by a poll yet: its
-	// committee's pending drafts may lie behind the horizon, so this poll
-	// reads the whole lookback.
-	readAt := time.Time{}
-	if v, ok, err := p.deps.Store.GetState(ctx, stateFollowsRead); err != nil {
+	readAt, err := p.followsReadAt(ctx)
+	if err != nil {
 		return err
-	} else if t, perr := time.Parse(time.RFC3339Nano, v); ok && perr == nil {
-		readAt = t
 	}
-	byCommittee := map[string][]store.Follow{}
-	var fresh []store.Follow
-	reread := false
-	for _, f := range follows {
-		byCommittee[f.CommitteeKey] = append(byCommittee[f.CommitteeKey], f)
-		if !f.Baselined {
-			fresh = append(fresh, f)
-		}
-		reread = reread || !f.Baselined || f.At.After(readAt)
-	}
+	byCommittee, fresh, reread := groupFollows(follows, readAt)
 
 	floor := p.now.Add(-p.cfg.Lookback)
 	horizon := floor
 	if !reread {
-		v, ok, err := p.deps.Store.GetState(ctx, stateHorizon)
-		if err != nil {
+		if horizon, err = p.storedHorizon(ctx, floor); err != nil {
 			return err
-		}
-		if t, perr := time.Parse(time.RFC3339, v); ok && perr == nil && t.After(floor) {
-			horizon = t
 		}
 	}
 	p.sum.Since = horizon
@@ -65,20 +46,8 @@ func (p *poll) announce(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-
-	var oldestPending time.Time
-	var errs []error
-	for _, m := range meetings {
-		pending, err := p.meeting(ctx, m, byCommittee[minutes.CommitteeKey(m.Committee)])
-		if err != nil {
-			errs = append(errs, err)
-			pending = true
-		}
-		if pending && !m.Date.IsZero() && (oldestPending.IsZero() || m.Date.Before(oldestPending)) {
-			oldestPending = m.Date
-		}
-	}
-	if err := errors.Join(errs...); err != nil {
+	oldestPending, err := p.announceMeetings(ctx, meetings, byCommittee)
+	if err != nil {
 		// Without every minutes read, a baseline would miss some: leave
 		// follows and the horizon for the next poll.
 		return err
@@ -90,13 +59,7 @@ func (p *poll) announce(ctx context.Context) error {
 		p.sum.Baselined++
 	}
 
-	// Meetings reach the records after they are held, so the horizon
-	// stays Backfill behind today; further back only while a meeting there
-	// is pending (its minutes hidden, a draft, or a post not out).
-	next := p.now.Add(-p.cfg.Backfill)
-	if !oldestPending.IsZero() && oldestPending.Before(next) {
-		next = oldestPending
-	}
+	next := p.nextHorizon(oldestPending)
 	if !complete && horizon.Before(next) {
 		// The page cap stopped the read short of the horizon: do not move
 		// it past meetings not looked at.
@@ -112,6 +75,80 @@ func (p *poll) announce(ctx context.Context) error {
 	// The poll's start, not its end: a follow made while it ran is read
 	// again by the next. Follow times are milliseconds, so is this.
 	return p.deps.Store.SetState(ctx, stateFollowsRead, p.now.UTC().Truncate(time.Millisecond).Format(time.RFC3339Nano))
+}
+
+// followsReadAt is when the last poll that read the follows began; zero
+// when none did.
+func (p *poll) followsReadAt(ctx context.Context) (time.Time, error) {
+	v, ok, err := p.deps.Store.GetState(ctx, stateFollowsRead)
+	if err != nil {
+		return time.Time{}, err
+	}
+	if t, perr := time.Parse(time.RFC3339Nano, v); ok && perr == nil {
+		return t, nil
+	}
+	return time.Time{}, nil
+}
+
+// groupFollows sorts follows by committee and picks out the fresh ones
+// (no baseline yet). reread is whether this poll must read the whole
+// lookback: a follow made since the last poll began at readAt (its
+// baseline taken when it was made, by Baseline) has not been read by a
+// poll yet, and its committee's pending drafts may lie behind the horizon.
+func groupFollows(follows []store.Follow, readAt time.Time) (byCommittee map[string][]store.Follow, fresh []store.Follow, reread bool) {
+	byCommittee = map[string][]store.Follow{}
+	for _, f := range follows {
+		byCommittee[f.CommitteeKey] = append(byCommittee[f.CommitteeKey], f)
+		if !f.Baselined {
+			fresh = append(fresh, f)
+		}
+		reread = reread || !f.Baselined || f.At.After(readAt)
+	}
+	return byCommittee, fresh, reread
+}
+
+// storedHorizon is the horizon the last poll left, else floor; never
+// before floor.
+func (p *poll) storedHorizon(ctx context.Context, floor time.Time) (time.Time, error) {
+	v, ok, err := p.deps.Store.GetState(ctx, stateHorizon)
+	if err != nil {
+		return floor, err
+	}
+	if t, perr := time.Parse(time.RFC3339, v); ok && perr == nil && t.After(floor) {
+		return t, nil
+	}
+	return floor, nil
+}
+
+// announceMeetings brings each meeting's announcements up to date and
+// returns the date of the oldest one still pending (zero when none is).
+// The error joins those of every meeting that failed.
+func (p *poll) announceMeetings(ctx context.Context, meetings []apiclient.Meeting, byCommittee map[string][]store.Follow) (time.Time, error) {
+	var oldestPending time.Time
+	var errs []error
+	for _, m := range meetings {
+		pending, err := p.meeting(ctx, m, byCommittee[minutes.CommitteeKey(m.Committee)])
+		if err != nil {
+			errs = append(errs, err)
+			pending = true
+		}
+		if pending && !m.Date.IsZero() && (oldestPending.IsZero() || m.Date.Before(oldestPending)) {
+			oldestPending = m.Date
+		}
+	}
+	return oldestPending, errors.Join(errs...)
+}
+
+// nextHorizon is where the next poll starts reading. Meetings reach the
+// records after they are held, so the horizon stays Backfill behind
+// today; further back only while a meeting there is pending (its minutes
+// hidden, a draft, or a post not out) since oldestPending.
+func (p *poll) nextHorizon(oldestPending time.Time) time.Time {
+	next := p.now.Add(-p.cfg.Backfill)
+	if !oldestPending.IsZero() && oldestPending.Before(next) {
+		next = oldestPending
+	}
+	return next
 }
 
 // readMeetings lists meetings newest first until one dated before
@@ -163,39 +200,7 @@ func (p *poll) meeting(ctx context.Context, m apiclient.Meeting, follows []store
 	for _, a := range anns {
 		posted[a.ChannelID] = a
 	}
-	// Channels to bring up to date: the followers, and any channel holding
-	// a posted draft (it may have unfollowed since; its post still gets
-	// the approval).
-	type target struct {
-		channel   string
-		baselined bool
-		// hears is whether the channel chose to hear minutes in this
-		// status (drafts, approvals; FOLLOW_DEFAULTS where it did not).
-		hears func(apiclient.MinutesStatus) bool
-		// lang is what the channel reads: its follow's language, else
-		// ORG_LANGUAGE.
-		lang lang.Lang
-	}
-	var targets []target
-	need := false
-	for _, f := range follows {
-		targets = append(targets, target{f.ChannelID, f.Baselined, func(st apiclient.MinutesStatus) bool {
-			if st == apiclient.MinutesApproved {
-				return p.rules.Hears(f, store.HearApprovals)
-			}
-			return p.rules.Hears(f, store.HearDrafts)
-		}, p.rules.Language(f)})
-		if a, ok := posted[f.ChannelID]; !ok || a.Status != string(apiclient.MinutesApproved) {
-			need = true
-		}
-	}
-	for _, a := range anns {
-		if a.Status == string(apiclient.MinutesPublishedDraft) && a.TS != "" && !following(follows, a.ChannelID) {
-			// It unfollowed since: the post it has still gets the approval.
-			targets = append(targets, target{a.ChannelID, true, func(apiclient.MinutesStatus) bool { return true }, p.cfg.Language})
-			need = true
-		}
-	}
+	targets, need := p.announceTargets(follows, anns, posted)
 	if !need {
 		return false, nil
 	}
@@ -210,59 +215,105 @@ func (p *poll) meeting(ctx context.Context, m apiclient.Meeting, follows []store
 	if !minutes.Visible(min) {
 		return true, nil
 	}
-	status := string(min.Status)
 	pending = min.Status != apiclient.MinutesApproved
 	for _, t := range targets {
-		a, had := posted[t.channel]
-		var o once.Outcome
-		switch {
-		case !t.baselined || !t.hears(min.Status) && (!had || a.Status != status):
-			// Following starts now: what is visible already is the
-			// baseline, recorded as announced with no post. Likewise what
-			// the channel chose not to hear: recorded, not posted, so a
-			// draft it did not hear is announced new when approved, if it
-			// hears approvals. A draft's post whose approval it does not
-			// hear stays as it is.
-			if !t.baselined && !had {
-				if err := p.deps.Store.PutAnnouncement(ctx, store.Announcement{ChannelID: t.channel, MeetingID: m.ID, Status: status}); err != nil {
-					return true, err
-				}
-			} else if t.baselined {
-				if err := p.deps.Store.PutAnnouncement(ctx, store.Announcement{ChannelID: t.channel, MeetingID: m.ID, Status: status, TS: a.TS}); err != nil {
-					return true, err
-				}
-			}
-			continue
-		case !had, a.TS == "" && a.Status != status && min.Status == apiclient.MinutesApproved:
-			// New to this channel (a baselined draft approved since counts
-			// as new: it was never posted).
-			var ts string
-			o, ts = p.post(ctx, t.channel, t.lang, m, min)
-			if o.Done() {
-				err = p.deps.Store.PutAnnouncement(ctx, store.Announcement{ChannelID: t.channel, MeetingID: m.ID, Status: status, TS: ts})
-			}
-			if o == once.Sent {
-				p.sum.Announced++
-			}
-		case a.Status == string(apiclient.MinutesPublishedDraft) && a.TS != "" && min.Status == apiclient.MinutesApproved:
-			o = p.approve(ctx, t.channel, t.lang, a.TS, m, min)
-			if o.Done() {
-				err = p.deps.Store.PutAnnouncement(ctx, store.Announcement{ChannelID: t.channel, MeetingID: m.ID, Status: status, TS: a.TS, ThreadPosted: true})
-			}
-			if o == once.Sent {
-				p.sum.Approved++
-			}
-		default:
-			continue
-		}
+		done, err := p.announceIn(ctx, t, posted, m, min)
 		if err != nil {
 			return true, err
 		}
-		if !o.Done() {
+		if !done {
 			pending = true
 		}
 	}
 	return pending, nil
+}
+
+// announceTarget is a channel whose announcement of a meeting is brought
+// up to date.
+type announceTarget struct {
+	channel   string
+	baselined bool
+	// hears is whether the channel chose to hear minutes in this
+	// status (drafts, approvals; FOLLOW_DEFAULTS where it did not).
+	hears func(apiclient.MinutesStatus) bool
+	// lang is what the channel reads: its follow's language, else
+	// ORG_LANGUAGE.
+	lang lang.Lang
+}
+
+// announceTargets are the channels to bring up to date about a meeting
+// whose announcements are anns (posted, by channel): the followers, and
+// any channel holding a posted draft (it may have unfollowed since; its
+// post still gets the approval). need is false when every follower has
+// the approved minutes already and no draft's post waits for them.
+func (p *poll) announceTargets(follows []store.Follow, anns []store.Announcement, posted map[string]store.Announcement) (targets []announceTarget, need bool) {
+	for _, f := range follows {
+		targets = append(targets, announceTarget{channel: f.ChannelID, baselined: f.Baselined, hears: func(st apiclient.MinutesStatus) bool {
+			if st == apiclient.MinutesApproved {
+				return p.rules.Hears(f, store.HearApprovals)
+			}
+			return p.rules.Hears(f, store.HearDrafts)
+		}, lang: p.rules.Language(f)})
+		if a, ok := posted[f.ChannelID]; !ok || a.Status != string(apiclient.MinutesApproved) {
+			need = true
+		}
+	}
+	for _, a := range anns {
+		if a.Status == string(apiclient.MinutesPublishedDraft) && a.TS != "" && !following(follows, a.ChannelID) {
+			// It unfollowed since: the post it has still gets the approval.
+			targets = append(targets, announceTarget{channel: a.ChannelID, baselined: true, hears: func(apiclient.MinutesStatus) bool { return true }, lang: p.cfg.Language})
+			need = true
+		}
+	}
+	return targets, need
+}
+
+// announceIn brings t's announcement of m's minutes min up to date, given
+// the announcements posted so far (by channel): recorded without a post,
+// posted, or updated on approval. done is false when a post did not go
+// out and must be tried again.
+func (p *poll) announceIn(ctx context.Context, t announceTarget, posted map[string]store.Announcement, m apiclient.Meeting, min *apiclient.Minutes) (done bool, err error) {
+	status := string(min.Status)
+	a, had := posted[t.channel]
+	var o once.Outcome
+	switch {
+	case !t.baselined || !t.hears(min.Status) && (!had || a.Status != status):
+		// Following starts now: what is visible already is the
+		// baseline, recorded as announced with no post. Likewise what
+		// the channel chose not to hear: recorded, not posted, so a
+		// draft it did not hear is announced new when approved, if it
+		// hears approvals. A draft's post whose approval it does not
+		// hear stays as it is.
+		switch {
+		case !t.baselined && !had:
+			return true, p.deps.Store.PutAnnouncement(ctx, store.Announcement{ChannelID: t.channel, MeetingID: m.ID, Status: status})
+		case t.baselined:
+			return true, p.deps.Store.PutAnnouncement(ctx, store.Announcement{ChannelID: t.channel, MeetingID: m.ID, Status: status, TS: a.TS})
+		}
+		return true, nil
+	case !had, a.TS == "" && a.Status != status && min.Status == apiclient.MinutesApproved:
+		// New to this channel (a baselined draft approved since counts
+		// as new: it was never posted).
+		var ts string
+		o, ts = p.post(ctx, t.channel, t.lang, m, min)
+		if o.Done() {
+			err = p.deps.Store.PutAnnouncement(ctx, store.Announcement{ChannelID: t.channel, MeetingID: m.ID, Status: status, TS: ts})
+		}
+		if o == once.Sent {
+			p.sum.Announced++
+		}
+	case a.Status == string(apiclient.MinutesPublishedDraft) && a.TS != "" && min.Status == apiclient.MinutesApproved:
+		o = p.approve(ctx, t.channel, t.lang, a.TS, m, min)
+		if o.Done() {
+			err = p.deps.Store.PutAnnouncement(ctx, store.Announcement{ChannelID: t.channel, MeetingID: m.ID, Status: status, TS: a.TS, ThreadPosted: true})
+		}
+		if o == once.Sent {
+			p.sum.Approved++
+		}
+	default:
+		return true, nil
+	}
+	return o.Done(), err
 }
 
 func following(follows []store.Follow, channel string) bool {

@@ -18,6 +18,7 @@ import (
 	"github.com/recordsbot/recordsbot/blocks"
 	"github.com/recordsbot/recordsbot/internal/lang"
 	"github.com/recordsbot/recordsbot/internal/once"
+	"github.com/recordsbot/recordsbot/store"
 )
 
 // dmGroup is the actions newly assigned to one Slack user at one meeting:
@@ -47,15 +48,7 @@ func (p *poll) assignments(ctx context.Context) error {
 		return err
 	}
 	if !baselined {
-		current := map[string]string{}
-		for i := range list.Actions {
-			current[list.Actions[i].ID] = assigneeKey(list.Actions[i].Assignee)
-		}
-		if err := st.RecordAssignees(ctx, current, p.now); err != nil {
-			return err
-		}
-		p.sum.ActionsBaseline = true
-		return st.SetState(ctx, stateBaselined, p.now.UTC().Format(time.RFC3339))
+		return p.baselineAssignees(ctx, list)
 	}
 	seen, err := st.SeenAssignees(ctx)
 	if err != nil {
@@ -66,6 +59,47 @@ func (p *poll) assignments(ctx context.Context) error {
 	// Actions left out (their DM failed) lose their old entry below, so the
 	// next poll finds them new again and retries.
 	record := map[string]string{}
+	groups, lookupErrs := p.newAssignments(ctx, list, seen, record)
+	if err := p.tellAssignees(ctx, groups, record); err != nil {
+		return err
+	}
+	if err := st.RecordAssignees(ctx, record, p.now); err != nil {
+		return err
+	}
+	// A truncated list does not say which actions closed: forgetting the
+	// rest would make them new again when they come back into view.
+	if !list.Truncated {
+		if _, err := st.ForgetAssigneesSeenBefore(ctx, p.now); err != nil {
+			return err
+		}
+	}
+	if err := errors.Join(lookupErrs...); err != nil {
+		p.sum.Failed += len(lookupErrs)
+		p.log.ErrorContext(ctx, "watch: Slack user lookups failed; those DMs wait for the next poll", "error", err)
+	}
+	return nil
+}
+
+// baselineAssignees records every action's assignee as seen, with no DM:
+// the first poll's baseline.
+func (p *poll) baselineAssignees(ctx context.Context, list *apiclient.ActionList) error {
+	current := map[string]string{}
+	for i := range list.Actions {
+		current[list.Actions[i].ID] = assigneeKey(list.Actions[i].Assignee)
+	}
+	if err := p.deps.Store.RecordAssignees(ctx, current, p.now); err != nil {
+		return err
+	}
+	p.sum.ActionsBaseline = true
+	return p.deps.Store.SetState(ctx, stateBaselined, p.now.UTC().Format(time.RFC3339))
+}
+
+// newAssignments groups the actions of list whose assignee differs from
+// the one seen before, by Slack user and meeting; the actions with
+// nothing to tell (unchanged, unassigned, or no Slack user for the
+// assignee) go straight into record. The errors are the Slack user
+// lookups that failed: those actions are left out, to be tried again.
+func (p *poll) newAssignments(ctx context.Context, list *apiclient.ActionList, seen, record map[string]string) (map[[2]string]*dmGroup, []error) {
 	groups := map[[2]string]*dmGroup{}
 	var lookupErrs []error
 	for i := range list.Actions {
@@ -76,7 +110,7 @@ func (p *poll) assignments(ctx context.Context) error {
 			// Reassigned: a snooze silenced the old assignee's
 			// reminders of it, and ends with it theirs (issue 31). A
 			// failure is logged; /actions snoozed ends it when read.
-			if err := st.EndSnoozes(ctx, a.ID); err != nil {
+			if err := p.deps.Store.EndSnoozes(ctx, a.ID); err != nil {
 				p.log.WarnContext(ctx, "watch: could not end the snoozes of a reassigned action", "action", a.ID, "error", err)
 			}
 		}
@@ -104,12 +138,19 @@ func (p *poll) assignments(ctx context.Context) error {
 		g.actions = append(g.actions, a)
 		g.reassigned = g.reassigned && known && prev != ""
 	}
+	return groups, lookupErrs
+}
 
+// tellAssignees tells each group's person of their new actions, in the
+// order of person and meeting, as their settings say (a DM, held for
+// their catch-up, or nothing), and records the actions of each group
+// told.
+func (p *poll) tellAssignees(ctx context.Context, groups map[[2]string]*dmGroup, record map[string]string) error {
 	users := make([]string, 0, len(groups))
 	for gk := range groups {
 		users = append(users, gk[0])
 	}
-	settings, err := st.SettingsFor(ctx, users)
+	settings, err := p.deps.Store.SettingsFor(ctx, users)
 	if err != nil {
 		return err
 	}
@@ -120,30 +161,9 @@ func (p *poll) assignments(ctx context.Context) error {
 	slices.SortFunc(keys, func(a, b [2]string) int { return cmp.Or(cmp.Compare(a[0], b[0]), cmp.Compare(a[1], b[1])) })
 	for _, gk := range keys {
 		g := groups[gk]
-		on := p.cfg.Notify.Effective(settings[g.user]).AssignDMs
-		// Someone away hears of it in their catch-up DM instead
-		// (remind): held until it goes out.
-		holding := false
-		if on {
-			if holding, err = st.Holding(ctx, g.user); err != nil {
-				return err
-			}
-		}
-		o := once.Already
-		switch {
-		case holding:
-			ids := make([]string, 0, len(g.actions))
-			for _, a := range g.actions {
-				ids = append(ids, a.ID)
-			}
-			if err := st.Hold(ctx, g.user, ids); err != nil {
-				return err
-			}
-			p.sum.DMsHeld++
-		case on:
-			o = p.dm(ctx, g)
-		default:
-			p.sum.DMsOff++
+		o, err := p.tellAssignee(ctx, g, p.cfg.Notify.Effective(settings[g.user]))
+		if err != nil {
+			return err
 		}
 		if o == once.Sent {
 			p.sum.DMs++
@@ -154,21 +174,35 @@ func (p *poll) assignments(ctx context.Context) error {
 			}
 		}
 	}
-	if err := st.RecordAssignees(ctx, record, p.now); err != nil {
-		return err
-	}
-	// A truncated list does not say which actions closed: forgetting the
-	// rest would make them new again when they come back into view.
-	if !list.Truncated {
-		if _, err := st.ForgetAssigneesSeenBefore(ctx, p.now); err != nil {
-			return err
-		}
-	}
-	if err := errors.Join(lookupErrs...); err != nil {
-		p.sum.Failed += len(lookupErrs)
-		p.log.ErrorContext(ctx, "watch: Slack user lookups failed; those DMs wait for the next poll", "error", err)
-	}
 	return nil
+}
+
+// tellAssignee tells g's person of their new actions as their settings
+// eff say: a DM; held for their catch-up DM while they are away; or, with
+// assignment DMs off, nothing (done all the same).
+func (p *poll) tellAssignee(ctx context.Context, g *dmGroup, eff store.Effective) (once.Outcome, error) {
+	if !eff.AssignDMs {
+		p.sum.DMsOff++
+		return once.Already, nil
+	}
+	// Someone away hears of it in their catch-up DM instead
+	// (remind): held until it goes out.
+	holding, err := p.deps.Store.Holding(ctx, g.user)
+	if err != nil {
+		return once.Failed, err
+	}
+	if !holding {
+		return p.dm(ctx, g), nil
+	}
+	ids := make([]string, 0, len(g.actions))
+	for _, a := range g.actions {
+		ids = append(ids, a.ID)
+	}
+	if err := p.deps.Store.Hold(ctx, g.user, ids); err != nil {
+		return once.Failed, err
+	}
+	p.sum.DMsHeld++
+	return once.Already, nil
 }
 
 // assigneeKey names an assignee for comparing polls: the same person the

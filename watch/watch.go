@@ -1,13 +1,11 @@
 package watch
 
 import (
-	"cmp"
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"log/slog"
+	"math/rand/v2"
 	"os"
 	"strings"
 	"sync"
@@ -136,10 +134,11 @@ func (c *Config) setDefaults() {
 // DefaultOwner is a worker name unique to this process: hostname, pid and
 // a random suffix, so that two pods with one hostname still differ.
 func DefaultOwner() string {
-	host, _ := os.Hostname()
-	b := make([]byte, 4)
-	_, _ = rand.Read(b)
-	return fmt.Sprintf("%s-%d-%s", cmp.Or(host, "recordsbot"), os.Getpid(), hex.EncodeToString(b))
+	host, err := os.Hostname()
+	if err != nil || host == "" {
+		host = "recordsbot" // the pid and the random suffix still tell workers apart
+	}
+	return fmt.Sprintf("%s-%d-%08x", host, os.Getpid(), rand.Uint32())
 }
 
 // Records is what a poll reads of the records service; *apiclient.Client

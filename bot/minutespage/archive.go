@@ -94,145 +94,211 @@ const archiveExcerptMax = 240
 // PUBLIC_MINUTES is off or ?after= is no cursor of the archive's, 503
 // when the records service cannot be read.
 func (s *Site) Archive() http.HandlerFunc {
-	return s.publicOnly(baseArchive, func(w http.ResponseWriter, r *http.Request) {
-		ctx := r.Context()
-		v := s.view(r)
-		l := v.Lang
-		q := r.URL.Query()
-		typedCommittee := limitText(q.Get("committee"))
-		// Bidi controls and zero-width characters are dropped from what is
-		// echoed, as from every other text on the pages: a query could
-		// otherwise reorder the heading it is quoted in.
-		typed := invisible.Strip(limitText(q.Get("q")))
-		doc := &archiveDoc{Committee: typedCommittee, Typed: typedCommittee, Query: typed, Quoted: minutes.QuoteQuery(typed)}
-		var choice committeeChoice
-		if typedCommittee != "" {
-			choice = s.resolveCommittee(ctx, typedCommittee)
-			switch {
-			case choice.Name != "" && choice.Name != typedCommittee:
-				// A prefix, or the name in another case: sent to the
-				// committee's own address, so what is bookmarked, shared
-				// and offered as the feed is the canonical one. 302, not
-				// 301: "fin" names Finance only until a "Fine Arts"
-				// committee meets, and a permanent redirect would be kept
-				// by browsers past that.
-				q.Set("committee", choice.Name)
-				h := w.Header()
-				h.Set("Location", "?"+q.Encode())
-				h.Set("Cache-Control", cacheNotFound)
-				w.WriteHeader(http.StatusFound)
-				return
-			case choice.Name != "":
-				doc.Committee = choice.Name
-			case len(choice.Ambiguous) > 1:
-				doc.Committee, doc.Ambiguous = "", choice.Ambiguous
-			}
-		}
-		committee := doc.Committee
+	return s.publicOnly(baseArchive, s.serveArchive)
+}
+
+// serveArchive serves the page of the archive r asks for: a committee's
+// (a name resolved first, perhaps redirected), search results, or the
+// list, a page at a time.
+func (s *Site) serveArchive(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	v, q := s.view(r), r.URL.Query()
+	after := q.Get("after")
+	doc := newArchiveDoc(q)
+	var choice committeeChoice
+	if doc.Typed != "" {
+		choice = s.resolveCommittee(ctx, doc.Typed)
 		switch {
-		case doc.Ambiguous != nil:
-			// Nothing to list until the person picks one.
-		case typed != "" && s.opts.Search == nil:
-			doc.SearchOff = true
-		case typed != "":
-			hits, err := s.opts.Search(ctx, typed)
-			if err != nil {
-				s.opts.Log.WarnContext(ctx, "minutes archive: search failed", "error", err)
-				w.Header().Set("Retry-After", "30")
-				s.writeProblem(w, r, http.StatusServiceUnavailable, baseArchive)
-				return
-			}
-			doc.Searched = true
-			for _, h := range hits {
-				snippet := make([]SnippetPart, len(h.Snippet))
-				for i, p := range h.Snippet {
-					snippet[i] = SnippetPart{Text: invisible.Strip(p.Text), Match: p.Match}
-				}
-				doc.Hits = append(doc.Hits, archiveEntry{
-					Lang: l, Href: v.href(entryHref(h.MeetingID)), Title: nonBlank(invisible.Strip(h.Title), l.T("page.untitled_meeting")),
-					Committee: invisible.Strip(h.Committee),
-					Date:      newPageTime(h.Date, h.DateHasTime, s.opts.Zone, l), Draft: h.Draft, Snippet: snippet,
-				})
-			}
+		case choice.Name != "" && choice.Name != doc.Typed:
+			redirectToCommittee(w, q, choice.Name)
+			return
+		case choice.Name != "":
+			doc.Committee = choice.Name
+		case len(choice.Ambiguous) > 1:
+			doc.Committee, doc.Ambiguous = "", choice.Ambiguous
 		}
-		if !doc.Searched && doc.Ambiguous == nil {
-			page, err := s.svc.Archive(ctx, committee, q.Get("after"))
-			switch {
-			case errors.Is(err, minutes.ErrBadCursor):
-				s.writeProblem(w, r, http.StatusNotFound, baseArchive)
-				return
-			case err != nil:
-				s.opts.Log.WarnContext(ctx, "minutes archive: records unavailable", "error", err)
-				w.Header().Set("Retry-After", retryAfter(err))
-				s.writeProblem(w, r, http.StatusServiceUnavailable, baseArchive)
-				return
-			}
-			if committee != "" && choice.Name == "" {
-				// Not among the committees with recent minutes: a whole
-				// name whose minutes are older, or no committee at all.
-				committee = entriesCommittee(page.Entries, committee)
-				doc.Committee = committee
-				doc.Unknown = choice.Known && len(page.Entries) == 0 && q.Get("after") == ""
-			}
-			for _, e := range page.Entries {
-				doc.Entries = append(doc.Entries, s.archiveEntry(e, v))
-			}
-			if page.Next != "" {
-				next := url.Values{"after": {page.Next}}
-				if committee != "" {
-					next.Set("committee", committee)
-				}
-				if v.Keep != "" {
-					next.Set("lang", v.Keep)
-				}
-				doc.Next = "?" + next.Encode()
-			}
-		}
-		if doc.Unknown {
-			doc.Committee = ""
-		}
-		doc.FeedHref = v.href(feedHref(doc.Committee))
-		// The committee selector is read after the list when no committee
-		// was asked for, as it is the part the page can do without: on a
-		// cold cache the list alone may take most of the public records
-		// budget (bot.PublicLimits), and the first visitor must get the
-		// minutes, not a 503. With a committee it was read first, to
-		// resolve the name, and is reused.
-		latest := choice.Latest
-		if typedCommittee == "" {
-			latest, _ = s.svc.LatestPerCommittee(ctx)
-		}
-		doc.Committees = committeeNames(latest)
-		title := l.T("page.archive.title")
-		if doc.Committee != "" {
-			title = l.F("page.archive.title_of", "committee", doc.Committee)
-		}
-		if s.opts.OrgName != "" {
-			title = l.F("page.title_org", "title", title, "org", s.opts.OrgName)
-		}
-		data := s.frame(title, baseArchive, v)
-		data.Feed, data.Archive = doc.FeedHref, doc
-		// Search results and later pages are for people, not for search
-		// engines' indexes.
-		data.NoIndex = typed != "" || q.Get("after") != "" || doc.Unknown || doc.Ambiguous != nil
-		page, err := execute(archiveTemplate, data)
-		if err != nil {
-			s.opts.Log.ErrorContext(ctx, "minutes archive: render failed", "error", err)
-			s.writeProblem(w, r, http.StatusInternalServerError, baseArchive)
+	}
+	switch {
+	case doc.Ambiguous != nil:
+		// Nothing to list until the person picks one.
+	case doc.Query != "" && s.opts.Search == nil:
+		doc.SearchOff = true
+	case doc.Query != "":
+		if !s.searchArchive(w, r, doc, v) {
 			return
 		}
-		h := w.Header()
-		h.Set("Content-Type", "text/html; charset=utf-8")
-		h.Set("Cache-Control", "no-cache")
-		if doc.Unknown {
-			// The page, with its list link, but a 404: the address names
-			// no committee with recent minutes (a dormant one's older
-			// minutes are still offered, by the Older minutes link).
-			writeWhole(w, r, http.StatusNotFound, page)
-			return
+	}
+	if !doc.Searched && doc.Ambiguous == nil && !s.listArchive(w, r, doc, v, choice, after) {
+		return
+	}
+	if doc.Unknown {
+		doc.Committee = ""
+	}
+	doc.FeedHref = v.href(feedHref(doc.Committee))
+	doc.Committees = s.selectorCommittees(ctx, doc.Typed, choice)
+	s.writeArchive(w, r, doc, v, after)
+}
+
+// newArchiveDoc is the archive page q asks for, before anything is read:
+// the committee and the search as typed.
+func newArchiveDoc(q url.Values) *archiveDoc {
+	typedCommittee := limitText(q.Get("committee"))
+	// Bidi controls and zero-width characters are dropped from what is
+	// echoed, as from every other text on the pages: a query could
+	// otherwise reorder the heading it is quoted in.
+	typed := invisible.Strip(limitText(q.Get("q")))
+	return &archiveDoc{Committee: typedCommittee, Typed: typedCommittee, Query: typed, Quoted: minutes.QuoteQuery(typed)}
+}
+
+// redirectToCommittee sends the reader of q to committee's own archive,
+// the committee they typed a prefix of, or its name in another case, so
+// what is bookmarked, shared and offered as the feed is the canonical
+// one. 302, not 301: "fin" names Finance only until a "Fine Arts"
+// committee meets, and a permanent redirect would be kept by browsers
+// past that.
+func redirectToCommittee(w http.ResponseWriter, q url.Values, committee string) {
+	q.Set("committee", committee)
+	h := w.Header()
+	h.Set("Location", "?"+q.Encode())
+	h.Set("Cache-Control", cacheNotFound)
+	w.WriteHeader(http.StatusFound)
+}
+
+// searchArchive fills doc with the minutes its query finds, for v. It
+// reports false when the search failed and it has answered 503.
+func (s *Site) searchArchive(w http.ResponseWriter, r *http.Request, doc *archiveDoc, v view) bool {
+	ctx := r.Context()
+	hits, err := s.opts.Search(ctx, doc.Query)
+	if err != nil {
+		s.opts.Log.WarnContext(ctx, "minutes archive: search failed", "error", err)
+		w.Header().Set("Retry-After", "30")
+		s.writeProblem(w, r, http.StatusServiceUnavailable, baseArchive)
+		return false
+	}
+	doc.Searched = true
+	for _, h := range hits {
+		doc.Hits = append(doc.Hits, s.hitEntry(h, v))
+	}
+	return true
+}
+
+// listArchive fills doc with the page of the archive from cursor after
+// ("" for the first), of doc's committee or all, for v; choice is what
+// the committee typed resolved to. It reports false when it has answered
+// instead: 404 for a cursor not the archive's, 503 when the records
+// cannot be read.
+func (s *Site) listArchive(w http.ResponseWriter, r *http.Request, doc *archiveDoc, v view, choice committeeChoice, after string) bool {
+	ctx := r.Context()
+	page, err := s.svc.Archive(ctx, doc.Committee, after)
+	switch {
+	case errors.Is(err, minutes.ErrBadCursor):
+		s.writeProblem(w, r, http.StatusNotFound, baseArchive)
+		return false
+	case err != nil:
+		s.opts.Log.WarnContext(ctx, "minutes archive: records unavailable", "error", err)
+		w.Header().Set("Retry-After", retryAfter(err))
+		s.writeProblem(w, r, http.StatusServiceUnavailable, baseArchive)
+		return false
+	}
+	if doc.Committee != "" && choice.Name == "" {
+		// Not among the committees with recent minutes: a whole
+		// name whose minutes are older, or no committee at all.
+		doc.Committee = entriesCommittee(page.Entries, doc.Committee)
+		doc.Unknown = choice.Known && len(page.Entries) == 0 && after == ""
+	}
+	for _, e := range page.Entries {
+		doc.Entries = append(doc.Entries, s.archiveEntry(e, v))
+	}
+	if page.Next != "" {
+		doc.Next = nextArchivePage(page.Next, doc.Committee, v)
+	}
+	return true
+}
+
+// nextArchivePage is the query string of the archive's page from cursor
+// next, of committee ("" for all), in v's language when it was chosen.
+func nextArchivePage(next, committee string, v view) string {
+	q := url.Values{"after": {next}}
+	if committee != "" {
+		q.Set("committee", committee)
+	}
+	if v.Keep != "" {
+		q.Set("lang", v.Keep)
+	}
+	return "?" + q.Encode()
+}
+
+// selectorCommittees are the committees the archive's filter offers.
+func (s *Site) selectorCommittees(ctx context.Context, typedCommittee string, choice committeeChoice) []string {
+	// The committee selector is read after the list when no committee
+	// was asked for, as it is the part the page can do without: on a
+	// cold cache the list alone may take most of the public records
+	// budget (bot.PublicLimits), and the first visitor must get the
+	// minutes, not a 503. With a committee it was read first, to
+	// resolve the name, and is reused.
+	latest := choice.Latest
+	if typedCommittee == "" {
+		var err error
+		if latest, err = s.svc.LatestPerCommittee(ctx); err != nil {
+			s.opts.Log.DebugContext(ctx, "archive page: committee selector left out", "error", err)
 		}
-		serveBytes(w, r, page, etag(page), time.Time{})
-	})
+	}
+	return committeeNames(latest)
+}
+
+// writeArchive answers with doc, the archive page for v from cursor after
+// ("" for the first): 200, or 404 when it names no committee with recent
+// minutes; 500 when the page cannot be drawn.
+func (s *Site) writeArchive(w http.ResponseWriter, r *http.Request, doc *archiveDoc, v view, after string) {
+	data := s.frame(s.archiveTitle(v.Lang, doc.Committee), baseArchive, v)
+	data.Feed, data.Archive = doc.FeedHref, doc
+	// Search results and later pages are for people, not for search
+	// engines' indexes.
+	data.NoIndex = doc.Query != "" || after != "" || doc.Unknown || doc.Ambiguous != nil
+	page, err := execute(archiveTemplate, data)
+	if err != nil {
+		s.opts.Log.ErrorContext(r.Context(), "minutes archive: render failed", "error", err)
+		s.writeProblem(w, r, http.StatusInternalServerError, baseArchive)
+		return
+	}
+	h := w.Header()
+	h.Set("Content-Type", "text/html; charset=utf-8")
+	h.Set("Cache-Control", "no-cache")
+	if doc.Unknown {
+		// The page, with its list link, but a 404: the address names
+		// no committee with recent minutes (a dormant one's older
+		// minutes are still offered, by the Older minutes link).
+		writeWhole(w, r, http.StatusNotFound, page)
+		return
+	}
+	serveBytes(w, r, page, etag(page), time.Time{})
+}
+
+// archiveTitle is the archive page's title in l: of committee ("" for
+// all), with the organisation's name when it has one.
+func (s *Site) archiveTitle(l lang.Lang, committee string) string {
+	title := l.T("page.archive.title")
+	if committee != "" {
+		title = l.F("page.archive.title_of", "committee", committee)
+	}
+	if s.opts.OrgName != "" {
+		title = l.F("page.title_org", "title", title, "org", s.opts.OrgName)
+	}
+	return title
+}
+
+// hitEntry is h as the archive lists a search's hits for v.
+func (s *Site) hitEntry(h SearchHit, v view) archiveEntry {
+	l := v.Lang
+	snippet := make([]SnippetPart, len(h.Snippet))
+	for i, p := range h.Snippet {
+		snippet[i] = SnippetPart{Text: invisible.Strip(p.Text), Match: p.Match}
+	}
+	return archiveEntry{
+		Lang: l, Href: v.href(entryHref(h.MeetingID)), Title: nonBlank(invisible.Strip(h.Title), l.T("page.untitled_meeting")),
+		Committee: invisible.Strip(h.Committee),
+		Date:      newPageTime(h.Date, h.DateHasTime, s.opts.Zone, l), Draft: h.Draft, Snippet: snippet,
+	}
 }
 
 // archiveEntry is e as the archive lists it for v.

@@ -249,12 +249,19 @@ type headingShift int
 
 // Transform implements parser.ASTTransformer.
 func (d headingShift) Transform(doc *ast.Document, _ text.Reader, _ parser.Context) {
-	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
-		if h, ok := n.(*ast.Heading); ok && entering {
+	d.shift(doc)
+}
+
+// shift demotes the headings under n: a walk of its own rather than
+// ast.Walk, whose error result only carries a visitor's, and this one
+// has none.
+func (d headingShift) shift(n ast.Node) {
+	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+		if h, ok := c.(*ast.Heading); ok {
 			h.Level = min(h.Level+int(d), 6)
 		}
-		return ast.WalkContinue, nil
-	})
+		d.shift(c)
+	}
 }
 
 // Minutes serves the public minutes page of a meeting: 200 with
@@ -278,7 +285,13 @@ func (s *Site) Minutes() http.HandlerFunc {
 		// a budget of its own: a flood of made-up IDs must not take the
 		// calls a reader of real minutes needs (issue 28 §3).
 		lookup := ctx
-		switch known, _ := svc.KnownMeeting(ctx, id); known {
+		known, err := svc.KnownMeeting(ctx, id)
+		if err != nil {
+			// Then KnownMaybe: the read below says whether the meeting is
+			// there, and logs the outage if the records are down.
+			log.DebugContext(ctx, "minutes page: meetings list unreadable", "meeting", id, "error", err)
+		}
+		switch known {
 		case minutes.KnownNo:
 			log.DebugContext(ctx, "minutes page: no such meeting", "meeting", id)
 			writeProblem(w, r, http.StatusNotFound)

@@ -105,34 +105,38 @@ func parseSince(s string) (time.Time, error) {
 // exportAudit writes the entries from since in format, one at a time, so a
 // long trail is never held whole.
 func exportAudit(ctx context.Context, st *store.Store, since time.Time, format string, w io.Writer) error {
-	var write func(row []string) error
+	var write func(e *audit.Entry) error
 	var flush func() error
 	switch format {
 	case "csv":
 		cw := csv.NewWriter(w)
-		write, flush = cw.Write, func() error { cw.Flush(); return cw.Error() }
-		if err := write(exportColumns); err != nil {
+		write = func(e *audit.Entry) error { return cw.Write(exportRow(e)) }
+		flush = func() error { cw.Flush(); return cw.Error() }
+		if err := cw.Write(exportColumns); err != nil {
 			return err
 		}
 	default:
 		enc := json.NewEncoder(w)
 		enc.SetEscapeHTML(false)
-		write = func(row []string) error {
+		write = func(e *audit.Entry) error {
+			row := exportRow(e)
 			obj := make(map[string]any, len(row))
 			for i, c := range exportColumns {
 				obj[c] = row[i]
 			}
-			obj["seq"], _ = strconv.ParseInt(row[0], 10, 64)
+			obj["seq"] = e.Seq // a number in JSON
 			return enc.Encode(obj)
 		}
 		flush = func() error { return nil }
 	}
-	err := st.AuditSince(ctx, since, func(e *audit.Entry) error {
-		return write([]string{strconv.FormatInt(e.Seq, 10), e.Time.UTC().Format("2006-01-02T15:04:05.000Z07:00"), e.Actor, e.ActorRecords,
-			string(e.Surface), string(e.Kind), e.Target, e.From, e.To, string(e.Outcome), e.RequestID, e.Prev, e.Hash})
-	})
-	if err != nil {
+	if err := st.AuditSince(ctx, since, write); err != nil {
 		return fmt.Errorf("audit export: %w", err)
 	}
 	return flush()
+}
+
+// exportRow is e's fields in exportColumns' order.
+func exportRow(e *audit.Entry) []string {
+	return []string{strconv.FormatInt(e.Seq, 10), e.Time.UTC().Format("2006-01-02T15:04:05.000Z07:00"), e.Actor, e.ActorRecords,
+		string(e.Surface), string(e.Kind), e.Target, e.From, e.To, string(e.Outcome), e.RequestID, e.Prev, e.Hash}
 }

@@ -92,71 +92,98 @@ var required = map[string][]string{
 // first: an admin fixes them all in one go. The settings are usable only
 // when there are no errors.
 func parseSettings(c Config, sub string) (*settings, configErrors) {
-	var errs configErrors
-	bad := func(name, format string, args ...any) {
-		errs = append(errs, &configError{name: name, msg: name + " " + fmt.Sprintf(format, args...)})
-	}
-	need := map[string]bool{}
+	p := &settingsParser{c: c, s: &settings{}, need: map[string]bool{}}
 	for _, name := range required[sub] {
-		need[name] = true
+		p.need[name] = true
 	}
-	s := &settings{
-		signingSecret:      strings.TrimSpace(c.SlackSigningSecret),
-		botToken:           strings.TrimSpace(c.SlackBotToken),
-		appToken:           strings.TrimSpace(c.SlackAppToken),
-		slackAPIURL:        strings.TrimSpace(c.SlackAPIURL),
-		recordsURL:         strings.TrimSpace(c.RecordsAPIURL),
-		recordsKey:         strings.TrimSpace(c.RecordsAPIKey),
-		port:               c.Port,
-		metricsAddr:        strings.TrimSpace(c.MetricsAddr),
-		publicURL:          strings.TrimSpace(c.PublicURL),
-		publicMinutes:      c.PublicMinutes,
-		publicCal:          c.PublicCalendar,
-		orgName:            strings.TrimSpace(c.OrgName),
-		cacheTTL:           c.ActionsCacheTTL,
-		remindDays:         c.RemindDays,
-		reportChannel:      strings.TrimSpace(c.RemindReportChannel),
-		watchInterval:      c.WatchInterval,
-		retention:          time.Duration(c.RetentionDays) * 24 * time.Hour,
-		searchBackfillRate: c.SearchBackfillRate,
-		databaseURL:        c.databaseURL(),
-		logJSON:            c.LogFormat == "json",
-		shutdownGrace:      c.ShutdownGrace,
+	// Each group reports its problems in turn: their order is the
+	// order of the lines the admin reads.
+	p.slack()
+	p.records()
+	p.listeners()
+	p.actions()
+	remindAt := p.reminders()
+	p.locale()
+	p.background()
+	p.notifyDefaults(remindAt)
+	p.storeAndLogs()
+	p.publicPages()
+	if p.s.shutdownGrace = c.ShutdownGrace; p.s.shutdownGrace < 0 {
+		p.bad("SHUTDOWN_GRACE", "must not be negative, got %s", p.s.shutdownGrace)
+	}
+	return p.s, p.errs
+}
 
-		followAdminsOnly: c.FollowAdminsOnly,
-	}
+// settingsParser reads a Config into settings, one group of variables at
+// a time, collecting every problem.
+type settingsParser struct {
+	c    Config
+	s    *settings
+	need map[string]bool // the variables the subcommand requires
+	errs configErrors
+}
 
-	if need["SLACK_SIGNING_SECRET"] && s.appToken == "" && s.signingSecret == "" {
-		bad("SLACK_SIGNING_SECRET", "is required (or set SLACK_APP_TOKEN for Socket Mode)")
+// bad records the problem of variable name: name, then the message.
+func (p *settingsParser) bad(name, format string, args ...any) {
+	p.errs = append(p.errs, &configError{name: name, msg: name + " " + fmt.Sprintf(format, args...)})
+}
+
+// slack reads Slack's tokens and Web API URL.
+func (p *settingsParser) slack() {
+	c, s := p.c, p.s
+	s.signingSecret = strings.TrimSpace(c.SlackSigningSecret)
+	s.botToken = strings.TrimSpace(c.SlackBotToken)
+	s.appToken = strings.TrimSpace(c.SlackAppToken)
+	s.slackAPIURL = strings.TrimSpace(c.SlackAPIURL)
+	if p.need["SLACK_SIGNING_SECRET"] && s.appToken == "" && s.signingSecret == "" {
+		p.bad("SLACK_SIGNING_SECRET", "is required (or set SLACK_APP_TOKEN for Socket Mode)")
 	}
-	if need["SLACK_BOT_TOKEN"] && s.botToken == "" {
-		bad("SLACK_BOT_TOKEN", "is required (the bot token, xoxb-…)")
+	if p.need["SLACK_BOT_TOKEN"] && s.botToken == "" {
+		p.bad("SLACK_BOT_TOKEN", "is required (the bot token, xoxb-…)")
 	}
 	if s.appToken != "" && !strings.HasPrefix(s.appToken, "xapp-") {
-		bad("SLACK_APP_TOKEN", "must be an app-level token starting with xapp-")
+		p.bad("SLACK_APP_TOKEN", "must be an app-level token starting with xapp-")
 	}
 	if s.slackAPIURL == "" {
 		s.slackAPIURL = defaultSlackAPIURL
 	}
 	if u, err := url.Parse(s.slackAPIURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || !strings.HasSuffix(u.Path, "/") {
-		bad("SLACK_API_URL", "must be an http(s) URL ending in /, got %s", quoteURL(s.slackAPIURL))
+		p.bad("SLACK_API_URL", "must be an http(s) URL ending in /, got %s", quoteURL(s.slackAPIURL))
 	}
+}
+
+// records reads the Records API's URL and key.
+func (p *settingsParser) records() {
+	c, s := p.c, p.s
+	s.recordsURL = strings.TrimSpace(c.RecordsAPIURL)
+	s.recordsKey = strings.TrimSpace(c.RecordsAPIKey)
 	switch {
 	case s.recordsURL == "":
-		if need["RECORDS_API_URL"] {
-			bad("RECORDS_API_URL", "is required (the Records API base URL, ending in /api/v1)")
+		if p.need["RECORDS_API_URL"] {
+			p.bad("RECORDS_API_URL", "is required (the Records API base URL, ending in /api/v1)")
 		}
 	default:
 		u, err := url.Parse(s.recordsURL)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || !strings.HasSuffix(strings.TrimRight(u.Path, "/"), "/api/v1") {
-			bad("RECORDS_API_URL", "must be an http(s) URL ending in /api/v1, got %s", quoteURL(s.recordsURL))
+			p.bad("RECORDS_API_URL", "must be an http(s) URL ending in /api/v1, got %s", quoteURL(s.recordsURL))
 		}
 	}
-	if need["RECORDS_API_KEY"] && s.recordsKey == "" {
-		bad("RECORDS_API_KEY", "is required (the Records API key)")
+	if p.need["RECORDS_API_KEY"] && s.recordsKey == "" {
+		p.bad("RECORDS_API_KEY", "is required (the Records API key)")
 	}
+}
+
+// listeners reads where the bot listens (PORT, METRICS_ADDR) and the
+// public pages' address and switches.
+func (p *settingsParser) listeners() {
+	c, s := p.c, p.s
+	s.port = c.Port
+	s.metricsAddr = strings.TrimSpace(c.MetricsAddr)
+	s.publicURL = strings.TrimSpace(c.PublicURL)
+	s.publicMinutes, s.publicCal = c.PublicMinutes, c.PublicCalendar
+	s.orgName = strings.TrimSpace(c.OrgName)
 	if s.port <= 0 || s.port > 65535 {
-		bad("PORT", "must be between 1 and 65535, got %d", s.port)
+		p.bad("PORT", "must be between 1 and 65535, got %d", s.port)
 	}
 	switch {
 	case strings.EqualFold(s.metricsAddr, "off"):
@@ -164,19 +191,27 @@ func parseSettings(c Config, sub string) (*settings, configErrors) {
 	case s.metricsAddr == "":
 		// A Config built in code: no metrics listener.
 	default:
-		if _, p, err := net.SplitHostPort(s.metricsAddr); err != nil || p == "" {
-			bad("METRICS_ADDR", "must be host:port or :port (such as :9090), or off, got %q", s.metricsAddr)
-		} else if n, err := strconv.Atoi(p); err != nil || n <= 0 || n > 65535 {
-			bad("METRICS_ADDR", "must name a port between 1 and 65535, got %q", s.metricsAddr)
+		if _, port, err := net.SplitHostPort(s.metricsAddr); err != nil || port == "" {
+			p.bad("METRICS_ADDR", "must be host:port or :port (such as :9090), or off, got %q", s.metricsAddr)
+		} else if n, err := strconv.Atoi(port); err != nil || n <= 0 || n > 65535 {
+			p.bad("METRICS_ADDR", "must name a port between 1 and 65535, got %q", s.metricsAddr)
 		} else if n == s.port {
-			bad("METRICS_ADDR", "must not be PORT (%d): the metrics are for the cluster, PORT is public", s.port)
+			p.bad("METRICS_ADDR", "must not be PORT (%d): the metrics are for the cluster, PORT is public", s.port)
 		}
 	}
 	if s.publicURL != "" {
 		if u, err := url.Parse(s.publicURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			bad("PUBLIC_URL", "must be an absolute http(s) URL, got %s", quoteURL(s.publicURL))
+			p.bad("PUBLIC_URL", "must be an absolute http(s) URL, got %s", quoteURL(s.publicURL))
 		}
 	}
+}
+
+// actions reads who sees and changes which actions (admins, visibility,
+// USER_MAP), how the records' fields are read, the shared list's cache,
+// and who follows committees how.
+func (p *settingsParser) actions() {
+	c, s := p.c, p.s
+	s.followAdminsOnly = c.FollowAdminsOnly
 	for _, a := range c.AdminUserIDs {
 		if a = strings.TrimSpace(a); a != "" {
 			s.admins = append(s.admins, a)
@@ -184,71 +219,103 @@ func parseSettings(c Config, sub string) (*settings, configErrors) {
 	}
 	var err error
 	if s.visibility, err = actions.ParseVisibility(c.ActionsVisibility); err != nil {
-		bad("ACTIONS_VISIBILITY", "must be own or organisation, got %q", c.ActionsVisibility)
+		p.bad("ACTIONS_VISIBILITY", "must be own or organisation, got %q", c.ActionsVisibility)
 	}
 	if s.followDefaults, err = store.ParseFollowDefaults(c.FollowDefaults); err != nil {
-		bad("FOLLOW_DEFAULTS", "%v", err)
+		p.bad("FOLLOW_DEFAULTS", "%v", err)
 	}
 	if s.userMap, err = parseUserMap(c.UserMap); err != nil {
-		bad("USER_MAP", "%v", err)
+		p.bad("USER_MAP", "%v", err)
 	}
 	if s.fieldMap, err = apiclient.ParseFieldMap(c.RecordsFieldMap); err != nil {
-		bad("RECORDS_FIELD_MAP", "%v", err)
+		p.bad("RECORDS_FIELD_MAP", "%v", err)
 	}
-	if s.cacheTTL <= 0 {
+	if s.cacheTTL = c.ActionsCacheTTL; s.cacheTTL <= 0 {
 		s.cacheTTL = -1 // off, where actions.Config's zero is its default
 	}
+}
+
+// reminders reads when the reminder job reminds and reports, and returns
+// REMIND_AT, the default reminder time, for notifyDefaults.
+func (p *settingsParser) reminders() clocktime.Time {
+	c, s := p.c, p.s
+	s.remindDays = c.RemindDays
+	s.reportChannel = strings.TrimSpace(c.RemindReportChannel)
 	if s.remindDays < 0 {
-		bad("REMIND_DAYS", "must be 0 or more, got %d", s.remindDays)
+		p.bad("REMIND_DAYS", "must be 0 or more, got %d", s.remindDays)
 	}
 	// REMIND_AT is the same kind of value as a person's own reminder
 	// time; "" (a Config built in code) is store.DefaultRemindAt.
 	var remindAt clocktime.Time
 	if strings.TrimSpace(c.RemindAt) != "" {
+		var err error
 		if remindAt, err = clocktime.Parse(c.RemindAt); err != nil {
-			bad("REMIND_AT", "must be a time of day such as 09:00 (HH:MM), got %q", c.RemindAt)
+			p.bad("REMIND_AT", "must be a time of day such as 09:00 (HH:MM), got %q", c.RemindAt)
 		}
 	}
+	return remindAt
+}
+
+// locale reads the organisation's language and the records' time zone.
+func (p *settingsParser) locale() {
+	c, s := p.c, p.s
+	var err error
 	if code := strings.TrimSpace(c.OrgLanguage); code != "" {
 		if s.orgLanguage, err = lang.Parse(code); err != nil {
-			bad("ORG_LANGUAGE", "must be one of the shipped languages (%s), got %q", lang.Codes(), c.OrgLanguage)
+			p.bad("ORG_LANGUAGE", "must be one of the shipped languages (%s), got %q", lang.Codes(), c.OrgLanguage)
 		}
 	}
 	s.zone = time.UTC
 	if tz := strings.TrimSpace(c.RecordsTimezone); tz != "" {
 		// The binary embeds the zone database (time/tzdata in remind.go).
 		if s.zone, err = time.LoadLocation(tz); err != nil {
-			bad("RECORDS_TIMEZONE", "must be an IANA time zone such as Europe/London, got %q", c.RecordsTimezone)
+			p.bad("RECORDS_TIMEZONE", "must be an IANA time zone such as Europe/London, got %q", c.RecordsTimezone)
 		}
 	}
+}
+
+// background reads the pace of the background jobs (the watcher, the
+// search backfill) and how long the store keeps what it holds.
+func (p *settingsParser) background() {
+	c, s := p.c, p.s
+	s.watchInterval = c.WatchInterval
+	s.searchBackfillRate = c.SearchBackfillRate
+	s.retention = time.Duration(c.RetentionDays) * 24 * time.Hour
 	if s.watchInterval != 0 && s.watchInterval < minWatchInterval {
-		bad("WATCH_INTERVAL", "must be 0 (off) or at least %s, got %s", minWatchInterval, s.watchInterval)
+		p.bad("WATCH_INTERVAL", "must be 0 (off) or at least %s, got %s", minWatchInterval, s.watchInterval)
 	}
 	if s.searchBackfillRate < 0 || s.searchBackfillRate > maxBackfillRate {
-		bad("SEARCH_BACKFILL_RATE", "must be between 0 (off) and %g records calls a second, got %g", maxBackfillRate, s.searchBackfillRate)
+		p.bad("SEARCH_BACKFILL_RATE", "must be between 0 (off) and %g records calls a second, got %g", maxBackfillRate, s.searchBackfillRate)
 	}
 	switch min := int(store.MinRetention / (24 * time.Hour)); {
 	case c.RetentionDays == 0:
 		s.retention = store.DefaultRetention // a Config built in code
 	case c.RetentionDays < min:
-		bad("RETENTION_DAYS", "must be at least %d (the watcher reads meetings 60 days back), got %d", min, c.RetentionDays)
+		p.bad("RETENTION_DAYS", "must be at least %d (the watcher reads meetings 60 days back), got %d", min, c.RetentionDays)
 	}
 	if d, err := audit.Retention(c.AuditRetentionDays); err != nil {
-		bad("AUDIT_RETENTION_DAYS", "%s", err)
+		p.bad("AUDIT_RETENTION_DAYS", "%s", err)
 	} else {
 		s.auditRetention = d
 	}
+}
+
+// notifyDefaults reads what people are sent until they choose otherwise:
+// reminders (at remindAt, REMIND_AT), DMs of new assignments, the weekly
+// digest, the meeting brief's lead, the reminders' cadence and holidays.
+func (p *settingsParser) notifyDefaults(remindAt clocktime.Time) {
+	c, s := p.c, p.s
 	remindOn, err := onOff(c.RemindDefault)
 	if err != nil {
-		bad("REMIND_DEFAULT", "must be on or off, got %q", c.RemindDefault)
+		p.bad("REMIND_DEFAULT", "must be on or off, got %q", c.RemindDefault)
 	}
 	dmsOn, err := onOff(c.AssignDMsDefault)
 	if err != nil {
-		bad("ASSIGN_DMS_DEFAULT", "must be on or off, got %q", c.AssignDMsDefault)
+		p.bad("ASSIGN_DMS_DEFAULT", "must be on or off, got %q", c.AssignDMsDefault)
 	}
 	if strings.TrimSpace(c.DigestDefault) != "" {
 		if s.digest, err = clocktime.ParseWeekly(c.DigestDefault); err != nil {
-			bad("DIGEST_DEFAULT", "%v", err)
+			p.bad("DIGEST_DEFAULT", "%v", err)
 		}
 	}
 	switch s.briefLead = c.BriefLead; {
@@ -256,38 +323,49 @@ func parseSettings(c Config, sub string) (*settings, configErrors) {
 	case s.briefLead < time.Hour || s.briefLead > 14*24*time.Hour:
 		// Under an hour a poll every few minutes may miss it; over two
 		// weeks the meetings page may not list the meeting yet.
-		bad("BRIEF_LEAD", "must be between 1h and 336h (14 days), got %s", s.briefLead)
+		p.bad("BRIEF_LEAD", "must be between 1h and 336h (14 days), got %s", s.briefLead)
 	}
 	s.notify = store.Defaults{RemindOff: !remindOn, RemindAt: remindAt, WeekdaysOnly: c.RemindSkipWeekends, AssignDMsOff: !dmsOn}
 	if s.notify.Cadence, err = parseCadence(c.RemindCadence); err != nil {
-		bad("REMIND_CADENCE", "must be daily, or weekly and a day and time such as \"weekly fri 16:00\", got %q", c.RemindCadence)
+		p.bad("REMIND_CADENCE", "must be daily, or weekly and a day and time such as \"weekly fri 16:00\", got %q", c.RemindCadence)
 	}
 	s.holidays = strings.TrimSpace(c.RemindHolidays)
+}
+
+// storeAndLogs reads where the store is and how the logs are written.
+func (p *settingsParser) storeAndLogs() {
+	c, s := p.c, p.s
+	s.databaseURL = c.databaseURL()
 	if err := store.CheckURL(s.databaseURL); err != nil {
 		// The message already names DATABASE_URL and hides any password.
-		errs = append(errs, &configError{name: "DATABASE_URL", msg: err.Error()})
+		p.errs = append(p.errs, &configError{name: "DATABASE_URL", msg: err.Error()})
 	}
+	s.logJSON = c.LogFormat == "json"
 	switch c.LogFormat {
 	case "text", "json", "":
 	default:
-		bad("LOG_FORMAT", "must be text or json, got %q", c.LogFormat)
+		p.bad("LOG_FORMAT", "must be text or json, got %q", c.LogFormat)
 	}
+	var err error
 	if s.logLevel, err = parseLevel(c.LogLevel); err != nil {
-		bad("LOG_LEVEL", "must be debug, info, warn or error, got %q", c.LogLevel)
+		p.bad("LOG_LEVEL", "must be debug, info, warn or error, got %q", c.LogLevel)
 	}
+}
+
+// publicPages reads what the public pages trust, load and offer: the
+// proxies in front of them, the image hosts, the accessibility contact.
+func (p *settingsParser) publicPages() {
+	c, s := p.c, p.s
+	var err error
 	if s.trustedProxies, err = bot.ParseTrustedProxies(c.TrustedProxies); err != nil {
-		bad("TRUSTED_PROXIES", "%v", err)
+		p.bad("TRUSTED_PROXIES", "%v", err)
 	}
 	if s.publicImageHosts, err = minutespage.ParseImageHosts(c.PublicImageHosts); err != nil {
-		bad("PUBLIC_IMAGE_HOSTS", "%v", err)
+		p.bad("PUBLIC_IMAGE_HOSTS", "%v", err)
 	}
 	if s.a11yContact = strings.TrimSpace(c.A11yContact); !minutespage.ValidAccessibilityContact(s.a11yContact) {
-		bad("ACCESSIBILITY_CONTACT", "must be an e-mail address or an http(s) URL, got %q", c.A11yContact)
+		p.bad("ACCESSIBILITY_CONTACT", "must be an e-mail address or an http(s) URL, got %q", c.A11yContact)
 	}
-	if s.shutdownGrace < 0 {
-		bad("SHUTDOWN_GRACE", "must not be negative, got %s", s.shutdownGrace)
-	}
-	return s, errs
 }
 
 // parseLevel reads LOG_LEVEL; "" is info.

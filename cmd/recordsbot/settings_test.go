@@ -115,6 +115,39 @@ func TestParseSettingsReportsEveryProblem(t *testing.T) {
 	assert.Equal(t, 5, strings.Count(errs.Error(), "\n")+1, "one line each")
 }
 
+// With every variable wrong, parseSettings reports each once, one line
+// each, in the order an admin has always read them.
+func TestParseSettingsReportsEveryVariableInTurn(t *testing.T) {
+	t.Parallel()
+	c := Config{
+		SlackAppToken: "xoxb-1", SlackAPIURL: "ftp://slack", RecordsAPIURL: "records", Port: 70000,
+		MetricsAddr: "nowhere", PublicURL: "records-bot.example.org", OrgLanguage: "xx",
+		ActionsVisibility: "everyone", UserMap: "alice", RecordsFieldMap: "nonsense",
+		RemindDays: -1, RemindAt: "9am", RemindCadence: "hourly", RecordsTimezone: "Mars/Olympus",
+		WatchInterval: time.Second, SearchBackfillRate: -1, RetentionDays: 1, AuditRetentionDays: -1,
+		FollowDefaults: "sometimes", DigestDefault: "someday", BriefLead: time.Minute,
+		RemindDefault: "maybe", AssignDMsDefault: "maybe", DatabaseURL: "mysql://db",
+		LogFormat: "xml", LogLevel: "loud", ShutdownGrace: -time.Second,
+		PublicImageHosts: "http://", A11yContact: "nobody", TrustedProxies: "proxy",
+	}
+	_, errs := parseSettings(c, "serve")
+	var names []string
+	for _, e := range errs {
+		names = append(names, e.name)
+	}
+	assert.Equal(t, []string{
+		"SLACK_BOT_TOKEN", "SLACK_APP_TOKEN", "SLACK_API_URL",
+		"RECORDS_API_URL", "RECORDS_API_KEY", "PORT", "METRICS_ADDR", "PUBLIC_URL",
+		"ACTIONS_VISIBILITY", "FOLLOW_DEFAULTS", "USER_MAP", "RECORDS_FIELD_MAP",
+		"REMIND_DAYS", "REMIND_AT", "ORG_LANGUAGE", "RECORDS_TIMEZONE",
+		"WATCH_INTERVAL", "SEARCH_BACKFILL_RATE", "RETENTION_DAYS", "AUDIT_RETENTION_DAYS",
+		"REMIND_DEFAULT", "ASSIGN_DMS_DEFAULT", "DIGEST_DEFAULT", "BRIEF_LEAD", "REMIND_CADENCE",
+		"DATABASE_URL", "LOG_FORMAT", "LOG_LEVEL",
+		"TRUSTED_PROXIES", "PUBLIC_IMAGE_HOSTS", "ACCESSIBILITY_CONTACT", "SHUTDOWN_GRACE",
+	}, names)
+	assert.Equal(t, len(names), strings.Count(errs.Error(), "\n")+1, "one line each")
+}
+
 // The settings are typed once; what serve, remind and watch read is
 // already parsed.
 func TestParseSettingsTypes(t *testing.T) {

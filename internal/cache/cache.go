@@ -114,6 +114,9 @@ func (c *TTL[V]) GetStale(ctx context.Context, key string, load func(ctx context
 			go func() {
 				defer c.refreshing.Done()
 				defer func() { c.mu.Lock(); delete(c.inflight, key); c.mu.Unlock() }()
+				// Nobody waits for this load: on an error the old value is
+				// served on, the next call tries again, and past the grace
+				// a caller's own load returns the error.
 				_, _ = c.Load(context.WithoutCancel(ctx), key, load)
 			}()
 		}

@@ -11,7 +11,6 @@ package clocktime
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 	"time"
 )
@@ -40,26 +39,26 @@ func Of(h, m int) Time {
 func Parse(s string) (Time, error) {
 	t := strings.TrimSpace(s)
 	hh, mm, ok := strings.Cut(t, ":")
-	h, m := -1, -1
-	if ok && len(hh) >= 1 && len(hh) <= 2 && len(mm) == 2 && digits(hh) && digits(mm) {
-		h, _ = strconv.Atoi(hh)
-		m, _ = strconv.Atoi(mm)
-	}
-	if h < 0 || h > 23 || m < 0 || m > 59 {
-		return Time{}, fmt.Errorf("%q is not a time of day such as 09:00 (HH:MM, 00:00 to 23:59)", s)
-	}
-	return Of(h, m), nil
-}
-
-// digits reports whether s is ASCII digits only; strconv.Atoi alone
-// would take "+9" and "-0".
-func digits(s string) bool {
-	for i := range len(s) {
-		if s[i] < '0' || s[i] > '9' {
-			return false
+	if ok && len(hh) <= 2 && len(mm) == 2 {
+		h, hOK := number(hh)
+		m, mOK := number(mm)
+		if hOK && mOK && h <= 23 && m <= 59 {
+			return Of(h, m), nil
 		}
 	}
-	return true
+	return Time{}, fmt.Errorf("%q is not a time of day such as 09:00 (HH:MM, 00:00 to 23:59)", s)
+}
+
+// number reads s, one or more ASCII digits; strconv.Atoi would also
+// take "+9" and "-0". Parse passes at most two digits.
+func number(s string) (n int, ok bool) {
+	for i := range len(s) {
+		if s[i] < '0' || s[i] > '9' {
+			return 0, false
+		}
+		n = n*10 + int(s[i]-'0')
+	}
+	return n, s != ""
 }
 
 // IsZero reports whether t is the zero Time, "not chosen".

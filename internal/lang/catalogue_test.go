@@ -188,6 +188,34 @@ func TestDates(t *testing.T) {
 	assert.Equal(t, "5 de marzo de 2026", es.LongDate(d))
 	assert.Equal(t, "Mar 5, 2026 at 14:07 UTC", English.DateTime(d))
 	assert.Equal(t, "5 mars 2026 à 14:07 UTC", fr.DateTime(d))
+	assert.Equal(t, "Thursday, March 5, 2026", English.FullDate(d))
+	assert.Equal(t, "Donnerstag, 5. März 2026", de.FullDate(d))
+	assert.Equal(t, "jueves, 5 de marzo de 2026", es.FullDate(d))
+}
+
+// TestRelativeDay: the day before, of and after now, by the calendar in
+// now's zone, however many hours apart.
+func TestRelativeDay(t *testing.T) {
+	t.Parallel()
+	fr, _ := Parse("fr")
+	paris := time.FixedZone("CET", 3600)
+	now := time.Date(2026, 3, 5, 0, 30, 0, 0, paris)
+	tests := []struct {
+		name string
+		t    time.Time
+		want string
+		ok   bool
+	}{
+		{"late yesterday, an hour ago", now.Add(-time.Hour), "hier", true},
+		{"the day before in UTC, today in Paris", time.Date(2026, 3, 4, 23, 0, 0, 0, time.UTC), "aujourd’hui", true},
+		{"tomorrow", now.Add(30 * time.Hour), "demain", true},
+		{"two days on", now.AddDate(0, 0, 2), "", false},
+	}
+	for _, tt := range tests {
+		got, ok := fr.RelativeDay(tt.t, now)
+		assert.Equal(t, tt.ok, ok, tt.name)
+		assert.Equal(t, tt.want, got, tt.name)
+	}
 }
 
 func TestChoosing(t *testing.T) {

@@ -27,6 +27,32 @@ func (l Lang) LongDate(t time.Time) string {
 	return string(appendDate(nil, l.T("date.long"), d, l.Month(m), y))
 }
 
+// FullDate is t's weekday and calendar date with the month spelt out:
+// "Thursday, March 5, 2026", "jeudi 5 mars 2026".
+func (l Lang) FullDate(t time.Time) string {
+	return l.F("date.full", "weekday", l.Weekday(t.Weekday()), "date", l.LongDate(t))
+}
+
+// RelativeDay is "today", "yesterday" or "tomorrow" in l when t falls on
+// that calendar day as seen from now, in now's zone (the reader's), as
+// Slack's "pretty" date tokens write a near date; ok is false for any
+// other day.
+func (l Lang) RelativeDay(t, now time.Time) (day string, ok bool) {
+	ny, nm, nd := now.Date()
+	ty, tm, td := t.In(now.Location()).Date()
+	// Noon to noon in UTC: a day is 24 hours whatever now's zone does.
+	days := time.Date(ty, tm, td, 12, 0, 0, 0, time.UTC).Sub(time.Date(ny, nm, nd, 12, 0, 0, 0, time.UTC)) / (24 * time.Hour)
+	switch days {
+	case -1:
+		return l.T("date.yesterday"), true
+	case 0:
+		return l.T("date.today"), true
+	case 1:
+		return l.T("date.tomorrow"), true
+	}
+	return "", false
+}
+
 // DateTime is t's date and time in UTC as text for readers whose client
 // cannot render a Slack date token: "Jan 2, 2006 at 15:04 UTC".
 func (l Lang) DateTime(t time.Time) string {

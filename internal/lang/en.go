@@ -9,10 +9,15 @@ var english = Catalogue{
 	Aliases: map[string]string{},
 	Strings: map[Key]string{
 		// Dates: the fallback text of Slack date tokens and dates on pages.
-		"date.short":    "{month} {day}, {year}",
-		"date.long":     "{month} {day}, {year}",
-		"date.at":       "{date} at {time}",
-		"month.short.1": "Jan", "month.short.2": "Feb", "month.short.3": "Mar",
+		"date.short": "{month} {day}, {year}",
+		"date.long":  "{month} {day}, {year}",
+		"date.at":    "{date} at {time}",
+		// A Slack date token as a client draws it (the demo's stand-in for Slack).
+		"date.full":      "{weekday}, {date}",
+		"date.today":     "today",
+		"date.yesterday": "yesterday",
+		"date.tomorrow":  "tomorrow",
+		"month.short.1":  "Jan", "month.short.2": "Feb", "month.short.3": "Mar",
 		"month.short.4": "Apr", "month.short.5": "May", "month.short.6": "Jun",
 		"month.short.7": "Jul", "month.short.8": "Aug", "month.short.9": "Sep",
 		"month.short.10": "Oct", "month.short.11": "Nov", "month.short.12": "Dec",
