@@ -19,12 +19,12 @@ func plainReminderSummary(r Reminder) string {
 // days." in r.Lang, the counts in bold as the catalogue writes them.
 func reminderSummary(r Reminder) string {
 	l := r.Lang
-	window := l.T("remind.soon")
-	if r.Days > 0 {
-		window = l.N("remind.within", r.Days)
-	}
 	overdue, due := len(r.Overdue), len(r.DueSoon)
 	if r.Away != nil {
+		window := l.T("remind.soon")
+		if r.Days > 0 {
+			window = l.N("remind.within", r.Days)
+		}
 		s := l.F("remind.away.summary", "since", l.WeekdayDate(r.Away.Since),
 			"assigned", l.N("remind.away.assigned", len(r.Away.Assigned)), "overdue", l.N("remind.away.overdue", r.Away.BecameOverdue))
 		if overdue+due > 0 {
@@ -32,9 +32,28 @@ func reminderSummary(r Reminder) string {
 		}
 		return s
 	}
-	if r.Weekly {
+	return countSentence(l, reminderCount{Overdue: overdue, Due: due, Days: r.Days, Weekly: r.Weekly})
+}
+
+// reminderCount is what a daily or weekly reminder's opening sentence
+// counts: its overdue actions and those due within its window.
+type reminderCount struct {
+	Overdue, Due int
+	Days         int  // the due-soon window in days; 0 says "soon"
+	Weekly       bool // the window is the next week
+}
+
+// countSentence is a daily or weekly reminder's opening sentence for c,
+// in l.
+func countSentence(l lang.Lang, c reminderCount) string {
+	window := l.T("remind.soon")
+	switch {
+	case c.Weekly:
 		window = l.T("remind.next_week")
+	case c.Days > 0:
+		window = l.N("remind.within", c.Days)
 	}
+	overdue, due := c.Overdue, c.Due
 	switch {
 	case overdue > 0 && due > 0:
 		return l.F("remind.summary.both", "overdue", l.N("remind.n_overdue", overdue), "due", l.Int(due), "window", window)
@@ -64,10 +83,12 @@ func ReminderMessage(r Reminder) Message {
 	case r.Weekly:
 		title = l.T("remind.header_weekly")
 	}
-	blocks := []slack.Block{
-		header(title),
-		section(reminderSummary(r)),
+	summary := section(reminderSummary(r))
+	if r.Away == nil {
+		// The sentence is recounted when a row changes (RecountReminder).
+		summary.BlockID = reminderSummaryID(reminderCount{Overdue: len(r.Overdue), Due: len(r.DueSoon), Days: r.Days, Weekly: r.Weekly})
 	}
+	blocks := []slack.Block{header(title), summary}
 	assigned := awayRows(r)
 	more := contextLine(l.N("list.and_more", len(r.Overdue)+len(r.DueSoon)))
 	stop := NotifyButtons(l, NotifyReminders)
@@ -79,12 +100,12 @@ func ReminderMessage(r Reminder) Message {
 	used := make(map[string]bool)
 	hidden := 0
 	for _, group := range []struct {
-		label string
-		rows  []ActionRow
+		label, id string
+		rows      []ActionRow
 	}{
-		{awayLabel, assigned},
-		{overdueLabel, r.Overdue},
-		{dueLabel, r.DueSoon},
+		{awayLabel, blockReminderAway, assigned},
+		{overdueLabel, blockReminderOverdue, r.Overdue},
+		{dueLabel, blockReminderDue, r.DueSoon},
 	} {
 		if len(group.rows) == 0 {
 			continue
@@ -94,7 +115,9 @@ func ReminderMessage(r Reminder) Message {
 		if shown == 0 {
 			continue
 		}
-		blocks = append(blocks, section(group.label))
+		label := section(group.label)
+		label.BlockID = group.id
+		blocks = append(blocks, label)
 		blocks = append(blocks, rows...)
 		maxBlocks -= len(rows)
 		maxText -= text

@@ -77,8 +77,9 @@ func ReplaceRow(msg []json.RawMessage, r ActionRow) (out []json.RawMessage, ok b
 	return out, true
 }
 
-// reviseBlockID returns raw with its block_id in revision rev: a row's ID
-// gets the new revision, any other ID is removed. A block without an ID,
+// reviseBlockID returns raw with its block_id in revision rev: a row's ID,
+// or a reminder's own (RecountReminder), gets the new revision, any other
+// ID is removed. A block without an ID,
 // or that is not a JSON object, is returned as it was.
 func reviseBlockID(raw json.RawMessage, rev string) json.RawMessage {
 	id := rawBlockID(raw)
@@ -90,7 +91,7 @@ func reviseBlockID(raw json.RawMessage, rev string) json.RawMessage {
 		return raw
 	}
 	delete(obj, "block_id")
-	for _, prefix := range []string{BlockActionButtons, BlockActionRow} {
+	for _, prefix := range []string{BlockActionButtons, BlockActionRow, blockReminder} {
 		if rest, ok := strings.CutPrefix(id, prefix); ok {
 			if i := strings.LastIndex(rest, revSep); i >= 0 {
 				rest = rest[:i]

@@ -412,7 +412,7 @@ func (c *clicks) showChangeOnMessage(ctx context.Context, in *interaction, a api
 		c.tell(ctx, in, ephemeral(msg))
 		return
 	}
-	raw := blocks.RawBlocks(newBlocks)
+	raw := blocks.RawBlocks(c.recountReminder(ctx, newBlocks, &a))
 	if in.Container.IsEphemeral {
 		c.redraw(ctx, in, &reply{Text: done, Blocks: raw})
 		return

@@ -503,3 +503,52 @@ func TestRemindAssigneeGivenBySlackID(t *testing.T) {
 	assert.Equal(t, "U0NOSUCH", sum.Failed[0].Who)
 	assert.ErrorContains(t, sum.Failed[0].Err, "channel_not_found", "Slack's answer to a post to a user ID it does not know")
 }
+
+// TestReminderRecountsWhenARowChanges: Complete clicked on a reminder DM's
+// rows, signed as Slack signs them, leaves the DM Slack holds saying what
+// is still to do: "1 overdue action and 2 due" becomes "2 due" after the
+// overdue one is done, then "1 action due" after one due soon is too, and
+// Reopen counts it again. The rows stay, redrawn with who changed them.
+func TestReminderRecountsWhenARowChanges(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, remindWorld)
+	require.NoError(t, h.remind(remind.Config{Days: 3}).err)
+	alice := h.users["U0ALICE"]
+	held := func() (slacktest.Message, msg) {
+		t.Helper()
+		msgs := h.slack.Messages("DU0ALICE")
+		require.Len(t, msgs, 1, "the reminder is updated in place")
+		body, err := json.Marshal(map[string]any{"text": msgs[0].Text, "blocks": msgs[0].Blocks})
+		require.NoError(t, err)
+		return msgs[0], parseMsg(t, body)
+	}
+	press := func(actionID, value string) msg {
+		t.Helper()
+		stored, dm := held()
+		updates := len(h.slack.Calls("chat.update"))
+		blockID, el, _ := dm.element(t, actionID, value)
+		r, err := h.send.Click(t.Context(), slacktest.Click{User: alice, ChannelID: "DU0ALICE",
+			MessageTS: stored.TS, MessageBlocks: stored.Blocks, MessageText: stored.Text, BlockID: blockID, Element: el})
+		require.NoError(t, err)
+		require.Equal(t, http.StatusOK, r.Status)
+		ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+		defer cancel()
+		require.NoError(t, h.slack.Wait(ctx, func() bool { return len(h.slack.Calls("chat.update")) > updates }))
+		_, dm = held()
+		return dm
+	}
+	_, dm := held()
+	require.Contains(t, dm.all(), "You have *1 overdue action* and *2* due within 3 days.")
+
+	dm = press("status:complete", "complete|A-1|")
+	assert.Contains(t, dm.all(), "You have *2 actions* due within 3 days.", "the overdue one is done")
+	assert.NotContains(t, dm.all(), "overdue action")
+	assert.Contains(t, dm.all(), "*Task A-1*", "its row stays, redrawn")
+
+	dm = press("status:complete", "complete|A-2|")
+	assert.Contains(t, dm.all(), "You have *1 action* due within 3 days.")
+
+	dm = press("status:open", "open|A-1|")
+	assert.Contains(t, dm.all(), "You have *1 overdue action* and *1* due within 3 days.", "reopened: counted again")
+	assert.Empty(t, h.slack.BlockIDReuse(), "each version under new block IDs")
+}
