@@ -293,72 +293,13 @@ func (c *console) do(ctx context.Context, line string) (quit bool, err error) {
 	}
 	word, rest, _ := strings.Cut(line, " ")
 	rest = strings.TrimSpace(rest)
-	switch strings.ToLower(word) {
+	switch lower := strings.ToLower(word); lower {
 	case "quit", "exit", "/quit", "/exit":
 		return true, nil
-	case "help", "/help", "?":
-		c.help()
-		return false, nil
-	case "/as", "as":
-		return false, c.switchTo(rest)
-	case "/who", "who":
-		c.who()
-		return false, nil
-	case "click", "press":
-		num, option, _ := strings.Cut(rest, " ")
-		n, err := strconv.Atoi(strings.Trim(num, "[]"))
-		if err != nil {
-			return false, errors.New("click needs a button number, like: click 3 (or, for a menu, click 5 10:00)")
+	default:
+		if run, ok := consoleCommands[lower]; ok {
+			return false, run(c, ctx, rest)
 		}
-		return false, c.click(ctx, n, strings.TrimSpace(option))
-	case "home":
-		return false, c.home(ctx)
-	case "lang", "/lang":
-		return false, c.lang(rest)
-	case "calendar":
-		return false, c.calendar(ctx, rest)
-	case "history":
-		if rest == "" {
-			return false, errors.New("history needs an action's ID, like: history A-101 (/actions lists them)")
-		}
-		// What the audit trail holds of the action: /actions history.
-		return false, c.slash(ctx, "/actions", "history "+rest)
-	case "search":
-		return false, c.searchModal(ctx, rest)
-	case "remind":
-		return false, c.remind(ctx, rest)
-	case "snooze":
-		return false, c.snooze(ctx, rest) // demo/console_steer.go
-	case "unsnooze":
-		return false, c.unsnooze(ctx, rest)
-	case "away":
-		return false, c.away(ctx, rest)
-	case "holiday":
-		return false, c.holiday(rest)
-	case "watch":
-		return false, c.watch(ctx)
-	case "digest":
-		return false, c.digest(ctx, rest)
-	case "brief":
-		return false, c.brief(ctx, rest)
-	case "publish":
-		return false, c.publish(ctx, rest)
-	case "approve":
-		return false, c.approve(ctx, rest)
-	case "assign":
-		return false, c.assign(rest)
-	case "dms", "dm":
-		return false, c.dms()
-	case "post", "say":
-		return false, c.post(ctx, rest)
-	case "json":
-		c.opts.JSON = !c.opts.JSON
-		state := "off"
-		if c.opts.JSON {
-			state = "on"
-		}
-		c.printf("%s\n\n", c.r.p.grey("Block Kit JSON is "+state+"."))
-		return false, nil
 	}
 	if n, err := strconv.Atoi(strings.Trim(word, "[]")); err == nil {
 		return false, c.click(ctx, n, rest)
@@ -370,6 +311,104 @@ func (c *console) do(ctx context.Context, line string) (quit bool, err error) {
 		return false, c.post(ctx, line)
 	}
 	return false, fmt.Errorf("unknown command %q; type help to see the commands", word)
+}
+
+// consoleCommand runs one of the console's own commands with the rest of
+// its line.
+type consoleCommand func(c *console, ctx context.Context, rest string) error
+
+// consoleCommands are the console's own commands, by their words in lower
+// case (help lists them). Any other word is a button's number, a slash
+// command, or a link to post (do).
+var consoleCommands = map[string]consoleCommand{
+	"help":     (*console).helpCommand,
+	"/help":    (*console).helpCommand,
+	"?":        (*console).helpCommand,
+	"as":       withRest((*console).switchTo),
+	"/as":      withRest((*console).switchTo),
+	"who":      (*console).whoCommand,
+	"/who":     (*console).whoCommand,
+	"click":    (*console).clickCommand,
+	"press":    (*console).clickCommand,
+	"home":     withCtx((*console).home),
+	"lang":     withRest((*console).lang),
+	"/lang":    withRest((*console).lang),
+	"calendar": (*console).calendar,
+	"history":  (*console).history,
+	"search":   (*console).searchModal,
+	"remind":   (*console).remind,
+	"snooze":   (*console).snooze, // demo/console_steer.go
+	"unsnooze": (*console).unsnooze,
+	"away":     (*console).away,
+	"holiday":  withRest((*console).holiday),
+	"watch":    withCtx((*console).watch),
+	"digest":   (*console).digest,
+	"brief":    (*console).brief,
+	"publish":  (*console).publish,
+	"approve":  (*console).approve,
+	"assign":   withRest((*console).assign),
+	"dms":      (*console).dmsCommand,
+	"dm":       (*console).dmsCommand,
+	"post":     (*console).post,
+	"say":      (*console).post,
+	"json":     (*console).toggleJSON,
+}
+
+// withRest is a command that needs only the rest of its line.
+func withRest(run func(c *console, rest string) error) consoleCommand {
+	return func(c *console, _ context.Context, rest string) error { return run(c, rest) }
+}
+
+// withCtx is a command that takes no argument.
+func withCtx(run func(c *console, ctx context.Context) error) consoleCommand {
+	return func(c *console, ctx context.Context, _ string) error { return run(c, ctx) }
+}
+
+// helpCommand lists the commands; it takes no argument.
+func (c *console) helpCommand(context.Context, string) error {
+	c.help()
+	return nil
+}
+
+// whoCommand lists who the speaker can be; it takes no argument.
+func (c *console) whoCommand(context.Context, string) error {
+	c.who()
+	return nil
+}
+
+// dmsCommand shows the speaker's DMs; it takes no argument.
+func (c *console) dmsCommand(context.Context, string) error { return c.dms() }
+
+// clickCommand clicks the button numbered first in rest; for a menu, the
+// option follows: "click 5 10:00".
+func (c *console) clickCommand(ctx context.Context, rest string) error {
+	num, option, _ := strings.Cut(rest, " ")
+	n, err := strconv.Atoi(strings.Trim(num, "[]"))
+	if err != nil {
+		return errors.New("click needs a button number, like: click 3 (or, for a menu, click 5 10:00)")
+	}
+	return c.click(ctx, n, strings.TrimSpace(option))
+}
+
+// history shows what the audit trail holds of the action whose ID is
+// rest: /actions history.
+func (c *console) history(ctx context.Context, rest string) error {
+	if rest == "" {
+		return errors.New("history needs an action's ID, like: history A-101 (/actions lists them)")
+	}
+	return c.slash(ctx, "/actions", "history "+rest)
+}
+
+// toggleJSON turns on or off the Block Kit JSON printed under each
+// message; it takes no argument.
+func (c *console) toggleJSON(context.Context, string) error {
+	c.opts.JSON = !c.opts.JSON
+	state := "off"
+	if c.opts.JSON {
+		state = "on"
+	}
+	c.printf("%s\n\n", c.r.p.grey("Block Kit JSON is "+state+"."))
+	return nil
 }
 
 func (c *console) banner() {
