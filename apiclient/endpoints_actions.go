@@ -33,7 +33,7 @@ func (c *Client) ListActions(ctx context.Context, opts *ListActionsOptions) (*Ac
 	if opts != nil {
 		status = opts.Status
 	}
-	list, _, err := c.listActions(ctx, status, c.maxPages, c.keepRaw, nil)
+	list, _, err := c.listActions(ctx, actionsQuery{status: status, maxPages: c.maxPages, raw: c.keepRaw})
 	return list, err
 }
 
@@ -45,40 +45,49 @@ type listInfo struct {
 	capped   bool // reading stopped at the pages limit
 }
 
-// listActions reads up to maxPages pages of actions with status (empty:
-// all), stopping early when stop, given the actions read so far, returns
-// true. Raw is filled only with raw set. Each page is asked for
+// actionsQuery is what listActions reads.
+type actionsQuery struct {
+	status   Status // "" for all
+	maxPages int
+	raw      bool // fill Action.Raw
+	// stop, when set, ends the reading early: it is given the actions read
+	// so far after each page.
+	stop func([]Action) bool
+}
+
+// listActions reads up to q.maxPages pages of actions with q.status,
+// stopping early when q.stop says so. Each page is asked for
 // conditionally when the client remembers it (see pageMemo).
-func (c *Client) listActions(ctx context.Context, status Status, maxPages int, raw bool, stop func([]Action) bool) (*ActionList, listInfo, error) {
+func (c *Client) listActions(ctx context.Context, q actionsQuery) (*ActionList, listInfo, error) {
 	ep := endpoint{http.MethodGet, "/actions", scopeActionsRead}
 	ref := "actions"
-	if status != "" {
-		if !status.Valid() {
-			return nil, listInfo{}, c.newError(ep, 0, ErrInvalidStatus, fmt.Sprintf("%q is not a documented status", status), nil)
+	if q.status != "" {
+		if !q.status.Valid() {
+			return nil, listInfo{}, c.newError(ep, 0, ErrInvalidStatus, fmt.Sprintf("%q is not a documented status", q.status), nil)
 		}
-		ref += "?status=" + url.QueryEscape(string(status))
+		ref += "?status=" + url.QueryEscape(string(q.status))
 	}
-	r := &actionsRead{c: c, ep: ep, raw: raw, list: &ActionList{}, seen: map[string]struct{}{}, total: -1}
+	r := &actionsRead{c: c, ep: ep, raw: q.raw, list: &ActionList{}, seen: map[string]struct{}{}, total: -1}
 	for ref != "" {
-		if r.info.pages == maxPages {
+		if r.info.pages == q.maxPages {
 			r.info.capped = true
-			r.truncate(fmt.Sprintf("stopped after %d pages", maxPages))
+			r.truncate(fmt.Sprintf("stopped after %d pages", q.maxPages))
 			break
 		}
 		pr, err := r.readPage(ctx, ref)
 		if err != nil {
 			return nil, r.info, err
 		}
-		ref = r.nextRef(pr, stop)
+		ref = r.nextRef(pr, q.stop)
 	}
 	r.setTotal()
-	if stop == nil {
+	if q.stop == nil {
 		// A reading stopped on purpose is short by design.
 		r.checkTotal()
 	}
 	list := r.list
-	if status != "" {
-		list.Actions = slices.DeleteFunc(list.Actions, func(a Action) bool { return a.Status != status })
+	if q.status != "" {
+		list.Actions = slices.DeleteFunc(list.Actions, func(a Action) bool { return a.Status != q.status })
 	}
 	return list, r.info, nil
 }
@@ -331,7 +340,7 @@ func (c *Client) readBack(ctx context.Context, id string, status Status) (*Actio
 	find := func(acts []Action) int {
 		return slices.IndexFunc(acts, func(a Action) bool { return a.ID == id })
 	}
-	list, _, err := c.listActions(ctx, status, c.maxPages, false, func(acts []Action) bool { return find(acts) >= 0 })
+	list, _, err := c.listActions(ctx, actionsQuery{status: status, maxPages: c.maxPages, stop: func(acts []Action) bool { return find(acts) >= 0 }})
 	if err != nil {
 		return nil, false
 	}

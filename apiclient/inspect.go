@@ -166,7 +166,7 @@ func (c *Client) Inspect(ctx context.Context, opts *InspectOptions) (*Inspection
 		in.Endpoints = append(in.Endpoints, c.inspectMinutes(ctx, in, meetings, o.MinutesOf))
 	}
 
-	in.Scopes = append(in.Scopes, c.writeCheck(ctx, o.WriteCheck, list))
+	in.Scopes = append(in.Scopes, c.writeCheck(ctx, o, list))
 	return in, ctx.Err()
 }
 
@@ -203,7 +203,7 @@ func (in *Inspection) note(rep *EndpointReport, scope string, err error) {
 // The list is nil when it could not be read.
 func (c *Client) inspectActions(ctx context.Context, in *Inspection, pages int) (EndpointReport, *ActionList) {
 	rep := EndpointReport{Endpoint: "GET /actions", Total: -1}
-	list, info, err := c.listActions(ctx, "", pages, true, nil)
+	list, info, err := c.listActions(ctx, actionsQuery{maxPages: pages, raw: true})
 	if err != nil {
 		in.note(&rep, scopeActionsRead, err)
 		return rep, list
@@ -306,7 +306,7 @@ func (in *Inspection) setScope(scope string, err error) {
 // countActions counts the actions of each documented status.
 func (c *Client) countActions(ctx context.Context, in *Inspection, pages int) {
 	for _, st := range statuses {
-		l, _, err := c.listActions(ctx, st, pages, false, nil)
+		l, _, err := c.listActions(ctx, actionsQuery{status: st, maxPages: pages})
 		if err != nil {
 			in.Counts.ActionCountsExact = false
 			continue
@@ -370,10 +370,11 @@ func (c *Client) inspectMinutes(ctx context.Context, in *Inspection, meetings []
 	return rep
 }
 
-// writeCheck sets the first action read to the status it has, when asked.
-func (c *Client) writeCheck(ctx context.Context, enabled bool, list *ActionList) ScopeCheck {
+// writeCheck sets the first action read to the status it has, when o
+// asks (WriteCheck).
+func (c *Client) writeCheck(ctx context.Context, o InspectOptions, list *ActionList) ScopeCheck {
 	sc := ScopeCheck{Scope: scopeActionsWrite, Result: ScopeNotChecked}
-	if !enabled {
+	if !o.WriteCheck {
 		sc.Detail = "not asked to write"
 		return sc
 	}

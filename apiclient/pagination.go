@@ -240,11 +240,14 @@ var errStuck = errors.New("cannot follow the next page")
 // number).
 func (c *Client) nextPage(resp *http.Response, pf pageFields, rows int) (pageResult, error) {
 	res := pageResult{total: -1, scheme: SchemeNone}
-	cr, hasCR := parseContentRange(resp.Header.Get("Content-Range"))
+	var cr *contentRange // nil: no readable Content-Range
+	if r, ok := parseContentRange(resp.Header.Get("Content-Range")); ok {
+		cr = &r
+	}
 	switch {
 	case pf.hasTotal:
 		res.total = pf.total
-	case hasCR && cr.total >= 0:
+	case cr != nil && cr.total >= 0:
 		res.total = cr.total
 	default:
 		res.total = totalCount(resp.Header)
@@ -268,9 +271,9 @@ func (c *Client) nextPage(resp *http.Response, pf pageFields, rows int) (pageRes
 		if err != nil || !more {
 			return res, err
 		}
-	case hasCR || pf.offset != "":
+	case cr != nil || pf.offset != "":
 		res.scheme = SchemeOffset
-		more, err := offsetNext(q, cr, hasCR, pf, res.total, rows)
+		more, err := offsetNext(q, cr, pf, res.total, rows)
 		if errors.Is(err, errStuck) {
 			res.stuck, res.discard = err.Error(), true
 			return res, nil
@@ -366,17 +369,17 @@ func setNextPageNumber(q url.Values, pf pageFields) (bool, error) {
 }
 
 // offsetNext sets ?offset= and ?limit= in q for the page after one that
-// carried rows records from offset first (from the Content-Range cr, else
-// the body's offset) and reports whether there is one: not when the total
+// carried rows records from offset first (from the Content-Range cr when
+// there is one, else the body's offset) and reports whether there is one: not when the total
 // is reached or, with no total, when a page came back empty or shorter than
 // the limit asked for. A server that answers another range than the one
 // asked for ignores offset: that is errStuck.
-func offsetNext(q url.Values, cr contentRange, hasCR bool, pf pageFields, total int64, rows int) (bool, error) {
+func offsetNext(q url.Values, cr *contentRange, pf pageFields, total int64, rows int) (bool, error) {
 	var first int64
 	switch {
-	case hasCR && cr.first >= 0:
+	case cr != nil && cr.first >= 0:
 		first = cr.first
-	case hasCR:
+	case cr != nil:
 		return false, nil // "*/N": nothing in this range
 	default:
 		n, err := strconv.ParseInt(pf.offset, 10, 64)

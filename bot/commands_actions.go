@@ -313,7 +313,7 @@ func (u *actionsUI) drawPage(src pageSource, caller string, q actionsQuery, c *c
 		if src.ownerErr != nil {
 			return notice(lg.T("actions.profile_unknown")), until
 		}
-		return notice(unmappedText(lg, src.owner.ID == caller)), until
+		return notice(unmappedText(lg, src.owner, caller)), until
 	}
 	u.sortKeeping(picked, now, src.me.Zone, c)
 
@@ -601,8 +601,10 @@ func (u *actionsUI) row(a *apiclient.Action, v actions.View, changed *blocks.Cha
 	return r
 }
 
-func unmappedText(lg lang.Lang, self bool) string {
-	if !self {
+// unmappedText says why owner's list, asked for by caller, is empty:
+// nothing in the records matches them.
+func unmappedText(lg lang.Lang, owner actions.Member, caller string) string {
+	if owner.ID != caller {
 		return lg.T("actions.unmapped.other")
 	}
 	return lg.T("actions.unmapped.self")

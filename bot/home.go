@@ -103,7 +103,7 @@ func (h *homeUI) build(ctx context.Context, user string, st homeState) slack.Hom
 			}
 		}
 		if len(mine) == 0 && !me.Mapped() {
-			v.Unmapped = unmappedText(lg, true)
+			v.Unmapped = unmappedText(lg, me, me.ID)
 			if meErr != nil {
 				v.Unmapped = lg.T("home.profile_unknown")
 			}

@@ -87,7 +87,7 @@ func (c *console) slash(ctx context.Context, command, text string) error {
 	}
 	sc := &screen{}
 	if len(bytes.TrimSpace(resp.Body)) > 0 {
-		if err := c.showReply(sc, resp.Body, demoChannel, false); err != nil {
+		if err := c.showReply(sc, resp.Body, resp.ResponseURLID); err != nil {
 			return fmt.Errorf("the bot's reply to %s: %w", command, err)
 		}
 	}

@@ -32,7 +32,7 @@ func (c *console) showModals(sc *screen) {
 		if v.Title != nil {
 			title = "“" + v.Title.Text + "”"
 		}
-		lines := c.r.blocks(v.Blocks, c.presser(sc, origin{kind: inModal, view: m.ID}, true))
+		lines := c.r.blocks(v.Blocks, c.replacingPresser(sc, origin{kind: inModal, view: m.ID}))
 		c.card("recordsbot · window "+title, lines, m.View)
 		sc.shown++
 	}

@@ -92,11 +92,7 @@ func (c *console) showNew(sc *screen) {
 		c.showMessage(sc, m, "")
 	}
 	for _, p := range posts[min(seen.posts, len(posts)):] {
-		ch := c.responseChannel[p.ID]
-		if ch == "" {
-			ch = demoChannel
-		}
-		if err := c.showReply(sc, p.Body, ch, c.clickResponses[p.ID]); err != nil {
+		if err := c.showReply(sc, p.Body, p.ID); err != nil {
 			c.printf("%s\n", c.r.p.fg(fgYellow, "✗ a response_url post that is not a message: "+err.Error()))
 		}
 	}
@@ -171,15 +167,18 @@ type reply struct {
 	Attachments     json.RawMessage   `json:"attachments"`
 }
 
-// showReply shows a reply to a request made in channel. replaceable says
-// whether Slack honours replace_original and delete_original for it: for
-// a click's response_url, never for a slash command's (see
+// showReply shows a reply to the request whose response_url has the id
+// responseID, in the request's channel (responseChannel). Slack honours
+// replace_original and delete_original for a click's response_url
+// (clickResponses), never for a slash command's (see
 // slacktest.Server.Screen), so the console shows what Slack would.
-func (c *console) showReply(sc *screen, body []byte, channel string, replaceable bool) error {
+func (c *console) showReply(sc *screen, body []byte, responseID string) error {
 	var r reply
 	if err := json.Unmarshal(body, &r); err != nil {
 		return err
 	}
+	channel := cmp.Or(c.responseChannel[responseID], demoChannel)
+	replaceable := c.clickResponses[responseID]
 	title := "recordsbot · only visible to you"
 	if r.ResponseType == "in_channel" {
 		title = "recordsbot · in " + c.channelName(channel)
@@ -192,7 +191,12 @@ func (c *console) showReply(sc *screen, body []byte, channel string, replaceable
 	if r.ReplaceOriginal && replaceable {
 		title += " · replaces the earlier message"
 	}
-	c.showContent(sc, title, origin{kind: inEphemeral, channel: channel}, r.ReplaceOriginal && replaceable, r.Text, r.Blocks, r.Attachments)
+	where := origin{kind: inEphemeral, channel: channel}
+	press := c.presser(sc, where)
+	if r.ReplaceOriginal && replaceable {
+		press = c.replacingPresser(sc, where)
+	}
+	c.showContent(sc, title, press, r.Text, r.Blocks, r.Attachments)
 	return nil
 }
 
@@ -220,7 +224,11 @@ func (c *console) showMessage(sc *screen, m slacktest.Message, suffix string) {
 			return
 		}
 	}
-	c.showContent(sc, title+suffix, where, suffix == updatedSuffix, m.Text, blocks, m.Attachments)
+	press := c.presser(sc, where)
+	if suffix == updatedSuffix {
+		press = c.replacingPresser(sc, where)
+	}
+	c.showContent(sc, title+suffix, press, m.Text, blocks, m.Attachments)
 }
 
 func (c *console) showHome(sc *screen, view json.RawMessage) {
@@ -233,7 +241,7 @@ func (c *console) showHome(sc *screen, view json.RawMessage) {
 		return
 	}
 	where := origin{kind: inHome}
-	lines := c.r.blocks(v.Blocks, c.presser(sc, where, true))
+	lines := c.r.blocks(v.Blocks, c.replacingPresser(sc, where))
 	c.card("recordsbot · your Home tab", lines, view)
 	sc.shown++
 }
@@ -246,16 +254,15 @@ func (c *console) showUnfurl(sc *screen, u slacktest.Unfurl) {
 	where := origin{kind: inMessage, channel: u.Channel, ts: u.TS}
 	for _, link := range slices.Sorted(maps.Keys(byURL)) {
 		att := append(append([]byte("["), byURL[link]...), ']')
-		lines := c.r.attachments(att, c.presser(sc, where, false))
+		lines := c.r.attachments(att, c.presser(sc, where))
 		c.card("recordsbot · unfurls "+link, lines, payload(nil, att))
 		sc.shown++
 	}
 }
 
 // showContent shows a message's blocks and attachments, or its text when
-// it has neither, as a card.
-func (c *console) showContent(sc *screen, title string, where origin, replacing bool, text string, blocks []json.RawMessage, atts json.RawMessage) {
-	press := c.presser(sc, where, replacing)
+// it has neither, as a card, numbering its controls with press.
+func (c *console) showContent(sc *screen, title string, press func(control) int, text string, blocks []json.RawMessage, atts json.RawMessage) {
 	var lines []string
 	if len(blocks) > 0 {
 		lines = c.r.blocks(blocks, press)
@@ -273,23 +280,32 @@ func (c *console) showContent(sc *screen, title string, where origin, replacing 
 	sc.shown++
 }
 
-// presser numbers controls on sc, remembering the message they are on.
-// When the content replaces what was shown at where (a click's
-// replace_original, chat.update, a view republished), each control that
-// was there keeps its number, so the numbers a person reads stay right
-// while the message is on screen: after clicking [1] Complete, [2] is
-// still the button it was. A control that is gone leaves its number
-// unused; a new one gets a number after every number kept.
-func (c *console) presser(sc *screen, where origin, replacing bool) func(control) int {
+// presser numbers controls on sc, remembering where they are: content
+// shown there for the first time.
+func (c *console) presser(sc *screen, where origin) func(control) int {
+	return numberer(sc, where, nil)
+}
+
+// replacingPresser is presser for content that replaces what was shown at
+// where (a click's replace_original, chat.update, a view republished):
+// each control that was there keeps its number, so the numbers a person
+// reads stay right while the message is on screen: after clicking [1]
+// Complete, [2] is still the button it was. A control that is gone leaves
+// its number unused; a new one gets a number after every number kept.
+func (c *console) replacingPresser(sc *screen, where origin) func(control) int {
 	kept := map[string]int{}
-	if replacing {
-		for i, b := range c.buttons {
-			if b.where == where && b.Element != nil {
-				kept[b.key()] = i + 1
-				sc.reserved = max(sc.reserved, i+1)
-			}
+	for i, b := range c.buttons {
+		if b.where == where && b.Element != nil {
+			kept[b.key()] = i + 1
+			sc.reserved = max(sc.reserved, i+1)
 		}
 	}
+	return numberer(sc, where, kept)
+}
+
+// numberer numbers controls on sc at where, giving a control in kept (by
+// key) its old number while that number is free.
+func numberer(sc *screen, where origin, kept map[string]int) func(control) int {
 	return func(ctl control) int {
 		b := button{control: ctl, where: where}
 		if n, ok := kept[b.key()]; ok && (n > len(sc.buttons) || sc.buttons[n-1].Element == nil) {

@@ -191,9 +191,10 @@ func (r *renderer) mark(t token) string {
 }
 
 // plainText renders a plain_text object: taken literally (Slack does not
-// decode entities in it), with emoji shortcodes shown when emoji is set.
-func (r *renderer) plainText(s string, withEmoji bool) string {
-	if !withEmoji || !strings.Contains(s, ":") {
+// decode entities in it), with emoji shortcodes shown when t.Emoji is set.
+func (r *renderer) plainText(t kitText) string {
+	s := t.Text
+	if !t.Emoji || !strings.Contains(s, ":") {
 		return s
 	}
 	var b strings.Builder

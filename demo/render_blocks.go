@@ -106,7 +106,7 @@ func (r *renderer) text(t kitText, fg string) string {
 	if t.Type == "mrkdwn" {
 		return r.mrkdwn(t.Text, fg)
 	}
-	return r.plainText(t.Text, t.Emoji)
+	return r.plainText(t)
 }
 
 // blocks renders a list of blocks as lines, numbering each control with
@@ -131,7 +131,7 @@ func (r *renderer) blocks(raw []json.RawMessage, press func(control) int) []stri
 		case "header":
 			title := ""
 			if b.Text != nil {
-				title = r.plainText(b.Text.Text, b.Text.Emoji)
+				title = r.plainText(*b.Text)
 			}
 			if r.p.on {
 				lines = append(lines, r.p.bold(title))
@@ -187,7 +187,7 @@ func (r *renderer) blocks(raw []json.RawMessage, press func(control) int) []stri
 func (r *renderer) input(b kitBlock) []string {
 	var lines []string
 	if b.Label != nil {
-		lines = append(lines, r.p.bold(r.plainText(b.Label.Text, b.Label.Emoji)))
+		lines = append(lines, r.p.bold(r.plainText(*b.Label)))
 	}
 	box := b.Element.InitialValue
 	if box == "" && b.Element.Placeholder != nil {
@@ -195,7 +195,7 @@ func (r *renderer) input(b kitBlock) []string {
 	}
 	lines = append(lines, "[ "+box+" ]")
 	if b.Hint != nil {
-		lines = append(lines, r.p.grey(r.plainText(b.Hint.Text, b.Hint.Emoji)))
+		lines = append(lines, r.p.grey(r.plainText(*b.Hint)))
 	}
 	return lines
 }
@@ -259,14 +259,14 @@ func (r *renderer) controls(blockID string, elements []json.RawMessage, press fu
 			parts = append(parts, r.datePicker(blockID, raw, el, press))
 		case len(el.Options) > 0:
 			for _, o := range el.Options {
-				label := r.plainText(o.Text.Text, o.Text.Emoji)
+				label := r.plainText(o.Text)
 				n := press(control{Label: label, BlockID: blockID, Element: raw, ActionID: el.ActionID, Value: el.Value, Option: o.Value})
 				parts = append(parts, r.number(n)+" ⋯ "+label)
 			}
 		case el.Type == "button":
 			var t kitText
 			_ = json.Unmarshal(el.Text, &t) // a button without text still gets a number
-			label := r.plainText(t.Text, t.Emoji)
+			label := r.plainText(t)
 			n := press(control{Label: label, BlockID: blockID, Element: raw, ActionID: el.ActionID, Value: el.Value, URL: el.URL})
 			shown := label
 			switch el.Style {
@@ -298,14 +298,14 @@ func (r *renderer) controls(blockID string, elements []json.RawMessage, press fu
 func (r *renderer) selectMenu(blockID string, raw json.RawMessage, el kitElement, press func(control) int) string {
 	choices := make([]choice, 0, len(el.Options))
 	for _, o := range el.Options {
-		choices = append(choices, choice{Label: r.plainText(o.Text.Text, o.Text.Emoji), Value: o.Value})
+		choices = append(choices, choice{Label: r.plainText(o.Text), Value: o.Value})
 	}
 	shown := ""
 	switch {
 	case el.InitialOption != nil:
-		shown = r.plainText(el.InitialOption.Text.Text, el.InitialOption.Text.Emoji)
+		shown = r.plainText(el.InitialOption.Text)
 	case el.Placeholder != nil:
-		shown = r.p.grey(r.plainText(el.Placeholder.Text, el.Placeholder.Emoji))
+		shown = r.p.grey(r.plainText(*el.Placeholder))
 	}
 	n := press(control{Label: shown, BlockID: blockID, Element: raw, ActionID: el.ActionID, Value: el.Value, Choices: choices})
 	var options string
@@ -328,7 +328,7 @@ func (r *renderer) selectMenu(blockID string, raw json.RawMessage, el kitElement
 func (r *renderer) datePicker(blockID string, raw json.RawMessage, el kitElement, press func(control) int) string {
 	shown := el.InitialDate
 	if shown == "" && el.Placeholder != nil {
-		shown = r.p.grey(r.plainText(el.Placeholder.Text, el.Placeholder.Emoji))
+		shown = r.p.grey(r.plainText(*el.Placeholder))
 	}
 	n := press(control{Label: shown, BlockID: blockID, Element: raw, ActionID: el.ActionID, Value: el.Value, Date: true})
 	return r.number(n) + " 📅 " + shown + " " + r.p.grey(fmt.Sprintf("(pick a day: click %d YYYY-MM-DD)", n))
@@ -350,7 +350,7 @@ func (r *renderer) checkboxes(blockID string, raw json.RawMessage, el kitElement
 				after = append(after, x.Value)
 			}
 		}
-		label := r.plainText(o.Text.Text, o.Text.Emoji)
+		label := r.plainText(o.Text)
 		box := "☐"
 		if ticked[o.Value] {
 			box = "☑"
@@ -359,7 +359,7 @@ func (r *renderer) checkboxes(blockID string, raw json.RawMessage, el kitElement
 		part := r.number(n) + " " + box + " " + label
 		if o.Description != nil && o.Description.Text != "" {
 			// Slack shows it under the label, lighter; one line here.
-			part += " " + r.p.grey("("+r.plainText(o.Description.Text, o.Description.Emoji)+")")
+			part += " " + r.p.grey("("+r.plainText(*o.Description)+")")
 		}
 		parts = append(parts, part)
 	}

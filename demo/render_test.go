@@ -99,8 +99,8 @@ func TestCodeInAColouredLineRestoresItsColour(t *testing.T) {
 func TestPlainText(t *testing.T) {
 	t.Parallel()
 	r := testRenderer(false)
-	assert.Equal(t, "⏰ Reminder &amp; *co*", r.plainText(":alarm_clock: Reminder &amp; *co*", true), "plain_text is literal but for emoji")
-	assert.Equal(t, ":alarm_clock: x", r.plainText(":alarm_clock: x", false))
+	assert.Equal(t, "⏰ Reminder &amp; *co*", r.plainText(kitText{Text: ":alarm_clock: Reminder &amp; *co*", Emoji: true}), "plain_text is literal but for emoji")
+	assert.Equal(t, ":alarm_clock: x", r.plainText(kitText{Text: ":alarm_clock: x"}))
 }
 
 // TestBlocks renders a message with every block type recordsbot sends and

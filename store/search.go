@@ -349,31 +349,31 @@ func splitSnippet(s string) []SnippetPart {
 	for s != "" {
 		i := strings.Index(s, markStart)
 		if i < 0 {
-			out = appendPart(out, s, false)
+			out = appendPart(out, SnippetPart{Text: s})
 			break
 		}
-		out = appendPart(out, s[:i], false)
+		out = appendPart(out, SnippetPart{Text: s[:i]})
 		s = s[i+len(markStart):]
 		j := strings.Index(s, markEnd)
 		if j < 0 {
 			j = len(s)
 		}
-		out = appendPart(out, s[:j], true)
+		out = appendPart(out, SnippetPart{Text: s[:j], Match: true})
 		s = strings.TrimPrefix(s[j:], markEnd)
 	}
 	return out
 }
 
-// appendPart adds a part, merging it with the last when both are marked
-// or both are not.
-func appendPart(parts []SnippetPart, text string, match bool) []SnippetPart {
-	text = strings.NewReplacer(markStart, "", markEnd, "").Replace(text)
-	if text == "" {
+// appendPart adds p, stray marks taken out, merging it with the last part
+// when both are matches or both are not.
+func appendPart(parts []SnippetPart, p SnippetPart) []SnippetPart {
+	p.Text = strings.NewReplacer(markStart, "", markEnd, "").Replace(p.Text)
+	if p.Text == "" {
 		return parts
 	}
-	if n := len(parts); n > 0 && parts[n-1].Match == match {
-		parts[n-1].Text += text
+	if n := len(parts); n > 0 && parts[n-1].Match == p.Match {
+		parts[n-1].Text += p.Text
 		return parts
 	}
-	return append(parts, SnippetPart{Text: text, Match: match})
+	return append(parts, p)
 }

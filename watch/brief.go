@@ -97,12 +97,11 @@ func (p *poll) briefs(ctx context.Context) error {
 	}
 	var errs []error
 	for _, m := range upcoming {
-		due := meetingStart(m, p.zone).Sub(p.now) <= p.cfg.BriefLead
 		for _, f := range follows {
 			if f.CommitteeKey != minutes.CommitteeKey(m.Committee) || !p.rules.Hears(f, store.HearBriefs) {
 				continue
 			}
-			if err := p.brief(ctx, f, m, due); err != nil {
+			if err := p.brief(ctx, f, m); err != nil {
 				errs = append(errs, err)
 			}
 		}
@@ -110,13 +109,14 @@ func (p *poll) briefs(ctx context.Context) error {
 	return errors.Join(errs...)
 }
 
-// brief posts one follow's brief of m when it is due and, once it is out
-// (even beyond the lead, for a meeting moved further off), updates it in
-// place whenever what it shows changed: the meeting's date, its agenda,
-// the open actions, the latest minutes. A brief that shows the same is
-// left alone, with no Slack call. m has not started: a brief of a
-// meeting under way is never touched again.
-func (p *poll) brief(ctx context.Context, f store.Follow, m apiclient.Meeting, due bool) error {
+// brief posts one follow's brief of m when it is due (m starts within the
+// brief lead) and, once it is out (even beyond the lead, for a meeting
+// moved further off), updates it in place whenever what it shows changed:
+// the meeting's date, its agenda, the open actions, the latest minutes. A
+// brief that shows the same is left alone, with no Slack call. m has not
+// started: a brief of a meeting under way is never touched again.
+func (p *poll) brief(ctx context.Context, f store.Follow, m apiclient.Meeting) error {
+	due := meetingStart(m, p.zone).Sub(p.now) <= p.cfg.BriefLead
 	key := briefKey(f.ChannelID, f.CommitteeKey, m.ID)
 	shown, _, err := p.deps.Store.GetState(ctx, briefShownState(key))
 	if err != nil {

@@ -294,8 +294,11 @@ func overdueCount(g blocks.DigestGroup) int {
 // them: overdue first, then by deadline, soonest first, undated last.
 func sortItems(items []blocks.DigestItem) {
 	slices.SortStableFunc(items, func(a, b blocks.DigestItem) int {
-		if a.Overdue != b.Overdue {
-			return pickInt(a.Overdue, -1, 1)
+		switch {
+		case a.Overdue && !b.Overdue:
+			return -1
+		case b.Overdue && !a.Overdue:
+			return 1
 		}
 		return cmp.Compare(deadlineOrder(a), deadlineOrder(b))
 	})
@@ -307,11 +310,4 @@ func deadlineOrder(it blocks.DigestItem) int64 {
 		return 1 << 62
 	}
 	return it.Deadline.Unix()
-}
-
-func pickInt(c bool, yes, no int) int {
-	if c {
-		return yes
-	}
-	return no
 }

@@ -33,6 +33,15 @@ type blockCtx struct {
 	depth int // list nesting
 }
 
+// itemPlace is how a block sits in a list item: lead goes before its
+// first line (the item's marker, or spaces under it), and tight is set when
+// it follows the line before without a blank line. The zero value is a
+// block outside any item.
+type itemPlace struct {
+	lead  string
+	tight bool
+}
+
 type mdParser struct {
 	src []byte
 	out []Block
@@ -48,17 +57,17 @@ func (p *mdParser) add(b Block) {
 // blockChildren adds the block children of n.
 func (p *mdParser) blockChildren(n ast.Node, ctx blockCtx) {
 	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
-		p.block(c, ctx, "", false)
+		p.block(c, ctx, itemPlace{})
 	}
 }
 
-// block adds n; lead and tight are set for the first block of a list item.
-func (p *mdParser) block(n ast.Node, ctx blockCtx, lead string, tight bool) {
+// block adds n, placed at in a list item.
+func (p *mdParser) block(n ast.Node, ctx blockCtx, at itemPlace) {
 	switch n := n.(type) {
 	case *ast.Paragraph, *ast.TextBlock:
-		p.add(Block{Lead: lead, Tight: tight, Quote: ctx.Quote, Spans: p.inlines(n)})
+		p.add(Block{Lead: at.lead, Tight: at.tight, Quote: ctx.Quote, Spans: p.inlines(n)})
 	case *ast.Heading:
-		p.add(Block{Lead: lead, Tight: tight, Quote: ctx.Quote, Heading: true, Spans: p.inlines(n)})
+		p.add(Block{Lead: at.lead, Tight: at.tight, Quote: ctx.Quote, Heading: true, Spans: p.inlines(n)})
 	case *ast.CodeBlock, *ast.FencedCodeBlock:
 		var b strings.Builder
 		lines := n.Lines()
@@ -66,7 +75,7 @@ func (p *mdParser) block(n ast.Node, ctx blockCtx, lead string, tight bool) {
 			seg := lines.At(i)
 			b.Write(seg.Value(p.src))
 		}
-		p.add(Block{Lead: lead, Tight: tight, Quote: ctx.Quote, Code: true, Spans: []Span{{Kind: SpanText, Text: b.String()}}})
+		p.add(Block{Lead: at.lead, Tight: at.tight, Quote: ctx.Quote, Code: true, Spans: []Span{{Kind: SpanText, Text: b.String()}}})
 	case *ast.Blockquote:
 		inner := ctx
 		inner.Quote = true
@@ -84,15 +93,15 @@ func (p *mdParser) block(n ast.Node, ctx blockCtx, lead string, tight bool) {
 					// A list's items follow each other line by line; the
 					// first follows what is before the list, tightly when
 					// that is the item it is nested in.
-					p.block(c, inner, itemLeadText, inner.depth > 1 || item != n.FirstChild())
+					p.block(c, inner, itemPlace{lead: itemLeadText, tight: inner.depth > 1 || item != n.FirstChild()})
 					first = false
 					continue
 				}
 				if _, nested := c.(*ast.List); nested {
-					p.block(c, inner, "", true)
+					p.block(c, inner, itemPlace{tight: true})
 					continue
 				}
-				p.block(c, inner, strings.Repeat(" ", len([]rune(itemLeadText))), true)
+				p.block(c, inner, itemPlace{lead: strings.Repeat(" ", len([]rune(itemLeadText))), tight: true})
 			}
 			if first { // an empty item
 				p.add(Block{Lead: itemLeadText, Tight: true, Quote: ctx.Quote, Spans: []Span{{Kind: SpanText, Text: " "}}})
@@ -110,7 +119,7 @@ func (p *mdParser) block(n ast.Node, ctx blockCtx, lead string, tight bool) {
 			if _, head := row.(*extast.TableHeader); head {
 				spans = []Span{{Kind: SpanStrong, Kids: spans}}
 			}
-			p.add(Block{Lead: lead, Tight: row != n.FirstChild(), Quote: ctx.Quote, Spans: spans})
+			p.add(Block{Lead: at.lead, Tight: row != n.FirstChild(), Quote: ctx.Quote, Spans: spans})
 		}
 	case *ast.ThematicBreak, *ast.HTMLBlock:
 		// A rule is the blank line between blocks; raw HTML is not shown.

@@ -252,7 +252,13 @@ func checkModal(raw []byte) error {
 	if err := json.Unmarshal(raw, &v); err != nil || v.Type != "modal" {
 		return slackError("invalid_arguments")
 	}
-	if !v.Title.valid(true) || !v.Close.valid(false) || !v.Submit.valid(len(inputsOf(raw)) > 0) {
+	// A title always; a close button's text when given; a submit
+	// button's when given, and it must be where the modal has inputs.
+	switch {
+	case !v.Title.valid(),
+		v.Close != nil && !v.Close.valid(),
+		v.Submit != nil && !v.Submit.valid(),
+		v.Submit == nil && len(inputsOf(raw)) > 0:
 		return slackError("invalid_arguments")
 	}
 	if utf8.RuneCountInString(v.PrivateMetadata) > 3000 || utf8.RuneCountInString(v.CallbackID) > 255 {
@@ -281,11 +287,11 @@ type textObject struct {
 	Text string `json:"text"`
 }
 
-// valid reports whether t is a plain_text of 1 to 24 characters, or
-// absent where it may be.
-func (t *textObject) valid(required bool) bool {
+// valid reports whether t is a plain_text of 1 to 24 characters (nil is
+// not).
+func (t *textObject) valid() bool {
 	if t == nil {
-		return !required
+		return false
 	}
 	n := utf8.RuneCountInString(t.Text)
 	return t.Type == "plain_text" && n > 0 && n <= 24

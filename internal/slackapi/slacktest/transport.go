@@ -119,9 +119,9 @@ func handleResponse(s *Server) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBodyBytes))
 		if err != nil {
-			body = nil
+			body = nil // unreadable: refused as no JSON object is
 		}
-		s.serveResponse(r.PathValue("id"), body, err == nil).write(w)
+		s.serveResponse(r.PathValue("id"), body).write(w)
 	})
 }
 
@@ -306,8 +306,8 @@ func (s *Server) authedAnswerLocked(in inbound, m apiMethod, now time.Time) answ
 }
 
 // serveResponse answers a post to the response_url with id and records it.
-// readOK is false when the body could not be read.
-func (s *Server) serveResponse(id string, body []byte, readOK bool) answer {
+// body is nil when it could not be read.
+func (s *Server) serveResponse(id string, body []byte) answer {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	call := Call{
@@ -319,7 +319,7 @@ func (s *Server) serveResponse(id string, body []byte, readOK bool) answer {
 	var a answer
 	if f, ok := s.takeFaultLocked(ResponseMethod); ok {
 		a = f.answer()
-	} else if !readOK || !isJSONObject(body) {
+	} else if !isJSONObject(body) {
 		// Slack refuses response_url posts it cannot read with a 400 and a
 		// plain-text reason.
 		a = textAnswer(http.StatusBadRequest, "invalid_payload")
