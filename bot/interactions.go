@@ -177,19 +177,9 @@ func (c *clicks) click(ctx context.Context, in *interaction, actionID, value str
 	case strings.HasPrefix(actionID, blocks.ActionSteerPrefix):
 		c.clickAway(ctx, in, actionID, value) // bot/home_steer.go
 	case actionID == blocks.ActionActionsMore:
-		var q actionsQuery
-		if err := json.Unmarshal([]byte(value), &q); err != nil {
-			c.tell(ctx, in, notice(staleButton(ctx)))
-			return
-		}
-		c.redraw(ctx, in, c.acts.actionsPage(ctx, in.User.ID, q, nil))
+		c.clickActionsMore(ctx, in, value)
 	case actionID == blocks.ActionMeetingsNext:
-		var cur meetingsCursor
-		if err := json.Unmarshal([]byte(value), &cur); err != nil {
-			c.tell(ctx, in, notice(staleButton(ctx)))
-			return
-		}
-		c.redraw(ctx, in, c.mins.meetingsPage(ctx, cur))
+		c.clickMeetingsNext(ctx, in, value)
 	case actionID == blocks.ActionMeetingActions:
 		// The Actions button of a minutes announcement: the meeting's
 		// actions, to the clicker only, as /actions meeting <id> shows them.
@@ -199,23 +189,9 @@ func (c *clicks) click(ctx context.Context, in *interaction, actionID, value str
 		// actions of its committee, to them only, with the usual buttons.
 		c.tell(ctx, in, c.acts.actionsPage(ctx, in.User.ID, actionsQuery{Committee: value}, nil))
 	case actionID == blocks.ActionMeetingAgenda:
-		m, err := c.mins.svc.Meeting(ctx, value)
-		if err != nil {
-			c.tell(ctx, in, notice(c.meetingErrorText(ctx, value, err)))
-			return
-		}
-		c.tell(ctx, in, ephemeral(blocks.Meeting(c.mins.meetingRow(lang.FromContext(ctx), m))))
+		c.clickMeetingAgenda(ctx, in, value)
 	case actionID == blocks.ActionMeetingMinutes:
-		e, err := c.mins.svc.Read(ctx, value)
-		if err != nil {
-			c.tell(ctx, in, notice(c.meetingErrorText(ctx, value, err)))
-			return
-		}
-		if e.Minutes == nil {
-			c.tell(ctx, in, notice(lang.FromContext(ctx).F("minutes.not_published", "title", blocks.Escape(e.Meeting.Name()))))
-			return
-		}
-		c.tell(ctx, in, c.mins.minutesReply(lang.FromContext(ctx), e))
+		c.clickMeetingMinutes(ctx, in, value)
 	case actionID == blocks.ActionMinutesShare:
 		c.clickShare(ctx, in, value)
 	case actionID == blocks.ActionSearchMore:
@@ -225,12 +201,7 @@ func (c *clicks) click(ctx context.Context, in *interaction, actionID, value str
 	case actionID == blocks.ActionAuditMore:
 		c.clickAuditMore(ctx, in, value)
 	case actionID == blocks.ActionHomeMore:
-		offset, err := strconv.Atoi(value)
-		if err != nil {
-			c.tell(ctx, in, notice(staleButton(ctx)))
-			return
-		}
-		c.answerOnHome(ctx, in, homeState{offset: offset})
+		c.clickHomeMore(ctx, in, value)
 	case actionID == blocks.ActionSettingsRemind, actionID == blocks.ActionSettingsRemindAt,
 		actionID == blocks.ActionSettingsWeekdays, actionID == blocks.ActionSettingsAssignDMs:
 		c.clickSetting(ctx, in, actionID, value)
@@ -307,6 +278,63 @@ func (c *clicks) answerByResponseURL(ctx context.Context, in *interaction, r *re
 func (c *clicks) answerOnHome(ctx context.Context, in *interaction, st homeState) {
 	st.hash = in.View.Hash
 	c.home.publishHomeLogged(ctx, in.User.ID, st)
+}
+
+// clickActionsMore draws the next page of an /actions list: value is
+// its query from the next offset (actionsQuery.moreValue).
+func (c *clicks) clickActionsMore(ctx context.Context, in *interaction, value string) {
+	var q actionsQuery
+	if err := json.Unmarshal([]byte(value), &q); err != nil {
+		c.tell(ctx, in, notice(staleButton(ctx)))
+		return
+	}
+	c.redraw(ctx, in, c.acts.actionsPage(ctx, in.User.ID, q, nil))
+}
+
+// clickMeetingsNext draws the next page of /meetings from the cursor in
+// value.
+func (c *clicks) clickMeetingsNext(ctx context.Context, in *interaction, value string) {
+	var cur meetingsCursor
+	if err := json.Unmarshal([]byte(value), &cur); err != nil {
+		c.tell(ctx, in, notice(staleButton(ctx)))
+		return
+	}
+	c.redraw(ctx, in, c.mins.meetingsPage(ctx, cur))
+}
+
+// clickMeetingAgenda shows the clicker the meeting whose ID is value.
+func (c *clicks) clickMeetingAgenda(ctx context.Context, in *interaction, value string) {
+	m, err := c.mins.svc.Meeting(ctx, value)
+	if err != nil {
+		c.tell(ctx, in, notice(c.meetingErrorText(ctx, value, err)))
+		return
+	}
+	c.tell(ctx, in, ephemeral(blocks.Meeting(c.mins.meetingRow(lang.FromContext(ctx), m))))
+}
+
+// clickMeetingMinutes shows the clicker the minutes of the meeting whose
+// ID is value, or that they are not published yet.
+func (c *clicks) clickMeetingMinutes(ctx context.Context, in *interaction, value string) {
+	e, err := c.mins.svc.Read(ctx, value)
+	if err != nil {
+		c.tell(ctx, in, notice(c.meetingErrorText(ctx, value, err)))
+		return
+	}
+	if e.Minutes == nil {
+		c.tell(ctx, in, notice(lang.FromContext(ctx).F("minutes.not_published", "title", blocks.Escape(e.Meeting.Name()))))
+		return
+	}
+	c.tell(ctx, in, c.mins.minutesReply(lang.FromContext(ctx), e))
+}
+
+// clickHomeMore redraws the Home tab from the offset in value.
+func (c *clicks) clickHomeMore(ctx context.Context, in *interaction, value string) {
+	offset, err := strconv.Atoi(value)
+	if err != nil {
+		c.tell(ctx, in, notice(staleButton(ctx)))
+		return
+	}
+	c.answerOnHome(ctx, in, homeState{offset: offset})
 }
 
 // parseStatusValue splits a status button's value: "<status>|<action

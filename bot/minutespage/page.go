@@ -271,85 +271,103 @@ func (d headingShift) shift(n ast.Node) {
 // and HEAD; If-None-Match is answered 304 when the page has not changed.
 // Meetings and minutes are read through the domain's shared cache.
 func (s *Site) Minutes() http.HandlerFunc {
-	svc, log := s.svc, s.opts.Log
-	writeProblem := func(w http.ResponseWriter, r *http.Request, status int) { s.writeProblem(w, r, status, baseRecord) }
 	return s.publicOnly(baseRecord, func(w http.ResponseWriter, r *http.Request) {
 		ctx := r.Context()
 		id, ok := meetingIDParam(r)
 		if !ok {
-			writeProblem(w, r, http.StatusNotFound)
+			s.writeProblem(w, r, http.StatusNotFound, baseRecord)
 			return
 		}
-		// An ID not among the meetings the bot holds costs no records call
-		// when the bot holds the whole list, and otherwise only calls from
-		// a budget of its own: a flood of made-up IDs must not take the
-		// calls a reader of real minutes needs (issue 28 §3).
-		lookup := ctx
-		known, err := svc.KnownMeeting(ctx, id)
-		if err != nil {
-			// Then KnownMaybe: the read below says whether the meeting is
-			// there, and logs the outage if the records are down.
-			log.DebugContext(ctx, "minutes page: meetings list unreadable", "meeting", id, "error", err)
-		}
-		switch known {
-		case minutes.KnownNo:
-			log.DebugContext(ctx, "minutes page: no such meeting", "meeting", id)
-			writeProblem(w, r, http.StatusNotFound)
+		lookup, ok := s.meetingLookup(ctx, id)
+		if !ok {
+			s.writeProblem(w, r, http.StatusNotFound, baseRecord)
 			return
-		case minutes.KnownMaybe:
-			lookup = s.doubtful(ctx)
 		}
-		e, err := svc.Get(lookup, id)
-		m, min := e.Meeting, e.Minutes
+		e, err := s.svc.Get(lookup, id)
 		switch {
-		case errors.Is(err, apiclient.ErrNotFound), err == nil && min == nil:
-			log.DebugContext(ctx, "minutes page: nothing to show", "meeting", id)
+		case errors.Is(err, apiclient.ErrNotFound), err == nil && e.Minutes == nil:
+			s.opts.Log.DebugContext(ctx, "minutes page: nothing to show", "meeting", id)
 			s.kept.drop(id)
-			writeProblem(w, r, http.StatusNotFound)
-			return
+			s.writeProblem(w, r, http.StatusNotFound, baseRecord)
 		case err != nil:
-			if kept, ok := s.kept.stale(keptKey(id, s.view(r).Lang)); ok {
-				// The records cannot be read just now; the minutes were
-				// approved when last read. A copy, revalidated next time.
-				log.DebugContext(ctx, "minutes page: served the kept copy", "meeting", id, "error", err)
-				h := w.Header()
-				h.Set("Content-Type", "text/html; charset=utf-8")
-				h.Set("Cache-Control", cacheDraft)
-				serveBytes(w, r, kept.page, kept.tag, kept.since)
-				return
-			}
-			if errors.Is(err, apiclient.ErrOverBudget) {
-				// The public pages' share of records calls is used up
-				// (bot's PublicLimits): come back in a moment. Logged at
-				// debug level only, as a flood would otherwise flood the
-				// log too.
-				log.DebugContext(ctx, "minutes page: public budget used up", "meeting", id)
-			} else {
-				log.WarnContext(ctx, "minutes page: records unavailable", "meeting", id, "error", err)
-			}
-			w.Header().Set("Retry-After", retryAfter(err))
-			writeProblem(w, r, http.StatusServiceUnavailable)
-			return
+			s.serveUnreadable(w, r, id, err)
+		default:
+			s.writeMinutes(w, r, id, e.Meeting, e.Minutes)
 		}
-		v := s.view(r)
-		page, err := s.renderMinutes(m, min, v)
-		if err != nil {
-			log.ErrorContext(ctx, "minutes page: render failed", "meeting", id, "error", err)
-			writeProblem(w, r, http.StatusInternalServerError)
-			return
-		}
-		kept := s.kept.keep(keptKey(id, v.Lang), page, etag(page), min.Draft(), s.now())
+	})
+}
+
+// meetingLookup is the context to read meeting id's minutes with, or
+// false when the meeting is known not to be there. An ID not among the
+// meetings the bot holds costs no records call when the bot holds the
+// whole list, and otherwise only calls from a budget of its own: a flood
+// of made-up IDs must not take the calls a reader of real minutes needs
+// (issue 28 §3).
+func (s *Site) meetingLookup(ctx context.Context, id string) (context.Context, bool) {
+	known, err := s.svc.KnownMeeting(ctx, id)
+	if err != nil {
+		// Then KnownMaybe: the read below says whether the meeting is
+		// there, and logs the outage if the records are down.
+		s.opts.Log.DebugContext(ctx, "minutes page: meetings list unreadable", "meeting", id, "error", err)
+	}
+	switch known {
+	case minutes.KnownNo:
+		s.opts.Log.DebugContext(ctx, "minutes page: no such meeting", "meeting", id)
+		return ctx, false
+	case minutes.KnownMaybe:
+		return s.doubtful(ctx), true
+	}
+	return ctx, true
+}
+
+// serveUnreadable answers for meeting id's minutes when the records
+// cannot be read (err): the copy kept of approved minutes, else 503.
+func (s *Site) serveUnreadable(w http.ResponseWriter, r *http.Request, id string, err error) {
+	ctx, log := r.Context(), s.opts.Log
+	if kept, ok := s.kept.stale(keptKey(id, s.view(r).Lang)); ok {
+		// The records cannot be read just now; the minutes were
+		// approved when last read. A copy, revalidated next time.
+		log.DebugContext(ctx, "minutes page: served the kept copy", "meeting", id, "error", err)
 		h := w.Header()
 		h.Set("Content-Type", "text/html; charset=utf-8")
-		h.Set("Cache-Control", cacheApproved)
-		if min.Draft() {
-			h.Set("Cache-Control", cacheDraft)
-		}
-		// Range is dropped by serveBytes: a page is small and always sent
-		// whole, and net/http's multi-range answers let 1.9 kB grow to
-		// 144 kB (GO-2026-6609).
-		serveBytes(w, r, page, kept.tag, kept.since)
-	})
+		h.Set("Cache-Control", cacheDraft)
+		serveBytes(w, r, kept.page, kept.tag, kept.since)
+		return
+	}
+	if errors.Is(err, apiclient.ErrOverBudget) {
+		// The public pages' share of records calls is used up
+		// (bot's PublicLimits): come back in a moment. Logged at
+		// debug level only, as a flood would otherwise flood the
+		// log too.
+		log.DebugContext(ctx, "minutes page: public budget used up", "meeting", id)
+	} else {
+		log.WarnContext(ctx, "minutes page: records unavailable", "meeting", id, "error", err)
+	}
+	w.Header().Set("Retry-After", retryAfter(err))
+	s.writeProblem(w, r, http.StatusServiceUnavailable, baseRecord)
+}
+
+// writeMinutes answers with the page of min, meeting m's minutes (its ID
+// id), and keeps a copy for when the records cannot be read.
+func (s *Site) writeMinutes(w http.ResponseWriter, r *http.Request, id string, m *apiclient.Meeting, min *apiclient.Minutes) {
+	v := s.view(r)
+	page, err := s.renderMinutes(m, min, v)
+	if err != nil {
+		s.opts.Log.ErrorContext(r.Context(), "minutes page: render failed", "meeting", id, "error", err)
+		s.writeProblem(w, r, http.StatusInternalServerError, baseRecord)
+		return
+	}
+	kept := s.kept.keep(keptKey(id, v.Lang), page, etag(page), min.Draft(), s.now())
+	h := w.Header()
+	h.Set("Content-Type", "text/html; charset=utf-8")
+	h.Set("Cache-Control", cacheApproved)
+	if min.Draft() {
+		h.Set("Cache-Control", cacheDraft)
+	}
+	// Range is dropped by serveBytes: a page is small and always sent
+	// whole, and net/http's multi-range answers let 1.9 kB grow to
+	// 144 kB (GO-2026-6609).
+	serveBytes(w, r, page, kept.tag, kept.since)
 }
 
 // Stylesheet serves the pages' stylesheet, embedded in the binary.
