@@ -2,7 +2,7 @@ package blocks
 
 import (
 	"encoding/json"
-	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/recordsbot/recordsbot/internal/lang"
@@ -26,7 +26,7 @@ const (
 
 // reminderSummaryID is the block ID of a reminder's sentence counting c.
 func reminderSummaryID(c reminderCount) string {
-	id := fmt.Sprintf("%s%d:%d:%d", blockReminderCount, c.Overdue, c.Due, c.Days)
+	id := blockReminderCount + strconv.Itoa(c.Overdue) + ":" + strconv.Itoa(c.Due) + ":" + strconv.Itoa(c.Days)
 	if c.Weekly {
 		id += ":w"
 	}
@@ -40,12 +40,20 @@ func parseReminderSummaryID(id string) (c reminderCount, ok bool) {
 	if !ok {
 		return c, false
 	}
-	var weekly string
-	n, _ := fmt.Sscanf(strings.ReplaceAll(rest, ":", " "), "%d %d %d %s", &c.Overdue, &c.Due, &c.Days, &weekly)
-	if n < 3 || c.Overdue < 0 || c.Due < 0 || c.Days < 0 {
+	fields := strings.Split(rest, ":")
+	if len(fields) == 4 && fields[3] == "w" {
+		c.Weekly, fields = true, fields[:3]
+	}
+	if len(fields) != 3 {
 		return reminderCount{}, false
 	}
-	c.Weekly = weekly == "w"
+	for i, n := range []*int{&c.Overdue, &c.Due, &c.Days} {
+		v, err := strconv.Atoi(fields[i])
+		if err != nil || v < 0 {
+			return reminderCount{}, false
+		}
+		*n = v
+	}
 	return c, true
 }
 

@@ -95,161 +95,201 @@ type demoEnv struct {
 // startDemo starts the demo's services; version names the bot in its
 // User-Agent. The caller must call close.
 func startDemo(ctx context.Context, log *slog.Logger, version string) (*demoEnv, error) {
+	env, ln, err := startStandIns(ctx, log)
+	if err != nil {
+		return nil, err
+	}
+	// A fresh secret per run: nothing outside this process signs for it.
+	secret := rand.Text()
+	svc, err := env.wireServices(version, secret)
+	if err != nil {
+		return nil, errors.Join(err, ln.Close(), env.closeStandIns())
+	}
+	env.calendar, env.actions = svc.Calendar, svc.Actions
+	// No REMIND_HOLIDAYS: a calendar with none yet, which `holiday`
+	// adds to (its copies, the bot's and the job's, share its days).
+	if env.holidays, err = workdays.Load(ctx, "", nil); err != nil {
+		return nil, errors.Join(fmt.Errorf("the demo's holidays: %w", err), ln.Close(), env.closeStandIns())
+	}
+	env.addJobs(svc, log)
+	env.startBot(svc, log, secret, ln)
+	if err := env.catchUp(ctx, svc, log); err != nil {
+		return nil, errors.Join(err, env.close())
+	}
+	return env, nil
+}
+
+// startStandIns opens the demo's store and starts the stand-ins for the
+// records service (with today's dataset) and Slack, and the listener the
+// bot will serve on.
+func startStandIns(ctx context.Context, log *slog.Logger) (*demoEnv, net.Listener, error) {
 	data := Dataset(time.Now())
 	env := &demoEnv{people: data.People}
-	users := testworld.SlackUsers(data.People)
 	st, err := store.Open(ctx, "sqlite::memory:", store.WithLogger(log))
 	if err != nil {
-		return nil, fmt.Errorf("open the demo's in-memory store: %w", err)
+		return nil, nil, fmt.Errorf("open the demo's in-memory store: %w", err)
 	}
 	env.store = st
 	// Both stand-ins panic, like httptest, if they cannot listen on
 	// loopback; nothing else could work then either.
 	env.records = recordstest.NewServer(recordstest.WithDataset(data))
-	env.slack = slacktest.NewServer(slacktest.WithUsers(users...))
+	env.slack = slacktest.NewServer(slacktest.WithUsers(testworld.SlackUsers(data.People)...))
 
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
-		env.slack.Close()
-		env.records.Close()
-		st.Close()
-		return nil, fmt.Errorf("listen on loopback: %w", err)
+		return nil, nil, errors.Join(fmt.Errorf("listen on loopback: %w", err), env.closeStandIns())
 	}
 	env.botURL = "http://" + ln.Addr().String()
-
 	// One transport for every client, all of them on loopback, so that
 	// close can drop its idle connections and leave no goroutine behind.
 	env.transport = http.DefaultTransport.(*http.Transport).Clone()
-	// A fresh secret per run: nothing outside this process signs for it.
-	secret := rand.Text()
-	// The services as serve wires them (wire), from the demo's
-	// settings: the defaults (UTC, no admins, no USER_MAP), the public
-	// pages and calendar feeds on at the bot's own address, status changes
-	// recorded in the audit trail before they are made (`history <id>`
-	// shows it), the private calendar tokens in the store, keyed by this
-	// run's secret.
+	return env, ln, nil
+}
+
+// closeStandIns stops the stand-ins and closes the store.
+func (e *demoEnv) closeStandIns() error {
+	e.slack.Close()
+	e.records.Close()
+	if err := e.store.Close(); err != nil {
+		return fmt.Errorf("close the demo's store: %w", err)
+	}
+	return nil
+}
+
+// wireServices builds the services as serve wires them (wire), from the
+// demo's settings: the defaults (UTC, no admins, no USER_MAP), the public
+// pages and calendar feeds on at the bot's own address, status changes
+// recorded in the audit trail before they are made (`history <id>` shows
+// it), the private calendar tokens in the store, keyed by this run's
+// secret.
+func (e *demoEnv) wireServices(version, secret string) (*wire.Services, error) {
 	svc, err := wire.New(wire.Config{
-		Records: wire.Records{URL: env.records.URL, Key: recordstest.DefaultKey, Options: []apiclient.Option{
-			apiclient.WithTransport(env.transport), apiclient.WithUserAgent("recordsbot/" + version + " (demo)"),
+		Records: wire.Records{URL: e.records.URL, Key: recordstest.DefaultKey, Options: []apiclient.Option{
+			apiclient.WithTransport(e.transport), apiclient.WithUserAgent("recordsbot/" + version + " (demo)"),
 		}},
-		Slack: wire.Slack{Token: slacktest.DefaultToken, APIURL: env.slack.APIURL(),
-			HTTPClient: &http.Client{Timeout: 15 * time.Second, Transport: env.transport}},
-		Actions:        actions.Config{Trail: st},
-		Minutes:        minutes.Config{PublicURL: env.botURL, Public: true},
-		Calendar:       calendar.Config{Public: true, PublicURL: env.botURL, Versions: st},
+		Slack: wire.Slack{Token: slacktest.DefaultToken, APIURL: e.slack.APIURL(),
+			HTTPClient: &http.Client{Timeout: 15 * time.Second, Transport: e.transport}},
+		Actions:        actions.Config{Trail: e.store},
+		Minutes:        minutes.Config{PublicURL: e.botURL, Public: true},
+		Calendar:       calendar.Config{Public: true, PublicURL: e.botURL, Versions: e.store},
 		CalendarKey:    []byte(secret),
-		CalendarTokens: st,
+		CalendarTokens: e.store,
 	})
 	if err != nil {
-		ln.Close()
-		env.slack.Close()
-		env.records.Close()
-		st.Close()
 		return nil, fmt.Errorf("wire the demo's services: %w", err)
 	}
-	records, api, mins := svc.Records, svc.Slack, svc.Minutes
-	env.calendar = svc.Calendar
-	env.actions = svc.Actions
-	wcfg := watch.Config{
+	return svc, nil
+}
+
+// demoWatch is the demo's watcher: the demo's notification defaults,
+// its ledger entries owned by "demo".
+func demoWatch() watch.Config {
+	return watch.Config{
 		Notify: demoNotify,
 		Owner:  "demo",
 	}
-	// No REMIND_HOLIDAYS: a calendar with none yet, which `holiday`
-	// adds to (its copies, the bot's and the job's, share its days).
-	if env.holidays, err = workdays.Load(ctx, "", nil); err != nil {
-		ln.Close()
-		env.slack.Close()
-		env.records.Close()
-		st.Close()
-		return nil, fmt.Errorf("the demo's holidays: %w", err)
-	}
-	env.bot = svc.Bot(bot.Config{
-		SigningSecret: secret,
-		Notify:        demoNotify,
-		Workdays:      env.holidays,
-		// DIGEST_DEFAULT's default, so /minutes following says the time
-		// (the console's digest command posts one whatever the day).
-		DigestDefault: &clocktime.Weekly{On: true, Day: time.Monday, At: clocktime.Of(9, 0)},
-	}, bot.Deps{
-		Logger:     log,
-		HTTPClient: &http.Client{Timeout: 10 * time.Second, Transport: env.transport},
-		Store:      st,
-		Baseline: func(ctx context.Context, f store.Follow) error {
-			return watch.Baseline(ctx, wcfg, watch.Deps{Store: st, Records: records, Logger: log}, f)
-		},
-	})
-	env.send = &slacktest.Sender{
-		URL:    env.botURL + "/slack/events",
-		Secret: secret,
-		Slack:  env.slack,
-		// Longer than the bot's ack budget, so a slow answer is still an
-		// answer.
-		HTTPClient: &http.Client{Timeout: 30 * time.Second, Transport: env.transport},
-	}
-	env.remind = func(ctx context.Context, now time.Time) (remind.Summary, error) {
+}
+
+// addJobs gives e the jobs the console runs by hand, each as its
+// recordsbot subcommand runs it: the reminder job, and the watcher's
+// polls (a plain one, one due its digest, one due its briefs).
+func (e *demoEnv) addJobs(svc *wire.Services, log *slog.Logger) {
+	e.remind = func(ctx context.Context, now time.Time) (remind.Summary, error) {
 		// The demo reminds at once, whatever the hour in each person's zone.
-		return remind.Run(ctx, remind.Config{Days: demoRemindDays, RemindAt: demoNotify.RemindAt, Now: now, Holidays: env.holidays},
+		return remind.Run(ctx, remind.Config{Days: demoRemindDays, RemindAt: demoNotify.RemindAt, Now: now, Holidays: e.holidays},
 			// A domain of its own per run, as each `recordsbot remind`
-			// has (see watch below): an action assigned while someone
+			// has (see poll below): an action assigned while someone
 			// was away is in their catch-up even if the bot's cached
 			// list is seconds old.
 			remind.Deps{
-				Records: records, Actions: svc.FreshActions(), Slack: api, Logger: log, Clock: noWaitClock{},
-				Store: st, Settings: remind.StoreSettings(st, demoNotify),
+				Records: svc.Records, Actions: svc.FreshActions(), Slack: svc.Slack, Logger: log, Clock: noWaitClock{},
+				Store: e.store, Settings: remind.StoreSettings(e.store, demoNotify),
 			})
 	}
 	// The watcher's posts are paced as in production, on the clock that
 	// never waits.
 	pacer := slackapi.NewPacer(slackapi.PacerOptions{Clock: noWaitClock{}, Log: log})
-	env.watch = func(ctx context.Context) (watch.Summary, error) {
+	poll := func(ctx context.Context, cfg watch.Config) (watch.Summary, error) {
 		// A domain of its own per poll, as each `recordsbot watch` run
 		// has: the bot's list of actions may be seconds old (its cache),
 		// and an action assigned since must not wait for it. Its settings
 		// are the same.
 		fresh := svc.FreshActions()
-		return watch.Poll(ctx, wcfg, watch.Deps{Store: st, Records: records, Actions: fresh, Minutes: mins, Calendar: env.calendar, Slack: api, Pacer: pacer, Logger: log})
+		return watch.Poll(ctx, cfg, watch.Deps{Store: e.store, Records: svc.Records, Actions: fresh, Minutes: svc.Minutes, Calendar: e.calendar, Slack: svc.Slack, Pacer: pacer, Logger: log})
 	}
-	env.digest = func(ctx context.Context) (watch.Summary, error) {
+	wcfg := demoWatch()
+	e.watch = func(ctx context.Context) (watch.Summary, error) { return poll(ctx, wcfg) }
+	e.digest = func(ctx context.Context) (watch.Summary, error) {
 		// The poll runs a minute ahead with its slot on that minute (UTC),
 		// so even a follow made just now is due, as on its first Monday.
 		at := time.Now().UTC().Add(time.Minute)
 		dcfg := wcfg
 		dcfg.Now = func() time.Time { return at }
 		dcfg.Digest = clocktime.Weekly{On: true, Day: at.Weekday(), At: clocktime.Of(at.Hour(), at.Minute())}
-		fresh := svc.FreshActions()
-		return watch.Poll(ctx, dcfg, watch.Deps{Store: st, Records: records, Actions: fresh, Minutes: mins, Calendar: env.calendar, Slack: api, Pacer: pacer, Logger: log})
+		return poll(ctx, dcfg)
 	}
-	env.brief = func(ctx context.Context, lead time.Duration) (watch.Summary, error) {
+	e.brief = func(ctx context.Context, lead time.Duration) (watch.Summary, error) {
 		bcfg := wcfg
 		bcfg.BriefLead = lead
-		fresh := svc.FreshActions()
-		return watch.Poll(ctx, bcfg, watch.Deps{Store: st, Records: records, Actions: fresh, Minutes: mins, Calendar: env.calendar, Slack: api, Pacer: pacer, Logger: log})
+		return poll(ctx, bcfg)
 	}
+}
 
-	env.httpSrv = &http.Server{
-		Handler:           env.bot,
+// startBot builds the bot as serve does, secret its signing secret, and
+// serves it on ln; e.send speaks for Slack to it.
+func (e *demoEnv) startBot(svc *wire.Services, log *slog.Logger, secret string, ln net.Listener) {
+	e.bot = svc.Bot(bot.Config{
+		SigningSecret: secret,
+		Notify:        demoNotify,
+		Workdays:      e.holidays,
+		// DIGEST_DEFAULT's default, so /minutes following says the time
+		// (the console's digest command posts one whatever the day).
+		DigestDefault: &clocktime.Weekly{On: true, Day: time.Monday, At: clocktime.Of(9, 0)},
+	}, bot.Deps{
+		Logger:     log,
+		HTTPClient: &http.Client{Timeout: 10 * time.Second, Transport: e.transport},
+		Store:      e.store,
+		Baseline: func(ctx context.Context, f store.Follow) error {
+			return watch.Baseline(ctx, demoWatch(), watch.Deps{Store: e.store, Records: svc.Records, Logger: log}, f)
+		},
+	})
+	e.send = &slacktest.Sender{
+		URL:    e.botURL + "/slack/events",
+		Secret: secret,
+		Slack:  e.slack,
+		// Longer than the bot's ack budget, so a slow answer is still an
+		// answer.
+		HTTPClient: &http.Client{Timeout: 30 * time.Second, Transport: e.transport},
+	}
+	e.httpSrv = &http.Server{
+		Handler:           e.bot,
 		ReadHeaderTimeout: 5 * time.Second,
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelError),
 	}
-	env.serveErr = make(chan error, 1)
-	go func() { env.serveErr <- env.httpSrv.Serve(ln) }()
+	e.serveErr = make(chan error, 1)
+	go func() { e.serveErr <- e.httpSrv.Serve(ln) }()
+}
 
+// catchUp brings the demo to where an installation is by the time
+// anyone tries the bot: the watcher's baseline taken, the search index
+// full.
+func (e *demoEnv) catchUp(ctx context.Context, svc *wire.Services, log *slog.Logger) error {
 	// A real watcher has been polling long before anyone tries the bot:
 	// its first poll took the actions baseline, so the actions of the
 	// story are not news, and only those assigned from now on are DMed.
 	// With no follows yet it posts nothing.
-	if _, err := env.watch(ctx); err != nil {
-		return nil, errors.Join(fmt.Errorf("the watcher's first poll: %w", err), env.close())
+	if _, err := e.watch(ctx); err != nil {
+		return fmt.Errorf("the watcher's first poll: %w", err)
 	}
 	// And serve's search backfill has long since read the history, so
 	// /minutes search finds every published minutes (at full speed here:
 	// the records service is the demo's own).
-	backfill := &minutes.Backfill{Rate: 1000, Records: records, Index: st, State: st, Owner: "demo", Logger: log,
+	backfill := &minutes.Backfill{Rate: 1000, Records: svc.Records, Index: e.store, State: e.store, Owner: "demo", Logger: log,
 		Sleep: func(ctx context.Context, _ time.Duration) error { return ctx.Err() }}
 	if _, err := backfill.Pass(ctx); err != nil {
-		return nil, errors.Join(fmt.Errorf("the search backfill: %w", err), env.close())
+		return fmt.Errorf("the search backfill: %w", err)
 	}
-	return env, nil
+	return nil
 }
 
 // close stops the bot's server, lets its follow-ups finish, and stops the
@@ -267,10 +307,8 @@ func (e *demoEnv) close() error {
 	if err := e.bot.Wait(ctx); err != nil {
 		errs = append(errs, err)
 	}
-	e.slack.Close()
-	e.records.Close()
-	if err := e.store.Close(); err != nil {
-		errs = append(errs, fmt.Errorf("close the demo's store: %w", err))
+	if err := e.closeStandIns(); err != nil {
+		errs = append(errs, err)
 	}
 	e.transport.CloseIdleConnections()
 	return errors.Join(errs...)
