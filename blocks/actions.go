@@ -126,7 +126,7 @@ func buildRow(l lang.Lang, r ActionRow, titleMax int) []slack.Block {
 	}
 	if c := r.Changed; c != nil {
 		b.WriteString("\n_")
-		b.WriteString(strings.TrimSpace(changedLine(l, c.Status, mention(l, c.By), Date(l, c.At, true))))
+		b.WriteString(strings.TrimSpace(changedLine(l, c.Status, mention(l, c.By), dateTime(l, c.At))))
 		b.WriteString("_")
 	}
 	if !r.SnoozedUntil.IsZero() {

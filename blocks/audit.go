@@ -78,7 +78,7 @@ func auditText(l lang.Lang, a AuditLine) string {
 	if a.From != "" || a.To != "" {
 		change += ": " + Escape(oneLine(a.From)) + " → " + Escape(oneLine(a.To))
 	}
-	return l.F("audit.line", "time", Date(l, a.At, true), "who", who, "change", change,
+	return l.F("audit.line", "time", dateTime(l, a.At), "who", who, "change", change,
 		"surface", l.T(lang.Key("audit.surface."+a.Surface)), "outcome", outcomeText(l, a.Outcome))
 }
 

@@ -108,7 +108,7 @@ func DigestMessage(d Digest) Message {
 	}
 	fallback := lg.F("digest.fallback", "committee", oneLine(d.Committee), "open", lg.N("count.actions", open), "overdue", lg.Int(overdue))
 	if !d.Since.IsZero() {
-		counts = lg.F("digest.since", "counts", counts, "date", Date(lg, d.Since, false),
+		counts = lg.F("digest.since", "counts", counts, "date", dateOnly(lg, d.Since),
 			"completed", lg.Int(len(d.Completed)), "assigned", lg.Int(len(d.NewlyAssigned)), "overdue", lg.Int(len(d.NewlyOverdue)),
 			"minutes", lg.N("digest.minutes_published", len(d.Minutes)))
 	}

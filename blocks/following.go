@@ -128,7 +128,7 @@ func FollowingMessage(f Following) Message {
 	for _, r := range shown {
 		text := "*" + Escape(r.Committee) + "*"
 		if r.By != "" {
-			text += lg.F("follow.since_by", "date", Date(lg, r.Since, false), "who", "<@"+Escape(r.By)+">")
+			text += lg.F("follow.since_by", "date", dateOnly(lg, r.Since), "who", "<@"+Escape(r.By)+">")
 		}
 		// Where the reader can change it, the digest's schedule is under
 		// its checkbox (an option's description); else on the row.

@@ -214,6 +214,13 @@ func Date(l lang.Lang, t time.Time, hasTime bool) string {
 	return string(append(b, '>'))
 }
 
+// dateOnly is Date of a calendar day: t's date, whatever its clock.
+func dateOnly(l lang.Lang, t time.Time) string { return Date(l, t, false) }
+
+// dateTime is Date of an instant, which each reader sees in their own
+// time zone.
+func dateTime(l lang.Lang, t time.Time) string { return Date(l, t, true) }
+
 // calendarNoon is 12:00 UTC of t's calendar date in t's own location.
 func calendarNoon(t time.Time) time.Time {
 	y, m, d := t.Date()

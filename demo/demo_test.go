@@ -380,14 +380,16 @@ func TestDemoButtonNumbersStayWhileTheMessageIsOnScreen(t *testing.T) {
 // TestDemoDrawsDatesInTheReadersLanguage: the screen draws Slack's date
 // tokens as Slack does, in the reader's language: after `lang fr` a
 // deadline passed yesterday reads "Échéance hier", after `lang de`
-// "Fällig gestern"; the language is the person's, so it is French again
-// when Alice speaks after Bob.
+// "Fällig gestern", and a follow made today "depuis aujourd’hui"; the
+// language is the person's, so it is French again when Alice speaks after
+// Bob.
 func TestDemoDrawsDatesInTheReadersLanguage(t *testing.T) {
 	t.Parallel()
 	env := startTestDemo(t)
 	out, all, err := runScript(t, env, consoleOptions{},
-		"lang fr", "/actions en-retard", "/as bob", "/minutes following", "/as alice", "/actions overdue", "lang de", "/actions überfällig")
+		"lang fr", "/actions en-retard", "/minutes follow finance", "/minutes suivis", "/as bob", "/as alice", "/actions overdue", "lang de", "/actions überfällig")
 	require.NoError(t, err, all)
+	assert.Contains(t, out["/minutes suivis"], "Finance, depuis aujourd’hui, par @alice", "the words around a date token read with \"aujourd’hui\"")
 	assert.Contains(t, out["/actions en-retard"], "Échéance hier", all)
 	assert.NotContains(t, out["/actions en-retard"], "yesterday")
 	assert.Contains(t, out["/actions overdue"], "Échéance hier", "Alice's language is kept while Bob speaks")

@@ -312,7 +312,7 @@ func (s *Site) archiveEntry(e minutes.Entry, v view) archiveEntry {
 		Committee: invisible.Strip(m.Committee),
 		Date:      newPageTime(m.Date, m.DateHasTime, s.opts.Zone, l),
 		Draft:     min.Draft(),
-		Approved:  newPageTime(min.Date, false, s.opts.Zone, l),
+		Approved:  pageDate(min.Date, l),
 		Excerpt:   excerpt(min, archiveExcerptMax),
 	}
 }

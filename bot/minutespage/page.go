@@ -511,10 +511,19 @@ func newPageTime(t time.Time, hasTime bool, zone *time.Location, l lang.Lang) pa
 	case t.IsZero():
 		return pageTime{}
 	case !hasTime:
-		return pageTime{Machine: t.Format(time.DateOnly), Day: pageDay(t, l)}
+		return pageDate(t, l)
 	}
 	t = t.In(zone)
 	return pageTime{Machine: t.Format(time.RFC3339), Day: pageDay(t, l), Clock: t.Format("15:04 MST")}
+}
+
+// pageDate is a date-only value (minutes are dated by day) as a page in l
+// shows it; zero when t is.
+func pageDate(t time.Time, l lang.Lang) pageTime {
+	if t.IsZero() {
+		return pageTime{}
+	}
+	return pageTime{Machine: t.Format(time.DateOnly), Day: pageDay(t, l)}
 }
 
 // pageDay is t's date with its weekday, the month spelt out, in l.
@@ -599,7 +608,7 @@ func (s *Site) renderMinutes(m *apiclient.Meeting, min *apiclient.Minutes, v vie
 		Agenda:    newAgendaDoc(m.Agenda, l),
 		Draft:     min.Draft(),
 		Body:      body,
-		Updated:   newPageTime(min.Date, false, s.opts.Zone, l),
+		Updated:   pageDate(min.Date, l),
 		SourceURL: min.URL,
 	}
 	page := l.F("page.minutes.title", "title", title)

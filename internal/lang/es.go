@@ -274,7 +274,7 @@ var spanish = Catalogue{
 		"digest.was_due":                  "vencía {date}",
 		"digest.due":                      "vence {date}",
 		"follow.header":                   ":bell: Este canal sigue:",
-		"follow.since_by":                 ", desde el {date}, por {who}",
+		"follow.since_by":                 ", desde {date}, por {who}", // {date} is a Slack date token: "hoy" for a follow made today
 		"follow.weekly_digest":            "Resumen semanal: {choice}",
 		"follow.hears_nothing":            "nada",
 		"follow.hears":                    "Recibe: {what}",

@@ -274,7 +274,7 @@ var french = Catalogue{
 		"digest.was_due":                  "échéance passée {date}",
 		"digest.due":                      "échéance {date}",
 		"follow.header":                   ":bell: Ce canal suit :",
-		"follow.since_by":                 ", depuis le {date}, par {who}",
+		"follow.since_by":                 ", depuis {date}, par {who}", // {date} is a Slack date token: "aujourd’hui" for a follow made today
 		"follow.weekly_digest":            "Résumé de la semaine : {choice}",
 		"follow.hears_nothing":            "rien",
 		"follow.hears":                    "Reçoit : {what}",
