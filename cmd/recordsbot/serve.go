@@ -156,10 +156,7 @@ func serveOn(ctx context.Context, a *app, ln, metricsLn net.Listener) error {
 		run.socket = make(chan error, 1)
 		go func() { run.socket <- srv.RunSocketMode(runCtx, a.Slack) }()
 	}
-	if note := toolchainFixesPending(runtime.Version()); note != "" {
-		a.log.Warn("recordsbot "+note, "go", runtime.Version(), "patched", patchedGo)
-	}
-	a.log.Info("recordsbot serving", "version", version, "addr", ln.Addr().String(), "metrics_addr", metricsAddr, "slack", mode, "records", redactedURL(a.set.recordsURL))
+	logServing(a, ln.Addr().String(), metricsAddr, mode)
 
 	failed := run.wait(ctx)
 	if failed != nil {
@@ -168,6 +165,16 @@ func serveOn(ctx context.Context, a *app, ln, metricsLn net.Listener) error {
 	stopping.Store(true)
 	shutdown(ctx, a, httpSrv, srv, stop, run.socket)
 	return failed
+}
+
+// logServing says the bot is serving on addr (metrics on metricsAddr,
+// Slack's traffic by mode, http or socket), and warns when the Go it was
+// built with lacks security fixes.
+func logServing(a *app, addr, metricsAddr, mode string) {
+	if note := toolchainFixesPending(runtime.Version()); note != "" {
+		a.log.Warn("recordsbot "+note, "go", runtime.Version(), "patched", patchedGo)
+	}
+	a.log.Info("recordsbot serving", "version", version, "addr", addr, "metrics_addr", metricsAddr, "slack", mode, "records", redactedURL(a.set.recordsURL))
 }
 
 // storeJobs are the jobs that need the store (the watcher, the search
