@@ -117,18 +117,24 @@ func serveOn(ctx context.Context, a *app, ln, metricsLn net.Listener) error {
 	storeOutage := health.NewOutage(a.log, "store", 0)
 	jobs := newStoreJobs(ctx, a)
 	defer jobs.stop()
-	storeOpen, err := jobs.open(ctx, slot, storeOutage)
-	if err != nil {
+	// Until the servers own them, the listeners are closed on the way out
+	// of a failed start, so a caller (a test, the demo) gets its ports back.
+	closeListeners := func() {
 		ln.Close()
 		if metricsLn != nil {
 			metricsLn.Close()
 		}
+	}
+	storeOpen, err := jobs.open(ctx, slot, storeOutage)
+	if err != nil {
+		closeListeners()
 		return err
 	}
 	checker := dependencyChecker(a, slot, storeOutage)
 	var stopping atomic.Bool
 	srv, err := newBotServer(ctx, a, slot, storeOutage, &stopping)
 	if err != nil {
+		closeListeners()
 		return err
 	}
 	httpSrv := httpServer(a, srv)

@@ -330,3 +330,27 @@ func TestServeEndsWhenSlackRefusesTheAppToken(t *testing.T) {
 	assert.Error(t, err, "the HTTP server is down too")
 	assert.NotContains(t, e.logs.String(), "xapp-1-revoked", "the token is never logged")
 }
+
+// A REMIND_HOLIDAYS file that cannot be read stops serve at start, naming
+// the variable, and gives both ports back rather than leaving them bound
+// to a process that serves nothing.
+func TestServeStopsOnUnreadableHolidaysAndFreesItsPorts(t *testing.T) {
+	t.Parallel()
+	e := newServeEnv(t, func(c *Config) { c.RemindHolidays = filepath.Join(t.TempDir(), "missing.ics") })
+	stop, ended := e.start()
+	select {
+	case <-ended:
+	case <-time.After(20 * time.Second):
+		t.Fatal("serve did not stop on an unreadable REMIND_HOLIDAYS")
+	}
+	err := stop()
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "REMIND_HOLIDAYS")
+	for _, base := range []string{e.base, e.metricsBase} {
+		c, err := net.DialTimeout("tcp", strings.TrimPrefix(base, "http://"), time.Second)
+		if err == nil {
+			c.Close()
+		}
+		assert.Error(t, err, "%s is closed", base)
+	}
+}
