@@ -22,21 +22,19 @@ func TestProfileReadsAUserObject(t *testing.T) {
 
 	u.RealName = ""
 	assert.Equal(t, "ana", slackusers.Profile(u).Name, "the handle when there is no real name")
-	for name, mark := range map[string]func(*slack.User){
-		"multi-channel guest":  func(u *slack.User) { u.IsRestricted = true },
-		"single-channel guest": func(u *slack.User) { u.IsUltraRestricted = true },
+	for _, c := range []struct {
+		name string
+		mark func(*slack.User)
+		want func(actions.Profile) bool
+	}{
+		{"multi-channel guest", func(u *slack.User) { u.IsRestricted = true }, func(p actions.Profile) bool { return p.Guest }},
+		{"single-channel guest", func(u *slack.User) { u.IsUltraRestricted = true }, func(p actions.Profile) bool { return p.Guest }},
+		{"deactivated: gone", func(u *slack.User) { u.Deleted = true }, func(p actions.Profile) bool { return p.Gone }},
+		{"a bot: gone", func(u *slack.User) { u.IsBot = true }, func(p actions.Profile) bool { return p.Gone }},
 	} {
 		g := u
-		mark(&g)
-		assert.True(t, slackusers.Profile(g).Guest, name)
-	}
-	for name, mark := range map[string]func(*slack.User){
-		"deactivated": func(u *slack.User) { u.Deleted = true },
-		"bot":         func(u *slack.User) { u.IsBot = true },
-	} {
-		g := u
-		mark(&g)
-		assert.True(t, slackusers.Profile(g).Gone, name)
+		c.mark(&g)
+		assert.True(t, c.want(slackusers.Profile(g)), c.name)
 	}
 }
 
