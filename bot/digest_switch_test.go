@@ -5,18 +5,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/slack-go/slack"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/recordsbot/recordsbot/actions"
-	"github.com/recordsbot/recordsbot/apiclient"
-	"github.com/recordsbot/recordsbot/apiclient/recordstest"
 	"github.com/recordsbot/recordsbot/bot"
 	"github.com/recordsbot/recordsbot/internal/clocktime"
-	"github.com/recordsbot/recordsbot/internal/slackapi/slacktest"
-	"github.com/recordsbot/recordsbot/internal/slackapi/slackusers"
-	"github.com/recordsbot/recordsbot/minutes"
 	"github.com/recordsbot/recordsbot/store"
 	"github.com/recordsbot/recordsbot/watch"
 )
@@ -36,11 +29,7 @@ func TestDigestOffIsTheBox(t *testing.T) {
 			h := newStoreHarness(t, st, withConfig(func(c *bot.Config) { c.DigestDefault = weekly(t, "mon 09:00") }))
 			alice := h.person("alice")
 			const general = "C0GENERAL"
-			rc, err := apiclient.NewClient(h.records.URL, recordstest.DefaultKey)
-			require.NoError(t, err)
-			api := slack.New(slacktest.DefaultToken, slack.OptionAPIURL(h.slack.APIURL()))
-			wdeps := watch.Deps{Store: st, Records: rc, Slack: api, Actions: actions.New(rc, slackusers.Directory(api), actions.Config{CacheTTL: -1}),
-				Minutes: minutes.New(rc, minutes.Config{}), Logger: testLogger(t)}
+			wdeps := h.watcherDeps(t, st)
 			// The channel's own slot: the day after tomorrow at 16:30 UTC;
 			// the organisation's (never due in this test) a week off.
 			slot := clock.Now().Truncate(24*time.Hour).AddDate(0, 0, 2).Add(16*time.Hour + 30*time.Minute)

@@ -7,18 +7,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/slack-go/slack"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/recordsbot/recordsbot/actions"
-	"github.com/recordsbot/recordsbot/apiclient"
-	"github.com/recordsbot/recordsbot/apiclient/recordstest"
 	"github.com/recordsbot/recordsbot/blocks"
 	"github.com/recordsbot/recordsbot/internal/clocktime"
 	"github.com/recordsbot/recordsbot/internal/slackapi/slacktest"
-	"github.com/recordsbot/recordsbot/internal/slackapi/slackusers"
-	"github.com/recordsbot/recordsbot/minutes"
 	"github.com/recordsbot/recordsbot/store"
 	"github.com/recordsbot/recordsbot/watch"
 )
@@ -151,11 +145,7 @@ func TestFollowingDigestCheckbox(t *testing.T) {
 			h := newStoreHarness(t, st)
 			alice := h.person("alice")
 			const general = "C0GENERAL"
-			rc, err := apiclient.NewClient(h.records.URL, recordstest.DefaultKey)
-			require.NoError(t, err)
-			api := slack.New(slacktest.DefaultToken, slack.OptionAPIURL(h.slack.APIURL()))
-			wdeps := watch.Deps{Store: st, Records: rc, Slack: api, Actions: actions.New(rc, slackusers.Directory(api), actions.Config{CacheTTL: -1}),
-				Minutes: minutes.New(rc, minutes.Config{}), Logger: testLogger(t)}
+			wdeps := h.watcherDeps(t, st)
 			// The digest's slot: the day after tomorrow at 09:00 UTC.
 			slot := clock.Now().Truncate(24*time.Hour).AddDate(0, 0, 2).Add(9 * time.Hour)
 			wcfg := watch.Config{Digest: clocktime.Weekly{On: true, Day: slot.Weekday(), At: clocktime.Of(9, 0)}, Now: clock.Now}

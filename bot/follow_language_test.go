@@ -9,14 +9,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/recordsbot/recordsbot/actions"
-	"github.com/recordsbot/recordsbot/apiclient"
-	"github.com/recordsbot/recordsbot/apiclient/recordstest"
 	"github.com/recordsbot/recordsbot/bot"
 	"github.com/recordsbot/recordsbot/internal/clocktime"
 	"github.com/recordsbot/recordsbot/internal/slackapi/slacktest"
-	"github.com/recordsbot/recordsbot/internal/slackapi/slackusers"
-	"github.com/recordsbot/recordsbot/minutes"
 	"github.com/recordsbot/recordsbot/store"
 	"github.com/recordsbot/recordsbot/watch"
 )
@@ -41,11 +36,7 @@ func TestGermanChannelDigest(t *testing.T) {
 			alice.Locale = "fr-FR"
 			h.addUser(alice)
 			const general = "C0GENERAL"
-			rc, err := apiclient.NewClient(h.records.URL, recordstest.DefaultKey)
-			require.NoError(t, err)
-			api := slack.New(slacktest.DefaultToken, slack.OptionAPIURL(h.slack.APIURL()))
-			wdeps := watch.Deps{Store: st, Records: rc, Slack: api, Actions: actions.New(rc, slackusers.Directory(api), actions.Config{CacheTTL: -1}),
-				Minutes: minutes.New(rc, minutes.Config{}), Logger: testLogger(t)}
+			wdeps := h.watcherDeps(t, st)
 			// The channel's own slot: the day after tomorrow at 16:30 UTC;
 			// the organisation's is a week off.
 			slot := clock.Now().Truncate(24*time.Hour).AddDate(0, 0, 2).Add(16*time.Hour + 30*time.Minute)

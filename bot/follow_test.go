@@ -65,6 +65,18 @@ func newStoreHarness(t *testing.T, st bot.Store, opts ...harnessOption) *harness
 	return h
 }
 
+// watcherDeps is what the watcher polls with over the harness's fakes and
+// st, as `recordsbot watch` wires it: its own records and Slack clients
+// and an uncached action domain (a CronJob reads everything afresh).
+func (h *harness) watcherDeps(t *testing.T, st *store.Store) watch.Deps {
+	t.Helper()
+	rc, err := apiclient.NewClient(h.records.URL, recordstest.DefaultKey)
+	require.NoError(t, err)
+	api := slack.New(slacktest.DefaultToken, slack.OptionAPIURL(h.slack.APIURL()))
+	return watch.Deps{Store: st, Records: rc, Slack: api, Actions: actions.New(rc, slackusers.Directory(api), actions.Config{CacheTTL: -1}),
+		Minutes: minutes.New(rc, minutes.Config{}), Logger: testLogger(t)}
+}
+
 // minutesIn sends /minutes text from user in a channel and returns the
 // answer, inline or through response_url.
 func (h *harness) minutesIn(user slacktest.User, channelID, channelName, text string) msg {
@@ -260,11 +272,7 @@ func TestFollowTakesTheBaselineAtOnce(t *testing.T) {
 	t.Parallel()
 	onEachStore(t, func(t *testing.T, st *store.Store) {
 		h := newHarness(t, withAuditAndRisk())
-		rc, err := apiclient.NewClient(h.records.URL, recordstest.DefaultKey)
-		require.NoError(t, err)
-		api := slack.New(slacktest.DefaultToken, slack.OptionAPIURL(h.slack.APIURL()))
-		wdeps := watch.Deps{Store: st, Records: rc, Slack: api, Actions: actions.New(rc, slackusers.Directory(api), actions.Config{CacheTTL: -1}),
-			Minutes: minutes.New(rc, minutes.Config{}), Logger: testLogger(t)}
+		wdeps := h.watcherDeps(t, st)
 		h.rebuild(bot.Deps{Store: st, Baseline: func(ctx context.Context, f store.Follow) error {
 			return watch.Baseline(ctx, watch.Config{}, wdeps, f)
 		}})

@@ -5,16 +5,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/slack-go/slack"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/recordsbot/recordsbot/actions"
-	"github.com/recordsbot/recordsbot/apiclient"
 	"github.com/recordsbot/recordsbot/apiclient/recordstest"
-	"github.com/recordsbot/recordsbot/internal/slackapi/slacktest"
-	"github.com/recordsbot/recordsbot/internal/slackapi/slackusers"
-	"github.com/recordsbot/recordsbot/minutes"
 	"github.com/recordsbot/recordsbot/store"
 	"github.com/recordsbot/recordsbot/watch"
 )
@@ -42,11 +36,7 @@ func TestWithdrawnMinutesLeaveEverySearch(t *testing.T) {
 		h.records.SetMinutes(recordstest.Minutes{MeetingID: "OLD-1", Status: "in_review", Body: "The quokka sanctuary grant was agreed."})
 		h.records.SetMinutes(recordstest.Minutes{MeetingID: "OLD-2", Status: "withdrawn", Body: "Withdrawn."})
 
-		rc, err := apiclient.NewClient(h.records.URL, recordstest.DefaultKey)
-		require.NoError(t, err)
-		api := slack.New(slacktest.DefaultToken, slack.OptionAPIURL(h.slack.APIURL()))
-		wdeps := watch.Deps{Store: st, Records: rc, Slack: api, Actions: actions.New(rc, slackusers.Directory(api), actions.Config{CacheTTL: -1}),
-			Minutes: minutes.New(rc, minutes.Config{}), Logger: testLogger(t)}
+		wdeps := h.watcherDeps(t, st)
 		_, err = watch.Poll(t.Context(), watch.Config{}, wdeps)
 		require.NoError(t, err)
 
