@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // TopicWatch is a person or a channel following words across every
@@ -218,4 +219,34 @@ func (s *Store) MatchMinutes(ctx context.Context, meetingID string, q MinutesQue
 		return nil, nil
 	}
 	return &page.Hits[0], nil
+}
+
+// CountMinutesMatches counts the indexed minutes q matches (words,
+// phrases, exclusions and committee), counting at most limit: how broad a
+// topic watch's words are. Errors: ErrUnavailable when the store is down.
+func (s *Store) CountMinutesMatches(ctx context.Context, q MinutesQuery, limit int) (int, error) {
+	words, phrases, not := queryTerms(q)
+	if len(words)+len(phrases) == 0 {
+		return 0, nil
+	}
+	committee := CommitteeKey(clean(q.Committee))
+	var query string
+	var args []any
+	if s.d.name == postgresDialect.name {
+		tsq, qargs := postgresTSQuery(words, phrases, not)
+		where := "m.tsv @@ " + tsq
+		if committee != "" {
+			where = committeeLike + " AND " + where
+			args = append(args, likePrefix(committee))
+		}
+		query = `SELECT count(*) FROM (SELECT 1 FROM search_minutes m WHERE ` + where + ` LIMIT ?) x`
+		args = append(append(args, qargs...), limit)
+	} else {
+		query = `SELECT count(*) FROM (SELECT 1 FROM search_minutes_fts f JOIN search_minutes m ON m.doc_id = f.rowid
+			WHERE search_minutes_fts MATCH ? AND substr(m.committee_key, 1, ?) = ? LIMIT ?)`
+		args = []any{sqliteMatch(words, phrases, not), utf8.RuneCountInString(committee), committee, limit}
+	}
+	var n int
+	err := s.conn().QueryRowContext(ctx, s.q(query), args...).Scan(&n)
+	return n, s.wrap("count minutes matches", err)
 }

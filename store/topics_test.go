@@ -109,6 +109,20 @@ func testMatchMinutes(t *testing.T, e engine) {
 	hit, err = s.MatchMinutes(ctx, "nope", MinutesQuery{Words: []string{"insurance"}})
 	require.NoError(t, err)
 	assert.Nil(t, hit)
+	for q, want := range map[*MinutesQuery]int{
+		{Words: []string{"insurance"}}:                         3,
+		{Words: []string{"insurance"}, Not: []string{"parks"}}: 1,
+		{Words: []string{"insurance"}, Committee: "finance"}:   2,
+		{Words: []string{"budget"}}:                            3,
+		{Not: []string{"parks"}}:                               0,
+	} {
+		n, err := s.CountMinutesMatches(ctx, *q, 10)
+		require.NoError(t, err)
+		assert.Equal(t, want, n, "count %+v", *q)
+	}
+	n, err := s.CountMinutesMatches(ctx, MinutesQuery{Words: []string{"insurance"}}, 2)
+	require.NoError(t, err)
+	assert.Equal(t, 2, n, "counted up to the limit")
 	hit, err = s.MatchMinutes(ctx, "m1", MinutesQuery{Not: []string{"parks"}})
 	require.NoError(t, err)
 	assert.Nil(t, hit, "exclusions alone ask for nothing")
