@@ -24,6 +24,7 @@ import (
 	"github.com/recordsbot/recordsbot/bot/minutespage"
 	"github.com/recordsbot/recordsbot/calendar"
 	"github.com/recordsbot/recordsbot/follows"
+	"github.com/recordsbot/recordsbot/topics"
 	"github.com/recordsbot/recordsbot/internal/clocktime"
 	"github.com/recordsbot/recordsbot/internal/health"
 	"github.com/recordsbot/recordsbot/internal/lang"
@@ -299,6 +300,11 @@ func (s *Server) addSurfaces(deps Deps, search MinutesSearch, trail *trailWriter
 		follow: &followUI{store: deps.Store, slack: deps.Slack, now: deps.Now, log: s.log, say: say,
 			follows: follows.New(follows.Rules{AdminsOnly: cfg.FollowAdminsOnly, Defaults: cfg.FollowDefaults, Digest: cfg.DigestDefault, OrgLanguage: cfg.Language},
 				follows.Deps{Store: deps.Store, Meetings: deps.Minutes, Baseline: deps.Baseline, IsAdmin: s.dom.IsAdmin, Guest: guestOf(s.dom), Log: s.log})}}
+	mins.topics = &topicUI{follow: mins.follow}
+	if ts, ok := deps.Store.(topics.Store); ok {
+		idx, _ := deps.Store.(topics.Index)
+		mins.topics.topics = &topics.Service{Store: ts, Index: idx, Limits: topics.DefaultLimits}
+	}
 	settings := &settingsUI{now: deps.Now, store: deps.Store, notify: cfg.Notify, log: s.log, say: say, trail: trail}
 	mins.cal = deps.Calendar
 	calUI := &calendarUI{cal: deps.Calendar, log: s.log}
