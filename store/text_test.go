@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/recordsbot/recordsbot/audit"
+	"github.com/recordsbot/recordsbot/store/storetest"
 )
 
 // What people type reaches the audit trail: an action id with a NUL or
@@ -18,8 +19,8 @@ func TestAuditKeepsTypedTextOnBothEngines(t *testing.T) {
 	for _, e := range []engine{sqliteMemory, postgres} {
 		t.Run(e.name, func(t *testing.T) {
 			t.Parallel()
-			if e.name == "postgres" && postgresURLMissing() {
-				t.Skip("PostgreSQL tests need " + postgresEnv + "=postgres://…")
+			if e.name == "postgres" {
+				storetest.Skip(t)
 			}
 			s := open(t, e.newURL(t))
 			ctx := t.Context()
