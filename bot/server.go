@@ -29,6 +29,7 @@ import (
 	"github.com/recordsbot/recordsbot/internal/health"
 	"github.com/recordsbot/recordsbot/internal/lang"
 	"github.com/recordsbot/recordsbot/internal/metrics"
+	"github.com/recordsbot/recordsbot/internal/publicgate"
 	"github.com/recordsbot/recordsbot/internal/requestid"
 	"github.com/recordsbot/recordsbot/internal/workdays"
 	"github.com/recordsbot/recordsbot/minutes"
@@ -262,11 +263,15 @@ func NewServer(cfg Config, deps Deps) *Server {
 		deps.MinutesSearch = archiveSearch(search)
 	}
 	s.public = newPublicGuard(cfg.Public, cfg.Language, deps.Now, deps.Metrics, s.log)
+	// One gate for every lookup a public reader names, whichever route
+	// (internal/publicgate; docs/public-routes.md).
+	gate := publicgate.New(publicgate.Config{Held: deps.Minutes, Calendar: deps.Calendar, Doubtful: s.public.doubtfulContext,
+		Metrics: deps.Metrics, Log: s.log, Now: deps.Now})
 	s.site = minutespage.New(deps.Minutes, minutespage.Options{OrgName: cfg.OrgName, Zone: deps.Actions.Zone(), Search: deps.MinutesSearch, Log: s.log,
-		Doubtful: s.public.doubtfulContext, Now: deps.Now, ImageHosts: cfg.PublicImageHosts,
+		Gate: gate, Now: deps.Now, ImageHosts: cfg.PublicImageHosts,
 		Language: cfg.Language, AccessibilityContact: cfg.A11yContact})
 	s.cal = deps.Calendar
-	s.feeds = calendarfeed.New(deps.Calendar, s.log)
+	s.feeds = calendarfeed.New(deps.Calendar, gate, s.log)
 	s.work, s.busy = newWorkSlots(cfg.MaxInFlight), newWorkSlots(busyNotices)
 	s.addSurfaces(deps, search, trail)
 	r := chi.NewRouter()
