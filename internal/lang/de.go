@@ -121,6 +121,7 @@ var german = Catalogue{
 		"page.a11y.report_contact":     "Wenn etwas auf diesen Seiten schwer zu lesen oder zu bedienen ist, melden Sie es uns bitte unter {contact}, mit der betroffenen Seite (ihrer Adresse) und dem, was nicht funktioniert hat.",
 		"feed.title":                   "Sitzungsprotokolle",
 		"feed.title_of":                "Protokolle: {committee}",
+		"feed.title_topic":             "Protokolle, die {query} erwähnen",
 		"feed.title_org":               "{org}: {title}",
 		"feed.draft":                   "Entwurf: {title}",
 		"feed.draft_label":             "Entwurf, noch nicht genehmigt",

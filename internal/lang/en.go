@@ -116,6 +116,7 @@ var english = Catalogue{
 		"page.a11y.report_contact":     "If anything on these pages is hard to read or use, please tell us at {contact}, saying which page (its address) and what went wrong.",
 		"feed.title":                   "Committee minutes",
 		"feed.title_of":                "{committee} minutes",
+		"feed.title_topic":             "Minutes mentioning {query}",
 		"feed.title_org":               "{org}: {title}",
 		"feed.draft":                   "Draft: {title}",
 		"feed.draft_label":             "Draft, not yet approved",

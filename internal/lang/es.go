@@ -121,6 +121,7 @@ var spanish = Catalogue{
 		"page.a11y.report_contact":     "Si algo en estas páginas es difícil de leer o de usar, escríbenos a {contact}, indicando la página (su dirección) y lo que no funcionó.",
 		"feed.title":                   "Actas de los comités",
 		"feed.title_of":                "Actas de {committee}",
+		"feed.title_topic":             "Actas que mencionan {query}",
 		"feed.title_org":               "{org}: {title}",
 		"feed.draft":                   "Borrador: {title}",
 		"feed.draft_label":             "Borrador, aún no aprobada",

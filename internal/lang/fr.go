@@ -121,6 +121,7 @@ var french = Catalogue{
 		"page.a11y.report_contact":     "Si un élément de ces pages est difficile à lire ou à utiliser, merci de nous le signaler à {contact}, en indiquant la page (son adresse) et ce qui n’a pas fonctionné.",
 		"feed.title":                   "Procès-verbaux des comités",
 		"feed.title_of":                "Procès-verbaux – {committee}",
+		"feed.title_topic":             "Procès-verbaux mentionnant {query}",
 		"feed.title_org":               "{org} : {title}",
 		"feed.draft":                   "Projet : {title}",
 		"feed.draft_label":             "Projet, pas encore approuvé",
