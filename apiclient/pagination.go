@@ -417,7 +417,7 @@ func offsetNext(q url.Values, cr *contentRange, pf pageFields, total int64, rows
 // cursor, a button's value), so it is held to what the records' own next
 // links are: the meetings list's path, or a path below it, with no dot
 // segments (escaped or not) that a server would resolve to another
-// endpoint or out of the API's base path (issue 28 §1).
+// endpoint or out of the API's base path.
 func (c *Client) tokenURL(token string) (*url.URL, error) {
 	if !strings.HasPrefix(token, "/") || strings.HasPrefix(token, "//") || strings.ContainsAny(token, "\\#") {
 		return nil, errors.New("not a path on the records api host")

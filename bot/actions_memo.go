@@ -33,7 +33,7 @@ func (u *actionsUI) listReply(ctx context.Context, caller string, q actionsQuery
 	// A profile Slack could not give is not memoised (the next command
 	// asks again), nor is a meeting's list (the meeting is read afresh).
 	if u.memo == nil || src.meErr != nil || src.ownerErr != nil || src.meeting != nil {
-		src.snoozes = u.steer.running(ctx, src.me)
+		src.snoozes = u.snoozes.running(ctx, src.me)
 		r, _ := u.drawPage(src, caller, q, nil, now)
 		return r
 	}
@@ -41,7 +41,7 @@ func (u *actionsUI) listReply(ctx context.Context, caller string, q actionsQuery
 	if r, ok := u.memo.get(key, src, now); ok {
 		return r
 	}
-	src.snoozes = u.steer.running(ctx, src.me)
+	src.snoozes = u.snoozes.running(ctx, src.me)
 	r, until := u.drawPage(src, caller, q, nil, now)
 	u.memo.put(key, src, until, r)
 	return r
@@ -61,21 +61,21 @@ func (u *actionsUI) quickActions(cmd command) *reply {
 		return nil
 	}
 	var src pageSource
-	if src.me, ok = u.dom.Known(cmd.UserID); !ok {
+	if src.me, ok = u.actions.WhoCached(cmd.UserID); !ok {
 		return nil
 	}
 	src.owner = src.me
 	if q.Who != "" && q.Who != cmd.UserID {
 		// The memo holds only what pageSource let through; the rule is
 		// asked again all the same, as on every path (and costs nothing).
-		if !u.dom.CanSeeOthers(src.me) {
+		if !u.actions.CanSeeOthers(src.me) {
 			return nil
 		}
-		if src.owner, ok = u.dom.Known(q.Who); !ok {
+		if src.owner, ok = u.actions.WhoCached(q.Who); !ok {
 			return nil
 		}
 	}
-	if src.list, ok = u.dom.Listed(apiclient.Status(q.Status)); !ok {
+	if src.list, ok = u.actions.ListCached(apiclient.Status(q.Status)); !ok {
 		return nil
 	}
 	r, _ := u.memo.get(memoKey{caller: cmd.UserID, q: q}, src, u.now())

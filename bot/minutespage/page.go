@@ -205,7 +205,7 @@ var markdown = goldmark.New(
 //
 // An image from any host but the bot and Options.ImageHosts loses its
 // address (its alt text stays): a minutes author could otherwise put a
-// tracking pixel in front of every public reader (issue 28 §5). The CSP
+// tracking pixel in front of every public reader. The CSP
 // says the same to the browser.
 func newBodyPolicy(imageHosts []string) *bluemonday.Policy {
 	p := bluemonday.UGCPolicy()
@@ -301,8 +301,7 @@ func (s *Site) Minutes() http.HandlerFunc {
 // false when the meeting is known not to be there. An ID not among the
 // meetings the bot holds costs no records call when the bot holds the
 // whole list, and otherwise only calls from a budget of its own: a flood
-// of made-up IDs must not take the calls a reader of real minutes needs
-// (issue 28 §3).
+// of made-up IDs must not take the calls a reader of real minutes needs.
 func (s *Site) meetingLookup(ctx context.Context, id string) (context.Context, bool) {
 	known, err := s.svc.KnownMeeting(ctx, id)
 	if err != nil {
