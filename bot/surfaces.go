@@ -60,6 +60,8 @@ type minutesUI struct {
 	say      say
 	// follow answers /minutes follow, unfollow and following.
 	follow *followUI
+	// topics answers /minutes watch and watching.
+	topics *topicUI
 	// cal gives a meeting its "Add to calendar" link.
 	cal *calendar.Service
 }
