@@ -335,12 +335,12 @@ func (s *Server) newActionsUI(deps Deps, trail *trailWriter) *actionsUI {
 	dom, say := s.dom, s.userMessage
 	acts := &actionsUI{dom: dom, meetings: deps.Minutes, revs: newRevisions(deps.Now()), now: deps.Now,
 		pageSize: s.cfg.PageSize, org: s.cfg.Language, log: s.log, say: say}
-	// Replies are memoised per version of the shared list; with the cache
-	// off every command reads a new list, so a memo would only hold
-	// replies never served again.
-	if dom.Caches() {
-		acts.memo = newReplyMemo()
-	}
+	// Replies are memoised per version of the action list. With the
+	// cache off every command reads the list, which is the same version
+	// as long as the records service sends the same bytes
+	// (actions.sharedList.again); the caller's snoozes are then read for
+	// every command and checked against the memo's (listReply).
+	acts.memo = newReplyMemo()
 	if trail != nil {
 		acts.trail = trail.trail
 	}

@@ -31,8 +31,8 @@ type actionsUI struct {
 	// domain like every other read of meetings.
 	meetings *minutes.Service
 	revs     *revisions
-	// memo holds encoded list replies (see listReply); nil when the
-	// action list is not cached, as each command then reads a new list.
+	// memo holds encoded list replies (see listReply); nil in tests
+	// that draw every page.
 	memo     *replyMemo
 	now      func() time.Time
 	pageSize int
