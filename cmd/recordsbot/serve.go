@@ -49,7 +49,8 @@ func openStore(ctx context.Context, a *app) (*store.Store, error) {
 	ctx, cancel := context.WithTimeout(ctx, storeOpenTimeout)
 	defer cancel()
 	st, err := store.Open(ctx, a.set.databaseURL, store.WithLogger(a.log),
-		store.WithAuditRetention(a.set.auditRetention), store.WithAuditVerified(a.metrics.AuditVerified))
+		store.WithAuditRetention(a.set.auditRetention), store.WithAuditKey(a.set.auditKey),
+		store.WithAuditVerified(auditVerified(a)))
 	if err != nil {
 		return nil, fmt.Errorf("DATABASE_URL: %w", err)
 	}

@@ -62,6 +62,8 @@ type settings struct {
 	searchBackfillRate float64       // records calls a second; 0 off
 	retention          time.Duration // RETENTION_DAYS
 	auditRetention     time.Duration // AUDIT_RETENTION_DAYS
+	auditKey           audit.Key     // AUDIT_KEY; zero where the subcommand needs none
+	auditAnchorFile    string        // AUDIT_ANCHOR_FILE; "" none
 	databaseURL        string
 	trustedProxies     []netip.Prefix
 	publicImageHosts   []string // PUBLIC_IMAGE_HOSTS
@@ -79,11 +81,13 @@ const defaultSlackAPIURL = "https://slack.com/api/"
 // required names the variables each subcommand cannot do without, beyond
 // the ones whose defaults always work.
 var required = map[string][]string{
-	"serve":  {"SLACK_SIGNING_SECRET", "SLACK_BOT_TOKEN", "RECORDS_API_URL", "RECORDS_API_KEY"},
-	"remind": {"SLACK_BOT_TOKEN", "RECORDS_API_URL", "RECORDS_API_KEY"},
-	"watch":  {"SLACK_BOT_TOKEN", "RECORDS_API_URL", "RECORDS_API_KEY"},
+	"serve":  {"SLACK_SIGNING_SECRET", "SLACK_BOT_TOKEN", "RECORDS_API_URL", "RECORDS_API_KEY", "AUDIT_KEY"},
+	"remind": {"SLACK_BOT_TOKEN", "RECORDS_API_URL", "RECORDS_API_KEY", "AUDIT_KEY"},
+	"watch":  {"SLACK_BOT_TOKEN", "RECORDS_API_URL", "RECORDS_API_KEY", "AUDIT_KEY"},
 	// doctor checks for everything serve, remind and watch need.
-	"doctor": {"SLACK_SIGNING_SECRET", "SLACK_BOT_TOKEN", "RECORDS_API_URL", "RECORDS_API_KEY"},
+	"doctor": {"SLACK_SIGNING_SECRET", "SLACK_BOT_TOKEN", "RECORDS_API_URL", "RECORDS_API_KEY", "AUDIT_KEY"},
+	// audit export reads the trail only; verify needs the key too, which
+	// runAudit asks for.
 }
 
 // parseSettings reads c into settings, checking every variable and the ones
@@ -293,6 +297,16 @@ func (p *settingsParser) background() {
 	case c.RetentionDays < min:
 		p.bad("RETENTION_DAYS", "must be at least %d (the watcher reads meetings 60 days back), got %d", min, c.RetentionDays)
 	}
+	switch key := strings.TrimSpace(c.AuditKey); {
+	case key == "" && p.need["AUDIT_KEY"]:
+		p.bad("AUDIT_KEY", "is required: a secret of at least %d characters kept outside the database (openssl rand -hex 32) that seals the audit trail (docs/audit.md)", audit.MinKeyLength)
+	case key != "":
+		var err error
+		if s.auditKey, err = audit.ParseKey(key); err != nil {
+			p.bad("AUDIT_KEY", "%v", err)
+		}
+	}
+	s.auditAnchorFile = strings.TrimSpace(c.AuditAnchorFile)
 	if d, err := audit.Retention(c.AuditRetentionDays); err != nil {
 		p.bad("AUDIT_RETENTION_DAYS", "%s", err)
 	} else {
