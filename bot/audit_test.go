@@ -83,7 +83,7 @@ func TestAuditRecordsStatusChangesOnEverySurface(t *testing.T) {
 		require.NoError(t, err)
 		assert.Equal(t, alice.Email, es[0].ActorRecords, "the records identity the actor resolved to")
 		assert.NotEmpty(t, es[0].RequestID, "the request id that ties the entry to the logs")
-		_, err = st.VerifyAudit(t.Context())
+		_, err = st.VerifyAudit(t.Context(), nil)
 		require.NoError(t, err)
 	})
 }
@@ -163,7 +163,7 @@ func TestAuditRecordsEveryKindOfChangeOnce(t *testing.T) {
 		assert.Equal(t, audit.Reply, page[0].Surface)
 		assert.Equal(t, general, page[0].To)
 
-		_, err = st.VerifyAudit(t.Context())
+		_, err = st.VerifyAudit(t.Context(), nil)
 		require.NoError(t, err)
 	})
 }
