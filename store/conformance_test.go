@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/recordsbot/recordsbot/internal/clocktime"
+	"github.com/recordsbot/recordsbot/store/storetest"
 )
 
 // The conformance suite: every engine must pass every case. SQLite always
@@ -21,8 +22,8 @@ func TestConformance(t *testing.T) {
 	for _, e := range []engine{sqliteFile, sqliteMemory, postgres} {
 		t.Run(e.name, func(t *testing.T) {
 			t.Parallel()
-			if e.name == "postgres" && postgresURLMissing() {
-				t.Skip("PostgreSQL tests need " + postgresEnv + "=postgres://…; .ci/run starts a throw-away server and sets it")
+			if e.name == "postgres" {
+				storetest.Skip(t)
 			}
 			runConformance(t, e)
 		})
