@@ -20,6 +20,7 @@ func auditCases() []conformanceCase {
 		{"audit sequence numbers never reused", false, testAuditSeqNeverReused},
 		{"audit prune keeps the chain verifiable", false, testAuditPrune},
 		{"audit appends from two pools form one chain", true, testAuditRace},
+		{"holiday files keep the last good copy", false, testHolidayFiles},
 	}
 }
 
@@ -328,4 +329,25 @@ func testAuditRace(t *testing.T, e engine) {
 	head, err := a.VerifyAudit(t.Context(), nil)
 	require.NoError(t, err, "one chain, no fork")
 	assert.Equal(t, int64(20), head.Entries)
+}
+
+func testHolidayFiles(t *testing.T, e engine) {
+	clock := newClock()
+	s := open(t, e.newURL(t), WithClock(clock.Now))
+	ctx := t.Context()
+	url := "https://cal.example.org/h.ics?token=s3cret"
+	_, _, found, err := s.HolidayFile(ctx, url)
+	require.NoError(t, err)
+	assert.False(t, found)
+	require.NoError(t, s.PutHolidayFile(ctx, url, []byte("BEGIN:VCALENDAR\nEND:VCALENDAR\n")))
+	clock.Advance(time.Hour)
+	require.NoError(t, s.PutHolidayFile(ctx, url, []byte("BEGIN:VCALENDAR\nX:2\nEND:VCALENDAR\n")))
+	body, at, found, err := s.HolidayFile(ctx, url)
+	require.NoError(t, err)
+	require.True(t, found)
+	assert.Equal(t, "BEGIN:VCALENDAR\nX:2\nEND:VCALENDAR\n", string(body), "the latest copy")
+	assert.Equal(t, clock.Now(), at)
+	var n int
+	require.NoError(t, s.conn().QueryRowContext(ctx, "SELECT COUNT(*) FROM holiday_files WHERE url_hash LIKE '%s3cret%'").Scan(&n))
+	assert.Zero(t, n, "the URL's token is not written to the database")
 }

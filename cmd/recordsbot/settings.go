@@ -408,10 +408,22 @@ func parseCadence(s string) (clocktime.Weekly, error) {
 }
 
 // loadHolidays reads REMIND_HOLIDAYS now (a URL is fetched by the
-// process, at start), with REMIND_SKIP_WEEKENDS. Errors: a *configError
-// naming the entry that could not be read.
-func loadHolidays(ctx context.Context, set *settings) (workdays.Calendar, error) {
-	c, err := workdays.Load(ctx, set.holidays, nil)
+// process, at start), with REMIND_SKIP_WEEKENDS. A URL that cannot be
+// read now does not stop start-up: its last good copy in cache (the
+// store; nil: none) is used, or none, with a warning in log that shows
+// the URL without its credentials. Errors: a *configError naming a date
+// or a file that could not be read.
+func loadHolidays(ctx context.Context, set *settings, cache workdays.Cache, log *slog.Logger) (workdays.Calendar, error) {
+	l := workdays.Loader{Cache: cache, Warn: func(url string, err error, copyFrom time.Time) {
+		if copyFrom.IsZero() {
+			log.WarnContext(ctx, "REMIND_HOLIDAYS: a calendar could not be read and there is no earlier copy: its closure days are not known until the next start",
+				"url", url, "error", err)
+			return
+		}
+		log.WarnContext(ctx, "REMIND_HOLIDAYS: a calendar could not be read: its last good copy is used", "url", url, "error", err,
+			"copy_from", copyFrom.UTC().Format(time.RFC3339))
+	}}
+	c, err := l.Load(ctx, set.holidays)
 	if err != nil {
 		return workdays.Calendar{}, &configError{name: "REMIND_HOLIDAYS", msg: "REMIND_HOLIDAYS " + err.Error()}
 	}
