@@ -26,6 +26,7 @@ func (s *Store) AppendAudit(ctx context.Context, e audit.Entry) (audit.Entry, er
 	if e.Kind == "" {
 		return e, fmt.Errorf("append audit: %w: kind is required", ErrInvalid)
 	}
+	e = storableAudit(e)
 	if e.Time.IsZero() {
 		e.Time = s.now()
 	}
@@ -122,7 +123,7 @@ func (s *Store) auditQuery(ctx context.Context, what string, fn func(*audit.Entr
 func (s *Store) AuditOf(ctx context.Context, target string, limit int) ([]audit.Entry, error) {
 	var out []audit.Entry
 	err := s.auditQuery(ctx, "read audit of "+target, func(e *audit.Entry) error { out = append(out, *e); return nil },
-		`SELECT `+auditColumns+` FROM audit_log WHERE target = ? ORDER BY seq DESC LIMIT ?`, target, limit)
+		`SELECT `+auditColumns+` FROM audit_log WHERE target = ? ORDER BY seq DESC LIMIT ?`, storable(target), limit)
 	for i, j := 0, len(out)-1; i < j; i, j = i+1, j-1 {
 		out[i], out[j] = out[j], out[i]
 	}
@@ -192,7 +193,7 @@ func (s *Store) VerifyAudit(ctx context.Context, anchor *audit.Anchor) (audit.He
 // checkpoint saying where the chain now starts and the hash it continues
 // from (audit.NewCheckpoint), moves audit_head's first kept entry there,
 // and only then deletes: the database refuses to delete any entry a
-// checkpoint has not moved the start past (migration 0012). The trail
+// checkpoint has not moved the start past (migration 0013). The trail
 // verifies after it as before. Nothing older: nothing written, 0. Errors:
 // ErrUnavailable.
 func (s *Store) PruneAudit(ctx context.Context, before time.Time) (pruned int64, err error) {

@@ -411,10 +411,13 @@ func parseCadence(s string) (clocktime.Weekly, error) {
 // process, at start), with REMIND_SKIP_WEEKENDS. A URL that cannot be
 // read now does not stop start-up: its last good copy in cache (the
 // store; nil: none) is used, or none, with a warning in log that shows
-// the URL without its credentials. Errors: a *configError naming a date
-// or a file that could not be read.
-func loadHolidays(ctx context.Context, set *settings, cache workdays.Cache, log *slog.Logger) (workdays.Calendar, error) {
-	l := workdays.Loader{Cache: cache, Warn: func(url string, err error, copyFrom time.Time) {
+// the URL without its credentials. In the background (serve) a URL's
+// last good copy is used at once and the URL fetched behind it, so a
+// slow host does not hold up start-up; without (remind) it is waited for,
+// 10 s at most. Errors: a *configError naming a date or a file that could
+// not be read.
+func loadHolidays(ctx context.Context, set *settings, cache workdays.Cache, background bool, log *slog.Logger) (workdays.Calendar, error) {
+	l := workdays.Loader{Cache: cache, Background: background, Warn: func(url string, err error, copyFrom time.Time) {
 		if copyFrom.IsZero() {
 			log.WarnContext(ctx, "REMIND_HOLIDAYS: a calendar could not be read and there is no earlier copy: its closure days are not known until the next start",
 				"url", url, "error", err)

@@ -49,9 +49,7 @@ type warning struct {
 
 func loader(cache workdays.Cache, warned *[]warning) workdays.Loader {
 	return workdays.Loader{Cache: cache, Timeout: 300 * time.Millisecond,
-		Warn: func(url string, err error, from time.Time) {
-			*warned = append(*warned, warning{url, err.Error(), from})
-		}}
+		Warn: func(url string, err error, from time.Time) { *warned = append(*warned, warning{url, err.Error(), from}) }}
 }
 
 func closures(t *testing.T) []byte {
@@ -193,4 +191,41 @@ func TestCredentialsInAURLAreNeverShown(t *testing.T) {
 	require.Error(t, err)
 	assert.NotContains(t, err.Error(), "hunter2")
 	assert.NotContains(t, err.Error(), "s3cret")
+}
+
+// In the background (serve), a slow host holds up nothing: the last good
+// copy is there at once, and the host's days are added once read.
+func TestInTheBackgroundASlowHostHoldsUpNothing(t *testing.T) {
+	t.Parallel()
+	body := closures(t)
+	release := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-release:
+			w.Write(body)
+		case <-r.Context().Done():
+		}
+	}))
+	t.Cleanup(srv.Close)
+	cache := &memCache{}
+	require.NoError(t, cache.PutHolidayFile(t.Context(), srv.URL+"/old.ics",
+		[]byte("BEGIN:VCALENDAR\nBEGIN:VEVENT\nDTSTART;VALUE=DATE:20261124\nEND:VEVENT\nEND:VCALENDAR\n")))
+	var mu sync.Mutex
+	var warned []string
+	l := workdays.Loader{Cache: cache, Background: true, Timeout: 2 * time.Second,
+		Warn: func(url string, err error, _ time.Time) { mu.Lock(); warned = append(warned, err.Error()); mu.Unlock() }}
+
+	start := time.Now()
+	c, err := l.Load(t.Context(), srv.URL+"/old.ics,"+srv.URL+"/new.ics")
+	require.NoError(t, err)
+	assert.Less(t, time.Since(start), 500*time.Millisecond, "nothing waited for")
+	assert.True(t, c.Holiday(day("2026-11-24")), "the last good copy, at once")
+	assert.False(t, c.Holiday(day("2026-12-28")))
+
+	close(release)
+	assert.Eventually(t, func() bool { return c.Holiday(day("2026-12-28")) }, 5*time.Second, 10*time.Millisecond,
+		"the host's days added once read")
+	mu.Lock()
+	defer mu.Unlock()
+	assert.Empty(t, warned)
 }

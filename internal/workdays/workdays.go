@@ -173,6 +173,11 @@ type Loader struct {
 	Warn func(url string, err error, usedCopyFrom time.Time)
 	// Timeout bounds fetching one URL; 0 is 10 s.
 	Timeout time.Duration
+	// Background, for a long-running process (serve): a URL's last good
+	// copy is read now and the URL fetched in the background, its days
+	// added to the calendar once read, so a slow host does not hold up
+	// start-up at all. Without it (remind, doctor) Load waits for it.
+	Background bool
 }
 
 var dateLike = regexp.MustCompile(`^\d{4}-\d{1,2}-\d{1,2}$`)
@@ -207,7 +212,11 @@ func (l Loader) Load(ctx context.Context, spec string) (Calendar, error) {
 			}
 			c.holidays.set[d.Format(time.DateOnly)] = true
 		case strings.HasPrefix(entry, "http://") || strings.HasPrefix(entry, "https://"):
-			l.fetchOrCopy(ctx, c, entry)
+			if l.Background {
+				l.copyThenFetch(ctx, c, entry)
+			} else {
+				l.fetchOrCopy(ctx, c, entry)
+			}
 		case strings.Contains(entry, "/") || strings.HasSuffix(strings.ToLower(entry), ".ics"):
 			err = c.readFile(entry)
 		default:
@@ -237,28 +246,72 @@ func (l Loader) Fetch(ctx context.Context, url string) (Calendar, error) {
 // fetchOrCopy adds url's holidays to c: from the file fetched now, kept
 // as the last good copy, or else from that copy.
 func (l Loader) fetchOrCopy(ctx context.Context, c Calendar, url string) {
-	body, err := l.fetch(ctx, url)
+	err := l.fetchInto(ctx, c, url)
 	if err == nil {
-		if err = (Calendar{holidays: newDays()}).parse(bytes.NewReader(body)); err == nil {
-			_ = c.parse(bytes.NewReader(body))
-			if l.Cache != nil {
-				if perr := l.Cache.PutHolidayFile(ctx, url, body); perr != nil && l.Warn != nil {
-					l.Warn(redact.URL(url), fmt.Errorf("read, but its copy was not kept: %s", redact.Error(perr, url)), time.Time{})
-				}
-			}
-			return
-		}
+		return
 	}
-	err = errors.New(redact.Error(err, url))
-	var at time.Time
-	if l.Cache != nil {
-		if old, when, found, cerr := l.Cache.HolidayFile(ctx, url); cerr == nil && found && c.parse(bytes.NewReader(old)) == nil {
-			at = when
-		}
-	}
+	at := l.copyInto(ctx, c, url)
 	if l.Warn != nil {
 		l.Warn(redact.URL(url), err, at)
 	}
+}
+
+// copyThenFetch adds url's last good copy to c now, then fetches url in
+// the background (within the Timeout, or until ctx ends) and adds its
+// days to c as soon as they are read.
+func (l Loader) copyThenFetch(ctx context.Context, c Calendar, url string) {
+	at := l.copyInto(ctx, c, url)
+	go func() {
+		if err := l.fetchInto(context.WithoutCancel(ctx), c, url); err != nil && l.Warn != nil {
+			l.Warn(redact.URL(url), err, at)
+		}
+	}()
+}
+
+// fetchInto fetches url now and adds its days to c, keeping the file as
+// its last good copy. Errors: why it could not, credentials hidden.
+func (l Loader) fetchInto(ctx context.Context, c Calendar, url string) error {
+	body, err := l.fetch(ctx, url)
+	if err == nil {
+		err = c.merge(body)
+	}
+	if err != nil {
+		return errors.New(redact.Error(err, url))
+	}
+	if l.Cache != nil {
+		if perr := l.Cache.PutHolidayFile(ctx, url, body); perr != nil && l.Warn != nil {
+			l.Warn(redact.URL(url), fmt.Errorf("read, but its copy was not kept: %s", redact.Error(perr, url)), time.Time{})
+		}
+	}
+	return nil
+}
+
+// copyInto adds url's last good copy to c and returns when it was read;
+// zero when there is none (or no Cache).
+func (l Loader) copyInto(ctx context.Context, c Calendar, url string) time.Time {
+	if l.Cache == nil {
+		return time.Time{}
+	}
+	old, when, found, err := l.Cache.HolidayFile(ctx, url)
+	if err != nil || !found || c.merge(old) != nil {
+		return time.Time{}
+	}
+	return when
+}
+
+// merge parses body and adds its days to c, under its lock (others may
+// be reading c): all of them, or none when body is not iCalendar.
+func (c Calendar) merge(body []byte) error {
+	read := Calendar{holidays: newDays()}
+	if err := read.parse(bytes.NewReader(body)); err != nil {
+		return err
+	}
+	c.holidays.mu.Lock()
+	defer c.holidays.mu.Unlock()
+	for d := range read.holidays.set {
+		c.holidays.set[d] = true
+	}
+	return nil
 }
 
 // fetch gets url's body: 200 only, at most maxFile bytes, within
