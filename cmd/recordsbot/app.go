@@ -79,7 +79,7 @@ func wireConfig(set *settings, m *metrics.Set, log *slog.Logger, slot *storeSlot
 		// alike.
 		Minutes: minutes.Config{
 			PublicURL: set.publicURL, Public: set.publicMinutes,
-			CursorKey: minutes.CursorKey(set.recordsKey),
+			CursorKey: minutes.CursorKey(set.recordsKey), History: slot,
 		},
 		Calendar:       calendar.Config{Public: set.publicCal, PublicURL: set.publicURL, OrgName: set.orgName, Language: set.orgLanguage, Versions: slot},
 		CalendarKey:    calendarKey(set),

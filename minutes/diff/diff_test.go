@@ -32,7 +32,7 @@ func TestCompare(t *testing.T) {
 	t.Parallel()
 	for _, c := range []struct {
 		name, old, new, want string
-		changes               int
+		changes              int
 	}{
 		{"same", "A b.\n\nC d.", "A  b.\n\nC d.", "A b.\nC d.", 0},
 		{"a word changed", "The levy was 3%.\n\nNext item.", "The levy was 4%.\n\nNext item.", "The levy was [-3%.-] {+4%.+}\nNext item.", 1},
