@@ -50,7 +50,7 @@ func (p *poll) approvalChanges(ctx context.Context, meetingID string) int {
 // edits: drafts change. The mark moves only past versions whose posts all
 // went out.
 func (p *poll) edits(ctx context.Context) error {
-	since, err := p.versionsSince(ctx)
+	since, first, err := p.versionsSince(ctx)
 	if err != nil {
 		return err
 	}
@@ -73,23 +73,24 @@ func (p *poll) edits(ctx context.Context) error {
 	if settled := p.now.Add(-topicSettle); mark.After(settled) {
 		mark = settled
 	}
-	if mark.After(since) {
+	if first || mark.After(since) {
 		errs = append(errs, p.deps.Store.SetState(ctx, stateVersionsSince, strconv.FormatInt(mark.UnixMilli(), 10)))
 	}
 	return errors.Join(errs...)
 }
 
-// versionsSince is the edits pass's mark; on the first pass, now: versions
-// kept before the watcher told of edits are history, not news.
-func (p *poll) versionsSince(ctx context.Context) (time.Time, error) {
+// versionsSince is the edits pass's mark; on the first pass (first),
+// now, kept at once: versions kept before the watcher told of edits are
+// history, not news.
+func (p *poll) versionsSince(ctx context.Context) (since time.Time, first bool, err error) {
 	v, ok, err := p.deps.Store.GetState(ctx, stateVersionsSince)
 	if err != nil {
-		return time.Time{}, err
+		return time.Time{}, false, err
 	}
 	if n, perr := strconv.ParseInt(v, 10, 64); ok && perr == nil {
-		return time.UnixMilli(n).UTC(), nil
+		return time.UnixMilli(n).UTC(), false, nil
 	}
-	return p.now.Add(-topicSettle), nil
+	return p.now.Add(-topicSettle), true, nil
 }
 
 // edit tells of v when it is an edit after approval; done reports whether
