@@ -81,6 +81,12 @@ func handleSlack(s *Server) verifiedHandler {
 			writeAck(ctx, w, s.log, s.dispatchEvent(ctx, body, retry))
 			return
 		}
+		// A slash command, read in one pass; anything else the general
+		// way.
+		if sc, ok := slashForm(body); ok {
+			writeAck(ctx, w, s.log, s.dispatchSlash(ctx, sc))
+			return
+		}
 		form, err := url.ParseQuery(string(body))
 		if err != nil {
 			s.log.WarnContext(ctx, "slack request: malformed form", "error", err)
