@@ -56,3 +56,29 @@ func TestSlashFormReadsSlacksCommands(t *testing.T) {
 	assert.Equal(t, slack.SlashCommand{Token: "t", TeamID: "T1", UserID: "U0001", Command: "/actions", Text: "open overdue",
 		ResponseURL: "https://hooks.slack.com/commands/T1/2/x", TriggerID: "1.2"}, sc)
 }
+
+// BenchmarkSlashForm reads the benchmark's slash command both ways: in one
+// pass (slashForm) and the general way.
+func BenchmarkSlashForm(b *testing.B) {
+	body := []byte("token=bench-verification-token&team_id=T0001&team_domain=bench&channel_id=C0001&channel_name=general&user_id=U0001&user_name=user1&command=%2Factions&text=open&api_app_id=A0001&is_enterprise_install=false&response_url=http%3A%2F%2F127.0.0.1%3A18081%2Fhooks%2Fcommands%2FT0001%2F1%2Fbench&trigger_id=1.1.bench")
+	b.Run("slashForm", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, ok := slashForm(body); !ok {
+				b.Fatal("not read")
+			}
+		}
+	})
+	b.Run("ParseQuery+SlashCommandParse", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			form, err := url.ParseQuery(string(body))
+			if err != nil {
+				b.Fatal(err)
+			}
+			if _, err := slack.SlashCommandParse(&http.Request{Form: form, PostForm: form}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
