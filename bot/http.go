@@ -63,7 +63,7 @@ func verified(secret string, maxBytes int64, now func() time.Time, log *slog.Log
 // isSSLCheck reports whether a request is Slack's ssl_check: a form body
 // whose ssl_check field is exactly "1".
 func isSSLCheck(h http.Header, body []byte) bool {
-	if !strings.HasPrefix(h.Get("Content-Type"), "application/x-www-form-urlencoded") || !bytes.Contains(body, []byte("ssl_check")) {
+	if !bytes.Contains(body, []byte("ssl_check")) || !strings.HasPrefix(h.Get("Content-Type"), "application/x-www-form-urlencoded") {
 		return false
 	}
 	form, err := url.ParseQuery(string(body))
@@ -141,12 +141,17 @@ func writeAck(ctx context.Context, w http.ResponseWriter, log *slog.Logger, body
 		w.WriteHeader(http.StatusOK)
 		return
 	}
+	// The keys are canonical already, and net/http copies the header
+	// map when the header is written, so the value can be shared.
 	h := w.Header()
-	h.Set("Content-Type", "application/json; charset=utf-8")
-	h.Set("Content-Length", strconv.Itoa(len(b)))
+	h["Content-Type"] = jsonContentType
+	h["Content-Length"] = []string{strconv.Itoa(len(b))}
 	w.WriteHeader(http.StatusOK)
 	w.Write(b)
 }
+
+// jsonContentType is the Content-Type of every JSON answer to Slack.
+var jsonContentType = []string{"application/json; charset=utf-8"}
 
 // handleHealthz is the liveness probe: cheap, no dependencies.
 func handleHealthz() http.HandlerFunc {

@@ -218,6 +218,8 @@ type Server struct {
 	deps    Deps
 	log     *slog.Logger
 	handler http.Handler
+	// events is the router's handler of eventsPath, with its middleware.
+	events http.Handler
 
 	cmds map[string]func(context.Context, command) *reply
 	// quick answers a command at once from what is already in memory,
@@ -276,7 +278,7 @@ func NewServer(cfg Config, deps Deps) *Server {
 	s.addSurfaces(deps, search, trail)
 	r := chi.NewRouter()
 	r.Use(recoverer(s.log), requestid.Middleware)
-	addRoutes(r, s)
+	s.events = chi.Chain(recoverer(s.log), requestid.Middleware).Handler(addRoutes(r, s))
 	s.handler = r
 	return s
 }
@@ -348,8 +350,17 @@ func (s *Server) newActionsUI(deps Deps, trail *trailWriter) *actionsUI {
 	return acts
 }
 
-// ServeHTTP implements http.Handler.
-func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.ServeHTTP(w, r) }
+// ServeHTTP implements http.Handler. Slack's requests, nearly all of the
+// traffic, go to their handler through the same middleware but not
+// through the router, whose context would cost each of them a copy of the
+// request (most of a cached /actions is fixed costs like that).
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Method == http.MethodPost && r.URL.Path == eventsPath {
+		s.events.ServeHTTP(w, r)
+		return
+	}
+	s.handler.ServeHTTP(w, r)
+}
 
 // Wait blocks until every pending follow-up has finished or ctx ends. Call it
 // after http.Server.Shutdown so replies already promised still arrive.

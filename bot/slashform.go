@@ -45,9 +45,12 @@ func slashForm(body []byte) (sc slack.SlashCommand, ok bool) {
 			continue // not read, or not the first value (url.Values.Get)
 		}
 		seen[i] = true
-		if *dst[i], err = url.QueryUnescape(v); err != nil {
-			return sc, false
+		if strings.ContainsAny(v, "%+") {
+			if v, err = url.QueryUnescape(v); err != nil {
+				return sc, false
+			}
 		}
+		*dst[i] = v
 	}
 	sc.IsEnterpriseInstall = enterprise == "true"
 	return sc, seen[0]
