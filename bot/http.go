@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"mime"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -150,8 +151,9 @@ func writeAck(ctx context.Context, w http.ResponseWriter, log *slog.Logger, body
 	w.Write(b)
 }
 
-// jsonContentType is the Content-Type of every JSON answer to Slack.
-var jsonContentType = []string{"application/json; charset=utf-8"}
+// jsonContentType is the Content-Type of every JSON answer to Slack:
+// application/json; charset=utf-8.
+var jsonContentType = []string{mime.FormatMediaType("application/json", map[string]string{"charset": "utf-8"})}
 
 // handleHealthz is the liveness probe: cheap, no dependencies.
 func handleHealthz() http.HandlerFunc {
