@@ -103,11 +103,14 @@ type homeUI struct {
 	trail    AuditTrail // Recent changes, for admins; nil without a store
 }
 
-// unfurler answers link_shared for links to the public minutes pages.
+// unfurler answers link_shared for links to minutes and actions.
 type unfurler struct {
 	mins  *minutesUI
+	dom   *actions.Service
 	slack SlackAPI
 	log   *slog.Logger
+	// workObjects unfurls as Work Object cards (Config.WorkObjects).
+	workObjects bool
 }
 
 // clicks answers button clicks: it routes each to its surface and answers
@@ -124,4 +127,5 @@ type clicks struct {
 	log      *slog.Logger
 	say      say
 	trail    *trailWriter // shares and stale buttons; nil records nothing
+	panels   *panels      // the Work Objects' flexpane buttons
 }
