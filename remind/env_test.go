@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
-	"path/filepath"
 	"slices"
 	"sync"
 	"testing"
@@ -24,28 +23,14 @@ import (
 	"github.com/recordsbot/recordsbot/store/storetest"
 )
 
-// engine gives a test a fresh database that several Stores can share:
-// the reminder job's exactly-once tests run on the real ledger of each
-// engine, as the watcher's do.
-type engine struct {
-	name   string
-	newURL func(t testing.TB) string
-}
+// The reminder job's exactly-once tests run on the real ledger of each
+// store engine (storetest), as the watcher's do.
+type engine = storetest.Engine
 
-var engines = []engine{
-	{"sqlite", func(t testing.TB) string { return "sqlite://" + filepath.Join(t.TempDir(), "recordsbot.db") }},
-	{"postgres", storetest.PostgresURL},
-}
-
-// eachEngine runs f as a parallel subtest per engine.
-func eachEngine(t *testing.T, f func(t *testing.T, e engine)) {
-	for _, e := range engines {
-		t.Run(e.name, func(t *testing.T) {
-			t.Parallel()
-			f(t, e)
-		})
-	}
-}
+var (
+	engines    = storetest.Engines
+	eachEngine = storetest.EachEngine
+)
 
 // tierEnv is an organisation of people against the fake Slack with tiers
 // on, on a clock running factor times faster than real time that the job
@@ -96,7 +81,7 @@ func newTierEnvOn(t testing.TB, eng engine, people, ghosts []slacktest.User, dea
 	e.fake = slacktest.NewServer(append([]slacktest.Option{slacktest.WithUsers(people...), slacktest.WithTiers(),
 		slacktest.WithClock(e.clock.Now)}, opts...)...)
 	t.Cleanup(e.fake.Close)
-	e.url = eng.newURL(t)
+	e.url = eng.NewURL(t)
 	e.st = e.store()
 	return e
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"testing"
 	"time"
+
+	"github.com/recordsbot/recordsbot/store/storetest"
 )
 
 // BenchmarkClaimDone is the ledger's cost per piece of work (one Claim and
@@ -16,8 +18,8 @@ import (
 func BenchmarkClaimDone(b *testing.B) {
 	for _, e := range []engine{sqliteFile, sqliteMemory, postgres} {
 		b.Run(e.name, func(b *testing.B) {
-			if e.name == "postgres" && postgresURLMissing() {
-				b.Skip("PostgreSQL benchmarks need " + postgresEnv + "=postgres://…")
+			if e.name == "postgres" {
+				storetest.Skip(b)
 			}
 			s, err := Open(b.Context(), e.newURL(b))
 			if err != nil {

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"errors"
+	"slices"
 	"sync"
 	"testing"
 	"testing/fstest"
@@ -12,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/recordsbot/recordsbot/internal/clocktime"
+	"github.com/recordsbot/recordsbot/store/storetest"
 )
 
 // The conformance suite: every engine must pass every case. SQLite always
@@ -21,8 +23,8 @@ func TestConformance(t *testing.T) {
 	for _, e := range []engine{sqliteFile, sqliteMemory, postgres} {
 		t.Run(e.name, func(t *testing.T) {
 			t.Parallel()
-			if e.name == "postgres" && postgresURLMissing() {
-				t.Skip("PostgreSQL tests need " + postgresEnv + "=postgres://…; .ci/run starts a throw-away server and sets it")
+			if e.name == "postgres" {
+				storetest.Skip(t)
 			}
 			runConformance(t, e)
 		})
@@ -50,7 +52,7 @@ func runConformance(t *testing.T, e engine) {
 }
 
 func conformanceCases() []conformanceCase {
-	return append([]conformanceCase{
+	return slices.Concat([]conformanceCase{
 		{"migrations apply once", false, testMigrationsApplyOnce},
 		{"concurrent open migrates once", true, testConcurrentOpen},
 		{"newer schema refused", true, testSchemaTooNew},
@@ -61,7 +63,7 @@ func conformanceCases() []conformanceCase {
 		{"settings", false, testSettings},
 		{"settings changed together", true, testSettingsChangedTogether},
 		{"closed store is unavailable", false, testClosedUnavailable},
-	}, append(append(append(append(ledgerCases(), searchCases()...), pruneCases()...), choicesCases()...), append(append(append(digestCases(), auditCases()...), steerCases()...), calendarCases()...)...)...)
+	}, ledgerCases(), searchCases(), pruneCases(), choicesCases(), digestCases(), auditCases(), steerCases(), calendarCases(), topicCases())
 }
 
 func testMigrationsApplyOnce(t *testing.T, e engine) {

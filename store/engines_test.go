@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
-	"os"
 	"path/filepath"
 	"strconv"
 	"sync"
@@ -14,10 +13,6 @@ import (
 	"github.com/recordsbot/recordsbot/store/storetest"
 	"github.com/stretchr/testify/require"
 )
-
-// postgresEnv names the variable that points the suite at a PostgreSQL
-// server; .ci/run starts a throw-away one and sets it.
-const postgresEnv = "RECORDSBOT_TEST_POSTGRES"
 
 // engine is one way of getting a fresh, empty database for a test.
 type engine struct {
@@ -99,8 +94,6 @@ func (h *countingHandler) count(msg string) int {
 }
 
 func ptr[T any](v T) *T { return &v }
-
-func postgresURLMissing() bool { return os.Getenv(postgresEnv) == "" }
 
 func slogNew(h slog.Handler) *slog.Logger { return slog.New(h) }
 

@@ -9,6 +9,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/recordsbot/recordsbot/store/storetest"
 )
 
 func searchCases() []conformanceCase {
@@ -246,7 +248,7 @@ func FuzzSearchMinutes(f *testing.F) {
 	}
 	f.Add("budget", "insurance renewal", "")
 	urls := []string{"sqlite::memory:"}
-	if os.Getenv(postgresEnv) != "" {
+	if os.Getenv(storetest.PostgresEnv) != "" {
 		urls = append(urls, newPostgresSchema(f))
 	}
 	var stores []*Store

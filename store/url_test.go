@@ -14,6 +14,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/recordsbot/recordsbot/store/storetest"
 )
 
 func TestCheckURL(t *testing.T) {
@@ -183,9 +185,7 @@ func TestPostgresDown(t *testing.T) {
 // method say the store is down.
 func TestPostgresGone(t *testing.T) {
 	t.Parallel()
-	if postgresURLMissing() {
-		t.Skip("PostgreSQL tests need " + postgresEnv + "=postgres://…; .ci/run starts a throw-away server and sets it")
-	}
+	storetest.Skip(t)
 	t.Run("schema dropped", func(t *testing.T) {
 		t.Parallel()
 		u := newPostgresSchema(t)
@@ -202,7 +202,7 @@ func TestPostgresGone(t *testing.T) {
 	})
 	t.Run("database dropped", func(t *testing.T) {
 		t.Parallel()
-		base := os.Getenv(postgresEnv)
+		base := os.Getenv(storetest.PostgresEnv)
 		admin, err := sql.Open("pgx", base)
 		require.NoError(t, err)
 		defer admin.Close()

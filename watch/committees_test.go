@@ -57,7 +57,7 @@ func newCommitteesEnv(t *testing.T, eng engine, n int, opts ...slacktest.Option)
 	ss := slacktest.NewServer(append([]slacktest.Option{slacktest.WithUsers(alice, bob, carol)}, opts...)...)
 	t.Cleanup(ss.Close)
 	t.Cleanup(func() { require.Empty(t, ss.MarkdownInMrkdwn(), "standard Markdown sent as mrkdwn") })
-	return &env{t: t, records: rs, slack: ss, url: eng.newURL(t), clock: c, today: committeesMonday.Truncate(24 * time.Hour)}
+	return &env{t: t, records: rs, slack: ss, url: eng.NewURL(t), clock: c, today: committeesMonday.Truncate(24 * time.Hour)}
 }
 
 // mondayDigests is the weekly digest at 09:00 UTC on Mondays.

@@ -2,7 +2,6 @@ package watch_test
 
 import (
 	"encoding/json"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -24,29 +23,13 @@ import (
 	"github.com/recordsbot/recordsbot/watch"
 )
 
-// engine gives a test a fresh database that several Stores can share.
-type engine struct {
-	name   string
-	newURL func(t *testing.T) string
-}
+// The watcher's tests run on both store engines (storetest).
+type engine = storetest.Engine
 
-var engines = []engine{
-	{"sqlite", func(t *testing.T) string { return "sqlite://" + filepath.Join(t.TempDir(), "recordsbot.db") }},
-	{"postgres", newPostgresSchema},
-}
-
-// newPostgresSchema is a schema of the test's own; see storetest.
-func newPostgresSchema(t *testing.T) string { return storetest.PostgresURL(t) }
-
-// eachEngine runs f as a subtest per engine.
-func eachEngine(t *testing.T, f func(t *testing.T, e engine)) {
-	for _, e := range engines {
-		t.Run(e.name, func(t *testing.T) {
-			t.Parallel()
-			f(t, e)
-		})
-	}
-}
+var (
+	engines    = storetest.Engines
+	eachEngine = storetest.EachEngine
+)
 
 // clock is the test's clock, shared by the watchers and their stores, so
 // leases and locks expire without sleeping.
@@ -117,7 +100,7 @@ func newEnv(t *testing.T, e engine) *env {
 	// Announcements carry minutes: none may reach Slack as standard
 	// Markdown, which Slack would show as written.
 	t.Cleanup(func() { assert.Empty(t, ss.MarkdownInMrkdwn(), "standard Markdown sent as mrkdwn") })
-	return &env{t: t, records: rs, slack: ss, url: e.newURL(t), clock: c, today: today}
+	return &env{t: t, records: rs, slack: ss, url: e.NewURL(t), clock: c, today: today}
 }
 
 // watcher is one worker: its own Store, clients and owner name, as a

@@ -3,7 +3,6 @@ package once_test
 import (
 	"context"
 	"net/http"
-	"path/filepath"
 	"sync"
 	"testing"
 	"time"
@@ -17,14 +16,6 @@ import (
 	"github.com/recordsbot/recordsbot/store"
 	"github.com/recordsbot/recordsbot/store/storetest"
 )
-
-var engines = []struct {
-	name   string
-	newURL func(t testing.TB) string
-}{
-	{"sqlite", func(t testing.TB) string { return "sqlite://" + filepath.Join(t.TempDir(), "recordsbot.db") }},
-	{"postgres", storetest.PostgresURL},
-}
 
 // world is a channel in the fake Slack and two workers' Posters on one
 // database, on a clock the test moves.
@@ -78,10 +69,10 @@ func (w *world) work(key string, fail error) once.Work {
 // again; a done key is never posted again.
 func TestPostExactlyOnce(t *testing.T) {
 	t.Parallel()
-	for _, eng := range engines {
-		t.Run(eng.name, func(t *testing.T) {
+	for _, eng := range storetest.Engines {
+		t.Run(eng.Name, func(t *testing.T) {
 			t.Parallel()
-			w := &world{now: time.Date(2026, 11, 23, 9, 0, 0, 0, time.UTC), url: eng.newURL(t)}
+			w := &world{now: time.Date(2026, 11, 23, 9, 0, 0, 0, time.UTC), url: eng.NewURL(t)}
 			w.fake = slacktest.NewServer()
 			t.Cleanup(w.fake.Close)
 			w.api = slack.New(slacktest.DefaultToken, slack.OptionAPIURL(w.fake.APIURL()))
