@@ -152,9 +152,9 @@ func (fu *followUI) follow(ctx context.Context, cmd command, opts followOptions)
 	case langErr != nil:
 		lines = append(lines, fu.say(ctx, "set follow language", langErr))
 	case opts.language != nil && opts.language.orgDefault:
-		lines = append(lines, ch.F("follow.language_default", "who", who, "committee", name, "language", ch.T(lang.Key("follow.language."+ch.Code()))))
+		lines = append(lines, ch.F("follow.language_default", "who", who, "committee", name, "language", ch.NameIn(ch)))
 	case opts.language != nil:
-		lines = append(lines, ch.F("follow.language_set", "who", who, "committee", name, "language", ch.T(lang.Key("follow.language."+ch.Code()))))
+		lines = append(lines, ch.F("follow.language_set", "who", who, "committee", name, "language", ch.NameIn(ch)))
 	}
 	switch {
 	case existed && len(lines) == 0:
@@ -259,9 +259,9 @@ func (fu *followUI) botInChannel(ctx context.Context, channelID string) (string,
 
 // guestOf is whether a Slack user is a guest, as the follow domain asks
 // it: from the action domain's profile (users.info, cached).
-func guestOf(dom *actions.Service) func(ctx context.Context, userID string) (bool, error) {
+func guestOf(svc *actions.Service) func(ctx context.Context, userID string) (bool, error) {
 	return func(ctx context.Context, userID string) (bool, error) {
-		me, err := dom.Who(ctx, userID)
+		me, err := svc.Who(ctx, userID)
 		return me.Guest, err
 	}
 }

@@ -28,14 +28,14 @@ import (
 // panels answers entity_details_requested, a click on a card, and the
 // flexpane's buttons.
 type panels struct {
-	dom   *actions.Service
-	acts  *actionsUI
-	mins  *minutesUI
-	home  *homeUI
-	slack SlackAPI
-	now   func() time.Time
-	log   *slog.Logger
-	say   say
+	actions *actions.Service
+	acts    *actionsUI
+	mins    *minutesUI
+	home    *homeUI
+	slack   SlackAPI
+	now     func() time.Time
+	log     *slog.Logger
+	say     userMessageFunc
 }
 
 // linkCards are what one link_shared event's links unfurl as: classic
@@ -56,7 +56,7 @@ func (f *unfurler) cards(ctx context.Context, ev *slackevents.LinkSharedEvent) l
 			f.minutesCard(ctx, &out, l.URL, id)
 			continue
 		}
-		if id, ok := f.dom.LinkID(l.URL); ok && f.workObjects {
+		if id, ok := f.actions.LinkID(l.URL); ok && f.workObjects {
 			if e, ok := f.actionCard(ctx, ev.User, l.URL, id); ok {
 				out.entities = append(out.entities, e)
 			}
@@ -102,25 +102,25 @@ func (f *unfurler) minutesCard(ctx context.Context, out *linkCards, link, id str
 // shared action list and the poster's cached profile: no records call the
 // unfurl would not make. ok is false when the records could not be read.
 func (f *unfurler) actionCard(ctx context.Context, poster, link, id string) (slack.WorkObjectEntity, bool) {
-	a, found, err := f.dom.Find(ctx, id)
+	a, found, err := f.actions.Find(ctx, id)
 	if err != nil {
 		f.log.WarnContext(ctx, "unfurl: records unavailable", "action", id, "error", err)
 		return slack.WorkObjectEntity{}, false
 	}
-	me, meErr := f.dom.Who(ctx, poster)
+	me, meErr := f.actions.Who(ctx, poster)
 	if meErr != nil {
 		f.log.DebugContext(ctx, "unfurl: poster's profile unreadable", "error", meErr)
 	}
-	if !found || !f.dom.CanSee(me, a.Assignee) {
-		return blocks.ActionStub(f.mins.org, link, f.dom.Link(id), id), true
+	if !found || !f.actions.CanSee(me, a.Assignee) {
+		return blocks.ActionStub(f.mins.org, link, f.actions.Link(id), id), true
 	}
-	return blocks.ActionCard(cardView(f.mins.org, f.dom, link, &a)), true
+	return blocks.ActionCard(cardView(f.mins.org, f.actions, link, &a)), true
 }
 
 // cardView is what a's card shows, in l.
-func cardView(l lang.Lang, dom *actions.Service, link string, a *apiclient.Action) blocks.ActionCardView {
+func cardView(l lang.Lang, svc *actions.Service, link string, a *apiclient.Action) blocks.ActionCardView {
 	return blocks.ActionCardView{
-		Lang: l, Link: link, URL: dom.Link(a.ID), ID: a.ID, Title: a.Title, Status: string(a.Status),
+		Lang: l, Link: link, URL: svc.Link(a.ID), ID: a.ID, Title: a.Title, Status: string(a.Status),
 		Deadline: a.Deadline, AssigneeSlackID: a.Assignee.SlackID, AssigneeName: a.Assignee.String(),
 	}
 }
@@ -196,13 +196,13 @@ func (p *panels) trouble(ctx context.Context) panel {
 // not exist), then the action's details, its history and the buttons
 // they may press. It reads the shared action list.
 func (p *panels) actionPanel(ctx context.Context, viewer, id string) panel {
-	me, meErr := p.dom.Who(ctx, viewer)
-	a, found, err := p.dom.Find(ctx, id)
+	me, meErr := p.actions.Who(ctx, viewer)
+	a, found, err := p.actions.Find(ctx, id)
 	if err != nil {
 		p.say(ctx, "action panel", err)
 		return p.trouble(ctx)
 	}
-	if !p.dom.CanSeeOthers(me) && !(found && p.dom.CanSee(me, a.Assignee)) {
+	if !p.actions.CanSeeOthers(me) && !(found && p.actions.CanSee(me, a.Assignee)) {
 		if meErr != nil && !me.Mapped() {
 			p.say(ctx, "action panel", meErr)
 			return p.trouble(ctx)
@@ -214,10 +214,10 @@ func (p *panels) actionPanel(ctx context.Context, viewer, id string) panel {
 	}
 	l := lang.FromContext(ctx)
 	v := blocks.ActionPanelView{
-		Card:      cardView(l, p.dom, p.dom.Link(a.ID), &a),
+		Card:      cardView(l, p.actions, p.actions.Link(a.ID), &a),
 		Meeting:   a.MeetingTitle,
-		MayChange: p.dom.CanChange(me, &a),
-		MaySnooze: p.acts.steer.view(actions.View{}, me, &a).MaySnooze,
+		MayChange: p.actions.CanChange(me, &a),
+		MaySnooze: p.acts.snoozes.view(actions.View{}, me, &a).MaySnooze,
 	}
 	if p.acts.trail != nil {
 		es, err := p.acts.trail.AuditOf(ctx, a.ID, historyLimit)
@@ -249,12 +249,12 @@ func (p *panels) minutesPanel(ctx context.Context, viewer, id string) panel {
 	for _, item := range e.Meeting.Agenda {
 		v.Agenda = append(v.Agenda, agendaLine(item))
 	}
-	list, err := p.dom.List(ctx, "")
+	list, err := p.actions.List(ctx, "")
 	if err != nil {
 		p.say(ctx, "minutes panel", err)
 		return p.trouble(ctx)
 	}
-	me, meErr := p.dom.Who(ctx, viewer)
+	me, meErr := p.actions.Who(ctx, viewer)
 	if meErr != nil {
 		p.log.WarnContext(ctx, "minutes panel: viewer's profile unreadable; their own actions only", "error", meErr)
 	}
@@ -264,8 +264,8 @@ func (p *panels) minutesPanel(ctx context.Context, viewer, id string) panel {
 			arising = append(arising, a)
 		}
 	}
-	for _, a := range p.dom.Visible(me, arising) {
-		ref := blocks.ActionRef{ID: a.ID, Title: a.Title, URL: p.dom.Link(a.ID)}
+	for _, a := range p.actions.Visible(me, arising) {
+		ref := blocks.ActionRef{ID: a.ID, Title: a.Title, URL: p.actions.Link(a.ID)}
 		v.Arising = append(v.Arising, ref)
 		if me.Owns(a.Assignee) {
 			v.Mine = append(v.Mine, ref)
@@ -305,10 +305,10 @@ func (p *panels) pressed(ctx context.Context, in *interaction, actionID, value s
 			return
 		}
 		id = aid
-		a, oc, err := p.acts.dom.SetStatus(ctx, user, id, to)
+		a, oc, err := p.acts.actions.SetStatus(ctx, user, id, to)
 		switch {
 		case err == nil && oc == actions.Changed:
-			p.acts.steer.statusChanged(ctx, id, to)
+			p.acts.snoozes.statusChanged(ctx, id, to)
 		case err == nil && oc == actions.Duplicate:
 			// The first click of a double click redraws.
 		default:
@@ -316,7 +316,7 @@ func (p *panels) pressed(ctx context.Context, in *interaction, actionID, value s
 		}
 	case actionID == blocks.ActionPanelSnooze:
 		id = value
-		res := p.acts.steer.snooze(ctx, user, id, blocks.SnoozeWorkingDay, "")
+		res := p.acts.snoozes.snooze(ctx, user, id, blocks.SnoozeWorkingDay, "")
 		if res.action == nil {
 			msg = res.msg
 		}
