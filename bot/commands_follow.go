@@ -257,11 +257,12 @@ func (fu *followUI) botInChannel(ctx context.Context, channelID string) (string,
 	return "", err
 }
 
-// guestOf is whether a Slack user is a guest, as the follow domain asks
-// it: from the action domain's profile (users.info, cached).
-func guestOf(svc *actions.Service) func(ctx context.Context, userID string) (bool, error) {
-	return func(ctx context.Context, userID string) (bool, error) {
+// changerOf is who a Slack user is, as the follow domain asks it: the
+// action domain's profile (users.info, cached) and its one admin rule
+// (actions.Service.Admin, which fails closed).
+func changerOf(svc *actions.Service) func(ctx context.Context, userID string) follows.Changer {
+	return func(ctx context.Context, userID string) follows.Changer {
 		me, err := svc.Who(ctx, userID)
-		return me.Guest, err
+		return follows.Changer{Admin: svc.Admin(me), Guest: me.Guest, ProfileErr: err}
 	}
 }

@@ -80,7 +80,7 @@ type Config struct {
 	// report a problem (ACCESSIBILITY_CONTACT); empty: the organisation.
 	A11yContact string
 	// FollowAdminsOnly lets only the action domain's admins
-	// (ADMIN_USER_IDS, actions.Service.IsAdmin) follow and unfollow
+	// (ADMIN_USER_IDS, actions.Service.Admin) follow and unfollow
 	// committees (FOLLOW_ADMINS_ONLY); by default anyone in the channel
 	// may.
 	FollowAdminsOnly bool
@@ -305,7 +305,7 @@ func (s *Server) addSurfaces(deps Deps, search MinutesSearch, trail *trailWriter
 	mins := &minutesUI{svc: deps.Minutes, org: cfg.Language, search: search, pageSize: cfg.PageSize, now: deps.Now, say: say,
 		follow: &followUI{store: deps.Store, slack: deps.Slack, now: deps.Now, log: s.log, say: say,
 			follows: follows.New(follows.Rules{AdminsOnly: cfg.FollowAdminsOnly, Defaults: cfg.FollowDefaults, Digest: cfg.DigestDefault, OrgLanguage: cfg.Language},
-				follows.Deps{Store: deps.Store, Meetings: deps.Minutes, Baseline: deps.Baseline, IsAdmin: s.actions.IsAdmin, Guest: guestOf(s.actions), Log: s.log})}}
+				follows.Deps{Store: deps.Store, Meetings: deps.Minutes, Baseline: deps.Baseline, Changer: changerOf(s.actions), Log: s.log})}}
 	mins.topics = &topicUI{follow: mins.follow}
 	if ts, ok := deps.Store.(topics.Store); ok {
 		idx, _ := deps.Store.(topics.Index)

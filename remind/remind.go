@@ -325,7 +325,7 @@ func (j *remindJob) run(ctx context.Context) error {
 // Each person's own window is applied later, in their zone.
 func (j *remindJob) dueActions(ctx context.Context, now time.Time) ([]pendingAssignee, error) {
 	var all []apiclient.Action
-	for _, st := range []apiclient.Status{apiclient.StatusOpen, apiclient.StatusInProgress} {
+	for _, st := range actions.Active() {
 		l, err := j.deps.Records.ListActions(ctx, &apiclient.ListActionsOptions{Status: st})
 		if err != nil {
 			return nil, fmt.Errorf("list %s actions: %w", st, err)
