@@ -13,8 +13,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/recordsbot/recordsbot/apiclient"
-	"github.com/recordsbot/recordsbot/apiclient/recordstest"
 	"github.com/recordsbot/recordsbot/blocks"
 	"github.com/recordsbot/recordsbot/bot"
 	"github.com/recordsbot/recordsbot/internal/clocktime"
@@ -197,11 +195,8 @@ func (h *harness) remindWithStore(st *store.Store, d bot.NotifyDefaults, cfg rem
 		cfg.Now = remindNow
 	}
 	cfg.RemindAt, cfg.SkipWeekends = d.RemindAt, d.WeekdaysOnly
-	rc, err := apiclient.NewClient(h.records.URL, recordstest.DefaultKey)
-	require.NoError(h.t, err)
 	var out bytes.Buffer
 	sum, err := remind.Run(h.t.Context(), cfg, remind.Deps{
-		Records:  rc,
 		Actions:  h.actions,
 		Slack:    slack.New(slacktest.DefaultToken, slack.OptionAPIURL(h.slack.APIURL())),
 		Store:    st,

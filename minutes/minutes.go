@@ -122,6 +122,14 @@ func (s *Service) Meeting(ctx context.Context, id string) (*apiclient.Meeting, e
 	return s.records.GetMeeting(ctx, id)
 }
 
+// MinutesOf returns a meeting's minutes as the records service has them
+// now, uncached: for the watcher, which must see each publication and
+// approval when it happens. Errors: the client's, one wrapping
+// apiclient.ErrNotFound for a meeting with no minutes it may show.
+func (s *Service) MinutesOf(ctx context.Context, meetingID string) (*apiclient.Minutes, error) {
+	return s.records.GetMinutes(ctx, meetingID)
+}
+
 // Meetings returns one page of meetings, newest first, from next (a page
 // token; "" for the first). Errors: the client's.
 func (s *Service) Meetings(ctx context.Context, next string) (*apiclient.MeetingPage, error) {

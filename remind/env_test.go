@@ -118,7 +118,6 @@ func (e *tierEnv) deps(settings remind.Settings) remind.Deps {
 	}
 	api := slack.New(slacktest.DefaultToken, slack.OptionAPIURL(e.fake.APIURL()))
 	return remind.Deps{
-		Records:  rc,
 		Actions:  actions.New(rc, slackusers.Directory(api), e.org),
 		Slack:    api,
 		Store:    e.st,

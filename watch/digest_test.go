@@ -1,6 +1,7 @@
 package watch_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -262,4 +263,40 @@ func weekly(t *testing.T, s string) *clocktime.Weekly {
 	w, err := clocktime.ParseWeekly(s)
 	require.NoError(t, err)
 	return &w
+}
+
+// TestDigestReadsWhatItLists: the minutes a digest lists carry their
+// meeting's title however far back the poll that posts it reads the
+// meetings: the digest asks the minutes domain, not what earlier phases
+// of the poll happened to read.
+func TestDigestReadsWhatItLists(t *testing.T) {
+	t.Parallel()
+	env := newEnv(t, engines[0])
+	z := newYork(t)
+	env.clock.set(time.Date(2026, 10, 26, 12, 0, 0, 0, time.UTC)) // Monday 08:00 EDT
+	w := env.watcher("w1", digestConfig(z), func(c *watchConfig) { c.Lookback = 2 * 24 * time.Hour })
+	env.follow(w, finChannel, "Finance")
+	env.clock.set(time.Date(2026, 10, 26, 13, 0, 0, 0, time.UTC))
+	env.mustPoll(w)
+	require.Len(t, env.digests(finChannel), 1, "the first digest")
+
+	// M-4's minutes are announced on Thursday; two meetings after it
+	// push it to a page the Monday poll, reading two days back, never
+	// reaches (two meetings a page).
+	env.clock.set(time.Date(2026, 10, 29, 15, 0, 0, 0, time.UTC))
+	env.records.AddMeeting(recordstest.Meeting{ID: "M-4", Title: "Finance Committee, extraordinary", Committee: "Finance", Date: time.Date(2026, 10, 28, 0, 0, 0, 0, time.UTC)})
+	env.records.SetMinutes(recordstest.Minutes{MeetingID: "M-4", Status: "approved", Body: "Present: all."})
+	env.mustPoll(w)
+	for i, day := range []int{30, 31} {
+		env.records.AddMeeting(recordstest.Meeting{ID: fmt.Sprintf("M-%d", 5+i), Title: "Events Committee, an extra", Committee: "Events", Date: time.Date(2026, 10, day, 0, 0, 0, 0, time.UTC)})
+	}
+
+	env.clock.set(time.Date(2026, 11, 2, 14, 0, 0, 0, time.UTC)) // Monday 09:00 EST
+	sum := env.mustPoll(w)
+	require.Equal(t, 1, sum.Digests)
+	got := env.digests(finChannel)
+	require.Len(t, got, 2)
+	assert.Contains(t, got[1].text, "1 minutes published")
+	assert.Contains(t, got[1].text, "Finance Committee, extraordinary", "the title, read through the minutes domain")
+	assert.Contains(t, string(got[1].Blocks), "https://bot.example.org/minutes/M-4")
 }
