@@ -14,6 +14,7 @@ import (
 
 	"github.com/recordsbot/recordsbot/apiclient/recordstest"
 	"github.com/recordsbot/recordsbot/internal/slackapi/slacktest"
+	"github.com/recordsbot/recordsbot/internal/testlog"
 	"github.com/recordsbot/recordsbot/remind"
 	"github.com/recordsbot/recordsbot/remind/remindtest"
 )
@@ -57,7 +58,7 @@ func (h *harness) remind(cfg remind.Config) remindRun {
 	sum, err := remind.Run(h.t.Context(), cfg, remind.Deps{
 		Actions: h.actions,
 		Slack:   slack.New(slacktest.DefaultToken, slack.OptionAPIURL(h.slack.APIURL())),
-		Logger:  testLogger(h.t),
+		Logger:  testlog.New(h.t),
 		Out:     &out,
 		Clock:   slacktest.NewScaledClock(time.Now(), 1000),
 		Store:   h.jobStore(),

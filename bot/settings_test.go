@@ -17,6 +17,7 @@ import (
 	"github.com/recordsbot/recordsbot/bot"
 	"github.com/recordsbot/recordsbot/internal/clocktime"
 	"github.com/recordsbot/recordsbot/internal/slackapi/slacktest"
+	"github.com/recordsbot/recordsbot/internal/testlog"
 	"github.com/recordsbot/recordsbot/remind"
 	"github.com/recordsbot/recordsbot/store"
 )
@@ -201,7 +202,7 @@ func (h *harness) remindWithStore(st *store.Store, d bot.NotifyDefaults, cfg rem
 		Slack:    slack.New(slacktest.DefaultToken, slack.OptionAPIURL(h.slack.APIURL())),
 		Store:    st,
 		Settings: remind.StoreSettings(st, d),
-		Logger:   testLogger(h.t),
+		Logger:   testlog.New(h.t),
 		Clock:    slacktest.NewScaledClock(time.Now(), 1000),
 		Out:      &out,
 	})

@@ -18,6 +18,7 @@ import (
 	"github.com/recordsbot/recordsbot/apiclient/recordstest"
 	"github.com/recordsbot/recordsbot/internal/slackapi/slacktest"
 	"github.com/recordsbot/recordsbot/internal/slackapi/slackusers"
+	"github.com/recordsbot/recordsbot/internal/testlog"
 	"github.com/recordsbot/recordsbot/internal/testworld"
 	"github.com/recordsbot/recordsbot/remind"
 	"github.com/recordsbot/recordsbot/remind/remindtest"
@@ -85,7 +86,7 @@ func (e *runEnv) runWith(cfg remind.Config, wrap func(actions.Records) actions.R
 	sum, err := remind.Run(e.t.Context(), cfg, remind.Deps{
 		Actions: actions.New(records, slackusers.Directory(api), e.org),
 		Slack:   api,
-		Logger:  testLogger(e.t),
+		Logger:  testlog.New(e.t),
 		Out:     &out,
 		Clock:   e.clock,
 		Store:   e.st,

@@ -11,6 +11,7 @@ import (
 
 	"github.com/recordsbot/recordsbot/apiclient/recordstest"
 	"github.com/recordsbot/recordsbot/internal/clocktime"
+	"github.com/recordsbot/recordsbot/internal/clocktime/clocktimetest"
 	"github.com/recordsbot/recordsbot/internal/slackapi/slacktest"
 	"github.com/recordsbot/recordsbot/store"
 )
@@ -168,8 +169,8 @@ func TestDigestChoices(t *testing.T) {
 		env.follow(w, finChannel, "Finance")
 		env.follow(w, allChannel, "Finance")
 		ctx := t.Context()
-		require.NoError(t, w.deps.Store.SetDigestChoice(ctx, finChannel, "finance", weekly(t, "off"), false))
-		require.NoError(t, w.deps.Store.SetDigestChoice(ctx, allChannel, "finance", weekly(t, "tue 10:30"), true))
+		require.NoError(t, w.deps.Store.SetDigestChoice(ctx, finChannel, "finance", clocktimetest.Weekly(t, "off"), false))
+		require.NoError(t, w.deps.Store.SetDigestChoice(ctx, allChannel, "finance", clocktimetest.Weekly(t, "tue 10:30"), true))
 		const quiet = "C0QUIET"
 		env.follow(w, quiet, "Finance")
 		_, err := w.deps.Store.SetFollowChoice(ctx, quiet, "finance", store.HearDigest, false)
@@ -233,13 +234,13 @@ func TestDigestMovedMidWeek(t *testing.T) {
 				w := env.watcher("w1", digestConfig(newYork(t)))
 				env.follow(w, finChannel, "Finance")
 				ctx := t.Context()
-				require.NoError(t, w.deps.Store.SetDigestChoice(ctx, finChannel, "finance", weekly(t, tc.from), false))
+				require.NoError(t, w.deps.Store.SetDigestChoice(ctx, finChannel, "finance", clocktimetest.Weekly(t, tc.from), false))
 				env.mustPoll(w)
 
 				env.clock.set(tc.first)
 				assert.Equal(t, 1, env.mustPoll(w).Digests, "the first digest, at %s", tc.from)
 				env.clock.set(tc.moved)
-				require.NoError(t, w.deps.Store.SetDigestChoice(ctx, finChannel, "finance", weekly(t, tc.to), false))
+				require.NoError(t, w.deps.Store.SetDigestChoice(ctx, finChannel, "finance", clocktimetest.Weekly(t, tc.to), false))
 				for _, at := range tc.quiet {
 					env.clock.set(at)
 					assert.Zero(t, env.mustPoll(w).Digests, "%s: no second digest this week, none before 09:00 local", at)
@@ -254,15 +255,6 @@ func TestDigestMovedMidWeek(t *testing.T) {
 			})
 		})
 	}
-}
-
-// weekly is s as a digest schedule; the test fails when it does not
-// parse.
-func weekly(t *testing.T, s string) *clocktime.Weekly {
-	t.Helper()
-	w, err := clocktime.ParseWeekly(s)
-	require.NoError(t, err)
-	return &w
 }
 
 // TestDigestReadsWhatItLists: the minutes a digest lists carry their
