@@ -121,7 +121,7 @@ func newFuzzBot(f *testing.F) *fuzzBot {
 		Slack:      api,
 		Actions:    actions.New(rc, slackusers.Directory(api), actions.Config{Admins: []string{fuzzAdmin}}),
 		Minutes:    mins,
-		Calendar:   calendar.New(rc, calendar.Config{Minutes: mins}),
+		Calendar:   calendar.New(calendar.Config{Minutes: mins}),
 		HTTPClient: &http.Client{Transport: fb.responses},
 	})
 	f.Cleanup(func() {

@@ -101,7 +101,7 @@ func New(cfg Config) (*Services, error) {
 	s.Minutes = minutes.New(records, cfg.Minutes)
 	ccfg := cfg.Calendar
 	ccfg.Minutes = s.Minutes
-	s.Calendar = calendar.New(records, ccfg)
+	s.Calendar = calendar.New(ccfg)
 	if len(cfg.CalendarKey) > 0 && cfg.CalendarTokens != nil {
 		s.Calendar.EnablePrivate(calendar.Private{Key: cfg.CalendarKey, Tokens: cfg.CalendarTokens, Actions: s.Actions})
 	}
