@@ -133,4 +133,3 @@ func TestDigestMyActionsHere(t *testing.T) {
 	assert.Contains(t, got.all(), `"status:`, "the usual buttons")
 	assert.Len(t, h.slack.Messages("C0GENERAL"), 1, "nothing posted in the channel")
 }
-

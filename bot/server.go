@@ -77,6 +77,9 @@ type Config struct {
 	// A11yContact is where the accessibility statement asks readers to
 	// report a problem (ACCESSIBILITY_CONTACT); empty: the organisation.
 	A11yContact string
+	// FollowAdminsOnly, FollowDefaults and DigestDefault are the follow
+	// domain's rules, with Language; wire builds Deps.Follows from them.
+	//
 	// FollowAdminsOnly lets only the action domain's admins
 	// (ADMIN_USER_IDS, actions.Service.IsAdmin) follow and unfollow
 	// committees (FOLLOW_ADMINS_ONLY); by default anyone in the channel
@@ -171,8 +174,13 @@ type Deps struct {
 	Store Store
 	// Baseline takes a new follow's baseline when /minutes follow makes it
 	// (watch.Baseline), so minutes published before the watcher's next
-	// poll are announced; nil, or a failure, leaves it to that poll.
+	// poll are announced; nil, or a failure, leaves it to that poll. wire
+	// builds Follows with it.
 	Baseline func(ctx context.Context, f store.Follow) error
+	// Follows is the follow domain (which channels follow which
+	// committees, and its rules), built by wire over Store; the bot hands
+	// it the Store wrapped to write the audit trail. Required.
+	Follows *follows.Service
 }
 
 // missing names the first required dependency d lacks, or "".
@@ -186,6 +194,8 @@ func (d Deps) missing() string {
 		return "Minutes"
 	case d.Calendar == nil:
 		return "Calendar"
+	case d.Follows == nil:
+		return "Follows"
 	}
 	return ""
 }
@@ -297,8 +307,7 @@ func (s *Server) addSurfaces(deps Deps, search MinutesSearch, trail *trailWriter
 	acts := s.newActionsUI(deps, trail)
 	mins := &minutesUI{svc: deps.Minutes, org: cfg.Language, search: search, pageSize: cfg.PageSize, now: deps.Now, say: say,
 		follow: &followUI{store: deps.Store, slack: deps.Slack, now: deps.Now, log: s.log, say: say,
-			follows: follows.New(follows.Rules{AdminsOnly: cfg.FollowAdminsOnly, Defaults: cfg.FollowDefaults, Digest: cfg.DigestDefault, OrgLanguage: cfg.Language},
-				follows.Deps{Store: deps.Store, Meetings: deps.Minutes, Baseline: deps.Baseline, IsAdmin: s.dom.IsAdmin, Guest: guestOf(s.dom), Log: s.log})}}
+			follows: deps.Follows.WithStore(deps.Store)}}
 	settings := &settingsUI{now: deps.Now, store: deps.Store, notify: cfg.Notify, log: s.log, say: say, trail: trail}
 	mins.cal = deps.Calendar
 	calUI := &calendarUI{cal: deps.Calendar, log: s.log}

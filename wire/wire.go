@@ -11,6 +11,7 @@
 package wire
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"time"
@@ -21,6 +22,7 @@ import (
 	"github.com/recordsbot/recordsbot/apiclient"
 	"github.com/recordsbot/recordsbot/bot"
 	"github.com/recordsbot/recordsbot/calendar"
+	"github.com/recordsbot/recordsbot/follows"
 	"github.com/recordsbot/recordsbot/internal/slackapi/slackusers"
 	"github.com/recordsbot/recordsbot/minutes"
 )
@@ -118,12 +120,27 @@ func (s *Services) FreshActions() *actions.Service {
 
 // Bot returns the bot's HTTP handler over s: deps' Actions, Minutes and
 // Calendar are s's, and its Slack too unless set (a test that wraps the
-// client); its other fields (logger, store, metrics, readiness, clock,
-// response_url client, follow baseline) are the caller's.
+// client); its Follows is built here, from cfg's follow rules, over
+// deps.Store and the domains; its other fields (logger, store, metrics,
+// readiness, clock, response_url client, follow baseline) are the
+// caller's.
 func (s *Services) Bot(cfg bot.Config, deps bot.Deps) *bot.Server {
 	if deps.Slack == nil {
 		deps.Slack = s.Slack
 	}
 	deps.Actions, deps.Minutes, deps.Calendar = s.Actions, s.Minutes, s.Calendar
+	var st follows.Store
+	if deps.Store != nil {
+		st = deps.Store
+	}
+	deps.Follows = follows.New(follows.Rules{AdminsOnly: cfg.FollowAdminsOnly, Defaults: cfg.FollowDefaults, Digest: cfg.DigestDefault, OrgLanguage: cfg.Language},
+		follows.Deps{Store: st, Meetings: s.Minutes, Baseline: deps.Baseline, IsAdmin: s.Actions.IsAdmin, Guest: s.guest, Log: deps.Logger})
 	return bot.NewServer(cfg, deps)
+}
+
+// guest is whether a Slack user is a guest, as the follow domain asks it:
+// from the action domain's profile (users.info, cached).
+func (s *Services) guest(ctx context.Context, userID string) (bool, error) {
+	me, err := s.Actions.Who(ctx, userID)
+	return me.Guest, err
 }
