@@ -436,6 +436,11 @@ func TestRequestTextStaysOnTheEndpoint(t *testing.T) {
 		basePath + "/meetings/../../admin",
 		basePath + "/meetings/%2e%2e/%2E%2E/admin",
 		basePath + "/meetings/./x",
+		// Path parameters: Tomcat and Jetty resolve "..;" as "..".
+		basePath + "/meetings/..;/actions",
+		basePath + "/meetings/..;x/..;/admin",
+		basePath + "/meetings/%2e%2e%3b/actions",
+		basePath + "/meetings/.;/x",
 		basePath + "/actions?limit=500",
 		basePath + "/meetingsx",
 		"/admin/secret",
@@ -446,7 +451,7 @@ func TestRequestTextStaysOnTheEndpoint(t *testing.T) {
 		_, err := c.ListMeetings(t.Context(), &ListMeetingsOptions{Next: next})
 		assert.ErrorIs(t, err, ErrBadRequest, "next %q", next)
 	}
-	for _, id := range []string{"a/../b", "../admin", "a/..", "./a", `a\..\b`} {
+	for _, id := range []string{"a/../b", "../admin", "a/..", "./a", `a\..\b`, "..;", "a/..;x/b", ".;"} {
 		_, err := c.GetMeeting(t.Context(), id)
 		assert.ErrorIs(t, err, ErrNotFound, "id %q", id)
 		_, err = c.GetMinutes(t.Context(), id)

@@ -416,8 +416,8 @@ func offsetNext(q url.Values, cr *contentRange, pf pageFields, total int64, rows
 // back into a URL. A token comes back from outside (a public page's
 // cursor, a button's value), so it is held to what the records' own next
 // links are: the meetings list's path, or a path below it, with no dot
-// segments (escaped or not) that a server would resolve to another
-// endpoint or out of the API's base path (issue 28 §1).
+// segments (escaped or not, with or without ";" parameters) that a
+// server would resolve to another endpoint or out of the API's base path.
 func (c *Client) tokenURL(token string) (*url.URL, error) {
 	if !strings.HasPrefix(token, "/") || strings.HasPrefix(token, "//") || strings.ContainsAny(token, "\\#") {
 		return nil, errors.New("not a path on the records api host")
@@ -436,9 +436,13 @@ func (c *Client) tokenURL(token string) (*url.URL, error) {
 }
 
 // hasDotSegment reports whether the decoded path p has a "." or ".."
-// segment, which a server or proxy on the way would resolve.
+// segment, which a server or proxy on the way would resolve. A segment's
+// path parameters count for nothing: Tomcat, Jetty and the proxies that
+// copy them resolve "..;x" as ".." (RFC 3986 §3.3 lets a segment carry
+// ";" parameters), so "..;" is a dot segment too.
 func hasDotSegment(p string) bool {
 	for seg := range strings.SplitSeq(strings.ReplaceAll(p, "\\", "/"), "/") {
+		seg, _, _ = strings.Cut(seg, ";")
 		if seg == "." || seg == ".." {
 			return true
 		}

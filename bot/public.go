@@ -24,7 +24,7 @@ import (
 // login, so anyone on the internet can call them as often as they like.
 // Three things keep that from costing the people who use the bot in Slack:
 //
-//   - each client (by IP address) may make PublicLimits.PerClient requests
+//   - each client (by IPv4 address, or IPv6 /64) may make PublicLimits.PerClient requests
 //     a second, with a burst; past it, 429 with Retry-After;
 //   - all public requests together may cause at most
 //     PublicLimits.RecordsCalls calls to the records service a second (a
@@ -144,7 +144,7 @@ func newPublicGuard(l PublicLimits, org lang.Lang, now func() time.Time, m *metr
 // bucket and drops Range.
 func (g *publicGuard) wrap(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		addr := g.clientAddr(r)
+		addr := clientKey(g.clientAddr(r))
 		if wait := g.admit(addr); wait > 0 {
 			g.metrics.PublicRefused("client_limit")
 			g.log.DebugContext(r.Context(), "public page: client over its rate", "client", addr.String())
@@ -239,6 +239,21 @@ func (g *publicGuard) clientAddr(r *http.Request) netip.Addr {
 	return addr
 }
 
+// clientKey is the client a request's address is counted as: an IPv4
+// address itself, an IPv6 address its /64. An IPv6 host is handed a whole
+// /64 (RFC 6177, and SLAAC needs one), so it can send each request from
+// an address of its own; counted per address, one client had 2^64 limits.
+func clientKey(a netip.Addr) netip.Addr {
+	if !a.Is6() || a.Is4In6() {
+		return a
+	}
+	p, err := a.Prefix(64)
+	if err != nil {
+		return a
+	}
+	return p.Addr()
+}
+
 func (g *publicGuard) trusted(a netip.Addr) bool {
 	for _, p := range g.limits.TrustedProxies {
 		if p.Contains(a) {
@@ -308,7 +323,7 @@ func (b budget) Allow() bool {
 	return false
 }
 
-// doubtfulContext is minutespage.Options.Doubtful: ctx with the smaller budget
+// doubtfulContext is publicgate.Config.Doubtful: ctx with the smaller budget
 // in place of the shared one.
 func (g *publicGuard) doubtfulContext(ctx context.Context) context.Context {
 	return apiclient.WithCallBudget(ctx, budget{g, g.doubtful})

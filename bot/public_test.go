@@ -149,6 +149,25 @@ func TestPublicPerClientLimit(t *testing.T) {
 	}
 }
 
+// An IPv6 client is counted per /64, the block one host is handed: it
+// cannot escape its limit by sending each request from another address
+// of its own block, and a client in another block is not held up.
+func TestPublicPerClientLimitCountsIPv6Per64(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	h.rebuild(bot.Deps{}, withConfig(func(c *bot.Config) {
+		c.Public = bot.PublicLimits{PerClient: 1, PerClientBurst: 5, TrustedProxies: loopbackProxy(t)}
+	}))
+	for i := range 5 {
+		r := h.fetchFrom(fmt.Sprintf("2001:db8:1:2::%x", i+1), "/minutes/assets/style.css", nil)
+		require.Equal(t, http.StatusOK, r.status, "request %d within the burst", i)
+	}
+	r := h.fetchFrom("2001:db8:1:2:ffff:ffff:ffff:ffff", "/minutes/assets/style.css", nil)
+	assert.Equal(t, http.StatusTooManyRequests, r.status, "another address of the same /64 is the same client")
+	other := h.fetchFrom("2001:db8:1:3::1", "/minutes/assets/style.css", nil)
+	assert.Equal(t, http.StatusOK, other.status, "another /64 is another client")
+}
+
 // The public pages ignore Range: a page is sent whole, once, whatever
 // ranges are asked for (GO-2026-6609).
 func TestPublicPagesIgnoreRange(t *testing.T) {

@@ -24,6 +24,7 @@ func (s *Store) AppendAudit(ctx context.Context, e audit.Entry) (audit.Entry, er
 	if e.Kind == "" {
 		return e, fmt.Errorf("append audit: %w: kind is required", ErrInvalid)
 	}
+	e = storableAudit(e)
 	if e.Time.IsZero() {
 		e.Time = s.now()
 	}
@@ -100,7 +101,7 @@ func (s *Store) auditQuery(ctx context.Context, what string, fn func(*audit.Entr
 func (s *Store) AuditOf(ctx context.Context, target string, limit int) ([]audit.Entry, error) {
 	var out []audit.Entry
 	err := s.auditQuery(ctx, "read audit of "+target, func(e *audit.Entry) error { out = append(out, *e); return nil },
-		`SELECT `+auditColumns+` FROM audit_log WHERE target = ? ORDER BY seq DESC LIMIT ?`, target, limit)
+		`SELECT `+auditColumns+` FROM audit_log WHERE target = ? ORDER BY seq DESC LIMIT ?`, storable(target), limit)
 	for i, j := 0, len(out)-1; i < j; i, j = i+1, j-1 {
 		out[i], out[j] = out[j], out[i]
 	}

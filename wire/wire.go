@@ -14,6 +14,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"slices"
 	"time"
 
 	"github.com/slack-go/slack"
@@ -83,7 +84,9 @@ type Services struct {
 // New builds the clients and domains from cfg. The one error is a records
 // URL the client refuses, wrapped.
 func New(cfg Config) (*Services, error) {
-	records, err := apiclient.NewClient(cfg.Records.URL, cfg.Records.Key, cfg.Records.Options...)
+	// The action domain shares every list it reads and changes none
+	// (actions.sharedList), nor does the reminder job.
+	records, err := apiclient.NewClient(cfg.Records.URL, cfg.Records.Key, append(slices.Clip(cfg.Records.Options), apiclient.WithSharedLists())...)
 	if err != nil {
 		return nil, fmt.Errorf("records client: %w", err)
 	}
