@@ -179,6 +179,11 @@ type Deps struct {
 	// poll are announced; nil, or a failure, leaves it to that poll. wire
 	// builds Follows with it.
 	Baseline func(ctx context.Context, f store.Follow) error
+	// Search is the minutes search every surface reads (/minutes search,
+	// the Home tab's, the public archive's when MinutesSearch is nil):
+	// the store's index showing only minutes the records service still
+	// serves (minutes.ServedSearch), built by wire; nil: no search.
+	Search MinutesSearch
 	// Follows is the follow domain (which channels follow which
 	// committees, and its rules), built by wire over Store; the bot hands
 	// it the Store wrapped to write the audit trail. Required.
@@ -265,7 +270,7 @@ func NewServer(cfg Config, deps Deps) *Server {
 	cfg.setDefaults()
 	deps.setDefaults()
 	s := &Server{cfg: cfg, deps: deps, log: deps.Logger, dom: deps.Actions, mins: deps.Minutes}
-	search := servedSearch(deps)
+	search := deps.Search
 	trail := newTrailWriter(deps.Store, deps.Actions, deps.Now, s.log)
 	// Every change made through the Store is recorded (auditedStore).
 	deps.Store = auditStore(deps.Store, trail)
@@ -289,19 +294,6 @@ func NewServer(cfg Config, deps Deps) *Server {
 	addRoutes(r, s)
 	s.handler = r
 	return s
-}
-
-// servedSearch is the store's search index of minutes, when the store has
-// one, or nil.
-func servedSearch(deps Deps) MinutesSearch {
-	search, _ := deps.Store.(MinutesSearch)
-	if search == nil {
-		return nil
-	}
-	// Every search surface shows only minutes the records service still
-	// serves (issue 28 §2).
-	remove, _ := deps.Store.(minutes.Remover)
-	return minutes.ServedSearch{Index: search, Minutes: deps.Minutes, Remove: remove, Log: deps.Logger}
 }
 
 // addSurfaces builds what s dispatches Slack's requests to: the commands,

@@ -123,8 +123,9 @@ func (s *Services) FreshActions() *actions.Service {
 
 // Bot returns the bot's HTTP handler over s: deps' Actions, Minutes and
 // Calendar are s's, and its Slack too unless set (a test that wraps the
-// client); its Follows is built here, from cfg's follow rules, over
-// deps.Store and the domains; its other fields (logger, store, metrics,
+// client); its Follows (from cfg's follow rules) and its Search (the
+// store's minutes index, showing only what the records still serve) are
+// built here, over deps.Store and the domains; its other fields (logger, store, metrics,
 // readiness, clock, response_url client, follow baseline) are the
 // caller's.
 func (s *Services) Bot(cfg bot.Config, deps bot.Deps) *bot.Server {
@@ -135,6 +136,12 @@ func (s *Services) Bot(cfg bot.Config, deps bot.Deps) *bot.Server {
 	var st follows.Store
 	if deps.Store != nil {
 		st = deps.Store
+	}
+	// Every search surface shows only minutes the records service still
+	// serves.
+	if idx, ok := deps.Store.(bot.MinutesSearch); ok && deps.Search == nil {
+		remove, _ := deps.Store.(minutes.Remover)
+		deps.Search = minutes.ServedSearch{Index: idx, Minutes: s.Minutes, Remove: remove, Log: deps.Logger}
 	}
 	deps.Follows = follows.New(follows.Rules{AdminsOnly: cfg.FollowAdminsOnly, Defaults: cfg.FollowDefaults, Digest: cfg.DigestDefault, OrgLanguage: cfg.Language},
 		follows.Deps{Store: st, Meetings: s.Minutes, Baseline: deps.Baseline, IsAdmin: s.Actions.IsAdmin, Guest: s.guest, Log: deps.Logger})
