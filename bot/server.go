@@ -24,7 +24,6 @@ import (
 	"github.com/recordsbot/recordsbot/bot/minutespage"
 	"github.com/recordsbot/recordsbot/calendar"
 	"github.com/recordsbot/recordsbot/follows"
-	"github.com/recordsbot/recordsbot/topics"
 	"github.com/recordsbot/recordsbot/internal/clocktime"
 	"github.com/recordsbot/recordsbot/internal/health"
 	"github.com/recordsbot/recordsbot/internal/lang"
@@ -34,6 +33,7 @@ import (
 	"github.com/recordsbot/recordsbot/internal/workdays"
 	"github.com/recordsbot/recordsbot/minutes"
 	"github.com/recordsbot/recordsbot/store"
+	"github.com/recordsbot/recordsbot/topics"
 )
 
 // SlackAPI is the part of Slack's Web API the bot calls; *slack.Client
