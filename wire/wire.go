@@ -141,7 +141,8 @@ func (s *Services) Bot(cfg bot.Config, deps bot.Deps) *bot.Server {
 	// serves.
 	if idx, ok := deps.Store.(bot.MinutesSearch); ok && deps.Search == nil {
 		remove, _ := deps.Store.(minutes.Remover)
-		deps.Search = minutes.ServedSearch{Index: idx, Minutes: s.Minutes, Remove: remove, Log: deps.Logger}
+		states, _ := deps.Store.(minutes.States)
+		deps.Search = minutes.ServedSearch{Index: idx, Minutes: s.Minutes, Remove: remove, States: states, Log: deps.Logger}
 	}
 	deps.Follows = follows.New(follows.Rules{AdminsOnly: cfg.FollowAdminsOnly, Defaults: cfg.FollowDefaults, Digest: cfg.DigestDefault, OrgLanguage: cfg.Language},
 		follows.Deps{Store: st, Meetings: s.Minutes, Baseline: deps.Baseline, IsAdmin: s.Actions.IsAdmin, Guest: s.guest, Log: deps.Logger})

@@ -28,7 +28,7 @@ func retryAfter(err error) string {
 // If-Modified-Since not before modified), the headers alone for HEAD. It
 // replaces http.ServeContent, which also answers Range and says so with
 // Accept-Ranges: bytes; the pages drop Range (GO-2026-6609), so they must
-// not advertise it (issue 28 §3).
+// not advertise it.
 func serveBytes(w http.ResponseWriter, r *http.Request, page []byte, tag string, modified time.Time) {
 	h := w.Header()
 	h.Set("ETag", tag)
