@@ -184,6 +184,9 @@ type Deps struct {
 	// the store's index showing only minutes the records service still
 	// serves (minutes.ServedSearch), built by wire; nil: no search.
 	Search MinutesSearch
+	// Topics is the topic-watch domain over Store, built by wire; nil:
+	// the store keeps no topic watches, and /minutes watch says so.
+	Topics *topics.Service
 	// Follows is the follow domain (which channels follow which
 	// committees, and its rules), built by wire over Store; the bot hands
 	// it the Store wrapped to write the audit trail. Required.
@@ -307,9 +310,14 @@ func (s *Server) addSurfaces(deps Deps, search MinutesSearch, trail *trailWriter
 		follow: &followUI{store: deps.Store, slack: deps.Slack, now: deps.Now, log: s.log, say: say,
 			follows: deps.Follows.WithStore(deps.Store)}}
 	mins.topics = &topicUI{follow: mins.follow}
-	if ts, ok := deps.Store.(topics.Store); ok {
-		idx, _ := deps.Store.(topics.Index)
-		mins.topics.topics = &topics.Service{Store: ts, Index: idx, Limits: topics.DefaultLimits}
+	if deps.Topics != nil {
+		// The topic-watch domain wire built, over the store wrapped for
+		// the audit trail.
+		t := *deps.Topics
+		if ts, ok := deps.Store.(topics.Store); ok {
+			t.Store = ts
+		}
+		mins.topics.topics = &t
 	}
 	settings := &settingsUI{now: deps.Now, store: deps.Store, notify: cfg.Notify, log: s.log, say: say, trail: trail}
 	mins.cal = deps.Calendar

@@ -26,6 +26,7 @@ import (
 	"github.com/recordsbot/recordsbot/follows"
 	"github.com/recordsbot/recordsbot/internal/slackapi/slackusers"
 	"github.com/recordsbot/recordsbot/minutes"
+	"github.com/recordsbot/recordsbot/topics"
 )
 
 // Config is what New builds the services from: where the records service
@@ -123,9 +124,10 @@ func (s *Services) FreshActions() *actions.Service {
 
 // Bot returns the bot's HTTP handler over s: deps' Actions, Minutes and
 // Calendar are s's, and its Slack too unless set (a test that wraps the
-// client); its Follows (from cfg's follow rules) and its Search (the
-// store's minutes index, showing only what the records still serve) are
-// built here, over deps.Store and the domains; its other fields (logger, store, metrics,
+// client); its Follows (from cfg's follow rules), Topics (topic watches)
+// and Search (the store's minutes index, showing only what the records
+// still serve) are built here, over deps.Store and the domains; its other
+// fields (logger, store, metrics,
 // readiness, clock, response_url client, follow baseline) are the
 // caller's.
 func (s *Services) Bot(cfg bot.Config, deps bot.Deps) *bot.Server {
@@ -136,6 +138,10 @@ func (s *Services) Bot(cfg bot.Config, deps bot.Deps) *bot.Server {
 	var st follows.Store
 	if deps.Store != nil {
 		st = deps.Store
+	}
+	if ts, ok := deps.Store.(topics.Store); ok && deps.Topics == nil {
+		idx, _ := deps.Store.(topics.Index)
+		deps.Topics = &topics.Service{Store: ts, Index: idx, Limits: topics.DefaultLimits}
 	}
 	// Every search surface shows only minutes the records service still
 	// serves.
