@@ -185,7 +185,8 @@ func newHarnessDeps(t *testing.T, deps bot.Deps, opts ...harnessOption) *harness
 		Public: bot.PublicLimits{PerClient: 1e6, PerClientBurst: 1e6, RecordsCalls: 1e6, RecordsBurst: 1e6},
 	}
 	mcfg := testMinutesConfig()
-	var acfg actions.Config
+	// An action's own link is at the public pages' address.
+	acfg := actions.Config{PublicURL: mcfg.PublicURL}
 	var ccfg calendarSetup
 	var rcfg wire.Records
 	var scfg wire.Slack

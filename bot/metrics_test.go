@@ -41,8 +41,8 @@ func (h *harness) rebuild(deps bot.Deps, opts ...harnessOption) {
 		// limits set their own.
 		Public: bot.PublicLimits{PerClient: 1e6, PerClientBurst: 1e6, RecordsCalls: 1e6, RecordsBurst: 1e6},
 	}
-	var acfg actions.Config
 	mcfg := h.minutes
+	acfg := actions.Config{PublicURL: mcfg.PublicURL}
 	m := deps.Metrics
 	rcfg := wire.Records{Options: []apiclient.Option{apiclient.WithTransport(m.RecordsTransport(nil))}}
 	scfg := wire.Slack{HTTPClient: &http.Client{Timeout: 10 * time.Second, Transport: m.SlackTransport(nil)}}

@@ -49,6 +49,8 @@ type SlackAPI interface {
 	OpenViewContext(ctx context.Context, triggerID string, view slack.ModalViewRequest) (*slack.ViewResponse, error)
 	UpdateViewContext(ctx context.Context, view slack.ModalViewRequest, externalID, hash, viewID string) (*slack.ViewResponse, error)
 	UnfurlMessageContext(ctx context.Context, channelID, timestamp string, unfurls map[string]slack.Attachment, options ...slack.MsgOption) (string, string, string, error)
+	UnfurlMessageWorkObjectContext(ctx context.Context, channelID, timestamp string, unfurls map[string]slack.Attachment, metadata slack.WorkObjectMetadata, options ...slack.MsgOption) (string, string, string, error)
+	EntityPresentDetailsContext(ctx context.Context, params slack.EntityPresentDetailsParameters) error
 	OpenConversationContext(ctx context.Context, params *slack.OpenConversationParameters) (*slack.Channel, bool, bool, error)
 	GetConversationHistoryContext(ctx context.Context, params *slack.GetConversationHistoryParameters) (*slack.GetConversationHistoryResponse, error)
 	GetConversationInfoContext(ctx context.Context, input *slack.GetConversationInfoInput) (*slack.Channel, error)
@@ -109,6 +111,14 @@ type Config struct {
 	// people whose Slack locale recordsbot does not ship read. The zero
 	// value is English.
 	Language lang.Lang
+	// WorkObjects unfurls minutes and actions as Work Object cards, whose
+	// click opens a flexpane drawn for the clicker (WORK_OBJECTS). Slack
+	// shows them only once the app's "Work Object Previews" setting is on
+	// with the Task and Content item types, a setting with no manifest
+	// key (https://docs.slack.dev/messaging/work-objects-implementation),
+	// so the bot cannot tell by itself. Off: classic unfurls of minutes
+	// links, and action links left as links.
+	WorkObjects bool
 	// MaxInFlight bounds the commands, clicks and events at work at once;
 	// past it a request is answered "I'm busy" at once. Default: 16 a
 	// second for the whole WorkTimeout (240 at 15 s); see inFlightRate.
@@ -236,6 +246,8 @@ type Server struct {
 	deps    Deps
 	log     *slog.Logger
 	handler http.Handler
+	// events is the router's handler of eventsPath, with its middleware.
+	events http.Handler
 
 	cmds map[string]func(context.Context, command) *reply
 	// quick answers a command at once from what is already in memory,
@@ -244,6 +256,7 @@ type Server struct {
 	actions *actions.Service
 	home    *homeUI
 	unfurls *unfurler
+	panels  *panels
 	clicks  *clicks
 	mins    *minutes.Service
 	site    *minutespage.Site
@@ -294,7 +307,7 @@ func NewServer(cfg Config, deps Deps) *Server {
 	s.addSurfaces(deps, search, trail)
 	r := chi.NewRouter()
 	r.Use(recoverer(s.log), requestid.Middleware)
-	addRoutes(r, s)
+	s.events = chi.Chain(recoverer(s.log), requestid.Middleware).Handler(addRoutes(r, s))
 	s.handler = r
 	return s
 }
@@ -327,9 +340,10 @@ func (s *Server) addSurfaces(deps Deps, search MinutesSearch, trail *trailWriter
 	if trail != nil {
 		s.home.trail = trail.trail
 	}
-	s.unfurls = &unfurler{mins: mins, slack: deps.Slack, log: s.log}
+	s.unfurls = &unfurler{mins: mins, actions: s.actions, slack: deps.Slack, log: s.log, workObjects: s.cfg.WorkObjects}
+	s.panels = &panels{actions: s.actions, acts: acts, mins: mins, home: s.home, slack: deps.Slack, now: deps.Now, log: s.log, say: say}
 	s.clicks = &clicks{acts: acts, mins: mins, home: s.home, slack: deps.Slack, settings: settings, calendar: calUI,
-		post: s.postResponse, now: deps.Now, log: s.log, say: say, trail: trail}
+		post: s.postResponse, now: deps.Now, log: s.log, say: say, trail: trail, panels: s.panels}
 	s.cmds = map[string]func(context.Context, command) *reply{
 		"/actions":  acts.commandActions,
 		"/minutes":  mins.commandMinutes,
@@ -357,8 +371,17 @@ func (s *Server) newActionsUI(deps Deps, trail *trailWriter) *actionsUI {
 	return acts
 }
 
-// ServeHTTP implements http.Handler.
-func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.ServeHTTP(w, r) }
+// ServeHTTP implements http.Handler. Slack's requests, nearly all of the
+// traffic, go to their handler through the same middleware but not
+// through the router, whose context would cost each of them a copy of the
+// request (most of a cached /actions is fixed costs like that).
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Method == http.MethodPost && r.URL.Path == eventsPath {
+		s.events.ServeHTTP(w, r)
+		return
+	}
+	s.handler.ServeHTTP(w, r)
+}
 
 // Wait blocks until every pending follow-up has finished or ctx ends. Call it
 // after http.Server.Shutdown so replies already promised still arrive.

@@ -86,6 +86,8 @@ type Service struct {
 	known *cache.TTL[knownList]
 	// cursors makes and opens the archive's page cursors.
 	cursors cursorSealer
+	// recordURLs is the records' own minutes URLs seen (MeetingOfURL).
+	recordURLs recordURLs
 }
 
 // New returns the minutes domain over r.
@@ -172,6 +174,7 @@ func (s *Service) Read(ctx context.Context, meetingID string) (Entry, error) {
 	if !Visible(min) {
 		min = nil
 	}
+	s.recordURLs.learn(min, m.ID)
 	return Entry{Meeting: m, Minutes: min}, nil
 }
 

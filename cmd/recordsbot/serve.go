@@ -30,6 +30,7 @@ func botConfig(set *settings) bot.Config {
 		SigningSecret:    set.signingSecret,
 		Language:         set.orgLanguage,
 		FollowAdminsOnly: set.followAdminsOnly,
+		WorkObjects:      set.workObjects,
 		FollowDefaults:   set.followDefaults,
 		DigestDefault:    &set.digest,
 		Notify:           set.notify,
