@@ -7,7 +7,6 @@ import (
 
 	"github.com/slack-go/slack"
 
-	"github.com/recordsbot/recordsbot/actions"
 	"github.com/recordsbot/recordsbot/blocks"
 	"github.com/recordsbot/recordsbot/follows"
 	"github.com/recordsbot/recordsbot/internal/lang"
@@ -255,14 +254,4 @@ func (fu *followUI) botInChannel(ctx context.Context, channelID string) (string,
 		return lg.T("follow.not_in_private"), nil
 	}
 	return "", err
-}
-
-// changerOf is who a Slack user is, as the follow domain asks it: the
-// action domain's profile (users.info, cached) and its one admin rule
-// (actions.Service.Admin, which fails closed).
-func changerOf(svc *actions.Service) func(ctx context.Context, userID string) follows.Changer {
-	return func(ctx context.Context, userID string) follows.Changer {
-		me, err := svc.Who(ctx, userID)
-		return follows.Changer{Admin: svc.Admin(me), Guest: me.Guest, ProfileErr: err}
-	}
 }
