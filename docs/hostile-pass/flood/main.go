@@ -1,7 +1,8 @@
 // Clients (-clients, default 2) flood the public routes with made-up
 // lookups, each as fast as it may, while a reader fetches real pages;
 // loopback only, stops by itself after -for. -kinds ids floods made-up
-// meeting IDs on /minutes/{id}; -kinds all every kind of made-up lookup
+// meeting IDs on /minutes/{id}; -kinds committees made-up committees on
+// /minutes?committee=; -kinds all every kind of made-up lookup
 // (meeting IDs, committees on the archive, its feed, a search and the
 // calendars, forged cursors, private calendar tokens).
 package main
@@ -22,12 +23,15 @@ func main() {
 	ids := flag.String("ids", "", "comma-separated real meeting IDs for the reader")
 	dur := flag.Duration("for", 10*time.Second, "")
 	clients := flag.Int("clients", 2, "flooding clients")
-	kinds := flag.String("kinds", "ids", "ids or all")
+	kinds := flag.String("kinds", "ids", "ids, committees or all")
 	flag.Parse()
 	lookup := func(c, w, i int) string {
 		v := fmt.Sprintf("junk-%d-%d-%d", c, w, i)
-		if *kinds != "all" {
+		switch *kinds {
+		case "ids":
 			return "/minutes/" + v
+		case "committees":
+			return "/minutes?committee=" + v
 		}
 		all := []string{
 			"/minutes/" + v,
