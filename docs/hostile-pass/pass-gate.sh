@@ -44,7 +44,8 @@ real+=($(curl -s "$B/minutes$next" | ids))
 real=("${real[@]:0:38}")
 echo "real pages: ${#real[@]}"
 if [[ " $PARTS " == *" 1 "* ]]; then
-for run in "1 all" "2 all" "1 committees"; do
+eval "runs=(${RUNS:-\"1 all\" \"2 all\" \"1 committees\"})"
+for run in "${runs[@]}"; do
   set -- $run; clients=$1; kinds=$2
   echo "== §1 $clients client(s) flood made-up lookups ($kinds) for 14 s; a reader asks for real pages"
   sleep 70 # budgets refill, the pages' caches expire: the reader's pages are read afresh
