@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/recordsbot/recordsbot/bot/publicweb"
 	"github.com/recordsbot/recordsbot/internal/invisible"
 	"github.com/recordsbot/recordsbot/minutes"
 )
@@ -117,8 +118,8 @@ func (s *Site) Feed() http.HandlerFunc {
 		}
 		h := w.Header()
 		h.Set("Content-Type", "application/atom+xml; charset=utf-8")
-		h.Set("Cache-Control", "public, max-age=60")
-		serveBytes(w, r, body, etag(body), time.Time{})
+		h.Set("Cache-Control", s.cacheShared())
+		publicweb.Serve(w, r, body, etag(body), time.Time{})
 	})
 }
 
