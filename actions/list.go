@@ -3,6 +3,8 @@ package actions
 import (
 	"context"
 	"fmt"
+	"slices"
+	"sync"
 	"time"
 
 	"github.com/recordsbot/recordsbot/apiclient"
@@ -47,6 +49,10 @@ type sharedList struct {
 	// finds its action here rather than by reading the whole history of
 	// that status (the API has no GET of one action).
 	finished *cache.TTL[apiclient.Action]
+	// last holds, with the cache off, the list last made for each key
+	// (see again).
+	lastMu sync.Mutex
+	last   map[string]lastList
 }
 
 // finishedTTL is how long an action the bot finished is found without
@@ -140,26 +146,18 @@ func (l *sharedList) load(ctx context.Context, key string, maxAge age) (*apiclie
 		if key == activeKey {
 			statuses = active
 		}
-		out := &apiclient.ActionList{}
-		for _, st := range statuses {
+		parts := make([]*apiclient.ActionList, len(statuses))
+		for i, st := range statuses {
 			part, err := l.records.ListActions(ctx, &apiclient.ListActionsOptions{Status: st})
 			if err != nil {
 				return nil, fmt.Errorf("list %s actions: %w", st, err)
 			}
-			if out.Actions == nil {
-				out.Actions = part.Actions // the client's own copy: no need for another
-			} else {
-				out.Actions = append(out.Actions, part.Actions...)
-			}
-			out.Truncated = out.Truncated || part.Truncated
-			if part.Truncated && part.Total > 0 {
-				out.Total += part.Total
-			} else {
-				out.Total += len(part.Actions)
-			}
+			parts[i] = part
 		}
-		l.titles.fill(ctx, out.Actions)
-		return out, nil
+		if l.off {
+			return l.again(ctx, key, parts), nil
+		}
+		return l.merge(ctx, parts), nil
 	}
 	switch {
 	case l.off:
@@ -170,6 +168,59 @@ func (l *sharedList) load(ctx context.Context, key string, maxAge age) (*apiclie
 		return l.lists.GetStale(ctx, key, fetch)
 	}
 	return l.lists.Get(ctx, key, fetch)
+}
+
+// merge is the list of the parts read for one key: their actions one
+// after the other, with the meeting titles the records left out.
+func (l *sharedList) merge(ctx context.Context, parts []*apiclient.ActionList) *apiclient.ActionList {
+	out := &apiclient.ActionList{}
+	for _, part := range parts {
+		if out.Actions == nil {
+			out.Actions = part.Actions // the client's own copy: no need for another
+		} else {
+			out.Actions = append(out.Actions, part.Actions...)
+		}
+		out.Truncated = out.Truncated || part.Truncated
+		if part.Truncated && part.Total > 0 {
+			out.Total += part.Total
+		} else {
+			out.Total += len(part.Actions)
+		}
+	}
+	out.Actions = l.titles.fill(ctx, out.Actions)
+	return out
+}
+
+// again is merge with the cache off, where every command reads the list:
+// when the records client answered with the very lists it gave last time
+// for key (the same bytes came back, see apiclient.WithConditionalRequests)
+// and no meeting title is left to fill, it is the list made from them last
+// time, so that what was drawn from that list can be served again (the
+// bot's reply memo) instead of drawn again from equal data.
+func (l *sharedList) again(ctx context.Context, key string, parts []*apiclient.ActionList) *apiclient.ActionList {
+	l.lastMu.Lock()
+	prev, ok := l.last[key]
+	l.lastMu.Unlock()
+	if ok && slices.Equal(prev.parts, parts) {
+		if filled := l.titles.fill(ctx, prev.list.Actions); len(filled) == 0 || &filled[0] == &prev.list.Actions[0] {
+			return prev.list
+		}
+	}
+	out := l.merge(ctx, parts)
+	l.lastMu.Lock()
+	if l.last == nil {
+		l.last = map[string]lastList{}
+	}
+	l.last[key] = lastList{parts: parts, list: out}
+	l.lastMu.Unlock()
+	return out
+}
+
+// lastList is the list last made with the cache off for a key, and the
+// records client's lists it was made from.
+type lastList struct {
+	parts []*apiclient.ActionList
+	list  *apiclient.ActionList
 }
 
 // find returns the action with the given ID, looking first among those

@@ -3,6 +3,7 @@ package actions
 import (
 	"context"
 	"errors"
+	"slices"
 	"sync"
 	"time"
 
@@ -40,12 +41,24 @@ func newMeetingTitles(r Records, now func() time.Time) *meetingTitles {
 	return &meetingTitles{records: r, titles: cache.New[string](meetingTitleTTL, now)}
 }
 
-// fill sets the MeetingTitle of the actions that have a MeetingID but no
-// title, in place. A meeting that cannot be read leaves its actions as
-// they were (their rows show the meeting's ID, as before); a meeting that
-// is gone (404) is remembered as having no title, so it is not asked for
-// again within the hour.
-func (m *meetingTitles) fill(ctx context.Context, list []apiclient.Action) {
+// fill returns list with the MeetingTitle of the actions that have a
+// MeetingID but no title set. list is the records client's, which may be
+// shared: it is copied once a title is to be set, and returned as it is
+// when there is none to set. A meeting that cannot be read leaves its
+// actions as they were (their rows show the meeting's ID, as before); a
+// meeting that is gone (404) is remembered as having no title, so it is
+// not asked for again within the hour.
+func (m *meetingTitles) fill(ctx context.Context, list []apiclient.Action) []apiclient.Action {
+	copied := false
+	setTitle := func(i int, t string) {
+		if t == "" {
+			return
+		}
+		if !copied {
+			list, copied = slices.Clone(list), true
+		}
+		list[i].MeetingTitle = t
+	}
 	// Titles already known are filled in at once: with the list cache
 	// off this runs for every command, and the meetings hardly change.
 	// known holds what the cache said for each meeting, "" (a meeting
@@ -60,12 +73,12 @@ func (m *meetingTitles) fill(ctx context.Context, list []apiclient.Action) {
 			continue
 		}
 		if t, ok := known[id]; ok {
-			list[i].MeetingTitle = t
+			setTitle(i, t)
 			continue
 		}
 		if t, ok := m.titles.Peek(id); ok {
 			known[id] = t
-			list[i].MeetingTitle = t
+			setTitle(i, t)
 			continue
 		}
 		if !seen[id] {
@@ -74,7 +87,7 @@ func (m *meetingTitles) fill(ctx context.Context, list []apiclient.Action) {
 		}
 	}
 	if len(missing) == 0 {
-		return
+		return list
 	}
 	ctx, cancel := context.WithTimeout(ctx, titleBudget)
 	defer cancel()
@@ -110,7 +123,8 @@ func (m *meetingTitles) fill(ctx context.Context, list []apiclient.Action) {
 	wg.Wait()
 	for i := range list {
 		if t, ok := titles[list[i].MeetingID]; ok && list[i].MeetingTitle == "" {
-			list[i].MeetingTitle = t
+			setTitle(i, t)
 		}
 	}
+	return list
 }

@@ -70,6 +70,8 @@ type Client struct {
 	keepRaw bool
 	// memo remembers pages of actions for conditional requests.
 	memo listMemo
+	// sharedLists: see WithSharedLists.
+	sharedLists bool
 	// held is the pause the last 429 asked of every caller.
 	held hold
 }

@@ -87,9 +87,32 @@ func (c *Client) listActions(ctx context.Context, q actionsQuery) (*ActionList, 
 	}
 	list := r.list
 	if q.status != "" {
-		list.Actions = slices.DeleteFunc(list.Actions, func(a Action) bool { return a.Status != q.status })
+		list.Actions = keepStatus(list.Actions, q.status)
+	}
+	if r.reused != nil && r.info.pages == 1 {
+		// The same bytes as last time: the same list, so that a caller
+		// can tell (the bot serves a reply it drew from it again).
+		list = r.reused.whole.same(list)
 	}
 	return list, r.info, nil
+}
+
+// keepStatus is acts without those whose status is not st. acts may be a
+// remembered page's records (see reuse), which are shared: they are
+// copied rather than changed when some must go.
+func keepStatus(acts []Action, st Status) []Action {
+	i := slices.IndexFunc(acts, func(a Action) bool { return a.Status != st })
+	if i < 0 {
+		return acts
+	}
+	out := make([]Action, i, len(acts)-1)
+	copy(out, acts[:i])
+	for _, a := range acts[i+1:] {
+		if a.Status == st {
+			out = append(out, a)
+		}
+	}
+	return out
 }
 
 // actionsRead is one reading of the actions list, page by page.
@@ -104,6 +127,9 @@ type actionsRead struct {
 	seen     map[string]struct{}
 	received int   // records the server sent, before the item cap
 	total    int64 // the whole list's size as the server last said, -1 unknown
+	// reused is the remembered page whose records the last page read
+	// was (the same bytes again), or nil.
+	reused *pageMemo
 }
 
 // pageRead is one answer's actions: acts is the list so far with the
@@ -143,7 +169,7 @@ func (r *actionsRead) readPage(ctx context.Context, ref string) (pageResult, err
 		if resp.StatusCode == http.StatusNotModified {
 			pg, err = r.replay(resp, key, memo)
 		} else {
-			pg, err = r.decode(resp, body, key)
+			pg, err = r.decode(resp, body, key, memo)
 		}
 		if err != nil {
 			return err
@@ -184,10 +210,14 @@ func (r *actionsRead) replay(resp *http.Response, key string, memo *pageMemo) (p
 }
 
 // decode reads a page's body and its pagination, and remembers the page
-// when it came whole.
-func (r *actionsRead) decode(resp *http.Response, body []byte, key string) (pageRead, error) {
+// when it came whole. A body the same, byte for byte, as the one memo
+// remembers is not decoded again: its records are memo's.
+func (r *actionsRead) decode(resp *http.Response, body []byte, key string, memo *pageMemo) (pageRead, error) {
 	c := r.c
 	before := len(r.list.Actions)
+	if memo != nil && memo.body != nil && bytes.Equal(memo.body, body) {
+		return r.reuse(resp, key, memo, before)
+	}
 	d := c.getDecoder()
 	defer c.putDecoder(d, len(body))
 	d.noRaw = !r.raw
@@ -207,17 +237,51 @@ func (r *actionsRead) decode(resp *http.Response, body []byte, key string) (page
 	pg.acts, pg.n = acts, n
 	if len(acts)-before == n {
 		// Only a whole page is worth remembering; one cut at the
-		// item cap would replay cut.
-		r.remember(resp, key, pg, before)
+		// item cap would replay cut. A page discarded is remembered
+		// without its bytes: its records were not kept.
+		if pg.pr.discard {
+			body = nil
+		}
+		r.remember(resp, key, pg, before, body, pf)
 	}
 	return pg, nil
 }
 
-// remember keeps the whole page pg, its actions from before on, for
-// asking for it conditionally next time. A page with no validator cannot
-// be asked for conditionally: it is not copied (put drops any earlier memo
-// of it).
-func (r *actionsRead) remember(resp *http.Response, key string, pg pageRead, before int) {
+// reuse is decode for a body memo already decoded: its records, and the
+// pagination of this answer (its headers may differ).
+func (r *actionsRead) reuse(resp *http.Response, key string, memo *pageMemo, before int) (pageRead, error) {
+	pr, err := r.c.nextPage(resp, memo.pf, memo.n)
+	if err != nil {
+		return pageRead{}, err
+	}
+	pg := pageRead{acts: r.list.Actions, pr: pr, envelope: memo.envelope}
+	if !pr.discard {
+		keep := min(len(memo.actions), max(r.c.maxItems-before, 0))
+		if before == 0 && r.c.sharedLists {
+			// The first page: the list is the remembered records
+			// themselves, never changed in place (keepStatus copies, a
+			// next page's append copies past the capacity; callers
+			// agreed not to, WithSharedLists).
+			pg.acts = memo.actions[:keep:keep]
+			r.reused = memo
+		} else {
+			pg.acts = append(pg.acts, memo.actions[:keep]...)
+		}
+		pg.n = memo.n
+	}
+	// The same bytes may come with other validators.
+	if et, lm := resp.Header.Get("ETag"), resp.Header.Get("Last-Modified"); et != memo.etag || lm != memo.lastModified {
+		cp := *memo
+		cp.etag, cp.lastModified = et, lm
+		r.c.memo.put(key, &cp)
+	}
+	return pg, nil
+}
+
+// remember keeps the whole page pg, its actions from before on, with its
+// body and pagination fields pf, for asking for it conditionally next
+// time and for not decoding the same bytes twice.
+func (r *actionsRead) remember(resp *http.Response, key string, pg pageRead, before int, body []byte, pf pageFields) {
 	p := &pageMemo{
 		etag:         resp.Header.Get("ETag"),
 		lastModified: resp.Header.Get("Last-Modified"),
@@ -225,9 +289,10 @@ func (r *actionsRead) remember(resp *http.Response, key string, pg pageRead, bef
 		n:            pg.n,
 		pr:           pg.pr,
 		envelope:     pg.envelope,
-	}
-	if p.etag != "" || p.lastModified != "" {
-		p.actions = slices.Clone(pg.acts[before:])
+		actions:      slices.Clone(pg.acts[before:]),
+		body:         bytes.Clone(body), // nil stays nil
+		pf:           pf,
+		whole:        &wholeList{},
 	}
 	r.c.memo.put(key, p)
 }

@@ -12,11 +12,15 @@ const defaultMemoActions = 50_000
 
 // WithConditionalRequests sets how many decoded actions the client keeps
 // to revalidate lists with (default 50,000; 0 turns conditional requests
-// off). When the records service sends an ETag or Last-Modified with a page
-// of actions, the client remembers the page's decoded records under the
-// page's URL and asks again with If-None-Match or If-Modified-Since; a 304
-// Not Modified then costs no download and no decoding. Past the bound the
-// oldest pages are forgotten. Negative values keep the default.
+// and the decoding memo off). When the records service sends an ETag or
+// Last-Modified with a page of actions, the client remembers the page's
+// decoded records under the page's URL and asks again with If-None-Match
+// or If-Modified-Since; a 304 Not Modified then costs no download and no
+// decoding. A page without validators is remembered with its bytes: when
+// it comes again byte for byte, its records are taken from memory rather
+// than decoded again (the same bytes decode to the same records). Past
+// the bound the oldest pages are forgotten. Negative values keep the
+// default.
 func WithConditionalRequests(maxActions int) Option {
 	return func(c *Client) {
 		if maxActions >= 0 {
@@ -24,6 +28,15 @@ func WithConditionalRequests(maxActions int) Option {
 		}
 	}
 }
+
+// WithSharedLists lets [Client.ListActions] return one list to several
+// callers, who must then never change a list they are given. A list read
+// from the same bytes as the last read of its first page (a list of one
+// page, not decoded again, see [WithConditionalRequests]) is then the
+// very list returned last time, neither decoded nor copied: a caller can
+// tell an unchanged list by its pointer. Without it, every call returns a
+// list of the caller's own.
+func WithSharedLists() Option { return func(c *Client) { c.sharedLists = true } }
 
 // WithRawRecords makes [Client.ListActions] fill Action.Raw. It is off by
 // default: the bot never reads Raw, and keeping it would hold a copy of
@@ -39,6 +52,13 @@ func WithRawRecords() Option { return func(c *Client) { c.keepRaw = true } }
 // (an action closed near the end of the list). So every page is
 // revalidated, and a changed page is downloaded and decoded alone; the
 // cost of an unchanged list is one small request per page.
+//
+// A page is also remembered with its bytes (body), so that the same bytes
+// again are not decoded again (see actionsRead.decode): what a page's body
+// decodes to depends on nothing else (the client's field aliases are
+// fixed, and the item cap only cuts what is kept, see replay). The
+// pagination is worked out afresh from each answer's headers with the
+// body's own fields (pf).
 type pageMemo struct {
 	etag, lastModified string
 	raw                bool     // decoded with Raw
@@ -46,6 +66,36 @@ type pageMemo struct {
 	n                  int      // records the page held
 	pr                 pageResult
 	envelope           string
+	body               []byte     // the page as it came
+	pf                 pageFields // its pagination fields
+	// whole is the last list read that was this page alone, its
+	// records reused (see wholeList); shared by copies of the memo.
+	whole *wholeList
+}
+
+// wholeList is the list last read from one remembered page alone.
+type wholeList struct {
+	mu   sync.Mutex
+	list *ActionList
+}
+
+// same returns the list last read from the page when it says the same
+// as l (the same records, remembered, and the same account of the rest),
+// else keeps l and returns it. A list read from the same bytes is then
+// the same *ActionList, which callers may use as its version. Lists are
+// never changed in place once returned.
+func (w *wholeList) same(l *ActionList) *ActionList {
+	if w == nil {
+		return l
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if p := w.list; p != nil && len(p.Actions) == len(l.Actions) && (len(l.Actions) == 0 || &p.Actions[0] == &l.Actions[0]) &&
+		p.Truncated == l.Truncated && p.TruncatedReason == l.TruncatedReason && p.Total == l.Total {
+		return p
+	}
+	w.list = l
+	return l
 }
 
 // listMemo is a Client's bounded store of pageMemos, keyed by page URL,
@@ -74,8 +124,8 @@ func (m *listMemo) get(url string, raw bool) *pageMemo {
 }
 
 // put remembers p for url, replacing any earlier memo of it. A page with
-// neither validator, or larger than the whole bound, is not remembered
-// (and any earlier memo of url is dropped).
+// neither validator nor body, or larger than the whole bound, is not
+// remembered (and any earlier memo of url is dropped).
 func (m *listMemo) put(url string, p *pageMemo) {
 	if m.max == 0 {
 		return
@@ -88,7 +138,7 @@ func (m *listMemo) put(url string, p *pageMemo) {
 		// Its key stays in order until it comes up; the map says whether
 		// a key is live.
 	}
-	if (p.etag == "" && p.lastModified == "") || len(p.actions) > m.max {
+	if (p.etag == "" && p.lastModified == "" && p.body == nil) || len(p.actions) > m.max {
 		return
 	}
 	if m.pages == nil {

@@ -65,6 +65,12 @@ const (
 	// Snooze is an action's reminders snoozed: Target the action id, To
 	// until when.
 	Snooze Kind = "action.snooze"
+	// TopicWatch is a topic watch started: Target "<user or
+	// channel>/<watch id>", To its words.
+	TopicWatch Kind = "topic.watch"
+	// TopicStop is a topic watch stopped: Target as TopicWatch, From its
+	// words.
+	TopicStop Kind = "topic.stop"
 	// Checkpoint is written by pruning: Target the first sequence number
 	// kept, From the hash the chain continues from, To how many entries
 	// were pruned.

@@ -218,6 +218,9 @@ type HomeView struct {
 	// Search adds a "Search minutes" button (ActionHomeSearch) under the
 	// latest minutes' header: set when the bot has a search index.
 	Search bool
+	// Topics are the viewer's topic watches, each with Stop, and "Watch a
+	// topic"; nil (no store) leaves the section off.
+	Topics *[]TopicWatch
 	// Calendar, when set, adds the Calendar section (HomeCalendar) after
 	// Notifications.
 	Calendar *HomeCalendar

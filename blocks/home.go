@@ -64,6 +64,9 @@ func Home(v HomeView) slack.HomeTabViewRequest {
 		after = append(after, slack.NewActionBlock("", button(ActionHomeSearch, "", lg.T("home.search_minutes"))))
 	}
 	after = append(after, homeMinutes(lg, v.Minutes)...)
+	if v.Topics != nil {
+		after = append(after, HomeTopics(lg, *v.Topics)...) // blocks/topics.go
+	}
 	if v.Notifications != nil {
 		after = append(after, settingsBlocks(lg, *v.Notifications)...)
 	}

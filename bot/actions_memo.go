@@ -2,6 +2,7 @@ package bot
 
 import (
 	"context"
+	"maps"
 	"sync"
 	"time"
 	"weak"
@@ -37,11 +38,23 @@ func (u *actionsUI) listReply(ctx context.Context, caller string, q actionsQuery
 		r, _ := u.drawPage(src, caller, q, nil, now)
 		return r
 	}
+	// With the cache on, a snooze made here forgets the caller's memo
+	// (clickSnooze) and one made on another replica shows once the list
+	// is refreshed, a new version: no store read. With it off, the list
+	// may stay one version for as long as the records do not change, so
+	// the snoozes are read for every command (one short read) and a reply
+	// drawn with others is not served.
+	readFirst := !u.dom.Caches()
+	if readFirst {
+		src.snoozes = u.steer.running(ctx, src.me)
+	}
 	key := memoKey{caller: caller, q: q}
-	if r, ok := u.memo.get(key, src, now); ok {
+	if r, ok := u.memo.get(key, src, now, readFirst); ok {
 		return r
 	}
-	src.snoozes = u.steer.running(ctx, src.me)
+	if !readFirst {
+		src.snoozes = u.steer.running(ctx, src.me)
+	}
 	r, until := u.drawPage(src, caller, q, nil, now)
 	u.memo.put(key, src, until, r)
 	return r
@@ -53,7 +66,7 @@ func (u *actionsUI) listReply(ctx context.Context, caller string, q actionsQuery
 // answers, within the ack budget). It never waits: no Slack or records
 // call, no background work, no timer.
 func (u *actionsUI) quickActions(cmd command) *reply {
-	if u.memo == nil {
+	if u.memo == nil || !u.dom.Caches() {
 		return nil
 	}
 	q, _, ok := parseActionsText(lang.English, cmd.Args) // the note is not shown
@@ -78,7 +91,7 @@ func (u *actionsUI) quickActions(cmd command) *reply {
 	if src.list, ok = u.dom.Listed(apiclient.Status(q.Status)); !ok {
 		return nil
 	}
-	r, _ := u.memo.get(memoKey{caller: cmd.UserID, q: q}, src, u.now())
+	r, _ := u.memo.get(memoKey{caller: cmd.UserID, q: q}, src, u.now(), false)
 	return r
 }
 
@@ -99,7 +112,9 @@ type memoEntry struct {
 	me, owner actions.Member
 	// until is when an action of the list turns overdue (zero: never).
 	until time.Time
-	reply reply
+	// snoozes are the caller's snoozes the reply shows (pageSource).
+	snoozes map[string]time.Time
+	reply   reply
 }
 
 // replyMemo holds encoded /actions replies, at most memoBudget bytes of
@@ -117,13 +132,13 @@ const memoBudget = 8 << 20
 func newReplyMemo() *replyMemo { return &replyMemo{entries: map[memoKey]*memoEntry{}} }
 
 // get returns the reply memoised for key, if it was drawn from what src
-// holds and is still right at now.
-func (m *replyMemo) get(key memoKey, src pageSource, now time.Time) (*reply, bool) {
+// holds (its snoozes too, with snoozes set) and is still right at now.
+func (m *replyMemo) get(key memoKey, src pageSource, now time.Time, snoozes bool) (*reply, bool) {
 	m.mu.Lock()
 	e := m.entries[key]
 	m.mu.Unlock()
 	if e == nil || e.list != weak.Make(src.list) || (!e.until.IsZero() && !now.Before(e.until)) ||
-		!e.me.Equal(src.me) || !e.owner.Equal(src.owner) {
+		!e.me.Equal(src.me) || !e.owner.Equal(src.owner) || (snoozes && !maps.Equal(e.snoozes, src.snoozes)) {
 		return nil, false
 	}
 	r := e.reply
@@ -135,7 +150,7 @@ func (m *replyMemo) put(key memoKey, src pageSource, until time.Time, r *reply) 
 	if _, err := r.encode(); err != nil {
 		return
 	}
-	e := &memoEntry{list: weak.Make(src.list), me: src.me, owner: src.owner, until: until, reply: *r}
+	e := &memoEntry{list: weak.Make(src.list), me: src.me, owner: src.owner, until: until, snoozes: src.snoozes, reply: *r}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if old := m.entries[key]; old != nil {

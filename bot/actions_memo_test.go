@@ -117,3 +117,57 @@ func TestActionsReplyMemoIsPerViewer(t *testing.T) {
 		assert.Contains(t, m.all(), `"complete|`+bobs[0].ID, "bob's own list")
 	}
 }
+
+// TestUncachedActionsReplyMemo: with the cache off every /actions reads
+// the list; while the records service sends the same bytes the list is the
+// same version and the reply drawn from it is served again, but never one
+// drawn with other snoozes (another replica's, read from the store for
+// every command) nor from other records.
+func TestUncachedActionsReplyMemo(t *testing.T) {
+	t.Parallel()
+	for _, engine := range storeEngines {
+		t.Run(engine, func(t *testing.T) {
+			t.Parallel()
+			st := openTestStore(t, engine)
+			h := newHarnessDeps(t, bot.Deps{Store: st},
+				withActions(func(c *actions.Config) { c.CacheTTL, c.ProfileTTL = -1, 24*time.Hour }))
+			alice := h.person("alice")
+			var mine string
+			for _, a := range h.records.Actions() {
+				if a.Status == "open" && strings.Contains(a.AssigneeEmail, "alice") {
+					mine = a.ID
+					break
+				}
+			}
+			require.NotEmpty(t, mine)
+
+			reads := h.records.Count(http.MethodGet, "/actions")
+			first, _ := h.slash(alice, "/actions", "")
+			per := h.records.Count(http.MethodGet, "/actions") - reads // open, then in progress
+			require.Positive(t, per)
+			second, _ := h.slash(alice, "/actions", "")
+			third, _ := h.slash(alice, "/actions", "")
+			assert.Equal(t, reads+3*per, h.records.Count(http.MethodGet, "/actions"), "the list is read for every command")
+			assert.Contains(t, first.all(), mine)
+			assert.Equal(t, string(second.raw), string(third.raw), "the same records: the reply drawn once is served again")
+			assert.NotContains(t, third.all(), "snooze:end")
+
+			// A snooze made on another replica is in the store only.
+			require.NoError(t, st.Snooze(t.Context(), alice.ID, mine, "2099-01-01"))
+			snoozed, _ := h.slash(alice, "/actions", "")
+			assert.NotEqual(t, string(third.raw), string(snoozed.raw))
+			assert.Contains(t, snoozed.all(), "snooze:end", "the row of %s shows its snooze", mine)
+
+			// New records: a new list, drawn afresh.
+			acts := h.records.Actions()
+			for i := range acts {
+				if acts[i].ID == mine {
+					acts[i].Title = "Renamed while nobody was looking"
+				}
+			}
+			h.records.SetActions(acts)
+			renamed, _ := h.slash(alice, "/actions", "")
+			assert.Contains(t, renamed.all(), "Renamed while nobody was looking")
+		})
+	}
+}

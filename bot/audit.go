@@ -163,6 +163,22 @@ func (s auditedStore) SetDigestChoice(ctx context.Context, channelID, committeeK
 	return err
 }
 
+func (s auditedStore) AddTopicWatch(ctx context.Context, w store.TopicWatch, limit int) (store.TopicWatch, bool, error) {
+	got, existed, err := s.Store.AddTopicWatch(ctx, w, limit)
+	if err == nil && !existed {
+		s.w.record(ctx, change{kind: audit.TopicWatch, target: topicAuditTarget(got), to: got.Query})
+	}
+	return got, existed, err
+}
+
+func (s auditedStore) StopTopicWatch(ctx context.Context, id, userID, channelID string) (store.TopicWatch, bool, error) {
+	w, ok, err := s.Store.StopTopicWatch(ctx, id, userID, channelID)
+	if err == nil && ok {
+		s.w.record(ctx, change{kind: audit.TopicStop, target: topicAuditTarget(w), from: w.Query})
+	}
+	return w, ok, err
+}
+
 func (s auditedStore) Snooze(ctx context.Context, userID, actionID, until string) error {
 	err := s.Store.Snooze(ctx, userID, actionID, until)
 	if err == nil {

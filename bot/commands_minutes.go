@@ -20,6 +20,9 @@ func (mu *minutesUI) commandMinutes(ctx context.Context, cmd command) *reply {
 	if r := mu.follow.followCommand(ctx, cmd); r != nil {
 		return r
 	}
+	if r := mu.topics.topicCommand(ctx, cmd); r != nil {
+		return r
+	}
 	if typed, ok := searchTyped(cmd.Args); ok {
 		return mu.commandSearch(ctx, typed)
 	}

@@ -145,6 +145,7 @@ func (h *homeUI) build(ctx context.Context, user string, st homeState) slack.Hom
 	}
 	v.Notifications = h.settings.homeNotifications(ctx, user, st.settingsNote)
 	v.Search = h.mins.search != nil
+	v.Topics = h.mins.topics.homeTopics(ctx, user) // bot/commands_topics.go
 	v.Calendar = h.calendar.homeSection(ctx, user, st.calendarNote)
 	v.Steering = h.settings.homeSteering(ctx, me)              // bot/home_steer.go
 	v.RecentChanges = h.recentChanges(ctx, me, st.auditBefore) // bot/home_audit.go

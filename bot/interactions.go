@@ -162,7 +162,8 @@ func metricActionID(id string) string {
 		id == blocks.ActionFollowChoices, id == blocks.ActionDigestMine, id == blocks.ActionAuditMore,
 		id == blocks.ActionSnooze, id == blocks.ActionSnoozeDate, id == blocks.ActionUnsnooze,
 		id == blocks.ActionAwaySet, id == blocks.ActionAwayEnd, id == blocks.ActionCadence,
-		id == blocks.ActionCalendarGet, id == blocks.ActionCalendarReset:
+		id == blocks.ActionCalendarGet, id == blocks.ActionCalendarReset,
+		id == blocks.ActionTopicStop, id == blocks.ActionTopicAdd:
 		return id
 	}
 	return "unknown"
@@ -213,6 +214,10 @@ func (c *clicks) click(ctx context.Context, in *interaction, actionID, value str
 		c.clickNotifySettings(ctx, in)
 	case actionID == blocks.ActionFollowChoices:
 		c.redraw(ctx, in, c.mins.follow.choose(ctx, in))
+	case actionID == blocks.ActionTopicStop:
+		c.clickTopicStop(ctx, in, value) // bot/commands_topics.go
+	case actionID == blocks.ActionTopicAdd:
+		c.openTopicModal(ctx, in)
 	case actionID == blocks.ActionOpenLink:
 		// A link button: Slack opens the URL; nothing to do.
 	default:

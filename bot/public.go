@@ -326,7 +326,7 @@ func (b budget) Allow() bool {
 	return false
 }
 
-// doubtfulContext is minutespage.Options.Doubtful: ctx with the smaller budget
+// doubtfulContext is publicgate.Config.Doubtful: ctx with the smaller budget
 // in place of the shared one.
 func (g *publicGuard) doubtfulContext(ctx context.Context) context.Context {
 	return apiclient.WithCallBudget(ctx, budget{g, g.doubtful})

@@ -97,6 +97,10 @@ func typedIn(in *interaction) string {
 // within the ack budget, like a slash command; a slower one is answered
 // "Searching…" and its results follow with views.update.
 func (s *Server) dispatchViewSubmission(ctx context.Context, in *interaction, start time.Time) ack {
+	if in.View.CallbackID == blocks.CallbackTopicAdd {
+		s.deps.Metrics.Request(metrics.Interaction, blocks.CallbackTopicAdd, "ok")
+		return s.submitTopic(ctx, in) // bot/commands_topics.go
+	}
 	if in.View.CallbackID != blocks.CallbackSearch {
 		// Not a modal of this version of the bot: an empty 200 closes it.
 		s.log.InfoContext(ctx, "view_submission of an unknown modal", "callback_id", in.View.CallbackID)

@@ -24,10 +24,12 @@ import (
 	"github.com/recordsbot/recordsbot/bot/minutespage"
 	"github.com/recordsbot/recordsbot/calendar"
 	"github.com/recordsbot/recordsbot/follows"
+	"github.com/recordsbot/recordsbot/topics"
 	"github.com/recordsbot/recordsbot/internal/clocktime"
 	"github.com/recordsbot/recordsbot/internal/health"
 	"github.com/recordsbot/recordsbot/internal/lang"
 	"github.com/recordsbot/recordsbot/internal/metrics"
+	"github.com/recordsbot/recordsbot/internal/publicgate"
 	"github.com/recordsbot/recordsbot/internal/requestid"
 	"github.com/recordsbot/recordsbot/internal/workdays"
 	"github.com/recordsbot/recordsbot/minutes"
@@ -261,11 +263,15 @@ func NewServer(cfg Config, deps Deps) *Server {
 		deps.MinutesSearch = archiveSearch(search)
 	}
 	s.public = newPublicGuard(cfg.Public, cfg.Language, deps.Now, deps.Metrics, s.log)
+	// One gate for every lookup a public reader names, whichever route
+	// (internal/publicgate; docs/public-routes.md).
+	gate := publicgate.New(publicgate.Config{Held: deps.Minutes, Calendar: deps.Calendar, Doubtful: s.public.doubtfulContext,
+		Metrics: deps.Metrics, Log: s.log, Now: deps.Now})
 	s.site = minutespage.New(deps.Minutes, minutespage.Options{OrgName: cfg.OrgName, Zone: deps.Actions.Zone(), Search: deps.MinutesSearch, Log: s.log,
-		Doubtful: s.public.doubtfulContext, Now: deps.Now, ImageHosts: cfg.PublicImageHosts,
+		Gate: gate, Now: deps.Now, ImageHosts: cfg.PublicImageHosts,
 		Language: cfg.Language, AccessibilityContact: cfg.A11yContact})
 	s.cal = deps.Calendar
-	s.feeds = calendarfeed.New(deps.Calendar, s.log)
+	s.feeds = calendarfeed.New(deps.Calendar, gate, s.log)
 	s.work, s.busy = newWorkSlots(cfg.MaxInFlight), newWorkSlots(busyNotices)
 	s.addSurfaces(deps, search, trail)
 	r := chi.NewRouter()
@@ -299,6 +305,11 @@ func (s *Server) addSurfaces(deps Deps, search MinutesSearch, trail *trailWriter
 		follow: &followUI{store: deps.Store, slack: deps.Slack, now: deps.Now, log: s.log, say: say,
 			follows: follows.New(follows.Rules{AdminsOnly: cfg.FollowAdminsOnly, Defaults: cfg.FollowDefaults, Digest: cfg.DigestDefault, OrgLanguage: cfg.Language},
 				follows.Deps{Store: deps.Store, Meetings: deps.Minutes, Baseline: deps.Baseline, IsAdmin: s.dom.IsAdmin, Guest: guestOf(s.dom), Log: s.log})}}
+	mins.topics = &topicUI{follow: mins.follow}
+	if ts, ok := deps.Store.(topics.Store); ok {
+		idx, _ := deps.Store.(topics.Index)
+		mins.topics.topics = &topics.Service{Store: ts, Index: idx, Limits: topics.DefaultLimits}
+	}
 	settings := &settingsUI{now: deps.Now, store: deps.Store, notify: cfg.Notify, log: s.log, say: say, trail: trail}
 	mins.cal = deps.Calendar
 	calUI := &calendarUI{cal: deps.Calendar, log: s.log}
@@ -324,12 +335,12 @@ func (s *Server) newActionsUI(deps Deps, trail *trailWriter) *actionsUI {
 	dom, say := s.dom, s.userMessage
 	acts := &actionsUI{dom: dom, meetings: deps.Minutes, revs: newRevisions(deps.Now()), now: deps.Now,
 		pageSize: s.cfg.PageSize, org: s.cfg.Language, log: s.log, say: say}
-	// Replies are memoised per version of the shared list; with the cache
-	// off every command reads a new list, so a memo would only hold
-	// replies never served again.
-	if dom.Caches() {
-		acts.memo = newReplyMemo()
-	}
+	// Replies are memoised per version of the action list. With the
+	// cache off every command reads the list, which is the same version
+	// as long as the records service sends the same bytes
+	// (actions.sharedList.again); the caller's snoozes are then read for
+	// every command and checked against the memo's (listReply).
+	acts.memo = newReplyMemo()
 	if trail != nil {
 		acts.trail = trail.trail
 	}

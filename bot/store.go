@@ -6,6 +6,7 @@ import (
 	"github.com/recordsbot/recordsbot/blocks"
 	"github.com/recordsbot/recordsbot/follows"
 	"github.com/recordsbot/recordsbot/store"
+	"github.com/recordsbot/recordsbot/topics"
 )
 
 // Store is what the bot keeps in the store (package store): which channels
@@ -31,6 +32,9 @@ type Store interface {
 	SetAway(ctx context.Context, userID, lastDay string) error
 	EndAway(ctx context.Context, userID, today string) (bool, error)
 	AwayOf(ctx context.Context, userID string) (store.Away, error)
+	// The topic watches (package topics), handed to topics.Service as
+	// they are, audited.
+	topics.Store
 }
 
 // NotifyDefaults are the organisation's notification settings

@@ -31,8 +31,8 @@ type actionsUI struct {
 	// domain like every other read of meetings.
 	meetings *minutes.Service
 	revs     *revisions
-	// memo holds encoded list replies (see listReply); nil when the
-	// action list is not cached, as each command then reads a new list.
+	// memo holds encoded list replies (see listReply); nil in tests
+	// that draw every page.
 	memo     *replyMemo
 	now      func() time.Time
 	pageSize int
@@ -60,6 +60,8 @@ type minutesUI struct {
 	say      say
 	// follow answers /minutes follow, unfollow and following.
 	follow *followUI
+	// topics answers /minutes watch and watching.
+	topics *topicUI
 	// cal gives a meeting its "Add to calendar" link.
 	cal *calendar.Service
 }

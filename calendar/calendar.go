@@ -257,6 +257,22 @@ func (s *Service) readMeetings(ctx context.Context) ([]apiclient.Meeting, error)
 	return out, nil
 }
 
+// HoldsMeeting reports whether meeting id is among the meetings in the
+// window the calendar holds now, reading nothing: the public gate
+// (internal/publicgate) asks it before the minutes domain's own list.
+func (s *Service) HoldsMeeting(id string) bool {
+	ms, ok := s.meetings.Peek("window")
+	return ok && slices.ContainsFunc(ms, func(m apiclient.Meeting) bool { return m.ID == id || m.Reference == id })
+}
+
+// HoldsCommittee reports whether typed is the name, or the start of the
+// name, of a committee of the meetings in the window the calendar holds
+// now, reading nothing (see HoldsMeeting).
+func (s *Service) HoldsCommittee(typed string) bool {
+	ms, ok := s.meetings.Peek("window")
+	return ok && slices.ContainsFunc(ms, func(m apiclient.Meeting) bool { return minutes.CommitteeMatches(m.Committee, typed) })
+}
+
 // Committees are the committees of the meetings in the window, each once
 // (by minutes.CommitteeKey) as the records first spell it.
 func committees(ms []apiclient.Meeting) []string {

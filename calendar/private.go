@@ -119,6 +119,14 @@ func (p *Private) check(tok string) bool {
 	return hmac.Equal(raw[tokenBody:], p.tag(raw[:tokenBody]))
 }
 
+// TokenMayOpen reports whether tok could open a private feed: the private
+// feeds are on and tok is a token this bot made (its length, alphabet and
+// tag). Nothing is read to tell, so the public gate asks it before any
+// store lookup; Deadlines checks the same again.
+func (s *Service) TokenMayOpen(tok string) bool {
+	return s.private != nil && s.private.check(tok)
+}
+
 func tokenHash(tok string) string {
 	sum := sha256.Sum256([]byte(tok))
 	return hex.EncodeToString(sum[:])

@@ -96,6 +96,8 @@ var emoji = map[string]string{
 	"information_source":     "ℹ️",
 	"lock":                   "🔒",
 	"mag":                    "🔍",
+	"mag_right":              "🔎",
+	"eyes":                   "👀",
 	"no_entry":               "⛔",
 	"page_facing_up":         "📄",
 	"red_circle":             "🔴",

@@ -60,6 +60,15 @@ func (s *Service) Archive(ctx context.Context, committee, cursor string) (Archiv
 	})
 }
 
+// ArchiveCursor reports whether cursor is one Archive made for the list
+// of committee ("" for all) and still honours; "" (the first page) is.
+// It is the check Archive makes before anything is read, for the public
+// gate to ask first.
+func (s *Service) ArchiveCursor(committee, cursor string) bool {
+	_, err := s.cursors.open(cursor, CommitteeKey(committee), s.now())
+	return err == nil
+}
+
 func (s *Service) archivePage(ctx context.Context, committee string, cur archiveCursor) (ArchivePage, error) {
 	now := s.now()
 	seal := func(c archiveCursor) string { return s.cursors.seal(c, committee, now) }

@@ -3,6 +3,7 @@ package minutes
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/recordsbot/recordsbot/apiclient"
 )
@@ -28,22 +29,67 @@ const (
 // ask for.
 const knownPages = 10
 
-// knownList is the meeting IDs of the list's first pages, and whether
-// that was the whole list.
+// knownList is the meeting IDs and committees of the list's first pages,
+// and whether that was the whole list.
 type knownList struct {
-	ids      map[string]struct{}
-	complete bool
+	ids map[string]struct{}
+	// committees are the committees of those meetings, each once (by
+	// CommitteeKey) as the records first spell it.
+	committees []string
+	complete   bool
 }
 
 // KnownMeeting reports whether the records list a meeting with id,
 // reading the first 10 pages of the meetings list once per CacheTTL for
-// every caller together. The public pages ask it first, so that a flood
-// of made-up IDs costs no records call per ID (KnownNo) or only calls
-// from a budget of their own (KnownMaybe). A list that cannot be read is
-// KnownMaybe with the error, wrapped.
+// every caller together (a failed read is kept for OutageTTL, so a flood
+// during an outage does not read it again per request). The public gate
+// (internal/publicgate) asks it first, so that a flood of made-up IDs
+// costs no records call per ID (KnownNo) or only calls from a budget of
+// their own (KnownMaybe). A list that cannot be read is KnownMaybe with
+// the error, wrapped.
 func (s *Service) KnownMeeting(ctx context.Context, id string) (Known, error) {
-	l, err := s.known.Get(ctx, "", func(ctx context.Context) (knownList, error) {
+	l, err := s.knownList(ctx)
+	switch _, ok := l.ids[id]; {
+	case err != nil:
+		return KnownMaybe, err
+	case ok:
+		return KnownYes, nil
+	case l.complete:
+		return KnownNo, nil
+	}
+	return KnownMaybe, nil
+}
+
+// KnownCommittee reports whether typed names a committee of the meetings
+// KnownMeeting reads (the same list, read once for both): KnownYes when
+// it is one's name or the start of one's (MatchCommittee's rule, which
+// the caller then applies to the committees it shows), KnownNo when the
+// whole list was read and none matches, KnownMaybe otherwise. Nothing
+// typed is KnownYes (every committee). Errors: as KnownMeeting.
+func (s *Service) KnownCommittee(ctx context.Context, typed string) (Known, error) {
+	l, err := s.knownList(ctx)
+	matched := CommitteeKey(typed) == ""
+	for _, c := range l.committees {
+		if matched = matched || CommitteeMatches(c, typed); matched {
+			break
+		}
+	}
+	switch {
+	case matched:
+		return KnownYes, err
+	case err != nil:
+		return KnownMaybe, err
+	case l.complete:
+		return KnownNo, nil
+	}
+	return KnownMaybe, nil
+}
+
+// knownList is the first pages of the meetings list, shared for CacheTTL.
+func (s *Service) knownList(ctx context.Context) (knownList, error) {
+	return s.known.Get(ctx, "", func(ctx context.Context) (knownList, error) {
 		l := knownList{ids: map[string]struct{}{}}
+		seen := map[string]bool{}
 		next := ""
 		for range knownPages {
 			p, err := s.records.ListMeetings(ctx, &apiclient.ListMeetingsOptions{Next: next})
@@ -57,6 +103,10 @@ func (s *Service) KnownMeeting(ctx context.Context, id string) (Known, error) {
 				if m.Reference != "" {
 					l.ids[m.Reference] = struct{}{}
 				}
+				if k := CommitteeKey(m.Committee); k != "" && !seen[k] {
+					seen[k] = true
+					l.committees = append(l.committees, strings.TrimSpace(m.Committee))
+				}
 			}
 			if next = p.Next; next == "" {
 				l.complete = !p.Truncated
@@ -65,13 +115,4 @@ func (s *Service) KnownMeeting(ctx context.Context, id string) (Known, error) {
 		}
 		return l, nil
 	})
-	switch _, ok := l.ids[id]; {
-	case err != nil:
-		return KnownMaybe, err
-	case ok:
-		return KnownYes, nil
-	case l.complete:
-		return KnownNo, nil
-	}
-	return KnownMaybe, nil
 }

@@ -104,7 +104,7 @@ func New(r Records, cfg Config) *Service {
 		now:       cfg.Now,
 		ttl:       cfg.CacheTTL,
 		cursors:   newCursorSealer(cfg.CursorKey),
-		known:     cache.New[knownList](cfg.CacheTTL, cfg.Now),
+		known:     cache.New[knownList](cfg.CacheTTL, cfg.Now).KeepFor(keepKnownFor),
 		pages:     cache.New[Entry](cfg.CacheTTL, cfg.Now).KeepFor(keepFor),
 		latest:    cache.New[[]Entry](cfg.CacheTTL, cfg.Now),
 		archive:   cache.New[ArchivePage](cfg.CacheTTL, cfg.Now),
@@ -191,6 +191,17 @@ func keepFor(e Entry, err error) time.Duration {
 	case errors.Is(err, apiclient.ErrNotFound), err == nil && e.Minutes == nil:
 		return HiddenTTL
 	case errors.Is(err, apiclient.ErrUnavailable), errors.Is(err, apiclient.ErrRateLimited):
+		return OutageTTL
+	}
+	return 0
+}
+
+// keepKnownFor is how long a failed read of the meetings list KnownMeeting
+// holds is kept: OutageTTL when the records could not be read just now
+// (down, rate-limited, the public budget spent), so a flood of lookups
+// during an outage reads it once, not once per request; else not at all.
+func keepKnownFor(_ knownList, err error) time.Duration {
+	if errors.Is(err, apiclient.ErrUnavailable) || errors.Is(err, apiclient.ErrRateLimited) || errors.Is(err, apiclient.ErrOverBudget) {
 		return OutageTTL
 	}
 	return 0

@@ -14,9 +14,10 @@ const committeePrefix = "committee:"
 // ParseQuery reads what a person typed into a search: words, each of which
 // must occur (stemmed); "a phrase" in double quotes (straight or curly),
 // whose words must occur in that order, a quote left open running to the
-// end; and committee:<name> (or committee:"two words"), a prefix of the
-// committee's name in any case, the last one typed winning. Nothing else
-// is syntax: NEAR(, *, -, OR, parentheses and the rest are text, and the
+// end; -word or -"a phrase", which must not occur; and committee:<name>
+// (or committee:"two words"), a prefix of the committee's name in any
+// case, the last one typed winning. Nothing else is syntax: NEAR(, *, a
+// hyphen inside a word, OR, parentheses and the rest are text, and the
 // store matches them only as the words in them. ParseQuery never fails;
 // text with no word in it gives an empty query.
 func ParseQuery(typed string) store.MinutesQuery {
@@ -26,6 +27,17 @@ func ParseQuery(typed string) store.MinutesQuery {
 		switch {
 		case unicode.IsSpace(rs[i]):
 			i++
+		case rs[i] == '-' && i+1 < len(rs) && isQuote(rs[i+1]):
+			phrase, next := quoted(rs, i+2)
+			addNot(&q, phrase)
+			i = next
+		case rs[i] == '-' && i+1 < len(rs) && !unicode.IsSpace(rs[i+1]):
+			j := i + 1
+			for j < len(rs) && !unicode.IsSpace(rs[j]) && !isQuote(rs[j]) {
+				j++
+			}
+			addNot(&q, string(rs[i+1:j]))
+			i = j
 		case isQuote(rs[i]):
 			phrase, next := quoted(rs, i+1)
 			addTerm(&q, phrase)
@@ -76,6 +88,14 @@ func addTerm(q *store.MinutesQuery, text string) {
 		return
 	}
 	q.Phrases = append(q.Phrases, strings.Join(fields, " "))
+}
+
+// addNot adds text as an exclusion, when it holds a letter or digit.
+func addNot(q *store.MinutesQuery, text string) {
+	if strings.IndexFunc(text, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsNumber(r) }) < 0 {
+		return
+	}
+	q.Not = append(q.Not, strings.Join(strings.Fields(text), " "))
 }
 
 // isQuote reports whether r opens or closes a phrase: the straight double

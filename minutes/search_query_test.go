@@ -25,7 +25,9 @@ func TestParseQuery(t *testing.T) {
 		{"committee any case, quoted", `Committee:"parks board" trees`, store.MinutesQuery{Words: []string{"trees"}, Committee: "parks board"}},
 		{"committee alone", "committee:Finance", store.MinutesQuery{Committee: "Finance"}},
 		{"empty committee is nothing", "committee: budget", store.MinutesQuery{Words: []string{"budget"}}},
-		{"syntax is text", `NEAR( budget* -cuts OR (x) a:b`, store.MinutesQuery{Words: []string{"NEAR(", "budget*", "-cuts", "OR", "(x)", "a:b"}}},
+		{"syntax is text", `NEAR( budget* co-op OR (x) a:b`, store.MinutesQuery{Words: []string{"NEAR(", "budget*", "co-op", "OR", "(x)", "a:b"}}},
+		{"exclusions", `levy -parking -"car park" -`, store.MinutesQuery{Words: []string{"levy"}, Not: []string{"parking", "car park"}}},
+		{"exclusion of punctuation is nothing", `levy -* -""`, store.MinutesQuery{Words: []string{"levy"}}},
 		{"punctuation alone is dropped", `* - ( ) "" ":"`, store.MinutesQuery{}},
 		{"empty", "   ", store.MinutesQuery{}},
 		{"unicode", "élèves 日本語", store.MinutesQuery{Words: []string{"élèves", "日本語"}}},
@@ -49,7 +51,7 @@ func FuzzParseQuery(f *testing.F) {
 	require.NoError(f, s.IndexMinutes(f.Context(), store.MinutesDoc{MeetingID: "m1", Title: "Finance", Committee: "Finance", Body: "The budget was approved."}))
 	f.Fuzz(func(t *testing.T, typed string) {
 		q := ParseQuery(typed)
-		for _, w := range append(append([]string{}, q.Words...), q.Phrases...) {
+		for _, w := range append(append(append([]string{}, q.Words...), q.Phrases...), q.Not...) {
 			if w == "" || (utf8.ValidString(typed) && !utf8.ValidString(w)) {
 				t.Fatalf("ParseQuery(%q): term %q", typed, w)
 			}

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"errors"
+	"slices"
 	"sync"
 	"testing"
 	"testing/fstest"
@@ -51,7 +52,7 @@ func runConformance(t *testing.T, e engine) {
 }
 
 func conformanceCases() []conformanceCase {
-	return append([]conformanceCase{
+	return slices.Concat([]conformanceCase{
 		{"migrations apply once", false, testMigrationsApplyOnce},
 		{"concurrent open migrates once", true, testConcurrentOpen},
 		{"newer schema refused", true, testSchemaTooNew},
@@ -62,7 +63,7 @@ func conformanceCases() []conformanceCase {
 		{"settings", false, testSettings},
 		{"settings changed together", true, testSettingsChangedTogether},
 		{"closed store is unavailable", false, testClosedUnavailable},
-	}, append(append(append(append(ledgerCases(), searchCases()...), pruneCases()...), choicesCases()...), append(append(append(digestCases(), auditCases()...), steerCases()...), calendarCases()...)...)...)
+	}, ledgerCases(), searchCases(), pruneCases(), choicesCases(), digestCases(), auditCases(), steerCases(), calendarCases(), topicCases())
 }
 
 func testMigrationsApplyOnce(t *testing.T, e engine) {

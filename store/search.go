@@ -41,8 +41,12 @@ const MaxIndexedBody = 256 << 10
 // Committee lists that committee's minutes, newest first; an empty query
 // finds nothing.
 type MinutesQuery struct {
-	Words     []string
-	Phrases   []string
+	Words   []string
+	Phrases []string
+	// Not are words or phrases that must not occur: a minutes document
+	// holding any of them is not found. They narrow a search; alone they
+	// ask for nothing.
+	Not       []string
 	Committee string
 }
 
@@ -106,27 +110,28 @@ func (s *Store) IndexMinutes(ctx context.Context, doc MinutesDoc) error {
 		body = strings.ToValidUTF8(body[:MaxIndexedBody], "")
 	}
 	title, committee := clean(doc.Title), clean(doc.Committee)
-	args := []any{doc.MeetingID, title, committee, CommitteeKey(committee), ms(doc.Date), boolInt(doc.DateHasTime), boolInt(doc.Draft), clean(doc.URL), ms(s.now())}
+	now := ms(s.now())
+	args := []any{doc.MeetingID, title, committee, CommitteeKey(committee), ms(doc.Date), boolInt(doc.DateHasTime), boolInt(doc.Draft), clean(doc.URL), now, now}
 	what := "index minutes " + doc.MeetingID
 	if s.d.name == postgresDialect.name {
 		_, err := s.conn().ExecContext(ctx, s.q(`
-			INSERT INTO search_minutes (meeting_id, title, committee, committee_key, meeting_date, date_has_time, draft, url, indexed_at, body)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+			INSERT INTO search_minutes (meeting_id, title, committee, committee_key, meeting_date, date_has_time, draft, url, indexed_at, visible_at, body)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 			ON CONFLICT (meeting_id) DO UPDATE SET title = excluded.title, committee = excluded.committee,
 				committee_key = excluded.committee_key, meeting_date = excluded.meeting_date,
 				date_has_time = excluded.date_has_time, draft = excluded.draft, url = excluded.url,
-				indexed_at = excluded.indexed_at, body = excluded.body`), append(args, body)...)
+				indexed_at = excluded.indexed_at, body = excluded.body, `+visibleSince), append(args, body)...)
 		return s.wrap(what, err)
 	}
 	return s.tx(ctx, what, func(tx *sql.Tx) error {
 		var id int64
 		if err := tx.QueryRowContext(ctx, `
-			INSERT INTO search_minutes (meeting_id, title, committee, committee_key, meeting_date, date_has_time, draft, url, indexed_at)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+			INSERT INTO search_minutes (meeting_id, title, committee, committee_key, meeting_date, date_has_time, draft, url, indexed_at, visible_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 			ON CONFLICT (meeting_id) DO UPDATE SET title = excluded.title, committee = excluded.committee,
 				committee_key = excluded.committee_key, meeting_date = excluded.meeting_date,
 				date_has_time = excluded.date_has_time, draft = excluded.draft, url = excluded.url,
-				indexed_at = excluded.indexed_at
+				indexed_at = excluded.indexed_at, `+visibleSince+`
 			RETURNING doc_id`, args...).Scan(&id); err != nil {
 			return err
 		}
@@ -137,6 +142,13 @@ func (s *Store) IndexMinutes(ctx context.Context, doc MinutesDoc) error {
 		return err
 	})
 }
+
+// visibleSince keeps a document's visible_at while its status stays: it
+// moves only when a draft is approved (or an approval goes back to
+// draft), the moments topic watches hear of. The expression is the same
+// on both engines (an upsert names the stored row by its table).
+const visibleSince = `visible_at = CASE WHEN search_minutes.draft = excluded.draft
+	THEN search_minutes.visible_at ELSE excluded.visible_at END`
 
 // RemoveMinutes takes a meeting's minutes out of the search index (they
 // are gone or no longer visible) and reports whether they were there.
@@ -218,7 +230,7 @@ func (s *Store) SearchMinutes(ctx context.Context, q MinutesQuery, offset, limit
 	}
 	limit = min(limit, 50)
 	offset = max(offset, 0)
-	words, phrases := queryTerms(q)
+	words, phrases, not := queryTerms(q)
 	committee := CommitteeKey(clean(q.Committee))
 	if len(words)+len(phrases) == 0 && committee == "" {
 		return MinutesPage{}, nil
@@ -228,9 +240,9 @@ func (s *Store) SearchMinutes(ctx context.Context, q MinutesQuery, offset, limit
 		args  []any
 	)
 	if s.d.name == postgresDialect.name {
-		query, args = postgresSearch(words, phrases, committee, limit+1, offset)
+		query, args = postgresSearch(words, phrases, not, committee, limit+1, offset)
 	} else {
-		query, args = sqliteSearch(words, phrases, committee, limit+1, offset)
+		query, args = sqliteSearch(words, phrases, not, committee, limit+1, offset)
 	}
 	var page MinutesPage
 	scan := func(rows *sql.Rows) error { return scanHits(rows, &page, limit, len(words)+len(phrases) == 0) }
@@ -277,10 +289,11 @@ func scanHits(rows *sql.Rows, page *MinutesPage, limit int, noWords bool) error 
 // was searched for (a committee's list).
 const snippetLeadBytes = 240
 
-// queryTerms cleans the query's words and phrases: invalid UTF-8, NUL and
-// control characters become spaces, terms with no letter or digit go (an
-// engine would find no token in them), and at most maxQueryTerms stay.
-func queryTerms(q MinutesQuery) (words, phrases []string) {
+// queryTerms cleans the query's words, phrases and exclusions: invalid
+// UTF-8, NUL and control characters become spaces, terms with no letter or
+// digit go (an engine would find no token in them), and at most
+// maxQueryTerms stay. Exclusions count only beside a word or a phrase.
+func queryTerms(q MinutesQuery) (words, phrases, not []string) {
 	n := 0
 	keep := func(in []string, max int) []string {
 		var out []string
@@ -298,7 +311,10 @@ func queryTerms(q MinutesQuery) (words, phrases []string) {
 	}
 	words = keep(q.Words, maxWordBytes)
 	phrases = keep(q.Phrases, maxPhraseBytes)
-	return words, phrases
+	if len(words)+len(phrases) > 0 {
+		not = keep(q.Not, maxPhraseBytes)
+	}
+	return words, phrases, not
 }
 
 // isTokenRune is a rune both engines index: a letter or a digit.

@@ -65,7 +65,7 @@ const (
 // matches are ranked with ts_rank; ts_headline runs on the page's rows
 // only (not on the one that tells whether more follow), over a window of
 // each body around its first match.
-func postgresSearch(words, phrases []string, committee string, limit, offset int) (string, []any) {
+func postgresSearch(words, phrases, not []string, committee string, limit, offset int) (string, []any) {
 	if len(words)+len(phrases) == 0 {
 		return `SELECT m.meeting_id, m.title, m.committee, m.meeting_date, m.date_has_time, m.draft, m.url, substr(m.body, 1, 400)
 			FROM search_minutes m
@@ -77,7 +77,7 @@ func postgresSearch(words, phrases []string, committee string, limit, offset int
 	// against the GIN index (from a CTE it scanned the table, 140 ms for a
 	// rare word at 10,000 minutes). qargs are its parameters, bound again
 	// at each place.
-	tsq, qargs := postgresTSQuery(words, phrases)
+	tsq, qargs := postgresTSQuery(words, phrases, not)
 	matches, args := postgresMatches(tsq, qargs, committee, phrases, max(rankWindow, offset+limit))
 	args = append(args, qargs...) // ts_rank
 	args = append(args, limit, offset)
@@ -112,9 +112,9 @@ func postgresSearch(words, phrases []string, committee string, limit, offset int
 }
 
 // postgresTSQuery is the tsquery of words and phrases, plainto_tsquery
-// for each word and phraseto_tsquery for each phrase joined with &&, and
-// its parameters.
-func postgresTSQuery(words, phrases []string) (string, []any) {
+// for each word and phraseto_tsquery for each phrase joined with &&, then
+// && !! each exclusion's, and its parameters.
+func postgresTSQuery(words, phrases, not []string) (string, []any) {
 	var parts []string
 	var qargs []any
 	for _, w := range words {
@@ -124,6 +124,10 @@ func postgresTSQuery(words, phrases []string) (string, []any) {
 	for _, p := range phrases {
 		parts = append(parts, "phraseto_tsquery('english', CAST(? AS text))")
 		qargs = append(qargs, p)
+	}
+	for _, n := range not {
+		parts = append(parts, "!! phraseto_tsquery('english', CAST(? AS text))")
+		qargs = append(qargs, n)
 	}
 	return "(" + strings.Join(parts, " && ") + ")", qargs
 }

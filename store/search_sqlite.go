@@ -19,7 +19,7 @@ import (
 // (a MATCH per row took 50 ms for 200 rows), so the matches are listed
 // twice, which costs less than ranking them all. A committee's matches
 // are all ranked.
-func sqliteSearch(words, phrases []string, committee string, limit, offset int) (string, []any) {
+func sqliteSearch(words, phrases, not []string, committee string, limit, offset int) (string, []any) {
 	var cargs []any
 	where := []string{"1 = 1"}
 	if committee != "" {
@@ -36,11 +36,7 @@ func sqliteSearch(words, phrases []string, committee string, limit, offset int) 
 			WHERE ` + strings.Join(where, " AND ") + `
 			ORDER BY m.meeting_date DESC, m.meeting_id LIMIT ? OFFSET ?`, append(cargs, limit, offset)
 	}
-	var terms []string
-	for _, t := range append(append([]string(nil), words...), phrases...) {
-		terms = append(terms, `"`+strings.ReplaceAll(t, `"`, `""`)+`"`)
-	}
-	match := strings.Join(terms, " ")
+	match := sqliteMatch(words, phrases, not)
 	args := []any{markStart, markEnd, match}
 	args = append(args, cargs...)
 	cond := strings.Join(where, " AND ")
@@ -63,4 +59,23 @@ func sqliteSearch(words, phrases []string, committee string, limit, offset int) 
 		WHERE search_minutes_fts MATCH ? AND ` + cond + `
 		ORDER BY bm25(search_minutes_fts, 4.0, 1.0), m.meeting_date DESC, m.meeting_id
 		LIMIT ? OFFSET ?`, args
+}
+
+// sqliteMatch is the FTS5 query of words and phrases, each an FTS5
+// string side by side (all must match), then NOT each exclusion
+// (https://www.sqlite.org/fts5.html#fts5_boolean_operators).
+func sqliteMatch(words, phrases, not []string) string {
+	str := func(t string) string { return `"` + strings.ReplaceAll(t, `"`, `""`) + `"` }
+	var terms []string
+	for _, t := range append(append([]string(nil), words...), phrases...) {
+		terms = append(terms, str(t))
+	}
+	match := strings.Join(terms, " ")
+	if len(not) > 0 {
+		match = "(" + match + ")"
+		for _, t := range not {
+			match += " NOT " + str(t)
+		}
+	}
+	return match
 }

@@ -224,6 +224,10 @@ type Summary struct {
 	Upcoming, Briefs, BriefsUpdated int
 	// Indexed counts minutes indexed for search (new or read again).
 	Indexed int
+	// TopicWatches counts the topic watches matched; TopicsScreened, the
+	// watches confirmed against the index (those the in-memory screen
+	// let through); TopicPosts, topic matches told.
+	TopicWatches, TopicsScreened, TopicPosts int
 	// Recovered counts posts found in Slack's history after an earlier
 	// worker stopped between posting and recording them.
 	Recovered int
@@ -274,6 +278,9 @@ func (s Summary) String() string {
 	}
 	if s.Indexed > 0 {
 		fmt.Fprintf(&b, "; indexed %d minutes for search", s.Indexed)
+	}
+	if s.TopicPosts > 0 {
+		fmt.Fprintf(&b, "; told %s", words.Count(s.TopicPosts, "topic match", "topic matches"))
 	}
 	if s.Unmatched > 0 {
 		fmt.Fprintf(&b, "; %s no Slack user", words.Count(s.Unmatched, "assignee matches", "assignees match"))
@@ -357,6 +364,12 @@ func Poll(ctx context.Context, cfg Config, deps Deps) (Summary, error) {
 	if brfErr != nil {
 		brfErr = fmt.Errorf("briefs: %w", brfErr)
 	}
+	// Topic watches last: the minutes the index came to hold, and the
+	// agendas the briefs read.
+	topErr := p.topics(ctx)
+	if topErr != nil {
+		topErr = fmt.Errorf("topic watches: %w", topErr)
+	}
 	// Housekeeping, once a day across every replica and job: a failure
 	// is logged and retried by a later poll, and fails nothing else.
 	if pruned, ran, perr := deps.Store.PruneDaily(ctx, cfg.Owner, cfg.Retention); perr != nil {
@@ -365,7 +378,7 @@ func Poll(ctx context.Context, cfg Config, deps Deps) (Summary, error) {
 		p.sum.Pruned = &pruned
 		p.log.InfoContext(ctx, "watch: daily prune", "retention", cfg.Retention, "pruned", pruned.String())
 	}
-	err = errors.Join(annErr, idxErr, asgErr, digErr, brfErr)
+	err = errors.Join(annErr, idxErr, asgErr, digErr, brfErr, topErr)
 	if err == nil && p.sum.Failed > 0 {
 		err = fmt.Errorf("%d posts: %w", p.sum.Failed, ErrPartial)
 	}

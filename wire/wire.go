@@ -13,6 +13,7 @@ package wire
 import (
 	"fmt"
 	"net/http"
+	"slices"
 	"time"
 
 	"github.com/slack-go/slack"
@@ -81,7 +82,9 @@ type Services struct {
 // New builds the clients and domains from cfg. The one error is a records
 // URL the client refuses, wrapped.
 func New(cfg Config) (*Services, error) {
-	records, err := apiclient.NewClient(cfg.Records.URL, cfg.Records.Key, cfg.Records.Options...)
+	// The action domain shares every list it reads and changes none
+	// (actions.sharedList), nor does the reminder job.
+	records, err := apiclient.NewClient(cfg.Records.URL, cfg.Records.Key, append(slices.Clip(cfg.Records.Options), apiclient.WithSharedLists())...)
 	if err != nil {
 		return nil, fmt.Errorf("records client: %w", err)
 	}

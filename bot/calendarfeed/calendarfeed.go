@@ -11,7 +11,8 @@
 // for anything that is not a feed, by the rules every public route
 // shares (bot/publicweb). The per-client limit and the records
 // budget are the public routes' (bot's publicGuard), applied around these
-// handlers.
+// handlers; every committee, meeting and token a reader names is admitted
+// by the public gate (internal/publicgate) before anything is read.
 package calendarfeed
 
 import (
@@ -28,6 +29,7 @@ import (
 	"github.com/recordsbot/recordsbot/calendar"
 	"github.com/recordsbot/recordsbot/internal/ical"
 	"github.com/recordsbot/recordsbot/internal/lang"
+	"github.com/recordsbot/recordsbot/internal/publicgate"
 )
 
 // maxParamLen bounds a committee name or meeting ID looked up; anything
@@ -36,16 +38,23 @@ const maxParamLen = 256
 
 // Handlers serves the feeds of svc.
 type Handlers struct {
-	svc *calendar.Service
-	log *slog.Logger
+	svc  *calendar.Service
+	gate *publicgate.Gate
+	log  *slog.Logger
 }
 
-// New returns the feeds' handlers; a nil log discards.
-func New(svc *calendar.Service, log *slog.Logger) *Handlers {
+// New returns the feeds' handlers; gate admits every committee, meeting
+// and token a reader names before anything is read for it (the public
+// routes' one gate, shared with the minutes pages). A nil log discards.
+// It panics without gate: a wiring mistake.
+func New(svc *calendar.Service, gate *publicgate.Gate, log *slog.Logger) *Handlers {
+	if gate == nil {
+		panic("calendarfeed.New: a gate is required")
+	}
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Handlers{svc: svc, log: log}
+	return &Handlers{svc: svc, gate: gate, log: log}
 }
 
 // language is the language of a public feed's own words (its name, its
@@ -76,7 +85,17 @@ func (h *Handlers) All() http.HandlerFunc {
 // Committee serves GET /calendar/{file}, file being "{committee}.ics".
 func (h *Handlers) Committee() http.HandlerFunc {
 	return h.icsFile(h.cachePublic(), "", func(r *http.Request, name string) (calendar.Feed, error) {
-		f, _, err := h.svc.Committee(r.Context(), name, h.language(r))
+		if !h.svc.Public() {
+			return calendar.Feed{}, calendar.ErrNotFound
+		}
+		lookup, err := h.gate.Committee(r.Context(), name)
+		if err != nil {
+			return calendar.Feed{}, calendar.ErrNotFound
+		}
+		f, _, err := h.svc.Committee(lookup.Context(), name, h.language(r))
+		if errors.Is(err, calendar.ErrNotFound) {
+			lookup.Missed()
+		}
 		return f, err
 	})
 }
@@ -84,14 +103,25 @@ func (h *Handlers) Committee() http.HandlerFunc {
 // Meeting serves GET /calendar/meeting/{file}, file being "{id}.ics".
 func (h *Handlers) Meeting() http.HandlerFunc {
 	return h.icsFile(h.cachePublic(), "meeting.ics", func(r *http.Request, id string) (calendar.Feed, error) {
-		return h.svc.Meeting(r.Context(), id, h.language(r))
+		if !h.svc.Public() {
+			return calendar.Feed{}, calendar.ErrNotFound
+		}
+		lookup, err := h.gate.Meeting(r.Context(), id)
+		if err != nil {
+			return calendar.Feed{}, calendar.ErrNotFound
+		}
+		f, err := h.svc.Meeting(lookup.Context(), id, h.language(r))
+		if errors.Is(err, calendar.ErrNotFound) {
+			lookup.Missed()
+		}
+		return f, err
 	})
 }
 
 // Private serves GET /calendar/u/{file}, file being "{token}.ics".
 func (h *Handlers) Private() http.HandlerFunc {
 	return h.icsFile(h.cachePrivate(), "", func(r *http.Request, tok string) (calendar.Feed, error) {
-		if len(tok) != calendar.TokenLen {
+		if h.gate.Token(r.Context(), tok) != nil {
 			return calendar.Feed{}, calendar.ErrNotFound
 		}
 		return h.svc.Deadlines(r.Context(), tok)

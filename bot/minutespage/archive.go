@@ -13,6 +13,7 @@ import (
 	"github.com/recordsbot/recordsbot/bot/publicweb"
 	"github.com/recordsbot/recordsbot/internal/invisible"
 	"github.com/recordsbot/recordsbot/internal/lang"
+	"github.com/recordsbot/recordsbot/internal/publicgate"
 	"github.com/recordsbot/recordsbot/minutes"
 	"github.com/recordsbot/recordsbot/minutes/body"
 )
@@ -106,8 +107,27 @@ func (s *Site) serveArchive(w http.ResponseWriter, r *http.Request) {
 	v, q := s.view(r), r.URL.Query()
 	after := q.Get("after")
 	doc := newArchiveDoc(q)
+	// A cursor is bound to the list of the committee as named (a prefix
+	// is not the list its name's cursors were made for): checked first,
+	// as it costs nothing.
+	if s.gate.Cursor(ctx, doc.Typed, after) != nil {
+		s.writeProblem(w, r, http.StatusNotFound, baseArchive)
+		return
+	}
 	var choice committeeChoice
+	lookup := publicgate.Lookup{}
 	if doc.Typed != "" {
+		var err error
+		if lookup, err = s.gate.Committee(ctx, doc.Typed); err != nil {
+			// No committee by that name among the meetings the bot holds:
+			// the page that says so, with nothing read.
+			doc.Unknown, doc.Committee = true, ""
+			doc.FeedHref = v.href(feedHref(""))
+			s.writeArchive(w, r, doc, v, after)
+			return
+		}
+		ctx = lookup.Context()
+		r = r.WithContext(ctx)
 		choice = s.resolveCommittee(ctx, doc.Typed)
 		switch {
 		case choice.Name != "" && choice.Name != doc.Typed:
@@ -133,6 +153,7 @@ func (s *Site) serveArchive(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if doc.Unknown {
+		lookup.Missed()
 		doc.Committee = ""
 	}
 	doc.FeedHref = v.href(feedHref(doc.Committee))

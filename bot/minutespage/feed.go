@@ -10,6 +10,7 @@ import (
 
 	"github.com/recordsbot/recordsbot/bot/publicweb"
 	"github.com/recordsbot/recordsbot/internal/invisible"
+	"github.com/recordsbot/recordsbot/internal/publicgate"
 	"github.com/recordsbot/recordsbot/minutes"
 )
 
@@ -77,7 +78,17 @@ func (s *Site) Feed() http.HandlerFunc {
 		ctx := r.Context()
 		committee := limitText(r.URL.Query().Get("committee"))
 		var choice committeeChoice
+		var lookup publicgate.Lookup
 		if committee != "" {
+			var err error
+			if lookup, err = s.gate.Committee(ctx, committee); err != nil {
+				// No committee by that name among the meetings the bot
+				// holds: 404 at once (an empty feed would be accepted and
+				// stay silent for ever; see below).
+				s.writeProblem(w, r, http.StatusNotFound, baseRecord)
+				return
+			}
+			ctx = lookup.Context()
 			// A prefix is served as the committee's feed (its self link
 			// the canonical one) rather than redirected: the committee is
 			// already known here, and a reader that keeps the first URL
@@ -105,6 +116,7 @@ func (s *Site) Feed() http.HandlerFunc {
 			if choice.Known && len(page.Entries) == 0 {
 				// No committee of that name with recent minutes: 404, for
 				// the reason above.
+				lookup.Missed()
 				s.writeProblem(w, r, http.StatusNotFound, baseRecord)
 				return
 			}

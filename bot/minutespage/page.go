@@ -6,7 +6,6 @@ package minutespage
 
 import (
 	"bytes"
-	"context"
 	"crypto/sha256"
 	"embed"
 	"encoding/hex"
@@ -34,6 +33,7 @@ import (
 	"github.com/recordsbot/recordsbot/bot/publicweb"
 	"github.com/recordsbot/recordsbot/internal/invisible"
 	"github.com/recordsbot/recordsbot/internal/lang"
+	"github.com/recordsbot/recordsbot/internal/publicgate"
 	"github.com/recordsbot/recordsbot/minutes"
 )
 
@@ -114,11 +114,11 @@ type Options struct {
 	Search Search
 	// Log gets one line per failed page. Default: discard.
 	Log *slog.Logger
-	// Doubtful returns the context for a records lookup that can only
-	// fail as far as the bot knows (an ID not among the meetings it
-	// holds): the bot gives such lookups a smaller budget of their own.
-	// Nil: ctx as it is.
-	Doubtful func(ctx context.Context) context.Context
+	// Gate admits every lookup a reader names (a meeting, a committee, an
+	// archive cursor) before anything is read for it; the bot's is shared
+	// with the calendar feeds. Nil: a gate over the minutes domain alone,
+	// with no budget of its own for lookups it cannot vouch for.
+	Gate *publicgate.Gate
 	// Now is the clock (Last-Modified). Default time.Now.
 	Now func() time.Time
 	// Language is ORG_LANGUAGE: the pages' language for a reader who
@@ -147,6 +147,8 @@ type Site struct {
 	// both with Options.ImageHosts.
 	csp  string
 	body *bluemonday.Policy
+	// gate is Options.Gate, or one of the site's own.
+	gate *publicgate.Gate
 }
 
 // New returns the pages over svc.
@@ -164,7 +166,11 @@ func New(svc *minutes.Service, opts Options) *Site {
 	if len(opts.ImageHosts) > 0 {
 		csp = strings.Replace(csp, "img-src 'self' data:", "img-src 'self' data: "+strings.Join(opts.ImageHosts, " "), 1)
 	}
-	return &Site{svc: svc, opts: opts, kept: &keptPages{}, csp: csp, body: newBodyPolicy(opts.ImageHosts)}
+	gate := opts.Gate
+	if gate == nil {
+		gate = publicgate.New(publicgate.Config{Held: svc, Log: opts.Log, Now: opts.Now})
+	}
+	return &Site{svc: svc, opts: opts, kept: &keptPages{}, csp: csp, body: newBodyPolicy(opts.ImageHosts), gate: gate}
 }
 
 func (s *Site) now() time.Time { return s.opts.Now() }
@@ -274,15 +280,16 @@ func (s *Site) Minutes() http.HandlerFunc {
 			s.writeProblem(w, r, http.StatusNotFound, baseRecord)
 			return
 		}
-		lookup, ok := s.meetingLookup(ctx, id)
-		if !ok {
+		lookup, err := s.gate.Meeting(ctx, id)
+		if err != nil {
 			s.writeProblem(w, r, http.StatusNotFound, baseRecord)
 			return
 		}
-		e, err := s.svc.Get(lookup, id)
+		e, err := s.svc.Get(lookup.Context(), id)
 		switch {
 		case errors.Is(err, apiclient.ErrNotFound), err == nil && e.Minutes == nil:
 			s.opts.Log.DebugContext(ctx, "minutes page: nothing to show", "meeting", id)
+			lookup.Missed()
 			s.kept.drop(id)
 			s.writeProblem(w, r, http.StatusNotFound, baseRecord)
 		case err != nil:
@@ -291,29 +298,6 @@ func (s *Site) Minutes() http.HandlerFunc {
 			s.writeMinutes(w, r, id, e.Meeting, e.Minutes)
 		}
 	})
-}
-
-// meetingLookup is the context to read meeting id's minutes with, or
-// false when the meeting is known not to be there. An ID not among the
-// meetings the bot holds costs no records call when the bot holds the
-// whole list, and otherwise only calls from a budget of its own: a flood
-// of made-up IDs must not take the calls a reader of real minutes needs
-// (issue 28 §3).
-func (s *Site) meetingLookup(ctx context.Context, id string) (context.Context, bool) {
-	known, err := s.svc.KnownMeeting(ctx, id)
-	if err != nil {
-		// Then KnownMaybe: the read below says whether the meeting is
-		// there, and logs the outage if the records are down.
-		s.opts.Log.DebugContext(ctx, "minutes page: meetings list unreadable", "meeting", id, "error", err)
-	}
-	switch known {
-	case minutes.KnownNo:
-		s.opts.Log.DebugContext(ctx, "minutes page: no such meeting", "meeting", id)
-		return ctx, false
-	case minutes.KnownMaybe:
-		return s.doubtful(ctx), true
-	}
-	return ctx, true
 }
 
 // serveUnreadable answers for meeting id's minutes when the records

@@ -1,7 +1,6 @@
 package minutespage
 
 import (
-	"context"
 	"errors"
 	"sync"
 	"time"
@@ -82,14 +81,4 @@ func (k *keptPages) drop(id string) {
 	for _, l := range append(lang.Shipped(), lang.Pseudo) {
 		delete(k.m, keptKey(id, l))
 	}
-}
-
-// doubtful is the context for a lookup that can only fail as far as the
-// bot knows (an ID not among the meetings it holds): Options.Doubtful's,
-// else ctx.
-func (s *Site) doubtful(ctx context.Context) context.Context {
-	if s.opts.Doubtful == nil {
-		return ctx
-	}
-	return s.opts.Doubtful(ctx)
 }

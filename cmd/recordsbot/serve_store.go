@@ -357,3 +357,43 @@ func (s *storeSlot) AwayOf(ctx context.Context, userID string) (store.Away, erro
 	}
 	return st.AwayOf(ctx, userID)
 }
+
+func (s *storeSlot) AddTopicWatch(ctx context.Context, w store.TopicWatch, limit int) (store.TopicWatch, bool, error) {
+	st, err := s.get()
+	if err != nil {
+		return store.TopicWatch{}, false, err
+	}
+	return st.AddTopicWatch(ctx, w, limit)
+}
+
+func (s *storeSlot) StopTopicWatch(ctx context.Context, id, userID, channelID string) (store.TopicWatch, bool, error) {
+	st, err := s.get()
+	if err != nil {
+		return store.TopicWatch{}, false, err
+	}
+	return st.StopTopicWatch(ctx, id, userID, channelID)
+}
+
+func (s *storeSlot) TopicWatchesOf(ctx context.Context, userID, channelID string) ([]store.TopicWatch, error) {
+	st, err := s.get()
+	if err != nil {
+		return nil, err
+	}
+	return st.TopicWatchesOf(ctx, userID, channelID)
+}
+
+func (s *storeSlot) CountMinutesMatches(ctx context.Context, q store.MinutesQuery, limit int) (int, error) {
+	st, err := s.get()
+	if err != nil {
+		return 0, err
+	}
+	return st.CountMinutesMatches(ctx, q, limit)
+}
+
+func (s *storeSlot) MinutesIndexStats(ctx context.Context) (store.MinutesIndexStats, error) {
+	st, err := s.get()
+	if err != nil {
+		return store.MinutesIndexStats{}, err
+	}
+	return st.MinutesIndexStats(ctx)
+}

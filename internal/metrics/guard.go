@@ -37,8 +37,9 @@ func newGuardMetrics(reg *prometheus.Registry) guardMetrics {
 // PublicRefused counts a public page request refused for reason:
 // "client_limit" (one address over its rate), "records_cap" (the public
 // pages' share of records calls used up), "doubtful_cap" (the smaller
-// share of lookups that can only fail used up) or "in_flight" (too many
-// public requests at once).
+// share of lookups that can only fail used up), "in_flight" (too many
+// public requests at once) or "unknown" (a name the public gate answered
+// 404 without a records call).
 func (s *Set) PublicRefused(reason string) {
 	if s != nil {
 		s.guard.publicRefused.WithLabelValues(reason).Inc()

@@ -1,0 +1,211 @@
+// Package publicgate is the one admission step of every public lookup.
+// The public routes need no login, so anyone may name any meeting,
+// committee, archive cursor or private calendar token in an address. Each
+// public handler (bot/minutespage's pages, archive and feed, and
+// bot/calendarfeed's feeds; any public route added later) asks the Gate
+// about what the reader named before it reads anything for it, and reads
+// with the context the Gate gives back:
+//
+//   - a lookup the bot can tell can only fail, from what it already holds
+//     (the meetings list's first pages, read once a minute for every
+//     caller: minutes.Service.KnownMeeting and KnownCommittee; a cursor's
+//     or a token's signature), is ErrNotFound at once: no records call;
+//     one of a meeting or committee the calendar holds in memory goes
+//     ahead without that list being read;
+//   - a lookup the bot cannot vouch for (not among the meetings it holds,
+//     but that list is not the whole history, or could not be read) goes
+//     ahead on the doubtful budget (Config.Doubtful), a small budget of its
+//     own, so made-up names cannot spend the records calls readers of
+//     real minutes need; if it finds nothing (Lookup.Missed), the next ask
+//     of the same name is ErrNotFound for MissTTL, with no records call;
+//   - any other lookup goes ahead on the context it came with: the readers'
+//     budget the public guard (bot/public.go) lends every public request.
+//
+// docs/public-routes.md lists, per route, what it costs at most.
+package publicgate
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"time"
+
+	"github.com/recordsbot/recordsbot/internal/cache"
+	"github.com/recordsbot/recordsbot/internal/metrics"
+	"github.com/recordsbot/recordsbot/minutes"
+)
+
+// ErrNotFound is what the Gate answers for a lookup that can only fail:
+// the caller answers 404 without reading anything.
+var ErrNotFound = errors.New("publicgate: nothing by that name")
+
+// MissTTL is how long a doubtful lookup that found nothing is answered
+// ErrNotFound from memory: as long as the minutes domain keeps a page
+// that shows nothing (minutes.HiddenTTL), so a name that starts to exist
+// is found as soon as its page would be.
+const MissTTL = minutes.HiddenTTL
+
+// Held is what the bot holds of the records, asked before any records
+// call; *minutes.Service implements it.
+type Held interface {
+	KnownMeeting(ctx context.Context, id string) (minutes.Known, error)
+	KnownCommittee(ctx context.Context, typed string) (minutes.Known, error)
+	ArchiveCursor(committee, cursor string) bool
+}
+
+// Calendar is what the calendar holds in memory, asked first and without
+// reading anything: the meetings of its window (a feed's subscribers keep
+// it fresh, and a lookup it answers needs no list of the minutes
+// domain's), and whether a private token may be one it made;
+// *calendar.Service implements it.
+type Calendar interface {
+	HoldsMeeting(id string) bool
+	HoldsCommittee(typed string) bool
+	TokenMayOpen(tok string) bool
+}
+
+// Config is the Gate's dependencies.
+type Config struct {
+	// Held answers what the bot holds. Required.
+	Held Held
+	// Calendar is asked first; nil: no calendar, and every private
+	// token is ErrNotFound.
+	Calendar Calendar
+	// Doubtful returns ctx with the doubtful budget in place of the
+	// readers' (bot's publicGuard.doubtfulContext). Nil: ctx as it is (a
+	// site without a public guard, such as a test's).
+	Doubtful func(ctx context.Context) context.Context
+	// Metrics counts the lookups answered from memory
+	// (PublicRefused("unknown")); nil counts nothing.
+	Metrics *metrics.Set
+	// Log gets a debug line per lookup refused; nil discards.
+	Log *slog.Logger
+	// Now is the clock of the misses kept. Default time.Now.
+	Now func() time.Time
+}
+
+// Gate admits public lookups; see the package comment. Safe for
+// concurrent use; build one with New and share it among every public
+// route.
+type Gate struct {
+	cfg Config
+	// misses are the doubtful lookups that found nothing, by kind and name.
+	misses *cache.TTL[struct{}]
+}
+
+// New returns the gate over cfg. It panics without cfg.Held: a wiring
+// mistake.
+func New(cfg Config) *Gate {
+	if cfg.Held == nil {
+		panic("publicgate.New: Config.Held is required")
+	}
+	if cfg.Log == nil {
+		cfg.Log = slog.New(slog.DiscardHandler)
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	return &Gate{cfg: cfg, misses: cache.New[struct{}](MissTTL, cfg.Now)}
+}
+
+// Lookup is a lookup the Gate let through: read with its Context, and say
+// Missed when it found nothing.
+type Lookup struct {
+	ctx context.Context
+	g   *Gate
+	// miss is the key a doubtful lookup's miss is kept under; "" for a
+	// lookup of something the bot holds.
+	miss string
+}
+
+// Context is the context to read with: on the doubtful budget for a
+// lookup the bot cannot vouch for, else the one the lookup came with.
+func (l Lookup) Context() context.Context { return l.ctx }
+
+// Doubtful reports whether the lookup reads on the doubtful budget.
+func (l Lookup) Doubtful() bool { return l.miss != "" }
+
+// Missed records that the lookup found nothing (the meeting, its minutes
+// or the committee's are not there): a doubtful lookup of the same name is
+// then ErrNotFound for MissTTL. A lookup of something held records
+// nothing: the domain's own caches keep what it found.
+func (l Lookup) Missed() {
+	if l.miss != "" {
+		l.g.misses.Put(l.miss, struct{}{})
+	}
+}
+
+// Meeting admits a lookup of meeting id (its ID or reference): ErrNotFound
+// when the whole meetings list is held and has no such meeting, or a
+// doubtful lookup of it found nothing within MissTTL.
+func (g *Gate) Meeting(ctx context.Context, id string) (Lookup, error) {
+	if g.cfg.Calendar != nil && g.cfg.Calendar.HoldsMeeting(id) {
+		return Lookup{ctx: ctx, g: g}, nil
+	}
+	known, err := g.cfg.Held.KnownMeeting(ctx, id)
+	return g.admit(ctx, "meeting", "meeting\x00"+id, known, err)
+}
+
+// Committee admits a lookup of the committee typed names (a name or the
+// start of one, minutes.MatchCommittee's rule; the caller resolves it
+// among the committees it shows): ErrNotFound when the whole meetings
+// list is held and no committee in it matches, or a doubtful lookup of it
+// found nothing within MissTTL.
+func (g *Gate) Committee(ctx context.Context, typed string) (Lookup, error) {
+	if g.cfg.Calendar != nil && g.cfg.Calendar.HoldsCommittee(typed) {
+		return Lookup{ctx: ctx, g: g}, nil
+	}
+	known, err := g.cfg.Held.KnownCommittee(ctx, typed)
+	return g.admit(ctx, "committee", "committee\x00"+minutes.CommitteeKey(typed), known, err)
+}
+
+// admit turns what the bot holds of a name into a Lookup or ErrNotFound.
+func (g *Gate) admit(ctx context.Context, kind, key string, known minutes.Known, err error) (Lookup, error) {
+	if err != nil {
+		// Then KnownMaybe: the read itself says whether it is there, and
+		// logs the outage if the records are down.
+		g.cfg.Log.DebugContext(ctx, "public gate: meetings list unreadable", "kind", kind, "error", err)
+	}
+	switch known {
+	case minutes.KnownYes:
+		return Lookup{ctx: ctx, g: g}, nil
+	case minutes.KnownNo:
+		return g.refuse(ctx, kind)
+	}
+	if _, missed := g.misses.Peek(key); missed {
+		return g.refuse(ctx, kind)
+	}
+	if g.cfg.Doubtful != nil {
+		ctx = g.cfg.Doubtful(ctx)
+	}
+	return Lookup{ctx: ctx, g: g, miss: key}, nil
+}
+
+// Cursor admits an archive cursor for the list of committee ("" for all):
+// ErrNotFound for one the archive did not make or no longer honours.
+// Deciding costs nothing.
+func (g *Gate) Cursor(ctx context.Context, committee, cursor string) error {
+	if g.cfg.Held.ArchiveCursor(committee, cursor) {
+		return nil
+	}
+	_, err := g.refuse(ctx, "cursor")
+	return err
+}
+
+// Token admits a private calendar token: ErrNotFound for one the bot
+// cannot have made (or when there are no private feeds). Deciding costs
+// nothing; whether the token is still valid is the store's to say.
+func (g *Gate) Token(ctx context.Context, tok string) error {
+	if g.cfg.Calendar != nil && g.cfg.Calendar.TokenMayOpen(tok) {
+		return nil
+	}
+	_, err := g.refuse(ctx, "token")
+	return err
+}
+
+// refuse answers a lookup that can only fail.
+func (g *Gate) refuse(ctx context.Context, kind string) (Lookup, error) {
+	g.cfg.Metrics.PublicRefused("unknown")
+	g.cfg.Log.DebugContext(ctx, "public gate: nothing by that name", "kind", kind)
+	return Lookup{}, ErrNotFound
+}
