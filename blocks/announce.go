@@ -129,9 +129,9 @@ type Assignment struct {
 func AssignmentMessage(a Assignment) Message {
 	n := len(a.Rows)
 	l := a.Lang
-	key := lang.Key("assign.assigned")
+	key, keyAt := lang.Key("assign.assigned"), lang.Key("assign.assigned_at")
 	if a.Reassigned {
-		key = "assign.reassigned"
+		key, keyAt = "assign.reassigned", "assign.reassigned_at"
 	}
 	who := cmp.Or(inline(a.Committee, 100), l.T("assign.a_committee"))
 	var at, plainAt []string
@@ -144,8 +144,8 @@ func AssignmentMessage(a Assignment) Message {
 	line := l.N(key, n, "committee", "*"+who+"*")
 	fallback := l.N(key, n, "committee", who)
 	if len(at) > 0 {
-		line = l.N(key+"_at", n, "committee", "*"+who+"*", "where", strings.Join(at, ", "))
-		fallback = l.N(key+"_at", n, "committee", who, "where", strings.Join(plainAt, ", "))
+		line = l.N(keyAt, n, "committee", "*"+who+"*", "where", strings.Join(at, ", "))
+		fallback = l.N(keyAt, n, "committee", who, "where", strings.Join(plainAt, ", "))
 	}
 
 	blocks := []slack.Block{header(l.N("assign.header", n)), section(line)}

@@ -79,12 +79,26 @@ func auditText(l lang.Lang, a AuditLine) string {
 		change += ": " + Escape(oneLine(a.From)) + " → " + Escape(oneLine(a.To))
 	}
 	return l.F("audit.line", "time", dateTime(l, a.At), "who", who, "change", change,
-		"surface", l.T(lang.Key("audit.surface."+a.Surface)), "outcome", outcomeText(l, a.Outcome))
+		"surface", l.T(surfaceKey(a.Surface)), "outcome", outcomeText(l, a.Outcome))
 }
 
-// outcomes are the catalogue's words for the trail's outcomes, and
-// reasons for its refusals' reasons (audit.Refused).
+// surfaceKey is the catalogue's word for where a change was asked for.
+func surfaceKey(s string) lang.Key {
+	if k, ok := surfaces[audit.Surface(s)]; ok {
+		return k
+	}
+	return "audit.surface.unknown"
+}
+
+// surfaces are the catalogue's words for where a change was asked for,
+// outcomes for the trail's outcomes, and reasons for its refusals' reasons
+// (audit.Refused).
 var (
+	surfaces = map[audit.Surface]lang.Key{
+		audit.Command: "audit.surface.command", audit.Reply: "audit.surface.reply",
+		audit.Reminder: "audit.surface.reminder", audit.Home: "audit.surface.home",
+		audit.Digest: "audit.surface.digest", audit.System: "audit.surface.recordsbot",
+	}
 	outcomes = map[audit.Outcome]lang.Key{
 		audit.Requested: "audit.outcome.requested", audit.Done: "audit.outcome.done",
 		audit.Unchanged: "audit.outcome.unchanged", audit.Unconfirmed: "audit.outcome.unconfirmed",

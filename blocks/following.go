@@ -58,9 +58,28 @@ type HearOption struct {
 func HearOptions(l lang.Lang, values []string) []HearOption {
 	out := make([]HearOption, 0, len(values))
 	for _, v := range values {
-		out = append(out, HearOption{Value: v, Label: l.T(lang.Key("follow.hear." + v)), Phrase: l.T(lang.Key("follow.heard." + v))})
+		k := hearKeys[v]
+		out = append(out, HearOption{Value: v, Label: l.T(k.label), Phrase: l.T(k.phrase)})
 	}
 	return out
+}
+
+// Heard is what follows hear when they hear what (a store.Hearable name),
+// as it reads inside a sentence in l: "drafts published".
+func Heard(l lang.Lang, what string) string {
+	if k, ok := hearKeys[what]; ok {
+		return l.T(k.phrase)
+	}
+	return Escape(what)
+}
+
+// hearKeys are the catalogue's words for each thing a follow can hear
+// (store.Hearable's names): its checkbox's label and its phrase.
+var hearKeys = map[string]struct{ label, phrase lang.Key }{
+	"drafts":    {"follow.hear.drafts", "follow.heard.drafts"},
+	"approvals": {"follow.hear.approvals", "follow.heard.approvals"},
+	"digest":    {"follow.hear.digest", "follow.heard.digest"},
+	"briefs":    {"follow.hear.briefs", "follow.heard.briefs"},
 }
 
 // phrase is o inside a sentence.

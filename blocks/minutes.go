@@ -62,12 +62,12 @@ func minutesFallback(v MinutesView, title string) string {
 	if d := plainDate(l, v.Date, v.DateHasTime); d != "" {
 		about = append(about, d)
 	}
-	key := lang.Key("minutes.fallback")
+	key, keyAbout := lang.Key("minutes.fallback"), lang.Key("minutes.fallback_about")
 	if v.Draft {
-		key = "minutes.fallback_draft"
+		key, keyAbout = "minutes.fallback_draft", "minutes.fallback_draft_about"
 	}
 	if len(about) > 0 {
-		return l.F(key+"_about", "title", Escape(title), "about", strings.Join(about, ", "))
+		return l.F(keyAbout, "title", Escape(title), "about", strings.Join(about, ", "))
 	}
 	return l.F(key, "title", Escape(title))
 }

@@ -34,6 +34,25 @@ var statusKeys = map[string]lang.Key{
 	statusDeferred:   "status.deferred",
 }
 
+// doneKeys and alreadyKeys are the catalogue's sentences for a change to
+// each known status, and for a change to the status an action already has.
+var (
+	doneKeys = map[string]lang.Key{
+		statusOpen:       "status.done.open",
+		statusInProgress: "status.done.in_progress",
+		statusComplete:   "status.done.complete",
+		statusCancelled:  "status.done.cancelled",
+		statusDeferred:   "status.done.deferred",
+	}
+	alreadyKeys = map[string]lang.Key{
+		statusOpen:       "status.already.open",
+		statusInProgress: "status.already.in_progress",
+		statusComplete:   "status.already.complete",
+		statusCancelled:  "status.already.cancelled",
+		statusDeferred:   "status.already.deferred",
+	}
+)
+
 // transitions returns the status changes that make sense from status: the
 // common ones as buttons, the rarer ones for the overflow menu. An unknown
 // status offers every change but Defer, as a safe default.
@@ -135,9 +154,8 @@ func plainStatus(l lang.Lang, status string) string {
 // a finished status or an unfinished one alike). title is mrkdwn, escaped
 // by the caller.
 func StatusDone(l lang.Lang, status, title string) string {
-	switch status {
-	case statusComplete, statusInProgress, statusDeferred, statusCancelled, statusOpen:
-		return l.F(lang.Key("status.done."+status), "title", title)
+	if k, ok := doneKeys[status]; ok {
+		return l.F(k, "title", title)
 	}
 	return l.F("status.done.other", "title", title, "status", Escape(status))
 }
@@ -145,9 +163,8 @@ func StatusDone(l lang.Lang, status, title string) string {
 // StatusAlready is the sentence for a change to the status an action
 // already has, in l: ":information_source: *title* is already complete."
 func StatusAlready(l lang.Lang, status, title string) string {
-	switch status {
-	case statusComplete, statusInProgress, statusDeferred, statusCancelled, statusOpen:
-		return l.F(lang.Key("status.already."+status), "title", title)
+	if k, ok := alreadyKeys[status]; ok {
+		return l.F(k, "title", title)
 	}
 	return l.F("status.already.other", "title", title, "status", Escape(status))
 }

@@ -515,20 +515,46 @@ func (q actionsQuery) title(lg lang.Lang, owner actions.Member, m *apiclient.Mee
 		if name == "" {
 			name = m.ID
 		}
-		w := lg.T(lang.Key("actions.what." + what))
+		w := lg.T(listWordsOf(what).what)
 		if !rd.seesOthers {
 			return lg.F("actions.title.meeting_mine", "meeting", name, "what", w)
 		}
 		return lg.F("actions.title.meeting", "meeting", name, "what", w)
 	}
 	if owner.ID == rd.caller {
-		return lg.T(lang.Key("actions.title.mine." + what))
+		return lg.T(listWordsOf(what).mine)
 	}
 	name := owner.Name
 	if name == "" {
 		name = owner.ID
 	}
-	return lg.F(lang.Key("actions.title.other."+what), "name", name)
+	return lg.F(listWordsOf(what).other, "name", name)
+}
+
+// listWords are the catalogue's words for one list /actions shows: its
+// name inside a meeting's heading, and its heading for the caller's own
+// actions and for someone else's.
+type listWords struct{ what, mine, other lang.Key }
+
+// listWordsByName are listWords by the list's name: "open", "overdue",
+// "all" or a status.
+var listWordsByName = map[string]listWords{
+	"open":        {"actions.what.open", "actions.title.mine.open", "actions.title.other.open"},
+	"overdue":     {"actions.what.overdue", "actions.title.mine.overdue", "actions.title.other.overdue"},
+	"all":         {"actions.what.all", "actions.title.mine.all", "actions.title.other.all"},
+	"complete":    {"actions.what.complete", "actions.title.mine.complete", "actions.title.other.complete"},
+	"in_progress": {"actions.what.in_progress", "actions.title.mine.in_progress", "actions.title.other.in_progress"},
+	"cancelled":   {"actions.what.cancelled", "actions.title.mine.cancelled", "actions.title.other.cancelled"},
+	"deferred":    {"actions.what.deferred", "actions.title.mine.deferred", "actions.title.other.deferred"},
+}
+
+// listWordsOf are the words of the list named what; a status the table
+// lacks reads as "all" (the list holds every status then).
+func listWordsOf(what string) listWords {
+	if w, ok := listWordsByName[what]; ok {
+		return w
+	}
+	return listWordsByName["all"]
 }
 
 // empty is what a page of owner's actions says when none match q, for rd.

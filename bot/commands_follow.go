@@ -152,9 +152,9 @@ func (fu *followUI) follow(ctx context.Context, cmd command, opts followOptions)
 	case langErr != nil:
 		lines = append(lines, fu.say(ctx, "set follow language", langErr))
 	case opts.language != nil && opts.language.orgDefault:
-		lines = append(lines, ch.F("follow.language_default", "who", who, "committee", name, "language", ch.T(lang.Key("follow.language."+ch.Code()))))
+		lines = append(lines, ch.F("follow.language_default", "who", who, "committee", name, "language", ch.NameIn(ch)))
 	case opts.language != nil:
-		lines = append(lines, ch.F("follow.language_set", "who", who, "committee", name, "language", ch.T(lang.Key("follow.language."+ch.Code()))))
+		lines = append(lines, ch.F("follow.language_set", "who", who, "committee", name, "language", ch.NameIn(ch)))
 	}
 	switch {
 	case existed && len(lines) == 0:

@@ -49,7 +49,7 @@ func (fu *followUI) following(ctx context.Context, channelID, userID, note strin
 	for _, l := range listed {
 		f.Follows = append(f.Follows, blocks.FollowRow{Committee: l.Committee, Key: l.CommitteeKey, By: l.By, Since: l.At, Hears: l.Hears,
 			DigestOption: store.HearDigest, DigestDefault: &usual, Digest: l.Digest.Schedule, DigestMentions: l.Digest.Mentions,
-			Language: lg.T(lang.Key("follow.language." + l.Language.Code())), LanguageChosen: l.LanguageChosen})
+			Language: l.Language.NameIn(lg), LanguageChosen: l.LanguageChosen})
 	}
 	return ephemeral(blocks.FollowingMessage(f))
 }
@@ -87,7 +87,7 @@ func (fu *followUI) choose(ctx context.Context, in *interaction) *reply {
 	fu.log.InfoContext(ctx, "follow choices changed", "channel", channel, "committee", key, "user", user, "hears", chosen.Hears)
 	var heard []string
 	for _, what := range chosen.Hears {
-		heard = append(heard, lg.T(lang.Key("follow.heard."+what)))
+		heard = append(heard, blocks.Heard(lg, what))
 	}
 	what := lg.T("follow.brings_nothing")
 	if len(heard) > 0 {

@@ -291,7 +291,8 @@ func servedSearch(deps Deps) MinutesSearch {
 	// Every search surface shows only minutes the records service still
 	// serves (issue 28 §2).
 	remove, _ := deps.Store.(minutes.Remover)
-	return minutes.ServedSearch{Index: search, Minutes: deps.Minutes, Remove: remove, Log: deps.Logger}
+	states, _ := deps.Store.(minutes.States)
+	return minutes.ServedSearch{Index: search, Minutes: deps.Minutes, Remove: remove, States: states, Log: deps.Logger}
 }
 
 // addSurfaces builds what s dispatches Slack's requests to: the commands,

@@ -146,13 +146,18 @@ func (s *Service) listedMinutes(ctx context.Context, ms []apiclient.Meeting, whi
 // cache (CacheTTL; HiddenTTL for none); nil for none.
 func (s *Service) listedMinutesOf(ctx context.Context, id string) (*apiclient.Minutes, error) {
 	return s.listed.Get(ctx, id, func(ctx context.Context) (*apiclient.Minutes, error) {
-		min, err := s.records.GetMinutes(ctx, id)
-		if errors.Is(err, apiclient.ErrNotFound) || err == nil && !Visible(min) {
-			return nil, nil
-		}
-		if err != nil {
-			return nil, fmt.Errorf("minutes of %s: %w", id, err)
-		}
-		return min, nil
+		return s.loadListed(ctx, id)
 	})
+}
+
+// loadListed reads the visible minutes of meeting id; nil for none.
+func (s *Service) loadListed(ctx context.Context, id string) (*apiclient.Minutes, error) {
+	min, err := s.records.GetMinutes(ctx, id)
+	if errors.Is(err, apiclient.ErrNotFound) || err == nil && !Visible(min) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("minutes of %s: %w", id, err)
+	}
+	return min, nil
 }

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/recordsbot/recordsbot/apiclient"
 	"github.com/recordsbot/recordsbot/minutes/body"
@@ -82,9 +83,23 @@ func Doc(m *apiclient.Meeting, min *apiclient.Minutes) store.MinutesDoc {
 // for "not served". Errors: the records service's, other than not found,
 // wrapped.
 func (s *Service) Served(ctx context.Context, meetingID string) (bool, error) {
-	min, err := s.listedMinutesOf(ctx, meetingID)
+	return s.servedSince(ctx, meetingID, time.Time{})
+}
+
+// servedSince is Served from an answer read at since or later.
+func (s *Service) servedSince(ctx context.Context, meetingID string, since time.Time) (bool, error) {
+	min, err := s.listed.GetSince(ctx, meetingID, since, func(ctx context.Context) (*apiclient.Minutes, error) {
+		return s.loadListed(ctx, meetingID)
+	})
 	return min != nil, err
 }
+
+// RecheckState is the store state (store.Store.SetState) the watcher sets
+// to the time each poll began (RFC 3339): a search shows no hit on an
+// answer read before it (ServedSearch). A poll reads the minutes it needs
+// anyway; this is how what it cannot see, the approved minutes it does
+// not read again, still leaves every search surface once it has run.
+const RecheckState = "search.recheck_before"
 
 // Searcher is what ServedSearch wraps: the index's SearchMinutes.
 type Searcher interface {
@@ -97,19 +112,28 @@ type Remover interface {
 	RemoveMinutes(ctx context.Context, meetingID string) (bool, error)
 }
 
+// States reads the store's named states; *store.Store implements it.
+type States interface {
+	GetState(ctx context.Context, name string) (string, bool, error)
+}
+
 // ServedSearch is the index as every search surface (/minutes search, the
-// Home search, the public archive's search box) reads it: a hit whose
-// minutes the records service no longer serves (withdrawn, back to draft,
-// gone) is left out, so no result leads to a page that would answer 404,
-// and taken out of the index (Remove) at once, so it costs one lookup
-// once. The index is written by reads (Apply), and the watcher reads
-// only recent minutes again; old minutes withdrawn would otherwise stay
-// until the daily backfill reached them. The cost is on the search, not
-// on the watcher's poll: at most one minutes lookup per hit shown, shared
-// through the cache with the archive and the pages (CacheTTL, 1 minute),
-// so a withdrawal shows within a minute. A hit that cannot be checked
-// (records unreachable, the public budget spent) is shown as the index
-// has it: the index only ever holds minutes that were served.
+// Home search, the public archive's search box) reads it: it shows only
+// what it can vouch for. Each hit is checked against the records service
+// (Served) and shown only when the minutes are served now: a hit whose
+// minutes are no longer served (withdrawn, back to draft, gone) is left
+// out and taken out of the index (Remove) at once, so it costs one lookup
+// once; a hit that cannot be checked (records unreachable, the public
+// budget spent) is left out too, and shown again when it can be.
+//
+// How fresh a check is: the answer is shared with the archive and the
+// pages for CacheTTL (1 minute), but never one read before the last watch
+// poll began (RecheckState): after a poll, the first search checks its
+// hits again, so minutes withdrawn before the poll leave every search
+// surface once it has run, however old their meeting. The index is
+// written by reads (Apply), and the watcher reads only recent minutes
+// again; the cost is on the search, never per indexed document: at most
+// one minutes lookup per hit shown, shared through the cache.
 type ServedSearch struct {
 	Index   Searcher
 	Minutes *Service
@@ -117,32 +141,39 @@ type ServedSearch struct {
 	// index; a failure is logged to Log (nil logs nothing) and left for
 	// the next search or the daily backfill to settle.
 	Remove Remover
+	// States, when set, gives the last watch poll (RecheckState); nil:
+	// answers are trusted for CacheTTL.
+	States States
 	Log    *slog.Logger
 }
 
-// SearchMinutes is Index.SearchMinutes without the hits the records
-// service no longer serves. Errors: the index's.
+// SearchMinutes is Index.SearchMinutes with only the hits the records
+// service serves now. Errors: the index's.
 func (ss ServedSearch) SearchMinutes(ctx context.Context, q store.MinutesQuery, offset, limit int) (store.MinutesPage, error) {
 	page, err := ss.Index.SearchMinutes(ctx, q, offset, limit)
 	if err != nil || len(page.Hits) == 0 || ss.Minutes == nil {
 		return page, err
 	}
+	since := ss.recheckBefore(ctx)
 	gone := make([]bool, len(page.Hits))
+	unchecked := make([]bool, len(page.Hits))
 	var wg sync.WaitGroup
 	for i, h := range page.Hits {
 		wg.Go(func() {
-			served, err := ss.Minutes.Served(ctx, h.MeetingID)
-			gone[i] = err == nil && !served
+			served, err := ss.Minutes.servedSince(ctx, h.MeetingID, since)
+			gone[i], unchecked[i] = err == nil && !served, err != nil
 		})
 	}
 	wg.Wait()
 	kept := page.Hits[:0]
 	for i, h := range page.Hits {
-		if !gone[i] {
+		switch {
+		case unchecked[i]:
+			continue
+		case !gone[i]:
 			kept = append(kept, h)
 			continue
-		}
-		if ss.Remove == nil {
+		case ss.Remove == nil:
 			continue
 		}
 		if _, err := ss.Remove.RemoveMinutes(ctx, h.MeetingID); err != nil && ss.Log != nil {
@@ -151,4 +182,22 @@ func (ss ServedSearch) SearchMinutes(ctx context.Context, q store.MinutesQuery, 
 	}
 	page.Hits = kept
 	return page, nil
+}
+
+// recheckBefore is when the last watch poll began, zero when none is
+// known. The store being unreadable makes it now: every hit is checked
+// afresh rather than trusted.
+func (ss ServedSearch) recheckBefore(ctx context.Context) time.Time {
+	if ss.States == nil {
+		return time.Time{}
+	}
+	v, ok, err := ss.States.GetState(ctx, RecheckState)
+	if err != nil {
+		return ss.Minutes.now()
+	}
+	t, perr := time.Parse(time.RFC3339Nano, v)
+	if !ok || perr != nil {
+		return time.Time{}
+	}
+	return t
 }

@@ -350,6 +350,12 @@ func Poll(ctx context.Context, cfg Config, deps Deps) (Summary, error) {
 	if idxErr != nil {
 		idxErr = fmt.Errorf("search index: %w", idxErr)
 	}
+	// Searches check their hits again on answers read after this poll
+	// began (minutes.ServedSearch): what it cannot see, approved minutes
+	// withdrawn that it does not read again, leaves search all the same.
+	if err := deps.Store.SetState(ctx, minutes.RecheckState, p.now.UTC().Format(time.RFC3339Nano)); err != nil {
+		p.log.WarnContext(ctx, "watch: could not mark the poll for search; hits are trusted for the cache's time", "error", err)
+	}
 	asgErr := p.assignments(ctx)
 	if asgErr != nil {
 		asgErr = fmt.Errorf("assignment DMs: %w", asgErr)

@@ -143,6 +143,16 @@ func (c *TTL[V]) Get(ctx context.Context, key string, load func(ctx context.Cont
 	return c.Load(ctx, key, load)
 }
 
+// GetSince is Get, except that a value (or kept error) cached before since
+// is loaded again: for a caller that knows something may have changed at
+// since, and must not answer from before it.
+func (c *TTL[V]) GetSince(ctx context.Context, key string, since time.Time, load func(ctx context.Context) (V, error)) (V, error) {
+	if e, ok := c.lookup(key); ok && !e.at.Before(since) {
+		return e.v, e.err
+	}
+	return c.Load(ctx, key, load)
+}
+
 // Peek returns the fresh value cached for key, if there is one; a kept
 // error is not a value.
 func (c *TTL[V]) Peek(key string) (V, bool) {

@@ -199,3 +199,23 @@ func TestKeepForKeepsChosenErrorsAndLifetimes(t *testing.T) {
 	v, _ = c.Get(t.Context(), "plain", answer("b", nil))
 	assert.Equal(t, "b", v, "other values live for the TTL")
 }
+
+// GetSince answers from the cache only what was loaded at or after since.
+func TestGetSinceLoadsWhatIsOlder(t *testing.T) {
+	t.Parallel()
+	clk := &clock{t: time.Unix(1e9, 0)}
+	c := New[int](time.Minute, clk.now)
+	n := 0
+	load := func(context.Context) (int, error) { n++; return n, nil }
+	loadedAt := clk.now()
+	v, err := c.GetSince(t.Context(), "k", time.Time{}, load)
+	require.NoError(t, err)
+	assert.Equal(t, 1, v)
+	clk.add(10 * time.Second)
+	v, _ = c.GetSince(t.Context(), "k", loadedAt, load)
+	assert.Equal(t, 1, v, "loaded at since: from the cache")
+	v, _ = c.GetSince(t.Context(), "k", loadedAt.Add(time.Second), load)
+	assert.Equal(t, 2, v, "loaded before since: loaded again")
+	v, _ = c.Get(t.Context(), "k", load)
+	assert.Equal(t, 2, v, "and kept")
+}

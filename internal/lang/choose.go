@@ -11,17 +11,17 @@ import (
 // fr" give it: a shipped language's code or a tag whose base is one ("fr",
 // "fr-CA", "FR"). Anything else is an error naming the shipped codes.
 func Parse(code string) (Lang, error) {
-	if l, ok := base(code); ok {
+	if l, ok := lib.base(code); ok {
 		return l, nil
 	}
 	return English, fmt.Errorf("unknown language %q (shipped: %s)", code, Codes())
 }
 
-// Codes lists the shipped languages' codes, "en, fr, de, es".
+// Codes lists the shipped languages' codes, "en, de, es, fr".
 func Codes() string {
-	codes := make([]string, len(shipped))
-	for i, c := range shipped {
-		codes[i] = c.Code
+	codes := make([]string, len(lib.cats))
+	for i, c := range lib.cats {
+		codes[i] = c.code
 	}
 	return strings.Join(codes, ", ")
 }
@@ -31,37 +31,39 @@ func Codes() string {
 // else fallback (ORG_LANGUAGE). An empty locale (Slack did not say) is
 // fallback too.
 func ForLocale(locale string, fallback Lang) Lang {
-	if l, ok := base(locale); ok {
+	if l, ok := lib.base(locale); ok {
 		return l
 	}
 	return fallback
 }
 
-// base is the shipped language whose code is the base of tag.
-func base(tag string) (Lang, bool) {
+// base is the language of b whose code is the base of tag.
+func (b *library) base(tag string) (Lang, bool) {
 	tag = strings.TrimSpace(tag)
 	if tag == "" {
 		return English, false
 	}
 	// Slack writes locales with '-' ("fr-FR"); POSIX ones use '_'.
 	code, _, _ := strings.Cut(strings.ReplaceAll(tag, "_", "-"), "-")
-	for i, c := range shipped {
-		if strings.EqualFold(c.Code, code) {
+	for i, c := range b.cats {
+		if strings.EqualFold(c.code, code) {
 			return Lang(i), true
 		}
 	}
 	return English, false
 }
 
-// matcher chooses among the shipped languages for Negotiate.
-var matcher = language.NewMatcher(tags)
-
 // Negotiate is the language of a public page or feed: query (a ?lang=
 // parameter) when it names a shipped language, else the best shipped match
 // of the Accept-Language header by golang.org/x/text's matcher, else
 // fallback (ORG_LANGUAGE) when nothing the reader accepts is shipped.
 func Negotiate(query, acceptLanguage string, fallback Lang) Lang {
-	if l, ok := base(query); ok {
+	return lib.negotiate(query, acceptLanguage, fallback)
+}
+
+// negotiate is Negotiate among b's languages.
+func (b *library) negotiate(query, acceptLanguage string, fallback Lang) Lang {
+	if l, ok := b.base(query); ok {
 		return l
 	}
 	if strings.TrimSpace(acceptLanguage) == "" {
@@ -71,7 +73,7 @@ func Negotiate(query, acceptLanguage string, fallback Lang) Lang {
 	if err != nil || len(accepted) == 0 {
 		return fallback
 	}
-	_, i, conf := matcher.Match(accepted...)
+	_, i, conf := b.matcher.Match(accepted...)
 	if conf == language.No {
 		return fallback
 	}

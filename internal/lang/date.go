@@ -86,20 +86,11 @@ func (l Lang) AppendDateTime(dst []byte, t time.Time) []byte {
 // SlackDateTime is the format of a Slack date token with a time, in l:
 // "{date_short_pretty} at {time}", whose words Slack leaves as they are.
 func (l Lang) SlackDateTime() string {
-	if int(l) < len(slackDateTimes) {
-		return slackDateTimes[l]
+	if int(l) < len(lib.slackDateTimes) {
+		return lib.slackDateTimes[l]
 	}
 	return l.F("date.at", "date", "{date_short_pretty}", "time", "{time}")
 }
-
-// slackDateTimes are SlackDateTime of the shipped languages, made once.
-var slackDateTimes = func() []string {
-	out := make([]string, len(shipped))
-	for i, c := range shipped {
-		out[i] = fill(c.Strings["date.at"], []string{"date", "{date_short_pretty}", "time", "{time}"})
-	}
-	return out
-}()
 
 // appendDate appends pattern with {day}, {month} and {year} filled.
 func appendDate(dst []byte, pattern string, day int, month string, year int) []byte {

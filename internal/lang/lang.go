@@ -6,9 +6,12 @@
 // [Key] looked up here: [Lang.T] for plain text, [Lang.F] for text with
 // named placeholders, [Lang.N] for text whose words depend on a count (the
 // plural form chosen by CLDR's rules for that language, from
-// golang.org/x/text). A language is one file (en.go, fr.go, …) holding a
-// [Catalogue]; catalogue_test.go checks that every key is in every
-// language with the same placeholders and every plural form CLDR asks for.
+// golang.org/x/text). A language is one gettext PO file,
+// locales/<code>.po, embedded in the binary and read once at start-up:
+// each message's msgctxt is its key, msgid the English text and msgstr
+// the translation, so translators' tools open them as they are.
+// catalogue_test.go checks that every key is in every language with the
+// same placeholders and every plural form CLDR asks for.
 // docs/languages.md says how to add a string or a language.
 //
 // Nothing here does I/O, so package blocks can use it freely; templates use
@@ -20,13 +23,11 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"unicode"
 	"unicode/utf8"
 
 	"golang.org/x/text/feature/plural"
 	"golang.org/x/text/language"
-	"golang.org/x/text/message"
 	"golang.org/x/text/number"
 	"golang.org/x/text/runes"
 	"golang.org/x/text/transform"
@@ -38,59 +39,6 @@ import (
 // TestKeysUsedExist finds every literal key in the code and checks that
 // English has it.
 type Key string
-
-// Catalogue is one language's messages. Strings holds plain messages,
-// Plurals the messages whose wording depends on a count. A message may
-// name placeholders in braces ("Due {date}"), filled by the arguments of
-// [Lang.F] and [Lang.N]; "{n}" in a plural message is the count, formatted
-// for the language.
-type Catalogue struct {
-	// Code is the language's BCP 47 base code: "en", "fr".
-	Code string
-	// Name is the language's own name for itself: "Français".
-	Name string
-	// Aliases maps a command word in this language to the English keyword
-	// it stands for ("en-retard" → "overdue"). English keywords always
-	// work; aliases are listed in help.
-	Aliases map[string]string
-	// Strings are the plain messages.
-	Strings map[Key]string
-	// Plurals are the messages chosen by count.
-	Plurals map[Key]Plural
-}
-
-// Plural is one message in each CLDR plural form a language uses. Other is
-// always required; which others are depends on the language (English and
-// German: One; French: One, which covers 0 and 1). A form the language does
-// not use is ignored.
-type Plural struct {
-	Zero, One, Two, Few, Many, Other string
-}
-
-// form returns the message for f, falling back to Other.
-func (p Plural) form(f plural.Form) string {
-	var s string
-	switch f {
-	case plural.Zero:
-		s = p.Zero
-	case plural.One:
-		s = p.One
-	case plural.Two:
-		s = p.Two
-	case plural.Few:
-		s = p.Few
-	case plural.Many:
-		s = p.Many
-	}
-	if s == "" {
-		return p.Other
-	}
-	return s
-}
-
-// shipped are the languages people can read recordsbot in; the first is
-// the default. Adding a language is adding its file and its line here.
-var shipped = [...]*Catalogue{&english, &french, &german, &spanish}
 
 // Lang is a language recordsbot ships. The zero value is English.
 type Lang uint8
@@ -104,31 +52,48 @@ const English Lang = 0
 // chosen by Parse, ForLocale or Negotiate.
 const Pseudo Lang = 255
 
-// Shipped returns the languages recordsbot ships, English first.
+// Shipped returns the languages recordsbot ships, English first, then by
+// code.
 func Shipped() []Lang {
-	out := make([]Lang, len(shipped))
-	for i := range shipped {
+	out := make([]Lang, len(lib.cats))
+	for i := range lib.cats {
 		out[i] = Lang(i)
 	}
 	return out
 }
 
 // catalogue is l's messages; an unknown l reads English.
-func (l Lang) catalogue() *Catalogue {
+func (l Lang) catalogue() *catalogue { return lib.cat(l) }
+
+// cat is l's messages in b; an unknown l reads English.
+func (b *library) cat(l Lang) *catalogue {
 	if l == Pseudo {
-		return pseudo()
+		return b.pseudo()
 	}
-	if int(l) < len(shipped) {
-		return shipped[l]
+	if int(l) < len(b.cats) {
+		return b.cats[l]
 	}
-	return &english
+	return b.cats[0]
 }
 
 // Code is l's BCP 47 code: "en", "fr". Pseudo's is "en-XA".
-func (l Lang) Code() string { return l.catalogue().Code }
+func (l Lang) Code() string { return l.catalogue().code }
 
 // Name is l's name in itself: "English", "Français".
-func (l Lang) Name() string { return l.catalogue().Name }
+func (l Lang) Name() string { return l.catalogue().name }
+
+// NameIn is l's name in the language r, as it reads inside r's sentences:
+// "French" in English, "français" in French. A language r has no word for
+// (one added since r was translated) reads as its own name.
+func (l Lang) NameIn(r Lang) string {
+	if s, ok := r.catalogue().names[l.Code()]; ok {
+		return s
+	}
+	if s, ok := lib.cats[0].names[l.Code()]; ok && r != Pseudo {
+		return s
+	}
+	return l.Name()
+}
 
 // String is l's code.
 func (l Lang) String() string { return l.Code() }
@@ -138,34 +103,28 @@ func (l Lang) Tag() language.Tag {
 	if l == Pseudo {
 		return language.English
 	}
-	return tags[l.valid()]
+	return lib.tags[l.valid()]
 }
 
 // valid is l, or English when l is not shipped.
 func (l Lang) valid() Lang {
-	if int(l) < len(shipped) {
+	if int(l) < len(lib.cats) {
 		return l
 	}
 	return English
 }
 
-// tags are the shipped languages' tags, in shipped's order.
-var tags = func() []language.Tag {
-	t := make([]language.Tag, len(shipped))
-	for i, c := range shipped {
-		t[i] = language.MustParse(c.Code)
-	}
-	return t
-}()
-
 // T is the plain message k in l. A key l lacks reads in English, and a key
 // English lacks reads as the key itself, so a mistake shows rather than
 // blanking a sentence (the catalogue tests keep both from shipping).
-func (l Lang) T(k Key) string {
-	if s, ok := l.catalogue().Strings[k]; ok {
+func (l Lang) T(k Key) string { return lib.text(l, k) }
+
+// text is T in b.
+func (b *library) text(l Lang, k Key) string {
+	if s, ok := b.cat(l).strings[k]; ok {
 		return s
 	}
-	if s, ok := english.Strings[k]; ok {
+	if s, ok := b.cats[0].strings[k]; ok {
 		return s
 	}
 	return string(k)
@@ -182,26 +141,40 @@ func (l Lang) F(k Key, args ...string) string {
 // N is the plural message k in l for the count n, with "{n}" the count
 // formatted for l (Int) and the other placeholders filled from args as in F.
 func (l Lang) N(k Key, n int, args ...string) string {
-	msg, ok := l.catalogue().Plurals[k]
-	if !ok {
-		if msg, ok = english.Plurals[k]; !ok {
-			return string(k)
-		}
-	}
-	s := msg.form(l.form(n))
+	s := lib.plural(l, k, n)
 	if !strings.Contains(s, "{") {
 		return s
 	}
 	return fillN(s, l.Int(n), args)
 }
 
+// plural is the form of the plural message k in l for the count n, as
+// written, in b; a key l lacks reads in English, and one English lacks as
+// the key itself.
+func (b *library) plural(l Lang, k Key, n int) string {
+	msg, ok := b.cat(l).plurals[k]
+	if !ok {
+		if msg, ok = b.cats[0].plurals[k]; !ok {
+			return string(k)
+		}
+	}
+	return msg.form(b.form(l, n))
+}
+
 // form is the CLDR plural form of the integer n in l.
-func (l Lang) form(n int) plural.Form {
+func (l Lang) form(n int) plural.Form { return lib.form(l, n) }
+
+// form is Lang.form in b.
+func (b *library) form(l Lang, n int) plural.Form {
 	if n < 0 {
 		n = -n
 	}
+	tag := language.English
+	if l != Pseudo && int(l) < len(b.tags) {
+		tag = b.tags[l]
+	}
 	// MatchPlural takes operands modulo 10,000,000 (its documentation).
-	return plural.Cardinal.MatchPlural(l.Tag(), n%10000000, 0, 0, 0, 0)
+	return plural.Cardinal.MatchPlural(tag, n%10000000, 0, 0, 0, 0)
 }
 
 // Int is n written the way l writes numbers: 1,234 in English, 1 234 in
@@ -210,17 +183,8 @@ func (l Lang) Int(n int) string {
 	if n > -1000 && n < 1000 {
 		return strconv.Itoa(n) // no grouping below a thousand, in any language
 	}
-	return printers[l.valid()].Sprint(number.Decimal(n))
+	return lib.printers[l.valid()].Sprint(number.Decimal(n))
 }
-
-// printers format numbers, one per shipped language, made once.
-var printers = func() []*message.Printer {
-	p := make([]*message.Printer, len(shipped))
-	for i := range shipped {
-		p[i] = message.NewPrinter(tags[i])
-	}
-	return p
-}()
 
 // fill replaces each {name} in s by the value paired with name in args.
 func fill(s string, args []string) string {
@@ -291,23 +255,11 @@ func arg(name, count string, args []string) (string, bool) {
 // language, so a command typed from a colleague's note works for
 // everyone.
 func Keyword(word string) string {
-	if kw, ok := keywords()[fold(word)]; ok {
+	if kw, ok := lib.keywords[fold(word)]; ok {
 		return kw
 	}
 	return word
 }
-
-// keywords maps every shipped alias, folded, to its English keyword;
-// built once.
-var keywords = sync.OnceValue(func() map[string]string {
-	m := map[string]string{}
-	for _, c := range shipped {
-		for alias, kw := range c.Aliases {
-			m[fold(alias)] = kw
-		}
-	}
-	return m
-})
 
 // fold is s lower-cased without its accents, for matching command words.
 // An ASCII word costs nothing (most words are keywords typed in English).
@@ -336,7 +288,7 @@ func fold(s string) string {
 // (for help).
 func (l Lang) Aliases(kw string) []string {
 	var out []string
-	for alias, k := range l.catalogue().Aliases {
+	for alias, k := range l.catalogue().aliases {
 		if k == kw {
 			out = append(out, alias)
 		}
@@ -347,16 +299,4 @@ func (l Lang) Aliases(kw string) []string {
 
 // HasAliases reports whether l has command words of its own (help then
 // says the English ones work too).
-func (l Lang) HasAliases() bool { return len(l.catalogue().Aliases) > 0 }
-
-// pseudo builds the pseudo catalogue the first time a test asks.
-var pseudo = sync.OnceValue(func() *Catalogue {
-	c := &Catalogue{Code: "en-XA", Name: "Pseudo", Strings: map[Key]string{}, Plurals: map[Key]Plural{}}
-	for k, s := range english.Strings {
-		c.Strings[k] = Pseudolocalize(s)
-	}
-	for k, p := range english.Plurals {
-		c.Plurals[k] = Plural{One: Pseudolocalize(p.One), Other: Pseudolocalize(p.Other)}
-	}
-	return c
-})
+func (l Lang) HasAliases() bool { return len(l.catalogue().aliases) > 0 }

@@ -267,3 +267,91 @@ func Templates(root, dir string) ([]Finding, error) {
 func keepNewlines(s string) string {
 	return strings.Repeat("\n", strings.Count(s, "\n")) + " "
 }
+
+// GoCatalogues finds words kept in a Go map instead of the catalogue's
+// files (internal/lang/locales/<code>.po, which translators' tools open):
+// a map literal from lang.Key to text or to lang.Plural, a
+// lang.Catalogue literal, or a file internal/lang/<code>.go named after a
+// shipped language. It walks every non-test Go file under root; it needs
+// no package to compile, so it explains a catalogue file that came back
+// in a merge even while that file breaks the build.
+func GoCatalogues(root string) ([]Finding, error) {
+	var out []Finding
+	locales, err := filepath.Glob(filepath.Join(root, "internal", "lang", "locales", "*.po"))
+	if err != nil {
+		return nil, err
+	}
+	langFiles := map[string]bool{}
+	for _, po := range locales {
+		code := strings.TrimSuffix(filepath.Base(po), ".po")
+		langFiles[filepath.Join("internal", "lang", code+".go")] = true
+	}
+	fset := token.NewFileSet()
+	err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if name := d.Name(); name == "node_modules" || name == "testdata" || strings.HasPrefix(name, ".") && path != root {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		rel, err := filepath.Rel(root, path)
+		if err != nil {
+			return err
+		}
+		file, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution)
+		if err != nil {
+			return err
+		}
+		if langFiles[rel] {
+			out = append(out, Finding{Pos: token.Position{Filename: rel, Line: 1}, Text: "a language's catalogue as a Go file"})
+		}
+		ast.Inspect(file, func(n ast.Node) bool {
+			lit, ok := n.(*ast.CompositeLit)
+			if !ok || lit.Type == nil || len(lit.Elts) == 0 {
+				return true // an empty map is a table being built, not words
+			}
+			if what := goCatalogueType(lit.Type); what != "" {
+				pos := fset.Position(lit.Pos())
+				pos.Filename = rel
+				out = append(out, Finding{Pos: pos, Text: what})
+				return false
+			}
+			return true
+		})
+		return nil
+	})
+	return out, err
+}
+
+// goCatalogueType names the catalogue shape of a literal's type, or "".
+func goCatalogueType(t ast.Expr) string {
+	name := func(e ast.Expr) string {
+		switch e := e.(type) {
+		case *ast.Ident:
+			return e.Name
+		case *ast.SelectorExpr:
+			if x, ok := e.X.(*ast.Ident); ok && x.Name == "lang" {
+				return e.Sel.Name
+			}
+		}
+		return ""
+	}
+	if m, ok := t.(*ast.MapType); ok && name(m.Key) == "Key" {
+		if v, ok := m.Value.(*ast.Ident); ok && v.Name == "string" {
+			return "a map from lang.Key to text"
+		}
+		if name(m.Value) == "Plural" {
+			return "a map from lang.Key to lang.Plural"
+		}
+	}
+	if name(t) == "Catalogue" {
+		return "a lang.Catalogue literal"
+	}
+	return ""
+}

@@ -83,7 +83,7 @@ func TestNoUserFacingLiterals(t *testing.T) {
 		case owned[path] != "":
 			stillOwned[path]++
 		default:
-			t.Errorf("%s: English outside the catalogue (internal/lang): give it a key in en.go, fr.go, de.go and es.go (docs/languages.md), or allow it here with the reason", f)
+			t.Errorf("%s: English outside the catalogue (internal/lang): give it a key in internal/lang/locales/*.po (docs/languages.md, \"Adding a string\"), or allow it here with the reason", f)
 		}
 	}
 	for path, owner := range owned {
@@ -93,6 +93,33 @@ func TestNoUserFacingLiterals(t *testing.T) {
 			t.Logf("%s is clean: remove it from owned", path)
 		}
 	}
+}
+
+// TestNoCatalogueInGo: the words live in internal/lang/locales/<code>.po,
+// where translators' tools open them, not in Go maps.
+func TestNoCatalogueInGo(t *testing.T) {
+	t.Parallel()
+	found, err := GoCatalogues(root)
+	require.NoError(t, err)
+	for _, f := range found {
+		t.Errorf("%s:%d: %s. The catalogue is internal/lang/locales/<code>.po: move each entry there, in en.po as msgctxt \"key\", msgid \"English text\", msgstr \"\" and in every other language's file with msgid the same English and msgstr its translation; a plural has msgid_plural and msgstr[0], msgstr[1] (docs/languages.md, \"Adding a string\")", filepath.ToSlash(f.Pos.Filename), f.Pos.Line, f.Text)
+	}
+}
+
+func TestGoCataloguesFindsThem(t *testing.T) {
+	t.Parallel()
+	found, err := GoCatalogues(filepath.Join("testdata", "gomap"))
+	require.NoError(t, err)
+	var got []string
+	for _, f := range found {
+		got = append(got, f.String())
+	}
+	assert.ElementsMatch(t, []string{
+		`internal/lang/fr.go:1: "a language's catalogue as a Go file"`,
+		`internal/lang/fr.go:3: "a lang.Catalogue literal"`,
+		`blocks/words.go:5: "a map from lang.Key to text"`,
+		`blocks/words.go:6: "a map from lang.Key to lang.Plural"`,
+	}, got)
 }
 
 // The check finds what it should and passes what is not words.

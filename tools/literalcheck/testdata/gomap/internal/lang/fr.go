@@ -1,0 +1,3 @@
+package lang
+
+var french = Catalogue{Code: "fr", Strings: map[Key]string{"row.due": "Échéance {date}"}}
