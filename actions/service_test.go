@@ -155,7 +155,7 @@ func TestSharedListIsTheActiveSet(t *testing.T) {
 
 // Caches says whether a reply drawn from one version of the list may be
 // reused: by default and with a TTL yes, with the cache off (a negative
-// TTL, ACTIONS_CACHE_TTL=0) no, and Listed never has a list then.
+// TTL, ACTIONS_CACHE_TTL=0) no, and ListCached never has a list then.
 func TestCaches(t *testing.T) {
 	t.Parallel()
 	for _, tt := range []struct {
@@ -173,7 +173,7 @@ func TestCaches(t *testing.T) {
 			assert.Equal(t, tt.want, e.svc.Caches())
 			_, err := e.svc.List(t.Context(), "")
 			require.NoError(t, err)
-			_, listed := e.svc.Listed("")
+			_, listed := e.svc.ListCached("")
 			assert.Equal(t, tt.want, listed, "a list just read is cached only when the cache is on")
 		})
 	}

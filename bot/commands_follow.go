@@ -259,9 +259,9 @@ func (fu *followUI) botInChannel(ctx context.Context, channelID string) (string,
 
 // guestOf is whether a Slack user is a guest, as the follow domain asks
 // it: from the action domain's profile (users.info, cached).
-func guestOf(dom *actions.Service) func(ctx context.Context, userID string) (bool, error) {
+func guestOf(svc *actions.Service) func(ctx context.Context, userID string) (bool, error) {
 	return func(ctx context.Context, userID string) (bool, error) {
-		me, err := dom.Who(ctx, userID)
+		me, err := svc.Who(ctx, userID)
 		return me.Guest, err
 	}
 }

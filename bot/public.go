@@ -155,7 +155,7 @@ func (g *publicGuard) wrap(next http.Handler) http.Handler {
 			return
 		}
 		// Inside a bound of their own: 4,000 concurrent requests for one
-		// ID held 4,019 goroutines and 27 MB for 10 s (issue 28 §3). A
+		// ID held 4,019 goroutines and 27 MB for 10 s. A
 		// bound apart from the Slack requests' (Server.admit), so a flood
 		// of readers cannot refuse a colleague's /actions.
 		release, ok := g.slots.acquire()

@@ -24,7 +24,6 @@ import (
 	"github.com/recordsbot/recordsbot/bot/minutespage"
 	"github.com/recordsbot/recordsbot/calendar"
 	"github.com/recordsbot/recordsbot/follows"
-	"github.com/recordsbot/recordsbot/topics"
 	"github.com/recordsbot/recordsbot/internal/clocktime"
 	"github.com/recordsbot/recordsbot/internal/health"
 	"github.com/recordsbot/recordsbot/internal/lang"
@@ -34,6 +33,7 @@ import (
 	"github.com/recordsbot/recordsbot/internal/workdays"
 	"github.com/recordsbot/recordsbot/minutes"
 	"github.com/recordsbot/recordsbot/store"
+	"github.com/recordsbot/recordsbot/topics"
 )
 
 // SlackAPI is the part of Slack's Web API the bot calls; *slack.Client
@@ -223,7 +223,7 @@ type Server struct {
 	// quick answers a command at once from what is already in memory,
 	// or returns nil; see actionsUI.quickActions.
 	quick   map[string]func(command) *reply
-	dom     *actions.Service
+	actions *actions.Service
 	home    *homeUI
 	unfurls *unfurler
 	clicks  *clicks
@@ -254,7 +254,7 @@ func NewServer(cfg Config, deps Deps) *Server {
 	}
 	cfg.setDefaults()
 	deps.setDefaults()
-	s := &Server{cfg: cfg, deps: deps, log: deps.Logger, dom: deps.Actions, mins: deps.Minutes}
+	s := &Server{cfg: cfg, deps: deps, log: deps.Logger, actions: deps.Actions, mins: deps.Minutes}
 	search := servedSearch(deps)
 	trail := newTrailWriter(deps.Store, deps.Actions, deps.Now, s.log)
 	// Every change made through the Store is recorded (auditedStore).
@@ -289,7 +289,7 @@ func servedSearch(deps Deps) MinutesSearch {
 		return nil
 	}
 	// Every search surface shows only minutes the records service still
-	// serves (issue 28 §2).
+	// serves.
 	remove, _ := deps.Store.(minutes.Remover)
 	states, _ := deps.Store.(minutes.States)
 	return minutes.ServedSearch{Index: search, Minutes: deps.Minutes, Remove: remove, States: states, Log: deps.Logger}
@@ -305,7 +305,7 @@ func (s *Server) addSurfaces(deps Deps, search MinutesSearch, trail *trailWriter
 	mins := &minutesUI{svc: deps.Minutes, org: cfg.Language, search: search, pageSize: cfg.PageSize, now: deps.Now, say: say,
 		follow: &followUI{store: deps.Store, slack: deps.Slack, now: deps.Now, log: s.log, say: say,
 			follows: follows.New(follows.Rules{AdminsOnly: cfg.FollowAdminsOnly, Defaults: cfg.FollowDefaults, Digest: cfg.DigestDefault, OrgLanguage: cfg.Language},
-				follows.Deps{Store: deps.Store, Meetings: deps.Minutes, Baseline: deps.Baseline, IsAdmin: s.dom.IsAdmin, Guest: guestOf(s.dom), Log: s.log})}}
+				follows.Deps{Store: deps.Store, Meetings: deps.Minutes, Baseline: deps.Baseline, IsAdmin: s.actions.IsAdmin, Guest: guestOf(s.actions), Log: s.log})}}
 	mins.topics = &topicUI{follow: mins.follow}
 	if ts, ok := deps.Store.(topics.Store); ok {
 		idx, _ := deps.Store.(topics.Index)
@@ -314,7 +314,7 @@ func (s *Server) addSurfaces(deps Deps, search MinutesSearch, trail *trailWriter
 	settings := &settingsUI{now: deps.Now, store: deps.Store, notify: cfg.Notify, log: s.log, say: say, trail: trail}
 	mins.cal = deps.Calendar
 	calUI := &calendarUI{cal: deps.Calendar, log: s.log}
-	s.home = &homeUI{dom: s.dom, acts: acts, mins: mins, slack: deps.Slack,
+	s.home = &homeUI{actions: s.actions, acts: acts, mins: mins, slack: deps.Slack,
 		settings: settings, calendar: calUI, now: deps.Now, log: s.log, say: say}
 	if trail != nil {
 		s.home.trail = trail.trail
@@ -333,8 +333,8 @@ func (s *Server) addSurfaces(deps Deps, search MinutesSearch, trail *trailWriter
 // newActionsUI builds the /actions surface, which the Home tab and clicks
 // share. deps.Store records every change in trail (nil: no audit trail).
 func (s *Server) newActionsUI(deps Deps, trail *trailWriter) *actionsUI {
-	dom, say := s.dom, s.userMessage
-	acts := &actionsUI{dom: dom, meetings: deps.Minutes, revs: newRevisions(deps.Now()), now: deps.Now,
+	svc, say := s.actions, s.userMessage
+	acts := &actionsUI{actions: svc, meetings: deps.Minutes, revs: newRevisions(deps.Now()), now: deps.Now,
 		pageSize: s.cfg.PageSize, org: s.cfg.Language, log: s.log, say: say}
 	// Replies are memoised per version of the action list. With the
 	// cache off every command reads the list, which is the same version
@@ -345,7 +345,7 @@ func (s *Server) newActionsUI(deps Deps, trail *trailWriter) *actionsUI {
 	if trail != nil {
 		acts.trail = trail.trail
 	}
-	acts.steer = &steering{store: deps.Store, dom: dom, days: s.cfg.Workdays, now: deps.Now, log: s.log, say: say}
+	acts.snoozes = &snoozing{store: deps.Store, actions: svc, days: s.cfg.Workdays, now: deps.Now, log: s.log, say: say}
 	return acts
 }
 
@@ -358,7 +358,7 @@ func (s *Server) Wait(ctx context.Context) error {
 	done := make(chan struct{})
 	go func() {
 		s.pending.Wait()
-		s.dom.Wait() // background refreshes of the shared action list
+		s.actions.Wait() // background refreshes of the shared action list
 		close(done)
 	}()
 	select {

@@ -340,7 +340,7 @@ func (j *remindJob) dueActions(ctx context.Context, now time.Time) ([]pendingAss
 	// furthest ahead sees at most this window.
 	widest := time.FixedZone("UTC+14", 14*3600)
 	// What was assigned to someone while away is in their catch-up,
-	// however far off its deadline (issue 31 §2).
+	// however far off its deadline.
 	var held map[string]bool
 	if j.deps.Store != nil {
 		var err error

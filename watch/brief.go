@@ -153,7 +153,7 @@ func (p *poll) brief(ctx context.Context, f store.Follow, m apiclient.Meeting) e
 	}
 	o, ts := p.once(ctx, once.Work{
 		Key:          key,
-		Conversation: in(f.ChannelID),
+		Conversation: toChannel(f.ChannelID),
 		Post: func(ctx context.Context) (string, error) {
 			// Names only: a brief pings nobody
 			// (https://docs.slack.dev/messaging/formatting-message-text#mentioning-users).

@@ -107,7 +107,7 @@ func (p *poll) digest(ctx context.Context, f store.Follow, last store.Digest, sl
 	key := digestKey(f.ChannelID, f.CommitteeKey, slot)
 	o, _ := p.once(ctx, once.Work{
 		Key:          key,
-		Conversation: in(f.ChannelID),
+		Conversation: toChannel(f.ChannelID),
 		Post: func(ctx context.Context) (string, error) {
 			// Mentions are off unless the channel chose them: a name in
 			// text pings nobody, <@U…> pings the person

@@ -269,7 +269,7 @@ func (p *poll) tellTopic(ctx context.Context, w watchOf, t topicPost) bool {
 	key := topicKey(w.ID, t.meetingID, t.event)
 	t.match.Lang = p.topicLang(ctx, w)
 	msg := blocks.TopicMatchMessage(t.match)
-	to, conversation := w.ChannelID, in(w.ChannelID)
+	to, conversation := w.ChannelID, toChannel(w.ChannelID)
 	if w.UserID != "" {
 		to = w.UserID
 		conversation = func(ctx context.Context) (string, error) {

@@ -207,7 +207,7 @@ var markdown = goldmark.New(
 //
 // An image from any host but the bot and Options.ImageHosts loses its
 // address (its alt text stays): a minutes author could otherwise put a
-// tracking pixel in front of every public reader (issue 28 §5). The CSP
+// tracking pixel in front of every public reader. The CSP
 // says the same to the browser.
 func newBodyPolicy(imageHosts []string) *bluemonday.Policy {
 	p := bluemonday.UGCPolicy()

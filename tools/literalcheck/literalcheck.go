@@ -1,5 +1,5 @@
 // Package literalcheck finds English that would reach a person outside the
-// language catalogue (package internal/lang, issue 30): string literals in
+// language catalogue (package internal/lang): string literals in
 // the code of the packages that write to Slack or to a public page, and
 // the text of the page templates. It is a vet-style check run by `go
 // test ./tools/literalcheck` (and so by `go test ./...` and .ci/run).

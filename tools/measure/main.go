@@ -1,6 +1,6 @@
-// Command measure prints the figures issue 29 ("the house, third pass")
-// tracks, for the Go module in -dir (a checkout of any commit; see
-// docs/house/measure.sh, which checks one out and runs this on it):
+// Command measure prints the figures of the code's structure for the Go
+// module in -dir (a checkout of any commit; see docs/house/measure.sh,
+// which checks one out and runs this on it):
 //
 //   - upward imports: a domain package (actions, audit, calendar, minutes,
 //     follows, apiclient, store) that imports a Slack package (blocks,
@@ -56,7 +56,7 @@ type pkg struct {
 	Module       *struct{ Path string }
 }
 
-// domains are the packages that must know nothing of Slack (issue 29 §4).
+// domains are the packages that must know nothing of Slack.
 var domains = []string{"actions", "audit", "calendar", "minutes", "follows", "apiclient", "store"}
 
 func main() {
