@@ -299,7 +299,13 @@ func (u *actionsUI) history(ctx context.Context, caller, id string) *reply {
 		u.say(ctx, "action history", err) // logged, and counted as a store outage
 		return notice(l.T("audit.history.down"))
 	}
-	return ephemeral(blocks.History(l, id, a.Title, auditLines(es)))
+	shown := es[:0]
+	for i := range es {
+		if es[i].InActionHistory(caller) {
+			shown = append(shown, es[i])
+		}
+	}
+	return ephemeral(blocks.History(l, id, a.Title, auditLines(shown)))
 }
 
 // auditLines are entries as the blocks show them.

@@ -94,7 +94,10 @@ func (t commandText) afterFirst() commandText {
 // "history".
 func parseHistory(lg lang.Lang, rest commandText) (q actionsQuery, note string, ok bool) {
 	q.history = strings.Trim(rest.argument(), "`'\"")
-	if q.history == "" {
+	if !actions.IsID(q.history) {
+		// A person, a channel or a sentence is not an action: the trail
+		// holds their settings, time away and follows too, which no
+		// history shows.
 		return q, lg.T("audit.history.usage"), false
 	}
 	return q, "", true

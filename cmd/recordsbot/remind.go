@@ -54,7 +54,7 @@ scheduler; running it again sends only what is missing.
 	}
 	defer st.Close()
 	set := a.set
-	holidays, err := loadHolidays(ctx, set)
+	holidays, err := loadHolidays(ctx, set, st, false, a.log)
 	if err != nil {
 		return err
 	}

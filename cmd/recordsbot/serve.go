@@ -16,6 +16,7 @@ import (
 
 	"github.com/recordsbot/recordsbot/bot"
 	"github.com/recordsbot/recordsbot/internal/health"
+	"github.com/recordsbot/recordsbot/internal/workdays"
 	"github.com/recordsbot/recordsbot/store"
 	"github.com/recordsbot/recordsbot/watch"
 )
@@ -49,7 +50,8 @@ func openStore(ctx context.Context, a *app) (*store.Store, error) {
 	ctx, cancel := context.WithTimeout(ctx, storeOpenTimeout)
 	defer cancel()
 	st, err := store.Open(ctx, a.set.databaseURL, store.WithLogger(a.log),
-		store.WithAuditRetention(a.set.auditRetention), store.WithAuditVerified(a.metrics.AuditVerified))
+		store.WithAuditRetention(a.set.auditRetention), store.WithAuditKey(a.set.auditKey),
+		store.WithAuditVerified(auditVerified(a)))
 	if err != nil {
 		return nil, fmt.Errorf("DATABASE_URL: %w", err)
 	}
@@ -263,11 +265,15 @@ func newBotServer(ctx context.Context, a *app, slot *storeSlot, outage *health.O
 	cfg := botConfig(a.set)
 	// REMIND_HOLIDAYS, read (a URL fetched) now, at start: a snooze to
 	// the next working day skips them.
-	workdays, err := loadHolidays(ctx, a.set)
+	var cache workdays.Cache
+	if st, err := slot.get(); err == nil {
+		cache = st // the last good copy of a calendar URL; none while the store is not open yet
+	}
+	holidays, err := loadHolidays(ctx, a.set, cache, true, a.log)
 	if err != nil {
 		return nil, err
 	}
-	cfg.Workdays = workdays
+	cfg.Workdays = holidays
 	return a.Bot(cfg, bot.Deps{
 		Logger: a.log, Metrics: a.metrics,
 		Store: slot, StoreOutage: outage,
