@@ -33,6 +33,9 @@ type Config struct {
 	// Visibility is ACTIONS_VISIBILITY: whose actions members may see
 	// (see CanSee). Default VisibleOwn.
 	Visibility Visibility
+	// PublicURL is the bot's public base URL (PUBLIC_URL); a trailing
+	// slash is ignored. Empty: actions have no link of their own (Link).
+	PublicURL string
 	// Trail keeps the audit trail of status changes (the store); nil
 	// records nothing (the demo, tests that are not about it). With one,
 	// a change is sent only once it is recorded (SetStatus).

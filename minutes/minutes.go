@@ -87,6 +87,8 @@ type Service struct {
 	known *cache.TTL[knownList]
 	// cursors makes and opens the archive's page cursors.
 	cursors cursorSealer
+	// recordURLs is the records' own minutes URLs seen (MeetingOfURL).
+	recordURLs recordURLs
 }
 
 // New returns the minutes domain over r.
@@ -122,6 +124,14 @@ func (s *Service) Records() Records { return s.records }
 // wrapping apiclient.ErrNotFound for a meeting it does not know.
 func (s *Service) Meeting(ctx context.Context, id string) (*apiclient.Meeting, error) {
 	return s.records.GetMeeting(ctx, id)
+}
+
+// MinutesOf returns a meeting's minutes as the records service has them
+// now, uncached: for the watcher, which must see each publication and
+// approval when it happens. Errors: the client's, one wrapping
+// apiclient.ErrNotFound for a meeting with no minutes it may show.
+func (s *Service) MinutesOf(ctx context.Context, meetingID string) (*apiclient.Minutes, error) {
+	return s.records.GetMinutes(ctx, meetingID)
 }
 
 // Meetings returns one page of meetings, newest first, from next (a page
@@ -171,6 +181,7 @@ func (s *Service) Read(ctx context.Context, meetingID string) (Entry, error) {
 	if !Visible(min) {
 		min = nil
 	}
+	s.recordURLs.learn(min, m.ID)
 	return Entry{Meeting: m, Minutes: min}, nil
 }
 

@@ -53,6 +53,7 @@ type Config struct {
 	DigestDefault       string        `envconfig:"DIGEST_DEFAULT" default:"mon 09:00" desc:"watch: when each channel following a committee gets its weekly digest, unless it chose (a day and HH:MM in RECORDS_TIMEZONE, or off)"`
 	BriefLead           time.Duration `envconfig:"BRIEF_LEAD" default:"24h" desc:"watch: how long before a followed committee's upcoming meeting its brief (agenda, open actions, latest minutes) is posted, between 1h and 14 days"`
 	FollowAdminsOnly    bool          `envconfig:"FOLLOW_ADMINS_ONLY" default:"false" desc:"only ADMIN_USER_IDS may /minutes follow or unfollow a committee in a channel"`
+	WorkObjects         bool          `envconfig:"WORK_OBJECTS" default:"false" desc:"unfurl minutes and action links as Work Object cards with a side panel; turn the app's Work Object Previews on first (Task and Content item)"`
 	RemindDefault       string        `envconfig:"REMIND_DEFAULT" default:"on" desc:"daily reminder DMs for people who have not chosen on their Home tab: on or off"`
 	AssignDMsDefault    string        `envconfig:"ASSIGN_DMS_DEFAULT" default:"on" desc:"new-assignment DMs for people who have not chosen on their Home tab: on or off"`
 	DatabaseURL         string        `envconfig:"DATABASE_URL" default:"sqlite://recordsbot.db" desc:"the store: sqlite:///abs/path.db, sqlite://relative.db, sqlite::memory: or postgres://…"`

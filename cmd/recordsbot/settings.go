@@ -48,6 +48,7 @@ type settings struct {
 	userMap          map[string]string // lowercased assignee → Slack ID
 	cacheTTL         time.Duration     // negative: off
 	followAdminsOnly bool
+	workObjects      bool
 	followDefaults   store.FollowDefaults // FOLLOW_DEFAULTS
 	zone             *time.Location
 
@@ -216,6 +217,7 @@ func (p *settingsParser) listeners() {
 func (p *settingsParser) actions() {
 	c, s := p.c, p.s
 	s.followAdminsOnly = c.FollowAdminsOnly
+	s.workObjects = c.WorkObjects
 	for _, a := range c.AdminUserIDs {
 		if a = strings.TrimSpace(a); a != "" {
 			s.admins = append(s.admins, a)
