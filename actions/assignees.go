@@ -65,8 +65,8 @@ func (a *Assignees) knowLocked(u Profile) {
 	}
 }
 
-// Known is how many members' emails are known without a lookup.
-func (a *Assignees) Known() int {
+// WithEmail is how many members' emails are known without a lookup.
+func (a *Assignees) WithEmail() int {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	n := 0

@@ -33,6 +33,9 @@ type Config struct {
 	// Visibility is ACTIONS_VISIBILITY: whose actions members may see
 	// (see CanSee). Default VisibleOwn.
 	Visibility Visibility
+	// PublicURL is the bot's public base URL (PUBLIC_URL); a trailing
+	// slash is ignored. Empty: actions have no link of their own (Link).
+	PublicURL string
 	// Trail keeps the audit trail of status changes (the store); nil
 	// records nothing (the demo, tests that are not about it). With one,
 	// a change is sent only once it is recorded (SetStatus).
@@ -96,7 +99,7 @@ func (s *Service) UserMap() UserMap { return s.cfg.UserMap }
 
 // Caches reports whether the shared action list is cached (CacheTTL not
 // negative): only then may a reply drawn from one version of it be reused
-// (Listed is never ok otherwise).
+// (ListCached is never ok otherwise).
 func (s *Service) Caches() bool { return !s.list.off }
 
 // Who returns Slack user id as a Member. When Slack cannot be asked the
@@ -126,19 +129,19 @@ func (s *Service) CanChange(viewer Member, a *apiclient.Action) bool {
 	return viewer.Owns(a.Assignee) || s.Admin(viewer)
 }
 
-// Known returns Slack user id as a Member when their profile is cached
+// WhoCached returns Slack user id as a Member when their profile is cached
 // and fresh, without asking Slack; ok is false otherwise (Who would ask).
-func (s *Service) Known(id string) (m Member, ok bool) { return s.dir.profiles.Peek(id) }
+func (s *Service) WhoCached(id string) (m Member, ok bool) { return s.dir.profiles.Peek(id) }
 
 // Forget drops user id's cached profile, so the next lookup asks Slack
 // (users.info) again: someone who has just changed their Slack language
 // or name is read afresh rather than when the cache expires.
 func (s *Service) Forget(id string) { s.dir.profiles.Forget(id) }
 
-// Listed returns the list List would return for st when it is cached and
+// ListCached returns the list List would return for st when it is cached and
 // fresh, without reading the records service; ok is false otherwise (List
 // would read it, or refresh it). With the cache off it never is.
-func (s *Service) Listed(st apiclient.Status) (list *apiclient.ActionList, ok bool) {
+func (s *Service) ListCached(st apiclient.Status) (list *apiclient.ActionList, ok bool) {
 	return s.list.peek(st)
 }
 
@@ -215,7 +218,7 @@ func (s *Service) SetStatus(ctx context.Context, actor, id string, to apiclient.
 	if !found {
 		// Who the actor is, as far as is known without asking Slack:
 		// recording a refusal costs no call.
-		me, ok := s.Known(actor)
+		me, ok := s.WhoCached(actor)
 		if !ok {
 			me = Member{ID: actor}
 		}

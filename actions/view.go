@@ -10,9 +10,8 @@ import (
 
 // View is what one viewer sees of one action, decided here once for every
 // surface that draws an action's row: lists, the Home tab, the row a click
-// or a status command redraws, and reminders. Before it was one rule, each
-// surface decided whether to name the assignee its own way, and an admin's
-// /actions complete hid the name a click on the same action showed.
+// or a status command redraws, and reminders, so that no surface decides
+// for itself whether to name the assignee.
 type View struct {
 	// Overdue is Due's verdict, with "today" in the viewer's zone.
 	Overdue bool

@@ -1,10 +1,12 @@
 package audit
 
 import (
+	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
 	"strconv"
+	"time"
 )
 
 // canonicalVersion starts every canonical encoding, so that a later
@@ -46,13 +48,13 @@ func Sum(e *Entry) string {
 }
 
 // Seal sets e's place in the chain after head (nil for the first entry)
-// and its Hash.
-func Seal(e *Entry, head *Entry) {
+// and its Hash, keyed with k (k.Sum).
+func Seal(e *Entry, head *Entry, k Key) {
 	e.Seq, e.Prev = 1, ""
 	if head != nil {
 		e.Seq, e.Prev = head.Seq+1, head.Hash
 	}
-	e.Hash = Sum(e)
+	e.Hash = k.Sum(e)
 }
 
 // BrokenError names the first entry where a chain does not verify.
@@ -71,20 +73,38 @@ type Head struct {
 	First   int64  // the first sequence number kept (1 unless pruned)
 	Seq     int64  // the last entry's sequence number; 0 for an empty chain
 	Hash    string // the last entry's hash
+	// Unkeyed is how many entries, at the chain's start, were written
+	// before AUDIT_KEY was set: hashed, not keyed (docs/audit.md).
+	Unkeyed int64
 }
 
 func (h Head) String() string {
 	if h.Entries == 0 {
 		return "empty"
 	}
-	return fmt.Sprintf("%d entries, %d to %d, head %s", h.Entries, h.First, h.Seq, h.Hash)
+	s := fmt.Sprintf("%d entries, %d to %d, head %s", h.Entries, h.First, h.Seq, h.Hash)
+	if h.Unkeyed > 0 {
+		s += fmt.Sprintf(" (the first %d written before AUDIT_KEY)", h.Unkeyed)
+	}
+	return s
 }
 
 // Chain verifies a chain fed to it in sequence order, one entry at a
 // time, holding only the entry before: a chain of any length is verified
-// in constant memory. The zero Chain is ready.
+// in constant memory. The zero Chain is ready, for a chain without a key.
 type Chain struct {
+	// Key checks keyed entries; without it a keyed entry is ErrKeyNeeded.
+	// Entries written before the key (plain SHA-256) are accepted only
+	// at the chain's start: after a keyed entry, an unkeyed one was
+	// written by someone without the key.
+	Key Key
+	// Anchor, when set, is a head the chain had (Key.ParseAnchor): the
+	// chain must still hold that entry with that hash, or have pruned
+	// past it with a checkpoint.
+	Anchor *Anchor
+
 	n          int64
+	unkeyed    int64
 	first      Entry // Seq and Prev of the first entry
 	last       Entry // Seq and Hash of the entry before
 	checkpoint *Entry
@@ -105,6 +125,9 @@ func (c *Chain) Add(e *Entry) error {
 	if c.n == 0 {
 		c.first = Entry{Seq: e.Seq, Prev: e.Prev}
 	}
+	if !keyed(e.Hash) {
+		c.unkeyed++
+	}
 	c.n++
 	c.last = Entry{Seq: e.Seq, Hash: e.Hash}
 	if e.Kind == Checkpoint {
@@ -115,8 +138,21 @@ func (c *Chain) Add(e *Entry) error {
 }
 
 func (c *Chain) check(e *Entry) error {
-	if Sum(e) != e.Hash {
-		return &BrokenError{Seq: e.Seq, Reason: "altered: its content does not match its hash"}
+	switch {
+	case !keyed(e.Hash):
+		if c.n > c.unkeyed {
+			return &BrokenError{Seq: e.Seq, Reason: "not keyed, after keyed entries: written by someone without AUDIT_KEY"}
+		}
+		if Sum(e) != e.Hash {
+			return &BrokenError{Seq: e.Seq, Reason: "altered: its content does not match its hash"}
+		}
+	case c.Key.IsZero():
+		return fmt.Errorf("audit entry %d: %w", e.Seq, ErrKeyNeeded)
+	case !hmac.Equal([]byte(c.Key.Sum(e)), []byte(e.Hash)):
+		return &BrokenError{Seq: e.Seq, Reason: "altered: its content does not match its keyed hash (or AUDIT_KEY is not the key it was written with)"}
+	}
+	if a := c.Anchor; a != nil && e.Seq == a.Seq && e.Hash != a.Hash {
+		return &BrokenError{Seq: e.Seq, Reason: fmt.Sprintf("replaced: the anchored head of %s had hash %s", a.At.UTC().Format(time.RFC3339), a.Hash)}
 	}
 	if c.n == 0 {
 		return nil // the start is checked by Done, against the latest checkpoint
@@ -135,9 +171,16 @@ func (c *Chain) check(e *Entry) error {
 // Done ends the walk: the chain must start at entry 1, or where its
 // latest checkpoint says pruning left it. Errors: the first *BrokenError.
 func (c *Chain) Done() (Head, error) {
-	h := Head{Entries: c.n, First: c.first.Seq, Seq: c.last.Seq, Hash: c.last.Hash}
-	if c.broken != nil || c.n == 0 {
+	h := Head{Entries: c.n, First: c.first.Seq, Seq: c.last.Seq, Hash: c.last.Hash, Unkeyed: c.unkeyed}
+	if c.broken != nil {
 		return h, c.broken
+	}
+	if a := c.Anchor; a != nil && c.last.Seq < a.Seq {
+		return h, &BrokenError{Seq: c.last.Seq + 1, Reason: fmt.Sprintf("removed: the trail ends at entry %d, but its head was entry %d at %s (the anchor)",
+			c.last.Seq, a.Seq, a.At.UTC().Format(time.RFC3339))}
+	}
+	if c.n == 0 {
+		return h, nil
 	}
 	if c.first.Seq == 1 && c.first.Prev == "" {
 		return h, nil
@@ -152,9 +195,10 @@ func (c *Chain) Done() (Head, error) {
 	return h, nil
 }
 
-// Verify checks a whole chain, in sequence order (see Chain).
-func Verify(entries []Entry) (Head, error) {
-	var c Chain
+// Verify checks a whole chain, in sequence order, keyed with k (see
+// Chain).
+func Verify(entries []Entry, k Key) (Head, error) {
+	c := Chain{Key: k}
 	for i := range entries {
 		if err := c.Add(&entries[i]); err != nil {
 			return Head{}, err

@@ -7,16 +7,20 @@
 // # Never quietly altered
 //
 // Entries form a hash chain: each carries its sequence number and the
-// SHA-256 of the entry before it (Prev), and its own Hash is the SHA-256
-// of its canonical encoding (Canonical), Prev included. Editing an entry
-// changes its hash; removing one leaves a gap in the sequence and a Prev
-// that names nothing; swapping two breaks both. Verify (or a Chain fed
-// entry by entry) names the first entry where the chain breaks.
+// hash of the entry before it (Prev), and its own Hash is the HMAC-SHA256,
+// under the trail's Key (AUDIT_KEY, never in the database), of its
+// canonical encoding (Canonical), Prev included. Editing an entry changes
+// its hash, and without the key no one can make the new one; removing one
+// leaves a gap in the sequence and a Prev that names nothing; swapping two
+// breaks both. Verify (or a Chain fed entry by entry) names the first
+// entry where the chain breaks.
 //
-// A chain only proves itself against its own head: someone able to write
-// the database can rewrite every hash after the one they changed, or cut
-// entries off the end. The daily verify logs the head (its sequence number
-// and hash), so the logs, kept elsewhere, anchor it.
+// A chain only proves itself against its own head: entries cut off the
+// end leave a shorter chain that verifies. The store keeps the head apart
+// (and never gives a sequence number twice), and the daily verify signs
+// the head with the Key and publishes it (Anchor), so a Chain given the
+// last published head names a cut tail even when the store's copy of the
+// head was moved back too.
 //
 // # Retention
 //
@@ -87,6 +91,7 @@ const (
 	Reminder Surface = "reminder" // a button on a reminder or other DM from the bot
 	Home     Surface = "home"     // the App Home tab
 	Digest   Surface = "digest"   // a button on a digest or announcement in a channel
+	Panel    Surface = "panel"    // a button in a Work Object's flexpane
 	System   Surface = "recordsbot"
 )
 

@@ -25,11 +25,11 @@ const (
 
 // truncatedNote explains ActionList.Truncated: "N of M" when the records
 // service said how many it has.
-func truncatedNote(l ActionList) string {
-	if l.Available > 0 && l.Read < l.Available {
-		return l.Lang.N("actions.truncated_of", l.Available, "read", l.Lang.Int(l.Read))
+func truncatedNote(list ActionList) string {
+	if list.Available > 0 && list.Read < list.Available {
+		return list.Lang.N("actions.truncated_of", list.Available, "read", list.Lang.Int(list.Read))
 	}
-	return l.Lang.T("actions.truncated")
+	return list.Lang.T("actions.truncated")
 }
 
 // linkable reports whether a row with this ID can carry block IDs and
@@ -344,57 +344,57 @@ func position(l lang.Lang, offset, shown, total int) *slack.ContextBlock {
 	return contextLine(l.N("list.position", total, "first", l.Int(offset+1), "last", l.Int(offset+shown)))
 }
 
-// Actions builds an action list: a header with the count (l.Total less
-// l.Left: the rows still in the list), one section and
+// Actions builds an action list: a header with the count (list.Total less
+// list.Left: the rows still in the list), one section and
 // one actions block per row (see ActionRowBlocks), a context line with the
 // position ("Showing 1–10 of 23") when the page is not the whole list, a
-// note when l.Truncated, and "Show more" (ActionActionsMore, value
-// l.MoreValue) when MoreValue is set and at most 2000 characters.
+// note when list.Truncated, and "Show more" (ActionActionsMore, value
+// list.MoreValue) when MoreValue is set and at most 2000 characters.
 //
 // The caller decides the page size. Any page of up to 20 rows fits one
 // message: titles shrink (to no less than 40 characters) as needed to keep
 // within MaxMessageText. Rows that still do not fit are left off, and the
 // position line says how many are shown. With no rows the message is the
-// header and l.Empty ("No actions." when empty), shown as plain text.
-// l.Title defaults to "Actions".
-func Actions(l ActionList) Message {
-	l.Offset = max(l.Offset, 0)
-	total := max(l.Total, l.Offset+len(l.Rows))
-	title := cmp.Or(oneLine(l.Title), l.Lang.T("actions.title"))
-	if len(l.Rows) == 0 {
+// header and list.Empty ("No actions." when empty), shown as plain text.
+// list.Title defaults to "Actions".
+func Actions(list ActionList) Message {
+	list.Offset = max(list.Offset, 0)
+	total := max(list.Total, list.Offset+len(list.Rows))
+	title := cmp.Or(oneLine(list.Title), list.Lang.T("actions.title"))
+	if len(list.Rows) == 0 {
 		title = truncate(title, MaxHeaderText)
 		blocks := []slack.Block{
 			header(title),
-			section(escapeTrunc(cmp.Or(strings.TrimSpace(l.Empty), l.Lang.T("actions.empty")), MaxSectionText)),
+			section(escapeTrunc(cmp.Or(strings.TrimSpace(list.Empty), list.Lang.T("actions.empty")), MaxSectionText)),
 		}
-		if l.Truncated {
-			blocks = append(blocks, contextLine(truncatedNote(l)))
+		if list.Truncated {
+			blocks = append(blocks, contextLine(truncatedNote(list)))
 		}
 		return Message{Text: Escape(title), Blocks: blocks}
 	}
 
-	count := " (" + l.Lang.Int(max(total-l.Left, 0)) + ")"
+	count := " (" + list.Lang.Int(max(total-list.Left, 0)) + ")"
 	title = truncate(title, MaxHeaderText-len(count)) + count
 	head := header(title)
 	fallback := Escape(title)
 
 	var footer []slack.Block
-	if l.Truncated {
-		footer = append(footer, contextLine(truncatedNote(l)))
+	if list.Truncated {
+		footer = append(footer, contextLine(truncatedNote(list)))
 	}
-	if l.MoreValue != "" && len(l.MoreValue) <= MaxButtonValue {
-		footer = append(footer, slack.NewActionBlock("", button(ActionActionsMore, l.MoreValue, l.Lang.T("list.show_more"))))
+	if list.MoreValue != "" && len(list.MoreValue) <= MaxButtonValue {
+		footer = append(footer, slack.NewActionBlock("", button(ActionActionsMore, list.MoreValue, list.Lang.T("list.show_more"))))
 	}
 	// Room for the position line is always kept: it is needed whenever a
 	// row has to be left off, which is only known afterwards.
-	pos := position(l.Lang, l.Offset, len(l.Rows), total)
+	pos := position(list.Lang, list.Offset, len(list.Rows), total)
 	maxBlocks := MaxMessageBlocks - 2 - len(footer)
 	maxText := MaxMessageText - runes(fallback) - measure(head, pos) - measure(footer...)
-	rows, shown, _ := fitRows(l.Lang, l.Rows, maxBlocks, maxText, make(map[string]bool))
+	rows, shown, _ := fitRows(list.Lang, list.Rows, maxBlocks, maxText, make(map[string]bool))
 
 	blocks := append([]slack.Block{head}, rows...)
-	if shown > 0 && (l.Offset > 0 || l.Offset+shown < total) {
-		blocks = append(blocks, position(l.Lang, l.Offset, shown, total))
+	if shown > 0 && (list.Offset > 0 || list.Offset+shown < total) {
+		blocks = append(blocks, position(list.Lang, list.Offset, shown, total))
 	}
 	blocks = append(blocks, footer...)
 	return Message{Text: fallback, Blocks: blocks}

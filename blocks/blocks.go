@@ -227,9 +227,9 @@ type HomeView struct {
 	// RecentChanges, when set (admins), adds the audit trail's latest
 	// changes before the help line (blocks/home_audit.go).
 	RecentChanges *RecentChanges
-	// Steering, when set, adds the "Away and rhythm" section
+	// AwayRhythm, when set, adds the "Away and rhythm" section
 	// (blocks/home_steer.go).
-	Steering *Steering
+	AwayRhythm *AwayRhythm
 }
 
 // Reminder is one DM listing a user's overdue and due-soon actions.

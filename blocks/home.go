@@ -73,7 +73,7 @@ func Home(v HomeView) slack.HomeTabViewRequest {
 	if v.Calendar != nil {
 		after = append(after, homeCalendarBlocks(lg, *v.Calendar)...)
 	}
-	after = append(after, steeringBlocks(lg, v.Steering)...) // blocks/home_steer.go
+	after = append(after, awayRhythmBlocks(lg, v.AwayRhythm)...) // blocks/home_steer.go
 	if rc := v.RecentChanges; rc != nil {
 		c := *rc
 		c.Lang = lg                                       // the Home tab's reader

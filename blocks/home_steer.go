@@ -9,7 +9,7 @@ import (
 	"github.com/recordsbot/recordsbot/internal/lang"
 )
 
-// Action IDs of the Home tab's "Away and rhythm" section (issue 31).
+// Action IDs of the Home tab's "Away and rhythm" section.
 const (
 	// ActionSteerPrefix starts each of them.
 	ActionSteerPrefix = "steer:"
@@ -24,9 +24,9 @@ const (
 	CadenceDaily = "daily"
 )
 
-// Steering is the Home tab's "Away and rhythm" section: a person's time
+// AwayRhythm is the Home tab's "Away and rhythm" section: a person's time
 // away and reminder rhythm.
-type Steering struct {
+type AwayRhythm struct {
 	// AwayUntil is their last day away, in their zone; zero when not
 	// away.
 	AwayUntil time.Time
@@ -39,8 +39,8 @@ type Steering struct {
 	Unavailable string
 }
 
-// steeringBlocks is the section in l, none for nil.
-func steeringBlocks(l lang.Lang, s *Steering) []slack.Block {
+// awayRhythmBlocks is the section in l, none for nil.
+func awayRhythmBlocks(l lang.Lang, s *AwayRhythm) []slack.Block {
 	if s == nil {
 		return nil
 	}

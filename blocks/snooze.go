@@ -9,7 +9,7 @@ import (
 	"github.com/recordsbot/recordsbot/internal/lang"
 )
 
-// Action and block IDs of snoozing (issue 31).
+// Action and block IDs of snoozing.
 //
 // A row's Snooze controls sit in its buttons block (BlockActionButtons),
 // after the status buttons, so a row stays two blocks (a page of 20 rows

@@ -34,7 +34,7 @@ func (u *actionsUI) listReply(ctx context.Context, caller string, q actionsQuery
 	// A profile Slack could not give is not memoised (the next command
 	// asks again), nor is a meeting's list (the meeting is read afresh).
 	if u.memo == nil || src.meErr != nil || src.ownerErr != nil || src.meeting != nil {
-		src.snoozes = u.steer.running(ctx, src.me)
+		src.snoozes = u.snoozes.running(ctx, src.me)
 		r, _ := u.drawPage(src, caller, q, nil, now)
 		return r
 	}
@@ -44,16 +44,16 @@ func (u *actionsUI) listReply(ctx context.Context, caller string, q actionsQuery
 	// may stay one version for as long as the records do not change, so
 	// the snoozes are read for every command (one short read) and a reply
 	// drawn with others is not served.
-	readFirst := !u.dom.Caches()
+	readFirst := !u.actions.Caches()
 	if readFirst {
-		src.snoozes = u.steer.running(ctx, src.me)
+		src.snoozes = u.snoozes.running(ctx, src.me)
 	}
 	key := memoKey{caller: caller, q: q}
 	if r, ok := u.memo.get(key, src, now, readFirst); ok {
 		return r
 	}
 	if !readFirst {
-		src.snoozes = u.steer.running(ctx, src.me)
+		src.snoozes = u.snoozes.running(ctx, src.me)
 	}
 	r, until := u.drawPage(src, caller, q, nil, now)
 	u.memo.put(key, src, until, r)
@@ -66,7 +66,7 @@ func (u *actionsUI) listReply(ctx context.Context, caller string, q actionsQuery
 // answers, within the ack budget). It never waits: no Slack or records
 // call, no background work, no timer.
 func (u *actionsUI) quickActions(cmd command) *reply {
-	if u.memo == nil || !u.dom.Caches() {
+	if u.memo == nil || !u.actions.Caches() {
 		return nil
 	}
 	q, _, ok := parseActionsText(lang.English, cmd.Args) // the note is not shown
@@ -74,21 +74,21 @@ func (u *actionsUI) quickActions(cmd command) *reply {
 		return nil
 	}
 	var src pageSource
-	if src.me, ok = u.dom.Known(cmd.UserID); !ok {
+	if src.me, ok = u.actions.WhoCached(cmd.UserID); !ok {
 		return nil
 	}
 	src.owner = src.me
 	if q.Who != "" && q.Who != cmd.UserID {
 		// The memo holds only what pageSource let through; the rule is
 		// asked again all the same, as on every path (and costs nothing).
-		if !u.dom.CanSeeOthers(src.me) {
+		if !u.actions.CanSeeOthers(src.me) {
 			return nil
 		}
-		if src.owner, ok = u.dom.Known(q.Who); !ok {
+		if src.owner, ok = u.actions.WhoCached(q.Who); !ok {
 			return nil
 		}
 	}
-	if src.list, ok = u.dom.Listed(apiclient.Status(q.Status)); !ok {
+	if src.list, ok = u.actions.ListCached(apiclient.Status(q.Status)); !ok {
 		return nil
 	}
 	r, _ := u.memo.get(memoKey{caller: cmd.UserID, q: q}, src, u.now(), false)

@@ -33,18 +33,18 @@ type AuditTrail interface {
 // SetStatus). A nil *trailWriter, or one without a trail, records
 // nothing.
 type trailWriter struct {
-	trail AuditTrail
-	dom   *actions.Service
-	now   func() time.Time
-	log   *slog.Logger
+	trail   AuditTrail
+	actions *actions.Service
+	now     func() time.Time
+	log     *slog.Logger
 }
 
-func newTrailWriter(st Store, dom *actions.Service, now func() time.Time, log *slog.Logger) *trailWriter {
+func newTrailWriter(st Store, svc *actions.Service, now func() time.Time, log *slog.Logger) *trailWriter {
 	t, _ := st.(AuditTrail)
 	if t == nil {
 		return nil
 	}
-	return &trailWriter{trail: t, dom: dom, now: now, log: log}
+	return &trailWriter{trail: t, actions: svc, now: now, log: log}
 }
 
 // change is one entry to record.
@@ -70,7 +70,7 @@ func (w *trailWriter) record(ctx context.Context, c change) {
 		c.actor = audit.ActorOf(ctx)
 	}
 	e := audit.New(ctx, w.now(), c.actor, c.kind, c.target)
-	if me, ok := w.dom.Known(c.actor); ok {
+	if me, ok := w.actions.WhoCached(c.actor); ok {
 		e.ActorRecords = me.RecordsName()
 	}
 	e.From, e.To, e.Outcome = c.from, c.to, c.outcome
@@ -281,13 +281,13 @@ func (u *actionsUI) history(ctx context.Context, caller, id string) *reply {
 	if u.trail == nil {
 		return notice(lang.FromContext(ctx).T("follow.store_not_set"))
 	}
-	me, meErr := u.dom.Who(ctx, caller)
+	me, meErr := u.actions.Who(ctx, caller)
 	l := readerLang(me, u.org)
-	a, found, err := u.dom.Find(ctx, id)
+	a, found, err := u.actions.Find(ctx, id)
 	if err != nil {
 		return notice(u.say(ctx, "action history", err))
 	}
-	if !u.dom.CanSeeOthers(me) && !(found && u.dom.CanSee(me, a.Assignee)) {
+	if !u.actions.CanSeeOthers(me) && !(found && u.actions.CanSee(me, a.Assignee)) {
 		if meErr != nil && !me.Mapped() {
 			u.log.WarnContext(ctx, "action history: actor lookup failed", "error", meErr)
 			return notice(l.T("msg.profile_unknown"))
@@ -299,7 +299,13 @@ func (u *actionsUI) history(ctx context.Context, caller, id string) *reply {
 		u.say(ctx, "action history", err) // logged, and counted as a store outage
 		return notice(l.T("audit.history.down"))
 	}
-	return ephemeral(blocks.History(l, id, a.Title, auditLines(es)))
+	shown := es[:0]
+	for i := range es {
+		if es[i].InActionHistory(caller) {
+			shown = append(shown, es[i])
+		}
+	}
+	return ephemeral(blocks.History(l, id, a.Title, auditLines(shown)))
 }
 
 // auditLines are entries as the blocks show them.

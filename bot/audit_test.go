@@ -83,7 +83,7 @@ func TestAuditRecordsStatusChangesOnEverySurface(t *testing.T) {
 		require.NoError(t, err)
 		assert.Equal(t, alice.Email, es[0].ActorRecords, "the records identity the actor resolved to")
 		assert.NotEmpty(t, es[0].RequestID, "the request id that ties the entry to the logs")
-		_, err = st.VerifyAudit(t.Context())
+		_, err = st.VerifyAudit(t.Context(), nil)
 		require.NoError(t, err)
 	})
 }
@@ -163,7 +163,7 @@ func TestAuditRecordsEveryKindOfChangeOnce(t *testing.T) {
 		assert.Equal(t, audit.Reply, page[0].Surface)
 		assert.Equal(t, general, page[0].To)
 
-		_, err = st.VerifyAudit(t.Context())
+		_, err = st.VerifyAudit(t.Context(), nil)
 		require.NoError(t, err)
 	})
 }
@@ -297,5 +297,47 @@ func TestAuditReadInTheReadersLanguage(t *testing.T) {
 		view := h.openHome(t, "Ev_audit_de", admin)
 		assert.Contains(t, view.all(), mustLang(t, "de").T("audit.recent.title"))
 		assert.NotContains(t, view.all(), "Recent changes")
+	})
+}
+
+// With ACTIONS_VISIBILITY=organisation a member reads anyone's action
+// history, and nothing else of theirs: not their snoozes of it, their
+// time away, their settings or a channel's follows, whatever they type
+// after /actions history; text that cannot be an action's ID is refused.
+func TestAuditHistoryShowsAnActionsChangesOnly(t *testing.T) {
+	t.Parallel()
+	onEachStore(t, func(t *testing.T, st *store.Store) {
+		h := newAuditHarness(t, st, withVisibility(actions.VisibleOrganisation))
+		alice, bob := h.person("alice"), h.person("bob")
+		a := h.openActionsOf(alice.Email)[0]
+		h.slash(alice, "/actions", "complete "+a.ID)
+		for _, e := range []audit.Entry{
+			{Actor: alice.ID, Surface: audit.Reminder, Kind: audit.Snooze, Target: a.ID, To: "2026-12-01", Outcome: audit.Done},
+			{Actor: alice.ID, Surface: audit.Home, Kind: audit.Settings, Target: alice.ID, To: "away_until=2026-12-24", Outcome: audit.Done},
+			{Actor: alice.ID, Surface: audit.Home, Kind: audit.Settings, Target: alice.ID, To: "remind=off", Outcome: audit.Done},
+			{Actor: alice.ID, Surface: audit.Command, Kind: audit.Follow, Target: "G0PRIVATE/finance", To: "Finance", Outcome: audit.Done},
+		} {
+			_, err := st.AppendAudit(t.Context(), e)
+			require.NoError(t, err)
+		}
+
+		m, _ := h.slash(bob, "/actions", "history "+a.ID)
+		s := m.all()
+		assert.Contains(t, s, "→ complete", "bob reads alice's action's changes")
+		assert.NotContains(t, s, "2026-12-01", "not her snooze of it")
+		m, _ = h.slash(alice, "/actions", "history "+a.ID)
+		assert.Contains(t, m.all(), "2026-12-01", "alice reads her own snooze")
+
+		for _, target := range []string{alice.ID, "G0PRIVATE/finance"} {
+			m, _ = h.slash(bob, "/actions", "history "+target)
+			s = m.all()
+			for _, secret := range []string{"away_until", "remind=off", "Finance", "follow"} {
+				assert.NotContains(t, s, secret, "history %s", target)
+			}
+		}
+		for _, text := range []string{"<@" + alice.ID + ">", `=HYPERLINK("https://evil.example","x")`, "two words", "#general"} {
+			m, _ = h.slash(bob, "/actions", "history "+text)
+			assert.Contains(t, m.all(), "needs the action's ID", "history %s", text)
+		}
 	})
 }

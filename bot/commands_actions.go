@@ -94,7 +94,10 @@ func (t commandText) afterFirst() commandText {
 // "history".
 func parseHistory(lg lang.Lang, rest commandText) (q actionsQuery, note string, ok bool) {
 	q.history = strings.Trim(rest.argument(), "`'\"")
-	if q.history == "" {
+	if !actions.IsID(q.history) {
+		// A person, a channel or a sentence is not an action: the trail
+		// holds their settings, time away and follows too, which no
+		// history shows.
 		return q, lg.T("audit.history.usage"), false
 	}
 	return q, "", true
@@ -238,7 +241,7 @@ func (u *actionsUI) actionsPage(ctx context.Context, caller string, q actionsQue
 	if r != nil {
 		return r
 	}
-	src.snoozes = u.steer.running(ctx, src.me)
+	src.snoozes = u.snoozes.running(ctx, src.me)
 	r, _ = u.drawPage(src, caller, q, c, u.now())
 	return r
 }
@@ -251,7 +254,7 @@ type pageSource struct {
 	ownerErr  error
 	meeting   *apiclient.Meeting
 	list      *apiclient.ActionList
-	// snoozes are the caller's snoozes still running (steering.running),
+	// snoozes are the caller's snoozes still running (snoozing.running),
 	// read only when a page is drawn: a memoised reply is forgotten when
 	// the caller snoozes (clickSnooze) and lapses when a snooze ends.
 	snoozes map[string]time.Time
@@ -262,15 +265,15 @@ type pageSource struct {
 // list that cannot be read.
 func (u *actionsUI) pageSource(ctx context.Context, caller string, q actionsQuery) (pageSource, *reply) {
 	var src pageSource
-	src.me, src.meErr = u.dom.Who(ctx, caller)
+	src.me, src.meErr = u.actions.Who(ctx, caller)
 	src.owner, src.ownerErr = src.me, src.meErr
 	// Whose actions the caller may see is the domain's rule (CanSee);
 	// every list drawn passes through it (Visible).
 	if q.Who != "" && q.Who != caller {
-		if !u.dom.CanSeeOthers(src.me) {
+		if !u.actions.CanSeeOthers(src.me) {
 			return src, notice(u.othersRefused(src.me, src.meErr, q.Who))
 		}
-		src.owner, src.ownerErr = u.dom.Who(ctx, q.Who)
+		src.owner, src.ownerErr = u.actions.Who(ctx, q.Who)
 	}
 	if q.Meeting != "" {
 		m, err := u.meetings.Meeting(ctx, q.Meeting)
@@ -282,7 +285,7 @@ func (u *actionsUI) pageSource(ctx context.Context, caller string, q actionsQuer
 		}
 		src.meeting = m
 	}
-	list, err := u.dom.List(ctx, apiclient.Status(q.Status))
+	list, err := u.actions.List(ctx, apiclient.Status(q.Status))
 	if err != nil {
 		return src, notice(u.say(ctx, "list actions", err))
 	}
@@ -297,7 +300,7 @@ func (u *actionsUI) pageSource(ctx context.Context, caller string, q actionsQuer
 // the same page, but for its render revisions.
 func (u *actionsUI) drawPage(src pageSource, caller string, q actionsQuery, c *clicked, now time.Time) (r *reply, until time.Time) {
 	lg := readerLang(src.me, u.org)
-	seesOthers := u.dom.CanSeeOthers(src.me)
+	seesOthers := u.actions.CanSeeOthers(src.me)
 	// A page lists the owner's own actions (their list, or a meeting's
 	// seen by someone who sees only their own) unless it is a meeting's
 	// whole list.
@@ -306,7 +309,7 @@ func (u *actionsUI) drawPage(src pageSource, caller string, q actionsQuery, c *c
 		listing = actions.SeveralPeople
 	}
 	picked, left, until := u.pickActions(u.candidates(src, listing, c), src, q, c, now)
-	picked = u.dom.Visible(src.me, picked)
+	picked = u.actions.Visible(src.me, picked)
 	// A list of the owner's own actions that is empty because nothing
 	// matches them to the records says so rather than "no actions".
 	if len(picked) == 0 && listing == actions.OnePerson && !src.owner.Mapped() {
@@ -341,7 +344,7 @@ func (u *actionsUI) candidates(src pageSource, listing actions.Listing, c *click
 	if listing == actions.SeveralPeople {
 		return withClicked(src.list.Actions, c)
 	}
-	candidates := u.dom.Assigned(src.list, src.owner)
+	candidates := u.actions.Assigned(src.list, src.owner)
 	if c != nil {
 		candidates = withClickedPtrs(candidates, c)
 	}
@@ -356,7 +359,7 @@ func (u *actionsUI) candidates(src pageSource, listing actions.Listing, c *click
 func (u *actionsUI) pickActions(candidates []*apiclient.Action, src pageSource, q actionsQuery, c *clicked, now time.Time) (picked []*apiclient.Action, left *apiclient.Action, until time.Time) {
 	meeting := src.meeting
 	for _, a := range candidates {
-		if at := actions.DeadlineAt(a, u.dom.Zone()); at.After(now) && (until.IsZero() || at.Before(until)) {
+		if at := actions.DeadlineAt(a, u.actions.Zone()); at.After(now) && (until.IsZero() || at.Before(until)) {
 			until = at
 		}
 		if meeting != nil && a.MeetingID != meeting.ID && (meeting.Reference == "" || a.MeetingID != meeting.Reference) {
@@ -364,7 +367,7 @@ func (u *actionsUI) pickActions(candidates []*apiclient.Action, src pageSource, 
 		}
 		fits := q.wantStatus(a.Status) &&
 			(q.Committee == "" || minutes.CommitteeKey(a.Committee) == q.Committee) &&
-			(!q.Overdue || u.dom.Due(a, now, src.me.Zone, 0) == actions.Overdue)
+			(!q.Overdue || u.actions.Due(a, now, src.me.Zone, 0) == actions.Overdue)
 		if !fits {
 			if !c.is(a.ID) {
 				continue
@@ -403,8 +406,8 @@ func (u *actionsUI) pageRows(page []*apiclient.Action, src pageSource, pageCtx s
 	rows := make([]blocks.ActionRow, 0, len(page))
 	for _, a := range page {
 		// Snooze is offered on the caller's own rows only, never on
-		// another person's list an admin reads (steering.view).
-		r := u.row(a, u.steer.view(u.dom.ViewOf(src.me, a, now, listing), src.me, a), c.changeOf(a.ID))
+		// another person's list an admin reads (snoozing.view).
+		r := u.row(a, u.snoozes.view(u.actions.ViewOf(src.me, a, now, listing), src.me, a), c.changeOf(a.ID))
 		r.Context = pageCtx
 		if day, ok := src.snoozes[a.ID]; ok && r.MaySnooze {
 			r.SnoozedUntil = day
@@ -582,7 +585,7 @@ func (u *actionsUI) othersRefused(me actions.Member, meErr error, who string) st
 	switch {
 	case me.Guest:
 		return lg.F("actions.refused.guest", "whose", whose)
-	case meErr != nil && (u.dom.Visibility() == actions.VisibleOrganisation || u.dom.IsAdmin(me.ID)):
+	case meErr != nil && (u.actions.Visibility() == actions.VisibleOrganisation || u.actions.IsAdmin(me.ID)):
 		// Slack could not say whether the caller is a guest: a member
 		// under organisation, or an admin, sees others' once it can.
 		return lg.T("actions.refused.unknown")
@@ -601,7 +604,7 @@ func (u *actionsUI) sortKeeping(as []*apiclient.Action, now time.Time, reader *t
 			still.Status = apiclient.StatusOpen
 			a = &still
 		}
-		return u.dom.Due(a, now, reader, 0) == actions.Overdue
+		return u.actions.Due(a, now, reader, 0) == actions.Overdue
 	}
 	sort.SliceStable(as, func(i, j int) bool {
 		a, b := as[i], as[j]

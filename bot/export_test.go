@@ -14,7 +14,7 @@ import (
 // redrawn with the action (as changed to status to) annotated, encoded as
 // the response_url body. The caller's profile and the list must be cached.
 func (s *Server) RedrawAfterClick(ctx context.Context, caller, actionID string, to apiclient.Status) ([]byte, error) {
-	list, err := s.dom.List(ctx, "")
+	list, err := s.actions.List(ctx, "")
 	if err != nil {
 		return nil, err
 	}

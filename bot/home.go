@@ -57,7 +57,7 @@ func (h *homeUI) publishHomeLogged(ctx context.Context, user string, st homeStat
 // https://api.slack.com/methods/views.publish); the view is then built again
 // from what is stored now and published without a hash.
 func (h *homeUI) publishHome(ctx context.Context, user string, st homeState) error {
-	defer h.turns.take(user)()
+	defer h.publishing.lock(user)()
 	err := h.publishRetried(ctx, user, st)
 	if st.hash != "" && slackapi.ErrorCode(err) == "hash_conflict" {
 		h.log.InfoContext(ctx, "app home: a newer version was published meanwhile; building again", "user", user)
@@ -86,18 +86,18 @@ func hashArg(hash string) *string {
 
 // build is user's Home tab as it stands.
 func (h *homeUI) build(ctx context.Context, user string, st homeState) slack.HomeTabViewRequest {
-	me, meErr := h.dom.Who(ctx, user)
+	me, meErr := h.actions.Who(ctx, user)
 	lg := readerLang(me, h.acts.org)
 	v := blocks.HomeView{User: user, Lang: lg}
 	now := h.now()
-	list, err := h.dom.List(ctx, "")
+	list, err := h.actions.List(ctx, "")
 	if err != nil {
 		v.RecordsError = h.say(ctx, "home actions", err)
 	} else {
 		var mine []*apiclient.Action
 		// The Home tab lists the viewer's own actions, through the one
 		// visibility rule like every list.
-		for _, a := range h.dom.Visible(me, withClickedPtrs(h.dom.Assigned(list, me), st.clicked)) {
+		for _, a := range h.actions.Visible(me, withClickedPtrs(h.actions.Assigned(list, me), st.clicked)) {
 			if actions.StillToDo(a.Status) || st.clicked.is(a.ID) {
 				mine = append(mine, a)
 			}
@@ -117,9 +117,9 @@ func (h *homeUI) build(ctx context.Context, user string, st homeState) slack.Hom
 		v.Actions = blocks.ActionList{Title: lg.T("home.your_actions"), Offset: offset, Total: len(mine), Truncated: list.Truncated, Read: len(list.Actions), Available: list.Total,
 			Empty: lg.T("home.nothing_open")}
 		for _, a := range mine[offset:end] {
-			v.Actions.Rows = append(v.Actions.Rows, h.acts.row(a, h.acts.steer.view(h.dom.ViewOf(me, a, now, actions.OnePerson), me, a), st.clicked.changeOf(a.ID)))
+			v.Actions.Rows = append(v.Actions.Rows, h.acts.row(a, h.acts.snoozes.view(h.actions.ViewOf(me, a, now, actions.OnePerson), me, a), st.clicked.changeOf(a.ID)))
 		}
-		h.acts.steer.markSnoozed(ctx, me, v.Actions.Rows) // bot/home_steer.go
+		h.acts.snoozes.markSnoozed(ctx, me, v.Actions.Rows) // bot/home_steer.go
 		if end < len(mine) {
 			v.MoreOffset = end
 		}
@@ -147,7 +147,7 @@ func (h *homeUI) build(ctx context.Context, user string, st homeState) slack.Hom
 	v.Search = h.mins.search != nil
 	v.Topics = h.mins.topics.homeTopics(ctx, user) // bot/commands_topics.go
 	v.Calendar = h.calendar.homeSection(ctx, user, st.calendarNote)
-	v.Steering = h.settings.homeSteering(ctx, me)              // bot/home_steer.go
+	v.AwayRhythm = h.settings.homeAwayRhythm(ctx, me)          // bot/home_steer.go
 	v.RecentChanges = h.recentChanges(ctx, me, st.auditBefore) // bot/home_audit.go
 	return blocks.Home(v)
 }

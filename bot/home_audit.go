@@ -18,7 +18,7 @@ const recentChangesPage = 10
 // while Slack cannot say they are not a guest); nil for everyone else and
 // without a trail.
 func (h *homeUI) recentChanges(ctx context.Context, me actions.Member, before int64) *blocks.RecentChanges {
-	if h.trail == nil || !h.dom.Admin(me) {
+	if h.trail == nil || !h.actions.Admin(me) {
 		return nil
 	}
 	rc := &blocks.RecentChanges{Lang: readerLang(me, h.acts.org)}

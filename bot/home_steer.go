@@ -11,22 +11,22 @@ import (
 	"github.com/recordsbot/recordsbot/store"
 )
 
-// homeSteering is the Home tab's "Away and rhythm" section for me, nil
+// homeAwayRhythm is the Home tab's "Away and rhythm" section for me, nil
 // without a store.
-func (su *settingsUI) homeSteering(ctx context.Context, me actions.Member) *blocks.Steering {
+func (su *settingsUI) homeAwayRhythm(ctx context.Context, me actions.Member) *blocks.AwayRhythm {
 	if su.store == nil {
 		return nil
 	}
 	set, err := su.store.Settings(ctx, me.ID)
 	if err != nil {
-		return &blocks.Steering{Unavailable: lang.FromContext(ctx).T("settings.down")}
+		return &blocks.AwayRhythm{Unavailable: lang.FromContext(ctx).T("settings.down")}
 	}
 	away, err := su.store.AwayOf(ctx, me.ID)
 	if err != nil {
-		return &blocks.Steering{Unavailable: lang.FromContext(ctx).T("settings.down")}
+		return &blocks.AwayRhythm{Unavailable: lang.FromContext(ctx).T("settings.down")}
 	}
 	eff := su.notify.Effective(set)
-	s := &blocks.Steering{Cadence: eff.Cadence, At: eff.RemindAt}
+	s := &blocks.AwayRhythm{Cadence: eff.Cadence, At: eff.RemindAt}
 	zone := cmpZone(me.Zone, time.UTC)
 	if today := su.now().In(zone).Format(time.DateOnly); away.On(today) {
 		if s.AwayUntil, err = time.ParseInLocation(time.DateOnly, away.LastDay, zone); err != nil {
@@ -41,7 +41,7 @@ func (su *settingsUI) homeSteering(ctx context.Context, me actions.Member) *bloc
 // clickAway answers the section's controls and redraws the Home tab with
 // the answer atop Notifications.
 func (c *clicks) clickAway(ctx context.Context, in *interaction, actionID, value string) {
-	note := c.settings.steer(ctx, in.User.ID, actionID, value, c.acts.dom)
+	note := c.settings.applyAwayRhythm(ctx, in.User.ID, actionID, value, c.acts.actions)
 	if in.Container.Type != "view" {
 		c.tell(ctx, in, notice(note))
 		return
@@ -49,18 +49,18 @@ func (c *clicks) clickAway(ctx context.Context, in *interaction, actionID, value
 	c.answerOnHome(ctx, in, homeState{settingsNote: note})
 }
 
-// steer applies one of the section's controls and says what it did, or
+// applyAwayRhythm applies one of the section's controls and says what it did, or
 // why nothing changed (nothing is stored then).
-func (su *settingsUI) steer(ctx context.Context, user, actionID, value string, dom *actions.Service) string {
+func (su *settingsUI) applyAwayRhythm(ctx context.Context, user, actionID, value string, svc *actions.Service) string {
 	if su.store == nil {
 		return lang.FromContext(ctx).T("settings.none")
 	}
 	lg := lang.FromContext(ctx)
-	me, err := dom.Who(ctx, user)
+	me, err := svc.Who(ctx, user)
 	if err != nil {
 		return su.say(ctx, "away", err)
 	}
-	zone := cmpZone(me.Zone, dom.Zone())
+	zone := cmpZone(me.Zone, svc.Zone())
 	now := su.now().In(zone)
 	today := now.Format(time.DateOnly)
 	switch actionID {
@@ -108,7 +108,7 @@ func (su *settingsUI) steer(ctx context.Context, user, actionID, value string, d
 // markSnoozed marks the rows of me's own actions they snoozed with the
 // day the snooze ends; a failure to read leaves the rows as they are
 // (running logs it).
-func (st *steering) markSnoozed(ctx context.Context, me actions.Member, rows []blocks.ActionRow) {
+func (st *snoozing) markSnoozed(ctx context.Context, me actions.Member, rows []blocks.ActionRow) {
 	if len(rows) == 0 {
 		return
 	}

@@ -155,6 +155,8 @@ func metricActionID(id string) string {
 	switch {
 	case strings.HasPrefix(id, blocks.ActionStatusPrefix):
 		return "status"
+	case strings.HasPrefix(id, blocks.ActionPanelStatusPrefix):
+		return "panel_status"
 	case id == blocks.ActionActionsMore, id == blocks.ActionMeetingsNext, id == blocks.ActionMeetingAgenda,
 		id == blocks.ActionMeetingMinutes, id == blocks.ActionMeetingActions, id == blocks.ActionMinutesShare, id == blocks.ActionOpenLink, id == blocks.ActionHomeMore, id == blocks.ActionSearchMore, id == blocks.ActionHomeSearch,
 		id == blocks.ActionSettingsRemind, id == blocks.ActionSettingsRemindAt, id == blocks.ActionSettingsWeekdays,
@@ -163,7 +165,7 @@ func metricActionID(id string) string {
 		id == blocks.ActionSnooze, id == blocks.ActionSnoozeDate, id == blocks.ActionUnsnooze,
 		id == blocks.ActionAwaySet, id == blocks.ActionAwayEnd, id == blocks.ActionCadence,
 		id == blocks.ActionCalendarGet, id == blocks.ActionCalendarReset,
-		id == blocks.ActionTopicStop, id == blocks.ActionTopicAdd:
+		id == blocks.ActionTopicStop, id == blocks.ActionTopicAdd, id == blocks.ActionPanelSnooze:
 		return id
 	}
 	return "unknown"
@@ -171,6 +173,8 @@ func metricActionID(id string) string {
 
 func (c *clicks) click(ctx context.Context, in *interaction, actionID, value string) {
 	switch {
+	case isPanelButton(actionID):
+		c.panels.pressed(ctx, in, actionID, value) // bot/workobjects.go
 	case strings.HasPrefix(actionID, blocks.ActionStatusPrefix):
 		c.clickStatus(ctx, in, value)
 	case strings.HasPrefix(actionID, blocks.ActionSnoozePrefix):
@@ -388,28 +392,28 @@ func (c *clicks) clickStatus(ctx context.Context, in *interaction, value string)
 // clicker has been told why, or the click was the second of a double
 // click, whose first updates the message.
 func (c *clicks) changeStatus(ctx context.Context, in *interaction, id string, to apiclient.Status) (apiclient.Action, bool) {
-	a, oc, err := c.acts.dom.SetStatus(ctx, in.User.ID, id, to)
-	if oc == actions.Duplicate && err == nil {
+	a, outcome, err := c.acts.actions.SetStatus(ctx, in.User.ID, id, to)
+	if outcome == actions.Duplicate && err == nil {
 		return a, false
 	}
-	if err != nil || oc != actions.Changed {
-		c.tell(ctx, in, notice(c.acts.statusOutcomeText(ctx, id, a, to, oc, err)))
+	if err != nil || outcome != actions.Changed {
+		c.tell(ctx, in, notice(c.acts.statusOutcomeText(ctx, id, a, to, outcome, err)))
 		return a, false
 	}
-	c.acts.steer.statusChanged(ctx, id, to)
+	c.acts.snoozes.statusChanged(ctx, id, to)
 	return a, true
 }
 
 // changedRow is the row of a, just changed by change, as its changer
 // sees it, in the clicker's language.
 func (c *clicks) changedRow(ctx context.Context, a *apiclient.Action, change *blocks.Change) blocks.ActionRow {
-	seen, err := c.acts.dom.ChangerView(ctx, change.By, a, change.At)
+	seen, err := c.acts.actions.ChangerView(ctx, change.By, a, change.At)
 	if err != nil {
 		c.log.WarnContext(ctx, "interaction: actor lookup failed after a status change", "error", err)
 	}
 	row := c.acts.row(a, seen, change)
 	row.Lang = lang.FromContext(ctx)
-	c.acts.steer.changed(ctx, change.By, a, &row) // bot/snooze.go
+	c.acts.snoozes.changed(ctx, change.By, a, &row) // bot/snooze.go
 	return row
 }
 

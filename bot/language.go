@@ -19,7 +19,7 @@ func readerLang(m actions.Member, org lang.Lang) lang.Lang {
 // lookup the request makes anyway, not an extra Slack call; when Slack
 // cannot say, the request is answered in ORG_LANGUAGE.
 func (s *Server) reader(ctx context.Context, user string) context.Context {
-	m, err := s.dom.Who(ctx, user)
+	m, err := s.actions.Who(ctx, user)
 	if err != nil {
 		// Debug: the handler's own lookup meets the same failure and
 		// says it to the user and the log.
@@ -32,6 +32,6 @@ func (s *Server) reader(ctx context.Context, user string) context.Context {
 // given before any work (busy, a blank search): ORG_LANGUAGE when the
 // profile is not cached.
 func (s *Server) knownLang(user string) lang.Lang {
-	m, _ := s.dom.Known(user)
+	m, _ := s.actions.WhoCached(user)
 	return readerLang(m, s.cfg.Language)
 }

@@ -38,7 +38,7 @@ func (c *clicks) recountReminder(ctx context.Context, msg []json.RawMessage, a *
 // (as fresh as ACTIONS_CACHE_TTL: a row changed elsewhere since may count
 // until it refreshes); nil when it cannot be read.
 func (c *clicks) openActions(ctx context.Context) map[string]bool {
-	list, err := c.acts.dom.List(ctx, "")
+	list, err := c.acts.actions.List(ctx, "")
 	if err != nil {
 		c.log.WarnContext(ctx, "interaction: action list unreadable; the reminder's count is left as it was", "error", err)
 		return nil

@@ -36,7 +36,9 @@ func TestResponseURLBodiesGolden(t *testing.T) {
 	}
 	// own is the /actions surface under ACTIONS_VISIBILITY=own, for
 	// readers whose locale is not shipped: they read l.
-	own := func(l lang.Lang) *actionsUI { return &actionsUI{dom: actions.New(nil, nil, actions.Config{}), org: l} }
+	own := func(l lang.Lang) *actionsUI {
+		return &actionsUI{actions: actions.New(nil, nil, actions.Config{}), org: l}
+	}
 	cases := []struct {
 		name   string
 		render func(l lang.Lang) *reply

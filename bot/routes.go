@@ -6,9 +6,15 @@ import (
 	"github.com/go-chi/chi/v5"
 )
 
-// addRoutes lists every route the bot serves.
-func addRoutes(r chi.Router, s *Server) {
-	r.Method(http.MethodPost, "/slack/events", verified(s.cfg.SigningSecret, s.cfg.MaxBodyBytes, s.deps.Now, s.log, handleSlack(s)))
+// eventsPath is where Slack sends everything: commands, clicks, events
+// (the route below, which ServeHTTP also takes past the router).
+const eventsPath = "/slack/events"
+
+// addRoutes lists every route the bot serves. It returns the handler of
+// eventsPath, which ServeHTTP also calls directly (see there).
+func addRoutes(r chi.Router, s *Server) http.Handler {
+	events := verified(s.cfg.SigningSecret, s.cfg.MaxBodyBytes, s.deps.Now, s.log, handleSlack(s))
+	r.Method(http.MethodPost, "/slack/events", events)
 	r.Get("/healthz", handleHealthz())
 	r.Get("/readyz", handleReadyz(s.deps.Ready))
 	// No /metrics here: this router is the public port (PORT), and the
@@ -40,4 +46,5 @@ func addRoutes(r chi.Router, s *Server) {
 		r.Get("/calendar/{file}", committee)
 		r.Head("/calendar/{file}", committee)
 	})
+	return events
 }

@@ -15,17 +15,17 @@ import (
 	"github.com/recordsbot/recordsbot/internal/workdays"
 )
 
-// steering is snoozing an action (issue 31): the Snooze choices on a
+// snoozing is snoozing an action: the Snooze choices on a
 // row, Unsnooze, /actions snoozed, and the end of every snooze of an
 // action completed or cancelled. Whether the snooze leaves a reminder
 // out is the reminder job's (remind/send.go).
-type steering struct {
-	store Store // nil: the bot runs without one
-	dom   *actions.Service
-	days  workdays.Calendar
-	now   func() time.Time
-	log   *slog.Logger
-	say   say
+type snoozing struct {
+	store   Store // nil: the bot runs without one
+	actions *actions.Service
+	days    workdays.Calendar
+	now     func() time.Time
+	log     *slog.Logger
+	say     userMessageFunc
 }
 
 // maxSnooze is how far ahead a snooze may end.
@@ -37,7 +37,7 @@ const maxSnooze = 366
 // redrawn where the click was: the Home tab, or the row in a message Slack
 // sent back (a reminder), with the answer to the clicker alone.
 func (c *clicks) clickSnooze(ctx context.Context, in *interaction, actionID, value string) {
-	st := c.acts.steer
+	st := c.acts.snoozes
 	id, ok := blocks.ActionOfRowBlock(in.Actions[0].BlockID)
 	when := value
 	if w, old, isOld := blocks.ParseSnoozeValue(value); isOld {
@@ -104,7 +104,7 @@ type snoozed struct {
 // snooze snoozes action id for user until the day when names (tomorrow,
 // the next working day, next week) or picked (YYYY-MM-DD, their own
 // calendar) and says so, or says why not; nothing is stored then.
-func (st *steering) snooze(ctx context.Context, user, id, when, picked string) snoozed {
+func (st *snoozing) snooze(ctx context.Context, user, id, when, picked string) snoozed {
 	if st.store == nil {
 		return snoozed{msg: lang.FromContext(ctx).T("snooze.no_store")}
 	}
@@ -112,7 +112,7 @@ func (st *steering) snooze(ctx context.Context, user, id, when, picked string) s
 	if msg != "" {
 		return snoozed{msg: msg}
 	}
-	zone := cmpZone(me.Zone, st.dom.Zone())
+	zone := cmpZone(me.Zone, st.actions.Zone())
 	today := st.now().In(zone)
 	y, m, d := today.Date()
 	midnight := time.Date(y, m, d, 0, 0, 0, 0, zone)
@@ -144,9 +144,9 @@ func (st *steering) snooze(ctx context.Context, user, id, when, picked string) s
 	}
 	deadline := blocks.DeadlineAfterSnooze
 	switch {
-	case actions.Due(&a, st.now(), st.dom.Zone(), zone, 0) == actions.Overdue:
+	case actions.Due(&a, st.now(), st.actions.Zone(), zone, 0) == actions.Overdue:
 		deadline = blocks.DeadlinePassed
-	case !a.Deadline.IsZero() && actions.DeadlineAt(&a, st.dom.Zone()).Before(day):
+	case !a.Deadline.IsZero() && actions.DeadlineAt(&a, st.actions.Zone()).Before(day):
 		deadline = blocks.DeadlineInsideSnooze
 	}
 	return snoozed{msg: blocks.SnoozedText(lang.FromContext(ctx), a.Title, day, deadline), action: &a, view: st.rowView(me, &a), until: day}
@@ -154,12 +154,12 @@ func (st *steering) snooze(ctx context.Context, user, id, when, picked string) s
 
 // own is action id when it is still to do and user's own, with user as
 // the domain knows them; else msg says why not.
-func (st *steering) own(ctx context.Context, user, id string) (me actions.Member, a apiclient.Action, msg string) {
-	me, err := st.dom.Who(ctx, user)
+func (st *snoozing) own(ctx context.Context, user, id string) (me actions.Member, a apiclient.Action, msg string) {
+	me, err := st.actions.Who(ctx, user)
 	if err != nil {
 		return me, a, st.say(ctx, "snooze", err)
 	}
-	a, found, err := st.dom.Find(ctx, id)
+	a, found, err := st.actions.Find(ctx, id)
 	switch {
 	case err != nil:
 		return me, a, st.say(ctx, "snooze", err)
@@ -173,13 +173,13 @@ func (st *steering) own(ctx context.Context, user, id string) (me actions.Member
 
 // rowView is how me sees their own action a on a row: as any row of
 // their own, with the Snooze controls.
-func (st *steering) rowView(me actions.Member, a *apiclient.Action) actions.View {
-	return st.view(st.dom.ViewOf(me, a, st.now(), actions.OnePerson), me, a)
+func (st *snoozing) rowView(me actions.Member, a *apiclient.Action) actions.View {
+	return st.view(st.actions.ViewOf(me, a, st.now(), actions.OnePerson), me, a)
 }
 
 // view is v with MaySnooze decided for viewer (actions.SnoozeView): never
 // without a store, where a snooze could not be kept.
-func (st *steering) view(v actions.View, viewer actions.Member, a *apiclient.Action) actions.View {
+func (st *snoozing) view(v actions.View, viewer actions.Member, a *apiclient.Action) actions.View {
 	if st == nil || st.store == nil {
 		v.MaySnooze = false
 		return v
@@ -191,11 +191,11 @@ func (st *steering) view(v actions.View, viewer actions.Member, a *apiclient.Act
 // their Snooze controls and the day their snooze of it ends: a status
 // click redraws the row with them as they were (a snooze outlives "in
 // progress"; completing or cancelling ended it, statusChanged).
-func (st *steering) changed(ctx context.Context, actor string, a *apiclient.Action, row *blocks.ActionRow) {
+func (st *snoozing) changed(ctx context.Context, actor string, a *apiclient.Action, row *blocks.ActionRow) {
 	if st == nil || st.store == nil {
 		return
 	}
-	me, err := st.dom.Who(ctx, actor)
+	me, err := st.actions.Who(ctx, actor)
 	if err != nil {
 		return // drawn without them, as ChangerView draws the rest
 	}
@@ -209,7 +209,7 @@ func (st *steering) changed(ctx context.Context, actor string, a *apiclient.Acti
 // action ID; nil without a store or when they cannot be read (the rows
 // then offer Snooze, and the reminder job, which reads them itself,
 // still leaves the snoozed actions out).
-func (st *steering) running(ctx context.Context, me actions.Member) map[string]time.Time {
+func (st *snoozing) running(ctx context.Context, me actions.Member) map[string]time.Time {
 	if st == nil || st.store == nil || me.ID == "" {
 		return nil
 	}
@@ -221,7 +221,7 @@ func (st *steering) running(ctx context.Context, me actions.Member) map[string]t
 	if len(snoozes) == 0 {
 		return nil
 	}
-	zone := cmpZone(me.Zone, st.dom.Zone())
+	zone := cmpZone(me.Zone, st.actions.Zone())
 	today := st.now().In(zone).Format(time.DateOnly)
 	out := make(map[string]time.Time, len(snoozes))
 	for id, sn := range snoozes {
@@ -241,7 +241,7 @@ func (st *steering) running(ctx context.Context, me actions.Member) map[string]t
 }
 
 // unsnooze ends user's snooze of action id.
-func (st *steering) unsnooze(ctx context.Context, user, id string) snoozed {
+func (st *snoozing) unsnooze(ctx context.Context, user, id string) snoozed {
 	if st.store == nil {
 		return snoozed{msg: lang.FromContext(ctx).T("snooze.no_store")}
 	}
@@ -263,7 +263,7 @@ func (st *steering) unsnooze(ctx context.Context, user, id string) snoozed {
 // statusChanged ends every snooze of action id when it was completed or
 // cancelled: a snooze ends by itself with the action. A failure is
 // logged; the reminder job leaves closed actions out anyway.
-func (st *steering) statusChanged(ctx context.Context, id string, to apiclient.Status) {
+func (st *snoozing) statusChanged(ctx context.Context, id string, to apiclient.Status) {
 	if st == nil || st.store == nil || actions.StillToDo(to) {
 		return
 	}
@@ -276,7 +276,7 @@ func (st *steering) statusChanged(ctx context.Context, id string, to apiclient.S
 // and still theirs, each with Unsnooze. A snooze whose action was
 // completed, cancelled or reassigned meanwhile is ended here.
 func (u *actionsUI) snoozed(ctx context.Context, user string) *reply {
-	st := u.steer
+	st := u.snoozes
 	if st == nil || st.store == nil {
 		return notice(lang.FromContext(ctx).T("snooze.no_store"))
 	}
@@ -284,11 +284,11 @@ func (u *actionsUI) snoozed(ctx context.Context, user string) *reply {
 	if err != nil {
 		return notice(u.say(ctx, "read snoozes", err))
 	}
-	me, err := u.dom.Who(ctx, user)
+	me, err := u.actions.Who(ctx, user)
 	if err != nil {
 		return notice(u.say(ctx, "read snoozes", err))
 	}
-	zone := cmpZone(me.Zone, u.dom.Zone())
+	zone := cmpZone(me.Zone, u.actions.Zone())
 	today := u.now().In(zone).Format(time.DateOnly)
 	ids := make([]string, 0, len(snoozes))
 	for id := range snoozes {
@@ -301,7 +301,7 @@ func (u *actionsUI) snoozed(ctx context.Context, user string) *reply {
 		if sn.Until <= today {
 			continue // over: reminded as usual
 		}
-		a, found, err := u.dom.Find(ctx, id)
+		a, found, err := u.actions.Find(ctx, id)
 		if err != nil {
 			return notice(u.say(ctx, "read snoozes", err))
 		}

@@ -14,7 +14,7 @@ import (
 func isNotFound(err error) bool { return errors.Is(err, apiclient.ErrNotFound) }
 
 // statusOutcomeText is the message for a status change that did not happen.
-func (u *actionsUI) statusOutcomeText(ctx context.Context, id string, a apiclient.Action, to apiclient.Status, oc actions.Outcome, err error) string {
+func (u *actionsUI) statusOutcomeText(ctx context.Context, id string, a apiclient.Action, to apiclient.Status, outcome actions.Outcome, err error) string {
 	lg := lang.FromContext(ctx)
 	switch {
 	case errors.Is(err, actions.ErrNotRecorded):
@@ -27,11 +27,11 @@ func (u *actionsUI) statusOutcomeText(ctx context.Context, id string, a apiclien
 		return lg.T("msg.profile_unknown")
 	case err != nil:
 		return lg.F("status.failed", "problem", u.say(ctx, "status change", err))
-	case oc == actions.Gone:
+	case outcome == actions.Gone:
 		return lg.F("status.gone", "id", blocks.Escape(id))
-	case oc == actions.Forbidden:
+	case outcome == actions.Forbidden:
 		return lg.T("status.not_yours")
-	case oc == actions.Unchanged:
+	case outcome == actions.Unchanged:
 		return blocks.StatusAlready(lg, string(to), blocks.Escape(a.Title))
 	}
 	return ""
@@ -40,21 +40,21 @@ func (u *actionsUI) statusOutcomeText(ctx context.Context, id string, a apiclien
 // commandSetStatus is /actions complete <id> and friends.
 func (u *actionsUI) commandSetStatus(ctx context.Context, caller, id string, to apiclient.Status) *reply {
 	ctx = audit.WithSurface(ctx, audit.Command)
-	a, oc, err := u.dom.SetStatus(ctx, caller, id, to)
-	if err == nil && oc == actions.Changed {
-		u.steer.statusChanged(ctx, id, to)
+	a, outcome, err := u.actions.SetStatus(ctx, caller, id, to)
+	if err == nil && outcome == actions.Changed {
+		u.snoozes.statusChanged(ctx, id, to)
 	}
-	if err != nil || (oc != actions.Changed && oc != actions.Duplicate) {
-		return notice(u.statusOutcomeText(ctx, id, a, to, oc, err))
+	if err != nil || (outcome != actions.Changed && outcome != actions.Duplicate) {
+		return notice(u.statusOutcomeText(ctx, id, a, to, outcome, err))
 	}
 	now := u.now()
-	seen, err := u.dom.ChangerView(ctx, caller, &a, now)
+	seen, err := u.actions.ChangerView(ctx, caller, &a, now)
 	if err != nil {
 		u.log.WarnContext(ctx, "status change: actor lookup failed after the change", "error", err)
 	}
 	row := u.row(&a, seen, &blocks.Change{By: caller, At: now, Status: string(to)})
 	row.Lang = lang.FromContext(ctx)
-	u.steer.changed(ctx, caller, &a, &row) // bot/snooze.go
+	u.snoozes.changed(ctx, caller, &a, &row) // bot/snooze.go
 	text := blocks.StatusDone(row.Lang, string(to), blocks.Escape(a.Title))
 	msg := blocks.Notice(text)
 	msg.Blocks = append(msg.Blocks, blocks.ActionRowBlocks(row)...)

@@ -19,14 +19,14 @@ import (
 // its answer with package blocks. Nothing calls back up into the edge: a
 // surface that answers a click is handed the way to answer.
 
-// say turns an error into the one short message a person reads, logging
-// the detail once (see userMessage).
-type say func(ctx context.Context, what string, err error) string
+// userMessageFunc turns an error into the one short message a person
+// reads, logging the detail once (see Server.userMessage).
+type userMessageFunc func(ctx context.Context, what string, err error) string
 
 // actionsUI is /actions and the status buttons: lists for a viewer and
 // status changes, through the action domain.
 type actionsUI struct {
-	dom *actions.Service
+	actions *actions.Service
 	// meetings reads a meeting for /actions meeting, through the minutes
 	// domain like every other read of meetings.
 	meetings *minutes.Service
@@ -39,11 +39,11 @@ type actionsUI struct {
 	// org is ORG_LANGUAGE, for readers whose locale is not shipped.
 	org lang.Lang
 	log *slog.Logger
-	say say
+	say userMessageFunc
 	// trail is where /actions history reads; nil without a store.
 	trail AuditTrail
-	// steer is snoozing (bot/snooze.go).
-	steer *steering
+	// snoozes is snoozing: Snooze, Unsnooze and /actions snoozed (bot/snooze.go).
+	snoozes *snoozing
 }
 
 // minutesUI is /minutes and /meetings, and the meeting and minutes
@@ -57,7 +57,7 @@ type minutesUI struct {
 	search   MinutesSearch
 	pageSize int
 	now      func() time.Time
-	say      say
+	say      userMessageFunc
 	// follow answers /minutes follow, unfollow and following.
 	follow *followUI
 	// topics answers /minutes watch and watching.
@@ -75,7 +75,7 @@ type followUI struct {
 	slack   SlackAPI
 	now     func() time.Time // for the render revision of /minutes following
 	log     *slog.Logger
-	say     say
+	say     userMessageFunc
 }
 
 // settingsUI is people's notification settings, kept in the store: the
@@ -86,30 +86,33 @@ type settingsUI struct {
 	store  Store // nil: the bot runs without one
 	notify NotifyDefaults
 	log    *slog.Logger
-	say    say
+	say    userMessageFunc
 	trail  *trailWriter // nil records nothing
 }
 
 // homeUI is the App Home tab.
 type homeUI struct {
-	turns    turns // one build-and-publish at a time per user
-	dom      *actions.Service
-	acts     *actionsUI
-	mins     *minutesUI
-	slack    SlackAPI
-	settings *settingsUI
-	calendar *calendarUI
-	now      func() time.Time
-	log      *slog.Logger
-	say      say
-	trail    AuditTrail // Recent changes, for admins; nil without a store
+	publishing keyedMutex // one build-and-publish at a time per user
+	actions    *actions.Service
+	acts       *actionsUI
+	mins       *minutesUI
+	slack      SlackAPI
+	settings   *settingsUI
+	calendar   *calendarUI
+	now        func() time.Time
+	log        *slog.Logger
+	say        userMessageFunc
+	trail      AuditTrail // Recent changes, for admins; nil without a store
 }
 
-// unfurler answers link_shared for links to the public minutes pages.
+// unfurler answers link_shared for links to minutes and actions.
 type unfurler struct {
-	mins  *minutesUI
-	slack SlackAPI
-	log   *slog.Logger
+	mins    *minutesUI
+	actions *actions.Service
+	slack   SlackAPI
+	log     *slog.Logger
+	// workObjects unfurls as Work Object cards (Config.WorkObjects).
+	workObjects bool
 }
 
 // clicks answers button clicks: it routes each to its surface and answers
@@ -124,6 +127,7 @@ type clicks struct {
 	post     func(ctx context.Context, responseURL string, msg any) error
 	now      func() time.Time
 	log      *slog.Logger
-	say      say
+	say      userMessageFunc
 	trail    *trailWriter // shares and stale buttons; nil records nothing
+	panels   *panels      // the Work Objects' flexpane buttons
 }

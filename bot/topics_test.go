@@ -164,3 +164,57 @@ func TestTopicWatchBadInput(t *testing.T) {
 	require.NoError(t, err)
 	assert.Len(t, ws, 10)
 }
+
+// TestTopicWatchCost: 1,000 watches cost a poll no records call of their
+// own, and one newly visible minutes document is confirmed against the
+// index only for the watches the in-memory screen lets through.
+func TestTopicWatchCost(t *testing.T) {
+	t.Parallel()
+	st := openTestStore(t, "sqlite")
+	clock := &testClock{t: time.Now().UTC()}
+	h := newStoreHarness(t, st)
+	wdeps := h.watcherDeps(t, st)
+	wcfg := watch.Config{Now: clock.Now}
+	poll := func() watch.Summary {
+		t.Helper()
+		sum, err := watch.Poll(t.Context(), wcfg, wdeps)
+		require.NoError(t, err)
+		return sum
+	}
+	poll()
+	alice := h.person("alice")
+	_, _, err := st.AddTopicWatch(t.Context(), store.TopicWatch{UserID: alice.ID, Query: "library levy", CreatedBy: alice.ID}, 10)
+	require.NoError(t, err)
+	clock.Add(time.Minute)
+	poll()
+	quiet := h.records.Count("", "")
+	clock.Add(time.Minute)
+	poll()
+	perPoll := h.records.Count("", "") - quiet // with one watch: the agendas of the meetings within two weeks
+
+	// Words of other subjects: none of these watches is told of the
+	// minutes below, though the screen may let a few through to the index.
+	words := []string{"transport", "riverside", "parking", "budget", "hall", "trees", "grant", "audit", "dismissal", "leave",
+		"insurance", "quorum", "volunteer", "lighting", "cleaning", "signatories", "reserves", "youth", "schools", "website"}
+	for i := range 1000 {
+		q := words[i%len(words)] + " " + words[(i/len(words))%len(words)]
+		_, _, err := st.AddTopicWatch(t.Context(), store.TopicWatch{UserID: "U" + strings.Repeat("9", i%3) + string(rune('A'+i%26)) + string(rune('A'+i/26%26)), Query: q, CreatedBy: "U1"}, 1000)
+		require.NoError(t, err)
+	}
+	clock.Add(time.Minute)
+	before := h.records.Count("", "")
+	sum := poll()
+	assert.Equal(t, 1001, sum.TopicWatches)
+	assert.Equal(t, perPoll, h.records.Count("", "")-before, "1,000 watches cost no more records calls than one")
+
+	past := clock.Now().Add(-24 * time.Hour)
+	h.records.AddMeeting(recordstest.Meeting{ID: "mtg_cost", Title: "Finance", Committee: "Finance", Date: past})
+	h.records.SetMinutes(recordstest.Minutes{MeetingID: "mtg_cost", Status: "approved",
+		Body: "The library levy was discussed at length, and the trustees agreed to consult."})
+	clock.Add(time.Minute)
+	sum = poll()
+	t.Logf("1,000 watches, one newly visible minutes: %d confirmed against the index, %d told", sum.TopicsScreened, sum.TopicPosts)
+	assert.Less(t, sum.TopicsScreened, 30, "the screen keeps the index's work to the few watches that may match")
+	assert.Equal(t, 1, sum.TopicPosts, "alice is told; none of the 1,000")
+	assert.Equal(t, 0, sum.Failed)
+}

@@ -300,6 +300,7 @@ func pollReport(sum watch.Summary, loc *time.Location) string {
 	add(sum.Digests, "weekly digest", "weekly digests")
 	add(sum.Briefs, "pre-meeting brief", "pre-meeting briefs")
 	add(sum.BriefsUpdated, "brief updated for a moved meeting", "briefs updated for moved meetings")
+	add(sum.TopicPosts, "topic match", "topic matches")
 	if len(news) > 0 {
 		fmt.Fprintf(&b, "\nNew: %s.", strings.Join(news, ", "))
 	}

@@ -11,7 +11,7 @@ import (
 	"github.com/recordsbot/recordsbot/blocks"
 )
 
-// The console's words for reminders people steer (issue 31): snooze and
+// The console's words for reminders people steer: snooze and
 // unsnooze press a row's own Snooze controls, away and back the Home tab's,
 // holiday closes a day for the organisation, and remind runs the job as on
 // a later day, so a week can be walked in a few lines.

@@ -244,3 +244,18 @@ func TestPollReport(t *testing.T) {
 		})
 	}
 }
+
+// TestDemoTopicWatch: the README's topic walk. #general watches "levy";
+// the Finance draft mentions the insurance premium tax levy; the next
+// poll tells #general once, with the words in bold.
+func TestDemoTopicWatch(t *testing.T) {
+	t.Parallel()
+	env := startTestDemo(t)
+	out, all, err := runScript(t, env, consoleOptions{}, "/minutes watch levy", "publish finance", "watch", "watch")
+	require.NoError(t, err, all)
+	assert.Contains(t, out["/minutes watch levy"], "set this channel to hear when “levy” comes up")
+	first := out["watch"]
+	assert.Contains(t, first, "New: 1 topic match.")
+	assert.Contains(t, first, "“levy” comes up in the minutes of Finance Committee: Insurance renewal")
+	assert.NotContains(t, out["watch#2"], "topic match", "told once")
+}

@@ -31,3 +31,18 @@ func TestDoctorShowsNextHolidays(t *testing.T) {
 		assert.Equal(t, tc.want, mark+c.Text, tc.spec)
 	}
 }
+
+// A calendar URL that cannot be read is a failed check, shown without
+// the credentials in it.
+func TestDoctorShowsAnUnreadableHolidaysURLWithoutCredentials(t *testing.T) {
+	t.Parallel()
+	rep := &Report{Sections: []section{{Title: secConfig}}}
+	checkHolidays(t.Context(), Settings{Holidays: "2026-12-25,http://cal:hunter2@127.0.0.1:1/h.ics?token=s3cret"}, time.Date(2026, 11, 27, 12, 0, 0, 0, time.UTC), rep)
+	require.Len(t, rep.Sections[0].Checks, 2)
+	c := rep.Sections[0].Checks[0]
+	assert.NotEqual(t, checkOK, c.Status)
+	assert.Contains(t, c.Text, `REMIND_HOLIDAYS entry "http://…@127.0.0.1:1/h.ics?token=…": fetch:`)
+	assert.NotContains(t, c.Text, "hunter2")
+	assert.NotContains(t, c.Text, "s3cret")
+	assert.Equal(t, "REMIND_HOLIDAYS read: the next holidays are 2026-12-25", rep.Sections[0].Checks[1].Text)
+}

@@ -10,10 +10,9 @@ import (
 )
 
 // The archive's cursor (GET /minutes?after=) is public: anyone can write
-// one into an address. It used to be the records' next-page token in
-// base64 JSON, which the bot then fetched with its API key, so a reader
-// could point the key at any path of the records host (issue 28 §1). Now
-// only the bot can make one: the position (the records' own next-page
+// one into an address. Were it the records' next-page token, which the
+// bot fetches with its API key, a reader could point the key at any path
+// of the records host; so only the bot can make one: the position (the records' own next-page
 // token as the records service gave it, and how many of that page's
 // meetings were shown), an expiry, and an HMAC over both and the
 // committee whose list it continues. A cursor that does not verify, is

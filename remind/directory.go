@@ -35,7 +35,7 @@ func (j *remindJob) loadDirectory(ctx context.Context) error {
 		pages++
 		j.people.Know(slackusers.Profiles(p.Users))
 	}
-	j.log.InfoContext(ctx, "remind: directory read", "pages", pages, "members_with_email", j.people.Known())
+	j.log.InfoContext(ctx, "remind: directory read", "pages", pages, "members_with_email", j.people.WithEmail())
 	return nil
 }
 

@@ -14,12 +14,14 @@ import (
 const auditColumns = "seq, at, actor, actor_records, surface, kind, target, from_value, to_value, outcome, request_id, prev, hash"
 
 // AppendAudit appends e to the audit trail and returns it as stored: its
-// Seq, Prev and Hash given here (audit.Seal) after the chain's head, read
-// under a lock on it (PostgreSQL's advisory lock, SQLite's write lock),
-// so appends from every replica form one chain. A zero e.Time is the
-// store's clock; times are kept to the millisecond. Errors: ErrInvalid
-// when e has no Kind; ErrUnavailable when the store is down (nothing was
-// appended).
+// Seq, Prev and Hash given here (audit.Seal, keyed with WithAuditKey's
+// key) after the chain's head, read under a lock on it (PostgreSQL's
+// advisory lock, SQLite's write lock), so appends from every replica form
+// one chain. The head is kept in audit_head, which only moves forward: a
+// sequence number is never given twice, even after entries were cut off
+// the end. A zero e.Time is the store's clock; times are kept to the
+// millisecond. Errors: ErrInvalid when e has no Kind; ErrUnavailable when
+// the store is down (nothing was appended).
 func (s *Store) AppendAudit(ctx context.Context, e audit.Entry) (audit.Entry, error) {
 	if e.Kind == "" {
 		return e, fmt.Errorf("append audit: %w: kind is required", ErrInvalid)
@@ -34,28 +36,48 @@ func (s *Store) AppendAudit(ctx context.Context, e audit.Entry) (audit.Entry, er
 		if err != nil {
 			return err
 		}
-		audit.Seal(&e, head)
-		return s.insertAudit(ctx, tx, &e)
+		return s.appendSealed(ctx, tx, &e, head)
 	})
 	return e, err
 }
 
-// auditHead locks the chain's head and returns it; nil for an empty chain.
-func (s *Store) auditHead(ctx context.Context, tx *sql.Tx) (*audit.Entry, error) {
+// chainHead is audit_head: the chain's last entry (Seq 0 for a trail
+// never written) and the first sequence number kept.
+type chainHead struct {
+	audit.Entry // Seq and Hash
+	first       int64
+}
+
+// entry is the head to seal the next entry after: nil for a trail never
+// written.
+func (h *chainHead) entry() *audit.Entry {
+	if h.Seq == 0 {
+		return nil
+	}
+	return &h.Entry
+}
+
+// auditHead locks the chain's head and returns it.
+func (s *Store) auditHead(ctx context.Context, tx *sql.Tx) (*chainHead, error) {
 	if s.d.auditLock != "" {
 		if _, err := tx.ExecContext(ctx, s.d.auditLock); err != nil {
 			return nil, err
 		}
 	}
-	var head audit.Entry
-	err := tx.QueryRowContext(ctx, "SELECT seq, hash FROM audit_log ORDER BY seq DESC LIMIT 1").Scan(&head.Seq, &head.Hash)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, nil
+	var h chainHead
+	err := tx.QueryRowContext(ctx, "SELECT seq, hash, first FROM audit_head WHERE id = 1").Scan(&h.Seq, &h.Hash, &h.first)
+	return &h, err
+}
+
+// appendSealed seals e after head, inserts it and moves the head to it.
+func (s *Store) appendSealed(ctx context.Context, tx *sql.Tx, e *audit.Entry, head *chainHead) error {
+	audit.Seal(e, head.entry(), s.auditKey)
+	if err := s.insertAudit(ctx, tx, e); err != nil {
+		return err
 	}
-	if err != nil {
-		return nil, err
-	}
-	return &head, nil
+	head.Entry = audit.Entry{Seq: e.Seq, Hash: e.Hash}
+	_, err := tx.ExecContext(ctx, s.q("UPDATE audit_head SET seq = ?, hash = ? WHERE id = 1"), e.Seq, e.Hash)
+	return err
 }
 
 func (s *Store) insertAudit(ctx context.Context, tx *sql.Tx, e *audit.Entry) error {
@@ -132,27 +154,52 @@ func (s *Store) AuditSince(ctx context.Context, since time.Time, fn func(*audit.
 		`SELECT `+auditColumns+` FROM audit_log WHERE at >= ? ORDER BY seq`, ms(since))
 }
 
-// VerifyAudit walks the whole trail in order (audit.Chain) and returns its
-// head. Errors: a *audit.BrokenError naming the first entry altered,
-// removed or reordered; ErrUnavailable.
-func (s *Store) VerifyAudit(ctx context.Context) (audit.Head, error) {
-	var c audit.Chain
+// VerifyAudit walks the whole trail in order (audit.Chain, keyed with
+// WithAuditKey's key) and returns its head; with anchor (a head published
+// earlier, audit.Key.ParseAnchor) the trail must still hold it. The last
+// entry must be the head audit_head names, so entries cut off the end, or
+// all of them, are named even without an anchor. Errors: a
+// *audit.BrokenError naming the first entry altered, removed or
+// reordered; audit.ErrKeyNeeded for a keyed trail and no key;
+// ErrUnavailable.
+func (s *Store) VerifyAudit(ctx context.Context, anchor *audit.Anchor) (audit.Head, error) {
+	c := audit.Chain{Key: s.auditKey, Anchor: anchor}
 	err := s.auditQuery(ctx, "verify audit", c.Add, `SELECT `+auditColumns+` FROM audit_log ORDER BY seq`)
-	if err != nil {
+	var broken *audit.BrokenError
+	if err != nil && !errors.As(err, &broken) {
 		return audit.Head{}, err
 	}
-	return c.Done()
+	var want chainHead
+	if err := s.conn().QueryRowContext(ctx, "SELECT seq, hash, first FROM audit_head WHERE id = 1").Scan(&want.Seq, &want.Hash, &want.first); err != nil {
+		return audit.Head{}, s.wrap("verify audit", err)
+	}
+	head, err := c.Done()
+	if err != nil {
+		return head, err
+	}
+	switch {
+	case head.Seq < want.Seq:
+		return head, &audit.BrokenError{Seq: head.Seq + 1, Reason: fmt.Sprintf("removed: the trail ends at entry %d, but its head is entry %d", head.Seq, want.Seq)}
+	case head.Seq > want.Seq:
+		return head, &audit.BrokenError{Seq: want.Seq + 1, Reason: fmt.Sprintf("added outside recordsbot: the trail's head is entry %d, but it goes on to %d", want.Seq, head.Seq)}
+	case head.Hash != want.Hash:
+		return head, &audit.BrokenError{Seq: head.Seq, Reason: "replaced: its hash is not the head's"}
+	}
+	return head, nil
 }
 
-// PruneAudit deletes the entries older than before and appends a
+// PruneAudit deletes the entries older than before, as a recorded
+// operation: in one transaction under the head's lock it appends a
 // checkpoint saying where the chain now starts and the hash it continues
-// from (audit.NewCheckpoint), in one transaction under the head's lock:
-// the trail verifies after it as before. Nothing older: nothing written,
-// 0. Errors: ErrUnavailable.
+// from (audit.NewCheckpoint), moves audit_head's first kept entry there,
+// and only then deletes: the database refuses to delete any entry a
+// checkpoint has not moved the start past (migration 0013). The trail
+// verifies after it as before. Nothing older: nothing written, 0. Errors:
+// ErrUnavailable.
 func (s *Store) PruneAudit(ctx context.Context, before time.Time) (pruned int64, err error) {
 	err = s.tx(ctx, "prune audit", func(tx *sql.Tx) error {
 		head, err := s.auditHead(ctx, tx)
-		if err != nil || head == nil {
+		if err != nil || head.Seq == 0 {
 			return err
 		}
 		// The first entry kept, and the hash it continues from: the
@@ -167,17 +214,19 @@ func (s *Store) PruneAudit(ctx context.Context, before time.Time) (pruned int64,
 		if err != nil {
 			return err
 		}
-		res, err := tx.ExecContext(ctx, s.q("DELETE FROM audit_log WHERE seq < ?"), first)
-		if err != nil {
-			return err
-		}
-		if pruned, err = res.RowsAffected(); err != nil || pruned == 0 {
+		if err := tx.QueryRowContext(ctx, s.q("SELECT COUNT(*) FROM audit_log WHERE seq < ?"), first).Scan(&pruned); err != nil || pruned == 0 {
 			return err
 		}
 		cp := audit.NewCheckpoint(first, from, pruned)
 		cp.Time = fromMS(ms(s.now()))
-		audit.Seal(&cp, head)
-		return s.insertAudit(ctx, tx, &cp)
+		if err := s.appendSealed(ctx, tx, &cp, head); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, s.q("UPDATE audit_head SET first = ? WHERE id = 1"), first); err != nil {
+			return err
+		}
+		_, err = tx.ExecContext(ctx, s.q("DELETE FROM audit_log WHERE seq < ?"), first)
+		return err
 	})
 	return pruned, err
 }

@@ -117,7 +117,7 @@ func (s *Store) PruneDaily(ctx context.Context, owner string, retention time.Dur
 // entries that show a break are kept for whoever looks into it. Errors:
 // a *audit.BrokenError, ErrUnavailable.
 func (s *Store) verifyAndPruneAudit(ctx context.Context, now time.Time) (audit.Head, int64, error) {
-	head, err := s.VerifyAudit(ctx)
+	head, err := s.VerifyAudit(ctx, nil)
 	var broken *audit.BrokenError
 	if err == nil || errors.As(err, &broken) {
 		s.auditVerified(head, err)

@@ -30,6 +30,8 @@ type Store struct {
 	auditRetention time.Duration
 	// auditVerified hears the daily verify's result (WithAuditVerified).
 	auditVerified func(audit.Head, error)
+	// auditKey keys the audit trail's hashes (WithAuditKey).
+	auditKey audit.Key
 
 	// file and fileInfo identify the SQLite file opened, so that a file
 	// removed or replaced under a running bot is noticed (writes would
@@ -74,6 +76,14 @@ func WithAuditRetention(d time.Duration) Option {
 // makes it a metric). The default ignores it.
 func WithAuditVerified(fn func(audit.Head, error)) Option {
 	return func(s *Store) { s.auditVerified = fn }
+}
+
+// WithAuditKey sets the key (AUDIT_KEY) the audit trail's entries are
+// sealed and verified with (audit.Key). The default, the zero Key, seals
+// them with plain SHA-256 and cannot verify keyed ones: cmd requires the
+// key wherever the trail is written or verified.
+func WithAuditKey(k audit.Key) Option {
+	return func(s *Store) { s.auditKey = k }
 }
 
 // Open connects to the database named by databaseURL, applies any pending

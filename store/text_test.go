@@ -34,7 +34,7 @@ func TestAuditKeepsTypedTextOnBothEngines(t *testing.T) {
 			require.NoError(t, err)
 			require.Len(t, of, 1, "found by the id as typed")
 			assert.Equal(t, got, of[0])
-			_, err = s.VerifyAudit(ctx)
+			_, err = s.VerifyAudit(ctx, nil)
 			assert.NoError(t, err, "the hash is of what is kept")
 		})
 	}

@@ -36,15 +36,9 @@ const screenRunes = 3
 // rejects what the index would match, and rejects most of what it would
 // not, with no query. The exclusions are the index's to apply.
 func Screen(q Query, t *Text) bool {
-	for _, term := range append(append([]string(nil), q.Words...), q.Phrases...) {
-		for _, w := range tokens(term) {
-			n := min(screenRunes, utf8.RuneCountInString(w)-1)
-			if n < 1 {
-				n = 1
-			}
-			if !t.prefixes[prefix(w, n)] {
-				return false
-			}
+	for _, p := range q.screen {
+		if !t.prefixes[p] {
+			return false
 		}
 	}
 	return true

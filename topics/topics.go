@@ -82,6 +82,9 @@ type Query struct {
 	store.MinutesQuery
 	// Typed is the text as typed, trimmed: what lists show.
 	Typed string
+	// screen are the first letters Screen looks for, one per word of
+	// the words and phrases, read once here.
+	screen []string
 }
 
 // Parse reads a watch's words. Errors: ErrEmpty, ErrTooLong, ErrTooBroad
@@ -95,14 +98,17 @@ func Parse(typed string) (Query, error) {
 	if len(q.Words)+len(q.Phrases) == 0 {
 		return Query{}, ErrEmpty
 	}
+	long := false
 	for _, t := range append(append([]string(nil), q.Words...), q.Phrases...) {
 		for _, w := range tokens(t) {
-			if utf8.RuneCountInString(w) >= 3 {
-				return q, nil
-			}
+			long = long || utf8.RuneCountInString(w) >= 3
+			q.screen = append(q.screen, prefix(w, max(1, min(screenRunes, utf8.RuneCountInString(w)-1))))
 		}
 	}
-	return Query{}, ErrTooBroad
+	if !long {
+		return Query{}, ErrTooBroad
+	}
+	return q, nil
 }
 
 // Store is what the domain keeps; *store.Store implements it (the bot

@@ -142,3 +142,29 @@ func TestServiceRefusesWhatMatchesMostMinutes(t *testing.T) {
 	_, _, err = svc.Add(ctx, Owner{UserID: "U1"}, "U1", "library levy")
 	assert.NoError(t, err, "in a fifth of them")
 }
+
+// BenchmarkScreen1000 is the in-memory half of matching one newly visible
+// minutes document (5 kB) against 1,000 watches: reading the text once,
+// then screening every watch.
+func BenchmarkScreen1000(b *testing.B) {
+	body := strings.Repeat("The committee reviewed the budget for the coming year and the insurance renewal. ", 60)
+	words := []string{"library", "levy", "transport", "riverside", "parking", "budget", "hall", "trees", "grant", "audit",
+		"insurance", "quorum", "volunteer", "lighting", "cleaning", "signatories", "reserves", "youth", "schools", "website"}
+	qs := make([]Query, 1000)
+	for i := range qs {
+		q, err := Parse(words[i%20] + " " + words[(i/20)%20])
+		require.NoError(b, err)
+		qs[i] = q
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		t := NewText(body)
+		n := 0
+		for _, q := range qs {
+			if Screen(q, t) {
+				n++
+			}
+		}
+		_ = n
+	}
+}

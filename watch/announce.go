@@ -337,7 +337,7 @@ func (p *poll) post(ctx context.Context, channel string, lg lang.Lang, m apiclie
 	msg := blocks.AnnouncementMessage(blocks.Announcement{Lang: lg, Minutes: p.view(m, min)})
 	return p.once(ctx, once.Work{
 		Key:          key,
-		Conversation: in(channel),
+		Conversation: toChannel(channel),
 		Post: func(ctx context.Context) (string, error) {
 			_, ts, err := p.deps.Slack.PostMessageContext(ctx, channel,
 				slack.MsgOptionText(msg.Text, false), slack.MsgOptionBlocks(msg.Blocks...),
@@ -360,7 +360,7 @@ func (p *poll) approve(ctx context.Context, channel string, lg lang.Lang, ts str
 	msg := blocks.AnnouncementMessage(blocks.Announcement{Lang: lg, Minutes: v, NowApproved: true})
 	updated, _ := p.once(ctx, once.Work{
 		Key:          key,
-		Conversation: in(channel),
+		Conversation: toChannel(channel),
 		Post: func(ctx context.Context) (string, error) {
 			// chat.update edits the post in place, metadata included: Slack
 			// tells of a message whose metadata was replaced with the
@@ -381,7 +381,7 @@ func (p *poll) approve(ctx context.Context, channel string, lg lang.Lang, ts str
 	reply := blocks.ApprovedReply(lg, v.Title)
 	replied, _ := p.once(ctx, once.Work{
 		Key:          replyKey,
-		Conversation: in(channel),
+		Conversation: toChannel(channel),
 		Thread:       ts,
 		Post: func(ctx context.Context) (string, error) {
 			_, rts, err := p.deps.Slack.PostMessageContext(ctx, channel, slack.MsgOptionTS(ts),

@@ -108,7 +108,7 @@ func (p *poll) newAssignments(ctx context.Context, list *apiclient.ActionList, s
 		prev, known := seen[a.ID]
 		if known && prev != "" && prev != k {
 			// Reassigned: a snooze silenced the old assignee's
-			// reminders of it, and ends with it theirs (issue 31). A
+			// reminders of it, and ends with it theirs. A
 			// failure is logged; /actions snoozed ends it when read.
 			if err := p.deps.Store.EndSnoozes(ctx, a.ID); err != nil {
 				p.log.WarnContext(ctx, "watch: could not end the snoozes of a reassigned action", "action", a.ID, "error", err)

@@ -153,7 +153,7 @@ func (p *poll) brief(ctx context.Context, f store.Follow, m apiclient.Meeting) e
 	}
 	o, ts := p.once(ctx, once.Work{
 		Key:          key,
-		Conversation: in(f.ChannelID),
+		Conversation: toChannel(f.ChannelID),
 		Post: func(ctx context.Context) (string, error) {
 			// Names only: a brief pings nobody
 			// (https://docs.slack.dev/messaging/formatting-message-text#mentioning-users).
@@ -217,7 +217,7 @@ func (p *poll) briefMessage(ctx context.Context, f store.Follow, m apiclient.Mee
 	var order []string
 	for i := range p.list.Actions {
 		a := &p.list.Actions[i]
-		if a.MeetingID == m.ID || minutes.CommitteeKey(p.committeeOf(a)) != f.CommitteeKey || !actions.StillToDo(a.Status) {
+		if a.MeetingID == m.ID || !actions.StillToDo(a.Status) || minutes.CommitteeKey(p.committeeOf(ctx, a)) != f.CommitteeKey {
 			continue
 		}
 		k := assigneeKey(a.Assignee)

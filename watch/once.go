@@ -26,8 +26,8 @@ func (p *poll) once(ctx context.Context, w once.Work) (once.Outcome, string) {
 	return r.Outcome, r.TS
 }
 
-// in is a Work's Conversation for a post to a channel: the channel
+// toChannel is a Work's Conversation for a post to a channel: the channel
 // itself.
-func in(channel string) func(context.Context) (string, error) {
+func toChannel(channel string) func(context.Context) (string, error) {
 	return func(context.Context) (string, error) { return channel, nil }
 }

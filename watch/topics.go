@@ -66,12 +66,19 @@ func (p *poll) topics(ctx context.Context) error {
 	return errors.Join(p.topicMinutes(ctx, watches), p.topicAgendas(ctx, watches))
 }
 
+// topicSettle is how far behind the poll's start the mark stays: minutes
+// indexed in the same millisecond as the mark, or by a page view while
+// this pass read, are read again by the next pass (and told at most once:
+// the ledger), never skipped.
+const topicSettle = 2 * time.Second
+
 // topicMinutes matches the minutes that became visible since the last
-// pass. The first pass starts now. The mark moves past a document only
-// once every match of it is told, so a post that failed is retried by the
-// next poll (the ledger keeps those that went out from going twice).
+// pass (on the first, since the oldest watch was made). The mark moves
+// past a document only once every match of it is told, so a post that
+// failed is retried by the next poll (the ledger keeps those that went
+// out from going twice).
 func (p *poll) topicMinutes(ctx context.Context, watches []watchOf) error {
-	since, err := p.topicsSince(ctx)
+	since, err := p.topicsSince(ctx, watches)
 	if err != nil {
 		return err
 	}
@@ -84,7 +91,7 @@ func (p *poll) topicMinutes(ctx context.Context, watches []watchOf) error {
 		text := topics.NewText(d.Title + "\n" + d.Body)
 		told := true
 		for _, w := range watches {
-			if !d.VisibleAt.After(w.CreatedAt) || !committeeOK(w.q, d.Committee) || !topics.Screen(w.q, text) {
+			if d.VisibleAt.Before(w.CreatedAt) || !committeeOK(w.q, d.Committee) || !topics.Screen(w.q, text) {
 				continue
 			}
 			p.sum.TopicsScreened++
@@ -104,14 +111,19 @@ func (p *poll) topicMinutes(ctx context.Context, watches []watchOf) error {
 		}
 		mark = d.VisibleAt
 	}
-	if mark.Equal(since) {
+	if settled := p.now.Add(-topicSettle); mark.After(settled) {
+		mark = settled
+	}
+	if !mark.After(since) {
 		return nil
 	}
 	return p.deps.Store.SetState(ctx, stateTopicsMinutesSince, strconv.FormatInt(mark.UnixMilli(), 10))
 }
 
-// topicsSince is the mark of the last pass, or now on the first.
-func (p *poll) topicsSince(ctx context.Context) (time.Time, error) {
+// topicsSince is the mark of the last pass, or, on the first, just before
+// the oldest watch was made (each watch hears only of minutes that became
+// visible after it was made).
+func (p *poll) topicsSince(ctx context.Context, watches []watchOf) (time.Time, error) {
 	v, ok, err := p.deps.Store.GetState(ctx, stateTopicsMinutesSince)
 	if err != nil {
 		return time.Time{}, err
@@ -119,10 +131,13 @@ func (p *poll) topicsSince(ctx context.Context) (time.Time, error) {
 	if n, perr := strconv.ParseInt(v, 10, 64); ok && perr == nil {
 		return time.UnixMilli(n).UTC(), nil
 	}
-	if err := p.deps.Store.SetState(ctx, stateTopicsMinutesSince, strconv.FormatInt(p.now.UnixMilli(), 10)); err != nil {
-		return time.Time{}, err
+	oldest := p.now
+	for _, w := range watches {
+		if w.CreatedAt.Before(oldest) {
+			oldest = w.CreatedAt
+		}
 	}
-	return p.now, nil
+	return oldest.Add(-time.Millisecond), nil
 }
 
 // committeeOK applies a watch's committee:<name>, a prefix of the
@@ -269,7 +284,7 @@ func (p *poll) tellTopic(ctx context.Context, w watchOf, t topicPost) bool {
 	key := topicKey(w.ID, t.meetingID, t.event)
 	t.match.Lang = p.topicLang(ctx, w)
 	msg := blocks.TopicMatchMessage(t.match)
-	to, conversation := w.ChannelID, in(w.ChannelID)
+	to, conversation := w.ChannelID, toChannel(w.ChannelID)
 	if w.UserID != "" {
 		to = w.UserID
 		conversation = func(ctx context.Context) (string, error) {

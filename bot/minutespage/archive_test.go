@@ -350,3 +350,34 @@ func TestMinutesArchiveWithATrailingSlash(t *testing.T) {
 	assert.Equal(t, http.StatusOK, r.status)
 	assert.Contains(t, r.body, `<h1 id="archive-title">Minutes</h1>`)
 }
+
+// TestMinutesTopicFeed: /minutes/feed.atom?q= is a topic as a feed: the
+// archive search's hits, newest first, titled with the words; no search
+// index answers 404.
+func TestMinutesTopicFeed(t *testing.T) {
+	t.Parallel()
+	day := time.Date(2026, 3, 2, 18, 0, 0, 0, time.UTC)
+	var asked string
+	h := newHarness(t, withOrgName("Riverside Trust"), withSite(func(o *minutespage.Options) {
+		o.Search = func(_ context.Context, typed string) ([]minutespage.SearchHit, error) {
+			asked = typed
+			return []minutespage.SearchHit{
+				{MeetingID: "mtg_old", Title: "Finance, March", Committee: "Finance", Date: day,
+					Snippet: []minutespage.SnippetPart{{Text: "the "}, {Text: "library levy", Match: true}, {Text: " was set"}}},
+				{MeetingID: "mtg_new", Title: "Library Trustees <b>", Committee: "Library", Date: day.AddDate(0, 1, 0), Draft: true},
+			}, nil
+		}
+	}))
+	r := h.fetchPage("", "/minutes/feed.atom?q="+url.QueryEscape(`"library levy"`), nil)
+	require.Equal(t, http.StatusOK, r.status, r.body)
+	assert.Equal(t, `"library levy"`, asked, "the words as typed, to the one search")
+	f := atomtest.Parse(t, r.body)
+	assert.Equal(t, `Riverside Trust: Minutes mentioning "library levy"`, f.Title)
+	require.Len(t, f.Entries, 2)
+	assert.Equal(t, "Draft: Library Trustees <b>", f.Entries[0].Title, "newest first; text is text")
+	assert.Equal(t, "https://records-bot.example.org/minutes/mtg_old", f.Entries[1].ID)
+	assert.Equal(t, "the library levy was set", f.Entries[1].Summary)
+
+	h.rebuild(withSite(func(o *minutespage.Options) { o.Search = nil }))
+	assert.Equal(t, http.StatusNotFound, h.fetchPage("", "/minutes/feed.atom?q=levy", nil).status)
+}

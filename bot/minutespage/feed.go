@@ -5,9 +5,11 @@ import (
 	"encoding/xml"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"time"
 
+	"github.com/recordsbot/recordsbot/bot/publicweb"
 	"github.com/recordsbot/recordsbot/internal/invisible"
 	"github.com/recordsbot/recordsbot/internal/publicgate"
 	"github.com/recordsbot/recordsbot/minutes"
@@ -75,6 +77,10 @@ const feedSummaryMax = 400
 func (s *Site) Feed() http.HandlerFunc {
 	return s.publicOnly(baseRecord, func(w http.ResponseWriter, r *http.Request) {
 		ctx := r.Context()
+		if q := limitText(r.URL.Query().Get("q")); strings.TrimSpace(q) != "" {
+			s.topicFeed(w, r, q)
+			return
+		}
 		committee := limitText(r.URL.Query().Get("committee"))
 		var choice committeeChoice
 		var lookup publicgate.Lookup
@@ -129,8 +135,8 @@ func (s *Site) Feed() http.HandlerFunc {
 		}
 		h := w.Header()
 		h.Set("Content-Type", "application/atom+xml; charset=utf-8")
-		h.Set("Cache-Control", "public, max-age=60")
-		serveBytes(w, r, body, etag(body), time.Time{})
+		h.Set("Cache-Control", s.cacheShared())
+		publicweb.Serve(w, r, body, etag(body), time.Time{})
 	})
 }
 
@@ -147,20 +153,48 @@ func siteRoot(svc *minutes.Service, r *http.Request) string {
 	return scheme + "://" + r.Host
 }
 
+// feedItem is one entry of a feed, from the archive or from a search.
+type feedItem struct {
+	meetingID, title, committee, summary string
+	updated                              time.Time
+	draft                                bool
+}
+
+// feedHead is what names a feed: its id and self link (relative to the
+// site's /minutes/), its title and the archive page it mirrors.
+type feedHead struct {
+	href, title, archive string
+}
+
 // feed renders the feed of entries for committee ("" for all) at root,
 // in v's language. Its id is the same in every language: it is one feed,
 // whose self link keeps a ?lang= the reader chose.
 func (s *Site) feed(root, committee string, entries []minutes.Entry, v view) ([]byte, error) {
 	l := v.Lang
-	id := root + "/minutes/" + feedHref(committee)
-	self := root + "/minutes/" + v.href(feedHref(committee))
-	archive := root + "/minutes"
-	title := l.T("feed.title")
+	head := feedHead{href: feedHref(committee), title: l.T("feed.title"), archive: root + "/minutes"}
 	if committee != "" {
-		title = l.F("feed.title_of", "committee", committee)
-		archive += "?" + url.Values{"committee": {committee}}.Encode()
+		head.title = l.F("feed.title_of", "committee", committee)
+		head.archive += "?" + url.Values{"committee": {committee}}.Encode()
 	}
-	archive = v.href(archive)
+	items := make([]feedItem, 0, len(entries))
+	for _, e := range entries {
+		m, min := e.Meeting, e.Minutes
+		updated := min.Date
+		if updated.IsZero() {
+			updated = m.Date
+		}
+		items = append(items, feedItem{meetingID: m.ID, title: m.Name(), committee: m.Committee, summary: excerpt(min, feedSummaryMax),
+			updated: updated, draft: min.Draft()})
+	}
+	return s.writeFeed(root, head, items, v)
+}
+
+// writeFeed renders a feed of items under head.
+func (s *Site) writeFeed(root string, head feedHead, items []feedItem, v view) ([]byte, error) {
+	l := v.Lang
+	id := root + "/minutes/" + head.href
+	self := root + "/minutes/" + v.href(head.href)
+	title := head.title
 	author := s.opts.OrgName
 	if author != "" {
 		title = l.F("feed.title_org", "org", author, "title", title)
@@ -171,39 +205,34 @@ func (s *Site) feed(root, committee string, entries []minutes.Entry, v view) ([]
 		Lang: l.Code(), ID: id, Title: title, Author: atomPerson{Name: author},
 		Links: []atomLink{
 			{Rel: "self", Type: "application/atom+xml", Href: self},
-			{Rel: "alternate", Type: "text/html", Href: archive},
+			{Rel: "alternate", Type: "text/html", Href: v.href(head.archive)},
 		},
 	}
 	var newest time.Time
-	for _, e := range entries {
-		m, min := e.Meeting, e.Minutes
-		updated := min.Date
-		if updated.IsZero() {
-			updated = m.Date
+	for _, it := range items {
+		if it.updated.After(newest) {
+			newest = it.updated
 		}
-		if updated.After(newest) {
-			newest = updated
-		}
-		href := root + "/minutes/" + url.PathEscape(m.ID)
+		href := root + "/minutes/" + url.PathEscape(it.meetingID)
 		entry := atomEntry{
 			ID:      href,
-			Title:   nonBlank(invisible.Strip(m.Name()), l.T("page.untitled_meeting")),
-			Updated: atomTime(updated),
+			Title:   nonBlank(invisible.Strip(it.title), l.T("page.untitled_meeting")),
+			Updated: atomTime(it.updated),
 			Links:   []atomLink{{Rel: "alternate", Type: "text/html", Href: v.href(href)}},
 		}
 		// The terms are the feed's vocabulary, the same in every
 		// language; their labels are for people.
-		if min.Draft() {
+		if it.draft {
 			entry.Title = l.F("feed.draft", "title", entry.Title)
 			entry.Categories = append(entry.Categories, atomCategory{Term: "draft", Label: l.T("feed.draft_label")})
 		} else {
 			entry.Categories = append(entry.Categories, atomCategory{Term: "approved", Label: l.T("feed.approved")})
 		}
-		if c := strings.TrimSpace(invisible.Strip(m.Committee)); c != "" {
+		if c := strings.TrimSpace(invisible.Strip(it.committee)); c != "" {
 			entry.Categories = append(entry.Categories, atomCategory{Term: c})
 		}
-		if text := excerpt(min, feedSummaryMax); text != "" {
-			entry.Summary = &atomText{Type: "text", Text: text}
+		if it.summary != "" {
+			entry.Summary = &atomText{Type: "text", Text: it.summary}
 		}
 		f.Entries = append(f.Entries, entry)
 	}
@@ -219,6 +248,51 @@ func (s *Site) feed(root, committee string, entries []minutes.Entry, v view) ([]
 	}
 	b.WriteByte('\n')
 	return b.Bytes(), nil
+}
+
+// topicFeed answers /minutes/feed.atom?q=: a topic as a feed, for people
+// outside Slack who follow a subject rather than a committee (what a topic
+// watch is in Slack). The entries are the archive search's hits for q
+// (the same index, the same query language, only minutes the records
+// still serve), newest first. 404 without a search index, 503 when it
+// cannot be read.
+func (s *Site) topicFeed(w http.ResponseWriter, r *http.Request, q string) {
+	ctx := r.Context()
+	if s.opts.Search == nil {
+		s.writeProblem(w, r, http.StatusNotFound, baseRecord)
+		return
+	}
+	hits, err := s.opts.Search(ctx, q)
+	if err != nil {
+		s.opts.Log.WarnContext(ctx, "minutes topic feed: search failed", "error", err)
+		w.Header().Set("Retry-After", "30")
+		s.writeProblem(w, r, http.StatusServiceUnavailable, baseRecord)
+		return
+	}
+	items := make([]feedItem, 0, len(hits))
+	for _, h := range hits {
+		var text strings.Builder
+		for _, p := range h.Snippet {
+			text.WriteString(p.Text)
+		}
+		items = append(items, feedItem{meetingID: h.MeetingID, title: h.Title, committee: h.Committee,
+			summary: invisible.Strip(text.String()), updated: h.Date, draft: h.Draft})
+	}
+	slices.SortStableFunc(items, func(a, b feedItem) int { return b.updated.Compare(a.updated) })
+	v := s.view(r)
+	root := siteRoot(s.svc, r)
+	head := feedHead{href: "feed.atom?" + url.Values{"q": {q}}.Encode(), title: v.Lang.F("feed.title_topic", "query", minutes.QuoteQuery(q)),
+		archive: root + "/minutes?" + url.Values{"q": {q}}.Encode()}
+	body, err := s.writeFeed(root, head, items, v)
+	if err != nil {
+		s.opts.Log.ErrorContext(ctx, "minutes topic feed: render failed", "error", err)
+		s.writeProblem(w, r, http.StatusInternalServerError, baseRecord)
+		return
+	}
+	h := w.Header()
+	h.Set("Content-Type", "application/atom+xml; charset=utf-8")
+	h.Set("Cache-Control", s.cacheShared())
+	publicweb.Serve(w, r, body, etag(body), time.Time{})
 }
 
 // atomTime is t as RFC 3339 in UTC, the Unix epoch for a zero t.

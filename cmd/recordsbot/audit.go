@@ -8,18 +8,25 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/recordsbot/recordsbot/audit"
+	"github.com/recordsbot/recordsbot/internal/csvcell"
 	"github.com/recordsbot/recordsbot/store"
 )
 
-const auditUsage = `Usage: recordsbot audit verify
+const auditUsage = `Usage: recordsbot audit verify [--anchor TEXT|@FILE]
        recordsbot audit export [--since TIME] [--format jsonl|csv]
 
 verify walks the audit trail of changes made through Slack and exits 1
-naming the first entry altered, removed or reordered (docs/audit.md).
+naming the first entry altered, removed or reordered (docs/audit.md). It
+needs AUDIT_KEY. --anchor is a head the daily verify published (the
+"recordsbot-audit-head … sig=…" line of its log, or of AUDIT_ANCHOR_FILE,
+or a file holding it after @): the trail must still hold it, so entries
+cut off the end, or all of them, are named.
 export writes the trail from TIME (RFC 3339, or a date: 2026-01-31; default
 everything) to stdout, oldest first: JSON Lines (one object a line) or CSV
 with a header row.
@@ -42,6 +49,7 @@ func runAudit(ctx context.Context, set *settings, args []string, stdout, stderr 
 	fs.Usage = func() { fmt.Fprint(stderr, auditUsage) }
 	since := fs.String("since", "", "export entries from this time (RFC 3339 or YYYY-MM-DD)")
 	format := fs.String("format", "jsonl", "jsonl or csv")
+	anchorText := fs.String("anchor", "", "verify: a published head (recordsbot-audit-head … sig=…), or @FILE holding one (its last)")
 	switch verb {
 	case "verify", "export":
 	case "help", "-h", "--help":
@@ -68,19 +76,34 @@ func runAudit(ctx context.Context, set *settings, args []string, stdout, stderr 
 		return fmt.Errorf("audit export: --format %q is not jsonl or csv: %w", *format, errUsage)
 	}
 
+	var anchor *audit.Anchor
+	if verb == "verify" {
+		if set.auditKey.IsZero() {
+			return &configError{name: "AUDIT_KEY", msg: "AUDIT_KEY is required to verify the audit trail: the key serve, remind and watch seal it with"}
+		}
+		if anchor, err = readAnchor(set.auditKey, *anchorText); err != nil {
+			return fmt.Errorf("audit verify: --anchor: %w", err)
+		}
+	}
+
 	octx, cancel := context.WithTimeout(ctx, storeOpenTimeout)
 	defer cancel()
-	st, err := store.Open(octx, set.databaseURL)
+	st, err := store.Open(octx, set.databaseURL, store.WithAuditKey(set.auditKey))
 	if err != nil {
 		return fmt.Errorf("DATABASE_URL: %w", err)
 	}
 	defer st.Close()
 	if verb == "verify" {
-		head, err := st.VerifyAudit(ctx)
+		head, err := st.VerifyAudit(ctx, anchor)
 		if err != nil {
 			return fmt.Errorf("audit trail does not verify: %w", err)
 		}
 		fmt.Fprintf(stdout, "audit trail intact: %s\n", head)
+		if anchor == nil {
+			fmt.Fprintln(stdout, "not checked against a published head: pass --anchor with the latest one to catch entries cut off the end")
+		} else {
+			fmt.Fprintf(stdout, "it holds the head published for %s\n", anchor)
+		}
 		return nil
 	}
 	return exportAudit(ctx, st, from, *format, stdout)
@@ -110,7 +133,8 @@ func exportAudit(ctx context.Context, st *store.Store, since time.Time, format s
 	switch format {
 	case "csv":
 		cw := csv.NewWriter(w)
-		write = func(e *audit.Entry) error { return cw.Write(exportRow(e)) }
+		// A spreadsheet opens the CSV: cells it would run are text.
+		write = func(e *audit.Entry) error { return cw.Write(csvcell.Row(exportRow(e))) }
 		flush = func() error { cw.Flush(); return cw.Error() }
 		if err := cw.Write(exportColumns); err != nil {
 			return err
@@ -139,4 +163,66 @@ func exportAudit(ctx context.Context, st *store.Store, since time.Time, format s
 func exportRow(e *audit.Entry) []string {
 	return []string{strconv.FormatInt(e.Seq, 10), e.Time.UTC().Format("2006-01-02T15:04:05.000Z07:00"), e.Actor, e.ActorRecords,
 		string(e.Surface), string(e.Kind), e.Target, e.From, e.To, string(e.Outcome), e.RequestID, e.Prev, e.Hash}
+}
+
+// readAnchor reads --anchor: "" is none; "@path" the last anchor line of a
+// file (AUDIT_ANCHOR_FILE keeps one a day); anything else the anchor's
+// text. Errors: an unreadable file, no anchor in it, or an anchor that is
+// not signed with k.
+func readAnchor(k audit.Key, text string) (*audit.Anchor, error) {
+	if text == "" {
+		return nil, nil
+	}
+	if path, ok := strings.CutPrefix(text, "@"); ok {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return nil, err
+		}
+		text = ""
+		for line := range strings.Lines(string(b)) {
+			if strings.HasPrefix(strings.TrimSpace(line), "recordsbot-audit-head ") {
+				text = line
+			}
+		}
+		if text == "" {
+			return nil, fmt.Errorf("%s holds no recordsbot-audit-head line", path)
+		}
+	}
+	a, err := k.ParseAnchor(text)
+	if err != nil {
+		return nil, err
+	}
+	return &a, nil
+}
+
+// auditVerified hears each daily verify of the trail (store.
+// WithAuditVerified): the metrics, and for an intact trail its head
+// signed with AUDIT_KEY, published where the database cannot rewrite it:
+// the log, and AUDIT_ANCHOR_FILE when set (a line appended). `audit
+// verify --anchor` checks the trail still holds it.
+func auditVerified(a *app) func(audit.Head, error) {
+	return func(head audit.Head, err error) {
+		a.metrics.AuditVerified(head, err)
+		if err != nil || a.set.auditKey.IsZero() {
+			return
+		}
+		anchor := a.set.auditKey.Sign(audit.Anchor{Seq: head.Seq, Hash: head.Hash, At: time.Now()})
+		a.log.Info("audit: head anchored", "anchor", anchor)
+		if a.set.auditAnchorFile == "" {
+			return
+		}
+		if err := appendLine(a.set.auditAnchorFile, anchor); err != nil {
+			a.log.Error("audit: head not written to AUDIT_ANCHOR_FILE", "error", err)
+		}
+	}
+}
+
+// appendLine appends line to the file at path, creating it.
+func appendLine(path, line string) error {
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintln(f, line)
+	return errors.Join(err, f.Close())
 }

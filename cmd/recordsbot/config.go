@@ -3,10 +3,10 @@ package main
 import (
 	"errors"
 	"fmt"
-	"net/url"
 	"strings"
 	"time"
 
+	"github.com/recordsbot/recordsbot/internal/redact"
 	"github.com/recordsbot/recordsbot/internal/slackapi"
 )
 
@@ -46,11 +46,14 @@ type Config struct {
 	WatchInterval       time.Duration `envconfig:"WATCH_INTERVAL" default:"0s" desc:"serve: poll the records service this often in the background (as recordsbot watch does); 0 leaves it to a scheduler"`
 	SearchBackfillRate  float64       `envconfig:"SEARCH_BACKFILL_RATE" default:"1" desc:"serve: records calls a second (meetings pages and minutes reads) the background backfill of the minutes search index makes; 0 turns it off"`
 	RetentionDays       int           `envconfig:"RETENTION_DAYS" default:"90" desc:"remind, watch: days the store keeps done ledger entries, seen actions and old announcements before the daily prune removes them (at least 62: the watcher reads 60 days back)"`
+	AuditKey            string        `envconfig:"AUDIT_KEY" needs:"serve, remind, watch, audit verify" desc:"the audit trail's key, at least 32 characters (openssl rand -hex 32), kept outside the database: every entry is sealed with it, and the daily verify signs the trail's head with it; never change it (docs/audit.md)"`
+	AuditAnchorFile     string        `envconfig:"AUDIT_ANCHOR_FILE" desc:"remind, watch, serve: a file the daily verify appends the audit trail's signed head to, one line a day, for audit verify --anchor @FILE; keep it where the database's writers cannot (another volume, a write-once bucket); the head is logged either way"`
 	AuditRetentionDays  int           `envconfig:"AUDIT_RETENTION_DAYS" default:"400" desc:"remind, watch: days the audit trail of changes made through Slack is kept before the daily prune replaces the older entries with a checkpoint (at least 90)"`
 	FollowDefaults      string        `envconfig:"FOLLOW_DEFAULTS" default:"drafts,approvals,digest,briefs" desc:"what a channel hears of a committee it follows until someone changes it in /minutes following: comma-separated drafts, approvals, digest, briefs"`
 	DigestDefault       string        `envconfig:"DIGEST_DEFAULT" default:"mon 09:00" desc:"watch: when each channel following a committee gets its weekly digest, unless it chose (a day and HH:MM in RECORDS_TIMEZONE, or off)"`
 	BriefLead           time.Duration `envconfig:"BRIEF_LEAD" default:"24h" desc:"watch: how long before a followed committee's upcoming meeting its brief (agenda, open actions, latest minutes) is posted, between 1h and 14 days"`
 	FollowAdminsOnly    bool          `envconfig:"FOLLOW_ADMINS_ONLY" default:"false" desc:"only ADMIN_USER_IDS may /minutes follow or unfollow a committee in a channel"`
+	WorkObjects         bool          `envconfig:"WORK_OBJECTS" default:"false" desc:"unfurl minutes and action links as Work Object cards with a side panel; turn the app's Work Object Previews on first (Task and Content item)"`
 	RemindDefault       string        `envconfig:"REMIND_DEFAULT" default:"on" desc:"daily reminder DMs for people who have not chosen on their Home tab: on or off"`
 	AssignDMsDefault    string        `envconfig:"ASSIGN_DMS_DEFAULT" default:"on" desc:"new-assignment DMs for people who have not chosen on their Home tab: on or off"`
 	DatabaseURL         string        `envconfig:"DATABASE_URL" default:"sqlite://recordsbot.db" desc:"the store: sqlite:///abs/path.db, sqlite://relative.db, sqlite::memory: or postgres://…"`
@@ -143,13 +146,10 @@ func onOff(s string) (bool, error) {
 	return false, fmt.Errorf("%q is not on or off", s)
 }
 
-// quoteURL shows a configured URL without any credentials in it.
+// quoteURL shows a configured URL without any credentials in it (its
+// user and password, its query's values: redact.URL).
 func quoteURL(s string) string {
-	if u, err := url.Parse(s); err == nil && u.User != nil {
-		u.User = url.User("…")
-		s = u.String()
-	}
-	return fmt.Sprintf("%q", s)
+	return fmt.Sprintf("%q", redact.URL(s))
 }
 
 // parseUserMap parses "assignee=SLACKID,assignee2=SLACKID2". Assignees are

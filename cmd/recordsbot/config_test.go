@@ -31,7 +31,7 @@ func envNames(t *testing.T) []string {
 func validServeConfig() Config {
 	return Config{
 		SlackSigningSecret: "secret", SlackBotToken: "xoxb-1", SlackAPIURL: "https://slack.com/api/",
-		RecordsAPIURL: "https://records.example.org/api/v1", RecordsAPIKey: "key", Port: 3000,
+		RecordsAPIURL: "https://records.example.org/api/v1", RecordsAPIKey: "key", AuditKey: testAuditKey, Port: 3000,
 		LogFormat: "text", LogLevel: "info", DatabaseURL: "sqlite://recordsbot.db",
 	}
 }

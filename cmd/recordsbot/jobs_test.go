@@ -41,7 +41,7 @@ func TestJobsReadZoneAndUserMapFromTheOneActionDomain(t *testing.T) {
 	t.Cleanup(fake.Close)
 	cfg := Config{
 		SlackBotToken: slacktest.DefaultToken, SlackAPIURL: fake.APIURL(),
-		RecordsAPIURL: records.URL, RecordsAPIKey: recordstest.DefaultKey,
+		RecordsAPIURL: records.URL, RecordsAPIKey: recordstest.DefaultKey, AuditKey: testAuditKey,
 		Port: 3000, LogFormat: "text", LogLevel: "info", RemindDays: 3, AssignDMsDefault: "on",
 		DatabaseURL:     "sqlite://" + filepath.Join(t.TempDir(), "recordsbot.db"),
 		RecordsTimezone: zone,

@@ -27,7 +27,7 @@ func remindEnv(t *testing.T) (Config, *slacktest.Server) {
 	records, fake := w.Records, w.Slack
 	return Config{
 		SlackBotToken: slacktest.DefaultToken, SlackAPIURL: fake.APIURL(),
-		RecordsAPIURL: records.URL, RecordsAPIKey: recordstest.DefaultKey,
+		RecordsAPIURL: records.URL, RecordsAPIKey: recordstest.DefaultKey, AuditKey: testAuditKey,
 		Port: 3000, LogFormat: "text", LogLevel: "info", RemindDays: 3,
 		// Whatever the hour the test runs at, it is past everyone's
 		// reminder time.

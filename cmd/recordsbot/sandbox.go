@@ -55,7 +55,7 @@ func sandbox(ctx context.Context, port int, keySpec string, args []string, stdou
 		}
 		fmt.Fprintf(stdout, "  key %s  scopes %s\n", k, strings.Join(scopes, " "))
 	}
-	fmt.Fprintf(stdout, "try: RECORDS_API_URL=%s RECORDS_API_KEY=%s recordsbot serve\n", base, names[0])
+	fmt.Fprintf(stdout, "try: RECORDS_API_URL=%s RECORDS_API_KEY=%s AUDIT_KEY=$(openssl rand -hex 32) recordsbot serve\n", base, names[0])
 	srv := &http.Server{Handler: rs.Handler(), ReadHeaderTimeout: 5 * time.Second}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()

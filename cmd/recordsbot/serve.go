@@ -16,6 +16,7 @@ import (
 
 	"github.com/recordsbot/recordsbot/bot"
 	"github.com/recordsbot/recordsbot/internal/health"
+	"github.com/recordsbot/recordsbot/internal/workdays"
 	"github.com/recordsbot/recordsbot/store"
 	"github.com/recordsbot/recordsbot/watch"
 )
@@ -29,6 +30,7 @@ func botConfig(set *settings) bot.Config {
 		SigningSecret:    set.signingSecret,
 		Language:         set.orgLanguage,
 		FollowAdminsOnly: set.followAdminsOnly,
+		WorkObjects:      set.workObjects,
 		FollowDefaults:   set.followDefaults,
 		DigestDefault:    &set.digest,
 		Notify:           set.notify,
@@ -49,7 +51,8 @@ func openStore(ctx context.Context, a *app) (*store.Store, error) {
 	ctx, cancel := context.WithTimeout(ctx, storeOpenTimeout)
 	defer cancel()
 	st, err := store.Open(ctx, a.set.databaseURL, store.WithLogger(a.log),
-		store.WithAuditRetention(a.set.auditRetention), store.WithAuditVerified(a.metrics.AuditVerified))
+		store.WithAuditRetention(a.set.auditRetention), store.WithAuditKey(a.set.auditKey),
+		store.WithAuditVerified(auditVerified(a)))
 	if err != nil {
 		return nil, fmt.Errorf("DATABASE_URL: %w", err)
 	}
@@ -263,11 +266,15 @@ func newBotServer(ctx context.Context, a *app, slot *storeSlot, outage *health.O
 	cfg := botConfig(a.set)
 	// REMIND_HOLIDAYS, read (a URL fetched) now, at start: a snooze to
 	// the next working day skips them.
-	workdays, err := loadHolidays(ctx, a.set)
+	var cache workdays.Cache
+	if st, err := slot.get(); err == nil {
+		cache = st // the last good copy of a calendar URL; none while the store is not open yet
+	}
+	holidays, err := loadHolidays(ctx, a.set, cache, true, a.log)
 	if err != nil {
 		return nil, err
 	}
-	cfg.Workdays = workdays
+	cfg.Workdays = holidays
 	return a.Bot(cfg, bot.Deps{
 		Logger: a.log, Metrics: a.metrics,
 		Store: slot, StoreOutage: outage,
@@ -282,7 +289,7 @@ func newBotServer(ctx context.Context, a *app, slot *storeSlot, outage *health.O
 			if err != nil {
 				return err
 			}
-			return watch.Baseline(ctx, watchConfig(a.set), watch.Deps{Store: st, Records: a.Records, Logger: a.log}, f)
+			return watch.Baseline(ctx, watchConfig(a.set), watch.Deps{Store: st, Minutes: a.Minutes, Logger: a.log}, f)
 		},
 		// response_url posts are Slack calls too, and counted as such.
 		HTTPClient: &http.Client{Timeout: 10 * time.Second, Transport: a.metrics.SlackTransport(nil)},

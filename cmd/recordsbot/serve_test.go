@@ -53,6 +53,7 @@ func newServeEnv(t *testing.T, edit func(*Config)) *serveEnv {
 		SlackAPIURL:        e.slack.APIURL(),
 		RecordsAPIURL:      e.records.URL,
 		RecordsAPIKey:      recordstest.DefaultKey,
+		AuditKey:           testAuditKey,
 		Port:               3000, // serveOn is given its listener
 		PublicMinutes:      true,
 		ActionsCacheTTL:    5 * time.Second,

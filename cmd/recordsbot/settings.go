@@ -48,6 +48,7 @@ type settings struct {
 	userMap          map[string]string // lowercased assignee → Slack ID
 	cacheTTL         time.Duration     // negative: off
 	followAdminsOnly bool
+	workObjects      bool
 	followDefaults   store.FollowDefaults // FOLLOW_DEFAULTS
 	zone             *time.Location
 
@@ -62,6 +63,8 @@ type settings struct {
 	searchBackfillRate float64       // records calls a second; 0 off
 	retention          time.Duration // RETENTION_DAYS
 	auditRetention     time.Duration // AUDIT_RETENTION_DAYS
+	auditKey           audit.Key     // AUDIT_KEY; zero where the subcommand needs none
+	auditAnchorFile    string        // AUDIT_ANCHOR_FILE; "" none
 	databaseURL        string
 	trustedProxies     []netip.Prefix
 	publicImageHosts   []string // PUBLIC_IMAGE_HOSTS
@@ -79,11 +82,13 @@ const defaultSlackAPIURL = "https://slack.com/api/"
 // required names the variables each subcommand cannot do without, beyond
 // the ones whose defaults always work.
 var required = map[string][]string{
-	"serve":  {"SLACK_SIGNING_SECRET", "SLACK_BOT_TOKEN", "RECORDS_API_URL", "RECORDS_API_KEY"},
-	"remind": {"SLACK_BOT_TOKEN", "RECORDS_API_URL", "RECORDS_API_KEY"},
-	"watch":  {"SLACK_BOT_TOKEN", "RECORDS_API_URL", "RECORDS_API_KEY"},
+	"serve":  {"SLACK_SIGNING_SECRET", "SLACK_BOT_TOKEN", "RECORDS_API_URL", "RECORDS_API_KEY", "AUDIT_KEY"},
+	"remind": {"SLACK_BOT_TOKEN", "RECORDS_API_URL", "RECORDS_API_KEY", "AUDIT_KEY"},
+	"watch":  {"SLACK_BOT_TOKEN", "RECORDS_API_URL", "RECORDS_API_KEY", "AUDIT_KEY"},
 	// doctor checks for everything serve, remind and watch need.
-	"doctor": {"SLACK_SIGNING_SECRET", "SLACK_BOT_TOKEN", "RECORDS_API_URL", "RECORDS_API_KEY"},
+	"doctor": {"SLACK_SIGNING_SECRET", "SLACK_BOT_TOKEN", "RECORDS_API_URL", "RECORDS_API_KEY", "AUDIT_KEY"},
+	// audit export reads the trail only; verify needs the key too, which
+	// runAudit asks for.
 }
 
 // parseSettings reads c into settings, checking every variable and the ones
@@ -212,6 +217,7 @@ func (p *settingsParser) listeners() {
 func (p *settingsParser) actions() {
 	c, s := p.c, p.s
 	s.followAdminsOnly = c.FollowAdminsOnly
+	s.workObjects = c.WorkObjects
 	for _, a := range c.AdminUserIDs {
 		if a = strings.TrimSpace(a); a != "" {
 			s.admins = append(s.admins, a)
@@ -293,6 +299,16 @@ func (p *settingsParser) background() {
 	case c.RetentionDays < min:
 		p.bad("RETENTION_DAYS", "must be at least %d (the watcher reads meetings 60 days back), got %d", min, c.RetentionDays)
 	}
+	switch key := strings.TrimSpace(c.AuditKey); {
+	case key == "" && p.need["AUDIT_KEY"]:
+		p.bad("AUDIT_KEY", "is required: a secret of at least %d characters kept outside the database (openssl rand -hex 32) that seals the audit trail (docs/audit.md)", audit.MinKeyLength)
+	case key != "":
+		var err error
+		if s.auditKey, err = audit.ParseKey(key); err != nil {
+			p.bad("AUDIT_KEY", "%v", err)
+		}
+	}
+	s.auditAnchorFile = strings.TrimSpace(c.AuditAnchorFile)
 	if d, err := audit.Retention(c.AuditRetentionDays); err != nil {
 		p.bad("AUDIT_RETENTION_DAYS", "%s", err)
 	} else {
@@ -394,10 +410,25 @@ func parseCadence(s string) (clocktime.Weekly, error) {
 }
 
 // loadHolidays reads REMIND_HOLIDAYS now (a URL is fetched by the
-// process, at start), with REMIND_SKIP_WEEKENDS. Errors: a *configError
-// naming the entry that could not be read.
-func loadHolidays(ctx context.Context, set *settings) (workdays.Calendar, error) {
-	c, err := workdays.Load(ctx, set.holidays, nil)
+// process, at start), with REMIND_SKIP_WEEKENDS. A URL that cannot be
+// read now does not stop start-up: its last good copy in cache (the
+// store; nil: none) is used, or none, with a warning in log that shows
+// the URL without its credentials. In the background (serve) a URL's
+// last good copy is used at once and the URL fetched behind it, so a
+// slow host does not hold up start-up; without (remind) it is waited for,
+// 10 s at most. Errors: a *configError naming a date or a file that could
+// not be read.
+func loadHolidays(ctx context.Context, set *settings, cache workdays.Cache, background bool, log *slog.Logger) (workdays.Calendar, error) {
+	l := workdays.Loader{Cache: cache, Background: background, Warn: func(url string, err error, copyFrom time.Time) {
+		if copyFrom.IsZero() {
+			log.WarnContext(ctx, "REMIND_HOLIDAYS: a calendar could not be read and there is no earlier copy: its closure days are not known until the next start",
+				"url", url, "error", err)
+			return
+		}
+		log.WarnContext(ctx, "REMIND_HOLIDAYS: a calendar could not be read: its last good copy is used", "url", url, "error", err,
+			"copy_from", copyFrom.UTC().Format(time.RFC3339))
+	}}
+	c, err := l.Load(ctx, set.holidays)
 	if err != nil {
 		return workdays.Calendar{}, &configError{name: "REMIND_HOLIDAYS", msg: "REMIND_HOLIDAYS " + err.Error()}
 	}

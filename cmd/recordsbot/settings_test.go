@@ -90,6 +90,7 @@ func TestServeWithAMalformedEnvironment(t *testing.T) {
 		"recordsbot: SLACK_BOT_TOKEN is required (the bot token, xoxb-…)",
 		"recordsbot: RECORDS_API_URL is required (the Records API base URL, ending in /api/v1)",
 		"recordsbot: RECORDS_API_KEY is required (the Records API key)",
+		"recordsbot: AUDIT_KEY is required: a secret of at least 32 characters kept outside the database (openssl rand -hex 32) that seals the audit trail (docs/audit.md)",
 		`recordsbot: LOG_FORMAT must be text or json, got "xml"`,
 	}, lines)
 }
@@ -124,7 +125,7 @@ func TestParseSettingsReportsEveryVariableInTurn(t *testing.T) {
 		MetricsAddr: "nowhere", PublicURL: "records-bot.example.org", OrgLanguage: "xx",
 		ActionsVisibility: "everyone", UserMap: "alice", RecordsFieldMap: "nonsense",
 		RemindDays: -1, RemindAt: "9am", RemindCadence: "hourly", RecordsTimezone: "Mars/Olympus",
-		WatchInterval: time.Second, SearchBackfillRate: -1, RetentionDays: 1, AuditRetentionDays: -1,
+		WatchInterval: time.Second, SearchBackfillRate: -1, RetentionDays: 1, AuditKey: "short", AuditRetentionDays: -1,
 		FollowDefaults: "sometimes", DigestDefault: "someday", BriefLead: time.Minute,
 		RemindDefault: "maybe", AssignDMsDefault: "maybe", DatabaseURL: "mysql://db",
 		LogFormat: "xml", LogLevel: "loud", ShutdownGrace: -time.Second,
@@ -140,7 +141,7 @@ func TestParseSettingsReportsEveryVariableInTurn(t *testing.T) {
 		"RECORDS_API_URL", "RECORDS_API_KEY", "PORT", "METRICS_ADDR", "PUBLIC_URL",
 		"ACTIONS_VISIBILITY", "FOLLOW_DEFAULTS", "USER_MAP", "RECORDS_FIELD_MAP",
 		"REMIND_DAYS", "REMIND_AT", "ORG_LANGUAGE", "RECORDS_TIMEZONE",
-		"WATCH_INTERVAL", "SEARCH_BACKFILL_RATE", "RETENTION_DAYS", "AUDIT_RETENTION_DAYS",
+		"WATCH_INTERVAL", "SEARCH_BACKFILL_RATE", "RETENTION_DAYS", "AUDIT_KEY", "AUDIT_RETENTION_DAYS",
 		"REMIND_DEFAULT", "ASSIGN_DMS_DEFAULT", "DIGEST_DEFAULT", "BRIEF_LEAD", "REMIND_CADENCE",
 		"DATABASE_URL", "LOG_FORMAT", "LOG_LEVEL",
 		"TRUSTED_PROXIES", "PUBLIC_IMAGE_HOSTS", "ACCESSIBILITY_CONTACT", "SHUTDOWN_GRACE",

@@ -71,7 +71,7 @@ func watchEnv(t *testing.T) (Config, *recordstest.Server, *slacktest.Server) {
 	t.Cleanup(fake.Close)
 	return Config{
 		SlackBotToken: slacktest.DefaultToken, SlackAPIURL: fake.APIURL(),
-		RecordsAPIURL: records.URL, RecordsAPIKey: recordstest.DefaultKey,
+		RecordsAPIURL: records.URL, RecordsAPIKey: recordstest.DefaultKey, AuditKey: testAuditKey,
 		Port: 3000, LogFormat: "text", LogLevel: "info",
 		DatabaseURL:      "sqlite://" + filepath.Join(t.TempDir(), "recordsbot.db"),
 		AssignDMsDefault: "on", PublicURL: "https://bot.example.org", PublicMinutes: true,
@@ -83,7 +83,7 @@ func TestWatchConfig(t *testing.T) {
 	base := func() Config {
 		return Config{
 			SlackBotToken: "xoxb-1", SlackAPIURL: "https://slack.com/api/",
-			RecordsAPIURL: "https://records.example.org/api/v1", RecordsAPIKey: "k",
+			RecordsAPIURL: "https://records.example.org/api/v1", RecordsAPIKey: "k", AuditKey: testAuditKey,
 			Port: 3000, LogFormat: "text", LogLevel: "info", AssignDMsDefault: "on",
 		}
 	}

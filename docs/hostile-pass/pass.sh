@@ -13,7 +13,7 @@ KEY=sk_pass_key
 SANDBOX_KEYS="$KEY=actions:read+actions:write+meetings:read" PORT=18080 $BIN sandbox > $T/sandbox.log 2>&1 & pids+=($!)
 /tmp/tp-tools/bin/proxy -listen 127.0.0.1:18081 -target http://127.0.0.1:18080 > $T/proxy.log 2>&1 & pids+=($!)
 sleep 1
-export RECORDS_API_URL=http://127.0.0.1:18081/api/v1 RECORDS_API_KEY=$KEY SLACK_BOT_TOKEN=xoxb-pass SLACK_SIGNING_SECRET=pass-secret \
+export RECORDS_API_URL=http://127.0.0.1:18081/api/v1 RECORDS_API_KEY=$KEY SLACK_BOT_TOKEN=xoxb-pass SLACK_SIGNING_SECRET=pass-secret AUDIT_KEY=hostile-pass-audit-key-0123456789abcdef \
   SLACK_API_URL=http://127.0.0.1:9/api/ PUBLIC_MINUTES=true PUBLIC_URL=http://127.0.0.1:13000 PORT=13000 TRUSTED_PROXIES=127.0.0.1/32 \
   DATABASE_URL=sqlite://$T/bot.db SEARCH_BACKFILL_RATE=0 LOG_LEVEL=warn
 $BIN serve > $T/serve.log 2>&1 & pids+=($!); SERVE=$!

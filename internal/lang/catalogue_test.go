@@ -420,7 +420,10 @@ func TestKeysUsedExist(t *testing.T) {
 	t.Parallel()
 	root := filepath.Join("..", "..")
 	keyRE := regexp.MustCompile(`^[a-z][a-z0-9_]*(\.[a-z0-9_]+)+$`)
-	tmplRE := regexp.MustCompile(`\{\{-?\s*\(?(?:t|f|n) [^"}]*"([a-z][a-z0-9_.]*)"`)
+	// A catalogue call in a template, {{t .Lang "key"}} or (t $.Lang "key"),
+	// and one whose key is not a literal (built at run time).
+	tmplRE := regexp.MustCompile(`(?:\{\{-?\s*|\()(?:t|f|n) \$?\.?Lang "([a-z][a-z0-9_.]*)"`)
+	tmplBuiltRE := regexp.MustCompile(`(?:\{\{-?\s*|\()(?:t|f|n) \$?\.?Lang [^"\s]`)
 	known := func(k string) bool {
 		_, s := lib.cats[0].strings[Key(k)]
 		_, p := lib.cats[0].plurals[Key(k)]
@@ -507,6 +510,9 @@ func TestKeysUsedExist(t *testing.T) {
 			b, err := os.ReadFile(path)
 			if err != nil {
 				return err
+			}
+			for _, m := range tmplBuiltRE.FindAllString(string(b), -1) {
+				t.Errorf("%s: %q…: a key that is not a literal; write each key whole in the template", path, m)
 			}
 			for _, m := range tmplRE.FindAllStringSubmatch(string(b), -1) {
 				used++

@@ -35,9 +35,10 @@ import (
 )
 
 // Key names one message of the catalogue, "surface.what" ("row.due",
-// "actions.empty"). Keys are written as string literals at the call site;
-// TestKeysUsedExist finds every literal key in the code and checks that
-// English has it.
+// "actions.empty"): its msgctxt in locales/<code>.po. Keys are written
+// whole, as string literals, at the call site or in a table from a value
+// to its key, never built at run time; TestKeysUsedExist finds every
+// literal key in the code and checks that English has it.
 type Key string
 
 // Lang is a language recordsbot ships. The zero value is English.

@@ -3,6 +3,9 @@ package lang
 import (
 	"fmt"
 	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -129,4 +132,23 @@ func FuzzParsePO(f *testing.F) {
 		}
 		assert.Equal(t, po.header, again.header)
 	})
+}
+
+// TestGettextReadsTheFiles: GNU gettext's own checker (msgfmt -c) accepts
+// every language file as it is, plural forms and header included: the
+// files are what translators' tools open. Skipped where gettext is not
+// installed.
+func TestGettextReadsTheFiles(t *testing.T) {
+	t.Parallel()
+	msgfmt, err := exec.LookPath("msgfmt")
+	if err != nil {
+		t.Skip("msgfmt (GNU gettext) is not installed")
+	}
+	files, err := filepath.Glob(filepath.Join("locales", "*.po"))
+	require.NoError(t, err)
+	require.NotEmpty(t, files)
+	for _, f := range append(files, filepath.Join("testdata", "eo.po")) {
+		out, err := exec.CommandContext(t.Context(), msgfmt, "-c", "-o", os.DevNull, f).CombinedOutput()
+		assert.NoError(t, err, "msgfmt -c %s:\n%s", f, out)
+	}
 }

@@ -72,7 +72,7 @@ func worldCommittees() []orgsim.Committee {
 					Description: "Renewal of buildings, contents and liability cover.",
 					Discussion: "The broker obtained three renewal quotes. The cheapest excludes cover for volunteers over 80, which the committee " +
 						"found unacceptable given the age profile of the volunteers. The recommended quote is £310 higher than last year " +
-						"but keeps the same terms.",
+						"but keeps the same terms. Insurance premium tax, the government's levy on every premium, is included in the quote.",
 					Decision: "Accept the broker's recommended quote.",
 					Action:   "confirm the renewal with the broker and file the new certificate",
 				},

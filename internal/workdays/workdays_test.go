@@ -49,8 +49,12 @@ func TestLoadURLFetchedAtStart(t *testing.T) {
 	require.NoError(t, err)
 	assert.True(t, c.Holiday(day("2026-12-28")))
 
-	_, err = workdays.Load(t.Context(), srv.URL+"/gone.ics", srv.Client())
-	assert.ErrorContains(t, err, `entry "`+srv.URL+`/gone.ics": fetch: the server answered 404`)
+	var warned []string
+	c, err = workdays.Loader{Get: srv.Client(), Warn: func(url string, err error, _ time.Time) { warned = append(warned, url+": "+err.Error()) }}.
+		Load(t.Context(), srv.URL+"/gone.ics")
+	require.NoError(t, err, "a URL that cannot be read does not stop start-up")
+	assert.Zero(t, c.Len())
+	assert.Equal(t, []string{srv.URL + "/gone.ics: fetch: the server answered 404 Not Found"}, warned)
 }
 
 func TestLoadRefusesMalformedEntries(t *testing.T) {

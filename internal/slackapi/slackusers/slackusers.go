@@ -1,7 +1,6 @@
 // Package slackusers reads Slack's user objects as the action domain's
 // profiles: the one adapter between slack-go's slack.User and
-// actions.Profile, so that the domain knows nothing of Slack
-// (issue 29 §4) and the reading of a user object is written once, for
+// actions.Profile, so that the domain knows nothing of Slack and the reading of a user object is written once, for
 // users.info (the commands' profile cache), users.lookupByEmail and
 // users.list (the jobs' assignee matching).
 package slackusers

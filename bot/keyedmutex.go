@@ -2,27 +2,27 @@ package bot
 
 import "sync"
 
-// turns makes work for one key wait for the work already under way for
+// keyedMutex makes work for one key wait for the work already under way for
 // that key, while work for other keys goes ahead. The zero value is ready.
-type turns struct {
+type keyedMutex struct {
 	mu   sync.Mutex
-	keys map[string]*turn
+	keys map[string]*keyLock
 }
 
-type turn struct {
+type keyLock struct {
 	sync.Mutex
 	waiting int // holders and waiters; the entry goes when it reaches 0
 }
 
-// take waits for key's turn and returns the function that ends it.
-func (t *turns) take(key string) (done func()) {
+// lock waits until no other holder has key and returns the unlock.
+func (t *keyedMutex) lock(key string) (done func()) {
 	t.mu.Lock()
 	if t.keys == nil {
-		t.keys = map[string]*turn{}
+		t.keys = map[string]*keyLock{}
 	}
 	k := t.keys[key]
 	if k == nil {
-		k = &turn{}
+		k = &keyLock{}
 		t.keys[key] = k
 	}
 	k.waiting++

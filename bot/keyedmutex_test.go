@@ -9,8 +9,8 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-func TestTurns(t *testing.T) {
-	var tr turns
+func TestKeyedMutex(t *testing.T) {
+	var tr keyedMutex
 
 	// One key: the holders never overlap.
 	var mu sync.Mutex
@@ -18,7 +18,7 @@ func TestTurns(t *testing.T) {
 	var wg sync.WaitGroup
 	for range 20 {
 		wg.Go(func() {
-			done := tr.take("U1")
+			done := tr.lock("U1")
 			mu.Lock()
 			inside++
 			most = max(most, inside)
@@ -34,9 +34,9 @@ func TestTurns(t *testing.T) {
 	assert.Equal(t, 1, most, "one at a time for one key")
 
 	// Another key does not wait for a key that is held.
-	held := tr.take("U1")
+	held := tr.lock("U1")
 	other := make(chan struct{})
-	go func() { tr.take("U2")(); close(other) }()
+	go func() { tr.lock("U2")(); close(other) }()
 	select {
 	case <-other:
 	case <-time.After(5 * time.Second):

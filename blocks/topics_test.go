@@ -1,0 +1,44 @@
+package blocks
+
+import (
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+
+	"github.com/recordsbot/recordsbot/internal/lang"
+)
+
+func TestTopicMatchGolden(t *testing.T) {
+	t.Parallel()
+	day := time.Date(2026, 3, 2, 18, 0, 0, 0, time.UTC)
+	assertGolden(t, "topic_minutes", func(l lang.Lang) any {
+		return TopicMatchMessage(TopicMatch{Lang: l, Query: `"library levy" <b>`, Committee: "Finance & Audit", Meeting: "Finance, March *extra*",
+			Date: day, DateHasTime: true, Minutes: true, Draft: true,
+			Snippet:    []SearchPart{{Text: "… the "}, {Text: "library", Match: true}, {Text: " "}, {Text: "levies", Match: true}, {Text: " were set <here> …"}},
+			MinutesURL: "https://records-bot.example.org/minutes/mtg_1"})
+	})
+	assertGolden(t, "topic_agenda", func(l lang.Lang) any {
+		return TopicMatchMessage(TopicMatch{Lang: l, Query: "levy", Committee: "Finance", Meeting: "Finance, June", Date: day,
+			Items:       []TopicItem{{Number: "4", Title: "Library levy: the 2027 rate"}, {Title: "Levies & <reserves>"}},
+			CalendarURL: "https://records-bot.example.org/calendar/meeting/mtg_2.ics"})
+	})
+	assertGolden(t, "topic_list", func(l lang.Lang) any {
+		return TopicListMessage(TopicList{Lang: l, Channel: true, Watches: []TopicWatch{{ID: "tabc", Query: "library levy"}, {ID: "tdef", Query: `"school transport" -parking`}}})
+	})
+	assertGolden(t, "topic_modal", func(l lang.Lang) any { return TopicModal(l) })
+}
+
+func TestTopicStopValue(t *testing.T) {
+	t.Parallel()
+	for _, channel := range []bool{true, false} {
+		id, ch, ok := ParseTopicStopValue(TopicStopValue("tabc", channel))
+		assert.True(t, ok)
+		assert.Equal(t, "tabc", id)
+		assert.Equal(t, channel, ch)
+	}
+	for _, bad := range []string{"", "tabc", "x:tabc", "c:", "u"} {
+		_, _, ok := ParseTopicStopValue(bad)
+		assert.False(t, ok, bad)
+	}
+}
