@@ -73,6 +73,14 @@ func New(rules Rules, deps Deps) *Service {
 	return &Service{rules: rules, deps: deps, log: log}
 }
 
+// WithStore returns the service with its rules and collaborators over st
+// instead: the bot hands in its store wrapped to write the audit trail.
+func (s *Service) WithStore(st Store) *Service {
+	c := *s
+	c.deps.Store = st
+	return &c
+}
+
 // Rules are the organisation's settings the service applies.
 func (s *Service) Rules() Rules { return s.rules }
 
