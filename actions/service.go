@@ -33,6 +33,9 @@ type Config struct {
 	// Visibility is ACTIONS_VISIBILITY: whose actions members may see
 	// (see CanSee). Default VisibleOwn.
 	Visibility Visibility
+	// PublicURL is the bot's public base URL (PUBLIC_URL); a trailing
+	// slash is ignored. Empty: actions have no link of their own (Link).
+	PublicURL string
 	// Trail keeps the audit trail of status changes (the store); nil
 	// records nothing (the demo, tests that are not about it). With one,
 	// a change is sent only once it is recorded (SetStatus).
@@ -95,8 +98,10 @@ func (s *Service) Zone() *time.Location { return s.cfg.Zone }
 func (s *Service) UserMap() UserMap { return s.cfg.UserMap }
 
 // Caches reports whether the shared action list is cached (CacheTTL not
-// negative): only then may a reply drawn from one version of it be reused
-// (ListCached is never ok otherwise).
+// negative). Without the cache every read goes to the records service
+// (ListCached is never ok), and a version of the list lasts only while the
+// records service sends the same bytes: what was drawn from it must be
+// checked against anything else it shows that may have changed meanwhile.
 func (s *Service) Caches() bool { return !s.list.off }
 
 // Who returns Slack user id as a Member. When Slack cannot be asked the

@@ -95,6 +95,7 @@ const (
 	Reminder Surface = "reminder" // a button on a reminder or other DM from the bot
 	Home     Surface = "home"     // the App Home tab
 	Digest   Surface = "digest"   // a button on a digest or announcement in a channel
+	Panel    Surface = "panel"    // a button in a Work Object's flexpane
 	System   Surface = "recordsbot"
 )
 

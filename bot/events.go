@@ -6,10 +6,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/slack-go/slack"
 	"github.com/slack-go/slack/slackevents"
 
-	"github.com/recordsbot/recordsbot/blocks"
 	"github.com/recordsbot/recordsbot/internal/metrics"
 )
 
@@ -75,6 +73,18 @@ func (s *Server) dispatchEvent(ctx context.Context, body []byte, retry int) ack 
 			return nil
 		}
 		s.background(ctx, func(ctx context.Context) { defer release(); s.unfurls.unfurl(ctx, inner, outer.Event) })
+	case *slackevents.EntityDetailsRequestedEvent:
+		// A click on a Work Object card: the flexpane, for the clicker
+		// (bot/workobjects.go).
+		release, ok := s.admit(ctx, metrics.Event)
+		if !ok {
+			s.deps.Metrics.Request(metrics.Event, ev.InnerEvent.Type, "busy")
+			return nil
+		}
+		s.background(ctx, func(ctx context.Context) {
+			defer release()
+			s.panels.open(s.reader(ctx, inner.User), inner)
+		})
 	default:
 		s.log.DebugContext(ctx, "event ignored", "type", ev.InnerEvent.Type)
 		s.deps.Metrics.Request(metrics.Event, "other", "ignored")
@@ -132,37 +142,12 @@ type unfurlTarget struct {
 	UnfurlID string `json:"unfurl_id"`
 }
 
-// unfurl answers link_shared for links to the bot's public minutes pages
-// with a compact summary of each (blocks.UnfurlMinutes). Links to anything
-// else, and to minutes that are not visible, are left for Slack to show as
-// it would; when none is left, chat.unfurl is not called at all.
+// unfurl answers link_shared for links to minutes (the bot's public pages
+// and the records' own minutes URLs) and, with Work Objects, to actions:
+// as Work Object cards when the workspace has them (Config.WorkObjects),
+// else as classic attachments (blocks.UnfurlMinutes). Links to anything
+// else, and to minutes that are not visible, are left for Slack to show
+// as it would; when none is left, chat.unfurl is not called at all.
 func (f *unfurler) unfurl(ctx context.Context, ev *slackevents.LinkSharedEvent, target unfurlTarget) {
-	unfurls := map[string]slack.Attachment{}
-	for _, l := range ev.Links {
-		id, ok := f.mins.svc.PageID(l.URL)
-		if !ok {
-			continue
-		}
-		e, err := f.mins.svc.Get(ctx, id)
-		switch {
-		case err != nil && !isNotFound(err):
-			f.log.WarnContext(ctx, "unfurl: records unavailable", "meeting", id, "error", err)
-			continue
-		case err != nil || e.Minutes == nil:
-			f.log.DebugContext(ctx, "unfurl: no published minutes", "meeting", id)
-			continue
-		}
-		unfurls[l.URL] = blocks.UnfurlMinutes(blocks.MinutesView{Display: f.mins.svc.View(e)})
-	}
-	if len(unfurls) == 0 {
-		return
-	}
-	var opts []slack.MsgOption
-	if target.Source == "composer" && target.UnfurlID != "" {
-		opts = append(opts, slack.MsgOptionUnfurlByID(target.UnfurlID, target.Source, unfurls))
-	}
-	_, _, _, err := f.slack.UnfurlMessageContext(ctx, ev.Channel, ev.MessageTimeStamp, unfurls, opts...)
-	if err != nil {
-		f.log.ErrorContext(ctx, "unfurl: chat.unfurl failed", "error", err)
-	}
+	f.send(ctx, ev, target, f.cards(ctx, ev))
 }

@@ -155,6 +155,8 @@ func metricActionID(id string) string {
 	switch {
 	case strings.HasPrefix(id, blocks.ActionStatusPrefix):
 		return "status"
+	case strings.HasPrefix(id, blocks.ActionPanelStatusPrefix):
+		return "panel_status"
 	case id == blocks.ActionActionsMore, id == blocks.ActionMeetingsNext, id == blocks.ActionMeetingAgenda,
 		id == blocks.ActionMeetingMinutes, id == blocks.ActionMeetingActions, id == blocks.ActionMinutesShare, id == blocks.ActionOpenLink, id == blocks.ActionHomeMore, id == blocks.ActionSearchMore, id == blocks.ActionHomeSearch,
 		id == blocks.ActionSettingsRemind, id == blocks.ActionSettingsRemindAt, id == blocks.ActionSettingsWeekdays,
@@ -163,7 +165,7 @@ func metricActionID(id string) string {
 		id == blocks.ActionSnooze, id == blocks.ActionSnoozeDate, id == blocks.ActionUnsnooze,
 		id == blocks.ActionAwaySet, id == blocks.ActionAwayEnd, id == blocks.ActionCadence,
 		id == blocks.ActionCalendarGet, id == blocks.ActionCalendarReset,
-		id == blocks.ActionTopicStop, id == blocks.ActionTopicAdd:
+		id == blocks.ActionTopicStop, id == blocks.ActionTopicAdd, id == blocks.ActionPanelSnooze:
 		return id
 	}
 	return "unknown"
@@ -171,6 +173,8 @@ func metricActionID(id string) string {
 
 func (c *clicks) click(ctx context.Context, in *interaction, actionID, value string) {
 	switch {
+	case isPanelButton(actionID):
+		c.panels.pressed(ctx, in, actionID, value) // bot/workobjects.go
 	case strings.HasPrefix(actionID, blocks.ActionStatusPrefix):
 		c.clickStatus(ctx, in, value)
 	case strings.HasPrefix(actionID, blocks.ActionSnoozePrefix):

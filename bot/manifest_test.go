@@ -72,7 +72,7 @@ func TestManifestCommands(t *testing.T) {
 	assert.Equal(t, "https://YOUR_HOST/slack/events", m.Settings.Events.RequestURL)
 	assert.True(t, m.Settings.Interactivity.Enabled)
 	assert.Equal(t, "https://YOUR_HOST/slack/events", m.Settings.Interactivity.RequestURL)
-	assert.ElementsMatch(t, []string{"app_home_opened", "link_shared"}, m.Settings.Events.BotEvents)
+	assert.ElementsMatch(t, []string{"app_home_opened", "link_shared", "entity_details_requested"}, m.Settings.Events.BotEvents)
 	assert.Equal(t, []string{"YOUR_HOST"}, m.Features.UnfurlDomains)
 }
 

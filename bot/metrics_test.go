@@ -21,6 +21,7 @@ import (
 	"github.com/recordsbot/recordsbot/bot/bottest"
 	"github.com/recordsbot/recordsbot/internal/metrics"
 	"github.com/recordsbot/recordsbot/internal/slackapi/slacktest"
+	"github.com/recordsbot/recordsbot/internal/testlog"
 	"github.com/recordsbot/recordsbot/wire"
 )
 
@@ -40,8 +41,8 @@ func (h *harness) rebuild(deps bot.Deps, opts ...harnessOption) {
 		// limits set their own.
 		Public: bot.PublicLimits{PerClient: 1e6, PerClientBurst: 1e6, RecordsCalls: 1e6, RecordsBurst: 1e6},
 	}
-	var acfg actions.Config
 	mcfg := h.minutes
+	acfg := actions.Config{PublicURL: mcfg.PublicURL}
 	m := deps.Metrics
 	rcfg := wire.Records{Options: []apiclient.Option{apiclient.WithTransport(m.RecordsTransport(nil))}}
 	scfg := wire.Slack{HTTPClient: &http.Client{Timeout: 10 * time.Second, Transport: m.SlackTransport(nil)}}
@@ -52,7 +53,7 @@ func (h *harness) rebuild(deps bot.Deps, opts ...harnessOption) {
 		deps.HTTPClient = &http.Client{Timeout: 10 * time.Second, Transport: m.SlackTransport(nil)}
 	}
 	if deps.Logger == nil {
-		deps.Logger = testLogger(h.t)
+		deps.Logger = testlog.New(h.t)
 	}
 	svc := bottest.Services(h.t, h.world, wire.Config{Records: rcfg, Slack: scfg, Actions: acfg, Minutes: mcfg}, deps.Now)
 	b := svc.Bot(cfg, deps)

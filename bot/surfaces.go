@@ -105,11 +105,14 @@ type homeUI struct {
 	trail      AuditTrail // Recent changes, for admins; nil without a store
 }
 
-// unfurler answers link_shared for links to the public minutes pages.
+// unfurler answers link_shared for links to minutes and actions.
 type unfurler struct {
-	mins  *minutesUI
-	slack SlackAPI
-	log   *slog.Logger
+	mins    *minutesUI
+	actions *actions.Service
+	slack   SlackAPI
+	log     *slog.Logger
+	// workObjects unfurls as Work Object cards (Config.WorkObjects).
+	workObjects bool
 }
 
 // clicks answers button clicks: it routes each to its surface and answers
@@ -126,4 +129,5 @@ type clicks struct {
 	log      *slog.Logger
 	say      userMessageFunc
 	trail    *trailWriter // shares and stale buttons; nil records nothing
+	panels   *panels      // the Work Objects' flexpane buttons
 }

@@ -132,6 +132,7 @@ func Run(ctx context.Context, set Settings, opts Options) *Report {
 	checkConfig(set, rep)
 	checkToolchain(opts, rep)
 	rep.add(secConfig, languagesCheck(set.OrgLanguage))
+	rep.add(secConfig, unfurlsCheck(set))
 	checkHolidays(ctx, set, time.Now(), rep)
 	checkRecords(ctx, set, opts, rep)
 	checkSlack(ctx, set, rep)

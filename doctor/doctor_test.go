@@ -559,3 +559,18 @@ func TestDoctorFlagsShapesThatCannotWork(t *testing.T) {
 	l, _ := lineWith(t, out, "! PUBLIC_URL is http, not https")
 	assert.Contains(t, l, "(advisory)")
 }
+
+// doctor says which unfurls the workspace gets, and how to have Work
+// Object cards: the setting has no manifest key.
+func TestUnfurlsCheck(t *testing.T) {
+	t.Parallel()
+	off := unfurlsCheck(Settings{})
+	assert.Equal(t, checkSkipped, off.Status)
+	assert.Contains(t, off.Text, "classic")
+	assert.Contains(t, off.Text, "Work Object Previews")
+	assert.Contains(t, off.Text, "WORK_OBJECTS=true")
+	on := unfurlsCheck(Settings{WorkObjects: true})
+	assert.Equal(t, checkOK, on.Status)
+	assert.Contains(t, on.Text, "Work Object cards")
+	assert.Contains(t, strings.Join(on.Details, " "), "Work Object Previews")
+}

@@ -33,6 +33,8 @@ type Settings struct {
 	// Holidays is REMIND_HOLIDAYS as written: doctor reads it (a file, a
 	// URL fetched) as start-up does, to show what it finds.
 	Holidays string
+	// WorkObjects is WORK_OBJECTS: unfurl as Work Object cards.
+	WorkObjects bool
 	// DatabaseURL is DATABASE_URL, with its default.
 	DatabaseURL string
 	// Problems are every variable that could not be read or that serve,

@@ -84,6 +84,7 @@ type Service struct {
 	publicURL string
 	public    bool
 	now       func() time.Time
+	ttl       time.Duration
 	pages     *cache.TTL[Entry]
 	latest    *cache.TTL[[]Entry]
 	archive   *cache.TTL[ArchivePage]
@@ -94,6 +95,8 @@ type Service struct {
 	known *cache.TTL[knownList]
 	// cursors makes and opens the archive's page cursors.
 	cursors cursorSealer
+	// recordURLs is the records' own minutes URLs seen (MeetingOfURL).
+	recordURLs recordURLs
 	// history keeps the versions of minutes (nil: none); comparisons
 	// are computed once per pair of versions.
 	history     History
@@ -113,6 +116,7 @@ func New(r Records, cfg Config) *Service {
 		publicURL: strings.TrimRight(cfg.PublicURL, "/"),
 		public:    cfg.Public,
 		now:       cfg.Now,
+		ttl:       cfg.CacheTTL,
 		cursors:   newCursorSealer(cfg.CursorKey),
 		history:   cfg.History,
 		// A pair of versions never changes: an hour is only how long an
@@ -138,6 +142,14 @@ func (s *Service) Meeting(ctx context.Context, id string) (*apiclient.Meeting, e
 	return s.records.GetMeeting(ctx, id)
 }
 
+// MinutesOf returns a meeting's minutes as the records service has them
+// now, uncached: for the watcher, which must see each publication and
+// approval when it happens. Errors: the client's, one wrapping
+// apiclient.ErrNotFound for a meeting with no minutes it may show.
+func (s *Service) MinutesOf(ctx context.Context, meetingID string) (*apiclient.Minutes, error) {
+	return s.records.GetMinutes(ctx, meetingID)
+}
+
 // Meetings returns one page of meetings, newest first, from next (a page
 // token; "" for the first). Errors: the client's.
 func (s *Service) Meetings(ctx context.Context, next string) (*apiclient.MeetingPage, error) {
@@ -151,6 +163,11 @@ func (s *Service) Public() bool { return s.public }
 // PublicURL is the bot's public base URL without a trailing slash; empty
 // when not configured.
 func (s *Service) PublicURL() string { return s.publicURL }
+
+// CacheTTL is how long the domain reuses what it read (Config.CacheTTL):
+// a public answer built from it may be kept downstream as long, and no
+// longer.
+func (s *Service) CacheTTL() time.Duration { return s.ttl }
 
 // Visible reports whether min may be shown to anyone: approved or a
 // published draft. nil is not visible.
@@ -180,6 +197,7 @@ func (s *Service) Read(ctx context.Context, meetingID string) (Entry, error) {
 	if !Visible(min) {
 		return Entry{Meeting: m}, nil
 	}
+	s.recordURLs.learn(min, m.ID)
 	e := Entry{Meeting: m, Minutes: min}
 	if s.history != nil {
 		// The versions are kept where the minutes are read; an answer

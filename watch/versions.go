@@ -205,7 +205,7 @@ func (p *poll) meetingOf(ctx context.Context, meetingID string) (apiclient.Meeti
 			}
 		}
 	}
-	m, err := p.deps.Records.GetMeeting(ctx, meetingID)
+	m, err := p.deps.Minutes.Meeting(ctx, meetingID)
 	if err != nil {
 		return apiclient.Meeting{}, fmt.Errorf("meeting %s: %w", meetingID, err)
 	}

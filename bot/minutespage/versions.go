@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/recordsbot/recordsbot/bot/publicweb"
 	"github.com/recordsbot/recordsbot/internal/invisible"
 	"github.com/recordsbot/recordsbot/internal/lang"
 	"github.com/recordsbot/recordsbot/minutes"
@@ -96,8 +97,8 @@ func (s *Site) writeChanges(w http.ResponseWriter, r *http.Request, id string, e
 	}
 	h := w.Header()
 	h.Set("Content-Type", "text/html; charset=utf-8")
-	h.Set("Cache-Control", cacheDraft)
-	serveBytes(w, r, page, etag(page), e.Minutes.Date)
+	h.Set("Cache-Control", publicweb.Revalidate)
+	publicweb.Serve(w, r, page, etag(page), e.Minutes.Date)
 }
 
 // parseChanges reads ?changes=from-to: two version numbers, from before

@@ -53,7 +53,7 @@ func doctorSettings(set *settings, problems configErrors) doctor.Settings {
 	ds := doctor.Settings{
 		SigningSecret: set.signingSecret, BotToken: set.botToken, AppToken: set.appToken, SlackAPIURL: set.slackAPIURL,
 		RecordsURL: set.recordsURL, RecordsKey: set.recordsKey, FieldMap: set.fieldMap,
-		OrgLanguage: set.orgLanguage, PublicURL: set.publicURL, Admins: set.admins, UserMap: set.userMap, ReportChannel: set.reportChannel,
+		OrgLanguage: set.orgLanguage, PublicURL: set.publicURL, Admins: set.admins, UserMap: set.userMap, ReportChannel: set.reportChannel, WorkObjects: set.workObjects,
 		Holidays: set.holidays, DatabaseURL: set.databaseURL,
 	}
 	for _, p := range problems {

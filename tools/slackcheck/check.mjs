@@ -36,6 +36,8 @@ export const KINDS = [
   { match: /^home(_\w+)?$/, type: 'HomeTab', what: 'App Home view (views.publish view)' },
   { match: /^modal(_\w+)?$/, type: 'Modal', what: 'modal view (views.open and views.update view, view_submission update)' },
   { match: /^unfurl(_\w+)?$/, type: 'Unfurl', what: 'chat.unfurl unfurls value' },
+  { match: /^workobject(_\w+)?$/, type: 'WorkObjectUnfurl', what: 'chat.unfurl metadata: Work Object entities (cards)' },
+  { match: /^panel(_\w+)?$/, type: 'Panel', what: 'entity.presentDetails arguments less trigger_id: a Work Object flexpane or its error' },
   { match: /^reminder(_\w+)?$/, type: 'PostedMessage', channel: 'U0123ABCD', what: 'reminder DM (chat.postMessage, metadata checked)' },
   { match: /^(announce|assigned|digest|brief)(_\w+)?$/, type: 'PostedMessage', channel: 'C0123ABCD', what: "watcher's announcement, assignment DM, weekly digest or pre-meeting brief (chat.postMessage, metadata checked)" },
   { match: /^response(_\w+)?$/, type: 'ResponseBody', what: 'response_url body (bolt RespondArguments)' },

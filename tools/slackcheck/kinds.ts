@@ -5,7 +5,7 @@
 // properties Slack does not define (excess-property checks).
 import type { RespondArguments } from '@slack/bolt';
 import type { HomeView, KnownBlock, ModalView } from '@slack/types';
-import type { ChatPostMessageArguments, ChatUnfurlArguments } from '@slack/web-api';
+import type { ChatPostMessageArguments, ChatUnfurlArguments, EntityPresentDetailsArguments } from '@slack/web-api';
 
 // Slack's types accept `(KnownBlock | Block)[]`, where Block is only
 // `{ type: string }`, so that new block types compile before the package
@@ -50,3 +50,17 @@ export type Unfurl = KnownBlocksOnly<Extract<ChatUnfurlArguments, { unfurls: unk
  * https://docs.slack.dev/tools/bolt-js/reference/type-aliases/RespondArguments
  */
 export type ResponseBody = KnownBlocksOnly<RespondArguments>;
+
+/**
+ * WorkObjectUnfurl is the `metadata` argument of chat.unfurl that carries
+ * Work Object entities (@slack/types EntityMetadata, each with its
+ * app_unfurl_url): https://docs.slack.dev/messaging/work-objects-implementation
+ */
+export type WorkObjectUnfurl = Extract<ChatUnfurlArguments, { metadata: unknown }>['metadata'];
+
+/**
+ * Panel is the arguments of entity.presentDetails less trigger_id (the
+ * click's, which a golden cannot hold): a flexpane's `metadata`, or the
+ * `error` shown instead: https://docs.slack.dev/reference/methods/entity.presentDetails
+ */
+export type Panel = Omit<EntityPresentDetailsArguments, 'trigger_id' | 'token'>;

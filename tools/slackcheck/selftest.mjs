@@ -43,6 +43,26 @@ const GOLDEN_CASES = [
   { to: 'unfurl', from: 'unfurl', why: 'control: real unfurl', want: null },
   { to: 'reminder', from: 'reminder', why: 'control: real reminder', want: null },
   { to: 'modal_search_results', from: 'modal_search_results', why: 'control: real search modal', want: null },
+  { to: 'workobject_actions', from: 'workobject_actions', why: 'control: real Work Object cards', want: null },
+  { to: 'panel_action', from: 'panel_action', why: 'control: real flexpane', want: null },
+  {
+    to: 'workobject_no_url',
+    from: 'workobject_actions',
+    why: 'Work Object entity without its url',
+    break: (g) => {
+      delete g.entities[0].url;
+    },
+    want: /Property 'url' is missing/,
+  },
+  {
+    to: 'panel_task_field',
+    from: 'panel_action',
+    why: 'a field no entity type has',
+    break: (g) => {
+      g.metadata.entity_payload.fields.owner = { value: 'x' };
+    },
+    want: /'"?owner"?' does not exist/,
+  },
   {
     to: 'modal_no_title',
     from: 'modal_search_results',

@@ -3,7 +3,8 @@
 // It serves the handful of methods recordsbot calls (auth.test, users.info,
 // users.list, users.conversations, users.lookupByEmail, conversations.open,
 // conversations.history, conversations.info, chat.postMessage, chat.update, chat.postEphemeral,
-// chat.unfurl, views.publish, views.open and views.update) plus
+// chat.unfurl, entity.presentDetails, views.publish, views.open and
+// views.update) plus
 // response_url posts and Socket Mode
 // (apps.connections.open and its websocket; see [Server.WaitSocket]), and
 // it records everything it is sent. The `recordsbot demo` command runs it
@@ -51,6 +52,17 @@
 // scopes in the X-OAuth-Scopes header ([OAuthScopesHeader]), as Slack's do. Message metadata is held to Slack's schema:
 // metadata that breaks it is dropped with an invalid_metadata_schema
 // warning, as Slack does.
+//
+// # Work Objects
+//
+// chat.unfurl's metadata holds Work Object entities, held to Slack's
+// schema (entity types and the fields each accepts). [WithWorkObjects] or
+// [Server.SetWorkObjects] turns the app's previews on per type;
+// [Server.Card] is what the conversation sees under a link (the card, or
+// the classic unfurl when previews are off). [Sender.OpenPanel] clicks a
+// card (entity_details_requested with a trigger for that entity),
+// [Sender.PressPanelButton] a button of its flexpane, and [Server.Panel]
+// is the flexpane one user sees. See workobjects.go for the sources.
 //
 // # What slack-go does with failures
 //

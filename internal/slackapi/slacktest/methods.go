@@ -262,10 +262,23 @@ func chatUnfurl(ws *workspace, p url.Values) (reply, error) {
 			return nil, slackError("message_not_found")
 		}
 	}
-	if !isJSONObject([]byte(unfurls)) {
-		return nil, slackError("invalid_unfurls_format")
+	// "Either unfurls or metadata must be provided"
+	// (https://docs.slack.dev/reference/methods/chat.unfurl); metadata
+	// holds Work Objects (workobjects.go).
+	entities, err := unfurlEntities(p.Get("metadata"))
+	if err != nil {
+		return nil, err
 	}
-	ws.unfurls = append(ws.unfurls, Unfurl{Channel: channel, TS: ts, Unfurls: json.RawMessage(unfurls)})
+	var raw json.RawMessage
+	switch {
+	case unfurls == "" && entities == nil:
+		return nil, slackError("invalid_unfurls_format")
+	case unfurls != "" && !isJSONObject([]byte(unfurls)):
+		return nil, slackError("invalid_unfurls_format")
+	case unfurls != "":
+		raw = json.RawMessage(unfurls)
+	}
+	ws.unfurls = append(ws.unfurls, Unfurl{Channel: channel, TS: ts, Unfurls: raw, Entities: entities})
 	return reply{}, nil
 }
 

@@ -26,6 +26,9 @@ type trigger struct {
 	user   string
 	issued time.Time
 	used   bool
+	// entity is the external_ref.id of the Work Object whose click
+	// handed the trigger out; "" for any other trigger.
+	entity string
 }
 
 // modal is one open (or closed) modal: its current version.

@@ -77,8 +77,11 @@ type View struct {
 // Unfurl is a chat.unfurl call.
 type Unfurl struct {
 	Channel, TS string
-	// Unfurls is the JSON object of URL to attachment as sent.
+	// Unfurls is the JSON object of URL to attachment as sent; nil when
+	// the call sent only Work Objects.
 	Unfurls json.RawMessage
+	// Entities are the Work Objects sent as metadata.entities.
+	Entities []Entity
 }
 
 // Calls returns the calls made to method, or every call when method is "",

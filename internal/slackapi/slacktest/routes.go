@@ -25,6 +25,7 @@ func apiMethods() map[string]apiMethod {
 		"chat.unfurl":           {run: chatUnfurl},
 		"chat.update":           {run: chatUpdate, limitPerChannel: true},
 		"conversations.history": {run: conversationsHistory},
+		"entity.presentDetails": {run: entityPresentDetails},
 		"conversations.replies": {run: conversationsReplies},
 		"conversations.info":    {run: conversationsInfo},
 		"conversations.open":    {run: conversationsOpen},

@@ -34,6 +34,11 @@ type workspace struct {
 	triggers map[string]*trigger
 	modals   map[string]*modal
 	unfurls  []Unfurl
+	// workObjects are the entity types the app has Work Object previews
+	// on for (WithWorkObjects); panels each user's flexpane (see
+	// workobjects.go).
+	workObjects []string
+	panels      map[string]Panel
 	// screen holds the ephemeral messages people see (see screen.go);
 	// responseContexts what each response_url was handed out for; reused
 	// the block_ids updates sent again.

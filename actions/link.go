@@ -1,0 +1,42 @@
+package actions
+
+import (
+	"net/url"
+	"strings"
+)
+
+// Link is the one rule for an action's own link, PUBLIC_URL/actions/{id}:
+// what a person copies from a row, a reminder, a digest or a brief to
+// paste elsewhere. Pasted in Slack it unfurls as the action's card, drawn
+// for whoever may see it; opened in a browser it shows nothing of the
+// action (bot's public route says what it is and leads into Slack). ""
+// when PUBLIC_URL is not set or id is empty.
+func (s *Service) Link(id string) string {
+	base := strings.TrimRight(s.cfg.PublicURL, "/")
+	if base == "" || id == "" {
+		return ""
+	}
+	return base + "/actions/" + url.PathEscape(id)
+}
+
+// LinkID returns the action ID of a Link (the host compared ignoring
+// case); ok is false for any other link, and always without PUBLIC_URL.
+func (s *Service) LinkID(link string) (id string, ok bool) {
+	base, err := url.Parse(strings.TrimRight(s.cfg.PublicURL, "/"))
+	if s.cfg.PublicURL == "" || err != nil {
+		return "", false
+	}
+	u, err := url.Parse(link)
+	if err != nil || !strings.EqualFold(u.Host, base.Host) {
+		return "", false
+	}
+	rest, ok := strings.CutPrefix(u.EscapedPath(), base.EscapedPath()+"/actions/")
+	if !ok || rest == "" || strings.Contains(rest, "/") {
+		return "", false
+	}
+	id, err = url.PathUnescape(rest)
+	if err != nil || id == "" {
+		return "", false
+	}
+	return id, true
+}

@@ -1,0 +1,82 @@
+package blocks
+
+import (
+	"testing"
+
+	"github.com/slack-go/slack"
+	"github.com/stretchr/testify/assert"
+
+	"github.com/recordsbot/recordsbot/internal/lang"
+)
+
+// unfurlMetadata is chat.unfurl's metadata argument holding entities.
+func unfurlMetadata(es ...slack.WorkObjectEntity) any {
+	return slack.WorkObjectMetadata{Entities: es}
+}
+
+func sampleActionCard(l lang.Lang) ActionCardView {
+	return ActionCardView{
+		Lang: l, Link: "https://bot.example.org/actions/A-101", URL: "https://bot.example.org/actions/A-101",
+		ID: "A-101", Title: "Circulate the revised budget to all trustees", Status: "open",
+		Deadline: day(2026, 3, 9), AssigneeSlackID: "U0123ABCD", AssigneeName: "Bob Patel",
+	}
+}
+
+// The Work Object cards and flexpanes, as Slack receives them
+// (chat.unfurl's metadata, entity.presentDetails's metadata or error),
+// checked against @slack/types by tools/slackcheck.
+func TestWorkObjectGoldens(t *testing.T) {
+	t.Parallel()
+	history := []AuditLine{{At: now, Actor: "U0123ABCD", Surface: "panel", Kind: "action_status", Target: "A-101", From: "open", To: "in_progress", Outcome: "done"}}
+	cases := []struct {
+		name   string
+		render func(l lang.Lang) any
+	}{
+		{"workobject_minutes", func(l lang.Lang) any {
+			return unfurlMetadata(MinutesCard("https://bot.example.org/minutes/M-7", minutesIn(l, sampleMinutes())))
+		}},
+		{"workobject_actions", func(l lang.Lang) any {
+			return unfurlMetadata(ActionCard(sampleActionCard(l)),
+				ActionStub(l, "https://bot.example.org/actions/A-102", "https://bot.example.org/actions/A-102", "A-102"))
+		}},
+		{"panel_action", func(l lang.Lang) any {
+			return map[string]any{"metadata": ActionPanel(ActionPanelView{Card: sampleActionCard(l), Meeting: "Budget meeting",
+				History: history, MayChange: true, MaySnooze: true})}
+		}},
+		{"panel_action_reader", func(l lang.Lang) any {
+			return map[string]any{"metadata": ActionPanel(ActionPanelView{Card: sampleActionCard(l), Meeting: "Budget meeting", History: []AuditLine{}})}
+		}},
+		{"panel_minutes", func(l lang.Lang) any {
+			refs := []ActionRef{{ID: "A-101", Title: "Circulate the revised budget to all trustees", URL: "https://bot.example.org/actions/A-101"}}
+			return map[string]any{"metadata": MinutesPanel(MinutesPanelView{Minutes: minutesIn(l, sampleMinutes()),
+				Agenda: []string{"1. Apologies", "2. Budget 2026/27"}, Arising: refs, Mine: refs})}
+		}},
+		{"panel_restricted", func(l lang.Lang) any { return map[string]any{"error": PanelError(PanelRestricted)} }},
+		{"panel_trouble", func(l lang.Lang) any {
+			return map[string]any{"error": PanelTrouble(l.T("wo.panel.trouble_title"), l.T("wo.panel.trouble"))}
+		}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			assertGolden(t, tc.name, tc.render)
+		})
+	}
+}
+
+// A card shows only what the page shows: no body, no agenda.
+func TestMinutesCardShowsOnlyThePage(t *testing.T) {
+	t.Parallel()
+	got := string(readableJSON(t, MinutesCard("https://bot.example.org/minutes/M-7", minutesIn(lang.English, sampleMinutes()))))
+	assert.NotContains(t, got, "Apologies")
+	assert.Contains(t, got, "Finance Committee, March")
+	assert.Contains(t, got, "2026-02-26")
+}
+
+// A stub names nothing of the action but its link.
+func TestActionStubShowsNothing(t *testing.T) {
+	t.Parallel()
+	got := string(readableJSON(t, ActionStub(lang.English, "https://bot.example.org/actions/A-102", "", "A-102")))
+	assert.Contains(t, got, "An action in recordsbot")
+	assert.NotContains(t, got, "fields")
+}
