@@ -156,9 +156,9 @@ func TestSharedListIsTheActiveSet(t *testing.T) {
 	assert.Equal(t, before, e.w.Records.Count(http.MethodGet, "/actions"), "no fetch for that")
 }
 
-// Caches says whether a reply drawn from one version of the list may be
-// reused: by default and with a TTL yes, with the cache off (a negative
-// TTL, ACTIONS_CACHE_TTL=0) no, and ListCached never has a list then.
+// Caches says whether the list is cached: by default and with a TTL yes,
+// with the cache off (a negative TTL, ACTIONS_CACHE_TTL=0) no, and
+// ListCached never has a list then.
 func TestCaches(t *testing.T) {
 	t.Parallel()
 	for _, tt := range []struct {

@@ -21,9 +21,11 @@ func addRoutes(r chi.Router, s *Server) http.Handler {
 	// metrics (traffic, failures, versions) are for the cluster only.
 	// serve answers them on their own listener, METRICS_ADDR, from
 	// Deps.Metrics.Handler(); here /metrics is a 404 like any other path.
-	// The public routes need no login; s.public bounds what they cost.
-	// They are the minutes pages (PUBLIC_MINUTES) and the calendar
-	// feeds.
+	// The public routes need no login; s.public bounds what they cost,
+	// and each asks s.gate (internal/publicgate) about whatever its
+	// address names before reading anything for it: a route added here
+	// does too, and gets a row in docs/public-routes.md. They are the
+	// minutes pages (PUBLIC_MINUTES) and the calendar feeds.
 	r.Group(func(r chi.Router) {
 		r.Use(s.public.wrap)
 		// The archive, its feed, a meeting's minutes, the accessibility

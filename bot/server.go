@@ -85,7 +85,7 @@ type Config struct {
 	// domain's rules, with Language; wire builds Deps.Follows from them.
 	//
 	// FollowAdminsOnly lets only the action domain's admins
-	// (ADMIN_USER_IDS, actions.Service.IsAdmin) follow and unfollow
+	// (ADMIN_USER_IDS, actions.Service.Admin) follow and unfollow
 	// committees (FOLLOW_ADMINS_ONLY); by default anyone in the channel
 	// may.
 	FollowAdminsOnly bool
@@ -263,6 +263,10 @@ type Server struct {
 	cal     *calendar.Service
 	feeds   *calendarfeed.Handlers
 	public  *publicGuard
+	// gate admits whatever a public address names (a meeting, a
+	// committee, a cursor, a token) before anything is read for it: every
+	// public route asks it, a new one too (internal/publicgate).
+	gate *publicgate.Gate
 	// work bounds the requests at work; busy bounds the "I'm busy"
 	// notices sent through response_url when work is full.
 	work, busy *workSlots
@@ -296,13 +300,13 @@ func NewServer(cfg Config, deps Deps) *Server {
 	s.public = newPublicGuard(cfg.Public, cfg.Language, deps.Now, deps.Metrics, s.log)
 	// One gate for every lookup a public reader names, whichever route
 	// (internal/publicgate; docs/public-routes.md).
-	gate := publicgate.New(publicgate.Config{Held: deps.Minutes, Calendar: deps.Calendar, Doubtful: s.public.doubtfulContext,
+	s.gate = publicgate.New(publicgate.Config{Held: deps.Minutes, Calendar: deps.Calendar, Doubtful: s.public.doubtfulContext,
 		Metrics: deps.Metrics, Log: s.log, Now: deps.Now})
 	s.site = minutespage.New(deps.Minutes, minutespage.Options{OrgName: cfg.OrgName, Zone: deps.Actions.Zone(), Search: deps.MinutesSearch, Log: s.log,
-		Gate: gate, Now: deps.Now, ImageHosts: cfg.PublicImageHosts,
+		Gate: s.gate, Now: deps.Now, ImageHosts: cfg.PublicImageHosts,
 		Language: cfg.Language, AccessibilityContact: cfg.A11yContact})
 	s.cal = deps.Calendar
-	s.feeds = calendarfeed.New(deps.Calendar, gate, s.log)
+	s.feeds = calendarfeed.New(deps.Calendar, s.gate, s.log)
 	s.work, s.busy = newWorkSlots(cfg.MaxInFlight), newWorkSlots(busyNotices)
 	s.addSurfaces(deps, search, trail)
 	r := chi.NewRouter()

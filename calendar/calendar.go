@@ -165,6 +165,10 @@ func New(cfg Config) *Service {
 // Public reports whether the public meeting feeds are served.
 func (s *Service) Public() bool { return s.cfg.Public }
 
+// CacheTTL is how long a built feed is reused (Config.CacheTTL): a feed
+// may be kept downstream as long, and no longer.
+func (s *Service) CacheTTL() time.Duration { return s.cfg.CacheTTL }
+
 // Language is Config.Language, ORG_LANGUAGE: what a public feed's reader
 // who asks for no shipped language reads.
 func (s *Service) Language() lang.Lang { return s.cfg.Language }

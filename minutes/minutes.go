@@ -76,6 +76,7 @@ type Service struct {
 	publicURL string
 	public    bool
 	now       func() time.Time
+	ttl       time.Duration
 	pages     *cache.TTL[Entry]
 	latest    *cache.TTL[[]Entry]
 	archive   *cache.TTL[ArchivePage]
@@ -103,6 +104,7 @@ func New(r Records, cfg Config) *Service {
 		publicURL: strings.TrimRight(cfg.PublicURL, "/"),
 		public:    cfg.Public,
 		now:       cfg.Now,
+		ttl:       cfg.CacheTTL,
 		cursors:   newCursorSealer(cfg.CursorKey),
 		known:     cache.New[knownList](cfg.CacheTTL, cfg.Now).KeepFor(keepKnownFor),
 		pages:     cache.New[Entry](cfg.CacheTTL, cfg.Now).KeepFor(keepFor),
@@ -145,6 +147,11 @@ func (s *Service) Public() bool { return s.public }
 // PublicURL is the bot's public base URL without a trailing slash; empty
 // when not configured.
 func (s *Service) PublicURL() string { return s.publicURL }
+
+// CacheTTL is how long the domain reuses what it read (Config.CacheTTL):
+// a public answer built from it may be kept downstream as long, and no
+// longer.
+func (s *Service) CacheTTL() time.Duration { return s.ttl }
 
 // Visible reports whether min may be shown to anyone: approved or a
 // published draft. nil is not visible.
