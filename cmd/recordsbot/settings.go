@@ -18,6 +18,7 @@ import (
 	"github.com/recordsbot/recordsbot/bot/minutespage"
 	"github.com/recordsbot/recordsbot/internal/clocktime"
 	"github.com/recordsbot/recordsbot/internal/lang"
+	"github.com/recordsbot/recordsbot/internal/slackapi"
 	"github.com/recordsbot/recordsbot/internal/workdays"
 	"github.com/recordsbot/recordsbot/publication"
 	"github.com/recordsbot/recordsbot/store"
@@ -66,6 +67,7 @@ type settings struct {
 	auditRetention     time.Duration // AUDIT_RETENTION_DAYS
 	auditKey           audit.Key     // AUDIT_KEY; zero where the subcommand needs none
 	auditAnchorFile    string        // AUDIT_ANCHOR_FILE; "" none
+	auditChannel       string        // AUDIT_CHANNEL; "" none
 	databaseURL        string
 	trustedProxies     []netip.Prefix
 	publicImageHosts   []string // PUBLIC_IMAGE_HOSTS
@@ -310,6 +312,9 @@ func (p *settingsParser) background() {
 		}
 	}
 	s.auditAnchorFile = strings.TrimSpace(c.AuditAnchorFile)
+	if s.auditChannel = strings.TrimSpace(c.AuditChannel); s.auditChannel != "" && !slackapi.IsChannelID(s.auditChannel) {
+		p.bad("AUDIT_CHANNEL", "must be a channel ID such as C012ABCDEF (the channel's details, at the bottom), got %q", c.AuditChannel)
+	}
 	if d, err := audit.Retention(c.AuditRetentionDays); err != nil {
 		p.bad("AUDIT_RETENTION_DAYS", "%s", err)
 	} else {
