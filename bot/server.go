@@ -85,7 +85,7 @@ type Config struct {
 	// domain's rules, with Language; wire builds Deps.Follows from them.
 	//
 	// FollowAdminsOnly lets only the action domain's admins
-	// (ADMIN_USER_IDS, actions.Service.IsAdmin) follow and unfollow
+	// (ADMIN_USER_IDS, actions.Service.Admin) follow and unfollow
 	// committees (FOLLOW_ADMINS_ONLY); by default anyone in the channel
 	// may.
 	FollowAdminsOnly bool

@@ -200,7 +200,7 @@ func (p *poll) digestMessage(ctx context.Context, f store.Follow, last store.Dig
 	}
 	for _, k := range order {
 		g := groups[k]
-		sortItems(g.Items)
+		sortItems(g.Items, p.zone)
 		d.Groups = append(d.Groups, *g)
 	}
 	// People with overdue actions first, most overdue first; then by name.
@@ -289,23 +289,12 @@ func overdueCount(g blocks.DigestGroup) int {
 }
 
 // sortItems orders one person's actions as the digest and the brief show
-// them: overdue first, then by deadline, soonest first, undated last.
-func sortItems(items []blocks.DigestItem) {
+// them: actions.CompareUrgency, with date-only deadlines ending in the
+// organisation's zone org.
+func sortItems(items []blocks.DigestItem, org *time.Location) {
 	slices.SortStableFunc(items, func(a, b blocks.DigestItem) int {
-		switch {
-		case a.Overdue && !b.Overdue:
-			return -1
-		case b.Overdue && !a.Overdue:
-			return 1
-		}
-		return cmp.Compare(deadlineOrder(a), deadlineOrder(b))
+		x := apiclient.Action{ID: a.ID, Deadline: a.Deadline, DeadlineHasTime: a.DeadlineHasTime}
+		y := apiclient.Action{ID: b.ID, Deadline: b.Deadline, DeadlineHasTime: b.DeadlineHasTime}
+		return actions.CompareUrgency(&x, &y, a.Overdue, b.Overdue, org)
 	})
-}
-
-// deadlineOrder sorts actions with a deadline first, soonest first.
-func deadlineOrder(it blocks.DigestItem) int64 {
-	if it.Deadline.IsZero() {
-		return 1 << 62
-	}
-	return it.Deadline.Unix()
 }

@@ -151,13 +151,14 @@ func (s *Services) Bot(cfg bot.Config, deps bot.Deps) *bot.Server {
 		deps.Search = minutes.ServedSearch{Index: idx, Minutes: s.Minutes, Remove: remove, States: states, Log: deps.Logger}
 	}
 	deps.Follows = follows.New(follows.Rules{AdminsOnly: cfg.FollowAdminsOnly, Defaults: cfg.FollowDefaults, Digest: cfg.DigestDefault, OrgLanguage: cfg.Language},
-		follows.Deps{Store: st, Meetings: s.Minutes, Baseline: deps.Baseline, IsAdmin: s.Actions.IsAdmin, Guest: s.guest, Log: deps.Logger})
+		follows.Deps{Store: st, Meetings: s.Minutes, Baseline: deps.Baseline, Changer: s.changer, Log: deps.Logger})
 	return bot.NewServer(cfg, deps)
 }
 
-// guest is whether a Slack user is a guest, as the follow domain asks it:
-// from the action domain's profile (users.info, cached).
-func (s *Services) guest(ctx context.Context, userID string) (bool, error) {
+// changer is who a Slack user is, as the follow domain asks it: the
+// action domain's profile (users.info, cached) and its one admin rule
+// (actions.Service.Admin, which fails closed).
+func (s *Services) changer(ctx context.Context, userID string) follows.Changer {
 	me, err := s.Actions.Who(ctx, userID)
-	return me.Guest, err
+	return follows.Changer{Admin: s.Actions.Admin(me), Guest: me.Guest, ProfileErr: err}
 }
