@@ -17,6 +17,7 @@ import (
 	"github.com/recordsbot/recordsbot/bot"
 	"github.com/recordsbot/recordsbot/internal/slackapi/slacktest"
 	"github.com/recordsbot/recordsbot/internal/testworld"
+	"github.com/recordsbot/recordsbot/remind"
 	"github.com/recordsbot/recordsbot/store"
 )
 
@@ -317,4 +318,17 @@ func TestWorkObjectPanelGoneOrRefused(t *testing.T) {
 	p := h.openPanel(t, "Ev4", alice, cards[link], link)
 	assert.Equal(t, "custom", p.Error)
 	assert.Contains(t, p.Message, "Try again")
+}
+
+// An action's own link is on its title where a person would copy it: the
+// rows of /actions and of a reminder DM.
+func TestActionLinksInRowsAndReminders(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, remindWorld)
+	m, _ := h.slash(h.person("alice"), "/actions", "")
+	assert.Contains(t, m.all(), "<"+actionLink("A-1")+"|")
+	run := h.remind(remind.Config{Days: 3})
+	require.NoError(t, run.err)
+	_, dm := h.dm("DU0ALICE")
+	assert.Contains(t, dm.all(), "<"+actionLink("A-1")+"|", "the reminder's row")
 }

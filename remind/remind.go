@@ -137,6 +137,8 @@ type Config struct {
 type Actions interface {
 	Zone() *time.Location
 	UserMap() actions.UserMap
+	// Link is an action's own link, on its row's title.
+	Link(id string) string
 }
 
 // Deps are the reminder job's collaborators.

@@ -448,6 +448,7 @@ type layoutData struct {
 	Archive   *archiveDoc
 	Problem   *problemDoc
 	Statement *statementDoc
+	Action    *actionDoc
 }
 
 // frame is the layout of a page at base, in v's language.
