@@ -146,13 +146,21 @@ func (l *sharedList) load(ctx context.Context, key string, maxAge age) (*apiclie
 		if key == activeKey {
 			statuses = active
 		}
+		// The statuses are read at once: a command that reads them (the
+		// cache off, or cold) waits for one records call, not one per
+		// status.
 		parts := make([]*apiclient.ActionList, len(statuses))
-		for i, st := range statuses {
-			part, err := l.records.ListActions(ctx, &apiclient.ListActionsOptions{Status: st})
+		errs := make([]error, len(statuses))
+		var wg sync.WaitGroup
+		for i, st := range statuses[1:] {
+			wg.Go(func() { parts[i+1], errs[i+1] = l.records.ListActions(ctx, &apiclient.ListActionsOptions{Status: st}) })
+		}
+		parts[0], errs[0] = l.records.ListActions(ctx, &apiclient.ListActionsOptions{Status: statuses[0]})
+		wg.Wait()
+		for i, err := range errs {
 			if err != nil {
-				return nil, fmt.Errorf("list %s actions: %w", st, err)
+				return nil, fmt.Errorf("list %s actions: %w", statuses[i], err)
 			}
-			parts[i] = part
 		}
 		if l.off {
 			return l.again(ctx, key, parts), nil

@@ -100,8 +100,10 @@ func (s *Service) Zone() *time.Location { return s.cfg.Zone }
 func (s *Service) UserMap() UserMap { return s.cfg.UserMap }
 
 // Caches reports whether the shared action list is cached (CacheTTL not
-// negative): only then may a reply drawn from one version of it be reused
-// (ListCached is never ok otherwise).
+// negative). Without the cache every read goes to the records service
+// (ListCached is never ok), and a version of the list lasts only while the
+// records service sends the same bytes: what was drawn from it must be
+// checked against anything else it shows that may have changed meanwhile.
 func (s *Service) Caches() bool { return !s.list.off }
 
 // Who returns Slack user id as a Member. When Slack cannot be asked the

@@ -1,10 +1,13 @@
 package actions_test
 
 import (
+	"context"
+	"errors"
 	"net/http"
 	"net/url"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -153,9 +156,9 @@ func TestSharedListIsTheActiveSet(t *testing.T) {
 	assert.Equal(t, before, e.w.Records.Count(http.MethodGet, "/actions"), "no fetch for that")
 }
 
-// Caches says whether a reply drawn from one version of the list may be
-// reused: by default and with a TTL yes, with the cache off (a negative
-// TTL, ACTIONS_CACHE_TTL=0) no, and ListCached never has a list then.
+// Caches says whether the list is cached: by default and with a TTL yes,
+// with the cache off (a negative TTL, ACTIONS_CACHE_TTL=0) no, and
+// ListCached never has a list then.
 func TestCaches(t *testing.T) {
 	t.Parallel()
 	for _, tt := range []struct {
@@ -280,4 +283,39 @@ func TestReopenSoonAfterReadsNoHistory(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, actions.Forbidden, oc)
 	assert.Equal(t, before, historyReads())
+}
+
+// barrierRecords lets no list read through until want reads are under
+// way at once (or a few seconds passed, when it fails them).
+type barrierRecords struct {
+	actions.Records
+	want    int32
+	arrived atomic.Int32
+	all     chan struct{}
+}
+
+func (b *barrierRecords) ListActions(ctx context.Context, opts *apiclient.ListActionsOptions) (*apiclient.ActionList, error) {
+	if b.arrived.Add(1) == b.want {
+		close(b.all)
+	}
+	select {
+	case <-b.all:
+		return b.Records.ListActions(ctx, opts)
+	case <-time.After(5 * time.Second):
+		return nil, errors.New("the statuses were read one after the other")
+	}
+}
+
+// A command that reads the actions still to do (the cache off, or cold)
+// waits for one records call, not one per status: they are read at once.
+func TestListReadsTheStatusesAtOnce(t *testing.T) {
+	t.Parallel()
+	for _, ttl := range []time.Duration{-1, time.Hour} {
+		e := newEnv(t, actions.Config{})
+		b := &barrierRecords{Records: e.rc, want: 2, all: make(chan struct{})}
+		svc := actions.New(b, slackusers.Directory(e.api), actions.Config{CacheTTL: ttl})
+		l, err := svc.List(t.Context(), "")
+		require.NoError(t, err)
+		assert.NotEmpty(t, l.Actions)
+	}
 }

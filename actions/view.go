@@ -85,9 +85,15 @@ func (l Listing) namesAssignee(viewersOwn bool) bool {
 	return l == SeveralPeople || !viewersOwn
 }
 
-// SnoozeView is v with MaySnooze decided for viewer: their own action,
-// still to do.
+// SnoozeView is v with MaySnooze decided for viewer (CanSnooze).
 func SnoozeView(v View, viewer Member, a *apiclient.Action) View {
-	v.MaySnooze = viewer.Owns(a.Assignee) && StillToDo(a.Status)
+	v.MaySnooze = CanSnooze(viewer, a)
 	return v
+}
+
+// CanSnooze is the one rule for who may snooze an action: its own
+// assignee, for themselves (an admin cannot silence someone else's
+// reminders), and only while it is still to do.
+func CanSnooze(viewer Member, a *apiclient.Action) bool {
+	return viewer.Owns(a.Assignee) && StillToDo(a.Status)
 }

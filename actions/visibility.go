@@ -75,3 +75,22 @@ func (s *Service) Visible(viewer Member, list []*apiclient.Action) []*apiclient.
 	}
 	return out
 }
+
+// CanSeeOthersOnceKnown reports whether viewer would see other people's
+// actions once Slack says who they are (CanSeeOthers with their profile
+// read): not a guest, and an admin or any member under
+// VisibleOrganisation. It tells a viewer refused while Slack cannot be
+// asked that trying again may help.
+func (s *Service) CanSeeOthersOnceKnown(viewer Member) bool {
+	return !viewer.Guest && (s.IsAdmin(viewer.ID) || s.cfg.Visibility == VisibleOrganisation)
+}
+
+// CanSeeHistory is CanSee for an action's history: a held action's
+// history for whoever may see it, and one the records no longer hold
+// (held false) only for whoever may see anyone's.
+func (s *Service) CanSeeHistory(viewer Member, a *apiclient.Action, held bool) bool {
+	if !held {
+		return s.CanSeeOthers(viewer)
+	}
+	return s.CanSee(viewer, a.Assignee)
+}

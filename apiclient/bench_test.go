@@ -1,10 +1,12 @@
 package apiclient
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -92,22 +94,41 @@ func BenchmarkDecodeActions2000Baseline(b *testing.B) {
 	}
 }
 
+// BenchmarkListActions2000 reads a list of 2,000 actions over loopback:
+// "changed" when every answer differs from the last (decoded every time),
+// "same" when the same bytes come back (taken from the page remembered,
+// copied for the caller), "same,shared" with WithSharedLists (the very
+// list returned last time).
 func BenchmarkListActions2000(b *testing.B) {
 	body := stubActions(b, 2000)
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "application/json")
-		_, _ = w.Write(body)
-	}))
-	b.Cleanup(srv.Close)
-	c, err := NewClient(srv.URL+"/api/v1", "bench-key")
-	require.NoError(b, err)
-	b.SetBytes(int64(len(body)))
-	b.ReportAllocs()
-	for b.Loop() {
-		list, err := c.ListActions(b.Context(), nil)
-		if err != nil || len(list.Actions) != 2000 {
-			b.Fatalf("list: %v", err)
-		}
+	other := bytes.Replace(body, []byte("Send the"), []byte("SEND the"), 1)
+	for _, bc := range []struct {
+		name    string
+		changed bool
+		opts    []Option
+	}{{"changed", true, nil}, {"same", false, nil}, {"same,shared", false, []Option{WithSharedLists()}}} {
+		b.Run(bc.name, func(b *testing.B) {
+			var turn atomic.Bool
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				w.Header().Set("Content-Type", "application/json")
+				if bc.changed && turn.Swap(!turn.Load()) {
+					_, _ = w.Write(other)
+					return
+				}
+				_, _ = w.Write(body)
+			}))
+			b.Cleanup(srv.Close)
+			c, err := NewClient(srv.URL+"/api/v1", "bench-key", bc.opts...)
+			require.NoError(b, err)
+			b.SetBytes(int64(len(body)))
+			b.ReportAllocs()
+			for b.Loop() {
+				list, err := c.ListActions(b.Context(), nil)
+				if err != nil || len(list.Actions) != 2000 {
+					b.Fatalf("list: %v", err)
+				}
+			}
+		})
 	}
 }
 

@@ -1,9 +1,11 @@
 package bot_test
 
 import (
+	"context"
 	"net/http"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -14,6 +16,7 @@ import (
 	"github.com/recordsbot/recordsbot/apiclient/recordstest"
 	"github.com/recordsbot/recordsbot/bot"
 	"github.com/recordsbot/recordsbot/internal/testworld"
+	"github.com/recordsbot/recordsbot/store"
 )
 
 // testClock is a clock a test moves by hand.
@@ -168,6 +171,65 @@ func TestUncachedActionsReplyMemo(t *testing.T) {
 			h.records.SetActions(acts)
 			renamed, _ := h.slash(alice, "/actions", "")
 			assert.Contains(t, renamed.all(), "Renamed while nobody was looking")
+		})
+	}
+}
+
+// countedStore counts the reads a list page could make of the store: the
+// caller's snoozes, their time away and their settings.
+type countedStore struct {
+	bot.Store
+	snoozes, away, settings atomic.Int32
+}
+
+func (c *countedStore) Snoozes(ctx context.Context, user string) (map[string]store.Snooze, error) {
+	c.snoozes.Add(1)
+	return c.Store.Snoozes(ctx, user)
+}
+
+func (c *countedStore) AwayOf(ctx context.Context, user string) (store.Away, error) {
+	c.away.Add(1)
+	return c.Store.AwayOf(ctx, user)
+}
+
+func (c *countedStore) Settings(ctx context.Context, user string) (store.Settings, error) {
+	c.settings.Add(1)
+	return c.Store.Settings(ctx, user)
+}
+
+// reads is what c counted since the last call.
+func (c *countedStore) reads() [3]int32 {
+	return [3]int32{c.snoozes.Swap(0), c.away.Swap(0), c.settings.Swap(0)}
+}
+
+// TestActionsStoreReads: a cached /actions reads nothing from the store
+// once its reply is drawn; with the cache off each one reads the caller's
+// snoozes, once, and nothing else.
+func TestActionsStoreReads(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name  string
+		ttl   time.Duration
+		first [3]int32 // snoozes, away, settings: the first command
+		again [3]int32 // each command after it
+	}{
+		{"cached", 24 * time.Hour, [3]int32{1, 0, 0}, [3]int32{0, 0, 0}},
+		{"uncached", -1, [3]int32{1, 0, 0}, [3]int32{1, 0, 0}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			st := &countedStore{Store: openTestStore(t, "sqlite")}
+			h := newHarnessDeps(t, bot.Deps{Store: st},
+				withActions(func(c *actions.Config) { c.CacheTTL, c.ProfileTTL = tc.ttl, 24*time.Hour }))
+			alice := h.person("alice")
+			st.reads() // what starting read
+			first, _ := h.slash(alice, "/actions", "")
+			require.Contains(t, first.all(), "snooze:when")
+			assert.Equal(t, tc.first, st.reads(), "the first /actions")
+			for range 3 {
+				h.slash(alice, "/actions", "")
+				assert.Equal(t, tc.again, st.reads(), "a later /actions")
+			}
 		})
 	}
 }

@@ -287,7 +287,7 @@ func (u *actionsUI) history(ctx context.Context, caller, id string) *reply {
 	if err != nil {
 		return notice(u.say(ctx, "action history", err))
 	}
-	if !u.actions.CanSeeOthers(me) && !(found && u.actions.CanSee(me, a.Assignee)) {
+	if !u.actions.CanSeeHistory(me, &a, found) {
 		if meErr != nil && !me.Mapped() {
 			u.log.WarnContext(ctx, "action history: actor lookup failed", "error", meErr)
 			return notice(l.T("msg.profile_unknown"))

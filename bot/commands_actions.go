@@ -6,7 +6,6 @@ import (
 	"net/url"
 	"regexp"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -585,7 +584,7 @@ func (u *actionsUI) othersRefused(me actions.Member, meErr error, who string) st
 	switch {
 	case me.Guest:
 		return lg.F("actions.refused.guest", "whose", whose)
-	case meErr != nil && (u.actions.Visibility() == actions.VisibleOrganisation || u.actions.IsAdmin(me.ID)):
+	case meErr != nil && u.actions.CanSeeOthersOnceKnown(me):
 		// Slack could not say whether the caller is a guest: a member
 		// under organisation, or an admin, sees others' once it can.
 		return lg.T("actions.refused.unknown")
@@ -593,7 +592,7 @@ func (u *actionsUI) othersRefused(me actions.Member, meErr error, who string) st
 	return lg.F("actions.refused.own", "whose", whose)
 }
 
-// sortKeeping orders overdue first, then by deadline, then undated; an
+// sortKeeping orders as actions.CompareUrgency does; an
 // action just changed by a click on the page keeps the place it had
 // before: it sorts as if it were still to do, so redrawing the page does
 // not move the row under the clicker's pointer.
@@ -606,18 +605,9 @@ func (u *actionsUI) sortKeeping(as []*apiclient.Action, now time.Time, reader *t
 		}
 		return u.actions.Due(a, now, reader, 0) == actions.Overdue
 	}
-	sort.SliceStable(as, func(i, j int) bool {
-		a, b := as[i], as[j]
-		if oa, ob := late(a), late(b); oa != ob {
-			return oa
-		}
-		if za, zb := a.Deadline.IsZero(), b.Deadline.IsZero(); za != zb {
-			return zb
-		}
-		if !a.Deadline.Equal(b.Deadline) {
-			return a.Deadline.Before(b.Deadline)
-		}
-		return a.ID < b.ID
+	zone := u.actions.Zone()
+	slices.SortStableFunc(as, func(a, b *apiclient.Action) int {
+		return actions.CompareUrgency(a, b, late(a), late(b), zone)
 	})
 }
 

@@ -7,7 +7,6 @@ import (
 
 	"github.com/slack-go/slack"
 
-	"github.com/recordsbot/recordsbot/actions"
 	"github.com/recordsbot/recordsbot/blocks"
 	"github.com/recordsbot/recordsbot/follows"
 	"github.com/recordsbot/recordsbot/internal/lang"
@@ -255,13 +254,4 @@ func (fu *followUI) botInChannel(ctx context.Context, channelID string) (string,
 		return lg.T("follow.not_in_private"), nil
 	}
 	return "", err
-}
-
-// guestOf is whether a Slack user is a guest, as the follow domain asks
-// it: from the action domain's profile (users.info, cached).
-func guestOf(svc *actions.Service) func(ctx context.Context, userID string) (bool, error) {
-	return func(ctx context.Context, userID string) (bool, error) {
-		me, err := svc.Who(ctx, userID)
-		return me.Guest, err
-	}
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/recordsbot/recordsbot/bot"
 	"github.com/recordsbot/recordsbot/internal/clocktime"
+	"github.com/recordsbot/recordsbot/internal/clocktime/clocktimetest"
 	"github.com/recordsbot/recordsbot/store"
 	"github.com/recordsbot/recordsbot/watch"
 )
@@ -26,7 +27,7 @@ func TestDigestOffIsTheBox(t *testing.T) {
 			t.Parallel()
 			clock := &testClock{t: time.Now().UTC()}
 			st := openTestStore(t, engine, store.WithClock(clock.Now))
-			h := newStoreHarness(t, st, withConfig(func(c *bot.Config) { c.DigestDefault = weekly(t, "mon 09:00") }))
+			h := newStoreHarness(t, st, withConfig(func(c *bot.Config) { c.DigestDefault = clocktimetest.Weekly(t, "mon 09:00") }))
 			alice := h.person("alice")
 			const general = "C0GENERAL"
 			wdeps := h.watcherDeps(t, st)
@@ -82,7 +83,7 @@ func TestDigestOffIsTheBox(t *testing.T) {
 func TestDigestBoxWithoutATime(t *testing.T) {
 	t.Parallel()
 	onEachStore(t, func(t *testing.T, st *store.Store) {
-		h := newStoreHarness(t, st, withConfig(func(c *bot.Config) { c.DigestDefault = weekly(t, "off") }))
+		h := newStoreHarness(t, st, withConfig(func(c *bot.Config) { c.DigestDefault = clocktimetest.Weekly(t, "off") }))
 		alice := h.person("alice")
 		const general = "C0GENERAL"
 		h.minutesIn(alice, general, "general", "follow finance")
@@ -110,11 +111,11 @@ func TestDigestBoxWithoutATime(t *testing.T) {
 func TestDigestOffKeptTheOldWay(t *testing.T) {
 	t.Parallel()
 	onEachStore(t, func(t *testing.T, st *store.Store) {
-		h := newStoreHarness(t, st, withConfig(func(c *bot.Config) { c.DigestDefault = weekly(t, "mon 09:00") }))
+		h := newStoreHarness(t, st, withConfig(func(c *bot.Config) { c.DigestDefault = clocktimetest.Weekly(t, "mon 09:00") }))
 		alice := h.person("alice")
 		const general = "C0GENERAL"
 		h.minutesIn(alice, general, "general", "follow finance")
-		require.NoError(t, st.SetDigestChoice(t.Context(), general, "finance", weekly(t, "off"), false))
+		require.NoError(t, st.SetDigestChoice(t.Context(), general, "finance", clocktimetest.Weekly(t, "off"), false))
 
 		list := h.minutesIn(alice, general, "general", "following")
 		_, _, ticked := followBoxes(t, list, "finance")

@@ -11,7 +11,7 @@ import (
 
 	"github.com/recordsbot/recordsbot/blocks"
 	"github.com/recordsbot/recordsbot/bot"
-	"github.com/recordsbot/recordsbot/internal/clocktime"
+	"github.com/recordsbot/recordsbot/internal/clocktime/clocktimetest"
 	"github.com/recordsbot/recordsbot/internal/slackapi/slacktest"
 	"github.com/recordsbot/recordsbot/store"
 )
@@ -21,7 +21,7 @@ import (
 func TestFollowDigestChoice(t *testing.T) {
 	t.Parallel()
 	onEachStore(t, func(t *testing.T, st *store.Store) {
-		h := newStoreHarness(t, st, withConfig(func(c *bot.Config) { c.DigestDefault = weekly(t, "mon 09:00") }))
+		h := newStoreHarness(t, st, withConfig(func(c *bot.Config) { c.DigestDefault = clocktimetest.Weekly(t, "mon 09:00") }))
 		alice := h.person("alice")
 		const general = "C0GENERAL"
 
@@ -31,7 +31,7 @@ func TestFollowDigestChoice(t *testing.T) {
 		assert.Contains(t, got.Text, "The weekly digest of *Finance* comes here every Friday 16:30, mentioning the assignees")
 		d, err := st.Digest(t.Context(), general, "finance")
 		require.NoError(t, err)
-		assert.Equal(t, weekly(t, "fri 16:30"), d.Schedule)
+		assert.Equal(t, clocktimetest.Weekly(t, "fri 16:30"), d.Schedule)
 		assert.True(t, d.Mentions)
 
 		got = h.minutesIn(alice, general, "general", "following")
@@ -132,13 +132,4 @@ func TestDigestMyActionsHere(t *testing.T) {
 	}
 	assert.Contains(t, got.all(), `"status:`, "the usual buttons")
 	assert.Len(t, h.slack.Messages("C0GENERAL"), 1, "nothing posted in the channel")
-}
-
-// weekly is s as a digest schedule; the test fails when it does not
-// parse.
-func weekly(t *testing.T, s string) *clocktime.Weekly {
-	t.Helper()
-	w, err := clocktime.ParseWeekly(s)
-	require.NoError(t, err)
-	return &w
 }

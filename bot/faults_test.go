@@ -17,6 +17,7 @@ import (
 	"github.com/recordsbot/recordsbot/apiclient/recordstest"
 	"github.com/recordsbot/recordsbot/bot"
 	"github.com/recordsbot/recordsbot/internal/slackapi/slacktest"
+	"github.com/recordsbot/recordsbot/internal/testlog"
 )
 
 // The end-to-end fault tests of issue 9 that commands_test.go and
@@ -35,7 +36,7 @@ const slackDeadline = 3 * time.Second
 // made with opts, logging to logs as well as to the test log.
 func (h *harness) withRecordsClient(logs io.Writer, cfg func(*bot.Config), opts ...apiclient.Option) {
 	h.t.Helper()
-	logger := slog.New(slog.NewTextHandler(io.MultiWriter(tlogWriter{h.t}, logs), &slog.HandlerOptions{Level: slog.LevelDebug}))
+	logger := slog.New(slog.NewTextHandler(io.MultiWriter(testlog.Writer(h.t), logs), &slog.HandlerOptions{Level: slog.LevelDebug}))
 	h.rebuild(bot.Deps{Logger: logger}, withConfig(cfg), withRecords(h.records.URL, opts...))
 }
 

@@ -11,6 +11,7 @@ import (
 
 	"github.com/recordsbot/recordsbot/bot"
 	"github.com/recordsbot/recordsbot/internal/clocktime"
+	"github.com/recordsbot/recordsbot/internal/clocktime/clocktimetest"
 	"github.com/recordsbot/recordsbot/internal/slackapi/slacktest"
 	"github.com/recordsbot/recordsbot/store"
 	"github.com/recordsbot/recordsbot/watch"
@@ -31,7 +32,7 @@ func TestGermanChannelDigest(t *testing.T) {
 			t.Parallel()
 			clock := &testClock{t: time.Now().UTC()}
 			st := openTestStore(t, engine, store.WithClock(clock.Now))
-			h := newStoreHarness(t, st, withConfig(func(c *bot.Config) { c.DigestDefault = weekly(t, "mon 09:00") }))
+			h := newStoreHarness(t, st, withConfig(func(c *bot.Config) { c.DigestDefault = clocktimetest.Weekly(t, "mon 09:00") }))
 			alice := h.person("alice")
 			alice.Locale = "fr-FR"
 			h.addUser(alice)

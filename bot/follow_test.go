@@ -18,6 +18,7 @@ import (
 	"github.com/recordsbot/recordsbot/bot"
 	"github.com/recordsbot/recordsbot/internal/slackapi/slacktest"
 	"github.com/recordsbot/recordsbot/internal/slackapi/slackusers"
+	"github.com/recordsbot/recordsbot/internal/testlog"
 	"github.com/recordsbot/recordsbot/minutes"
 	"github.com/recordsbot/recordsbot/store"
 	"github.com/recordsbot/recordsbot/store/storetest"
@@ -73,8 +74,8 @@ func (h *harness) watcherDeps(t *testing.T, st *store.Store) watch.Deps {
 	rc, err := apiclient.NewClient(h.records.URL, recordstest.DefaultKey)
 	require.NoError(t, err)
 	api := slack.New(slacktest.DefaultToken, slack.OptionAPIURL(h.slack.APIURL()))
-	return watch.Deps{Store: st, Records: rc, Slack: api, Actions: actions.New(rc, slackusers.Directory(api), actions.Config{CacheTTL: -1}),
-		Minutes: minutes.New(rc, minutes.Config{}), Logger: testLogger(t)}
+	return watch.Deps{Store: st, Slack: api, Actions: actions.New(rc, slackusers.Directory(api), actions.Config{CacheTTL: -1}),
+		Minutes: minutes.New(rc, minutes.Config{}), Logger: testlog.New(t)}
 }
 
 // minutesIn sends /minutes text from user in a channel and returns the

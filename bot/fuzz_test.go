@@ -21,6 +21,7 @@ import (
 	"github.com/recordsbot/recordsbot/apiclient/recordstest"
 	"github.com/recordsbot/recordsbot/blocks"
 	"github.com/recordsbot/recordsbot/calendar"
+	"github.com/recordsbot/recordsbot/follows"
 	"github.com/recordsbot/recordsbot/internal/lang"
 	"github.com/recordsbot/recordsbot/internal/slackapi/slacktest"
 	"github.com/recordsbot/recordsbot/internal/slackapi/slackusers"
@@ -121,7 +122,8 @@ func newFuzzBot(f *testing.F) *fuzzBot {
 		Slack:      api,
 		Actions:    actions.New(rc, slackusers.Directory(api), actions.Config{Admins: []string{fuzzAdmin}}),
 		Minutes:    mins,
-		Calendar:   calendar.New(rc, calendar.Config{Minutes: mins}),
+		Calendar:   calendar.New(calendar.Config{Minutes: mins}),
+		Follows:    follows.New(follows.Rules{}, follows.Deps{Meetings: mins}),
 		HTTPClient: &http.Client{Transport: fb.responses},
 	})
 	f.Cleanup(func() {

@@ -4,12 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -24,6 +22,7 @@ import (
 	"github.com/recordsbot/recordsbot/calendar"
 	"github.com/recordsbot/recordsbot/internal/metrics"
 	"github.com/recordsbot/recordsbot/internal/slackapi/slacktest"
+	"github.com/recordsbot/recordsbot/internal/testlog"
 	"github.com/recordsbot/recordsbot/internal/testworld"
 	"github.com/recordsbot/recordsbot/minutes"
 	"github.com/recordsbot/recordsbot/store"
@@ -226,7 +225,7 @@ func newHarnessDeps(t *testing.T, deps bot.Deps, opts ...harnessOption) *harness
 	if ccfg.on {
 		h.calendar = svc.Calendar
 	}
-	deps.Logger = testLogger(t)
+	deps.Logger = testlog.New(t)
 	b := bottest.Start(t, w, svc, cfg, deps)
 	h.bot, h.http, h.send = b.Server, b.HTTP, b.Send
 	h.send.Now = deps.Now
@@ -237,24 +236,6 @@ func newHarnessDeps(t *testing.T, deps bot.Deps, opts ...harnessOption) *harness
 	// [text](url)) reaches Slack, where it would show as written.
 	t.Cleanup(func() { assert.Empty(t, h.slack.MarkdownInMrkdwn(), "standard Markdown sent as mrkdwn") })
 	return h
-}
-
-// testLogger sends the bot's logs to the test log, so a failing test shows
-// what the bot saw.
-func testLogger(t *testing.T) *slog.Logger {
-	return slog.New(slog.NewTextHandler(tlogWriter{t}, &slog.HandlerOptions{Level: slog.LevelDebug}))
-}
-
-type tlogWriter struct{ t *testing.T }
-
-var logMu sync.Mutex
-
-func (w tlogWriter) Write(p []byte) (int, error) {
-	logMu.Lock()
-	defer logMu.Unlock()
-	defer func() { recover() }() // the test may have ended while work finished
-	w.t.Log(strings.TrimRight(string(p), "\n"))
-	return len(p), nil
 }
 
 // addUser adds a Slack member to the workspace.

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"mime"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -63,7 +64,7 @@ func verified(secret string, maxBytes int64, now func() time.Time, log *slog.Log
 // isSSLCheck reports whether a request is Slack's ssl_check: a form body
 // whose ssl_check field is exactly "1".
 func isSSLCheck(h http.Header, body []byte) bool {
-	if !strings.HasPrefix(h.Get("Content-Type"), "application/x-www-form-urlencoded") || !bytes.Contains(body, []byte("ssl_check")) {
+	if !bytes.Contains(body, []byte("ssl_check")) || !strings.HasPrefix(h.Get("Content-Type"), "application/x-www-form-urlencoded") {
 		return false
 	}
 	form, err := url.ParseQuery(string(body))
@@ -79,6 +80,12 @@ func handleSlack(s *Server) verifiedHandler {
 			// Absent on a first delivery (0); only the log lines read it.
 			retry, _ := strconv.Atoi(r.Header.Get("X-Slack-Retry-Num"))
 			writeAck(ctx, w, s.log, s.dispatchEvent(ctx, body, retry))
+			return
+		}
+		// A slash command, read in one pass; anything else the general
+		// way.
+		if sc, ok := slashForm(body); ok {
+			writeAck(ctx, w, s.log, s.dispatchSlash(ctx, sc))
 			return
 		}
 		form, err := url.ParseQuery(string(body))
@@ -135,12 +142,18 @@ func writeAck(ctx context.Context, w http.ResponseWriter, log *slog.Logger, body
 		w.WriteHeader(http.StatusOK)
 		return
 	}
+	// The keys are canonical already, and net/http copies the header
+	// map when the header is written, so the value can be shared.
 	h := w.Header()
-	h.Set("Content-Type", "application/json; charset=utf-8")
-	h.Set("Content-Length", strconv.Itoa(len(b)))
+	h["Content-Type"] = jsonContentType
+	h["Content-Length"] = []string{strconv.Itoa(len(b))}
 	w.WriteHeader(http.StatusOK)
 	w.Write(b)
 }
+
+// jsonContentType is the Content-Type of every JSON answer to Slack:
+// application/json; charset=utf-8.
+var jsonContentType = []string{mime.FormatMediaType("application/json", map[string]string{"charset": "utf-8"})}
 
 // handleHealthz is the liveness probe: cheap, no dependencies.
 func handleHealthz() http.HandlerFunc {

@@ -21,6 +21,7 @@ import (
 	"github.com/recordsbot/recordsbot/bot/bottest"
 	"github.com/recordsbot/recordsbot/internal/metrics"
 	"github.com/recordsbot/recordsbot/internal/slackapi/slacktest"
+	"github.com/recordsbot/recordsbot/internal/testlog"
 	"github.com/recordsbot/recordsbot/wire"
 )
 
@@ -52,7 +53,7 @@ func (h *harness) rebuild(deps bot.Deps, opts ...harnessOption) {
 		deps.HTTPClient = &http.Client{Timeout: 10 * time.Second, Transport: m.SlackTransport(nil)}
 	}
 	if deps.Logger == nil {
-		deps.Logger = testLogger(h.t)
+		deps.Logger = testlog.New(h.t)
 	}
 	svc := bottest.Services(h.t, h.world, wire.Config{Records: rcfg, Slack: scfg, Actions: acfg, Minutes: mcfg}, deps.Now)
 	b := svc.Bot(cfg, deps)

@@ -16,6 +16,7 @@ import (
 	"golang.org/x/time/rate"
 
 	"github.com/recordsbot/recordsbot/apiclient"
+	"github.com/recordsbot/recordsbot/bot/publicweb"
 	"github.com/recordsbot/recordsbot/internal/lang"
 	"github.com/recordsbot/recordsbot/internal/metrics"
 )
@@ -149,7 +150,7 @@ func (g *publicGuard) wrap(next http.Handler) http.Handler {
 			g.metrics.PublicRefused("client_limit")
 			g.log.DebugContext(r.Context(), "public page: client over its rate", "client", addr.String())
 			w.Header().Set("Retry-After", retryAfterSeconds(wait))
-			w.Header().Set("Vary", "Accept-Language")
+			publicweb.SetVary(w.Header())
 			http.Error(w, g.language(r).T("page.busy_client"), http.StatusTooManyRequests)
 			return
 		}
@@ -161,7 +162,7 @@ func (g *publicGuard) wrap(next http.Handler) http.Handler {
 		if !ok {
 			g.metrics.PublicRefused("in_flight")
 			w.Header().Set("Retry-After", "5")
-			w.Header().Set("Vary", "Accept-Language")
+			publicweb.SetVary(w.Header())
 			http.Error(w, g.language(r).T("page.busy_server"), http.StatusServiceUnavailable)
 			return
 		}
@@ -172,10 +173,12 @@ func (g *publicGuard) wrap(next http.Handler) http.Handler {
 	})
 }
 
-// language is the language of a refusal, chosen as the pages choose
-// theirs (minutespage): the refusal is read by the same person.
+// language is the language of a refusal, chosen as every public route
+// chooses its language (publicweb.Language): the refusal is read by the
+// same person.
 func (g *publicGuard) language(r *http.Request) lang.Lang {
-	return lang.Negotiate(r.URL.Query().Get("lang"), r.Header.Get("Accept-Language"), g.org)
+	l, _ := publicweb.Language(r, g.org)
+	return l
 }
 
 // admit takes one request from addr's bucket; it returns zero when the

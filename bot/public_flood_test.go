@@ -1,13 +1,10 @@
 package bot_test
 
 import (
-	"context"
 	"fmt"
 	"net/http"
 	"net/netip"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -51,54 +48,44 @@ func (h *harness) realPages(n int) []string {
 	return out
 }
 
-// The load test of issue 28 §3: while two clients flood the public pages
-// with made-up meeting IDs (each within its own rate, together the whole
-// shared records budget on main), a third reader's first requests for ten
-// real pages all answer 200. Bounded: loopback only, 2 s of flood, and it
-// stops by itself.
+// While two clients flood the public pages with made-up meeting IDs
+// (each within its own rate, together the whole shared records budget),
+// a third reader's first requests for ten real pages all answer 200. The
+// flood runs on the bot's clock, which the test moves: two seconds of it,
+// 50 requests a second from each client, take no real time.
 func TestPublicFloodReadersFirst(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t, withClientAddresses())
+	clock := &testClock{t: time.Now()}
+	h := newHarnessDeps(t, bot.Deps{Now: clock.Now}, withClientAddresses())
 	pages := h.realPages(10)
 
-	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Second)
-	defer cancel()
-	var wg sync.WaitGroup
-	var flood, floodOK atomic.Int64
-	for c := range 2 {
-		wg.Go(func() {
-			addr := fmt.Sprintf("203.0.113.%d", c+1)
-			// 50 a second: past the client's rate, so each client spends all
-			// it may (its burst of 30, then 5 a second); refusals are cheap.
-			tick := time.NewTicker(20 * time.Millisecond)
-			defer tick.Stop()
-			for i := 0; ; i++ {
-				req, _ := http.NewRequestWithContext(ctx, http.MethodGet, fmt.Sprintf("%s/minutes/junk-%d-%d", h.http.URL, c, i), nil)
-				req.Header.Set("X-Forwarded-For", addr)
-				if resp, err := h.http.Client().Do(req); err == nil {
-					resp.Body.Close()
-					flood.Add(1)
-					if resp.StatusCode != http.StatusTooManyRequests {
-						floodOK.Add(1)
-					}
-				}
-				select {
-				case <-ctx.Done():
-					return
-				case <-tick.C:
+	var flood, floodOK int
+	// 50 a second: past the client's rate, so each client spends all it
+	// may (its burst of 30, then 5 a second); refusals are cheap.
+	const tick = 20 * time.Millisecond
+	floodFor := func(d time.Duration) {
+		for range d / tick {
+			for c := range 2 {
+				r := h.fetchAs(fmt.Sprintf("203.0.113.%d", c+1), fmt.Sprintf("/minutes/junk-%d-%d", c, flood), nil)
+				flood++
+				if r.status != http.StatusTooManyRequests {
+					floodOK++
 				}
 			}
-		})
+			clock.Add(tick)
+		}
 	}
-	time.Sleep(500 * time.Millisecond) // the flood is under way
+	floodFor(500 * time.Millisecond) // the flood is under way
 	var got []string
 	for _, id := range pages {
 		r := h.fetchAs("198.51.100.7", pagetest.MinutesPath(id), nil)
 		got = append(got, fmt.Sprintf("%s %d", id, r.status))
 		assert.Equal(t, http.StatusOK, r.status, "a real page during the flood: %s", id)
+		floodFor(tick)
 	}
-	wg.Wait()
-	t.Logf("flood: %d requests (%d within the client rate); reader: %s", flood.Load(), floodOK.Load(), strings.Join(got, ", "))
+	floodFor(1500 * time.Millisecond)
+	t.Logf("flood: %d requests (%d within the client rate); reader: %s", flood, floodOK, strings.Join(got, ", "))
+	assert.Greater(t, flood-floodOK, 0, "the flood went past the clients' rate")
 	junkCalls := 0
 	for _, r := range h.records.Requests() {
 		if strings.Contains(r.Path, "/junk-") {

@@ -6,18 +6,26 @@ import (
 	"github.com/go-chi/chi/v5"
 )
 
-// addRoutes lists every route the bot serves.
-func addRoutes(r chi.Router, s *Server) {
-	r.Method(http.MethodPost, "/slack/events", verified(s.cfg.SigningSecret, s.cfg.MaxBodyBytes, s.deps.Now, s.log, handleSlack(s)))
+// eventsPath is where Slack sends everything: commands, clicks, events
+// (the route below, which ServeHTTP also takes past the router).
+const eventsPath = "/slack/events"
+
+// addRoutes lists every route the bot serves. It returns the handler of
+// eventsPath, which ServeHTTP also calls directly (see there).
+func addRoutes(r chi.Router, s *Server) http.Handler {
+	events := verified(s.cfg.SigningSecret, s.cfg.MaxBodyBytes, s.deps.Now, s.log, handleSlack(s))
+	r.Method(http.MethodPost, "/slack/events", events)
 	r.Get("/healthz", handleHealthz())
 	r.Get("/readyz", handleReadyz(s.deps.Ready))
 	// No /metrics here: this router is the public port (PORT), and the
 	// metrics (traffic, failures, versions) are for the cluster only.
 	// serve answers them on their own listener, METRICS_ADDR, from
 	// Deps.Metrics.Handler(); here /metrics is a 404 like any other path.
-	// The public routes need no login; s.public bounds what they cost.
-	// They are the minutes pages (PUBLIC_MINUTES) and the calendar
-	// feeds.
+	// The public routes need no login; s.public bounds what they cost,
+	// and each asks s.gate (internal/publicgate) about whatever its
+	// address names before reading anything for it: a route added here
+	// does too, and gets a row in docs/public-routes.md. They are the
+	// minutes pages (PUBLIC_MINUTES) and the calendar feeds.
 	r.Group(func(r chi.Router) {
 		r.Use(s.public.wrap)
 		// The archive, its feed, a meeting's minutes, the accessibility
@@ -38,4 +46,5 @@ func addRoutes(r chi.Router, s *Server) {
 		r.Get("/calendar/{file}", committee)
 		r.Head("/calendar/{file}", committee)
 	})
+	return events
 }

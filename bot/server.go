@@ -81,8 +81,11 @@ type Config struct {
 	// A11yContact is where the accessibility statement asks readers to
 	// report a problem (ACCESSIBILITY_CONTACT); empty: the organisation.
 	A11yContact string
+	// FollowAdminsOnly, FollowDefaults and DigestDefault are the follow
+	// domain's rules, with Language; wire builds Deps.Follows from them.
+	//
 	// FollowAdminsOnly lets only the action domain's admins
-	// (ADMIN_USER_IDS, actions.Service.IsAdmin) follow and unfollow
+	// (ADMIN_USER_IDS, actions.Service.Admin) follow and unfollow
 	// committees (FOLLOW_ADMINS_ONLY); by default anyone in the channel
 	// may.
 	FollowAdminsOnly bool
@@ -183,8 +186,21 @@ type Deps struct {
 	Store Store
 	// Baseline takes a new follow's baseline when /minutes follow makes it
 	// (watch.Baseline), so minutes published before the watcher's next
-	// poll are announced; nil, or a failure, leaves it to that poll.
+	// poll are announced; nil, or a failure, leaves it to that poll. wire
+	// builds Follows with it.
 	Baseline func(ctx context.Context, f store.Follow) error
+	// Search is the minutes search every surface reads (/minutes search,
+	// the Home tab's, the public archive's when MinutesSearch is nil):
+	// the store's index showing only minutes the records service still
+	// serves (minutes.ServedSearch), built by wire; nil: no search.
+	Search MinutesSearch
+	// Topics is the topic-watch domain over Store, built by wire; nil:
+	// the store keeps no topic watches, and /minutes watch says so.
+	Topics *topics.Service
+	// Follows is the follow domain (which channels follow which
+	// committees, and its rules), built by wire over Store; the bot hands
+	// it the Store wrapped to write the audit trail. Required.
+	Follows *follows.Service
 }
 
 // missing names the first required dependency d lacks, or "".
@@ -198,6 +214,8 @@ func (d Deps) missing() string {
 		return "Minutes"
 	case d.Calendar == nil:
 		return "Calendar"
+	case d.Follows == nil:
+		return "Follows"
 	}
 	return ""
 }
@@ -228,6 +246,8 @@ type Server struct {
 	deps    Deps
 	log     *slog.Logger
 	handler http.Handler
+	// events is the router's handler of eventsPath, with its middleware.
+	events http.Handler
 
 	cmds map[string]func(context.Context, command) *reply
 	// quick answers a command at once from what is already in memory,
@@ -243,6 +263,10 @@ type Server struct {
 	cal     *calendar.Service
 	feeds   *calendarfeed.Handlers
 	public  *publicGuard
+	// gate admits whatever a public address names (a meeting, a
+	// committee, a cursor, a token) before anything is read for it: every
+	// public route asks it, a new one too (internal/publicgate).
+	gate *publicgate.Gate
 	// work bounds the requests at work; busy bounds the "I'm busy"
 	// notices sent through response_url when work is full.
 	work, busy *workSlots
@@ -266,7 +290,7 @@ func NewServer(cfg Config, deps Deps) *Server {
 	cfg.setDefaults()
 	deps.setDefaults()
 	s := &Server{cfg: cfg, deps: deps, log: deps.Logger, actions: deps.Actions, mins: deps.Minutes}
-	search := servedSearch(deps)
+	search := deps.Search
 	trail := newTrailWriter(deps.Store, deps.Actions, deps.Now, s.log)
 	// Every change made through the Store is recorded (auditedStore).
 	deps.Store = auditStore(deps.Store, trail)
@@ -276,34 +300,20 @@ func NewServer(cfg Config, deps Deps) *Server {
 	s.public = newPublicGuard(cfg.Public, cfg.Language, deps.Now, deps.Metrics, s.log)
 	// One gate for every lookup a public reader names, whichever route
 	// (internal/publicgate; docs/public-routes.md).
-	gate := publicgate.New(publicgate.Config{Held: deps.Minutes, Calendar: deps.Calendar, Doubtful: s.public.doubtfulContext,
+	s.gate = publicgate.New(publicgate.Config{Held: deps.Minutes, Calendar: deps.Calendar, Doubtful: s.public.doubtfulContext,
 		Metrics: deps.Metrics, Log: s.log, Now: deps.Now})
 	s.site = minutespage.New(deps.Minutes, minutespage.Options{OrgName: cfg.OrgName, Zone: deps.Actions.Zone(), Search: deps.MinutesSearch, Log: s.log,
-		Gate: gate, Now: deps.Now, ImageHosts: cfg.PublicImageHosts,
+		Gate: s.gate, Now: deps.Now, ImageHosts: cfg.PublicImageHosts,
 		Language: cfg.Language, AccessibilityContact: cfg.A11yContact})
 	s.cal = deps.Calendar
-	s.feeds = calendarfeed.New(deps.Calendar, gate, s.log)
+	s.feeds = calendarfeed.New(deps.Calendar, s.gate, s.log)
 	s.work, s.busy = newWorkSlots(cfg.MaxInFlight), newWorkSlots(busyNotices)
 	s.addSurfaces(deps, search, trail)
 	r := chi.NewRouter()
 	r.Use(recoverer(s.log), requestid.Middleware)
-	addRoutes(r, s)
+	s.events = chi.Chain(recoverer(s.log), requestid.Middleware).Handler(addRoutes(r, s))
 	s.handler = r
 	return s
-}
-
-// servedSearch is the store's search index of minutes, when the store has
-// one, or nil.
-func servedSearch(deps Deps) MinutesSearch {
-	search, _ := deps.Store.(MinutesSearch)
-	if search == nil {
-		return nil
-	}
-	// Every search surface shows only minutes the records service still
-	// serves.
-	remove, _ := deps.Store.(minutes.Remover)
-	states, _ := deps.Store.(minutes.States)
-	return minutes.ServedSearch{Index: search, Minutes: deps.Minutes, Remove: remove, States: states, Log: deps.Logger}
 }
 
 // addSurfaces builds what s dispatches Slack's requests to: the commands,
@@ -315,12 +325,16 @@ func (s *Server) addSurfaces(deps Deps, search MinutesSearch, trail *trailWriter
 	acts := s.newActionsUI(deps, trail)
 	mins := &minutesUI{svc: deps.Minutes, org: cfg.Language, search: search, pageSize: cfg.PageSize, now: deps.Now, say: say,
 		follow: &followUI{store: deps.Store, slack: deps.Slack, now: deps.Now, log: s.log, say: say,
-			follows: follows.New(follows.Rules{AdminsOnly: cfg.FollowAdminsOnly, Defaults: cfg.FollowDefaults, Digest: cfg.DigestDefault, OrgLanguage: cfg.Language},
-				follows.Deps{Store: deps.Store, Meetings: deps.Minutes, Baseline: deps.Baseline, IsAdmin: s.actions.IsAdmin, Guest: guestOf(s.actions), Log: s.log})}}
+			follows: deps.Follows.WithStore(deps.Store)}}
 	mins.topics = &topicUI{follow: mins.follow}
-	if ts, ok := deps.Store.(topics.Store); ok {
-		idx, _ := deps.Store.(topics.Index)
-		mins.topics.topics = &topics.Service{Store: ts, Index: idx, Limits: topics.DefaultLimits}
+	if deps.Topics != nil {
+		// The topic-watch domain wire built, over the store wrapped for
+		// the audit trail.
+		t := *deps.Topics
+		if ts, ok := deps.Store.(topics.Store); ok {
+			t.Store = ts
+		}
+		mins.topics.topics = &t
 	}
 	settings := &settingsUI{now: deps.Now, store: deps.Store, notify: cfg.Notify, log: s.log, say: say, trail: trail}
 	mins.cal = deps.Calendar
@@ -361,8 +375,17 @@ func (s *Server) newActionsUI(deps Deps, trail *trailWriter) *actionsUI {
 	return acts
 }
 
-// ServeHTTP implements http.Handler.
-func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.ServeHTTP(w, r) }
+// ServeHTTP implements http.Handler. Slack's requests, nearly all of the
+// traffic, go to their handler through the same middleware but not
+// through the router, whose context would cost each of them a copy of the
+// request (most of a cached /actions is fixed costs like that).
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Method == http.MethodPost && r.URL.Path == eventsPath {
+		s.events.ServeHTTP(w, r)
+		return
+	}
+	s.handler.ServeHTTP(w, r)
+}
 
 // Wait blocks until every pending follow-up has finished or ctx ends. Call it
 // after http.Server.Shutdown so replies already promised still arrive.

@@ -13,12 +13,11 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/recordsbot/recordsbot/apiclient"
-	"github.com/recordsbot/recordsbot/apiclient/recordstest"
 	"github.com/recordsbot/recordsbot/blocks"
 	"github.com/recordsbot/recordsbot/bot"
 	"github.com/recordsbot/recordsbot/internal/clocktime"
 	"github.com/recordsbot/recordsbot/internal/slackapi/slacktest"
+	"github.com/recordsbot/recordsbot/internal/testlog"
 	"github.com/recordsbot/recordsbot/remind"
 	"github.com/recordsbot/recordsbot/store"
 )
@@ -197,16 +196,13 @@ func (h *harness) remindWithStore(st *store.Store, d bot.NotifyDefaults, cfg rem
 		cfg.Now = remindNow
 	}
 	cfg.RemindAt, cfg.SkipWeekends = d.RemindAt, d.WeekdaysOnly
-	rc, err := apiclient.NewClient(h.records.URL, recordstest.DefaultKey)
-	require.NoError(h.t, err)
 	var out bytes.Buffer
 	sum, err := remind.Run(h.t.Context(), cfg, remind.Deps{
-		Records:  rc,
 		Actions:  h.actions,
 		Slack:    slack.New(slacktest.DefaultToken, slack.OptionAPIURL(h.slack.APIURL())),
 		Store:    st,
 		Settings: remind.StoreSettings(st, d),
-		Logger:   testLogger(h.t),
+		Logger:   testlog.New(h.t),
 		Clock:    slacktest.NewScaledClock(time.Now(), 1000),
 		Out:      &out,
 	})

@@ -163,9 +163,10 @@ func (st *snoozing) own(ctx context.Context, user, id string) (me actions.Member
 	switch {
 	case err != nil:
 		return me, a, st.say(ctx, "snooze", err)
+	case found && actions.CanSnooze(me, &a):
 	case !found || !actions.StillToDo(a.Status):
 		return me, a, lang.FromContext(ctx).T("snooze.not_open")
-	case !me.Owns(a.Assignee):
+	default:
 		return me, a, lang.FromContext(ctx).T("snooze.not_mine")
 	}
 	return me, a, ""
@@ -305,7 +306,7 @@ func (u *actionsUI) snoozed(ctx context.Context, user string) *reply {
 		if err != nil {
 			return notice(u.say(ctx, "read snoozes", err))
 		}
-		if !found || !actions.StillToDo(a.Status) || !me.Owns(a.Assignee) {
+		if !found || !actions.CanSnooze(me, &a) {
 			if _, err := st.store.Unsnooze(ctx, user, id); err != nil {
 				u.log.WarnContext(ctx, "snooze: could not end a snooze that no longer applies", "action", id, "error", err)
 			}

@@ -73,12 +73,6 @@ const (
 // is not one.
 var ErrNotFound = errors.New("no such calendar")
 
-// Records is what the calendar needs of the records service;
-// *apiclient.Client implements it.
-type Records interface {
-	ListMeetings(ctx context.Context, opts *apiclient.ListMeetingsOptions) (*apiclient.MeetingPage, error)
-}
-
 // Versions keeps the events' revisions; *store.Store implements it.
 type Versions interface {
 	EventVersions(ctx context.Context, fingerprints map[string]string) (map[string]store.EventVersion, error)
@@ -101,8 +95,9 @@ type Config struct {
 	// language, and for a private feed's owner whose Slack locale is not
 	// shipped. The zero value is English.
 	Language lang.Lang
-	// Minutes links a meeting to its public minutes page (PageURL, when
-	// PUBLIC_MINUTES is on); nil: no links.
+	// Minutes is the minutes domain: the calendar reads the records'
+	// meetings through it (Meetings), and links a meeting to its public
+	// minutes page (PageURL, when PUBLIC_MINUTES is on). Required.
 	Minutes *minutes.Service
 	// Versions keeps the events' revisions; nil: kept in memory.
 	Versions Versions
@@ -124,7 +119,6 @@ type Feed struct {
 // Service is the calendar domain. Safe for concurrent use; build one with
 // New.
 type Service struct {
-	records  Records
 	cfg      Config
 	host     string
 	meetings *cache.TTL[[]apiclient.Meeting]
@@ -136,8 +130,12 @@ type Service struct {
 	private  *Private        // nil until EnablePrivate
 }
 
-// New returns the calendar over r.
-func New(r Records, cfg Config) *Service {
+// New returns the calendar over cfg.Minutes; it panics without it (a
+// wiring mistake, found by the first test that builds one).
+func New(cfg Config) *Service {
+	if cfg.Minutes == nil {
+		panic("calendar.New: Config.Minutes is required")
+	}
 	if cfg.CacheTTL <= 0 {
 		cfg.CacheTTL = DefaultCacheTTL
 	}
@@ -156,7 +154,7 @@ func New(r Records, cfg Config) *Service {
 		host = strings.ToLower(u.Hostname())
 	}
 	return &Service{
-		records: r, cfg: cfg, host: host,
+		cfg: cfg, host: host,
 		meetings: cache.New[[]apiclient.Meeting](cfg.CacheTTL, cfg.Now).ServeStale(StaleFor),
 		feeds:    cache.New[Feed](cfg.CacheTTL, cfg.Now).ServeStale(StaleFor),
 		actions:  cache.New[*apiclient.ActionList](cfg.CacheTTL, cfg.Now),
@@ -166,6 +164,10 @@ func New(r Records, cfg Config) *Service {
 
 // Public reports whether the public meeting feeds are served.
 func (s *Service) Public() bool { return s.cfg.Public }
+
+// CacheTTL is how long a built feed is reused (Config.CacheTTL): a feed
+// may be kept downstream as long, and no longer.
+func (s *Service) CacheTTL() time.Duration { return s.cfg.CacheTTL }
 
 // Language is Config.Language, ORG_LANGUAGE: what a public feed's reader
 // who asks for no shipped language reads.
@@ -231,7 +233,7 @@ func (s *Service) readMeetings(ctx context.Context) ([]apiclient.Meeting, error)
 	var out []apiclient.Meeting
 	next := ""
 	for range maxPages {
-		p, err := s.records.ListMeetings(ctx, &apiclient.ListMeetingsOptions{Next: next})
+		p, err := s.cfg.Minutes.Meetings(ctx, next)
 		if err != nil {
 			return nil, fmt.Errorf("list meetings: %w", err)
 		}
@@ -407,10 +409,7 @@ func (s *Service) meetingEvents(ms []apiclient.Meeting, l lang.Lang) []event {
 		if m.Reference != "" && m.Reference != m.Name() {
 			desc = append(desc, l.F("ical.reference", "reference", m.Reference))
 		}
-		var link string
-		if s.cfg.Minutes != nil {
-			link = s.cfg.Minutes.PageURL(m.ID)
-		}
+		link := s.cfg.Minutes.PageURL(m.ID)
 		if link != "" {
 			desc = append(desc, l.F("ical.agenda_link", "url", link))
 		}

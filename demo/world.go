@@ -202,7 +202,7 @@ func (e *demoEnv) addJobs(svc *wire.Services, log *slog.Logger) {
 			// was away is in their catch-up even if the bot's cached
 			// list is seconds old.
 			remind.Deps{
-				Records: svc.Records, Actions: svc.FreshActions(), Slack: svc.Slack, Logger: log, Clock: noWaitClock{},
+				Actions: svc.FreshActions(), Slack: svc.Slack, Logger: log, Clock: noWaitClock{},
 				Store: e.store, Settings: remind.StoreSettings(e.store, demoNotify),
 			})
 	}
@@ -215,7 +215,7 @@ func (e *demoEnv) addJobs(svc *wire.Services, log *slog.Logger) {
 		// and an action assigned since must not wait for it. Its settings
 		// are the same.
 		fresh := svc.FreshActions()
-		return watch.Poll(ctx, cfg, watch.Deps{Store: e.store, Records: svc.Records, Actions: fresh, Minutes: svc.Minutes, Calendar: e.calendar, Slack: svc.Slack, Pacer: pacer, Logger: log})
+		return watch.Poll(ctx, cfg, watch.Deps{Store: e.store, Actions: fresh, Minutes: svc.Minutes, Calendar: e.calendar, Slack: svc.Slack, Pacer: pacer, Logger: log})
 	}
 	wcfg := demoWatch()
 	e.watch = func(ctx context.Context) (watch.Summary, error) { return poll(ctx, wcfg) }
@@ -250,7 +250,7 @@ func (e *demoEnv) startBot(svc *wire.Services, log *slog.Logger, secret string, 
 		HTTPClient: &http.Client{Timeout: 10 * time.Second, Transport: e.transport},
 		Store:      e.store,
 		Baseline: func(ctx context.Context, f store.Follow) error {
-			return watch.Baseline(ctx, demoWatch(), watch.Deps{Store: e.store, Records: svc.Records, Logger: log}, f)
+			return watch.Baseline(ctx, demoWatch(), watch.Deps{Store: e.store, Minutes: svc.Minutes, Logger: log}, f)
 		},
 	})
 	e.send = &slacktest.Sender{

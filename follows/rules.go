@@ -57,7 +57,8 @@ var (
 
 // Changer is who asks to change a follow, as the edge knows them.
 type Changer struct {
-	// Admin is whether they hold admin powers (ADMIN_USER_IDS).
+	// Admin is whether they hold admin powers (actions.Service.Admin:
+	// listed in ADMIN_USER_IDS, not a guest, profile read).
 	Admin bool
 	// Guest is whether Slack says they are a guest (users.info's
 	// is_restricted or is_ultra_restricted); ProfileErr why Slack could

@@ -11,6 +11,7 @@ import (
 
 	"github.com/recordsbot/recordsbot/follows"
 	"github.com/recordsbot/recordsbot/internal/clocktime"
+	"github.com/recordsbot/recordsbot/internal/clocktime/clocktimetest"
 	"github.com/recordsbot/recordsbot/internal/lang"
 	"github.com/recordsbot/recordsbot/store"
 )
@@ -50,15 +51,6 @@ func TestMayChange(t *testing.T) {
 	}
 }
 
-func weekly(t *testing.T, s string) *clocktime.Weekly {
-	t.Helper()
-	w, err := clocktime.ParseWeekly(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return &w
-}
-
 // TestDigestSchedule: when a follow's digest comes and whether its
 // channel hears it (the box /minutes following ticks is the watcher's
 // rule).
@@ -75,12 +67,12 @@ func TestDigestSchedule(t *testing.T) {
 		wantHears bool
 	}{
 		{name: "nothing said: Monday 09:00", wantSched: "mon 09:00", wantHears: true},
-		{name: "the organisation's", org: weekly(t, "fri 16:00"), wantSched: "fri 16:00", wantHears: true},
-		{name: "the channel's own wins", org: weekly(t, "fri 16:00"), own: weekly(t, "tue 08:30"), wantSched: "tue 08:30", wantHears: true},
-		{name: "organisation off", org: weekly(t, "off"), wantSched: "off"},
-		{name: "organisation off, own time", org: weekly(t, "off"), own: weekly(t, "wed 10:00"), wantSched: "wed 10:00", wantHears: true},
-		{name: "own off, kept the old way", own: weekly(t, "off"), wantSched: "off"},
-		{name: "box unticked", own: weekly(t, "wed 10:00"), choice: &off, wantSched: "wed 10:00"},
+		{name: "the organisation's", org: clocktimetest.Weekly(t, "fri 16:00"), wantSched: "fri 16:00", wantHears: true},
+		{name: "the channel's own wins", org: clocktimetest.Weekly(t, "fri 16:00"), own: clocktimetest.Weekly(t, "tue 08:30"), wantSched: "tue 08:30", wantHears: true},
+		{name: "organisation off", org: clocktimetest.Weekly(t, "off"), wantSched: "off"},
+		{name: "organisation off, own time", org: clocktimetest.Weekly(t, "off"), own: clocktimetest.Weekly(t, "wed 10:00"), wantSched: "wed 10:00", wantHears: true},
+		{name: "own off, kept the old way", own: clocktimetest.Weekly(t, "off"), wantSched: "off"},
+		{name: "box unticked", own: clocktimetest.Weekly(t, "wed 10:00"), choice: &off, wantSched: "wed 10:00"},
 		{name: "off by FOLLOW_DEFAULTS", defaults: store.FollowDefaults{Off: []string{store.HearDigest}}, wantSched: "mon 09:00"},
 		{name: "ticked over FOLLOW_DEFAULTS", defaults: store.FollowDefaults{Off: []string{store.HearDigest}}, choice: &on, wantSched: "mon 09:00", wantHears: true},
 	}

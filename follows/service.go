@@ -49,11 +49,11 @@ type Deps struct {
 	// "from now on" starts when the channel follows; nil leaves it to the
 	// watcher's next poll.
 	Baseline func(ctx context.Context, f store.Follow) error
-	// IsAdmin reports whether a Slack user holds admin powers and Guest
-	// whether Slack says they are a guest (the action domain's profile,
-	// users.info cached): for MayChange.
-	IsAdmin func(userID string) bool
-	Guest   func(ctx context.Context, userID string) (bool, error)
+	// Changer is who a Slack user is, for MayChange: whether they hold
+	// admin powers by the action domain's one rule (which fails closed
+	// while Slack cannot say who they are) and whether Slack says they
+	// are a guest (users.info, cached). Nil: nobody is an admin.
+	Changer func(ctx context.Context, userID string) Changer
 	Log     *slog.Logger // nil discards
 }
 
@@ -73,19 +73,23 @@ func New(rules Rules, deps Deps) *Service {
 	return &Service{rules: rules, deps: deps, log: log}
 }
 
+// WithStore returns the service with its rules and collaborators over st
+// instead: the bot hands in its store wrapped to write the audit trail.
+func (s *Service) WithStore(st Store) *Service {
+	c := *s
+	c.deps.Store = st
+	return &c
+}
+
 // Rules are the organisation's settings the service applies.
 func (s *Service) Rules() Rules { return s.rules }
 
-// MayChange applies Rules.MayChange to userID. An admins-only refusal
-// asks Slack nothing; otherwise the profile comes from Deps.Who, which is
-// cached. Errors: as Rules.MayChange.
+// MayChange applies Rules.MayChange to userID as Deps.Changer reads them.
+// Errors: as Rules.MayChange.
 func (s *Service) MayChange(ctx context.Context, userID string) error {
-	c := Changer{Admin: s.deps.IsAdmin != nil && s.deps.IsAdmin(userID)}
-	if err := s.rules.MayChange(c); err != nil {
-		return err
-	}
-	if s.deps.Guest != nil {
-		c.Guest, c.ProfileErr = s.deps.Guest(ctx, userID)
+	var c Changer
+	if s.deps.Changer != nil {
+		c = s.deps.Changer(ctx, userID)
 	}
 	return s.rules.MayChange(c)
 }

@@ -76,6 +76,7 @@ type Service struct {
 	publicURL string
 	public    bool
 	now       func() time.Time
+	ttl       time.Duration
 	pages     *cache.TTL[Entry]
 	latest    *cache.TTL[[]Entry]
 	archive   *cache.TTL[ArchivePage]
@@ -103,6 +104,7 @@ func New(r Records, cfg Config) *Service {
 		publicURL: strings.TrimRight(cfg.PublicURL, "/"),
 		public:    cfg.Public,
 		now:       cfg.Now,
+		ttl:       cfg.CacheTTL,
 		cursors:   newCursorSealer(cfg.CursorKey),
 		known:     cache.New[knownList](cfg.CacheTTL, cfg.Now).KeepFor(keepKnownFor),
 		pages:     cache.New[Entry](cfg.CacheTTL, cfg.Now).KeepFor(keepFor),
@@ -124,6 +126,14 @@ func (s *Service) Meeting(ctx context.Context, id string) (*apiclient.Meeting, e
 	return s.records.GetMeeting(ctx, id)
 }
 
+// MinutesOf returns a meeting's minutes as the records service has them
+// now, uncached: for the watcher, which must see each publication and
+// approval when it happens. Errors: the client's, one wrapping
+// apiclient.ErrNotFound for a meeting with no minutes it may show.
+func (s *Service) MinutesOf(ctx context.Context, meetingID string) (*apiclient.Minutes, error) {
+	return s.records.GetMinutes(ctx, meetingID)
+}
+
 // Meetings returns one page of meetings, newest first, from next (a page
 // token; "" for the first). Errors: the client's.
 func (s *Service) Meetings(ctx context.Context, next string) (*apiclient.MeetingPage, error) {
@@ -137,6 +147,11 @@ func (s *Service) Public() bool { return s.public }
 // PublicURL is the bot's public base URL without a trailing slash; empty
 // when not configured.
 func (s *Service) PublicURL() string { return s.publicURL }
+
+// CacheTTL is how long the domain reuses what it read (Config.CacheTTL):
+// a public answer built from it may be kept downstream as long, and no
+// longer.
+func (s *Service) CacheTTL() time.Duration { return s.ttl }
 
 // Visible reports whether min may be shown to anyone: approved or a
 // published draft. nil is not visible.

@@ -18,6 +18,7 @@ import (
 	"github.com/recordsbot/recordsbot/apiclient/recordstest"
 	"github.com/recordsbot/recordsbot/internal/slackapi/slacktest"
 	"github.com/recordsbot/recordsbot/internal/slackapi/slackusers"
+	"github.com/recordsbot/recordsbot/internal/testlog"
 	"github.com/recordsbot/recordsbot/remind"
 	"github.com/recordsbot/recordsbot/store"
 	"github.com/recordsbot/recordsbot/store/storetest"
@@ -114,11 +115,10 @@ func (e *tierEnv) deps(settings remind.Settings) remind.Deps {
 	require.NoError(e.t, err)
 	log := slog.New(slog.DiscardHandler)
 	if t, ok := e.t.(*testing.T); ok && len(e.people) <= 50 {
-		log = testLogger(t)
+		log = testlog.New(t)
 	}
 	api := slack.New(slacktest.DefaultToken, slack.OptionAPIURL(e.fake.APIURL()))
 	return remind.Deps{
-		Records:  rc,
 		Actions:  actions.New(rc, slackusers.Directory(api), e.org),
 		Slack:    api,
 		Store:    e.st,

@@ -25,12 +25,6 @@ import (
 	"github.com/recordsbot/recordsbot/store"
 )
 
-// Records is what the job reads of the records service;
-// *apiclient.Client implements it.
-type Records interface {
-	ListActions(ctx context.Context, opts *apiclient.ListActionsOptions) (*apiclient.ActionList, error)
-}
-
 // Message metadata event types. A reminder DM carries ReminderEventType
 // with the payload {"key": "remind:U123:2026-11-22", "date": "2026-11-22",
 // "action_ids": "A-1,A-2", "action_count": 2}; the list of unmatched
@@ -130,11 +124,16 @@ type Config struct {
 }
 
 // Actions is the action domain the job shares with serve and the
-// watcher. The job reads the organisation's time zone (RECORDS_TIMEZONE:
-// a date-only deadline ends at midnight there, and it is the zone of
-// people whose Slack profile has none) and USER_MAP (which Slack user an
-// assignee is) from it, and keeps no copy. *actions.Service implements it.
+// watcher. The job reads the actions still to do through it, the
+// organisation's time zone (RECORDS_TIMEZONE: a date-only deadline ends
+// at midnight there, and it is the zone of people whose Slack profile has
+// none) and USER_MAP (which Slack user an assignee is), and keeps no
+// copy. *actions.Service implements it; `recordsbot remind` is a process
+// of its own, so its list is read afresh.
 type Actions interface {
+	// List reads the actions still to do (st ""): the job reads the
+	// records through the domain, which says which those are.
+	List(ctx context.Context, st apiclient.Status) (*apiclient.ActionList, error)
 	Zone() *time.Location
 	UserMap() actions.UserMap
 	// Link is an action's own link, on its row's title.
@@ -143,8 +142,6 @@ type Actions interface {
 
 // Deps are the reminder job's collaborators.
 type Deps struct {
-	// Records is read with ListActions only. Required.
-	Records Records
 	// Actions is the action domain `recordsbot remind` builds once from
 	// the settings. Required.
 	Actions Actions
@@ -322,19 +319,16 @@ func (j *remindJob) run(ctx context.Context) error {
 	return nil
 }
 
-// dueActions reads the open and in-progress actions and keeps those that
+// dueActions reads the actions still to do and keeps those that
 // may be due for someone somewhere, grouped by assignee in a stable order.
 // Each person's own window is applied later, in their zone.
 func (j *remindJob) dueActions(ctx context.Context, now time.Time) ([]pendingAssignee, error) {
-	var all []apiclient.Action
-	for _, st := range []apiclient.Status{apiclient.StatusOpen, apiclient.StatusInProgress} {
-		l, err := j.deps.Records.ListActions(ctx, &apiclient.ListActionsOptions{Status: st})
-		if err != nil {
-			return nil, fmt.Errorf("list %s actions: %w", st, err)
-		}
-		all = append(all, l.Actions...)
-		j.sum.Truncated = j.sum.Truncated || l.Truncated
+	l, err := j.deps.Actions.List(ctx, "")
+	if err != nil {
+		return nil, fmt.Errorf("read actions: %w", err)
 	}
+	all := l.Actions
+	j.sum.Truncated = l.Truncated
 	if j.sum.Truncated {
 		j.log.WarnContext(ctx, "remind: the records service has more actions than recordsbot reads; some may be left out")
 	}

@@ -22,7 +22,7 @@ import (
 // report, on each store engine.
 func TestRemindReportOnceADay(t *testing.T) {
 	t.Parallel()
-	scopes := readManifest(t).OAuth.Scopes.Bot
+	scopes := slacktest.ManifestScopes() // kept equal to manifest.yaml by slacktest's test
 	now := time.Date(2026, 11, 18, 10, 0, 0, 0, time.UTC)
 	eachEngine(t, func(t *testing.T, eng engine) {
 		e := newTierEnvOn(t, eng, []slacktest.User{person(1, "UTC")}, []slacktest.User{person(99, "UTC")},

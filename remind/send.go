@@ -307,7 +307,7 @@ func (j *remindJob) reminder(r *recipient, p plan, now time.Time) blocks.Reminde
 		return actions.Due(a, now, j.zone, r.zone, p.days)
 	}
 	slices.SortStableFunc(due, func(a, b *apiclient.Action) int {
-		return cmp.Or(-cmp.Compare(status(a), status(b)), actions.DeadlineAt(a, j.zone).Compare(actions.DeadlineAt(b, j.zone)), cmp.Compare(a.ID, b.ID))
+		return actions.CompareUrgency(a, b, status(a) == actions.Overdue, status(b) == actions.Overdue, j.zone)
 	})
 	rem := blocks.Reminder{Lang: r.lang, User: r.label + " (" + r.id + ")", Days: p.days, Weekly: p.weekly}
 	if p.catchUp != nil {

@@ -2,6 +2,7 @@ package store
 
 import (
 	"fmt"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -21,6 +22,7 @@ func auditCases() []conformanceCase {
 		{"audit prune keeps the chain verifiable", false, testAuditPrune},
 		{"audit appends from two pools form one chain", true, testAuditRace},
 		{"holiday files keep the last good copy", false, testHolidayFiles},
+		{"audit trail keyed after the fact", true, testAuditKeyedLater},
 	}
 }
 
@@ -140,6 +142,18 @@ func testAuditAppendOnly(t *testing.T, e engine) {
 	head, err := s.VerifyAudit(t.Context(), nil)
 	require.NoError(t, err)
 	assert.Equal(t, int64(5), head.Entries, "nothing changed")
+
+	// The one deletion the database allows, done by hand: the start moved
+	// forward without the checkpoint only the key can write.
+	for _, q := range []string{"UPDATE audit_head SET first = 3", "DELETE FROM audit_log WHERE seq < 3"} {
+		_, err := s.conn().ExecContext(t.Context(), q)
+		require.NoError(t, err, q)
+	}
+	_, err = s.VerifyAudit(t.Context(), nil)
+	var broken *audit.BrokenError
+	require.ErrorAs(t, err, &broken)
+	assert.Equal(t, int64(3), broken.Seq)
+	assert.Contains(t, broken.Reason, "no checkpoint saying entries 1 to 2 were pruned")
 }
 
 func testAuditTampering(t *testing.T, e engine) {
@@ -350,4 +364,30 @@ func testHolidayFiles(t *testing.T, e engine) {
 	var n int
 	require.NoError(t, s.conn().QueryRowContext(ctx, "SELECT COUNT(*) FROM holiday_files WHERE url_hash LIKE '%s3cret%'").Scan(&n))
 	assert.Zero(t, n, "the URL's token is not written to the database")
+}
+
+// testAuditKeyedLater: a trail written before AUDIT_KEY was set keeps
+// its unkeyed start, which verify counts; every entry after is keyed, and
+// an unkeyed one after them is named.
+func testAuditKeyedLater(t *testing.T, e engine) {
+	clock := newClock()
+	url := e.newURL(t)
+	before := open(t, url, WithClock(clock.Now))
+	appendN(t, before, clock, 2)
+	after := open(t, url, WithClock(clock.Now), WithAuditKey(testAuditKey))
+	got := appendN(t, after, clock, 2)
+	assert.True(t, strings.HasPrefix(got[0].Hash, "hmac-sha256:"), "keyed from now on")
+	head, err := after.VerifyAudit(t.Context(), nil)
+	require.NoError(t, err)
+	assert.Equal(t, int64(2), head.Unkeyed)
+	assert.Equal(t, int64(4), head.Seq)
+
+	_, err = before.VerifyAudit(t.Context(), nil)
+	require.ErrorIs(t, err, audit.ErrKeyNeeded, "keyed entries cannot be vouched for without the key")
+	appendN(t, before, clock, 1) // written without the key
+	_, err = after.VerifyAudit(t.Context(), nil)
+	var broken *audit.BrokenError
+	require.ErrorAs(t, err, &broken)
+	assert.Equal(t, int64(5), broken.Seq)
+	assert.Contains(t, broken.Reason, "not keyed, after keyed entries")
 }

@@ -21,7 +21,7 @@ func (p *poll) agenda(ctx context.Context, id string) ([]apiclient.AgendaItem, e
 		return r.agenda, r.err
 	}
 	var r agendaRead
-	full, err := p.deps.Records.GetMeeting(ctx, id)
+	full, err := p.deps.Minutes.Meeting(ctx, id)
 	if err != nil {
 		r.err = err
 	} else {

@@ -41,7 +41,7 @@ func Baseline(ctx context.Context, cfg Config, deps Deps, f store.Follow) error 
 			}
 			continue
 		}
-		min, err := deps.Records.GetMinutes(ctx, m.ID)
+		min, err := deps.Minutes.MinutesOf(ctx, m.ID)
 		if errors.Is(err, apiclient.ErrNotFound) {
 			continue
 		}

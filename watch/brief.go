@@ -217,7 +217,7 @@ func (p *poll) briefMessage(ctx context.Context, f store.Follow, m apiclient.Mee
 	var order []string
 	for i := range p.list.Actions {
 		a := &p.list.Actions[i]
-		if a.MeetingID == m.ID || minutes.CommitteeKey(p.committeeOf(a)) != f.CommitteeKey || !actions.StillToDo(a.Status) {
+		if a.MeetingID == m.ID || !actions.StillToDo(a.Status) || minutes.CommitteeKey(p.committeeOf(ctx, a)) != f.CommitteeKey {
 			continue
 		}
 		k := assigneeKey(a.Assignee)
@@ -234,7 +234,7 @@ func (p *poll) briefMessage(ctx context.Context, f store.Follow, m apiclient.Mee
 	for _, k := range order {
 		// In the records' order a person's overdue action could come
 		// last, and a reordered list would rewrite a posted brief.
-		sortItems(groups[k].Items)
+		sortItems(groups[k].Items, p.zone)
 		b.Open = append(b.Open, *groups[k])
 	}
 	slices.SortStableFunc(b.Open, func(x, y blocks.DigestGroup) int { return cmp.Compare(x.Name, y.Name) })

@@ -54,7 +54,7 @@ func TestPollCostOnTheDemo(t *testing.T) {
 		_, err := st.Follow(t.Context(), store.Follow{ChannelID: "C" + strings.ToUpper(strings.ReplaceAll(c, " ", "")), Committee: c, CommitteeKey: strings.ToLower(c)})
 		require.NoError(t, err)
 	}
-	deps := watch.Deps{Store: st, Records: rc, Actions: actions.New(rc, slackusers.Directory(api), actions.Config{CacheTTL: -1}),
+	deps := watch.Deps{Store: st, Actions: actions.New(rc, slackusers.Directory(api), actions.Config{CacheTTL: -1}),
 		Minutes: minutes.New(rc, minutes.Config{}), Slack: api}
 
 	measure := func(name string) watch.Summary {

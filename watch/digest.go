@@ -151,7 +151,7 @@ func (p *poll) digestMessage(ctx context.Context, f store.Follow, last store.Dig
 	var order []string
 	for i := range list.Actions {
 		a := &list.Actions[i]
-		if minutes.CommitteeKey(p.committeeOf(a)) != f.CommitteeKey || !actions.StillToDo(a.Status) {
+		if !actions.StillToDo(a.Status) || minutes.CommitteeKey(p.committeeOf(ctx, a)) != f.CommitteeKey {
 			continue
 		}
 		k := assigneeKey(a.Assignee)
@@ -195,12 +195,12 @@ func (p *poll) digestMessage(ctx context.Context, f store.Follow, last store.Dig
 			return blocks.Message{}, nil, err
 		}
 		for _, a := range anns {
-			d.Minutes = append(d.Minutes, p.digestMinutes(a))
+			d.Minutes = append(d.Minutes, p.digestMinutes(ctx, a))
 		}
 	}
 	for _, k := range order {
 		g := groups[k]
-		sortItems(g.Items)
+		sortItems(g.Items, p.zone)
 		d.Groups = append(d.Groups, *g)
 	}
 	// People with overdue actions first, most overdue first; then by name.
@@ -245,38 +245,36 @@ func (p *poll) completedSince(ctx context.Context, prev, now map[string]snapEntr
 }
 
 // committeeOf is the action's committee, from the record or else from its
-// meeting as this poll read it.
-func (p *poll) committeeOf(a *apiclient.Action) string {
-	if a.Committee != "" {
+// meeting, read through the minutes domain (and its cache: a digest is a
+// weekly summary, and one meeting's actions ask once), whatever else the
+// poll read before. A meeting that cannot be read leaves the action out
+// of every committee's digest this time, logged.
+func (p *poll) committeeOf(ctx context.Context, a *apiclient.Action) string {
+	if a.Committee != "" || a.MeetingID == "" {
 		return a.Committee
 	}
-	for _, mp := range p.pages {
-		for _, m := range mp.Meetings {
-			if m.ID == a.MeetingID {
-				return m.Committee
-			}
-		}
+	e, err := p.deps.Minutes.Get(ctx, a.MeetingID)
+	if err != nil {
+		p.log.WarnContext(ctx, "watch: an action's meeting could not be read; the digest leaves it out", "meeting", a.MeetingID, "error", err)
+		return ""
 	}
-	return ""
+	return e.Meeting.Committee
 }
 
 // digestMinutes is an announcement as a digest lists it: the meeting's
-// title when this poll read it (else none, and the digest says "Minutes"
-// in its own language), and the minutes' link.
-func (p *poll) digestMinutes(a store.Announcement) blocks.DigestMinutes {
+// title and the minutes' link, read through the minutes domain. A meeting
+// that cannot be read is listed with no title (the digest says "Minutes"
+// in its own language) and the link the domain gives without the record.
+func (p *poll) digestMinutes(ctx context.Context, a store.Announcement) blocks.DigestMinutes {
 	out := blocks.DigestMinutes{Draft: a.Status == string(apiclient.MinutesPublishedDraft)}
-	var min *apiclient.Minutes
-	if r, ok := p.minutes[a.MeetingID]; ok {
-		min = r.min
+	e, err := p.deps.Minutes.Get(ctx, a.MeetingID)
+	if err != nil {
+		p.log.WarnContext(ctx, "watch: announced minutes could not be read; the digest lists them untitled", "meeting", a.MeetingID, "error", err)
 	}
-	for _, mp := range p.pages {
-		for _, m := range mp.Meetings {
-			if m.ID == a.MeetingID {
-				out.Title = cmp.Or(m.Title, m.Name())
-			}
-		}
+	if e.Meeting != nil {
+		out.Title = cmp.Or(e.Meeting.Title, e.Meeting.Name())
 	}
-	out.URL = p.deps.Minutes.URL(a.MeetingID, min)
+	out.URL = p.deps.Minutes.URL(a.MeetingID, e.Minutes)
 	return out
 }
 
@@ -291,23 +289,12 @@ func overdueCount(g blocks.DigestGroup) int {
 }
 
 // sortItems orders one person's actions as the digest and the brief show
-// them: overdue first, then by deadline, soonest first, undated last.
-func sortItems(items []blocks.DigestItem) {
+// them: actions.CompareUrgency, with date-only deadlines ending in the
+// organisation's zone org.
+func sortItems(items []blocks.DigestItem, org *time.Location) {
 	slices.SortStableFunc(items, func(a, b blocks.DigestItem) int {
-		switch {
-		case a.Overdue && !b.Overdue:
-			return -1
-		case b.Overdue && !a.Overdue:
-			return 1
-		}
-		return cmp.Compare(deadlineOrder(a), deadlineOrder(b))
+		x := apiclient.Action{ID: a.ID, Deadline: a.Deadline, DeadlineHasTime: a.DeadlineHasTime}
+		y := apiclient.Action{ID: b.ID, Deadline: b.Deadline, DeadlineHasTime: b.DeadlineHasTime}
+		return actions.CompareUrgency(&x, &y, a.Overdue, b.Overdue, org)
 	})
-}
-
-// deadlineOrder sorts actions with a deadline first, soonest first.
-func deadlineOrder(it blocks.DigestItem) int64 {
-	if it.Deadline.IsZero() {
-		return 1 << 62
-	}
-	return it.Deadline.Unix()
 }

@@ -1,6 +1,7 @@
 package watch_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/recordsbot/recordsbot/apiclient/recordstest"
 	"github.com/recordsbot/recordsbot/internal/clocktime"
+	"github.com/recordsbot/recordsbot/internal/clocktime/clocktimetest"
 	"github.com/recordsbot/recordsbot/internal/slackapi/slacktest"
 	"github.com/recordsbot/recordsbot/store"
 )
@@ -167,8 +169,8 @@ func TestDigestChoices(t *testing.T) {
 		env.follow(w, finChannel, "Finance")
 		env.follow(w, allChannel, "Finance")
 		ctx := t.Context()
-		require.NoError(t, w.deps.Store.SetDigestChoice(ctx, finChannel, "finance", weekly(t, "off"), false))
-		require.NoError(t, w.deps.Store.SetDigestChoice(ctx, allChannel, "finance", weekly(t, "tue 10:30"), true))
+		require.NoError(t, w.deps.Store.SetDigestChoice(ctx, finChannel, "finance", clocktimetest.Weekly(t, "off"), false))
+		require.NoError(t, w.deps.Store.SetDigestChoice(ctx, allChannel, "finance", clocktimetest.Weekly(t, "tue 10:30"), true))
 		const quiet = "C0QUIET"
 		env.follow(w, quiet, "Finance")
 		_, err := w.deps.Store.SetFollowChoice(ctx, quiet, "finance", store.HearDigest, false)
@@ -232,13 +234,13 @@ func TestDigestMovedMidWeek(t *testing.T) {
 				w := env.watcher("w1", digestConfig(newYork(t)))
 				env.follow(w, finChannel, "Finance")
 				ctx := t.Context()
-				require.NoError(t, w.deps.Store.SetDigestChoice(ctx, finChannel, "finance", weekly(t, tc.from), false))
+				require.NoError(t, w.deps.Store.SetDigestChoice(ctx, finChannel, "finance", clocktimetest.Weekly(t, tc.from), false))
 				env.mustPoll(w)
 
 				env.clock.set(tc.first)
 				assert.Equal(t, 1, env.mustPoll(w).Digests, "the first digest, at %s", tc.from)
 				env.clock.set(tc.moved)
-				require.NoError(t, w.deps.Store.SetDigestChoice(ctx, finChannel, "finance", weekly(t, tc.to), false))
+				require.NoError(t, w.deps.Store.SetDigestChoice(ctx, finChannel, "finance", clocktimetest.Weekly(t, tc.to), false))
 				for _, at := range tc.quiet {
 					env.clock.set(at)
 					assert.Zero(t, env.mustPoll(w).Digests, "%s: no second digest this week, none before 09:00 local", at)
@@ -255,11 +257,38 @@ func TestDigestMovedMidWeek(t *testing.T) {
 	}
 }
 
-// weekly is s as a digest schedule; the test fails when it does not
-// parse.
-func weekly(t *testing.T, s string) *clocktime.Weekly {
-	t.Helper()
-	w, err := clocktime.ParseWeekly(s)
-	require.NoError(t, err)
-	return &w
+// TestDigestReadsWhatItLists: the minutes a digest lists carry their
+// meeting's title however far back the poll that posts it reads the
+// meetings: the digest asks the minutes domain, not what earlier phases
+// of the poll happened to read.
+func TestDigestReadsWhatItLists(t *testing.T) {
+	t.Parallel()
+	env := newEnv(t, engines[0])
+	z := newYork(t)
+	env.clock.set(time.Date(2026, 10, 26, 12, 0, 0, 0, time.UTC)) // Monday 08:00 EDT
+	w := env.watcher("w1", digestConfig(z), func(c *watchConfig) { c.Lookback = 2 * 24 * time.Hour })
+	env.follow(w, finChannel, "Finance")
+	env.clock.set(time.Date(2026, 10, 26, 13, 0, 0, 0, time.UTC))
+	env.mustPoll(w)
+	require.Len(t, env.digests(finChannel), 1, "the first digest")
+
+	// M-4's minutes are announced on Thursday; two meetings after it
+	// push it to a page the Monday poll, reading two days back, never
+	// reaches (two meetings a page).
+	env.clock.set(time.Date(2026, 10, 29, 15, 0, 0, 0, time.UTC))
+	env.records.AddMeeting(recordstest.Meeting{ID: "M-4", Title: "Finance Committee, extraordinary", Committee: "Finance", Date: time.Date(2026, 10, 28, 0, 0, 0, 0, time.UTC)})
+	env.records.SetMinutes(recordstest.Minutes{MeetingID: "M-4", Status: "approved", Body: "Present: all."})
+	env.mustPoll(w)
+	for i, day := range []int{30, 31} {
+		env.records.AddMeeting(recordstest.Meeting{ID: fmt.Sprintf("M-%d", 5+i), Title: "Events Committee, an extra", Committee: "Events", Date: time.Date(2026, 10, day, 0, 0, 0, 0, time.UTC)})
+	}
+
+	env.clock.set(time.Date(2026, 11, 2, 14, 0, 0, 0, time.UTC)) // Monday 09:00 EST
+	sum := env.mustPoll(w)
+	require.Equal(t, 1, sum.Digests)
+	got := env.digests(finChannel)
+	require.Len(t, got, 2)
+	assert.Contains(t, got[1].text, "1 minutes published")
+	assert.Contains(t, got[1].text, "Finance Committee, extraordinary", "the title, read through the minutes domain")
+	assert.Contains(t, string(got[1].Blocks), "https://bot.example.org/minutes/M-4")
 }

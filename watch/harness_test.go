@@ -127,7 +127,6 @@ func (e *env) watcher(owner string, mod ...func(*watchConfig)) *watcher {
 	}
 	return &watcher{cfg: cfg.Config, deps: watch.Deps{
 		Store:   st,
-		Records: rc,
 		Actions: actions.New(rc, slackusers.Directory(api), cfg.Actions),
 		Minutes: minutes.New(rc, minutes.Config{PublicURL: "https://bot.example.org", Public: true, Now: e.clock.Now}),
 		Slack:   api,

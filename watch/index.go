@@ -24,7 +24,7 @@ func (p *poll) readMinutes(ctx context.Context, m *apiclient.Meeting) (*apiclien
 	if r, ok := p.minutes[m.ID]; ok {
 		return r.min, r.err
 	}
-	min, err := p.deps.Records.GetMinutes(ctx, m.ID)
+	min, err := p.deps.Minutes.MinutesOf(ctx, m.ID)
 	p.minutes[m.ID] = minutesRead{min, err}
 	if err == nil {
 		p.sum.Minutes++
@@ -45,7 +45,7 @@ func (p *poll) listMeetings(ctx context.Context, next string) (*apiclient.Meetin
 	if mp, ok := p.pages[next]; ok {
 		return mp, nil
 	}
-	mp, err := p.deps.Records.ListMeetings(ctx, &apiclient.ListMeetingsOptions{Next: next})
+	mp, err := p.deps.Minutes.Meetings(ctx, next)
 	if err != nil {
 		return nil, fmt.Errorf("list meetings: %w", err)
 	}

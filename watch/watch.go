@@ -141,14 +141,6 @@ func DefaultOwner() string {
 	return fmt.Sprintf("%s-%d-%08x", host, os.Getpid(), rand.Uint32())
 }
 
-// Records is what a poll reads of the records service; *apiclient.Client
-// implements it.
-type Records interface {
-	ListMeetings(ctx context.Context, opts *apiclient.ListMeetingsOptions) (*apiclient.MeetingPage, error)
-	GetMinutes(ctx context.Context, meetingID string) (*apiclient.Minutes, error)
-	GetMeeting(ctx context.Context, id string) (*apiclient.Meeting, error)
-}
-
 // Actions is the action domain the watcher shares with serve and the
 // reminders: the shared list of actions still to do, the organisation's
 // time zone (RECORDS_TIMEZONE: when a meeting starts, what is overdue, the
@@ -180,14 +172,16 @@ type Slack interface {
 // Deps are the watcher's collaborators. All are required but Logger
 // (default: discard).
 type Deps struct {
-	Store   *store.Store
-	Records Records
+	Store *store.Store
 	// Actions is the action domain serve builds once and shares: the
 	// actions still to do, the organisation's zone and USER_MAP. Baseline
 	// does without it.
 	Actions Actions
-	// Minutes is the minutes domain: how an announcement shows minutes and
-	// where it links to (the record's URL, else the bot's public page).
+	// Minutes is the minutes domain, the one way to the records' meetings
+	// and minutes (read afresh each poll: Meetings, Meeting, MinutesOf;
+	// through its cache for a digest: Get), how an announcement shows
+	// minutes and where it links to (the record's URL, else the bot's
+	// public page).
 	Minutes *minutes.Service
 	// Calendar gives a brief its "Add to calendar" link (the public
 	// calendar's one-event feed); nil: none.

@@ -11,6 +11,7 @@
 package wire
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"slices"
@@ -22,8 +23,10 @@ import (
 	"github.com/recordsbot/recordsbot/apiclient"
 	"github.com/recordsbot/recordsbot/bot"
 	"github.com/recordsbot/recordsbot/calendar"
+	"github.com/recordsbot/recordsbot/follows"
 	"github.com/recordsbot/recordsbot/internal/slackapi/slackusers"
 	"github.com/recordsbot/recordsbot/minutes"
+	"github.com/recordsbot/recordsbot/topics"
 )
 
 // Config is what New builds the services from: where the records service
@@ -104,7 +107,7 @@ func New(cfg Config) (*Services, error) {
 	s.Minutes = minutes.New(records, cfg.Minutes)
 	ccfg := cfg.Calendar
 	ccfg.Minutes = s.Minutes
-	s.Calendar = calendar.New(records, ccfg)
+	s.Calendar = calendar.New(ccfg)
 	if len(cfg.CalendarKey) > 0 && cfg.CalendarTokens != nil {
 		s.Calendar.EnablePrivate(calendar.Private{Key: cfg.CalendarKey, Tokens: cfg.CalendarTokens, Actions: s.Actions})
 	}
@@ -121,12 +124,41 @@ func (s *Services) FreshActions() *actions.Service {
 
 // Bot returns the bot's HTTP handler over s: deps' Actions, Minutes and
 // Calendar are s's, and its Slack too unless set (a test that wraps the
-// client); its other fields (logger, store, metrics, readiness, clock,
-// response_url client, follow baseline) are the caller's.
+// client); its Follows (from cfg's follow rules), Topics (topic watches)
+// and Search (the store's minutes index, showing only what the records
+// still serve) are built here, over deps.Store and the domains; its other
+// fields (logger, store, metrics,
+// readiness, clock, response_url client, follow baseline) are the
+// caller's.
 func (s *Services) Bot(cfg bot.Config, deps bot.Deps) *bot.Server {
 	if deps.Slack == nil {
 		deps.Slack = s.Slack
 	}
 	deps.Actions, deps.Minutes, deps.Calendar = s.Actions, s.Minutes, s.Calendar
+	var st follows.Store
+	if deps.Store != nil {
+		st = deps.Store
+	}
+	if ts, ok := deps.Store.(topics.Store); ok && deps.Topics == nil {
+		idx, _ := deps.Store.(topics.Index)
+		deps.Topics = &topics.Service{Store: ts, Index: idx, Limits: topics.DefaultLimits}
+	}
+	// Every search surface shows only minutes the records service still
+	// serves.
+	if idx, ok := deps.Store.(bot.MinutesSearch); ok && deps.Search == nil {
+		remove, _ := deps.Store.(minutes.Remover)
+		states, _ := deps.Store.(minutes.States)
+		deps.Search = minutes.ServedSearch{Index: idx, Minutes: s.Minutes, Remove: remove, States: states, Log: deps.Logger}
+	}
+	deps.Follows = follows.New(follows.Rules{AdminsOnly: cfg.FollowAdminsOnly, Defaults: cfg.FollowDefaults, Digest: cfg.DigestDefault, OrgLanguage: cfg.Language},
+		follows.Deps{Store: st, Meetings: s.Minutes, Baseline: deps.Baseline, Changer: s.changer, Log: deps.Logger})
 	return bot.NewServer(cfg, deps)
+}
+
+// changer is who a Slack user is, as the follow domain asks it: the
+// action domain's profile (users.info, cached) and its one admin rule
+// (actions.Service.Admin, which fails closed).
+func (s *Services) changer(ctx context.Context, userID string) follows.Changer {
+	me, err := s.Actions.Who(ctx, userID)
+	return follows.Changer{Admin: s.Actions.Admin(me), Guest: me.Guest, ProfileErr: err}
 }

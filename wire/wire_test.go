@@ -77,3 +77,14 @@ func TestNewRefusesABadRecordsURL(t *testing.T) {
 // noTokens is a token store never reached: these tests only ask whether
 // the private feeds are on.
 type noTokens struct{ calendar.Tokens }
+
+// The bot builds no domain service of its own: without the follow domain
+// wire builds it refuses to start.
+func TestBotNeedsTheFollowDomainWireBuilds(t *testing.T) {
+	t.Parallel()
+	svc, err := wire.New(wire.Config{Records: wire.Records{URL: "http://records.invalid/api/v1", Key: "k"}})
+	require.NoError(t, err)
+	deps := bot.Deps{Slack: svc.Slack, Actions: svc.Actions, Minutes: svc.Minutes, Calendar: svc.Calendar}
+	assert.PanicsWithValue(t, "bot.NewServer: Deps.Follows is required", func() { bot.NewServer(bot.Config{}, deps) })
+	assert.NotPanics(t, func() { svc.Bot(bot.Config{}, bot.Deps{}) })
+}

@@ -15,7 +15,7 @@ import (
 // test how a client copes. Faults act before authentication, as a gateway
 // or load balancer in front of the real service would.
 //
-// A fault with only Latency delays the real answer. With Status or Body
+// A fault with only Latency (or Hold) delays the real answer. With Status or Body
 // set, the fault's answer replaces the real one. Malformed and ResetMidBody
 // then spoil whichever answer is sent.
 type Fault struct {
@@ -28,6 +28,10 @@ type Fault struct {
 	// Latency delays the answer. The wait ends early, with no answer, when
 	// the client gives up or the server is closed.
 	Latency time.Duration
+	// Hold, when set, holds the answer until it is closed, as a service
+	// hung for as long as the test wants, on no clock; the wait ends early
+	// as Latency's does.
+	Hold <-chan struct{}
 	// Status, when not 0, is answered instead of the real response, with
 	// Body or, when Body is empty, a JSON error body
 	// {"error": "too_many_requests", "message": "..."}.
@@ -115,11 +119,16 @@ func (fs *faultSet) middleware(next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
-		if f.Latency > 0 {
-			t := time.NewTimer(f.Latency)
-			defer t.Stop()
+		if f.Latency > 0 || f.Hold != nil {
+			var waited <-chan time.Time // nil: never
+			if f.Latency > 0 {
+				t := time.NewTimer(f.Latency)
+				defer t.Stop()
+				waited = t.C
+			}
 			select {
-			case <-t.C:
+			case <-waited:
+			case <-f.Hold:
 			case <-r.Context().Done():
 				return
 			case <-fs.done:

@@ -31,6 +31,26 @@ func TestFaultLatency(t *testing.T) {
 	assert.Less(t, time.Since(start), latency, "Times: 1 delays one request only")
 }
 
+// Hold holds the answer until the channel is closed, then answers for
+// real.
+func TestFaultHold(t *testing.T) {
+	t.Parallel()
+	srv := newFixtureServer(t)
+	hold := make(chan struct{})
+	srv.InjectFault(Fault{Hold: hold, Times: 1})
+	done := make(chan response, 1)
+	go func() { done <- get(t, srv, "/actions") }()
+	select {
+	case <-done:
+		t.Fatal("answered while held")
+	case <-time.After(20 * time.Millisecond):
+	}
+	close(hold)
+	resp := <-done
+	require.Equal(t, http.StatusOK, resp.status)
+	assert.Len(t, decode[actionPage](t, resp.body).Data, 4)
+}
+
 func TestFaultLatencyClientGivesUp(t *testing.T) {
 	t.Parallel()
 	srv := newFixtureServer(t)

@@ -8,14 +8,14 @@
 // What the feeds hold is package calendar's; this package turns its
 // answers into HTTP: text/calendar, ETag and Last-Modified with 304s,
 // caching a calendar application can poll hourly against, HEAD, and 404
-// for anything that is not a feed. The per-client limit and the records
+// for anything that is not a feed, by the rules every public route
+// shares (bot/publicweb). The per-client limit and the records
 // budget are the public routes' (bot's publicGuard), applied around these
 // handlers; every committee, meeting and token a reader names is admitted
 // by the public gate (internal/publicgate) before anything is read.
 package calendarfeed
 
 import (
-	"bytes"
 	"errors"
 	"log/slog"
 	"net/http"
@@ -25,23 +25,11 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/recordsbot/recordsbot/apiclient"
+	"github.com/recordsbot/recordsbot/bot/publicweb"
 	"github.com/recordsbot/recordsbot/calendar"
 	"github.com/recordsbot/recordsbot/internal/ical"
 	"github.com/recordsbot/recordsbot/internal/lang"
 	"github.com/recordsbot/recordsbot/internal/publicgate"
-)
-
-// Cache-Control of the feeds. A shared cache or the client may keep a
-// public feed for 15 minutes, the time the bot rebuilds it in; a client
-// polling hourly is then answered from the bot's memory or with a 304 at
-// no records call. A private feed is the person's own: no shared cache may
-// keep it. Not-found answers are not kept for long, so a feed switched on
-// appears soon.
-const (
-	cachePublic   = "public, max-age=900"
-	cachePrivate  = "private, max-age=900"
-	cacheNotFound = "public, max-age=60"
-	cacheError    = "no-store"
 )
 
 // maxParamLen bounds a committee name or meeting ID looked up; anything
@@ -70,24 +58,33 @@ func New(svc *calendar.Service, gate *publicgate.Gate, log *slog.Logger) *Handle
 }
 
 // language is the language of a public feed's own words (its name, its
-// events' descriptions), chosen as the public pages choose theirs:
-// ?lang=, else Accept-Language, else ORG_LANGUAGE (docs/languages.md).
-// The answer then varies by Accept-Language (serve says so).
+// events' descriptions), chosen as every public route chooses it
+// (publicweb.Language). The answer then varies by Accept-Language (serve
+// says so).
 func (h *Handlers) language(r *http.Request) lang.Lang {
-	return lang.Negotiate(r.URL.Query().Get("lang"), r.Header.Get("Accept-Language"), h.svc.Language())
+	l, _ := publicweb.Language(r, h.svc.Language())
+	return l
 }
+
+// Cache-Control of the feeds: a shared cache or the client may keep a
+// public feed as long as the bot keeps it built (calendar.CacheTTL); a
+// client polling hourly is then answered from the bot's memory or with a
+// 304 at no records call. A private feed is the person's own: no shared
+// cache may keep it.
+func (h *Handlers) cachePublic() string  { return publicweb.Shared(h.svc.CacheTTL()) }
+func (h *Handlers) cachePrivate() string { return publicweb.Private(h.svc.CacheTTL()) }
 
 // All serves GET /calendar.ics.
 func (h *Handlers) All() http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		f, err := h.svc.All(r.Context(), h.language(r))
-		h.serve(w, r, f, err, cachePublic, "calendar.ics")
+		h.serve(w, r, f, err, h.cachePublic(), "calendar.ics")
 	}
 }
 
 // Committee serves GET /calendar/{file}, file being "{committee}.ics".
 func (h *Handlers) Committee() http.HandlerFunc {
-	return h.icsFile(cachePublic, "", func(r *http.Request, name string) (calendar.Feed, error) {
+	return h.icsFile(h.cachePublic(), "", func(r *http.Request, name string) (calendar.Feed, error) {
 		if !h.svc.Public() {
 			return calendar.Feed{}, calendar.ErrNotFound
 		}
@@ -105,7 +102,7 @@ func (h *Handlers) Committee() http.HandlerFunc {
 
 // Meeting serves GET /calendar/meeting/{file}, file being "{id}.ics".
 func (h *Handlers) Meeting() http.HandlerFunc {
-	return h.icsFile(cachePublic, "meeting.ics", func(r *http.Request, id string) (calendar.Feed, error) {
+	return h.icsFile(h.cachePublic(), "meeting.ics", func(r *http.Request, id string) (calendar.Feed, error) {
 		if !h.svc.Public() {
 			return calendar.Feed{}, calendar.ErrNotFound
 		}
@@ -123,7 +120,7 @@ func (h *Handlers) Meeting() http.HandlerFunc {
 
 // Private serves GET /calendar/u/{file}, file being "{token}.ics".
 func (h *Handlers) Private() http.HandlerFunc {
-	return h.icsFile(cachePrivate, "", func(r *http.Request, tok string) (calendar.Feed, error) {
+	return h.icsFile(h.cachePrivate(), "", func(r *http.Request, tok string) (calendar.Feed, error) {
 		if h.gate.Token(r.Context(), tok) != nil {
 			return calendar.Feed{}, calendar.ErrNotFound
 		}
@@ -169,40 +166,35 @@ func (h *Handlers) serve(w http.ResponseWriter, r *http.Request, f calendar.Feed
 	hd.Set("Referrer-Policy", "no-referrer")
 	// A public feed's words are in the reader's language (h.language);
 	// a private feed's in its owner's, but its errors in the reader's.
-	hd.Set("Vary", "Accept-Language")
+	publicweb.SetVary(hd)
 	ctx := r.Context()
 	l := h.language(r)
 	switch {
 	case errors.Is(err, calendar.ErrNotFound):
-		hd.Set("Cache-Control", cacheNotFound)
+		// Revalidated, so a feed switched on is seen at once.
+		hd.Set("Cache-Control", publicweb.Revalidate)
 		http.Error(w, l.T("ical.not_found"), http.StatusNotFound)
 		return
 	case errors.Is(err, apiclient.ErrOverBudget):
 		// The public routes' share of records calls is used up; debug
 		// only, as a flood would flood the log too.
 		h.log.DebugContext(ctx, "calendar: public budget used up")
-		hd.Set("Cache-Control", cacheError)
+		hd.Set("Cache-Control", publicweb.NoStore)
 		hd.Set("Retry-After", "5")
 		http.Error(w, l.T("ical.busy"), http.StatusServiceUnavailable)
 		return
 	case err != nil:
 		h.log.WarnContext(ctx, "calendar: feed unavailable", "error", err)
-		hd.Set("Cache-Control", cacheError)
+		hd.Set("Cache-Control", publicweb.NoStore)
 		hd.Set("Retry-After", "60")
 		http.Error(w, l.T("ical.down"), http.StatusServiceUnavailable)
 		return
 	}
 	hd.Set("Content-Type", ical.MediaType)
-	hd.Set("ETag", f.ETag)
 	hd.Set("Cache-Control", cacheControl)
 	if filename != "" {
 		hd.Set("Content-Disposition", `inline; filename="`+filename+`"`)
 	}
-	// ServeContent answers If-None-Match and If-Modified-Since with 304,
-	// HEAD without a body, and sets Last-Modified and Content-Length.
-	// Range is dropped: a feed is small and always sent whole (see
-	// minutespage, GO-2026-6609).
-	r.Header.Del("Range")
-	r.Header.Del("If-Range")
-	http.ServeContent(w, r, "", f.Modified, bytes.NewReader(f.Body))
+	// 304s, HEAD, and the whole feed whatever Range asks: a feed is small.
+	publicweb.Serve(w, r, f.Body, f.ETag, f.Modified)
 }

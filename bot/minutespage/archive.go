@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/recordsbot/recordsbot/apiclient"
+	"github.com/recordsbot/recordsbot/bot/publicweb"
 	"github.com/recordsbot/recordsbot/internal/invisible"
 	"github.com/recordsbot/recordsbot/internal/lang"
 	"github.com/recordsbot/recordsbot/internal/publicgate"
@@ -181,7 +182,7 @@ func redirectToCommittee(w http.ResponseWriter, q url.Values, committee string) 
 	q.Set("committee", committee)
 	h := w.Header()
 	h.Set("Location", "?"+q.Encode())
-	h.Set("Cache-Control", cacheNotFound)
+	h.Set("Cache-Control", publicweb.Revalidate)
 	w.WriteHeader(http.StatusFound)
 }
 
@@ -284,15 +285,15 @@ func (s *Site) writeArchive(w http.ResponseWriter, r *http.Request, doc *archive
 	}
 	h := w.Header()
 	h.Set("Content-Type", "text/html; charset=utf-8")
-	h.Set("Cache-Control", "no-cache")
+	h.Set("Cache-Control", publicweb.Revalidate)
 	if doc.Unknown {
 		// The page, with its list link, but a 404: the address names
 		// no committee with recent minutes (a dormant one's older
 		// minutes are still offered, by the Older minutes link).
-		writeWhole(w, r, http.StatusNotFound, page)
+		publicweb.WriteWhole(w, r, http.StatusNotFound, page)
 		return
 	}
-	serveBytes(w, r, page, etag(page), time.Time{})
+	publicweb.Serve(w, r, page, etag(page), time.Time{})
 }
 
 // archiveTitle is the archive page's title in l: of committee ("" for

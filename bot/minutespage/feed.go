@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/recordsbot/recordsbot/bot/publicweb"
 	"github.com/recordsbot/recordsbot/internal/invisible"
 	"github.com/recordsbot/recordsbot/internal/publicgate"
 	"github.com/recordsbot/recordsbot/minutes"
@@ -134,8 +135,8 @@ func (s *Site) Feed() http.HandlerFunc {
 		}
 		h := w.Header()
 		h.Set("Content-Type", "application/atom+xml; charset=utf-8")
-		h.Set("Cache-Control", "public, max-age=60")
-		serveBytes(w, r, body, etag(body), time.Time{})
+		h.Set("Cache-Control", s.cacheShared())
+		publicweb.Serve(w, r, body, etag(body), time.Time{})
 	})
 }
 
@@ -290,8 +291,8 @@ func (s *Site) topicFeed(w http.ResponseWriter, r *http.Request, q string) {
 	}
 	h := w.Header()
 	h.Set("Content-Type", "application/atom+xml; charset=utf-8")
-	h.Set("Cache-Control", "public, max-age=60")
-	serveBytes(w, r, body, etag(body), time.Time{})
+	h.Set("Cache-Control", s.cacheShared())
+	publicweb.Serve(w, r, body, etag(body), time.Time{})
 }
 
 // atomTime is t as RFC 3339 in UTC, the Unix epoch for a zero t.

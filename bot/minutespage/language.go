@@ -6,12 +6,14 @@ import (
 	"net/url"
 	"strings"
 
+	"github.com/recordsbot/recordsbot/bot/publicweb"
 	"github.com/recordsbot/recordsbot/internal/lang"
 )
 
 // A page's language: ?lang= when it names a shipped language, else the
 // best of the reader's Accept-Language, else ORG_LANGUAGE
-// (Options.Language); lang.Negotiate decides. Every answer therefore says
+// (Options.Language); publicweb.Language decides, as for every public
+// route. Every answer therefore says
 // Vary: Accept-Language, and its ETag is the hash of the bytes, which
 // differ between languages, so no cache hands one reader's language to
 // another. A language chosen by ?lang= is kept in the page's own links
@@ -27,18 +29,10 @@ type view struct {
 	query url.Values
 }
 
-// view negotiates r's language.
+// view negotiates r's language (publicweb.Language).
 func (s *Site) view(r *http.Request) view {
-	q := r.URL.Query()
-	asked := q.Get("lang")
-	l := lang.Negotiate(asked, r.Header.Get("Accept-Language"), s.opts.Language)
-	v := view{Lang: l, query: q}
-	if asked != "" {
-		if chosen, err := lang.Parse(asked); err == nil && chosen == l {
-			v.Keep = l.Code()
-		}
-	}
-	return v
+	l, chosen := publicweb.Language(r, s.opts.Language)
+	return view{Lang: l, Keep: chosen, query: r.URL.Query()}
 }
 
 // href is h with the chosen language kept.

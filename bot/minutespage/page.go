@@ -30,6 +30,7 @@ import (
 	"github.com/yuin/goldmark/util"
 
 	"github.com/recordsbot/recordsbot/apiclient"
+	"github.com/recordsbot/recordsbot/bot/publicweb"
 	"github.com/recordsbot/recordsbot/internal/invisible"
 	"github.com/recordsbot/recordsbot/internal/lang"
 	"github.com/recordsbot/recordsbot/internal/publicgate"
@@ -67,20 +68,15 @@ const (
 	referrerPolicy = "no-referrer"
 )
 
-// Cache-Control values. Approved minutes change rarely and are public:
-// browsers and shared caches may reuse them for a minute, the same time the
-// bot's own cache keeps them. A draft can be corrected or withdrawn at any
-// time, and a withdrawn draft must stop being shown, so caches must check
-// with the bot before every reuse; the ETag makes that check a cheap 304.
-// Error pages describe a moment (minutes not published yet, records down)
-// and are not kept.
-const (
-	cacheApproved = "public, max-age=60"
-	cacheDraft    = "no-cache"
-	cacheNotFound = "no-cache"
-	cacheError    = "no-store"
-	cacheStyle    = "public, max-age=86400"
-)
+// Cache-Control: approved minutes change rarely and are public, so
+// browsers and shared caches may reuse them as long as the minutes
+// domain's cache keeps them (Site.cacheShared). A draft can be corrected
+// or withdrawn at any time, and a withdrawn draft must stop being shown,
+// so caches must check with the bot before every reuse
+// (publicweb.Revalidate); the ETag makes that check a cheap 304. Error
+// pages describe a moment (records down) and are not kept
+// (publicweb.NoStore); not-found pages are revalidated, so minutes
+// published later are seen at once.
 
 //go:embed templates
 var templateFS embed.FS
@@ -314,8 +310,8 @@ func (s *Site) serveUnreadable(w http.ResponseWriter, r *http.Request, id string
 		log.DebugContext(ctx, "minutes page: served the kept copy", "meeting", id, "error", err)
 		h := w.Header()
 		h.Set("Content-Type", "text/html; charset=utf-8")
-		h.Set("Cache-Control", cacheDraft)
-		serveBytes(w, r, kept.page, kept.tag, kept.since)
+		h.Set("Cache-Control", publicweb.Revalidate)
+		publicweb.Serve(w, r, kept.page, kept.tag, kept.since)
 		return
 	}
 	if errors.Is(err, apiclient.ErrOverBudget) {
@@ -344,14 +340,11 @@ func (s *Site) writeMinutes(w http.ResponseWriter, r *http.Request, id string, m
 	kept := s.kept.keep(keptKey(id, v.Lang), page, etag(page), min.Draft(), s.now())
 	h := w.Header()
 	h.Set("Content-Type", "text/html; charset=utf-8")
-	h.Set("Cache-Control", cacheApproved)
+	h.Set("Cache-Control", s.cacheShared())
 	if min.Draft() {
-		h.Set("Cache-Control", cacheDraft)
+		h.Set("Cache-Control", publicweb.Revalidate)
 	}
-	// Range is dropped by serveBytes: a page is small and always sent
-	// whole, and net/http's multi-range answers let 1.9 kB grow to
-	// 144 kB (GO-2026-6609).
-	serveBytes(w, r, page, kept.tag, kept.since)
+	publicweb.Serve(w, r, page, kept.tag, kept.since)
 }
 
 // Stylesheet serves the pages' stylesheet, embedded in the binary.
@@ -361,8 +354,8 @@ func Stylesheet() http.HandlerFunc {
 		h := w.Header()
 		setPageHeaders(h)
 		h.Set("Content-Type", "text/css; charset=utf-8")
-		h.Set("Cache-Control", cacheStyle)
-		serveBytes(w, r, stylesheet, tag, time.Time{})
+		h.Set("Cache-Control", publicweb.Versioned)
+		publicweb.Serve(w, r, stylesheet, tag, time.Time{})
 	}
 }
 
@@ -401,8 +394,13 @@ func (s *Site) publicOnly(base string, serve http.HandlerFunc) http.HandlerFunc 
 func (s *Site) pageHeaders(h http.Header) {
 	setPageHeaders(h)
 	h.Set("Content-Security-Policy", s.csp)
-	h.Set("Vary", "Accept-Language")
+	publicweb.SetVary(h)
 }
+
+// cacheShared is the Cache-Control of a public answer built from what the
+// minutes domain keeps: no cache downstream keeps it longer than the
+// domain does.
+func (s *Site) cacheShared() string { return publicweb.Shared(s.svc.CacheTTL()) }
 
 // setPageHeaders sets the security headers of every public page response
 // (the CSP without Options.ImageHosts: see Site.pageHeaders).

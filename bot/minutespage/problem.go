@@ -3,6 +3,7 @@ package minutespage
 import (
 	"net/http"
 
+	"github.com/recordsbot/recordsbot/bot/publicweb"
 	"github.com/recordsbot/recordsbot/internal/lang"
 )
 
@@ -39,10 +40,10 @@ func (s *Site) writeProblem(w http.ResponseWriter, r *http.Request, status int, 
 	}
 	h := w.Header()
 	h.Set("Content-Type", contentType)
-	h.Set("Vary", "Accept-Language")
-	h.Set("Cache-Control", cacheError)
+	publicweb.SetVary(h)
+	h.Set("Cache-Control", publicweb.NoStore)
 	if status == http.StatusNotFound {
-		h.Set("Cache-Control", cacheNotFound)
+		h.Set("Cache-Control", publicweb.Revalidate)
 	}
-	writeWhole(w, r, status, page)
+	publicweb.WriteWhole(w, r, status, page)
 }

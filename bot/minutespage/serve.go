@@ -2,9 +2,6 @@ package minutespage
 
 import (
 	"errors"
-	"net/http"
-	"strconv"
-	"strings"
 	"sync"
 	"time"
 
@@ -21,57 +18,6 @@ func retryAfter(err error) string {
 		return "5"
 	}
 	return "30"
-}
-
-// serveBytes writes page with its entity tag and, when known, the time it
-// last changed: 304 for a matching If-None-Match (or, without one, an
-// If-Modified-Since not before modified), the headers alone for HEAD. It
-// replaces http.ServeContent, which also answers Range and says so with
-// Accept-Ranges: bytes; the pages drop Range (GO-2026-6609), so they must
-// not advertise it.
-func serveBytes(w http.ResponseWriter, r *http.Request, page []byte, tag string, modified time.Time) {
-	h := w.Header()
-	h.Set("ETag", tag)
-	if !modified.IsZero() {
-		h.Set("Last-Modified", modified.UTC().Format(http.TimeFormat))
-	}
-	if notModified(r, tag, modified) {
-		h.Del("Content-Type")
-		h.Del("Content-Length")
-		w.WriteHeader(http.StatusNotModified)
-		return
-	}
-	writeWhole(w, r, http.StatusOK, page)
-}
-
-// writeWhole sends page, whole, with status; a HEAD request gets the
-// headers alone.
-func writeWhole(w http.ResponseWriter, r *http.Request, status int, page []byte) {
-	w.Header().Set("Content-Length", strconv.Itoa(len(page)))
-	w.WriteHeader(status)
-	if r.Method != http.MethodHead {
-		_, _ = w.Write(page) // the reader went away; nothing to do
-	}
-}
-
-// notModified applies RFC 9110's rules for GET and HEAD: If-None-Match
-// (weak comparison) when present, else If-Modified-Since.
-func notModified(r *http.Request, tag string, modified time.Time) bool {
-	if inm := r.Header.Get("If-None-Match"); inm != "" {
-		for t := range strings.SplitSeq(inm, ",") {
-			t = strings.TrimPrefix(strings.TrimSpace(t), "W/")
-			if t == "*" || t == tag {
-				return true
-			}
-		}
-		return false
-	}
-	ims := r.Header.Get("If-Modified-Since")
-	if ims == "" || modified.IsZero() {
-		return false
-	}
-	since, err := http.ParseTime(ims)
-	return err == nil && !modified.Truncate(time.Second).After(since)
 }
 
 // maxKeptPages bounds the rendered pages kept (a few kB each).

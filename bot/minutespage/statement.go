@@ -6,6 +6,8 @@ import (
 	"net/url"
 	"strings"
 	"time"
+
+	"github.com/recordsbot/recordsbot/bot/publicweb"
 )
 
 // The accessibility statement: GET /accessibility, linked from every
@@ -67,7 +69,7 @@ func (s *Site) Statement() http.HandlerFunc {
 		}
 		h := w.Header()
 		h.Set("Content-Type", "text/html; charset=utf-8")
-		h.Set("Cache-Control", cacheApproved)
-		serveBytes(w, r, page, etag(page), time.Time{})
+		h.Set("Cache-Control", s.cacheShared())
+		publicweb.Serve(w, r, page, etag(page), time.Time{})
 	})
 }

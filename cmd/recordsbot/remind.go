@@ -68,7 +68,7 @@ scheduler; running it again sends only what is missing.
 		Retention:     set.retention,
 		Language:      set.orgLanguage,
 	}, remind.Deps{
-		Records: a.Records, Actions: a.Actions, Slack: a.Slack, Logger: a.log, Out: stdout,
+		Actions: a.Actions, Slack: a.Slack, Logger: a.log, Out: stdout,
 		Store: st, Settings: remind.StoreSettings(st, set.notify),
 	})
 

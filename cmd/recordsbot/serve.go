@@ -289,7 +289,7 @@ func newBotServer(ctx context.Context, a *app, slot *storeSlot, outage *health.O
 			if err != nil {
 				return err
 			}
-			return watch.Baseline(ctx, watchConfig(a.set), watch.Deps{Store: st, Records: a.Records, Logger: a.log}, f)
+			return watch.Baseline(ctx, watchConfig(a.set), watch.Deps{Store: st, Minutes: a.Minutes, Logger: a.log}, f)
 		},
 		// response_url posts are Slack calls too, and counted as such.
 		HTTPClient: &http.Client{Timeout: 10 * time.Second, Transport: a.metrics.SlackTransport(nil)},

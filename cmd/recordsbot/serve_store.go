@@ -12,6 +12,7 @@ import (
 	"github.com/recordsbot/recordsbot/bot"
 	"github.com/recordsbot/recordsbot/internal/clocktime"
 	"github.com/recordsbot/recordsbot/internal/health"
+	"github.com/recordsbot/recordsbot/minutes"
 	"github.com/recordsbot/recordsbot/store"
 )
 
@@ -144,6 +145,16 @@ func (s *storeSlot) RemoveMinutes(ctx context.Context, meetingID string) (bool, 
 	return st.RemoveMinutes(ctx, meetingID)
 }
 
+// GetState reads one of the store's named states: the search surfaces read
+// when the last watcher poll began (minutes.States, minutes.RecheckState).
+func (s *storeSlot) GetState(ctx context.Context, name string) (string, bool, error) {
+	st, err := s.get()
+	if err != nil {
+		return "", false, err
+	}
+	return st.GetState(ctx, name)
+}
+
 // Ping is the store's health, as recordsbot_dependency_up{dependency="store"}
 // reports it.
 func (s *storeSlot) AppendAudit(ctx context.Context, e audit.Entry) (audit.Entry, error) {
@@ -254,8 +265,14 @@ var errShuttingDown = errors.New("shutting down")
 var (
 	_ bot.Store         = (*storeSlot)(nil)
 	_ bot.MinutesSearch = (*storeSlot)(nil)
-	_ bot.AuditTrail    = (*storeSlot)(nil)
-	_ actions.Trail     = (*storeSlot)(nil)
+	// What the search surfaces find on the store besides the index
+	// (bot's servedSearch): without them a search would neither take
+	// minutes no longer served out of the index nor check its hits again
+	// after a watcher poll.
+	_ minutes.Remover = (*storeSlot)(nil)
+	_ minutes.States  = (*storeSlot)(nil)
+	_ bot.AuditTrail  = (*storeSlot)(nil)
+	_ actions.Trail   = (*storeSlot)(nil)
 )
 
 // EventVersions implements calendar.Versions.

@@ -49,7 +49,7 @@ every few minutes from a scheduler, or set WATCH_INTERVAL on serve instead.
 	}
 	defer st.Close()
 	sum, err := watch.Poll(ctx, watchConfig(a.set), watch.Deps{
-		Store: st, Records: a.Records, Actions: a.Actions, Minutes: a.Minutes, Calendar: a.Calendar, Slack: a.Slack, Logger: a.log,
+		Store: st, Actions: a.Actions, Minutes: a.Minutes, Calendar: a.Calendar, Slack: a.Slack, Logger: a.log,
 		Pacer: newPacer(a),
 	})
 	fmt.Fprintln(stdout, sum)
@@ -128,7 +128,7 @@ func startWatching(ctx context.Context, a *app, st *store.Store) (stop func()) {
 	wcfg.Owner = watch.DefaultOwner()
 	// One pacer for every poll, so that a channel's posts stay a second
 	// apart from one poll to the next too.
-	deps := watch.Deps{Store: st, Records: a.Records, Actions: a.Actions, Minutes: a.Minutes, Calendar: a.Calendar, Slack: a.Slack, Logger: log,
+	deps := watch.Deps{Store: st, Actions: a.Actions, Minutes: a.Minutes, Calendar: a.Calendar, Slack: a.Slack, Logger: log,
 		Pacer: newPacer(a)}
 	ctx, cancel := context.WithCancel(ctx)
 	var wg sync.WaitGroup

@@ -6,7 +6,7 @@ f == 1 { a[key] = n; next }
 n > a[key] {
 	split(key, p, ":"); file = p[1]
 	sub(/^github.com\/recordsbot\/recordsbot\//, "", file)
-	if (file ~ /(slacktest|recordstest|testworld|testbot)\//) next
+	if (file ~ /(slacktest|recordstest|testworld|testbot|bottest|testlog|[a-z]+test)\//) next
 	files[file] = 1
 }
 END { for (x in files) print x }

@@ -15,16 +15,15 @@ const root = "../.."
 // allowedText are literals that read as words to the check but are not
 // for people to read in Slack or on a page, each with why.
 var allowedText = map[string]string{
-	"public, max-age=900":                 "a Cache-Control value (bot/calendarfeed)",
-	"private, max-age=900":                "a Cache-Control value (bot/calendarfeed)",
-	"public, max-age=60":                  "a Cache-Control value (bot/calendarfeed)",
+	"public, max-age=":                    "a Cache-Control value (bot/publicweb)",
+	"private, max-age=":                   "a Cache-Control value (bot/publicweb)",
 	"the organisation's default":          "an audit trail value, stored and shown as the record of what was chosen (bot/audit.go)",
 	"not ready: ":                         "/readyz's body, read by the orchestrator (bot/http.go)",
 	"calendar token\x00":                  "an HMAC domain-separation label (calendar/private.go)",
 	"Due: ":                               "the fingerprint of a private calendar's event, English as before the feeds were translated so that no SEQUENCE is raised; never shown (calendar/private.go)",
 	"Due: Action ":                        "the fingerprint of a private calendar's event, as above; never shown (calendar/private.go)",
 	"calendar tag\x00":                    "an HMAC domain-separation label (calendar/private.go)",
-	"public, max-age=86400":               "a Cache-Control value (bot/minutespage)",
+	"public, max-age=86400":               "a Cache-Control value (bot/publicweb)",
 	"text/html; charset=utf-8":            "a Content-Type value",
 	"text/plain; charset=utf-8":           "a Content-Type value",
 	"width=device-width, initial-scale=1": "the viewport meta tag's value, read by browsers",

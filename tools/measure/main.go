@@ -15,7 +15,11 @@
 //   - functions taking a bool parameter, and taking two or more;
 //   - ignored errors: an error result assigned to _ , outside fakes (test
 //     files and the packages named *test) and outside Close and Rollback,
-//     whose errors are dropped on purpose.
+//     whose errors are dropped on purpose;
+//   - lines of non-test Go (tools/ left out), the part of them linked into
+//     cmd/recordsbot (its packages in go list -deps), and of the fakes
+//     (the packages named *test, and internal/orgsim and
+//     internal/testworld, the organisation they serve) how many are linked.
 //
 // Only the module's own non-test files are counted, but for the rigs'
 // imports. It type-checks from the export data `go list -export` builds,
@@ -141,7 +145,7 @@ func run(dir string, verbose bool, out io.Writer) error {
 		}
 		return os.Open(p.Export)
 	})
-	var long, bool1, bool2, ignored, botRecords []string
+	var long, bool1, bool2, ignored, botRecords, jobRecords []string
 	for _, p := range pkgs {
 		if !own(p.ImportPath) || len(p.GoFiles) == 0 {
 			continue
@@ -184,6 +188,9 @@ func run(dir string, verbose bool, out io.Writer) error {
 			if !fake {
 				ignored = append(ignored, ignoredErrors(fset, f, info, dir)...)
 			}
+			if r == "remind" || r == "watch" || r == "calendar" {
+				jobRecords = append(jobRecords, recordsInterfaces(fset, f, dir)...)
+			}
 			if r == "bot" {
 				botRecords = append(botRecords, recordsReads(fset, f, info, clientMethods(tp, module), module, dir)...)
 			}
@@ -198,6 +205,7 @@ func run(dir string, verbose bool, out io.Writer) error {
 		{"upward imports (domain → Slack, bot → watch, internal → bot)", uniq(dup(upward))},
 		{"domain packages depending on a Slack package (go list -deps)", toSlack},
 		{"bot reading records around the domain services (apiclient calls in bot)", dup(botRecords)},
+		{"remind, watch and calendar reading records around the domain services (their own interface over the records client)", dup(jobRecords)},
 		{"functions over 80 lines, data tables left out", dup(long)},
 		{"functions taking a bool parameter", dup(bool1)},
 		{"functions taking two or more bool parameters", dup(bool2)},
@@ -211,7 +219,7 @@ func run(dir string, verbose bool, out io.Writer) error {
 			}
 		}
 	}
-	return nil
+	return lineFigures(pkgs, own, rel, verbose, out)
 }
 
 // list runs go list on the module in dir, building export data.
@@ -415,5 +423,89 @@ func uniq(s []string) []string {
 			out = append(out, v)
 		}
 	}
+	return out
+}
+
+// lineFigures prints the lines of the module's non-test Go, those linked
+// into cmd/recordsbot, and the fakes' lines, linked and not; -v lists the
+// linked fakes. Lines are physical lines, comments included.
+func lineFigures(pkgs []*pkg, own func(string) bool, rel func(string) string, verbose bool, out io.Writer) error {
+	linked := map[string]bool{}
+	for _, p := range pkgs {
+		if own(p.ImportPath) && rel(p.ImportPath) == "cmd/recordsbot" {
+			linked[p.ImportPath] = true
+			for _, d := range p.Deps {
+				linked[d] = true
+			}
+		}
+	}
+	fake := func(r string) bool {
+		return strings.HasSuffix(r, "test") || r == "internal/orgsim" || r == "internal/testworld"
+	}
+	var all, bin, fakes, fakesBin int
+	var linkedFakes []string
+	for _, p := range pkgs {
+		r := rel(p.ImportPath)
+		if !own(p.ImportPath) || r == "tools" || strings.HasPrefix(r, "tools/") {
+			continue
+		}
+		n := 0
+		for _, f := range p.GoFiles {
+			b, err := os.ReadFile(filepath.Join(p.Dir, f))
+			if err != nil {
+				return err
+			}
+			n += strings.Count(string(b), "\n")
+		}
+		all += n
+		if linked[p.ImportPath] {
+			bin += n
+		}
+		if fake(r) {
+			fakes += n
+			if linked[p.ImportPath] {
+				fakesBin += n
+				linkedFakes = append(linkedFakes, fmt.Sprintf("%s (%d)", r, n))
+			}
+		}
+	}
+	sort.Strings(linkedFakes)
+	fmt.Fprintf(out, "%6d  lines of non-test Go (tools/ left out)\n", all)
+	fmt.Fprintf(out, "%6d  of them linked into cmd/recordsbot (go list -deps)\n", bin)
+	fmt.Fprintf(out, "%6d  lines of fakes (packages named *test, internal/orgsim, internal/testworld), %d of them linked into cmd/recordsbot\n", fakes, fakesBin)
+	if verbose {
+		for _, f := range linkedFakes {
+			fmt.Fprintf(out, "        %s\n", f)
+		}
+	}
+	return nil
+}
+
+// recordsMethods are the records client's reads and writes.
+var recordsMethods = map[string]bool{"ListActions": true, "UpdateActionStatus": true, "ListMeetings": true, "GetMeeting": true, "GetMinutes": true}
+
+// recordsInterfaces lists the interface types in f that declare one of
+// the records client's methods: a package reading the records service on
+// its own rather than through the actions and minutes domains.
+func recordsInterfaces(fset *token.FileSet, f *ast.File, dir string) []string {
+	var out []string
+	ast.Inspect(f, func(n ast.Node) bool {
+		ts, ok := n.(*ast.TypeSpec)
+		if !ok {
+			return true
+		}
+		it, ok := ts.Type.(*ast.InterfaceType)
+		if !ok {
+			return true
+		}
+		for _, m := range it.Methods.List {
+			for _, name := range m.Names {
+				if recordsMethods[name.Name] {
+					out = append(out, fmt.Sprintf("%s %s.%s", position(fset, ts.Pos(), dir), ts.Name.Name, name.Name))
+				}
+			}
+		}
+		return true
+	})
 	return out
 }

@@ -1,6 +1,10 @@
-// Two clients flood a public minutes page with made-up IDs, each as fast
-// as it may, while a reader fetches real pages; loopback only, stops by
-// itself after -for.
+// Clients (-clients, default 2) flood the public routes with made-up
+// lookups, each as fast as it may, while a reader fetches real pages;
+// loopback only, stops by itself after -for. -kinds ids floods made-up
+// meeting IDs on /minutes/{id}; -kinds committees made-up committees on
+// /minutes?committee=; -kinds all every kind of made-up lookup
+// (meeting IDs, committees on the archive, its feed, a search and the
+// calendars, forged cursors, private calendar tokens).
 package main
 
 import (
@@ -18,7 +22,29 @@ func main() {
 	base := flag.String("base", "http://127.0.0.1:13000", "")
 	ids := flag.String("ids", "", "comma-separated real meeting IDs for the reader")
 	dur := flag.Duration("for", 10*time.Second, "")
+	clients := flag.Int("clients", 2, "flooding clients")
+	kinds := flag.String("kinds", "ids", "ids, committees or all")
 	flag.Parse()
+	lookup := func(c, w, i int) string {
+		v := fmt.Sprintf("junk-%d-%d-%d", c, w, i)
+		switch *kinds {
+		case "ids":
+			return "/minutes/" + v
+		case "committees":
+			return "/minutes?committee=" + v
+		}
+		all := []string{
+			"/minutes/" + v,
+			"/minutes?committee=" + v,
+			"/minutes/feed.atom?committee=" + v,
+			"/minutes?committee=" + v + "&q=budget",
+			"/minutes?after=eyJuIjoiL2FwaS92MS9tZWV0aW5ncyJ9" + fmt.Sprint(i),
+			"/calendar/" + v + ".ics",
+			"/calendar/meeting/" + v + ".ics",
+			"/calendar/u/" + strings.Repeat("a", 52) + ".ics",
+		}
+		return all[i%len(all)]
+	}
 	if !strings.HasPrefix(*base, "http://127.0.0.1:") {
 		panic("loopback only")
 	}
@@ -37,11 +63,11 @@ func main() {
 		resp.Body.Close()
 		return resp.StatusCode
 	}
-	for c := range 2 {
+	for c := range *clients {
 		for w := range 4 {
 			wg.Go(func() {
 				for i := 0; ctx.Err() == nil; i++ {
-					st := get(fmt.Sprintf("/minutes/junk-%d-%d-%d", c, w, i), fmt.Sprintf("203.0.113.%d", c+1))
+					st := get(lookup(c, w, i), fmt.Sprintf("203.0.113.%d", c+1))
 					sent.Add(1)
 					switch st {
 					case 200:
