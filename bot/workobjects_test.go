@@ -307,8 +307,21 @@ func TestWorkObjectPanelGoneOrRefused(t *testing.T) {
 	h := newHarness(t)
 	h.rebuild(bot.Deps{}, withAdmins("U0ALICE"), h.withWorkObjects())
 	alice, carol := h.person("alice"), h.person("carol")
-	link := actionLink("gone-1")
+	gone := h.openActionsOf(carol.Email)[0]
+	link := actionLink(gone.ID)
 	cards := h.pasteAs(t, "Ev1", alice, link)
+	require.Equal(t, gone.Title, cards[link].Title, "the card of an action that exists")
+	var rest []recordstest.Action
+	for _, a := range h.records.Actions() {
+		if a.ID != gone.ID {
+			rest = append(rest, a)
+		}
+	}
+	h.records.SetActions(rest)
+	// A new bot: the shared list it reads is the records' as they are now
+	// (within ACTIONS_CACHE_TTL the panel, like every surface, reads the
+	// list it holds).
+	h.rebuild(bot.Deps{}, withAdmins("U0ALICE"), withConfig(func(c *bot.Config) { c.WorkObjects = true }))
 
 	assert.Equal(t, blocks.PanelNotFound, h.openPanel(t, "Ev2", alice, cards[link], link).Error)
 	assert.Equal(t, blocks.PanelRestricted, h.openPanel(t, "Ev3", carol, cards[link], link).Error)

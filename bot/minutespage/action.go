@@ -4,6 +4,8 @@ import (
 	"html/template"
 	"net/http"
 	"time"
+
+	"github.com/recordsbot/recordsbot/bot/publicweb"
 )
 
 // An action's own link, PUBLIC_URL/actions/{id} (actions.Service.Link),
@@ -51,7 +53,7 @@ func (s *Site) Action() http.HandlerFunc {
 		}
 		h := w.Header()
 		h.Set("Content-Type", "text/html; charset=utf-8")
-		h.Set("Cache-Control", cacheApproved)
-		serveBytes(w, r, page, etag(page), time.Time{})
+		h.Set("Cache-Control", s.cacheShared())
+		publicweb.Serve(w, r, page, etag(page), time.Time{})
 	}
 }
