@@ -357,7 +357,7 @@ func position(l lang.Lang, offset, shown, total int) *slack.ContextBlock {
 // one actions block per row (see ActionRowBlocks), a context line with the
 // position ("Showing 1–10 of 23") when the page is not the whole list, a
 // note when list.Truncated, and "Show more" (ActionActionsMore, value
-// list.MoreValue) when MoreValue is set and at most 2000 characters.
+// list.MoreValue) when MoreValue is set and fits MaxButtonValue.
 //
 // The caller decides the page size. Any page of up to 20 rows fits one
 // message: titles shrink (to no less than 40 characters) as needed to keep

@@ -13,6 +13,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/slack-go/slack"
+
 	"github.com/recordsbot/recordsbot/audit"
 	"github.com/recordsbot/recordsbot/internal/csvcell"
 	"github.com/recordsbot/recordsbot/store"
@@ -24,9 +26,10 @@ const auditUsage = `Usage: recordsbot audit verify [--anchor TEXT|@FILE]
 verify walks the audit trail of changes made through Slack and exits 1
 naming the first entry altered, removed or reordered (docs/audit.md). It
 needs AUDIT_KEY. --anchor is a head the daily verify published (the
-"recordsbot-audit-head … sig=…" line of its log, or of AUDIT_ANCHOR_FILE,
-or a file holding it after @): the trail must still hold it, so entries
-cut off the end, or all of them, are named.
+"recordsbot-audit-head … sig=…" line of its log or of AUDIT_CHANNEL, or
+a file holding it after @; default: AUDIT_ANCHOR_FILE's latest, when
+set): the trail must still hold it, so entries cut off the end, or all of
+them, are named.
 export writes the trail from TIME (RFC 3339, or a date: 2026-01-31; default
 everything) to stdout, oldest first: JSON Lines (one object a line) or CSV
 with a header row.
@@ -81,7 +84,11 @@ func runAudit(ctx context.Context, set *settings, args []string, stdout, stderr 
 		if set.auditKey.IsZero() {
 			return &configError{name: "AUDIT_KEY", msg: "AUDIT_KEY is required to verify the audit trail: the key serve, remind and watch seal it with"}
 		}
-		if anchor, err = readAnchor(set.auditKey, *anchorText); err != nil {
+		text := *anchorText
+		if _, serr := os.Stat(set.auditAnchorFile); text == "" && set.auditAnchorFile != "" && serr == nil {
+			text = "@" + set.auditAnchorFile // the heads this install published
+		}
+		if anchor, err = readAnchor(set.auditKey, text); err != nil {
 			return fmt.Errorf("audit verify: --anchor: %w", err)
 		}
 	}
@@ -198,8 +205,9 @@ func readAnchor(k audit.Key, text string) (*audit.Anchor, error) {
 // auditVerified hears each daily verify of the trail (store.
 // WithAuditVerified): the metrics, and for an intact trail its head
 // signed with AUDIT_KEY, published where the database cannot rewrite it:
-// the log, and AUDIT_ANCHOR_FILE when set (a line appended). `audit
-// verify --anchor` checks the trail still holds it.
+// the log, AUDIT_ANCHOR_FILE when set (a line appended) and AUDIT_CHANNEL
+// when set (a message). `audit verify --anchor` checks the trail still
+// holds it.
 func auditVerified(a *app) func(audit.Head, error) {
 	return func(head audit.Head, err error) {
 		a.metrics.AuditVerified(head, err)
@@ -208,11 +216,22 @@ func auditVerified(a *app) func(audit.Head, error) {
 		}
 		anchor := a.set.auditKey.Sign(audit.Anchor{Seq: head.Seq, Hash: head.Hash, At: time.Now()})
 		a.log.Info("audit: head anchored", "anchor", anchor)
-		if a.set.auditAnchorFile == "" {
-			return
+		if a.set.auditAnchorFile != "" {
+			if err := appendLine(a.set.auditAnchorFile, anchor); err != nil {
+				a.log.Error("audit: head not written to AUDIT_ANCHOR_FILE", "error", err)
+			}
 		}
-		if err := appendLine(a.set.auditAnchorFile, anchor); err != nil {
-			a.log.Error("audit: head not written to AUDIT_ANCHOR_FILE", "error", err)
+		if a.set.auditChannel != "" && a.Services != nil {
+			// Once a day: chat.postMessage's special tier allows about a
+			// message a second per channel
+			// (https://docs.slack.dev/apis/web-api/rate-limits); the bot
+			// must have been invited, or Slack answers not_in_channel
+			// (https://docs.slack.dev/reference/methods/chat.postMessage).
+			ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+			defer cancel()
+			if _, _, err := a.Slack.PostMessageContext(ctx, a.set.auditChannel, slack.MsgOptionText("`"+anchor+"`", false)); err != nil {
+				a.log.Error("audit: head not posted to AUDIT_CHANNEL", "channel", a.set.auditChannel, "error", err)
+			}
 		}
 	}
 }

@@ -15,12 +15,15 @@ import (
 	"testing"
 	"time"
 
+	"github.com/slack-go/slack"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/recordsbot/recordsbot/audit"
+	"github.com/recordsbot/recordsbot/internal/slackapi/slacktest"
 	"github.com/recordsbot/recordsbot/store"
 	"github.com/recordsbot/recordsbot/store/storetest"
+	"github.com/recordsbot/recordsbot/wire"
 )
 
 // auditDB is a store on engine holding a short trail, and a way to
@@ -207,6 +210,17 @@ func TestTheDailyVerifyPublishesTheSignedHead(t *testing.T) {
 	assert.Contains(t, logs.String(), "audit: head anchored")
 	assert.Contains(t, logs.String(), "recordsbot-audit-head seq=5 hash=hmac-sha256:bb")
 
+	url, exec := auditDB(t, "sqlite")
+	var out bytes.Buffer
+	heads := filepath.Join(t.TempDir(), "heads") // this install's
+	cfg := Config{DatabaseURL: url, AuditKey: testAuditKey, AuditAnchorFile: heads, Port: 3000, LogFormat: "text", LogLevel: "info"}
+	require.NoError(t, run(t.Context(), cfg, []string{"audit", "verify"}, strings.NewReader(""), &out, &out))
+	head := strings.TrimSpace(out.String()[strings.Index(out.String(), "head ")+len("head ") : strings.Index(out.String(), "\n")])
+	require.NoError(t, appendLine(heads, mustAuditKey(t).Sign(audit.Anchor{Seq: 4, Hash: head, At: time.Now()})))
+	exec("DELETE FROM audit_log WHERE seq >= 3; UPDATE audit_head SET seq = 2, hash = (SELECT hash FROM audit_log WHERE seq = 2)")
+	err := run(t.Context(), cfg, []string{"audit", "verify"}, strings.NewReader(""), &out, &out)
+	require.ErrorContains(t, err, "but its head was entry 4", "AUDIT_ANCHOR_FILE's latest head is checked without --anchor")
+
 	got, err := readAnchor(mustAuditKey(t), "@"+file)
 	require.NoError(t, err)
 	assert.Equal(t, int64(5), got.Seq, "the latest head")
@@ -279,4 +293,29 @@ func TestAuditExportCSVNeutralisesFormulas(t *testing.T) {
 	out, err = runAuditCmd(t, url, "export", "--format", "jsonl")
 	require.NoError(t, err)
 	assert.Contains(t, out, `"target":"=HYPERLINK(`, "JSON is data, not a spreadsheet: kept as written")
+}
+
+// With AUDIT_CHANNEL the daily verify posts the signed head there too:
+// a message the database's writers cannot rewrite.
+func TestTheDailyVerifyPostsTheSignedHeadToAUDIT_CHANNEL(t *testing.T) {
+	t.Parallel()
+	fake := slacktest.NewServer()
+	t.Cleanup(fake.Close)
+	var logs bytes.Buffer
+	a := &app{set: &settings{auditKey: mustAuditKey(t), auditChannel: "C0GENERAL"}, log: slog.New(slog.NewTextHandler(&logs, nil)),
+		Services: &wire.Services{Slack: slack.New(slacktest.DefaultToken, slack.OptionAPIURL(fake.APIURL()))}}
+	auditVerified(a)(audit.Head{Entries: 5, First: 1, Seq: 5, Hash: "hmac-sha256:bb"}, nil)
+	posts := fake.Calls("chat.postMessage")
+	require.Len(t, posts, 1, "logs: %s", logs.String())
+	assert.Equal(t, "C0GENERAL", posts[0].Params.Get("channel"))
+	text := posts[0].Params.Get("text")
+	anchor, err := readAnchor(mustAuditKey(t), strings.Trim(text, "`"))
+	require.NoError(t, err, "what was posted is what verify --anchor takes: %s", text)
+	assert.Equal(t, int64(5), anchor.Seq)
+
+	fake.SetBotInChannel("C0AUDIT", false) // the bot was not invited
+	a.set.auditChannel = "C0AUDIT"
+	auditVerified(a)(audit.Head{Entries: 6, First: 1, Seq: 6, Hash: "hmac-sha256:cc"}, nil)
+	assert.Contains(t, logs.String(), "audit: head not posted to AUDIT_CHANNEL")
+	assert.Contains(t, logs.String(), "not_in_channel")
 }

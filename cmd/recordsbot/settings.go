@@ -18,7 +18,9 @@ import (
 	"github.com/recordsbot/recordsbot/bot/minutespage"
 	"github.com/recordsbot/recordsbot/internal/clocktime"
 	"github.com/recordsbot/recordsbot/internal/lang"
+	"github.com/recordsbot/recordsbot/internal/slackapi"
 	"github.com/recordsbot/recordsbot/internal/workdays"
+	"github.com/recordsbot/recordsbot/publication"
 	"github.com/recordsbot/recordsbot/store"
 )
 
@@ -39,9 +41,9 @@ type settings struct {
 	metricsAddr   string // METRICS_ADDR; "" when off
 	publicURL     string
 	publicMinutes bool
-	publicCal     bool      // PUBLIC_CALENDAR
-	orgName       string    // ORG_NAME, trimmed
-	orgLanguage   lang.Lang // ORG_LANGUAGE; English when unset
+	publicCal     publication.Schedule // PUBLIC_CALENDAR
+	orgName       string               // ORG_NAME, trimmed
+	orgLanguage   lang.Lang            // ORG_LANGUAGE; English when unset
 
 	admins           []string // trimmed, no blanks
 	visibility       actions.Visibility
@@ -65,6 +67,7 @@ type settings struct {
 	auditRetention     time.Duration // AUDIT_RETENTION_DAYS
 	auditKey           audit.Key     // AUDIT_KEY; zero where the subcommand needs none
 	auditAnchorFile    string        // AUDIT_ANCHOR_FILE; "" none
+	auditChannel       string        // AUDIT_CHANNEL; "" none
 	databaseURL        string
 	trustedProxies     []netip.Prefix
 	publicImageHosts   []string // PUBLIC_IMAGE_HOSTS
@@ -185,7 +188,7 @@ func (p *settingsParser) listeners() {
 	s.port = c.Port
 	s.metricsAddr = strings.TrimSpace(c.MetricsAddr)
 	s.publicURL = strings.TrimSpace(c.PublicURL)
-	s.publicMinutes, s.publicCal = c.PublicMinutes, c.PublicCalendar
+	s.publicMinutes, s.publicCal = c.PublicMinutes, publication.ParseSchedule(c.PublicCalendar)
 	s.orgName = strings.TrimSpace(c.OrgName)
 	if s.port <= 0 || s.port > 65535 {
 		p.bad("PORT", "must be between 1 and 65535, got %d", s.port)
@@ -309,6 +312,9 @@ func (p *settingsParser) background() {
 		}
 	}
 	s.auditAnchorFile = strings.TrimSpace(c.AuditAnchorFile)
+	if s.auditChannel = strings.TrimSpace(c.AuditChannel); s.auditChannel != "" && !slackapi.IsChannelID(s.auditChannel) {
+		p.bad("AUDIT_CHANNEL", "must be a channel ID such as C012ABCDEF (the channel's details, at the bottom), got %q", c.AuditChannel)
+	}
 	if d, err := audit.Retention(c.AuditRetentionDays); err != nil {
 		p.bad("AUDIT_RETENTION_DAYS", "%s", err)
 	} else {

@@ -49,7 +49,9 @@ type warning struct {
 
 func loader(cache workdays.Cache, warned *[]warning) workdays.Loader {
 	return workdays.Loader{Cache: cache, Timeout: 300 * time.Millisecond,
-		Warn: func(url string, err error, from time.Time) { *warned = append(*warned, warning{url, err.Error(), from}) }}
+		Warn: func(url string, err error, from time.Time) {
+			*warned = append(*warned, warning{url, err.Error(), from})
+		}}
 }
 
 func closures(t *testing.T) []byte {
