@@ -81,7 +81,7 @@ func wireConfig(set *settings, m *metrics.Set, log *slog.Logger, slot *storeSlot
 			PublicURL: set.publicURL, Public: set.publicMinutes,
 			CursorKey: minutes.CursorKey(set.recordsKey),
 		},
-		Calendar:       calendar.Config{Public: set.publicCal, PublicURL: set.publicURL, OrgName: set.orgName, Language: set.orgLanguage, Versions: slot},
+		Calendar:       calendar.Config{Schedule: set.publicCal, PublicURL: set.publicURL, OrgName: set.orgName, Language: set.orgLanguage, Versions: slot},
 		CalendarKey:    calendarKey(set),
 		CalendarTokens: slot,
 	}

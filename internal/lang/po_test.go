@@ -151,4 +151,21 @@ func TestGettextReadsTheFiles(t *testing.T) {
 		out, err := exec.CommandContext(t.Context(), msgfmt, "-c", "-o", os.DevNull, f).CombinedOutput()
 		assert.NoError(t, err, "msgfmt -c %s:\n%s", f, out)
 	}
+	// The files are as msgmerge writes them, so updating a translation
+	// from en.po (docs/languages.md) changes only what English changed.
+	msgmerge, err := exec.LookPath("msgmerge")
+	if err != nil {
+		return
+	}
+	en := filepath.Join("locales", "en.po")
+	for _, f := range files {
+		merged := filepath.Join(t.TempDir(), filepath.Base(f))
+		out, err := exec.CommandContext(t.Context(), msgmerge, "-q", "-N", "--no-wrap", "-o", merged, f, en).CombinedOutput()
+		require.NoError(t, err, "msgmerge %s:\n%s", f, out)
+		want, err := os.ReadFile(f)
+		require.NoError(t, err)
+		got, err := os.ReadFile(merged)
+		require.NoError(t, err)
+		assert.Equal(t, string(want), string(got), "msgmerge -N --no-wrap %s en.po changes it: write it as msgmerge does (or run that and commit its output)", f)
+	}
 }
