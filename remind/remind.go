@@ -133,6 +133,8 @@ type Actions interface {
 	List(ctx context.Context, st apiclient.Status) (*apiclient.ActionList, error)
 	Zone() *time.Location
 	UserMap() actions.UserMap
+	// Link is an action's own link, on its row's title.
+	Link(id string) string
 }
 
 // Deps are the reminder job's collaborators.
