@@ -11,6 +11,10 @@ const (
 	mtgDate
 	mtgLocation
 	mtgAgenda
+	mtgStatus
+	mtgVisibility
+	mtgConfidential
+	mtgPublic
 )
 
 // meetingFields is the alias table of a meeting; the first usable alias of
@@ -23,6 +27,13 @@ var meetingFields = []field{
 	mtgDate:      {name: "date", aliases: []string{"date", "start", "starts_at", "scheduled_at", "held_at"}},
 	mtgLocation:  {name: "location", aliases: []string{"location"}},
 	mtgAgenda:    {name: "agenda", aliases: []string{"agenda", "agenda_items", "items"}},
+	// The marks of what may be published (package publication): the
+	// records API defines none for meetings, so these are the names
+	// records services use; RECORDS_FIELD_MAP names any other.
+	mtgStatus:       {name: "status", aliases: []string{"status", "state", "meeting_status"}},
+	mtgVisibility:   {name: "visibility", aliases: []string{"visibility", "access", "access_level", "privacy"}},
+	mtgConfidential: {name: "confidential", aliases: []string{"confidential", "is_confidential"}},
+	mtgPublic:       {name: "public", aliases: []string{"public", "is_public"}},
 }
 
 // meetingWrappers are the members a single meeting may be wrapped in.
@@ -87,6 +98,70 @@ func fillMeeting(d *decoder, t *table, f []*fastjson.Value, raw []byte, m *Meeti
 	if v := agendaArray(t, f); v != nil {
 		m.Agenda = decodeAgenda(d, v.GetArray())
 	}
+	for _, v := range t.values(f, mtgStatus) {
+		if decodeNamed(s, &m.Status, v) {
+			break
+		}
+	}
+	for _, v := range t.values(f, mtgVisibility) {
+		if decodeNamed(s, &m.Visibility, v) {
+			break
+		}
+	}
+	for _, v := range t.values(f, mtgConfidential) {
+		if set, yes := yesNo(v); set {
+			m.Confidential = yes
+			break
+		}
+	}
+	for _, v := range t.values(f, mtgPublic) {
+		if set, yes := yesNo(v); set {
+			m.NotPublic = !yes
+			break
+		}
+	}
+}
+
+// yesNo reads a yes/no mark: a JSON boolean, 1 or 0, or the words "true",
+// "false", "yes", "no" (any case). set is false for anything else.
+func yesNo(v *fastjson.Value) (set, yes bool) {
+	if v == nil {
+		return false, false
+	}
+	switch v.Type() {
+	case fastjson.TypeTrue:
+		return true, true
+	case fastjson.TypeFalse:
+		return true, false
+	case fastjson.TypeNumber:
+		n := v.GetFloat64()
+		return n == 0 || n == 1, n == 1
+	case fastjson.TypeString:
+		b := v.GetStringBytes()
+		switch {
+		case equalFoldASCII(b, "true"), equalFoldASCII(b, "yes"), string(b) == "1":
+			return true, true
+		case equalFoldASCII(b, "false"), equalFoldASCII(b, "no"), string(b) == "0":
+			return true, false
+		}
+	}
+	return false, false
+}
+
+func equalFoldASCII(b []byte, s string) bool {
+	if len(b) != len(s) {
+		return false
+	}
+	for i := range b {
+		c := b[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != s[i] {
+			return false
+		}
+	}
+	return true
 }
 
 // agendaArray returns the first array among the agenda aliases, or nil.

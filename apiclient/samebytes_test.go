@@ -105,3 +105,43 @@ func TestSameBytesCallerOwnsListWithoutSharing(t *testing.T) {
 		prev = l
 	}
 }
+
+// TestSameBytesConcurrent: readers of one shared list, some asking for a
+// status the server does not filter by, while the bytes change now and
+// then (run it with -race).
+func TestSameBytesConcurrent(t *testing.T) {
+	t.Parallel()
+	srv := newBytesServer(t, `[{"id":"a1","status":"open"},{"id":"a2","status":"complete"}]`)
+	c, err := apiclient.NewClient(srv.URL+"/api/v1", "k", apiclient.WithSharedLists())
+	require.NoError(t, err)
+	done := make(chan error)
+	for g := range 6 {
+		go func() {
+			for i := range 20 {
+				if g == 0 && i%5 == 0 {
+					srv.body.Store(`[{"id":"a1","status":"open"},{"id":"a2","status":"complete"},{"id":"a` + string(rune('3'+i%5)) + `","status":"open"}]`)
+				}
+				opts := &apiclient.ListActionsOptions{Status: apiclient.StatusOpen}
+				if g%2 == 1 {
+					opts = nil
+				}
+				l, err := c.ListActions(t.Context(), opts)
+				if err == nil && opts != nil {
+					for _, a := range l.Actions {
+						if a.Status != apiclient.StatusOpen {
+							err = assert.AnError
+						}
+					}
+				}
+				if err != nil {
+					done <- err
+					return
+				}
+			}
+			done <- nil
+		}()
+	}
+	for range 6 {
+		require.NoError(t, <-done)
+	}
+}

@@ -101,7 +101,18 @@ type Meeting struct {
 	DateHasTime bool
 	Location    string
 	Agenda      []AgendaItem
-	Raw         json.RawMessage
+	// Status is the meeting's own status as the records give it
+	// ("scheduled", "cancelled"); empty when they give none.
+	Status string
+	// Visibility is the records' visibility or access mark ("public",
+	// "private"); empty when they give none.
+	Visibility string
+	// Confidential is set when the records mark the meeting confidential.
+	Confidential bool
+	// NotPublic is set when the records carry a public flag and it is
+	// false; a meeting without one is not marked either way.
+	NotPublic bool
+	Raw       json.RawMessage
 }
 
 // AgendaItem is one item of a meeting's agenda.

@@ -21,6 +21,7 @@ import (
 	"github.com/recordsbot/recordsbot/internal/pagetest"
 	"github.com/recordsbot/recordsbot/internal/testworld"
 	"github.com/recordsbot/recordsbot/minutes"
+	"github.com/recordsbot/recordsbot/publication"
 	"github.com/recordsbot/recordsbot/store"
 )
 
@@ -30,7 +31,7 @@ import (
 func withCalendar(tokens calendar.Tokens, clock *offsetClock) harnessOption {
 	return func(s harnessSetup) {
 		s.calendar.on = true
-		s.calendar.cfg = calendar.Config{Public: true, PublicURL: testMinutesConfig().PublicURL, OrgName: "Riverside Trust"}
+		s.calendar.cfg = calendar.Config{Schedule: publication.Every(), PublicURL: testMinutesConfig().PublicURL, OrgName: "Riverside Trust"}
 		if tokens != nil {
 			s.calendar.tokens = tokens
 			if v, ok := tokens.(calendar.Versions); ok {

@@ -13,7 +13,7 @@ import (
 )
 
 // homeRows is the number of action rows on the Home tab: each takes two
-// blocks, and a Home view may hold 100.
+// blocks, well within blocks.MaxViewBlocks.
 const homeRows = 20
 
 // homeState is what a Home publish shows beyond the defaults.

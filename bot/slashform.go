@@ -36,13 +36,23 @@ func slashForm(body []byte) (sc slack.SlashCommand, ok bool) {
 			continue
 		}
 		k, v, _ := strings.Cut(kv, "=")
-		k, err := url.QueryUnescape(k)
-		if err != nil || !validEscapes(v) || k == "payload" {
+		var err error
+		if strings.ContainsAny(k, "%+") {
+			if k, err = url.QueryUnescape(k); err != nil {
+				return sc, false
+			}
+		}
+		if k == "payload" {
 			return sc, false
 		}
 		i := slices.Index(slashFields[:], k)
 		if i < 0 || seen[i] {
-			continue // not read, or not the first value (url.Values.Get)
+			// Not read, or not the first value (url.Values.Get), but
+			// url.ParseQuery refuses a malformed escape anywhere.
+			if !validEscapes(v) {
+				return sc, false
+			}
+			continue
 		}
 		seen[i] = true
 		if strings.ContainsAny(v, "%+") {

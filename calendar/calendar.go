@@ -47,6 +47,7 @@ import (
 	"github.com/recordsbot/recordsbot/internal/ical"
 	"github.com/recordsbot/recordsbot/internal/lang"
 	"github.com/recordsbot/recordsbot/minutes"
+	"github.com/recordsbot/recordsbot/publication"
 	"github.com/recordsbot/recordsbot/store"
 )
 
@@ -81,9 +82,11 @@ type Versions interface {
 // Config is the calendar's behaviour. The zero value of a field means its
 // documented default.
 type Config struct {
-	// Public serves the public meeting feeds (PUBLIC_CALENDAR). Off:
-	// ErrNotFound for them. The private feeds do not depend on it.
-	Public bool
+	// Schedule is whose meetings the public feeds publish
+	// (PUBLIC_CALENDAR: every committee, or those listed). The zero value
+	// publishes none: ErrNotFound for every public feed. The private
+	// feeds do not depend on it.
+	Schedule publication.Schedule
 	// PublicURL is the bot's public base URL (PUBLIC_URL): the feeds'
 	// addresses start with it and the events' UIDs carry its host. Empty:
 	// no addresses, and UIDs end in "@recordsbot".
@@ -97,7 +100,8 @@ type Config struct {
 	Language lang.Lang
 	// Minutes is the minutes domain: the calendar reads the records'
 	// meetings through it (Meetings), and links a meeting to its public
-	// minutes page (PageURL, when PUBLIC_MINUTES is on). Required.
+	// minutes page (PublishedPage: only a page that shows minutes).
+	// Required.
 	Minutes *minutes.Service
 	// Versions keeps the events' revisions; nil: kept in memory.
 	Versions Versions
@@ -163,7 +167,7 @@ func New(cfg Config) *Service {
 }
 
 // Public reports whether the public meeting feeds are served.
-func (s *Service) Public() bool { return s.cfg.Public }
+func (s *Service) Public() bool { return s.cfg.Schedule.On() }
 
 // CacheTTL is how long a built feed is reused (Config.CacheTTL): a feed
 // may be kept downstream as long, and no longer.
@@ -177,7 +181,7 @@ func (s *Service) Language() lang.Lang { return s.cfg.Language }
 // committee when it is not empty; "" when the feeds are off or PUBLIC_URL
 // is not set.
 func (s *Service) FeedURL(committee string) string {
-	if !s.cfg.Public || s.cfg.PublicURL == "" {
+	if !s.Public() || s.cfg.PublicURL == "" {
 		return ""
 	}
 	if committee == "" {
@@ -190,17 +194,18 @@ func (s *Service) FeedURL(committee string) string {
 // "Add to calendar" link); "" when the public feeds are off or PUBLIC_URL
 // is not set.
 func (s *Service) MeetingURL(meetingID string) string {
-	if !s.cfg.Public || s.cfg.PublicURL == "" || meetingID == "" {
+	if !s.Public() || s.cfg.PublicURL == "" || meetingID == "" {
 		return ""
 	}
 	return s.cfg.PublicURL + "/calendar/meeting/" + url.PathEscape(meetingID) + ".ics"
 }
 
 // AddURL is the "Add to calendar" address of m: its one-event calendar
-// (MeetingURL) when the meeting is in the feeds' window; "" otherwise, or
-// when the public feeds are off.
+// (MeetingURL) when the meeting is in the feeds' window and published
+// (publication: its committee's schedule is, and the records do not
+// withhold it); "" otherwise, or when the public feeds are off.
 func (s *Service) AddURL(m *apiclient.Meeting) string {
-	if s == nil || m == nil || m.Date.IsZero() || m.Date.Before(s.cfg.Now().Add(-s.cfg.Window)) {
+	if s == nil || m == nil || m.Date.IsZero() || m.Date.Before(s.cfg.Now().Add(-s.cfg.Window)) || !s.cfg.Schedule.Publishes(m) {
 		return ""
 	}
 	return s.MeetingURL(m.ID)
@@ -213,10 +218,11 @@ func (s *Service) Wait() {
 	s.meetings.Wait()
 }
 
-// Meetings returns the meetings in the window, newest first as the records
-// list them, read at most once per CacheTTL (and served up to StaleFor
-// longer while the records cannot be read). Meetings without a date are
-// left out: a calendar cannot place them.
+// Meetings returns the published meetings in the window
+// (Schedule.Publishes), newest first as the records list them, read at
+// most once per CacheTTL (and served up to StaleFor longer while the
+// records cannot be read). Meetings without a date are left out: a
+// calendar cannot place them.
 func (s *Service) Meetings(ctx context.Context) ([]apiclient.Meeting, error) {
 	return s.meetings.GetStale(ctx, "window", s.readMeetings)
 }
@@ -243,6 +249,7 @@ func (s *Service) readMeetings(ctx context.Context) ([]apiclient.Meeting, error)
 			case m.Date.IsZero():
 			case m.Date.Before(from):
 				older = true
+			case !s.cfg.Schedule.Publishes(&m):
 			default:
 				m.Agenda, m.Raw = nil, nil
 				out = append(out, m)
@@ -293,7 +300,7 @@ func committees(ms []apiclient.Meeting) []string {
 // service's, wrapped (apiclient.ErrOverBudget among them), when there is
 // no feed to serve.
 func (s *Service) All(ctx context.Context, l lang.Lang) (Feed, error) {
-	if !s.cfg.Public {
+	if !s.Public() {
 		return Feed{}, ErrNotFound
 	}
 	key := "all/" + l.Code()
@@ -312,7 +319,7 @@ func (s *Service) All(ctx context.Context, l lang.Lang) (Feed, error) {
 // are in l. Errors: as All, and ErrNotFound for a committee no meeting in
 // the window has, or a prefix of several.
 func (s *Service) Committee(ctx context.Context, typed string, l lang.Lang) (Feed, string, error) {
-	if !s.cfg.Public || strings.TrimSpace(typed) == "" {
+	if !s.Public() || strings.TrimSpace(typed) == "" {
 		return Feed{}, "", ErrNotFound
 	}
 	ms, err := s.Meetings(ctx)
@@ -341,7 +348,7 @@ func (s *Service) Committee(ctx context.Context, typed string, l lang.Lang) (Fee
 // to calendar" link), its own words in l. Errors: as All, and ErrNotFound
 // for a meeting not in the window; an unknown ID costs no records call.
 func (s *Service) Meeting(ctx context.Context, id string, l lang.Lang) (Feed, error) {
-	if !s.cfg.Public || id == "" {
+	if !s.Public() || id == "" {
 		return Feed{}, ErrNotFound
 	}
 	ms, err := s.Meetings(ctx)
@@ -409,7 +416,10 @@ func (s *Service) meetingEvents(ms []apiclient.Meeting, l lang.Lang) []event {
 		if m.Reference != "" && m.Reference != m.Name() {
 			desc = append(desc, l.F("ical.reference", "reference", m.Reference))
 		}
-		link := s.cfg.Minutes.PageURL(m.ID)
+		// Only a page that exists: the meeting's minutes page when the
+		// minutes domain knows it shows minutes; never an upcoming
+		// meeting's, nor one whose minutes are not published.
+		link := s.cfg.Minutes.PublishedPage(&m)
 		if link != "" {
 			desc = append(desc, l.F("ical.agenda_link", "url", link))
 		}

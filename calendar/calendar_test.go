@@ -20,6 +20,7 @@ import (
 	"github.com/recordsbot/recordsbot/internal/slackapi/slacktest"
 	"github.com/recordsbot/recordsbot/internal/slackapi/slackusers"
 	"github.com/recordsbot/recordsbot/minutes"
+	"github.com/recordsbot/recordsbot/publication"
 	"github.com/recordsbot/recordsbot/store"
 )
 
@@ -43,6 +44,7 @@ type env struct {
 	rc      *apiclient.Client
 	clock   *clock
 	cal     *calendar.Service
+	min     *minutes.Service
 }
 
 // dataset: two Finance meetings in the 90-day window (one to come, one
@@ -70,13 +72,14 @@ func newEnv(t *testing.T, cfg calendar.Config) *env {
 	require.NoError(t, err)
 	e.rc = rc
 	cfg.Minutes = minutes.New(rc, minutes.Config{PublicURL: "https://bot.example.org", Public: true, Now: e.clock.Now})
+	e.min = cfg.Minutes
 	cfg.Now = e.clock.Now
 	e.cal = calendar.New(cfg)
 	t.Cleanup(e.cal.Wait)
 	return e
 }
 
-var public = calendar.Config{Public: true, PublicURL: "https://bot.example.org/", OrgName: "Hill Trust"}
+var public = calendar.Config{Schedule: publication.Every(), PublicURL: "https://bot.example.org/", OrgName: "Hill Trust"}
 
 // events are the UIDs of a feed's events, in order.
 func events(body []byte) []string {
@@ -92,6 +95,10 @@ func events(body []byte) []string {
 func TestAllIsTheWindowOldestFirst(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, public)
+	// A reader has just read M-2's minutes: the minutes domain knows its
+	// page shows them.
+	_, err := e.min.Get(t.Context(), "M-2")
+	require.NoError(t, err)
 	f, err := e.cal.All(t.Context(), lang.English)
 	require.NoError(t, err)
 	assert.Equal(t, []string{"meeting-M-2@bot.example.org", "meeting-M-3@bot.example.org", "meeting-M-1@bot.example.org"}, events(f.Body),
@@ -221,4 +228,61 @@ func TestPrivateDeadlines(t *testing.T) {
 	assert.NotEqual(t, link, reset)
 	_, err = e.cal.Deadlines(ctx, tok)
 	assert.ErrorIs(t, err, calendar.ErrNotFound, "the old URL stops")
+}
+
+// One publication rule: a meeting the records mark cancelled, private,
+// confidential or not public is in no feed and has no one-event calendar
+// or "Add to calendar" link; PUBLIC_CALENDAR may name the committees whose
+// schedules are published; and an event links only to a page that
+// exists: no upcoming meeting's, no meeting's whose minutes are not known
+// to be shown.
+func TestPublicFeedsFollowThePublicationRule(t *testing.T) {
+	t.Parallel()
+	no := false
+	marked := []recordstest.Meeting{
+		{ID: "X-cancelled", Title: "Cancelled", Committee: "Finance", Date: now.AddDate(0, 0, 3), Status: "cancelled", Visibility: "private"},
+		{ID: "X-confidential", Title: "Confidential", Committee: "Finance", Date: now.AddDate(0, 0, 4), Confidential: true},
+		{ID: "X-restricted", Title: "Restricted", Committee: "Finance", Date: now.AddDate(0, 0, 5), Visibility: "members-only"},
+		{ID: "X-notpublic", Title: "Not public", Committee: "Events", Date: now.AddDate(0, 0, 6), Public: &no},
+	}
+	newMarked := func(cfg calendar.Config) *env {
+		e := &env{clock: &clock{t: now}}
+		d := dataset()
+		d.Meetings = append(d.Meetings, marked...)
+		e.records = recordstest.NewServer(recordstest.WithDataset(d), recordstest.WithPageSize(2))
+		t.Cleanup(e.records.Close)
+		rc, err := apiclient.NewClient(e.records.URL, recordstest.DefaultKey)
+		require.NoError(t, err)
+		e.min = minutes.New(rc, minutes.Config{PublicURL: "https://bot.example.org", Public: true, Now: e.clock.Now})
+		cfg.Minutes, cfg.Now = e.min, e.clock.Now
+		e.cal = calendar.New(cfg)
+		t.Cleanup(e.cal.Wait)
+		return e
+	}
+	ctx := t.Context()
+
+	e := newMarked(public)
+	f, err := e.cal.All(ctx, lang.English)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"meeting-M-2@bot.example.org", "meeting-M-3@bot.example.org", "meeting-M-1@bot.example.org"}, events(f.Body),
+		"no marked meeting")
+	assert.NotContains(t, string(f.Body), "URL:", "no page is known to exist yet: no link")
+	for _, m := range marked {
+		_, err := e.cal.Meeting(ctx, m.ID, lang.English)
+		assert.ErrorIs(t, err, calendar.ErrNotFound, m.ID)
+		assert.Empty(t, e.cal.AddURL(&apiclient.Meeting{ID: m.ID, Committee: m.Committee, Date: m.Date, Status: m.Status,
+			Visibility: m.Visibility, Confidential: m.Confidential, NotPublic: m.Public != nil && !*m.Public}), m.ID)
+	}
+	assert.NotEmpty(t, e.cal.AddURL(&apiclient.Meeting{ID: "M-1", Committee: "Finance", Date: now.AddDate(0, 0, 7)}))
+
+	// PUBLIC_CALENDAR=Events: Finance's schedule is not published.
+	e = newMarked(calendar.Config{Schedule: publication.ParseSchedule(" events "), PublicURL: "https://bot.example.org/"})
+	f, err = e.cal.All(ctx, lang.English)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"meeting-M-3@bot.example.org"}, events(f.Body), "only the listed committee's")
+	_, _, err = e.cal.Committee(ctx, "Finance", lang.English)
+	assert.ErrorIs(t, err, calendar.ErrNotFound)
+	_, err = e.cal.Meeting(ctx, "M-1", lang.English)
+	assert.ErrorIs(t, err, calendar.ErrNotFound)
+	assert.Empty(t, e.cal.AddURL(&apiclient.Meeting{ID: "M-1", Committee: "Finance", Date: now.AddDate(0, 0, 7)}))
 }

@@ -22,6 +22,7 @@ import (
 	"github.com/recordsbot/recordsbot/internal/testworld"
 	"github.com/recordsbot/recordsbot/internal/workdays"
 	"github.com/recordsbot/recordsbot/minutes"
+	"github.com/recordsbot/recordsbot/publication"
 	"github.com/recordsbot/recordsbot/remind"
 	"github.com/recordsbot/recordsbot/store"
 	"github.com/recordsbot/recordsbot/watch"
@@ -169,9 +170,9 @@ func (e *demoEnv) wireServices(version, secret string) (*wire.Services, error) {
 		}},
 		Slack: wire.Slack{Token: slacktest.DefaultToken, APIURL: e.slack.APIURL(),
 			HTTPClient: &http.Client{Timeout: 15 * time.Second, Transport: e.transport}},
-		Actions:        actions.Config{Trail: e.store, PublicURL: e.botURL},
+		Actions:        actions.Config{Trail: e.store},
 		Minutes:        minutes.Config{PublicURL: e.botURL, Public: true},
-		Calendar:       calendar.Config{Public: true, PublicURL: e.botURL, Versions: e.store},
+		Calendar:       calendar.Config{Schedule: publication.Every(), PublicURL: e.botURL, Versions: e.store},
 		CalendarKey:    []byte(secret),
 		CalendarTokens: e.store,
 	})

@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/recordsbot/recordsbot/apiclient"
+	"github.com/recordsbot/recordsbot/publication"
 )
 
 // The archive's bounds: how many minutes a page lists, and how much of the
@@ -87,7 +88,7 @@ func (s *Service) archivePage(ctx context.Context, committee string, cur archive
 			end := start
 			for ; end < len(ms) && len(batch) < archiveBatch; end++ {
 				m := &ms[end]
-				if m.Date.After(now) || committee != "" && CommitteeKey(m.Committee) != committee {
+				if m.Date.After(now) || committee != "" && CommitteeKey(m.Committee) != committee || publication.Withheld(m) {
 					continue
 				}
 				batch = append(batch, end)

@@ -17,6 +17,7 @@ import (
 
 	"github.com/recordsbot/recordsbot/apiclient"
 	"github.com/recordsbot/recordsbot/internal/cache"
+	"github.com/recordsbot/recordsbot/publication"
 	"github.com/recordsbot/recordsbot/store"
 )
 
@@ -200,15 +201,44 @@ func (s *Service) Read(ctx context.Context, meetingID string) (Entry, error) {
 	return Entry{Meeting: m, Minutes: min}, nil
 }
 
-// Get is Read through the shared cache (CacheTTL): the public pages and
-// the unfurls of one link shared in a busy channel cost one records call
-// per TTL, not a burst. Concurrent misses for one meeting are one call
-// (singleflight), and answers that show nothing are kept for HiddenTTL,
-// outages for OutageTTL.
+// Get is Read through the shared cache (CacheTTL), for what anyone may
+// see: the public pages and the unfurls of one link shared in a busy
+// channel cost one records call per TTL, not a burst. Concurrent misses
+// for one meeting are one call (singleflight), and answers that show
+// nothing are kept for HiddenTTL, outages for OutageTTL. The minutes of a
+// meeting the records withhold from the public (publication.Withheld)
+// are not shown: Minutes is nil.
 func (s *Service) Get(ctx context.Context, meetingID string) (Entry, error) {
 	return s.pages.GetSince(ctx, meetingID, s.lastPoll(ctx), func(ctx context.Context) (Entry, error) {
-		return s.Read(ctx, meetingID)
+		e, err := s.Read(ctx, meetingID)
+		if err == nil && publication.Withheld(e.Meeting) {
+			e.Minutes = nil
+		}
+		return e, err
 	})
+}
+
+// PublishedPage is the address of m's minutes page (PageURL) when the
+// domain knows, without a records call, that the page shows minutes: the
+// meeting is not withheld, and its visible minutes were read within the
+// cache's time (by a page, an unfurl or the archive). "" otherwise: a
+// public surface links only to a page that exists, and a page it cannot
+// vouch for now is left unlinked rather than looked up for every meeting.
+func (s *Service) PublishedPage(m *apiclient.Meeting) string {
+	if m == nil || publication.Withheld(m) {
+		return ""
+	}
+	page := s.PageURL(m.ID)
+	if page == "" {
+		return ""
+	}
+	if e, ok := s.pages.Peek(m.ID); ok && Visible(e.Minutes) && !publication.Withheld(e.Meeting) {
+		return page
+	}
+	if min, ok := s.listed.Peek(m.ID); ok && Visible(min) {
+		return page
+	}
+	return ""
 }
 
 // lastPoll is when the last watcher poll began (RecheckState), zero when

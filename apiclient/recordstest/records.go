@@ -65,6 +65,13 @@ type Meeting struct {
 	// listed newest first by Date.
 	Date   time.Time
 	Agenda []AgendaItem
+	// Status, Visibility and Confidential are marks some records services
+	// put on a meeting, though the API defines none: sent as "status",
+	// "visibility" and "confidential" when set ("cancelled", "private",
+	// true). Public, when not nil, is sent as "public".
+	Status, Visibility string
+	Confidential       bool
+	Public             *bool
 }
 
 // Minutes are the minutes of one meeting. A meeting has at most one record.

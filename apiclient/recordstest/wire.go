@@ -40,6 +40,11 @@ type meetingJSON struct {
 	Committee string `json:"committee,omitempty"`
 	Date      string `json:"date,omitempty"`
 	Location  string `json:"location,omitempty"`
+	// The marks some records services add (Meeting.Status...).
+	Status       string `json:"status,omitempty"`
+	Visibility   string `json:"visibility,omitempty"`
+	Confidential bool   `json:"confidential,omitempty"`
+	Public       *bool  `json:"public,omitempty"`
 }
 
 type meetingDetailJSON struct {
@@ -105,6 +110,7 @@ func renderMeeting(m Meeting) meetingJSON {
 		Committee: m.Committee,
 		Date:      formatTime(m.Date),
 		Location:  m.Location,
+		Status:    m.Status, Visibility: m.Visibility, Confidential: m.Confidential, Public: m.Public,
 	}
 }
 

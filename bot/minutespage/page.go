@@ -446,6 +446,7 @@ type layoutData struct {
 	Archive   *archiveDoc
 	Problem   *problemDoc
 	Statement *statementDoc
+	Action    *actionDoc
 }
 
 // frame is the layout of a page at base, in v's language.

@@ -84,7 +84,7 @@ func wireConfig(set *settings, m *metrics.Set, log *slog.Logger, slot *storeSlot
 			// again (minutes.RecheckState).
 			Polls: slot,
 		},
-		Calendar:       calendar.Config{Public: set.publicCal, PublicURL: set.publicURL, OrgName: set.orgName, Language: set.orgLanguage, Versions: slot},
+		Calendar:       calendar.Config{Schedule: set.publicCal, PublicURL: set.publicURL, OrgName: set.orgName, Language: set.orgLanguage, Versions: slot},
 		CalendarKey:    calendarKey(set),
 		CalendarTokens: slot,
 	}

@@ -28,7 +28,7 @@ type Config struct {
 	MetricsAddr         string        `envconfig:"METRICS_ADDR" default:":9090" desc:"serve: host:port of the metrics listener (GET /metrics, for Prometheus), apart from PORT so that it is never published with the public routes; off turns it off"`
 	PublicURL           string        `envconfig:"PUBLIC_URL" desc:"the bot's public https URL; minutes links and unfurls use it"`
 	PublicMinutes       bool          `envconfig:"PUBLIC_MINUTES" default:"true" desc:"serve the public minutes pages: /minutes/{id}, the archive /minutes and its feed /minutes/feed.atom"`
-	PublicCalendar      bool          `envconfig:"PUBLIC_CALENDAR" default:"false" desc:"serve the public meeting calendars: /calendar.ics (every committee) and /calendar/{committee}.ics; people's private deadline calendars work without it"`
+	PublicCalendar      string        `envconfig:"PUBLIC_CALENDAR" default:"false" desc:"serve the public meeting calendars: /calendar.ics and /calendar/{committee}.ics; true for every committee, or a comma-separated list of the committees whose schedules are published (Finance,Audit); meetings the records mark cancelled, private or confidential are never in them; people's private deadline calendars work without it"`
 	OrgName             string        `envconfig:"ORG_NAME" desc:"the organisation's name, shown on the public minutes pages, in print and in their feed"`
 	OrgLanguage         string        `envconfig:"ORG_LANGUAGE" default:"en" desc:"the language of channel posts, of public pages whose reader accepts none of the shipped languages, and of people whose Slack locale is not shipped: en, fr, de or es"`
 	AdminUserIDs        []string      `envconfig:"ADMIN_USER_IDS" desc:"comma-separated Slack user IDs who may change any action"`

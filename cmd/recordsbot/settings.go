@@ -20,6 +20,7 @@ import (
 	"github.com/recordsbot/recordsbot/internal/lang"
 	"github.com/recordsbot/recordsbot/internal/slackapi"
 	"github.com/recordsbot/recordsbot/internal/workdays"
+	"github.com/recordsbot/recordsbot/publication"
 	"github.com/recordsbot/recordsbot/store"
 )
 
@@ -40,9 +41,9 @@ type settings struct {
 	metricsAddr   string // METRICS_ADDR; "" when off
 	publicURL     string
 	publicMinutes bool
-	publicCal     bool      // PUBLIC_CALENDAR
-	orgName       string    // ORG_NAME, trimmed
-	orgLanguage   lang.Lang // ORG_LANGUAGE; English when unset
+	publicCal     publication.Schedule // PUBLIC_CALENDAR
+	orgName       string               // ORG_NAME, trimmed
+	orgLanguage   lang.Lang            // ORG_LANGUAGE; English when unset
 
 	admins           []string // trimmed, no blanks
 	visibility       actions.Visibility
@@ -187,7 +188,7 @@ func (p *settingsParser) listeners() {
 	s.port = c.Port
 	s.metricsAddr = strings.TrimSpace(c.MetricsAddr)
 	s.publicURL = strings.TrimSpace(c.PublicURL)
-	s.publicMinutes, s.publicCal = c.PublicMinutes, c.PublicCalendar
+	s.publicMinutes, s.publicCal = c.PublicMinutes, publication.ParseSchedule(c.PublicCalendar)
 	s.orgName = strings.TrimSpace(c.OrgName)
 	if s.port <= 0 || s.port > 65535 {
 		p.bad("PORT", "must be between 1 and 65535, got %d", s.port)
