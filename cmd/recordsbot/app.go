@@ -79,7 +79,14 @@ func wireConfig(set *settings, m *metrics.Set, log *slog.Logger, slot *storeSlot
 		// alike.
 		Minutes: minutes.Config{
 			PublicURL: set.publicURL, Public: set.publicMinutes,
+<<<<<<< HEAD
 			CursorKey: minutes.CursorKey(set.recordsKey), History: slot,
+=======
+			CursorKey: minutes.CursorKey(set.recordsKey),
+			// No answer from before the watcher's last poll is served
+			// again (minutes.RecheckState).
+			Polls: slot,
+>>>>>>> main
 		},
 		Calendar:       calendar.Config{Schedule: set.publicCal, PublicURL: set.publicURL, OrgName: set.orgName, Language: set.orgLanguage, Versions: slot},
 		CalendarKey:    calendarKey(set),
