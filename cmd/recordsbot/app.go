@@ -79,14 +79,12 @@ func wireConfig(set *settings, m *metrics.Set, log *slog.Logger, slot *storeSlot
 		// alike.
 		Minutes: minutes.Config{
 			PublicURL: set.publicURL, Public: set.publicMinutes,
-<<<<<<< HEAD
-			CursorKey: minutes.CursorKey(set.recordsKey), History: slot,
-=======
 			CursorKey: minutes.CursorKey(set.recordsKey),
 			// No answer from before the watcher's last poll is served
 			// again (minutes.RecheckState).
 			Polls: slot,
->>>>>>> main
+			// The versions of minutes, kept where they are read.
+			History: slot,
 		},
 		Calendar:       calendar.Config{Schedule: set.publicCal, PublicURL: set.publicURL, OrgName: set.orgName, Language: set.orgLanguage, Versions: slot},
 		CalendarKey:    calendarKey(set),
