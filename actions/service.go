@@ -55,6 +55,8 @@ type Trail interface {
 
 // Service is the action domain. It is safe for concurrent use.
 type Service struct {
+	// links keeps each action's own link (Link).
+	links    links
 	cfg      Config
 	records  Records
 	list     *sharedList

@@ -616,6 +616,7 @@ func (u *actionsUI) sortKeeping(as []*apiclient.Action, now time.Time, reader *t
 // render revision.
 func (u *actionsUI) row(a *apiclient.Action, v actions.View, changed *blocks.Change) blocks.ActionRow {
 	r := blocks.RowOf(a, v, changed)
+	r.Link = u.actions.Link(a.ID)
 	r.Rev = u.revs.next()
 	return r
 }

@@ -345,7 +345,7 @@ func (s *Server) addSurfaces(deps Deps, search MinutesSearch, trail *trailWriter
 		s.home.trail = trail.trail
 	}
 	s.unfurls = &unfurler{mins: mins, actions: s.actions, slack: deps.Slack, log: s.log, workObjects: s.cfg.WorkObjects}
-	s.panels = &panels{actions: s.actions, acts: acts, mins: mins, home: s.home, slack: deps.Slack, now: deps.Now, log: s.log, say: say}
+	s.panels = &panels{actions: s.actions, acts: acts, mins: mins, home: s.home, slack: deps.Slack, log: s.log, say: say}
 	s.clicks = &clicks{acts: acts, mins: mins, home: s.home, slack: deps.Slack, settings: settings, calendar: calUI,
 		post: s.postResponse, now: deps.Now, log: s.log, say: say, trail: trail, panels: s.panels}
 	s.cmds = map[string]func(context.Context, command) *reply{

@@ -4,7 +4,6 @@ import (
 	"context"
 	"log/slog"
 	"strings"
-	"time"
 
 	"github.com/slack-go/slack"
 	"github.com/slack-go/slack/slackevents"
@@ -33,7 +32,6 @@ type panels struct {
 	mins    *minutesUI
 	home    *homeUI
 	slack   SlackAPI
-	now     func() time.Time
 	log     *slog.Logger
 	say     userMessageFunc
 }

@@ -136,6 +136,8 @@ type Actions interface {
 	// ReaderLanguage is the language a person reads, from their locale
 	// (ORG_LANGUAGE when it is not shipped or unknown).
 	ReaderLanguage(locale string) lang.Lang
+	// Link is an action's own link, on its row's title.
+	Link(id string) string
 }
 
 // Deps are the reminder job's collaborators.

@@ -446,6 +446,7 @@ type layoutData struct {
 	Archive   *archiveDoc
 	Problem   *problemDoc
 	Statement *statementDoc
+	Action    *actionDoc
 }
 
 // frame is the layout of a page at base, in v's language.
@@ -627,7 +628,7 @@ func execute(t *template.Template, data layoutData) ([]byte, error) {
 	if err := t.ExecuteTemplate(&b, "layout", data); err != nil {
 		return nil, fmt.Errorf("render %s: %w", t.Name(), err)
 	}
-	return b.Bytes(), nil
+	return cleanOutput(b.Bytes()), nil
 }
 
 // eventLD is the meeting as a schema.org Event (https://schema.org/Event):

@@ -80,6 +80,9 @@ func wireConfig(set *settings, m *metrics.Set, log *slog.Logger, slot *storeSlot
 		Minutes: minutes.Config{
 			PublicURL: set.publicURL, Public: set.publicMinutes,
 			CursorKey: minutes.CursorKey(set.recordsKey),
+			// No answer from before the watcher's last poll is served
+			// again (minutes.RecheckState).
+			Polls: slot,
 		},
 		Calendar:       calendar.Config{Schedule: set.publicCal, PublicURL: set.publicURL, OrgName: set.orgName, Language: set.orgLanguage, Versions: slot},
 		CalendarKey:    calendarKey(set),
