@@ -166,6 +166,16 @@ func (s *Service) List(ctx context.Context, st apiclient.Status) (*apiclient.Act
 	return s.list.get(ctx, st)
 }
 
+// ListWithin returns the actions still to do, as a list up to maxAge old
+// when the domain holds one (with the bot's own changes written into it),
+// else as List does: for a reader that polls and is content with an older
+// list, such as the private calendar feeds rebuilt every quarter of an
+// hour, so a hundred people's feeds cost one list without a second cache.
+// The list is shared: do not modify it.
+func (s *Service) ListWithin(ctx context.Context, maxAge time.Duration) (*apiclient.ActionList, error) {
+	return s.list.within(ctx, maxAge)
+}
+
 // Find returns action id as SetStatus finds it (the shared list, then
 // the other statuses); found is false when the records have no such
 // action. Errors: apiclient's.
