@@ -56,7 +56,7 @@ func (s *Service) Archive(ctx context.Context, committee, cursor string) (Archiv
 		return ArchivePage{}, err
 	}
 	key := ck + "\x00" + cursor
-	return s.archive.Get(ctx, key, func(ctx context.Context) (ArchivePage, error) {
+	return s.archive.GetSince(ctx, key, s.lastPoll(ctx), func(ctx context.Context) (ArchivePage, error) {
 		return s.archivePage(ctx, ck, cur)
 	})
 }
@@ -146,7 +146,7 @@ func (s *Service) listedMinutes(ctx context.Context, ms []apiclient.Meeting, whi
 // listedMinutesOf is the visible minutes of meeting id through the shared
 // cache (CacheTTL; HiddenTTL for none); nil for none.
 func (s *Service) listedMinutesOf(ctx context.Context, id string) (*apiclient.Minutes, error) {
-	return s.listed.Get(ctx, id, func(ctx context.Context) (*apiclient.Minutes, error) {
+	return s.listed.GetSince(ctx, id, s.lastPoll(ctx), func(ctx context.Context) (*apiclient.Minutes, error) {
 		return s.loadListed(ctx, id)
 	})
 }

@@ -628,7 +628,7 @@ func execute(t *template.Template, data layoutData) ([]byte, error) {
 	if err := t.ExecuteTemplate(&b, "layout", data); err != nil {
 		return nil, fmt.Errorf("render %s: %w", t.Name(), err)
 	}
-	return b.Bytes(), nil
+	return cleanOutput(b.Bytes()), nil
 }
 
 // eventLD is the meeting as a schema.org Event (https://schema.org/Event):
