@@ -11,6 +11,7 @@ import (
 
 	"github.com/recordsbot/recordsbot/apiclient"
 	"github.com/recordsbot/recordsbot/audit"
+	"github.com/recordsbot/recordsbot/internal/lang"
 )
 
 // Config is the domain's behaviour. The zero value of every field means
@@ -30,6 +31,9 @@ type Config struct {
 	Zone *time.Location
 	// Now is the clock. Default time.Now.
 	Now func() time.Time
+	// Language is ORG_LANGUAGE: the language of people whose Slack
+	// locale recordsbot does not ship (ReaderLanguage). Default English.
+	Language lang.Lang
 	// Visibility is ACTIONS_VISIBILITY: whose actions members may see
 	// (see CanSee). Default VisibleOwn.
 	Visibility Visibility
@@ -136,6 +140,13 @@ func (s *Service) CanChange(viewer Member, a *apiclient.Action) bool {
 // WhoCached returns Slack user id as a Member when their profile is cached
 // and fresh, without asking Slack; ok is false otherwise (Who would ask).
 func (s *Service) WhoCached(id string) (m Member, ok bool) { return s.dir.profiles.Peek(id) }
+
+// ReaderLanguage is the one rule for the language a person reads, from
+// their Slack locale (Member.Locale, Assignees.Locale): that language when
+// recordsbot ships it, else ORG_LANGUAGE (Config.Language).
+func (s *Service) ReaderLanguage(locale string) lang.Lang {
+	return lang.ForLocale(locale, s.cfg.Language)
+}
 
 // Forget drops user id's cached profile, so the next lookup asks Slack
 // (users.info) again: someone who has just changed their Slack language

@@ -361,7 +361,7 @@ func (s *Server) addSurfaces(deps Deps, search MinutesSearch, trail *trailWriter
 func (s *Server) newActionsUI(deps Deps, trail *trailWriter) *actionsUI {
 	svc, say := s.actions, s.userMessage
 	acts := &actionsUI{actions: svc, meetings: deps.Minutes, revs: newRevisions(deps.Now()), now: deps.Now,
-		pageSize: s.cfg.PageSize, org: s.cfg.Language, log: s.log, say: say}
+		pageSize: s.cfg.PageSize, log: s.log, say: say}
 	// Replies are memoised per version of the action list. With the
 	// cache off every command reads the list, which is the same version
 	// as long as the records service sends the same bytes

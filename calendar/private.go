@@ -57,6 +57,7 @@ type Actions interface {
 	Assigned(list *apiclient.ActionList, m actions.Member) []*apiclient.Action
 	Visible(viewer actions.Member, list []*apiclient.Action) []*apiclient.Action
 	Zone() *time.Location
+	ReaderLanguage(locale string) lang.Lang
 }
 
 // ErrPrivateOff is returned by the private feed's methods when the bot has
@@ -246,7 +247,7 @@ func (s *Service) Deadlines(ctx context.Context, tok string) (Feed, error) {
 		})
 		// The owner's language: a calendar application sends no
 		// Accept-Language of theirs.
-		l := lang.ForLocale(me.Locale, s.cfg.Language)
+		l := p.Actions.ReaderLanguage(me.Locale)
 		return s.build(ctx, key, s.calendar(l, l.T("ical.deadlines"), l.T("ical.deadlines_about")), s.actionEvents(dated, l))
 	})
 }

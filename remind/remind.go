@@ -133,6 +133,9 @@ type Actions interface {
 	List(ctx context.Context, st apiclient.Status) (*apiclient.ActionList, error)
 	Zone() *time.Location
 	UserMap() actions.UserMap
+	// ReaderLanguage is the language a person reads, from their locale
+	// (ORG_LANGUAGE when it is not shipped or unknown).
+	ReaderLanguage(locale string) lang.Lang
 	// Link is an action's own link, on its row's title.
 	Link(id string) string
 }

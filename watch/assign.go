@@ -247,9 +247,8 @@ func (p *poll) readerLang(ctx context.Context, user string) lang.Lang {
 	m, err := p.deps.Actions.Who(ctx, user)
 	if err != nil {
 		p.log.InfoContext(ctx, "watch: no Slack profile for the assignment DM's language; ORG_LANGUAGE", "user", user, "error", err)
-		return p.cfg.Language
 	}
-	return lang.ForLocale(m.Locale, p.cfg.Language)
+	return p.deps.Actions.ReaderLanguage(m.Locale)
 }
 
 // dm sends g's one DM. Posting to the user ID makes Slack open the bot's

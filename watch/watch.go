@@ -156,6 +156,9 @@ type Actions interface {
 	// Who is a member's profile (users.info with include_locale,
 	// cached): an assignment DM is written in its locale.
 	Who(ctx context.Context, id string) (actions.Member, error)
+	// ReaderLanguage is the language a person reads, from their locale
+	// (ORG_LANGUAGE when it is not shipped or unknown).
+	ReaderLanguage(locale string) lang.Lang
 }
 
 // Slack is the part of the Web API a poll calls; *slack.Client implements

@@ -50,6 +50,12 @@ var restatements = []restatement{
 		ask:  "actions.CompareUrgency",
 	},
 	{
+		name: "the language a person reads",
+		re:   regexp.MustCompile(`lang\.ForLocale\(`),
+		home: []string{"actions/service.go", "internal/lang/", "doctor/", "demo/"},
+		ask:  "actions.Service.ReaderLanguage, which holds ORG_LANGUAGE",
+	},
+	{
 		name: "Block Kit's limits",
 		re:   regexp.MustCompile(`len\([^)]*\) [<>]=? (2000|3000|255|150|75)\b|(?i)maxMetadataIDs\s*=|MaxModal\w*\s*=`),
 		home: []string{"blocks/limits.go"},
@@ -107,6 +113,7 @@ func TestChecksBite(t *testing.T) {
 		"who may snooze an action":           `if !found || !(me.Owns(a.Assignee) && actions.StillToDo(a.Status)) {`,
 		"the order of actions":               `case a.Overdue && !b.Overdue:`,
 		"Block Kit's limits":                 `if err != nil || len(b) > 2000 {`,
+		"the language a person reads":        `return lang.ForLocale(m.Locale, p.cfg.Language)`,
 	}
 	for _, r := range restatements {
 		assert.True(t, r.re.MatchString(samples[r.name]), "%s: the pattern misses %q", r.name, samples[r.name])
