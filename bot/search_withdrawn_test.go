@@ -79,7 +79,7 @@ func TestWithdrawnMinutesLeaveSearchAtTheWatchRun(t *testing.T) {
 			d.Minutes = append(d.Minutes, recordstest.Minutes{MeetingID: "NEW-1", Status: "approved", Body: "The wallaby fund was agreed."})
 		})
 		// The bot on a clock of the test's: the domain reads the watcher's
-		// mark at most every 2 s (a store read per request would cost more).
+		// mark at most five times a second.
 		clock := newStepClock()
 		h.rebuild(bot.Deps{Store: st, Now: clock.now})
 		alice := h.person("alice")
@@ -95,7 +95,7 @@ func TestWithdrawnMinutesLeaveSearchAtTheWatchRun(t *testing.T) {
 		_, err := watch.Poll(t.Context(), watch.Config{}, h.watcherDeps(t, st))
 		require.NoError(t, err)
 		assert.Zero(t, h.records.Count("GET", "/meetings/NEW-1/minutes"), "the poll reads no approved minutes again")
-		clock.add(3 * time.Second) // well within the cache's minute
+		clock.add(time.Second) // well within the cache's minute
 
 		page := h.fetchPage("", "/minutes?q=wallaby", nil)
 		require.Equal(t, http.StatusOK, page.status)

@@ -73,7 +73,7 @@ func (s *Service) Latest(ctx context.Context, committee string) (e Entry, seen i
 // minutes of at most three past meetings per committee. On an error it
 // returns what it found before it with the error.
 func (s *Service) LatestPerCommittee(ctx context.Context) ([]Entry, error) {
-	return s.latest.GetSince(ctx, "latest", s.lastPoll(ctx), s.latestPerCommittee)
+	return s.latest.Get(ctx, "latest", s.latestPerCommittee)
 }
 
 func (s *Service) latestPerCommittee(ctx context.Context) ([]Entry, error) {

@@ -113,9 +113,10 @@ type Service struct {
 	comparisons *cache.TTL[comparison]
 }
 
-// pollMarkTTL is how long the last poll's mark is reused: a store read
-// per request would cost more than the poll's mark is worth a second late.
-const pollMarkTTL = 2 * time.Second
+// pollMarkTTL is how long the last poll's mark is reused: a flood of
+// public requests costs the store at most five reads a second, and a
+// reader who searches the moment a poll ends already sees what it saw.
+const pollMarkTTL = 200 * time.Millisecond
 
 // New returns the minutes domain over r.
 func New(r Records, cfg Config) *Service {

@@ -88,11 +88,11 @@ func (s *Service) Served(ctx context.Context, meetingID string) (bool, error) {
 }
 
 // RecheckState is the store state (store.Store.SetState) the watcher sets
-// to the time each poll began (RFC 3339): the domain serves no answer read
-// before it (Config.Polls), whether to a search, the archive, its feed, a
-// page or the Home tab. A poll reads the minutes it needs anyway; this is
-// how what it does not read again, approved minutes since withdrawn,
-// still leaves every surface once it has run.
+// to the time each poll began (RFC 3339): the domain serves no answer
+// about a meeting's minutes read before it (Config.Polls), to a search, a
+// page, or an entry of the archive and its feed. A poll reads the minutes
+// it needs anyway; this is how what it does not read again, approved
+// minutes since withdrawn, still leaves those surfaces once it has run.
 const RecheckState = "search.recheck_before"
 
 // Searcher is what ServedSearch wraps: the index's SearchMinutes.
