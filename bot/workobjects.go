@@ -332,8 +332,3 @@ func (p *panels) pressed(ctx context.Context, in *interaction, actionID, value s
 func (p *panels) refused(ctx context.Context, msg string) panel {
 	return panel{err: blocks.PanelTrouble(lang.FromContext(ctx).T("wo.panel.unchanged_title"), msg)}
 }
-
-// isPanelButton reports whether actionID is one of the flexpane's.
-func isPanelButton(actionID string) bool {
-	return strings.HasPrefix(actionID, blocks.ActionPanelStatusPrefix) || actionID == blocks.ActionPanelSnooze
-}
