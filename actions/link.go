@@ -3,6 +3,7 @@ package actions
 import (
 	"net/url"
 	"strings"
+	"sync"
 )
 
 // Link is the one rule for an action's own link, PUBLIC_URL/actions/{id}:
@@ -11,12 +12,41 @@ import (
 // for whoever may see it; opened in a browser it shows nothing of the
 // action (bot's public route says what it is and leads into Slack). ""
 // when PUBLIC_URL is not set or id is empty.
+//
+// Every row of every list asks, so each link is made once and kept (a
+// row's redraw costs no allocation for it).
 func (s *Service) Link(id string) string {
 	base := strings.TrimRight(s.cfg.PublicURL, "/")
 	if base == "" || id == "" {
 		return ""
 	}
-	return base + "/actions/" + url.PathEscape(id)
+	return s.links.get(id, func() string { return base + "/actions/" + url.PathEscape(id) })
+}
+
+// linksMax bounds the links kept: an organisation's actions, with room.
+const linksMax = 20000
+
+// links keeps each action's Link, made once.
+type links struct {
+	mu   sync.RWMutex
+	byID map[string]string
+}
+
+func (l *links) get(id string, build func() string) string {
+	l.mu.RLock()
+	link, ok := l.byID[id]
+	l.mu.RUnlock()
+	if ok {
+		return link
+	}
+	link = build()
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.byID == nil || len(l.byID) >= linksMax {
+		l.byID = make(map[string]string)
+	}
+	l.byID[id] = link
+	return link
 }
 
 // LinkID returns the action ID of a Link (the host compared ignoring

@@ -178,6 +178,17 @@ func (l *sharedList) load(ctx context.Context, key string, maxAge age) (*apiclie
 	return l.lists.Get(ctx, key, fetch)
 }
 
+// within returns the actions still to do as a list up to maxAge old when
+// one is held, else as get does.
+func (l *sharedList) within(ctx context.Context, maxAge time.Duration) (*apiclient.ActionList, error) {
+	if !l.off {
+		if list, ok := l.lists.PeekWithin(activeKey, maxAge); ok {
+			return list, nil
+		}
+	}
+	return l.get(ctx, "")
+}
+
 // merge is the list of the parts read for one key: their actions one
 // after the other, with the meeting titles the records left out.
 func (l *sharedList) merge(ctx context.Context, parts []*apiclient.ActionList) *apiclient.ActionList {

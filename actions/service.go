@@ -11,6 +11,7 @@ import (
 
 	"github.com/recordsbot/recordsbot/apiclient"
 	"github.com/recordsbot/recordsbot/audit"
+	"github.com/recordsbot/recordsbot/internal/lang"
 )
 
 // Config is the domain's behaviour. The zero value of every field means
@@ -30,6 +31,9 @@ type Config struct {
 	Zone *time.Location
 	// Now is the clock. Default time.Now.
 	Now func() time.Time
+	// Language is ORG_LANGUAGE: the language of people whose Slack
+	// locale recordsbot does not ship (ReaderLanguage). Default English.
+	Language lang.Lang
 	// Visibility is ACTIONS_VISIBILITY: whose actions members may see
 	// (see CanSee). Default VisibleOwn.
 	Visibility Visibility
@@ -51,6 +55,8 @@ type Trail interface {
 
 // Service is the action domain. It is safe for concurrent use.
 type Service struct {
+	// links keeps each action's own link (Link).
+	links    links
 	cfg      Config
 	records  Records
 	list     *sharedList
@@ -135,6 +141,13 @@ func (s *Service) CanChange(viewer Member, a *apiclient.Action) bool {
 // and fresh, without asking Slack; ok is false otherwise (Who would ask).
 func (s *Service) WhoCached(id string) (m Member, ok bool) { return s.dir.profiles.Peek(id) }
 
+// ReaderLanguage is the one rule for the language a person reads, from
+// their Slack locale (Member.Locale, Assignees.Locale): that language when
+// recordsbot ships it, else ORG_LANGUAGE (Config.Language).
+func (s *Service) ReaderLanguage(locale string) lang.Lang {
+	return lang.ForLocale(locale, s.cfg.Language)
+}
+
 // Forget drops user id's cached profile, so the next lookup asks Slack
 // (users.info) again: someone who has just changed their Slack language
 // or name is read afresh rather than when the cache expires.
@@ -151,6 +164,16 @@ func (s *Service) ListCached(st apiclient.Status) (list *apiclient.ActionList, o
 // every one); see sharedList. The list is shared: do not modify it.
 func (s *Service) List(ctx context.Context, st apiclient.Status) (*apiclient.ActionList, error) {
 	return s.list.get(ctx, st)
+}
+
+// ListWithin returns the actions still to do, as a list up to maxAge old
+// when the domain holds one (with the bot's own changes written into it),
+// else as List does: for a reader that polls and is content with an older
+// list, such as the private calendar feeds rebuilt every quarter of an
+// hour, so a hundred people's feeds cost one list without a second cache.
+// The list is shared: do not modify it.
+func (s *Service) ListWithin(ctx context.Context, maxAge time.Duration) (*apiclient.ActionList, error) {
+	return s.list.within(ctx, maxAge)
 }
 
 // Find returns action id as SetStatus finds it (the shared list, then

@@ -86,9 +86,17 @@ func buildRow(l lang.Lang, r ActionRow, titleMax int) []slack.Block {
 	}
 	// The text is written in one buffer: every row of every list has one.
 	var b strings.Builder
-	b.Grow(len(title) + 200)
+	b.Grow(len(title) + len(r.Link) + 200)
 	b.WriteString("*")
-	b.WriteString(title)
+	if linkOnTitle(r.Link) {
+		b.WriteString("<")
+		b.WriteString(Escape(r.Link))
+		b.WriteString("|")
+		b.WriteString(title)
+		b.WriteString(">")
+	} else {
+		b.WriteString(title)
+	}
 	b.WriteString("*\n")
 	first := true
 	sep := func() {
@@ -349,7 +357,7 @@ func position(l lang.Lang, offset, shown, total int) *slack.ContextBlock {
 // one actions block per row (see ActionRowBlocks), a context line with the
 // position ("Showing 1–10 of 23") when the page is not the whole list, a
 // note when list.Truncated, and "Show more" (ActionActionsMore, value
-// list.MoreValue) when MoreValue is set and at most 2000 characters.
+// list.MoreValue) when MoreValue is set and fits MaxButtonValue.
 //
 // The caller decides the page size. Any page of up to 20 rows fits one
 // message: titles shrink (to no less than 40 characters) as needed to keep
@@ -404,3 +412,12 @@ func Actions(list ActionList) Message {
 // along with an updated message, whose blocks ReplaceRow builds without
 // seeing it.
 const fallbackReserve = 500
+
+// linkOnTitle reports whether a row's Link can be written on its title.
+// The link is the bot's own (actions.Service.Link: PUBLIC_URL, checked at
+// start-up, and a path-escaped ID), so what would break the mrkdwn is
+// checked without parsing it again for every row of every list.
+func linkOnTitle(link string) bool {
+	return link != "" && len(link) <= maxInlineURL && strings.HasPrefix(link, "http") &&
+		!strings.ContainsAny(link, "|<> \t\n\r")
+}

@@ -31,9 +31,6 @@ const (
 	// announceExcerptMax keeps an announcement in a busy channel short: the
 	// first lines, and a link or /minutes for the rest.
 	announceExcerptMax = 500
-	// maxMetadataIDs bounds the action IDs an assignment DM's metadata
-	// lists; the count is always there.
-	maxMetadataIDs = 50
 )
 
 // Announcement is a channel post saying that a followed committee's
@@ -167,8 +164,7 @@ func AssignmentMessage(a Assignment) Message {
 // ledger key, the meeting, the action IDs (comma-separated: Slack takes no
 // array of strings in event_payload) and their count.
 func AssignmentMetadata(key, meetingID string, actionIDs []string) slack.SlackMetadata {
-	ids := actionIDs[:min(len(actionIDs), maxMetadataIDs)]
 	return slack.SlackMetadata{EventType: EventActionsAssigned, EventPayload: map[string]any{
-		"key": key, "meeting_id": meetingID, "action_ids": strings.Join(ids, ","), "action_count": len(actionIDs),
+		"key": key, "meeting_id": meetingID, "action_ids": MetadataIDs(actionIDs), "action_count": len(actionIDs),
 	}}
 }

@@ -98,8 +98,12 @@ type Change struct {
 
 // ActionRow is one action as shown in a list.
 type ActionRow struct {
-	ID              string
-	Title           string
+	ID    string
+	Title string
+	// Link is the action's own link (actions.Service.Link), on its title,
+	// for a person to copy and paste elsewhere, where it unfurls as the
+	// action's card; "" for none.
+	Link            string
 	Status          string
 	Deadline        time.Time // zero: no deadline
 	DeadlineHasTime bool

@@ -62,8 +62,11 @@ type DigestGroup struct {
 
 // DigestItem is one action in a digest.
 type DigestItem struct {
-	ID              string
-	Title           string
+	ID    string
+	Title string
+	// Link is the action's own link (actions.Service.Link), on its title;
+	// "" for none.
+	Link            string
 	Assignee        string // shown in the changes; the groups name their assignee
 	Deadline        time.Time
 	DeadlineHasTime bool
@@ -205,6 +208,9 @@ func assignedItem(lg lang.Lang, it DigestItem) string { return itemLine(lg, it, 
 // itemLine is digestItem with assignee (record text; "" for none) last.
 func itemLine(lg lang.Lang, it DigestItem, assignee string) string {
 	s := inline(cmp.Or(it.Title, it.ID), 150)
+	if l := link(it.Link, s); l != "" {
+		s = l
+	}
 	if it.Overdue {
 		s = ":red_circle: " + s
 	}

@@ -41,8 +41,8 @@ func FollowKeyOf(blockID string) (string, bool) {
 	return key, key != ""
 }
 
-// maxFollowsShown keeps the list within a message's 50 blocks.
-const maxFollowsShown = 45
+// maxFollowsShown keeps the list within MaxMessageBlocks.
+const maxFollowsShown = MaxMessageBlocks - 5
 
 // HearOption is one thing a follow can hear, as its checkbox shows it.
 type HearOption struct {
@@ -165,8 +165,8 @@ func FollowingMessage(f Following) Message {
 		for _, o := range f.Options {
 			var desc *slack.TextBlockObject
 			if o.Value == r.DigestOption && r.DigestOption != "" {
-				// Slack's limit for an option's description is 75
-				// characters; French and Spanish run close to it.
+				// An option's description is held to MaxOptionText;
+				// French and Spanish run close to it.
 				desc = plain(truncate(digestWhen(lg, r), MaxOptionText))
 			}
 			opt := slack.NewOptionBlockObject(o.Value, plain(o.Label), desc)

@@ -45,6 +45,31 @@ const (
 	MaxViewText = 2 * MaxMessageText
 )
 
+// Modal limits (https://docs.slack.dev/reference/views/modal-views): the
+// title, submit and close texts are plain_text of at most 24 characters;
+// private_metadata at most 3000, callback_id at most 255.
+const (
+	MaxModalTitle    = 24
+	MaxModalButton   = 24
+	MaxModalMetadata = 3000
+	MaxCallbackID    = 255
+)
+
+// MaxMetadataIDs is recordsbot's own cap on the action IDs a message's
+// metadata lists (an assignment DM, a reminder): Slack documents no size
+// for event_payload, and the metadata is for finding the message again,
+// not for reading every action back; action_count always has the full
+// count. A message shows fewer rows than this anyway (MaxMessageBlocks).
+const MaxMetadataIDs = 50
+
+// MetadataIDs is ids as message metadata carries them: comma-separated
+// (event_payload takes no array of strings,
+// https://docs.slack.dev/messaging/message-metadata), at most
+// MaxMetadataIDs of them.
+func MetadataIDs(ids []string) string {
+	return strings.Join(ids[:min(len(ids), MaxMetadataIDs)], ",")
+}
+
 // Check reports every way blocks, the blocks of one message, break Block
 // Kit's limits or the text budget MaxMessageText. It marshals blocks and
 // walks the JSON, so it judges exactly what Slack would receive, including

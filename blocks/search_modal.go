@@ -29,16 +29,6 @@ const (
 	ActionSearchQuery = "search:words"
 )
 
-// Modal limits (https://docs.slack.dev/reference/views/modal-views): the
-// title, submit and close texts are plain_text of at most 24 characters;
-// private_metadata at most 3000, callback_id at most 255.
-const (
-	MaxModalTitle    = 24
-	MaxModalButton   = 24
-	MaxModalMetadata = 3000
-	MaxCallbackID    = 255
-)
-
 // searchModalHint is the input's hint: how to write a query.
 
 // SearchModalView is what the Search minutes modal shows.

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/recordsbot/recordsbot/apiclient"
 	"github.com/recordsbot/recordsbot/internal/invisible"
 	"github.com/recordsbot/recordsbot/internal/lang"
 )
@@ -321,8 +322,19 @@ func TestExcerpt(t *testing.T) {
 	}
 }
 
+// Slack text carries no line separator either: mrkdwn, plain_text and the
+// minutes' body read as Slack shows them, one line where the record has
+// one, in every client.
+func TestSlackTextCarriesNoLineSeparator(t *testing.T) {
+	t.Parallel()
+	assert.Equal(t, "a b c d", Escape("a\u2028b\u0085c\u2029d"))
+	assert.Equal(t, "a b", truncate("a\u2028b", 10))
+	body := Mrkdwn("Item one\u2028continued\u0085here.\n\nSecond \u202eparagraph.", apiclient.FormatMarkdown, 3000)
+	assert.False(t, strings.ContainsFunc(body, invisible.Is), "%q", body)
+}
+
 func FuzzEscape(f *testing.F) {
-	for _, s := range []string{"", "plain", "<!channel> <@U123> & co", "&amp;&lt;&gt;", "é<>&😀", "\xff<", "\u202Egnp.exe", "a\u200B&\u2066<b>\uFEFF"} {
+	for _, s := range []string{"", "plain", "<!channel> <@U123> & co", "&amp;&lt;&gt;", "é<>&😀", "\xff<", "\u202Egnp.exe", "a\u200B&\u2066<b>\uFEFF", "a\u2028b\u0085c\u2029<"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {

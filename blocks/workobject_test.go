@@ -80,3 +80,32 @@ func TestActionStubShowsNothing(t *testing.T) {
 	assert.Contains(t, got, "An action in recordsbot")
 	assert.NotContains(t, got, "fields")
 }
+
+// An action's own link is on its title wherever a person would copy it:
+// a row (/actions, the Home tab, a reminder) and a digest's or brief's
+// line.
+func TestActionLinksOnTitles(t *testing.T) {
+	t.Parallel()
+	withLinks := func() []ActionRow {
+		rows := sampleRows()
+		for i := range rows {
+			rows[i].Link = "https://bot.example.org/actions/" + rows[i].ID
+		}
+		return rows
+	}
+	assertGolden(t, "actions_links", func(l lang.Lang) any {
+		return payload(Actions(ActionList{Lang: l, Title: l.T("actions.title.mine.open"), Rows: withLinks(), Total: 3}))
+	})
+	assertGolden(t, "digest_links", func(l lang.Lang) any {
+		d := sampleDigest()
+		d.Lang = l
+		for _, g := range d.Groups {
+			for i := range g.Items {
+				g.Items[i].Link = "https://bot.example.org/actions/" + g.Items[i].ID
+			}
+		}
+		return posted(DigestMessage(d), DigestMetadata("digest/C0FIN/finance & <audit>/2026-03-02", "finance & <audit>"))
+	})
+	row := string(readableJSON(t, payload(Actions(ActionList{Lang: lang.English, Rows: withLinks()[:1]}))))
+	assert.Contains(t, row, "*<https://bot.example.org/actions/A-101|Circulate the revised budget to all trustees>*")
+}

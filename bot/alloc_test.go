@@ -71,7 +71,9 @@ func TestHotPathAllocations(t *testing.T) {
 	w := testworld.Start(t, benchDataset(200), []slacktest.User{{ID: "U0001", Name: "user1", Email: "user1@example.org"}},
 		recordstest.WithPageSize(100000))
 	// Long TTLs: no refresh may start while allocations are counted.
-	srv := bottest.Start(t, w, bottest.Services(t, w, wire.Config{Actions: actions.Config{CacheTTL: time.Hour, ProfileTTL: time.Hour}}, nil),
+	// PUBLIC_URL is set, as in a deployment: every row carries its
+	// action's own link.
+	srv := bottest.Start(t, w, bottest.Services(t, w, wire.Config{Actions: actions.Config{CacheTTL: time.Hour, ProfileTTL: time.Hour, PublicURL: "https://bot.example.org"}}, nil),
 		bot.Config{SigningSecret: testSecret}, bot.Deps{}).Server
 
 	command := presignedActions(srv)
@@ -95,7 +97,7 @@ func TestHotPathAllocations(t *testing.T) {
 	// time).
 	uncachedFrom := func(replay string) func() *httptest.ResponseRecorder {
 		do := presignedActions(bottest.Start(t, w,
-			bottest.Services(t, w, wire.Config{Records: wire.Records{URL: replay}, Actions: actions.Config{CacheTTL: -1, ProfileTTL: time.Hour}}, nil),
+			bottest.Services(t, w, wire.Config{Records: wire.Records{URL: replay}, Actions: actions.Config{CacheTTL: -1, ProfileTTL: time.Hour, PublicURL: "https://bot.example.org"}}, nil),
 			bot.Config{SigningSecret: testSecret}, bot.Deps{}).Server)
 		answer := do()
 		require.Equal(t, http.StatusOK, answer.Code)
@@ -111,7 +113,7 @@ func TestHotPathAllocations(t *testing.T) {
 	// a redraw reads the caller's snoozes from the store.
 	st := openTestStore(t, "sqlite")
 	require.NoError(t, st.Snooze(ctx, "U0001", "act-000021", "2099-01-01"))
-	steered := bottest.Start(t, w, bottest.Services(t, w, wire.Config{Actions: actions.Config{CacheTTL: time.Hour, ProfileTTL: time.Hour}}, nil),
+	steered := bottest.Start(t, w, bottest.Services(t, w, wire.Config{Actions: actions.Config{CacheTTL: time.Hour, ProfileTTL: time.Hour, PublicURL: "https://bot.example.org"}}, nil),
 		bot.Config{SigningSecret: testSecret}, bot.Deps{Store: st}).Server
 	steeredCommand := presignedActions(steered)
 	require.Contains(t, steeredCommand().Body.String(), `"action_id":"snooze:when"`)

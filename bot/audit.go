@@ -282,7 +282,7 @@ func (u *actionsUI) history(ctx context.Context, caller, id string) *reply {
 		return notice(lang.FromContext(ctx).T("follow.store_not_set"))
 	}
 	me, meErr := u.actions.Who(ctx, caller)
-	l := readerLang(me, u.org)
+	l := u.actions.ReaderLanguage(me.Locale)
 	a, found, err := u.actions.Find(ctx, id)
 	if err != nil {
 		return notice(u.say(ctx, "action history", err))

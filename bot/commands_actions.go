@@ -298,7 +298,7 @@ func (u *actionsUI) pageSource(ctx context.Context, caller string, q actionsQuer
 // action sorts first and is marked), while before it the same src gives
 // the same page, but for its render revisions.
 func (u *actionsUI) drawPage(src pageSource, caller string, q actionsQuery, c *clicked, now time.Time) (r *reply, until time.Time) {
-	lg := readerLang(src.me, u.org)
+	lg := u.actions.ReaderLanguage(src.me.Locale)
 	seesOthers := u.actions.CanSeeOthers(src.me)
 	// A page lists the owner's own actions (their list, or a meeting's
 	// seen by someone who sees only their own) unless it is a meeting's
@@ -576,7 +576,7 @@ func (q actionsQuery) empty(lg lang.Lang, owner actions.Member, rd pageReader) s
 // othersRefused says, politely, why the caller (me) may not see another
 // person's (who's) list, and what they can do instead.
 func (u *actionsUI) othersRefused(me actions.Member, meErr error, who string) string {
-	lg := readerLang(me, u.org)
+	lg := u.actions.ReaderLanguage(me.Locale)
 	whose := lg.T("actions.whose.someone")
 	if slackUserID.MatchString(who) {
 		whose = lg.F("actions.whose.user", "who", "<@"+who+">")
@@ -616,6 +616,7 @@ func (u *actionsUI) sortKeeping(as []*apiclient.Action, now time.Time, reader *t
 // render revision.
 func (u *actionsUI) row(a *apiclient.Action, v actions.View, changed *blocks.Change) blocks.ActionRow {
 	r := blocks.RowOf(a, v, changed)
+	r.Link = u.actions.Link(a.ID)
 	r.Rev = u.revs.next()
 	return r
 }

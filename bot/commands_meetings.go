@@ -87,11 +87,11 @@ func (mu *minutesUI) meetingsPage(ctx context.Context, cur meetingsCursor) *repl
 }
 
 // encodeCursor returns the button value for c, or "" when it would not fit
-// in a button value (Slack's limit is 2000 characters): the list then ends
+// in a button value (blocks.MaxButtonValue): the list then ends
 // at this page instead of carrying a broken cursor.
 func encodeCursor(c meetingsCursor) string {
 	b, err := json.Marshal(c)
-	if err != nil || len(b) > 2000 {
+	if err != nil || len(b) > blocks.MaxButtonValue {
 		return ""
 	}
 	return string(b)

@@ -193,6 +193,9 @@ func newHarnessDeps(t *testing.T, deps bot.Deps, opts ...harnessOption) *harness
 	for _, o := range opts {
 		o(harnessSetup{cfg: &cfg, actions: &acfg, minutes: &mcfg, data: &data, calendar: &ccfg, records: &rcfg, slack: &scfg})
 	}
+	// ORG_LANGUAGE, as serve wires it: the action domain decides the
+	// reader's language.
+	acfg.Language = cfg.Language
 	h := &harness{t: t, now: now, data: data, minutes: mcfg, users: map[string]slacktest.User{}}
 	// Erin is a Slack guest (testworld.GuestID).
 	users := testworld.WithGuest(testworld.SlackUsers(data.People))

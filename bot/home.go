@@ -13,7 +13,7 @@ import (
 )
 
 // homeRows is the number of action rows on the Home tab: each takes two
-// blocks, and a Home view may hold 100.
+// blocks, well within blocks.MaxViewBlocks.
 const homeRows = 20
 
 // homeState is what a Home publish shows beyond the defaults.
@@ -87,7 +87,7 @@ func hashArg(hash string) *string {
 // build is user's Home tab as it stands.
 func (h *homeUI) build(ctx context.Context, user string, st homeState) slack.HomeTabViewRequest {
 	me, meErr := h.actions.Who(ctx, user)
-	lg := readerLang(me, h.acts.org)
+	lg := h.actions.ReaderLanguage(me.Locale)
 	v := blocks.HomeView{User: user, Lang: lg}
 	now := h.now()
 	list, err := h.actions.List(ctx, "")

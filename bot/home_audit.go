@@ -21,7 +21,7 @@ func (h *homeUI) recentChanges(ctx context.Context, me actions.Member, before in
 	if h.trail == nil || !h.actions.Admin(me) {
 		return nil
 	}
-	rc := &blocks.RecentChanges{Lang: readerLang(me, h.acts.org)}
+	rc := &blocks.RecentChanges{Lang: h.actions.ReaderLanguage(me.Locale)}
 	page, next, err := h.trail.AuditPage(ctx, before, recentChangesPage)
 	if err != nil {
 		h.say(ctx, "home recent changes", err)

@@ -150,80 +150,111 @@ func (s *Server) dispatchInteraction(ctx context.Context, payload []byte) ack {
 	return nil
 }
 
-// metricActionID keeps the label space small whatever action IDs arrive.
+// metricActionID keeps the label space small whatever action IDs arrive:
+// an ID clickRoutes lists is its own label.
 func metricActionID(id string) string {
 	switch {
 	case strings.HasPrefix(id, blocks.ActionStatusPrefix):
 		return "status"
 	case strings.HasPrefix(id, blocks.ActionPanelStatusPrefix):
 		return "panel_status"
-	case id == blocks.ActionActionsMore, id == blocks.ActionMeetingsNext, id == blocks.ActionMeetingAgenda,
-		id == blocks.ActionMeetingMinutes, id == blocks.ActionMeetingActions, id == blocks.ActionMinutesShare, id == blocks.ActionOpenLink, id == blocks.ActionHomeMore, id == blocks.ActionSearchMore, id == blocks.ActionHomeSearch,
-		id == blocks.ActionSettingsRemind, id == blocks.ActionSettingsRemindAt, id == blocks.ActionSettingsWeekdays,
-		id == blocks.ActionSettingsAssignDMs, id == blocks.ActionNotifyStop, id == blocks.ActionNotifySettings,
-		id == blocks.ActionFollowChoices, id == blocks.ActionDigestMine, id == blocks.ActionAuditMore,
-		id == blocks.ActionSnooze, id == blocks.ActionSnoozeDate, id == blocks.ActionUnsnooze,
-		id == blocks.ActionAwaySet, id == blocks.ActionAwayEnd, id == blocks.ActionCadence,
-		id == blocks.ActionCalendarGet, id == blocks.ActionCalendarReset,
-		id == blocks.ActionTopicStop, id == blocks.ActionTopicAdd, id == blocks.ActionPanelSnooze:
+	}
+	if _, ok := clickRoutes[id]; ok {
 		return id
 	}
 	return "unknown"
 }
 
+// clickRoute answers one kind of click.
+type clickRoute func(c *clicks, ctx context.Context, in *interaction, actionID, value string)
+
+// clickRoutes is every action ID the bot answers, with what answers it,
+// besides the status buttons, whose IDs carry the status (click): the
+// one list that routes a click and names its metric.
+var clickRoutes = map[string]clickRoute{
+	blocks.ActionPanelSnooze: func(c *clicks, ctx context.Context, in *interaction, actionID, value string) {
+		c.panels.pressed(ctx, in, actionID, value) // bot/workobjects.go
+	},
+	blocks.ActionSnooze:     (*clicks).clickSnooze, // bot/snooze.go
+	blocks.ActionSnoozeDate: (*clicks).clickSnooze,
+	blocks.ActionUnsnooze:   (*clicks).clickSnooze,
+	blocks.ActionAwaySet:    (*clicks).clickAway, // bot/home_steer.go
+	blocks.ActionAwayEnd:    (*clicks).clickAway,
+	blocks.ActionCadence:    (*clicks).clickAway,
+	blocks.ActionActionsMore: func(c *clicks, ctx context.Context, in *interaction, _, value string) {
+		c.clickActionsMore(ctx, in, value)
+	},
+	blocks.ActionMeetingsNext: func(c *clicks, ctx context.Context, in *interaction, _, value string) {
+		c.clickMeetingsNext(ctx, in, value)
+	},
+	// The Actions button of a minutes announcement: the meeting's
+	// actions, to the clicker only, as /actions meeting <id> shows them.
+	blocks.ActionMeetingActions: func(c *clicks, ctx context.Context, in *interaction, _, value string) {
+		c.tell(ctx, in, c.acts.actionsPage(ctx, in.User.ID, actionsQuery{Meeting: value}, nil))
+	},
+	// "My actions here" under a weekly digest: the clicker's own
+	// actions of its committee, to them only, with the usual buttons.
+	blocks.ActionDigestMine: func(c *clicks, ctx context.Context, in *interaction, _, value string) {
+		c.tell(ctx, in, c.acts.actionsPage(ctx, in.User.ID, actionsQuery{Committee: value}, nil))
+	},
+	blocks.ActionMeetingAgenda: func(c *clicks, ctx context.Context, in *interaction, _, value string) {
+		c.clickMeetingAgenda(ctx, in, value)
+	},
+	blocks.ActionMeetingMinutes: func(c *clicks, ctx context.Context, in *interaction, _, value string) {
+		c.clickMeetingMinutes(ctx, in, value)
+	},
+	blocks.ActionMinutesShare: func(c *clicks, ctx context.Context, in *interaction, _, value string) {
+		c.clickShare(ctx, in, value)
+	},
+	blocks.ActionSearchMore: func(c *clicks, ctx context.Context, in *interaction, _, value string) {
+		c.clickSearchMore(ctx, in, value)
+	},
+	blocks.ActionHomeSearch: func(c *clicks, ctx context.Context, in *interaction, _, _ string) {
+		c.openSearchModal(ctx, in)
+	},
+	blocks.ActionAuditMore: func(c *clicks, ctx context.Context, in *interaction, _, value string) {
+		c.clickAuditMore(ctx, in, value)
+	},
+	blocks.ActionHomeMore: func(c *clicks, ctx context.Context, in *interaction, _, value string) {
+		c.clickHomeMore(ctx, in, value)
+	},
+	blocks.ActionSettingsRemind:    (*clicks).clickSetting,
+	blocks.ActionSettingsRemindAt:  (*clicks).clickSetting,
+	blocks.ActionSettingsWeekdays:  (*clicks).clickSetting,
+	blocks.ActionSettingsAssignDMs: (*clicks).clickSetting,
+	blocks.ActionCalendarGet: func(c *clicks, ctx context.Context, in *interaction, actionID, _ string) {
+		c.clickCalendar(ctx, in, actionID)
+	},
+	blocks.ActionCalendarReset: func(c *clicks, ctx context.Context, in *interaction, actionID, _ string) {
+		c.clickCalendar(ctx, in, actionID)
+	},
+	blocks.ActionNotifyStop: func(c *clicks, ctx context.Context, in *interaction, _, value string) {
+		c.clickNotifyStop(ctx, in, value)
+	},
+	blocks.ActionNotifySettings: func(c *clicks, ctx context.Context, in *interaction, _, _ string) {
+		c.clickNotifySettings(ctx, in)
+	},
+	blocks.ActionFollowChoices: func(c *clicks, ctx context.Context, in *interaction, _, _ string) {
+		c.redraw(ctx, in, c.mins.follow.choose(ctx, in))
+	},
+	blocks.ActionTopicStop: func(c *clicks, ctx context.Context, in *interaction, _, value string) {
+		c.clickTopicStop(ctx, in, value) // bot/commands_topics.go
+	},
+	blocks.ActionTopicAdd: func(c *clicks, ctx context.Context, in *interaction, _, _ string) {
+		c.openTopicModal(ctx, in)
+	},
+	// A link button: Slack opens the URL; nothing to do.
+	blocks.ActionOpenLink: func(*clicks, context.Context, *interaction, string, string) {},
+}
+
 func (c *clicks) click(ctx context.Context, in *interaction, actionID, value string) {
 	switch {
-	case isPanelButton(actionID):
+	case strings.HasPrefix(actionID, blocks.ActionPanelStatusPrefix):
 		c.panels.pressed(ctx, in, actionID, value) // bot/workobjects.go
 	case strings.HasPrefix(actionID, blocks.ActionStatusPrefix):
 		c.clickStatus(ctx, in, value)
-	case strings.HasPrefix(actionID, blocks.ActionSnoozePrefix):
-		c.clickSnooze(ctx, in, actionID, value) // bot/snooze.go
-	case strings.HasPrefix(actionID, blocks.ActionSteerPrefix):
-		c.clickAway(ctx, in, actionID, value) // bot/home_steer.go
-	case actionID == blocks.ActionActionsMore:
-		c.clickActionsMore(ctx, in, value)
-	case actionID == blocks.ActionMeetingsNext:
-		c.clickMeetingsNext(ctx, in, value)
-	case actionID == blocks.ActionMeetingActions:
-		// The Actions button of a minutes announcement: the meeting's
-		// actions, to the clicker only, as /actions meeting <id> shows them.
-		c.tell(ctx, in, c.acts.actionsPage(ctx, in.User.ID, actionsQuery{Meeting: value}, nil))
-	case actionID == blocks.ActionDigestMine:
-		// "My actions here" under a weekly digest: the clicker's own
-		// actions of its committee, to them only, with the usual buttons.
-		c.tell(ctx, in, c.acts.actionsPage(ctx, in.User.ID, actionsQuery{Committee: value}, nil))
-	case actionID == blocks.ActionMeetingAgenda:
-		c.clickMeetingAgenda(ctx, in, value)
-	case actionID == blocks.ActionMeetingMinutes:
-		c.clickMeetingMinutes(ctx, in, value)
-	case actionID == blocks.ActionMinutesShare:
-		c.clickShare(ctx, in, value)
-	case actionID == blocks.ActionSearchMore:
-		c.clickSearchMore(ctx, in, value)
-	case actionID == blocks.ActionHomeSearch:
-		c.openSearchModal(ctx, in)
-	case actionID == blocks.ActionAuditMore:
-		c.clickAuditMore(ctx, in, value)
-	case actionID == blocks.ActionHomeMore:
-		c.clickHomeMore(ctx, in, value)
-	case actionID == blocks.ActionSettingsRemind, actionID == blocks.ActionSettingsRemindAt,
-		actionID == blocks.ActionSettingsWeekdays, actionID == blocks.ActionSettingsAssignDMs:
-		c.clickSetting(ctx, in, actionID, value)
-	case actionID == blocks.ActionCalendarGet, actionID == blocks.ActionCalendarReset:
-		c.clickCalendar(ctx, in, actionID)
-	case actionID == blocks.ActionNotifyStop:
-		c.clickNotifyStop(ctx, in, value)
-	case actionID == blocks.ActionNotifySettings:
-		c.clickNotifySettings(ctx, in)
-	case actionID == blocks.ActionFollowChoices:
-		c.redraw(ctx, in, c.mins.follow.choose(ctx, in))
-	case actionID == blocks.ActionTopicStop:
-		c.clickTopicStop(ctx, in, value) // bot/commands_topics.go
-	case actionID == blocks.ActionTopicAdd:
-		c.openTopicModal(ctx, in)
-	case actionID == blocks.ActionOpenLink:
-		// A link button: Slack opens the URL; nothing to do.
+	case clickRoutes[actionID] != nil:
+		clickRoutes[actionID](c, ctx, in, actionID, value)
 	default:
 		c.log.InfoContext(ctx, "interaction: unknown action", "action_id", actionID)
 		c.tell(ctx, in, notice(staleButton(ctx)))

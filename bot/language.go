@@ -3,15 +3,8 @@ package bot
 import (
 	"context"
 
-	"github.com/recordsbot/recordsbot/actions"
 	"github.com/recordsbot/recordsbot/internal/lang"
 )
-
-// readerLang is the language m reads: their Slack locale when recordsbot
-// ships it, else ORG_LANGUAGE (docs/languages.md).
-func readerLang(m actions.Member, org lang.Lang) lang.Lang {
-	return lang.ForLocale(m.Locale, org)
-}
 
 // reader returns ctx carrying the language of user, who a request
 // answers (lang.FromContext). The locale comes with the profile the
@@ -25,7 +18,7 @@ func (s *Server) reader(ctx context.Context, user string) context.Context {
 		// says it to the user and the log.
 		s.log.DebugContext(ctx, "language: profile unreadable, answering in ORG_LANGUAGE", "user", user, "error", err)
 	}
-	return lang.NewContext(ctx, readerLang(m, s.cfg.Language))
+	return lang.NewContext(ctx, s.actions.ReaderLanguage(m.Locale))
 }
 
 // knownLang is user's language from the profile cache alone, for answers
@@ -33,5 +26,5 @@ func (s *Server) reader(ctx context.Context, user string) context.Context {
 // profile is not cached.
 func (s *Server) knownLang(user string) lang.Lang {
 	m, _ := s.actions.WhoCached(user)
-	return readerLang(m, s.cfg.Language)
+	return s.actions.ReaderLanguage(m.Locale)
 }

@@ -22,6 +22,7 @@ import (
 	"github.com/recordsbot/recordsbot/internal/metrics"
 	"github.com/recordsbot/recordsbot/internal/slackapi/slacktest"
 	"github.com/recordsbot/recordsbot/internal/testlog"
+	"github.com/recordsbot/recordsbot/minutes"
 	"github.com/recordsbot/recordsbot/wire"
 )
 
@@ -42,6 +43,11 @@ func (h *harness) rebuild(deps bot.Deps, opts ...harnessOption) {
 		Public: bot.PublicLimits{PerClient: 1e6, PerClientBurst: 1e6, RecordsCalls: 1e6, RecordsBurst: 1e6},
 	}
 	mcfg := h.minutes
+	// As serve's: the minutes domain reads the watcher's mark in the
+	// store the bot is given.
+	if polls, ok := deps.Store.(minutes.States); ok && mcfg.Polls == nil {
+		mcfg.Polls = polls
+	}
 	acfg := actions.Config{PublicURL: mcfg.PublicURL}
 	m := deps.Metrics
 	rcfg := wire.Records{Options: []apiclient.Option{apiclient.WithTransport(m.RecordsTransport(nil))}}

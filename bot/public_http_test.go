@@ -3,12 +3,14 @@ package bot_test
 import (
 	"net/http"
 	"net/url"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/recordsbot/recordsbot/apiclient/recordstest"
 	"github.com/recordsbot/recordsbot/internal/pagetest"
 	"github.com/recordsbot/recordsbot/minutes"
 )
@@ -49,5 +51,39 @@ func TestPublicAnswersShareOneHTTPRule(t *testing.T) {
 		nm := h.fetchPage("", path, http.Header{"If-None-Match": {whole.header.Get("ETag")}})
 		assert.Equal(t, http.StatusNotModified, nm.status, path)
 		assert.Empty(t, nm.header.Get("Accept-Ranges"), path)
+	}
+}
+
+// One publication rule over HTTP: the records mark one meeting cancelled
+// and private, another confidential; neither is on a public page, in the
+// archive or the feeds, nor in a calendar, and each one-meeting calendar
+// is 404. No calendar event links to a minutes page that is not there.
+func TestPublicRoutesFollowThePublicationRule(t *testing.T) {
+	t.Parallel()
+	soon, past := time.Now().Add(72*time.Hour).Truncate(time.Hour), time.Now().Add(-72*time.Hour).Truncate(time.Hour)
+	h := newHarness(t, withCalendar(nil, nil), withDataset(func(d *recordstest.Dataset) {
+		d.Meetings = append(d.Meetings,
+			recordstest.Meeting{ID: "hush-1", Title: "Hushed cancelled", Committee: "Finance", Date: soon, Status: "cancelled", Visibility: "private"},
+			recordstest.Meeting{ID: "hush-2", Title: "Hushed confidential", Committee: "Finance", Date: past, Confidential: true})
+		d.Minutes = append(d.Minutes, recordstest.Minutes{MeetingID: "hush-2", Status: "approved", Body: "Hushed minutes."})
+	}))
+	assert.Equal(t, http.StatusNotFound, h.fetchPage("", "/minutes/hush-2", nil).status, "withheld minutes: no page")
+	for _, path := range []string{"/minutes", "/minutes/feed.atom", "/calendar.ics", "/calendar/Finance.ics"} {
+		r := h.fetchPage("", path, nil)
+		require.Equal(t, http.StatusOK, r.status, path)
+		assert.NotContains(t, r.body, "Hushed", path)
+		assert.NotContains(t, r.body, "hush-", path)
+	}
+	for _, id := range []string{"hush-1", "hush-2"} {
+		assert.Equal(t, http.StatusNotFound, h.fetchPage("", "/calendar/meeting/"+id+".ics", nil).status, id)
+	}
+	// Every link a calendar event carries is a page that answers 200.
+	cal := h.fetchPage("", "/calendar.ics", nil)
+	for _, line := range strings.Split(cal.body, "\r\n") {
+		if u, ok := strings.CutPrefix(line, "URL:"); ok {
+			p, err := url.Parse(u)
+			require.NoError(t, err)
+			assert.Equal(t, http.StatusOK, h.fetchPage("", p.Path, nil).status, "an event links to %s", u)
+		}
 	}
 }

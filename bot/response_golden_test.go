@@ -37,7 +37,7 @@ func TestResponseURLBodiesGolden(t *testing.T) {
 	// own is the /actions surface under ACTIONS_VISIBILITY=own, for
 	// readers whose locale is not shipped: they read l.
 	own := func(l lang.Lang) *actionsUI {
-		return &actionsUI{actions: actions.New(nil, nil, actions.Config{}), org: l}
+		return &actionsUI{actions: actions.New(nil, nil, actions.Config{Language: l})}
 	}
 	cases := []struct {
 		name   string

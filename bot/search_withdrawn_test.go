@@ -78,16 +78,24 @@ func TestWithdrawnMinutesLeaveSearchAtTheWatchRun(t *testing.T) {
 			d.Meetings = append(d.Meetings, recordstest.Meeting{ID: "NEW-1", Title: "Finance Committee: NEW-1", Committee: "Finance", Date: recent})
 			d.Minutes = append(d.Minutes, recordstest.Minutes{MeetingID: "NEW-1", Status: "approved", Body: "The wallaby fund was agreed."})
 		})
+		// The bot on a clock of the test's: the domain reads the watcher's
+		// mark at most five times a second.
+		clock := newStepClock()
+		h.rebuild(bot.Deps{Store: st, Now: clock.now})
 		alice := h.person("alice")
 		// Every surface has seen it served: the answer is cached.
 		require.Contains(t, h.fetchPage("", "/minutes?q=wallaby", nil).body, "NEW-1", "precondition: found")
 		require.Contains(t, h.search("wallaby").all(), "NEW-1", "precondition: found in Slack")
+		for _, path := range []string{"/minutes", "/minutes/feed.atom", "/minutes/feed.atom?q=wallaby", "/minutes/NEW-1"} {
+			require.Contains(t, h.fetchPage("", path, nil).body, "NEW-1", "precondition: %s", path)
+		}
 
 		h.records.SetMinutes(recordstest.Minutes{MeetingID: "NEW-1", Status: "withdrawn", Body: "Withdrawn."})
 		h.records.ResetRequests()
 		_, err := watch.Poll(t.Context(), watch.Config{}, h.watcherDeps(t, st))
 		require.NoError(t, err)
 		assert.Zero(t, h.records.Count("GET", "/meetings/NEW-1/minutes"), "the poll reads no approved minutes again")
+		clock.add(time.Second) // well within the cache's minute
 
 		page := h.fetchPage("", "/minutes?q=wallaby", nil)
 		require.Equal(t, http.StatusOK, page.status)
@@ -101,6 +109,11 @@ func TestWithdrawnMinutesLeaveSearchAtTheWatchRun(t *testing.T) {
 		indexed, err := st.IndexedMinutes(t.Context(), []string{"NEW-1"})
 		require.NoError(t, err)
 		assert.Empty(t, indexed, "out of the index")
+		// Nor does any other public surface answer from before the poll.
+		for _, path := range []string{"/minutes", "/minutes/feed.atom", "/minutes/feed.atom?q=wallaby"} {
+			assert.NotContains(t, h.fetchPage("", path, nil).body, "NEW-1", path)
+		}
+		assert.Equal(t, http.StatusNotFound, h.fetchPage("", "/minutes/NEW-1", nil).status, "its page")
 	})
 }
 

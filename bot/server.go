@@ -345,7 +345,7 @@ func (s *Server) addSurfaces(deps Deps, search MinutesSearch, trail *trailWriter
 		s.home.trail = trail.trail
 	}
 	s.unfurls = &unfurler{mins: mins, actions: s.actions, slack: deps.Slack, log: s.log, workObjects: s.cfg.WorkObjects}
-	s.panels = &panels{actions: s.actions, acts: acts, mins: mins, home: s.home, slack: deps.Slack, now: deps.Now, log: s.log, say: say}
+	s.panels = &panels{actions: s.actions, acts: acts, mins: mins, home: s.home, slack: deps.Slack, log: s.log, say: say}
 	s.clicks = &clicks{acts: acts, mins: mins, home: s.home, slack: deps.Slack, settings: settings, calendar: calUI,
 		post: s.postResponse, now: deps.Now, log: s.log, say: say, trail: trail, panels: s.panels}
 	s.cmds = map[string]func(context.Context, command) *reply{
@@ -361,7 +361,7 @@ func (s *Server) addSurfaces(deps Deps, search MinutesSearch, trail *trailWriter
 func (s *Server) newActionsUI(deps Deps, trail *trailWriter) *actionsUI {
 	svc, say := s.actions, s.userMessage
 	acts := &actionsUI{actions: svc, meetings: deps.Minutes, revs: newRevisions(deps.Now()), now: deps.Now,
-		pageSize: s.cfg.PageSize, org: s.cfg.Language, log: s.log, say: say}
+		pageSize: s.cfg.PageSize, log: s.log, say: say}
 	// Replies are memoised per version of the action list. With the
 	// cache off every command reads the list, which is the same version
 	// as long as the records service sends the same bytes

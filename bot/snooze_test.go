@@ -106,14 +106,14 @@ func TestSnoozeFromAReminder(t *testing.T) {
 			require.NoError(t, h.remindWithStore(st, bot.NotifyDefaults{}, remind.Config{Days: 3, Now: thursday}).err)
 			msgs := h.slack.Messages("DU0ALICE")
 			require.Len(t, msgs, 2)
-			assert.NotContains(t, string(msgs[1].Blocks), "*Task A-1*", "snoozed until Friday: left out on Thursday")
-			assert.Contains(t, string(msgs[1].Blocks), "*Task A-2*", "snoozed until Thursday: back on Thursday")
+			assert.NotContains(t, string(msgs[1].Blocks), `|Task A-1\u003e*`, "snoozed until Friday: left out on Thursday")
+			assert.Contains(t, string(msgs[1].Blocks), `|Task A-2\u003e*`, "snoozed until Thursday: back on Thursday")
 
 			friday := wednesday.AddDate(0, 0, 2)
 			require.NoError(t, h.remindWithStore(st, bot.NotifyDefaults{}, remind.Config{Days: 3, Now: friday}).err)
 			msgs = h.slack.Messages("DU0ALICE")
 			require.Len(t, msgs, 3)
-			assert.Contains(t, string(msgs[2].Blocks), "*Task A-1*", "back on the chosen day")
+			assert.Contains(t, string(msgs[2].Blocks), `|Task A-1\u003e*`, "back on the chosen day")
 
 			clock = friday
 			got = press(alice, blocks.SnoozeWorkingDay, "A-2")

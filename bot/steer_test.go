@@ -52,11 +52,11 @@ func TestRemindAwayWeeklyHolidays(t *testing.T) {
 				body := string(msgs[0].Blocks)
 				assert.Contains(t, body, "While you were away")
 				assert.Contains(t, body, "Assigned while you were away")
-				assert.Contains(t, body, "*Task A-3*", "held, though not due within REMIND_DAYS")
+				assert.Contains(t, body, `|Task A-3\u003e*`, "held, though not due within REMIND_DAYS")
 				assert.Contains(t, body, `"action_id":"status:complete"`, "with the usual buttons")
 				carol := h.slack.Messages("DU0CAROL")
 				require.Len(t, carol, 1)
-				assert.Contains(t, string(carol[0].Blocks), "*Task A-8*", "held, though it has no deadline")
+				assert.Contains(t, string(carol[0].Blocks), `|Task A-8\u003e*`, "held, though it has no deadline")
 				require.NoError(t, h.remindWithStore(st, bot.NotifyDefaults{}, remind.Config{Days: 3, Now: friday.Add(2 * time.Hour)}).err)
 				assert.Len(t, h.slack.Messages("DU0ALICE"), 1, "exactly once")
 				a, err := st.AwayOf(t.Context(), "U0ALICE")
@@ -84,7 +84,7 @@ func TestRemindAwayWeeklyHolidays(t *testing.T) {
 				body := string(msgs[0].Blocks)
 				assert.Contains(t, body, "Your week's actions")
 				assert.Contains(t, body, "within the next week")
-				assert.Contains(t, body, "*Task A-3*", "due within the week, beyond REMIND_DAYS")
+				assert.Contains(t, body, `|Task A-3\u003e*`, "due within the week, beyond REMIND_DAYS")
 				// The organisation's default (REMIND_CADENCE) for who has not chosen.
 				org := bot.NotifyDefaults{Cadence: clocktime.Weekly{On: true, Day: time.Monday, At: clocktime.Of(9, 0)}}
 				before := dmCount(h, "DU0BOB")

@@ -36,10 +36,8 @@ type actionsUI struct {
 	memo     *replyMemo
 	now      func() time.Time
 	pageSize int
-	// org is ORG_LANGUAGE, for readers whose locale is not shipped.
-	org lang.Lang
-	log *slog.Logger
-	say userMessageFunc
+	log      *slog.Logger
+	say      userMessageFunc
 	// trail is where /actions history reads; nil without a store.
 	trail AuditTrail
 	// snoozes is snoozing: Snooze, Unsnooze and /actions snoozed (bot/snooze.go).

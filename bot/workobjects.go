@@ -4,7 +4,6 @@ import (
 	"context"
 	"log/slog"
 	"strings"
-	"time"
 
 	"github.com/slack-go/slack"
 	"github.com/slack-go/slack/slackevents"
@@ -33,7 +32,6 @@ type panels struct {
 	mins    *minutesUI
 	home    *homeUI
 	slack   SlackAPI
-	now     func() time.Time
 	log     *slog.Logger
 	say     userMessageFunc
 }
@@ -333,9 +331,4 @@ func (p *panels) pressed(ctx context.Context, in *interaction, actionID, value s
 // refused is the flexpane saying why a button changed nothing.
 func (p *panels) refused(ctx context.Context, msg string) panel {
 	return panel{err: blocks.PanelTrouble(lang.FromContext(ctx).T("wo.panel.unchanged_title"), msg)}
-}
-
-// isPanelButton reports whether actionID is one of the flexpane's.
-func isPanelButton(actionID string) bool {
-	return strings.HasPrefix(actionID, blocks.ActionPanelStatusPrefix) || actionID == blocks.ActionPanelSnooze
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/recordsbot/recordsbot/bot"
 	"github.com/recordsbot/recordsbot/internal/slackapi/slacktest"
 	"github.com/recordsbot/recordsbot/internal/testworld"
+	"github.com/recordsbot/recordsbot/remind"
 	"github.com/recordsbot/recordsbot/store"
 )
 
@@ -306,8 +307,21 @@ func TestWorkObjectPanelGoneOrRefused(t *testing.T) {
 	h := newHarness(t)
 	h.rebuild(bot.Deps{}, withAdmins("U0ALICE"), h.withWorkObjects())
 	alice, carol := h.person("alice"), h.person("carol")
-	link := actionLink("gone-1")
+	gone := h.openActionsOf(carol.Email)[0]
+	link := actionLink(gone.ID)
 	cards := h.pasteAs(t, "Ev1", alice, link)
+	require.Equal(t, gone.Title, cards[link].Title, "the card of an action that exists")
+	var rest []recordstest.Action
+	for _, a := range h.records.Actions() {
+		if a.ID != gone.ID {
+			rest = append(rest, a)
+		}
+	}
+	h.records.SetActions(rest)
+	// A new bot: the shared list it reads is the records' as they are now
+	// (within ACTIONS_CACHE_TTL the panel, like every surface, reads the
+	// list it holds).
+	h.rebuild(bot.Deps{}, withAdmins("U0ALICE"), withConfig(func(c *bot.Config) { c.WorkObjects = true }))
 
 	assert.Equal(t, blocks.PanelNotFound, h.openPanel(t, "Ev2", alice, cards[link], link).Error)
 	assert.Equal(t, blocks.PanelRestricted, h.openPanel(t, "Ev3", carol, cards[link], link).Error)
@@ -317,4 +331,43 @@ func TestWorkObjectPanelGoneOrRefused(t *testing.T) {
 	p := h.openPanel(t, "Ev4", alice, cards[link], link)
 	assert.Equal(t, "custom", p.Error)
 	assert.Contains(t, p.Message, "Try again")
+}
+
+// An action's own link is on its title where a person would copy it: the
+// rows of /actions and of a reminder DM.
+func TestActionLinksInRowsAndReminders(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, remindWorld)
+	m, _ := h.slash(h.person("alice"), "/actions", "")
+	assert.Contains(t, m.all(), "<"+actionLink("A-1")+"|")
+	run := h.remind(remind.Config{Days: 3})
+	require.NoError(t, run.err)
+	_, dm := h.dm("DU0ALICE")
+	assert.Contains(t, dm.all(), "<"+actionLink("A-1")+"|", "the reminder's row")
+}
+
+// A link still being written (the composer) unfurls as a card too,
+// addressed by its unfurl ID, as the composer is no message.
+func TestWorkObjectInTheComposer(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	h.rebuild(bot.Deps{}, h.withWorkObjects())
+	carol := h.person("carol")
+	a := h.openActionsOf(carol.Email)[0]
+	ev := linkShared(actionLink(a.ID))
+	ev["user"] = carol.ID
+	ev["channel"], ev["message_ts"] = "COMPOSER", "6f1e0d5c-3b7a-4c8e-9f2d-1a2b3c4d5e6f"
+	ev["source"], ev["unfurl_id"] = "composer", "Uxxxx.6f1e0d5c.0123abcd"
+	h.sendEvent(t, "Ev_composer", ev, 0)
+
+	calls := h.slack.Calls("chat.unfurl")
+	require.Len(t, calls, 1)
+	p := calls[0].Params
+	assert.Equal(t, "Uxxxx.6f1e0d5c.0123abcd", p.Get("unfurl_id"))
+	assert.Equal(t, "composer", p.Get("source"))
+	assert.False(t, p.Has("channel"), "the composer is no channel")
+	assert.False(t, p.Has("ts"))
+	card, ok := h.slack.Card(actionLink(a.ID))
+	require.True(t, ok)
+	assert.Equal(t, a.Title, card.Title)
 }

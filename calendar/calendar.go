@@ -127,7 +127,6 @@ type Service struct {
 	host     string
 	meetings *cache.TTL[[]apiclient.Meeting]
 	feeds    *cache.TTL[Feed]
-	actions  *cache.TTL[*apiclient.ActionList]
 
 	mu       sync.Mutex
 	modified map[string]Feed // per feed key: the last body's tag and since when
@@ -161,7 +160,6 @@ func New(cfg Config) *Service {
 		cfg: cfg, host: host,
 		meetings: cache.New[[]apiclient.Meeting](cfg.CacheTTL, cfg.Now).ServeStale(StaleFor),
 		feeds:    cache.New[Feed](cfg.CacheTTL, cfg.Now).ServeStale(StaleFor),
-		actions:  cache.New[*apiclient.ActionList](cfg.CacheTTL, cfg.Now),
 		modified: map[string]Feed{},
 	}
 }

@@ -286,3 +286,44 @@ func TestPublicFeedsFollowThePublicationRule(t *testing.T) {
 	assert.ErrorIs(t, err, calendar.ErrNotFound)
 	assert.Empty(t, e.cal.AddURL(&apiclient.Meeting{ID: "M-1", Committee: "Finance", Date: now.AddDate(0, 0, 7)}))
 }
+
+// The private feeds read the actions domain's own list, with no copy of
+// their own: a change made through the bot (written into that list at
+// once) is in the next feed built, even within the calendar's cache time,
+// and a hundred feeds still cost one list.
+func TestPrivateFeedsReadTheActionsDomainsList(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, calendar.Config{PublicURL: "https://bot.example.org"})
+	for _, a := range []recordstest.Action{
+		{ID: "A-1", Title: "Circulate the accounts", Status: "open", AssigneeName: "Alice Adams", AssigneeEmail: "alice@example.org", Deadline: time.Date(2026, 11, 30, 0, 0, 0, 0, time.UTC), DateOnly: true},
+		{ID: "A-5", Title: "Bob's", Status: "open", AssigneeName: "Bob Brown", AssigneeEmail: "bob@example.org", Deadline: time.Date(2026, 11, 21, 0, 0, 0, 0, time.UTC), DateOnly: true},
+	} {
+		e.records.AddAction(a)
+	}
+	fake := slacktest.NewServer(slacktest.WithUsers(
+		slacktest.User{ID: "U0ALICE", Name: "alice", RealName: "Alice Adams", Email: "alice@example.org"},
+		slacktest.User{ID: "U0BOB", Name: "bob", RealName: "Bob Brown", Email: "bob@example.org"}))
+	t.Cleanup(fake.Close)
+	st, err := store.Open(t.Context(), "sqlite::memory:")
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = st.Close() })
+	acts := actions.New(e.rc, slackusers.Directory(slack.New(slacktest.DefaultToken, slack.OptionAPIURL(fake.APIURL()))), actions.Config{Now: e.clock.Now})
+	e.cal.EnablePrivate(calendar.Private{Key: []byte("test key"), Tokens: st, Actions: acts})
+	ctx := context.WithoutCancel(t.Context())
+	feed := func(user string) []string {
+		link, err := e.cal.EnsurePrivateURL(ctx, user)
+		require.NoError(t, err)
+		tok := strings.TrimSuffix(strings.TrimPrefix(link, "https://bot.example.org/calendar/u/"), ".ics")
+		f, err := e.cal.Deadlines(ctx, tok)
+		require.NoError(t, err)
+		return events(f.Body)
+	}
+	assert.Equal(t, []string{"action-A-1@bot.example.org"}, feed("U0ALICE"))
+
+	e.clock.add(time.Minute)
+	_, _, err = acts.SetStatus(ctx, "U0BOB", "A-5", apiclient.StatusComplete)
+	require.NoError(t, err)
+	lists := e.records.Count(http.MethodGet, "/actions")
+	assert.Empty(t, feed("U0BOB"), "Bob's feed, built after he completed A-5 through the bot")
+	assert.Equal(t, lists, e.records.Count(http.MethodGet, "/actions"), "no list read again within the calendar's time")
+}

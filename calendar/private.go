@@ -53,10 +53,11 @@ type Tokens interface {
 // *actions.Service implements it.
 type Actions interface {
 	Who(ctx context.Context, id string) (actions.Member, error)
-	List(ctx context.Context, st apiclient.Status) (*apiclient.ActionList, error)
+	ListWithin(ctx context.Context, maxAge time.Duration) (*apiclient.ActionList, error)
 	Assigned(list *apiclient.ActionList, m actions.Member) []*apiclient.Action
 	Visible(viewer actions.Member, list []*apiclient.Action) []*apiclient.Action
 	Zone() *time.Location
+	ReaderLanguage(locale string) lang.Lang
 }
 
 // ErrPrivateOff is returned by the private feed's methods when the bot has
@@ -246,23 +247,21 @@ func (s *Service) Deadlines(ctx context.Context, tok string) (Feed, error) {
 		})
 		// The owner's language: a calendar application sends no
 		// Accept-Language of theirs.
-		l := lang.ForLocale(me.Locale, s.cfg.Language)
+		l := p.Actions.ReaderLanguage(me.Locale)
 		return s.build(ctx, key, s.calendar(l, l.T("ical.deadlines"), l.T("ical.deadlines_about")), s.actionEvents(dated, l))
 	})
 }
 
-// actionList is the actions still to do, for every private feed: read from
-// the actions domain at most once per CacheTTL, so a hundred people's
-// feeds rebuilt in a quarter of an hour cost one list, not a hundred
-// (ACTIONS_CACHE_TTL is seconds).
+// actionList is the actions still to do, for every private feed: the
+// actions domain's shared list, accepted up to CacheTTL old, so a hundred
+// people's feeds rebuilt in a quarter of an hour cost one list, not a
+// hundred (ACTIONS_CACHE_TTL is seconds), with no copy kept here.
 func (s *Service) actionList(ctx context.Context) (*apiclient.ActionList, error) {
-	return s.actions.Get(ctx, "todo", func(ctx context.Context) (*apiclient.ActionList, error) {
-		list, err := s.private.Actions.List(ctx, "")
-		if err != nil {
-			return nil, fmt.Errorf("list actions: %w", err)
-		}
-		return list, nil
-	})
+	list, err := s.private.Actions.ListWithin(ctx, s.cfg.CacheTTL)
+	if err != nil {
+		return nil, fmt.Errorf("list actions: %w", err)
+	}
+	return list, nil
 }
 
 func (s *Service) actionEvents(as []*apiclient.Action, l lang.Lang) []event {

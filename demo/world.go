@@ -170,7 +170,7 @@ func (e *demoEnv) wireServices(version, secret string) (*wire.Services, error) {
 		}},
 		Slack: wire.Slack{Token: slacktest.DefaultToken, APIURL: e.slack.APIURL(),
 			HTTPClient: &http.Client{Timeout: 15 * time.Second, Transport: e.transport}},
-		Actions:        actions.Config{Trail: e.store, PublicURL: e.botURL},
+		Actions:        actions.Config{Trail: e.store},
 		Minutes:        minutes.Config{PublicURL: e.botURL, Public: true},
 		Calendar:       calendar.Config{Schedule: publication.Every(), PublicURL: e.botURL, Versions: e.store},
 		CalendarKey:    []byte(secret),

@@ -56,9 +56,44 @@ func (s *Service) Archive(ctx context.Context, committee, cursor string) (Archiv
 		return ArchivePage{}, err
 	}
 	key := ck + "\x00" + cursor
-	return s.archive.Get(ctx, key, func(ctx context.Context) (ArchivePage, error) {
+	page, err := s.archive.Get(ctx, key, func(ctx context.Context) (ArchivePage, error) {
 		return s.archivePage(ctx, ck, cur)
 	})
+	if err != nil {
+		return page, err
+	}
+	return s.stillServed(ctx, page), nil
+}
+
+// stillServed is page without the minutes the records were found no
+// longer to serve when asked again after the last watcher poll
+// (listedMinutesOf, one lookup per entry read before the poll, shared with
+// search): a page kept for CacheTTL lists nothing withdrawn once a poll
+// has run. An entry that cannot be asked again stays as it was read: the
+// archive shows what it last read, where search hides what it cannot
+// vouch for.
+func (s *Service) stillServed(ctx context.Context, page ArchivePage) ArchivePage {
+	if s.lastPoll(ctx).IsZero() || len(page.Entries) == 0 {
+		return page
+	}
+	mins := make([]*apiclient.Minutes, len(page.Entries))
+	errs := make([]error, len(page.Entries))
+	var wg sync.WaitGroup
+	for i, e := range page.Entries {
+		wg.Go(func() { mins[i], errs[i] = s.listedMinutesOf(ctx, e.Meeting.ID) })
+	}
+	wg.Wait()
+	kept := make([]Entry, 0, len(page.Entries))
+	for i, e := range page.Entries {
+		switch {
+		case errs[i] != nil:
+			kept = append(kept, e)
+		case mins[i] != nil:
+			kept = append(kept, Entry{Meeting: e.Meeting, Minutes: mins[i]})
+		}
+	}
+	page.Entries = kept
+	return page
 }
 
 // ArchiveCursor reports whether cursor is one Archive made for the list
@@ -146,7 +181,7 @@ func (s *Service) listedMinutes(ctx context.Context, ms []apiclient.Meeting, whi
 // listedMinutesOf is the visible minutes of meeting id through the shared
 // cache (CacheTTL; HiddenTTL for none); nil for none.
 func (s *Service) listedMinutesOf(ctx context.Context, id string) (*apiclient.Minutes, error) {
-	return s.listed.Get(ctx, id, func(ctx context.Context) (*apiclient.Minutes, error) {
+	return s.listed.GetSince(ctx, id, s.lastPoll(ctx), func(ctx context.Context) (*apiclient.Minutes, error) {
 		return s.loadListed(ctx, id)
 	})
 }

@@ -48,6 +48,11 @@ type Config struct {
 	// RECORDS_API_KEY, so replicas accept each other's). Empty: a random
 	// key, so cursors hold within this process only.
 	CursorKey []byte
+	// Polls is the store's named states, where the watcher marks when
+	// each poll began (RecheckState): no answer read before the last
+	// poll is served again, so what a poll saw leaves every surface once
+	// it has run. Nil: answers live for their cache's time.
+	Polls States
 }
 
 // How long Get keeps an answer that shows no minutes. The public pages
@@ -90,7 +95,16 @@ type Service struct {
 	cursors cursorSealer
 	// recordURLs is the records' own minutes URLs seen (MeetingOfURL).
 	recordURLs recordURLs
+	// polls is Config.Polls; pollMark its RecheckState, read at most
+	// once per pollMarkTTL.
+	polls    States
+	pollMark *cache.TTL[time.Time]
 }
+
+// pollMarkTTL is how long the last poll's mark is reused: a flood of
+// public requests costs the store at most five reads a second, and a
+// reader who searches the moment a poll ends already sees what it saw.
+const pollMarkTTL = 200 * time.Millisecond
 
 // New returns the minutes domain over r.
 func New(r Records, cfg Config) *Service {
@@ -107,6 +121,8 @@ func New(r Records, cfg Config) *Service {
 		now:       cfg.Now,
 		ttl:       cfg.CacheTTL,
 		cursors:   newCursorSealer(cfg.CursorKey),
+		polls:     cfg.Polls,
+		pollMark:  cache.New[time.Time](pollMarkTTL, cfg.Now),
 		known:     cache.New[knownList](cfg.CacheTTL, cfg.Now).KeepFor(keepKnownFor),
 		pages:     cache.New[Entry](cfg.CacheTTL, cfg.Now).KeepFor(keepFor),
 		latest:    cache.New[[]Entry](cfg.CacheTTL, cfg.Now),
@@ -194,7 +210,7 @@ func (s *Service) Read(ctx context.Context, meetingID string) (Entry, error) {
 // meeting the records withhold from the public (publication.Withheld)
 // are not shown: Minutes is nil.
 func (s *Service) Get(ctx context.Context, meetingID string) (Entry, error) {
-	return s.pages.Get(ctx, meetingID, func(ctx context.Context) (Entry, error) {
+	return s.pages.GetSince(ctx, meetingID, s.lastPoll(ctx), func(ctx context.Context) (Entry, error) {
 		e, err := s.Read(ctx, meetingID)
 		if err == nil && publication.Withheld(e.Meeting) {
 			e.Minutes = nil
@@ -224,6 +240,27 @@ func (s *Service) PublishedPage(m *apiclient.Meeting) string {
 		return page
 	}
 	return ""
+}
+
+// lastPoll is when the last watcher poll began (RecheckState), zero when
+// not known (no Polls, no poll yet, the store unreadable: then answers live
+// for their cache's time, and a store outage costs no extra records call).
+func (s *Service) lastPoll(ctx context.Context) time.Time {
+	if s.polls == nil {
+		return time.Time{}
+	}
+	t, _ := s.pollMark.Get(ctx, "", func(ctx context.Context) (time.Time, error) {
+		v, ok, err := s.polls.GetState(ctx, RecheckState)
+		if err != nil || !ok {
+			return time.Time{}, nil
+		}
+		t, err := time.Parse(time.RFC3339Nano, v)
+		if err != nil {
+			return time.Time{}, nil
+		}
+		return t, nil
+	})
+	return t
 }
 
 // keepFor is how long Get keeps a lookup's answer; see HiddenTTL.

@@ -7,7 +7,6 @@ import (
 	"log/slog"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/recordsbot/recordsbot/apiclient"
 	"github.com/recordsbot/recordsbot/minutes/body"
@@ -80,25 +79,20 @@ func Doc(m *apiclient.Meeting, min *apiclient.Minutes) store.MinutesDoc {
 // Served reports whether the records service serves meeting meetingID's
 // minutes (approved or a published draft), as read through the shared
 // cache the archive uses: an answer at most CacheTTL old, or HiddenTTL
-// for "not served". Errors: the records service's, other than not found,
-// wrapped.
+// for "not served", and never one read before the last watcher poll
+// began (Config.Polls). Errors: the records service's, other than not
+// found, wrapped.
 func (s *Service) Served(ctx context.Context, meetingID string) (bool, error) {
-	return s.servedSince(ctx, meetingID, time.Time{})
-}
-
-// servedSince is Served from an answer read at since or later.
-func (s *Service) servedSince(ctx context.Context, meetingID string, since time.Time) (bool, error) {
-	min, err := s.listed.GetSince(ctx, meetingID, since, func(ctx context.Context) (*apiclient.Minutes, error) {
-		return s.loadListed(ctx, meetingID)
-	})
+	min, err := s.listedMinutesOf(ctx, meetingID)
 	return min != nil, err
 }
 
 // RecheckState is the store state (store.Store.SetState) the watcher sets
-// to the time each poll began (RFC 3339): a search shows no hit on an
-// answer read before it (ServedSearch). A poll reads the minutes it needs
-// anyway; this is how what it cannot see, the approved minutes it does
-// not read again, still leaves every search surface once it has run.
+// to the time each poll began (RFC 3339): the domain serves no answer
+// about a meeting's minutes read before it (Config.Polls), to a search, a
+// page, or an entry of the archive and its feed. A poll reads the minutes
+// it needs anyway; this is how what it does not read again, approved
+// minutes since withdrawn, still leaves those surfaces once it has run.
 const RecheckState = "search.recheck_before"
 
 // Searcher is what ServedSearch wraps: the index's SearchMinutes.
@@ -128,8 +122,8 @@ type States interface {
 //
 // How fresh a check is: the answer is shared with the archive and the
 // pages for CacheTTL (1 minute), but never one read before the last watch
-// poll began (RecheckState): after a poll, the first search checks its
-// hits again, so minutes withdrawn before the poll leave every search
+// poll began (Served, Config.Polls): after a poll, the first search checks
+// its hits again, so minutes withdrawn before the poll leave every search
 // surface once it has run, however old their meeting. The index is
 // written by reads (Apply), and the watcher reads only recent minutes
 // again; the cost is on the search, never per indexed document: at most
@@ -141,9 +135,6 @@ type ServedSearch struct {
 	// index; a failure is logged to Log (nil logs nothing) and left for
 	// the next search or the daily backfill to settle.
 	Remove Remover
-	// States, when set, gives the last watch poll (RecheckState); nil:
-	// answers are trusted for CacheTTL.
-	States States
 	Log    *slog.Logger
 }
 
@@ -154,13 +145,12 @@ func (ss ServedSearch) SearchMinutes(ctx context.Context, q store.MinutesQuery, 
 	if err != nil || len(page.Hits) == 0 || ss.Minutes == nil {
 		return page, err
 	}
-	since := ss.recheckBefore(ctx)
 	gone := make([]bool, len(page.Hits))
 	unchecked := make([]bool, len(page.Hits))
 	var wg sync.WaitGroup
 	for i, h := range page.Hits {
 		wg.Go(func() {
-			served, err := ss.Minutes.servedSince(ctx, h.MeetingID, since)
+			served, err := ss.Minutes.Served(ctx, h.MeetingID)
 			gone[i], unchecked[i] = err == nil && !served, err != nil
 		})
 	}
@@ -182,22 +172,4 @@ func (ss ServedSearch) SearchMinutes(ctx context.Context, q store.MinutesQuery, 
 	}
 	page.Hits = kept
 	return page, nil
-}
-
-// recheckBefore is when the last watch poll began, zero when none is
-// known. The store being unreadable makes it now: every hit is checked
-// afresh rather than trusted.
-func (ss ServedSearch) recheckBefore(ctx context.Context) time.Time {
-	if ss.States == nil {
-		return time.Time{}
-	}
-	v, ok, err := ss.States.GetState(ctx, RecheckState)
-	if err != nil {
-		return ss.Minutes.now()
-	}
-	t, perr := time.Parse(time.RFC3339Nano, v)
-	if !ok || perr != nil {
-		return time.Time{}
-	}
-	return t
 }

@@ -7,7 +7,6 @@ import (
 	"github.com/slack-go/slack"
 	"golang.org/x/sync/errgroup"
 
-	"github.com/recordsbot/recordsbot/internal/lang"
 	"github.com/recordsbot/recordsbot/internal/slackapi/slackusers"
 )
 
@@ -91,7 +90,7 @@ func (j *remindJob) match(ctx context.Context, pending []pendingAssignee) ([]*re
 					zone = j.zone
 				}
 				r = &recipient{id: ids[i], label: p.person.String(), zone: zone,
-					lang: lang.ForLocale(j.people.Locale(ids[i]), j.cfg.Language)}
+					lang: j.deps.Actions.ReaderLanguage(j.people.Locale(ids[i]))}
 				byID[ids[i]] = r
 				out = append(out, r)
 			}

@@ -51,9 +51,6 @@ const (
 	// today's reminder. A bot DM rarely holds more than a few messages a
 	// day, and 100 is what Slack answers in one page by default.
 	historyDepth = 100
-	// maxMetadataIDs caps the action IDs carried in a reminder's metadata,
-	// which should stay small; action_count always has the full count.
-	maxMetadataIDs = 100
 	// maxReportNames caps the assignees listed in the report message.
 	maxReportNames = 50
 	// progressEvery is how often a long run logs how far it has got.
@@ -136,6 +133,11 @@ type Actions interface {
 	List(ctx context.Context, st apiclient.Status) (*apiclient.ActionList, error)
 	Zone() *time.Location
 	UserMap() actions.UserMap
+	// ReaderLanguage is the language a person reads, from their locale
+	// (ORG_LANGUAGE when it is not shipped or unknown).
+	ReaderLanguage(locale string) lang.Lang
+	// Link is an action's own link, on its row's title.
+	Link(id string) string
 }
 
 // Deps are the reminder job's collaborators.

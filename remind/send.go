@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/recordsbot/recordsbot/internal/words"
@@ -268,15 +267,15 @@ func (j *remindJob) openDM(ctx context.Context, user string) (string, error) {
 func (j *remindJob) reminderOptions(r *recipient, p plan, now time.Time) []slack.MsgOption {
 	due, key, date := p.due, p.key, p.date
 	msg := blocks.ReminderMessage(j.reminder(r, p, now))
-	ids := make([]string, 0, min(len(due), maxMetadataIDs))
-	for _, a := range due[:min(len(due), maxMetadataIDs)] {
+	ids := make([]string, 0, min(len(due), blocks.MaxMetadataIDs))
+	for _, a := range due[:min(len(due), blocks.MaxMetadataIDs)] {
 		ids = append(ids, a.ID)
 	}
 	return []slack.MsgOption{
 		slack.MsgOptionText(msg.Text, false),
 		slack.MsgOptionBlocks(msg.Blocks...),
 		slack.MsgOptionMetadata(slack.SlackMetadata{EventType: ReminderEventType, EventPayload: map[string]any{
-			"key": key, "date": date, "action_ids": strings.Join(ids, ","), "action_count": len(due),
+			"key": key, "date": date, "action_ids": blocks.MetadataIDs(ids), "action_count": len(due),
 		}}),
 	}
 }
@@ -317,6 +316,7 @@ func (j *remindJob) reminder(r *recipient, p plan, now time.Time) blocks.Reminde
 		// The recipient is the assignee, so the row has its buttons and no
 		// name, exactly as the row a click redraws.
 		row := blocks.RowOf(a, actions.AssigneeView(status(a)), nil)
+		row.Link = j.deps.Actions.Link(a.ID)
 		switch {
 		case p.held[a.ID]:
 			rem.Away.Assigned = append(rem.Away.Assigned, row)

@@ -14,7 +14,7 @@ import (
 // from a SQLite file, as `recordsbot audit verify` and the daily prune do
 // (the issue asks for under 10 s; docs/audit.md#cost has the figure).
 func BenchmarkVerifyAudit100k(b *testing.B) {
-	s, err := Open(b.Context(), "sqlite://"+filepath.Join(b.TempDir(), "recordsbot.db"))
+	s, err := Open(b.Context(), "sqlite://"+filepath.Join(b.TempDir(), "recordsbot.db"), WithAuditKey(testAuditKey))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -32,7 +32,7 @@ func BenchmarkVerifyAudit100k(b *testing.B) {
 // BenchmarkAppendAudit is the store's cost of one entry (a click's
 // status change writes two): one transaction on a SQLite file.
 func BenchmarkAppendAudit(b *testing.B) {
-	s, err := Open(b.Context(), "sqlite://"+filepath.Join(b.TempDir(), "recordsbot.db"))
+	s, err := Open(b.Context(), "sqlite://"+filepath.Join(b.TempDir(), "recordsbot.db"), WithAuditKey(testAuditKey))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -56,7 +56,7 @@ func fillAudit(b *testing.B, s *Store, n int) {
 		for i := range n {
 			e := statusEntry(fmt.Sprintf("U%04d", i%500), fmt.Sprintf("act-%06d", i%5000), "open", "complete")
 			e.Time = t0.Add(time.Duration(i) * time.Minute)
-			audit.Seal(&e, head, audit.Key{})
+			audit.Seal(&e, head, s.auditKey)
 			if err := s.insertAudit(b.Context(), tx, &e); err != nil {
 				return err
 			}

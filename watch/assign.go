@@ -247,9 +247,8 @@ func (p *poll) readerLang(ctx context.Context, user string) lang.Lang {
 	m, err := p.deps.Actions.Who(ctx, user)
 	if err != nil {
 		p.log.InfoContext(ctx, "watch: no Slack profile for the assignment DM's language; ORG_LANGUAGE", "user", user, "error", err)
-		return p.cfg.Language
 	}
-	return lang.ForLocale(m.Locale, p.cfg.Language)
+	return p.deps.Actions.ReaderLanguage(m.Locale)
 }
 
 // dm sends g's one DM. Posting to the user ID makes Slack open the bot's
@@ -294,5 +293,7 @@ func (p *poll) dm(ctx context.Context, g *dmGroup) once.Outcome {
 // row is a as its assignee sees it (the DM goes to them): the actions
 // domain's one rule, the same row /actions and reminders draw.
 func (p *poll) row(a *apiclient.Action) blocks.ActionRow {
-	return blocks.RowOf(a, actions.AssigneeView(actions.Due(a, p.now, p.zone, nil, 0)), nil)
+	r := blocks.RowOf(a, actions.AssigneeView(actions.Due(a, p.now, p.zone, nil, 0)), nil)
+	r.Link = p.deps.Actions.Link(a.ID)
+	return r
 }

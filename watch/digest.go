@@ -157,7 +157,7 @@ func (p *poll) digestMessage(ctx context.Context, f store.Follow, last store.Dig
 		k := assigneeKey(a.Assignee)
 		overdue := actions.Due(a, p.now, p.zone, p.zone, 0) == actions.Overdue
 		snap[a.ID] = snapEntry{Assignee: k, Overdue: overdue}
-		it := blocks.DigestItem{ID: a.ID, Title: a.Title, Assignee: a.Assignee.String(), Deadline: a.Deadline,
+		it := blocks.DigestItem{ID: a.ID, Title: a.Title, Link: p.deps.Actions.Link(a.ID), Assignee: a.Assignee.String(), Deadline: a.Deadline,
 			DeadlineHasTime: a.DeadlineHasTime, Overdue: overdue, InProgress: a.Status == apiclient.StatusInProgress}
 		g := groups[k]
 		if g == nil {

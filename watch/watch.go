@@ -150,9 +150,15 @@ type Actions interface {
 	List(ctx context.Context, st apiclient.Status) (*apiclient.ActionList, error)
 	Zone() *time.Location
 	UserMap() actions.UserMap
+	// Link is an action's own link, on its title in an assignment DM, a
+	// digest and a brief.
+	Link(id string) string
 	// Who is a member's profile (users.info with include_locale,
 	// cached): an assignment DM is written in its locale.
 	Who(ctx context.Context, id string) (actions.Member, error)
+	// ReaderLanguage is the language a person reads, from their locale
+	// (ORG_LANGUAGE when it is not shipped or unknown).
+	ReaderLanguage(locale string) lang.Lang
 }
 
 // Slack is the part of the Web API a poll calls; *slack.Client implements

@@ -147,8 +147,7 @@ func (s *Services) Bot(cfg bot.Config, deps bot.Deps) *bot.Server {
 	// serves.
 	if idx, ok := deps.Store.(bot.MinutesSearch); ok && deps.Search == nil {
 		remove, _ := deps.Store.(minutes.Remover)
-		states, _ := deps.Store.(minutes.States)
-		deps.Search = minutes.ServedSearch{Index: idx, Minutes: s.Minutes, Remove: remove, States: states, Log: deps.Logger}
+		deps.Search = minutes.ServedSearch{Index: idx, Minutes: s.Minutes, Remove: remove, Log: deps.Logger}
 	}
 	deps.Follows = follows.New(follows.Rules{AdminsOnly: cfg.FollowAdminsOnly, Defaults: cfg.FollowDefaults, Digest: cfg.DigestDefault, OrgLanguage: cfg.Language},
 		follows.Deps{Store: st, Meetings: s.Minutes, Baseline: deps.Baseline, Changer: s.changer, Log: deps.Logger})

@@ -41,6 +41,9 @@ type Handlers struct {
 	svc  *calendar.Service
 	gate *publicgate.Gate
 	log  *slog.Logger
+	// public and private are the feeds' Cache-Control values, written
+	// once.
+	public, private string
 }
 
 // New returns the feeds' handlers; gate admits every committee, meeting
@@ -54,7 +57,8 @@ func New(svc *calendar.Service, gate *publicgate.Gate, log *slog.Logger) *Handle
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Handlers{svc: svc, gate: gate, log: log}
+	return &Handlers{svc: svc, gate: gate, log: log,
+		public: publicweb.Shared(svc.CacheTTL()), private: publicweb.Private(svc.CacheTTL())}
 }
 
 // language is the language of a public feed's own words (its name, its
@@ -71,8 +75,8 @@ func (h *Handlers) language(r *http.Request) lang.Lang {
 // client polling hourly is then answered from the bot's memory or with a
 // 304 at no records call. A private feed is the person's own: no shared
 // cache may keep it.
-func (h *Handlers) cachePublic() string  { return publicweb.Shared(h.svc.CacheTTL()) }
-func (h *Handlers) cachePrivate() string { return publicweb.Private(h.svc.CacheTTL()) }
+func (h *Handlers) cachePublic() string  { return h.public }
+func (h *Handlers) cachePrivate() string { return h.private }
 
 // All serves GET /calendar.ics.
 func (h *Handlers) All() http.HandlerFunc {

@@ -247,7 +247,7 @@ func (s *Site) writeFeed(root string, head feedHead, items []feedItem, v view) (
 		return nil, err
 	}
 	b.WriteByte('\n')
-	return b.Bytes(), nil
+	return cleanOutput(b.Bytes()), nil
 }
 
 // topicFeed answers /minutes/feed.atom?q=: a topic as a feed, for people

@@ -31,8 +31,9 @@ type view struct {
 
 // view negotiates r's language (publicweb.Language).
 func (s *Site) view(r *http.Request) view {
-	l, chosen := publicweb.Language(r, s.opts.Language)
-	return view{Lang: l, Keep: chosen, query: r.URL.Query()}
+	q := r.URL.Query()
+	l, chosen := publicweb.LanguageOf(q, r, s.opts.Language)
+	return view{Lang: l, Keep: chosen, query: q}
 }
 
 // href is h with the chosen language kept.

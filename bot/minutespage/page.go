@@ -149,6 +149,8 @@ type Site struct {
 	body *bluemonday.Policy
 	// gate is Options.Gate, or one of the site's own.
 	gate *publicgate.Gate
+	// shared is cacheShared's value, written once.
+	shared string
 }
 
 // New returns the pages over svc.
@@ -170,7 +172,8 @@ func New(svc *minutes.Service, opts Options) *Site {
 	if gate == nil {
 		gate = publicgate.New(publicgate.Config{Held: svc, Log: opts.Log, Now: opts.Now})
 	}
-	return &Site{svc: svc, opts: opts, kept: &keptPages{}, csp: csp, body: newBodyPolicy(opts.ImageHosts), gate: gate}
+	return &Site{svc: svc, opts: opts, kept: &keptPages{}, csp: csp, body: newBodyPolicy(opts.ImageHosts), gate: gate,
+		shared: publicweb.Shared(svc.CacheTTL())}
 }
 
 func (s *Site) now() time.Time { return s.opts.Now() }
@@ -400,7 +403,7 @@ func (s *Site) pageHeaders(h http.Header) {
 // cacheShared is the Cache-Control of a public answer built from what the
 // minutes domain keeps: no cache downstream keeps it longer than the
 // domain does.
-func (s *Site) cacheShared() string { return publicweb.Shared(s.svc.CacheTTL()) }
+func (s *Site) cacheShared() string { return s.shared }
 
 // setPageHeaders sets the security headers of every public page response
 // (the CSP without Options.ImageHosts: see Site.pageHeaders).
@@ -446,6 +449,7 @@ type layoutData struct {
 	Archive   *archiveDoc
 	Problem   *problemDoc
 	Statement *statementDoc
+	Action    *actionDoc
 }
 
 // frame is the layout of a page at base, in v's language.
@@ -627,7 +631,7 @@ func execute(t *template.Template, data layoutData) ([]byte, error) {
 	if err := t.ExecuteTemplate(&b, "layout", data); err != nil {
 		return nil, fmt.Errorf("render %s: %w", t.Name(), err)
 	}
-	return b.Bytes(), nil
+	return cleanOutput(b.Bytes()), nil
 }
 
 // eventLD is the meeting as a schema.org Event (https://schema.org/Event):

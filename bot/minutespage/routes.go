@@ -27,6 +27,11 @@ func (s *Site) Mount(r chi.Router) {
 	// (docs/accessibility.md).
 	r.Get("/accessibility", statement)
 	r.Head("/accessibility", statement)
+	// An action's own link opened in a browser: what it is, and the way
+	// into Slack (action.go).
+	action := s.Action()
+	r.Get("/actions/{actionID}", action)
+	r.Head("/actions/{actionID}", action)
 	r.Get("/minutes/assets/style.css", Stylesheet())
 	r.Head("/minutes/assets/style.css", Stylesheet())
 }

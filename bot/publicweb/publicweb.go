@@ -16,6 +16,7 @@ package publicweb
 
 import (
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -55,7 +56,13 @@ func seconds(d time.Duration) string { return strconv.Itoa(max(0, int(d/time.Sec
 // it (a page keeps it in its links), "" otherwise. Every answer in the
 // reader's language says Vary: Accept-Language (SetVary).
 func Language(r *http.Request, org lang.Lang) (l lang.Lang, chosen string) {
-	asked := r.URL.Query().Get("lang")
+	return LanguageOf(r.URL.Query(), r, org)
+}
+
+// LanguageOf is Language for a caller that has parsed r's query already
+// (q), so it is not parsed twice.
+func LanguageOf(q url.Values, r *http.Request, org lang.Lang) (l lang.Lang, chosen string) {
+	asked := q.Get("lang")
 	l = lang.Negotiate(asked, r.Header.Get("Accept-Language"), org)
 	if asked != "" {
 		if p, err := lang.Parse(asked); err == nil && p == l {

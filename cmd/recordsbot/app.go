@@ -72,7 +72,7 @@ func wireConfig(set *settings, m *metrics.Set, log *slog.Logger, slot *storeSlot
 			HTTPClient: &http.Client{Timeout: 15 * time.Second, Transport: slackapi.WarningTransport(m.SlackTransport(nil), log)}},
 		Actions: actions.Config{
 			Admins: set.admins, UserMap: actions.NewUserMap(set.userMap), CacheTTL: set.cacheTTL, Zone: set.zone,
-			Visibility: set.visibility, Trail: slot, PublicURL: set.publicURL,
+			Visibility: set.visibility, Trail: slot, PublicURL: set.publicURL, Language: set.orgLanguage,
 		},
 		// The public pages as PUBLIC_URL and PUBLIC_MINUTES say; the
 		// archive's cursors are signed with a key every replica derives
@@ -80,6 +80,9 @@ func wireConfig(set *settings, m *metrics.Set, log *slog.Logger, slot *storeSlot
 		Minutes: minutes.Config{
 			PublicURL: set.publicURL, Public: set.publicMinutes,
 			CursorKey: minutes.CursorKey(set.recordsKey),
+			// No answer from before the watcher's last poll is served
+			// again (minutes.RecheckState).
+			Polls: slot,
 		},
 		Calendar:       calendar.Config{Schedule: set.publicCal, PublicURL: set.publicURL, OrgName: set.orgName, Language: set.orgLanguage, Versions: slot},
 		CalendarKey:    calendarKey(set),

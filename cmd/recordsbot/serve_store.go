@@ -145,8 +145,9 @@ func (s *storeSlot) RemoveMinutes(ctx context.Context, meetingID string) (bool, 
 	return st.RemoveMinutes(ctx, meetingID)
 }
 
-// GetState reads one of the store's named states: the search surfaces read
-// when the last watcher poll began (minutes.States, minutes.RecheckState).
+// GetState reads one of the store's named states: the minutes domain reads
+// when the last watcher poll began (minutes.Config.Polls,
+// minutes.RecheckState).
 func (s *storeSlot) GetState(ctx context.Context, name string) (string, bool, error) {
 	st, err := s.get()
 	if err != nil {
@@ -265,10 +266,10 @@ var errShuttingDown = errors.New("shutting down")
 var (
 	_ bot.Store         = (*storeSlot)(nil)
 	_ bot.MinutesSearch = (*storeSlot)(nil)
-	// What the search surfaces find on the store besides the index
-	// (bot's servedSearch): without them a search would neither take
-	// minutes no longer served out of the index nor check its hits again
-	// after a watcher poll.
+	// What the search surfaces and the minutes domain find on the store
+	// besides the index (wire's Services.Bot, wireConfig): without them a
+	// search would not take minutes no longer served out of the index,
+	// and no surface would read again after a watcher poll.
 	_ minutes.Remover = (*storeSlot)(nil)
 	_ minutes.States  = (*storeSlot)(nil)
 	_ bot.AuditTrail  = (*storeSlot)(nil)

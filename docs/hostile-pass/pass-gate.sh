@@ -19,7 +19,8 @@ SANDBOX_KEYS="$KEY=actions:read+actions:write+meetings:read" PORT=28180 $BIN san
 sleep 1
 export RECORDS_API_URL=http://127.0.0.1:28181/api/v1 RECORDS_API_KEY=$KEY SLACK_BOT_TOKEN=xoxb-pass SLACK_SIGNING_SECRET=pass-secret \
   SLACK_API_URL=http://127.0.0.1:9/api/ PUBLIC_MINUTES=true PUBLIC_CALENDAR=true PUBLIC_URL=http://127.0.0.1:23100 PORT=23100 \
-  TRUSTED_PROXIES=127.0.0.1/32 DATABASE_URL=sqlite://$T/bot.db SEARCH_BACKFILL_RATE=20 LOG_LEVEL=warn
+  TRUSTED_PROXIES=127.0.0.1/32 DATABASE_URL=sqlite://$T/bot.db SEARCH_BACKFILL_RATE=20 LOG_LEVEL=warn \
+  AUDIT_KEY=pass-audit-key-0123456789abcdef0123456789abcdef
 $BIN serve > $T/serve.log 2>&1 & pids+=($!)
 for i in $(seq 50); do curl -fs -o /dev/null http://127.0.0.1:23100/healthz && break; sleep 0.2; done
 B=http://127.0.0.1:23100
@@ -68,7 +69,7 @@ curl -s "http://127.0.0.1:28181/__withdraw?id=$w"
 env -u PORT $BIN watch > $T/watch.log 2>&1; echo "one watch run: exit $?"
 echo "at once after the run: $w in GET /minutes?q=: $(found $w "$q")"
 w2=${real[32]}; q2=$(title $w2)
-echo "before withdrawal: $w2 in GET /minutes?q=\"$q2\": $(found $w2 "$q2")"
+echo "before withdrawal: $w2 in GET /minutes?q=\"$q2\": $(found $w2 "$q2")"; curl -s --get --data-urlencode "q=\"$q2\"" "$B/minutes" > $T/q2.html
 curl -s "http://127.0.0.1:28181/__withdraw?id=$w2"
 env -u PORT $BIN watch > $T/watch2.log 2>&1; echo "one watch run: exit $?"
 /tmp/tp-tools/bin/flood -base $B -ids "${real[0]}" -for 8s -clients 2 -kinds committees > $T/flood3.log &

@@ -153,6 +153,22 @@ func (c *TTL[V]) GetSince(ctx context.Context, key string, since time.Time, load
 	return c.Load(ctx, key, load)
 }
 
+// PeekWithin returns the value cached for key when it is less than maxAge
+// old, whatever the TTL: for a caller content with an older value (one
+// that polls, such as a calendar rebuilt every quarter of an hour), which
+// reads the cache's value rather than keep a copy of its own. A kept
+// error is not a value.
+func (c *TTL[V]) PeekWithin(key string, maxAge time.Duration) (V, bool) {
+	c.mu.Lock()
+	e, ok := c.entries[key]
+	c.mu.Unlock()
+	if ok && e.err == nil && c.now().Sub(e.at) < maxAge {
+		return e.v, true
+	}
+	var zero V
+	return zero, false
+}
+
 // Peek returns the fresh value cached for key, if there is one; a kept
 // error is not a value.
 func (c *TTL[V]) Peek(key string) (V, bool) {

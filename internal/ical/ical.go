@@ -21,6 +21,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/recordsbot/recordsbot/internal/invisible"
 )
 
 // MediaType is the Content-Type of a calendar (RFC 5545 §8.1).
@@ -158,9 +160,11 @@ func duration(d time.Duration) string {
 
 // Text escapes s as a TEXT value (§3.3.11): "\\" "\;" "\," and "\n" for
 // any line break (CRLF, CR or LF); other control characters, which TEXT
-// may not hold, and invalid UTF-8 are dropped.
+// may not hold, and invalid UTF-8 are dropped. It is the format's one
+// cleaning rule: the bidi, zero-width and other line-break characters
+// are removed first (package invisible), as on every output.
 func Text(s string) string {
-	s = strings.ToValidUTF8(s, "")
+	s = invisible.Strip(strings.ToValidUTF8(s, ""))
 	var b strings.Builder
 	b.Grow(len(s))
 	for i := 0; i < len(s); {
@@ -191,11 +195,11 @@ func Text(s string) string {
 	return b.String()
 }
 
-// dropControls removes control characters and invalid UTF-8 from a value
-// that is not TEXT.
+// dropControls removes control characters, invalid UTF-8 and what package
+// invisible strips from a value that is not TEXT.
 func dropControls(s string) string {
 	return strings.Map(func(r rune) rune {
-		if r < 0x20 || r == 0x7f || r == utf8.RuneError {
+		if r < 0x20 || r == 0x7f || r == utf8.RuneError || invisible.Is(r) {
 			return -1
 		}
 		return r

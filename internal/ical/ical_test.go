@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/recordsbot/recordsbot/internal/ical/icaltest"
+	"github.com/recordsbot/recordsbot/internal/invisible"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -94,11 +95,25 @@ func TestFoldBoundaries(t *testing.T) {
 	}
 }
 
+// A calendar carries no bidi, zero-width or line-separator character:
+// subscribers' clients would reorder, hide or break the text on them.
+func TestTextCleansInvisibleCharacters(t *testing.T) {
+	t.Parallel()
+	c := Calendar{ProdID: "-//t//EN", Name: "A\u202eB", Events: []Event{{UID: "u\u200b1", Start: time.Unix(0, 0), Stamp: time.Unix(0, 0),
+		Summary: "gnp\u202e.exe", Location: "Room\u20282", Description: "a\u0085b\u2029c", Categories: []string{"Fin\u2066ance"}, URL: "https://x/\u200e"}}}
+	out := string(c.Encode())
+	for _, r := range []rune{0x202e, 0x200b, 0x2028, 0x0085, 0x2029, 0x2066, 0x200e} {
+		assert.NotContains(t, out, string(r), "U+%04X", r)
+	}
+	assert.Contains(t, out, "SUMMARY:gnp.exe\r\n")
+	assert.Contains(t, out, "LOCATION:Room 2\r\n", "a line separator is a space")
+}
+
 // FuzzTextFold checks escaping and folding together: whatever the text, the
 // lines keep to §3.1 and unfolding and unescaping give back the text less
 // what TEXT may not hold.
 func FuzzTextFold(f *testing.F) {
-	for _, s := range []string{"", "plain", "a,b;c\\d\ne", "\r\n\r", strings.Repeat("é", 80), "\x00\x7f\t", "\xff\xfe", "\ufffd", "会议 ; , \\n"} {
+	for _, s := range []string{"", "plain", "a,b;c\\d\ne", "\r\n\r", strings.Repeat("é", 80), "\x00\x7f\t", "\xff\xfe", "\ufffd", "会议 ; , \\n", "\u202egnp.exe\u200b\u2028x\u0085y\u2029"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
@@ -107,7 +122,8 @@ func FuzzTextFold(f *testing.F) {
 		out := b.String()
 		checkLines(t, out)
 		got := unescape(strings.TrimSuffix(strings.TrimPrefix(unfold(out), "SUMMARY:"), "\r\n"))
-		want := strings.ReplaceAll(strings.ReplaceAll(strings.ToValidUTF8(s, ""), "\r\n", "\n"), "\r", "\n")
+		assert.False(t, strings.ContainsFunc(out, invisible.Is), "the format's one cleaning rule: %q", out)
+		want := strings.ReplaceAll(strings.ReplaceAll(invisible.Strip(strings.ToValidUTF8(s, "")), "\r\n", "\n"), "\r", "\n")
 		want = strings.Map(func(r rune) rune {
 			switch {
 			case r == '\t':

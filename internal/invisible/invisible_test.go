@@ -29,7 +29,7 @@ func TestStrip(t *testing.T) {
 }
 
 func FuzzStrip(f *testing.F) {
-	for _, s := range []string{"", "plain", "\u202Egnp.exe", "a\u200Db", "\xff\u2066"} {
+	for _, s := range []string{"", "plain", "\u202Egnp.exe", "a\u200Db", "\xff\u2066", "a\u2028b\u0085c\u2029", "\xe2\x80\u200b\xa8"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {

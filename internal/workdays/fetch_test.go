@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -66,9 +67,10 @@ func closures(t *testing.T) []byte {
 func TestAHostThatFailsLeavesTheLastGoodCopy(t *testing.T) {
 	t.Parallel()
 	body := closures(t)
-	var mode string
+	var mode atomic.Value // what the host does now; a slow answer may outlive its test step
+	mode.Store("")
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		switch mode {
+		switch mode.Load() {
 		case "slow":
 			<-r.Context().Done()
 		case "error":
@@ -89,7 +91,8 @@ func TestAHostThatFailsLeavesTheLastGoodCopy(t *testing.T) {
 	assert.Equal(t, body, cache.files[srv.URL+"/closures.ics"], "the copy kept")
 
 	for _, m := range []string{"slow", "error", "not ics"} {
-		mode, warned = m, nil
+		mode.Store(m)
+		warned = nil
 		start := time.Now()
 		c, err := loader(cache, &warned).Load(t.Context(), srv.URL+"/closures.ics")
 		require.NoError(t, err, m)
@@ -101,7 +104,8 @@ func TestAHostThatFailsLeavesTheLastGoodCopy(t *testing.T) {
 	}
 
 	// No copy yet: no holidays from it, a warning, and still no error.
-	mode, warned = "error", nil
+	mode.Store("error")
+	warned = nil
 	c, err = loader(&memCache{}, &warned).Load(t.Context(), "2026-12-24,"+srv.URL+"/closures.ics")
 	require.NoError(t, err)
 	assert.Equal(t, 1, c.Len(), "the date alone")

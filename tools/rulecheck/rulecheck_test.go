@@ -1,0 +1,175 @@
+package rulecheck
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// root is the repository, from this package's directory.
+const root = "../.."
+
+// restatement is a rule's text that may appear only where the rule is
+// decided: in files whose path starts with one of home.
+type restatement struct {
+	name string
+	re   *regexp.Regexp
+	home []string
+	ask  string // what to call instead
+}
+
+var restatements = []restatement{
+	{
+		name: "which statuses are still to do",
+		re:   regexp.MustCompile(`StatusOpen,\s*apiclient\.StatusInProgress|StatusOpen \|\| .*StatusInProgress`),
+		home: []string{"actions/status.go", "apiclient/"},
+		ask:  "actions.StillToDo or actions.Active",
+	},
+	{
+		name: "who may see other people's actions",
+		re:   regexp.MustCompile(`Visibility\(\) == actions\.Visible|\.IsAdmin\(`),
+		home: []string{"actions/"},
+		ask:  "actions.Service.CanSee, CanSeeOthers, CanSeeOthersOnceKnown or Admin (which fails closed)",
+	},
+	{
+		name: "who may snooze an action",
+		re:   regexp.MustCompile(`Owns\([^)]*\) && (actions\.)?StillToDo|StillToDo\([^)]*\) && [a-z]+\.Owns\(`),
+		home: []string{"actions/view.go"},
+		ask:  "actions.CanSnooze",
+	},
+	{
+		name: "the order of actions",
+		re:   regexp.MustCompile(`\.Overdue && !b\.Overdue|Deadline\.Before\(b\.Deadline\)|Deadline\.IsZero\(\), b\.Deadline\.IsZero\(\)`),
+		home: []string{"actions/order.go"},
+		ask:  "actions.CompareUrgency",
+	},
+	{
+		name: "the language a person reads",
+		re:   regexp.MustCompile(`lang\.ForLocale\(`),
+		home: []string{"actions/service.go", "internal/lang/", "doctor/", "demo/"},
+		ask:  "actions.Service.ReaderLanguage, which holds ORG_LANGUAGE",
+	},
+	{
+		name: "Block Kit's limits",
+		re:   regexp.MustCompile(`len\([^)]*\) [<>]=? (2000|3000|255|150|75)\b|(?i)maxMetadataIDs\s*=|MaxModal\w*\s*=`),
+		home: []string{"blocks/limits.go"},
+		ask:  "the constants of blocks/limits.go",
+	},
+}
+
+// history is an issue number in a comment: the comment says why, git
+// says when.
+var history = regexp.MustCompile(`(?i)//.*\bissues? #?\d+`)
+
+// historyExempt are the files still carrying an issue number, each with
+// why.
+var historyExempt = map[string]string{
+	"internal/lang/": "the catalogues are moving into translators' files; their comments go with them",
+}
+
+func TestRulesWrittenOnce(t *testing.T) {
+	t.Parallel()
+	files := sourceFiles(t)
+	for _, r := range restatements {
+		for path, src := range files {
+			if hasPrefix(path, r.home) {
+				continue
+			}
+			for i, line := range strings.Split(src, "\n") {
+				if isComment(line) {
+					continue
+				}
+				assert.False(t, r.re.MatchString(line), "%s:%d restates %s; call %s instead:\n%s", path, i+1, r.name, r.ask, line)
+			}
+		}
+	}
+}
+
+func TestNoHistoryInComments(t *testing.T) {
+	t.Parallel()
+	for path, src := range sourceFiles(t) {
+		if exempt(path) {
+			continue
+		}
+		for i, line := range strings.Split(src, "\n") {
+			assert.False(t, history.MatchString(line), "%s:%d: a comment names an issue; say why instead (history stays in git):\n%s", path, i+1, line)
+		}
+	}
+}
+
+// TestChecksBite: each pattern finds the restatement it was written for,
+// so a check that could never fail is caught.
+func TestChecksBite(t *testing.T) {
+	t.Parallel()
+	samples := map[string]string{
+		"which statuses are still to do":     `for _, st := range []apiclient.Status{apiclient.StatusOpen, apiclient.StatusInProgress} {`,
+		"who may see other people's actions": `case meErr != nil && (u.dom.Visibility() == actions.VisibleOrganisation || u.dom.IsAdmin(me.ID)):`,
+		"who may snooze an action":           `if !found || !(me.Owns(a.Assignee) && actions.StillToDo(a.Status)) {`,
+		"the order of actions":               `case a.Overdue && !b.Overdue:`,
+		"Block Kit's limits":                 `if err != nil || len(b) > 2000 {`,
+		"the language a person reads":        `return lang.ForLocale(m.Locale, p.cfg.Language)`,
+	}
+	for _, r := range restatements {
+		assert.True(t, r.re.MatchString(samples[r.name]), "%s: the pattern misses %q", r.name, samples[r.name])
+	}
+	assert.True(t, history.MatchString(`// reminders of it, and ends with it theirs (issue 31). A`))
+}
+
+// sourceFiles is every non-test Go file of the module outside testdata
+// and this package, by slash path from root.
+func sourceFiles(t *testing.T) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel := filepath.ToSlash(strings.TrimPrefix(p, root+string(filepath.Separator)))
+		if d.IsDir() {
+			if strings.HasPrefix(d.Name(), ".") && p != root || d.Name() == "testdata" || rel == "tools/rulecheck" {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(p, ".go") || strings.HasSuffix(p, "_test.go") {
+			return nil
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		out[rel] = string(b)
+		return nil
+	})
+	require.NoError(t, err)
+	require.NotEmpty(t, out["actions/status.go"], "the walk must see the module")
+	return out
+}
+
+func hasPrefix(path string, prefixes []string) bool {
+	for _, p := range prefixes {
+		if strings.HasPrefix(path, p) {
+			return true
+		}
+	}
+	return false
+}
+
+func exempt(path string) bool {
+	for p := range historyExempt {
+		if strings.HasPrefix(path, p) {
+			return true
+		}
+	}
+	return false
+}
+
+func isComment(line string) bool {
+	return strings.HasPrefix(strings.TrimSpace(line), "//")
+}
