@@ -16,6 +16,7 @@ import (
 	"github.com/recordsbot/recordsbot/apiclient/recordstest"
 	"github.com/recordsbot/recordsbot/bot"
 	"github.com/recordsbot/recordsbot/calendar"
+	"github.com/recordsbot/recordsbot/follows"
 	"github.com/recordsbot/recordsbot/internal/clocktime"
 	"github.com/recordsbot/recordsbot/internal/slackapi"
 	"github.com/recordsbot/recordsbot/internal/slackapi/slacktest"
@@ -245,7 +246,7 @@ func (e *demoEnv) startBot(svc *wire.Services, log *slog.Logger, secret string, 
 		Workdays:      e.holidays,
 		// DIGEST_DEFAULT's default, so /minutes following says the time
 		// (the console's digest command posts one whatever the day).
-		DigestDefault: &clocktime.Weekly{On: true, Day: time.Monday, At: clocktime.Of(9, 0)},
+		DigestDefault: new(follows.DefaultDigest),
 	}, bot.Deps{
 		Logger:     log,
 		HTTPClient: &http.Client{Timeout: 10 * time.Second, Transport: e.transport},
