@@ -130,6 +130,11 @@ func testMinutesVersions(t *testing.T, engine string) {
 		assert.Contains(t, string(admin[0].Blocks), "as an admin of recordsbot")
 		assert.Equal(t, 0, poll().Edits, "told once")
 
+		feed := h.fetchPage("", "/minutes/feed.atom", nil)
+		require.Equal(t, http.StatusOK, feed.status)
+		assert.Contains(t, feed.body, `<category term="edited" label="Edited after approval"></category>`, "the feed marks the entry updated")
+		assert.Contains(t, feed.body, "<published>")
+
 		entries, err := st.AuditOf(t.Context(), "mtg_v", 10)
 		require.NoError(t, err)
 		require.Len(t, entries, 1)

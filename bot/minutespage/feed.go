@@ -59,6 +59,7 @@ type (
 	atomEntry struct {
 		ID         string         `xml:"id"`
 		Title      string         `xml:"title"`
+		Published  string         `xml:"published,omitempty"`
 		Updated    string         `xml:"updated"`
 		Links      []atomLink     `xml:"link"`
 		Categories []atomCategory `xml:"category"`
@@ -158,6 +159,10 @@ type feedItem struct {
 	meetingID, title, committee, summary string
 	updated                              time.Time
 	draft                                bool
+	// published is when the minutes were approved (published, for a
+	// draft) when an edit since moved updated; edited marks that edit.
+	published time.Time
+	edited    bool
 }
 
 // feedHead is what names a feed: its id and self link (relative to the
@@ -183,8 +188,15 @@ func (s *Site) feed(root, committee string, entries []minutes.Entry, v view) ([]
 		if updated.IsZero() {
 			updated = m.Date
 		}
-		items = append(items, feedItem{meetingID: m.ID, title: m.Name(), committee: m.Committee, summary: excerpt(min, feedSummaryMax),
-			updated: updated, draft: min.Draft()})
+		it := feedItem{meetingID: m.ID, title: m.Name(), committee: m.Committee, summary: excerpt(min, feedSummaryMax),
+			updated: updated, draft: min.Draft()}
+		// Minutes changed after their approval are an updated entry
+		// (RFC 4287 §4.2.15: updated is the last significant change;
+		// published, the first): feed readers show it again.
+		if r := minutes.RevisionsOf(e.Versions); !r.Edited.IsZero() {
+			it.published, it.updated, it.edited = updated, r.Edited, true
+		}
+		items = append(items, it)
 	}
 	return s.writeFeed(root, head, items, v)
 }
@@ -227,6 +239,10 @@ func (s *Site) writeFeed(root string, head feedHead, items []feedItem, v view) (
 			entry.Categories = append(entry.Categories, atomCategory{Term: "draft", Label: l.T("feed.draft_label")})
 		} else {
 			entry.Categories = append(entry.Categories, atomCategory{Term: "approved", Label: l.T("feed.approved")})
+		}
+		if it.edited {
+			entry.Published = atomTime(it.published)
+			entry.Categories = append(entry.Categories, atomCategory{Term: "edited", Label: l.T("feed.edited")})
 		}
 		if c := strings.TrimSpace(invisible.Strip(it.committee)); c != "" {
 			entry.Categories = append(entry.Categories, atomCategory{Term: c})
