@@ -33,7 +33,8 @@ type AwayRhythm struct {
 	// Cadence is their rhythm as it applies (their choice, else
 	// REMIND_CADENCE): off daily, on weekly.
 	Cadence clocktime.Weekly
-	// At is their reminder time, the time of a weekly choice.
+	// At is their reminder time as it applies (store.Effective's, never
+	// zero there), the time of a weekly choice.
 	At clocktime.Time
 	// Unavailable, when set, replaces the controls (bot-written mrkdwn).
 	Unavailable string
@@ -57,7 +58,7 @@ func awayRhythmBlocks(l lang.Lang, s *AwayRhythm) []slack.Block {
 		out = append(out, slack.NewSectionBlock(mrkdwn(l.T("steer.away_pick")), nil,
 			slack.NewAccessory(picker)))
 	}
-	at := s.At.Or(clocktime.Of(9, 0))
+	at := s.At
 	opts := []*slack.OptionBlockObject{slack.NewOptionBlockObject(CadenceDaily, plain(l.T("steer.daily")), nil)}
 	var initial *slack.OptionBlockObject = opts[0]
 	for _, d := range []time.Weekday{time.Monday, time.Tuesday, time.Wednesday, time.Thursday, time.Friday} {

@@ -16,6 +16,7 @@ import (
 	"github.com/recordsbot/recordsbot/apiclient/recordstest"
 	"github.com/recordsbot/recordsbot/bot"
 	"github.com/recordsbot/recordsbot/calendar"
+	"github.com/recordsbot/recordsbot/follows"
 	"github.com/recordsbot/recordsbot/internal/clocktime"
 	"github.com/recordsbot/recordsbot/internal/slackapi"
 	"github.com/recordsbot/recordsbot/internal/slackapi/slacktest"
@@ -171,7 +172,7 @@ func (e *demoEnv) wireServices(version, secret string) (*wire.Services, error) {
 		Slack: wire.Slack{Token: slacktest.DefaultToken, APIURL: e.slack.APIURL(),
 			HTTPClient: &http.Client{Timeout: 15 * time.Second, Transport: e.transport}},
 		Actions:        actions.Config{Trail: e.store},
-		Minutes:        minutes.Config{PublicURL: e.botURL, Public: true},
+		Minutes:        minutes.Config{PublicURL: e.botURL, Public: true, History: e.store},
 		Calendar:       calendar.Config{Schedule: publication.Every(), PublicURL: e.botURL, Versions: e.store},
 		CalendarKey:    []byte(secret),
 		CalendarTokens: e.store,
@@ -245,7 +246,7 @@ func (e *demoEnv) startBot(svc *wire.Services, log *slog.Logger, secret string, 
 		Workdays:      e.holidays,
 		// DIGEST_DEFAULT's default, so /minutes following says the time
 		// (the console's digest command posts one whatever the day).
-		DigestDefault: &clocktime.Weekly{On: true, Day: time.Monday, At: clocktime.Of(9, 0)},
+		DigestDefault: new(follows.DefaultDigest),
 	}, bot.Deps{
 		Logger:     log,
 		HTTPClient: &http.Client{Timeout: 10 * time.Second, Transport: e.transport},
@@ -285,7 +286,7 @@ func (e *demoEnv) catchUp(ctx context.Context, svc *wire.Services, log *slog.Log
 	// And serve's search backfill has long since read the history, so
 	// /minutes search finds every published minutes (at full speed here:
 	// the records service is the demo's own).
-	backfill := &minutes.Backfill{Rate: 1000, Records: svc.Records, Index: e.store, State: e.store, Owner: "demo", Logger: log,
+	backfill := &minutes.Backfill{Rate: 1000, Records: svc.Records, Index: e.store, History: e.store, State: e.store, Owner: "demo", Logger: log,
 		Sleep: func(ctx context.Context, _ time.Duration) error { return ctx.Err() }}
 	if _, err := backfill.Pass(ctx); err != nil {
 		return fmt.Errorf("the search backfill: %w", err)
