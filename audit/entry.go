@@ -75,6 +75,10 @@ const (
 	// TopicStop is a topic watch stopped: Target as TopicWatch, From its
 	// words.
 	TopicStop Kind = "topic.stop"
+	// MinutesEdited is a meeting's approved minutes changed after their
+	// approval, as the watcher read them: Target the meeting id, From and
+	// To the hashes of the text before and after.
+	MinutesEdited Kind = "minutes.edited"
 	// Checkpoint is written by pruning: Target the first sequence number
 	// kept, From the hash the chain continues from, To how many entries
 	// were pruned.

@@ -77,12 +77,21 @@ func AnnouncementMessage(a Announcement) Message {
 }
 
 // ApprovedReply is the short thread reply under an announcement whose
-// draft has been approved: "<title> is now approved", in l.
-func ApprovedReply(l lang.Lang, title string) Message {
+// draft has been approved: "<title> is now approved", in l, and what the
+// approval changed of the draft the channel heard of: changes places
+// (0: "as drafted"; negative: not known, nothing said).
+func ApprovedReply(l lang.Lang, title string, changes int) Message {
 	t := cmp.Or(inline(title, 200), l.T("announce.these_minutes"))
+	reply := l.F("announce.approved_reply", "title", t)
+	switch {
+	case changes == 0:
+		reply = l.F("versions.reply_as_drafted", "title", t)
+	case changes > 0:
+		reply = l.N("versions.reply_changes", changes, "title", t)
+	}
 	return Message{
 		Text:   l.F("announce.approved_fallback", "title", t),
-		Blocks: []slack.Block{section(l.F("announce.approved_reply", "title", t))},
+		Blocks: []slack.Block{section(reply)},
 	}
 }
 

@@ -49,7 +49,9 @@ func TestAnnouncementGolden(t *testing.T) {
 			return posted(AnnouncementMessage(Announcement{Lang: l, Minutes: noLink}),
 				AnnouncementMetadata("announce/C0123ABCD/M-7/approved", "M-7", "approved"))
 		}},
-		{"announce_reply", func(l lang.Lang) any { return payload(ApprovedReply(l, approved.Title)) }},
+		{"announce_reply", func(l lang.Lang) any { return payload(ApprovedReply(l, approved.Title, -1)) }},
+		{"announce_reply_changes", func(l lang.Lang) any { return payload(ApprovedReply(l, approved.Title, 4)) }},
+		{"announce_reply_as_drafted", func(l lang.Lang) any { return payload(ApprovedReply(l, approved.Title, 0)) }},
 		{"assigned", func(l lang.Lang) any {
 			a := assign
 			a.Lang = l
@@ -116,7 +118,7 @@ func FuzzWatcherMessages(f *testing.F) {
 		for _, m := range []Message{
 			AnnouncementMessage(Announcement{Minutes: v}),
 			AnnouncementMessage(Announcement{Minutes: v, NowApproved: true}),
-			ApprovedReply(lang.English, title),
+			ApprovedReply(lang.English, title, -1),
 			AssignmentMessage(Assignment{Committee: committee, Meeting: title, Rows: []ActionRow{{ID: actionID, Title: body, CanChange: true}, {ID: actionID + "2", Title: title}}}),
 		} {
 			if err := CheckMessage(m); err != nil {

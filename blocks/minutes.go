@@ -46,6 +46,9 @@ func Minutes(v MinutesView) Message {
 	if len(buttons) > 0 {
 		blocks = append(blocks, slack.NewActionBlock("", buttons...))
 	}
+	if line := revisionsLine(l, v); line != "" {
+		blocks = append(blocks, contextLine(line)) // blocks/versions.go
+	}
 	if v.SharedBy != "" {
 		blocks = append(blocks, contextLine(l.F("minutes.shared_by", "who", mention(l, v.SharedBy))))
 	}

@@ -13,20 +13,20 @@ func TestTopicMatchGolden(t *testing.T) {
 	t.Parallel()
 	day := time.Date(2026, 3, 2, 18, 0, 0, 0, time.UTC)
 	assertGolden(t, "topic_minutes", func(l lang.Lang) any {
-		return TopicMatchMessage(TopicMatch{Lang: l, Query: `"library levy" <b>`, Committee: "Finance & Audit", Meeting: "Finance, March *extra*",
+		return payload(TopicMatchMessage(TopicMatch{Lang: l, Query: `"library levy" <b>`, Committee: "Finance & Audit", Meeting: "Finance, March *extra*",
 			Date: day, DateHasTime: true, Minutes: true, Draft: true,
 			Snippet:    []SearchPart{{Text: "… the "}, {Text: "library", Match: true}, {Text: " "}, {Text: "levies", Match: true}, {Text: " were set <here> …"}},
-			MinutesURL: "https://records-bot.example.org/minutes/mtg_1"})
+			MinutesURL: "https://records-bot.example.org/minutes/mtg_1"}))
 	})
 	assertGolden(t, "topic_agenda", func(l lang.Lang) any {
-		return TopicMatchMessage(TopicMatch{Lang: l, Query: "levy", Committee: "Finance", Meeting: "Finance, June", Date: day,
+		return payload(TopicMatchMessage(TopicMatch{Lang: l, Query: "levy", Committee: "Finance", Meeting: "Finance, June", Date: day,
 			Items:       []TopicItem{{Number: "4", Title: "Library levy: the 2027 rate"}, {Title: "Levies & <reserves>"}},
-			CalendarURL: "https://records-bot.example.org/calendar/meeting/mtg_2.ics"})
+			CalendarURL: "https://records-bot.example.org/calendar/meeting/mtg_2.ics"}))
 	})
 	assertGolden(t, "topic_list", func(l lang.Lang) any {
-		return TopicListMessage(TopicList{Lang: l, Channel: true, Watches: []TopicWatch{{ID: "tabc", Query: "library levy"}, {ID: "tdef", Query: `"school transport" -parking`}}})
+		return payload(TopicListMessage(TopicList{Lang: l, Channel: true, Watches: []TopicWatch{{ID: "tabc", Query: "library levy"}, {ID: "tdef", Query: `"school transport" -parking`}}}))
 	})
-	assertGolden(t, "topic_modal", func(l lang.Lang) any { return TopicModal(l) })
+	assertGolden(t, "modal_topic", func(l lang.Lang) any { return TopicModal(l) })
 }
 
 func TestTopicStopValue(t *testing.T) {
@@ -41,4 +41,13 @@ func TestTopicStopValue(t *testing.T) {
 		_, _, ok := ParseTopicStopValue(bad)
 		assert.False(t, ok, bad)
 	}
+}
+
+func TestMinutesEditGolden(t *testing.T) {
+	t.Parallel()
+	assertGolden(t, "edited_minutes", func(l lang.Lang) any {
+		return payload(MinutesEditMessage(MinutesEdit{Lang: l, Title: "Finance, levy", Committee: "Finance & Audit", Changes: 2,
+			Paragraphs: [][]ChangeRun{{{Text: "The levy is set at"}, {Removed: true, Text: "4%"}, {Added: true, Text: "5% <b>"}, {Text: "for next year."}}},
+			URL:        "https://records-bot.example.org/minutes/mtg_v?changes=3-4", Admin: true}))
+	})
 }

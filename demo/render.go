@@ -97,6 +97,8 @@ var emoji = map[string]string{
 	"lock":                   "🔒",
 	"mag":                    "🔍",
 	"mag_right":              "🔎",
+	"memo":                   "📝",
+	"pencil2":                "✏️",
 	"eyes":                   "👀",
 	"no_entry":               "⛔",
 	"page_facing_up":         "📄",

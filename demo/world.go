@@ -172,7 +172,7 @@ func (e *demoEnv) wireServices(version, secret string) (*wire.Services, error) {
 		Slack: wire.Slack{Token: slacktest.DefaultToken, APIURL: e.slack.APIURL(),
 			HTTPClient: &http.Client{Timeout: 15 * time.Second, Transport: e.transport}},
 		Actions:        actions.Config{Trail: e.store},
-		Minutes:        minutes.Config{PublicURL: e.botURL, Public: true},
+		Minutes:        minutes.Config{PublicURL: e.botURL, Public: true, History: e.store},
 		Calendar:       calendar.Config{Schedule: publication.Every(), PublicURL: e.botURL, Versions: e.store},
 		CalendarKey:    []byte(secret),
 		CalendarTokens: e.store,
@@ -286,7 +286,7 @@ func (e *demoEnv) catchUp(ctx context.Context, svc *wire.Services, log *slog.Log
 	// And serve's search backfill has long since read the history, so
 	// /minutes search finds every published minutes (at full speed here:
 	// the records service is the demo's own).
-	backfill := &minutes.Backfill{Rate: 1000, Records: svc.Records, Index: e.store, State: e.store, Owner: "demo", Logger: log,
+	backfill := &minutes.Backfill{Rate: 1000, Records: svc.Records, Index: e.store, History: e.store, State: e.store, Owner: "demo", Logger: log,
 		Sleep: func(ctx context.Context, _ time.Duration) error { return ctx.Err() }}
 	if _, err := backfill.Pass(ctx); err != nil {
 		return fmt.Errorf("the search backfill: %w", err)

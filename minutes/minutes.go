@@ -12,6 +12,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"strconv"
 	"strings"
 	"time"
 
@@ -44,6 +45,10 @@ type Config struct {
 	CacheTTL time.Duration
 	// Now is the clock. Default time.Now.
 	Now func() time.Time
+	// History keeps the versions of minutes read while visible (Record),
+	// so pages and /minutes can say what approval changed; nil keeps
+	// none.
+	History History
 	// CursorKey signs the archive's page cursors (CursorKey of
 	// RECORDS_API_KEY, so replicas accept each other's). Empty: a random
 	// key, so cursors hold within this process only.
@@ -73,6 +78,9 @@ type Entry struct {
 	Meeting *apiclient.Meeting
 	// Minutes is nil when the meeting has none that may be shown.
 	Minutes *apiclient.Minutes
+	// Versions are the versions of these minutes the bot has kept, oldest
+	// first (Config.History); nil when none are kept.
+	Versions []store.MinutesVersion
 }
 
 // Service is the minutes domain. It is safe for concurrent use; build one
@@ -99,6 +107,10 @@ type Service struct {
 	// once per pollMarkTTL.
 	polls    States
 	pollMark *cache.TTL[time.Time]
+	// history keeps the versions of minutes (nil: none); comparisons
+	// are computed once per pair of versions.
+	history     History
+	comparisons *cache.TTL[comparison]
 }
 
 // pollMarkTTL is how long the last poll's mark is reused: a flood of
@@ -123,10 +135,14 @@ func New(r Records, cfg Config) *Service {
 		cursors:   newCursorSealer(cfg.CursorKey),
 		polls:     cfg.Polls,
 		pollMark:  cache.New[time.Time](pollMarkTTL, cfg.Now),
-		known:     cache.New[knownList](cfg.CacheTTL, cfg.Now).KeepFor(keepKnownFor),
-		pages:     cache.New[Entry](cfg.CacheTTL, cfg.Now).KeepFor(keepFor),
-		latest:    cache.New[[]Entry](cfg.CacheTTL, cfg.Now),
-		archive:   cache.New[ArchivePage](cfg.CacheTTL, cfg.Now),
+		history:   cfg.History,
+		// A pair of versions never changes: an hour is only how long an
+		// unread comparison holds memory.
+		comparisons: cache.New[comparison](time.Hour, cfg.Now),
+		known:       cache.New[knownList](cfg.CacheTTL, cfg.Now).KeepFor(keepKnownFor),
+		pages:       cache.New[Entry](cfg.CacheTTL, cfg.Now).KeepFor(keepFor),
+		latest:      cache.New[[]Entry](cfg.CacheTTL, cfg.Now),
+		archive:     cache.New[ArchivePage](cfg.CacheTTL, cfg.Now),
 		listed: cache.New[*apiclient.Minutes](cfg.CacheTTL, cfg.Now).KeepFor(func(min *apiclient.Minutes, err error) time.Duration {
 			return keepFor(Entry{Meeting: &apiclient.Meeting{}, Minutes: min}, err)
 		}),
@@ -196,10 +212,19 @@ func (s *Service) Read(ctx context.Context, meetingID string) (Entry, error) {
 	// domain every surface asks, so check again rather than trust one
 	// layer.
 	if !Visible(min) {
-		min = nil
+		return Entry{Meeting: m}, nil
 	}
 	s.recordURLs.learn(min, m.ID)
-	return Entry{Meeting: m, Minutes: min}, nil
+	e := Entry{Meeting: m, Minutes: min}
+	if s.history != nil {
+		// The versions are kept where the minutes are read; an answer
+		// that cannot keep them still shows the minutes, without their
+		// history (the watcher's next read keeps the version).
+		if vs, err := Record(ctx, s.history, m.ID, min); err == nil {
+			e.Versions = vs
+		}
+	}
+	return e, nil
 }
 
 // Get is Read through the shared cache (CacheTTL), for what anyone may
@@ -293,6 +318,17 @@ func (s *Service) PageURL(meetingID string) string {
 		return ""
 	}
 	return s.publicURL + "/minutes/" + url.PathEscape(meetingID)
+}
+
+// ChangesURL is the public page comparing versions from and to of a
+// meeting's minutes (PageURL?changes=from-to); empty when the pages are
+// off.
+func (s *Service) ChangesURL(meetingID string, from, to int) string {
+	u := s.PageURL(meetingID)
+	if u == "" {
+		return ""
+	}
+	return u + "?changes=" + strconv.Itoa(from) + "-" + strconv.Itoa(to)
 }
 
 // URL is the one rule for which link a reader gets to a meeting's full

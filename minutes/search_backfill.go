@@ -88,6 +88,8 @@ func ReadBackfillCursor(ctx context.Context, st State) (BackfillCursor, error) {
 type Backfill struct {
 	// Rate is records calls a second. Default DefaultBackfillRate.
 	Rate float64
+	// History keeps each version read (Record); nil keeps none.
+	History History
 	// Every is the time from the end of one whole pass to the start of
 	// the next. Default 24 hours.
 	Every   time.Duration
@@ -214,6 +216,14 @@ func (b *Backfill) Pass(ctx context.Context) (time.Duration, error) {
 				}
 				if res == Unchanged { // the read failed: this meeting again next time
 					return 0, fmt.Errorf("minutes of %s: %w", m.ID, rerr)
+				}
+				if b.History != nil && rerr == nil {
+					// Old minutes edited after approval are noticed
+					// here at the latest: the watcher reads only
+					// recent meetings' minutes again.
+					if _, err := Record(ctx, b.History, m.ID, min); err != nil {
+						return 0, err
+					}
 				}
 			}
 			c.Skip = i + 1

@@ -22,6 +22,11 @@ type Display struct {
 	Body   string
 	Format apiclient.BodyFormat
 	URL    string // link to the full minutes; empty: no link
+	// Revisions are what the versions kept say (approval's changes,
+	// edits after approval); ChangesURL the public comparison they link
+	// to, "" for none.
+	Revisions  Revisions
+	ChangesURL string
 }
 
 // View is the Display of e: the meeting's name, its date (or, for a
@@ -33,7 +38,7 @@ func (s *Service) View(e Entry) Display {
 	if date.IsZero() {
 		date, hasTime = min.Date, true
 	}
-	return Display{
+	d := Display{
 		MeetingID:   m.ID,
 		Title:       m.Name(),
 		Committee:   m.Committee,
@@ -43,5 +48,10 @@ func (s *Service) View(e Entry) Display {
 		Body:        min.Body,
 		Format:      min.Format,
 		URL:         s.URL(m.ID, min),
+		Revisions:   RevisionsOf(e.Versions),
 	}
+	if d.Revisions.Known() {
+		d.ChangesURL = s.ChangesURL(m.ID, d.Revisions.From, d.Revisions.To)
+	}
+	return d
 }

@@ -63,7 +63,7 @@ func conformanceCases() []conformanceCase {
 		{"settings", false, testSettings},
 		{"settings changed together", true, testSettingsChangedTogether},
 		{"closed store is unavailable", false, testClosedUnavailable},
-	}, ledgerCases(), searchCases(), pruneCases(), choicesCases(), digestCases(), auditCases(), steerCases(), calendarCases(), topicCases())
+	}, ledgerCases(), searchCases(), pruneCases(), choicesCases(), digestCases(), auditCases(), steerCases(), calendarCases(), topicCases(), versionCases())
 }
 
 func testMigrationsApplyOnce(t *testing.T, e engine) {

@@ -378,7 +378,7 @@ func (p *poll) approve(ctx context.Context, channel string, lg lang.Lang, ts str
 		return updated
 	}
 	replyKey := key + "/reply"
-	reply := blocks.ApprovedReply(lg, v.Title)
+	reply := blocks.ApprovedReply(lg, v.Title, p.approvalChanges(ctx, m.ID))
 	replied, _ := p.once(ctx, once.Work{
 		Key:          replyKey,
 		Conversation: toChannel(channel),

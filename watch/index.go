@@ -36,6 +36,14 @@ func (p *poll) readMinutes(ctx context.Context, m *apiclient.Meeting) (*apiclien
 	case res == minutes.Added:
 		p.sum.Indexed++
 	}
+	if err == nil && minutes.Visible(min) {
+		// Each version read while visible is kept (the minutes domain's
+		// Record): the approval's changes and edits after approval are
+		// told from them (watch/versions.go).
+		if _, verr := minutes.Record(ctx, p.deps.Store, m.ID, min); verr != nil {
+			p.log.WarnContext(ctx, "watch: minutes version not kept", "meeting", m.ID, "error", verr)
+		}
+	}
 	return min, err
 }
 

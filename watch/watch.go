@@ -93,6 +93,9 @@ type Config struct {
 	// assignment DMs are written in: ORG_LANGUAGE. The zero value is
 	// English.
 	Language lang.Lang
+	// Admins are ADMIN_USER_IDS: each is DMed when minutes change after
+	// their approval.
+	Admins []string
 }
 
 func (c *Config) setDefaults() {
@@ -224,6 +227,8 @@ type Summary struct {
 	Upcoming, Briefs, BriefsUpdated int
 	// Indexed counts minutes indexed for search (new or read again).
 	Indexed int
+	// Edits counts posts telling of minutes changed after approval.
+	Edits int
 	// TopicWatches counts the topic watches matched; TopicsScreened, the
 	// watches confirmed against the index (those the in-memory screen
 	// let through); TopicPosts, topic matches told.
@@ -278,6 +283,9 @@ func (s Summary) String() string {
 	}
 	if s.Indexed > 0 {
 		fmt.Fprintf(&b, "; indexed %d minutes for search", s.Indexed)
+	}
+	if s.Edits > 0 {
+		fmt.Fprintf(&b, "; told %s", words.Count(s.Edits, "edit after approval", "edits after approval"))
 	}
 	if s.TopicPosts > 0 {
 		fmt.Fprintf(&b, "; told %s", words.Count(s.TopicPosts, "topic match", "topic matches"))
@@ -370,6 +378,11 @@ func Poll(ctx context.Context, cfg Config, deps Deps) (Summary, error) {
 	if brfErr != nil {
 		brfErr = fmt.Errorf("briefs: %w", brfErr)
 	}
+	// Minutes changed after their approval, from the versions kept.
+	edtErr := p.edits(ctx)
+	if edtErr != nil {
+		edtErr = fmt.Errorf("edits after approval: %w", edtErr)
+	}
 	// Topic watches last: the minutes the index came to hold, and the
 	// agendas the briefs read.
 	topErr := p.topics(ctx)
@@ -384,7 +397,7 @@ func Poll(ctx context.Context, cfg Config, deps Deps) (Summary, error) {
 		p.sum.Pruned = &pruned
 		p.log.InfoContext(ctx, "watch: daily prune", "retention", cfg.Retention, "pruned", pruned.String())
 	}
-	err = errors.Join(annErr, idxErr, asgErr, digErr, brfErr, topErr)
+	err = errors.Join(annErr, idxErr, asgErr, digErr, brfErr, edtErr, topErr)
 	if err == nil && p.sum.Failed > 0 {
 		err = fmt.Errorf("%d posts: %w", p.sum.Failed, ErrPartial)
 	}

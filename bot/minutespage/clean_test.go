@@ -32,7 +32,7 @@ func renderBoth(t testing.TB, text string) (page, feed []byte) {
 		Date: time.Date(2026, 11, 1, 10, 0, 0, 0, time.UTC), DateHasTime: true,
 		Agenda: []apiclient.AgendaItem{{Number: text, Title: text, Description: text}}}
 	min := &apiclient.Minutes{MeetingID: "m1", Status: apiclient.MinutesApproved, Body: text + "\n\n" + text}
-	page, err := s.renderMinutes(m, min, view{Lang: lang.English})
+	page, err := s.renderMinutes(minutes.Entry{Meeting: m, Minutes: min}, nil, view{Lang: lang.English})
 	require.NoError(t, err)
 	feed, err = s.feed("https://bot.example.org", text, []minutes.Entry{{Meeting: m, Minutes: min}}, view{Lang: lang.English})
 	require.NoError(t, err)

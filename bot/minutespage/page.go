@@ -297,8 +297,10 @@ func (s *Site) Minutes() http.HandlerFunc {
 			s.writeProblem(w, r, http.StatusNotFound, baseRecord)
 		case err != nil:
 			s.serveUnreadable(w, r, id, err)
+		case r.URL.Query().Has("changes"):
+			s.writeChanges(w, r, id, e)
 		default:
-			s.writeMinutes(w, r, id, e.Meeting, e.Minutes)
+			s.writeMinutes(w, r, id, e)
 		}
 	})
 }
@@ -332,9 +334,10 @@ func (s *Site) serveUnreadable(w http.ResponseWriter, r *http.Request, id string
 
 // writeMinutes answers with the page of min, meeting m's minutes (its ID
 // id), and keeps a copy for when the records cannot be read.
-func (s *Site) writeMinutes(w http.ResponseWriter, r *http.Request, id string, m *apiclient.Meeting, min *apiclient.Minutes) {
+func (s *Site) writeMinutes(w http.ResponseWriter, r *http.Request, id string, e minutes.Entry) {
+	min := e.Minutes
 	v := s.view(r)
-	page, err := s.renderMinutes(m, min, v)
+	page, err := s.renderMinutes(e, nil, v)
 	if err != nil {
 		s.opts.Log.ErrorContext(r.Context(), "minutes page: render failed", "meeting", id, "error", err)
 		s.writeProblem(w, r, http.StatusInternalServerError, baseRecord)
@@ -480,6 +483,11 @@ type minutesDoc struct {
 	// approved minutes); SourceURL the record's own page.
 	Updated   pageTime
 	SourceURL string
+	// Revisions is what the versions kept say, with the link to their
+	// comparison; nil when nothing is known. Changes, when set, is the
+	// comparison itself (?changes=), shown above the minutes.
+	Revisions *revisionsDoc
+	Changes   *changesDoc
 }
 
 // pageTime is a time as a <time> element shows it; zero when unknown.
@@ -575,7 +583,8 @@ func nonBlank(s, fallback string) string {
 }
 
 // renderMinutes renders the minutes page of m for v.
-func (s *Site) renderMinutes(m *apiclient.Meeting, min *apiclient.Minutes, v view) ([]byte, error) {
+func (s *Site) renderMinutes(e minutes.Entry, changes *changesDoc, v view) ([]byte, error) {
+	m, min := e.Meeting, e.Minutes
 	body, err := s.renderBody(min)
 	if err != nil {
 		return nil, err
@@ -596,6 +605,8 @@ func (s *Site) renderMinutes(m *apiclient.Meeting, min *apiclient.Minutes, v vie
 		Body:      body,
 		Updated:   pageDate(min.Date, l),
 		SourceURL: min.URL,
+		Revisions: s.revisionsDoc(m.ID, minutes.RevisionsOf(e.Versions), l),
+		Changes:   changes,
 	}
 	page := l.F("page.minutes.title", "title", title)
 	if doc.Draft {

@@ -83,6 +83,8 @@ func wireConfig(set *settings, m *metrics.Set, log *slog.Logger, slot *storeSlot
 			// No answer from before the watcher's last poll is served
 			// again (minutes.RecheckState).
 			Polls: slot,
+			// The versions of minutes, kept where they are read.
+			History: slot,
 		},
 		Calendar:       calendar.Config{Schedule: set.publicCal, PublicURL: set.publicURL, OrgName: set.orgName, Language: set.orgLanguage, Versions: slot},
 		CalendarKey:    calendarKey(set),

@@ -415,3 +415,27 @@ func (s *storeSlot) MinutesIndexStats(ctx context.Context) (store.MinutesIndexSt
 	}
 	return st.MinutesIndexStats(ctx)
 }
+
+func (s *storeSlot) AddMinutesVersion(ctx context.Context, v store.MinutesVersion) (store.MinutesVersion, bool, error) {
+	st, err := s.get()
+	if err != nil {
+		return v, false, err
+	}
+	return st.AddMinutesVersion(ctx, v)
+}
+
+func (s *storeSlot) MinutesVersions(ctx context.Context, meetingID string) ([]store.MinutesVersion, error) {
+	st, err := s.get()
+	if err != nil {
+		return nil, err
+	}
+	return st.MinutesVersions(ctx, meetingID)
+}
+
+func (s *storeSlot) MinutesVersionText(ctx context.Context, meetingID string, n int) (store.MinutesVersion, bool, error) {
+	st, err := s.get()
+	if err != nil {
+		return store.MinutesVersion{}, false, err
+	}
+	return st.MinutesVersionText(ctx, meetingID, n)
+}

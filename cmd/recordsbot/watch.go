@@ -66,6 +66,8 @@ func watchConfig(set *settings) watch.Config {
 		Digest:         set.digest,
 		BriefLead:      set.briefLead,
 		Language:       set.orgLanguage,
+		// Admins hear of minutes changed after their approval.
+		Admins: set.admins,
 	}
 }
 
@@ -95,7 +97,7 @@ func startBackfill(ctx context.Context, a *app, st *store.Store) (stop func()) {
 	if a.set.searchBackfillRate <= 0 {
 		return func() {}
 	}
-	b := &minutes.Backfill{Rate: a.set.searchBackfillRate, Records: a.Records, Index: st, State: st, Owner: watch.DefaultOwner(), Logger: a.log}
+	b := &minutes.Backfill{Rate: a.set.searchBackfillRate, Records: a.Records, Index: st, History: st, State: st, Owner: watch.DefaultOwner(), Logger: a.log}
 	a.metrics.SearchBackfill(func() (pages, read float64, doneAt time.Time) {
 		p, r, at := b.Progress()
 		return float64(p), float64(r), at

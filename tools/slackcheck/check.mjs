@@ -39,7 +39,7 @@ export const KINDS = [
   { match: /^workobject(_\w+)?$/, type: 'WorkObjectUnfurl', what: 'chat.unfurl metadata: Work Object entities (cards)' },
   { match: /^panel(_\w+)?$/, type: 'Panel', what: 'entity.presentDetails arguments less trigger_id: a Work Object flexpane or its error' },
   { match: /^reminder(_\w+)?$/, type: 'PostedMessage', channel: 'U0123ABCD', what: 'reminder DM (chat.postMessage, metadata checked)' },
-  { match: /^(announce|assigned|digest|brief)(_\w+)?$/, type: 'PostedMessage', channel: 'C0123ABCD', what: "watcher's announcement, assignment DM, weekly digest or pre-meeting brief (chat.postMessage, metadata checked)" },
+  { match: /^(announce|assigned|digest|brief|topic|edited)(_\w+)?$/, type: 'PostedMessage', channel: 'C0123ABCD', what: "watcher's announcement, assignment DM, weekly digest, pre-meeting brief, topic match or edit after approval (chat.postMessage, metadata checked)" },
   { match: /^response(_\w+)?$/, type: 'ResponseBody', what: 'response_url body (bolt RespondArguments)' },
   {
     match: /^(actions|audit_history|following|help|meetings?|minutes|notice)(_\w+)?$/,
