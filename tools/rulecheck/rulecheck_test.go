@@ -56,6 +56,12 @@ var restatements = []restatement{
 		ask:  "actions.Service.ReaderLanguage, which holds ORG_LANGUAGE",
 	},
 	{
+		name: "a status change at the Slack edge",
+		re:   regexp.MustCompile(`\.actions\.SetStatus\(`),
+		home: []string{"bot/status.go"},
+		ask:  "actionsUI.setStatus, which also ends the action's snoozes",
+	},
+	{
 		name: "Block Kit's limits",
 		re:   regexp.MustCompile(`len\([^)]*\) [<>]=? (2000|3000|255|150|75)\b|(?i)maxMetadataIDs\s*=|MaxModal\w*\s*=`),
 		home: []string{"blocks/limits.go"},
@@ -113,6 +119,7 @@ func TestChecksBite(t *testing.T) {
 		"who may snooze an action":           `if !found || !(me.Owns(a.Assignee) && actions.StillToDo(a.Status)) {`,
 		"the order of actions":               `case a.Overdue && !b.Overdue:`,
 		"Block Kit's limits":                 `if err != nil || len(b) > 2000 {`,
+		"a status change at the Slack edge":  `a, oc, err := p.acts.actions.SetStatus(ctx, user, id, to)`,
 		"the language a person reads":        `return lang.ForLocale(m.Locale, p.cfg.Language)`,
 	}
 	for _, r := range restatements {
