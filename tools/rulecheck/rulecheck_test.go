@@ -73,11 +73,6 @@ var restatements = []restatement{
 // says when.
 var history = regexp.MustCompile(`(?i)//.*\bissues? #?\d+`)
 
-// historyExempt are the files still carrying an issue number, each with
-// why.
-var historyExempt = map[string]string{
-	"internal/lang/": "the catalogues are moving into translators' files; their comments go with them",
-}
 
 func TestRulesWrittenOnce(t *testing.T) {
 	t.Parallel()
@@ -100,9 +95,6 @@ func TestRulesWrittenOnce(t *testing.T) {
 func TestNoHistoryInComments(t *testing.T) {
 	t.Parallel()
 	for path, src := range sourceFiles(t) {
-		if exempt(path) {
-			continue
-		}
 		for i, line := range strings.Split(src, "\n") {
 			assert.False(t, history.MatchString(line), "%s:%d: a comment names an issue; say why instead (history stays in git):\n%s", path, i+1, line)
 		}
@@ -161,15 +153,6 @@ func sourceFiles(t *testing.T) map[string]string {
 
 func hasPrefix(path string, prefixes []string) bool {
 	for _, p := range prefixes {
-		if strings.HasPrefix(path, p) {
-			return true
-		}
-	}
-	return false
-}
-
-func exempt(path string) bool {
-	for p := range historyExempt {
 		if strings.HasPrefix(path, p) {
 			return true
 		}
