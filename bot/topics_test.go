@@ -104,6 +104,10 @@ func TestTopicWatchEndToEnd(t *testing.T) {
 		assert.Contains(t, string(dm[2].Blocks), "• 2. Library levy: the 2027 rate")
 		clock.Add(time.Minute)
 		assert.Equal(t, 0, poll().TopicPosts, "the same agenda: nothing new")
+		h.records.AddMeeting(recordstest.Meeting{ID: "mtg_secret", Title: "Finance, in camera", Committee: "Finance", Date: soon, Confidential: true,
+			Agenda: []recordstest.AgendaItem{{Number: 1, Title: "Library levy: legal advice"}}})
+		clock.Add(time.Minute)
+		assert.Equal(t, 0, poll().TopicPosts, "a confidential meeting's agenda is told to no watch")
 		h.records.AddMeeting(recordstest.Meeting{ID: "mtg_next", Title: "Finance, June", Committee: "Finance", Date: soon,
 			Agenda: []recordstest.AgendaItem{{Number: 1, Title: "Minutes of the last meeting"}, {Number: 2, Title: "Library levy: the 2027 rate"}, {Number: 3, Title: "Library levies and the reserve"}}})
 		clock.Add(time.Minute)
