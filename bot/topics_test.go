@@ -19,9 +19,15 @@ import (
 
 // topicPosts are the watcher's topic posts in a conversation.
 func topicPosts(h *harness, channel string) []slacktest.Message {
+	return postsOf(h, channel, blocks.EventTopicMatched)
+}
+
+// postsOf are the messages in a conversation whose metadata is of event
+// type event.
+func postsOf(h *harness, channel, event string) []slacktest.Message {
 	var out []slacktest.Message
 	for _, m := range h.slack.Messages(channel) {
-		if strings.Contains(string(m.Metadata), blocks.EventTopicMatched) {
+		if strings.Contains(string(m.Metadata), event) {
 			out = append(out, m)
 		}
 	}

@@ -21,13 +21,7 @@ import (
 // editPosts are the posts telling of an edit after approval in a
 // conversation.
 func editPosts(h *harness, channel string) []slacktest.Message {
-	var out []slacktest.Message
-	for _, m := range h.slack.Messages(channel) {
-		if strings.Contains(string(m.Metadata), blocks.EventMinutesEdited) {
-			out = append(out, m)
-		}
-	}
-	return out
+	return postsOf(h, channel, blocks.EventMinutesEdited)
 }
 
 // TestMinutesVersions walks minutes from draft to approval to an edit

@@ -129,16 +129,22 @@ func (s *Site) Feed() http.HandlerFunc {
 			committee = entriesCommittee(page.Entries, committee)
 		}
 		body, err := s.feed(siteRoot(s.svc, r), committee, page.Entries, s.view(r))
-		if err != nil {
-			s.opts.Log.ErrorContext(ctx, "minutes feed: render failed", "error", err)
-			s.writeProblem(w, r, http.StatusInternalServerError, baseRecord)
-			return
-		}
-		h := w.Header()
-		h.Set("Content-Type", "application/atom+xml; charset=utf-8")
-		h.Set("Cache-Control", s.cacheShared())
-		publicweb.Serve(w, r, body, etag(body), time.Time{})
+		s.serveFeed(w, r, body, err)
 	})
+}
+
+// serveFeed answers with a rendered feed, or 500 when err says it could
+// not be rendered.
+func (s *Site) serveFeed(w http.ResponseWriter, r *http.Request, body []byte, err error) {
+	if err != nil {
+		s.opts.Log.ErrorContext(r.Context(), "minutes feed: render failed", "error", err)
+		s.writeProblem(w, r, http.StatusInternalServerError, baseRecord)
+		return
+	}
+	h := w.Header()
+	h.Set("Content-Type", "application/atom+xml; charset=utf-8")
+	h.Set("Cache-Control", s.cacheShared())
+	publicweb.Serve(w, r, body, etag(body), time.Time{})
 }
 
 // siteRoot is the bot's public base URL: PUBLIC_URL, else the request's
@@ -300,15 +306,7 @@ func (s *Site) topicFeed(w http.ResponseWriter, r *http.Request, q string) {
 	head := feedHead{href: "feed.atom?" + url.Values{"q": {q}}.Encode(), title: v.Lang.F("feed.title_topic", "query", minutes.QuoteQuery(q)),
 		archive: root + "/minutes?" + url.Values{"q": {q}}.Encode()}
 	body, err := s.writeFeed(root, head, items, v)
-	if err != nil {
-		s.opts.Log.ErrorContext(ctx, "minutes topic feed: render failed", "error", err)
-		s.writeProblem(w, r, http.StatusInternalServerError, baseRecord)
-		return
-	}
-	h := w.Header()
-	h.Set("Content-Type", "application/atom+xml; charset=utf-8")
-	h.Set("Cache-Control", s.cacheShared())
-	publicweb.Serve(w, r, body, etag(body), time.Time{})
+	s.serveFeed(w, r, body, err)
 }
 
 // atomTime is t as RFC 3339 in UTC, the Unix epoch for a zero t.
