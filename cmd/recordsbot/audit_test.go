@@ -11,6 +11,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -178,6 +179,18 @@ func TestAuditVerifyNamesTheFirstBadEntry(t *testing.T) {
 			})
 		}
 	})
+}
+
+// The help's line for audit says what verify needs, as verify itself
+// does when it is missing: a reader who sets only DATABASE_URL is not
+// sent to a one-line refusal.
+func TestHelpSaysAuditVerifyNeedsTheKey(t *testing.T) {
+	t.Parallel()
+	var out bytes.Buffer
+	require.NoError(t, run(t.Context(), Config{}, []string{"help"}, nil, &out, &out))
+	line := regexp.MustCompile(`(?m)^  audit .*$`).FindString(out.String())
+	assert.Contains(t, line, "AUDIT_KEY", "the audit subcommand's line names the key verify needs")
+	assert.NotContains(t, line, "DATABASE_URL only")
 }
 
 func TestAuditVerifyNeedsTheKey(t *testing.T) {
