@@ -98,6 +98,9 @@ func testMinutesVersions(t *testing.T, engine string) {
 
 		got := h.minutesIn(alice, general, "general", "mtg_v")
 		assert.Contains(t, got.all(), "1 change since the draft of", "/minutes says it")
+		// Slack draws {date_short_pretty} as "today": "Approved on today".
+		assert.Regexp(t, `Approved on <!date\^\d+\^\{date_short\}\|[^>]+>; 1 change since the draft of <!date\^\d+\^\{date_short\}\|`, got.all(),
+			"the dates after \"on\" and \"of\" are never drawn as today or yesterday")
 		assert.Contains(t, got.all(), "See what changed")
 
 		page := h.fetchPage("", "/minutes/mtg_v", nil)
