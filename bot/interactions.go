@@ -410,7 +410,7 @@ func (c *clicks) clickStatus(ctx context.Context, in *interaction, value string)
 		return
 	}
 	change := &blocks.Change{By: in.User.ID, At: c.now(), Status: string(to)}
-	row := c.changedRow(ctx, &a, change)
+	row := c.acts.changedRow(ctx, &a, change)
 	if in.Container.Type == "view" {
 		c.answerOnHome(ctx, in, homeState{clicked: &clicked{action: a, change: change}})
 		return
@@ -423,7 +423,7 @@ func (c *clicks) clickStatus(ctx context.Context, in *interaction, value string)
 // clicker has been told why, or the click was the second of a double
 // click, whose first updates the message.
 func (c *clicks) changeStatus(ctx context.Context, in *interaction, id string, to apiclient.Status) (apiclient.Action, bool) {
-	a, outcome, err := c.acts.actions.SetStatus(ctx, in.User.ID, id, to)
+	a, outcome, err := c.acts.setStatus(ctx, in.User.ID, id, to)
 	if outcome == actions.Duplicate && err == nil {
 		return a, false
 	}
@@ -431,21 +431,7 @@ func (c *clicks) changeStatus(ctx context.Context, in *interaction, id string, t
 		c.tell(ctx, in, notice(c.acts.statusOutcomeText(ctx, id, a, to, outcome, err)))
 		return a, false
 	}
-	c.acts.snoozes.statusChanged(ctx, id, to)
 	return a, true
-}
-
-// changedRow is the row of a, just changed by change, as its changer
-// sees it, in the clicker's language.
-func (c *clicks) changedRow(ctx context.Context, a *apiclient.Action, change *blocks.Change) blocks.ActionRow {
-	seen, err := c.acts.actions.ChangerView(ctx, change.By, a, change.At)
-	if err != nil {
-		c.log.WarnContext(ctx, "interaction: actor lookup failed after a status change", "error", err)
-	}
-	row := c.acts.row(a, seen, change)
-	row.Lang = lang.FromContext(ctx)
-	c.acts.snoozes.changed(ctx, change.By, a, &row) // bot/snooze.go
-	return row
 }
 
 // showChangeOnMessage shows the clicker row, a just changed by change, on

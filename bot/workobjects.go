@@ -303,14 +303,13 @@ func (p *panels) pressed(ctx context.Context, in *interaction, actionID, value s
 			return
 		}
 		id = aid
-		a, oc, err := p.acts.actions.SetStatus(ctx, user, id, to)
+		a, outcome, err := p.acts.setStatus(ctx, user, id, to)
 		switch {
-		case err == nil && oc == actions.Changed:
-			p.acts.snoozes.statusChanged(ctx, id, to)
-		case err == nil && oc == actions.Duplicate:
+		case err == nil && outcome == actions.Changed:
+		case err == nil && outcome == actions.Duplicate:
 			// The first click of a double click redraws.
 		default:
-			msg = p.acts.statusOutcomeText(ctx, id, a, to, oc, err)
+			msg = p.acts.statusOutcomeText(ctx, id, a, to, outcome, err)
 		}
 	case actionID == blocks.ActionPanelSnooze:
 		id = value
