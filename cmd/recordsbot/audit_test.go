@@ -193,6 +193,22 @@ func TestHelpSaysAuditVerifyNeedsTheKey(t *testing.T) {
 	assert.NotContains(t, line, "DATABASE_URL only")
 }
 
+// A DATABASE_URL naming a SQLite file that is not there is not an intact,
+// empty trail: verify and export say there is no database, and create
+// none.
+func TestAuditNeedsTheDatabaseToBeThere(t *testing.T) {
+	t.Parallel()
+	missing := filepath.Join(t.TempDir(), "typo.db")
+	for _, verb := range []string{"verify", "export"} {
+		out, err := runAuditCmd(t, "sqlite://"+missing, verb)
+		require.Error(t, err, verb)
+		assert.Equal(t, "DATABASE_URL: no database at "+missing+": nothing to "+verb+" (is it the path serve uses?)", err.Error())
+		assert.NotContains(t, out, "intact", verb)
+		_, serr := os.Stat(missing)
+		assert.ErrorIs(t, serr, os.ErrNotExist, "%s creates no database", verb)
+	}
+}
+
 func TestAuditVerifyNeedsTheKey(t *testing.T) {
 	t.Parallel()
 	url, _ := auditDB(t, "sqlite")
