@@ -98,7 +98,7 @@ func runAudit(ctx context.Context, set *settings, args []string, stdout, stderr 
 	// verified trail, and export would print nothing. Say it instead.
 	if f := store.SQLiteFile(set.databaseURL); f != "" {
 		if _, serr := os.Stat(f); errors.Is(serr, os.ErrNotExist) {
-			return &configError{name: "DATABASE_URL", msg: fmt.Sprintf("DATABASE_URL: no database at %s: nothing to %s (is it the path serve uses?)", f, verb)}
+			return &configError{name: "DATABASE_URL", msg: fmt.Sprintf("DATABASE_URL: %s is not there: nothing to %s (is it the path serve uses?)", f, verb)}
 		}
 	}
 	octx, cancel := context.WithTimeout(ctx, storeOpenTimeout)

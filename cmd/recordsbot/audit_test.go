@@ -194,7 +194,7 @@ func TestHelpSaysAuditVerifyNeedsTheKey(t *testing.T) {
 }
 
 // A DATABASE_URL naming a SQLite file that is not there is not an intact,
-// empty trail: verify and export say there is no database, and create
+// empty trail: verify and export say the file is not there, and create
 // none.
 func TestAuditNeedsTheDatabaseToBeThere(t *testing.T) {
 	t.Parallel()
@@ -202,10 +202,10 @@ func TestAuditNeedsTheDatabaseToBeThere(t *testing.T) {
 	for _, verb := range []string{"verify", "export"} {
 		out, err := runAuditCmd(t, "sqlite://"+missing, verb)
 		require.Error(t, err, verb)
-		assert.Equal(t, "DATABASE_URL: no database at "+missing+": nothing to "+verb+" (is it the path serve uses?)", err.Error())
+		assert.Equal(t, "DATABASE_URL: "+missing+" is not there: nothing to "+verb+" (is it the path serve uses?)", err.Error())
 		assert.NotContains(t, out, "intact", verb)
 		_, serr := os.Stat(missing)
-		assert.ErrorIs(t, serr, os.ErrNotExist, "%s creates no database", verb)
+		assert.ErrorIs(t, serr, os.ErrNotExist, "%s creates no file", verb)
 	}
 }
 
