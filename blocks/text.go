@@ -217,6 +217,24 @@ func Date(l lang.Lang, t time.Time, hasTime bool) string {
 // dateOnly is Date of a calendar day: t's date, whatever its clock.
 func dateOnly(l lang.Lang, t time.Time) string { return Date(l, t, false) }
 
+// dateOn is a calendar day for a sentence that puts its own word before
+// it ("Approved on {date}", "le {date}"): {date_short}, never the pretty
+// token, which Slack draws as "today" or "yesterday" when it can
+// (https://docs.slack.dev/messaging/formatting-message-text#date-formatting),
+// giving "Approved on today". Zero t gives "".
+func dateOn(l lang.Lang, t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	noon := calendarNoon(t)
+	b := make([]byte, 0, 64)
+	b = append(b, "<!date^"...)
+	b = strconv.AppendInt(b, noon.Unix(), 10)
+	b = append(b, "^{date_short}|"...)
+	b = l.AppendDate(b, noon)
+	return string(append(b, '>'))
+}
+
 // dateTime is Date of an instant, which each reader sees in their own
 // time zone.
 func dateTime(l lang.Lang, t time.Time) string { return Date(l, t, true) }

@@ -98,12 +98,12 @@ func revisionsLine(lg lang.Lang, v MinutesView) string {
 	switch {
 	case r.Draft.IsZero():
 	case r.Changes == 0:
-		parts = append(parts, lg.F("versions.as_drafted", "approved", dateOnly(lg, r.Approved), "draft", dateOnly(lg, r.Draft)))
+		parts = append(parts, lg.F("versions.as_drafted", "approved", dateOn(lg, r.Approved), "draft", dateOn(lg, r.Draft)))
 	default:
-		parts = append(parts, lg.N("versions.approved_changes", r.Changes, "approved", dateOnly(lg, r.Approved), "draft", dateOnly(lg, r.Draft)))
+		parts = append(parts, lg.N("versions.approved_changes", r.Changes, "approved", dateOn(lg, r.Approved), "draft", dateOn(lg, r.Draft)))
 	}
 	if !r.Edited.IsZero() {
-		parts = append(parts, lg.N("versions.edited_changes", r.EditChanges, "date", dateOnly(lg, r.Edited)))
+		parts = append(parts, lg.N("versions.edited_changes", r.EditChanges, "date", dateOn(lg, r.Edited)))
 	}
 	if len(parts) == 0 {
 		return ""

@@ -87,26 +87,50 @@ func TestCalendarOffByDefault(t *testing.T) {
 // The feed of every committee is read back by two parsers the bot shares
 // nothing with (Python's icalendar, and ical.js with node-ical): every
 // meeting from 90 days back on, upcoming ones included, each under a UID
-// made of its ID, its time in UTC or as a date, its minutes page linked.
+// made of its ID, its time in UTC or as a date. An event links only to a
+// page that exists: a meeting's minutes page once the minutes domain has
+// seen it show minutes (here, after readers opened the archive and the
+// window's minutes pages), never an upcoming meeting's, nor one whose
+// minutes are not published.
 func TestCalendarFeedRoundTrips(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, withCalendar(nil, nil))
-	r := h.fetchPage("", "/calendar.ics", nil)
-	require.Equal(t, http.StatusOK, r.status, r.body)
-	assertCalendarHeaders(t, r)
 	want := h.inWindow("")
 	require.NotEmpty(t, want)
-	var upcoming int
-	for _, m := range want {
-		if m.Date.After(time.Now()) {
+	published := map[string]bool{}
+	for _, m := range h.records.Minutes() {
+		if s := m.Status; s == "approved" || s == "published_draft" {
+			published[m.MeetingID] = true
+		}
+	}
+	// Readers warm the minutes domain as they would: the archive, then
+	// each past meeting's page (a 404 for one without published minutes).
+	require.Equal(t, http.StatusOK, h.fetchPage("", "/minutes", nil).status)
+	var upcoming, linked, unlinkedPast int
+	for id, m := range want {
+		switch {
+		case m.Date.After(time.Now()):
 			upcoming++
+		case published[id]:
+			linked++
+			require.Equal(t, http.StatusOK, h.fetchPage("", "/minutes/"+url.PathEscape(id), nil).status, id)
+		default:
+			unlinkedPast++
+			require.Equal(t, http.StatusNotFound, h.fetchPage("", "/minutes/"+url.PathEscape(id), nil).status, id)
 		}
 	}
 	require.NotZero(t, upcoming, "the dataset has upcoming meetings")
+	require.NotZero(t, linked, "the dataset has meetings in the window with published minutes")
+	require.NotZero(t, unlinkedPast, "the dataset has past meetings in the window without published minutes")
+
+	r := h.fetchPage("", "/calendar.ics", nil)
+	require.Equal(t, http.StatusOK, r.status, r.body)
+	assertCalendarHeaders(t, r)
 
 	host := "records-bot.example.org"
 	py := icaltest.PythonEvents(t, []byte(r.body))
 	require.Len(t, py, len(want))
+	var links int
 	for _, e := range py {
 		id, ok := strings.CutPrefix(e["uid"].(string), "meeting-")
 		require.True(t, ok, e["uid"])
@@ -115,9 +139,15 @@ func TestCalendarFeedRoundTrips(t *testing.T) {
 		require.True(t, ok, "%s is a meeting in the window", id)
 		assert.Contains(t, e["summary"], m.Title)
 		assert.Equal(t, m.Date.UTC().Format("2006-01-02T15:04:05+00:00"), e["start"], id)
-		assert.Equal(t, "https://records-bot.example.org/minutes/"+url.PathEscape(id), e["url"], "links to its minutes page")
+		if published[id] && !m.Date.After(time.Now()) {
+			assert.Equal(t, "https://records-bot.example.org/minutes/"+url.PathEscape(id), e["url"], "%s links to its minutes page", id)
+			links++
+		} else {
+			assert.Empty(t, e["url"], "%s: no link to a page that would be a 404", id)
+		}
 		assert.EqualValues(t, 0, e["sequence"])
 	}
+	assert.Equal(t, linked, links)
 	js := icaltest.NodeEvents(t, []byte(r.body))
 	assert.Len(t, js, len(want), "ical.js and node-ical read every event")
 }

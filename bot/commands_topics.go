@@ -95,6 +95,8 @@ func (tu *topicUI) refused(ctx context.Context, owner topics.Owner, typed string
 		return lg.T("topic.empty")
 	case errors.Is(err, topics.ErrTooLong):
 		return lg.F("topic.too_long", "max", lg.Int(topics.MaxQueryRunes))
+	case errors.Is(err, topics.ErrTooCommon):
+		return lg.F("topic.too_common", "query", blocks.EscapeTyped(strings.Join(strings.Fields(typed), " ")))
 	case errors.Is(err, topics.ErrTooBroad):
 		return lg.F("topic.too_broad", "query", blocks.EscapeTyped(strings.Join(strings.Fields(typed), " ")))
 	case errors.Is(err, store.ErrTopicLimit) && owner.ChannelID != "":

@@ -175,6 +175,26 @@ func TestTopicWatchBadInput(t *testing.T) {
 	assert.Len(t, ws, 10)
 }
 
+// TestTopicWatchTooCommon: a word long enough that is in most of the
+// minutes is refused for being common; the answer does not ask for a word
+// of three letters, which it already is.
+func TestTopicWatchTooCommon(t *testing.T) {
+	t.Parallel()
+	st := openTestStore(t, "sqlite")
+	for i := range 30 {
+		require.NoError(t, st.IndexMinutes(t.Context(), store.MinutesDoc{MeetingID: "m" + strings.Repeat("x", i+1), Title: "Meeting",
+			Committee: "Finance", Date: time.Now(), Body: "The committee met and approved the minutes."}))
+	}
+	h := newStoreHarness(t, st)
+	alice := h.person("alice")
+	got := h.minutesIn(alice, "DU0ALICE", "directmessage", "watch the")
+	assert.Contains(t, got.Text, "“the” is in most of the minutes")
+	assert.NotContains(t, got.Text, "three letters", "“the” has three letters")
+	ws, err := st.TopicWatchesOf(t.Context(), alice.ID, "")
+	require.NoError(t, err)
+	assert.Empty(t, ws)
+}
+
 // TestTopicWatchCost: 1,000 watches cost a poll no records call of their
 // own, and one newly visible minutes document is confirmed against the
 // index only for the watches the in-memory screen lets through.

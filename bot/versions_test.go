@@ -92,6 +92,9 @@ func testMinutesVersions(t *testing.T, engine string) {
 
 		got := h.minutesIn(alice, general, "general", "mtg_v")
 		assert.Contains(t, got.all(), "1 change since the draft of", "/minutes says it")
+		// Slack draws {date_short_pretty} as "today": "Approved on today".
+		assert.Regexp(t, `Approved on <!date\^\d+\^\{date_short\}\|[^>]+>; 1 change since the draft of <!date\^\d+\^\{date_short\}\|`, got.all(),
+			"the dates after \"on\" and \"of\" are never drawn as today or yesterday")
 		assert.Contains(t, got.all(), "See what changed")
 
 		page := h.fetchPage("", "/minutes/mtg_v", nil)
@@ -102,7 +105,13 @@ func testMinutesVersions(t *testing.T, engine string) {
 		require.Equal(t, http.StatusOK, changes.status)
 		assert.Contains(t, changes.body, "<del>3%</del>")
 		assert.Contains(t, changes.body, "<ins>4%</ins>")
-		assert.Equal(t, http.StatusNotFound, h.fetchPage("", "/minutes/mtg_v?changes=1-9", nil).status, "a version not kept")
+		notKept := h.fetchPage("", "/minutes/mtg_v?changes=1-9", nil)
+		assert.Equal(t, http.StatusNotFound, notKept.status, "a version not kept")
+		// The minutes are there: the page says the comparison is not, and
+		// leads to them, rather than "no published minutes here".
+		assert.Contains(t, notKept.body, "No such comparison")
+		assert.NotContains(t, notKept.body, "No published minutes here")
+		assert.Contains(t, notKept.body, `<a href="./mtg_v">Read the minutes</a>`)
 		assert.Equal(t, http.StatusNotFound, h.fetchPage("", "/minutes/mtg_v?changes=..%2F", nil).status)
 
 		// An edit after approval: the watcher does not read approved

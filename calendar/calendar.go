@@ -276,6 +276,15 @@ func (s *Service) HoldsCommittee(typed string) bool {
 	return ok && slices.ContainsFunc(ms, func(m apiclient.Meeting) bool { return minutes.CommitteeMatches(m.Committee, typed) })
 }
 
+// HoldsWindow reports whether the calendar holds the meetings of its
+// window now (read within CacheTTL), reading nothing: then a meeting or
+// committee HoldsMeeting or HoldsCommittee does not find is in no public
+// feed, and the public gate answers its feed's lookup 404 at once.
+func (s *Service) HoldsWindow() bool {
+	_, ok := s.meetings.Peek("window")
+	return ok
+}
+
 // Committees are the committees of the meetings in the window, each once
 // (by minutes.CommitteeKey) as the records first spell it.
 func committees(ms []apiclient.Meeting) []string {

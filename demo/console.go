@@ -434,7 +434,7 @@ func (c *console) help() {
 		{"lang CODE", "set your Slack language: fr, de, es, en (recordsbot answers in it), or a locale it does not ship, like ja-JP (ORG_LANGUAGE then)"},
 		{"calendar [reset]", "your private calendar of deadlines (the Home tab's link; reset makes a new one) and the public meeting calendars"},
 		{"history ID", "who changed action ID through Slack, from where, and how it ended (/actions history ID)"},
-		{"search WORDS", "type WORDS into the open Search minutes window and press Search (home, then its Search minutes button, opens it)"},
+		{"search WORDS", "type WORDS into the open window and press its button: Search minutes or Watch a topic (home, then its button, opens it)"},
 		{"remind [tomorrow|+N|DATE]", "run the daily reminder job and show the DMs it sends (the demo organisation's reminder time is 00:00, so everyone is due whatever the hour); as on a later day to walk a week"},
 		{"snooze N [tomorrow|workday|week|DATE]", "snooze the action of the row button [N] is on (default: until the next working day); it is left out of your reminders until then"},
 		{"unsnooze N", "press Unsnooze on the row button [N] is on"},

@@ -1,6 +1,7 @@
 package demo
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -39,16 +40,19 @@ func (c *console) showModals(sc *screen) {
 }
 
 // searchModal types words into the current person's open modal (its first
-// input) and presses its submit button, as Slack sends it: a
+// input: Search minutes, Watch a topic) and presses its submit button, as Slack sends it: a
 // view_submission. The bot's answer is applied as Slack applies it.
 func (c *console) searchModal(ctx context.Context, words string) error {
 	modals := slices.DeleteFunc(c.env.slack.Modals(c.me.SlackID), func(m slacktest.Modal) bool { return !m.Open })
 	if len(modals) == 0 {
-		return errors.New("no window is open: type home, then click its Search minutes button")
+		return errors.New("no window is open: type home, then click its Search minutes or Watch a topic button")
 	}
 	m := modals[len(modals)-1]
 	var v struct {
 		Blocks []modalBlock `json:"blocks"`
+		Submit struct {
+			Text string `json:"text"`
+		} `json:"submit"`
 	}
 	if err := json.Unmarshal(m.View, &v); err != nil {
 		return fmt.Errorf("read the window: %w", err)
@@ -58,7 +62,9 @@ func (c *console) searchModal(ctx context.Context, words string) error {
 		return errors.New("the open window has nowhere to type")
 	}
 	in := v.Blocks[i]
-	c.printf("%s\n", c.r.p.grey(fmt.Sprintf("@%s types “%s” and presses Search", handle(c.me), words)))
+	// The button is the window's own (Search, Watch…), as the person sees it.
+	button := cmp.Or(v.Submit.Text, "Submit")
+	c.printf("%s\n", c.r.p.grey(fmt.Sprintf("@%s types “%s” and presses %s", handle(c.me), words, button)))
 	res, err := c.env.send.Submit(ctx, slacktest.Submission{User: c.slackUser(), ViewID: m.ID,
 		Typed: map[string]map[string]string{in.BlockID: {in.Element.ActionID: words}}})
 	if err != nil {

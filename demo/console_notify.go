@@ -280,9 +280,15 @@ func pollReport(sum watch.Summary, loc *time.Location) string {
 	}
 	actions := fmt.Sprintf("for new assignments among the %s still to do", words.Count(sum.Actions, "action", "actions"))
 	var b strings.Builder
-	if sum.Since.IsZero() {
+	switch {
+	case sum.Since.IsZero() && sum.TopicWatches > 0:
+		// Topic watches read the minutes the index holds, follow or not:
+		// "looked for no minutes" would contradict the match below it.
+		fmt.Fprintf(&b, "The watcher looked %s, and for the words of %s in newly published minutes and new agendas; no channel follows a committee, so it announced no minutes.",
+			actions, words.Count(sum.TopicWatches, "topic watch", "topic watches"))
+	case sum.Since.IsZero():
 		fmt.Fprintf(&b, "The watcher looked %s; no channel follows a committee, so it looked for no minutes.", actions)
-	} else {
+	default:
 		fmt.Fprintf(&b, "The watcher looked for new or approved minutes in the %s dated %s or later, and %s.",
 			words.Count(sum.Meetings, "meeting", "meetings"), sum.Since.In(loc).Format("Jan 2"), actions)
 	}

@@ -74,8 +74,15 @@ func sections(out string) map[string]string {
 
 // titleAbove returns the text of the line two above the first line holding
 // button, which is the bold title of an action row (title, details,
-// buttons).
+// buttons), without the action's own link the console prints after it.
 func titleAbove(t *testing.T, section, button string) string {
+	t.Helper()
+	title, _, _ := strings.Cut(rowLineAbove(t, section, button), " (http")
+	return title
+}
+
+// rowLineAbove is the whole line titleAbove reads, link and all.
+func rowLineAbove(t *testing.T, section, button string) string {
 	t.Helper()
 	lines := strings.Split(section, "\n")
 	for i, l := range lines {
@@ -413,4 +420,23 @@ func TestDemoLangSwitchesTheSpeakersSlackLocale(t *testing.T) {
 	assert.Contains(t, out["/actions help"], "your open actions", "ja-JP is not shipped: ORG_LANGUAGE")
 	assert.Contains(t, out["/actions help#2"], "your open actions")
 	assert.Contains(t, out["lang"], "lang needs a language")
+}
+
+// The demo's bot has a PUBLIC_URL (its own address), so an action's row
+// carries the action's own link on its title, as serve's rows do, and the
+// link opens the bot's page for it.
+func TestDemoActionRowsCarryTheActionsLink(t *testing.T) {
+	t.Parallel()
+	env := startTestDemo(t)
+	out, all, err := runScript(t, env, consoleOptions{}, "/actions")
+	require.NoError(t, err, all)
+	link := regexp.MustCompile(regexp.QuoteMeta(env.botURL) + `/actions/[^ )]+`).FindString(out["/actions"])
+	require.NotEmpty(t, link, "a row's title links to the action:\n%s", out["/actions"])
+	title := rowLineAbove(t, out["/actions"], "[1] Complete")
+	assert.Contains(t, title, env.botURL+"/actions/", "the first row's title carries its link")
+
+	res, err := http.Get(link)
+	require.NoError(t, err)
+	defer res.Body.Close()
+	assert.Equal(t, http.StatusOK, res.StatusCode, "the link opens the bot's page for an action")
 }

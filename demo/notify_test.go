@@ -228,6 +228,9 @@ func TestPollReport(t *testing.T) {
 	}{
 		{"no follows", watch.Summary{Actions: 36, MeetingPages: 4},
 			"The watcher looked for new assignments among the 36 actions still to do; no channel follows a committee, so it looked for no minutes."},
+		{"topic watches, no follows", watch.Summary{Actions: 36, TopicWatches: 1, TopicPosts: 1},
+			"The watcher looked for new assignments among the 36 actions still to do, and for the words of 1 topic watch in newly published minutes and new agendas; no channel follows a committee, so it announced no minutes.\n" +
+				"New: 1 topic match."},
 		{"nothing new", watch.Summary{Since: since, Meetings: 16, MeetingPages: 4, Actions: 1},
 			"The watcher looked for new or approved minutes in the 16 meetings dated Oct 28 or later, and for new assignments among the 1 action still to do."},
 		{"news", watch.Summary{Since: since, Meetings: 1, Actions: 2, Announced: 1, Approved: 2, DMs: 1, DMsOff: 2, Briefs: 1, Failed: 1},

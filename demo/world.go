@@ -160,7 +160,8 @@ func (e *demoEnv) closeStandIns() error {
 
 // wireServices builds the services as serve wires them (wire), from the
 // demo's settings: the defaults (UTC, no admins, no USER_MAP), the public
-// pages and calendar feeds on at the bot's own address, status changes
+// pages, calendar feeds and each action's own link on at the bot's own
+// address (its PUBLIC_URL, so the rows show the links serve shows), status changes
 // recorded in the audit trail before they are made (`history <id>` shows
 // it), the private calendar tokens in the store, keyed by this run's
 // secret.
@@ -171,7 +172,7 @@ func (e *demoEnv) wireServices(version, secret string) (*wire.Services, error) {
 		}},
 		Slack: wire.Slack{Token: slacktest.DefaultToken, APIURL: e.slack.APIURL(),
 			HTTPClient: &http.Client{Timeout: 15 * time.Second, Transport: e.transport}},
-		Actions:        actions.Config{Trail: e.store},
+		Actions:        actions.Config{Trail: e.store, PublicURL: e.botURL},
 		Minutes:        minutes.Config{PublicURL: e.botURL, Public: true, History: e.store},
 		Calendar:       calendar.Config{Schedule: publication.Every(), PublicURL: e.botURL, Versions: e.store},
 		CalendarKey:    []byte(secret),

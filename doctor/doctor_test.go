@@ -361,6 +361,12 @@ func TestDoctorBrokenSetUps(t *testing.T) {
 			line: "✗ http://127.0.0.1:PORT/healthz did not answer", fix: "start recordsbot serve", blocking: true,
 		},
 		{
+			// Without it there are no minutes links and no action links.
+			name: "PUBLIC_URL not set",
+			edit: func(_ *testing.T, e *doctorEnv) { e.set.PublicURL = "" },
+			line: "– PUBLIC_URL not set: nothing to ask from outside, and no links to the bot's own minutes pages or to each action's own page",
+		},
+		{
 			name: "PUBLIC_URL down in Socket Mode",
 			edit: func(_ *testing.T, e *doctorEnv) {
 				e.set.PublicURL = closedURL()

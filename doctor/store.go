@@ -148,7 +148,7 @@ func (m migrationCounter) WithGroup(string) slog.Handler      { return m }
 // links and unfurls suffer.
 func checkPublicURL(ctx context.Context, set Settings, rep *Report) {
 	if set.PublicURL == "" {
-		rep.add(secPublic, skipped("PUBLIC_URL not set: nothing to ask from outside, and no links to the bot's own minutes pages"))
+		rep.add(secPublic, skipped("PUBLIC_URL not set: nothing to ask from outside, and no links to the bot's own minutes pages or to each action's own page"))
 		return
 	}
 	target := strings.TrimRight(set.PublicURL, "/") + "/healthz"

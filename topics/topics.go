@@ -75,6 +75,10 @@ var (
 	ErrEmpty    = errors.New("a topic needs words")
 	ErrTooLong  = errors.New("a topic is too long")
 	ErrTooBroad = errors.New("a topic is too broad")
+	// ErrTooCommon is ErrTooBroad for words long enough that match more
+	// than half of the minutes indexed ("the"): its answer cannot ask for
+	// a longer word.
+	ErrTooCommon = fmt.Errorf("%w: its words are in most minutes", ErrTooBroad)
 )
 
 // Query is a watch's words, parsed.
@@ -140,7 +144,8 @@ type Owner struct {
 // Add starts a watch of typed for owner, made by who. existed: the owner
 // already watched those words (the first watch is returned). The channel
 // rule (who may add a channel's watch) is the caller's, as for follows.
-// Errors: those of Parse and broad; store.ErrTopicLimit; the store's.
+// Errors: those of Parse; ErrTooCommon (broad); store.ErrTopicLimit; the
+// store's.
 func (s *Service) Add(ctx context.Context, owner Owner, by, typed string) (store.TopicWatch, bool, error) {
 	q, err := Parse(typed)
 	if err != nil {
@@ -170,7 +175,7 @@ func (s *Service) broad(ctx context.Context, q Query) error {
 	half := st.Docs / 2
 	n, err := s.Index.CountMinutesMatches(ctx, q.MinutesQuery, half+1)
 	if err == nil && n > half {
-		return ErrTooBroad
+		return ErrTooCommon
 	}
 	return nil
 }

@@ -139,6 +139,7 @@ func TestServiceRefusesWhatMatchesMostMinutes(t *testing.T) {
 	svc := &Service{Store: s, Index: s, Limits: DefaultLimits}
 	_, _, err = svc.Add(ctx, Owner{UserID: "U1"}, "U1", "committee approved")
 	assert.True(t, errors.Is(err, ErrTooBroad), "in every minutes: %v", err)
+	assert.True(t, errors.Is(err, ErrTooCommon), "refused for being common, not short: %v", err)
 	_, _, err = svc.Add(ctx, Owner{UserID: "U1"}, "U1", "library levy")
 	assert.NoError(t, err, "in a fifth of them")
 }

@@ -92,7 +92,7 @@ func (h *Handlers) Committee() http.HandlerFunc {
 		if !h.svc.Public() {
 			return calendar.Feed{}, calendar.ErrNotFound
 		}
-		lookup, err := h.gate.Committee(r.Context(), name)
+		lookup, err := h.gate.FeedCommittee(r.Context(), name)
 		if err != nil {
 			return calendar.Feed{}, calendar.ErrNotFound
 		}
@@ -110,7 +110,7 @@ func (h *Handlers) Meeting() http.HandlerFunc {
 		if !h.svc.Public() {
 			return calendar.Feed{}, calendar.ErrNotFound
 		}
-		lookup, err := h.gate.Meeting(r.Context(), id)
+		lookup, err := h.gate.FeedMeeting(r.Context(), id)
 		if err != nil {
 			return calendar.Feed{}, calendar.ErrNotFound
 		}

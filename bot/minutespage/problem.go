@@ -2,6 +2,7 @@ package minutespage
 
 import (
 	"net/http"
+	"net/url"
 
 	"github.com/recordsbot/recordsbot/bot/publicweb"
 	"github.com/recordsbot/recordsbot/internal/lang"
@@ -10,6 +11,9 @@ import (
 // problemDoc is the content of a page shown instead of minutes.
 type problemDoc struct {
 	Heading, Message, Hint string
+	// Link and LinkText lead on from the problem, when there is somewhere
+	// to go (the minutes a comparison was asked of).
+	Link, LinkText string
 }
 
 // problems are the catalogue's keys of each status's page.
@@ -29,6 +33,23 @@ func (s *Site) writeProblem(w http.ResponseWriter, r *http.Request, status int, 
 	if keys[2] != "" {
 		p.Hint = v.Lang.T(keys[2])
 	}
+	s.writeProblemDoc(w, r, status, base, v, p)
+}
+
+// writeNoChanges is the 404 of a comparison (?changes=) the minutes of
+// meeting id do not have, on minutes that are published: it says so and
+// leads to them, rather than "no published minutes here".
+func (s *Site) writeNoChanges(w http.ResponseWriter, r *http.Request, id string) {
+	v := s.view(r)
+	// Relative to /minutes/{id}: "./" keeps an ID with a colon a path.
+	s.writeProblemDoc(w, r, http.StatusNotFound, baseRecord, v, problemDoc{
+		Heading: v.Lang.T("page.problem.no_changes"), Message: v.Lang.T("page.problem.no_changes_text"),
+		Link: "./" + url.PathEscape(id), LinkText: v.Lang.T("page.problem.read_minutes"),
+	})
+}
+
+// writeProblemDoc writes the friendly page p for status at base.
+func (s *Site) writeProblemDoc(w http.ResponseWriter, r *http.Request, status int, base string, v view, p problemDoc) {
 	contentType := "text/html; charset=utf-8"
 	data := s.frame(p.Heading, base, v)
 	data.NoIndex, data.Problem = true, &p

@@ -60,16 +60,16 @@ type changeRun struct {
 // writeChanges answers ?changes=from-to: the page with the comparison of
 // two kept versions of its minutes above them, computed once per pair
 // (minutes.Service.Compare); 404 for versions not kept or a value the
-// page never wrote.
+// page never wrote (saying the minutes are there, with a link to them).
 func (s *Site) writeChanges(w http.ResponseWriter, r *http.Request, id string, e minutes.Entry) {
 	from, to, ok := parseChanges(r.URL.Query().Get("changes"))
 	if !ok {
-		s.writeProblem(w, r, http.StatusNotFound, baseRecord)
+		s.writeNoChanges(w, r, id)
 		return
 	}
 	c, ok, err := s.svc.Compare(r.Context(), id, from, to)
 	if err != nil || !ok {
-		s.writeProblem(w, r, http.StatusNotFound, baseRecord)
+		s.writeNoChanges(w, r, id)
 		return
 	}
 	v := s.view(r)

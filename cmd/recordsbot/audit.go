@@ -93,6 +93,14 @@ func runAudit(ctx context.Context, set *settings, args []string, stdout, stderr 
 		}
 	}
 
+	// Opening a SQLite file that is not there creates an empty store, whose
+	// trail is "intact: empty": a mistyped DATABASE_URL would pass for a
+	// verified trail, and export would print nothing. Say it instead.
+	if f := store.SQLiteFile(set.databaseURL); f != "" {
+		if _, serr := os.Stat(f); errors.Is(serr, os.ErrNotExist) {
+			return &configError{name: "DATABASE_URL", msg: fmt.Sprintf("DATABASE_URL: %s is not there: nothing to %s (is it the path serve uses?)", f, verb)}
+		}
+	}
 	octx, cancel := context.WithTimeout(ctx, storeOpenTimeout)
 	defer cancel()
 	st, err := store.Open(octx, set.databaseURL, store.WithAuditKey(set.auditKey))

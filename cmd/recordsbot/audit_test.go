@@ -11,6 +11,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -178,6 +179,34 @@ func TestAuditVerifyNamesTheFirstBadEntry(t *testing.T) {
 			})
 		}
 	})
+}
+
+// The help's line for audit says what verify needs, as verify itself
+// does when it is missing: a reader who sets only DATABASE_URL is not
+// sent to a one-line refusal.
+func TestHelpSaysAuditVerifyNeedsTheKey(t *testing.T) {
+	t.Parallel()
+	var out bytes.Buffer
+	require.NoError(t, run(t.Context(), Config{}, []string{"help"}, nil, &out, &out))
+	line := regexp.MustCompile(`(?m)^  audit .*$`).FindString(out.String())
+	assert.Contains(t, line, "AUDIT_KEY", "the audit subcommand's line names the key verify needs")
+	assert.NotContains(t, line, "DATABASE_URL only")
+}
+
+// A DATABASE_URL naming a SQLite file that is not there is not an intact,
+// empty trail: verify and export say the file is not there, and create
+// none.
+func TestAuditNeedsTheDatabaseToBeThere(t *testing.T) {
+	t.Parallel()
+	missing := filepath.Join(t.TempDir(), "typo.db")
+	for _, verb := range []string{"verify", "export"} {
+		out, err := runAuditCmd(t, "sqlite://"+missing, verb)
+		require.Error(t, err, verb)
+		assert.Equal(t, "DATABASE_URL: "+missing+" is not there: nothing to "+verb+" (is it the path serve uses?)", err.Error())
+		assert.NotContains(t, out, "intact", verb)
+		_, serr := os.Stat(missing)
+		assert.ErrorIs(t, serr, os.ErrNotExist, "%s creates no file", verb)
+	}
 }
 
 func TestAuditVerifyNeedsTheKey(t *testing.T) {

@@ -206,7 +206,7 @@ Subcommands:
                --json          print the checklist as JSON
                --write-check   also exercise actions:write (re-PUTs one action's current status)
   watch        poll the records once: announce new minutes to following channels, DM new assignees, post weekly digests and pre-meeting briefs (run every few minutes)
-  audit        the audit trail of changes made through Slack (docs/audit.md); needs DATABASE_URL only
+  audit        the audit trail of changes made through Slack (docs/audit.md); needs DATABASE_URL, and AUDIT_KEY for verify
                verify                                     exit 1 naming the first entry altered, removed or reordered
                export [--since TIME] [--format jsonl|csv] the trail from TIME, oldest first, to stdout
   demo         try recordsbot in this terminal, with no Slack workspace and no configuration

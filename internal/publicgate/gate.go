@@ -11,7 +11,9 @@
 //     caller: minutes.Service.KnownMeeting and KnownCommittee; a cursor's
 //     or a token's signature), is ErrNotFound at once: no records call;
 //     one of a meeting or committee the calendar holds in memory goes
-//     ahead without that list being read;
+//     ahead without that list being read; and a calendar feed's lookup
+//     (FeedMeeting, FeedCommittee) of one not in the window the calendar
+//     holds is ErrNotFound at once, as the feed holds nothing else;
 //   - a lookup the bot cannot vouch for (not among the meetings it holds,
 //     but that list is not the whole history, or could not be read) goes
 //     ahead on the doubtful budget (Config.Doubtful), a small budget of its
@@ -61,6 +63,9 @@ type Held interface {
 type Calendar interface {
 	HoldsMeeting(id string) bool
 	HoldsCommittee(typed string) bool
+	// HoldsWindow reports whether the calendar holds the meetings of its
+	// window now: then what it does not hold is in no feed of its.
+	HoldsWindow() bool
 	TokenMayOpen(tok string) bool
 }
 
@@ -157,6 +162,29 @@ func (g *Gate) Committee(ctx context.Context, typed string) (Lookup, error) {
 	}
 	known, err := g.cfg.Held.KnownCommittee(ctx, typed)
 	return g.admit(ctx, "committee", "committee\x00"+minutes.CommitteeKey(typed), known, err)
+}
+
+// FeedMeeting admits a lookup of meeting id's one-event calendar: as
+// Meeting, except that while the calendar holds its window, a meeting not
+// in it is ErrNotFound at once, with no records call (the feed holds only
+// the window's meetings, whatever older ones the records list).
+func (g *Gate) FeedMeeting(ctx context.Context, id string) (Lookup, error) {
+	if g.cfg.Calendar != nil && g.cfg.Calendar.HoldsWindow() && !g.cfg.Calendar.HoldsMeeting(id) {
+		return g.refuse(ctx, "meeting")
+	}
+	return g.Meeting(ctx, id)
+}
+
+// FeedCommittee admits a lookup of the committee feed typed names: as
+// Committee, except that while the calendar holds its window, a name no
+// committee in it matches is ErrNotFound at once, with no records call
+// (the feed of a committee without a meeting in the window is a 404,
+// however many older meetings the records list).
+func (g *Gate) FeedCommittee(ctx context.Context, typed string) (Lookup, error) {
+	if g.cfg.Calendar != nil && g.cfg.Calendar.HoldsWindow() && !g.cfg.Calendar.HoldsCommittee(typed) {
+		return g.refuse(ctx, "committee")
+	}
+	return g.Committee(ctx, typed)
 }
 
 // admit turns what the bot holds of a name into a Lookup or ErrNotFound.

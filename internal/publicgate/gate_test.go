@@ -33,12 +33,14 @@ func (h *held) KnownCommittee(_ context.Context, typed string) (minutes.Known, e
 
 func (h *held) ArchiveCursor(_, cursor string) bool { return cursor == "" || cursor == "good" }
 
-// calendar holds one meeting and one committee, and one token.
-type calendar struct{}
+// calendar holds one meeting and one committee, and one token; window
+// says whether it holds its window's meetings.
+type calendar struct{ window bool }
 
 func (calendar) HoldsMeeting(id string) bool      { return id == "cal-1" }
 func (calendar) HoldsCommittee(typed string) bool { return typed == "Planning" }
 func (calendar) TokenMayOpen(tok string) bool     { return tok == "ours" }
+func (c calendar) HoldsWindow() bool              { return c.window }
 
 type budgetKey struct{}
 
@@ -88,6 +90,44 @@ func TestGateAdmitsByWhatTheBotHolds(t *testing.T) {
 	assert.ErrorIs(t, g.Cursor(ctx, "", "forged"), publicgate.ErrNotFound)
 	assert.NoError(t, g.Token(ctx, "ours"))
 	assert.ErrorIs(t, g.Token(ctx, "guessed"), publicgate.ErrNotFound)
+}
+
+// A calendar feed holds only the meetings of the calendar's window: while
+// the calendar holds that window, a feed's lookup of a meeting or
+// committee not in it is refused with no read; before, it is admitted as
+// any other lookup.
+func TestGateFeedLookupsAskTheCalendarWindow(t *testing.T) {
+	t.Parallel()
+	ctx := t.Context()
+	h := &held{
+		meetings:   map[string]minutes.Known{"real": minutes.KnownYes, "old": minutes.KnownMaybe},
+		committees: map[string]minutes.Known{"Finance": minutes.KnownYes, "Dormant": minutes.KnownMaybe},
+	}
+	g := publicgate.New(publicgate.Config{Held: h, Calendar: calendar{window: true}, Doubtful: doubtful})
+	for _, id := range []string{"real", "old", "made-up"} {
+		_, err := g.FeedMeeting(ctx, id)
+		assert.ErrorIs(t, err, publicgate.ErrNotFound, "meeting %s is not in the window", id)
+	}
+	for _, c := range []string{"Finance", "Dormant", "Nope"} {
+		_, err := g.FeedCommittee(ctx, c)
+		assert.ErrorIs(t, err, publicgate.ErrNotFound, "committee %s is not in the window", c)
+	}
+	assert.Zero(t, h.reads, "refused from the calendar's window, with no read")
+	l, err := g.FeedMeeting(ctx, "cal-1")
+	require.NoError(t, err)
+	assert.False(t, l.Doubtful())
+	l, err = g.FeedCommittee(ctx, "Planning")
+	require.NoError(t, err)
+	assert.False(t, l.Doubtful())
+	assert.Zero(t, h.reads)
+
+	g = publicgate.New(publicgate.Config{Held: h, Calendar: calendar{window: false}, Doubtful: doubtful})
+	l, err = g.FeedCommittee(ctx, "Dormant")
+	require.NoError(t, err, "no window held yet: the minutes domain's list decides")
+	assert.True(t, l.Doubtful())
+	_, err = g.FeedMeeting(ctx, "real")
+	require.NoError(t, err)
+	assert.Equal(t, 2, h.reads)
 }
 
 // A doubtful lookup that found nothing is answered from memory for
