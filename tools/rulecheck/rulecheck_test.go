@@ -73,7 +73,6 @@ var restatements = []restatement{
 // says when.
 var history = regexp.MustCompile(`(?i)//.*\bissues? #?\d+`)
 
-
 func TestRulesWrittenOnce(t *testing.T) {
 	t.Parallel()
 	files := sourceFiles(t)
