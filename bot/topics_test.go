@@ -19,9 +19,15 @@ import (
 
 // topicPosts are the watcher's topic posts in a conversation.
 func topicPosts(h *harness, channel string) []slacktest.Message {
+	return postsOf(h, channel, blocks.EventTopicMatched)
+}
+
+// postsOf are the messages in a conversation whose metadata is of event
+// type event.
+func postsOf(h *harness, channel, event string) []slacktest.Message {
 	var out []slacktest.Message
 	for _, m := range h.slack.Messages(channel) {
-		if strings.Contains(string(m.Metadata), blocks.EventTopicMatched) {
+		if strings.Contains(string(m.Metadata), event) {
 			out = append(out, m)
 		}
 	}
@@ -104,6 +110,10 @@ func TestTopicWatchEndToEnd(t *testing.T) {
 		assert.Contains(t, string(dm[2].Blocks), "• 2. Library levy: the 2027 rate")
 		clock.Add(time.Minute)
 		assert.Equal(t, 0, poll().TopicPosts, "the same agenda: nothing new")
+		h.records.AddMeeting(recordstest.Meeting{ID: "mtg_secret", Title: "Finance, in camera", Committee: "Finance", Date: soon, Confidential: true,
+			Agenda: []recordstest.AgendaItem{{Number: 1, Title: "Library levy: legal advice"}}})
+		clock.Add(time.Minute)
+		assert.Equal(t, 0, poll().TopicPosts, "a confidential meeting's agenda is told to no watch")
 		h.records.AddMeeting(recordstest.Meeting{ID: "mtg_next", Title: "Finance, June", Committee: "Finance", Date: soon,
 			Agenda: []recordstest.AgendaItem{{Number: 1, Title: "Minutes of the last meeting"}, {Number: 2, Title: "Library levy: the 2027 rate"}, {Number: 3, Title: "Library levies and the reserve"}}})
 		clock.Add(time.Minute)

@@ -21,13 +21,7 @@ import (
 // editPosts are the posts telling of an edit after approval in a
 // conversation.
 func editPosts(h *harness, channel string) []slacktest.Message {
-	var out []slacktest.Message
-	for _, m := range h.slack.Messages(channel) {
-		if strings.Contains(string(m.Metadata), blocks.EventMinutesEdited) {
-			out = append(out, m)
-		}
-	}
-	return out
+	return postsOf(h, channel, blocks.EventMinutesEdited)
 }
 
 // TestMinutesVersions walks minutes from draft to approval to an edit
@@ -138,6 +132,11 @@ func testMinutesVersions(t *testing.T, engine string) {
 		require.Len(t, admin, 1)
 		assert.Contains(t, string(admin[0].Blocks), "as an admin of recordsbot")
 		assert.Equal(t, 0, poll().Edits, "told once")
+
+		feed := h.fetchPage("", "/minutes/feed.atom", nil)
+		require.Equal(t, http.StatusOK, feed.status)
+		assert.Contains(t, feed.body, `<category term="edited" label="Edited after approval"></category>`, "the feed marks the entry updated")
+		assert.Contains(t, feed.body, "<published>")
 
 		entries, err := st.AuditOf(t.Context(), "mtg_v", 10)
 		require.NoError(t, err)

@@ -58,7 +58,8 @@ func TestDemoFollowPublishApproveWatch(t *testing.T) {
 	assert.NotContains(t, approved, "Draft — not yet approved")
 	assert.NotContains(t, approved, "Draft minutes, subject to approval", "approval took the draft note out")
 	assert.Contains(t, approved, "reply in the thread of an earlier post")
-	assert.Contains(t, approved, "Finance Committee: Insurance renewal is now approved")
+	assert.Contains(t, approved, "Finance Committee: Insurance renewal is now approved, with 1 change since the draft",
+		"approval took the draft note out: one change, said in the thread")
 	assert.Less(t, strings.Index(approved, "· updated"), strings.Index(approved, "reply in the thread"),
 		"the reply reads below the post it answers")
 

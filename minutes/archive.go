@@ -57,7 +57,11 @@ func (s *Service) Archive(ctx context.Context, committee, cursor string) (Archiv
 	}
 	key := ck + "\x00" + cursor
 	page, err := s.archive.Get(ctx, key, func(ctx context.Context) (ArchivePage, error) {
-		return s.archivePage(ctx, ck, cur)
+		page, err := s.archivePage(ctx, ck, cur)
+		if err == nil {
+			s.withVersions(ctx, page.Entries)
+		}
+		return page, err
 	})
 	if err != nil {
 		return page, err
@@ -89,7 +93,8 @@ func (s *Service) stillServed(ctx context.Context, page ArchivePage) ArchivePage
 		case errs[i] != nil:
 			kept = append(kept, e)
 		case mins[i] != nil:
-			kept = append(kept, Entry{Meeting: e.Meeting, Minutes: mins[i]})
+			e.Minutes = mins[i]
+			kept = append(kept, e)
 		}
 	}
 	page.Entries = kept
@@ -186,7 +191,8 @@ func (s *Service) listedMinutesOf(ctx context.Context, id string) (*apiclient.Mi
 	})
 }
 
-// loadListed reads the visible minutes of meeting id; nil for none.
+// loadListed reads the visible minutes of meeting id; nil for none. The
+// version read is kept (Record), as wherever minutes are read.
 func (s *Service) loadListed(ctx context.Context, id string) (*apiclient.Minutes, error) {
 	min, err := s.records.GetMinutes(ctx, id)
 	if errors.Is(err, apiclient.ErrNotFound) || err == nil && !Visible(min) {
@@ -195,5 +201,31 @@ func (s *Service) loadListed(ctx context.Context, id string) (*apiclient.Minutes
 	if err != nil {
 		return nil, fmt.Errorf("minutes of %s: %w", id, err)
 	}
+	if s.history != nil {
+		// Not keeping a version must not hide the minutes: the next
+		// read keeps it.
+		_, _ = Record(ctx, s.history, id, min)
+	}
 	return min, nil
+}
+
+// withVersions gives each entry the versions kept of its minutes, in one
+// store read for the page (when it is built, not when it is shown): the
+// feed marks minutes edited after approval. A store that cannot be read
+// leaves them without.
+func (s *Service) withVersions(ctx context.Context, es []Entry) {
+	if s.history == nil || len(es) == 0 {
+		return
+	}
+	ids := make([]string, len(es))
+	for i, e := range es {
+		ids[i] = e.Meeting.ID
+	}
+	vs, err := s.history.MinutesVersionsOf(ctx, ids)
+	if err != nil {
+		return
+	}
+	for i := range es {
+		es[i].Versions = vs[es[i].Meeting.ID]
+	}
 }

@@ -19,6 +19,8 @@ import (
 type History interface {
 	AddMinutesVersion(ctx context.Context, v store.MinutesVersion) (store.MinutesVersion, bool, error)
 	MinutesVersions(ctx context.Context, meetingID string) ([]store.MinutesVersion, error)
+	// MinutesVersionsOf is MinutesVersions of several meetings at once.
+	MinutesVersionsOf(ctx context.Context, meetingIDs []string) (map[string][]store.MinutesVersion, error)
 	MinutesVersionText(ctx context.Context, meetingID string, n int) (store.MinutesVersion, bool, error)
 }
 

@@ -122,3 +122,26 @@ func (s *Store) MinutesVersionText(ctx context.Context, meetingID string, n int)
 	v.FirstSeen = fromMS(at)
 	return v, true, nil
 }
+
+// MinutesVersionsOf lists the versions of each meeting named, oldest
+// first, without their text, in one read. Errors: ErrUnavailable when the
+// store is down.
+func (s *Store) MinutesVersionsOf(ctx context.Context, meetingIDs []string) (map[string][]MinutesVersion, error) {
+	out := map[string][]MinutesVersion{}
+	if len(meetingIDs) == 0 {
+		return out, nil
+	}
+	rows, err := s.conn().QueryContext(ctx, s.q(`SELECT meeting_id, n, hash, status, first_seen, changes
+		FROM minutes_versions WHERE meeting_id IN (`+s.d.jsonStrings+`) ORDER BY meeting_id, n`), jsonArray(meetingIDs))
+	if err != nil {
+		return nil, s.wrap("read minutes versions", err)
+	}
+	vs, err := scanVersions(rows)
+	if err != nil {
+		return nil, s.wrap("read minutes versions", err)
+	}
+	for _, v := range vs {
+		out[v.MeetingID] = append(out[v.MeetingID], v)
+	}
+	return out, nil
+}

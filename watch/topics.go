@@ -18,6 +18,7 @@ import (
 	"github.com/recordsbot/recordsbot/blocks"
 	"github.com/recordsbot/recordsbot/internal/lang"
 	"github.com/recordsbot/recordsbot/internal/once"
+	"github.com/recordsbot/recordsbot/publication"
 	"github.com/recordsbot/recordsbot/store"
 	"github.com/recordsbot/recordsbot/topics"
 )
@@ -169,9 +170,15 @@ const topicLead = 14 * 24 * time.Hour
 // topicAgendas matches the agenda items of the meetings this poll listed
 // that start within topicLead. A watch hears of each matching item once
 // per meeting: an agenda that gains a matching item is told of that item.
+// A meeting the records mark cancelled, private, confidential or not
+// public (the one publication rule) is told to no watch: a channel's
+// watch posts where guests may read, and a topic is no way round the rule.
 func (p *poll) topicAgendas(ctx context.Context, watches []watchOf) error {
 	var errs []error
 	for _, m := range p.upcoming(topicLead) {
+		if publication.Withheld(&m) {
+			continue
+		}
 		items, err := p.agenda(ctx, m.ID)
 		if err != nil {
 			errs = append(errs, fmt.Errorf("agenda of %s: %w", m.ID, err))

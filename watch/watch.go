@@ -345,50 +345,7 @@ func Poll(ctx context.Context, cfg Config, deps Deps) (Summary, error) {
 		}
 	}()
 
-	// The two halves are independent: the records failing for meetings
-	// does not hold up DMs, and the other way round. Their errors are
-	// returned, for the caller to report once.
-	annErr := p.announce(ctx)
-	if annErr != nil {
-		annErr = fmt.Errorf("announcements: %w", annErr)
-	}
-	// The search index after the announcements, which it shares reads
-	// with: what they read is indexed already.
-	idxErr := p.index(ctx)
-	if idxErr != nil {
-		idxErr = fmt.Errorf("search index: %w", idxErr)
-	}
-	// Searches check their hits again on answers read after this poll
-	// began (minutes.ServedSearch): what it cannot see, approved minutes
-	// withdrawn that it does not read again, leaves search all the same.
-	if err := deps.Store.SetState(ctx, minutes.RecheckState, p.now.UTC().Format(time.RFC3339Nano)); err != nil {
-		p.log.WarnContext(ctx, "watch: could not mark the poll for search; hits are trusted for the cache's time", "error", err)
-	}
-	asgErr := p.assignments(ctx)
-	if asgErr != nil {
-		asgErr = fmt.Errorf("assignment DMs: %w", asgErr)
-	}
-	// The weekly digests after the DMs, on the list they read.
-	digErr := p.digests(ctx, p.list)
-	if digErr != nil {
-		digErr = fmt.Errorf("digests: %w", digErr)
-	}
-	// The pre-meeting briefs, on the pages and the list read above.
-	brfErr := p.briefs(ctx)
-	if brfErr != nil {
-		brfErr = fmt.Errorf("briefs: %w", brfErr)
-	}
-	// Minutes changed after their approval, from the versions kept.
-	edtErr := p.edits(ctx)
-	if edtErr != nil {
-		edtErr = fmt.Errorf("edits after approval: %w", edtErr)
-	}
-	// Topic watches last: the minutes the index came to hold, and the
-	// agendas the briefs read.
-	topErr := p.topics(ctx)
-	if topErr != nil {
-		topErr = fmt.Errorf("topic watches: %w", topErr)
-	}
+	err = p.phases(ctx)
 	// Housekeeping, once a day across every replica and job: a failure
 	// is logged and retried by a later poll, and fails nothing else.
 	if pruned, ran, perr := deps.Store.PruneDaily(ctx, cfg.Owner, cfg.Retention); perr != nil {
@@ -397,12 +354,59 @@ func Poll(ctx context.Context, cfg Config, deps Deps) (Summary, error) {
 		p.sum.Pruned = &pruned
 		p.log.InfoContext(ctx, "watch: daily prune", "retention", cfg.Retention, "pruned", pruned.String())
 	}
-	err = errors.Join(annErr, idxErr, asgErr, digErr, brfErr, edtErr, topErr)
 	if err == nil && p.sum.Failed > 0 {
 		err = fmt.Errorf("%d posts: %w", p.sum.Failed, ErrPartial)
 	}
 	p.log.InfoContext(ctx, "watch: poll done", "summary", p.sum.String())
 	return p.sum, err
+}
+
+// phase is one part of a poll, named for its error.
+type phase struct {
+	name string
+	run  func(context.Context) error
+}
+
+// phases runs a poll's parts in order and joins their errors, each named:
+// they are independent (the records failing for meetings does not hold up
+// DMs, and the other way round), but each reads what those before it read.
+func (p *poll) phases(ctx context.Context) error {
+	var errs []error
+	for _, ph := range []phase{
+		{"announcements", p.announce},
+		// The search index after the announcements, which it shares
+		// reads with: what they read is indexed already.
+		{"search index", p.index},
+		// Searches check their hits again on answers read after this
+		// poll began (minutes.ServedSearch): what it cannot see, approved
+		// minutes withdrawn that it does not read again, leaves search
+		// all the same.
+		{"", p.markRecheck},
+		{"assignment DMs", p.assignments},
+		// The weekly digests after the DMs, on the list they read.
+		{"digests", func(ctx context.Context) error { return p.digests(ctx, p.list) }},
+		// The pre-meeting briefs, on the pages and the list read above.
+		{"briefs", p.briefs},
+		// Minutes changed after their approval, from the versions kept.
+		{"edits after approval", p.edits},
+		// Topic watches last: the minutes the index came to hold, and
+		// the agendas the briefs read.
+		{"topic watches", p.topics},
+	} {
+		if err := ph.run(ctx); err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", ph.name, err))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// markRecheck records when this poll began, for the searches' checks; a
+// failure is logged: hits are then trusted for the cache's time.
+func (p *poll) markRecheck(ctx context.Context) error {
+	if err := p.deps.Store.SetState(ctx, minutes.RecheckState, p.now.UTC().Format(time.RFC3339Nano)); err != nil {
+		p.log.WarnContext(ctx, "watch: could not mark the poll for search; hits are trusted for the cache's time", "error", err)
+	}
+	return nil
 }
 
 // errLockLost is the cause of a poll cut short because its lock was taken

@@ -59,6 +59,7 @@ type (
 	atomEntry struct {
 		ID         string         `xml:"id"`
 		Title      string         `xml:"title"`
+		Published  string         `xml:"published,omitempty"`
 		Updated    string         `xml:"updated"`
 		Links      []atomLink     `xml:"link"`
 		Categories []atomCategory `xml:"category"`
@@ -128,16 +129,22 @@ func (s *Site) Feed() http.HandlerFunc {
 			committee = entriesCommittee(page.Entries, committee)
 		}
 		body, err := s.feed(siteRoot(s.svc, r), committee, page.Entries, s.view(r))
-		if err != nil {
-			s.opts.Log.ErrorContext(ctx, "minutes feed: render failed", "error", err)
-			s.writeProblem(w, r, http.StatusInternalServerError, baseRecord)
-			return
-		}
-		h := w.Header()
-		h.Set("Content-Type", "application/atom+xml; charset=utf-8")
-		h.Set("Cache-Control", s.cacheShared())
-		publicweb.Serve(w, r, body, etag(body), time.Time{})
+		s.serveFeed(w, r, body, err)
 	})
+}
+
+// serveFeed answers with a rendered feed, or 500 when err says it could
+// not be rendered.
+func (s *Site) serveFeed(w http.ResponseWriter, r *http.Request, body []byte, err error) {
+	if err != nil {
+		s.opts.Log.ErrorContext(r.Context(), "minutes feed: render failed", "error", err)
+		s.writeProblem(w, r, http.StatusInternalServerError, baseRecord)
+		return
+	}
+	h := w.Header()
+	h.Set("Content-Type", "application/atom+xml; charset=utf-8")
+	h.Set("Cache-Control", s.cacheShared())
+	publicweb.Serve(w, r, body, etag(body), time.Time{})
 }
 
 // siteRoot is the bot's public base URL: PUBLIC_URL, else the request's
@@ -158,6 +165,10 @@ type feedItem struct {
 	meetingID, title, committee, summary string
 	updated                              time.Time
 	draft                                bool
+	// published is when the minutes were approved (published, for a
+	// draft) when an edit since moved updated; edited marks that edit.
+	published time.Time
+	edited    bool
 }
 
 // feedHead is what names a feed: its id and self link (relative to the
@@ -183,8 +194,15 @@ func (s *Site) feed(root, committee string, entries []minutes.Entry, v view) ([]
 		if updated.IsZero() {
 			updated = m.Date
 		}
-		items = append(items, feedItem{meetingID: m.ID, title: m.Name(), committee: m.Committee, summary: excerpt(min, feedSummaryMax),
-			updated: updated, draft: min.Draft()})
+		it := feedItem{meetingID: m.ID, title: m.Name(), committee: m.Committee, summary: excerpt(min, feedSummaryMax),
+			updated: updated, draft: min.Draft()}
+		// Minutes changed after their approval are an updated entry
+		// (RFC 4287 §4.2.15: updated is the last significant change;
+		// published, the first): feed readers show it again.
+		if r := minutes.RevisionsOf(e.Versions); !r.Edited.IsZero() {
+			it.published, it.updated, it.edited = updated, r.Edited, true
+		}
+		items = append(items, it)
 	}
 	return s.writeFeed(root, head, items, v)
 }
@@ -227,6 +245,10 @@ func (s *Site) writeFeed(root string, head feedHead, items []feedItem, v view) (
 			entry.Categories = append(entry.Categories, atomCategory{Term: "draft", Label: l.T("feed.draft_label")})
 		} else {
 			entry.Categories = append(entry.Categories, atomCategory{Term: "approved", Label: l.T("feed.approved")})
+		}
+		if it.edited {
+			entry.Published = atomTime(it.published)
+			entry.Categories = append(entry.Categories, atomCategory{Term: "edited", Label: l.T("feed.edited")})
 		}
 		if c := strings.TrimSpace(invisible.Strip(it.committee)); c != "" {
 			entry.Categories = append(entry.Categories, atomCategory{Term: c})
@@ -284,15 +306,7 @@ func (s *Site) topicFeed(w http.ResponseWriter, r *http.Request, q string) {
 	head := feedHead{href: "feed.atom?" + url.Values{"q": {q}}.Encode(), title: v.Lang.F("feed.title_topic", "query", minutes.QuoteQuery(q)),
 		archive: root + "/minutes?" + url.Values{"q": {q}}.Encode()}
 	body, err := s.writeFeed(root, head, items, v)
-	if err != nil {
-		s.opts.Log.ErrorContext(ctx, "minutes topic feed: render failed", "error", err)
-		s.writeProblem(w, r, http.StatusInternalServerError, baseRecord)
-		return
-	}
-	h := w.Header()
-	h.Set("Content-Type", "application/atom+xml; charset=utf-8")
-	h.Set("Cache-Control", s.cacheShared())
-	publicweb.Serve(w, r, body, etag(body), time.Time{})
+	s.serveFeed(w, r, body, err)
 }
 
 // atomTime is t as RFC 3339 in UTC, the Unix epoch for a zero t.

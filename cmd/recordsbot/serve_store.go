@@ -439,3 +439,11 @@ func (s *storeSlot) MinutesVersionText(ctx context.Context, meetingID string, n 
 	}
 	return st.MinutesVersionText(ctx, meetingID, n)
 }
+
+func (s *storeSlot) MinutesVersionsOf(ctx context.Context, meetingIDs []string) (map[string][]store.MinutesVersion, error) {
+	st, err := s.get()
+	if err != nil {
+		return nil, err
+	}
+	return st.MinutesVersionsOf(ctx, meetingIDs)
+}

@@ -49,6 +49,7 @@ var allowedWhere = map[string]string{
 	"remind/send.go:remindJob.dryRun":         "the reminder job's --dry-run output, read by the operator in a terminal",
 	"remind/report.go:remindJob.reportFailed": "names the failed report in the job's summary of failures, a log line",
 	"watch/watch.go:Summary.String":           "the watcher's summary log line",
+	"watch/watch.go:poll.phases":              "names a poll's part in its error, for the job's log",
 	"demo/story.go":                           "the demo's records: record text, shown as the records hold it",
 	"demo/story_committees.go":                "the demo's records: record text, shown as the records hold it",
 }
