@@ -155,11 +155,12 @@ func TopicListMessage(l TopicList) Message {
 	return Message{Text: head, Blocks: out}
 }
 
-// topicRows are one section per watch, its words in quotes and Stop.
+// topicRows are one section per watch, its words in the language's
+// quotes and Stop.
 func topicRows(lg lang.Lang, watches []TopicWatch, channel bool) []slack.Block {
 	var out []slack.Block
 	for _, w := range watches {
-		s := section("“" + EscapeTyped(oneLine(truncate(w.Query, 200))) + "”")
+		s := section(lg.F("topic.list_item", "query", EscapeTyped(oneLine(truncate(w.Query, 200)))))
 		s.Accessory = slack.NewAccessory(button(ActionTopicStop, TopicStopValue(w.ID, channel), lg.T("topic.stop")))
 		out = append(out, s)
 	}

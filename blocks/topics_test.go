@@ -4,7 +4,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/slack-go/slack"
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/recordsbot/recordsbot/internal/lang"
 )
@@ -27,6 +29,20 @@ func TestTopicMatchGolden(t *testing.T) {
 		return payload(TopicListMessage(TopicList{Lang: l, Channel: true, Watches: []TopicWatch{{ID: "tabc", Query: "library levy"}, {ID: "tdef", Query: `"school transport" -parking`}}}))
 	})
 	assertGolden(t, "modal_topic", func(l lang.Lang) any { return TopicModal(l) })
+}
+
+// A watch's words are quoted as each language quotes, as the answers that
+// name them are ("« levy »" in French).
+func TestTopicListQuotesInTheReadersLanguage(t *testing.T) {
+	t.Parallel()
+	for code, want := range map[string]string{"en": "“levy”", "fr": "« levy »", "de": "„levy“", "es": "«levy»"} {
+		l, err := lang.Parse(code)
+		require.NoError(t, err)
+		m := TopicListMessage(TopicList{Lang: l, Watches: []TopicWatch{{ID: "tabc", Query: "levy"}}})
+		sec, ok := m.Blocks[1].(*slack.SectionBlock)
+		require.True(t, ok, code)
+		assert.Equal(t, want, sec.Text.Text, code)
+	}
 }
 
 func TestTopicStopValue(t *testing.T) {
