@@ -152,15 +152,20 @@ func TestLinkSharedIsAcknowledgedBeforeTheWork(t *testing.T) {
 	assert.Len(t, h.slack.Unfurls(), 1, "and then arrives")
 }
 
-func TestLinkSharedInTheComposer(t *testing.T) {
-	t.Parallel()
-	h := newHarness(t)
-	m, _ := h.demoMinutes(pagetest.PlainApproved)
-	ev := linkShared(h.minutesLink(m.ID))
+// inComposer makes ev a link_shared event from the message composer,
+// as Slack sends it: a "COMPOSER" channel, a message_ts that is no ts,
+// source "composer" and the unfurl_id that addresses the unfurl.
+func inComposer(ev map[string]any) map[string]any {
 	ev["channel"], ev["message_ts"] = "COMPOSER", "6f1e0d5c-3b7a-4c8e-9f2d-1a2b3c4d5e6f"
 	ev["source"], ev["unfurl_id"] = "composer", "Uxxxx.6f1e0d5c.0123abcd"
-	h.sendEvent(t, "Ev_composer", ev, 0)
+	return ev
+}
 
+// composerUnfurl is the one chat.unfurl call answering an inComposer
+// event, checked as Slack takes it there: by unfurl_id and source, with
+// no channel or ts. It returns the call's arguments.
+func composerUnfurl(t *testing.T, h *harness) url.Values {
+	t.Helper()
 	calls := h.slack.Calls("chat.unfurl")
 	require.Len(t, calls, 1)
 	p := calls[0].Params
@@ -168,6 +173,15 @@ func TestLinkSharedInTheComposer(t *testing.T) {
 	assert.Equal(t, "composer", p.Get("source"))
 	assert.False(t, p.Has("channel"), "the composer is no channel")
 	assert.False(t, p.Has("ts"))
+	return p
+}
+
+func TestLinkSharedInTheComposer(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	m, _ := h.demoMinutes(pagetest.PlainApproved)
+	h.sendEvent(t, "Ev_composer", inComposer(linkShared(h.minutesLink(m.ID))), 0)
+	p := composerUnfurl(t, h)
 	assert.Contains(t, jsonText([]byte(p.Get("unfurls"))), blocks.Escape(m.Title))
 }
 

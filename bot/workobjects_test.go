@@ -354,19 +354,10 @@ func TestWorkObjectInTheComposer(t *testing.T) {
 	h.rebuild(bot.Deps{}, h.withWorkObjects())
 	carol := h.person("carol")
 	a := h.openActionsOf(carol.Email)[0]
-	ev := linkShared(actionLink(a.ID))
+	ev := inComposer(linkShared(actionLink(a.ID)))
 	ev["user"] = carol.ID
-	ev["channel"], ev["message_ts"] = "COMPOSER", "6f1e0d5c-3b7a-4c8e-9f2d-1a2b3c4d5e6f"
-	ev["source"], ev["unfurl_id"] = "composer", "Uxxxx.6f1e0d5c.0123abcd"
 	h.sendEvent(t, "Ev_composer", ev, 0)
-
-	calls := h.slack.Calls("chat.unfurl")
-	require.Len(t, calls, 1)
-	p := calls[0].Params
-	assert.Equal(t, "Uxxxx.6f1e0d5c.0123abcd", p.Get("unfurl_id"))
-	assert.Equal(t, "composer", p.Get("source"))
-	assert.False(t, p.Has("channel"), "the composer is no channel")
-	assert.False(t, p.Has("ts"))
+	composerUnfurl(t, h)
 	card, ok := h.slack.Card(actionLink(a.ID))
 	require.True(t, ok)
 	assert.Equal(t, a.Title, card.Title)

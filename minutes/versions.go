@@ -124,32 +124,37 @@ func RevisionsOf(vs []store.MinutesVersion) Revisions {
 	return r
 }
 
-// Compare is the comparison of versions from and to of meetingID's
-// minutes, each kept in h, computed once per pair and kept (CacheTTL is
-// no bound here: a pair's texts never change). ok is false when either
-// version is not kept.
+// Compare is CompareVersions over the domain's History, computed once per
+// pair of versions and kept (a pair's texts never change). ok is false
+// when either version is not kept, or there is no History.
 func (s *Service) Compare(ctx context.Context, meetingID string, from, to int) (diff.Comparison, bool, error) {
 	if s.history == nil {
 		return diff.Comparison{}, false, nil
 	}
 	key := fmt.Sprintf("%s\x00%d\x00%d", meetingID, from, to)
 	c, err := s.comparisons.Get(ctx, key, func(ctx context.Context) (comparison, error) {
-		a, okA, err := s.history.MinutesVersionText(ctx, meetingID, from)
-		if err != nil {
-			return comparison{}, err
-		}
-		b, okB, err := s.history.MinutesVersionText(ctx, meetingID, to)
-		if err != nil || !okA || !okB {
-			return comparison{}, err
-		}
-		return comparison{c: diff.Compare(a.Body, b.Body), ok: true, from: a, to: b}, nil
+		c, ok, err := CompareVersions(ctx, s.history, meetingID, from, to)
+		return comparison{c: c, ok: ok}, err
 	})
 	return c.c, c.ok, err
 }
 
+// CompareVersions compares versions from and to of meetingID's minutes,
+// as h keeps them; ok is false when either is not kept. Errors: h's.
+func CompareVersions(ctx context.Context, h History, meetingID string, from, to int) (c diff.Comparison, ok bool, err error) {
+	a, okA, err := h.MinutesVersionText(ctx, meetingID, from)
+	if err != nil || !okA {
+		return diff.Comparison{}, false, err
+	}
+	b, okB, err := h.MinutesVersionText(ctx, meetingID, to)
+	if err != nil || !okB {
+		return diff.Comparison{}, false, err
+	}
+	return diff.Compare(a.Body, b.Body), true, nil
+}
+
 // comparison is a kept Compare answer.
 type comparison struct {
-	c        diff.Comparison
-	ok       bool
-	from, to store.MinutesVersion
+	c  diff.Comparison
+	ok bool
 }

@@ -119,9 +119,12 @@ func (p *poll) edit(ctx context.Context, v store.MinutesVersion) (done bool, err
 	if err != nil {
 		return false, err
 	}
-	cmpr, err := p.compare(ctx, v.MeetingID, prev.N, v.N)
+	cmpr, ok, err := minutes.CompareVersions(ctx, p.deps.Store, v.MeetingID, prev.N, v.N)
 	if err != nil {
 		return false, err
+	}
+	if !ok {
+		return false, fmt.Errorf("versions %d and %d of %s: not kept", prev.N, v.N, v.MeetingID)
 	}
 	edit := blocks.MinutesEdit{Title: m.Name(), Committee: m.Committee, Changes: cmpr.Changes, Paragraphs: changedParagraphs(cmpr),
 		URL: p.deps.Minutes.ChangesURL(v.MeetingID, prev.N, v.N)}
@@ -177,22 +180,6 @@ func (p *poll) auditEdit(ctx context.Context, v, prev store.MinutesVersion) erro
 		return fmt.Errorf("audit the edit of %s: %w", v.MeetingID, err)
 	}
 	return p.deps.Store.Done(ctx, key, p.cfg.Owner, "")
-}
-
-// compare is versions from and to of meetingID's minutes compared.
-func (p *poll) compare(ctx context.Context, meetingID string, from, to int) (diff.Comparison, error) {
-	a, okA, err := p.deps.Store.MinutesVersionText(ctx, meetingID, from)
-	if err != nil {
-		return diff.Comparison{}, err
-	}
-	b, okB, err := p.deps.Store.MinutesVersionText(ctx, meetingID, to)
-	if err != nil {
-		return diff.Comparison{}, err
-	}
-	if !okA || !okB {
-		return diff.Comparison{}, fmt.Errorf("versions %d and %d of %s: not kept", from, to, meetingID)
-	}
-	return diff.Compare(a.Body, b.Body), nil
 }
 
 // meetingOf is meetingID's meeting: from the pages this poll read, else
