@@ -100,6 +100,37 @@ func TestRulesWrittenOnce(t *testing.T) {
 	}
 }
 
+// retired are names that did not say what they name, with the one that
+// does: a newcomer reads the new one and never meets the old.
+var retired = []struct {
+	re   *regexp.Regexp
+	name string
+}{
+	{regexp.MustCompile(`(?i)doubtful`), "unheld (the budget for lookups of names the bot does not hold)"},
+}
+
+// TestRetiredNames: a retired name comes back neither in the code nor in
+// docs/.
+func TestRetiredNames(t *testing.T) {
+	t.Parallel()
+	files := sourceFiles(t)
+	docs, err := filepath.Glob(filepath.Join(root, "docs", "*.md"))
+	require.NoError(t, err)
+	require.NotEmpty(t, docs)
+	for _, p := range docs {
+		b, err := os.ReadFile(p)
+		require.NoError(t, err)
+		files["docs/"+filepath.Base(p)] = string(b)
+	}
+	for path, src := range files {
+		for i, line := range strings.Split(src, "\n") {
+			for _, r := range retired {
+				assert.False(t, r.re.MatchString(line), "%s:%d uses a retired name; say %s:\n%s", path, i+1, r.name, line)
+			}
+		}
+	}
+}
+
 func TestNoHistoryInComments(t *testing.T) {
 	t.Parallel()
 	for path, src := range sourceFiles(t) {
@@ -136,6 +167,7 @@ func TestChecksBite(t *testing.T) {
 		}
 	}
 	assert.True(t, history.MatchString(`// reminders of it, and ends with it theirs (issue 31). A`))
+	assert.True(t, retired[0].re.MatchString(`Doubtful: s.public.doubtfulContext,`))
 }
 
 // sourceFiles is every non-test Go file of the module outside testdata
