@@ -70,6 +70,13 @@ var restatements = []restatement{
 		ask:  "the constants of blocks/limits.go",
 	},
 	{
+		name: "what kind of conversation a request came from",
+		re:   regexp.MustCompile(`== "directmessage"|"mpdm-"\)|HasPrefix\([^,]*[Cc]hannel(ID)?, "D"\)`),
+		// The fake Slack and the demo's console model Slack's side.
+		home: []string{"bot/conversation.go", "internal/slackapi/", "demo/"},
+		ask:  "bot's conversationOf",
+	},
+	{
 		// An input's limit is what the domain behind it accepts, so the
 		// form never takes what the domain then refuses.
 		name: "how much an input takes",
@@ -156,7 +163,11 @@ func TestChecksBite(t *testing.T) {
 			`if err != nil || len(b) > 2000 {`,
 			`Title: slack.NewTextBlockObject(slack.PlainTextType, truncate(lg.T("topic.modal_title"), 24), false, false),`,
 		},
-		"how much an input takes":           {`in.MaxLength = 200`},
+		"how much an input takes": {`in.MaxLength = 200`},
+		"what kind of conversation a request came from": {
+			`case strings.HasPrefix(channelID, "D") || channelName == "directmessage":`,
+			`if strings.HasPrefix(cmd.ChannelName, "mpdm-") {`,
+		},
 		"a status change at the Slack edge": {`a, oc, err := p.acts.actions.SetStatus(ctx, user, id, to)`},
 		"the language a person reads":       {`return lang.ForLocale(m.Locale, p.cfg.Language)`},
 	}
