@@ -147,6 +147,41 @@ func TestNoHistoryInComments(t *testing.T) {
 	}
 }
 
+// TestNoHistoryInDocs: the docs describe the present; an issue number
+// says when something was done, which git already says.
+func TestNoHistoryInDocs(t *testing.T) {
+	t.Parallel()
+	n := 0
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if name := d.Name(); p != root && (strings.HasPrefix(name, ".") || name == "node_modules" || name == "testdata") {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(p, ".md") {
+			return nil
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		n++
+		for i, line := range strings.Split(string(b), "\n") {
+			assert.False(t, docHistory.MatchString(line), "%s:%d: a doc names an issue; describe what is, history stays in git:\n%s", p, i+1, line)
+		}
+		return nil
+	})
+	require.NoError(t, err)
+	require.NotZero(t, n, "the walk must see the docs")
+}
+
+// docHistory is an issue number in a doc.
+var docHistory = regexp.MustCompile(`(?i)\bissues? #?\d+`)
+
 // TestChecksBite: each pattern finds the restatement it was written for,
 // so a check that could never fail is caught.
 func TestChecksBite(t *testing.T) {
@@ -178,6 +213,7 @@ func TestChecksBite(t *testing.T) {
 		}
 	}
 	assert.True(t, history.MatchString(`// reminders of it, and ends with it theirs (issue 31). A`))
+	assert.True(t, docHistory.MatchString(`What people choose between acting and ignoring (issue 31). All of it is`))
 	assert.True(t, retired[0].re.MatchString(`Doubtful: s.public.doubtfulContext,`))
 }
 
