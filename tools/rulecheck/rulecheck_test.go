@@ -62,6 +62,12 @@ var restatements = []restatement{
 		ask:  "actionsUI.setStatus, which also ends the action's snoozes",
 	},
 	{
+		name: "what an action's row shows",
+		re:   regexp.MustCompile(`(?:^|[^\].\w])(?:blocks\.)?ActionRow\{|"row\.(?:due|no_deadline|assigned_to|untitled|overdue)"|"digest\.(?:was_due|due|in_progress)"`),
+		home: []string{"blocks/rowof.go", "blocks/row.go"},
+		ask:  "blocks.RowOf for the row and blocks/row.go's writeRow to draw it; what differs per surface is a field of ActionRow or a rowForm",
+	},
+	{
 		name: "Block Kit's limits",
 		re:   regexp.MustCompile(`len\([^)]*\) [<>]=? (2000|3000|255|150|75)\b|(?i)maxMetadataIDs\s*=|MaxModal\w*\s*=`),
 		home: []string{"blocks/limits.go"},
@@ -112,6 +118,7 @@ func TestChecksBite(t *testing.T) {
 		"Block Kit's limits":                 `if err != nil || len(b) > 2000 {`,
 		"a status change at the Slack edge":  `a, oc, err := p.acts.actions.SetStatus(ctx, user, id, to)`,
 		"the language a person reads":        `return lang.ForLocale(m.Locale, p.cfg.Language)`,
+		"what an action's row shows":         `it := blocks.ActionRow{ID: a.ID, Title: a.Title, Overdue: overdue}`,
 	}
 	for _, r := range restatements {
 		assert.True(t, r.re.MatchString(samples[r.name]), "%s: the pattern misses %q", r.name, samples[r.name])
