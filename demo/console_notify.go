@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/recordsbot/recordsbot/apiclient/recordstest"
+	"github.com/recordsbot/recordsbot/apiclient/recordsfake"
 	"github.com/recordsbot/recordsbot/internal/words"
 	"github.com/recordsbot/recordsbot/minutes"
 	"github.com/recordsbot/recordsbot/store"
@@ -32,7 +32,7 @@ func (c *console) publish(ctx context.Context, typed string) error {
 		return err
 	}
 	now := time.Now()
-	minutes := map[string]recordstest.Minutes{}
+	minutes := map[string]recordsfake.Minutes{}
 	for _, m := range c.env.records.Minutes() {
 		minutes[m.MeetingID] = m
 	}
@@ -45,7 +45,7 @@ func (c *console) publish(ctx context.Context, typed string) error {
 			continue
 		}
 		if !ok {
-			mins = recordstest.Minutes{MeetingID: m.ID, Body: fmt.Sprintf("# %s\n\n%s", m.Title, draftNote)}
+			mins = recordsfake.Minutes{MeetingID: m.ID, Body: fmt.Sprintf("# %s\n\n%s", m.Title, draftNote)}
 		}
 		mins.Status, mins.UpdatedAt = statusPublishedDraft, now
 		c.env.records.SetMinutes(mins)
@@ -63,11 +63,11 @@ func (c *console) approve(ctx context.Context, typed string) error {
 	if err != nil {
 		return err
 	}
-	meetings := map[string]recordstest.Meeting{}
+	meetings := map[string]recordsfake.Meeting{}
 	for _, m := range c.env.records.Meetings() {
 		meetings[m.ID] = m
 	}
-	var latest *recordstest.Minutes
+	var latest *recordsfake.Minutes
 	for _, mins := range c.env.records.Minutes() {
 		m, ok := meetings[mins.MeetingID]
 		if !ok || m.Committee != committee || mins.Status != statusPublishedDraft {
@@ -104,7 +104,7 @@ func (c *console) assign(args string) error {
 		return err
 	}
 	now := time.Now()
-	var held *recordstest.Meeting
+	var held *recordsfake.Meeting
 	for _, m := range c.env.records.Meetings() { // newest first
 		if !m.Date.After(now) {
 			held = &m
@@ -116,7 +116,7 @@ func (c *console) assign(args string) error {
 	}
 	c.assigned++
 	day := now.UTC().Truncate(24 * time.Hour)
-	c.env.records.AddAction(recordstest.Action{
+	c.env.records.AddAction(recordsfake.Action{
 		ID:    fmt.Sprintf("%s/new-%d", held.Reference, c.assigned),
 		Title: title, Status: "open", AssigneeEmail: p.Email, AssigneeName: p.Name,
 		MeetingID: held.ID, Deadline: day.AddDate(0, 0, 14), DateOnly: true, CreatedAt: now,
@@ -186,14 +186,15 @@ func (c *console) digest(ctx context.Context, typed string) error {
 // it made one that keeps this digest away, else the once-a-week rule.
 func (c *console) noDigest(ctx context.Context, committee string) string {
 	key := minutes.CommitteeKey(committee)
-	follows, err := c.env.store.FollowsInChannel(ctx, demoChannel)
+	fs, err := c.env.store.FollowsInChannel(ctx, demoChannel)
 	if err != nil {
 		return "(no digest)"
 	}
-	i := slices.IndexFunc(follows, func(f store.Follow) bool { return f.CommitteeKey == key })
+	i := slices.IndexFunc(fs, func(f store.Follow) bool { return f.CommitteeKey == key })
 	d, err := c.env.store.Digest(ctx, demoChannel, key)
-	// `digest off` unticks the box; "off" is how it was kept before.
-	if i >= 0 && (!(store.FollowDefaults{}).Hears(follows[i].Choices, store.HearDigest) || err == nil && d.Schedule != nil && !d.Schedule.On) {
+	// The follow rules the watcher applies: `digest off` unticks the box
+	// (an off schedule of the channel's own is how it was kept before).
+	if i >= 0 && (!demoRules.Hears(fs[i], store.HearDigest) || err == nil && !demoRules.HearsDigest(fs[i], d)) {
 		return "(no digest: its Weekly digest box is unticked in /minutes following; ticking it brings it back)"
 	}
 	switch {
@@ -225,7 +226,7 @@ func (c *console) brief(ctx context.Context, typed string) error {
 		c.printf("%s has no meeting to come in the records: no brief.\n", committee)
 		return nil
 	}
-	follows, err := c.followInGeneral(ctx, committee)
+	fs, err := c.followInGeneral(ctx, committee)
 	if err != nil {
 		return err
 	}
@@ -233,8 +234,8 @@ func (c *console) brief(ctx context.Context, typed string) error {
 		return err
 	}
 	quiet := "(no brief: #general has this meeting's already, once per meeting)"
-	i := slices.IndexFunc(follows, func(f store.Follow) bool { return f.Committee == committee })
-	if i >= 0 && !(store.FollowDefaults{}).Hears(follows[i].Choices, store.HearBriefs) {
+	i := slices.IndexFunc(fs, func(f store.Follow) bool { return f.Committee == committee })
+	if i >= 0 && !demoRules.Hears(fs[i], store.HearBriefs) {
 		quiet = "(no brief: its Pre-meeting briefs box is unticked in /minutes following)"
 	}
 	return c.settle(ctx, &screen{quiet: quiet})

@@ -29,10 +29,8 @@ func botConfig(set *settings) bot.Config {
 		// everything: with no secret there is nothing to verify against.
 		SigningSecret:    set.signingSecret,
 		Language:         set.orgLanguage,
-		FollowAdminsOnly: set.followAdminsOnly,
 		WorkObjects:      set.workObjects,
-		FollowDefaults:   set.followDefaults,
-		DigestDefault:    &set.digest,
+		Follows:          set.follows,
 		Notify:           set.notify,
 		Public:           bot.PublicLimits{TrustedProxies: set.trustedProxies},
 		OrgName:          set.orgName,
