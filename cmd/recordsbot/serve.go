@@ -268,7 +268,7 @@ func newBotServer(ctx context.Context, a *app, slot *storeSlot, outage *health.O
 	if st, err := slot.get(); err == nil {
 		cache = st // the last good copy of a calendar URL; none while the store is not open yet
 	}
-	holidays, err := loadHolidays(ctx, a.set, cache, true, a.log)
+	holidays, err := loadHolidays(ctx, a.set, workdays.Loader{Cache: cache, Background: true}, a.log)
 	if err != nil {
 		return nil, err
 	}

@@ -420,16 +420,16 @@ func parseCadence(s string) (clocktime.Weekly, error) {
 }
 
 // loadHolidays reads REMIND_HOLIDAYS now (a URL is fetched by the
-// process, at start), with REMIND_SKIP_WEEKENDS. A URL that cannot be
-// read now does not stop start-up: its last good copy in cache (the
+// process, at start) with l, with REMIND_SKIP_WEEKENDS. A URL that cannot
+// be read now does not stop start-up: its last good copy in l.Cache (the
 // store; nil: none) is used, or none, with a warning in log that shows
-// the URL without its credentials. In the background (serve) a URL's
+// the URL without its credentials. With l.Background (serve) a URL's
 // last good copy is used at once and the URL fetched behind it, so a
 // slow host does not hold up start-up; without (remind) it is waited for,
 // 10 s at most. Errors: a *configError naming a date or a file that could
 // not be read.
-func loadHolidays(ctx context.Context, set *settings, cache workdays.Cache, background bool, log *slog.Logger) (workdays.Calendar, error) {
-	l := workdays.Loader{Cache: cache, Background: background, Warn: func(url string, err error, copyFrom time.Time) {
+func loadHolidays(ctx context.Context, set *settings, l workdays.Loader, log *slog.Logger) (workdays.Calendar, error) {
+	l.Warn = func(url string, err error, copyFrom time.Time) {
 		if copyFrom.IsZero() {
 			log.WarnContext(ctx, "REMIND_HOLIDAYS: a calendar could not be read and there is no earlier copy: its closure days are not known until the next start",
 				"url", url, "error", err)
@@ -437,7 +437,7 @@ func loadHolidays(ctx context.Context, set *settings, cache workdays.Cache, back
 		}
 		log.WarnContext(ctx, "REMIND_HOLIDAYS: a calendar could not be read: its last good copy is used", "url", url, "error", err,
 			"copy_from", copyFrom.UTC().Format(time.RFC3339))
-	}}
+	}
 	c, err := l.Load(ctx, set.holidays)
 	if err != nil {
 		return workdays.Calendar{}, &configError{name: "REMIND_HOLIDAYS", msg: "REMIND_HOLIDAYS " + err.Error()}
