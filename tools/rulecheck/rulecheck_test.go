@@ -101,6 +101,12 @@ var restatements = []restatement{
 		ask:  "bot's conversationOf",
 	},
 	{
+		name: "which actions arose at a meeting",
+		re:   regexp.MustCompile(`\.MeetingID [!=]= [a-z]\w*\.(ID|Reference)\b`),
+		home: []string{"actions/"},
+		ask:  "actions.AroseAt",
+	},
+	{
 		// An input's limit is what the domain behind it accepts, so the
 		// form never takes what the domain then refuses.
 		name: "how much an input takes",
@@ -221,6 +227,10 @@ func TestChecksBite(t *testing.T) {
 		"Block Kit's limits": {
 			`if err != nil || len(b) > 2000 {`,
 			`Title: slack.NewTextBlockObject(slack.PlainTextType, truncate(lg.T("topic.modal_title"), 24), false, false),`,
+		},
+		"which actions arose at a meeting": {
+			`if meeting != nil && a.MeetingID != meeting.ID && (meeting.Reference == "" || a.MeetingID != meeting.Reference) {`,
+			`if a.MeetingID == m.ID || !actions.StillToDo(a.Status) || minutes.CommitteeKey(p.committeeOf(ctx, a)) != f.CommitteeKey {`,
 		},
 		"how much an input takes": {`in.MaxLength = 200`},
 		"what kind of conversation a request came from": {
