@@ -88,6 +88,12 @@ var restatements = []restatement{
 		ask:  "store.DefaultRemindAt or follows.DefaultDigest",
 	},
 	{
+		name: "exactly once",
+		re:   regexp.MustCompile(`slackapi\.FindKeyed\(|IncludeAllMetadata: *true`),
+		home: []string{"internal/once/", "internal/slackapi/", "store/"},
+		ask:  "internal/once: Poster.Post, or PostNow for a post a person waits on",
+	},
+	{
 		name: "Block Kit's limits",
 		re:   regexp.MustCompile(`len\([^)]*\) [<>]=? (2000|3000|255|150|75)\b|(?i)maxMetadataIDs\s*=|MaxModal\w*\s*=|truncate\(.*, (24|75|150|255|2000|3000)\)`),
 		home: []string{"blocks/limits.go"},
@@ -245,6 +251,7 @@ func TestChecksBite(t *testing.T) {
 		},
 		"the follow rules, built": {`rules: follows.Rules{Defaults: cfg.FollowDefaults, Digest: &cfg.Digest, OrgLanguage: cfg.Language}}`},
 		"what a follow hears":     {`if i >= 0 && !(store.FollowDefaults{}).Hears(follows[i].Choices, store.HearBriefs) {`},
+		"exactly once":            {`_, found, err := slackapi.FindKeyed(lctx, c.slack, channel, key, shareHistoryDepth)`},
 		"the default times":       {`DigestDefault: &clocktime.Weekly{On: true, Day: time.Monday, At: clocktime.Of(9, 0)},`},
 	}
 	for _, r := range restatements {
