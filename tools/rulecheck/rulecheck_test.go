@@ -62,6 +62,12 @@ var restatements = []restatement{
 		ask:  "actionsUI.setStatus, which also ends the action's snoozes",
 	},
 	{
+		name: "the way into a page of actions",
+		re:   regexp.MustCompile(`\.ListCached\(`),
+		home: []string{"actions/", "bot/commands_actions.go"},
+		ask:  "actionsUI.pageSource (fromMemory for a page from memory alone)",
+	},
+	{
 		name: "Block Kit's limits",
 		re:   regexp.MustCompile(`len\([^)]*\) [<>]=? (2000|3000|255|150|75)\b|(?i)maxMetadataIDs\s*=|MaxModal\w*\s*=`),
 		home: []string{"blocks/limits.go"},
@@ -112,6 +118,7 @@ func TestChecksBite(t *testing.T) {
 		"Block Kit's limits":                 `if err != nil || len(b) > 2000 {`,
 		"a status change at the Slack edge":  `a, oc, err := p.acts.actions.SetStatus(ctx, user, id, to)`,
 		"the language a person reads":        `return lang.ForLocale(m.Locale, p.cfg.Language)`,
+		"the way into a page of actions":     `if src.list, ok = u.actions.ListCached(apiclient.Status(q.Status)); !ok {`,
 	}
 	for _, r := range restatements {
 		assert.True(t, r.re.MatchString(samples[r.name]), "%s: the pattern misses %q", r.name, samples[r.name])
