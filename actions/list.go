@@ -24,6 +24,16 @@ type Records interface {
 // activeKey is the cache key of the list of actions still to do.
 const activeKey = "active"
 
+// listKeys are the cache keys of the lists that together hold every
+// action, each status in one of them: activeKey for those still to do
+// (StillToDo), then each other status under its own name, in the order
+// find reads them (the status most often reopened first).
+var listKeys = []string{activeKey, string(apiclient.StatusComplete), string(apiclient.StatusDeferred), string(apiclient.StatusCancelled)}
+
+// findKeys is listKeys as find reads them: the actions still to do twice
+// (within the TTL, then fresh).
+var findKeys = append([]string{activeKey}, listKeys...)
+
 // sharedList is the organisation's action list, shared by every user and
 // command for a short TTL: a burst of commands costs one fetch, concurrent
 // fetches collapse into one, and a change made through the bot is written
@@ -112,7 +122,7 @@ const All apiclient.Status = "all"
 // all merges every status's list.
 func (l *sharedList) all(ctx context.Context) (*apiclient.ActionList, error) {
 	out := &apiclient.ActionList{}
-	for _, key := range []string{activeKey, string(apiclient.StatusComplete), string(apiclient.StatusDeferred), string(apiclient.StatusCancelled)} {
+	for _, key := range listKeys {
 		part, err := l.load(ctx, key, showable)
 		if err != nil {
 			return nil, err
@@ -249,7 +259,7 @@ type lastList struct {
 // was pressed, is found, and reading a finished status's whole history is
 // left for actions finished elsewhere or long ago.
 func (l *sharedList) find(ctx context.Context, id string) (apiclient.Action, bool, error) {
-	for i, key := range []string{activeKey, activeKey, string(apiclient.StatusComplete), string(apiclient.StatusDeferred), string(apiclient.StatusCancelled)} {
+	for i, key := range findKeys {
 		if i == 1 && l.off {
 			continue // without a cache the first read was already fresh
 		}
@@ -277,7 +287,7 @@ func (l *sharedList) find(ctx context.Context, id string) (apiclient.Action, boo
 
 // invalidate drops every cached list, so the next read fetches afresh.
 func (l *sharedList) invalidate() {
-	for _, key := range []string{activeKey, string(apiclient.StatusComplete), string(apiclient.StatusDeferred), string(apiclient.StatusCancelled)} {
+	for _, key := range listKeys {
 		l.lists.Forget(key)
 	}
 }
@@ -293,7 +303,7 @@ func (l *sharedList) put(a apiclient.Action) {
 	} else {
 		l.finished.Put(a.ID, a)
 	}
-	for _, key := range []string{activeKey, string(apiclient.StatusComplete), string(apiclient.StatusDeferred), string(apiclient.StatusCancelled)} {
+	for _, key := range listKeys {
 		l.lists.Update(key, func(old *apiclient.ActionList) *apiclient.ActionList {
 			cp := &apiclient.ActionList{Truncated: old.Truncated, Actions: make([]apiclient.Action, 0, len(old.Actions)+1)}
 			found := false

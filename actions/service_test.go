@@ -18,6 +18,7 @@ import (
 	"github.com/recordsbot/recordsbot/actions"
 	"github.com/recordsbot/recordsbot/apiclient"
 	"github.com/recordsbot/recordsbot/apiclient/recordstest"
+	"github.com/recordsbot/recordsbot/internal/sampleorg"
 	"github.com/recordsbot/recordsbot/internal/slackapi/slacktest"
 	"github.com/recordsbot/recordsbot/internal/slackapi/slackusers"
 	"github.com/recordsbot/recordsbot/internal/testworld"
@@ -33,7 +34,7 @@ type env struct {
 func newEnv(t *testing.T, cfg actions.Config) env {
 	t.Helper()
 	data := testworld.Dataset(time.Now())
-	w := testworld.Start(t, data, testworld.SlackUsers(data.People))
+	w := testworld.Start(t, data, sampleorg.SlackUsers(data.People))
 	rc, err := apiclient.NewClient(w.Records.URL, recordstest.DefaultKey)
 	require.NoError(t, err)
 	api := slack.New(slacktest.DefaultToken, slack.OptionAPIURL(w.Slack.APIURL()))

@@ -13,6 +13,7 @@ import (
 	"github.com/recordsbot/recordsbot/actions"
 	"github.com/recordsbot/recordsbot/apiclient"
 	"github.com/recordsbot/recordsbot/apiclient/recordstest"
+	"github.com/recordsbot/recordsbot/internal/sampleorg"
 	"github.com/recordsbot/recordsbot/internal/slackapi/slacktest"
 	"github.com/recordsbot/recordsbot/internal/slackapi/slackusers"
 	"github.com/recordsbot/recordsbot/internal/testworld"
@@ -29,7 +30,7 @@ func TestMeetingTitlesFilledInWhenTheServiceLeavesThemOut(t *testing.T) {
 	gone := data.Actions[0]
 	gone.ID, gone.MeetingID, gone.Status = "GONE-1", "mtg_deleted", "open"
 	data.Actions = append(data.Actions, gone)
-	w := testworld.Start(t, data, testworld.SlackUsers(data.People), recordstest.WithDialect(recordstest.JSONAPI))
+	w := testworld.Start(t, data, sampleorg.SlackUsers(data.People), recordstest.WithDialect(recordstest.JSONAPI))
 	rc, err := apiclient.NewClient(w.Records.URL, recordstest.DefaultKey)
 	require.NoError(t, err)
 	var mu sync.Mutex
@@ -84,7 +85,7 @@ func TestMeetingTitlesFilledInWhenTheServiceLeavesThemOut(t *testing.T) {
 func TestSlowMeetingsDoNotHoldUpTheList(t *testing.T) {
 	t.Parallel()
 	data := testworld.Dataset(time.Now())
-	w := testworld.Start(t, data, testworld.SlackUsers(data.People), recordstest.WithDialect(recordstest.JSONAPI))
+	w := testworld.Start(t, data, sampleorg.SlackUsers(data.People), recordstest.WithDialect(recordstest.JSONAPI))
 	w.Records.InjectFault(recordstest.Fault{Method: http.MethodGet, PathPrefix: "/meetings/", Latency: time.Minute})
 	rc, err := apiclient.NewClient(w.Records.URL, recordstest.DefaultKey)
 	require.NoError(t, err)

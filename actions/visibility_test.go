@@ -11,6 +11,7 @@ import (
 	"github.com/recordsbot/recordsbot/actions"
 	"github.com/recordsbot/recordsbot/apiclient"
 	"github.com/recordsbot/recordsbot/apiclient/recordstest"
+	"github.com/recordsbot/recordsbot/internal/sampleorg"
 	"github.com/recordsbot/recordsbot/internal/slackapi/slacktest"
 	"github.com/recordsbot/recordsbot/internal/slackapi/slackusers"
 	"github.com/recordsbot/recordsbot/internal/testworld"
@@ -37,7 +38,7 @@ func TestParseVisibility(t *testing.T) {
 func TestCanSee(t *testing.T) {
 	t.Parallel()
 	data := testworld.Dataset(time.Now())
-	users := append(testworld.SlackUsers(data.People),
+	users := append(sampleorg.SlackUsers(data.People),
 		slacktest.User{ID: "U0ADMIN", Name: "admin", Email: "admin@example.org"},
 		slacktest.User{ID: "U0MULTI", Name: "multi", Email: "multi@example.org", Guest: slacktest.MultiChannelGuest},
 		slacktest.User{ID: "U0SINGLE", Name: "single", Email: "single@example.org", Guest: slacktest.SingleChannelGuest},

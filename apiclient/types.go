@@ -27,13 +27,7 @@ func Statuses() []Status { return slices.Clone(statuses) }
 var statuses = []Status{StatusOpen, StatusInProgress, StatusComplete, StatusCancelled, StatusDeferred}
 
 // Valid reports whether s is one of the documented action statuses.
-func (s Status) Valid() bool {
-	switch s {
-	case StatusOpen, StatusInProgress, StatusComplete, StatusCancelled, StatusDeferred:
-		return true
-	}
-	return false
-}
+func (s Status) Valid() bool { return slices.Contains(statuses, s) }
 
 // Person is an action's assignee as the records service names them. Any of
 // the fields may be empty; a bare string assignee lands in Email when it

@@ -8,6 +8,7 @@ import (
 	"github.com/slack-go/slack"
 
 	"github.com/recordsbot/recordsbot/internal/lang"
+	"github.com/recordsbot/recordsbot/topics"
 )
 
 // ActionTopicStop is the Stop button beside a topic watch (in /minutes
@@ -191,16 +192,16 @@ func ParseTopicStopValue(v string) (id string, channel, ok bool) {
 // words, with the query language as its hint; errs, when set, is shown
 // under the input by the caller (response_action errors).
 func TopicModal(lg lang.Lang) slack.ModalViewRequest {
-	in := slack.NewPlainTextInputBlockElement(slack.NewTextBlockObject(slack.PlainTextType, lg.T("topic.modal_placeholder"), false, false), ActionTopicWords)
-	in.MaxLength = 200
+	words := slack.NewPlainTextInputBlockElement(slack.NewTextBlockObject(slack.PlainTextType, lg.T("topic.modal_placeholder"), false, false), ActionTopicWords)
+	words.MaxLength = topics.MaxQueryRunes
 	input := slack.NewInputBlock(BlockTopicWords, slack.NewTextBlockObject(slack.PlainTextType, lg.T("topic.modal_label"), false, false),
-		slack.NewTextBlockObject(slack.PlainTextType, lg.T("topic.modal_hint"), false, false), in)
+		slack.NewTextBlockObject(slack.PlainTextType, lg.T("topic.modal_hint"), false, false), words)
 	return slack.ModalViewRequest{
 		Type:       slack.VTModal,
 		CallbackID: CallbackTopicAdd,
-		Title:      slack.NewTextBlockObject(slack.PlainTextType, truncate(lg.T("topic.modal_title"), 24), false, false),
-		Submit:     slack.NewTextBlockObject(slack.PlainTextType, truncate(lg.T("topic.modal_submit"), 24), false, false),
-		Close:      slack.NewTextBlockObject(slack.PlainTextType, truncate(lg.T("topic.modal_close"), 24), false, false),
+		Title:      slack.NewTextBlockObject(slack.PlainTextType, truncate(lg.T("topic.modal_title"), MaxModalTitle), false, false),
+		Submit:     slack.NewTextBlockObject(slack.PlainTextType, truncate(lg.T("topic.modal_submit"), MaxModalButton), false, false),
+		Close:      slack.NewTextBlockObject(slack.PlainTextType, truncate(lg.T("topic.modal_close"), MaxModalButton), false, false),
 		Blocks:     slack.Blocks{BlockSet: []slack.Block{input}},
 	}
 }

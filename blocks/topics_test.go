@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/recordsbot/recordsbot/internal/lang"
+	"github.com/recordsbot/recordsbot/topics"
 )
 
 func TestTopicMatchGolden(t *testing.T) {
@@ -66,4 +67,20 @@ func TestMinutesEditGolden(t *testing.T) {
 			Paragraphs: [][]ChangeRun{{{Text: "The levy is set at"}, {Removed: true, Text: "4%"}, {Added: true, Text: "5% <b>"}, {Text: "for next year."}}},
 			URL:        "https://records-bot.example.org/minutes/mtg_v?changes=3-4", Admin: true}))
 	})
+}
+
+// The topic modal keeps Slack's modal limits in every language (a long
+// translation of its title is cut, not refused by views.open), and its
+// input takes no more words than the topic domain accepts.
+func TestTopicModalKeepsItsLimits(t *testing.T) {
+	t.Parallel()
+	for _, l := range append(lang.Shipped(), lang.Pseudo) {
+		m := TopicModal(l)
+		require.NoError(t, CheckModal(m), l.Code())
+		in, ok := m.Blocks.BlockSet[0].(*slack.InputBlock)
+		require.True(t, ok, "the modal's first block is its input")
+		words, ok := in.Element.(*slack.PlainTextInputBlockElement)
+		require.True(t, ok)
+		assert.Equal(t, topics.MaxQueryRunes, words.MaxLength, "the input's limit is the domain's")
+	}
 }

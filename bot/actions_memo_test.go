@@ -15,7 +15,7 @@ import (
 	"github.com/recordsbot/recordsbot/actions"
 	"github.com/recordsbot/recordsbot/apiclient/recordstest"
 	"github.com/recordsbot/recordsbot/bot"
-	"github.com/recordsbot/recordsbot/internal/testworld"
+	"github.com/recordsbot/recordsbot/internal/sampleorg"
 	"github.com/recordsbot/recordsbot/store"
 )
 
@@ -43,7 +43,7 @@ func TestActionsReplyMemo(t *testing.T) {
 		withActions(func(c *actions.Config) { c.CacheTTL, c.ProfileTTL = 24*time.Hour, 24*time.Hour }),
 		withDataset(func(d *recordstest.Dataset) {
 			for _, p := range d.People {
-				if testworld.Handle(p) == "alice" {
+				if sampleorg.Handle(p) == "alice" {
 					alice = p
 				}
 			}

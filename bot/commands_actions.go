@@ -652,7 +652,7 @@ func (u *actionsUI) othersRefused(me actions.Member, meErr error, who string) st
 	return lg.F("actions.refused.own", "whose", whose)
 }
 
-// sortKeeping orders as actions.CompareUrgency does; an
+// sortKeeping orders as actions.ByUrgency does; an
 // action just changed by a click on the page keeps the place it had
 // before: it sorts as if it were still to do, so redrawing the page does
 // not move the row under the clicker's pointer.
@@ -665,10 +665,7 @@ func (u *actionsUI) sortKeeping(as []*apiclient.Action, now time.Time, reader *t
 		}
 		return u.actions.Due(a, now, reader, 0) == actions.Overdue
 	}
-	zone := u.actions.Zone()
-	slices.SortStableFunc(as, func(a, b *apiclient.Action) int {
-		return actions.CompareUrgency(a, b, late(a), late(b), zone)
-	})
+	slices.SortStableFunc(as, actions.ByUrgency(late, u.actions.Zone()))
 }
 
 // row is the row of a as its viewer sees it (v, the actions domain's

@@ -23,6 +23,7 @@ import (
 	"github.com/recordsbot/recordsbot/calendar"
 	"github.com/recordsbot/recordsbot/follows"
 	"github.com/recordsbot/recordsbot/internal/lang"
+	"github.com/recordsbot/recordsbot/internal/sampleorg"
 	"github.com/recordsbot/recordsbot/internal/slackapi/slacktest"
 	"github.com/recordsbot/recordsbot/internal/slackapi/slackusers"
 	"github.com/recordsbot/recordsbot/internal/testworld"
@@ -80,7 +81,7 @@ func newFuzzBot(f *testing.F) *fuzzBot {
 	fb.records = recordstest.NewServer(recordstest.WithDataset(data))
 	f.Cleanup(fb.records.Close)
 
-	users := append(testworld.SlackUsers(data.People),
+	users := append(sampleorg.SlackUsers(data.People),
 		slacktest.User{ID: fuzzAdmin, Name: "admin", RealName: "Ada Admin", Email: "ada@admin.example"},
 		slacktest.User{ID: "U0NOEMAIL", Name: "noemail", RealName: "No Email"})
 	for _, u := range users {

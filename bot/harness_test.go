@@ -21,6 +21,7 @@ import (
 	"github.com/recordsbot/recordsbot/bot/bottest"
 	"github.com/recordsbot/recordsbot/calendar"
 	"github.com/recordsbot/recordsbot/internal/metrics"
+	"github.com/recordsbot/recordsbot/internal/sampleorg"
 	"github.com/recordsbot/recordsbot/internal/slackapi/slacktest"
 	"github.com/recordsbot/recordsbot/internal/testlog"
 	"github.com/recordsbot/recordsbot/internal/testworld"
@@ -198,7 +199,7 @@ func newHarnessDeps(t *testing.T, deps bot.Deps, opts ...harnessOption) *harness
 	acfg.Language = cfg.Language
 	h := &harness{t: t, now: now, data: data, minutes: mcfg, users: map[string]slacktest.User{}}
 	// Erin is a Slack guest (testworld.GuestID).
-	users := testworld.WithGuest(testworld.SlackUsers(data.People))
+	users := testworld.WithGuest(sampleorg.SlackUsers(data.People))
 	for i := range users {
 		users[i].TZ = "Europe/London"
 	}

@@ -588,9 +588,9 @@ func cantPostHere(lg lang.Lang, code, channelID, channelName, link string) strin
 	switch {
 	case code == "not_in_channel":
 		return lg.F("share.not_in_channel", "share", share)
-	case strings.HasPrefix(channelID, "D") || channelName == "directmessage":
+	case conversationOf(channelID, channelName) == inDM:
 		return lg.F("share.dm", "instead", instead)
-	case strings.HasPrefix(channelName, "mpdm-"):
+	case conversationOf(channelID, channelName) == inGroupDM:
 		return lg.F("share.group_dm", "instead", instead)
 	}
 	return lg.F("share.private", "share", share)

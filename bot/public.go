@@ -52,14 +52,15 @@ type PublicLimits struct {
 	RecordsCalls rate.Limit
 	// RecordsBurst is how many such calls may be made at once. Default 40.
 	RecordsBurst int
-	// DoubtfulCalls is the sustained rate, per second, of the records
-	// calls of lookups that can only fail as far as the bot knows (a page
-	// whose ID is not among the meetings it holds): a budget of their own,
+	// UnheldCalls is the sustained rate, per second, of the records
+	// calls of lookups of names the bot does not hold (a page whose ID is
+	// not among the meetings it holds), which may well fail: a budget of
+	// their own,
 	// apart from RecordsCalls, so someone asking for made-up IDs cannot
 	// spend what readers of real minutes need. Default 1.
-	DoubtfulCalls rate.Limit
-	// DoubtfulBurst is how many such calls may be made at once. Default 5.
-	DoubtfulBurst int
+	UnheldCalls rate.Limit
+	// UnheldBurst is how many such calls may be made at once. Default 5.
+	UnheldBurst int
 	// MaxInFlight bounds the public requests being worked on at once;
 	// past it a request is answered 503 at once, holding nothing.
 	// Default 64.
@@ -87,11 +88,11 @@ func (l *PublicLimits) setDefaults() {
 	if l.RecordsBurst <= 0 {
 		l.RecordsBurst = 40
 	}
-	if l.DoubtfulCalls <= 0 {
-		l.DoubtfulCalls = 1
+	if l.UnheldCalls <= 0 {
+		l.UnheldCalls = 1
 	}
-	if l.DoubtfulBurst <= 0 {
-		l.DoubtfulBurst = 5
+	if l.UnheldBurst <= 0 {
+		l.UnheldBurst = 5
 	}
 	if l.MaxInFlight <= 0 {
 		l.MaxInFlight = 64
@@ -111,8 +112,9 @@ const clientIdle = time.Minute
 type publicGuard struct {
 	limits  PublicLimits
 	records *rate.Limiter // the shared bucket of records calls
-	// doubtful is the smaller bucket of lookups that can only fail.
-	doubtful *rate.Limiter
+	// unheld is the smaller bucket of lookups of names the bot does not
+	// hold.
+	unheld *rate.Limiter
 	// slots bounds the public requests in flight.
 	slots   *workSlots
 	now     func() time.Time
@@ -135,9 +137,9 @@ func newPublicGuard(l PublicLimits, org lang.Lang, now func() time.Time, m *metr
 	l.setDefaults()
 	return &publicGuard{
 		limits: l, records: rate.NewLimiter(l.RecordsCalls, l.RecordsBurst),
-		doubtful: rate.NewLimiter(l.DoubtfulCalls, l.DoubtfulBurst),
-		slots:    newWorkSlots(l.MaxInFlight),
-		now:      now, metrics: m, log: log, org: org, clients: map[netip.Addr]*client{},
+		unheld: rate.NewLimiter(l.UnheldCalls, l.UnheldBurst),
+		slots:  newWorkSlots(l.MaxInFlight),
+		now:    now, metrics: m, log: log, org: org, clients: map[netip.Addr]*client{},
 	}
 }
 
@@ -318,16 +320,16 @@ func (b budget) Allow() bool {
 	if b.lim.AllowN(b.g.now(), 1) {
 		return true
 	}
-	if b.lim == b.g.doubtful {
-		b.g.metrics.PublicRefused("doubtful_cap")
+	if b.lim == b.g.unheld {
+		b.g.metrics.PublicRefused("unheld_cap")
 	} else {
 		b.g.metrics.PublicRefused("records_cap")
 	}
 	return false
 }
 
-// doubtfulContext is publicgate.Config.Doubtful: ctx with the smaller budget
+// unheldContext is publicgate.Config.Unheld: ctx with the smaller budget
 // in place of the shared one.
-func (g *publicGuard) doubtfulContext(ctx context.Context) context.Context {
-	return apiclient.WithCallBudget(ctx, budget{g, g.doubtful})
+func (g *publicGuard) unheldContext(ctx context.Context) context.Context {
+	return apiclient.WithCallBudget(ctx, budget{g, g.unheld})
 }

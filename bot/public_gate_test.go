@@ -76,7 +76,7 @@ func TestPublicGateFloodOfMadeUpLookups(t *testing.T) {
 		clients int
 		// older adds meetings far back, so the bot holds only the newest
 		// part of a long history: a made-up name may then be an old one,
-		// and is looked up on the doubtful budget.
+		// and is looked up on the unheld budget.
 		older int
 	}{
 		{name: "one client", clients: 1},
@@ -142,7 +142,7 @@ func TestPublicGateFloodOfMadeUpLookups(t *testing.T) {
 			}
 			elapsed := time.Duration(40+readerRequests*5) * 50 * time.Millisecond
 			t.Logf("records calls naming a made-up ID: %d in %s", madeUpCalls, elapsed)
-			assert.LessOrEqual(t, madeUpCalls, 5+int(elapsed.Seconds()+1), "made-up IDs cost at most the doubtful budget (a burst of 5, 1 a second)")
+			assert.LessOrEqual(t, madeUpCalls, 5+int(elapsed.Seconds()+1), "made-up IDs cost at most the unheld budget (a burst of 5, 1 a second)")
 			if tt.older == 0 {
 				assert.Zero(t, madeUpCalls, "the bot holds the whole list: a made-up ID costs no records call")
 			}

@@ -132,7 +132,7 @@ func TestSearchHidesHitsItCannotCheck(t *testing.T) {
 	// A public budget of one call, spent by a page: nothing is left to
 	// check a hit with.
 	h.rebuild(bot.Deps{Store: st}, withConfig(func(c *bot.Config) {
-		c.Public = bot.PublicLimits{RecordsCalls: 1e-9, RecordsBurst: 1, DoubtfulCalls: 1e-9, DoubtfulBurst: 1}
+		c.Public = bot.PublicLimits{RecordsCalls: 1e-9, RecordsBurst: 1, UnheldCalls: 1e-9, UnheldBurst: 1}
 	}))
 	ids := h.realPages(1)
 	require.Equal(t, http.StatusServiceUnavailable, h.fetchPage("", pagetest.MinutesPath(ids[0]), nil).status, "precondition: the budget is spent")

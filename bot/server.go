@@ -300,7 +300,7 @@ func NewServer(cfg Config, deps Deps) *Server {
 	s.public = newPublicGuard(cfg.Public, cfg.Language, deps.Now, deps.Metrics, s.log)
 	// One gate for every lookup a public reader names, whichever route
 	// (internal/publicgate; docs/public-routes.md).
-	s.gate = publicgate.New(publicgate.Config{Held: deps.Minutes, Calendar: deps.Calendar, Doubtful: s.public.doubtfulContext,
+	s.gate = publicgate.New(publicgate.Config{Held: deps.Minutes, Calendar: deps.Calendar, Unheld: s.public.unheldContext,
 		Metrics: deps.Metrics, Log: s.log, Now: deps.Now})
 	s.site = minutespage.New(deps.Minutes, minutespage.Options{OrgName: cfg.OrgName, Zone: deps.Actions.Zone(), Search: deps.MinutesSearch, Log: s.log,
 		Gate: s.gate, Now: deps.Now, ImageHosts: cfg.PublicImageHosts,

@@ -24,6 +24,7 @@ import (
 	"github.com/recordsbot/recordsbot/apiclient/recordstest"
 	"github.com/recordsbot/recordsbot/bot"
 	"github.com/recordsbot/recordsbot/internal/metrics"
+	"github.com/recordsbot/recordsbot/internal/sampleorg"
 	"github.com/recordsbot/recordsbot/internal/slackapi/slacktest"
 	"github.com/recordsbot/recordsbot/internal/testworld"
 	"github.com/recordsbot/recordsbot/minutes"
@@ -132,7 +133,7 @@ func startSoakBot(t *testing.T) *soakBot {
 	t.Helper()
 	data := testworld.Dataset(time.Now())
 	s := &soakBot{logs: &levelCounter{msgs: map[string]int{}}, injectedN: map[string]int{}}
-	w := testworld.Start(t, data, testworld.SlackUsers(data.People))
+	w := testworld.Start(t, data, sampleorg.SlackUsers(data.People))
 	s.records = w.Records
 	fake := w.Slack
 	for _, p := range data.People {

@@ -189,9 +189,9 @@ func (p *panels) trouble(ctx context.Context) panel {
 }
 
 // actionPanel is action id's flexpane for viewer: the visibility rule of
-// /actions history (actions.Service.CanSee; someone who may see only
-// their own is refused alike for another's action and for one that does
-// not exist), then the action's details, its history and the buttons
+// /actions history (actions.Service.CanSeeHistory; someone who may see
+// only their own is refused alike for another's action and for one that
+// does not exist), then the action's details, its history and the buttons
 // they may press. It reads the shared action list.
 func (p *panels) actionPanel(ctx context.Context, viewer, id string) panel {
 	me, meErr := p.actions.Who(ctx, viewer)
@@ -200,7 +200,7 @@ func (p *panels) actionPanel(ctx context.Context, viewer, id string) panel {
 		p.say(ctx, "action panel", err)
 		return p.trouble(ctx)
 	}
-	if !p.actions.CanSeeOthers(me) && !(found && p.actions.CanSee(me, a.Assignee)) {
+	if !p.actions.CanSeeHistory(me, &a, found) {
 		if meErr != nil && !me.Mapped() {
 			p.say(ctx, "action panel", meErr)
 			return p.trouble(ctx)

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/recordsbot/recordsbot/apiclient/recordstest"
+	"github.com/recordsbot/recordsbot/apiclient/recordsfake"
 	"github.com/recordsbot/recordsbot/internal/lang"
 	"github.com/recordsbot/recordsbot/internal/slackapi/slacktest"
 )
@@ -49,7 +49,7 @@ type console struct {
 	out  *errWriter
 	opts consoleOptions
 	r    renderer
-	me   recordstest.Person
+	me   recordsfake.Person
 
 	// buttons are the numbered controls of the latest output that had any;
 	// `click N` presses buttons[N-1].

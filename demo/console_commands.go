@@ -10,18 +10,18 @@ import (
 	"strings"
 	"time"
 
-	"github.com/recordsbot/recordsbot/apiclient/recordstest"
+	"github.com/recordsbot/recordsbot/apiclient/recordsfake"
 	"github.com/recordsbot/recordsbot/internal/slackapi/slacktest"
 )
 
 // person finds a demo person by handle, first or full name, or Slack ID,
 // case-insensitively; a unique prefix of a handle is enough.
-func (c *console) person(name string) (recordstest.Person, error) {
+func (c *console) person(name string) (recordsfake.Person, error) {
 	name = strings.ToLower(strings.TrimPrefix(strings.TrimSpace(name), "@"))
 	if name == "" {
-		return recordstest.Person{}, errors.New("say who, like: /as bob")
+		return recordsfake.Person{}, errors.New("say who, like: /as bob")
 	}
-	var prefixed []recordstest.Person
+	var prefixed []recordsfake.Person
 	for _, p := range c.env.people {
 		if name == handle(p) || name == strings.ToLower(p.Name) || name == strings.ToLower(p.SlackID) {
 			return p, nil
@@ -33,7 +33,7 @@ func (c *console) person(name string) (recordstest.Person, error) {
 	if len(prefixed) == 1 {
 		return prefixed[0], nil
 	}
-	return recordstest.Person{}, fmt.Errorf("there is no one called %q in the demo; /who lists everyone", name)
+	return recordsfake.Person{}, fmt.Errorf("there is no one called %q in the demo; /who lists everyone", name)
 }
 
 func (c *console) switchTo(name string) error {

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/recordsbot/recordsbot/apiclient/recordstest"
+	"github.com/recordsbot/recordsbot/apiclient/recordsfake"
 	"github.com/recordsbot/recordsbot/internal/words"
 	"github.com/recordsbot/recordsbot/minutes"
 	"github.com/recordsbot/recordsbot/store"
@@ -32,7 +32,7 @@ func (c *console) publish(ctx context.Context, typed string) error {
 		return err
 	}
 	now := time.Now()
-	minutes := map[string]recordstest.Minutes{}
+	minutes := map[string]recordsfake.Minutes{}
 	for _, m := range c.env.records.Minutes() {
 		minutes[m.MeetingID] = m
 	}
@@ -45,7 +45,7 @@ func (c *console) publish(ctx context.Context, typed string) error {
 			continue
 		}
 		if !ok {
-			mins = recordstest.Minutes{MeetingID: m.ID, Body: fmt.Sprintf("# %s\n\n%s", m.Title, draftNote)}
+			mins = recordsfake.Minutes{MeetingID: m.ID, Body: fmt.Sprintf("# %s\n\n%s", m.Title, draftNote)}
 		}
 		mins.Status, mins.UpdatedAt = statusPublishedDraft, now
 		c.env.records.SetMinutes(mins)
@@ -63,11 +63,11 @@ func (c *console) approve(ctx context.Context, typed string) error {
 	if err != nil {
 		return err
 	}
-	meetings := map[string]recordstest.Meeting{}
+	meetings := map[string]recordsfake.Meeting{}
 	for _, m := range c.env.records.Meetings() {
 		meetings[m.ID] = m
 	}
-	var latest *recordstest.Minutes
+	var latest *recordsfake.Minutes
 	for _, mins := range c.env.records.Minutes() {
 		m, ok := meetings[mins.MeetingID]
 		if !ok || m.Committee != committee || mins.Status != statusPublishedDraft {
@@ -104,7 +104,7 @@ func (c *console) assign(args string) error {
 		return err
 	}
 	now := time.Now()
-	var held *recordstest.Meeting
+	var held *recordsfake.Meeting
 	for _, m := range c.env.records.Meetings() { // newest first
 		if !m.Date.After(now) {
 			held = &m
@@ -116,7 +116,7 @@ func (c *console) assign(args string) error {
 	}
 	c.assigned++
 	day := now.UTC().Truncate(24 * time.Hour)
-	c.env.records.AddAction(recordstest.Action{
+	c.env.records.AddAction(recordsfake.Action{
 		ID:    fmt.Sprintf("%s/new-%d", held.Reference, c.assigned),
 		Title: title, Status: "open", AssigneeEmail: p.Email, AssigneeName: p.Name,
 		MeetingID: held.ID, Deadline: day.AddDate(0, 0, 14), DateOnly: true, CreatedAt: now,

@@ -19,6 +19,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"go.uber.org/goleak"
 
+	"github.com/recordsbot/recordsbot/apiclient/recordsfake"
 	"github.com/recordsbot/recordsbot/apiclient/recordstest"
 )
 
@@ -31,9 +32,9 @@ func TestMain(m *testing.M) {
 
 // startTestDemo starts the demo's services for one test and stops them
 // when it ends.
-func startTestDemo(t *testing.T) *demoEnv {
+func startTestDemo(t *testing.T, records ...recordsfake.Option) *demoEnv {
 	t.Helper()
-	env, err := startDemo(t.Context(), slog.New(slog.DiscardHandler), "test")
+	env, err := startDemo(t.Context(), slog.New(slog.DiscardHandler), "test", records...)
 	require.NoError(t, err)
 	t.Cleanup(func() { assert.NoError(t, env.close()) })
 	return env
@@ -108,7 +109,8 @@ func aliceAction(t *testing.T, env *demoEnv, title string) recordstest.Action {
 
 func TestDemoCompleteMovesTheActionOutOfTheList(t *testing.T) {
 	t.Parallel()
-	env := startTestDemo(t)
+	var journal recordstest.Journal
+	env := startTestDemo(t, recordsfake.WithMiddleware(journal.Middleware))
 	out, all, err := runScript(t, env, consoleOptions{}, "/actions", "click 1", "/actions")
 	require.NoError(t, err, all)
 
@@ -120,7 +122,7 @@ func TestDemoCompleteMovesTheActionOutOfTheList(t *testing.T) {
 
 	assert.Equal(t, "complete", target.Status, "the records service has the new status")
 	var puts []recordstest.Request
-	for _, r := range env.records.Requests() {
+	for _, r := range journal.Requests() {
 		if r.Method == http.MethodPut {
 			puts = append(puts, r)
 		}

@@ -4,9 +4,9 @@ import (
 	"slices"
 	"time"
 
-	"github.com/recordsbot/recordsbot/apiclient/recordstest"
+	"github.com/recordsbot/recordsbot/apiclient/recordsfake"
 	"github.com/recordsbot/recordsbot/internal/orgsim"
-	"github.com/recordsbot/recordsbot/internal/testworld"
+	"github.com/recordsbot/recordsbot/internal/sampleorg"
 )
 
 // Dataset returns the demo's story, for the demo and the sandbox: the
@@ -22,14 +22,14 @@ import (
 //
 // The dataset is a pure function of now: the same now always gives the same
 // records, IDs included.
-func Dataset(now time.Time) recordstest.Dataset {
+func Dataset(now time.Time) recordsfake.Dataset {
 	return orgsim.Build(demoOrg(), now)
 }
 
-// demoOrg is the demo's organisation: testworld.Org with Finance's hidden
+// demoOrg is the demo's organisation: sampleorg.Org with Finance's hidden
 // draft.
 func demoOrg() orgsim.Org {
-	org := testworld.Org()
+	org := sampleorg.Org()
 	if i := slices.IndexFunc(org.Committees, func(c orgsim.Committee) bool { return c.Code == "FIN" }); i >= 0 {
 		org.Committees[i].Recent = append([]string{"draft"}, org.Committees[i].Recent...)
 	}

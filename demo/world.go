@@ -13,14 +13,14 @@ import (
 
 	"github.com/recordsbot/recordsbot/actions"
 	"github.com/recordsbot/recordsbot/apiclient"
-	"github.com/recordsbot/recordsbot/apiclient/recordstest"
+	"github.com/recordsbot/recordsbot/apiclient/recordsfake"
 	"github.com/recordsbot/recordsbot/bot"
 	"github.com/recordsbot/recordsbot/calendar"
 	"github.com/recordsbot/recordsbot/follows"
 	"github.com/recordsbot/recordsbot/internal/clocktime"
+	"github.com/recordsbot/recordsbot/internal/sampleorg"
 	"github.com/recordsbot/recordsbot/internal/slackapi"
 	"github.com/recordsbot/recordsbot/internal/slackapi/slacktest"
-	"github.com/recordsbot/recordsbot/internal/testworld"
 	"github.com/recordsbot/recordsbot/internal/workdays"
 	"github.com/recordsbot/recordsbot/minutes"
 	"github.com/recordsbot/recordsbot/publication"
@@ -52,8 +52,8 @@ var demoNotify = store.Defaults{RemindAt: clocktime.Of(0, 0)}
 // service, the stand-in for Slack, the bot's real HTTP server on a loopback
 // port, and the sender that speaks for Slack to it.
 type demoEnv struct {
-	people  []recordstest.Person
-	records *recordstest.Server
+	people  []recordsfake.Person
+	records *recordsfake.Server
 	slack   *slacktest.Server
 	bot     *bot.Server
 	// botURL is the bot's base URL, http://127.0.0.1:PORT; it is also its
@@ -95,9 +95,10 @@ type demoEnv struct {
 }
 
 // startDemo starts the demo's services; version names the bot in its
-// User-Agent. The caller must call close.
-func startDemo(ctx context.Context, log *slog.Logger, version string) (*demoEnv, error) {
-	env, ln, err := startStandIns(ctx, log)
+// User-Agent, records are further options of the records stand-in (a
+// test's journal of its requests). The caller must call close.
+func startDemo(ctx context.Context, log *slog.Logger, version string, records ...recordsfake.Option) (*demoEnv, error) {
+	env, ln, err := startStandIns(ctx, log, records)
 	if err != nil {
 		return nil, err
 	}
@@ -124,7 +125,7 @@ func startDemo(ctx context.Context, log *slog.Logger, version string) (*demoEnv,
 // startStandIns opens the demo's store and starts the stand-ins for the
 // records service (with today's dataset) and Slack, and the listener the
 // bot will serve on.
-func startStandIns(ctx context.Context, log *slog.Logger) (*demoEnv, net.Listener, error) {
+func startStandIns(ctx context.Context, log *slog.Logger, records []recordsfake.Option) (*demoEnv, net.Listener, error) {
 	data := Dataset(time.Now())
 	env := &demoEnv{people: data.People}
 	st, err := store.Open(ctx, "sqlite::memory:", store.WithLogger(log))
@@ -134,8 +135,8 @@ func startStandIns(ctx context.Context, log *slog.Logger) (*demoEnv, net.Listene
 	env.store = st
 	// Both stand-ins panic, like httptest, if they cannot listen on
 	// loopback; nothing else could work then either.
-	env.records = recordstest.NewServer(recordstest.WithDataset(data))
-	env.slack = slacktest.NewServer(slacktest.WithUsers(testworld.SlackUsers(data.People)...))
+	env.records = recordsfake.NewServer(append([]recordsfake.Option{recordsfake.WithDataset(data)}, records...)...)
+	env.slack = slacktest.NewServer(slacktest.WithUsers(sampleorg.SlackUsers(data.People)...))
 
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -167,7 +168,7 @@ func (e *demoEnv) closeStandIns() error {
 // secret.
 func (e *demoEnv) wireServices(version, secret string) (*wire.Services, error) {
 	svc, err := wire.New(wire.Config{
-		Records: wire.Records{URL: e.records.URL, Key: recordstest.DefaultKey, Options: []apiclient.Option{
+		Records: wire.Records{URL: e.records.URL, Key: recordsfake.DefaultKey, Options: []apiclient.Option{
 			apiclient.WithTransport(e.transport), apiclient.WithUserAgent("recordsbot/" + version + " (demo)"),
 		}},
 		Slack: wire.Slack{Token: slacktest.DefaultToken, APIURL: e.slack.APIURL(),
@@ -318,7 +319,7 @@ func (e *demoEnv) close() error {
 }
 
 // handle is a demo person's Slack handle: their first name in lower case.
-func handle(p recordstest.Person) string { return testworld.Handle(p) }
+func handle(p recordsfake.Person) string { return sampleorg.Handle(p) }
 
 // noWaitClock is a clock that never waits: the demo's Slack is in the same
 // process and has no rate limits to pace against.

@@ -24,6 +24,7 @@ import (
 	"github.com/recordsbot/recordsbot/apiclient/recordstest"
 	"github.com/recordsbot/recordsbot/bot"
 	"github.com/recordsbot/recordsbot/bot/bottest"
+	"github.com/recordsbot/recordsbot/internal/sampleorg"
 	"github.com/recordsbot/recordsbot/internal/slackapi/slacktest"
 	"github.com/recordsbot/recordsbot/internal/testworld"
 	"github.com/recordsbot/recordsbot/store"
@@ -86,7 +87,7 @@ func doctorSetUp(t *testing.T, recOpts []recordstest.Option, slackOpts []slackte
 // doctorMembers are the workspace's people: the test world's, most in
 // Slack's default locale, some in others (one recordsbot does not ship).
 func doctorMembers() []slacktest.User {
-	users := testworld.SlackUsers(testworld.Dataset(doctorDay).People)
+	users := sampleorg.SlackUsers(testworld.Dataset(doctorDay).People)
 	for i, loc := range map[int]string{0: "fr-FR", 1: "de-DE", 2: "fr-CA", 3: "ja-JP", 4: "es-LA"} {
 		users[i].Locale = loc
 	}

@@ -16,10 +16,10 @@ import (
 	"github.com/recordsbot/recordsbot/actions"
 	"github.com/recordsbot/recordsbot/apiclient"
 	"github.com/recordsbot/recordsbot/apiclient/recordstest"
+	"github.com/recordsbot/recordsbot/internal/sampleorg"
 	"github.com/recordsbot/recordsbot/internal/slackapi/slacktest"
 	"github.com/recordsbot/recordsbot/internal/slackapi/slackusers"
 	"github.com/recordsbot/recordsbot/internal/testlog"
-	"github.com/recordsbot/recordsbot/internal/testworld"
 	"github.com/recordsbot/recordsbot/remind"
 	"github.com/recordsbot/recordsbot/remind/remindtest"
 	"github.com/recordsbot/recordsbot/store"
@@ -51,7 +51,7 @@ func newRunEnv(t *testing.T, withUserMap bool) *runEnv {
 	}
 	e.records = recordstest.NewServer(recordstest.WithDataset(data))
 	t.Cleanup(e.records.Close)
-	e.slack = slacktest.NewServer(slacktest.WithUsers(testworld.SlackUsers(data.People)...), slacktest.WithClock(e.clock.Now))
+	e.slack = slacktest.NewServer(slacktest.WithUsers(sampleorg.SlackUsers(data.People)...), slacktest.WithClock(e.clock.Now))
 	t.Cleanup(e.slack.Close)
 	st, err := store.Open(t.Context(), engines[0].NewURL(t))
 	require.NoError(t, err)

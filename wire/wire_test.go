@@ -13,6 +13,7 @@ import (
 	"github.com/recordsbot/recordsbot/bot"
 	"github.com/recordsbot/recordsbot/bot/bottest"
 	"github.com/recordsbot/recordsbot/calendar"
+	"github.com/recordsbot/recordsbot/internal/sampleorg"
 	"github.com/recordsbot/recordsbot/internal/slackapi/slacktest"
 	"github.com/recordsbot/recordsbot/internal/testworld"
 	"github.com/recordsbot/recordsbot/minutes"
@@ -25,7 +26,7 @@ import (
 func TestServicesAreTheBots(t *testing.T) {
 	t.Parallel()
 	data := testworld.Dataset(time.Now())
-	w := testworld.Start(t, data, testworld.SlackUsers(data.People))
+	w := testworld.Start(t, data, sampleorg.SlackUsers(data.People))
 	zone, err := time.LoadLocation("Europe/Paris")
 	require.NoError(t, err)
 	svc := bottest.Services(t, w, wire.Config{

@@ -1,84 +1,86 @@
 package recordstest
 
 import (
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
+
+	"github.com/recordsbot/recordsbot/apiclient/recordsfake"
 )
 
-// dialectRoutes lists the endpoints as cfg's dialect serves them. Errors
+// dialectRoutes lists the endpoints as cfg's dialect serves rec. Errors
 // keep the server's own {"error", "message"} form in every dialect.
-func dialectRoutes(st *store, cfg *config) []route {
+func dialectRoutes(rec recordsfake.Records, sizes recordsfake.PageSizes, cfg *config) []recordsfake.Route {
 	d, cs := cfg.dialect, cfg.casing
-	list := func(resource string, pageSize int, rows func(status string, offset, limit int) ([]map[string]any, int)) http.Handler {
-		return handleDialectList(d, resource, pageSize, rows)
-	}
-	actions := func(status string, offset, limit int) ([]map[string]any, int) {
-		rs, total := st.actionsAt(status, offset, limit)
-		out := make([]map[string]any, len(rs))
-		for i, row := range rs {
-			out[i] = casedRecord(d, cs, shapeAction(d, toMap(renderAction(row))))
-		}
-		return out, total
-	}
-	meetings := func(_ string, offset, limit int) ([]map[string]any, int) {
-		ms, total := st.meetingsAt(offset, limit)
-		out := make([]map[string]any, len(ms))
-		for i, m := range ms {
-			out[i] = casedRecord(d, cs, shapeRecord(d, "meetings", toMap(renderMeeting(m))))
-		}
-		return out, total
-	}
-	listActions := list("actions", cfg.actionsPageSize, actions)
-	listMeetings := list("meetings", cfg.meetingsPageSize, meetings)
-	if d == Plain {
-		listActions = handleListActions(st, cfg.actionsPageSize)
-		listMeetings = handleListMeetings(st, cfg.meetingsPageSize)
-	}
-	put := cfg.putAnswer.resolve(d)
-	return []route{
-		{http.MethodGet, "/actions", ScopeActionsRead, listActions},
-		{http.MethodPut, "/actions/{id}", ScopeActionsWrite, handleUpdateActionWith(st, func(w http.ResponseWriter, r *http.Request, row actionRow) {
-			rec := casedRecord(d, cs, shapeAction(d, toMap(renderAction(row))))
-			if d == HAL {
-				rec = halSelf(r.URL.EscapedPath(), rec)
+	rts := rec.Routes(sizes)
+	// serve replaces the handler of the service's own endpoint.
+	serve := func(method, pattern string, h http.Handler) {
+		for i := range rts {
+			if rts[i].Method == method && rts[i].Pattern == pattern {
+				rts[i].Handler = h
 			}
-			switch put {
-			case PutNoContent:
-				w.WriteHeader(http.StatusNoContent)
-			case PutArray:
-				writeJSON(w, http.StatusOK, []any{rec})
-			case PutEnvelope:
-				writeJSON(w, http.StatusOK, map[string]any{"data": rec})
-			default:
-				writeJSON(w, http.StatusOK, rec)
+		}
+	}
+	if d != Plain {
+		actions := func(status string, offset, limit int) ([]map[string]any, int) {
+			rows, total := rec.ActionsAt(status, offset, limit)
+			for i, row := range rows {
+				rows[i] = casedRecord(d, cs, shapeAction(d, row))
 			}
-		})},
-		{http.MethodGet, "/meetings", ScopeMeetingsRead, listMeetings},
-		{http.MethodGet, "/meetings/{id}", ScopeMeetingsRead, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			m, ok := pathRecord(w, r, st.meeting, noMeeting)
+			return rows, total
+		}
+		meetings := func(_ string, offset, limit int) ([]map[string]any, int) {
+			rows, total := rec.MeetingsAt(offset, limit)
+			for i, m := range rows {
+				rows[i] = casedRecord(d, cs, shapeRecord(d, "meetings", m))
+			}
+			return rows, total
+		}
+		serve(http.MethodGet, "/actions", handleDialectList(d, "actions", sizes.Actions, actions))
+		serve(http.MethodGet, "/meetings", handleDialectList(d, "meetings", sizes.Meetings, meetings))
+		serve(http.MethodGet, "/meetings/{id}", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			m, ok := rec.Meeting(w, r)
 			if !ok {
 				return
 			}
-			writeSingle(w, r, d, "meetings", casedRecord(d, cs, shapeRecord(d, "meetings", toMap(renderMeetingDetail(m)))))
-		})},
-		{http.MethodGet, "/meetings/{id}/minutes", ScopeMeetingsRead, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			m, ok := pathRecord(w, r, st.visibleMinutes, noMinutes)
+			writeSingle(w, r, d, "meetings", casedRecord(d, cs, shapeRecord(d, "meetings", m)))
+		}))
+		serve(http.MethodGet, "/meetings/{id}/minutes", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			m, meetingID, ok := rec.Minutes(w, r)
 			if !ok {
 				return
 			}
-			rec := toMap(renderMinutes(m))
 			if d == JSONAPI {
 				// Minutes have no id of their own; JSON:API needs one.
-				rec["id"] = m.MeetingID
+				m["id"] = meetingID
 			}
-			writeSingle(w, r, d, "minutes", casedRecord(d, cs, shapeRecord(d, "minutes", rec)))
-		})},
+			writeSingle(w, r, d, "minutes", casedRecord(d, cs, shapeRecord(d, "minutes", m)))
+		}))
 	}
+	put := cfg.putAnswer.resolve(d)
+	serve(http.MethodPut, "/actions/{id}", rec.UpdateAction(func(w http.ResponseWriter, r *http.Request, row map[string]any) {
+		row = casedRecord(d, cs, shapeAction(d, row))
+		if d == HAL {
+			row = halSelf(r.URL.EscapedPath(), row)
+		}
+		switch put {
+		case PutNoContent:
+			w.WriteHeader(http.StatusNoContent)
+		case PutArray:
+			writeJSON(w, http.StatusOK, []any{row})
+		case PutEnvelope:
+			writeJSON(w, http.StatusOK, map[string]any{"data": row})
+		default:
+			writeJSON(w, http.StatusOK, row)
+		}
+	}))
+	return rts
 }
+
+// writeJSON writes as the records service does.
+func writeJSON(w http.ResponseWriter, status int, v any) { recordsfake.WriteJSON(w, status, v) }
 
 // casedRecord spells the record's own member names in cs. The members a
 // convention defines (JSON:API's type, id, attributes and relationships;
@@ -116,13 +118,12 @@ func handleDialectList(d Dialect, resource string, pageSize int, rows func(statu
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		q := r.URL.Query()
 		status := q.Get("status")
-		if resource == "actions" && status != "" && !validActionStatus(status) {
-			writeError(w, http.StatusBadRequest, fmt.Sprintf("unknown status %q: want one of %s", status, actionStatusList))
+		if resource == "actions" && !recordsfake.CheckStatus(w, status) {
 			return
 		}
 		offset, limit, perr := paging(d, r, pageSize)
 		if perr != "" {
-			writeError(w, http.StatusBadRequest, perr)
+			recordsfake.WriteError(w, http.StatusBadRequest, perr)
 			return
 		}
 		items, total := rows(status, offset, limit)
@@ -343,19 +344,4 @@ func queryPart(q url.Values) string {
 		return ""
 	}
 	return "?" + q.Encode()
-}
-
-// toMap turns a wire struct into a map, so a dialect can reshape it.
-func toMap(v any) map[string]any {
-	b, err := json.Marshal(v)
-	if err != nil {
-		panic(err) // the wire structs hold strings and numbers only
-	}
-	var m map[string]any
-	dec := json.NewDecoder(strings.NewReader(string(b)))
-	dec.UseNumber()
-	if err := dec.Decode(&m); err != nil {
-		panic(err)
-	}
-	return m
 }

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/recordsbot/recordsbot/apiclient/recordsfake"
 )
 
 // Fault is a failure the server injects into the requests it matches, to
@@ -63,15 +65,16 @@ func (f *Fault) matches(base, method, escapedPath string) bool {
 	if f.PathPrefix == "" {
 		return true
 	}
-	rel, ok := relPath(base, escapedPath)
+	rel, ok := recordsfake.RelPath(base, escapedPath)
 	return ok && strings.HasPrefix(rel, f.PathPrefix)
 }
 
 // faultSet holds the injected faults, first injected first matched.
 type faultSet struct {
+	// base and done are set when the server is built; done is closed
+	// when it closes, to end injected latencies so that Close does not
+	// wait for them.
 	base string
-	// done is closed when the server closes, to end injected latencies so
-	// that Close does not wait for them.
 	done <-chan struct{}
 
 	mu     sync.Mutex
@@ -112,7 +115,8 @@ func (fs *faultSet) take(method, escapedPath string) (Fault, bool) {
 
 // middleware applies the first matching fault to each request; requests
 // no fault matches go straight to next.
-func (fs *faultSet) middleware(next http.Handler) http.Handler {
+func (fs *faultSet) middleware(next http.Handler, sur recordsfake.Surround) http.Handler {
+	fs.base, fs.done = sur.Base, sur.Done
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		f, ok := fs.take(r.Method, r.URL.EscapedPath())
 		if !ok {
@@ -175,7 +179,7 @@ func faultAnswer(status int, body string) http.Handler {
 	status = cmp.Or(status, http.StatusOK)
 	return http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 		if body == "" {
-			writeError(w, status, "injected fault: "+http.StatusText(status))
+			recordsfake.WriteError(w, status, "injected fault: "+http.StatusText(status))
 			return
 		}
 		ct := "application/json"

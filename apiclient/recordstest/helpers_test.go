@@ -1,6 +1,7 @@
 package recordstest
 
 import (
+	"encoding/base64"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -136,4 +137,16 @@ type actionPage struct {
 type errorBody struct {
 	Error   string `json:"error"`
 	Message string `json:"message"`
+}
+
+// errorCode is the error code the service answers with status: the
+// status text in snake case ("not_found").
+func errorCode(status int) string {
+	return strings.ToLower(strings.NewReplacer(" ", "_", "-", "_", "'", "").Replace(http.StatusText(status)))
+}
+
+// encodeCursor makes a cursor as the service does: "after:" and an
+// action ID in unpadded base64url.
+func encodeCursor(id string) string {
+	return base64.RawURLEncoding.EncodeToString([]byte("after:" + id))
 }

@@ -7,6 +7,8 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+
+	"github.com/recordsbot/recordsbot/apiclient/recordsfake"
 )
 
 // Request is one request the server received, as [Server.Requests] reports
@@ -35,9 +37,12 @@ type Request struct {
 // 413. The API's only body is a few bytes.
 const maxRequestBody = 1 << 20
 
-// journal records every request in arrival order.
-type journal struct {
-	base string
+// Journal records every request a records service receives, in arrival
+// order: a [Server]'s, or with [Journal.Middleware] a recordsfake
+// server's that a test did not build itself (the demo's). The zero
+// Journal is ready to use.
+type Journal struct {
+	base string // set when the server is built
 	mu   sync.Mutex
 	// reqs holds pointers so that a request's status can be filled in
 	// when it is answered; ResetRequests drops them, and a late answer
@@ -45,16 +50,17 @@ type journal struct {
 	reqs []*Request
 }
 
-// middleware records each request before passing it to next, buffering the
-// body so it can be both recorded and read by next.
-func (j *journal) middleware(keys keySet, next http.Handler) http.Handler {
+// Middleware records each request before passing it to next, buffering
+// the body so it can be both recorded and read by next; give it to
+// recordsfake.WithMiddleware, outermost.
+func (j *Journal) Middleware(next http.Handler, sur recordsfake.Surround) http.Handler {
+	j.base = sur.Base
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		_, authorized, _ := keys.authenticate(r)
 		rec := &Request{
 			Method:     r.Method,
 			Path:       r.URL.EscapedPath(),
 			Query:      r.URL.RawQuery,
-			Authorized: authorized,
+			Authorized: sur.Authorized(r),
 		}
 		j.mu.Lock()
 		j.reqs = append(j.reqs, rec)
@@ -67,9 +73,9 @@ func (j *journal) middleware(keys keySet, next http.Handler) http.Handler {
 		j.mu.Unlock()
 		if err != nil {
 			if _, tooLarge := errors.AsType[*http.MaxBytesError](err); tooLarge {
-				writeError(sw, http.StatusRequestEntityTooLarge, "request body too large")
+				recordsfake.WriteError(sw, http.StatusRequestEntityTooLarge, "request body too large")
 			} else {
-				writeError(sw, http.StatusBadRequest, "could not read request body")
+				recordsfake.WriteError(sw, http.StatusBadRequest, "could not read request body")
 			}
 			return
 		}
@@ -78,7 +84,9 @@ func (j *journal) middleware(keys keySet, next http.Handler) http.Handler {
 	})
 }
 
-func (j *journal) requests() []Request {
+// Requests returns every request received since the server started or
+// [Journal.Reset] was last called, in arrival order.
+func (j *Journal) Requests() []Request {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	out := make([]Request, len(j.reqs))
@@ -88,7 +96,10 @@ func (j *journal) requests() []Request {
 	return out
 }
 
-func (j *journal) count(method, pathPrefix string) int {
+// Count returns how many received requests have that method (empty: any)
+// and an escaped path that, after /api/v1, starts with pathPrefix (empty:
+// any).
+func (j *Journal) Count(method, pathPrefix string) int {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	n := 0
@@ -97,7 +108,7 @@ func (j *journal) count(method, pathPrefix string) int {
 			continue
 		}
 		if pathPrefix != "" {
-			rel, ok := relPath(j.base, r.Path)
+			rel, ok := recordsfake.RelPath(j.base, r.Path)
 			if !ok || !strings.HasPrefix(rel, pathPrefix) {
 				continue
 			}
@@ -107,7 +118,8 @@ func (j *journal) count(method, pathPrefix string) int {
 	return n
 }
 
-func (j *journal) reset() {
+// Reset forgets the requests received so far.
+func (j *Journal) Reset() {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	j.reqs = nil

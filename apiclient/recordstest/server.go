@@ -2,206 +2,145 @@ package recordstest
 
 import (
 	"net/http"
-	"net/http/httptest"
-	"net/url"
-	"slices"
-	"strings"
-	"sync"
 	"time"
+
+	"github.com/recordsbot/recordsbot/apiclient/recordsfake"
 )
 
-// Default page sizes.
-const (
-	defaultMeetingsPageSize = 5
-	defaultActionsPageSize  = 100
+// The records service's model is package recordsfake's; these are its
+// names here, so a test needs one import.
+type (
+	Person     = recordsfake.Person
+	Action     = recordsfake.Action
+	AgendaItem = recordsfake.AgendaItem
+	Meeting    = recordsfake.Meeting
+	Minutes    = recordsfake.Minutes
+	Dataset    = recordsfake.Dataset
+	Scope      = recordsfake.Scope
 )
+
+// The keys and scopes of recordsfake.
+const (
+	DefaultKey         = recordsfake.DefaultKey
+	DefaultSandboxKeys = recordsfake.DefaultSandboxKeys
+	ScopeActionsRead   = recordsfake.ScopeActionsRead
+	ScopeActionsWrite  = recordsfake.ScopeActionsWrite
+	ScopeMeetingsRead  = recordsfake.ScopeMeetingsRead
+)
+
+// AllScopes returns every scope of Records API v1, in a stable order.
+func AllScopes() []Scope { return recordsfake.AllScopes() }
+
+// ParseKeys parses a key set as recordsfake.ParseKeys does.
+func ParseKeys(s string) (map[string][]Scope, error) { return recordsfake.ParseKeys(s) }
 
 type config struct {
-	keys             keySet
-	dataset          Dataset
-	meetingsPageSize int
-	actionsPageSize  int
-	now              func() time.Time
-	pathPrefix       string
-	dialect          Dialect
-	casing           Casing
-	putAnswer        PutAnswer
-	etags            bool
+	fake      []recordsfake.Option
+	dialect   Dialect
+	casing    Casing
+	putAnswer PutAnswer
+	etags     bool
 }
 
 // Option configures a [Server].
 type Option func(*config)
 
+// fakeOption is an option of the records service itself.
+func fakeOption(o recordsfake.Option) Option {
+	return func(c *config) { c.fake = append(c.fake, o) }
+}
+
 // WithKeys replaces the accepted API keys and their scopes; [DefaultKey]
 // is no longer accepted unless keys holds it. An empty set refuses every
 // request with 401. A key mapped to no scope is authenticated but gets 403
 // everywhere.
-func WithKeys(keys map[string][]Scope) Option {
-	return func(c *config) {
-		c.keys = make(keySet, len(keys))
-		for k, scopes := range keys {
-			c.keys[k] = slices.Clone(scopes)
-		}
-	}
-}
+func WithKeys(keys map[string][]Scope) Option { return fakeOption(recordsfake.WithKeys(keys)) }
 
 // WithDataset sets the records the server starts with (default: none).
 // The server copies d; later changes to d do not reach it. People are not
 // served. Records sharing an ID collapse into the last one.
-func WithDataset(d Dataset) Option {
-	return func(c *config) { c.dataset = d }
-}
+func WithDataset(d Dataset) Option { return fakeOption(recordsfake.WithDataset(d)) }
 
 // WithPageSize sets how many meetings and how many actions make a page
 // (defaults 5 and 100). n < 1 keeps the defaults.
-func WithPageSize(n int) Option {
-	return func(c *config) {
-		if n >= 1 {
-			c.meetingsPageSize, c.actionsPageSize = n, n
-		}
-	}
-}
+func WithPageSize(n int) Option { return fakeOption(recordsfake.WithPageSize(n)) }
 
 // WithClock sets the clock that stamps records stored without a time
 // (Action.CreatedAt, Minutes.UpdatedAt). The default, and what a nil now
 // gives, is time.Now.
-func WithClock(now func() time.Time) Option {
-	return func(c *config) {
-		if now != nil {
-			c.now = now
-		}
-	}
-}
+func WithClock(now func() time.Time) Option { return fakeOption(recordsfake.WithClock(now)) }
 
 // WithPathPrefix serves the API under prefix, such as "/records", so that
 // the base URL is http://127.0.0.1:PORT/records/api/v1. It lets a client's
 // tests check that the client keeps the base path instead of resolving
 // endpoints against the host. The default is no prefix.
-func WithPathPrefix(prefix string) Option {
-	return func(c *config) {
-		c.pathPrefix = strings.TrimSuffix("/"+strings.TrimPrefix(prefix, "/"), "/")
-	}
-}
+func WithPathPrefix(prefix string) Option { return fakeOption(recordsfake.WithPathPrefix(prefix)) }
 
-// Server is an in-memory Records API v1 server, in the manner of
-// httptest.Server. All its methods are safe for concurrent use.
+// Server is the records service of package recordsfake with what tests
+// add: the journal of requests and injected faults. All its methods are
+// safe for concurrent use.
 type Server struct {
-	// URL is the base URL of the API, ending in /api/v1, such as
-	// http://127.0.0.1:PORT/api/v1. It is empty for a server made by
-	// [NewHandler].
-	URL string
+	*recordsfake.Server
 
-	handler http.Handler
-	store   *store
-	journal *journal
-	faults  *faultSet
-	ts      *httptest.Server // nil for NewHandler
-
-	done      chan struct{}
-	closeOnce sync.Once
+	journal Journal
+	faults  faultSet
 }
 
 // NewServer starts and returns a server listening on a loopback port. The
 // caller must call Close when finished, typically with t.Cleanup.
-func NewServer(opts ...Option) *Server {
-	s := NewHandler(opts...)
-	s.ts = httptest.NewServer(s.handler)
-	s.URL = s.ts.URL + s.journal.base
-	return s
-}
+func NewServer(opts ...Option) *Server { return build(recordsfake.NewServer, opts) }
 
 // NewHandler returns a server that does not listen: serve [Server.Handler]
-// yourself, as `recordsbot sandbox` does. URL is empty.
-func NewHandler(opts ...Option) *Server {
-	cfg := config{
-		keys:             keySet{DefaultKey: AllScopes()},
-		meetingsPageSize: defaultMeetingsPageSize,
-		actionsPageSize:  defaultActionsPageSize,
-		now:              time.Now,
-	}
+// yourself. URL is empty.
+func NewHandler(opts ...Option) *Server { return build(recordsfake.NewHandler, opts) }
+
+// build makes the server with the records service's options and around
+// its API, innermost first: the dialect's recasing, ETags, faults (which
+// act before authentication, as a gateway in front of the service would)
+// and the journal, which records every request as it arrives.
+func build(newFake func(...recordsfake.Option) *recordsfake.Server, opts []Option) *Server {
+	var cfg config
 	for _, opt := range opts {
 		opt(&cfg)
 	}
-	base := (&url.URL{Path: cfg.pathPrefix + "/api/v1"}).EscapedPath()
-	done := make(chan struct{})
-	s := &Server{
-		store:   newStore(cfg.dataset, cfg.now),
-		journal: &journal{base: base},
-		faults:  &faultSet{base: base, done: done},
-		done:    done,
+	s := &Server{}
+	fake := cfg.fake
+	if cfg.dialect != Plain || cfg.putAnswer != DialectDefault {
+		fake = append(fake, recordsfake.WithRoutes(func(rec recordsfake.Records, sizes recordsfake.PageSizes) []recordsfake.Route {
+			return dialectRoutes(rec, sizes, &cfg)
+		}))
 	}
-	api := newAPI(base, cfg.keys, routes(s.store, &cfg))
-	if cfg.dialect == Plain {
+	if cfg.dialect == Plain && cfg.casing != Snake {
 		// The plain form has no envelope members a convention fixes, so
 		// the whole body is recased; other dialects recase their records
 		// only (see casedRecord).
-		api = recase(cfg.casing, api)
+		fake = append(fake, recordsfake.WithMiddleware(func(api http.Handler, _ recordsfake.Surround) http.Handler {
+			return recase(cfg.casing, api)
+		}))
 	}
 	if cfg.etags {
-		api = etags(api)
+		fake = append(fake, recordsfake.WithMiddleware(func(api http.Handler, _ recordsfake.Surround) http.Handler {
+			return etags(api)
+		}))
 	}
-	s.handler = s.journal.middleware(cfg.keys, s.faults.middleware(api))
+	fake = append(fake, recordsfake.WithMiddleware(s.faults.middleware), recordsfake.WithMiddleware(s.journal.Middleware))
+	s.Server = newFake(fake...)
 	return s
 }
 
-// Handler returns the handler serving the API under /api/v1 (after any
-// [WithPathPrefix]); other paths get 404. Every request it serves is
-// recorded.
-func (s *Server) Handler() http.Handler { return s.handler }
-
-// Close ends injected latencies and, for a server made by [NewServer],
-// shuts it down, waiting for requests in flight. It may be called more
-// than once.
-func (s *Server) Close() {
-	s.closeOnce.Do(func() {
-		close(s.done)
-		if s.ts != nil {
-			s.ts.Close()
-		}
-	})
-}
-
-// Actions returns every action in listing order.
-func (s *Server) Actions() []Action { return s.store.allActions() }
-
-// Action returns the action with that ID; ok is false when there is none.
-func (s *Server) Action(id string) (a Action, ok bool) { return s.store.action(id) }
-
-// SetActions replaces every action.
-func (s *Server) SetActions(actions []Action) { s.store.setActions(actions) }
-
-// AddAction adds a at the end of the listing or, when an action has its ID,
-// replaces that one in place.
-func (s *Server) AddAction(a Action) { s.store.addAction(a) }
-
-// Meetings returns every meeting, newest first.
-func (s *Server) Meetings() []Meeting { return s.store.allMeetings() }
-
-// AddMeeting adds m or replaces the meeting with its ID.
-func (s *Server) AddMeeting(m Meeting) { s.store.addMeeting(m) }
-
-// Minutes returns every minutes record, whatever its status, ordered by
-// meeting ID.
-func (s *Server) Minutes() []Minutes { return s.store.allMinutes() }
-
-// SetMinutes adds m or replaces the minutes of meeting m.MeetingID. The
-// meeting need not exist; GET /meetings/{m.MeetingID}/minutes serves them
-// all the same.
-func (s *Server) SetMinutes(m Minutes) { s.store.setMinutes(m) }
-
 // Requests returns every request received since the server started or
 // [Server.ResetRequests] was last called, in arrival order.
-func (s *Server) Requests() []Request { return s.journal.requests() }
+func (s *Server) Requests() []Request { return s.journal.Requests() }
 
 // Count returns how many received requests have that method (empty: any)
 // and an escaped path that, after /api/v1, starts with pathPrefix (empty:
 // any), such as Count("PUT", "/actions/").
 func (s *Server) Count(method, pathPrefix string) int {
-	return s.journal.count(method, pathPrefix)
+	return s.journal.Count(method, pathPrefix)
 }
 
 // ResetRequests forgets the requests received so far.
-func (s *Server) ResetRequests() { s.journal.reset() }
+func (s *Server) ResetRequests() { s.journal.Reset() }
 
 // InjectFault adds f after the faults already injected. Each request gets
 // the first fault it matches, if any.

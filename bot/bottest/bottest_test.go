@@ -10,6 +10,7 @@ import (
 
 	"github.com/recordsbot/recordsbot/bot"
 	"github.com/recordsbot/recordsbot/bot/bottest"
+	"github.com/recordsbot/recordsbot/internal/sampleorg"
 	"github.com/recordsbot/recordsbot/internal/slackapi/slacktest"
 	"github.com/recordsbot/recordsbot/internal/testworld"
 )
@@ -20,7 +21,7 @@ import (
 func TestStartAnswersASignedCommand(t *testing.T) {
 	t.Parallel()
 	data := testworld.Dataset(time.Now())
-	w := testworld.Start(t, data, testworld.SlackUsers(data.People))
+	w := testworld.Start(t, data, sampleorg.SlackUsers(data.People))
 	b := bottest.Start(t, w, nil, bot.Config{SigningSecret: "s3cret"}, bot.Deps{})
 
 	alice := w.Users[0]

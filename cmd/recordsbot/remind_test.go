@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/recordsbot/recordsbot/apiclient/recordstest"
+	"github.com/recordsbot/recordsbot/internal/sampleorg"
 	"github.com/recordsbot/recordsbot/internal/slackapi/slacktest"
 	"github.com/recordsbot/recordsbot/internal/testworld"
 	"github.com/recordsbot/recordsbot/store"
@@ -23,7 +24,7 @@ import (
 func remindEnv(t *testing.T) (Config, *slacktest.Server) {
 	t.Helper()
 	data := testworld.Dataset(time.Now())
-	w := testworld.Start(t, data, testworld.SlackUsers(data.People))
+	w := testworld.Start(t, data, sampleorg.SlackUsers(data.People))
 	records, fake := w.Records, w.Slack
 	return Config{
 		SlackBotToken: slacktest.DefaultToken, SlackAPIURL: fake.APIURL(),

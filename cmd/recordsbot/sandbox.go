@@ -13,7 +13,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/recordsbot/recordsbot/apiclient/recordstest"
+	"github.com/recordsbot/recordsbot/apiclient/recordsfake"
 	"github.com/recordsbot/recordsbot/demo"
 )
 
@@ -26,17 +26,17 @@ func sandbox(ctx context.Context, port int, keySpec string, args []string, stdou
 	if err := fs.Parse(args); err != nil {
 		return errUsage
 	}
-	keys := map[string][]recordstest.Scope{}
+	keys := map[string][]recordsfake.Scope{}
 	if strings.TrimSpace(keySpec) != "" {
-		k, err := recordstest.ParseKeys(keySpec)
+		k, err := recordsfake.ParseKeys(keySpec)
 		if err != nil {
 			return &configError{name: "SANDBOX_KEYS", msg: "SANDBOX_KEYS: " + err.Error()}
 		}
 		keys = k
 	} else {
-		keys[randomKey()] = []recordstest.Scope{recordstest.ScopeActionsRead, recordstest.ScopeActionsWrite, recordstest.ScopeMeetingsRead}
+		keys[randomKey()] = []recordsfake.Scope{recordsfake.ScopeActionsRead, recordsfake.ScopeActionsWrite, recordsfake.ScopeMeetingsRead}
 	}
-	rs := recordstest.NewHandler(recordstest.WithKeys(keys), recordstest.WithDataset(demo.Dataset(time.Now())))
+	rs := recordsfake.NewHandler(recordsfake.WithKeys(keys), recordsfake.WithDataset(demo.Dataset(time.Now())))
 	ln, err := net.Listen("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(port)))
 	if err != nil {
 		return fmt.Errorf("listen on 127.0.0.1:%d: %w", port, err)

@@ -19,6 +19,7 @@ import (
 
 	"github.com/recordsbot/recordsbot/apiclient/recordstest"
 	"github.com/recordsbot/recordsbot/bot"
+	"github.com/recordsbot/recordsbot/internal/sampleorg"
 	"github.com/recordsbot/recordsbot/internal/slackapi/slacktest"
 	"github.com/recordsbot/recordsbot/internal/testworld"
 )
@@ -43,7 +44,7 @@ func newServeEnv(t *testing.T, edit func(*Config)) *serveEnv {
 	t.Helper()
 	data := testworld.Dataset(time.Now())
 	e := &serveEnv{t: t, logs: &syncBuffer{}, people: map[string]slacktest.User{}}
-	w := testworld.Start(t, data, testworld.SlackUsers(data.People))
+	w := testworld.Start(t, data, sampleorg.SlackUsers(data.People))
 	e.records, e.slack = w.Records, w.Slack
 	for _, u := range w.Users {
 		e.people[u.Name] = u

@@ -36,7 +36,7 @@ func newGuardMetrics(reg *prometheus.Registry) guardMetrics {
 
 // PublicRefused counts a public page request refused for reason:
 // "client_limit" (one address over its rate), "records_cap" (the public
-// pages' share of records calls used up), "doubtful_cap" (the smaller
+// pages' share of records calls used up), "unheld_cap" (the smaller
 // share of lookups that can only fail used up), "in_flight" (too many
 // public requests at once) or "unknown" (a name the public gate answered
 // 404 without a records call).

@@ -6,16 +6,16 @@ import (
 	"strings"
 	"time"
 
-	"github.com/recordsbot/recordsbot/apiclient/recordstest"
+	"github.com/recordsbot/recordsbot/apiclient/recordsfake"
 )
 
 // actions turns specs into actions, each assigned at one of meetings.
-func actions(people []recordstest.Person, specs []ActionSpec, meetings []meeting, today time.Time) []recordstest.Action {
-	out := make([]recordstest.Action, 0, len(specs))
+func actions(people []recordsfake.Person, specs []ActionSpec, meetings []meeting, today time.Time) []recordsfake.Action {
+	out := make([]recordsfake.Action, 0, len(specs))
 	perMeeting := map[string]int{}
 	for i, sp := range specs {
-		p := people[slices.IndexFunc(people, func(p recordstest.Person) bool { return strings.HasPrefix(p.Name, sp.Person+" ") })]
-		a := recordstest.Action{
+		p := people[slices.IndexFunc(people, func(p recordsfake.Person) bool { return strings.HasPrefix(p.Name, sp.Person+" ") })]
+		a := recordsfake.Action{
 			ID:            sp.ID,
 			Title:         sp.Title,
 			Status:        sp.Status,

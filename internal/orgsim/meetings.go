@@ -5,12 +5,12 @@ import (
 	"slices"
 	"time"
 
-	"github.com/recordsbot/recordsbot/apiclient/recordstest"
+	"github.com/recordsbot/recordsbot/apiclient/recordsfake"
 )
 
 // meeting is a meeting with what its minutes are written from.
 type meeting struct {
-	recordstest.Meeting
+	recordsfake.Meeting
 	committee *Committee
 	// n numbers the committee's meetings from 0, oldest first; ago counts
 	// its past meetings from 0, newest first, and is -1 for meetings to
@@ -56,7 +56,7 @@ func schedule(c *Committee, today time.Time) []meeting {
 		for j := range 1 + n%4 {
 			m.topics = append(m.topics, c.Topics[(n*3+j)%len(c.Topics)])
 		}
-		m.Meeting = recordstest.Meeting{
+		m.Meeting = recordsfake.Meeting{
 			Reference: fmt.Sprintf("%s-%d-%02d", c.Code, date.Year(), seq[date.Year()]),
 			Title:     c.Name + " Committee: " + m.topics[0].Title,
 			Committee: c.Name,
@@ -71,16 +71,16 @@ func schedule(c *Committee, today time.Time) []meeting {
 
 // agenda gives 3 to 7 items: the two standing openers, the topics, and
 // any other business at two meetings in three.
-func (m *meeting) agenda() []recordstest.AgendaItem {
-	items := []recordstest.AgendaItem{
+func (m *meeting) agenda() []recordsfake.AgendaItem {
+	items := []recordsfake.AgendaItem{
 		{Title: "Welcome and apologies", Description: "Chair's welcome, apologies for absence and declarations of interest."},
 		{Title: "Minutes of the previous meeting", Description: "To approve the minutes of the meeting held on " + longDate(m.prev) + " and review matters arising."},
 	}
 	for _, t := range m.topics {
-		items = append(items, recordstest.AgendaItem{Title: t.Title, Description: t.Description})
+		items = append(items, recordsfake.AgendaItem{Title: t.Title, Description: t.Description})
 	}
 	if m.hasAOB() {
-		items = append(items, recordstest.AgendaItem{Title: "Any other business", Description: "Items notified to the chair before the meeting."})
+		items = append(items, recordsfake.AgendaItem{Title: "Any other business", Description: "Items notified to the chair before the meeting."})
 	}
 	for i := range items {
 		items[i].Number = i + 1
@@ -100,7 +100,7 @@ func (m *meeting) absent() int {
 }
 
 // attendance names those present and those who sent apologies.
-func (m *meeting) attendance(people []recordstest.Person) (present []string, apologies string) {
+func (m *meeting) attendance(people []recordsfake.Person) (present []string, apologies string) {
 	absent := m.absent()
 	for i, p := range m.committee.Members {
 		switch {
@@ -116,7 +116,7 @@ func (m *meeting) attendance(people []recordstest.Person) (present []string, apo
 }
 
 // actionOwner is who is asked to do topic j's action: a member who came.
-func (m *meeting) actionOwner(people []recordstest.Person, j int) string {
+func (m *meeting) actionOwner(people []recordsfake.Person, j int) string {
 	members := m.committee.Members
 	i := (m.n + j + 1) % len(members)
 	if i == m.absent() {

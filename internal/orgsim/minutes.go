@@ -7,13 +7,13 @@ import (
 	"strings"
 	"time"
 
-	"github.com/recordsbot/recordsbot/apiclient/recordstest"
+	"github.com/recordsbot/recordsbot/apiclient/recordsfake"
 )
 
 // minutes returns the meeting's minutes; ok is false for meetings to come.
-func (m *meeting) minutes(people []recordstest.Person, now time.Time) (mins recordstest.Minutes, ok bool) {
+func (m *meeting) minutes(people []recordsfake.Person, now time.Time) (mins recordsfake.Minutes, ok bool) {
 	if m.ago < 0 {
-		return recordstest.Minutes{}, false
+		return recordsfake.Minutes{}, false
 	}
 	c := m.committee
 	status := "approved"
@@ -36,7 +36,7 @@ func (m *meeting) minutes(people []recordstest.Person, now time.Time) (mins reco
 	if updated.After(now) {
 		updated = now
 	}
-	mins = recordstest.Minutes{MeetingID: m.ID, Status: status, UpdatedAt: updated}
+	mins = recordsfake.Minutes{MeetingID: m.ID, Status: status, UpdatedAt: updated}
 	if m.ago == c.HTMLAgo {
 		mins.HTML, mins.Body = true, m.minutesHTML(people)
 	} else {
@@ -48,7 +48,7 @@ func (m *meeting) minutes(people []recordstest.Person, now time.Time) (mins reco
 	return mins, true
 }
 
-func (m *meeting) minutesMarkdown(people []recordstest.Person, status string) string {
+func (m *meeting) minutesMarkdown(people []recordsfake.Person, status string) string {
 	present, apologies := m.attendance(people)
 	var b strings.Builder
 	fmt.Fprintf(&b, "# %s Committee, %s\n\n", m.committee.Name, longDate(m.Date))
@@ -85,7 +85,7 @@ func (m *meeting) minutesMarkdown(people []recordstest.Person, status string) st
 // minutesHTML writes the minutes as the records system's old website
 // exported them. The export carries a tracking script and inline handlers
 // on purpose: renderers must sanitise, and tests of that use this record.
-func (m *meeting) minutesHTML(people []recordstest.Person) string {
+func (m *meeting) minutesHTML(people []recordsfake.Person) string {
 	present, apologies := m.attendance(people)
 	esc := html.EscapeString
 	var b strings.Builder

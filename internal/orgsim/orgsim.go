@@ -1,6 +1,6 @@
 // Package orgsim, the organisation simulator, turns a declarative
 // organisation (people, committees with the topics their agendas rotate
-// through, and action specs) into a recordstest.Dataset: a calendar of
+// through, and action specs) into a recordsfake.Dataset: a calendar of
 // meetings over the six months before now, agendas, minutes in Markdown or
 // HTML, and actions whose deadlines are set relative to now.
 //
@@ -15,7 +15,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/recordsbot/recordsbot/apiclient/recordstest"
+	"github.com/recordsbot/recordsbot/apiclient/recordsfake"
 )
 
 // Org is an organisation to simulate. The zero Org builds an empty
@@ -23,7 +23,7 @@ import (
 type Org struct {
 	// People are the organisation's members; Committee.Members index them
 	// and ActionSpec.Person names them by first name.
-	People []recordstest.Person
+	People []recordsfake.Person
 	// Committees meet; each must have at least one gap, one topic and two
 	// members.
 	Committees []Committee
@@ -104,11 +104,11 @@ const history = 183 * 24 * time.Hour
 // People gives each of names, "First Last", the house addresses: email
 // first@example.org and Slack ID "U0" + FIRST (Alice Adams is
 // alice@example.org, U0ALICE).
-func People(names ...string) []recordstest.Person {
-	people := make([]recordstest.Person, len(names))
+func People(names ...string) []recordsfake.Person {
+	people := make([]recordsfake.Person, len(names))
 	for i, n := range names {
 		first, _, _ := strings.Cut(n, " ")
-		people[i] = recordstest.Person{
+		people[i] = recordsfake.Person{
 			Name:    n,
 			Email:   strings.ToLower(first) + "@example.org",
 			SlackID: "U0" + strings.ToUpper(first),
@@ -126,7 +126,7 @@ func People(names ...string) []recordstest.Person {
 // committee with no past meeting, or if a committee has no gaps, no
 // topics or fewer than two members: an Org is a literal in code, so such
 // a mistake is a bug.
-func Build(org Org, now time.Time) recordstest.Dataset {
+func Build(org Org, now time.Time) recordsfake.Dataset {
 	now = now.UTC()
 	today := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, time.UTC)
 
@@ -141,7 +141,7 @@ func Build(org Org, now time.Time) recordstest.Dataset {
 		meetings[i].ID = fmt.Sprintf("mtg_%04d", 301+i)
 	}
 
-	d := recordstest.Dataset{People: org.People}
+	d := recordsfake.Dataset{People: org.People}
 	for _, m := range meetings {
 		d.Meetings = append(d.Meetings, m.Meeting)
 		if mins, ok := m.minutes(org.People, now); ok {

@@ -8,7 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/recordsbot/recordsbot/apiclient/recordstest"
+	"github.com/recordsbot/recordsbot/apiclient/recordsfake"
 	"github.com/recordsbot/recordsbot/internal/orgsim"
 )
 
@@ -47,7 +47,7 @@ func testOrg() orgsim.Org {
 
 func TestPeople(t *testing.T) {
 	t.Parallel()
-	assert.Equal(t, []recordstest.Person{
+	assert.Equal(t, []recordsfake.Person{
 		{Name: "Alice Adams", Email: "alice@example.org", SlackID: "U0ALICE"},
 		{Name: "Grace Gómez", Email: "grace@example.org", SlackID: "U0GRACE"},
 	}, orgsim.People("Alice Adams", "Grace Gómez"))
@@ -89,7 +89,7 @@ func TestBuildMinutes(t *testing.T) {
 	for _, m := range d.Meetings {
 		refs[m.ID] = m.Reference
 	}
-	byRef := map[string]recordstest.Minutes{}
+	byRef := map[string]recordsfake.Minutes{}
 	for _, mins := range d.Minutes {
 		byRef[refs[mins.MeetingID]] = mins
 	}
@@ -129,7 +129,7 @@ func TestBuildActions(t *testing.T) {
 	t.Parallel()
 	d := orgsim.Build(testOrg(), now)
 	require.Len(t, d.Actions, 4)
-	byTitle := map[string]recordstest.Action{}
+	byTitle := map[string]recordsfake.Action{}
 	for _, a := range d.Actions {
 		byTitle[a.Title] = a
 	}

@@ -16,7 +16,7 @@
 //     holds is ErrNotFound at once, as the feed holds nothing else;
 //   - a lookup the bot cannot vouch for (not among the meetings it holds,
 //     but that list is not the whole history, or could not be read) goes
-//     ahead on the doubtful budget (Config.Doubtful), a small budget of its
+//     ahead on the unheld budget (Config.Unheld): a small budget of its
 //     own, so made-up names cannot spend the records calls readers of
 //     real minutes need; if it finds nothing (Lookup.Missed), the next ask
 //     of the same name is ErrNotFound for MissTTL, with no records call;
@@ -41,7 +41,7 @@ import (
 // the caller answers 404 without reading anything.
 var ErrNotFound = errors.New("publicgate: nothing by that name")
 
-// MissTTL is how long a doubtful lookup that found nothing is answered
+// MissTTL is how long an unheld lookup that found nothing is answered
 // ErrNotFound from memory: as long as the minutes domain keeps a page
 // that shows nothing (minutes.HiddenTTL), so a name that starts to exist
 // is found as soon as its page would be.
@@ -76,10 +76,11 @@ type Config struct {
 	// Calendar is asked first; nil: no calendar, and every private
 	// token is ErrNotFound.
 	Calendar Calendar
-	// Doubtful returns ctx with the doubtful budget in place of the
-	// readers' (bot's publicGuard.doubtfulContext). Nil: ctx as it is (a
-	// site without a public guard, such as a test's).
-	Doubtful func(ctx context.Context) context.Context
+	// Unheld returns ctx with the budget for lookups of names the bot
+	// does not hold (the unheld budget) in place of the readers' (bot's
+	// publicGuard.unheldContext). Nil: ctx as it is (a site without a
+	// public guard, such as a test's).
+	Unheld func(ctx context.Context) context.Context
 	// Metrics counts the lookups answered from memory
 	// (PublicRefused("unknown")); nil counts nothing.
 	Metrics *metrics.Set
@@ -94,7 +95,7 @@ type Config struct {
 // route.
 type Gate struct {
 	cfg Config
-	// misses are the doubtful lookups that found nothing, by kind and name.
+	// misses are the unheld lookups that found nothing, by kind and name.
 	misses *cache.TTL[struct{}]
 }
 
@@ -118,20 +119,21 @@ func New(cfg Config) *Gate {
 type Lookup struct {
 	ctx context.Context
 	g   *Gate
-	// miss is the key a doubtful lookup's miss is kept under; "" for a
+	// miss is the key an unheld lookup's miss is kept under; "" for a
 	// lookup of something the bot holds.
 	miss string
 }
 
-// Context is the context to read with: on the doubtful budget for a
+// Context is the context to read with: on the unheld budget for a
 // lookup the bot cannot vouch for, else the one the lookup came with.
 func (l Lookup) Context() context.Context { return l.ctx }
 
-// Doubtful reports whether the lookup reads on the doubtful budget.
-func (l Lookup) Doubtful() bool { return l.miss != "" }
+// Unheld reports whether the lookup is of a name the bot does not hold,
+// and so reads on the unheld budget.
+func (l Lookup) Unheld() bool { return l.miss != "" }
 
 // Missed records that the lookup found nothing (the meeting, its minutes
-// or the committee's are not there): a doubtful lookup of the same name is
+// or the committee's are not there): an unheld lookup of the same name is
 // then ErrNotFound for MissTTL. A lookup of something held records
 // nothing: the domain's own caches keep what it found.
 func (l Lookup) Missed() {
@@ -141,8 +143,8 @@ func (l Lookup) Missed() {
 }
 
 // Meeting admits a lookup of meeting id (its ID or reference): ErrNotFound
-// when the whole meetings list is held and has no such meeting, or a
-// doubtful lookup of it found nothing within MissTTL.
+// when the whole meetings list is held and has no such meeting, or an
+// unheld lookup of it found nothing within MissTTL.
 func (g *Gate) Meeting(ctx context.Context, id string) (Lookup, error) {
 	if g.cfg.Calendar != nil && g.cfg.Calendar.HoldsMeeting(id) {
 		return Lookup{ctx: ctx, g: g}, nil
@@ -154,7 +156,7 @@ func (g *Gate) Meeting(ctx context.Context, id string) (Lookup, error) {
 // Committee admits a lookup of the committee typed names (a name or the
 // start of one, minutes.MatchCommittee's rule; the caller resolves it
 // among the committees it shows): ErrNotFound when the whole meetings
-// list is held and no committee in it matches, or a doubtful lookup of it
+// list is held and no committee in it matches, or an unheld lookup of it
 // found nothing within MissTTL.
 func (g *Gate) Committee(ctx context.Context, typed string) (Lookup, error) {
 	if g.cfg.Calendar != nil && g.cfg.Calendar.HoldsCommittee(typed) {
@@ -203,8 +205,8 @@ func (g *Gate) admit(ctx context.Context, kind, key string, known minutes.Known,
 	if _, missed := g.misses.Peek(key); missed {
 		return g.refuse(ctx, kind)
 	}
-	if g.cfg.Doubtful != nil {
-		ctx = g.cfg.Doubtful(ctx)
+	if g.cfg.Unheld != nil {
+		ctx = g.cfg.Unheld(ctx)
 	}
 	return Lookup{ctx: ctx, g: g, miss: key}, nil
 }

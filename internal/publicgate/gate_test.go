@@ -44,12 +44,12 @@ func (c calendar) HoldsWindow() bool              { return c.window }
 
 type budgetKey struct{}
 
-// doubtful marks ctx as reading on the doubtful budget.
-func doubtful(ctx context.Context) context.Context {
-	return context.WithValue(ctx, budgetKey{}, "doubtful")
+// unheld marks ctx as reading on the unheld budget.
+func unheld(ctx context.Context) context.Context {
+	return context.WithValue(ctx, budgetKey{}, "unheld")
 }
 
-func onDoubtful(ctx context.Context) bool { return ctx.Value(budgetKey{}) == "doubtful" }
+func onUnheld(ctx context.Context) bool { return ctx.Value(budgetKey{}) == "unheld" }
 
 func TestGateAdmitsByWhatTheBotHolds(t *testing.T) {
 	t.Parallel()
@@ -57,22 +57,22 @@ func TestGateAdmitsByWhatTheBotHolds(t *testing.T) {
 		meetings:   map[string]minutes.Known{"real": minutes.KnownYes, "made-up": minutes.KnownNo, "old": minutes.KnownMaybe},
 		committees: map[string]minutes.Known{"Finance": minutes.KnownYes, "Nope": minutes.KnownNo, "Dormant": minutes.KnownMaybe},
 	}
-	g := publicgate.New(publicgate.Config{Held: h, Calendar: calendar{}, Doubtful: doubtful})
+	g := publicgate.New(publicgate.Config{Held: h, Calendar: calendar{}, Unheld: unheld})
 	ctx := t.Context()
 	for _, tt := range []struct {
-		name         string
-		admit        func() (publicgate.Lookup, error)
-		notFound     bool
-		wantDoubtful bool
+		name       string
+		admit      func() (publicgate.Lookup, error)
+		notFound   bool
+		wantUnheld bool
 	}{
 		{name: "a meeting held", admit: func() (publicgate.Lookup, error) { return g.Meeting(ctx, "real") }},
 		{name: "a meeting the calendar holds", admit: func() (publicgate.Lookup, error) { return g.Meeting(ctx, "cal-1") }},
 		{name: "a meeting not in the whole list", admit: func() (publicgate.Lookup, error) { return g.Meeting(ctx, "made-up") }, notFound: true},
-		{name: "a meeting past the list held", admit: func() (publicgate.Lookup, error) { return g.Meeting(ctx, "old") }, wantDoubtful: true},
+		{name: "a meeting past the list held", admit: func() (publicgate.Lookup, error) { return g.Meeting(ctx, "old") }, wantUnheld: true},
 		{name: "a committee held", admit: func() (publicgate.Lookup, error) { return g.Committee(ctx, "Finance") }},
 		{name: "a committee the calendar holds", admit: func() (publicgate.Lookup, error) { return g.Committee(ctx, "Planning") }},
 		{name: "a committee not in the whole list", admit: func() (publicgate.Lookup, error) { return g.Committee(ctx, "Nope") }, notFound: true},
-		{name: "a committee past the list held", admit: func() (publicgate.Lookup, error) { return g.Committee(ctx, "Dormant") }, wantDoubtful: true},
+		{name: "a committee past the list held", admit: func() (publicgate.Lookup, error) { return g.Committee(ctx, "Dormant") }, wantUnheld: true},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			l, err := tt.admit()
@@ -81,8 +81,8 @@ func TestGateAdmitsByWhatTheBotHolds(t *testing.T) {
 				return
 			}
 			require.NoError(t, err)
-			assert.Equal(t, tt.wantDoubtful, onDoubtful(l.Context()), "read on the doubtful budget")
-			assert.Equal(t, tt.wantDoubtful, l.Doubtful())
+			assert.Equal(t, tt.wantUnheld, onUnheld(l.Context()), "read on the unheld budget")
+			assert.Equal(t, tt.wantUnheld, l.Unheld())
 		})
 	}
 	assert.NoError(t, g.Cursor(ctx, "", ""))
@@ -103,7 +103,7 @@ func TestGateFeedLookupsAskTheCalendarWindow(t *testing.T) {
 		meetings:   map[string]minutes.Known{"real": minutes.KnownYes, "old": minutes.KnownMaybe},
 		committees: map[string]minutes.Known{"Finance": minutes.KnownYes, "Dormant": minutes.KnownMaybe},
 	}
-	g := publicgate.New(publicgate.Config{Held: h, Calendar: calendar{window: true}, Doubtful: doubtful})
+	g := publicgate.New(publicgate.Config{Held: h, Calendar: calendar{window: true}, Unheld: unheld})
 	for _, id := range []string{"real", "old", "made-up"} {
 		_, err := g.FeedMeeting(ctx, id)
 		assert.ErrorIs(t, err, publicgate.ErrNotFound, "meeting %s is not in the window", id)
@@ -115,36 +115,36 @@ func TestGateFeedLookupsAskTheCalendarWindow(t *testing.T) {
 	assert.Zero(t, h.reads, "refused from the calendar's window, with no read")
 	l, err := g.FeedMeeting(ctx, "cal-1")
 	require.NoError(t, err)
-	assert.False(t, l.Doubtful())
+	assert.False(t, l.Unheld())
 	l, err = g.FeedCommittee(ctx, "Planning")
 	require.NoError(t, err)
-	assert.False(t, l.Doubtful())
+	assert.False(t, l.Unheld())
 	assert.Zero(t, h.reads)
 
-	g = publicgate.New(publicgate.Config{Held: h, Calendar: calendar{window: false}, Doubtful: doubtful})
+	g = publicgate.New(publicgate.Config{Held: h, Calendar: calendar{window: false}, Unheld: unheld})
 	l, err = g.FeedCommittee(ctx, "Dormant")
 	require.NoError(t, err, "no window held yet: the minutes domain's list decides")
-	assert.True(t, l.Doubtful())
+	assert.True(t, l.Unheld())
 	_, err = g.FeedMeeting(ctx, "real")
 	require.NoError(t, err)
 	assert.Equal(t, 2, h.reads)
 }
 
-// A doubtful lookup that found nothing is answered from memory for
+// An unheld lookup that found nothing is answered from memory for
 // MissTTL, with no read; a held one's miss is the domain's to keep.
-func TestGateKeepsDoubtfulMisses(t *testing.T) {
+func TestGateKeepsUnheldMisses(t *testing.T) {
 	t.Parallel()
 	now := time.Now()
 	h := &held{meetings: map[string]minutes.Known{"real": minutes.KnownYes}, err: errors.New("list unreadable")}
-	g := publicgate.New(publicgate.Config{Held: h, Doubtful: doubtful, Now: func() time.Time { return now }})
+	g := publicgate.New(publicgate.Config{Held: h, Unheld: unheld, Now: func() time.Time { return now }})
 	ctx := t.Context()
 
 	l, err := g.Meeting(ctx, "gone")
 	require.NoError(t, err)
-	require.True(t, l.Doubtful())
+	require.True(t, l.Unheld())
 	l.Missed()
 	_, err = g.Meeting(ctx, "gone")
-	assert.ErrorIs(t, err, publicgate.ErrNotFound, "a doubtful miss is kept")
+	assert.ErrorIs(t, err, publicgate.ErrNotFound, "an unheld miss is kept")
 
 	l, err = g.Meeting(ctx, "real")
 	require.NoError(t, err)

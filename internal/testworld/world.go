@@ -1,20 +1,21 @@
-// Package testworld is the world recordsbot's tests run in: an
-// organisation (Dataset), the in-memory records service serving it and the
-// fake Slack whose members are its people. Every end-to-end rig (bot's
+// Package testworld is the world recordsbot's tests run in: the sample
+// organisation (Dataset, from internal/sampleorg), the in-memory records
+// service serving it and the fake Slack whose members are its people. Every end-to-end rig (bot's
 // harness, fuzz and soak rigs, the load test, cmd's serve and remind tests)
 // starts from here rather than copying the set-up; package bot/bottest adds the
 // real bot over httptest and a signed sender.
 //
-// The demo's story (package demo) is this organisation with one more
-// hidden draft, so tests and demo keep one dataset. The package imports neither package testing nor package bot, so bot's
-// internal tests can use it without an import cycle and the demo can use
-// SlackUsers without linking the test framework into the binary.
+// The package imports neither package testing nor package bot, so bot's
+// internal tests can use it without an import cycle. Only tests import it:
+// the demo builds on sampleorg.
 package testworld
 
 import (
-	"strings"
+	"time"
 
 	"github.com/recordsbot/recordsbot/apiclient/recordstest"
+	"github.com/recordsbot/recordsbot/internal/orgsim"
+	"github.com/recordsbot/recordsbot/internal/sampleorg"
 	"github.com/recordsbot/recordsbot/internal/slackapi/slacktest"
 )
 
@@ -35,7 +36,7 @@ type World struct {
 
 // Start serves data from a new records fake, configured further by opts,
 // and starts a fake Slack whose members are users (often
-// SlackUsers(data.People), with extras). Both are closed when the test
+// sampleorg.SlackUsers(data.People), with extras). Both are closed when the test
 // ends. Like httptest, it panics if it cannot listen on loopback.
 func Start(t TB, data recordstest.Dataset, users []slacktest.User, opts ...recordstest.Option) *World {
 	t.Helper()
@@ -47,27 +48,18 @@ func Start(t TB, data recordstest.Dataset, users []slacktest.User, opts ...recor
 	return w
 }
 
-// SlackUsers returns the Slack members who are people: the same Slack ID,
-// real name and email, and their Handle as the user name. The time zone is
-// left empty (the fake's default); set it on the result where it matters.
-func SlackUsers(people []recordstest.Person) []slacktest.User {
-	users := make([]slacktest.User, 0, len(people))
-	for _, p := range people {
-		users = append(users, slacktest.User{ID: p.SlackID, Name: Handle(p), RealName: p.Name, Email: p.Email})
-	}
-	return users
-}
-
-// Handle is a person's Slack handle: their first name in lower case.
-func Handle(p recordstest.Person) string {
-	first, _, _ := strings.Cut(strings.TrimSpace(p.Name), " ")
-	return strings.ToLower(first)
+// Dataset returns the tests' organisation, sampleorg.Org, as records at
+// now. It is a pure function of now: the same now always gives the same
+// records, IDs included. Times are in UTC; date-only deadlines are
+// midnight UTC of their day.
+func Dataset(now time.Time) recordstest.Dataset {
+	return orgsim.Build(sampleorg.Org(), now)
 }
 
 // GuestID is the Slack ID of the test world's guest: Erin Evans, who
 // volunteers from a partner charity, has actions in the records like
 // anyone and is a multi-channel guest in the organisation's Slack.
-// SlackUsers leaves everyone a full member (the demo's people share these
+// sampleorg.SlackUsers leaves everyone a full member (the demo's people share these
 // IDs); WithGuest makes her the guest.
 const GuestID = "U0ERIN"
 

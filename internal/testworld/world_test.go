@@ -10,13 +10,14 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/recordsbot/recordsbot/apiclient/recordstest"
+	"github.com/recordsbot/recordsbot/internal/sampleorg"
 	"github.com/recordsbot/recordsbot/internal/slackapi/slacktest"
 	"github.com/recordsbot/recordsbot/internal/testworld"
 )
 
 func TestSlackUsers(t *testing.T) {
 	t.Parallel()
-	got := testworld.SlackUsers([]recordstest.Person{
+	got := sampleorg.SlackUsers([]recordstest.Person{
 		{Name: "Alice Adams", Email: "alice@example.org", SlackID: "U0ALICE"},
 		{Name: "Grace Gómez", Email: "grace@example.org", SlackID: "U0GRACE"},
 		{Name: "Prince", Email: "p@example.org", SlackID: "U0P"},
@@ -35,7 +36,7 @@ func TestStart(t *testing.T) {
 	t.Parallel()
 	data := testworld.Dataset(time.Date(2026, time.November, 22, 9, 0, 0, 0, time.UTC))
 	require.NotEmpty(t, data.People)
-	w := testworld.Start(t, data, testworld.SlackUsers(data.People), recordstest.WithPageSize(5))
+	w := testworld.Start(t, data, sampleorg.SlackUsers(data.People), recordstest.WithPageSize(5))
 
 	req, err := http.NewRequestWithContext(t.Context(), http.MethodGet, w.Records.URL+"/actions", nil)
 	require.NoError(t, err)
@@ -60,7 +61,7 @@ func TestStart(t *testing.T) {
 func TestWithGuest(t *testing.T) {
 	t.Parallel()
 	data := testworld.Dataset(time.Date(2026, time.November, 22, 9, 0, 0, 0, time.UTC))
-	w := testworld.Start(t, data, testworld.WithGuest(testworld.SlackUsers(data.People)))
+	w := testworld.Start(t, data, testworld.WithGuest(sampleorg.SlackUsers(data.People)))
 	api := slack.New(slacktest.DefaultToken, slack.OptionAPIURL(w.Slack.APIURL()))
 	guest, err := api.GetUserInfoContext(t.Context(), testworld.GuestID)
 	require.NoError(t, err)

@@ -19,6 +19,7 @@ import (
 	"github.com/recordsbot/recordsbot/apiclient/recordstest"
 	"github.com/recordsbot/recordsbot/bot"
 	"github.com/recordsbot/recordsbot/bot/bottest"
+	"github.com/recordsbot/recordsbot/internal/sampleorg"
 	"github.com/recordsbot/recordsbot/internal/testworld"
 	"github.com/recordsbot/recordsbot/wire"
 )
@@ -100,7 +101,7 @@ func startBot(t *testing.T, cfg bot.Config, acfg actions.Config) (string, []stri
 	for _, p := range data.People {
 		ids = append(ids, p.SlackID)
 	}
-	w := testworld.Start(t, data, testworld.SlackUsers(data.People))
+	w := testworld.Start(t, data, sampleorg.SlackUsers(data.People))
 	cfg.SigningSecret = secret
 	b := bottest.Start(t, w, bottest.Services(t, w, wire.Config{Actions: acfg}, nil), cfg, bot.Deps{})
 	return b.HTTP.URL + "/slack/events", ids, w.Records

@@ -14,12 +14,13 @@
 //     whose lines are one composite literal: a catalogue, a dataset);
 //   - functions taking a bool parameter, and taking two or more;
 //   - ignored errors: an error result assigned to _ , outside fakes (test
-//     files and the packages named *test) and outside Close and Rollback,
+//     files and the packages named *test or *fake) and outside Close and Rollback,
 //     whose errors are dropped on purpose;
 //   - lines of non-test Go (tools/ left out), the part of them linked into
 //     cmd/recordsbot (its packages in go list -deps), and of the fakes
-//     (the packages named *test, and internal/orgsim and
-//     internal/testworld, the organisation they serve) how many are linked.
+//     (the packages named *test or *fake, and internal/orgsim,
+//     internal/sampleorg and internal/testworld, the organisation they
+//     serve) how many are linked.
 //
 // Only the module's own non-test files are counted, but for the rigs'
 // imports. It type-checks from the export data `go list -export` builds,
@@ -154,7 +155,7 @@ func run(dir string, verbose bool, out io.Writer) error {
 		if under(r, "tools") {
 			continue // this program, and any like it
 		}
-		fake := strings.HasSuffix(p.Name, "test") || strings.HasSuffix(r, "test")
+		fake := strings.HasSuffix(p.Name, "test") || strings.HasSuffix(r, "test") || strings.HasSuffix(p.Name, "fake")
 		var files []*ast.File
 		for _, f := range p.GoFiles {
 			af, err := parser.ParseFile(fset, filepath.Join(p.Dir, f), nil, parser.SkipObjectResolution)
@@ -440,7 +441,7 @@ func lineFigures(pkgs []*pkg, own func(string) bool, rel func(string) string, ve
 		}
 	}
 	fake := func(r string) bool {
-		return strings.HasSuffix(r, "test") || r == "internal/orgsim" || r == "internal/testworld"
+		return strings.HasSuffix(r, "test") || strings.HasSuffix(r, "fake") || r == "internal/orgsim" || r == "internal/sampleorg" || r == "internal/testworld"
 	}
 	var all, bin, fakes, fakesBin int
 	var linkedFakes []string
@@ -472,7 +473,7 @@ func lineFigures(pkgs []*pkg, own func(string) bool, rel func(string) string, ve
 	sort.Strings(linkedFakes)
 	fmt.Fprintf(out, "%6d  lines of non-test Go (tools/ left out)\n", all)
 	fmt.Fprintf(out, "%6d  of them linked into cmd/recordsbot (go list -deps)\n", bin)
-	fmt.Fprintf(out, "%6d  lines of fakes (packages named *test, internal/orgsim, internal/testworld), %d of them linked into cmd/recordsbot\n", fakes, fakesBin)
+	fmt.Fprintf(out, "%6d  lines of fakes (packages named *test or *fake, internal/orgsim, internal/sampleorg, internal/testworld), %d of them linked into cmd/recordsbot\n", fakes, fakesBin)
 	if verbose {
 		for _, f := range linkedFakes {
 			fmt.Fprintf(out, "        %s\n", f)

@@ -33,9 +33,11 @@ var restatements = []restatement{
 	},
 	{
 		name: "who may see other people's actions",
-		re:   regexp.MustCompile(`Visibility\(\) == actions\.Visible|\.IsAdmin\(`),
+		// CanSeeOthers joined to CanSee in one condition is CanSeeHistory
+		// written out again.
+		re:   regexp.MustCompile(`Visibility\(\) == actions\.Visible|\.IsAdmin\(|CanSeeOthers\([^)]*\)\s*(&&|\|\|).*CanSee\(`),
 		home: []string{"actions/"},
-		ask:  "actions.Service.CanSee, CanSeeOthers, CanSeeOthersOnceKnown or Admin (which fails closed)",
+		ask:  "actions.Service.CanSee, CanSeeOthers, CanSeeHistory, CanSeeOthersOnceKnown or Admin (which fails closed)",
 	},
 	{
 		name: "who may snooze an action",
@@ -47,7 +49,7 @@ var restatements = []restatement{
 		name: "the order of actions",
 		re:   regexp.MustCompile(`\.Overdue && !b\.Overdue|Deadline\.Before\(b\.Deadline\)|Deadline\.IsZero\(\), b\.Deadline\.IsZero\(\)`),
 		home: []string{"actions/order.go"},
-		ask:  "actions.CompareUrgency",
+		ask:  "actions.ByUrgency",
 	},
 	{
 		name: "the language a person reads",
@@ -69,9 +71,23 @@ var restatements = []restatement{
 	},
 	{
 		name: "Block Kit's limits",
-		re:   regexp.MustCompile(`len\([^)]*\) [<>]=? (2000|3000|255|150|75)\b|(?i)maxMetadataIDs\s*=|MaxModal\w*\s*=`),
+		re:   regexp.MustCompile(`len\([^)]*\) [<>]=? (2000|3000|255|150|75)\b|(?i)maxMetadataIDs\s*=|MaxModal\w*\s*=|truncate\(.*, (24|75|150|255|2000|3000)\)`),
 		home: []string{"blocks/limits.go"},
 		ask:  "the constants of blocks/limits.go",
+	},
+	{
+		name: "what kind of conversation a request came from",
+		re:   regexp.MustCompile(`== "directmessage"|"mpdm-"\)|HasPrefix\([^,]*[Cc]hannel(ID)?, "D"\)`),
+		// The fake Slack and the demo's console model Slack's side.
+		home: []string{"bot/conversation.go", "internal/slackapi/", "demo/"},
+		ask:  "bot's conversationOf",
+	},
+	{
+		// An input's limit is what the domain behind it accepts, so the
+		// form never takes what the domain then refuses.
+		name: "how much an input takes",
+		re:   regexp.MustCompile(`\.MaxLength\s*=\s*[0-9]`),
+		ask:  "the domain's own limit (topics.MaxQueryRunes) or a named constant beside the builder",
 	},
 }
 
@@ -97,6 +113,37 @@ func TestRulesWrittenOnce(t *testing.T) {
 	}
 }
 
+// retired are names that did not say what they name, with the one that
+// does: a newcomer reads the new one and never meets the old.
+var retired = []struct {
+	re   *regexp.Regexp
+	name string
+}{
+	{regexp.MustCompile(`(?i)doubtful`), "unheld (the budget for lookups of names the bot does not hold)"},
+}
+
+// TestRetiredNames: a retired name comes back neither in the code nor in
+// docs/.
+func TestRetiredNames(t *testing.T) {
+	t.Parallel()
+	files := sourceFiles(t)
+	docs, err := filepath.Glob(filepath.Join(root, "docs", "*.md"))
+	require.NoError(t, err)
+	require.NotEmpty(t, docs)
+	for _, p := range docs {
+		b, err := os.ReadFile(p)
+		require.NoError(t, err)
+		files["docs/"+filepath.Base(p)] = string(b)
+	}
+	for path, src := range files {
+		for i, line := range strings.Split(src, "\n") {
+			for _, r := range retired {
+				assert.False(t, r.re.MatchString(line), "%s:%d uses a retired name; say %s:\n%s", path, i+1, r.name, line)
+			}
+		}
+	}
+}
+
 func TestNoHistoryInComments(t *testing.T) {
 	t.Parallel()
 	for path, src := range sourceFiles(t) {
@@ -106,24 +153,75 @@ func TestNoHistoryInComments(t *testing.T) {
 	}
 }
 
+// TestNoHistoryInDocs: the docs describe the present; an issue number
+// says when something was done, which git already says.
+func TestNoHistoryInDocs(t *testing.T) {
+	t.Parallel()
+	n := 0
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if name := d.Name(); p != root && (strings.HasPrefix(name, ".") || name == "node_modules" || name == "testdata") {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(p, ".md") {
+			return nil
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		n++
+		for i, line := range strings.Split(string(b), "\n") {
+			assert.False(t, docHistory.MatchString(line), "%s:%d: a doc names an issue; describe what is, history stays in git:\n%s", p, i+1, line)
+		}
+		return nil
+	})
+	require.NoError(t, err)
+	require.NotZero(t, n, "the walk must see the docs")
+}
+
+// docHistory is an issue number in a doc.
+var docHistory = regexp.MustCompile(`(?i)\bissues? #?\d+`)
+
 // TestChecksBite: each pattern finds the restatement it was written for,
 // so a check that could never fail is caught.
 func TestChecksBite(t *testing.T) {
 	t.Parallel()
-	samples := map[string]string{
-		"which statuses are still to do":     `for _, st := range []apiclient.Status{apiclient.StatusOpen, apiclient.StatusInProgress} {`,
-		"who may see other people's actions": `case meErr != nil && (u.dom.Visibility() == actions.VisibleOrganisation || u.dom.IsAdmin(me.ID)):`,
-		"who may snooze an action":           `if !found || !(me.Owns(a.Assignee) && actions.StillToDo(a.Status)) {`,
-		"the order of actions":               `case a.Overdue && !b.Overdue:`,
-		"Block Kit's limits":                 `if err != nil || len(b) > 2000 {`,
-		"a status change at the Slack edge":  `a, oc, err := p.acts.actions.SetStatus(ctx, user, id, to)`,
-		"the language a person reads":        `return lang.ForLocale(m.Locale, p.cfg.Language)`,
-		"the way into a page of actions":     `if src.list, ok = u.actions.ListCached(apiclient.Status(q.Status)); !ok {`,
+	samples := map[string][]string{
+		"which statuses are still to do": {`for _, st := range []apiclient.Status{apiclient.StatusOpen, apiclient.StatusInProgress} {`},
+		"who may see other people's actions": {
+			`case meErr != nil && (u.dom.Visibility() == actions.VisibleOrganisation || u.dom.IsAdmin(me.ID)):`,
+			`if !p.actions.CanSeeOthers(me) && !(found && p.actions.CanSee(me, a.Assignee)) {`,
+		},
+		"who may snooze an action": {`if !found || !(me.Owns(a.Assignee) && actions.StillToDo(a.Status)) {`},
+		"the order of actions":     {`case a.Overdue && !b.Overdue:`},
+		"Block Kit's limits": {
+			`if err != nil || len(b) > 2000 {`,
+			`Title: slack.NewTextBlockObject(slack.PlainTextType, truncate(lg.T("topic.modal_title"), 24), false, false),`,
+		},
+		"how much an input takes": {`in.MaxLength = 200`},
+		"what kind of conversation a request came from": {
+			`case strings.HasPrefix(channelID, "D") || channelName == "directmessage":`,
+			`if strings.HasPrefix(cmd.ChannelName, "mpdm-") {`,
+		},
+		"a status change at the Slack edge": {`a, oc, err := p.acts.actions.SetStatus(ctx, user, id, to)`},
+		"the language a person reads":       {`return lang.ForLocale(m.Locale, p.cfg.Language)`},
+		"the way into a page of actions":    {`if src.list, ok = u.actions.ListCached(apiclient.Status(q.Status)); !ok {`},
 	}
 	for _, r := range restatements {
-		assert.True(t, r.re.MatchString(samples[r.name]), "%s: the pattern misses %q", r.name, samples[r.name])
+		require.NotEmpty(t, samples[r.name], "%s: give a sample the pattern must find", r.name)
+		for _, sample := range samples[r.name] {
+			assert.True(t, r.re.MatchString(sample), "%s: the pattern misses %q", r.name, sample)
+		}
 	}
 	assert.True(t, history.MatchString(`// reminders of it, and ends with it theirs (issue 31). A`))
+	assert.True(t, docHistory.MatchString(`What people choose between acting and ignoring (issue 31). All of it is`))
+	assert.True(t, retired[0].re.MatchString(`Doubtful: s.public.doubtfulContext,`))
 }
 
 // sourceFiles is every non-test Go file of the module outside testdata

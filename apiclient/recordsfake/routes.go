@@ -1,4 +1,4 @@
-package recordstest
+package recordsfake
 
 import (
 	"net/http"
@@ -7,25 +7,23 @@ import (
 	"strings"
 )
 
-// route is one endpoint of Records API v1.
-type route struct {
-	method string
-	// pattern is the path after /api/v1; a "{id}" segment matches one
-	// non-empty path segment.
-	pattern string
-	scope   Scope
-	handler http.Handler
+// Route is one endpoint of Records API v1.
+type Route struct {
+	Method string
+	// Pattern is the path after /api/v1; a "{id}" segment matches one
+	// non-empty path segment, which the handler reads as
+	// r.PathValue("id").
+	Pattern string
+	Scope   Scope
+	Handler http.Handler
 }
 
-// routes lists every endpoint the server serves.
-func routes(st *store, cfg *config) []route {
-	if cfg.dialect != Plain || cfg.putAnswer != DialectDefault {
-		return dialectRoutes(st, cfg)
-	}
-	return []route{
-		{http.MethodGet, "/actions", ScopeActionsRead, handleListActions(st, cfg.actionsPageSize)},
+// plainRoutes lists every endpoint the server serves in its own form.
+func plainRoutes(st *store, sizes PageSizes) []Route {
+	return []Route{
+		{http.MethodGet, "/actions", ScopeActionsRead, handleListActions(st, sizes.Actions)},
 		{http.MethodPut, "/actions/{id}", ScopeActionsWrite, handleUpdateAction(st)},
-		{http.MethodGet, "/meetings", ScopeMeetingsRead, handleListMeetings(st, cfg.meetingsPageSize)},
+		{http.MethodGet, "/meetings", ScopeMeetingsRead, handleListMeetings(st, sizes.Meetings)},
 		{http.MethodGet, "/meetings/{id}", ScopeMeetingsRead, handleGetMeeting(st)},
 		{http.MethodGet, "/meetings/{id}/minutes", ScopeMeetingsRead, handleGetMinutes(st)},
 	}
@@ -35,8 +33,8 @@ func routes(st *store, cfg *config) []route {
 // route's pattern, and returns the unescaped {id}. It splits the escaped
 // path, not the decoded one, because IDs may contain "/": "/actions/A%2F1"
 // is action "A/1", where http.ServeMux would clean or mis-split the path.
-func (rt route) match(rel string) (id string, ok bool) {
-	want := strings.Split(rt.pattern, "/")
+func (rt Route) match(rel string) (id string, ok bool) {
+	want := strings.Split(rt.Pattern, "/")
 	got := strings.Split(rel, "/")
 	if len(got) != len(want) {
 		return "", false
@@ -57,9 +55,10 @@ func (rt route) match(rel string) (id string, ok bool) {
 	return id, true
 }
 
-// relPath returns the escaped path of r after base (the escaped path of
-// /api/v1 with any prefix); ok is false when the path is not under base.
-func relPath(base string, escapedPath string) (rel string, ok bool) {
+// RelPath returns the escaped path after base (the escaped path of
+// /api/v1 with any prefix, [Surround.Base]); ok is false when the path is
+// not under base.
+func RelPath(base string, escapedPath string) (rel string, ok bool) {
 	rel, ok = strings.CutPrefix(escapedPath, base)
 	if !ok || (rel != "" && rel[0] != '/') {
 		return "", false
@@ -71,9 +70,9 @@ func relPath(base string, escapedPath string) (rel string, ok bool) {
 // gateway applies them: the key (401) before the endpoint (404, 405), and
 // the endpoint before its scope (403), so an anonymous caller learns
 // nothing about which paths exist.
-func newAPI(base string, keys keySet, rts []route) http.Handler {
+func newAPI(base string, keys keySet, rts []Route) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		rel, ok := relPath(base, r.URL.EscapedPath())
+		rel, ok := RelPath(base, r.URL.EscapedPath())
 		if !ok {
 			writeError(w, http.StatusNotFound, "no such endpoint")
 			return
@@ -90,16 +89,16 @@ func newAPI(base string, keys keySet, rts []route) http.Handler {
 			if !ok {
 				continue
 			}
-			if rt.method != r.Method {
-				allow = append(allow, rt.method)
+			if rt.Method != r.Method {
+				allow = append(allow, rt.Method)
 				continue
 			}
-			if !slices.Contains(scopes, rt.scope) {
-				writeError(w, http.StatusForbidden, "missing scope "+string(rt.scope))
+			if !slices.Contains(scopes, rt.Scope) {
+				writeError(w, http.StatusForbidden, "missing scope "+string(rt.Scope))
 				return
 			}
 			r.SetPathValue("id", id)
-			rt.handler.ServeHTTP(w, r)
+			rt.Handler.ServeHTTP(w, r)
 			return
 		}
 		if len(allow) > 0 {

@@ -1,4 +1,4 @@
-package testworld
+package sampleorg
 
 import "github.com/recordsbot/recordsbot/internal/orgsim"
 

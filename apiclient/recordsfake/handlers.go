@@ -1,4 +1,4 @@
-package recordstest
+package recordsfake
 
 import (
 	"encoding/base64"
@@ -24,8 +24,7 @@ func handleListActions(st *store, pageSize int) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		q := r.URL.Query()
 		status := q.Get("status")
-		if status != "" && !validActionStatus(status) {
-			writeError(w, http.StatusBadRequest, fmt.Sprintf("unknown status %q: want one of %s", status, actionStatusList))
+		if !CheckStatus(w, status) {
 			return
 		}
 		after, err := decodeCursor(q.Get("cursor"))

@@ -1,4 +1,4 @@
-package recordstest
+package recordsfake
 
 import (
 	"fmt"
@@ -121,4 +121,11 @@ func (k keySet) authenticate(r *http.Request) (scopes []Scope, ok bool, message 
 		return nil, false, "invalid API key"
 	}
 	return scopes, true, ""
+}
+
+// authorized reports whether r carries a key k accepts, whatever its
+// scopes.
+func (k keySet) authorized(r *http.Request) bool {
+	_, ok, _ := k.authenticate(r)
+	return ok
 }

@@ -1,4 +1,4 @@
-package recordstest
+package recordsfake
 
 import (
 	"bytes"

@@ -1,43 +1,31 @@
-package testworld
+package sampleorg
 
 import (
-	"time"
-
-	"github.com/recordsbot/recordsbot/apiclient/recordstest"
+	"github.com/recordsbot/recordsbot/apiclient/recordsfake"
 	"github.com/recordsbot/recordsbot/internal/orgsim"
 )
 
-// Dataset returns the tests' organisation: ten people with Slack IDs "U0" + their first name in
-// capitals (Alice Adams is alice@example.org, U0ALICE), four committees
-// meeting every two or three weeks over the six months before now, with two
-// meetings to come, agendas, minutes in every status, and about fifty
-// actions whose deadlines are set relative to now so that some are overdue
-// and some due within three days.
-//
-// The dataset is a pure function of now: the same now always gives the same
-// records, IDs included. Times are in UTC; date-only deadlines are midnight
-// UTC of their day.
+// Org is the sample organisation: ten people with Slack IDs "U0" + their
+// first name in capitals (Alice Adams is alice@example.org, U0ALICE), four
+// committees meeting every two or three weeks over the six months before
+// now, with two meetings to come, agendas, minutes in every status, and
+// about fifty actions whose deadlines are set relative to now so that some
+// are overdue and some due within three days. orgsim.Build turns it into
+// records; each call returns a new value, free to change.
 //
 // It is the one organisation of the tests, the demo and the sandbox: the
-// demo's story (package demo) is this organisation with one more hidden
-// draft (demo.Dataset), so there is one set of people, committees and
-// actions to keep. Tests assert on its people (alice, bob, carol…), action
-// IDs (FIN-2026-10/1…) and committees, so edit it as a fixture, with the
-// tests and the demo's story tests that name what you change. The
-// machinery that turns it into records (schedule, agendas, minutes,
-// deadlines) is package orgsim's.
-func Dataset(now time.Time) recordstest.Dataset {
-	return orgsim.Build(Org(), now)
-}
-
-// Org is the organisation Dataset builds: its people, committees and
-// actions, as data, for a caller that varies it before orgsim.Build (the
-// demo). Each call returns a new value, free to change.
+// tests' dataset (testworld.Dataset) is it as it is, the demo's story
+// (package demo) it with one more hidden draft, so there is one set of
+// people, committees and actions to keep. Tests assert on its people
+// (alice, bob, carol…), action IDs (FIN-2026-10/1…) and committees, so
+// edit it as a fixture, with the tests and the demo's story tests that
+// name what you change. The machinery that turns it into records
+// (schedule, agendas, minutes, deadlines) is package orgsim's.
 func Org() orgsim.Org {
 	return orgsim.Org{People: worldPeople(), Committees: worldCommittees(), Actions: worldActionSpecs()}
 }
 
-func worldPeople() []recordstest.Person {
+func worldPeople() []recordsfake.Person {
 	return orgsim.People(
 		"Alice Adams", "Bob Brown", "Carol Chen", "David Dlamini", "Erin Evans",
 		"Farid Farouk", "Grace Gómez", "Hiro Hayashi", "Isla Irwin", "Jamal Johnson",
