@@ -47,7 +47,7 @@ func newYork(t *testing.T) *time.Location {
 func digestConfig(z *time.Location) func(*watchConfig) {
 	return func(c *watchConfig) {
 		c.Actions.Zone = z
-		c.Digest = clocktime.Weekly{On: true, Day: time.Monday, At: clocktime.Of(9, 0)}
+		c.Follows.Digest = &clocktime.Weekly{On: true, Day: time.Monday, At: clocktime.Of(9, 0)}
 	}
 }
 

@@ -340,7 +340,7 @@ func (s *Site) writeMinutes(w http.ResponseWriter, r *http.Request, id string, e
 		s.writeProblem(w, r, http.StatusInternalServerError, baseRecord)
 		return
 	}
-	kept := s.kept.keep(keptKey(id, v.Lang), page, etag(page), min.Draft(), s.now())
+	kept := s.kept.keep(keptKey(id, v.Lang), keptPage{page: page, tag: etag(page), draft: min.Draft(), since: s.now()})
 	h := w.Header()
 	h.Set("Content-Type", "text/html; charset=utf-8")
 	h.Set("Cache-Control", s.cacheShared())

@@ -70,6 +70,24 @@ var restatements = []restatement{
 		ask:  "actionsUI.pageSource (fromMemory for a page from memory alone)",
 	},
 	{
+		name: "the follow rules, built",
+		re:   regexp.MustCompile(`follows\.Rules\{`),
+		home: []string{"follows/"},
+		ask:  "follows.NewRules over the one follows.Settings the bot and the watcher share",
+	},
+	{
+		name: "what a follow hears",
+		re:   regexp.MustCompile(`FollowDefaults\{\}\)?\.Hears\(`),
+		home: []string{"follows/", "store/"},
+		ask:  "follows.Rules.Hears or HearsDigest",
+	},
+	{
+		name: "the default times",
+		re:   regexp.MustCompile(`clocktime\.Of\(9, ?0\)`),
+		home: []string{"store/defaults.go", "follows/rules.go"},
+		ask:  "store.DefaultRemindAt or follows.DefaultDigest",
+	},
+	{
 		name: "Block Kit's limits",
 		re:   regexp.MustCompile(`len\([^)]*\) [<>]=? (2000|3000|255|150|75)\b|(?i)maxMetadataIDs\s*=|MaxModal\w*\s*=|truncate\(.*, (24|75|150|255|2000|3000)\)`),
 		home: []string{"blocks/limits.go"},
@@ -212,6 +230,9 @@ func TestChecksBite(t *testing.T) {
 		"a status change at the Slack edge": {`a, oc, err := p.acts.actions.SetStatus(ctx, user, id, to)`},
 		"the language a person reads":       {`return lang.ForLocale(m.Locale, p.cfg.Language)`},
 		"the way into a page of actions":    {`if src.list, ok = u.actions.ListCached(apiclient.Status(q.Status)); !ok {`},
+		"the follow rules, built":           {`rules: follows.Rules{Defaults: cfg.FollowDefaults, Digest: &cfg.Digest, OrgLanguage: cfg.Language}}`},
+		"what a follow hears":               {`if i >= 0 && !(store.FollowDefaults{}).Hears(follows[i].Choices, store.HearBriefs) {`},
+		"the default times":                 {`DigestDefault: &clocktime.Weekly{On: true, Day: time.Monday, At: clocktime.Of(9, 0)},`},
 	}
 	for _, r := range restatements {
 		require.NotEmpty(t, samples[r.name], "%s: give a sample the pattern must find", r.name)
