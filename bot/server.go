@@ -319,11 +319,10 @@ func (s *Server) addSurfaces(deps Deps, search MinutesSearch, trail *trailWriter
 	if deps.Topics != nil {
 		// The topic-watch domain wire built, over the store wrapped for
 		// the audit trail.
-		t := *deps.Topics
+		mins.topics.topics = deps.Topics
 		if ts, ok := deps.Store.(topics.Store); ok {
-			t.Store = ts
+			mins.topics.topics = deps.Topics.WithStore(ts)
 		}
-		mins.topics.topics = &t
 	}
 	settings := &settingsUI{now: deps.Now, store: deps.Store, notify: cfg.Notify, log: s.log, say: say, trail: trail}
 	mins.cal = deps.Calendar

@@ -70,6 +70,12 @@ var restatements = []restatement{
 		ask:  "actionsUI.pageSource (fromMemory for a page from memory alone)",
 	},
 	{
+		name: "what an action's row shows",
+		re:   regexp.MustCompile(`(?:^|[^\].\w])(?:blocks\.)?ActionRow\{|"row\.(?:due|no_deadline|assigned_to|untitled|overdue)"|"digest\.(?:was_due|due|in_progress)"`),
+		home: []string{"blocks/rowof.go", "blocks/row.go"},
+		ask:  "blocks.RowOf for the row and blocks/row.go's writeRow to draw it; what differs per surface is a field of ActionRow or a rowForm",
+	},
+	{
 		name: "the follow rules, built",
 		re:   regexp.MustCompile(`follows\.Rules\{`),
 		home: []string{"follows/"},
@@ -230,9 +236,13 @@ func TestChecksBite(t *testing.T) {
 		"a status change at the Slack edge": {`a, oc, err := p.acts.actions.SetStatus(ctx, user, id, to)`},
 		"the language a person reads":       {`return lang.ForLocale(m.Locale, p.cfg.Language)`},
 		"the way into a page of actions":    {`if src.list, ok = u.actions.ListCached(apiclient.Status(q.Status)); !ok {`},
-		"the follow rules, built":           {`rules: follows.Rules{Defaults: cfg.FollowDefaults, Digest: &cfg.Digest, OrgLanguage: cfg.Language}}`},
-		"what a follow hears":               {`if i >= 0 && !(store.FollowDefaults{}).Hears(follows[i].Choices, store.HearBriefs) {`},
-		"the default times":                 {`DigestDefault: &clocktime.Weekly{On: true, Day: time.Monday, At: clocktime.Of(9, 0)},`},
+		"what an action's row shows": {
+			`it := blocks.ActionRow{ID: a.ID, Title: a.Title, Overdue: overdue}`,
+			`notes = append(notes, lg.F("digest.was_due", "date", d))`,
+		},
+		"the follow rules, built": {`rules: follows.Rules{Defaults: cfg.FollowDefaults, Digest: &cfg.Digest, OrgLanguage: cfg.Language}}`},
+		"what a follow hears":     {`if i >= 0 && !(store.FollowDefaults{}).Hears(follows[i].Choices, store.HearBriefs) {`},
+		"the default times":       {`DigestDefault: &clocktime.Weekly{On: true, Day: time.Monday, At: clocktime.Of(9, 0)},`},
 	}
 	for _, r := range restatements {
 		require.NotEmpty(t, samples[r.name], "%s: give a sample the pattern must find", r.name)
