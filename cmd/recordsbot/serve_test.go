@@ -366,7 +366,7 @@ func TestServeSendsLongAnswersWholeOnAKeptConnection(t *testing.T) {
 	e := newServeEnv(t, nil)
 	e.start()
 	e.waitReady()
-	require.NotNil(t, httpServer(testApp(t, e.cfg, "serve", false, io.Discard), http.NotFoundHandler()).ConnContext)
+	require.NotNil(t, httpServer(testApp(t, e.cfg, "serve", io.Discard), http.NotFoundHandler()).ConnContext)
 
 	var conns atomic.Int32
 	client := &http.Client{Timeout: 10 * time.Second, Transport: &http.Transport{
