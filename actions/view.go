@@ -10,8 +10,8 @@ import (
 
 // View is what one viewer sees of one action, decided here once for every
 // surface that draws an action's row: lists, the Home tab, the row a click
-// or a status command redraws, and reminders, so that no surface decides
-// for itself whether to name the assignee.
+// or a status command redraws, reminders, digests and briefs, so that no
+// surface decides for itself whether to name the assignee.
 type View struct {
 	// Overdue is Due's verdict, with "today" in the viewer's zone.
 	Overdue bool
@@ -77,6 +77,15 @@ func (s *Service) ChangerView(ctx context.Context, actor string, a *apiclient.Ac
 // without reading their profile again.
 func AssigneeView(due DueStatus) View {
 	return View{Overdue: due == Overdue, MayChange: true, ShowAssignee: OnePerson.namesAssignee(true), MaySnooze: true}
+}
+
+// ChannelView is what everyone in a channel sees of an action where due
+// decided its status, with "today" in the organisation's zone (a digest,
+// a brief): no buttons and no Snooze, since a channel's message is
+// everyone's and nobody may change an action for its assignee there, and
+// the assignee named, since the channel lists several people's actions.
+func ChannelView(due DueStatus) View {
+	return View{Overdue: due == Overdue, ShowAssignee: SeveralPeople.namesAssignee(false)}
 }
 
 // namesAssignee is the one rule for naming the assignee on a row: among

@@ -80,68 +80,10 @@ func ActionRowBlocks(r ActionRow) []slack.Block {
 // buildRow draws r in l (a list's language, which wins over r.Lang), with
 // block IDs and buttons when r is linkable.
 func buildRow(l lang.Lang, r ActionRow, titleMax int) []slack.Block {
-	title := inline(r.Title, titleMax)
-	if title == "" {
-		title = l.T("row.untitled")
-	}
 	// The text is written in one buffer: every row of every list has one.
 	var b strings.Builder
-	b.Grow(len(title) + len(r.Link) + 200)
-	b.WriteString("*")
-	if linkOnTitle(r.Link) {
-		b.WriteString("<")
-		b.WriteString(Escape(r.Link))
-		b.WriteString("|")
-		b.WriteString(title)
-		b.WriteString(">")
-	} else {
-		b.WriteString(title)
-	}
-	b.WriteString("*\n")
-	first := true
-	sep := func() {
-		if !first {
-			b.WriteString(" · ")
-		}
-		first = false
-	}
-	meta := func(s string) {
-		sep()
-		b.WriteString(s)
-	}
-	if r.Overdue {
-		meta(l.T("row.overdue"))
-	}
-	if d := Date(l, r.Deadline, r.DeadlineHasTime); d != "" {
-		sep()
-		l.WriteF(&b, "row.due", "date", d)
-	} else {
-		meta(l.T("row.no_deadline"))
-	}
-	if s := statusWord(l, r.Status); s != "" {
-		meta(s)
-	}
-	committee := inline(r.Committee, rowCommitteeMax)
-	if committee != "" {
-		meta(committee)
-	}
-	if m := inline(r.Meeting, rowMeetingMax); m != "" && m != committee {
-		meta(m)
-	}
-	if a := inline(r.Assignee, rowAssigneeMax); a != "" {
-		sep()
-		l.WriteF(&b, "row.assigned_to", "who", a)
-	}
-	if c := r.Changed; c != nil {
-		b.WriteString("\n_")
-		b.WriteString(strings.TrimSpace(changedLine(l, c.Status, mention(l, c.By), dateTime(l, c.At))))
-		b.WriteString("_")
-	}
-	if !r.SnoozedUntil.IsZero() {
-		b.WriteString("\n_")
-		l.WriteF(&b, "row.snoozed_until", "date", l.WeekdayDate(r.SnoozedUntil))
-		b.WriteString("_")
-	}
+	b.Grow(min(len(r.Title), titleMax) + len(r.Link) + 200)
+	writeRow(&b, l, r, formSection, titleMax)
 	text := b.String()
 	if !linkable(r) {
 		return []slack.Block{section(text)}

@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/recordsbot/recordsbot/internal/lang"
 	"github.com/recordsbot/recordsbot/minutes"
 )
 
@@ -418,6 +419,9 @@ func FuzzReplaceRow(f *testing.F) {
 	})
 }
 
+// The dry run's text shows each reminder as its reader will read it: the
+// rows of the DM in their language, the same facts as the DM's rows, in
+// plain text; only the operator's first line is English.
 func TestReminderText(t *testing.T) {
 	t.Parallel()
 	rows := sampleRows()
@@ -430,15 +434,31 @@ func TestReminderText(t *testing.T) {
 	want := `Reminder for U0123ABCD
 You have 1 overdue action and 2 due within 7 days.
 
-Overdue:
-  - Send <the> letter & file (due 2026-02-20, Open, Finance) [A-9]
+Overdue
+  - Send <the> letter & file (Due Feb 20, 2026, Open, Finance) [A-9]
 
-Due soon:
-  - Circulate the revised budget to all trustees (due 2026-03-09, Open, Finance, Budget meeting) [A-101]
-  - Book the hall for the AGM (due 2026-03-04 17:00 UTC, In progress, Events, assigned to Sam Lee) [A-102]
+Due soon
+  - Circulate the revised budget to all trustees (Due Mar 9, 2026, Open, Finance, Budget meeting) [A-101]
+  - Book the hall for the AGM (Due Mar 4, 2026 at 17:00 UTC, In progress, Events, Assigned to Sam Lee) [A-102]
 `
 	assert.Equal(t, want, ReminderText(r))
 	assert.Equal(t, "Reminder for U1\nYou have no overdue actions and none due soon.\n", ReminderText(Reminder{User: "U1"}))
+
+	fr, err := lang.Parse("fr")
+	require.NoError(t, err)
+	r.Lang = fr
+	got := ReminderText(r)
+	assert.Contains(t, got, "\nEn retard\n  - Send <the> letter & file (Échéance 20 févr. 2026, Ouverte, Finance) [A-9]\n")
+	assert.Contains(t, got, "(Échéance 4 mars 2026 à 17:00 UTC, En cours, Events, Confiée à Sam Lee) [A-102]")
+
+	r.Lang = lang.Pseudo
+	r.Overdue[0].Title = ""
+	for line := range strings.Lines(ReminderText(r)) {
+		if strings.HasPrefix(line, "Reminder for ") {
+			continue // the operator's line
+		}
+		assert.NotRegexp(t, `\b(Due|Open|Overdue|Assigned|Untitled|In progress)\b`, line, "a reader's words escaped the catalogue")
+	}
 }
 
 func TestReminderSummary(t *testing.T) {

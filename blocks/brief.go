@@ -103,7 +103,7 @@ func BriefMessage(b Brief) Message {
 	for _, g := range b.Open {
 		var lines []string
 		for _, it := range g.Items {
-			lines = append(lines, "• "+digestItem(lg, it))
+			lines = append(lines, "• "+groupedLine(lg, it))
 		}
 		add("*"+cmp.Or(inline(g.Name, 80), lg.T("digest.unassigned"))+"*", lines, digestMaxPerList)
 	}

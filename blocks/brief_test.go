@@ -8,6 +8,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/recordsbot/recordsbot/actions"
+	"github.com/recordsbot/recordsbot/apiclient"
 	"github.com/recordsbot/recordsbot/internal/lang"
 )
 
@@ -19,8 +21,8 @@ func TestBriefMessage(t *testing.T) {
 	b := Brief{Committee: "Finance", Title: "Finance Committee, March", Date: date, DateHasTime: true, Location: "Room <2>",
 		Agenda: []BriefAgendaItem{{Number: "1", Title: "Apologies"}, {Number: "2", Title: "Budget *draft*"}},
 		Open: []DigestGroup{
-			{Name: "Alice Jones", Items: []DigestItem{{ID: "A-1", Title: "Circulate the accounts", Deadline: day(2026, 3, 9), Overdue: true}}},
-			{Name: "Bob Patel", Items: []DigestItem{{ID: "A-3", Title: "Chase the auditors", InProgress: true}}},
+			{Name: "Alice Jones", Items: []ActionRow{channelRow(apiclient.Action{ID: "A-1", Title: "Circulate the accounts", Status: apiclient.StatusOpen, Assignee: apiclient.Person{Name: "Alice Jones"}, Deadline: day(2026, 3, 9)}, actions.Overdue)}},
+			{Name: "Bob Patel", Items: []ActionRow{channelRow(apiclient.Action{ID: "A-3", Title: "Chase the auditors", Status: apiclient.StatusInProgress, Assignee: apiclient.Person{Name: "Bob Patel"}}, actions.NotDue)}},
 		},
 		LatestMinutes: "Finance Committee, February", LatestURL: "https://bot.example.org/minutes/M-2",
 		CalendarURL: "https://bot.example.org/calendar/meeting/M-3.ics"}

@@ -2,7 +2,6 @@ package blocks
 
 import (
 	"cmp"
-	"strings"
 	"time"
 
 	"github.com/recordsbot/recordsbot/internal/lang"
@@ -42,8 +41,8 @@ type Digest struct {
 	// order shown (those with overdue actions first).
 	Groups []DigestGroup
 	// Completed, NewlyAssigned and NewlyOverdue are the changes since the
-	// last digest.
-	Completed, NewlyAssigned, NewlyOverdue []DigestItem
+	// last digest, rows as in Groups, each naming its assignee.
+	Completed, NewlyAssigned, NewlyOverdue []ActionRow
 	// Minutes are the minutes announced in the channel since the last
 	// digest.
 	Minutes []DigestMinutes
@@ -56,22 +55,10 @@ type DigestGroup struct {
 	// Mention, when set, is their Slack user ID, shown as a mention
 	// (which pings them) instead of Name.
 	Mention string
-	// Items are their actions, overdue first.
-	Items []DigestItem
-}
-
-// DigestItem is one action in a digest.
-type DigestItem struct {
-	ID    string
-	Title string
-	// Link is the action's own link (actions.Service.Link), on its title;
-	// "" for none.
-	Link            string
-	Assignee        string // shown in the changes; the groups name their assignee
-	Deadline        time.Time
-	DeadlineHasTime bool
-	Overdue         bool
-	InProgress      bool
+	// Items are their actions, overdue first, as RowOf builds them for a
+	// channel (actions.ChannelView); the group's name stands for their
+	// assignee.
+	Items []ActionRow
 }
 
 // DigestMinutes is minutes announced since the last digest.
@@ -163,7 +150,7 @@ func DigestMessage(d Digest) Message {
 		}
 		var lines []string
 		for _, it := range g.Items {
-			lines = append(lines, "• "+digestItem(lg, it))
+			lines = append(lines, "• "+groupedLine(lg, it))
 		}
 		add("*"+who+"*", lines, digestMaxPerList)
 	}
@@ -171,11 +158,11 @@ func DigestMessage(d Digest) Message {
 	return Message{Text: fallback, Blocks: bl}
 }
 
-// changeLines is the items of one kind of change, with their assignees.
-func changeLines(lg lang.Lang, items []DigestItem) []string {
-	out := make([]string, 0, len(items))
-	for _, it := range items {
-		out = append(out, "• "+assignedItem(lg, it))
+// changeLines is the rows of one kind of change, with their assignees.
+func changeLines(lg lang.Lang, rows []ActionRow) []string {
+	out := make([]string, 0, len(rows))
+	for _, r := range rows {
+		out = append(out, "• "+rowLine(lg, r))
 	}
 	return out
 }
@@ -197,39 +184,9 @@ func fitLines(lg lang.Lang, title string, lines []string, max, limit int) (strin
 	return out, n
 }
 
-// digestItem is one action on one line, as listed under its assignee's
-// name: its title, in progress and the deadline (overdue marked).
-func digestItem(lg lang.Lang, it DigestItem) string { return itemLine(lg, it, "") }
-
-// assignedItem is digestItem followed by the assignee's name, for a list
-// not grouped by person.
-func assignedItem(lg lang.Lang, it DigestItem) string { return itemLine(lg, it, it.Assignee) }
-
-// itemLine is digestItem with assignee (record text; "" for none) last.
-func itemLine(lg lang.Lang, it DigestItem, assignee string) string {
-	s := inline(cmp.Or(it.Title, it.ID), 150)
-	if l := link(it.Link, s); l != "" {
-		s = l
-	}
-	if it.Overdue {
-		s = ":red_circle: " + s
-	}
-	var notes []string
-	if it.InProgress {
-		notes = append(notes, lg.T("digest.in_progress"))
-	}
-	if d := Date(lg, it.Deadline, it.DeadlineHasTime); d != "" {
-		if it.Overdue {
-			notes = append(notes, lg.F("digest.was_due", "date", d))
-		} else {
-			notes = append(notes, lg.F("digest.due", "date", d))
-		}
-	}
-	if assignee != "" {
-		notes = append(notes, inline(assignee, 80))
-	}
-	if len(notes) > 0 {
-		s += " — " + strings.Join(notes, ", ")
-	}
-	return s
+// groupedLine is r on one line under its assignee's name, which is not
+// said again.
+func groupedLine(lg lang.Lang, r ActionRow) string {
+	r.Assignee = ""
+	return rowLine(lg, r)
 }

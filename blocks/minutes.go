@@ -17,13 +17,13 @@ const (
 	unfurlExcerptMax = 280
 )
 
-// minutesStatus is the status field of minutes, in l: drafts are flagged
-// wherever shown.
-func minutesStatus(l lang.Lang, draft bool) string {
-	if draft {
-		return l.T("minutes.draft_mark")
+// minutesStatus is the status field of v's minutes, in v's language:
+// drafts are flagged wherever shown.
+func minutesStatus(v MinutesView) string {
+	if v.Draft {
+		return v.Lang.T("minutes.draft_mark")
 	}
-	return l.T("minutes.approved")
+	return v.Lang.T("minutes.approved")
 }
 
 // Minutes builds the minutes summary message: a header with the title
@@ -90,7 +90,7 @@ func UnfurlMinutes(v MinutesView) slack.Attachment {
 	if d := Date(l, v.Date, v.DateHasTime); d != "" {
 		meta = append(meta, d)
 	}
-	meta = append(meta, minutesStatus(l, v.Draft))
+	meta = append(meta, minutesStatus(v))
 	lines = append(lines, strings.Join(meta, " · "))
 	// One run of text rather than paragraphs keeps the unfurl to two or
 	// three lines.
@@ -118,7 +118,7 @@ func minutesSummary(v MinutesView, excerpt int) []slack.Block {
 	if d := Date(l, v.Date, v.DateHasTime); d != "" {
 		fields = append(fields, mrkdwn("*"+l.T("minutes.field.date")+"*\n"+d))
 	}
-	fields = append(fields, mrkdwn("*"+l.T("minutes.field.status")+"*\n"+minutesStatus(l, v.Draft)))
+	fields = append(fields, mrkdwn("*"+l.T("minutes.field.status")+"*\n"+minutesStatus(v)))
 	out := []slack.Block{slack.NewSectionBlock(nil, fields, nil)}
 	if ex := Mrkdwn(v.Body, v.Format, min(excerpt, MaxSectionText)); ex != "" {
 		out = append(out, section(ex))

@@ -130,66 +130,38 @@ func ReminderMessage(r Reminder) Message {
 }
 
 // ReminderText renders a reminder as readable plain text (for --dry-run):
-// no mrkdwn, no escaping, dates as YYYY-MM-DD (with the time in UTC when
-// the deadline has one). It is the operator's terminal output, so it is
-// English like the logs, whatever r.Lang.
+// the operator's line naming the recipient, in English like the logs,
+// then the reminder as its reader will read it, in r.Lang: the summary,
+// and each group's rows as the DM draws them (rowPlain: the same facts in
+// the same words), without mrkdwn or escaping, dates written out.
 func ReminderText(r Reminder) string {
-	r.Lang = lang.English
+	l := r.Lang
 	var b strings.Builder
 	if r.User != "" {
 		fmt.Fprintf(&b, "Reminder for %s\n", r.User)
 	}
 	b.WriteString(plainReminderSummary(r) + "\n")
 	for _, group := range []struct {
-		label string
+		label lang.Key
 		rows  []ActionRow
 	}{
-		{"Assigned while you were away", awayRows(r)},
-		{"Overdue", r.Overdue},
-		{"Due soon", r.DueSoon},
+		{"remind.away_label", awayRows(r)},
+		{"remind.overdue_label", r.Overdue},
+		{"remind.due_soon_label", r.DueSoon},
 	} {
 		if len(group.rows) == 0 {
 			continue
 		}
-		fmt.Fprintf(&b, "\n%s:\n", group.label)
+		// The labels are bold in the DM; the marks only ever surround
+		// the whole label. A colon after it would be punctuated each
+		// language's way (French puts a space before it): the indented
+		// list says the label is its heading.
+		b.WriteString("\n" + strings.ReplaceAll(l.T(group.label), "*", "") + "\n")
 		for _, row := range group.rows {
-			b.WriteString("  - " + reminderTextRow(row) + "\n")
+			b.WriteString("  - " + rowPlain(l, row) + "\n")
 		}
 	}
 	return b.String()
-}
-
-// reminderTextRow is one row for ReminderText: "Title (due 2026-03-01,
-// Open, Finance, Budget meeting) [A-17]".
-func reminderTextRow(r ActionRow) string {
-	title := oneLine(r.Title)
-	if title == "" {
-		title = "Untitled action"
-	}
-	var about []string
-	if d := isoDate(r.Deadline, r.DeadlineHasTime); d != "" {
-		about = append(about, "due "+d)
-	} else {
-		about = append(about, "no deadline")
-	}
-	if r.Status != "" {
-		about = append(about, plainStatus(lang.English, r.Status))
-	}
-	committee := oneLine(r.Committee)
-	if committee != "" {
-		about = append(about, committee)
-	}
-	if m := oneLine(r.Meeting); m != "" && m != committee {
-		about = append(about, m)
-	}
-	if a := oneLine(r.Assignee); a != "" {
-		about = append(about, "assigned to "+a)
-	}
-	line := title + " (" + strings.Join(about, ", ") + ")"
-	if r.ID != "" {
-		line += " [" + oneLine(r.ID) + "]"
-	}
-	return line
 }
 
 // awayRows is the rows assigned while away, none for a reminder that is

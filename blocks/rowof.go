@@ -8,8 +8,9 @@ import (
 // RowOf is the row of action a as its viewer sees it (v, the actions
 // domain's one decision: overdue, buttons, the assignee's name), with the
 // change a click just made when changed is set. Lists, the Home tab,
-// reminders and the row a click redraws all build their rows here, so
-// they match.
+// reminders, assignment DMs, digests, briefs and the row a click redraws
+// all build their rows here (and draw them with blocks/row.go), so they
+// match; no other code builds an ActionRow (tools/rulecheck).
 func RowOf(a *apiclient.Action, v actions.View, changed *Change) ActionRow {
 	meeting := a.MeetingTitle
 	if meeting == "" {

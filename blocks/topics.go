@@ -12,7 +12,8 @@ import (
 )
 
 // ActionTopicStop is the Stop button beside a topic watch (in /minutes
-// watching and on the Home tab); its value is TopicStopValue.
+// watching and on the Home tab); its value is TopicStopValue or
+// ChannelTopicStopValue.
 const ActionTopicStop = "topic:stop"
 
 // ActionTopicAdd is the Home tab's "Watch a topic" button, which opens the
@@ -151,33 +152,36 @@ func TopicListMessage(l TopicList) Message {
 		head = lg.T("topic.list_channel")
 	}
 	out := []slack.Block{section(head)}
-	out = append(out, topicRows(lg, l.Watches, l.Channel)...)
+	stop := TopicStopValue
+	if l.Channel {
+		stop = ChannelTopicStopValue
+	}
+	out = append(out, topicRows(lg, l.Watches, stop)...)
 	out = append(out, contextLine(lg.T("topic.list_hint")))
 	return Message{Text: head, Blocks: out}
 }
 
 // topicRows are one section per watch, its words in the language's
-// quotes and Stop.
-func topicRows(lg lang.Lang, watches []TopicWatch, channel bool) []slack.Block {
+// quotes and Stop, whose value is stop of the watch's ID.
+func topicRows(lg lang.Lang, watches []TopicWatch, stop func(id string) string) []slack.Block {
 	var out []slack.Block
 	for _, w := range watches {
 		s := section(lg.F("topic.list_item", "query", EscapeTyped(oneLine(truncate(w.Query, 200)))))
-		s.Accessory = slack.NewAccessory(button(ActionTopicStop, TopicStopValue(w.ID, channel), lg.T("topic.stop")))
+		s.Accessory = slack.NewAccessory(button(ActionTopicStop, stop(w.ID), lg.T("topic.stop")))
 		out = append(out, s)
 	}
 	return out
 }
 
-// TopicStopValue is a Stop button's value: "c:" for a channel's watch, "u:"
-// for a person's, then the watch ID. The owner itself comes from the
-// click (the channel it was in, the person who clicked), never from the
-// value.
-func TopicStopValue(id string, channel bool) string {
-	if channel {
-		return "c:" + id
-	}
-	return "u:" + id
-}
+// TopicStopValue is the Stop button's value for a person's watch: "u:"
+// then the watch ID; ChannelTopicStopValue ("c:") is the one for a
+// channel's. The owner itself comes from the click (the channel it was
+// in, the person who clicked), never from the value.
+func TopicStopValue(id string) string { return "u:" + id }
+
+// ChannelTopicStopValue is the Stop button's value for a channel's watch;
+// see TopicStopValue.
+func ChannelTopicStopValue(id string) string { return "c:" + id }
 
 // ParseTopicStopValue reads a Stop button's value.
 func ParseTopicStopValue(v string) (id string, channel, ok bool) {
@@ -213,6 +217,6 @@ func HomeTopics(lg lang.Lang, watches []TopicWatch) []slack.Block {
 	if len(watches) == 0 {
 		out = append(out, section(lg.T("topic.home_none")))
 	}
-	out = append(out, topicRows(lg, watches, false)...)
+	out = append(out, topicRows(lg, watches, TopicStopValue)...)
 	return append(out, slack.NewActionBlock("", button(ActionTopicAdd, "", lg.T("topic.home_add"))))
 }

@@ -48,8 +48,8 @@ func TestTopicListQuotesInTheReadersLanguage(t *testing.T) {
 
 func TestTopicStopValue(t *testing.T) {
 	t.Parallel()
-	for _, channel := range []bool{true, false} {
-		id, ch, ok := ParseTopicStopValue(TopicStopValue("tabc", channel))
+	for channel, value := range map[bool]func(string) string{true: ChannelTopicStopValue, false: TopicStopValue} {
+		id, ch, ok := ParseTopicStopValue(value("tabc"))
 		assert.True(t, ok)
 		assert.Equal(t, "tabc", id)
 		assert.Equal(t, channel, ch)

@@ -183,7 +183,7 @@ func ActionPanel(v ActionPanelView) slack.EntityDetailsMetadata {
 		payload["custom_fields"] = custom
 	}
 	if v.MayChange {
-		primary, overflow := panelButtons(l, v.Card.Status, v.Card.ID, v.MaySnooze)
+		primary, overflow := panelButtons(l, v)
 		actions := map[string]any{"primary_actions": primary}
 		if len(overflow) > 0 {
 			actions["overflow_actions"] = overflow
@@ -198,14 +198,15 @@ func ActionPanel(v ActionPanelView) slack.EntityDetailsMetadata {
 	}
 }
 
-// panelButtons are the row's status changes for an action in status, the
-// common ones first with Snooze, the rarer ones in the overflow.
-func panelButtons(l lang.Lang, status, id string, snooze bool) (primary, overflow []slack.EntityDetailsAction) {
+// panelButtons are the status changes of v's action, the common ones
+// first with Snooze (when v.MaySnooze), the rarer ones in the overflow.
+func panelButtons(l lang.Lang, v ActionPanelView) (primary, overflow []slack.EntityDetailsAction) {
+	status, id := v.Card.Status, v.Card.ID
 	buttons, menu := transitions(status)
 	for _, to := range buttons {
 		primary = append(primary, panelStatusButton(l, status, to, id))
 	}
-	if snooze {
+	if v.MaySnooze {
 		primary = append(primary, slack.EntityDetailsAction{Text: l.T("wo.snooze"), ActionID: ActionPanelSnooze, Value: id})
 	}
 	for _, to := range menu {

@@ -99,9 +99,9 @@ func TestActionLinksOnTitles(t *testing.T) {
 	assertGolden(t, "digest_links", func(l lang.Lang) any {
 		d := sampleDigest()
 		d.Lang = l
-		for _, g := range d.Groups {
-			for i := range g.Items {
-				g.Items[i].Link = "https://bot.example.org/actions/" + g.Items[i].ID
+		for _, rows := range [][]ActionRow{d.Groups[0].Items, d.Groups[1].Items, d.Completed, d.NewlyAssigned, d.NewlyOverdue} {
+			for i := range rows {
+				rows[i].Link = "https://bot.example.org/actions/" + rows[i].ID
 			}
 		}
 		return posted(DigestMessage(d), DigestMetadata("digest/C0FIN/finance & <audit>/2026-03-02", "finance & <audit>"))

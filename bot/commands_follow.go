@@ -89,17 +89,14 @@ func parseFollow(t commandText) (verb, name string, ok bool) {
 	return verb, strings.TrimSpace(strings.Trim(strings.Join(rest, " "), "`'\"")), true
 }
 
-// notAChannel says why a follow cannot live in a DM or a group DM, or ""
-// for a channel. Slack names such conversations by ID (D…) and by the
-// channel_name it sends with a command ("directmessage", "mpdm-…"); apps
-// cannot be invited into a DM between people or a group DM
-// (https://api.slack.com/methods/chat.postMessage#errors, see
-// cantPostHere), and the bot's own DM has nobody to announce to.
+// notAChannel says why a follow cannot live in a DM or a group DM
+// (conversationOf), or "" for a channel: apps cannot be invited into
+// either, and the bot's own DM has nobody to announce to.
 func notAChannel(lg lang.Lang, channelID, channelName string) string {
-	switch {
-	case strings.HasPrefix(channelID, "D") || channelName == "directmessage":
+	switch conversationOf(channelID, channelName) {
+	case inDM:
 		return lg.T("follow.dm")
-	case strings.HasPrefix(channelName, "mpdm-"):
+	case inGroupDM:
 		return lg.T("follow.mpdm")
 	}
 	return ""

@@ -27,7 +27,7 @@ type topicUI struct {
 // reaches: in a DM with the bot, the person's; in a channel, the
 // channel's.
 func topicOwner(userID, channelID, channelName string) topics.Owner {
-	if strings.HasPrefix(channelID, "D") || channelName == "directmessage" || channelID == "" {
+	if channelID == "" || conversationOf(channelID, channelName) == inDM {
 		return topics.Owner{UserID: userID}
 	}
 	return topics.Owner{ChannelID: channelID}
@@ -44,7 +44,7 @@ func (tu *topicUI) topicCommand(ctx context.Context, cmd command) *reply {
 		return nil
 	}
 	lg := lang.FromContext(ctx)
-	if strings.HasPrefix(cmd.ChannelName, "mpdm-") {
+	if conversationOf(cmd.ChannelID, cmd.ChannelName) == inGroupDM {
 		return notice(lg.T("topic.mpdm"))
 	}
 	if tu.topics == nil {

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/recordsbot/recordsbot/bot"
+	"github.com/recordsbot/recordsbot/follows"
 	"github.com/recordsbot/recordsbot/internal/clocktime"
 	"github.com/recordsbot/recordsbot/internal/clocktime/clocktimetest"
 	"github.com/recordsbot/recordsbot/store"
@@ -27,7 +28,7 @@ func TestDigestOffIsTheBox(t *testing.T) {
 			t.Parallel()
 			clock := &testClock{t: time.Now().UTC()}
 			st := openTestStore(t, engine, store.WithClock(clock.Now))
-			h := newStoreHarness(t, st, withConfig(func(c *bot.Config) { c.DigestDefault = clocktimetest.Weekly(t, "mon 09:00") }))
+			h := newStoreHarness(t, st, withConfig(func(c *bot.Config) { c.Follows.Digest = clocktimetest.Weekly(t, "mon 09:00") }))
 			alice := h.person("alice")
 			const general = "C0GENERAL"
 			wdeps := h.watcherDeps(t, st)
@@ -36,7 +37,7 @@ func TestDigestOffIsTheBox(t *testing.T) {
 			slot := clock.Now().Truncate(24*time.Hour).AddDate(0, 0, 2).Add(16*time.Hour + 30*time.Minute)
 			day := strings.ToLower(slot.Weekday().String()[:3])
 			dayName := slot.Weekday().String()
-			wcfg := watch.Config{Digest: clocktime.Weekly{On: true, Day: slot.AddDate(0, 0, 3).Weekday(), At: clocktime.Of(9, 0)}, Now: clock.Now}
+			wcfg := watch.Config{Follows: follows.Settings{Digest: &clocktime.Weekly{On: true, Day: slot.AddDate(0, 0, 3).Weekday(), At: clocktime.Of(9, 0)}}, Now: clock.Now}
 			poll := func() watch.Summary {
 				t.Helper()
 				sum, err := watch.Poll(t.Context(), wcfg, wdeps)
@@ -83,7 +84,7 @@ func TestDigestOffIsTheBox(t *testing.T) {
 func TestDigestBoxWithoutATime(t *testing.T) {
 	t.Parallel()
 	onEachStore(t, func(t *testing.T, st *store.Store) {
-		h := newStoreHarness(t, st, withConfig(func(c *bot.Config) { c.DigestDefault = clocktimetest.Weekly(t, "off") }))
+		h := newStoreHarness(t, st, withConfig(func(c *bot.Config) { c.Follows.Digest = clocktimetest.Weekly(t, "off") }))
 		alice := h.person("alice")
 		const general = "C0GENERAL"
 		h.minutesIn(alice, general, "general", "follow finance")
@@ -111,7 +112,7 @@ func TestDigestBoxWithoutATime(t *testing.T) {
 func TestDigestOffKeptTheOldWay(t *testing.T) {
 	t.Parallel()
 	onEachStore(t, func(t *testing.T, st *store.Store) {
-		h := newStoreHarness(t, st, withConfig(func(c *bot.Config) { c.DigestDefault = clocktimetest.Weekly(t, "mon 09:00") }))
+		h := newStoreHarness(t, st, withConfig(func(c *bot.Config) { c.Follows.Digest = clocktimetest.Weekly(t, "mon 09:00") }))
 		alice := h.person("alice")
 		const general = "C0GENERAL"
 		h.minutesIn(alice, general, "general", "follow finance")

@@ -21,7 +21,7 @@ import (
 func TestFollowDigestChoice(t *testing.T) {
 	t.Parallel()
 	onEachStore(t, func(t *testing.T, st *store.Store) {
-		h := newStoreHarness(t, st, withConfig(func(c *bot.Config) { c.DigestDefault = clocktimetest.Weekly(t, "mon 09:00") }))
+		h := newStoreHarness(t, st, withConfig(func(c *bot.Config) { c.Follows.Digest = clocktimetest.Weekly(t, "mon 09:00") }))
 		alice := h.person("alice")
 		const general = "C0GENERAL"
 

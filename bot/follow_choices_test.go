@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/recordsbot/recordsbot/blocks"
+	"github.com/recordsbot/recordsbot/follows"
 	"github.com/recordsbot/recordsbot/internal/clocktime"
 	"github.com/recordsbot/recordsbot/internal/slackapi/slacktest"
 	"github.com/recordsbot/recordsbot/store"
@@ -73,7 +74,7 @@ func TestFollowingCheckboxes(t *testing.T) {
 	t.Parallel()
 	onEachStore(t, func(t *testing.T, st *store.Store) {
 		h := newStoreHarness(t, st, withConfig(func(c *botConfig) {
-			c.FollowDefaults, _ = store.ParseFollowDefaults("approvals,digest,briefs")
+			c.Follows.Defaults, _ = store.ParseFollowDefaults("approvals,digest,briefs")
 		}))
 		alice := h.person("alice")
 		const general = "C0GENERAL"
@@ -108,7 +109,7 @@ func TestFollowingCheckboxes(t *testing.T) {
 
 		// Admins only: bob sees no boxes; a tick from an older list
 		// changes nothing and redraws what the channel hears.
-		h2 := newStoreHarness(t, st, withConfig(func(c *botConfig) { c.FollowAdminsOnly = true }), withAdmins(alice.ID))
+		h2 := newStoreHarness(t, st, withConfig(func(c *botConfig) { c.Follows.AdminsOnly = true }), withAdmins(alice.ID))
 		bob := h2.person("bob")
 		ro := h2.minutesIn(bob, general, "general", "following")
 		_, el, _ := followBoxes(t, ro, "finance")
@@ -148,7 +149,7 @@ func TestFollowingDigestCheckbox(t *testing.T) {
 			wdeps := h.watcherDeps(t, st)
 			// The digest's slot: the day after tomorrow at 09:00 UTC.
 			slot := clock.Now().Truncate(24*time.Hour).AddDate(0, 0, 2).Add(9 * time.Hour)
-			wcfg := watch.Config{Digest: clocktime.Weekly{On: true, Day: slot.Weekday(), At: clocktime.Of(9, 0)}, Now: clock.Now}
+			wcfg := watch.Config{Follows: follows.Settings{Digest: &clocktime.Weekly{On: true, Day: slot.Weekday(), At: clocktime.Of(9, 0)}}, Now: clock.Now}
 			poll := func() watch.Summary {
 				t.Helper()
 				sum, err := watch.Poll(t.Context(), wcfg, wdeps)

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/recordsbot/recordsbot/bot"
+	"github.com/recordsbot/recordsbot/follows"
 	"github.com/recordsbot/recordsbot/internal/clocktime"
 	"github.com/recordsbot/recordsbot/internal/clocktime/clocktimetest"
 	"github.com/recordsbot/recordsbot/internal/slackapi/slacktest"
@@ -32,7 +33,7 @@ func TestGermanChannelDigest(t *testing.T) {
 			t.Parallel()
 			clock := &testClock{t: time.Now().UTC()}
 			st := openTestStore(t, engine, store.WithClock(clock.Now))
-			h := newStoreHarness(t, st, withConfig(func(c *bot.Config) { c.DigestDefault = clocktimetest.Weekly(t, "mon 09:00") }))
+			h := newStoreHarness(t, st, withConfig(func(c *bot.Config) { c.Follows.Digest = clocktimetest.Weekly(t, "mon 09:00") }))
 			alice := h.person("alice")
 			alice.Locale = "fr-FR"
 			h.addUser(alice)
@@ -42,7 +43,7 @@ func TestGermanChannelDigest(t *testing.T) {
 			// the organisation's is a week off.
 			slot := clock.Now().Truncate(24*time.Hour).AddDate(0, 0, 2).Add(16*time.Hour + 30*time.Minute)
 			day := strings.ToLower(slot.Weekday().String()[:3])
-			wcfg := watch.Config{Digest: clocktime.Weekly{On: true, Day: slot.AddDate(0, 0, 3).Weekday(), At: clocktime.Of(9, 0)}, Now: clock.Now}
+			wcfg := watch.Config{Follows: follows.Settings{Digest: &clocktime.Weekly{On: true, Day: slot.AddDate(0, 0, 3).Weekday(), At: clocktime.Of(9, 0)}}, Now: clock.Now}
 			poll := func() watch.Summary {
 				t.Helper()
 				sum, err := watch.Poll(t.Context(), wcfg, wdeps)

@@ -198,7 +198,7 @@ func TestFollowAdminsOnly(t *testing.T) {
 	st := openTestStore(t, "sqlite")
 	h := newHarness(t)
 	alice, bob := h.person("alice"), h.person("bob")
-	h.rebuild(bot.Deps{Store: st}, withConfig(func(c *bot.Config) { c.FollowAdminsOnly = true }), withAdmins(bob.ID))
+	h.rebuild(bot.Deps{Store: st}, withConfig(func(c *bot.Config) { c.Follows.AdminsOnly = true }), withAdmins(bob.ID))
 
 	got := h.minutesIn(alice, "C0GENERAL", "general", "follow finance")
 	assert.Contains(t, got.Text, "Only the app's admins")

@@ -124,7 +124,7 @@ func newFuzzBot(f *testing.F) *fuzzBot {
 		Actions:    actions.New(rc, slackusers.Directory(api), actions.Config{Admins: []string{fuzzAdmin}}),
 		Minutes:    mins,
 		Calendar:   calendar.New(calendar.Config{Minutes: mins}),
-		Follows:    follows.New(follows.Rules{}, follows.Deps{Meetings: mins}),
+		Follows:    follows.New(follows.NewRules(follows.Settings{}, lang.English), follows.Deps{Meetings: mins}),
 		HTTPClient: &http.Client{Transport: fb.responses},
 	})
 	f.Cleanup(func() {

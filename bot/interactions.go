@@ -151,18 +151,45 @@ func (s *Server) dispatchInteraction(ctx context.Context, payload []byte) ack {
 }
 
 // metricActionID keeps the label space small whatever action IDs arrive:
-// an ID clickRoutes lists is its own label.
+// an ID clickRoutes lists is its own label, one with a prefix
+// clickPrefixes lists is the prefix's label.
 func metricActionID(id string) string {
-	switch {
-	case strings.HasPrefix(id, blocks.ActionStatusPrefix):
-		return "status"
-	case strings.HasPrefix(id, blocks.ActionPanelStatusPrefix):
-		return "panel_status"
+	if p, ok := prefixRoute(id); ok {
+		return p.metric
 	}
 	if _, ok := clickRoutes[id]; ok {
 		return id
 	}
 	return "unknown"
+}
+
+// clickPrefixes are the action IDs that carry what they change after a
+// prefix (the status buttons: "status:complete"), each with its metric
+// label and what answers it; with clickRoutes, the one list that routes a
+// click and names its metric.
+var clickPrefixes = []prefixedRoute{
+	{blocks.ActionPanelStatusPrefix, "panel_status", func(c *clicks, ctx context.Context, in *interaction, actionID, value string) {
+		c.panels.pressed(ctx, in, actionID, value) // bot/workobjects.go
+	}},
+	{blocks.ActionStatusPrefix, "status", func(c *clicks, ctx context.Context, in *interaction, _, value string) {
+		c.clickStatus(ctx, in, value)
+	}},
+}
+
+// prefixedRoute answers the action IDs that start with prefix.
+type prefixedRoute struct {
+	prefix, metric string
+	route          clickRoute
+}
+
+// prefixRoute is the entry of clickPrefixes whose prefix id has.
+func prefixRoute(id string) (prefixedRoute, bool) {
+	for _, p := range clickPrefixes {
+		if strings.HasPrefix(id, p.prefix) {
+			return p, true
+		}
+	}
+	return prefixedRoute{}, false
 }
 
 // clickRoute answers one kind of click.
@@ -248,11 +275,10 @@ var clickRoutes = map[string]clickRoute{
 }
 
 func (c *clicks) click(ctx context.Context, in *interaction, actionID, value string) {
+	p, prefixed := prefixRoute(actionID)
 	switch {
-	case strings.HasPrefix(actionID, blocks.ActionPanelStatusPrefix):
-		c.panels.pressed(ctx, in, actionID, value) // bot/workobjects.go
-	case strings.HasPrefix(actionID, blocks.ActionStatusPrefix):
-		c.clickStatus(ctx, in, value)
+	case prefixed:
+		p.route(c, ctx, in, actionID, value)
 	case clickRoutes[actionID] != nil:
 		clickRoutes[actionID](c, ctx, in, actionID, value)
 	default:
@@ -588,9 +614,9 @@ func cantPostHere(lg lang.Lang, code, channelID, channelName, link string) strin
 	switch {
 	case code == "not_in_channel":
 		return lg.F("share.not_in_channel", "share", share)
-	case strings.HasPrefix(channelID, "D") || channelName == "directmessage":
+	case conversationOf(channelID, channelName) == inDM:
 		return lg.F("share.dm", "instead", instead)
-	case strings.HasPrefix(channelName, "mpdm-"):
+	case conversationOf(channelID, channelName) == inGroupDM:
 		return lg.F("share.group_dm", "instead", instead)
 	}
 	return lg.F("share.private", "share", share)

@@ -24,7 +24,6 @@ import (
 	"github.com/recordsbot/recordsbot/bot/minutespage"
 	"github.com/recordsbot/recordsbot/calendar"
 	"github.com/recordsbot/recordsbot/follows"
-	"github.com/recordsbot/recordsbot/internal/clocktime"
 	"github.com/recordsbot/recordsbot/internal/health"
 	"github.com/recordsbot/recordsbot/internal/lang"
 	"github.com/recordsbot/recordsbot/internal/metrics"
@@ -81,22 +80,12 @@ type Config struct {
 	// A11yContact is where the accessibility statement asks readers to
 	// report a problem (ACCESSIBILITY_CONTACT); empty: the organisation.
 	A11yContact string
-	// FollowAdminsOnly, FollowDefaults and DigestDefault are the follow
-	// domain's rules, with Language; wire builds Deps.Follows from them.
-	//
-	// FollowAdminsOnly lets only the action domain's admins
-	// (ADMIN_USER_IDS, actions.Service.Admin) follow and unfollow
-	// committees (FOLLOW_ADMINS_ONLY); by default anyone in the channel
-	// may.
-	FollowAdminsOnly bool
-	// FollowDefaults are what a follow hears until its channel chooses
-	// (FOLLOW_DEFAULTS); the zero value hears everything.
-	FollowDefaults store.FollowDefaults
-	// DigestDefault is the organisation's weekly digest time
-	// (DIGEST_DEFAULT: "mon 09:00", or off), said in /minutes following
-	// and when a channel goes back to it; nil says "the organisation's
-	// usual time".
-	DigestDefault *clocktime.Weekly
+	// Follows are the organisation's follow settings (FOLLOW_ADMINS_ONLY,
+	// FOLLOW_DEFAULTS, DIGEST_DEFAULT), the watcher's own; wire builds
+	// Deps.Follows from them in Language (follows.NewRules). The zero
+	// value lets anyone in a channel follow, hears everything and has the
+	// digest at follows.DefaultDigest.
+	Follows follows.Settings
 	// Workdays are the organisation's working days (REMIND_HOLIDAYS,
 	// REMIND_SKIP_WEEKENDS), for a snooze to the next working day. The
 	// zero Calendar works every day.
@@ -330,11 +319,10 @@ func (s *Server) addSurfaces(deps Deps, search MinutesSearch, trail *trailWriter
 	if deps.Topics != nil {
 		// The topic-watch domain wire built, over the store wrapped for
 		// the audit trail.
-		t := *deps.Topics
+		mins.topics.topics = deps.Topics
 		if ts, ok := deps.Store.(topics.Store); ok {
-			t.Store = ts
+			mins.topics.topics = deps.Topics.WithStore(ts)
 		}
-		mins.topics.topics = &t
 	}
 	settings := &settingsUI{now: deps.Now, store: deps.Store, notify: cfg.Notify, log: s.log, say: say, trail: trail}
 	mins.cal = deps.Calendar

@@ -186,14 +186,15 @@ func (c *console) digest(ctx context.Context, typed string) error {
 // it made one that keeps this digest away, else the once-a-week rule.
 func (c *console) noDigest(ctx context.Context, committee string) string {
 	key := minutes.CommitteeKey(committee)
-	follows, err := c.env.store.FollowsInChannel(ctx, demoChannel)
+	fs, err := c.env.store.FollowsInChannel(ctx, demoChannel)
 	if err != nil {
 		return "(no digest)"
 	}
-	i := slices.IndexFunc(follows, func(f store.Follow) bool { return f.CommitteeKey == key })
+	i := slices.IndexFunc(fs, func(f store.Follow) bool { return f.CommitteeKey == key })
 	d, err := c.env.store.Digest(ctx, demoChannel, key)
-	// `digest off` unticks the box; "off" is how it was kept before.
-	if i >= 0 && (!(store.FollowDefaults{}).Hears(follows[i].Choices, store.HearDigest) || err == nil && d.Schedule != nil && !d.Schedule.On) {
+	// The follow rules the watcher applies: `digest off` unticks the box
+	// (an off schedule of the channel's own is how it was kept before).
+	if i >= 0 && (!demoRules.Hears(fs[i], store.HearDigest) || err == nil && !demoRules.HearsDigest(fs[i], d)) {
 		return "(no digest: its Weekly digest box is unticked in /minutes following; ticking it brings it back)"
 	}
 	switch {
@@ -225,7 +226,7 @@ func (c *console) brief(ctx context.Context, typed string) error {
 		c.printf("%s has no meeting to come in the records: no brief.\n", committee)
 		return nil
 	}
-	follows, err := c.followInGeneral(ctx, committee)
+	fs, err := c.followInGeneral(ctx, committee)
 	if err != nil {
 		return err
 	}
@@ -233,8 +234,8 @@ func (c *console) brief(ctx context.Context, typed string) error {
 		return err
 	}
 	quiet := "(no brief: #general has this meeting's already, once per meeting)"
-	i := slices.IndexFunc(follows, func(f store.Follow) bool { return f.Committee == committee })
-	if i >= 0 && !(store.FollowDefaults{}).Hears(follows[i].Choices, store.HearBriefs) {
+	i := slices.IndexFunc(fs, func(f store.Follow) bool { return f.Committee == committee })
+	if i >= 0 && !demoRules.Hears(fs[i], store.HearBriefs) {
 		quiet = "(no brief: its Pre-meeting briefs box is unticked in /minutes following)"
 	}
 	return c.settle(ctx, &screen{quiet: quiet})

@@ -18,6 +18,7 @@ import (
 	"github.com/recordsbot/recordsbot/calendar"
 	"github.com/recordsbot/recordsbot/follows"
 	"github.com/recordsbot/recordsbot/internal/clocktime"
+	"github.com/recordsbot/recordsbot/internal/lang"
 	"github.com/recordsbot/recordsbot/internal/sampleorg"
 	"github.com/recordsbot/recordsbot/internal/slackapi"
 	"github.com/recordsbot/recordsbot/internal/slackapi/slackfake"
@@ -47,6 +48,16 @@ const demoRemindDays = 3
 // whatever hour the demo is tried. A person who picks a later time on the
 // Home tab is skipped until then, as in a real workspace.
 var demoNotify = store.Defaults{RemindAt: clocktime.Of(0, 0)}
+
+// demoFollows are the demo's follow settings, the bot's and the
+// watcher's as in serve: the defaults, so /minutes following says the
+// usual digest time (the console's digest command posts one whatever the
+// day).
+var demoFollows = follows.Settings{}
+
+// demoRules are demoFollows as the bot and the watcher apply them, for
+// the console to say why a digest or a brief did not come.
+var demoRules = follows.NewRules(demoFollows, lang.English)
 
 // demoEnv is everything the demo runs, in one process: the records
 // service, the stand-in for Slack, the bot's real HTTP server on a loopback
@@ -189,8 +200,9 @@ func (e *demoEnv) wireServices(version, secret string) (*wire.Services, error) {
 // its ledger entries owned by "demo".
 func demoWatch() watch.Config {
 	return watch.Config{
-		Notify: demoNotify,
-		Owner:  "demo",
+		Notify:  demoNotify,
+		Follows: demoFollows,
+		Owner:   "demo",
 	}
 }
 
@@ -229,7 +241,7 @@ func (e *demoEnv) addJobs(svc *wire.Services, log *slog.Logger) {
 		at := time.Now().UTC().Add(time.Minute)
 		dcfg := wcfg
 		dcfg.Now = func() time.Time { return at }
-		dcfg.Digest = clocktime.Weekly{On: true, Day: at.Weekday(), At: clocktime.Of(at.Hour(), at.Minute())}
+		dcfg.Follows.Digest = &clocktime.Weekly{On: true, Day: at.Weekday(), At: clocktime.Of(at.Hour(), at.Minute())}
 		return poll(ctx, dcfg)
 	}
 	e.brief = func(ctx context.Context, lead time.Duration) (watch.Summary, error) {
@@ -246,9 +258,7 @@ func (e *demoEnv) startBot(svc *wire.Services, log *slog.Logger, secret string, 
 		SigningSecret: secret,
 		Notify:        demoNotify,
 		Workdays:      e.holidays,
-		// DIGEST_DEFAULT's default, so /minutes following says the time
-		// (the console's digest command posts one whatever the day).
-		DigestDefault: new(follows.DefaultDigest),
+		Follows:       demoFollows,
 	}, bot.Deps{
 		Logger:     log,
 		HTTPClient: &http.Client{Timeout: 10 * time.Second, Transport: e.transport},

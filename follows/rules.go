@@ -21,10 +21,12 @@ import (
 	"github.com/recordsbot/recordsbot/store"
 )
 
-// Rules are the organisation's settings for follows. The zero value lets
-// any member change a follow, hears everything, has the digest at
-// [DefaultDigest] and posts in English.
-type Rules struct {
+// Settings are the organisation's follow settings as configured, shared
+// by everything that applies them (the bot and the watcher): one value,
+// read once from the environment. The zero value lets any member change a
+// follow, hears everything and has the digest at [DefaultDigest], as the
+// settings' own defaults do.
+type Settings struct {
 	// AdminsOnly is FOLLOW_ADMINS_ONLY: only admins change follows.
 	AdminsOnly bool
 	// Defaults is FOLLOW_DEFAULTS: what a follow hears until its channel
@@ -34,9 +36,23 @@ type Rules struct {
 	// that chose none; nil is DefaultDigest, DIGEST_DEFAULT's own default.
 	// Off means no digest unless the channel chooses a time.
 	Digest *clocktime.Weekly
+}
+
+// Rules are the organisation's rules for follows: its [Settings] in its
+// language. Build them with [NewRules]; the zero value is the zero
+// Settings in English.
+type Rules struct {
+	Settings
 	// OrgLanguage is ORG_LANGUAGE: what a channel's posts are written in
 	// unless its follow chose a language.
 	OrgLanguage lang.Lang
+}
+
+// NewRules are the rules of s for an organisation writing in org
+// (ORG_LANGUAGE): the one way the bot and the watcher build them, so the
+// zero value of each setting means the same to both.
+func NewRules(s Settings, org lang.Lang) Rules {
+	return Rules{Settings: s, OrgLanguage: org}
 }
 
 // DefaultDigest is DIGEST_DEFAULT's default, Monday at 09:00: the slot a

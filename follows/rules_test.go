@@ -32,10 +32,10 @@ func TestMayChange(t *testing.T) {
 		{"a guest", follows.Rules{}, follows.Changer{Guest: true}, follows.ErrGuest},
 		{"an admin who is a guest", follows.Rules{}, follows.Changer{Admin: true, Guest: true}, follows.ErrGuest},
 		{"unknown to Slack", follows.Rules{}, follows.Changer{ProfileErr: down}, follows.ErrProfileUnknown},
-		{"a member, admins only", follows.Rules{AdminsOnly: true}, follows.Changer{}, follows.ErrAdminsOnly},
-		{"admins only comes before Slack's answer", follows.Rules{AdminsOnly: true}, follows.Changer{ProfileErr: down}, follows.ErrAdminsOnly},
-		{"an admin, admins only", follows.Rules{AdminsOnly: true}, follows.Changer{Admin: true}, nil},
-		{"an admin unknown to Slack", follows.Rules{AdminsOnly: true}, follows.Changer{Admin: true, ProfileErr: down}, follows.ErrProfileUnknown},
+		{"a member, admins only", follows.NewRules(follows.Settings{AdminsOnly: true}, lang.English), follows.Changer{}, follows.ErrAdminsOnly},
+		{"admins only comes before Slack's answer", follows.NewRules(follows.Settings{AdminsOnly: true}, lang.English), follows.Changer{ProfileErr: down}, follows.ErrAdminsOnly},
+		{"an admin, admins only", follows.NewRules(follows.Settings{AdminsOnly: true}, lang.English), follows.Changer{Admin: true}, nil},
+		{"an admin unknown to Slack", follows.NewRules(follows.Settings{AdminsOnly: true}, lang.English), follows.Changer{Admin: true, ProfileErr: down}, follows.ErrProfileUnknown},
 		{"a profile error wins over what it said", follows.Rules{}, follows.Changer{Guest: true, ProfileErr: down}, follows.ErrProfileUnknown},
 	}
 	for _, tc := range cases {
@@ -79,7 +79,7 @@ func TestDigestSchedule(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			r := follows.Rules{Digest: tc.org, Defaults: tc.defaults}
+			r := follows.NewRules(follows.Settings{Digest: tc.org, Defaults: tc.defaults}, lang.English)
 			f := store.Follow{Choices: store.FollowChoices{Digest: tc.choice}}
 			d := store.Digest{Schedule: tc.own}
 			assert.Equal(t, tc.wantSched, r.Schedule(d).String())
@@ -92,7 +92,7 @@ func TestDigestSchedule(t *testing.T) {
 func TestHears(t *testing.T) {
 	t.Parallel()
 	off := false
-	r := follows.Rules{Defaults: store.FollowDefaults{Off: []string{store.HearBriefs}}}
+	r := follows.NewRules(follows.Settings{Defaults: store.FollowDefaults{Off: []string{store.HearBriefs}}}, lang.English)
 	f := store.Follow{Choices: store.FollowChoices{Drafts: &off}}
 	for what, want := range map[string]bool{store.HearDrafts: false, store.HearApprovals: true, store.HearBriefs: false} {
 		assert.Equal(t, want, r.Hears(f, what), what)
@@ -120,7 +120,7 @@ func TestLanguage(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			r := follows.Rules{OrgLanguage: tc.org}
+			r := follows.NewRules(follows.Settings{}, tc.org)
 			assert.Equal(t, tc.want, r.Language(store.Follow{Language: tc.chosen}))
 		})
 	}

@@ -93,7 +93,7 @@ func TestResolveAndUnfollow(t *testing.T) {
 func TestChooseAndSetDigest(t *testing.T) {
 	t.Parallel()
 	off := clocktime.Weekly{}
-	s, st := newService(t, follows.Rules{Digest: &off})
+	s, st := newService(t, follows.NewRules(follows.Settings{Digest: &off}, lang.English))
 	ctx := t.Context()
 	_, _, err := s.Follow(ctx, "C1", "Finance", "U1")
 	require.NoError(t, err)

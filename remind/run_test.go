@@ -369,7 +369,7 @@ func TestRemindDryRun(t *testing.T) {
 
 	out := run.out
 	assert.Contains(t, out, "Dry run for 2026-11-18: nothing is sent")
-	assert.Contains(t, out, "Reminder for Alice Adams (U0ALICE)\nYou have 1 overdue action and 2 due within 3 days.\n\nOverdue:\n  - Task A-1 (due 2026-11-10, Open) [A-1]\n")
+	assert.Contains(t, out, "Reminder for Alice Adams (U0ALICE)\nYou have 1 overdue action and 2 due within 3 days.\n\nOverdue\n  - Task A-1 (Due Nov 10, 2026, Open) [A-1]\n")
 	assert.Contains(t, out, "Reminder for Dee Mapped (U0DEE)")
 	assert.Less(t, strings.Index(out, "Alice Adams"), strings.Index(out, "Bob Brown"), "in a stable order")
 	assert.Contains(t, out, "  - Una Known <una@nowhere.example> (1 action)\nThis list would be posted to C0REPORTS.")

@@ -227,9 +227,7 @@ func (p *poll) briefMessage(ctx context.Context, f store.Follow, m apiclient.Mee
 			groups[k] = g
 			order = append(order, k)
 		}
-		g.Items = append(g.Items, blocks.DigestItem{ID: a.ID, Title: a.Title, Link: p.deps.Actions.Link(a.ID), Deadline: a.Deadline, DeadlineHasTime: a.DeadlineHasTime,
-			Overdue:    actions.Due(a, p.now, p.zone, p.zone, 0) == actions.Overdue,
-			InProgress: a.Status == apiclient.StatusInProgress})
+		g.Items = append(g.Items, p.channelRow(a))
 	}
 	for _, k := range order {
 		// In the records' order a person's overdue action could come

@@ -21,7 +21,7 @@ func TestFollowChoicesAreHeard(t *testing.T) {
 		env := newEnv(t, e)
 		d, err := store.ParseFollowDefaults("approvals,digest,briefs") // drafts off by default
 		require.NoError(t, err)
-		w := env.watcher("w1", func(c *watchConfig) { c.FollowDefaults = d })
+		w := env.watcher("w1", func(c *watchConfig) { c.Follows.Defaults = d })
 		env.followNow(w, finChannel, "Finance") // the default: no drafts
 		env.followNow(w, allChannel, "Finance")
 		_, err = w.deps.Store.SetFollowChoice(t.Context(), allChannel, "finance", store.HearDrafts, true)

@@ -62,7 +62,7 @@ func newCommitteesEnv(t *testing.T, eng engine, n int, opts ...slacktest.Option)
 
 // mondayDigests is the weekly digest at 09:00 UTC on Mondays.
 func mondayDigests(c *watchConfig) {
-	c.Digest = clocktime.Weekly{On: true, Day: time.Monday, At: clocktime.Of(9, 0)}
+	c.Follows.Digest = &clocktime.Weekly{On: true, Day: time.Monday, At: clocktime.Of(9, 0)}
 }
 
 // followCommittees has each of channels follow committees 1 to n, then

@@ -155,10 +155,9 @@ func (p *poll) digestMessage(ctx context.Context, f store.Follow, last store.Dig
 			continue
 		}
 		k := assigneeKey(a.Assignee)
-		overdue := actions.Due(a, p.now, p.zone, p.zone, 0) == actions.Overdue
+		it := p.channelRow(a)
+		overdue := it.Overdue
 		snap[a.ID] = snapEntry{Assignee: k, Overdue: overdue}
-		it := blocks.DigestItem{ID: a.ID, Title: a.Title, Link: p.deps.Actions.Link(a.ID), Assignee: a.Assignee.String(), Deadline: a.Deadline,
-			DeadlineHasTime: a.DeadlineHasTime, Overdue: overdue, InProgress: a.Status == apiclient.StatusInProgress}
 		g := groups[k]
 		if g == nil {
 			g = &blocks.DigestGroup{Name: a.Assignee.String()}
@@ -216,7 +215,7 @@ func (p *poll) digestMessage(ctx context.Context, f store.Follow, last store.Dig
 // completedSince is the actions of the last snapshot no longer to do that
 // the records list as complete: one read of the complete actions (shared
 // for the poll), only when some left the list.
-func (p *poll) completedSince(ctx context.Context, prev, now map[string]snapEntry) ([]blocks.DigestItem, error) {
+func (p *poll) completedSince(ctx context.Context, prev, now map[string]snapEntry) ([]blocks.ActionRow, error) {
 	gone := 0
 	for id := range prev {
 		if _, ok := now[id]; !ok {
@@ -233,11 +232,12 @@ func (p *poll) completedSince(ctx context.Context, prev, now map[string]snapEntr
 		}
 		p.completed = l
 	}
-	var out []blocks.DigestItem
-	for _, a := range p.completed.Actions {
+	var out []blocks.ActionRow
+	for i := range p.completed.Actions {
+		a := &p.completed.Actions[i]
 		if _, was := prev[a.ID]; was {
 			if _, still := now[a.ID]; !still {
-				out = append(out, blocks.DigestItem{ID: a.ID, Title: a.Title, Assignee: a.Assignee.String()})
+				out = append(out, p.channelRow(a))
 			}
 		}
 	}
@@ -291,15 +291,24 @@ func overdueCount(g blocks.DigestGroup) int {
 // sortItems orders one person's actions as the digest and the brief show
 // them: actions.ByUrgency, with date-only deadlines ending in the
 // organisation's zone org and each item's own Overdue.
-func sortItems(items []blocks.DigestItem, org *time.Location) {
+func sortItems(items []blocks.ActionRow, org *time.Location) {
 	overdue := make(map[string]bool, len(items))
 	for _, it := range items {
 		overdue[it.ID] = it.Overdue
 	}
 	byUrgency := actions.ByUrgency(func(a *apiclient.Action) bool { return overdue[a.ID] }, org)
-	slices.SortStableFunc(items, func(a, b blocks.DigestItem) int {
+	slices.SortStableFunc(items, func(a, b blocks.ActionRow) int {
 		x := apiclient.Action{ID: a.ID, Deadline: a.Deadline, DeadlineHasTime: a.DeadlineHasTime}
 		y := apiclient.Action{ID: b.ID, Deadline: b.Deadline, DeadlineHasTime: b.DeadlineHasTime}
 		return byUrgency(&x, &y)
 	})
+}
+
+// channelRow is a as everyone in a channel sees it (a digest's or a
+// brief's row): the actions domain's ChannelView, "today" in the
+// organisation's zone, drawn by RowOf like every other row, with its link.
+func (p *poll) channelRow(a *apiclient.Action) blocks.ActionRow {
+	r := blocks.RowOf(a, actions.ChannelView(actions.Due(a, p.now, p.zone, p.zone, 0)), nil)
+	r.Link = p.deps.Actions.Link(a.ID)
+	return r
 }

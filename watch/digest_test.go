@@ -47,7 +47,7 @@ func newYork(t *testing.T) *time.Location {
 func digestConfig(z *time.Location) func(*watchConfig) {
 	return func(c *watchConfig) {
 		c.Actions.Zone = z
-		c.Digest = clocktime.Weekly{On: true, Day: time.Monday, At: clocktime.Of(9, 0)}
+		c.Follows.Digest = &clocktime.Weekly{On: true, Day: time.Monday, At: clocktime.Of(9, 0)}
 	}
 }
 
@@ -116,9 +116,14 @@ func TestDigestWeekly(t *testing.T) {
 		second := got[1].text
 		assert.Equal(t, "digest/"+finChannel+"/finance/2026-11-02", metadataKey(t, got[1].Message))
 		assert.Contains(t, second, "1 completed, 1 newly assigned, 1 newly overdue, 1 minutes published")
-		assert.Contains(t, second, "Completed* (1)\n• Circulate the accounts")
-		assert.Contains(t, second, "Newly assigned* (1)\n• Draft the budget")
-		assert.Contains(t, second, "Newly overdue* (1)\n• :red_circle: Chase the auditors")
+		// Each line is the action's row as the channel sees it: a change
+		// names the assignee, a list under a name does not say it again,
+		// and a completed action's deadline is no longer news.
+		wasDue := "was due <!date^1793361600^{date_short_pretty}|Oct 30, 2026>"
+		assert.Contains(t, second, "Completed* (1)\n• Circulate the accounts — Alice Jones\n")
+		assert.Contains(t, second, "Newly assigned* (1)\n• Draft the budget — Carol Wu\n")
+		assert.Contains(t, second, "Newly overdue* (1)\n• :red_circle: Chase the auditors — in progress, "+wasDue+", Bob Patel\n")
+		assert.Contains(t, second, "*Bob Patel* (1)\n• :red_circle: Chase the auditors — in progress, "+wasDue+"\n")
 		assert.Contains(t, second, "Finance Committee, extraordinary")
 		assert.Contains(t, second, "*1 overdue*")
 		assert.Less(t, strings.Index(second, "*Bob Patel*"), strings.Index(second, "*Carol Wu*"), "overdue first")

@@ -14,6 +14,8 @@ import (
 	"github.com/recordsbot/recordsbot/actions"
 	"github.com/recordsbot/recordsbot/apiclient"
 	"github.com/recordsbot/recordsbot/apiclient/recordstest"
+	"github.com/recordsbot/recordsbot/follows"
+	"github.com/recordsbot/recordsbot/internal/clocktime"
 	"github.com/recordsbot/recordsbot/internal/slackapi"
 	"github.com/recordsbot/recordsbot/internal/slackapi/slacktest"
 	"github.com/recordsbot/recordsbot/internal/slackapi/slackusers"
@@ -118,8 +120,11 @@ func (e *env) watcher(owner string, mod ...func(*watchConfig)) *watcher {
 	rc, err := apiclient.NewClient(e.records.URL, recordstest.DefaultKey, apiclient.WithRetry(0, time.Millisecond, time.Millisecond))
 	require.NoError(e.t, err)
 	api := slack.New("xoxb-test", slack.OptionAPIURL(e.slack.APIURL()))
+	// DIGEST_DEFAULT off: the clock stands on a Monday after 09:00, and a
+	// test of announcements or DMs should not meet a digest too; a test of
+	// digests sets its slot.
 	cfg := watchConfig{
-		Config:  watch.Config{Owner: owner, Now: e.clock.Now},
+		Config:  watch.Config{Owner: owner, Now: e.clock.Now, Follows: follows.Settings{Digest: &clocktime.Weekly{}}},
 		Actions: actions.Config{CacheTTL: -1, Now: e.clock.Now},
 	}
 	for _, m := range mod {

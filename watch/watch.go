@@ -20,7 +20,6 @@ import (
 	"github.com/recordsbot/recordsbot/apiclient"
 	"github.com/recordsbot/recordsbot/calendar"
 	"github.com/recordsbot/recordsbot/follows"
-	"github.com/recordsbot/recordsbot/internal/clocktime"
 	"github.com/recordsbot/recordsbot/internal/once"
 	"github.com/recordsbot/recordsbot/internal/slackapi"
 	"github.com/recordsbot/recordsbot/internal/slackapi/slackusers"
@@ -46,9 +45,12 @@ type Config struct {
 	// Owner names this worker in the lock and the ledger; it must be unique
 	// per process. Default: hostname, pid and a random suffix.
 	Owner string
-	// FollowDefaults are what a follow hears where its channel has not
-	// chosen (FOLLOW_DEFAULTS); the zero value hears everything.
-	FollowDefaults store.FollowDefaults
+	// Follows are the organisation's follow settings (FOLLOW_DEFAULTS:
+	// what a follow hears where its channel has not chosen;
+	// DIGEST_DEFAULT: the weekly digest's slot, in the organisation's time
+	// zone, Deps.Actions.Zone), the bot's own: the zero value hears
+	// everything and has the digest at follows.DefaultDigest.
+	Follows follows.Settings
 	// Notify are the organisation's notification defaults
 	// (ASSIGN_DMS_DEFAULT, …); a person's own setting wins. The zero value
 	// sends assignment DMs.
@@ -80,10 +82,6 @@ type Config struct {
 	// HistoryDepth is how many of a conversation's latest messages are
 	// searched for a post whose recording was lost. Default 200.
 	HistoryDepth int
-	// Digest is the organisation's weekly digest slot (DIGEST_DEFAULT) for
-	// follows that have not chosen their own, in the organisation's time
-	// zone (Deps.Actions.Zone). The zero value is off.
-	Digest clocktime.Weekly
 	// BriefLead is how long before a followed committee's meeting its
 	// brief is posted (BRIEF_LEAD). Default 24 hours.
 	BriefLead time.Duration
@@ -469,7 +467,7 @@ func newPoll(cfg Config, deps Deps) *poll {
 	}
 	p := &poll{cfg: cfg, deps: deps, log: deps.Logger, now: cfg.Now(), zone: time.UTC,
 		minutes: map[string]minutesRead{}, pages: map[string]*apiclient.MeetingPage{},
-		rules: follows.Rules{Defaults: cfg.FollowDefaults, Digest: &cfg.Digest, OrgLanguage: cfg.Language}}
+		rules: follows.NewRules(cfg.Follows, cfg.Language)}
 	// Baseline is handed no action domain: it reads no action and places
 	// no meeting in time.
 	if deps.Actions != nil {

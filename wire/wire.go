@@ -149,7 +149,7 @@ func (s *Services) Bot(cfg bot.Config, deps bot.Deps) *bot.Server {
 		remove, _ := deps.Store.(minutes.Remover)
 		deps.Search = minutes.ServedSearch{Index: idx, Minutes: s.Minutes, Remove: remove, Log: deps.Logger}
 	}
-	deps.Follows = follows.New(follows.Rules{AdminsOnly: cfg.FollowAdminsOnly, Defaults: cfg.FollowDefaults, Digest: cfg.DigestDefault, OrgLanguage: cfg.Language},
+	deps.Follows = follows.New(follows.NewRules(cfg.Follows, cfg.Language),
 		follows.Deps{Store: st, Meetings: s.Minutes, Baseline: deps.Baseline, Changer: s.changer, Log: deps.Logger})
 	return bot.NewServer(cfg, deps)
 }

@@ -165,9 +165,8 @@ func icsParam(r *http.Request, name string) (string, bool) {
 // serve answers with f, or with what err means.
 func (h *Handlers) serve(w http.ResponseWriter, r *http.Request, f calendar.Feed, err error, cacheControl, filename string) {
 	hd := w.Header()
-	hd.Set("X-Content-Type-Options", "nosniff")
 	// A private feed's address is its key: it must not leave in a Referer.
-	hd.Set("Referrer-Policy", "no-referrer")
+	publicweb.SetShared(hd)
 	// A public feed's words are in the reader's language (h.language);
 	// a private feed's in its owner's, but its errors in the reader's.
 	publicweb.SetVary(hd)

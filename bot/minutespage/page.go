@@ -56,17 +56,14 @@ const (
 	bodyHeadingShift = 2
 )
 
-// Page headers. The CSP allows the page's own stylesheet and images, and
+// contentSecurityPolicy allows the page's own stylesheet and images, and
 // images from the hosts the organisation names (Options.ImageHosts), and
-// nothing else:
-// no script at all, no frames, no <base>, and forms (the archive's search
-// box) only to the bot itself. Referrer-Policy keeps
-// the page's address to itself when a reader follows a link in the minutes.
-const (
-	contentSecurityPolicy = "default-src 'none'; style-src 'self'; img-src 'self' data:; " +
-		"base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
-	referrerPolicy = "no-referrer"
-)
+// nothing else: no script at all, no frames, no <base>, and forms (the
+// archive's search box) only to the bot itself. The headers every public
+// answer carries besides (publicweb.SetShared) keep the page's address to
+// itself when a reader follows a link in the minutes.
+const contentSecurityPolicy = "default-src 'none'; style-src 'self'; img-src 'self' data:; " +
+	"base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 
 // Cache-Control: approved minutes change rarely and are public, so
 // browsers and shared caches may reuse them as long as the minutes
@@ -343,7 +340,7 @@ func (s *Site) writeMinutes(w http.ResponseWriter, r *http.Request, id string, e
 		s.writeProblem(w, r, http.StatusInternalServerError, baseRecord)
 		return
 	}
-	kept := s.kept.keep(keptKey(id, v.Lang), page, etag(page), min.Draft(), s.now())
+	kept := s.kept.keep(keptKey(id, v.Lang), keptPage{page: page, tag: etag(page), draft: min.Draft(), since: s.now()})
 	h := w.Header()
 	h.Set("Content-Type", "text/html; charset=utf-8")
 	h.Set("Cache-Control", s.cacheShared())
@@ -411,9 +408,8 @@ func (s *Site) cacheShared() string { return s.shared }
 // setPageHeaders sets the security headers of every public page response
 // (the CSP without Options.ImageHosts: see Site.pageHeaders).
 func setPageHeaders(h http.Header) {
+	publicweb.SetShared(h)
 	h.Set("Content-Security-Policy", contentSecurityPolicy)
-	h.Set("X-Content-Type-Options", "nosniff")
-	h.Set("Referrer-Policy", referrerPolicy)
 	// frame-ancestors says the same to browsers that read CSP.
 	h.Set("X-Frame-Options", "DENY")
 }

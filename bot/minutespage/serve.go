@@ -43,12 +43,13 @@ type keptPages struct {
 	m  map[string]keptPage
 }
 
-// keep records page as meeting id's rendering and returns it with its
-// Last-Modified.
-func (k *keptPages) keep(id string, page []byte, tag string, draft bool, now time.Time) keptPage {
+// keep records p, rendered at p.since, as meeting id's rendering and
+// returns the one kept: an earlier rendering of the same bytes (its tag)
+// keeps its own Last-Modified.
+func (k *keptPages) keep(id string, p keptPage) keptPage {
 	k.mu.Lock()
 	defer k.mu.Unlock()
-	if old, ok := k.m[id]; ok && old.tag == tag {
+	if old, ok := k.m[id]; ok && old.tag == p.tag {
 		return old
 	}
 	if k.m == nil {
@@ -60,7 +61,7 @@ func (k *keptPages) keep(id string, page []byte, tag string, draft bool, now tim
 			break
 		}
 	}
-	p := keptPage{page: page, tag: tag, draft: draft, since: now.UTC().Truncate(time.Second)}
+	p.since = p.since.UTC().Truncate(time.Second)
 	k.m[id] = p
 	return p
 }

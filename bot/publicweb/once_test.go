@@ -12,15 +12,16 @@ import (
 )
 
 // The rules of this package are made nowhere else: no other non-test Go
-// file negotiates a reader's language, writes a max-age, or sends bytes
-// through http.ServeContent (which answers Range and says Accept-Ranges).
+// file negotiates a reader's language, writes a max-age, sends bytes
+// through http.ServeContent (which answers Range and says Accept-Ranges)
+// or writes the headers every public answer carries.
 func TestPublicHTTPRulesAreMadeOnce(t *testing.T) {
 	t.Parallel()
 	root, err := filepath.Abs(filepath.Join("..", ".."))
 	require.NoError(t, err)
 	own, err := filepath.Abs(".")
 	require.NoError(t, err)
-	restated := []string{"lang.Negotiate(", "http.ServeContent(", "max-age="}
+	restated := []string{"lang.Negotiate(", "http.ServeContent(", "max-age=", `"X-Content-Type-Options", "`, `"Referrer-Policy", "`}
 	err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err

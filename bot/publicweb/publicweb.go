@@ -7,6 +7,8 @@
 //     Private, Revalidate, NoStore), tied to how long the bot's own cache
 //     keeps what the answer shows: a cache downstream never holds an
 //     answer longer than the bot would;
+//   - the headers every public answer carries (SetShared): no sniffing of
+//     its type, and no Referer sent when a reader follows a link from it;
 //   - how the bytes are sent (Serve, WriteWhole): ETag and Last-Modified
 //     with 304s, HEAD, and always the whole body. Range is not answered
 //     and not advertised: net/http's multi-range answers let a 1.9 kB page
@@ -70,6 +72,17 @@ func LanguageOf(q url.Values, r *http.Request, org lang.Lang) (l lang.Lang, chos
 		}
 	}
 	return l, chosen
+}
+
+// SetShared sets the headers every public answer carries, a page or a
+// feed: X-Content-Type-Options, so a browser never reads a feed or a page
+// as another type than it says, and Referrer-Policy: no-referrer, so a
+// page's address (a private feed's is its key) never leaves in a Referer
+// when a reader follows a link. What is particular to pages (their CSP,
+// framing) is theirs to add.
+func SetShared(h http.Header) {
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Referrer-Policy", "no-referrer")
 }
 
 // SetVary says that h's answer depends on the reader's Accept-Language

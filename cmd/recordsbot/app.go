@@ -39,11 +39,12 @@ type app struct {
 	checkInterval time.Duration
 }
 
-// newApp builds the shared pieces. withMetrics instruments the clients
-// (serve); logs go to logOut.
-func newApp(set *settings, withMetrics bool, logOut io.Writer) (*app, error) {
+// newApp builds the shared pieces for the subcommand sub; logs go to
+// logOut. Only serve's clients are instrumented: a one-shot job (remind,
+// watch) has no metrics listener for anyone to scrape.
+func newApp(set *settings, sub string, logOut io.Writer) (*app, error) {
 	a := &app{set: set, log: newLogger(set, logOut), store: &storeSlot{}}
-	if withMetrics {
+	if sub == "serve" {
 		a.metrics = metrics.New()
 		a.metrics.SetVersion(version)
 	}

@@ -205,16 +205,20 @@ func TestREADMEConfigurationTable(t *testing.T) {
 }
 
 // TestBotConfigSaysTheDigestDefault: /minutes following says when the
-// usual weekly digest comes, so the bot is told DIGEST_DEFAULT as read.
+// usual weekly digest comes, so the bot is told DIGEST_DEFAULT as read,
+// and the watcher, which posts it, is told the same follow settings.
 func TestBotConfigSaysTheDigestDefault(t *testing.T) {
 	t.Parallel()
 	for typed, want := range map[string]string{"Friday 16:30": "fri 16:30", "off": "off"} {
 		c := validServeConfig()
 		c.DigestDefault = typed
+		c.FollowAdminsOnly = true
 		set, errs := parseSettings(c, "serve")
 		require.Empty(t, errs)
-		got := botConfig(set).DigestDefault
-		require.NotNil(t, got, "DIGEST_DEFAULT=%s", typed)
-		assert.Equal(t, want, got.String(), "DIGEST_DEFAULT=%s", typed)
+		got := botConfig(set).Follows
+		require.NotNil(t, got.Digest, "DIGEST_DEFAULT=%s", typed)
+		assert.Equal(t, want, got.Digest.String(), "DIGEST_DEFAULT=%s", typed)
+		assert.True(t, got.AdminsOnly)
+		assert.Equal(t, got, watchConfig(set).Follows, "the bot and the watcher apply one set of follow settings")
 	}
 }

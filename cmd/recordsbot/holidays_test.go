@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/recordsbot/recordsbot/internal/workdays"
 	"github.com/recordsbot/recordsbot/store"
 )
 
@@ -21,7 +22,7 @@ import (
 func TestRemindHolidaysMalformedStopsStart(t *testing.T) {
 	t.Parallel()
 	set := &settings{holidays: "2026-12-25, 2026-02-30"}
-	_, err := loadHolidays(t.Context(), set, nil, false, slog.New(slog.DiscardHandler))
+	_, err := loadHolidays(t.Context(), set, workdays.Loader{}, slog.New(slog.DiscardHandler))
 	var ce *configError
 	require.ErrorAs(t, err, &ce)
 	assert.Equal(t, `REMIND_HOLIDAYS entry "2026-02-30" is not a date (YYYY-MM-DD)`, ce.msg)
@@ -43,13 +44,13 @@ func TestRemindHolidaysHostDownStartsWithTheLastGoodCopy(t *testing.T) {
 
 	var logs bytes.Buffer
 	log := slog.New(slog.NewTextHandler(&logs, nil))
-	c, err := loadHolidays(t.Context(), set, st, false, log)
+	c, err := loadHolidays(t.Context(), set, workdays.Loader{Cache: st}, log)
 	require.NoError(t, err)
 	assert.True(t, c.Holiday(time.Date(2026, 12, 28, 0, 0, 0, 0, time.UTC)), "read from the host")
 	assert.Empty(t, logs.String())
 
 	srv.Close() // the host goes down
-	c, err = loadHolidays(t.Context(), set, st, false, log)
+	c, err = loadHolidays(t.Context(), set, workdays.Loader{Cache: st}, log)
 	require.NoError(t, err, "serve and remind start")
 	assert.True(t, c.Holiday(time.Date(2026, 12, 28, 0, 0, 0, 0, time.UTC)), "from the copy in the store")
 	assert.True(t, c.Holiday(time.Date(2026, 12, 24, 0, 0, 0, 0, time.UTC)))
@@ -58,7 +59,7 @@ func TestRemindHolidaysHostDownStartsWithTheLastGoodCopy(t *testing.T) {
 	assert.NotContains(t, logs.String(), "s3cret")
 
 	logs.Reset()
-	c, err = loadHolidays(t.Context(), set, nil, false, log)
+	c, err = loadHolidays(t.Context(), set, workdays.Loader{}, log)
 	require.NoError(t, err, "no copy: start all the same")
 	assert.Equal(t, 1, c.Len())
 	assert.Contains(t, logs.String(), "there is no earlier copy")

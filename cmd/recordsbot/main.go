@@ -140,7 +140,7 @@ func runEnv(ctx context.Context, env environment, args []string, stdin io.Reader
 		if err != nil {
 			return err
 		}
-		a, err := newApp(set, sub == "serve", stderr)
+		a, err := newApp(set, sub, stderr)
 		if err != nil {
 			return err
 		}

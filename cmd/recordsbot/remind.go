@@ -11,6 +11,7 @@ import (
 	// must be there even in an image without one.
 	_ "time/tzdata"
 
+	"github.com/recordsbot/recordsbot/internal/workdays"
 	"github.com/recordsbot/recordsbot/remind"
 )
 
@@ -54,7 +55,7 @@ scheduler; running it again sends only what is missing.
 	}
 	defer st.Close()
 	set := a.set
-	holidays, err := loadHolidays(ctx, set, st, false, a.log)
+	holidays, err := loadHolidays(ctx, set, workdays.Loader{Cache: st}, a.log)
 	if err != nil {
 		return err
 	}

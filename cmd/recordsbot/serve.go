@@ -29,10 +29,8 @@ func botConfig(set *settings) bot.Config {
 		// everything: with no secret there is nothing to verify against.
 		SigningSecret:    set.signingSecret,
 		Language:         set.orgLanguage,
-		FollowAdminsOnly: set.followAdminsOnly,
 		WorkObjects:      set.workObjects,
-		FollowDefaults:   set.followDefaults,
-		DigestDefault:    &set.digest,
+		Follows:          set.follows,
 		Notify:           set.notify,
 		Public:           bot.PublicLimits{TrustedProxies: set.trustedProxies},
 		OrgName:          set.orgName,
@@ -270,7 +268,7 @@ func newBotServer(ctx context.Context, a *app, slot *storeSlot, outage *health.O
 	if st, err := slot.get(); err == nil {
 		cache = st // the last good copy of a calendar URL; none while the store is not open yet
 	}
-	holidays, err := loadHolidays(ctx, a.set, cache, true, a.log)
+	holidays, err := loadHolidays(ctx, a.set, workdays.Loader{Cache: cache, Background: true}, a.log)
 	if err != nil {
 		return nil, err
 	}

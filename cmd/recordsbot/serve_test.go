@@ -83,7 +83,7 @@ func (e *serveEnv) start() (stop func() error, ended <-chan struct{}) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	var result error
-	a := testApp(e.t, e.cfg, "serve", true, e.logs)
+	a := testApp(e.t, e.cfg, "serve", e.logs)
 	a.checkInterval = 50 * time.Millisecond
 	if e.checkEvery > 0 {
 		a.checkInterval = e.checkEvery
@@ -106,11 +106,11 @@ func (e *serveEnv) start() (stop func() error, ended <-chan struct{}) {
 }
 
 // testApp is what run builds for sub from cfg, which must be valid.
-func testApp(t *testing.T, cfg Config, sub string, withMetrics bool, logOut io.Writer) *app {
+func testApp(t *testing.T, cfg Config, sub string, logOut io.Writer) *app {
 	t.Helper()
 	set, errs := parseSettings(cfg, sub)
 	require.NoError(t, errs.err())
-	a, err := newApp(set, withMetrics, logOut)
+	a, err := newApp(set, sub, logOut)
 	require.NoError(t, err)
 	return a
 }

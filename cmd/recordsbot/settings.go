@@ -16,6 +16,7 @@ import (
 	"github.com/recordsbot/recordsbot/audit"
 	"github.com/recordsbot/recordsbot/bot"
 	"github.com/recordsbot/recordsbot/bot/minutespage"
+	"github.com/recordsbot/recordsbot/follows"
 	"github.com/recordsbot/recordsbot/internal/clocktime"
 	"github.com/recordsbot/recordsbot/internal/lang"
 	"github.com/recordsbot/recordsbot/internal/slackapi"
@@ -45,21 +46,22 @@ type settings struct {
 	orgName       string               // ORG_NAME, trimmed
 	orgLanguage   lang.Lang            // ORG_LANGUAGE; English when unset
 
-	admins           []string // trimmed, no blanks
-	visibility       actions.Visibility
-	userMap          map[string]string // lowercased assignee → Slack ID
-	cacheTTL         time.Duration     // negative: off
-	followAdminsOnly bool
-	workObjects      bool
-	followDefaults   store.FollowDefaults // FOLLOW_DEFAULTS
-	zone             *time.Location
+	admins      []string // trimmed, no blanks
+	visibility  actions.Visibility
+	userMap     map[string]string // lowercased assignee → Slack ID
+	cacheTTL    time.Duration     // negative: off
+	workObjects bool
+	// follows are FOLLOW_ADMINS_ONLY, FOLLOW_DEFAULTS and DIGEST_DEFAULT
+	// ("" in a Config built in code: follows.DefaultDigest), the bot's
+	// and the watcher's alike.
+	follows follows.Settings
+	zone    *time.Location
 
 	remindDays    int
 	reportChannel string
-	notify        store.Defaults   // REMIND_DEFAULT, REMIND_AT, REMIND_SKIP_WEEKENDS, ASSIGN_DMS_DEFAULT
-	digest        clocktime.Weekly // DIGEST_DEFAULT; "" (a Config built in code) is off
-	briefLead     time.Duration    // BRIEF_LEAD; 0 (a Config built in code) is the watcher's default
-	holidays      string           // REMIND_HOLIDAYS, read by loadHolidays where a subcommand needs it
+	notify        store.Defaults // REMIND_DEFAULT, REMIND_AT, REMIND_SKIP_WEEKENDS, ASSIGN_DMS_DEFAULT
+	briefLead     time.Duration  // BRIEF_LEAD; 0 (a Config built in code) is the watcher's default
+	holidays      string         // REMIND_HOLIDAYS, read by loadHolidays where a subcommand needs it
 
 	watchInterval      time.Duration
 	searchBackfillRate float64       // records calls a second; 0 off
@@ -219,7 +221,7 @@ func (p *settingsParser) listeners() {
 // and who follows committees how.
 func (p *settingsParser) actions() {
 	c, s := p.c, p.s
-	s.followAdminsOnly = c.FollowAdminsOnly
+	s.follows.AdminsOnly = c.FollowAdminsOnly
 	s.workObjects = c.WorkObjects
 	for _, a := range c.AdminUserIDs {
 		if a = strings.TrimSpace(a); a != "" {
@@ -230,7 +232,7 @@ func (p *settingsParser) actions() {
 	if s.visibility, err = actions.ParseVisibility(c.ActionsVisibility); err != nil {
 		p.bad("ACTIONS_VISIBILITY", "must be own or organisation, got %q", c.ActionsVisibility)
 	}
-	if s.followDefaults, err = store.ParseFollowDefaults(c.FollowDefaults); err != nil {
+	if s.follows.Defaults, err = store.ParseFollowDefaults(c.FollowDefaults); err != nil {
 		p.bad("FOLLOW_DEFAULTS", "%v", err)
 	}
 	if s.userMap, err = parseUserMap(c.UserMap); err != nil {
@@ -336,9 +338,11 @@ func (p *settingsParser) notifyDefaults(remindAt clocktime.Time) {
 		p.bad("ASSIGN_DMS_DEFAULT", "must be on or off, got %q", c.AssignDMsDefault)
 	}
 	if strings.TrimSpace(c.DigestDefault) != "" {
-		if s.digest, err = clocktime.ParseWeekly(c.DigestDefault); err != nil {
+		digest, err := clocktime.ParseWeekly(c.DigestDefault)
+		if err != nil {
 			p.bad("DIGEST_DEFAULT", "%v", err)
 		}
+		s.follows.Digest = &digest
 	}
 	switch s.briefLead = c.BriefLead; {
 	case s.briefLead == 0: // a Config built in code: the watcher's default
@@ -416,16 +420,16 @@ func parseCadence(s string) (clocktime.Weekly, error) {
 }
 
 // loadHolidays reads REMIND_HOLIDAYS now (a URL is fetched by the
-// process, at start), with REMIND_SKIP_WEEKENDS. A URL that cannot be
-// read now does not stop start-up: its last good copy in cache (the
+// process, at start) with l, with REMIND_SKIP_WEEKENDS. A URL that cannot
+// be read now does not stop start-up: its last good copy in l.Cache (the
 // store; nil: none) is used, or none, with a warning in log that shows
-// the URL without its credentials. In the background (serve) a URL's
+// the URL without its credentials. With l.Background (serve) a URL's
 // last good copy is used at once and the URL fetched behind it, so a
 // slow host does not hold up start-up; without (remind) it is waited for,
 // 10 s at most. Errors: a *configError naming a date or a file that could
 // not be read.
-func loadHolidays(ctx context.Context, set *settings, cache workdays.Cache, background bool, log *slog.Logger) (workdays.Calendar, error) {
-	l := workdays.Loader{Cache: cache, Background: background, Warn: func(url string, err error, copyFrom time.Time) {
+func loadHolidays(ctx context.Context, set *settings, l workdays.Loader, log *slog.Logger) (workdays.Calendar, error) {
+	l.Warn = func(url string, err error, copyFrom time.Time) {
 		if copyFrom.IsZero() {
 			log.WarnContext(ctx, "REMIND_HOLIDAYS: a calendar could not be read and there is no earlier copy: its closure days are not known until the next start",
 				"url", url, "error", err)
@@ -433,7 +437,7 @@ func loadHolidays(ctx context.Context, set *settings, cache workdays.Cache, back
 		}
 		log.WarnContext(ctx, "REMIND_HOLIDAYS: a calendar could not be read: its last good copy is used", "url", url, "error", err,
 			"copy_from", copyFrom.UTC().Format(time.RFC3339))
-	}}
+	}
 	c, err := l.Load(ctx, set.holidays)
 	if err != nil {
 		return workdays.Calendar{}, &configError{name: "REMIND_HOLIDAYS", msg: "REMIND_HOLIDAYS " + err.Error()}

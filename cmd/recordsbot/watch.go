@@ -61,11 +61,11 @@ func watchConfig(set *settings) watch.Config {
 	return watch.Config{
 		Notify:    set.notify,
 		Retention: set.retention,
-		// What a follow hears until its channel chooses.
-		FollowDefaults: set.followDefaults,
-		Digest:         set.digest,
-		BriefLead:      set.briefLead,
-		Language:       set.orgLanguage,
+		// The bot's follow settings: what a follow hears until its
+		// channel chooses, its digest's usual slot.
+		Follows:   set.follows,
+		BriefLead: set.briefLead,
+		Language:  set.orgLanguage,
 		// Admins hear of minutes changed after their approval.
 		Admins: set.admins,
 	}

@@ -126,7 +126,7 @@ func TestWatchConfig(t *testing.T) {
 func TestServeWatchesInTheBackground(t *testing.T) {
 	t.Parallel()
 	cfg, _, _ := watchEnv(t)
-	a := testApp(t, cfg, "watch", false, &bytes.Buffer{})
+	a := testApp(t, cfg, "watch", &bytes.Buffer{})
 	// A short tick stands in for WATCH_INTERVAL; parseSettings keeps real
 	// ones at 30 s or more.
 	a.set.watchInterval = 20 * time.Millisecond

@@ -1,6 +1,8 @@
 #!/bin/bash
-# The hostile pass of issue 28 §1-3 against one build ($1: before|after),
-# loopback only; every process started here is stopped on exit.
+# The hostile pass of the public routes (forged cursors, withdrawn
+# minutes, floods) against one build ($1: the binary's suffix, such as
+# after, or before for an older commit to compare with), loopback only;
+# every process started here is stopped on exit.
 set -u
 # Build first: go build -o /tmp/tp-tools/bin/recordsbot-after ./cmd/recordsbot (and -before from
 # the older commit); cd docs/hostile-pass && go build -o /tmp/tp-tools/bin/ ./proxy ./flood

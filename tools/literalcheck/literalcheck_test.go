@@ -42,8 +42,7 @@ var allowedText = map[string]string{
 // Block Kit's limits, whose messages are for developers. Each says why.
 var allowedWhere = map[string]string{
 	"blocks/limits.go":                        "Block Kit limit violations: for developers and logs, never sent",
-	"blocks/reminder.go:ReminderText":         "the reminder job's --dry-run text, read by the operator in a terminal",
-	"blocks/reminder.go:reminderTextRow":      "the reminder job's --dry-run text, read by the operator in a terminal",
+	"blocks/reminder.go:ReminderText":         "the --dry-run text's line naming the recipient, for the operator; the reminder itself is in its reader's words",
 	"bot/server.go:Deps.missing":              "names a dependency missing at start-up, in an error for the operator",
 	"remind/summary.go":                       "the reminder job's summary log line",
 	"remind/send.go:remindJob.dryRun":         "the reminder job's --dry-run output, read by the operator in a terminal",

@@ -2,8 +2,9 @@
 // domain: its test reads the module's non-test Go and fails where a rule
 // is restated outside the one place that decides it (who may see, change
 // or snooze an action, who is an admin, which actions are still to do,
-// their order, Block Kit's limits, how much an input takes), and where a
-// comment tells history (an issue number: the reason belongs in the
-// comment, the history in git).
+// their order, what an action's row shows, Block Kit's limits, how much
+// an input takes, what kind of conversation a request came from), and
+// where a comment or a doc tells history (an issue number: a comment
+// gives the reason, a doc what is, git the history).
 // It is run by `go test ./tools/rulecheck` (and so by `go test ./...`).
 package rulecheck

@@ -64,10 +64,41 @@ var restatements = []restatement{
 		ask:  "actionsUI.setStatus, which also ends the action's snoozes",
 	},
 	{
+		name: "what an action's row shows",
+		re:   regexp.MustCompile(`(?:^|[^\].\w])(?:blocks\.)?ActionRow\{|"row\.(?:due|no_deadline|assigned_to|untitled|overdue)"|"digest\.(?:was_due|due|in_progress)"`),
+		home: []string{"blocks/rowof.go", "blocks/row.go"},
+		ask:  "blocks.RowOf for the row and blocks/row.go's writeRow to draw it; what differs per surface is a field of ActionRow or a rowForm",
+	},
+	{
+		name: "the follow rules, built",
+		re:   regexp.MustCompile(`follows\.Rules\{`),
+		home: []string{"follows/"},
+		ask:  "follows.NewRules over the one follows.Settings the bot and the watcher share",
+	},
+	{
+		name: "what a follow hears",
+		re:   regexp.MustCompile(`FollowDefaults\{\}\)?\.Hears\(`),
+		home: []string{"follows/", "store/"},
+		ask:  "follows.Rules.Hears or HearsDigest",
+	},
+	{
+		name: "the default times",
+		re:   regexp.MustCompile(`clocktime\.Of\(9, ?0\)`),
+		home: []string{"store/defaults.go", "follows/rules.go"},
+		ask:  "store.DefaultRemindAt or follows.DefaultDigest",
+	},
+	{
 		name: "Block Kit's limits",
 		re:   regexp.MustCompile(`len\([^)]*\) [<>]=? (2000|3000|255|150|75)\b|(?i)maxMetadataIDs\s*=|MaxModal\w*\s*=|truncate\(.*, (24|75|150|255|2000|3000)\)`),
 		home: []string{"blocks/limits.go"},
 		ask:  "the constants of blocks/limits.go",
+	},
+	{
+		name: "what kind of conversation a request came from",
+		re:   regexp.MustCompile(`== "directmessage"|"mpdm-"\)|HasPrefix\([^,]*[Cc]hannel(ID)?, "D"\)`),
+		// The fake Slack and the demo's console model Slack's side.
+		home: []string{"bot/conversation.go", "internal/slackapi/", "demo/"},
+		ask:  "bot's conversationOf",
 	},
 	{
 		// An input's limit is what the domain behind it accepts, so the
@@ -140,6 +171,41 @@ func TestNoHistoryInComments(t *testing.T) {
 	}
 }
 
+// TestNoHistoryInDocs: the docs describe the present; an issue number
+// says when something was done, which git already says.
+func TestNoHistoryInDocs(t *testing.T) {
+	t.Parallel()
+	n := 0
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if name := d.Name(); p != root && (strings.HasPrefix(name, ".") || name == "node_modules" || name == "testdata") {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(p, ".md") {
+			return nil
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		n++
+		for i, line := range strings.Split(string(b), "\n") {
+			assert.False(t, docHistory.MatchString(line), "%s:%d: a doc names an issue; describe what is, history stays in git:\n%s", p, i+1, line)
+		}
+		return nil
+	})
+	require.NoError(t, err)
+	require.NotZero(t, n, "the walk must see the docs")
+}
+
+// docHistory is an issue number in a doc.
+var docHistory = regexp.MustCompile(`(?i)\bissues? #?\d+`)
+
 // TestChecksBite: each pattern finds the restatement it was written for,
 // so a check that could never fail is caught.
 func TestChecksBite(t *testing.T) {
@@ -156,9 +222,20 @@ func TestChecksBite(t *testing.T) {
 			`if err != nil || len(b) > 2000 {`,
 			`Title: slack.NewTextBlockObject(slack.PlainTextType, truncate(lg.T("topic.modal_title"), 24), false, false),`,
 		},
-		"how much an input takes":           {`in.MaxLength = 200`},
+		"how much an input takes": {`in.MaxLength = 200`},
+		"what kind of conversation a request came from": {
+			`case strings.HasPrefix(channelID, "D") || channelName == "directmessage":`,
+			`if strings.HasPrefix(cmd.ChannelName, "mpdm-") {`,
+		},
 		"a status change at the Slack edge": {`a, oc, err := p.acts.actions.SetStatus(ctx, user, id, to)`},
 		"the language a person reads":       {`return lang.ForLocale(m.Locale, p.cfg.Language)`},
+		"what an action's row shows": {
+			`it := blocks.ActionRow{ID: a.ID, Title: a.Title, Overdue: overdue}`,
+			`notes = append(notes, lg.F("digest.was_due", "date", d))`,
+		},
+		"the follow rules, built": {`rules: follows.Rules{Defaults: cfg.FollowDefaults, Digest: &cfg.Digest, OrgLanguage: cfg.Language}}`},
+		"what a follow hears":     {`if i >= 0 && !(store.FollowDefaults{}).Hears(follows[i].Choices, store.HearBriefs) {`},
+		"the default times":       {`DigestDefault: &clocktime.Weekly{On: true, Day: time.Monday, At: clocktime.Of(9, 0)},`},
 	}
 	for _, r := range restatements {
 		require.NotEmpty(t, samples[r.name], "%s: give a sample the pattern must find", r.name)
@@ -167,6 +244,7 @@ func TestChecksBite(t *testing.T) {
 		}
 	}
 	assert.True(t, history.MatchString(`// reminders of it, and ends with it theirs (issue 31). A`))
+	assert.True(t, docHistory.MatchString(`What people choose between acting and ignoring (issue 31). All of it is`))
 	assert.True(t, retired[0].re.MatchString(`Doubtful: s.public.doubtfulContext,`))
 }
 
