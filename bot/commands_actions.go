@@ -421,7 +421,7 @@ func (u *actionsUI) pickActions(candidates []*apiclient.Action, src pageSource, 
 		if at := actions.DeadlineAt(a, u.actions.Zone()); at.After(now) && (until.IsZero() || at.Before(until)) {
 			until = at
 		}
-		if meeting != nil && a.MeetingID != meeting.ID && (meeting.Reference == "" || a.MeetingID != meeting.Reference) {
+		if meeting != nil && !actions.AroseAt(a, meeting) {
 			continue
 		}
 		fits := q.wantStatus(a.Status) &&

@@ -1,4 +1,4 @@
-package slacktest
+package slackfake
 
 import (
 	"bytes"
@@ -29,10 +29,11 @@ type Sender struct {
 	URL string
 	// Secret is the app's signing secret.
 	Secret string
-	// Slack, when set, provides the response_url of each request (so the
-	// app's follow-ups are recorded there). Without it the response_url
-	// points nowhere useful.
-	Slack *Server
+	// Slack, when set, is the Server the requests come from: it provides
+	// the response_url of each request (so the app's follow-ups are
+	// recorded there), trigger_ids and what the user sees. Without it the
+	// response_url points nowhere useful.
+	Slack Host
 	// HTTPClient defaults to a client with a 10 s timeout.
 	HTTPClient *http.Client
 	// Now defaults to time.Now; it stamps X-Slack-Request-Timestamp.
@@ -41,6 +42,20 @@ type Sender struct {
 	TeamID string
 
 	seq atomic.Int64
+}
+
+// Host is the Server a [Sender] speaks for: a *Server, or a test's server
+// built on one.
+type Host interface{ fake() *Server }
+
+func (s *Server) fake() *Server { return s }
+
+// server is the Server s speaks for, or nil.
+func (s *Sender) server() *Server {
+	if s.Slack == nil {
+		return nil
+	}
+	return s.Slack.fake()
 }
 
 // Response is the app's answer to one request.
@@ -117,8 +132,8 @@ func (s *Sender) do(req *http.Request) (*Response, error) {
 func (s *Sender) responseURL() (id, u string) {
 	n := s.seq.Add(1)
 	id = fmt.Sprintf("r%d", n)
-	if s.Slack != nil {
-		return id, s.Slack.ResponseURL(id)
+	if s.server() != nil {
+		return id, s.server().ResponseURL(id)
 	}
 	return id, "http://127.0.0.1:1/response/" + id
 }
@@ -150,8 +165,8 @@ func (s *Sender) CommandForm(c Command, responseURL string) url.Values {
 	text := c.Text
 	if !c.Escaped {
 		var users []User
-		if s.Slack != nil {
-			users = s.Slack.users()
+		if s.server() != nil {
+			users = s.server().users()
 		}
 		text = EscapeCommandText(c.Text, users)
 	}
@@ -176,8 +191,8 @@ func (s *Sender) CommandForm(c Command, responseURL string) url.Values {
 // handed out when the Sender has one (views.open takes no other), else one
 // of Slack's shape.
 func (s *Sender) trigger(user string, n int64) string {
-	if s.Slack != nil {
-		return s.Slack.NewTrigger(user)
+	if s.server() != nil {
+		return s.server().NewTrigger(user)
 	}
 	return fmt.Sprintf("%d.%d.%x", n, s.now().Unix(), n*7919)
 }
@@ -188,15 +203,15 @@ func (s *Sender) trigger(user string, n int64) string {
 func (s *Sender) SlashCommand(ctx context.Context, c Command) (*Response, error) {
 	id, u := s.responseURL()
 	form := s.CommandForm(c, u)
-	if s.Slack != nil {
-		s.Slack.registerResponseURL(id, responseContext{user: c.User.ID, channel: form.Get("channel_id")})
+	if s.server() != nil {
+		s.server().registerResponseURL(id, responseContext{user: c.User.ID, channel: form.Get("channel_id")})
 	}
 	body := []byte(form.Encode())
 	r, err := s.Post(ctx, "application/x-www-form-urlencoded", body, nil)
 	if r != nil {
 		r.ResponseURLID = id
-		if s.Slack != nil && r.Status == http.StatusOK {
-			s.Slack.recordAck(c.User.ID, form.Get("channel_id"), r.Body)
+		if s.server() != nil && r.Status == http.StatusOK {
+			s.server().recordAck(c.User.ID, form.Get("channel_id"), r.Body)
 		}
 	}
 	return r, err
@@ -438,21 +453,21 @@ func (s *Sender) Click(ctx context.Context, c Click) (*Response, error) {
 	if c.ChannelID == "" {
 		c.ChannelID = "C0GENERAL"
 	}
-	if s.Slack != nil && c.View == nil {
+	if s.server() != nil && c.View == nil {
 		if c.Ephemeral && c.MessageTS == "" {
-			c.MessageTS = s.Slack.ephemeralWith(c.User.ID, c.ChannelID, c.BlockID)
+			c.MessageTS = s.server().ephemeralWith(c.User.ID, c.ChannelID, c.BlockID)
 		}
-		s.Slack.registerResponseURL(id, responseContext{
+		s.server().registerResponseURL(id, responseContext{
 			user: c.User.ID, channel: c.ChannelID, interactive: true,
 			messageID: c.MessageTS, ephemeral: c.Ephemeral,
 		})
 	}
-	if s.Slack != nil && c.View != nil {
+	if s.server() != nil && c.View != nil {
 		// Slack sends the view the user clicked on as it holds it, with
 		// its id and the hash of that version (bolt-js types it as
 		// ViewOutput, with id and hash: slackapi/bolt-js#437), the hash
 		// views.publish takes back to refuse a stale update.
-		if served, ok := s.Slack.servedView(c.User.ID, c.View); ok {
+		if served, ok := s.server().servedView(c.User.ID, c.View); ok {
 			c.View = served
 		}
 	}
@@ -491,3 +506,24 @@ func (s *Sender) Event(ctx context.Context, eventID string, inner any, retry int
 	}
 	return s.Post(ctx, "application/json", body, h)
 }
+
+// CommandPayload returns the payload of a slash_commands envelope for c:
+// the fields Slack would post as a form over HTTP, as a JSON object of
+// strings, with the given response_url.
+func (s *Sender) CommandPayload(c Command, responseURL string) json.RawMessage {
+	form := s.CommandForm(c, responseURL)
+	fields := make(map[string]string, len(form))
+	for k := range form {
+		fields[k] = form.Get(k)
+	}
+	b, err := json.Marshal(fields)
+	if err != nil {
+		panic(fmt.Sprintf("slackfake: encode command payload: %v", err)) // a map of strings always encodes
+	}
+	return b
+}
+
+// ResponseURLFor returns a fresh response_url id and its URL, such as
+// ("r7", "http://127.0.0.1:PORT/response/r7"), for building envelope
+// payloads by hand; posts to it are recorded under that id.
+func (s *Sender) ResponseURLFor() (id, u string) { return s.responseURL() }

@@ -1,4 +1,4 @@
-package slacktest
+package slackfake
 
 import (
 	"bytes"
@@ -52,9 +52,6 @@ type workspace struct {
 	scopes []string
 	lastTS int64 // the last message timestamp handed out, in µs
 	seq    int   // numbers view IDs and hashes
-	// sockets holds the Socket Mode connections; it has its own lock and
-	// the pointer never changes.
-	sockets *socketHub
 }
 
 // storedMessage is a Message with what Slack shows of it but the Message
@@ -75,7 +72,6 @@ func newWorkspace() workspace {
 		homeViews:         make(map[string]View),
 		viewIDs:           make(map[string]string),
 		responseContexts:  make(map[string]responseContext),
-		sockets:           newSocketHub(),
 	}
 }
 

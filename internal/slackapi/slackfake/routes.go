@@ -1,4 +1,4 @@
-package slacktest
+package slackfake
 
 import (
 	"net/http"
@@ -10,7 +10,6 @@ func addRoutes(mux *http.ServeMux, s *Server) {
 	// Any HTTP method: slack-go POSTs most calls but GETs a few.
 	mux.Handle("/api/{method}", handleAPI(s))
 	mux.Handle("POST /response/{id}", handleResponse(s))
-	mux.Handle("GET /socket", handleSocket(s.ws.sockets)) // Socket Mode; see socket.go
 }
 
 // apiMethods lists the Web API methods the Server answers; any other is
@@ -18,12 +17,11 @@ func addRoutes(mux *http.ServeMux, s *Server) {
 // function in methods.go.
 func apiMethods() map[string]apiMethod {
 	return map[string]apiMethod{
-		"apps.connections.open": {run: appsConnectionsOpen, appToken: true},
 		"auth.test":             {run: authTest},
 		"chat.postEphemeral":    {run: chatPostEphemeral},
-		"chat.postMessage":      {run: chatPostMessage, limitPerChannel: true},
+		"chat.postMessage":      {run: chatPostMessage},
 		"chat.unfurl":           {run: chatUnfurl},
-		"chat.update":           {run: chatUpdate, limitPerChannel: true},
+		"chat.update":           {run: chatUpdate},
 		"conversations.history": {run: conversationsHistory},
 		"entity.presentDetails": {run: entityPresentDetails},
 		"conversations.replies": {run: conversationsReplies},
@@ -46,12 +44,21 @@ type apiMethod struct {
 	// freely but must not block. It returns the fields to answer beside
 	// "ok":true, or a slackError.
 	run func(ws *workspace, p url.Values) (reply, error)
-	// limitPerChannel subjects the method to WithChannelRateLimit, keyed by
-	// its "channel" argument.
-	limitPerChannel bool
-	// appToken makes the method take the app-level token (WithAppToken)
-	// instead of the bot token, as apps.connections.open does.
+	// appToken makes the method take the app-level token
+	// ([Extension.AppToken]) instead of the bot token, as
+	// apps.connections.open does.
 	appToken bool
+}
+
+// appMethod runs an extension's method ([Extension.AppMethods]).
+func appMethod(run func() (map[string]any, error)) func(*workspace, url.Values) (reply, error) {
+	return func(*workspace, url.Values) (reply, error) {
+		fields, err := run()
+		if err != nil {
+			return nil, slackError("internal_error")
+		}
+		return reply(fields), nil
+	}
 }
 
 // reply is the fields of a successful answer, beside "ok":true.

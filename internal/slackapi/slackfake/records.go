@@ -1,4 +1,4 @@
-package slacktest
+package slackfake
 
 import (
 	"bytes"
@@ -7,8 +7,8 @@ import (
 	"time"
 )
 
-// ResponseMethod is the Call.Method and Fault.Method of posts to a
-// response_url.
+// ResponseMethod is the Call.Method of posts to a response_url, and the
+// method an [Extension.Refuse] is asked about for them.
 const ResponseMethod = "response"
 
 // Call is one request the Server received, recorded whatever it was
@@ -117,7 +117,7 @@ func (s *Server) Messages(channel string) []Message {
 
 // ResponsePosts returns the posts made to the response_url with id, or to
 // every response_url when id is "", oldest first. Refused posts (see
-// [Fault]) are not included; they are in Calls(ResponseMethod).
+// [Refusal]) are not included; they are in Calls(ResponseMethod).
 func (s *Server) ResponsePosts(id string) []ResponsePost {
 	s.mu.Lock()
 	defer s.mu.Unlock()

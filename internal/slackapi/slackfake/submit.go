@@ -1,4 +1,4 @@
-package slacktest
+package slackfake
 
 import (
 	"context"
@@ -37,7 +37,7 @@ func (s *Sender) Submit(ctx context.Context, sub Submission) (*SubmitResult, err
 	if err != nil {
 		return nil, err
 	}
-	srv := s.Slack
+	srv := s.server()
 	start := time.Now()
 	r, err := s.Post(ctx, "application/x-www-form-urlencoded", []byte(url.Values{"payload": {string(payload)}}.Encode()), nil)
 	if err != nil {
@@ -60,10 +60,10 @@ func (s *Sender) Submit(ctx context.Context, sub Submission) (*SubmitResult, err
 // (https://docs.slack.dev/reference/interaction-payloads/view-interactions-payload).
 // It needs the Sender's Slack.
 func (s *Sender) ViewSubmission(sub Submission) ([]byte, error) {
-	if s.Slack == nil {
-		return nil, errors.New("slacktest: a view_submission needs the Sender's Slack")
+	if s.server() == nil {
+		return nil, errors.New("slackfake: a view_submission needs the Sender's Slack")
 	}
-	srv := s.Slack
+	srv := s.server()
 	srv.mu.Lock()
 	m, err := srv.ws.typeIntoLocked(sub.ViewID, sub.User.ID, sub.Typed)
 	var served json.RawMessage

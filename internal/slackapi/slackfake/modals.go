@@ -1,4 +1,4 @@
-package slacktest
+package slackfake
 
 import (
 	"bytes"
@@ -367,12 +367,12 @@ func (m *modal) public() Modal {
 func (ws *workspace) typeIntoLocked(viewID, userID string, typed map[string]map[string]string) (*modal, error) {
 	m, ok := ws.modals[viewID]
 	if !ok || !m.open || m.user != userID {
-		return nil, fmt.Errorf("slacktest: %s has no open modal %s", userID, viewID)
+		return nil, fmt.Errorf("slackfake: %s has no open modal %s", userID, viewID)
 	}
 	for blockID, actions := range typed {
 		for actionID, text := range actions {
 			if _, ok := m.values[blockID][actionID]; !ok {
-				return nil, fmt.Errorf("slacktest: modal %s has no input %s/%s", viewID, blockID, actionID)
+				return nil, fmt.Errorf("slackfake: modal %s has no input %s/%s", viewID, blockID, actionID)
 			}
 			m.values[blockID][actionID] = text
 		}

@@ -1,4 +1,4 @@
-package slacktest
+package slackfake
 
 import (
 	"bytes"
@@ -393,12 +393,12 @@ func (s *Sender) PressPanelButton(ctx context.Context, c EntityClick, b EntityBu
 }
 
 func (s *Sender) entityTrigger(user, entity string) string {
-	if s.Slack == nil {
+	if s.server() == nil {
 		return s.trigger(user, s.seq.Add(1))
 	}
-	s.Slack.mu.Lock()
-	defer s.Slack.mu.Unlock()
-	return s.Slack.ws.entityTriggerLocked(user, entity)
+	s.server().mu.Lock()
+	defer s.server().mu.Unlock()
+	return s.server().ws.entityTriggerLocked(user, entity)
 }
 
 func hostOf(link string) string {

@@ -1,4 +1,4 @@
-package slacktest
+package slackfake
 
 import (
 	"encoding/json"

@@ -1,4 +1,4 @@
-package slacktest
+package slackfake
 
 import (
 	"bytes"
@@ -29,7 +29,7 @@ type answer struct {
 	// (calls whose token was accepted), so an empty grant still sends it.
 	scopes string
 	scoped bool
-	// hang holds the answer back until the client gives up (Fault.Hang).
+	// hang holds the answer back until the client gives up (Refusal.Hang).
 	hang bool
 }
 
@@ -218,9 +218,9 @@ func flattenJSON(body []byte) (url.Values, string) {
 	return v, ""
 }
 
-// serveAPI answers a Web API call and records it. Faults come first, then
-// the body, the method, the token and the rate limit, and only then does the
-// method run.
+// serveAPI answers a Web API call and records it. An extension's refusal
+// comes first, then the body, the method, the token, the scope and the
+// extension's rate limit, and only then does the method run.
 func (s *Server) serveAPI(in inbound) answer {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -242,16 +242,24 @@ func (s *Server) serveAPI(in inbound) answer {
 }
 
 func (s *Server) answerLocked(in inbound, now time.Time) answer {
-	if f, ok := s.takeFaultLocked(in.method); ok {
-		if f.AfterEffect {
+	if r, ok := s.refusalLocked(in.method); ok {
+		if r.AfterEffect {
 			_ = s.unfaultedAnswerLocked(in, now)
 		}
-		return f.answer()
+		return r.answer()
 	}
 	return s.unfaultedAnswerLocked(in, now)
 }
 
-// unfaultedAnswerLocked answers a call no fault refuses.
+// refusalLocked asks the extension whether it refuses a call to method.
+func (s *Server) refusalLocked(method string) (Refusal, bool) {
+	if s.ext.Refuse == nil {
+		return Refusal{}, false
+	}
+	return s.ext.Refuse(method)
+}
+
+// unfaultedAnswerLocked answers a call no refusal stops.
 func (s *Server) unfaultedAnswerLocked(in inbound, now time.Time) answer {
 	if in.parseErr != "" {
 		return errorAnswer(in.parseErr)
@@ -262,7 +270,7 @@ func (s *Server) unfaultedAnswerLocked(in inbound, now time.Time) answer {
 	}
 	want := s.token
 	if m.appToken {
-		want = s.ws.sockets.token
+		want = s.ext.AppToken
 	}
 	switch in.token {
 	case "":
@@ -286,13 +294,11 @@ func (s *Server) authedAnswerLocked(in inbound, m apiMethod, now time.Time) answ
 	if scope := neededScope(in.method, in.params); !s.ws.granted(scope) {
 		return missingScopeAnswer(scope, s.ws.scopes)
 	}
-	if m.limitPerChannel {
-		if wait, ok := s.limiter.take(in.params.Get("channel"), now); !ok {
-			return rateLimitedAnswer(wait)
+	if s.ext.Limit != nil {
+		channel := in.params.Get("channel")
+		if wait, ok := s.ext.Limit(LimitedCall{Method: in.method, Channel: channel, ChannelKey: s.ws.channelKey(channel), Now: now}); !ok {
+			return rateLimitedAnswer(max(wait, 1))
 		}
-	}
-	if wait, ok := s.tiers.take(in.method, s.ws.channelKey(in.params.Get("channel")), now); !ok {
-		return rateLimitedAnswer(wait)
 	}
 	fields, err := m.run(&s.ws, in.params)
 	if err != nil {
@@ -317,8 +323,8 @@ func (s *Server) serveResponse(id string, body []byte) answer {
 		At:     s.ws.now(),
 	}
 	var a answer
-	if f, ok := s.takeFaultLocked(ResponseMethod); ok {
-		a = f.answer()
+	if r, ok := s.refusalLocked(ResponseMethod); ok {
+		a = r.answer()
 	} else if !isJSONObject(body) {
 		// Slack refuses response_url posts it cannot read with a 400 and a
 		// plain-text reason.
