@@ -253,7 +253,7 @@ func (p *panels) minutesPanel(ctx context.Context, viewer, id string) panel {
 	}
 	var arising []*apiclient.Action
 	for i := range list.Actions {
-		if a := &list.Actions[i]; arisingAt(a, e.Meeting) {
+		if a := &list.Actions[i]; actions.AroseAt(a, e.Meeting) {
 			arising = append(arising, a)
 		}
 	}
@@ -266,11 +266,6 @@ func (p *panels) minutesPanel(ctx context.Context, viewer, id string) panel {
 	}
 	meta := blocks.MinutesPanel(v)
 	return panel{meta: &meta}
-}
-
-// arisingAt reports whether a arose at meeting m (by its ID or reference).
-func arisingAt(a *apiclient.Action, m *apiclient.Meeting) bool {
-	return a.MeetingID != "" && (a.MeetingID == m.ID || a.MeetingID == m.Reference)
 }
 
 // agendaLine is an agenda item as one line: its number, then its title.

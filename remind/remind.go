@@ -245,7 +245,7 @@ func Run(ctx context.Context, cfg Config, deps Deps) (Summary, error) {
 		})
 		return u, err
 	}))
-	j.poster = &once.Poster{Store: deps.Store, Slack: deps.Slack, Owner: cfg.Owner, Lease: cfg.Lease,
+	j.poster = &once.Poster{Ledger: deps.Store, Slack: deps.Slack, Owner: cfg.Owner, Lease: cfg.Lease,
 		HistoryDepth: historyDepth, Call: j.slack.Call, Log: deps.Logger}
 	start := deps.Clock.Now()
 	err := j.run(ctx)
@@ -323,12 +323,12 @@ func (j *remindJob) run(ctx context.Context) error {
 // may be due for someone somewhere, grouped by assignee in a stable order.
 // Each person's own window is applied later, in their zone.
 func (j *remindJob) dueActions(ctx context.Context, now time.Time) ([]pendingAssignee, error) {
-	l, err := j.deps.Actions.List(ctx, "")
+	list, err := j.deps.Actions.List(ctx, "")
 	if err != nil {
 		return nil, fmt.Errorf("read actions: %w", err)
 	}
-	all := l.Actions
-	j.sum.Truncated = l.Truncated
+	all := list.Actions
+	j.sum.Truncated = list.Truncated
 	if j.sum.Truncated {
 		j.log.WarnContext(ctx, "remind: the records service has more actions than recordsbot reads; some may be left out")
 	}

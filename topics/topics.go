@@ -136,6 +136,15 @@ type Service struct {
 	Limits Limits
 }
 
+// WithStore returns the service over st instead (the domain's limits and
+// index kept), as follows.Service.WithStore: the bot hands in its store
+// wrapped to write the audit trail.
+func (s *Service) WithStore(st Store) *Service {
+	c := *s
+	c.Store = st
+	return &c
+}
+
 // Owner is whose a watch is: a person (UserID) or a channel (ChannelID).
 type Owner struct {
 	UserID, ChannelID string

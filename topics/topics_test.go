@@ -1,6 +1,7 @@
 package topics
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -168,4 +169,36 @@ func BenchmarkScreen1000(b *testing.B) {
 		}
 		_ = n
 	}
+}
+
+// recordingStore is a Store that notes what was added through it.
+type recordingStore struct {
+	Store
+	added []string
+}
+
+func (r *recordingStore) AddTopicWatch(ctx context.Context, w store.TopicWatch, limit int) (store.TopicWatch, bool, error) {
+	r.added = append(r.added, w.Query)
+	return r.Store.AddTopicWatch(ctx, w, limit)
+}
+
+// WithStore puts the domain over another store (the bot's, which writes
+// the audit trail), keeping its limits and index and leaving the service
+// it came from as it was.
+func TestWithStoreKeepsTheRules(t *testing.T) {
+	t.Parallel()
+	ctx := t.Context()
+	s, err := store.Open(ctx, "sqlite::memory:")
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = s.Close() })
+	base := &Service{Store: s, Index: s, Limits: Limits{PerPerson: 1, PerChannel: 1}}
+	rec := &recordingStore{Store: s}
+	svc := base.WithStore(rec)
+
+	_, _, err = svc.Add(ctx, Owner{UserID: "U1"}, "U1", "library levy")
+	require.NoError(t, err)
+	assert.Equal(t, []string{"library levy"}, rec.added, "added through the store handed in")
+	_, _, err = svc.Add(ctx, Owner{UserID: "U1"}, "U1", "parking")
+	assert.ErrorIs(t, err, store.ErrTopicLimit, "the limits kept")
+	assert.Same(t, Store(s), base.Store, "the original service unchanged")
 }

@@ -93,35 +93,53 @@ func runAudit(ctx context.Context, set *settings, args []string, stdout, stderr 
 		}
 	}
 
+	st, err := openAuditStore(ctx, set, verb)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	if verb == "verify" {
+		return verifyAudit(ctx, st, anchor, stdout)
+	}
+	return exportAudit(ctx, st, from, *format, stdout)
+}
+
+// openAuditStore opens the store at DATABASE_URL, sealed with AUDIT_KEY,
+// for the audit subcommand verb. Errors: a *configError for a SQLite file
+// that is not there; the store's, wrapped.
+func openAuditStore(ctx context.Context, set *settings, verb string) (*store.Store, error) {
 	// Opening a SQLite file that is not there creates an empty store, whose
 	// trail is "intact: empty": a mistyped DATABASE_URL would pass for a
 	// verified trail, and export would print nothing. Say it instead.
 	if f := store.SQLiteFile(set.databaseURL); f != "" {
 		if _, serr := os.Stat(f); errors.Is(serr, os.ErrNotExist) {
-			return &configError{name: "DATABASE_URL", msg: fmt.Sprintf("DATABASE_URL: %s is not there: nothing to %s (is it the path serve uses?)", f, verb)}
+			return nil, &configError{name: "DATABASE_URL", msg: fmt.Sprintf("DATABASE_URL: %s is not there: nothing to %s (is it the path serve uses?)", f, verb)}
 		}
 	}
 	octx, cancel := context.WithTimeout(ctx, storeOpenTimeout)
 	defer cancel()
 	st, err := store.Open(octx, set.databaseURL, store.WithAuditKey(set.auditKey))
 	if err != nil {
-		return fmt.Errorf("DATABASE_URL: %w", err)
+		return nil, fmt.Errorf("DATABASE_URL: %w", err)
 	}
-	defer st.Close()
-	if verb == "verify" {
-		head, err := st.VerifyAudit(ctx, anchor)
-		if err != nil {
-			return fmt.Errorf("audit trail does not verify: %w", err)
-		}
-		fmt.Fprintf(stdout, "audit trail intact: %s\n", head)
-		if anchor == nil {
-			fmt.Fprintln(stdout, "not checked against a published head: pass --anchor with the latest one to catch entries cut off the end")
-		} else {
-			fmt.Fprintf(stdout, "it holds the head published for %s\n", anchor)
-		}
-		return nil
+	return st, nil
+}
+
+// verifyAudit walks st's trail, against anchor when there is one, and
+// says on stdout that it is intact. Errors: the first entry altered,
+// removed or reordered, wrapped.
+func verifyAudit(ctx context.Context, st *store.Store, anchor *audit.Anchor, stdout io.Writer) error {
+	head, err := st.VerifyAudit(ctx, anchor)
+	if err != nil {
+		return fmt.Errorf("audit trail does not verify: %w", err)
 	}
-	return exportAudit(ctx, st, from, *format, stdout)
+	fmt.Fprintf(stdout, "audit trail intact: %s\n", head)
+	if anchor == nil {
+		fmt.Fprintln(stdout, "not checked against a published head: pass --anchor with the latest one to catch entries cut off the end")
+	} else {
+		fmt.Fprintf(stdout, "it holds the head published for %s\n", anchor)
+	}
+	return nil
 }
 
 // parseSince reads --since: RFC 3339, or a date (midnight UTC); "" is

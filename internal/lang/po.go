@@ -46,143 +46,174 @@ func parsePO(name string, data []byte) (*poFile, error) {
 	if !utf8.Valid(data) {
 		return nil, fmt.Errorf("%s: not UTF-8", name)
 	}
-	f := &poFile{}
-	seen := map[string]int{}
-	var (
-		cur   poEntry
-		phase int     // what cur has reached: one of the phases below
-		fuzzy bool    // a "#, fuzzy" flag waits for the next message
-		last  *string // the string a continuation line extends
-	)
-	const (
-		none = iota
-		hasCtx
-		hasID
-		hasPlural
-		hasStr
-	)
-	flush := func() error {
-		defer func() { cur, phase, last = poEntry{}, none, nil }()
-		switch phase {
-		case none:
-			return nil
-		case hasStr:
-		default:
-			return fmt.Errorf("%s:%d: message without msgstr", name, cur.line)
-		}
-		if !cur.hasCtx && cur.id == "" {
-			if f.header != nil {
-				return fmt.Errorf("%s:%d: a second header", name, cur.line)
-			}
-			f.header = parseHeader(cur.str[0])
-			return nil
-		}
-		k := cur.ctx + "\x04" + cur.id
-		if !cur.hasCtx {
-			k = cur.id
-		}
-		if at, dup := seen[k]; dup {
-			return fmt.Errorf("%s:%d: message %q defined again (first at line %d)", name, cur.line, cur.ctx, at)
-		}
-		seen[k] = cur.line
-		f.entries = append(f.entries, cur)
-		return nil
-	}
+	p := &poParser{name: name, f: &poFile{}, seen: map[string]int{}}
 	for i, raw := range strings.Split(string(data), "\n") {
-		n := i + 1
-		line := strings.TrimSpace(raw)
-		switch {
-		case line == "":
-			if err := flush(); err != nil {
-				return nil, err
-			}
-		case strings.HasPrefix(line, "#~"):
-			// An obsolete message, kept by msgmerge for reference.
-		case strings.HasPrefix(line, "#"):
-			if phase == hasStr {
-				if err := flush(); err != nil {
-					return nil, err
-				}
-			}
-			if strings.HasPrefix(line, "#,") {
-				for _, flag := range strings.Split(line[2:], ",") {
-					if strings.TrimSpace(flag) == "fuzzy" {
-						fuzzy = true
-					}
-				}
-			}
-			last = nil
-		case line[0] == '"':
-			if last == nil {
-				return nil, fmt.Errorf("%s:%d: a string outside any msgctxt, msgid or msgstr", name, n)
-			}
-			s, err := unquotePO(line)
-			if err != nil {
-				return nil, fmt.Errorf("%s:%d: %w", name, n, err)
-			}
-			*last += s
-		default:
-			kw, rest, _ := strings.Cut(line, " ")
-			if k, r, ok := strings.Cut(line, "\t"); ok && len(k) < len(kw) {
-				kw, rest = k, r
-			}
-			s, err := unquotePO(strings.TrimSpace(rest))
-			if err != nil {
-				return nil, fmt.Errorf("%s:%d: %s: %w", name, n, kw, err)
-			}
-			if phase == hasStr && !strings.HasPrefix(kw, "msgstr[") {
-				if err := flush(); err != nil {
-					return nil, err
-				}
-			}
-			if phase == none {
-				cur.line = n
-				cur.fuzzy, fuzzy = fuzzy, false
-			}
-			switch {
-			case kw == "msgctxt":
-				if phase != none {
-					return nil, fmt.Errorf("%s:%d: msgctxt must come first in a message", name, n)
-				}
-				cur.ctx, cur.hasCtx, phase = s, true, hasCtx
-				last = &cur.ctx
-			case kw == "msgid":
-				if phase != none && phase != hasCtx {
-					return nil, fmt.Errorf("%s:%d: msgid out of place", name, n)
-				}
-				cur.id, phase = s, hasID
-				last = &cur.id
-			case kw == "msgid_plural":
-				if phase != hasID {
-					return nil, fmt.Errorf("%s:%d: msgid_plural out of place", name, n)
-				}
-				cur.idPlural, cur.plural, phase = s, true, hasPlural
-				last = &cur.idPlural
-			case kw == "msgstr":
-				if phase != hasID {
-					return nil, fmt.Errorf("%s:%d: msgstr out of place (a plural message has msgstr[0], msgstr[1], …)", name, n)
-				}
-				cur.str, phase = []string{s}, hasStr
-				last = &cur.str[0]
-			case strings.HasPrefix(kw, "msgstr[") && strings.HasSuffix(kw, "]"):
-				idx, err := strconv.Atoi(kw[len("msgstr[") : len(kw)-1])
-				if err != nil || !cur.plural || idx != len(cur.str) {
-					return nil, fmt.Errorf("%s:%d: %s out of place (a plural message's forms are msgstr[0], msgstr[1], … in order)", name, n, kw)
-				}
-				cur.str, phase = append(cur.str, s), hasStr
-				last = &cur.str[idx]
-			default:
-				return nil, fmt.Errorf("%s:%d: unknown keyword %q", name, n, kw)
-			}
+		if err := p.line(i+1, strings.TrimSpace(raw)); err != nil {
+			return nil, err
 		}
 	}
-	if err := flush(); err != nil {
+	if err := p.flush(); err != nil {
 		return nil, err
 	}
-	if f.header == nil {
+	if p.f.header == nil {
 		return nil, fmt.Errorf("%s: no header (msgid \"\" with the Language and Plural-Forms fields)", name)
 	}
-	return f, nil
+	return p.f, nil
+}
+
+// What the message being read has reached (poParser.phase).
+const (
+	poNone = iota
+	poHasCtx
+	poHasID
+	poHasPlural
+	poHasStr
+)
+
+// poParser is parsePO's state between lines.
+type poParser struct {
+	name string
+	f    *poFile
+	seen map[string]int // each message's key, and the line it starts at
+	cur  poEntry
+	// phase is what cur has reached: one of the phases above.
+	phase int
+	// fuzzy is a "#, fuzzy" flag waiting for the next message.
+	fuzzy bool
+	// last is the string a continuation line extends.
+	last *string
+}
+
+// line reads line n of the file, trimmed.
+func (p *poParser) line(n int, line string) error {
+	switch {
+	case line == "":
+		return p.flush()
+	case strings.HasPrefix(line, "#~"):
+		// An obsolete message, kept by msgmerge for reference.
+		return nil
+	case strings.HasPrefix(line, "#"):
+		return p.comment(line)
+	case line[0] == '"':
+		if p.last == nil {
+			return fmt.Errorf("%s:%d: a string outside any msgctxt, msgid or msgstr", p.name, n)
+		}
+		s, err := unquotePO(line)
+		if err != nil {
+			return fmt.Errorf("%s:%d: %w", p.name, n, err)
+		}
+		*p.last += s
+		return nil
+	}
+	return p.keyword(n, line)
+}
+
+// comment reads a comment line: it ends a message read whole, and a
+// "#, fuzzy" flag marks the next one.
+func (p *poParser) comment(line string) error {
+	if p.phase == poHasStr {
+		if err := p.flush(); err != nil {
+			return err
+		}
+	}
+	if strings.HasPrefix(line, "#,") {
+		for _, flag := range strings.Split(line[2:], ",") {
+			if strings.TrimSpace(flag) == "fuzzy" {
+				p.fuzzy = true
+			}
+		}
+	}
+	p.last = nil
+	return nil
+}
+
+// keyword reads line n, a keyword and its string: msgctxt, msgid,
+// msgid_plural, msgstr or msgstr[i], each only where gettext allows it.
+func (p *poParser) keyword(n int, line string) error {
+	kw, rest, _ := strings.Cut(line, " ")
+	if k, r, ok := strings.Cut(line, "\t"); ok && len(k) < len(kw) {
+		kw, rest = k, r
+	}
+	s, err := unquotePO(strings.TrimSpace(rest))
+	if err != nil {
+		return fmt.Errorf("%s:%d: %s: %w", p.name, n, kw, err)
+	}
+	if p.phase == poHasStr && !strings.HasPrefix(kw, "msgstr[") {
+		if err := p.flush(); err != nil {
+			return err
+		}
+	}
+	cur := &p.cur
+	if p.phase == poNone {
+		cur.line = n
+		cur.fuzzy, p.fuzzy = p.fuzzy, false
+	}
+	switch {
+	case kw == "msgctxt":
+		if p.phase != poNone {
+			return fmt.Errorf("%s:%d: msgctxt must come first in a message", p.name, n)
+		}
+		cur.ctx, cur.hasCtx, p.phase = s, true, poHasCtx
+		p.last = &cur.ctx
+	case kw == "msgid":
+		if p.phase != poNone && p.phase != poHasCtx {
+			return fmt.Errorf("%s:%d: msgid out of place", p.name, n)
+		}
+		cur.id, p.phase = s, poHasID
+		p.last = &cur.id
+	case kw == "msgid_plural":
+		if p.phase != poHasID {
+			return fmt.Errorf("%s:%d: msgid_plural out of place", p.name, n)
+		}
+		cur.idPlural, cur.plural, p.phase = s, true, poHasPlural
+		p.last = &cur.idPlural
+	case kw == "msgstr":
+		if p.phase != poHasID {
+			return fmt.Errorf("%s:%d: msgstr out of place (a plural message has msgstr[0], msgstr[1], …)", p.name, n)
+		}
+		cur.str, p.phase = []string{s}, poHasStr
+		p.last = &cur.str[0]
+	case strings.HasPrefix(kw, "msgstr[") && strings.HasSuffix(kw, "]"):
+		idx, err := strconv.Atoi(kw[len("msgstr[") : len(kw)-1])
+		if err != nil || !cur.plural || idx != len(cur.str) {
+			return fmt.Errorf("%s:%d: %s out of place (a plural message's forms are msgstr[0], msgstr[1], … in order)", p.name, n, kw)
+		}
+		cur.str, p.phase = append(cur.str, s), poHasStr
+		p.last = &cur.str[idx]
+	default:
+		return fmt.Errorf("%s:%d: unknown keyword %q", p.name, n, kw)
+	}
+	return nil
+}
+
+// flush ends the message being read: the header, or one more entry.
+func (p *poParser) flush() error {
+	cur := p.cur
+	defer func() { p.cur, p.phase, p.last = poEntry{}, poNone, nil }()
+	switch p.phase {
+	case poNone:
+		return nil
+	case poHasStr:
+	default:
+		return fmt.Errorf("%s:%d: message without msgstr", p.name, cur.line)
+	}
+	if !cur.hasCtx && cur.id == "" {
+		if p.f.header != nil {
+			return fmt.Errorf("%s:%d: a second header", p.name, cur.line)
+		}
+		p.f.header = parseHeader(cur.str[0])
+		return nil
+	}
+	k := cur.ctx + "\x04" + cur.id
+	if !cur.hasCtx {
+		k = cur.id
+	}
+	if at, dup := p.seen[k]; dup {
+		return fmt.Errorf("%s:%d: message %q defined again (first at line %d)", p.name, cur.line, cur.ctx, at)
+	}
+	p.seen[k] = cur.line
+	p.f.entries = append(p.f.entries, cur)
+	return nil
 }
 
 // unquotePO is the value of a PO string, "…" with C's escapes.
