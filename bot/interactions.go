@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/slack-go/slack"
 
@@ -16,7 +15,9 @@ import (
 	"github.com/recordsbot/recordsbot/blocks"
 	"github.com/recordsbot/recordsbot/internal/lang"
 	"github.com/recordsbot/recordsbot/internal/metrics"
+	"github.com/recordsbot/recordsbot/internal/once"
 	"github.com/recordsbot/recordsbot/internal/slackapi"
+	"github.com/recordsbot/recordsbot/minutes"
 )
 
 // interaction is the part of a block_actions payload the bot reads. It is
@@ -527,7 +528,10 @@ func (c *clicks) updateMessage(ctx context.Context, channel, ts, text string, bl
 }
 
 // clickShare posts a minutes summary to the channel as the bot, with who
-// shared it.
+// shared it, exactly once (internal/once, PostNow: the person waits on
+// it): when Slack's answer is lost, the channel's history says whether
+// the post is out, by the click's key in its metadata, so the person is
+// never invited to share it twice.
 func (c *clicks) clickShare(ctx context.Context, in *interaction, meetingID string) {
 	e, err := c.mins.svc.Read(ctx, meetingID)
 	if err == nil && e.Minutes == nil {
@@ -543,25 +547,31 @@ func (c *clicks) clickShare(ctx context.Context, in *interaction, meetingID stri
 	lg := lang.FromContext(ctx)
 	channel := in.channelID()
 	key := shareKey(in)
-	_, _, err = c.slack.PostMessageContext(ctx, channel, slack.MsgOptionText(msg.Text, false), slack.MsgOptionBlocks(msg.Blocks...),
-		slack.MsgOptionMetadata(blocks.ShareMetadata(key, e.Meeting.ID)))
+	r := c.shares.PostNow(ctx, once.Work{
+		Key:          key,
+		Conversation: func(context.Context) (string, error) { return channel, nil },
+		Post: func(ctx context.Context) (string, error) {
+			_, ts, err := c.slack.PostMessageContext(ctx, channel, slack.MsgOptionText(msg.Text, false), slack.MsgOptionBlocks(msg.Blocks...),
+				slack.MsgOptionMetadata(blocks.ShareMetadata(key, e.Meeting.ID)))
+			return ts, err
+		},
+	})
 	shared := lg.F("share.done", "title", blocks.Escape(e.Meeting.Name()))
-	if err != nil {
-		switch code := slackapi.ErrorCode(err); {
-		case code == "not_in_channel", code == "channel_not_found":
-			c.tell(ctx, in, notice(cantPostHere(lg, code, channel, in.Channel.Name, blocks.Escape(c.mins.minutesURL(e.Meeting.ID, e.Minutes)))))
-		case slackapi.Refused(err):
-			c.log.ErrorContext(ctx, "share minutes: chat.postMessage refused", "error", err)
-			c.tell(ctx, in, notice(lg.T("share.refused")))
-		default:
-			// Slack's answer was lost: the post may be there or not.
-			c.trail.record(ctx, change{kind: audit.MinutesShare, target: e.Meeting.ID, to: channel, outcome: audit.Unconfirmed})
-			c.tell(ctx, in, notice(c.shareOutcome(ctx, channel, key, shared, err)))
-		}
-		return
+	switch r.Outcome {
+	case once.Sent:
+		c.trail.record(ctx, change{kind: audit.MinutesShare, target: e.Meeting.ID, to: channel})
+		c.redraw(ctx, in, notice(shared))
+	case once.Recovered, once.Already:
+		// Slack's answer was lost, but the post is in the channel.
+		c.trail.record(ctx, change{kind: audit.MinutesShare, target: e.Meeting.ID, to: channel})
+		c.tell(ctx, in, notice(shared))
+	case once.Unknown:
+		c.log.ErrorContext(ctx, "share minutes: answer lost, and the history could not be read", "error", r.Err)
+		c.trail.record(ctx, change{kind: audit.MinutesShare, target: e.Meeting.ID, to: channel, outcome: audit.Unconfirmed})
+		c.tell(ctx, in, notice(lg.T("share.unknown")))
+	default:
+		c.tell(ctx, in, notice(c.shareRefused(ctx, in, e, r.Err)))
 	}
-	c.trail.record(ctx, change{kind: audit.MinutesShare, target: e.Meeting.ID, to: channel})
-	c.redraw(ctx, in, notice(shared))
 }
 
 // shareHistoryDepth is how many of the channel's latest messages are read
@@ -578,25 +588,21 @@ func shareKey(in *interaction) string {
 	return "share/" + in.User.ID + "/" + ts
 }
 
-// shareOutcome is what to tell the person when Slack's answer to the post
-// was lost (a timeout, a 5xx): Slack may have posted all the same, and
-// "nothing was shared, try again" would invite a duplicate. The channel's
-// history says, by the click's key in the post's metadata.
-func (c *clicks) shareOutcome(ctx context.Context, channel, key, shared string, postErr error) string {
-	// The post may have used up the click's time; the look gets its own.
-	lctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
-	defer cancel()
-	_, found, err := slackapi.FindKeyed(lctx, c.slack, channel, key, shareHistoryDepth)
-	switch {
-	case err != nil:
-		c.log.ErrorContext(ctx, "share minutes: answer lost, and the history could not be read", "error", postErr, "history_error", err)
-		return lang.FromContext(ctx).T("share.unknown")
-	case found:
-		c.log.InfoContext(ctx, "share minutes: answer lost, but the post is in the channel", "error", postErr)
-		return shared
+// shareRefused is what the person is told when the minutes of e were not
+// shared: err is Slack's refusal, or its lost answer to a post that is not
+// in the channel.
+func (c *clicks) shareRefused(ctx context.Context, in *interaction, e minutes.Entry, err error) string {
+	lg := lang.FromContext(ctx)
+	channel := in.channelID()
+	switch code := slackapi.ErrorCode(err); {
+	case code == "not_in_channel", code == "channel_not_found":
+		return cantPostHere(lg, code, channel, in.Channel.Name, blocks.Escape(c.mins.minutesURL(e.Meeting.ID, e.Minutes)))
+	case slackapi.Refused(err):
+		c.log.ErrorContext(ctx, "share minutes: chat.postMessage refused", "error", err)
+	default:
+		c.log.ErrorContext(ctx, "share minutes: answer lost, and the post is not in the channel", "error", err)
 	}
-	c.log.ErrorContext(ctx, "share minutes: answer lost, and the post is not in the channel", "error", postErr)
-	return lang.FromContext(ctx).T("share.refused")
+	return lg.T("share.refused")
 }
 
 // cantPostHere says why the bot could not post in a conversation, and

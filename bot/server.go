@@ -27,6 +27,7 @@ import (
 	"github.com/recordsbot/recordsbot/internal/health"
 	"github.com/recordsbot/recordsbot/internal/lang"
 	"github.com/recordsbot/recordsbot/internal/metrics"
+	"github.com/recordsbot/recordsbot/internal/once"
 	"github.com/recordsbot/recordsbot/internal/publicgate"
 	"github.com/recordsbot/recordsbot/internal/requestid"
 	"github.com/recordsbot/recordsbot/internal/workdays"
@@ -52,6 +53,7 @@ type SlackAPI interface {
 	EntityPresentDetailsContext(ctx context.Context, params slack.EntityPresentDetailsParameters) error
 	OpenConversationContext(ctx context.Context, params *slack.OpenConversationParameters) (*slack.Channel, bool, bool, error)
 	GetConversationHistoryContext(ctx context.Context, params *slack.GetConversationHistoryParameters) (*slack.GetConversationHistoryResponse, error)
+	GetConversationRepliesContext(ctx context.Context, params *slack.GetConversationRepliesParameters) ([]slack.Message, bool, string, error)
 	GetConversationInfoContext(ctx context.Context, input *slack.GetConversationInfoInput) (*slack.Channel, error)
 }
 
@@ -241,7 +243,7 @@ type Server struct {
 	cmds map[string]func(context.Context, command) *reply
 	// quick answers a command at once from what is already in memory,
 	// or returns nil; see actionsUI.quickActions.
-	quick   map[string]func(command) *reply
+	quick   map[string]func(context.Context, command) *reply
 	actions *actions.Service
 	home    *homeUI
 	unfurls *unfurler
@@ -335,13 +337,14 @@ func (s *Server) addSurfaces(deps Deps, search MinutesSearch, trail *trailWriter
 	s.unfurls = &unfurler{mins: mins, actions: s.actions, slack: deps.Slack, log: s.log, workObjects: s.cfg.WorkObjects}
 	s.panels = &panels{actions: s.actions, acts: acts, mins: mins, home: s.home, slack: deps.Slack, log: s.log, say: say}
 	s.clicks = &clicks{acts: acts, mins: mins, home: s.home, slack: deps.Slack, settings: settings, calendar: calUI,
-		post: s.postResponse, now: deps.Now, log: s.log, say: say, trail: trail, panels: s.panels}
+		post: s.postResponse, now: deps.Now, log: s.log, say: say, trail: trail, panels: s.panels,
+		shares: &once.Poster{Slack: deps.Slack, HistoryDepth: shareHistoryDepth, Log: s.log}}
 	s.cmds = map[string]func(context.Context, command) *reply{
 		"/actions":  acts.commandActions,
 		"/minutes":  mins.commandMinutes,
 		"/meetings": mins.commandMeetings,
 	}
-	s.quick = map[string]func(command) *reply{"/actions": acts.quickActions}
+	s.quick = map[string]func(context.Context, command) *reply{"/actions": acts.quickActions}
 }
 
 // newActionsUI builds the /actions surface, which the Home tab and clicks

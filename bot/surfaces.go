@@ -9,6 +9,7 @@ import (
 	"github.com/recordsbot/recordsbot/calendar"
 	"github.com/recordsbot/recordsbot/follows"
 	"github.com/recordsbot/recordsbot/internal/lang"
+	"github.com/recordsbot/recordsbot/internal/once"
 	"github.com/recordsbot/recordsbot/minutes"
 )
 
@@ -128,4 +129,7 @@ type clicks struct {
 	say      userMessageFunc
 	trail    *trailWriter // shares and stale buttons; nil records nothing
 	panels   *panels      // the Work Objects' flexpane buttons
+	// shares posts minutes shared to a channel exactly once
+	// (internal/once), with no ledger: a click reaches one process, once.
+	shares *once.Poster
 }

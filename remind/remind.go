@@ -245,7 +245,7 @@ func Run(ctx context.Context, cfg Config, deps Deps) (Summary, error) {
 		})
 		return u, err
 	}))
-	j.poster = &once.Poster{Store: deps.Store, Slack: deps.Slack, Owner: cfg.Owner, Lease: cfg.Lease,
+	j.poster = &once.Poster{Ledger: deps.Store, Slack: deps.Slack, Owner: cfg.Owner, Lease: cfg.Lease,
 		HistoryDepth: historyDepth, Call: j.slack.Call, Log: deps.Logger}
 	start := deps.Clock.Now()
 	err := j.run(ctx)

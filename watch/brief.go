@@ -217,7 +217,7 @@ func (p *poll) briefMessage(ctx context.Context, f store.Follow, m apiclient.Mee
 	var order []string
 	for i := range p.list.Actions {
 		a := &p.list.Actions[i]
-		if a.MeetingID == m.ID || !actions.StillToDo(a.Status) || minutes.CommitteeKey(p.committeeOf(ctx, a)) != f.CommitteeKey {
+		if actions.AroseAt(a, &m) || !actions.StillToDo(a.Status) || minutes.CommitteeKey(p.committeeOf(ctx, a)) != f.CommitteeKey {
 			continue
 		}
 		k := assigneeKey(a.Assignee)

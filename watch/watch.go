@@ -475,7 +475,7 @@ func newPoll(cfg Config, deps Deps) *poll {
 	}
 	if deps.Slack != nil {
 		p.people = actions.NewAssignees(deps.Actions.UserMap(), slackusers.ByEmail(deps.Slack.GetUserByEmailContext))
-		p.poster = &once.Poster{Store: deps.Store, Slack: deps.Slack, Owner: cfg.Owner, Lease: cfg.Lease,
+		p.poster = &once.Poster{Ledger: deps.Store, Slack: deps.Slack, Owner: cfg.Owner, Lease: cfg.Lease,
 			HistoryDepth: cfg.HistoryDepth, Log: deps.Logger}
 	}
 	return p

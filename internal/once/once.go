@@ -32,6 +32,17 @@
 // it: a conversation that got more than HistoryDepth messages between the
 // crash and the lease lapsing would be posted to twice.
 //
+// # A person waiting
+//
+// A post a person's click makes (minutes shared to a channel) has no next
+// run to look for it: [Poster.PostNow] looks at once when Slack's answer
+// is lost, so the person is told whether it is out ([Recovered]), not
+// ([Failed]) or cannot be told ([Unknown]), and never invited to post it
+// twice. Such a post may go without a ledger (Poster.Ledger nil): Slack
+// delivers a click to one process, once, and the key names the click, so
+// there is no other worker to claim against, and the post does not wait
+// on the store.
+//
 // Anything the caller keeps besides the ledger (the watcher's
 // announcements table, say) is written after Post and derives from it:
 // a crash between the two is repaired by the next run, whose claim is
@@ -47,6 +58,7 @@ package once
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"time"
@@ -76,13 +88,16 @@ const (
 	// (retried at once by the next run), any other failure is left to
 	// lapse and looked for before the next try.
 	Failed
+	// Unknown: only from PostNow: Slack's answer to the post was lost and
+	// the look for it failed too; the post may be out or not.
+	Unknown
 )
 
 // Done reports whether the post is out in Slack, now or before.
 func (o Outcome) Done() bool { return o == Sent || o == Already || o == Recovered }
 
-// String names the outcome: "sent", "already", "recovered", "busy" or
-// "failed".
+// String names the outcome: "sent", "already", "recovered", "busy",
+// "failed" or "unknown".
 func (o Outcome) String() string {
 	switch o {
 	case Sent:
@@ -95,6 +110,8 @@ func (o Outcome) String() string {
 		return "busy"
 	case Failed:
 		return "failed"
+	case Unknown:
+		return "unknown"
 	}
 	return fmt.Sprintf("Outcome(%d)", int(o))
 }
@@ -127,9 +144,22 @@ type Result struct {
 	Outcome Outcome
 	// TS is the message's ts when Outcome.Done().
 	TS string
-	// Err is why the work Failed, or, with Sent or Recovered, that the
-	// post is out but recording it failed (the next claimant finds it).
+	// Err is why the work Failed (or is Unknown), or, with Sent or
+	// Recovered, that the post is out but recording it failed (the next
+	// claimant finds it).
 	Err error
+	// lost is whether Err is Slack's answer to the post, lost: the post
+	// may have landed.
+	lost bool
+}
+
+// Ledger keeps the claims: who holds a key, and the result of one done;
+// *store.Store implements it (store/ledger.go).
+type Ledger interface {
+	Claim(ctx context.Context, key, owner string, lease time.Duration) (store.ClaimResult, error)
+	Done(ctx context.Context, key, owner, result string) error
+	Release(ctx context.Context, key, owner string) error
+	Result(ctx context.Context, key string) (result string, done bool, err error)
 }
 
 // History is the part of Slack's Web API a Poster reads when an earlier
@@ -147,12 +177,13 @@ type Caller func(ctx context.Context, method, channel string, f func(context.Con
 // Poster posts Work exactly once. Its fields are set once; it is safe for
 // concurrent use.
 type Poster struct {
-	// Store holds the ledger. Required.
-	Store *store.Store
+	// Ledger holds the claims. Nil only for posts no other worker can
+	// make (see "A person waiting"): each Post then posts.
+	Ledger Ledger
 	// Slack reads history after an expired claim. Required.
 	Slack History
 	// Owner names this worker in the ledger: unique per process (see
-	// store.Store.Claim). Required.
+	// store.Store.Claim). Required with a Ledger.
 	Owner string
 	// Lease is how long a claim lasts; it must outlast one post, Slack's
 	// retries included. Default 2 minutes.
@@ -174,10 +205,7 @@ type Poster struct {
 // Outcome Failed.
 func (p *Poster) Post(ctx context.Context, w Work) Result {
 	r := p.post(ctx, w)
-	log := p.Log
-	if log == nil {
-		log = slog.New(slog.DiscardHandler)
-	}
+	log := p.logger()
 	switch {
 	case r.Outcome == Recovered:
 		log.InfoContext(ctx, "once: found an unrecorded post in Slack's history; recorded it instead of posting again", "key", w.Key, "ts", r.TS)
@@ -188,57 +216,120 @@ func (p *Poster) Post(ctx context.Context, w Work) Result {
 }
 
 func (p *Poster) post(ctx context.Context, w Work) Result {
-	st, owner := p.Store, p.Owner
+	if p.Ledger != nil {
+		if r, decided := p.claim(ctx, w); decided {
+			return r
+		}
+	}
+	ts, err := w.Post(ctx)
+	if err != nil {
+		refused := slackapi.Refused(err)
+		if refused && p.Ledger != nil {
+			// Nothing changed: give the key back so the next run retries
+			// at once. A cancelled run still releases.
+			rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+			defer cancel()
+			if rerr := p.Ledger.Release(rctx, w.Key, p.Owner); rerr != nil && p.Log != nil {
+				p.Log.WarnContext(ctx, "once: could not release a claim; it lapses with its lease", "key", w.Key, "error", rerr)
+			}
+		}
+		return Result{Outcome: Failed, Err: err, lost: !refused}
+	}
+	if p.Ledger != nil {
+		if err := p.Ledger.Done(ctx, w.Key, p.Owner, ts); err != nil {
+			return Result{Outcome: Sent, TS: ts, Err: fmt.Errorf("record %s: %w", w.Key, err)}
+		}
+	}
+	return Result{Outcome: Sent, TS: ts}
+}
+
+// claim claims w's key. decided is true when the claim settles the work
+// (done before, held by another worker, found in the history, or the
+// ledger failed), r then being its result; false when w is to be posted
+// now.
+func (p *Poster) claim(ctx context.Context, w Work) (r Result, decided bool) {
+	st, owner := p.Ledger, p.Owner
 	claim, err := st.Claim(ctx, w.Key, owner, p.lease())
 	if err != nil {
-		return Result{Outcome: Failed, Err: fmt.Errorf("claim %s: %w", w.Key, err)}
+		return Result{Outcome: Failed, Err: fmt.Errorf("claim %s: %w", w.Key, err)}, true
 	}
 	switch claim {
 	case store.ClaimDone:
 		ts, _, err := st.Result(ctx, w.Key)
 		if err != nil {
-			return Result{Outcome: Failed, Err: fmt.Errorf("read result of %s: %w", w.Key, err)}
+			return Result{Outcome: Failed, Err: fmt.Errorf("read result of %s: %w", w.Key, err)}, true
 		}
-		return Result{Outcome: Already, TS: ts}
+		return Result{Outcome: Already, TS: ts}, true
 	case store.ClaimBusy:
-		return Result{Outcome: Busy}
+		return Result{Outcome: Busy}, true
 	case store.ClaimExpired:
 		// The claim stays ours whatever the look finds: a failed look
 		// keeps it (it lapses, and the next run looks again).
-		ch, err := w.Conversation(ctx)
+		ts, found, err := p.look(ctx, w)
 		if err != nil {
-			return Result{Outcome: Failed, Err: fmt.Errorf("find the conversation of %s to check: %w", w.Key, err)}
+			return Result{Outcome: Failed, Err: err}, true
 		}
-		if ch != "" {
-			ts, found, err := p.find(ctx, ch, w.Thread, w.Key)
-			if err != nil {
-				return Result{Outcome: Failed, Err: err}
-			}
-			if found {
-				if err := st.Done(ctx, w.Key, owner, ts); err != nil {
-					return Result{Outcome: Recovered, TS: ts, Err: fmt.Errorf("record %s: %w", w.Key, err)}
-				}
-				return Result{Outcome: Recovered, TS: ts}
-			}
+		if found {
+			return p.recovered(ctx, w, ts), true
 		}
 	}
-	ts, err := w.Post(ctx)
+	return Result{}, false
+}
+
+// look looks for w's post in its conversation; none yet is not found.
+func (p *Poster) look(ctx context.Context, w Work) (ts string, found bool, err error) {
+	ch, err := w.Conversation(ctx)
 	if err != nil {
-		if slackapi.Refused(err) {
-			// Nothing changed: give the key back so the next run retries
-			// at once. A cancelled run still releases.
-			rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
-			defer cancel()
-			if rerr := st.Release(rctx, w.Key, owner); rerr != nil && p.Log != nil {
-				p.Log.WarnContext(ctx, "once: could not release a claim; it lapses with its lease", "key", w.Key, "error", rerr)
-			}
+		return "", false, fmt.Errorf("find the conversation of %s to check: %w", w.Key, err)
+	}
+	if ch == "" {
+		return "", false, nil
+	}
+	return p.find(ctx, ch, w.Thread, w.Key)
+}
+
+// recovered records w's post found at ts, an earlier attempt's.
+func (p *Poster) recovered(ctx context.Context, w Work, ts string) Result {
+	if p.Ledger != nil {
+		if err := p.Ledger.Done(ctx, w.Key, p.Owner, ts); err != nil {
+			return Result{Outcome: Recovered, TS: ts, Err: fmt.Errorf("record %s: %w", w.Key, err)}
 		}
-		return Result{Outcome: Failed, Err: err}
 	}
-	if err := st.Done(ctx, w.Key, owner, ts); err != nil {
-		return Result{Outcome: Sent, TS: ts, Err: fmt.Errorf("record %s: %w", w.Key, err)}
+	return Result{Outcome: Recovered, TS: ts}
+}
+
+// PostNow is Post for a post a person waits on (see "A person
+// waiting"): when Slack's answer to the post is lost (a timeout, a 5xx),
+// it looks for the post at once, on a context of its own of 5 seconds
+// (the post may have used up the caller's), among the conversation's
+// latest HistoryDepth messages. Found: Recovered. Not found: Failed, Err
+// being the post's (nothing was posted: the claim is kept all the same,
+// in case Slack is only late to show it). The look failing too: Unknown,
+// Err being the post's and the look's.
+func (p *Poster) PostNow(ctx context.Context, w Work) Result {
+	r := p.Post(ctx, w)
+	if r.Outcome != Failed || !r.lost {
+		return r
 	}
-	return Result{Outcome: Sent, TS: ts}
+	lctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+	defer cancel()
+	ts, found, err := p.look(lctx, w)
+	switch {
+	case err != nil:
+		return Result{Outcome: Unknown, Err: errors.Join(r.Err, err), lost: true}
+	case found:
+		res := p.recovered(lctx, w, ts)
+		p.logger().InfoContext(ctx, "once: Slack's answer was lost, but the post is out; recorded it", "key", w.Key, "ts", ts, "error", r.Err)
+		return res
+	}
+	return r
+}
+
+func (p *Poster) logger() *slog.Logger {
+	if p.Log == nil {
+		return slog.New(slog.DiscardHandler)
+	}
+	return p.Log
 }
 
 func (p *Poster) lease() time.Duration {

@@ -43,7 +43,7 @@ func (w *world) poster(t *testing.T, owner string) *once.Poster {
 	st, err := store.Open(t.Context(), w.url, store.WithClock(w.clock))
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = st.Close() })
-	return &once.Poster{Store: st, Slack: w.api, Owner: owner, Lease: 2 * time.Minute}
+	return &once.Poster{Ledger: st, Slack: w.api, Owner: owner, Lease: 2 * time.Minute}
 }
 
 // work posts "hello" to channel with key in its metadata; fail, when set,
@@ -104,6 +104,57 @@ func TestPostExactlyOnce(t *testing.T) {
 			assert.Equal(t, msgs[1].TS, r.TS, "the ts of the post found")
 			assert.Equal(t, once.Already, a.Post(t.Context(), w.work("k/lost", nil)).Outcome)
 			assert.Len(t, w.fake.Calls("conversations.history"), 2, "the history is read only after an expired claim")
+		})
+	}
+}
+
+// PostNow, for a person waiting on the post (and with no ledger, as a
+// click's post has none): when Slack's answer is lost it looks at once,
+// so a post that landed is Recovered, one that did not is Failed, and
+// one it cannot tell is Unknown; a refused post is not looked for.
+func TestPostNowLooksAtOnce(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name    string
+		faults  []slacktest.Fault
+		want    once.Outcome
+		posted  int
+		history int
+	}{
+		{"answered", nil, once.Sent, 1, 0},
+		{"posted, answer lost", []slacktest.Fault{
+			{Method: "chat.postMessage", HTTPStatus: http.StatusInternalServerError, AfterEffect: true, Times: 1},
+		}, once.Recovered, 1, 1},
+		{"not posted, answer lost", []slacktest.Fault{
+			{Method: "chat.postMessage", HTTPStatus: http.StatusInternalServerError, Times: 1},
+		}, once.Failed, 0, 1},
+		{"posted, history unreadable", []slacktest.Fault{
+			{Method: "chat.postMessage", HTTPStatus: http.StatusInternalServerError, AfterEffect: true, Times: 1},
+			{Method: "conversations.history", HTTPStatus: http.StatusInternalServerError},
+		}, once.Unknown, 1, 1},
+		{"refused", []slacktest.Fault{
+			{Method: "chat.postMessage", Error: "not_in_channel", Times: 1},
+		}, once.Failed, 0, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			fake := slacktest.NewServer()
+			t.Cleanup(fake.Close)
+			api := slack.New(slacktest.DefaultToken, slack.OptionAPIURL(fake.APIURL()), slack.OptionRetry(0))
+			for _, f := range tt.faults {
+				fake.InjectFault(f)
+			}
+			w := &world{fake: fake, api: api}
+			p := &once.Poster{Slack: api, HistoryDepth: 20}
+			r := p.PostNow(t.Context(), w.work("share/U1/1.2", nil))
+			assert.Equal(t, tt.want, r.Outcome, "error: %v", r.Err)
+			assert.Len(t, fake.Messages("C0NEWS"), tt.posted)
+			assert.Len(t, fake.Calls("chat.postMessage"), 1, "never posted twice")
+			assert.Len(t, fake.Calls("conversations.history"), tt.history)
+			if tt.want == once.Recovered {
+				assert.Equal(t, fake.Messages("C0NEWS")[0].TS, r.TS)
+			}
 		})
 	}
 }
