@@ -11,7 +11,7 @@ import (
 
 	"github.com/recordsbot/recordsbot/apiclient/recordsfake"
 	"github.com/recordsbot/recordsbot/internal/lang"
-	"github.com/recordsbot/recordsbot/internal/slackapi/slacktest"
+	"github.com/recordsbot/recordsbot/internal/slackapi/slackfake"
 )
 
 // consoleOptions configure a console. The zero value is a plain,
@@ -151,7 +151,7 @@ func newConsole(env *demoEnv, out io.Writer, opts consoleOptions) (*console, err
 			p:        palette{on: opts.Color},
 			now:      opts.Now,
 			loc:      opts.Location,
-			handles:  map[string]string{slacktest.DefaultBotUserID: "recordsbot"},
+			handles:  map[string]string{slackfake.DefaultBotUserID: "recordsbot"},
 			channels: map[string]string{demoChannel: demoChannelName},
 		},
 	}

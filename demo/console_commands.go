@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/recordsbot/recordsbot/apiclient/recordsfake"
-	"github.com/recordsbot/recordsbot/internal/slackapi/slacktest"
+	"github.com/recordsbot/recordsbot/internal/slackapi/slackfake"
 )
 
 // person finds a demo person by handle, first or full name, or Slack ID,
@@ -68,13 +68,13 @@ func (c *console) who() {
 	c.printf("\n")
 }
 
-func (c *console) slackUser() slacktest.User {
-	return slacktest.User{ID: c.me.SlackID, Name: handle(c.me)}
+func (c *console) slackUser() slackfake.User {
+	return slackfake.User{ID: c.me.SlackID, Name: handle(c.me)}
 }
 
 // slash sends a slash command and shows the bot's reply and follow-ups.
 func (c *console) slash(ctx context.Context, command, text string) error {
-	resp, err := c.env.send.SlashCommand(ctx, slacktest.Command{
+	resp, err := c.env.send.SlashCommand(ctx, slackfake.Command{
 		User: c.slackUser(), Command: command, Text: text,
 		ChannelID: demoChannel, ChannelName: demoChannelName,
 	})
@@ -110,7 +110,7 @@ func (c *console) click(ctx context.Context, n int, option string) error {
 	if err := b.choose(n, option); err != nil {
 		return err
 	}
-	click := slacktest.Click{User: c.slackUser(), BlockID: b.BlockID, Element: b.Element, Option: b.Option, Selected: b.Selected, Date: b.Picked}
+	click := slackfake.Click{User: c.slackUser(), BlockID: b.BlockID, Element: b.Element, Option: b.Option, Selected: b.Selected, Date: b.Picked}
 	switch b.where.kind {
 	case inEphemeral:
 		click.Ephemeral, click.ChannelID = true, b.where.channel

@@ -10,7 +10,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/recordsbot/recordsbot/internal/slackapi/slacktest"
+	"github.com/recordsbot/recordsbot/internal/slackapi/slackfake"
 )
 
 // showModals shows each of the current person's open modals that changed
@@ -43,7 +43,7 @@ func (c *console) showModals(sc *screen) {
 // input: Search minutes, Watch a topic) and presses its submit button, as Slack sends it: a
 // view_submission. The bot's answer is applied as Slack applies it.
 func (c *console) searchModal(ctx context.Context, words string) error {
-	modals := slices.DeleteFunc(c.env.slack.Modals(c.me.SlackID), func(m slacktest.Modal) bool { return !m.Open })
+	modals := slices.DeleteFunc(c.env.slack.Modals(c.me.SlackID), func(m slackfake.Modal) bool { return !m.Open })
 	if len(modals) == 0 {
 		return errors.New("no window is open: type home, then click its Search minutes or Watch a topic button")
 	}
@@ -65,7 +65,7 @@ func (c *console) searchModal(ctx context.Context, words string) error {
 	// The button is the window's own (Search, Watch…), as the person sees it.
 	button := cmp.Or(v.Submit.Text, "Submit")
 	c.printf("%s\n", c.r.p.grey(fmt.Sprintf("@%s types “%s” and presses %s", handle(c.me), words, button)))
-	res, err := c.env.send.Submit(ctx, slacktest.Submission{User: c.slackUser(), ViewID: m.ID,
+	res, err := c.env.send.Submit(ctx, slackfake.Submission{User: c.slackUser(), ViewID: m.ID,
 		Typed: map[string]map[string]string{in.BlockID: {in.Element.ActionID: words}}})
 	if err != nil {
 		return fmt.Errorf("send the submission to the bot: %w", err)

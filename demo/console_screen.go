@@ -13,7 +13,7 @@ import (
 	"strings"
 
 	"github.com/recordsbot/recordsbot/blocks"
-	"github.com/recordsbot/recordsbot/internal/slackapi/slacktest"
+	"github.com/recordsbot/recordsbot/internal/slackapi/slackfake"
 )
 
 // settle waits until the bot has finished everything the last request set
@@ -61,7 +61,7 @@ func (c *console) showNew(sc *screen) {
 
 	type key struct{ channel, ts string }
 	shown := map[key]bool{}
-	var others, replies []slacktest.Message
+	var others, replies []slackfake.Message
 	for _, m := range msgs[min(seen.messages, len(msgs)):] {
 		shown[key{m.Channel, m.TS}] = true
 		switch {
@@ -99,7 +99,7 @@ func (c *console) showNew(sc *screen) {
 	// A view replaces the one before; only the latest is on screen.
 	newViews := views[min(seen.views, len(views)):]
 	for i, v := range newViews {
-		later := slices.ContainsFunc(newViews[i+1:], func(w slacktest.View) bool { return w.UserID == v.UserID })
+		later := slices.ContainsFunc(newViews[i+1:], func(w slackfake.View) bool { return w.UserID == v.UserID })
 		if !later && v.UserID == c.me.SlackID {
 			c.showHome(sc, v.View)
 		}
@@ -109,7 +109,7 @@ func (c *console) showNew(sc *screen) {
 	}
 	c.showModals(sc)
 	if len(others) > 0 {
-		slices.SortFunc(others, func(a, b slacktest.Message) int {
+		slices.SortFunc(others, func(a, b slackfake.Message) int {
 			return strings.Compare(c.r.handles[strings.TrimPrefix(a.Channel, "D")], c.r.handles[strings.TrimPrefix(b.Channel, "D")])
 		})
 		var lines []string
@@ -125,7 +125,7 @@ func (c *console) showNew(sc *screen) {
 
 // othersDM reports whether m is a DM to someone other than the current
 // person, which Slack would not show them.
-func (c *console) othersDM(m slacktest.Message) bool {
+func (c *console) othersDM(m slackfake.Message) bool {
 	return strings.HasPrefix(m.Channel, "D") && m.Channel != "D"+c.me.SlackID
 }
 
@@ -135,7 +135,7 @@ func (c *console) othersDM(m slacktest.Message) bool {
 // (https://docs.slack.dev/reference/events/message/message_replied/:
 // "compare a thread_ts to the top-level ts value, when they differ the
 // latter is a reply to the former").
-func isReply(m slacktest.Message) bool { return m.ThreadTS != "" && m.ThreadTS != m.TS }
+func isReply(m slackfake.Message) bool { return m.ThreadTS != "" && m.ThreadTS != m.TS }
 
 // dmChannel is the channel a chat call's "channel" names: a user ID means
 // the DM with that user, as the stand-in for Slack stores it.
@@ -147,13 +147,13 @@ func dmChannel(ch string) string {
 }
 
 // message returns the current version of the bot's message ts in channel.
-func (c *console) message(channel, ts string) (slacktest.Message, bool) {
+func (c *console) message(channel, ts string) (slackfake.Message, bool) {
 	for _, m := range c.env.slack.Messages(channel) {
 		if m.TS == ts && !m.Ephemeral {
 			return m, true
 		}
 	}
-	return slacktest.Message{}, false
+	return slackfake.Message{}, false
 }
 
 // reply is a message as the bot answers a request or posts it to a
@@ -171,7 +171,7 @@ type reply struct {
 // responseID, in the request's channel (responseChannel). Slack honours
 // replace_original and delete_original for a click's response_url
 // (clickResponses), never for a slash command's (see
-// slacktest.Server.Screen), so the console shows what Slack would.
+// slackfake.Server.Screen), so the console shows what Slack would.
 func (c *console) showReply(sc *screen, body []byte, responseID string) error {
 	var r reply
 	if err := json.Unmarshal(body, &r); err != nil {
@@ -201,7 +201,7 @@ func (c *console) showReply(sc *screen, body []byte, responseID string) error {
 }
 
 // showMessage shows a message the bot posted; suffix adds to its title.
-func (c *console) showMessage(sc *screen, m slacktest.Message, suffix string) {
+func (c *console) showMessage(sc *screen, m slackfake.Message, suffix string) {
 	where := origin{kind: inMessage, channel: m.Channel, ts: m.TS}
 	var title string
 	switch {
@@ -246,7 +246,7 @@ func (c *console) showHome(sc *screen, view json.RawMessage) {
 	sc.shown++
 }
 
-func (c *console) showUnfurl(sc *screen, u slacktest.Unfurl) {
+func (c *console) showUnfurl(sc *screen, u slackfake.Unfurl) {
 	var byURL map[string]json.RawMessage
 	if err := json.Unmarshal(u.Unfurls, &byURL); err != nil {
 		return

@@ -21,7 +21,7 @@ import (
 	"github.com/recordsbot/recordsbot/internal/lang"
 	"github.com/recordsbot/recordsbot/internal/sampleorg"
 	"github.com/recordsbot/recordsbot/internal/slackapi"
-	"github.com/recordsbot/recordsbot/internal/slackapi/slacktest"
+	"github.com/recordsbot/recordsbot/internal/slackapi/slackfake"
 	"github.com/recordsbot/recordsbot/internal/workdays"
 	"github.com/recordsbot/recordsbot/minutes"
 	"github.com/recordsbot/recordsbot/publication"
@@ -32,7 +32,7 @@ import (
 )
 
 // demoChannel is the channel slash commands are typed in and minutes are
-// shared to; slacktest.Sender uses the same default.
+// shared to; slackfake.Sender uses the same default.
 const (
 	demoChannel     = "C0GENERAL"
 	demoChannelName = "general"
@@ -65,12 +65,12 @@ var demoRules = follows.NewRules(demoFollows, lang.English)
 type demoEnv struct {
 	people  []recordsfake.Person
 	records *recordsfake.Server
-	slack   *slacktest.Server
+	slack   *slackfake.Server
 	bot     *bot.Server
 	// botURL is the bot's base URL, http://127.0.0.1:PORT; it is also its
 	// PUBLIC_URL, so minutes links open its real pages.
 	botURL string
-	send   *slacktest.Sender
+	send   *slackfake.Sender
 	// calendar is the calendar domain: the public meeting feeds are on
 	// (PUBLIC_CALENDAR=true) and each person's private deadline feed.
 	calendar *calendar.Service
@@ -147,7 +147,7 @@ func startStandIns(ctx context.Context, log *slog.Logger, records []recordsfake.
 	// Both stand-ins panic, like httptest, if they cannot listen on
 	// loopback; nothing else could work then either.
 	env.records = recordsfake.NewServer(append([]recordsfake.Option{recordsfake.WithDataset(data)}, records...)...)
-	env.slack = slacktest.NewServer(slacktest.WithUsers(sampleorg.SlackUsers(data.People)...))
+	env.slack = slackfake.NewServer(slackfake.WithUsers(sampleorg.SlackUsers(data.People)...))
 
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -182,7 +182,7 @@ func (e *demoEnv) wireServices(version, secret string) (*wire.Services, error) {
 		Records: wire.Records{URL: e.records.URL, Key: recordsfake.DefaultKey, Options: []apiclient.Option{
 			apiclient.WithTransport(e.transport), apiclient.WithUserAgent("recordsbot/" + version + " (demo)"),
 		}},
-		Slack: wire.Slack{Token: slacktest.DefaultToken, APIURL: e.slack.APIURL(),
+		Slack: wire.Slack{Token: slackfake.DefaultToken, APIURL: e.slack.APIURL(),
 			HTTPClient: &http.Client{Timeout: 15 * time.Second, Transport: e.transport}},
 		Actions:        actions.Config{Trail: e.store, PublicURL: e.botURL},
 		Minutes:        minutes.Config{PublicURL: e.botURL, Public: true, History: e.store},
@@ -267,7 +267,7 @@ func (e *demoEnv) startBot(svc *wire.Services, log *slog.Logger, secret string, 
 			return watch.Baseline(ctx, demoWatch(), watch.Deps{Store: e.store, Minutes: svc.Minutes, Logger: log}, f)
 		},
 	})
-	e.send = &slacktest.Sender{
+	e.send = &slackfake.Sender{
 		URL:    e.botURL + "/slack/events",
 		Secret: secret,
 		Slack:  e.slack,

@@ -207,17 +207,17 @@ func (p *poll) briefMessage(ctx context.Context, f store.Follow, m apiclient.Mee
 		b.Agenda = append(b.Agenda, blocks.BriefAgendaItem{Number: it.Number, Title: it.Title})
 	}
 	if p.list == nil {
-		l, err := p.deps.Actions.List(ctx, "")
+		list, err := p.deps.Actions.List(ctx, "")
 		if err != nil {
 			return blocks.Message{}, false, fmt.Errorf("read actions: %w", err)
 		}
-		p.list = l
+		p.list = list
 	}
 	groups := map[string]*blocks.DigestGroup{}
 	var order []string
 	for i := range p.list.Actions {
 		a := &p.list.Actions[i]
-		if a.MeetingID == m.ID || !actions.StillToDo(a.Status) || minutes.CommitteeKey(p.committeeOf(ctx, a)) != f.CommitteeKey {
+		if actions.AroseAt(a, &m) || !actions.StillToDo(a.Status) || minutes.CommitteeKey(p.committeeOf(ctx, a)) != f.CommitteeKey {
 			continue
 		}
 		k := assigneeKey(a.Assignee)

@@ -20,16 +20,11 @@ func TestBinaryLinksNoTestOnlyPackage(t *testing.T) {
 	const module = "github.com/recordsbot/recordsbot/"
 	for line := range strings.Lines(string(out)) {
 		path, name, _ := strings.Cut(strings.TrimSpace(line), " ")
-		if !strings.HasPrefix(path, module) || linkedWhileSplitting[path] {
+		if !strings.HasPrefix(path, module) {
 			continue
 		}
 		if strings.HasSuffix(name, "test") || path == module+"internal/testworld" {
 			t.Errorf("cmd/recordsbot links %s, which only tests may import", path)
 		}
 	}
-}
-
-// linkedWhileSplitting are test-only packages the binary still links.
-var linkedWhileSplitting = map[string]bool{
-	"github.com/recordsbot/recordsbot/internal/slackapi/slacktest": true,
 }

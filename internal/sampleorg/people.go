@@ -9,16 +9,16 @@ import (
 	"strings"
 
 	"github.com/recordsbot/recordsbot/apiclient/recordsfake"
-	"github.com/recordsbot/recordsbot/internal/slackapi/slacktest"
+	"github.com/recordsbot/recordsbot/internal/slackapi/slackfake"
 )
 
 // SlackUsers returns the Slack members who are people: the same Slack ID,
 // real name and email, and their Handle as the user name. The time zone is
 // left empty (the fake's default); set it on the result where it matters.
-func SlackUsers(people []recordsfake.Person) []slacktest.User {
-	users := make([]slacktest.User, 0, len(people))
+func SlackUsers(people []recordsfake.Person) []slackfake.User {
+	users := make([]slackfake.User, 0, len(people))
 	for _, p := range people {
-		users = append(users, slacktest.User{ID: p.SlackID, Name: Handle(p), RealName: p.Name, Email: p.Email})
+		users = append(users, slackfake.User{ID: p.SlackID, Name: Handle(p), RealName: p.Name, Email: p.Email})
 	}
 	return users
 }

@@ -64,6 +64,12 @@ var restatements = []restatement{
 		ask:  "actionsUI.setStatus, which also ends the action's snoozes",
 	},
 	{
+		name: "the way into a page of actions",
+		re:   regexp.MustCompile(`\.ListCached\(`),
+		home: []string{"actions/", "bot/commands_actions.go"},
+		ask:  "actionsUI.pageSource (fromMemory for a page from memory alone)",
+	},
+	{
 		name: "what an action's row shows",
 		re:   regexp.MustCompile(`(?:^|[^\].\w])(?:blocks\.)?ActionRow\{|"row\.(?:due|no_deadline|assigned_to|untitled|overdue)"|"digest\.(?:was_due|due|in_progress)"`),
 		home: []string{"blocks/rowof.go", "blocks/row.go"},
@@ -111,6 +117,12 @@ var restatements = []restatement{
 		// The fake Slack and the demo's console model Slack's side.
 		home: []string{"bot/conversation.go", "internal/slackapi/", "demo/"},
 		ask:  "bot's conversationOf",
+	},
+	{
+		name: "which actions arose at a meeting",
+		re:   regexp.MustCompile(`\.MeetingID [!=]= [a-z]\w*\.(ID|Reference)\b`),
+		home: []string{"actions/"},
+		ask:  "actions.AroseAt",
 	},
 	{
 		// An input's limit is what the domain behind it accepts, so the
@@ -234,6 +246,10 @@ func TestChecksBite(t *testing.T) {
 			`if err != nil || len(b) > 2000 {`,
 			`Title: slack.NewTextBlockObject(slack.PlainTextType, truncate(lg.T("topic.modal_title"), 24), false, false),`,
 		},
+		"which actions arose at a meeting": {
+			`if meeting != nil && a.MeetingID != meeting.ID && (meeting.Reference == "" || a.MeetingID != meeting.Reference) {`,
+			`if a.MeetingID == m.ID || !actions.StillToDo(a.Status) || minutes.CommitteeKey(p.committeeOf(ctx, a)) != f.CommitteeKey {`,
+		},
 		"how much an input takes": {`in.MaxLength = 200`},
 		"what kind of conversation a request came from": {
 			`case strings.HasPrefix(channelID, "D") || channelName == "directmessage":`,
@@ -241,6 +257,7 @@ func TestChecksBite(t *testing.T) {
 		},
 		"a status change at the Slack edge": {`a, oc, err := p.acts.actions.SetStatus(ctx, user, id, to)`},
 		"the language a person reads":       {`return lang.ForLocale(m.Locale, p.cfg.Language)`},
+		"the way into a page of actions":    {`if src.list, ok = u.actions.ListCached(apiclient.Status(q.Status)); !ok {`},
 		"what an action's row shows": {
 			`it := blocks.ActionRow{ID: a.ID, Title: a.Title, Overdue: overdue}`,
 			`notes = append(notes, lg.F("digest.was_due", "date", d))`,

@@ -2,8 +2,10 @@ package slacktest
 
 import (
 	"math"
-	"net/http"
+	"sync"
 	"time"
+
+	"github.com/recordsbot/recordsbot/internal/slackapi/slackfake"
 )
 
 // Fault makes the Server refuse calls to one method, to test how the bot
@@ -52,6 +54,12 @@ type activeFault struct {
 	left int // calls still to refuse; negative means no limit
 }
 
+// faultSet holds the injected faults, in injection order.
+type faultSet struct {
+	mu     sync.Mutex
+	faults []*activeFault
+}
+
 // InjectFault makes the Server refuse calls to f.Method as f describes. When
 // several faults match a call, the one injected first applies.
 func (s *Server) InjectFault(f Fault) {
@@ -59,69 +67,55 @@ func (s *Server) InjectFault(f Fault) {
 	if left <= 0 {
 		left = -1
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.faults = append(s.faults, &activeFault{Fault: f, left: left})
-	s.signalLocked()
+	s.faults.mu.Lock()
+	s.faults.faults = append(s.faults.faults, &activeFault{Fault: f, left: left})
+	s.faults.mu.Unlock()
+	s.Changed()
 }
 
 // ClearFaults removes every injected fault.
 func (s *Server) ClearFaults() {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.faults = nil
-	s.signalLocked()
+	s.faults.mu.Lock()
+	s.faults.faults = nil
+	s.faults.mu.Unlock()
+	s.Changed()
 }
 
-// takeFaultLocked returns the fault that refuses a call to method, counting
-// the call against it, and false when none does. s.mu must be held.
-func (s *Server) takeFaultLocked(method string) (Fault, bool) {
-	for i, f := range s.faults {
+// take returns how the fault that refuses a call to method refuses it,
+// counting the call against it, and false when none does.
+func (fs *faultSet) take(method string) (slackfake.Refusal, bool) {
+	fs.mu.Lock()
+	defer fs.mu.Unlock()
+	for i, f := range fs.faults {
 		if f.Method != method {
 			continue
 		}
 		if f.left > 0 {
 			f.left--
 			if f.left == 0 {
-				s.faults = append(s.faults[:i:i], s.faults[i+1:]...)
+				fs.faults = append(fs.faults[:i:i], fs.faults[i+1:]...)
 			}
 		}
-		return f.Fault, true
+		return slackfake.Refusal{HTTPStatus: f.HTTPStatus, RetryAfter: f.RetryAfter, Error: f.Error, AfterEffect: f.AfterEffect, Hang: f.Hang}, true
 	}
-	return Fault{}, false
+	return slackfake.Refusal{}, false
 }
 
-// answer returns what the Server sends for a call f refuses.
-func (f Fault) answer() answer {
-	status := f.HTTPStatus
-	if status == 0 {
-		status = http.StatusOK
-	}
-	code := f.Error
-	if code == "" {
-		switch status {
-		case http.StatusTooManyRequests:
-			code = "ratelimited"
-		case http.StatusOK:
-			code = "fatal_error"
-		}
-	}
-	var a answer
-	if code == "" {
-		a = textAnswer(status, http.StatusText(status))
-	} else {
-		a = errorAnswer(code)
-		a.status = status
-	}
-	a.retryAfter = f.RetryAfter
-	a.hang = f.Hang
-	if status == http.StatusTooManyRequests {
-		a.retryAfter = max(a.retryAfter, 1)
-	}
-	return a
+// WithChannelRateLimit limits chat.postMessage and chat.update to perSecond
+// calls per channel with bursts of up to burst calls, as Slack limits posting
+// to about one message a second per channel. A call over the limit is
+// answered HTTP 429 with a Retry-After header (whole seconds, rounded up, at
+// least 1) and {"ok":false,"error":"ratelimited"}; it does not use up the
+// allowance. Channels are told apart by the "channel" argument as sent. The
+// limit follows the clock given with [WithClock]. A perSecond of zero or
+// less turns limiting off, which is the default; a burst below 1 counts as
+// 1.
+func WithChannelRateLimit(perSecond float64, burst int) Option {
+	return func(c *config) { c.limiter = newChannelLimiter(perSecond, burst) }
 }
 
-// channelLimiter is a token bucket per channel, refilled by the clock.
+// channelLimiter is a token bucket per channel, refilled by the clock. It
+// is used with slackfake's lock held (Extension.Limit).
 type channelLimiter struct {
 	perSecond float64
 	burst     float64

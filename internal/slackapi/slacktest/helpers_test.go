@@ -1,7 +1,6 @@
 package slacktest
 
 import (
-	"encoding/json"
 	"errors"
 	"sync"
 	"testing"
@@ -66,15 +65,4 @@ func requireSlackError(t *testing.T, err error, code string) {
 	got, ok := errors.AsType[slack.SlackErrorResponse](err)
 	require.Truef(t, ok, "got error %v (%T), want slack.SlackErrorResponse %q", err, err, code)
 	require.Equal(t, code, got.Err)
-}
-
-func mustJSON(t *testing.T, v any) string {
-	t.Helper()
-	b, err := json.Marshal(v)
-	require.NoError(t, err)
-	return string(b)
-}
-
-func sectionBlock(text string) slack.Block {
-	return slack.NewSectionBlock(slack.NewTextBlockObject(slack.MarkdownType, text, false, false), nil, nil)
 }

@@ -1,267 +1,164 @@
 package slacktest
 
 import (
-	"context"
-	"fmt"
-	"net/http"
-	"net/http/httptest"
-	"net/url"
-	"sync"
 	"time"
+
+	"github.com/recordsbot/recordsbot/internal/slackapi/slackfake"
 )
 
-// Defaults used when no option overrides them.
+// The model of Slack is package slackfake's; these are its names here, so
+// a test needs one import.
+type (
+	User             = slackfake.User
+	Guest            = slackfake.Guest
+	Call             = slackfake.Call
+	Message          = slackfake.Message
+	ResponsePost     = slackfake.ResponsePost
+	View             = slackfake.View
+	Unfurl           = slackfake.Unfurl
+	Modal            = slackfake.Modal
+	Ephemeral        = slackfake.Ephemeral
+	Channel          = slackfake.Channel
+	Sender           = slackfake.Sender
+	Response         = slackfake.Response
+	Command          = slackfake.Command
+	Click            = slackfake.Click
+	Submission       = slackfake.Submission
+	SubmitResult     = slackfake.SubmitResult
+	SubmissionAnswer = slackfake.SubmissionAnswer
+	Entity           = slackfake.Entity
+	EntityButton     = slackfake.EntityButton
+	EntityClick      = slackfake.EntityClick
+	Card             = slackfake.Card
+	Panel            = slackfake.Panel
+)
+
+// slackfake's constants.
 const (
-	// DefaultToken is the bot token a Server accepts unless [WithToken] says
-	// otherwise.
-	DefaultToken = "xoxb-test"
-	// DefaultBotUserID is the bot's user ID unless [WithBotUser] says
-	// otherwise.
-	DefaultBotUserID = "U0BOT"
-	// TeamID is the workspace ID the Server reports.
-	TeamID = "T0TEST"
-	// BotID is the bot ID the Server reports in auth.test and on the
-	// messages the bot posts.
-	BotID = "B0BOT"
-	// AppID is the app ID the Server reports on published views.
-	AppID = "A0APP"
+	DefaultToken          = slackfake.DefaultToken
+	DefaultBotUserID      = slackfake.DefaultBotUserID
+	TeamID                = slackfake.TeamID
+	BotID                 = slackfake.BotID
+	AppID                 = slackfake.AppID
+	NotGuest              = slackfake.NotGuest
+	MultiChannelGuest     = slackfake.MultiChannelGuest
+	SingleChannelGuest    = slackfake.SingleChannelGuest
+	ChannelPublic         = slackfake.ChannelPublic
+	ChannelPrivate        = slackfake.ChannelPrivate
+	ChannelMPIM           = slackfake.ChannelMPIM
+	ChannelIM             = slackfake.ChannelIM
+	ResponseMethod        = slackfake.ResponseMethod
+	OAuthScopesHeader     = slackfake.OAuthScopesHeader
+	InvalidMetadataSchema = slackfake.InvalidMetadataSchema
+	EntityTask            = slackfake.EntityTask
+	EntityFile            = slackfake.EntityFile
+	EntityItem            = slackfake.EntityItem
+	EntityIncident        = slackfake.EntityIncident
+	EntityContentItem     = slackfake.EntityContentItem
 )
 
-// User is a member of the fake workspace.
-type User struct {
-	ID       string // such as "U123"; required
-	Name     string // the handle, also answered as the profile's display_name
-	RealName string
-	Email    string // matched case-insensitively by users.lookupByEmail
-	TZ       string // IANA zone such as "Europe/Paris"
-	// Locale is the user's chosen display language as Slack writes it,
-	// an IETF tag such as "fr-FR" or "en-US"; users.info and users.list
-	// return it only when asked with include_locale=true (see userJSON).
-	// Empty answers "en-US", Slack's default.
-	Locale string
-	IsBot  bool
-	// Guest is the kind of guest the user is; the zero value is a full
-	// member.
-	Guest Guest
+// Sign is slackfake.Sign: Slack's v0 request signature.
+func Sign(secret string, ts int64, body []byte) string { return slackfake.Sign(secret, ts, body) }
+
+// EscapeCommandText is slackfake.EscapeCommandText.
+func EscapeCommandText(typed string, users []User) string {
+	return slackfake.EscapeCommandText(typed, users)
 }
 
-// Guest is a kind of Slack guest, as the user object tells it
-// (https://api.slack.com/types/user): is_restricted "indicates whether or
-// not the user is a guest user", and with is_ultra_restricted also true
-// the guest is a single-channel guest. A multi-channel guest has only
-// is_restricted.
-type Guest int
+// StandardMarkdown is slackfake.StandardMarkdown.
+func StandardMarkdown(s string) []string { return slackfake.StandardMarkdown(s) }
 
-// The kinds of guest.
-const (
-	NotGuest           Guest = iota // a full member: neither flag
-	MultiChannelGuest               // is_restricted
-	SingleChannelGuest              // is_restricted and is_ultra_restricted
-)
+// ManifestScopes is slackfake.ManifestScopes.
+func ManifestScopes() []string { return slackfake.ManifestScopes() }
 
 // Option configures a Server built by [NewServer].
-type Option func(*Server)
+type Option func(*config)
+
+type config struct {
+	fake     []slackfake.Option
+	limiter  *channelLimiter
+	tiers    *tierModel
+	appToken string
+}
+
+// fakeOption is an option of slackfake's Server.
+func fakeOption(o slackfake.Option) Option {
+	return func(c *config) { c.fake = append(c.fake, o) }
+}
 
 // WithUsers adds users to the workspace. A later user with the same ID
 // replaces an earlier one.
-func WithUsers(u ...User) Option {
-	return func(s *Server) {
-		for _, user := range u {
-			s.ws.users[user.ID] = user
-		}
-	}
-}
+func WithUsers(u ...User) Option { return fakeOption(slackfake.WithUsers(u...)) }
 
 // WithBotUser sets the bot's user ID, which auth.test answers and which
 // authors the messages the bot posts. The default is [DefaultBotUserID].
-func WithBotUser(id string) Option {
-	return func(s *Server) { s.ws.botUserID = id }
-}
+func WithBotUser(id string) Option { return fakeOption(slackfake.WithBotUser(id)) }
 
-// WithToken sets the only bot token the Server accepts; calls with any other
-// token are answered "invalid_auth", and calls with none "not_authed". The
-// default is [DefaultToken].
-func WithToken(token string) Option {
-	return func(s *Server) { s.token = token }
-}
-
-// WithChannelRateLimit limits chat.postMessage and chat.update to perSecond
-// calls per channel with bursts of up to burst calls, as Slack limits posting
-// to about one message a second per channel. A call over the limit is
-// answered HTTP 429 with a Retry-After header (whole seconds, rounded up, at
-// least 1) and {"ok":false,"error":"ratelimited"}; it does not use up the
-// allowance. Channels are told apart by the "channel" argument as sent. The limit follows the clock given with [WithClock]. A perSecond
-// of zero or less turns limiting off, which is the default; a burst below 1
-// counts as 1.
-func WithChannelRateLimit(perSecond float64, burst int) Option {
-	return func(s *Server) { s.limiter = newChannelLimiter(perSecond, burst) }
-}
+// WithToken sets the only bot token the Server accepts; calls with any
+// other token are answered "invalid_auth", and calls with none
+// "not_authed". The default is [DefaultToken].
+func WithToken(token string) Option { return fakeOption(slackfake.WithToken(token)) }
 
 // WithClock sets the clock the Server uses for message timestamps, call
 // times and rate limits. The default, and the effect of a nil now, is
 // time.Now.
-func WithClock(now func() time.Time) Option {
-	return func(s *Server) {
-		if now != nil {
-			s.ws.now = now
-		}
-	}
+func WithClock(now func() time.Time) Option { return fakeOption(slackfake.WithClock(now)) }
+
+// WithScopes grants the bot token only scopes (see slackfake.WithScopes).
+func WithScopes(scopes ...string) Option { return fakeOption(slackfake.WithScopes(scopes...)) }
+
+// WithWorkObjects turns the app's Work Object previews on for types (see
+// slackfake.WithWorkObjects).
+func WithWorkObjects(types ...string) Option {
+	return fakeOption(slackfake.WithWorkObjects(types...))
 }
 
-// Server is a fake Slack Web API listening on 127.0.0.1. It is safe for
-// concurrent use. Build it with [NewServer] and stop it with [Server.Close].
+// Server is slackfake's Server with what tests add: injected faults
+// ([Server.InjectFault]), rate limits ([WithChannelRateLimit],
+// [WithTiers]) and Socket Mode ([Server.WaitSocket]). It is safe for
+// concurrent use. Build it with [NewServer] and stop it with
+// [Server.Close].
 type Server struct {
-	// Set while NewServer runs and never changed afterwards.
-	http    *httptest.Server
-	handler http.Handler
-	methods map[string]apiMethod
-	token   string
+	*slackfake.Server
 
-	mu      sync.Mutex
-	ws      workspace       // guarded by mu
-	limiter *channelLimiter // guarded by mu; nil means no limit
-	tiers   *tierModel      // guarded by mu; nil means no tiers (WithTiers)
-	faults  []*activeFault  // guarded by mu; in injection order
-	calls   []Call          // guarded by mu
-	// changed is closed, and replaced, whenever the recorded state changes;
-	// see Notify. Guarded by mu.
-	changed chan struct{}
-	// closing is closed by Close, releasing calls held by a Hang fault.
-	closing   chan struct{}
-	closeOnce sync.Once
+	faults  faultSet
+	limiter *channelLimiter // nil: no per-channel limit
+	tiers   tierState
+	sockets *socketHub
 }
 
 // NewServer starts a fake Slack Web API on a loopback port. Like
 // httptest.NewServer, it panics if it cannot listen. The caller must call
 // [Server.Close].
 func NewServer(opts ...Option) *Server {
-	s := &Server{
-		methods: apiMethods(),
-		token:   DefaultToken,
-		ws:      newWorkspace(),
-		changed: make(chan struct{}),
-		closing: make(chan struct{}),
-	}
+	cfg := config{appToken: DefaultAppToken}
 	for _, opt := range opts {
-		opt(s)
+		opt(&cfg)
 	}
-	// The bot is a member of its own workspace, so users.info on it works
-	// without every test having to say so.
-	if _, ok := s.ws.users[s.ws.botUserID]; !ok {
-		s.ws.users[s.ws.botUserID] = User{
-			ID:       s.ws.botUserID,
-			Name:     "recordsbot",
-			RealName: "Records Bot",
-			IsBot:    true,
-		}
+	s := &Server{limiter: cfg.limiter, tiers: tierState{model: cfg.tiers}, sockets: newSocketHub(cfg.appToken)}
+	ext := slackfake.Extension{
+		Refuse:   s.faults.take,
+		Limit:    s.limit,
+		AppToken: cfg.appToken,
+		AppMethods: map[string]func() (map[string]any, error){
+			"apps.connections.open": s.sockets.connectionsOpen,
+		},
+		Mount:     s.sockets.mount,
+		Listening: s.sockets.setBaseURL,
+		// Hijacked websockets outlive httptest's Close.
+		Close: s.sockets.close,
 	}
-	mux := http.NewServeMux()
-	addRoutes(mux, s)
-	s.handler = mux
-	s.http = httptest.NewServer(s.handler)
-	s.ws.sockets.setBaseURL(s.http.URL)
+	s.Server = slackfake.NewServer(append(cfg.fake, slackfake.WithExtension(ext))...)
 	return s
 }
 
-// Handler returns the handler that serves the API under /api/ and
-// response_urls under /response/, so it can be mounted elsewhere. The URLs
-// [Server.APIURL] and [Server.ResponseURL] return always name the Server's
-// own listener.
-func (s *Server) Handler() http.Handler { return s.handler }
-
-// APIURL returns the base URL to give slack.OptionAPIURL, such as
-// "http://127.0.0.1:PORT/api/". It ends in a slash because slack-go appends
-// method names to it.
-func (s *Server) APIURL() string { return s.http.URL + "/api/" }
-
-// ResponseURL returns a response_url on this server for id, such as
-// "http://127.0.0.1:PORT/response/<id>". Posts to it are recorded as
-// [ResponsePost] values under that id.
-func (s *Server) ResponseURL(id string) string {
-	return s.http.URL + "/response/" + url.PathEscape(id)
-}
-
-// Close shuts the server down and waits for requests in flight to finish.
-func (s *Server) Close() {
-	s.closeOnce.Do(func() { close(s.closing) })
-	s.ws.sockets.close() // hijacked websockets outlive httptest's Close
-	s.http.Close()
-}
-
-// AddUser adds u to the workspace, replacing any user with the same ID.
-func (s *Server) AddUser(u User) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.ws.users[u.ID] = u
-	s.signalLocked()
-}
-
-// SetLocale sets user id's Slack locale ("fr-FR"), as the person choosing
-// another language in Slack's preferences does: users.info and users.list
-// return it from then on when asked with include_locale. It reports
-// whether the user exists.
-func (s *Server) SetLocale(id, locale string) bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	u, ok := s.ws.users[id]
-	if !ok {
-		return false
-	}
-	u.Locale = locale
-	s.ws.users[id] = u
-	s.signalLocked()
-	return true
-}
-
-// SetBotInChannel sets whether the bot is a member of channelID. The bot is
-// a member of every channel until told otherwise; outside a channel,
-// chat.postMessage, chat.update, chat.postEphemeral and conversations.history
-// on it are answered "not_in_channel".
-func (s *Server) SetBotInChannel(channelID string, in bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if in {
-		delete(s.ws.notInChannel, channelID)
-	} else {
-		s.ws.notInChannel[channelID] = true
-	}
-	s.signalLocked()
-}
-
-// Wait returns nil as soon as cond reports true, or the context's error
-// (wrapped; the cause when ctx has one) once ctx ends. It checks cond first
-// and again after every change [Server.Notify] reports, so it neither sleeps
-// nor spins. cond runs without the Server's lock held, so it may call the
-// Server's accessors such as [Server.Messages]; it must not block.
-func (s *Server) Wait(ctx context.Context, cond func() bool) error {
-	for {
-		// Take the signal before checking, so a change that lands between
-		// the check and the select still wakes us.
-		changed := s.Notify()
-		if cond() {
-			return nil
-		}
-		select {
-		case <-changed:
-		case <-ctx.Done():
-			return fmt.Errorf("wait for condition: %w", context.Cause(ctx))
+// limit applies the per-channel limit to chat.postMessage and chat.update,
+// keyed by their "channel" argument as sent, then Slack's tiers.
+func (s *Server) limit(c slackfake.LimitedCall) (retryAfter int, ok bool) {
+	if c.Method == "chat.postMessage" || c.Method == "chat.update" {
+		if wait, ok := s.limiter.take(c.Channel, c.Now); !ok {
+			return wait, false
 		}
 	}
-}
-
-// Notify returns a channel that is closed at the next change to what the
-// Server records: a call (refused ones included), a response_url post, or a
-// change made through AddUser, SetBotInChannel, InjectFault or ClearFaults.
-// Each channel fires once; call Notify again for the next change. The change
-// is complete, and visible through the accessors, when the channel closes.
-func (s *Server) Notify() <-chan struct{} {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.changed
-}
-
-// signalLocked wakes everything waiting on Notify. s.mu must be held.
-func (s *Server) signalLocked() {
-	close(s.changed)
-	s.changed = make(chan struct{})
+	return s.tiers.take(c.Method, c.ChannelKey, c.Now)
 }

@@ -52,7 +52,7 @@ const socketWriteTimeout = 5 * time.Second
 // "not_authed", as Slack answers a revoked or mistyped xapp- token. The
 // default is [DefaultAppToken].
 func WithAppToken(token string) Option {
-	return func(s *Server) { s.ws.sockets.token = token }
+	return func(c *config) { c.appToken = token }
 }
 
 // Envelope is a request Slack pushes over a Socket Mode connection.
@@ -92,27 +92,6 @@ type SocketAck struct {
 	Raw json.RawMessage
 }
 
-// CommandPayload returns the payload of a slash_commands envelope for c:
-// the fields Slack would post as a form over HTTP, as a JSON object of
-// strings, with the given response_url.
-func (s *Sender) CommandPayload(c Command, responseURL string) json.RawMessage {
-	form := s.CommandForm(c, responseURL)
-	fields := make(map[string]string, len(form))
-	for k := range form {
-		fields[k] = form.Get(k)
-	}
-	b, err := json.Marshal(fields)
-	if err != nil {
-		panic(fmt.Sprintf("slacktest: encode command payload: %v", err)) // a map of strings always encodes
-	}
-	return b
-}
-
-// ResponseURLFor returns a fresh response_url id and its URL, such as
-// ("r7", "http://127.0.0.1:PORT/response/r7"), for building envelope
-// payloads by hand; posts to it are recorded under that id.
-func (s *Sender) ResponseURLFor() (id, u string) { return s.responseURL() }
-
 // socketHub holds the Server's Socket Mode connections. It has a lock of its
 // own, taken after (never while waiting for) the Server's.
 type socketHub struct {
@@ -131,9 +110,12 @@ type socketHub struct {
 	wg       sync.WaitGroup
 }
 
-func newSocketHub() *socketHub {
-	return &socketHub{token: DefaultAppToken, tickets: map[string]bool{}, changed: make(chan struct{})}
+func newSocketHub(token string) *socketHub {
+	return &socketHub{token: token, tickets: map[string]bool{}, changed: make(chan struct{})}
 }
+
+// mount serves the websockets apps.connections.open hands out.
+func (h *socketHub) mount(mux *http.ServeMux) { mux.Handle("GET /socket", handleSocket(h)) }
 
 // setBaseURL records the Server's own http:// URL, from which the ws:// URLs
 // apps.connections.open hands out are made.
@@ -148,14 +130,14 @@ func (h *socketHub) signalLocked() {
 	h.changed = make(chan struct{})
 }
 
-// appsConnectionsOpen answers apps.connections.open with a single-use
+// connectionsOpen answers apps.connections.open with a single-use
 // websocket URL, as Slack does.
-func appsConnectionsOpen(ws *workspace, _ url.Values) (reply, error) {
-	u, err := ws.sockets.open()
+func (h *socketHub) connectionsOpen() (map[string]any, error) {
+	u, err := h.open()
 	if err != nil {
-		return nil, slackError("internal_error")
+		return nil, err
 	}
-	return reply{"url": u}, nil
+	return map[string]any{"url": u}, nil
 }
 
 func (h *socketHub) open() (string, error) {
@@ -277,7 +259,7 @@ func (s *Server) WaitSocket(ctx context.Context, n int) (*SocketConn, error) {
 	if n < 1 {
 		return nil, fmt.Errorf("slacktest: no socket connection number %d; they count from 1", n)
 	}
-	h := s.ws.sockets
+	h := s.sockets
 	for {
 		h.mu.Lock()
 		changed := h.changed
@@ -298,7 +280,7 @@ func (s *Server) WaitSocket(ctx context.Context, n int) (*SocketConn, error) {
 // Sockets returns every Socket Mode connection the app has opened, oldest
 // first, the closed ones included.
 func (s *Server) Sockets() []*SocketConn {
-	h := s.ws.sockets
+	h := s.sockets
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	return append([]*SocketConn(nil), h.conns...)

@@ -128,13 +128,26 @@ func MethodTier(method string) Tier { return methodTiers[method] }
 // minutes of Slack time into milliseconds (see [ScaledClock]). Off by
 // default.
 func WithTiers() Option {
-	return func(s *Server) { s.tiers = newTierModel(DefaultPostsPerMinute) }
+	return func(c *config) { c.tiers = newTierModel(DefaultPostsPerMinute) }
 }
 
 // WithPostCeiling sets the workspace-wide chat.postMessage ceiling that
 // [WithTiers] models, in posts a minute. It implies WithTiers.
 func WithPostCeiling(perMinute float64) Option {
-	return func(s *Server) { s.tiers = newTierModel(perMinute) }
+	return func(c *config) { c.tiers = newTierModel(perMinute) }
+}
+
+// tierState is the Server's tier model, under a lock of its own: calls
+// take from it with slackfake's lock held, TierReport reads it without.
+type tierState struct {
+	mu    sync.Mutex
+	model *tierModel // nil: no tiers
+}
+
+func (t *tierState) take(method, channel string, now time.Time) (retryAfter int, ok bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.model.take(method, channel, now)
 }
 
 // tierModel is the state of WithTiers: token buckets per method and per
@@ -246,9 +259,9 @@ type TierReport struct {
 // since the last ResetTiers, against the modelled tiers. Without
 // [WithTiers] it is empty.
 func (s *Server) TierReport() TierReport {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	m := s.tiers
+	s.tiers.mu.Lock()
+	defer s.tiers.mu.Unlock()
+	m := s.tiers.model
 	r := TierReport{Calls: map[string]int{}, Limited: map[string]int{}}
 	if m == nil {
 		return r
@@ -281,10 +294,10 @@ func (s *Server) TierReport() TierReport {
 // ResetTiers forgets what TierReport counts and refills every budget, as
 // if the Server had been idle for a long time.
 func (s *Server) ResetTiers() {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.tiers != nil {
-		s.tiers = newTierModel(s.tiers.postCeiling)
+	s.tiers.mu.Lock()
+	defer s.tiers.mu.Unlock()
+	if s.tiers.model != nil {
+		s.tiers.model = newTierModel(s.tiers.model.postCeiling)
 	}
 }
 
