@@ -126,7 +126,7 @@ func writeRow(b *strings.Builder, l lang.Lang, r ActionRow, f rowForm, titleMax 
 // says so.
 func writeTitle(b *strings.Builder, l lang.Lang, r ActionRow, f rowForm, titleMax int) {
 	if f == formPlain {
-		b.WriteString(cmpOr(oneLine(r.Title), l, "row.untitled"))
+		b.WriteString(plainTitle(l, r))
 		return
 	}
 	title := cmpOr(inline(r.Title, titleMax), l, "row.untitled")
@@ -148,6 +148,12 @@ func writeTitle(b *strings.Builder, l lang.Lang, r ActionRow, f rowForm, titleMa
 	if f == formSection {
 		b.WriteString("*\n")
 	}
+}
+
+// plainTitle is r's title as plain text, one line; an untitled action
+// says so.
+func plainTitle(l lang.Lang, r ActionRow) string {
+	return cmpOr(oneLine(r.Title), l, "row.untitled")
 }
 
 // cmpOr is s, or the catalogue's words for key when s is empty.

@@ -26,7 +26,7 @@ import (
 // (a click, "Show more") is drawn afresh with new revisions, never from
 // the memo.
 func (u *actionsUI) listReply(ctx context.Context, caller string, q actionsQuery) *reply {
-	src, r := u.pageSource(ctx, caller, q)
+	src, r, _ := u.pageSource(ctx, caller, q, live{})
 	if r != nil {
 		return r
 	}
@@ -61,37 +61,25 @@ func (u *actionsUI) listReply(ctx context.Context, caller string, q actionsQuery
 }
 
 // quickActions answers /actions from the memo alone, on the request's
-// own goroutine, when the caller's profile and the list are cached and
-// fresh and their reply memoised; nil otherwise (commandActions then
-// answers, within the ack budget). It never waits: no Slack or records
-// call, no background work, no timer.
-func (u *actionsUI) quickActions(cmd command) *reply {
+// own goroutine, when the caller's profile and the list are in memory and
+// their reply memoised; nil otherwise (commandActions then answers,
+// within the ack budget). It reads through the same pageSource as every
+// list, from memory (fromMemory): no Slack or records call, no
+// background work, no timer. A notice (another person's list refused) is
+// left to commandActions, which answers it in the caller's language.
+func (u *actionsUI) quickActions(ctx context.Context, cmd command) *reply {
 	if u.memo == nil || !u.actions.Caches() {
 		return nil
 	}
 	q, _, ok := parseActionsText(lang.English, cmd.Args) // the note is not shown
-	if !ok || q.verb != "" || q.Meeting != "" {
+	if !ok || q.verb != "" || q.history != "" || q.snoozed {
 		return nil
 	}
-	var src pageSource
-	if src.me, ok = u.actions.WhoCached(cmd.UserID); !ok {
+	src, r, ok := u.pageSource(ctx, cmd.UserID, q, fromMemory{})
+	if !ok || r != nil {
 		return nil
 	}
-	src.owner = src.me
-	if q.Who != "" && q.Who != cmd.UserID {
-		// The memo holds only what pageSource let through; the rule is
-		// asked again all the same, as on every path (and costs nothing).
-		if !u.actions.CanSeeOthers(src.me) {
-			return nil
-		}
-		if src.owner, ok = u.actions.WhoCached(q.Who); !ok {
-			return nil
-		}
-	}
-	if src.list, ok = u.actions.ListCached(apiclient.Status(q.Status)); !ok {
-		return nil
-	}
-	r, _ := u.memo.get(memoKey{caller: cmd.UserID, q: q}, src, u.now(), false)
+	r, _ = u.memo.get(memoKey{caller: cmd.UserID, q: q}, src, u.now(), false)
 	return r
 }
 

@@ -3,6 +3,7 @@ package bot
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"net/url"
 	"regexp"
 	"slices"
@@ -236,7 +237,7 @@ func withClickedPtrs(list []*apiclient.Action, c *clicked) []*apiclient.Action {
 // actionsPage builds one page of the list q asks for, as seen by caller,
 // keeping the action a click just changed on it (c, nil for none).
 func (u *actionsUI) actionsPage(ctx context.Context, caller string, q actionsQuery, c *clicked) *reply {
-	src, r := u.pageSource(ctx, caller, q)
+	src, r, _ := u.pageSource(ctx, caller, q, live{})
 	if r != nil {
 		return r
 	}
@@ -259,37 +260,96 @@ type pageSource struct {
 	snoozes map[string]time.Time
 }
 
-// pageSource reads what a page of q needs, or returns the notice to show
-// instead: another person's list the caller may not see, a meeting or a
-// list that cannot be read.
-func (u *actionsUI) pageSource(ctx context.Context, caller string, q actionsQuery) (pageSource, *reply) {
-	var src pageSource
-	src.me, src.meErr = u.actions.Who(ctx, caller)
+// pageSource reads what a page of q needs, through reads, or returns the
+// notice to show instead: another person's list the caller may not see, a
+// meeting or a list that cannot be read. ok is false when reads is
+// fromMemory and something is not in memory: there is nothing to show yet.
+func (u *actionsUI) pageSource(ctx context.Context, caller string, q actionsQuery, reads sourceReads) (src pageSource, r *reply, ok bool) {
+	if src.me, src.meErr = reads.who(ctx, u.actions, caller); errors.Is(src.meErr, errNotInMemory) {
+		return src, nil, false
+	}
 	src.owner, src.ownerErr = src.me, src.meErr
 	// Whose actions the caller may see is the domain's rule (CanSee);
 	// every list drawn passes through it (Visible).
 	if q.Who != "" && q.Who != caller {
 		if !u.actions.CanSeeOthers(src.me) {
-			return src, notice(u.othersRefused(src.me, src.meErr, q.Who))
+			return src, notice(u.othersRefused(src.me, src.meErr, q.Who)), true
 		}
-		src.owner, src.ownerErr = u.actions.Who(ctx, q.Who)
+		if src.owner, src.ownerErr = reads.who(ctx, u.actions, q.Who); errors.Is(src.ownerErr, errNotInMemory) {
+			return src, nil, false
+		}
 	}
 	if q.Meeting != "" {
-		m, err := u.meetings.Meeting(ctx, q.Meeting)
-		if err != nil {
-			if isNotFound(err) {
-				return src, notice(lang.FromContext(ctx).F("actions.no_meeting", "meeting", blocks.EscapeTyped(q.Meeting)))
-			}
-			return src, notice(u.say(ctx, "actions for meeting", err))
+		m, err := reads.meeting(ctx, u.meetings, q.Meeting)
+		switch {
+		case errors.Is(err, errNotInMemory):
+			return src, nil, false
+		case isNotFound(err):
+			return src, notice(lang.FromContext(ctx).F("actions.no_meeting", "meeting", blocks.EscapeTyped(q.Meeting))), true
+		case err != nil:
+			return src, notice(u.say(ctx, "actions for meeting", err)), true
 		}
 		src.meeting = m
 	}
-	list, err := u.actions.List(ctx, apiclient.Status(q.Status))
-	if err != nil {
-		return src, notice(u.say(ctx, "list actions", err))
+	list, err := reads.list(ctx, u.actions, apiclient.Status(q.Status))
+	switch {
+	case errors.Is(err, errNotInMemory):
+		return src, nil, false
+	case err != nil:
+		return src, notice(u.say(ctx, "list actions", err)), true
 	}
 	src.list = list
-	return src, nil
+	return src, nil, true
+}
+
+// sourceReads is how pageSource reads who asks and what they see: asking
+// Slack and the records service when the caches lack it (live), or from
+// memory alone (fromMemory: quickActions, which must never wait). One
+// pageSource, so both ways into /actions pass the same checks.
+type sourceReads interface {
+	who(ctx context.Context, s *actions.Service, id string) (actions.Member, error)
+	meeting(ctx context.Context, m *minutes.Service, id string) (*apiclient.Meeting, error)
+	list(ctx context.Context, s *actions.Service, st apiclient.Status) (*apiclient.ActionList, error)
+}
+
+type (
+	live       struct{}
+	fromMemory struct{}
+)
+
+// errNotInMemory is fromMemory's answer for what only a call could give.
+var errNotInMemory = errors.New("not in memory")
+
+func (live) who(ctx context.Context, s *actions.Service, id string) (actions.Member, error) {
+	return s.Who(ctx, id)
+}
+
+func (live) meeting(ctx context.Context, m *minutes.Service, id string) (*apiclient.Meeting, error) {
+	return m.Meeting(ctx, id)
+}
+
+func (live) list(ctx context.Context, s *actions.Service, st apiclient.Status) (*apiclient.ActionList, error) {
+	return s.List(ctx, st)
+}
+
+func (fromMemory) who(_ context.Context, s *actions.Service, id string) (actions.Member, error) {
+	if m, ok := s.WhoCached(id); ok {
+		return m, nil
+	}
+	return actions.Member{}, errNotInMemory
+}
+
+// meeting is never answered from memory: a meeting's list is read afresh
+// (listReply).
+func (fromMemory) meeting(context.Context, *minutes.Service, string) (*apiclient.Meeting, error) {
+	return nil, errNotInMemory
+}
+
+func (fromMemory) list(_ context.Context, s *actions.Service, st apiclient.Status) (*apiclient.ActionList, error) {
+	if l, ok := s.ListCached(st); ok {
+		return l, nil
+	}
+	return nil, errNotInMemory
 }
 
 // drawPage draws the page of q from src at now. until is the first moment
@@ -324,15 +384,15 @@ func (u *actionsUI) drawPage(src pageSource, caller string, q actionsQuery, c *c
 		q.Offset = 0
 	}
 	end := min(q.Offset+u.pageSize, total)
-	l := u.pageHead(lg, src, q, pageReader{caller: caller, seesOthers: seesOthers}, picked)
+	page := u.pageHead(lg, src, q, pageReader{caller: caller, seesOthers: seesOthers}, picked)
 	if left != nil && slices.Contains(picked, left) {
-		l.Left = 1
+		page.Left = 1
 	}
-	l.Rows, until = u.pageRows(picked[q.Offset:end], src, q.context(), c, listing, now, until)
+	page.Rows, until = u.pageRows(picked[q.Offset:end], src, q.context(), c, listing, now, until)
 	if end < total {
-		l.MoreValue = q.moreValue(end)
+		page.MoreValue = q.moreValue(end)
 	}
-	return ephemeral(blocks.Actions(l)), until
+	return ephemeral(blocks.Actions(page)), until
 }
 
 // candidates are the actions a page of src may show, the one c just

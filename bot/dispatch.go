@@ -147,7 +147,7 @@ func (s *Server) dispatchSlash(ctx context.Context, sc slack.SlashCommand) ack {
 		return ephemeral(blocks.Help(lg, "", lg.F("cmd.unknown", "command", blocks.EscapeTyped(cmd.Name))))
 	}
 	if quick := s.quick[cmd.Name]; quick != nil {
-		if r := quick(cmd); r != nil {
+		if r := quick(ctx, cmd); r != nil {
 			s.deps.Metrics.Acked(metrics.Command, start)
 			s.deps.Metrics.Request(metrics.Command, cmd.Name, "inline")
 			s.deps.Metrics.Finished(metrics.Command, start)

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/recordsbot/recordsbot/internal/netcork"
 	"io"
 	"log/slog"
 	"mime"
@@ -148,8 +149,24 @@ func writeAck(ctx context.Context, w http.ResponseWriter, log *slog.Logger, body
 	h["Content-Type"] = jsonContentType
 	h["Content-Length"] = []string{strconv.Itoa(len(b))}
 	w.WriteHeader(http.StatusOK)
+	if len(b) <= oneWrite {
+		w.Write(b)
+		return
+	}
+	// A longer answer leaves in several writes: corked, they are sent as
+	// one (internal/netcork).
+	conn := netcork.From(ctx)
+	conn.Cork()
 	w.Write(b)
+	if f, ok := w.(http.Flusher); ok {
+		f.Flush()
+	}
+	conn.Uncork()
 }
+
+// oneWrite is the longest answer net/http sends in one write call: its
+// 4 kB connection buffer less room for the status line and headers.
+const oneWrite = 4096 - 512
 
 // jsonContentType is the Content-Type of every JSON answer to Slack:
 // application/json; charset=utf-8.

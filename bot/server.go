@@ -243,7 +243,7 @@ type Server struct {
 	cmds map[string]func(context.Context, command) *reply
 	// quick answers a command at once from what is already in memory,
 	// or returns nil; see actionsUI.quickActions.
-	quick   map[string]func(command) *reply
+	quick   map[string]func(context.Context, command) *reply
 	actions *actions.Service
 	home    *homeUI
 	unfurls *unfurler
@@ -344,7 +344,7 @@ func (s *Server) addSurfaces(deps Deps, search MinutesSearch, trail *trailWriter
 		"/minutes":  mins.commandMinutes,
 		"/meetings": mins.commandMeetings,
 	}
-	s.quick = map[string]func(command) *reply{"/actions": acts.quickActions}
+	s.quick = map[string]func(context.Context, command) *reply{"/actions": acts.quickActions}
 }
 
 // newActionsUI builds the /actions surface, which the Home tab and clicks

@@ -37,7 +37,7 @@ func slashForm(body []byte) (sc slack.SlashCommand, ok bool) {
 		}
 		k, v, _ := strings.Cut(kv, "=")
 		var err error
-		if strings.ContainsAny(k, "%+") {
+		if escaped(k) {
 			if k, err = url.QueryUnescape(k); err != nil {
 				return sc, false
 			}
@@ -55,7 +55,7 @@ func slashForm(body []byte) (sc slack.SlashCommand, ok bool) {
 			continue
 		}
 		seen[i] = true
-		if strings.ContainsAny(v, "%+") {
+		if escaped(v) {
 			if v, err = url.QueryUnescape(v); err != nil {
 				return sc, false
 			}
@@ -64,6 +64,13 @@ func slashForm(body []byte) (sc slack.SlashCommand, ok bool) {
 	}
 	sc.IsEnterpriseInstall = enterprise == "true"
 	return sc, seen[0]
+}
+
+// escaped reports whether s holds a % escape or a + for a space. Two
+// IndexByte calls are several times quicker than strings.ContainsAny on
+// the short strings of a form.
+func escaped(s string) bool {
+	return strings.IndexByte(s, '%') >= 0 || strings.IndexByte(s, '+') >= 0
 }
 
 // maxSlashFields bounds the fields slashForm reads; Slack sends about

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"testing"
 
@@ -219,9 +220,12 @@ func TestWorkObjectPanels(t *testing.T) {
 							require.Empty(t, p.Error)
 							assert.Equal(t, bobs[0].Title, p.Title)
 							assert.Contains(t, p.Fields, "history", "whoever may see it may read its history")
+							assert.Contains(t, string(p.Fields["assignee"]), bob.RealName, "the assignee named, as on the card, whoever reads it")
 							if c.changes {
 								require.NotEmpty(t, p.Buttons, "status buttons")
 								assert.Equal(t, blocks.ActionPanelStatusPrefix+"complete", p.Buttons[0].ActionID)
+								snooze := slices.ContainsFunc(p.Buttons, func(b slacktest.EntityButton) bool { return b.ActionID == blocks.ActionPanelSnooze })
+								assert.Equal(t, c.who.ID == bob.ID, snooze, "Snooze for the assignee only")
 							} else {
 								assert.Empty(t, p.Buttons, "no buttons for someone who may not change it")
 							}

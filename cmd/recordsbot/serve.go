@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/recordsbot/recordsbot/internal/netcork"
 	"log/slog"
 	"net"
 	"net/http"
@@ -93,6 +94,7 @@ func httpServer(a *app, h http.Handler) *http.Server {
 		ReadTimeout:       15 * time.Second,
 		WriteTimeout:      30 * time.Second,
 		IdleTimeout:       120 * time.Second,
+		ConnContext:       netcork.ConnContext,
 		ErrorLog:          slog.NewLogLogger(a.log.Handler(), slog.LevelWarn),
 	}
 }

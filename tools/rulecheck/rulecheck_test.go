@@ -64,6 +64,12 @@ var restatements = []restatement{
 		ask:  "actionsUI.setStatus, which also ends the action's snoozes",
 	},
 	{
+		name: "the way into a page of actions",
+		re:   regexp.MustCompile(`\.ListCached\(`),
+		home: []string{"actions/", "bot/commands_actions.go"},
+		ask:  "actionsUI.pageSource (fromMemory for a page from memory alone)",
+	},
+	{
 		name: "what an action's row shows",
 		re:   regexp.MustCompile(`(?:^|[^\].\w])(?:blocks\.)?ActionRow\{|"row\.(?:due|no_deadline|assigned_to|untitled|overdue)"|"digest\.(?:was_due|due|in_progress)"`),
 		home: []string{"blocks/rowof.go", "blocks/row.go"},
@@ -245,6 +251,7 @@ func TestChecksBite(t *testing.T) {
 		},
 		"a status change at the Slack edge": {`a, oc, err := p.acts.actions.SetStatus(ctx, user, id, to)`},
 		"the language a person reads":       {`return lang.ForLocale(m.Locale, p.cfg.Language)`},
+		"the way into a page of actions":    {`if src.list, ok = u.actions.ListCached(apiclient.Status(q.Status)); !ok {`},
 		"what an action's row shows": {
 			`it := blocks.ActionRow{ID: a.ID, Title: a.Title, Overdue: overdue}`,
 			`notes = append(notes, lg.F("digest.was_due", "date", d))`,
