@@ -100,6 +100,12 @@ var restatements = []restatement{
 		ask:  "internal/once: Poster.Post, or PostNow for a post a person waits on",
 	},
 	{
+		name: "redrawing the message a click came from",
+		re:   regexp.MustCompile(`\.(UpdateMessageContext|updateMessage)\(ctx|ReplaceOriginal = |ReplaceRow\(`),
+		home: []string{"bot/interactions.go", "blocks/", "watch/", "internal/slackapi/"},
+		ask:  "clicks.redraw (and interaction.rowReplaced for a row)",
+	},
+	{
 		name: "Block Kit's limits",
 		re:   regexp.MustCompile(`len\([^)]*\) [<>]=? (2000|3000|255|150|75)\b|(?i)maxMetadataIDs\s*=|MaxModal\w*\s*=|truncate\(.*, (24|75|150|255|2000|3000)\)`),
 		home: []string{"blocks/limits.go"},
@@ -258,8 +264,13 @@ func TestChecksBite(t *testing.T) {
 		},
 		"the follow rules, built": {`rules: follows.Rules{Defaults: cfg.FollowDefaults, Digest: &cfg.Digest, OrgLanguage: cfg.Language}}`},
 		"what a follow hears":     {`if i >= 0 && !(store.FollowDefaults{}).Hears(follows[i].Choices, store.HearBriefs) {`},
-		"exactly once":            {`_, found, err := slackapi.FindKeyed(lctx, c.slack, channel, key, shareHistoryDepth)`},
-		"the default times":       {`DigestDefault: &clocktime.Weekly{On: true, Day: time.Monday, At: clocktime.Of(9, 0)},`},
+		"redrawing the message a click came from": {
+			`if err := c.updateMessage(ctx, in.channelID(), in.Message.TS, in.Message.Text, bl); err != nil && !echoUnreadable(err) {`,
+			`_, _, _, err := c.slack.UpdateMessageContext(ctx, channel, ts, slack.MsgOptionText(text, false), slack.MsgOptionBlocks(bl...))`,
+			`if out, ok := blocks.ReplaceRow(in.Message.Blocks, row); ok {`,
+		},
+		"exactly once":      {`_, found, err := slackapi.FindKeyed(lctx, c.slack, channel, key, shareHistoryDepth)`},
+		"the default times": {`DigestDefault: &clocktime.Weekly{On: true, Day: time.Monday, At: clocktime.Of(9, 0)},`},
 	}
 	for _, r := range restatements {
 		require.NotEmpty(t, samples[r.name], "%s: give a sample the pattern must find", r.name)
