@@ -257,7 +257,11 @@ func (p *panels) minutesPanel(ctx context.Context, viewer, id string) panel {
 			arising = append(arising, a)
 		}
 	}
-	for _, a := range p.actions.Visible(me, arising) {
+	seen := p.actions.Visible(me, arising)
+	// In the one order of actions (actions.ByUrgency), as /actions
+	// meeting lists them.
+	p.acts.sortKeeping(seen, p.acts.now(), me.Zone, nil)
+	for _, a := range seen {
 		ref := blocks.ActionRef{ID: a.ID, Title: a.Title, URL: p.actions.Link(a.ID)}
 		v.Arising = append(v.Arising, ref)
 		if me.Owns(a.Assignee) {
