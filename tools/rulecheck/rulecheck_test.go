@@ -71,7 +71,7 @@ var restatements = []restatement{
 	},
 	{
 		name: "what an action's row shows",
-		re:   regexp.MustCompile(`(?:^|[^\].\w])(?:blocks\.)?ActionRow\{|"row\.(?:due|no_deadline|assigned_to|untitled|overdue)"|"digest\.(?:was_due|due|in_progress)"`),
+		re:   regexp.MustCompile(`(?:^|[^\].\w])(?:blocks\.)?ActionRow\{|"row\.(?:due|no_deadline|assigned_to|untitled|overdue|line\.\w+)"`),
 		home: []string{"blocks/rowof.go", "blocks/row.go"},
 		ask:  "blocks.RowOf for the row and blocks/row.go's writeRow to draw it; what differs per surface is a field of ActionRow or a rowForm",
 	},
@@ -260,7 +260,7 @@ func TestChecksBite(t *testing.T) {
 		"the way into a page of actions":    {`if src.list, ok = u.actions.ListCached(apiclient.Status(q.Status)); !ok {`},
 		"what an action's row shows": {
 			`it := blocks.ActionRow{ID: a.ID, Title: a.Title, Overdue: overdue}`,
-			`notes = append(notes, lg.F("digest.was_due", "date", d))`,
+			`notes = append(notes, lg.F("row.line.was_due", "date", d))`,
 		},
 		"the follow rules, built": {`rules: follows.Rules{Defaults: cfg.FollowDefaults, Digest: &cfg.Digest, OrgLanguage: cfg.Language}}`},
 		"what a follow hears":     {`if i >= 0 && !(store.FollowDefaults{}).Hears(follows[i].Choices, store.HearBriefs) {`},
