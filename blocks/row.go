@@ -74,16 +74,16 @@ func writeRow(b *strings.Builder, l lang.Lang, r ActionRow, f rowForm, titleMax 
 			facts.add(s)
 		}
 	case r.Status == statusInProgress:
-		facts.add(l.T("digest.in_progress"))
+		facts.add(l.T("row.line.in_progress"))
 	}
 	if f == formLine {
 		// A finished action's deadline is no longer news.
 		if d := rowDate(l, r, f); d != "" && actions.StillToDo(apiclient.Status(r.Status)) {
 			facts.next()
 			if r.Overdue {
-				l.WriteF(b, "digest.was_due", "date", d)
+				l.WriteF(b, "row.line.was_due", "date", d)
 			} else {
-				l.WriteF(b, "digest.due", "date", d)
+				l.WriteF(b, "row.line.due", "date", d)
 			}
 		}
 	} else {

@@ -43,7 +43,7 @@ func TestRowFormsShowTheSameAction(t *testing.T) {
 			assert.Contains(t, section, l.F("row.due", "date", due))
 			assert.Contains(t, plain, status)
 			assert.Contains(t, plain, l.F("row.due", "date", plainDate(l, r.Deadline, false)))
-			assert.Contains(t, line, l.F("digest.was_due", "date", due))
+			assert.Contains(t, line, l.F("row.line.was_due", "date", due))
 			assert.Contains(t, section, l.F("row.assigned_to", "who", "Sam &lt;Lee&gt;"))
 			assert.Contains(t, plain, l.F("row.assigned_to", "who", "Sam <Lee>"))
 			assert.True(t, strings.HasSuffix(line, ", Sam &lt;Lee&gt;"), "a change's line names the assignee: %s", line)

@@ -257,8 +257,14 @@ func (p *panels) minutesPanel(ctx context.Context, viewer, id string) panel {
 			arising = append(arising, a)
 		}
 	}
-	for _, a := range p.actions.Visible(me, arising) {
-		ref := blocks.ActionRef{ID: a.ID, Title: a.Title, URL: p.actions.Link(a.ID)}
+	seen := p.actions.Visible(me, arising)
+	// In the one order of actions (actions.ByUrgency), as /actions
+	// meeting lists them.
+	now := p.acts.now()
+	p.acts.sortKeeping(seen, now, me.Zone, nil)
+	for _, a := range seen {
+		ref := blocks.RowOf(a, p.actions.ViewOf(me, a, now, actions.SeveralPeople), nil)
+		ref.Link = p.actions.Link(a.ID)
 		v.Arising = append(v.Arising, ref)
 		if me.Owns(a.Assignee) {
 			v.Mine = append(v.Mine, ref)
