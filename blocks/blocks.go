@@ -111,6 +111,9 @@ type ActionRow struct {
 	Meeting         string // meeting title or ID; may be empty
 	Committee       string
 	Assignee        string // shown when the list is not the reader's own
+	// AssigneeSlackID is the assignee's Slack user ID when the records
+	// give it and Assignee is shown: a card names them as a Slack user.
+	AssigneeSlackID string
 	// CanChange puts status buttons on the row.
 	CanChange bool
 	// MaySnooze ends the row's buttons block with the Snooze choices (a

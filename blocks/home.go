@@ -45,16 +45,16 @@ func Home(v HomeView) slack.HomeTabViewRequest {
 		}
 	}
 
-	l := v.Actions
-	l.Lang = lg
-	l.Offset = max(l.Offset, 0)
-	total := max(l.Total, l.Offset+len(l.Rows))
+	list := v.Actions
+	list.Lang = lg
+	list.Offset = max(list.Offset, 0)
+	total := max(list.Total, list.Offset+len(list.Rows))
 	var after []slack.Block
-	if len(l.Rows) == 0 && v.Unmapped == "" && v.RecordsError == "" {
-		head = append(head, section(escapeTrunc(cmp.Or(strings.TrimSpace(l.Empty), lg.T("home.no_open_actions")), MaxSectionText)))
+	if len(list.Rows) == 0 && v.Unmapped == "" && v.RecordsError == "" {
+		head = append(head, section(escapeTrunc(cmp.Or(strings.TrimSpace(list.Empty), lg.T("home.no_open_actions")), MaxSectionText)))
 	}
-	if l.Truncated {
-		after = append(after, contextLine(truncatedNote(l)))
+	if list.Truncated {
+		after = append(after, contextLine(truncatedNote(list)))
 	}
 	if v.MoreOffset > 0 {
 		after = append(after, slack.NewActionBlock("", button(ActionHomeMore, strconv.Itoa(v.MoreOffset), lg.T("list.show_more"))))
@@ -81,14 +81,14 @@ func Home(v HomeView) slack.HomeTabViewRequest {
 	}
 	after = append(after, slack.NewDividerBlock(), contextLine(lg.T("home.help")))
 
-	pos := position(lg, l.Offset, len(l.Rows), total)
+	pos := position(lg, list.Offset, len(list.Rows), total)
 	maxBlocks := MaxViewBlocks - len(head) - len(after) - 1
 	maxText := MaxViewText - measure(head...) - measure(after...) - measure(pos)
-	rows, shown, _ := fitRows(lg, l.Rows, maxBlocks, maxText, make(map[string]bool))
+	rows, shown, _ := fitRows(lg, list.Rows, maxBlocks, maxText, make(map[string]bool))
 
 	blocks := append(head, rows...)
-	if shown > 0 && (l.Offset > 0 || l.Offset+shown < total) {
-		blocks = append(blocks, position(lg, l.Offset, shown, total))
+	if shown > 0 && (list.Offset > 0 || list.Offset+shown < total) {
+		blocks = append(blocks, position(lg, list.Offset, shown, total))
 	}
 	blocks = append(blocks, after...)
 	return slack.HomeTabViewRequest{Type: slack.VTHomeTab, Blocks: slack.Blocks{BlockSet: blocks}}

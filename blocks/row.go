@@ -74,16 +74,16 @@ func writeRow(b *strings.Builder, l lang.Lang, r ActionRow, f rowForm, titleMax 
 			facts.add(s)
 		}
 	case r.Status == statusInProgress:
-		facts.add(l.T("digest.in_progress"))
+		facts.add(l.T("row.line.in_progress"))
 	}
 	if f == formLine {
 		// A finished action's deadline is no longer news.
 		if d := rowDate(l, r, f); d != "" && actions.StillToDo(apiclient.Status(r.Status)) {
 			facts.next()
 			if r.Overdue {
-				l.WriteF(b, "digest.was_due", "date", d)
+				l.WriteF(b, "row.line.was_due", "date", d)
 			} else {
-				l.WriteF(b, "digest.due", "date", d)
+				l.WriteF(b, "row.line.due", "date", d)
 			}
 		}
 	} else {
@@ -126,7 +126,7 @@ func writeRow(b *strings.Builder, l lang.Lang, r ActionRow, f rowForm, titleMax 
 // says so.
 func writeTitle(b *strings.Builder, l lang.Lang, r ActionRow, f rowForm, titleMax int) {
 	if f == formPlain {
-		b.WriteString(cmpOr(oneLine(r.Title), l, "row.untitled"))
+		b.WriteString(plainTitle(l, r))
 		return
 	}
 	title := cmpOr(inline(r.Title, titleMax), l, "row.untitled")
@@ -148,6 +148,12 @@ func writeTitle(b *strings.Builder, l lang.Lang, r ActionRow, f rowForm, titleMa
 	if f == formSection {
 		b.WriteString("*\n")
 	}
+}
+
+// plainTitle is r's title as plain text, one line; an untitled action
+// says so.
+func plainTitle(l lang.Lang, r ActionRow) string {
+	return cmpOr(oneLine(r.Title), l, "row.untitled")
 }
 
 // cmpOr is s, or the catalogue's words for key when s is empty.

@@ -31,6 +31,7 @@ func RowOf(a *apiclient.Action, v actions.View, changed *Change) ActionRow {
 	}
 	if v.ShowAssignee {
 		r.Assignee = a.Assignee.String()
+		r.AssigneeSlackID = a.Assignee.SlackID
 	}
 	return r
 }

@@ -85,20 +85,16 @@ func minutesFields(v MinutesView) []map[string]any {
 	return append(out, stringField("status", l.T("minutes.field.status"), status))
 }
 
-// ActionCardView is what an action's card shows: its title, status, due
-// date and assignee.
+// ActionCardView is what an action's card shows: its row's title,
+// status, due date and assignee (the row's AssigneeSlackID names them as
+// a Slack user when known, its Assignee otherwise).
 type ActionCardView struct {
 	Lang lang.Lang
-	// Link is the URL as posted; URL the action's own link.
-	Link, URL string
-	ID        string
-	Title     string
-	Status    string
-	// Deadline is zero when the action has none.
-	Deadline time.Time
-	// AssigneeSlackID names the assignee as a Slack user when known;
-	// AssigneeName otherwise.
-	AssigneeSlackID, AssigneeName string
+	// Link is the URL as posted; Row.Link the action's own link.
+	Link string
+	// Row is the action as everyone in the conversation sees it: RowOf
+	// with actions.ChannelView.
+	Row ActionRow
 }
 
 // ActionCard is the task card of an action, as Share in channel would
@@ -107,10 +103,10 @@ type ActionCardView struct {
 func ActionCard(v ActionCardView) slack.WorkObjectEntity {
 	return slack.WorkObjectEntity{
 		AppUnfurlURL:  v.Link,
-		URL:           cmp.Or(v.URL, v.Link),
-		ExternalRef:   slack.WorkObjectExternalRef{ID: v.ID, Type: RefAction},
+		URL:           cmp.Or(v.Row.Link, v.Link),
+		ExternalRef:   slack.WorkObjectExternalRef{ID: v.Row.ID, Type: RefAction},
 		EntityType:    EntityAction,
-		EntityPayload: actionPayload(v),
+		EntityPayload: actionPayload(v.Lang, v.Row),
 	}
 }
 
@@ -127,46 +123,48 @@ func ActionStub(l lang.Lang, link, url, id string) slack.WorkObjectEntity {
 	}
 }
 
-func actionPayload(v ActionCardView) map[string]any {
-	l := v.Lang
+// actionPayload is a card's fields for r in l: the same facts as its row
+// (rowStatus, rowText, plainTitle), as Slack's typed fields.
+func actionPayload(l lang.Lang, r ActionRow) map[string]any {
 	fields := map[string]any{
-		"status": map[string]any{"value": plainStatus(l, v.Status)},
+		"status": map[string]any{"value": rowStatus(l, r.Status, formPlain)},
 	}
-	if !v.Deadline.IsZero() {
-		fields["due_date"] = map[string]any{"type": "slack#/types/date", "value": v.Deadline.Format(time.DateOnly)}
+	if !r.Deadline.IsZero() {
+		fields["due_date"] = map[string]any{"type": "slack#/types/date", "value": r.Deadline.Format(time.DateOnly)}
 	}
-	switch {
-	case v.AssigneeSlackID != "":
-		fields["assignee"] = map[string]any{"type": "slack#/types/user", "user": map[string]any{"user_id": v.AssigneeSlackID}}
-	case oneLine(v.AssigneeName) != "":
-		fields["assignee"] = map[string]any{"type": "string", "value": truncate(oneLine(v.AssigneeName), entityTitleMax)}
+	switch a := rowText(r.Assignee, 0, formPlain); {
+	case a == "":
+	case r.AssigneeSlackID != "":
+		fields["assignee"] = map[string]any{"type": "slack#/types/user", "user": map[string]any{"user_id": r.AssigneeSlackID}}
+	default:
+		fields["assignee"] = map[string]any{"type": "string", "value": truncate(a, entityTitleMax)}
 	}
 	return map[string]any{
-		"attributes": attributes(l, cmp.Or(truncate(oneLine(v.Title), entityTitleMax), v.ID), "wo.action.kind"),
+		"attributes": attributes(l, truncate(plainTitle(l, r), entityTitleMax), "wo.action.kind"),
 		"fields":     fields,
 	}
 }
 
 // ActionPanelView is an action's flexpane as one viewer may see it.
 type ActionPanelView struct {
-	Card ActionCardView
-	// Meeting is the meeting the action arose at; empty when unknown.
-	Meeting string
+	Lang lang.Lang
+	// Row is the action as the viewer sees it (RowOf): the card's fields,
+	// its Meeting, the status buttons when CanChange, Snooze when
+	// MaySnooze; Row.Link is the action's own link.
+	Row ActionRow
 	// History is the action's history, newest first, when the viewer may
 	// read it; nil otherwise.
 	History []AuditLine
-	// MayChange offers the status buttons; MaySnooze, Snooze.
-	MayChange, MaySnooze bool
 }
 
 // ActionPanel is the flexpane of an action for one viewer: its card's
 // fields, the meeting, its history when they may read it, and the status
 // buttons (and Snooze) when they may change it.
 func ActionPanel(v ActionPanelView) slack.EntityDetailsMetadata {
-	l := v.Card.Lang
-	payload := actionPayload(v.Card)
+	l, r := v.Lang, v.Row
+	payload := actionPayload(l, r)
 	var custom []map[string]any
-	if m := oneLine(v.Meeting); m != "" {
+	if m := rowText(r.Meeting, 0, formPlain); m != "" {
 		custom = append(custom, stringField("meeting", l.T("wo.field.meeting"), truncate(m, entityTitleMax)))
 	}
 	if v.History != nil {
@@ -182,8 +180,8 @@ func ActionPanel(v ActionPanelView) slack.EntityDetailsMetadata {
 	if custom != nil {
 		payload["custom_fields"] = custom
 	}
-	if v.MayChange {
-		primary, overflow := panelButtons(l, v)
+	if r.CanChange {
+		primary, overflow := panelButtons(l, r)
 		actions := map[string]any{"primary_actions": primary}
 		if len(overflow) > 0 {
 			actions["overflow_actions"] = overflow
@@ -192,21 +190,21 @@ func ActionPanel(v ActionPanelView) slack.EntityDetailsMetadata {
 	}
 	return slack.EntityDetailsMetadata{
 		EntityType:    EntityAction,
-		URL:           v.Card.URL,
-		ExternalRef:   slack.WorkObjectExternalRef{ID: v.Card.ID, Type: RefAction},
+		URL:           r.Link,
+		ExternalRef:   slack.WorkObjectExternalRef{ID: r.ID, Type: RefAction},
 		EntityPayload: payload,
 	}
 }
 
-// panelButtons are the status changes of v's action, the common ones
-// first with Snooze (when v.MaySnooze), the rarer ones in the overflow.
-func panelButtons(l lang.Lang, v ActionPanelView) (primary, overflow []slack.EntityDetailsAction) {
-	status, id := v.Card.Status, v.Card.ID
+// panelButtons are the status changes of r's action, the common ones
+// first with Snooze (when r.MaySnooze), the rarer ones in the overflow.
+func panelButtons(l lang.Lang, r ActionRow) (primary, overflow []slack.EntityDetailsAction) {
+	status, id := r.Status, r.ID
 	buttons, menu := transitions(status)
 	for _, to := range buttons {
 		primary = append(primary, panelStatusButton(l, status, to, id))
 	}
-	if v.MaySnooze {
+	if r.MaySnooze {
 		primary = append(primary, slack.EntityDetailsAction{Text: l.T("wo.snooze"), ActionID: ActionPanelSnooze, Value: id})
 	}
 	for _, to := range menu {

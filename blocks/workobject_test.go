@@ -6,6 +6,8 @@ import (
 	"github.com/slack-go/slack"
 	"github.com/stretchr/testify/assert"
 
+	"github.com/recordsbot/recordsbot/actions"
+	"github.com/recordsbot/recordsbot/apiclient"
 	"github.com/recordsbot/recordsbot/internal/lang"
 )
 
@@ -14,12 +16,25 @@ func unfurlMetadata(es ...slack.WorkObjectEntity) any {
 	return slack.WorkObjectMetadata{Entities: es}
 }
 
+// sampleAction is the action of the cards and panels.
+func sampleAction() *apiclient.Action {
+	return &apiclient.Action{ID: "A-101", Title: "Circulate the revised budget to all trustees", Status: apiclient.StatusOpen,
+		Deadline: day(2026, 3, 9), MeetingTitle: "Budget meeting", Assignee: apiclient.Person{Name: "Bob Patel", SlackID: "U0123ABCD"}}
+}
+
+// sampleActionCard is sampleAction's card, its row built as the bot
+// builds it.
 func sampleActionCard(l lang.Lang) ActionCardView {
-	return ActionCardView{
-		Lang: l, Link: "https://bot.example.org/actions/A-101", URL: "https://bot.example.org/actions/A-101",
-		ID: "A-101", Title: "Circulate the revised budget to all trustees", Status: "open",
-		Deadline: day(2026, 3, 9), AssigneeSlackID: "U0123ABCD", AssigneeName: "Bob Patel",
-	}
+	r := RowOf(sampleAction(), actions.ChannelView(actions.DueSoon), nil)
+	r.Link = "https://bot.example.org/actions/A-101"
+	return ActionCardView{Lang: l, Link: "https://bot.example.org/actions/A-101", Row: r}
+}
+
+// samplePanel is sampleAction's flexpane for a viewer who sees it as v.
+func samplePanel(l lang.Lang, v actions.View, history []AuditLine) ActionPanelView {
+	r := RowOf(sampleAction(), v, nil)
+	r.Link = "https://bot.example.org/actions/A-101"
+	return ActionPanelView{Lang: l, Row: r, History: history}
 }
 
 // The Work Object cards and flexpanes, as Slack receives them
@@ -40,11 +55,11 @@ func TestWorkObjectGoldens(t *testing.T) {
 				ActionStub(l, "https://bot.example.org/actions/A-102", "https://bot.example.org/actions/A-102", "A-102"))
 		}},
 		{"panel_action", func(l lang.Lang) any {
-			return map[string]any{"metadata": ActionPanel(ActionPanelView{Card: sampleActionCard(l), Meeting: "Budget meeting",
-				History: history, MayChange: true, MaySnooze: true})}
+			v := actions.View{MayChange: true, MaySnooze: true, ShowAssignee: true}
+			return map[string]any{"metadata": ActionPanel(samplePanel(l, v, history))}
 		}},
 		{"panel_action_reader", func(l lang.Lang) any {
-			return map[string]any{"metadata": ActionPanel(ActionPanelView{Card: sampleActionCard(l), Meeting: "Budget meeting", History: []AuditLine{}})}
+			return map[string]any{"metadata": ActionPanel(samplePanel(l, actions.View{ShowAssignee: true}, []AuditLine{}))}
 		}},
 		{"panel_minutes", func(l lang.Lang) any {
 			refs := []ActionRef{{ID: "A-101", Title: "Circulate the revised budget to all trustees", URL: "https://bot.example.org/actions/A-101"}}

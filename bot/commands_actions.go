@@ -384,15 +384,15 @@ func (u *actionsUI) drawPage(src pageSource, caller string, q actionsQuery, c *c
 		q.Offset = 0
 	}
 	end := min(q.Offset+u.pageSize, total)
-	l := u.pageHead(lg, src, q, pageReader{caller: caller, seesOthers: seesOthers}, picked)
+	page := u.pageHead(lg, src, q, pageReader{caller: caller, seesOthers: seesOthers}, picked)
 	if left != nil && slices.Contains(picked, left) {
-		l.Left = 1
+		page.Left = 1
 	}
-	l.Rows, until = u.pageRows(picked[q.Offset:end], src, q.context(), c, listing, now, until)
+	page.Rows, until = u.pageRows(picked[q.Offset:end], src, q.context(), c, listing, now, until)
 	if end < total {
-		l.MoreValue = q.moreValue(end)
+		page.MoreValue = q.moreValue(end)
 	}
-	return ephemeral(blocks.Actions(l)), until
+	return ephemeral(blocks.Actions(page)), until
 }
 
 // candidates are the actions a page of src may show, the one c just

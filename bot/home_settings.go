@@ -115,9 +115,7 @@ func (c *clicks) clickNotifyStop(ctx context.Context, in *interaction, kind stri
 		c.tell(ctx, in, notice(note))
 		return
 	}
-	err := c.updateMessage(ctx, in.channelID(), in.Message.TS, cmp.Or(in.Message.Text, note), blocks.RawBlocks(replaced))
-	if err != nil && !echoUnreadable(err) {
-		c.log.ErrorContext(ctx, "stop these: chat.update failed", "error", err)
+	if !c.redraw(ctx, in, &reply{Text: cmp.Or(in.Message.Text, note), Blocks: blocks.RawBlocks(replaced)}) {
 		c.tell(ctx, in, notice(note))
 	}
 }

@@ -299,10 +299,21 @@ func (c *clicks) tell(ctx context.Context, in *interaction, r *reply) {
 	c.answer(ctx, in, r, keepOriginal)
 }
 
-// redraw answers the clicker by replacing the message the button was on;
-// see tell.
-func (c *clicks) redraw(ctx context.Context, in *interaction, r *reply) {
-	c.answer(ctx, in, r, replaceOriginal)
+// redraw answers the clicker by replacing the message the button was on
+// with r: the one way a click redraws where it came from, whatever
+// changed (a page, a row, a note). The bot's own message in a channel or a
+// DM (a reminder, an assignment DM) is updated with chat.update, so the
+// change shows to everyone who sees it; an ephemeral message, which
+// chat.update cannot reach
+// (https://docs.slack.dev/reference/methods/chat.update), is replaced
+// through its response_url; a view (the Home tab, a modal) shows r's text
+// as a note. It reports whether the message was redrawn; a failure is
+// logged, and the caller says what was done all the same.
+func (c *clicks) redraw(ctx context.Context, in *interaction, r *reply) bool {
+	if in.Container.Type == "message" && !in.Container.IsEphemeral && in.Message != nil {
+		return c.updateClicked(ctx, in, r)
+	}
+	return c.answer(ctx, in, r, replaceOriginal)
 }
 
 // original is what a click's answer does with the message the button was
@@ -314,7 +325,9 @@ const (
 	replaceOriginal original = true
 )
 
-func (c *clicks) answer(ctx context.Context, in *interaction, r *reply, orig original) {
+// answer shows r where the click came from; see tell and redraw. It
+// reports false when the answer could not be sent.
+func (c *clicks) answer(ctx context.Context, in *interaction, r *reply, orig original) bool {
 	switch {
 	case in.View.Type == "modal":
 		// A modal has no response_url, and its answer would not show on
@@ -325,19 +338,55 @@ func (c *clicks) answer(ctx context.Context, in *interaction, r *reply, orig ori
 		// of the Home tab.
 		c.answerOnHome(ctx, in, homeState{note: r.Text})
 	default:
-		c.answerByResponseURL(ctx, in, r, orig)
+		return c.answerByResponseURL(ctx, in, r, orig)
 	}
+	return true
 }
 
 // answerByResponseURL answers a click on a message through its
 // response_url, ephemerally, replacing the message when orig says so.
-func (c *clicks) answerByResponseURL(ctx context.Context, in *interaction, r *reply, orig original) {
+func (c *clicks) answerByResponseURL(ctx context.Context, in *interaction, r *reply, orig original) bool {
 	out := *r
 	out.ResponseType = slack.ResponseTypeEphemeral
 	out.ReplaceOriginal = bool(orig)
 	if err := c.post(ctx, in.ResponseURL, &out); err != nil {
 		c.log.ErrorContext(ctx, "interaction: response_url failed", "error", err)
+		return false
 	}
+	return true
+}
+
+// updateClicked replaces the bot's own message the button was on with r,
+// with chat.update; see redraw.
+func (c *clicks) updateClicked(ctx context.Context, in *interaction, r *reply) bool {
+	_, _, _, err := c.slack.UpdateMessageContext(ctx, in.channelID(), in.Message.TS, slack.MsgOptionText(r.Text, false), slack.MsgOptionBlocks(r.Blocks...))
+	switch {
+	case err != nil && echoUnreadable(err):
+		// Slack accepted the update (an ok:false answer or an HTTP
+		// failure decodes fine); only its echo of the message, which
+		// holds block types slack-go does not know, could not be read.
+		c.log.InfoContext(ctx, "interaction: chat.update echo unreadable; update accepted", "error", err)
+	case err != nil:
+		c.log.ErrorContext(ctx, "interaction: chat.update failed", "error", err)
+		return false
+	}
+	return true
+}
+
+// rowReplaced is the message the button was on, its own blocks with row
+// in place of the row's old one; false when Slack sent no message (an
+// ephemeral one) or the row is not in it.
+func (in *interaction) rowReplaced(row blocks.ActionRow) ([]json.RawMessage, bool) {
+	if in.Message == nil {
+		return nil, false
+	}
+	// The redraw keeps only the blocks the bot renders. Slack echoes back
+	// blocks it shows in a message but refuses from an app (a call block,
+	// or an image block with the properties Slack added: chat.update
+	// answers invalid_blocks,
+	// https://github.com/slackapi/bolt-js/issues/1841); sending the echo
+	// first would cost a refused update before every redraw.
+	return blocks.ReplaceRow(blocks.OwnBlocks(in.Message.Blocks), row)
 }
 
 // answerOnHome answers a click by publishing the clicker's Home tab, as a
@@ -468,17 +517,7 @@ func (c *clicks) changeStatus(ctx context.Context, in *interaction, id string, t
 // row.
 func (c *clicks) showChangeOnMessage(ctx context.Context, in *interaction, a apiclient.Action, change *blocks.Change, row blocks.ActionRow, pageCtx string) {
 	done := blocks.StatusDone(row.Lang, change.Status, blocks.Escape(a.Title))
-	var newBlocks []json.RawMessage
-	ok := false
-	if in.Message != nil {
-		// The redraw keeps only the blocks the bot renders. Slack echoes
-		// back blocks it shows in a message but refuses from an app (a
-		// call block, or an image block with the properties Slack added:
-		// chat.update answers invalid_blocks,
-		// https://github.com/slackapi/bolt-js/issues/1841); sending the
-		// echo first would cost a refused update before every redraw.
-		newBlocks, ok = blocks.ReplaceRow(blocks.OwnBlocks(in.Message.Blocks), row)
-	}
+	newBlocks, ok := in.rowReplaced(row)
 	if !ok && in.Container.IsEphemeral {
 		// Slack leaves an ephemeral message out of the payload; redraw the
 		// page the button was on, from the query its value carries.
@@ -493,38 +532,11 @@ func (c *clicks) showChangeOnMessage(ctx context.Context, in *interaction, a api
 		c.tell(ctx, in, ephemeral(msg))
 		return
 	}
-	raw := blocks.RawBlocks(c.recountReminder(ctx, newBlocks, &a))
-	if in.Container.IsEphemeral {
-		c.redraw(ctx, in, &reply{Text: done, Blocks: raw})
-		return
-	}
-	c.updateChangedMessage(ctx, in, done, raw)
-}
-
-// updateChangedMessage replaces the bot's own message in a channel or DM
-// (a reminder) the clicker changed a status on with its redrawn blocks,
-// done as its text.
-func (c *clicks) updateChangedMessage(ctx context.Context, in *interaction, done string, raw []slack.Block) {
-	err := c.updateMessage(ctx, in.channelID(), in.Message.TS, done, raw)
-	if err != nil && echoUnreadable(err) {
-		// Slack accepted the update (an ok:false answer or an HTTP
-		// failure decodes fine); only its echo of the message, which
-		// holds block types slack-go does not know, could not be read.
-		c.log.InfoContext(ctx, "interaction: chat.update echo unreadable; update accepted", "error", err)
-		err = nil
-	}
-	if err != nil {
-		c.log.ErrorContext(ctx, "interaction: chat.update failed", "error", err)
+	if !c.redraw(ctx, in, &reply{Text: done, Blocks: blocks.RawBlocks(c.recountReminder(ctx, newBlocks, &a))}) {
 		// The change was made; say so honestly even though the message
 		// could not be refreshed.
 		c.tell(ctx, in, notice(lang.FromContext(ctx).F("status.not_refreshed", "done", done)))
 	}
-}
-
-// updateMessage replaces the text and blocks of a message the bot posted.
-func (c *clicks) updateMessage(ctx context.Context, channel, ts, text string, bl []slack.Block) error {
-	_, _, _, err := c.slack.UpdateMessageContext(ctx, channel, ts, slack.MsgOptionText(text, false), slack.MsgOptionBlocks(bl...))
-	return err
 }
 
 // clickShare posts a minutes summary to the channel as the bot, with who

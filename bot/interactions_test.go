@@ -13,6 +13,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/recordsbot/recordsbot/apiclient/recordstest"
+	"github.com/recordsbot/recordsbot/blocks"
+	"github.com/recordsbot/recordsbot/bot"
 	"github.com/recordsbot/recordsbot/internal/slackapi/slacktest"
 )
 
@@ -340,4 +342,38 @@ func TestClickOnMessageWithBlocksSlackWillNotTakeBack(t *testing.T) {
 	assert.Contains(t, jsonText(msgs[0].Blocks), "Marked complete by <@"+alice.ID+">", "the row changed in place")
 	assert.NotContains(t, string(msgs[0].Blocks), `"call"`)
 	assert.Empty(t, h.slack.ResponsePosts(r.ResponseURLID), "nothing to apologise for")
+}
+
+// A snooze on the bot's own (non-ephemeral) message that also holds a
+// block Slack will not take back from an app is redrawn as a status
+// change is, by the one redraw of the clicked message: one chat.update of
+// the bot's own blocks, which Slack accepts, with the row snoozed.
+func TestSnoozeRedrawsLikeAStatusChange(t *testing.T) {
+	t.Parallel()
+	st := openTestStore(t, "sqlite")
+	h := newHarness(t, remindWorld)
+	clock := remindNow
+	h.rebuild(bot.Deps{Store: st, Now: func() time.Time { return clock }})
+	h.send.Now = func() time.Time { return clock }
+	alice := h.users["U0ALICE"]
+	list, _ := h.slash(alice, "/actions", "")
+	call := json.RawMessage(`{"type":"call","block_id":"slack-call","call_id":"R0CALL","api_decoration_available":false}`)
+	blocksJSON, err := json.Marshal(append(append([]json.RawMessage{}, list.Blocks...), call))
+	require.NoError(t, err)
+	ts := h.slack.PutMessage(slacktest.Message{Channel: "DU0ALICE", Text: "Your actions", Blocks: blocksJSON})
+
+	blockID, el := rowElement(t, list, "A-1", blocks.ActionSnooze)
+	r, err := h.send.Click(t.Context(), slacktest.Click{User: alice, ChannelID: "DU0ALICE", MessageTS: ts, MessageBlocks: blocksJSON,
+		MessageText: "Your actions", BlockID: blockID, Element: el, Option: blocks.SnoozeTomorrow})
+	require.NoError(t, err)
+	require.Equal(t, http.StatusOK, r.Status)
+	assert.Contains(t, h.responses(r.ResponseURLID, 1)[0].Text, "until Thu 19 Nov")
+
+	updates := h.slack.Calls("chat.update")
+	require.Len(t, updates, 1, "one update, from the bot's own blocks")
+	assert.Empty(t, updates[0].Error, "Slack took it")
+	msgs := h.slack.Messages("DU0ALICE")
+	require.Len(t, msgs, 1)
+	assert.Contains(t, jsonText(msgs[0].Blocks), "Snoozed until Thu 19 Nov", "the row changed in place")
+	assert.NotContains(t, string(msgs[0].Blocks), `"call"`)
 }

@@ -1,12 +1,11 @@
 package bot
 
 import (
+	"cmp"
 	"context"
 	"log/slog"
 	"slices"
 	"time"
-
-	"github.com/slack-go/slack"
 
 	"github.com/recordsbot/recordsbot/actions"
 	"github.com/recordsbot/recordsbot/apiclient"
@@ -66,29 +65,15 @@ func (c *clicks) clickSnooze(ctx context.Context, in *interaction, actionID, val
 		c.answerOnHome(ctx, in, homeState{note: res.msg})
 		return
 	}
-	if in.Message != nil {
-		row := c.acts.row(res.action, res.view, nil)
-		row.SnoozedUntil = res.until
-		row.Lang = lang.FromContext(ctx)
-		if out, ok := blocks.ReplaceRow(in.Message.Blocks, row); ok {
-			c.redrawRow(ctx, in, res.msg, blocks.RawBlocks(out))
-		}
+	row := c.acts.row(res.action, res.view, nil)
+	row.SnoozedUntil = res.until
+	row.Lang = lang.FromContext(ctx)
+	if out, ok := in.rowReplaced(row); ok {
+		// A failure is logged: the answer the clicker gets says what was
+		// done.
+		c.redraw(ctx, in, &reply{Text: cmp.Or(in.Message.Text, res.msg), Blocks: blocks.RawBlocks(out)})
 	}
 	c.tell(ctx, in, notice(res.msg))
-}
-
-// redrawRow replaces the message a click was on with bl: through the
-// response_url for an ephemeral message, else with chat.update (a
-// reminder). A failure is logged: the answer the clicker gets says what
-// was done.
-func (c *clicks) redrawRow(ctx context.Context, in *interaction, text string, bl []slack.Block) {
-	if in.Container.IsEphemeral {
-		c.redraw(ctx, in, &reply{Text: text, Blocks: bl})
-		return
-	}
-	if err := c.updateMessage(ctx, in.channelID(), in.Message.TS, in.Message.Text, bl); err != nil && !echoUnreadable(err) {
-		c.log.WarnContext(ctx, "snooze: could not redraw the row", "error", err)
-	}
 }
 
 // snoozed is what a snooze or unsnooze did: msg says it (or why

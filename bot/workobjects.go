@@ -112,15 +112,11 @@ func (f *unfurler) actionCard(ctx context.Context, poster, link, id string) (sla
 	if !found || !f.actions.CanSee(me, a.Assignee) {
 		return blocks.ActionStub(f.mins.org, link, f.actions.Link(id), id), true
 	}
-	return blocks.ActionCard(cardView(f.mins.org, f.actions, link, &a)), true
-}
-
-// cardView is what a's card shows, in l.
-func cardView(l lang.Lang, svc *actions.Service, link string, a *apiclient.Action) blocks.ActionCardView {
-	return blocks.ActionCardView{
-		Lang: l, Link: link, URL: svc.Link(a.ID), ID: a.ID, Title: a.Title, Status: string(a.Status),
-		Deadline: a.Deadline, AssigneeSlackID: a.Assignee.SlackID, AssigneeName: a.Assignee.String(),
-	}
+	// The card is everyone's in the conversation: a channel's row of
+	// the action. It says nothing of overdue, so no clock is read.
+	r := blocks.RowOf(&a, actions.ChannelView(actions.NotDue), nil)
+	r.Link = f.actions.Link(a.ID)
+	return blocks.ActionCard(blocks.ActionCardView{Lang: f.mins.org, Link: link, Row: r}), true
 }
 
 // send unfurls the cards: Work Object entities with chat.unfurl's
@@ -210,13 +206,12 @@ func (p *panels) actionPanel(ctx context.Context, viewer, id string) panel {
 	if !found {
 		return panel{err: blocks.PanelError(blocks.PanelNotFound)}
 	}
-	l := lang.FromContext(ctx)
-	v := blocks.ActionPanelView{
-		Card:      cardView(l, p.actions, p.actions.Link(a.ID), &a),
-		Meeting:   a.MeetingTitle,
-		MayChange: p.actions.CanChange(me, &a),
-		MaySnooze: p.acts.snoozes.view(actions.View{}, me, &a).MaySnooze,
-	}
+	// The row as the viewer sees it, naming the assignee as the card
+	// the panel opens from does for everyone.
+	view := p.acts.snoozes.view(p.actions.ViewOf(me, &a, p.acts.now(), actions.SeveralPeople), me, &a)
+	r := blocks.RowOf(&a, view, nil)
+	r.Link = p.actions.Link(a.ID)
+	v := blocks.ActionPanelView{Lang: lang.FromContext(ctx), Row: r}
 	if p.acts.trail != nil {
 		es, err := p.acts.trail.AuditOf(ctx, a.ID, historyLimit)
 		if err != nil {
@@ -262,7 +257,11 @@ func (p *panels) minutesPanel(ctx context.Context, viewer, id string) panel {
 			arising = append(arising, a)
 		}
 	}
-	for _, a := range p.actions.Visible(me, arising) {
+	seen := p.actions.Visible(me, arising)
+	// In the one order of actions (actions.ByUrgency), as /actions
+	// meeting lists them.
+	p.acts.sortKeeping(seen, p.acts.now(), me.Zone, nil)
+	for _, a := range seen {
 		ref := blocks.ActionRef{ID: a.ID, Title: a.Title, URL: p.actions.Link(a.ID)}
 		v.Arising = append(v.Arising, ref)
 		if me.Owns(a.Assignee) {

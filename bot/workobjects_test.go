@@ -4,8 +4,10 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -219,9 +221,12 @@ func TestWorkObjectPanels(t *testing.T) {
 							require.Empty(t, p.Error)
 							assert.Equal(t, bobs[0].Title, p.Title)
 							assert.Contains(t, p.Fields, "history", "whoever may see it may read its history")
+							assert.Contains(t, string(p.Fields["assignee"]), bob.RealName, "the assignee named, as on the card, whoever reads it")
 							if c.changes {
 								require.NotEmpty(t, p.Buttons, "status buttons")
 								assert.Equal(t, blocks.ActionPanelStatusPrefix+"complete", p.Buttons[0].ActionID)
+								snooze := slices.ContainsFunc(p.Buttons, func(b slacktest.EntityButton) bool { return b.ActionID == blocks.ActionPanelSnooze })
+								assert.Equal(t, c.who.ID == bob.ID, snooze, "Snooze for the assignee only")
 							} else {
 								assert.Empty(t, p.Buttons, "no buttons for someone who may not change it")
 							}
@@ -361,4 +366,27 @@ func TestWorkObjectInTheComposer(t *testing.T) {
 	card, ok := h.slack.Card(actionLink(a.ID))
 	require.True(t, ok)
 	assert.Equal(t, a.Title, card.Title)
+}
+
+// TestWorkObjectMinutesPanelListsByUrgency: the minutes flexpane lists the
+// actions arising in the one order of actions (overdue first), as
+// /actions meeting does, not in the records' order.
+func TestWorkObjectMinutesPanelListsByUrgency(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	h.rebuild(bot.Deps{}, h.withWorkObjects())
+	bob := h.person("bob")
+	m := h.minutesMeeting(t, bob)
+	now := time.Now()
+	// The records list the later one first.
+	h.records.AddAction(recordstest.Action{ID: "A-FAR-OFF", Title: "Far off", Status: "open", AssigneeEmail: bob.Email, MeetingID: m.ID, Deadline: now.AddDate(0, 0, 30)})
+	h.records.AddAction(recordstest.Action{ID: "A-OVERDUE", Title: "Overdue", Status: "open", AssigneeEmail: bob.Email, MeetingID: m.ID, Deadline: now.AddDate(0, 0, -5)})
+	link := h.minutesLink(m.ID)
+	cards := h.pasteAs(t, "EvOrder", bob, link)
+	p := h.openPanel(t, "EvOrderM", bob, cards[link], link)
+	require.Empty(t, p.Error)
+	mine := fieldValue(t, p.Fields, "mine")
+	overdue, farOff := strings.Index(mine, "A-OVERDUE"), strings.Index(mine, "A-FAR-OFF")
+	require.True(t, overdue >= 0 && farOff >= 0, "both listed: %s", mine)
+	assert.Less(t, overdue, farOff, "the overdue action first: %s", mine)
 }

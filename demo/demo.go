@@ -3,9 +3,12 @@
 // serving the demo's story (Dataset) and a local stand-in for Slack's Web
 // API — and a console that speaks for Slack in the terminal.
 //
-// The story is the demo's own, not a test fixture (the tests' world is
-// internal/testworld), so it can be edited for the people who try the bot
-// without breaking tests. `recordsbot sandbox` serves the same Dataset.
+// The story is the demo's own, not a test fixture (the tests' dataset is
+// internal/testworld's, both built on internal/sampleorg), so it can be
+// edited for the people who try the bot without breaking tests.
+// `recordsbot sandbox` serves the same Dataset. The stand-ins are the
+// fakes' models (apiclient/recordsfake, internal/slackapi/slackfake), not
+// the test-only packages built on them.
 package demo
 
 import (

@@ -29,13 +29,13 @@ type control struct {
 	// Date is set for a date picker: the click names the day picked,
 	// YYYY-MM-DD, which Slack sends as selected_date
 	// (https://docs.slack.dev/tools/bolt-js/reference/interfaces/DatepickerAction;
-	// slacktest.Click.Date).
+	// slackfake.Click.Date).
 	Date bool
 	// Picked is the day a click on a date picker picks.
 	Picked string
 	// Selected, for one box of a checkbox group, are the boxes ticked
 	// once this one is ticked or unticked: Slack sends every box then
-	// ticked (selected_options), and slacktest.Sender builds them from
+	// ticked (selected_options), and slackfake.Sender builds them from
 	// the click's Selected.
 	Selected []string
 }
@@ -294,7 +294,7 @@ func (r *renderer) controls(blockID string, elements []json.RawMessage, press fu
 // (https://docs.slack.dev/tools/node-slack-sdk/reference/types/interfaces/StaticSelect),
 // and sends the chosen one as selected_option
 // (https://docs.slack.dev/tools/bolt-js/reference/interfaces/StaticSelectAction),
-// which slacktest.Sender builds from the click's Option.
+// which slackfake.Sender builds from the click's Option.
 func (r *renderer) selectMenu(blockID string, raw json.RawMessage, el kitElement, press func(control) int) string {
 	choices := make([]choice, 0, len(el.Options))
 	for _, o := range el.Options {

@@ -10,7 +10,7 @@ import (
 )
 
 // Dataset returns the demo's story, for the demo and the sandbox: the
-// tests' organisation (testworld.Dataset: ten people with Slack IDs "U0" +
+// sample organisation the tests use too (sampleorg.Org: ten people with Slack IDs "U0" +
 // their first name in capitals, four committees meeting every two or three
 // weeks over the six months before now, two meetings to come, agendas,
 // minutes in every status, about fifty actions whose deadlines are set

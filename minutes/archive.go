@@ -201,18 +201,14 @@ func (s *Service) loadListed(ctx context.Context, id string) (*apiclient.Minutes
 	if err != nil {
 		return nil, fmt.Errorf("minutes of %s: %w", id, err)
 	}
-	if s.history != nil {
-		// Not keeping a version must not hide the minutes: the next
-		// read keeps it.
-		_, _ = Record(ctx, s.history, id, min)
-	}
+	s.record(ctx, id, min)
 	return min, nil
 }
 
 // withVersions gives each entry the versions kept of its minutes, in one
 // store read for the page (when it is built, not when it is shown): the
 // feed marks minutes edited after approval. A store that cannot be read
-// leaves them without.
+// leaves them without, logged.
 func (s *Service) withVersions(ctx context.Context, es []Entry) {
 	if s.history == nil || len(es) == 0 {
 		return
@@ -223,6 +219,7 @@ func (s *Service) withVersions(ctx context.Context, es []Entry) {
 	}
 	vs, err := s.history.MinutesVersionsOf(ctx, ids)
 	if err != nil {
+		s.log.WarnContext(ctx, "minutes: versions not read for the archive", "error", err)
 		return
 	}
 	for i := range es {

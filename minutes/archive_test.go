@@ -1,7 +1,9 @@
 package minutes_test
 
 import (
+	"bytes"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"testing"
 	"time"
@@ -12,6 +14,7 @@ import (
 	"github.com/recordsbot/recordsbot/apiclient"
 	"github.com/recordsbot/recordsbot/apiclient/recordstest"
 	"github.com/recordsbot/recordsbot/minutes"
+	"github.com/recordsbot/recordsbot/store"
 )
 
 // history is a records service with n past meetings, newest first a day
@@ -105,4 +108,31 @@ func TestArchiveRefusesCursorsItDidNotMake(t *testing.T) {
 		_, err := svc.Archive(t.Context(), "", c)
 		assert.ErrorIs(t, err, minutes.ErrBadCursor, "cursor %q", c)
 	}
+}
+
+// TestVersionsNotKeptAreLogged: with a store that cannot be reached,
+// minutes read for a page and for the archive are shown all the same,
+// without their versions, and each failure is logged with its meeting.
+func TestVersionsNotKeptAreLogged(t *testing.T) {
+	t.Parallel()
+	_, rc := history(t, 2, func(int) string { return "Finance" })
+	st, err := store.Open(t.Context(), "sqlite::memory:")
+	require.NoError(t, err)
+	require.NoError(t, st.Close()) // the store goes away
+	var logs bytes.Buffer
+	svc := minutes.New(rc, minutes.Config{Now: func() time.Time { return now }, History: st,
+		Log: slog.New(slog.NewTextHandler(&logs, nil))})
+
+	e, err := svc.Read(t.Context(), "m000")
+	require.NoError(t, err)
+	require.NotNil(t, e.Minutes, "the minutes are shown")
+	assert.Nil(t, e.Versions)
+	assert.Contains(t, logs.String(), `msg="minutes: version not kept" meeting=m000`)
+
+	logs.Reset()
+	page, err := svc.Archive(t.Context(), "", "")
+	require.NoError(t, err)
+	require.Len(t, page.Entries, 2, "the archive lists the minutes")
+	assert.Contains(t, logs.String(), `msg="minutes: version not kept" meeting=m001`)
+	assert.Contains(t, logs.String(), `msg="minutes: versions not read for the archive"`)
 }

@@ -11,6 +11,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/url"
 	"strconv"
 	"strings"
@@ -58,6 +59,9 @@ type Config struct {
 	// poll is served again, so what a poll saw leaves every surface once
 	// it has run. Nil: answers live for their cache's time.
 	Polls States
+	// Log hears what the domain goes on without: versions of minutes
+	// History could not keep or read. Nil: discarded.
+	Log *slog.Logger
 }
 
 // How long Get keeps an answer that shows no minutes. The public pages
@@ -111,6 +115,7 @@ type Service struct {
 	// are computed once per pair of versions.
 	history     History
 	comparisons *cache.TTL[comparison]
+	log         *slog.Logger
 }
 
 // pollMarkTTL is how long the last poll's mark is reused: a flood of
@@ -126,7 +131,11 @@ func New(r Records, cfg Config) *Service {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
+	if cfg.Log == nil {
+		cfg.Log = slog.New(slog.DiscardHandler)
+	}
 	return &Service{
+		log:       cfg.Log,
 		records:   r,
 		publicURL: strings.TrimRight(cfg.PublicURL, "/"),
 		public:    cfg.Public,
@@ -215,16 +224,24 @@ func (s *Service) Read(ctx context.Context, meetingID string) (Entry, error) {
 		return Entry{Meeting: m}, nil
 	}
 	s.recordURLs.learn(min, m.ID)
-	e := Entry{Meeting: m, Minutes: min}
-	if s.history != nil {
-		// The versions are kept where the minutes are read; an answer
-		// that cannot keep them still shows the minutes, without their
-		// history (the watcher's next read keeps the version).
-		if vs, err := Record(ctx, s.history, m.ID, min); err == nil {
-			e.Versions = vs
-		}
+	return Entry{Meeting: m, Minutes: min, Versions: s.record(ctx, m.ID, min)}, nil
+}
+
+// record keeps the version of min, meeting id's minutes just read, where
+// they are read (Record), and returns the meeting's versions; nil without
+// History. A version that cannot be kept does not hide the minutes: they
+// are shown without their history, the failure is logged, and the next
+// read (the watcher's, at the latest) keeps it.
+func (s *Service) record(ctx context.Context, id string, min *apiclient.Minutes) []store.MinutesVersion {
+	if s.history == nil {
+		return nil
 	}
-	return e, nil
+	vs, err := Record(ctx, s.history, id, min)
+	if err != nil {
+		s.log.WarnContext(ctx, "minutes: version not kept", "meeting", id, "error", err)
+		return nil
+	}
+	return vs
 }
 
 // Get is Read through the shared cache (CacheTTL), for what anyone may
@@ -274,7 +291,7 @@ func (s *Service) lastPoll(ctx context.Context) time.Time {
 	if s.polls == nil {
 		return time.Time{}
 	}
-	t, _ := s.pollMark.Get(ctx, "", func(ctx context.Context) (time.Time, error) {
+	t, err := s.pollMark.Get(ctx, "", func(ctx context.Context) (time.Time, error) {
 		v, ok, err := s.polls.GetState(ctx, RecheckState)
 		if err != nil || !ok {
 			return time.Time{}, nil
@@ -285,6 +302,11 @@ func (s *Service) lastPoll(ctx context.Context) time.Time {
 		}
 		return t, nil
 	})
+	if err != nil {
+		// The load fails nothing, so this is the caller's context ending:
+		// its own read ends the same way.
+		return time.Time{}
+	}
 	return t
 }
 

@@ -153,6 +153,10 @@ func TestRemindSendsOneDMPerUserWithTheirDueActions(t *testing.T) {
 		assert.Contains(t, aliceAll, `"complete|`+id+`|"`)
 	}
 	assert.NotContains(t, aliceAll, "Assigned to")
+	// Each row reads as the same action's row in /actions: the title,
+	// overdue, the deadline in the reader's own zone and the status.
+	assert.Contains(t, aliceAll, `"text":"*Task A-1*\n:warning: *Overdue* · Due \u003c!date^1794312000^{date_short_pretty}|Nov 10, 2026\u003e · Open"`)
+	assert.Contains(t, aliceAll, `"text":"*Task A-14*\nDue \u003c!date^1795075200^{date_short_pretty} at {time}|Nov 19, 2026 at 08:00 UTC\u003e · In progress"`)
 
 	// Who is who comes from one users.list page; only una, whom it does
 	// not hold, is looked up by email, and nobody's DM is opened.

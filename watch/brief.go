@@ -207,11 +207,11 @@ func (p *poll) briefMessage(ctx context.Context, f store.Follow, m apiclient.Mee
 		b.Agenda = append(b.Agenda, blocks.BriefAgendaItem{Number: it.Number, Title: it.Title})
 	}
 	if p.list == nil {
-		l, err := p.deps.Actions.List(ctx, "")
+		list, err := p.deps.Actions.List(ctx, "")
 		if err != nil {
 			return blocks.Message{}, false, fmt.Errorf("read actions: %w", err)
 		}
-		p.list = l
+		p.list = list
 	}
 	groups := map[string]*blocks.DigestGroup{}
 	var order []string

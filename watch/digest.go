@@ -226,11 +226,11 @@ func (p *poll) completedSince(ctx context.Context, prev, now map[string]snapEntr
 		return nil, nil
 	}
 	if p.completed == nil {
-		l, err := p.deps.Actions.List(ctx, apiclient.StatusComplete)
+		done, err := p.deps.Actions.List(ctx, apiclient.StatusComplete)
 		if err != nil {
 			return nil, fmt.Errorf("read completed actions: %w", err)
 		}
-		p.completed = l
+		p.completed = done
 	}
 	var out []blocks.ActionRow
 	for i := range p.completed.Actions {

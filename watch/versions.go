@@ -176,8 +176,11 @@ func (p *poll) auditEdit(ctx context.Context, v, prev store.MinutesVersion) erro
 	e := audit.New(audit.WithSurface(ctx, audit.System), p.now, "recordsbot", audit.MinutesEdited, v.MeetingID)
 	e.From, e.To = prev.Hash, v.Hash
 	if _, err := p.deps.Store.AppendAudit(ctx, e); err != nil {
-		_ = p.deps.Store.Release(ctx, key, p.cfg.Owner)
-		return fmt.Errorf("audit the edit of %s: %w", v.MeetingID, err)
+		err = fmt.Errorf("audit the edit of %s: %w", v.MeetingID, err)
+		// Given back, the next poll tries again; kept, the claim holds
+		// until its lease lapses, and the polls till then say another
+		// worker holds it: say why.
+		return errors.Join(err, p.deps.Store.Release(ctx, key, p.cfg.Owner))
 	}
 	return p.deps.Store.Done(ctx, key, p.cfg.Owner, "")
 }

@@ -86,6 +86,7 @@ func wireConfig(set *settings, m *metrics.Set, log *slog.Logger, slot *storeSlot
 			Polls: slot,
 			// The versions of minutes, kept where they are read.
 			History: slot,
+			Log:     log,
 		},
 		Calendar:       calendar.Config{Schedule: set.publicCal, PublicURL: set.publicURL, OrgName: set.orgName, Language: set.orgLanguage, Versions: slot},
 		CalendarKey:    calendarKey(set),

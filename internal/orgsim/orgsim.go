@@ -4,9 +4,9 @@
 // meetings over the six months before now, agendas, minutes in Markdown or
 // HTML, and actions whose deadlines are set relative to now.
 //
-// The demo's story (package demo) and the tests' organisation (package
-// testworld) are both built here, so the two share one set of rules and
-// differ only in their data.
+// The demo's story (package demo) and the tests' dataset (package
+// testworld), both from internal/sampleorg's organisation, are built here,
+// so the two share one set of rules and differ only in their data.
 package orgsim
 
 import (

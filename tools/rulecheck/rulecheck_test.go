@@ -71,7 +71,7 @@ var restatements = []restatement{
 	},
 	{
 		name: "what an action's row shows",
-		re:   regexp.MustCompile(`(?:^|[^\].\w])(?:blocks\.)?ActionRow\{|"row\.(?:due|no_deadline|assigned_to|untitled|overdue)"|"digest\.(?:was_due|due|in_progress)"`),
+		re:   regexp.MustCompile(`(?:^|[^\].\w])(?:blocks\.)?ActionRow\{|"row\.(?:due|no_deadline|assigned_to|untitled|overdue|line\.\w+)"`),
 		home: []string{"blocks/rowof.go", "blocks/row.go"},
 		ask:  "blocks.RowOf for the row and blocks/row.go's writeRow to draw it; what differs per surface is a field of ActionRow or a rowForm",
 	},
@@ -98,6 +98,12 @@ var restatements = []restatement{
 		re:   regexp.MustCompile(`slackapi\.FindKeyed\(|IncludeAllMetadata: *true`),
 		home: []string{"internal/once/", "internal/slackapi/", "store/"},
 		ask:  "internal/once: Poster.Post, or PostNow for a post a person waits on",
+	},
+	{
+		name: "redrawing the message a click came from",
+		re:   regexp.MustCompile(`\.(UpdateMessageContext|updateMessage)\(ctx|ReplaceOriginal = |ReplaceRow\(`),
+		home: []string{"bot/interactions.go", "blocks/", "watch/", "internal/slackapi/"},
+		ask:  "clicks.redraw (and interaction.rowReplaced for a row)",
 	},
 	{
 		name: "Block Kit's limits",
@@ -254,12 +260,17 @@ func TestChecksBite(t *testing.T) {
 		"the way into a page of actions":    {`if src.list, ok = u.actions.ListCached(apiclient.Status(q.Status)); !ok {`},
 		"what an action's row shows": {
 			`it := blocks.ActionRow{ID: a.ID, Title: a.Title, Overdue: overdue}`,
-			`notes = append(notes, lg.F("digest.was_due", "date", d))`,
+			`notes = append(notes, lg.F("row.line.was_due", "date", d))`,
 		},
 		"the follow rules, built": {`rules: follows.Rules{Defaults: cfg.FollowDefaults, Digest: &cfg.Digest, OrgLanguage: cfg.Language}}`},
 		"what a follow hears":     {`if i >= 0 && !(store.FollowDefaults{}).Hears(follows[i].Choices, store.HearBriefs) {`},
-		"exactly once":            {`_, found, err := slackapi.FindKeyed(lctx, c.slack, channel, key, shareHistoryDepth)`},
-		"the default times":       {`DigestDefault: &clocktime.Weekly{On: true, Day: time.Monday, At: clocktime.Of(9, 0)},`},
+		"redrawing the message a click came from": {
+			`if err := c.updateMessage(ctx, in.channelID(), in.Message.TS, in.Message.Text, bl); err != nil && !echoUnreadable(err) {`,
+			`_, _, _, err := c.slack.UpdateMessageContext(ctx, channel, ts, slack.MsgOptionText(text, false), slack.MsgOptionBlocks(bl...))`,
+			`if out, ok := blocks.ReplaceRow(in.Message.Blocks, row); ok {`,
+		},
+		"exactly once":      {`_, found, err := slackapi.FindKeyed(lctx, c.slack, channel, key, shareHistoryDepth)`},
+		"the default times": {`DigestDefault: &clocktime.Weekly{On: true, Day: time.Monday, At: clocktime.Of(9, 0)},`},
 	}
 	for _, r := range restatements {
 		require.NotEmpty(t, samples[r.name], "%s: give a sample the pattern must find", r.name)

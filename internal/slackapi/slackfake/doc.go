@@ -9,7 +9,8 @@
 // runs it in-process to show what the bot would post, and every
 // end-to-end test uses it, through package slacktest, as the fake Slack.
 // What only tests switch on (injected faults, rate limits and Slack's
-// tiers, Socket Mode) is slacktest's, built on an [Extension], so the
+// tiers, Socket Mode, the check for standard Markdown in mrkdwn) is
+// slacktest's, built on an [Extension], so the
 // binary does not link it. Point a slack-go client at it with
 //
 //	srv := slackfake.NewServer(slackfake.WithUsers(alice))

@@ -2,11 +2,12 @@ package slackfake
 
 import (
 	"net/http"
+	"net/url"
 	"time"
 )
 
 // What tests add to the Server (package slacktest: injected faults,
-// rate limits and Slack's tiers, Socket Mode) plugs in through an
+// rate limits and Slack's tiers, Socket Mode, the Markdown check) plugs in through an
 // [Extension], so that `recordsbot demo` links the model of Slack and
 // nothing only tests switch on.
 
@@ -32,6 +33,14 @@ type Extension struct {
 	// "ok":true, or an error, answered "internal_error". They run with the
 	// lock held.
 	AppMethods map[string]func() (map[string]any, error)
+	// Called is told of each Web API call the Server carried out (not
+	// refused), with its arguments, with the lock held.
+	Called func(method string, params url.Values)
+	// Shown is told of each message body the app answered with that a
+	// user sees (JSON): a response_url post the Server accepted (where
+	// is [ResponseMethod]) and the ack of a slash command ("ack"), with
+	// the lock held.
+	Shown func(where string, body []byte)
 	// Mount adds routes beside /api/ and /response/.
 	Mount func(mux *http.ServeMux)
 	// Listening is told the Server's URL ("http://127.0.0.1:PORT") once it

@@ -102,8 +102,8 @@ func (s *Server) recordAck(user, channel string, body []byte) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if ok {
-		s.ws.noteMessageMarkdownLocked("ack", body)
+	if ok && s.ext.Shown != nil {
+		s.ext.Shown("ack", body)
 	}
 	s.ws.addEphemeralLocked(Ephemeral{User: user, Channel: channel, Text: text, Blocks: blocks, From: "ack"})
 	s.signalLocked()

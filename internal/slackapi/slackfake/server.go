@@ -105,7 +105,7 @@ type Server struct {
 	methods map[string]apiMethod
 	token   string
 
-	ext     Extension
+	ext Extension
 
 	mu    sync.Mutex
 	ws    workspace // guarded by mu

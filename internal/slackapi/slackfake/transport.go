@@ -232,8 +232,8 @@ func (s *Server) serveAPI(in inbound) answer {
 		At:     s.ws.now(),
 	}
 	a := s.answerLocked(in, call.At)
-	if a.errCode == "" {
-		s.ws.noteCallMarkdownLocked(in.method, in.params)
+	if a.errCode == "" && s.ext.Called != nil {
+		s.ext.Called(in.method, in.params)
 	}
 	call.Status, call.Error = a.status, a.errCode
 	s.calls = append(s.calls, call)
@@ -339,7 +339,9 @@ func (s *Server) serveResponse(id string, body []byte) answer {
 		if rc, ok := s.ws.responseContexts[id]; ok {
 			s.ws.showResponseLocked(rc, body)
 		}
-		s.ws.noteMessageMarkdownLocked(ResponseMethod, body)
+		if s.ext.Shown != nil {
+			s.ext.Shown(ResponseMethod, body)
+		}
 		// Slack answers a plain "ok", which slack-go checks for.
 		a = textAnswer(http.StatusOK, "ok")
 	}

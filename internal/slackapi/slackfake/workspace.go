@@ -45,8 +45,6 @@ type workspace struct {
 	screen           []Ephemeral
 	responseContexts map[string]responseContext
 	reused           []string
-	// markdown is the standard Markdown sent as mrkdwn (MarkdownInMrkdwn).
-	markdown []string
 	// scopes are the bot token's granted scopes; nil grants all. See
 	// WithScopes.
 	scopes []string

@@ -3,8 +3,10 @@
 // limit ([WithChannelRateLimit]), Slack's rate-limit tiers ([WithTiers],
 // answering 429 with Retry-After beyond them on the Server's clock, see
 // [ScaledClock] to compress it; [Server.TierReport] projects a run's calls
-// onto real Slack time) and Socket Mode (apps.connections.open and its
-// websocket; see [Server.WaitSocket]). The workspace, the methods, what
+// onto real Slack time), Socket Mode (apps.connections.open and its
+// websocket; see [Server.WaitSocket]) and the standard Markdown the app
+// sent as mrkdwn, which Slack would show literally
+// ([Server.MarkdownInMrkdwn]). The workspace, the methods, what
 // users see and the [Sender] that speaks for Slack are slackfake's (see
 // its documentation); their names are repeated here so a test needs one
 // import.

@@ -65,9 +65,6 @@ func EscapeCommandText(typed string, users []User) string {
 	return slackfake.EscapeCommandText(typed, users)
 }
 
-// StandardMarkdown is slackfake.StandardMarkdown.
-func StandardMarkdown(s string) []string { return slackfake.StandardMarkdown(s) }
-
 // ManifestScopes is slackfake.ManifestScopes.
 func ManifestScopes() []string { return slackfake.ManifestScopes() }
 
@@ -115,16 +112,18 @@ func WithWorkObjects(types ...string) Option {
 
 // Server is slackfake's Server with what tests add: injected faults
 // ([Server.InjectFault]), rate limits ([WithChannelRateLimit],
-// [WithTiers]) and Socket Mode ([Server.WaitSocket]). It is safe for
+// [WithTiers]), Socket Mode ([Server.WaitSocket]) and the standard
+// Markdown the app sent as mrkdwn ([Server.MarkdownInMrkdwn]). It is safe for
 // concurrent use. Build it with [NewServer] and stop it with
 // [Server.Close].
 type Server struct {
 	*slackfake.Server
 
-	faults  faultSet
-	limiter *channelLimiter // nil: no per-channel limit
-	tiers   tierState
-	sockets *socketHub
+	faults   faultSet
+	limiter  *channelLimiter // nil: no per-channel limit
+	tiers    tierState
+	sockets  *socketHub
+	markdown markdownNotes
 }
 
 // NewServer starts a fake Slack Web API on a loopback port. Like
@@ -143,6 +142,8 @@ func NewServer(opts ...Option) *Server {
 		AppMethods: map[string]func() (map[string]any, error){
 			"apps.connections.open": s.sockets.connectionsOpen,
 		},
+		Called:    s.markdown.called,
+		Shown:     s.markdown.shown,
 		Mount:     s.sockets.mount,
 		Listening: s.sockets.setBaseURL,
 		// Hijacked websockets outlive httptest's Close.

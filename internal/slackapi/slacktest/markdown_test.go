@@ -1,6 +1,10 @@
-package slackfake
+package slacktest
 
 import (
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
 	"testing"
 
 	"github.com/slack-go/slack"
@@ -58,4 +62,28 @@ func TestMarkdownInMrkdwnIsNoted(t *testing.T) {
 	require.Len(t, got, 2)
 	assert.Contains(t, got[0], "chat.postMessage: text: **bold**")
 	assert.Contains(t, got[1], "a # heading line")
+}
+
+// What a user is shown without a Web API call is checked too: the ack of
+// a slash command and a post to its response_url.
+func TestMarkdownInAckAndResponseURLIsNoted(t *testing.T) {
+	t.Parallel()
+	srv, _ := newTestServer(t)
+	app := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = io.WriteString(w, `{"text": "[the report](https://example.org/r)"}`)
+	}))
+	t.Cleanup(app.Close)
+	send := &Sender{URL: app.URL, Secret: "s", Slack: srv}
+	_, err := send.SlashCommand(t.Context(), Command{User: alice, Command: "/minutes"})
+	require.NoError(t, err)
+	resp, err := http.Post(srv.ResponseURL("r1"), "application/json", strings.NewReader(`{"text": "**Present:** Alice"}`))
+	require.NoError(t, err)
+	require.NoError(t, resp.Body.Close())
+	require.Equal(t, http.StatusOK, resp.StatusCode)
+
+	got := srv.MarkdownInMrkdwn()
+	require.Len(t, got, 2, "%q", got)
+	assert.Contains(t, got[0], "ack: text: a [text](url) link")
+	assert.Contains(t, got[1], ResponseMethod+": text: **bold**")
 }

@@ -1,10 +1,12 @@
-package slackfake
+package slacktest
 
 import (
 	"encoding/json"
 	"fmt"
+	"net/url"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // Standard Markdown in mrkdwn.
@@ -15,7 +17,16 @@ import (
 // standard Markdown sent as mrkdwn as it is: "# Finance", "**Present:**",
 // "[the report](https://…)". It does not refuse such text, so the fake
 // notes it instead (Server.MarkdownInMrkdwn), as it notes block_ids sent
-// again; a test holds the app to an empty list.
+// again; a test holds the app to an empty list. The notes are taken from
+// what slackfake tells its extension (Extension.Called, Extension.Shown).
+
+// markdownNotes are the notes taken so far. They are added to with
+// slackfake's lock held and read without it, so they have a lock of their
+// own.
+type markdownNotes struct {
+	mu    sync.Mutex
+	notes []string
+}
 
 var markdownSyntax = []struct {
 	re   *regexp.Regexp
@@ -50,10 +61,10 @@ func StandardMarkdown(s string) []string {
 // attachments, unfurls or a view) for StandardMarkdown in its mrkdwn: every
 // {"type":"mrkdwn","text":…} object, and the top-level text fields named
 // in texts (a message's text is mrkdwn unless mrkdwn is false).
-func (ws *workspace) noteMarkdownLocked(where string, texts []string, raws ...string) {
+func (n *markdownNotes) note(where string, texts []string, raws ...string) {
 	for _, t := range texts {
 		for _, f := range StandardMarkdown(t) {
-			ws.markdown = append(ws.markdown, where+": text: "+f)
+			n.add(where + ": text: " + f)
 		}
 	}
 	for _, raw := range raws {
@@ -61,33 +72,33 @@ func (ws *workspace) noteMarkdownLocked(where string, texts []string, raws ...st
 		if raw == "" || json.Unmarshal([]byte(raw), &v) != nil {
 			continue
 		}
-		ws.walkMarkdownLocked(where, v)
+		n.walk(where, v)
 	}
 }
 
-func (ws *workspace) walkMarkdownLocked(where string, v any) {
+func (n *markdownNotes) walk(where string, v any) {
 	switch x := v.(type) {
 	case map[string]any:
 		if typ, _ := x["type"].(string); typ == "mrkdwn" {
 			if s, ok := x["text"].(string); ok {
 				for _, f := range StandardMarkdown(s) {
-					ws.markdown = append(ws.markdown, where+": "+f)
+					n.add(where + ": " + f)
 				}
 			}
 		}
 		for _, e := range x {
-			ws.walkMarkdownLocked(where, e)
+			n.walk(where, e)
 		}
 	case []any:
 		for _, e := range x {
-			ws.walkMarkdownLocked(where, e)
+			n.walk(where, e)
 		}
 	}
 }
 
 // noteMessageMarkdownLocked scans a message body as JSON (a response_url
 // post or an ack): its text, unless "mrkdwn" is false, and its blocks.
-func (ws *workspace) noteMessageMarkdownLocked(where string, body []byte) {
+func (n *markdownNotes) shown(where string, body []byte) {
 	var msg struct {
 		Text   string          `json:"text"`
 		Mrkdwn *bool           `json:"mrkdwn"`
@@ -100,7 +111,7 @@ func (ws *workspace) noteMessageMarkdownLocked(where string, body []byte) {
 	if msg.Mrkdwn == nil || *msg.Mrkdwn {
 		texts = append(texts, msg.Text)
 	}
-	ws.noteMarkdownLocked(where, texts, string(msg.Blocks))
+	n.note(where, texts, string(msg.Blocks))
 }
 
 // messageMethods are the methods whose arguments carry message content.
@@ -110,7 +121,7 @@ var messageMethods = map[string]bool{
 }
 
 // noteCallMarkdownLocked scans the arguments of a Web API call.
-func (ws *workspace) noteCallMarkdownLocked(method string, p map[string][]string) {
+func (n *markdownNotes) called(method string, p url.Values) {
 	if !messageMethods[method] {
 		return
 	}
@@ -124,14 +135,20 @@ func (ws *workspace) noteCallMarkdownLocked(method string, p map[string][]string
 	if get("mrkdwn") != "false" && !strings.HasPrefix(method, "views.") {
 		texts = append(texts, get("text"))
 	}
-	ws.noteMarkdownLocked(method, texts, get("blocks"), get("attachments"), get("unfurls"), get("view"))
+	n.note(method, texts, get("blocks"), get("attachments"), get("unfurls"), get("view"))
 }
 
 // MarkdownInMrkdwn lists the standard Markdown the app sent as mrkdwn (see
 // StandardMarkdown), each as "where: what: text". A well-behaved app
 // leaves it empty.
 func (s *Server) MarkdownInMrkdwn() []string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return append([]string(nil), s.ws.markdown...)
+	s.markdown.mu.Lock()
+	defer s.markdown.mu.Unlock()
+	return append([]string(nil), s.markdown.notes...)
+}
+
+func (n *markdownNotes) add(note string) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	n.notes = append(n.notes, note)
 }
