@@ -227,20 +227,15 @@ func historyItem(l lang.Lang, h AuditLine) string {
 	return l.F("wo.history.line", "date", l.DateTime(h.At), "from", plainStatus(l, h.From), "to", plainStatus(l, h.To))
 }
 
-// ActionRef is an action listed in a minutes flexpane: a link to its own
-// card.
-type ActionRef struct {
-	ID, Title, URL string
-}
-
 // MinutesPanelView is a meeting's minutes in the flexpane, for one viewer.
 type MinutesPanelView struct {
 	Minutes MinutesView
 	// Agenda is the meeting's agenda items, as lines.
 	Agenda []string
-	// Arising are the actions of the meeting the viewer may see; Mine
-	// those of them that are theirs.
-	Arising, Mine []ActionRef
+	// Arising are the rows (RowOf, with their links) of the meeting's
+	// actions the viewer may see; Mine those of them that are theirs.
+	// Each is listed as a reference to its own card.
+	Arising, Mine []ActionRow
 }
 
 // panelListMax bounds each list in a flexpane; Slack publishes no limit,
@@ -261,7 +256,7 @@ func MinutesPanel(v MinutesPanelView) slack.EntityDetailsMetadata {
 		}
 		custom = append(custom, map[string]any{"key": "agenda", "label": l.T("wo.field.agenda"), "type": "array", "item_type": "string", "value": items})
 	}
-	custom = append(custom, actionRefs("arising", l.T("wo.field.arising"), v.Arising), actionRefs("mine", l.T("digest.mine"), v.Mine))
+	custom = append(custom, actionRefs(l, "arising", l.T("wo.field.arising"), v.Arising), actionRefs(l, "mine", l.T("digest.mine"), v.Mine))
 	payload["custom_fields"] = custom
 	return slack.EntityDetailsMetadata{
 		EntityType:    EntityMinutes,
@@ -272,13 +267,13 @@ func MinutesPanel(v MinutesPanelView) slack.EntityDetailsMetadata {
 }
 
 // actionRefs is a list of actions, each a reference to its own card.
-func actionRefs(key, label string, refs []ActionRef) map[string]any {
-	items := make([]map[string]any, 0, min(len(refs), panelListMax))
-	for _, r := range refs[:min(len(refs), panelListMax)] {
+func actionRefs(l lang.Lang, key, label string, rows []ActionRow) map[string]any {
+	items := make([]map[string]any, 0, min(len(rows), panelListMax))
+	for _, r := range rows[:min(len(rows), panelListMax)] {
 		items = append(items, map[string]any{"type": "slack#/types/entity_ref", "entity_ref": map[string]any{
-			"entity_url":   r.URL,
+			"entity_url":   r.Link,
 			"external_ref": map[string]any{"id": r.ID, "type": RefAction},
-			"title":        cmp.Or(truncate(oneLine(r.Title), entityTitleMax), r.ID),
+			"title":        truncate(plainTitle(l, r), entityTitleMax),
 		}})
 	}
 	return map[string]any{"key": key, "label": label, "type": "array", "item_type": "slack#/types/entity_ref", "value": items}

@@ -62,7 +62,9 @@ func TestWorkObjectGoldens(t *testing.T) {
 			return map[string]any{"metadata": ActionPanel(samplePanel(l, actions.View{ShowAssignee: true}, []AuditLine{}))}
 		}},
 		{"panel_minutes", func(l lang.Lang) any {
-			refs := []ActionRef{{ID: "A-101", Title: "Circulate the revised budget to all trustees", URL: "https://bot.example.org/actions/A-101"}}
+			r := RowOf(sampleAction(), actions.View{}, nil)
+			r.Link = "https://bot.example.org/actions/A-101"
+			refs := []ActionRow{r}
 			return map[string]any{"metadata": MinutesPanel(MinutesPanelView{Minutes: minutesIn(l, sampleMinutes()),
 				Agenda: []string{"1. Apologies", "2. Budget 2026/27"}, Arising: refs, Mine: refs})}
 		}},

@@ -260,9 +260,11 @@ func (p *panels) minutesPanel(ctx context.Context, viewer, id string) panel {
 	seen := p.actions.Visible(me, arising)
 	// In the one order of actions (actions.ByUrgency), as /actions
 	// meeting lists them.
-	p.acts.sortKeeping(seen, p.acts.now(), me.Zone, nil)
+	now := p.acts.now()
+	p.acts.sortKeeping(seen, now, me.Zone, nil)
 	for _, a := range seen {
-		ref := blocks.ActionRef{ID: a.ID, Title: a.Title, URL: p.actions.Link(a.ID)}
+		ref := blocks.RowOf(a, p.actions.ViewOf(me, a, now, actions.SeveralPeople), nil)
+		ref.Link = p.actions.Link(a.ID)
 		v.Arising = append(v.Arising, ref)
 		if me.Owns(a.Assignee) {
 			v.Mine = append(v.Mine, ref)

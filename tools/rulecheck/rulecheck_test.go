@@ -168,6 +168,32 @@ var retired = []struct {
 // docs/.
 func TestRetiredNames(t *testing.T) {
 	t.Parallel()
+	for path, src := range sourceAndDocs(t) {
+		for i, line := range strings.Split(src, "\n") {
+			for _, r := range retired {
+				assert.False(t, r.re.MatchString(line), "%s:%d uses a retired name; say %s:\n%s", path, i+1, r.name, line)
+			}
+		}
+	}
+}
+
+// mergeMarker is a line git leaves where a merge needs a person.
+var mergeMarker = regexp.MustCompile(`^(<<<<<<<|>>>>>>>) `)
+
+// TestNoMergeMarkers: a merge left half done never lands, in code or in
+// docs/ (code would not build; a doc would read on regardless).
+func TestNoMergeMarkers(t *testing.T) {
+	t.Parallel()
+	for path, src := range sourceAndDocs(t) {
+		for i, line := range strings.Split(src, "\n") {
+			assert.False(t, mergeMarker.MatchString(line), "%s:%d: a merge conflict left in:\n%s", path, i+1, line)
+		}
+	}
+}
+
+// sourceAndDocs is sourceFiles and docs/*.md, by slash path from root.
+func sourceAndDocs(t *testing.T) map[string]string {
+	t.Helper()
 	files := sourceFiles(t)
 	docs, err := filepath.Glob(filepath.Join(root, "docs", "*.md"))
 	require.NoError(t, err)
@@ -177,13 +203,7 @@ func TestRetiredNames(t *testing.T) {
 		require.NoError(t, err)
 		files["docs/"+filepath.Base(p)] = string(b)
 	}
-	for path, src := range files {
-		for i, line := range strings.Split(src, "\n") {
-			for _, r := range retired {
-				assert.False(t, r.re.MatchString(line), "%s:%d uses a retired name; say %s:\n%s", path, i+1, r.name, line)
-			}
-		}
-	}
+	return files
 }
 
 func TestNoHistoryInComments(t *testing.T) {
@@ -281,6 +301,7 @@ func TestChecksBite(t *testing.T) {
 	assert.True(t, history.MatchString(`// reminders of it, and ends with it theirs (issue 31). A`))
 	assert.True(t, docHistory.MatchString(`What people choose between acting and ignoring (issue 31). All of it is`))
 	assert.True(t, retired[0].re.MatchString(`Doubtful: s.public.doubtfulContext,`))
+	assert.True(t, mergeMarker.MatchString(`<<<<<<< HEAD`))
 }
 
 // sourceFiles is every non-test Go file of the module outside testdata
