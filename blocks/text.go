@@ -12,6 +12,7 @@ import (
 
 	"github.com/recordsbot/recordsbot/internal/invisible"
 	"github.com/recordsbot/recordsbot/internal/lang"
+	"github.com/recordsbot/recordsbot/internal/slackapi"
 )
 
 // ellipsis marks text that was shortened.
@@ -273,17 +274,10 @@ func isoDate(t time.Time, hasTime bool) string {
 // about 11 characters, so anything longer is not one.
 const maxMentionID = 32
 
-// isUserID reports whether id looks like a Slack user ID (^[UW][A-Z0-9]+$).
+// isUserID reports whether id is a Slack user ID (slackapi.IsUserID) of
+// a length a mention may take.
 func isUserID(id string) bool {
-	if len(id) < 2 || len(id) > maxMentionID || (id[0] != 'U' && id[0] != 'W') {
-		return false
-	}
-	for i := 1; i < len(id); i++ {
-		if c := id[i]; (c < 'A' || c > 'Z') && (c < '0' || c > '9') {
-			return false
-		}
-	}
-	return true
+	return len(id) <= maxMentionID && slackapi.IsUserID(id)
 }
 
 // mention is a user mention when id is a Slack user ID and escaped text

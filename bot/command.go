@@ -9,6 +9,7 @@ import (
 	"github.com/slack-go/slack"
 
 	"github.com/recordsbot/recordsbot/internal/lang"
+	"github.com/recordsbot/recordsbot/internal/slackapi"
 )
 
 // command is a slash command with its text decoded, once, at the edge.
@@ -142,7 +143,7 @@ func decodeMarkup(m string) word {
 		if !hasLabel || name == "" {
 			name = id
 		}
-		if !slackUserID.MatchString(id) {
+		if !slackapi.IsUserID(id) {
 			// Not a user Slack resolved: only text.
 			return word{Text: "@" + name}
 		}

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"net/url"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -15,6 +14,7 @@ import (
 	"github.com/recordsbot/recordsbot/apiclient"
 	"github.com/recordsbot/recordsbot/blocks"
 	"github.com/recordsbot/recordsbot/internal/lang"
+	"github.com/recordsbot/recordsbot/internal/slackapi"
 	"github.com/recordsbot/recordsbot/minutes"
 )
 
@@ -46,9 +46,6 @@ var verbs = map[string]apiclient.Status{
 	"start": apiclient.StatusInProgress, "defer": apiclient.StatusDeferred,
 	"cancel": apiclient.StatusCancelled, "reopen": apiclient.StatusOpen,
 }
-
-// slackUserID matches a Slack user ID, as a button's page state carries it.
-var slackUserID = regexp.MustCompile(`^[UW][A-Z0-9]+$`)
 
 // parseActionsText parses the text after /actions, decoded at the edge
 // (see command). Keywords are English or any shipped language's alias
@@ -535,7 +532,7 @@ func parseContext(s string) (actionsQuery, bool) {
 			return q, false
 		}
 	}
-	if q.Who != "" && !slackUserID.MatchString(q.Who) {
+	if q.Who != "" && !slackapi.IsUserID(q.Who) {
 		return q, false
 	}
 	if q.Status != "" && q.Status != "all" && !apiclient.Status(q.Status).Valid() {
@@ -638,7 +635,7 @@ func (q actionsQuery) empty(lg lang.Lang, owner actions.Member, rd pageReader) s
 func (u *actionsUI) othersRefused(me actions.Member, meErr error, who string) string {
 	lg := u.actions.ReaderLanguage(me.Locale)
 	whose := lg.T("actions.whose.someone")
-	if slackUserID.MatchString(who) {
+	if slackapi.IsUserID(who) {
 		whose = lg.F("actions.whose.user", "who", "<@"+who+">")
 	}
 	switch {
@@ -672,8 +669,7 @@ func (u *actionsUI) sortKeeping(as []*apiclient.Action, now time.Time, reader *t
 // decision), with the change a click just made (nil for none) and a fresh
 // render revision.
 func (u *actionsUI) row(a *apiclient.Action, v actions.View, changed *blocks.Change) blocks.ActionRow {
-	r := blocks.RowOf(a, v, changed)
-	r.Link = u.actions.Link(a.ID)
+	r := blocks.RowOf(a, v, u.actions.Link(a.ID), changed)
 	r.Rev = u.revs.next()
 	return r
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/recordsbot/recordsbot/blocks"
 	"github.com/recordsbot/recordsbot/internal/lang"
 	"github.com/recordsbot/recordsbot/internal/once"
+	"github.com/recordsbot/recordsbot/internal/slackapi"
 	"github.com/recordsbot/recordsbot/minutes"
 	"github.com/recordsbot/recordsbot/minutes/diff"
 	"github.com/recordsbot/recordsbot/store"
@@ -236,7 +237,7 @@ func (p *poll) editAudience(ctx context.Context, m apiclient.Meeting) []editTarg
 // conversationOf is a Work's Conversation for a post to id: a channel
 // itself, or the DM a post to a user ID lands in.
 func (p *poll) conversationOf(id string) func(context.Context) (string, error) {
-	if id == "" || id[0] != 'U' && id[0] != 'W' {
+	if !slackapi.IsUserID(id) {
 		return toChannel(id)
 	}
 	return func(ctx context.Context) (string, error) {

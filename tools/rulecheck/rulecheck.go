@@ -4,7 +4,7 @@
 // or snooze an action, who is an admin, which actions are still to do,
 // their order, which arose at a meeting, what an action's row shows,
 // Block Kit's limits, how much an input takes, what kind of conversation
-// a request came from), and where a comment or a doc tells history (an
+// a request came from, what a Slack ID looks like), and where a comment or a doc tells history (an
 // issue number: a comment gives the reason, a doc what is, git the
 // history).
 // It is run by `go test ./tools/rulecheck` (and so by `go test ./...`).

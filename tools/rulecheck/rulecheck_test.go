@@ -125,6 +125,14 @@ var restatements = []restatement{
 		ask:  "actions.AroseAt",
 	},
 	{
+		name: "what a Slack ID looks like",
+		re:   regexp.MustCompile("\\[0\\] [!=]= '[UWCGD]'|`\\^?\\[[UWCG]{2}\\]"),
+		// apiclient reads Slack IDs in record text by its own, stricter
+		// rule (a digit, so "UNASSIGNED" is a name); the fakes are Slack.
+		home: []string{"internal/slackapi/", "apiclient/"},
+		ask:  "slackapi.IsUserID or IsChannelID",
+	},
+	{
 		// An input's limit is what the domain behind it accepts, so the
 		// form never takes what the domain then refuses.
 		name: "how much an input takes",
@@ -269,6 +277,10 @@ func TestChecksBite(t *testing.T) {
 		"which actions arose at a meeting": {
 			`if meeting != nil && a.MeetingID != meeting.ID && (meeting.Reference == "" || a.MeetingID != meeting.Reference) {`,
 			`if a.MeetingID == m.ID || !actions.StillToDo(a.Status) || minutes.CommitteeKey(p.committeeOf(ctx, a)) != f.CommitteeKey {`,
+		},
+		"what a Slack ID looks like": {
+			"var slackUserID = regexp.MustCompile(`^[UW][A-Z0-9]+$`)",
+			`	if id == "" || id[0] != 'U' && id[0] != 'W' {`,
 		},
 		"how much an input takes": {`in.MaxLength = 200`},
 		"what kind of conversation a request came from": {
