@@ -6,6 +6,8 @@ import (
 	"github.com/slack-go/slack"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/recordsbot/recordsbot/internal/slackapi/slackclienttest"
 )
 
 func TestAuth(t *testing.T) {
@@ -25,7 +27,7 @@ func TestAuth(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			srv, _ := newTestServer(t, tt.opts...)
-			api := newClient(srv, tt.token)
+			api := slackclienttest.Client(srv.APIURL(), tt.token)
 
 			// auth.test sends the token as a form field, views.publish in
 			// an Authorization header.
@@ -38,7 +40,7 @@ func TestAuth(t *testing.T) {
 				if tt.want == "" {
 					require.NoError(t, err)
 				} else {
-					requireSlackError(t, err, tt.want)
+					slackclienttest.RequireSlackError(t, err, tt.want)
 				}
 			}
 			calls := srv.Calls("")

@@ -8,6 +8,8 @@ import (
 	"github.com/slack-go/slack"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/recordsbot/recordsbot/internal/slackapi/slackclienttest"
 )
 
 func TestAuthTest(t *testing.T) {
@@ -56,7 +58,7 @@ func TestUsersInfo(t *testing.T) {
 	assert.True(t, bot.IsBot)
 
 	_, err = api.GetUserInfoContext(t.Context(), "U404")
-	requireSlackError(t, err, "user_not_found")
+	slackclienttest.RequireSlackError(t, err, "user_not_found")
 }
 
 // TestUsersInfoGuests holds the fake to Slack's user object: both guest
@@ -91,7 +93,7 @@ func TestAddUser(t *testing.T) {
 	t.Parallel()
 	srv, api := newTestServer(t)
 	_, err := api.GetUserInfoContext(t.Context(), "U3")
-	requireSlackError(t, err, "user_not_found")
+	slackclienttest.RequireSlackError(t, err, "user_not_found")
 
 	srv.AddUser(User{ID: "U3", Name: "carol", Email: "carol@example.com"})
 
@@ -118,7 +120,7 @@ func TestUsersLookupByEmail(t *testing.T) {
 			t.Parallel()
 			got, err := api.GetUserByEmailContext(t.Context(), tt.email)
 			if tt.want != "" {
-				requireSlackError(t, err, tt.want)
+				slackclienttest.RequireSlackError(t, err, tt.want)
 				return
 			}
 			require.NoError(t, err)
@@ -145,12 +147,12 @@ func TestOpenConversation(t *testing.T) {
 	assert.True(t, alreadyOpen)
 
 	_, _, _, err = api.OpenConversationContext(t.Context(), &slack.OpenConversationParameters{Users: []string{"U404"}})
-	requireSlackError(t, err, "user_not_found")
+	slackclienttest.RequireSlackError(t, err, "user_not_found")
 }
 
 func TestPostMessageRoundTrip(t *testing.T) {
 	t.Parallel()
-	clock := newFakeClock()
+	clock := slackclienttest.Clock()
 	srv, api := newTestServer(t, WithClock(clock.Now))
 	blocks := []slack.Block{sectionBlock("*Send the budget* due Friday")}
 	metadata := slack.SlackMetadata{
@@ -218,7 +220,7 @@ func TestPostMessageRoundTrip(t *testing.T) {
 
 func TestPostMessageTimestampsIncrease(t *testing.T) {
 	t.Parallel()
-	clock := newFakeClock()
+	clock := slackclienttest.Clock()
 	_, api := newTestServer(t, WithClock(clock.Now))
 	post := func() string {
 		t.Helper()
@@ -265,7 +267,7 @@ func TestPostMessageErrors(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			_, _, err := api.PostMessageContext(t.Context(), tt.channel, tt.opts...)
-			requireSlackError(t, err, tt.want)
+			slackclienttest.RequireSlackError(t, err, tt.want)
 		})
 	}
 	t.Cleanup(func() {
@@ -294,11 +296,11 @@ func TestSetBotInChannel(t *testing.T) {
 
 	srv.SetBotInChannel("C2", false)
 	_, _, err := api.PostMessageContext(t.Context(), "C2", slack.MsgOptionText("hi", false))
-	requireSlackError(t, err, "not_in_channel")
+	slackclienttest.RequireSlackError(t, err, "not_in_channel")
 	_, err = api.GetConversationHistoryContext(t.Context(), history)
-	requireSlackError(t, err, "not_in_channel")
+	slackclienttest.RequireSlackError(t, err, "not_in_channel")
 	_, err = api.PostEphemeralContext(t.Context(), "C2", "U1", slack.MsgOptionText("hi", false))
-	requireSlackError(t, err, "not_in_channel")
+	slackclienttest.RequireSlackError(t, err, "not_in_channel")
 	_, _, err = api.PostMessageContext(t.Context(), "C1", slack.MsgOptionText("hi", false))
 	require.NoError(t, err, "other channels are unaffected")
 
@@ -311,7 +313,7 @@ func TestSetBotInChannel(t *testing.T) {
 
 func TestConversationsHistory(t *testing.T) {
 	t.Parallel()
-	srv, api := newTestServer(t, WithClock(newFakeClock().Now))
+	srv, api := newTestServer(t, WithClock(slackclienttest.Clock().Now))
 	var ts []string
 	for _, text := range []string{"one", "two", "three"} {
 		_, stamp, err := api.PostMessageContext(t.Context(), "C1", slack.MsgOptionText(text, false))
@@ -384,7 +386,7 @@ func TestConversationsHistory(t *testing.T) {
 	t.Run("bad cursor", func(t *testing.T) {
 		t.Parallel()
 		_, err := api.GetConversationHistoryContext(t.Context(), &slack.GetConversationHistoryParameters{ChannelID: "C1", Cursor: "nope"})
-		requireSlackError(t, err, "invalid_cursor")
+		slackclienttest.RequireSlackError(t, err, "invalid_cursor")
 	})
 }
 
@@ -428,9 +430,9 @@ func TestUpdateMessage(t *testing.T) {
 	assert.Equal(t, DefaultBotUserID, hist.Messages[1].Edited.User)
 
 	_, _, _, err = api.UpdateMessageContext(t.Context(), "C1", "1.000001", slack.MsgOptionText("x", false))
-	requireSlackError(t, err, "message_not_found")
+	slackclienttest.RequireSlackError(t, err, "message_not_found")
 	_, _, _, err = api.UpdateMessageContext(t.Context(), "C2", ts, slack.MsgOptionText("x", false))
-	requireSlackError(t, err, "message_not_found")
+	slackclienttest.RequireSlackError(t, err, "message_not_found")
 }
 
 func TestPostEphemeral(t *testing.T) {
@@ -453,10 +455,10 @@ func TestPostEphemeral(t *testing.T) {
 	require.NoError(t, err)
 	assert.Empty(t, hist.Messages, "ephemeral messages are not in the history")
 	_, _, _, err = api.UpdateMessageContext(t.Context(), "C1", ts, slack.MsgOptionText("x", false))
-	requireSlackError(t, err, "message_not_found")
+	slackclienttest.RequireSlackError(t, err, "message_not_found")
 
 	_, err = api.PostEphemeralContext(t.Context(), "C1", "U404", slack.MsgOptionText("hi", false))
-	requireSlackError(t, err, "user_not_in_channel")
+	slackclienttest.RequireSlackError(t, err, "user_not_in_channel")
 }
 
 func TestUnfurl(t *testing.T) {
@@ -476,7 +478,7 @@ func TestUnfurl(t *testing.T) {
 	assert.JSONEq(t, mustJSON(t, unfurls), string(got[0].Unfurls))
 
 	_, _, _, err = api.UnfurlMessageContext(t.Context(), "", "1700000000.000100", unfurls)
-	requireSlackError(t, err, "channel_not_found")
+	slackclienttest.RequireSlackError(t, err, "channel_not_found")
 	assert.Len(t, srv.Unfurls(), 1, "refused unfurls are not recorded")
 }
 
@@ -508,10 +510,10 @@ func TestPublishView(t *testing.T) {
 	assert.NotEqual(t, first.Hash, second.Hash)
 
 	_, err = publish(&first.Hash)
-	requireSlackError(t, err, "hash_conflict")
+	slackclienttest.RequireSlackError(t, err, "hash_conflict")
 	stale := "not-a-hash"
 	_, err = publish(&stale)
-	requireSlackError(t, err, "hash_conflict")
+	slackclienttest.RequireSlackError(t, err, "hash_conflict")
 
 	views := srv.Views("U1")
 	require.Len(t, views, 2, "refused publishes are not recorded")
@@ -520,9 +522,9 @@ func TestPublishView(t *testing.T) {
 	assert.False(t, ok)
 
 	_, err = api.PublishViewContext(t.Context(), slack.PublishViewContextRequest{UserID: "U404", View: view})
-	requireSlackError(t, err, "user_not_found")
+	slackclienttest.RequireSlackError(t, err, "user_not_found")
 	_, err = api.PublishViewContext(t.Context(), slack.PublishViewContextRequest{UserID: "U2", View: slack.HomeTabViewRequest{Type: "modal"}})
-	requireSlackError(t, err, "invalid_arguments")
+	slackclienttest.RequireSlackError(t, err, "invalid_arguments")
 }
 
 func TestPublishViewHashForNewUserConflicts(t *testing.T) {
@@ -534,7 +536,7 @@ func TestPublishViewHashForNewUserConflicts(t *testing.T) {
 		UserID: "U2", View: slack.HomeTabViewRequest{Type: slack.VTHomeTab}, Hash: &hash,
 	})
 
-	requireSlackError(t, err, "hash_conflict")
+	slackclienttest.RequireSlackError(t, err, "hash_conflict")
 }
 
 func TestAccessorsReturnCopies(t *testing.T) {

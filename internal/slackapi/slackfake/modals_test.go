@@ -13,6 +13,8 @@ import (
 	"github.com/slack-go/slack"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/recordsbot/recordsbot/internal/slackapi/slackclienttest"
 )
 
 // testModal is a modal with one text input.
@@ -31,7 +33,7 @@ func testModal(title string) slack.ModalViewRequest {
 
 func TestViewsOpenExchangesAFreshTriggerOnce(t *testing.T) {
 	t.Parallel()
-	clock := newFakeClock()
+	clock := slackclienttest.Clock()
 	srv, api := newTestServer(t, WithClock(clock.Now))
 
 	trigger := srv.NewTrigger("U1")
@@ -45,15 +47,15 @@ func TestViewsOpenExchangesAFreshTriggerOnce(t *testing.T) {
 	assert.True(t, m.Open)
 
 	_, err = api.OpenViewContext(t.Context(), trigger, testModal("Search"))
-	requireSlackError(t, err, "exchanged_trigger_id")
+	slackclienttest.RequireSlackError(t, err, "exchanged_trigger_id")
 
 	late := srv.NewTrigger("U1")
 	clock.Advance(3*time.Second + time.Millisecond)
 	_, err = api.OpenViewContext(t.Context(), late, testModal("Search"))
-	requireSlackError(t, err, "expired_trigger_id")
+	slackclienttest.RequireSlackError(t, err, "expired_trigger_id")
 
 	_, err = api.OpenViewContext(t.Context(), "12345.98765.abcd2358fdea", testModal("Search"))
-	requireSlackError(t, err, "invalid_trigger_id")
+	slackclienttest.RequireSlackError(t, err, "invalid_trigger_id")
 	assert.Len(t, srv.Modals("U1"), 1)
 }
 
@@ -81,7 +83,7 @@ func TestViewsOpenRefusesWhatIsNotAModal(t *testing.T) {
 		"not a modal":              home,
 	} {
 		_, err := api.OpenViewContext(t.Context(), srv.NewTrigger("U1"), view)
-		requireSlackError(t, err, "invalid_arguments")
+		slackclienttest.RequireSlackError(t, err, "invalid_arguments")
 		_ = name
 	}
 
@@ -109,14 +111,14 @@ func TestViewsUpdateRefusesAStaleHash(t *testing.T) {
 	assert.NotEqual(t, v.Hash, second.Hash)
 
 	_, err = api.UpdateViewContext(t.Context(), testModal("Stale"), "", v.Hash, v.ID)
-	requireSlackError(t, err, "hash_conflict")
+	slackclienttest.RequireSlackError(t, err, "hash_conflict")
 	m, _ := srv.Modal(v.ID)
 	assert.Contains(t, string(m.View), "Results", "the stale update changed nothing")
 
 	_, err = api.UpdateViewContext(t.Context(), testModal("No hash"), "", "", v.ID)
 	require.NoError(t, err, "without a hash the update is unconditional")
 	_, err = api.UpdateViewContext(t.Context(), testModal("Gone"), "", "", "V404")
-	requireSlackError(t, err, "not_found")
+	slackclienttest.RequireSlackError(t, err, "not_found")
 	assert.Empty(t, srv.BlockIDReuse(), "an input keeps its block_id: that is how Slack keeps what was typed")
 }
 

@@ -89,15 +89,7 @@ type Unfurl struct {
 func (s *Server) Calls(method string) []Call {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	var out []Call
-	for _, c := range s.calls {
-		if method == "" || c.Method == method {
-			c.Params = cloneValues(c.Params)
-			c.Body = bytes.Clone(c.Body)
-			out = append(out, c)
-		}
-	}
-	return out
+	return matching(s.calls, method, func(c Call) string { return c.Method }, Call.clone)
 }
 
 // Messages returns the messages in channel, or in every channel when channel
@@ -106,13 +98,7 @@ func (s *Server) Calls(method string) []Call {
 func (s *Server) Messages(channel string) []Message {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	var out []Message
-	for _, m := range s.ws.messages {
-		if channel == "" || m.Channel == channel {
-			out = append(out, m.clone())
-		}
-	}
-	return out
+	return matching(s.ws.messages, channel, func(m storedMessage) string { return m.Channel }, storedMessage.clone)
 }
 
 // ResponsePosts returns the posts made to the response_url with id, or to
@@ -121,14 +107,7 @@ func (s *Server) Messages(channel string) []Message {
 func (s *Server) ResponsePosts(id string) []ResponsePost {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	var out []ResponsePost
-	for _, p := range s.ws.responsePosts {
-		if id == "" || p.ID == id {
-			p.Body = bytes.Clone(p.Body)
-			out = append(out, p)
-		}
-	}
-	return out
+	return matching(s.ws.responsePosts, id, func(p ResponsePost) string { return p.ID }, ResponsePost.clone)
 }
 
 // HomeView returns the view last published to userID's Home tab, and false
@@ -163,14 +142,7 @@ func (s *Server) servedView(userID string, published json.RawMessage) (json.RawM
 func (s *Server) Views(userID string) []View {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	var out []View
-	for _, v := range s.ws.views {
-		if userID == "" || v.UserID == userID {
-			v.View = bytes.Clone(v.View)
-			out = append(out, v)
-		}
-	}
-	return out
+	return matching(s.ws.views, userID, func(v View) string { return v.UserID }, View.clone)
 }
 
 // Unfurls returns the chat.unfurl calls that succeeded, oldest first.
@@ -185,13 +157,43 @@ func (s *Server) Unfurls() []Unfurl {
 	return out
 }
 
-// clone returns a copy of m that shares no memory with it, so callers cannot
-// change what the Server holds.
+// matching returns copies of the records whose key is want, or of every
+// record when want is "", in the order they were kept: what a test is
+// handed cannot change what the Server holds.
+func matching[T, Out any](records []T, want string, key func(T) string, clone func(T) Out) []Out {
+	var out []Out
+	for _, r := range records {
+		if want == "" || key(r) == want {
+			out = append(out, clone(r))
+		}
+	}
+	return out
+}
+
+// The clones return a copy that shares no memory with the original, so
+// callers cannot change what the Server holds.
 func (m Message) clone() Message {
 	m.Blocks = bytes.Clone(m.Blocks)
 	m.Attachments = bytes.Clone(m.Attachments)
 	m.Metadata = bytes.Clone(m.Metadata)
 	return m
+}
+
+func (c Call) clone() Call {
+	c.Params = cloneValues(c.Params)
+	c.Body = bytes.Clone(c.Body)
+	return c
+}
+
+func (p ResponsePost) clone() ResponsePost {
+	p.Body = bytes.Clone(p.Body)
+	return p
+}
+
+func (v View) clone() View {
+	v.View = bytes.Clone(v.View)
+	v.Served = bytes.Clone(v.Served)
+	return v
 }
 
 func cloneValues(v url.Values) url.Values {

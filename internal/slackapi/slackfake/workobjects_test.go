@@ -6,6 +6,8 @@ import (
 	"github.com/slack-go/slack"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/recordsbot/recordsbot/internal/slackapi/slackclienttest"
 )
 
 func taskEntity(link, id string, fields map[string]any) slack.WorkObjectEntity {
@@ -57,7 +59,7 @@ func TestWorkObjectSchema(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			_, _, _, err := api.UnfurlMessageWorkObject("C1", "1.2", nil, slack.WorkObjectMetadata{Entities: []slack.WorkObjectEntity{e}})
-			requireSlackError(t, err, "invalid_metadata")
+			slackclienttest.RequireSlackError(t, err, "invalid_metadata")
 		})
 	}
 }
@@ -74,10 +76,10 @@ func TestWorkObjectPanel(t *testing.T) {
 	other := taskEntity("https://bot.example.org/actions/A2", "A2", nil)
 	err := api.EntityPresentDetails(slack.EntityPresentDetailsParameters{TriggerID: trigger,
 		Metadata: &slack.EntityDetailsMetadata{EntityType: other.EntityType, URL: other.URL, ExternalRef: other.ExternalRef, EntityPayload: other.EntityPayload}})
-	requireSlackError(t, err, "entity_metadata_does_not_match_trigger")
+	slackclienttest.RequireSlackError(t, err, "entity_metadata_does_not_match_trigger")
 
 	err = api.EntityPresentDetails(slack.EntityPresentDetailsParameters{TriggerID: trigger, Error: &slack.EntityDetailsError{Status: "forbidden"}})
-	requireSlackError(t, err, "invalid_arguments")
+	slackclienttest.RequireSlackError(t, err, "invalid_arguments")
 
 	require.NoError(t, api.EntityPresentDetails(slack.EntityPresentDetailsParameters{TriggerID: trigger, Error: &slack.EntityDetailsError{Status: "restricted"}}))
 	p, ok := srv.Panel(alice.ID)
@@ -88,7 +90,7 @@ func TestWorkObjectPanel(t *testing.T) {
 	assert.False(t, ok, "the panel is alice's alone")
 
 	err = api.EntityPresentDetails(slack.EntityPresentDetailsParameters{TriggerID: trigger, Error: &slack.EntityDetailsError{Status: "restricted"}})
-	requireSlackError(t, err, "invalid_trigger_id")
+	slackclienttest.RequireSlackError(t, err, "invalid_trigger_id")
 	err = api.EntityPresentDetails(slack.EntityPresentDetailsParameters{TriggerID: srv.NewTrigger(alice.ID), Error: &slack.EntityDetailsError{Status: "restricted"}})
-	requireSlackError(t, err, "invalid_trigger_id")
+	slackclienttest.RequireSlackError(t, err, "invalid_trigger_id")
 }

@@ -12,6 +12,8 @@ import (
 	"github.com/slack-go/slack"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/recordsbot/recordsbot/internal/slackapi/slackclienttest"
 )
 
 // users.list pages with limit and cursor, carries tz and the profile email,
@@ -51,7 +53,7 @@ func TestUsersListPaging(t *testing.T) {
 	assert.NotEmpty(t, calls[1].Params.Get("cursor"))
 
 	_, err := api.GetUsersPaginated(slack.GetUsersOptionCursor("bm9wZQ==")).Next(t.Context())
-	requireSlackError(t, err, "invalid_cursor")
+	slackclienttest.RequireSlackError(t, err, "invalid_cursor")
 }
 
 // A post to a user ID lands in the bot's DM with them, and the answer names
@@ -129,7 +131,7 @@ func TestScopes(t *testing.T) {
 	assert.Empty(t, h.Messages[0].Metadata.EventType, "no metadata without metadata.message:read")
 
 	_, err = api.GetUsersContext(t.Context())
-	requireSlackError(t, err, "missing_scope")
+	slackclienttest.RequireSlackError(t, err, "missing_scope")
 }
 
 // postForm calls method with form arguments and returns the raw answer.
@@ -194,5 +196,5 @@ func TestUsersConversationsListsDMs(t *testing.T) {
 
 	_, scoped := newTestServer(t, WithScopes("chat:write"))
 	_, _, err = scoped.GetConversationsForUserContext(t.Context(), &slack.GetConversationsForUserParameters{Types: []string{"im"}})
-	requireSlackError(t, err, "missing_scope")
+	slackclienttest.RequireSlackError(t, err, "missing_scope")
 }

@@ -10,6 +10,8 @@ import (
 	"github.com/slack-go/slack"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/recordsbot/recordsbot/internal/slackapi/slackclienttest"
 )
 
 // outcome is what one call should get.
@@ -33,7 +35,7 @@ func requireOutcome(t *testing.T, err error, want outcome) {
 		require.Truef(t, ok, "got error %v (%T), want slack.StatusCodeError", err, err)
 		assert.Equal(t, want.status, got.Code)
 	case want.code != "":
-		requireSlackError(t, err, want.code)
+		slackclienttest.RequireSlackError(t, err, want.code)
 	default:
 		require.NoError(t, err)
 	}
@@ -106,7 +108,7 @@ func TestInjectFault(t *testing.T) {
 func TestFaultsComeBeforeAuthAndClear(t *testing.T) {
 	t.Parallel()
 	srv, _ := newTestServer(t)
-	api := newClient(srv, "xoxb-wrong")
+	api := slackclienttest.Client(srv.APIURL(), "xoxb-wrong")
 	srv.InjectFault(Fault{Method: "auth.test", HTTPStatus: http.StatusBadGateway})
 	srv.InjectFault(Fault{Method: "auth.test", Error: "later_fault"})
 
@@ -115,7 +117,7 @@ func TestFaultsComeBeforeAuthAndClear(t *testing.T) {
 
 	srv.ClearFaults()
 	_, err = api.AuthTestContext(t.Context())
-	requireSlackError(t, err, "invalid_auth")
+	slackclienttest.RequireSlackError(t, err, "invalid_auth")
 
 	calls := srv.Calls("auth.test")
 	require.Len(t, calls, 2)
@@ -126,7 +128,7 @@ func TestFaultsComeBeforeAuthAndClear(t *testing.T) {
 
 func TestChannelRateLimit(t *testing.T) {
 	t.Parallel()
-	clock := newFakeClock()
+	clock := slackclienttest.Clock()
 	srv, api := newTestServer(t, WithClock(clock.Now), WithChannelRateLimit(1, 2))
 	post := func(channel string) error {
 		_, _, err := api.PostMessageContext(t.Context(), channel, slack.MsgOptionText("hi", false))
@@ -158,7 +160,7 @@ func TestChannelRateLimit(t *testing.T) {
 
 func TestChannelRateLimitRetryAfterRoundsUp(t *testing.T) {
 	t.Parallel()
-	clock := newFakeClock()
+	clock := slackclienttest.Clock()
 	_, api := newTestServer(t, WithClock(clock.Now), WithChannelRateLimit(0.25, 1))
 	post := func() error {
 		_, _, err := api.PostMessageContext(t.Context(), "C1", slack.MsgOptionText("hi", false))
@@ -175,7 +177,7 @@ func TestChannelRateLimitRetryAfterRoundsUp(t *testing.T) {
 
 func TestRateLimitOffByDefault(t *testing.T) {
 	t.Parallel()
-	_, api := newTestServer(t, WithClock(newFakeClock().Now))
+	_, api := newTestServer(t, WithClock(slackclienttest.Clock().Now))
 	for range 20 {
 		_, _, err := api.PostMessageContext(t.Context(), "C1", slack.MsgOptionText("hi", false))
 		require.NoError(t, err)

@@ -12,13 +12,15 @@ import (
 	"github.com/slack-go/slack/socketmode"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/recordsbot/recordsbot/internal/slackapi/slackclienttest"
 )
 
 // socketClient runs slack-go's own Socket Mode client against srv until the
 // test ends, and returns it for its Events.
 func socketClient(t *testing.T, srv *Server) *socketmode.Client {
 	t.Helper()
-	api := newClient(srv, DefaultToken, slack.OptionAppLevelToken(DefaultAppToken))
+	api := slackclienttest.Client(srv.APIURL(), DefaultToken, slack.OptionAppLevelToken(DefaultAppToken))
 	client := socketmode.New(api)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
@@ -187,12 +189,12 @@ func TestAppsConnectionsOpenTokens(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			srv, _ := newTestServer(t, tt.opts...)
-			api := newClient(srv, DefaultToken, slack.OptionAppLevelToken(tt.appToken))
+			api := slackclienttest.Client(srv.APIURL(), DefaultToken, slack.OptionAppLevelToken(tt.appToken))
 
 			_, u, err := api.StartSocketModeContext(t.Context())
 
 			if tt.wantErr != "" {
-				requireSlackError(t, err, tt.wantErr)
+				slackclienttest.RequireSlackError(t, err, tt.wantErr)
 				return
 			}
 			require.NoError(t, err)
@@ -204,7 +206,7 @@ func TestAppsConnectionsOpenTokens(t *testing.T) {
 func TestSocketURLIsSingleUse(t *testing.T) {
 	t.Parallel()
 	srv, _ := newTestServer(t)
-	api := newClient(srv, DefaultToken, slack.OptionAppLevelToken(DefaultAppToken))
+	api := slackclienttest.Client(srv.APIURL(), DefaultToken, slack.OptionAppLevelToken(DefaultAppToken))
 	_, u, err := api.StartSocketModeContext(t.Context())
 	require.NoError(t, err)
 
@@ -234,7 +236,7 @@ func TestSocketURLIsSingleUse(t *testing.T) {
 func TestSocketHelloCountsOpenConnections(t *testing.T) {
 	t.Parallel()
 	srv, _ := newTestServer(t)
-	api := newClient(srv, DefaultToken, slack.OptionAppLevelToken(DefaultAppToken))
+	api := slackclienttest.Client(srv.APIURL(), DefaultToken, slack.OptionAppLevelToken(DefaultAppToken))
 	dial := func() *websocket.Conn {
 		_, u, err := api.StartSocketModeContext(t.Context())
 		require.NoError(t, err)
@@ -256,10 +258,10 @@ func TestAppsConnectionsOpenFault(t *testing.T) {
 	t.Parallel()
 	srv, _ := newTestServer(t)
 	srv.InjectFault(Fault{Method: "apps.connections.open", Error: "invalid_auth", Times: 1})
-	api := newClient(srv, DefaultToken, slack.OptionAppLevelToken(DefaultAppToken))
+	api := slackclienttest.Client(srv.APIURL(), DefaultToken, slack.OptionAppLevelToken(DefaultAppToken))
 
 	_, _, err := api.StartSocketModeContext(t.Context())
-	requireSlackError(t, err, "invalid_auth")
+	slackclienttest.RequireSlackError(t, err, "invalid_auth")
 	_, _, err = api.StartSocketModeContext(t.Context())
 	require.NoError(t, err)
 
@@ -282,7 +284,7 @@ func TestWaitSocketGivesUp(t *testing.T) {
 func TestCloseEndsSocketConnections(t *testing.T) {
 	t.Parallel()
 	srv := NewServer()
-	api := newClient(srv, DefaultToken, slack.OptionAppLevelToken(DefaultAppToken))
+	api := slackclienttest.Client(srv.APIURL(), DefaultToken, slack.OptionAppLevelToken(DefaultAppToken))
 	_, u, err := api.StartSocketModeContext(t.Context())
 	require.NoError(t, err)
 	conn, resp, err := websocket.DefaultDialer.DialContext(t.Context(), u, nil)

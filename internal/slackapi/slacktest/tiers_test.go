@@ -8,13 +8,15 @@ import (
 	"github.com/slack-go/slack"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/recordsbot/recordsbot/internal/slackapi/slackclienttest"
 )
 
 // Each tier's budget is enforced with its burst, answered 429 with
 // Retry-After beyond it, refilled by the Server's clock, and reported.
 func TestTiersEnforcedAndProjected(t *testing.T) {
 	t.Parallel()
-	clock := newFakeClock()
+	clock := slackclienttest.Clock()
 	srv, api := newTestServer(t, WithTiers(), WithClock(clock.Now))
 
 	// users.list is Tier 2: 20 a minute, a burst of 3.
@@ -55,7 +57,7 @@ func TestTiersEnforcedAndProjected(t *testing.T) {
 // The workspace-wide ceiling on chat.postMessage binds across channels.
 func TestTiersPostCeiling(t *testing.T) {
 	t.Parallel()
-	clock := newFakeClock()
+	clock := slackclienttest.Clock()
 	var users []User
 	for i := range 20 {
 		users = append(users, User{ID: fmt.Sprintf("U%02d", i)})
