@@ -220,7 +220,7 @@ func median(ds []time.Duration) time.Duration {
 // acks and answers later (bot's 2 s, within Slack's 3 s).
 const ackBudget = 2 * time.Second
 
-// TestCostWithLongHistory is the cost benchmark of issue 17 §4: 100,000
+// TestCostWithLongHistory is the cost benchmark of a long history: 100,000
 // finished actions and 500 still to do, /actions ten times a second for a
 // simulated minute, with the records service sending ETags and without.
 // Run with -v for the figures (the README's "Cost with a long history").

@@ -11,7 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// These tests cover the REST conventions of issue 17 one signal at a time,
+// These tests cover the REST conventions the client reads, one signal at a time,
 // against a local server under a path prefix. recordstest's dialects cover
 // the same end to end (dialect_e2e_test.go).
 

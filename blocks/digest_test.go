@@ -16,7 +16,7 @@ import (
 // channelRow is a as a digest's or a brief's channel sees it, built as
 // watch builds it: RowOf with the actions domain's ChannelView.
 func channelRow(a apiclient.Action, due actions.DueStatus) ActionRow {
-	return RowOf(&a, actions.ChannelView(due), nil)
+	return RowOf(&a, actions.ChannelView(due), "", nil)
 }
 
 func sampleDigest() Digest {

@@ -22,7 +22,7 @@ import (
 	"github.com/recordsbot/recordsbot/internal/lang/langtest"
 )
 
-// The pseudo-language check (issue 30, docs/languages.md): assertGolden
+// The pseudo-language check (docs/languages.md): assertGolden
 // renders every golden of this package in lang.Pseudo as well as English,
 // and assertNoEnglish fails on any ASCII word in what a person would read
 // that is neither catalogue text (which the pseudo-language accents and

@@ -27,8 +27,7 @@ func TestRowFormsShowTheSameAction(t *testing.T) {
 	for _, l := range append(lang.Shipped(), lang.Pseudo) {
 		t.Run(l.Code(), func(t *testing.T) {
 			t.Parallel()
-			r := RowOf(&hostile, actions.ChannelView(actions.Overdue), nil)
-			r.Link = link
+			r := RowOf(&hostile, actions.ChannelView(actions.Overdue), link, nil)
 			section := sectionText(buildRow(l, r, rowTitleMax))
 			line, plain := rowLine(l, r), rowPlain(l, r)
 
@@ -49,7 +48,7 @@ func TestRowFormsShowTheSameAction(t *testing.T) {
 			assert.True(t, strings.HasSuffix(line, ", Sam &lt;Lee&gt;"), "a change's line names the assignee: %s", line)
 			assert.NotContains(t, groupedLine(l, r), "Sam", "under the assignee's name it is not said again")
 
-			u := RowOf(&untitled, actions.ChannelView(actions.NotDue), nil)
+			u := RowOf(&untitled, actions.ChannelView(actions.NotDue), "", nil)
 			none := l.T("row.untitled")
 			assert.Contains(t, sectionText(buildRow(l, u, rowTitleMax)), "*"+none+"*")
 			assert.True(t, strings.HasPrefix(rowLine(l, u), none), rowLine(l, u))
@@ -65,11 +64,11 @@ func TestRowLineOfAFinishedAction(t *testing.T) {
 	t.Parallel()
 	done := apiclient.Action{ID: "A-9", Title: "File the return", Status: apiclient.StatusComplete,
 		Deadline: time.Date(2026, 2, 20, 17, 0, 0, 0, time.UTC), DeadlineHasTime: true, Assignee: apiclient.Person{Name: "Carol Wu"}}
-	assert.Equal(t, "File the return — Carol Wu", rowLine(lang.English, RowOf(&done, actions.ChannelView(actions.NotDue), nil)))
+	assert.Equal(t, "File the return — Carol Wu", rowLine(lang.English, RowOf(&done, actions.ChannelView(actions.NotDue), "", nil)))
 	open := done
 	open.Status = apiclient.StatusOpen
 	assert.Equal(t, "File the return — due <!date^1771606800^{date_short_pretty} at {time}|Feb 20, 2026 at 17:00 UTC>, Carol Wu",
-		rowLine(lang.English, RowOf(&open, actions.ChannelView(actions.DueSoon), nil)))
+		rowLine(lang.English, RowOf(&open, actions.ChannelView(actions.DueSoon), "", nil)))
 }
 
 // sectionText is the text of a row's section.

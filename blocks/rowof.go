@@ -6,12 +6,13 @@ import (
 )
 
 // RowOf is the row of action a as its viewer sees it (v, the actions
-// domain's one decision: overdue, buttons, the assignee's name), with the
-// change a click just made when changed is set. Lists, the Home tab,
+// domain's one decision: overdue, buttons, the assignee's name), with
+// link, the action's own link (actions.Service.Link; "" for none), on its
+// title, and the change a click just made when changed is set. Lists, the Home tab,
 // reminders, assignment DMs, digests, briefs and the row a click redraws
 // all build their rows here (and draw them with blocks/row.go), so they
 // match; no other code builds an ActionRow (tools/rulecheck).
-func RowOf(a *apiclient.Action, v actions.View, changed *Change) ActionRow {
+func RowOf(a *apiclient.Action, v actions.View, link string, changed *Change) ActionRow {
 	meeting := a.MeetingTitle
 	if meeting == "" {
 		meeting = a.MeetingID
@@ -19,6 +20,7 @@ func RowOf(a *apiclient.Action, v actions.View, changed *Change) ActionRow {
 	r := ActionRow{
 		ID:              a.ID,
 		Title:           a.Title,
+		Link:            link,
 		Status:          string(a.Status),
 		Deadline:        a.Deadline,
 		DeadlineHasTime: a.DeadlineHasTime,

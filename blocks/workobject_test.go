@@ -25,15 +25,13 @@ func sampleAction() *apiclient.Action {
 // sampleActionCard is sampleAction's card, its row built as the bot
 // builds it.
 func sampleActionCard(l lang.Lang) ActionCardView {
-	r := RowOf(sampleAction(), actions.ChannelView(actions.DueSoon), nil)
-	r.Link = "https://bot.example.org/actions/A-101"
+	r := RowOf(sampleAction(), actions.ChannelView(actions.DueSoon), "https://bot.example.org/actions/A-101", nil)
 	return ActionCardView{Lang: l, Link: "https://bot.example.org/actions/A-101", Row: r}
 }
 
 // samplePanel is sampleAction's flexpane for a viewer who sees it as v.
 func samplePanel(l lang.Lang, v actions.View, history []AuditLine) ActionPanelView {
-	r := RowOf(sampleAction(), v, nil)
-	r.Link = "https://bot.example.org/actions/A-101"
+	r := RowOf(sampleAction(), v, "https://bot.example.org/actions/A-101", nil)
 	return ActionPanelView{Lang: l, Row: r, History: history}
 }
 
@@ -62,8 +60,7 @@ func TestWorkObjectGoldens(t *testing.T) {
 			return map[string]any{"metadata": ActionPanel(samplePanel(l, actions.View{ShowAssignee: true}, []AuditLine{}))}
 		}},
 		{"panel_minutes", func(l lang.Lang) any {
-			r := RowOf(sampleAction(), actions.View{}, nil)
-			r.Link = "https://bot.example.org/actions/A-101"
+			r := RowOf(sampleAction(), actions.View{}, "https://bot.example.org/actions/A-101", nil)
 			refs := []ActionRow{r}
 			return map[string]any{"metadata": MinutesPanel(MinutesPanelView{Minutes: minutesIn(l, sampleMinutes()),
 				Agenda: []string{"1. Apologies", "2. Budget 2026/27"}, Arising: refs, Mine: refs})}

@@ -18,8 +18,8 @@ import (
 	"github.com/recordsbot/recordsbot/internal/pagetest"
 )
 
-// The accessibility check of the public pages (issue 32 §5,
-// docs/accessibility.md): axe-core, Deque's rules engine, run inside
+// The accessibility check of the public pages
+// (docs/accessibility.md): axe-core, Deque's rules engine, run inside
 // headless Chromium on every public page, in every shipped language, at a
 // desktop width and at 390 px, in light and dark colours, must find no
 // WCAG 2.0/2.1/2.2 A or AA violation nor any of its best practices

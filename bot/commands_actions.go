@@ -669,8 +669,7 @@ func (u *actionsUI) sortKeeping(as []*apiclient.Action, now time.Time, reader *t
 // decision), with the change a click just made (nil for none) and a fresh
 // render revision.
 func (u *actionsUI) row(a *apiclient.Action, v actions.View, changed *blocks.Change) blocks.ActionRow {
-	r := blocks.RowOf(a, v, changed)
-	r.Link = u.actions.Link(a.ID)
+	r := blocks.RowOf(a, v, u.actions.Link(a.ID), changed)
 	r.Rev = u.revs.next()
 	return r
 }

@@ -181,10 +181,10 @@ func TestActionsStatusChangeByCommand(t *testing.T) {
 	assert.Equal(t, 2, h.records.Count(http.MethodPut, "/actions/"))
 }
 
-// TestStatusChangeByCommandNamesTheAssignee is issue 29 §1's fix: an
-// admin's /actions complete on Bob's action named nobody, while a click on
-// the same action named Bob. Both now draw what the actions domain decides
-// the admin sees (actions.ViewOf); the assignee's own answer names nobody.
+// TestStatusChangeByCommandNamesTheAssignee: an admin's /actions complete
+// on Bob's action names Bob, as a click on the same action does: both draw
+// what the actions domain decides the admin sees (actions.ViewOf); the
+// assignee's own answer names nobody.
 func TestStatusChangeByCommandNamesTheAssignee(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, withAdmins("U0CAROL"))

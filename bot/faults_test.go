@@ -20,7 +20,7 @@ import (
 	"github.com/recordsbot/recordsbot/internal/testlog"
 )
 
-// The end-to-end fault tests of issue 9 that commands_test.go and
+// The end-to-end fault tests that commands_test.go and
 // interactions_test.go do not already hold: the records service answering
 // too much, too slowly for the whole work timeout, or unreadably after a
 // write; and Slack refusing response_url, chat.update and chat.postMessage.

@@ -171,7 +171,7 @@ func TestFollowingDigestCheckbox(t *testing.T) {
 			_, _, ticked := followBoxes(t, list, "finance")
 			assert.Contains(t, ticked, store.HearDigest, "on by default")
 			assert.Contains(t, list.all(), `"text":"Weekly digest"`)
-			// The time said, lower-case inside the label (issue 34), even
+			// The time said, lower-case inside the label, even
 			// where DIGEST_DEFAULT is not said: its own default.
 			assert.Contains(t, list.all(), "every Monday 09:00, the usual time", "its schedule under the checkbox")
 			assert.NotContains(t, list.all(), "At the usual time")

@@ -366,7 +366,7 @@ func FuzzBlockActionsPayload(f *testing.F) {
 		map[string]any{"text": map[string]any{"type": "plain_text", "text": "Defer"}, "value": blocks.StatusValue("deferred", fb.action.ID, "s=all")},
 		map[string]any{"text": map[string]any{"type": "plain_text", "text": "Cancel"}, "value": blocks.StatusValue("cancelled", fb.action.ID, "")},
 	}})
-	row := blocks.ActionRowBlocks(blocks.RowOf(&apiclient.Action{ID: fb.action.ID, Title: fb.action.Title, Status: apiclient.StatusOpen}, actions.View{MayChange: true}, nil))
+	row := blocks.ActionRowBlocks(blocks.RowOf(&apiclient.Action{ID: fb.action.ID, Title: fb.action.Title, Status: apiclient.StatusOpen}, actions.View{MayChange: true}, "", nil))
 	rowJSON, _ := json.Marshal(row)
 	admin := slacktest.User{ID: fuzzAdmin, Name: "admin"}
 	clicks := []slacktest.Click{

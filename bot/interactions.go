@@ -486,12 +486,12 @@ func (c *clicks) clickStatus(ctx context.Context, in *interaction, value string)
 		return
 	}
 	change := &blocks.Change{By: in.User.ID, At: c.now(), Status: string(to)}
-	row := c.acts.changedRow(ctx, &a, change)
 	if in.Container.Type == "view" {
+		// The Home tab draws the row itself, with the clicked change.
 		c.answerOnHome(ctx, in, homeState{clicked: &clicked{action: a, change: change}})
 		return
 	}
-	c.showChangeOnMessage(ctx, in, a, change, row, pageCtx)
+	c.showChangeOnMessage(ctx, in, a, change, c.acts.changedRow(ctx, &a, change), pageCtx)
 }
 
 // changeStatus sets the status of action id to to, for the clicker. It

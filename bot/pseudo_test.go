@@ -25,8 +25,8 @@ import (
 	"github.com/recordsbot/recordsbot/internal/pagetest"
 )
 
-// The pseudo-language check of the public pages (issue 30,
-// docs/languages.md): with ORG_LANGUAGE the test-only lang.Pseudo and no
+// The pseudo-language check of the public pages
+// (docs/languages.md): with ORG_LANGUAGE the test-only lang.Pseudo and no
 // Accept-Language, every page, the Atom feed and the calendars' human text
 // must hold no English outside the catalogue, the dataset's record text
 // and Slack or HTML syntax. A word a template or handler wrote itself

@@ -167,7 +167,7 @@ func TestPublicRequestsInFlightAreBounded(t *testing.T) {
 
 // A minutes body's images load only from the bot, inline data, and the
 // hosts the organisation names (PUBLIC_IMAGE_HOSTS): no tracking pixel
-// from anywhere else reaches a public reader (issue 28 §5).
+// from anywhere else reaches a public reader.
 func TestPublicPagesLoadNoThirdPartyImage(t *testing.T) {
 	t.Parallel()
 	const id = "mtg_images"

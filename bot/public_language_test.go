@@ -21,7 +21,7 @@ func acceptLanguage(langs string) http.Header {
 	return http.Header{"Accept-Language": {langs}}
 }
 
-// The public pages answer in the reader's language (issue 30): ?lang=
+// The public pages answer in the reader's language: ?lang=
 // first, then Accept-Language, then ORG_LANGUAGE (German here); <html
 // lang> says which, and the answer varies by Accept-Language, with an
 // ETag of its own, so no cache serves one reader's language to another.

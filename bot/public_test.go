@@ -88,8 +88,7 @@ func TestPublicBurstStaysUnderTheRecordsCap(t *testing.T) {
 	assert.LessOrEqual(t, got, allowed, "records calls stay under the public cap")
 	assert.Equal(t, requests/4, statuses[http.StatusOK], "the cached page is served to everyone who asked")
 	// Made-up IDs are not in the meetings list the bot holds: 404 with no
-	// records call at all (issue 28 §3), where they used to spend the cap
-	// and be refused 503.
+	// records call at all, rather than spend the cap and be refused 503.
 	assert.Equal(t, requests*3/4, statuses[http.StatusNotFound], "the made-up IDs: not found, at no cost")
 	assert.Zero(t, statuses[http.StatusServiceUnavailable])
 	assert.Zero(t, statuses[http.StatusTooManyRequests], "no one client was over its own rate")

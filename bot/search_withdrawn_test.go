@@ -18,7 +18,7 @@ import (
 // Minutes the records service stops serving (withdrawn, or back to
 // draft) are gone from every search surface after one watch run, however
 // old their meeting (the watcher does not read old approved minutes
-// again), and leave the index (issue 28 §2).
+// again), and leave the index.
 func TestWithdrawnMinutesLeaveEverySearch(t *testing.T) {
 	t.Parallel()
 	onEachStore(t, func(t *testing.T, st *store.Store) {

@@ -114,8 +114,7 @@ func (f *unfurler) actionCard(ctx context.Context, poster, link, id string) (sla
 	}
 	// The card is everyone's in the conversation: a channel's row of
 	// the action. It says nothing of overdue, so no clock is read.
-	r := blocks.RowOf(&a, actions.ChannelView(actions.NotDue), nil)
-	r.Link = f.actions.Link(a.ID)
+	r := blocks.RowOf(&a, actions.ChannelView(actions.NotDue), f.actions.Link(a.ID), nil)
 	return blocks.ActionCard(blocks.ActionCardView{Lang: f.mins.org, Link: link, Row: r}), true
 }
 
@@ -209,8 +208,7 @@ func (p *panels) actionPanel(ctx context.Context, viewer, id string) panel {
 	// The row as the viewer sees it, naming the assignee as the card
 	// the panel opens from does for everyone.
 	view := p.acts.snoozes.view(p.actions.ViewOf(me, &a, p.acts.now(), actions.SeveralPeople), me, &a)
-	r := blocks.RowOf(&a, view, nil)
-	r.Link = p.actions.Link(a.ID)
+	r := blocks.RowOf(&a, view, p.actions.Link(a.ID), nil)
 	v := blocks.ActionPanelView{Lang: lang.FromContext(ctx), Row: r}
 	if p.acts.trail != nil {
 		es, err := p.acts.trail.AuditOf(ctx, a.ID, historyLimit)
@@ -263,8 +261,7 @@ func (p *panels) minutesPanel(ctx context.Context, viewer, id string) panel {
 	now := p.acts.now()
 	p.acts.sortKeeping(seen, now, me.Zone, nil)
 	for _, a := range seen {
-		ref := blocks.RowOf(a, p.actions.ViewOf(me, a, now, actions.SeveralPeople), nil)
-		ref.Link = p.actions.Link(a.ID)
+		ref := blocks.RowOf(a, p.actions.ViewOf(me, a, now, actions.SeveralPeople), p.actions.Link(a.ID), nil)
 		v.Arising = append(v.Arising, ref)
 		if me.Owns(a.Assignee) {
 			v.Mine = append(v.Mine, ref)

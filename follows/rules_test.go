@@ -134,7 +134,7 @@ func TestDefaultDigest(t *testing.T) {
 }
 
 // TestNoSlack: the follow domain imports no Slack package, not even
-// through another domain (issue 29 §4).
+// through another domain.
 func TestNoSlack(t *testing.T) {
 	t.Parallel()
 	out, err := exec.Command("go", "list", "-deps", ".").Output()

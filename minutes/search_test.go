@@ -88,7 +88,7 @@ func TestBackfillIndexesHistoryOnceAtItsPace(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, searchNow, cur.DoneAt.UTC())
 	// Between passes /metrics says what the finished pass read, as its
-	// log line did, not 0 (issue 28 §5).
+	// log line did, not 0.
 	gotPages, gotRead, doneAt := b.Progress()
 	assert.Equal(t, pages, gotPages, "the last whole pass's meetings pages")
 	assert.Equal(t, 9, gotRead, "the last whole pass's minutes reads")

@@ -64,7 +64,7 @@ func remindFigures(t *testing.T, n int, speed float64, strict bool) {
 	deadline := time.Date(2026, 11, 19, 0, 0, 0, 0, time.UTC)
 
 	// A clean run, then a rerun the same day. The run reads everyone's
-	// choices from the store (issue 31): one in ten snoozed their action
+	// choices from the store: one in ten snoozed their action
 	// until Friday, one in twenty is away until Thursday; they get no
 	// reminder today, everyone else one.
 	e := newTierEnv(t, people, nil, deadline, speed)

@@ -314,8 +314,7 @@ func (j *remindJob) reminder(r *recipient, p plan, now time.Time) blocks.Reminde
 	for _, a := range due {
 		// The recipient is the assignee, so the row has its buttons and no
 		// name, exactly as the row a click redraws.
-		row := blocks.RowOf(a, actions.AssigneeView(status(a)), nil)
-		row.Link = j.deps.Actions.Link(a.ID)
+		row := blocks.RowOf(a, actions.AssigneeView(status(a)), j.deps.Actions.Link(a.ID), nil)
 		switch {
 		case p.held[a.ID]:
 			rem.Away.Assigned = append(rem.Away.Assigned, row)

@@ -242,9 +242,14 @@ func TestRemindRestartMidRun(t *testing.T) {
 		e := newTierEnvOn(t, eng, people, nil, time.Date(2026, 11, 19, 0, 0, 0, 0, time.UTC), 50,
 			slacktest.WithScopes("chat:write", "users:read", "users:read.email", "im:write", "im:history", "metadata.message:read"))
 
+		// Killed once 15 are sent and one more post is held unanswered
+		// (Slack not answering in time), so the run dies with work in
+		// flight: that post's claim is left to its lease.
 		ctx, kill := context.WithCancel(t.Context())
 		go func() {
 			_ = e.fake.Wait(ctx, func() bool { return len(e.fake.Messages("")) >= 15 })
+			e.fake.InjectFault(slacktest.Fault{Method: "chat.postMessage", Hang: true, Times: 1})
+			_ = e.fake.Wait(ctx, func() bool { return e.fake.FaultsLeft() == 0 })
 			kill()
 		}()
 		first, err := remind.Run(ctx, remind.Config{Days: 3, Now: now, Owner: "run-1"}, e.deps(nil))

@@ -293,7 +293,5 @@ func (p *poll) dm(ctx context.Context, g *dmGroup) once.Outcome {
 // row is a as its assignee sees it (the DM goes to them): the actions
 // domain's one rule, the same row /actions and reminders draw.
 func (p *poll) row(a *apiclient.Action) blocks.ActionRow {
-	r := blocks.RowOf(a, actions.AssigneeView(actions.Due(a, p.now, p.zone, nil, 0)), nil)
-	r.Link = p.deps.Actions.Link(a.ID)
-	return r
+	return blocks.RowOf(a, actions.AssigneeView(actions.Due(a, p.now, p.zone, nil, 0)), p.deps.Actions.Link(a.ID), nil)
 }

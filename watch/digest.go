@@ -308,7 +308,5 @@ func sortItems(items []blocks.ActionRow, org *time.Location) {
 // brief's row): the actions domain's ChannelView, "today" in the
 // organisation's zone, drawn by RowOf like every other row, with its link.
 func (p *poll) channelRow(a *apiclient.Action) blocks.ActionRow {
-	r := blocks.RowOf(a, actions.ChannelView(actions.Due(a, p.now, p.zone, p.zone, 0)), nil)
-	r.Link = p.deps.Actions.Link(a.ID)
-	return r
+	return blocks.RowOf(a, actions.ChannelView(actions.Due(a, p.now, p.zone, p.zone, 0)), p.deps.Actions.Link(a.ID), nil)
 }

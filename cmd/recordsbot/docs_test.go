@@ -211,7 +211,7 @@ func TestDocsSchedules(t *testing.T) {
 			assert.Contains(t, schedules, m[1], "%s gives the schedule %q, which no CronJob has", path, m[1])
 		}
 	}
-	// The statements issue 20 found wrong stay gone.
+	// Statements once found wrong stay gone.
 	for path, text := range docs {
 		for _, wrong := range []string{"once a day at 08:00", "08:00 UTC", "until a ledger is wired in", "no\ndatabase", "no database"} {
 			assert.False(t, strings.Contains(strings.ToLower(text), strings.ToLower(wrong)), "%s says %q", path, wrong)

@@ -53,8 +53,8 @@ var allowedWhere = map[string]string{
 	"demo/story_committees.go":                "the demo's records: record text, shown as the records hold it",
 }
 
-// owned are files another workstream of issue 30 is moving into the
-// catalogue as this check lands; each names who. Their findings are
+// owned are files another workstream is moving into the catalogue;
+// each names who. Their findings are
 // logged, not failed. The list shrinks to nothing: remove a line when its
 // file is clean (the test logs which are).
 var owned = map[string]string{}

@@ -214,9 +214,11 @@ func sourceAndDocs(t *testing.T) map[string]string {
 	return files
 }
 
+// TestNoHistoryInComments: no comment in the module's Go, tests
+// included, names an issue.
 func TestNoHistoryInComments(t *testing.T) {
 	t.Parallel()
-	for path, src := range sourceFiles(t) {
+	for path, src := range goFiles(t) {
 		for i, line := range strings.Split(src, "\n") {
 			assert.False(t, history.MatchString(line), "%s:%d: a comment names an issue; say why instead (history stays in git):\n%s", path, i+1, line)
 		}
@@ -320,6 +322,20 @@ func TestChecksBite(t *testing.T) {
 // and this package, by slash path from root.
 func sourceFiles(t *testing.T) map[string]string {
 	t.Helper()
+	out := goFiles(t)
+	for path := range out {
+		if strings.HasSuffix(path, "_test.go") {
+			delete(out, path)
+		}
+	}
+	require.NotEmpty(t, out["actions/status.go"], "the walk must see the module")
+	return out
+}
+
+// goFiles is every Go file of the module, tests included, outside
+// testdata and this package, by slash path from root.
+func goFiles(t *testing.T) map[string]string {
+	t.Helper()
 	out := map[string]string{}
 	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -332,7 +348,7 @@ func sourceFiles(t *testing.T) map[string]string {
 			}
 			return nil
 		}
-		if !strings.HasSuffix(p, ".go") || strings.HasSuffix(p, "_test.go") {
+		if !strings.HasSuffix(p, ".go") {
 			return nil
 		}
 		b, err := os.ReadFile(p)
@@ -343,7 +359,7 @@ func sourceFiles(t *testing.T) map[string]string {
 		return nil
 	})
 	require.NoError(t, err)
-	require.NotEmpty(t, out["actions/status.go"], "the walk must see the module")
+	require.NotEmpty(t, out["actions/status_test.go"]+out["actions/view_test.go"], "the walk must see the tests")
 	return out
 }
 

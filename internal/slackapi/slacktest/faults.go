@@ -81,6 +81,16 @@ func (s *Server) ClearFaults() {
 	s.Changed()
 }
 
+// FaultsLeft is how many injected faults still refuse calls: those with
+// calls left to refuse (a fault with Times 0 always has). A test that
+// needs a fault to have struck, such as a call held by Hang, waits for
+// this to fall.
+func (s *Server) FaultsLeft() int {
+	s.faults.mu.Lock()
+	defer s.faults.mu.Unlock()
+	return len(s.faults.faults)
+}
+
 // take returns how the fault that refuses a call to method refuses it,
 // counting the call against it, and false when none does.
 func (fs *faultSet) take(method string) (slackfake.Refusal, bool) {
