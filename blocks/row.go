@@ -16,9 +16,10 @@ import (
 // medium needs (rowForm: a section, a line under a heading, plain text),
 // never in a second function that picks the words again.
 
-// rowForm is how a row is laid out in its medium. Every form shows the
-// same facts in the same words (the catalogue's row.* keys and status
-// words); a form only arranges them.
+// rowForm is how a row is laid out in its medium. Every form draws the
+// same row with the same pieces (writeTitle, rowDate, rowStatus, rowText
+// and the catalogue's row.* words); a line says less, as its heading says
+// the rest.
 type rowForm int
 
 const (
@@ -50,74 +51,75 @@ const (
 // titleMax characters (section and line forms).
 func writeRow(b *strings.Builder, l lang.Lang, r ActionRow, f rowForm, titleMax int) {
 	writeTitle(b, l, r, f, titleMax)
-	facts := rowFacts{b: b, sep: " · "}
 	switch f {
 	case formLine:
-		facts.lead, facts.sep = " — ", ", "
+		writeLineFacts(&rowFacts{b: b, lead: " — ", sep: ", "}, l, r)
 	case formPlain:
-		facts.lead, facts.sep, facts.tail = " (", ", ", ")"
-	}
-	if r.Overdue && f == formSection {
-		facts.add(l.T("row.overdue"))
-	}
-	if f != formLine {
-		if d := rowDate(l, r, f); d != "" {
-			facts.next()
-			l.WriteF(b, "row.due", "date", d)
-		} else {
-			facts.add(l.T("row.no_deadline"))
-		}
-	}
-	switch {
-	case f != formLine:
-		if s := rowStatus(l, r.Status, f); s != "" {
-			facts.add(s)
-		}
-	case r.Status == statusInProgress:
-		facts.add(l.T("row.line.in_progress"))
-	}
-	if f == formLine {
-		// A finished action's deadline is no longer news.
-		if d := rowDate(l, r, f); d != "" && actions.StillToDo(apiclient.Status(r.Status)) {
-			facts.next()
-			if r.Overdue {
-				l.WriteF(b, "row.line.was_due", "date", d)
-			} else {
-				l.WriteF(b, "row.line.due", "date", d)
-			}
-		}
-	} else {
-		committee := rowText(r.Committee, rowCommitteeMax, f)
-		if committee != "" {
-			facts.add(committee)
-		}
-		if m := rowText(r.Meeting, rowMeetingMax, f); m != "" && m != committee {
-			facts.add(m)
-		}
-	}
-	assigneeMax := rowAssigneeMax
-	if f == formLine {
-		assigneeMax = lineAssigneeMax
-	}
-	switch a := rowText(r.Assignee, assigneeMax, f); {
-	case a == "":
-	case f == formLine:
-		facts.add(a) // under its heading the name alone reads clearly
-	default:
-		facts.next()
-		l.WriteF(b, "row.assigned_to", "who", a)
-	}
-	facts.end()
-	switch f {
-	case formSection:
-		writeNotes(b, l, r)
-	case formPlain:
+		writeFacts(&rowFacts{b: b, lead: " (", sep: ", ", tail: ")"}, l, r, f)
 		if id := oneLine(r.ID); id != "" {
 			b.WriteString(" [")
 			b.WriteString(id)
 			b.WriteString("]")
 		}
+	default:
+		writeFacts(&rowFacts{b: b, sep: " · "}, l, r, f)
+		writeNotes(b, l, r)
 	}
+}
+
+// writeFacts writes a section's or plain text's facts: overdue (in a
+// section: plain text is listed under "Overdue"), the deadline or none,
+// the status, the committee, the meeting when it is not the committee,
+// and the assignee when the row names them.
+func writeFacts(facts *rowFacts, l lang.Lang, r ActionRow, f rowForm) {
+	b := facts.b
+	if r.Overdue && f == formSection {
+		facts.add(l.T("row.overdue"))
+	}
+	if d := rowDate(l, r, f); d != "" {
+		facts.next()
+		l.WriteF(b, "row.due", "date", d)
+	} else {
+		facts.add(l.T("row.no_deadline"))
+	}
+	if s := rowStatus(l, r.Status, f); s != "" {
+		facts.add(s)
+	}
+	committee := rowText(r.Committee, rowCommitteeMax, f)
+	if committee != "" {
+		facts.add(committee)
+	}
+	if m := rowText(r.Meeting, rowMeetingMax, f); m != "" && m != committee {
+		facts.add(m)
+	}
+	if a := rowText(r.Assignee, rowAssigneeMax, f); a != "" {
+		facts.next()
+		l.WriteF(b, "row.assigned_to", "who", a)
+	}
+	facts.end()
+}
+
+// writeLineFacts writes a line's facts: in progress, the deadline of an
+// action still to do (a finished action's is no longer news), and the
+// assignee's name alone when the row names them (under its heading it
+// reads clearly). The committee and the meeting are the heading's.
+func writeLineFacts(facts *rowFacts, l lang.Lang, r ActionRow) {
+	b := facts.b
+	if r.Status == statusInProgress {
+		facts.add(l.T("row.line.in_progress"))
+	}
+	if d := rowDate(l, r, formLine); d != "" && actions.StillToDo(apiclient.Status(r.Status)) {
+		facts.next()
+		if r.Overdue {
+			l.WriteF(b, "row.line.was_due", "date", d)
+		} else {
+			l.WriteF(b, "row.line.due", "date", d)
+		}
+	}
+	if a := rowText(r.Assignee, lineAssigneeMax, formLine); a != "" {
+		facts.add(a)
+	}
+	facts.end()
 }
 
 // writeTitle writes r's title: escaped and shortened to titleMax in

@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/recordsbot/recordsbot/audit"
 	"github.com/recordsbot/recordsbot/internal/slackapi/slacktest"
 )
 
@@ -14,7 +15,8 @@ import (
 // post), the bot looks in the channel's history for the post by its
 // metadata: the person is told it was shared, and nothing is posted twice.
 // When the history cannot be read either, the person is told to look
-// before sharing again, not that nothing was shared.
+// before sharing again, not that nothing was shared. The audit trail
+// says the same: shared, unconfirmed, or nothing.
 func TestShareWhoseAnswerIsLost(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
@@ -22,25 +24,27 @@ func TestShareWhoseAnswerIsLost(t *testing.T) {
 		faults      []slacktest.Fault
 		want        string
 		wantMessage bool
+		wantTrail   []audit.Outcome
 	}{
 		{"posted, answer lost", []slacktest.Fault{
 			{Method: "chat.postMessage", HTTPStatus: http.StatusInternalServerError, AfterEffect: true, Times: 1},
-		}, "Shared the minutes", true},
+		}, "Shared the minutes", true, []audit.Outcome{audit.Done}},
 		{"posted, gateway timeout", []slacktest.Fault{
 			{Method: "chat.postMessage", HTTPStatus: http.StatusGatewayTimeout, AfterEffect: true, Times: 1},
-		}, "Shared the minutes", true},
+		}, "Shared the minutes", true, []audit.Outcome{audit.Done}},
 		{"posted, history unreadable", []slacktest.Fault{
 			{Method: "chat.postMessage", HTTPStatus: http.StatusInternalServerError, AfterEffect: true, Times: 1},
 			{Method: "conversations.history", HTTPStatus: http.StatusInternalServerError},
-		}, "look in the channel before sharing them again", true},
+		}, "look in the channel before sharing them again", true, []audit.Outcome{audit.Unconfirmed}},
 		{"not posted", []slacktest.Fault{
 			{Method: "chat.postMessage", HTTPStatus: http.StatusInternalServerError, Times: 1},
-		}, "nothing was shared", false},
+		}, "nothing was shared", false, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			h := newHarness(t)
+			st := openTestStore(t, "sqlite")
+			h := newStoreHarness(t, st)
 			alice := h.person("alice")
 			m, _ := h.slash(alice, "/minutes", "")
 			for _, f := range tt.faults {
@@ -56,6 +60,15 @@ func TestShareWhoseAnswerIsLost(t *testing.T) {
 				assert.Empty(t, h.slack.Messages("C0GENERAL"))
 			}
 			assert.Len(t, h.slack.Calls("chat.postMessage"), 1, "the bot itself never posts again")
+			page, _, err := st.AuditPage(t.Context(), 0, 10)
+			require.NoError(t, err)
+			var trail []audit.Outcome
+			for _, e := range page {
+				if e.Kind == audit.MinutesShare {
+					trail = append(trail, e.Outcome)
+				}
+			}
+			assert.Equal(t, tt.wantTrail, trail)
 		})
 	}
 }

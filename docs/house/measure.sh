@@ -83,8 +83,12 @@ if [[ " $* " == *" --paths "* ]]; then
 		# "pair NAME P Q COUNT CHAIN" (tab-separated).
 		[[ -f "$tree/$4" ]] || : >"$tree/$4"
 		awk -F'\t' -v step="$2" -v path="$3" '
-			$1 == "step" && $2 == step { printf "%4d  returns to a package already left by %s (in %d calls of the module'"'"'s functions; goroutines started on the path begin with an empty stack)\n", $4, path, $3; found = 1 }
-			END { if (!found) printf "   -  returns to a package already left by %s: not counted\n", path }' "$tree/$4"
+			$1 == "step" && $2 == step { returns = $4; calls = $3; found = 1 }
+			$1 == "pair" && $2 == step { pairs++ }
+			END {
+				if (!found) printf "   -  returns to a package already left by %s: not counted\n", path
+				else printf "%4d  returns to a package already left by %s, %d distinct (P <- Q) pairs (in %d calls of the module'"'"'s functions; goroutines started on the path begin with an empty stack)\n", returns, path, pairs, calls
+			}' "$tree/$4"
 		if ((${#verbose[@]})); then
 			awk -F'\t' -v step="$2" '$1 == "pair" && $2 == step {
 				p = $3; q = $4; sub(/^github.com\/recordsbot\/recordsbot\//, "", p); sub(/^github.com\/recordsbot\/recordsbot\//, "", q)
