@@ -105,7 +105,7 @@ func TestSSLCheckIsAnsweredWithoutASignatureAndDoesNothingElse(t *testing.T) {
 	alice := h.person("alice")
 	before := len(h.records.Requests())
 
-	r, err := h.send.SSLCheck(t.Context(), nil)
+	r, err := slacktest.SSLCheck(t.Context(), h.send, nil)
 	require.NoError(t, err)
 	assert.Equal(t, http.StatusOK, r.Status)
 	assert.Empty(t, r.Body)
@@ -113,11 +113,11 @@ func TestSSLCheckIsAnsweredWithoutASignatureAndDoesNothingElse(t *testing.T) {
 	// An unsigned body that also carries a command or a payload is still
 	// only an ssl_check (slackapi/bolt-js#2898).
 	form := h.send.CommandForm(slacktest.Command{User: alice, Command: "/actions", Text: "complete " + h.openActionsOf(alice.Email)[0].ID}, h.slack.ResponseURL("smuggled"))
-	r, err = h.send.SSLCheck(t.Context(), form)
+	r, err = slacktest.SSLCheck(t.Context(), h.send, form)
 	require.NoError(t, err)
 	assert.Equal(t, http.StatusOK, r.Status)
 	assert.Empty(t, r.Body, "no reply to the smuggled command")
-	r, err = h.send.SSLCheck(t.Context(), url.Values{"payload": {`{"type":"block_actions"}`}})
+	r, err = slacktest.SSLCheck(t.Context(), h.send, url.Values{"payload": {`{"type":"block_actions"}`}})
 	require.NoError(t, err)
 	assert.Equal(t, http.StatusOK, r.Status)
 	assert.Empty(t, r.Body)
@@ -127,7 +127,7 @@ func TestSSLCheckIsAnsweredWithoutASignatureAndDoesNothingElse(t *testing.T) {
 
 	// Anything but exactly ssl_check=1 must be signed (slackapi/bolt-js#2899).
 	for _, v := range []string{"true", "0", "11"} {
-		r, err = h.send.SSLCheck(t.Context(), url.Values{"ssl_check": {v}})
+		r, err = slacktest.SSLCheck(t.Context(), h.send, url.Values{"ssl_check": {v}})
 		require.NoError(t, err)
 		assert.Equal(t, http.StatusUnauthorized, r.Status, "ssl_check=%s", v)
 	}
@@ -270,7 +270,7 @@ func TestSetUpPathAsAnAdminWalksIt(t *testing.T) {
 
 	// 1. Create the app from the manifest: the bot is not running yet.
 	down := &slacktest.Sender{URL: "http://127.0.0.1:1/slack/events", Secret: "not-yet-known"}
-	err := down.VerifyRequestURL(ctx)
+	err := slacktest.VerifyRequestURL(ctx, down)
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "didn't respond with the value of the challenge parameter")
 
@@ -278,11 +278,11 @@ func TestSetUpPathAsAnAdminWalksIt(t *testing.T) {
 	// it would refuse the unsigned-by-it request, and Slack would say the
 	// same.
 	wrong := &slacktest.Sender{URL: h.send.URL, Secret: "another-apps-secret"}
-	require.Error(t, wrong.VerifyRequestURL(ctx))
+	require.Error(t, slacktest.VerifyRequestURL(ctx, wrong))
 
 	// 2-3. Copy the signing secret and the bot token, start the bot.
 	// 4. Event Subscriptions → Retry: verified.
-	require.NoError(t, h.send.VerifyRequestURL(ctx))
+	require.NoError(t, slacktest.VerifyRequestURL(ctx, h.send))
 
 	// Slash commands and interactivity need no verification step: they
 	// work as soon as the bot runs.

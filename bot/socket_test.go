@@ -63,10 +63,10 @@ func (h *harness) waitCtx() context.Context {
 // socketCommand pushes a slash command envelope and waits for its ack.
 func (h *harness) socketCommand(conn *slacktest.SocketConn, user slacktest.User, command, text string) (ack msg, envelopeID, responseURLID string) {
 	h.t.Helper()
-	rid, rurl := h.send.ResponseURLFor()
+	rid, rurl := h.slack.ResponseURLFor()
 	id, err := conn.Send(h.waitCtx(), slacktest.Envelope{
 		Type:    slacktest.EnvelopeSlashCommand,
-		Payload: h.send.CommandPayload(slacktest.Command{User: user, Command: command, Text: text}, rurl),
+		Payload: slacktest.CommandPayload(h.send, slacktest.Command{User: user, Command: command, Text: text}, rurl),
 	})
 	require.NoError(h.t, err)
 	a, err := conn.WaitAck(h.waitCtx(), id)
@@ -130,7 +130,7 @@ func TestSocketModeStatusClickThatSlackGoCannotParse(t *testing.T) {
 	api := slack.New(slacktest.DefaultToken, slack.OptionAPIURL(h.slack.APIURL()))
 	channel, ts, err := api.PostMessageContext(t.Context(), alice.ID, slack.MsgOptionText("Your actions", false))
 	require.NoError(t, err)
-	_, rurl := h.send.ResponseURLFor()
+	_, rurl := h.slack.ResponseURLFor()
 	payload, err := h.send.BlockActions(slacktest.Click{
 		User: alice, ChannelID: channel, MessageTS: ts, MessageBlocks: msgBlocks, BlockID: blockID, Element: el,
 	}, rurl)
@@ -281,10 +281,10 @@ func TestSocketModeShutdownAcksEnvelopesInFlight(t *testing.T) {
 	h.records.InjectFault(recordstest.Fault{Method: http.MethodGet, PathPrefix: "/actions", Latency: 500 * time.Millisecond, Times: 1})
 	conn, stop := h.socket()
 	alice := h.person("alice")
-	_, rurl := h.send.ResponseURLFor()
+	_, rurl := h.slack.ResponseURLFor()
 	id, err := conn.Send(h.waitCtx(), slacktest.Envelope{
 		Type:    slacktest.EnvelopeSlashCommand,
-		Payload: h.send.CommandPayload(slacktest.Command{User: alice, Command: "/actions"}, rurl),
+		Payload: slacktest.CommandPayload(h.send, slacktest.Command{User: alice, Command: "/actions"}, rurl),
 	})
 	require.NoError(t, err)
 	require.Eventually(t, func() bool { return h.records.Count(http.MethodGet, "/actions") > 0 }, 5*time.Second, 5*time.Millisecond,

@@ -56,7 +56,7 @@ func (h *harness) pasteAs(t *testing.T, eventID string, user slacktest.User, lin
 func (h *harness) openPanel(t *testing.T, eventID string, user slacktest.User, card slacktest.Card, link string) slacktest.Panel {
 	t.Helper()
 	require.NotNil(t, card.Entity, "a Work Object card under %s", link)
-	r, err := h.send.OpenPanel(t.Context(), eventID, slacktest.EntityClick{User: user, Link: link, Entity: *card.Entity})
+	r, err := slacktest.OpenPanel(t.Context(), h.send, eventID, slacktest.EntityClick{User: user, Link: link, Entity: *card.Entity})
 	require.NoError(t, err)
 	require.Equal(t, http.StatusOK, r.Status)
 	h.settle(t)
@@ -270,7 +270,7 @@ func TestWorkObjectPanelChangesStatus(t *testing.T) {
 		}
 		require.NotEmpty(t, complete.ActionID, "a Complete button: %+v", p.Buttons)
 		homes := len(h.slack.Views(bob.ID))
-		r, err := h.send.PressPanelButton(t.Context(), click, complete)
+		r, err := slacktest.PressPanelButton(t.Context(), h.send, click, complete)
 		require.NoError(t, err)
 		require.Equal(t, http.StatusOK, r.Status)
 		h.settle(t)
@@ -291,7 +291,7 @@ func TestWorkObjectPanelChangesStatus(t *testing.T) {
 		// button, pressed by her, changes nothing and says so.
 		click.User = carol
 		reopen := slacktest.EntityButton{ActionID: blocks.ActionPanelStatusPrefix + "open", Value: "open|" + a.ID + "|", Text: "Reopen"}
-		_, err = h.send.PressPanelButton(t.Context(), click, reopen)
+		_, err = slacktest.PressPanelButton(t.Context(), h.send, click, reopen)
 		require.NoError(t, err)
 		h.settle(t)
 		got, _ = h.records.Action(a.ID)

@@ -255,11 +255,11 @@ func TestServeSocketMode(t *testing.T) {
 	conn, err := e.slack.WaitSocket(ctx, 1)
 	require.NoError(t, err)
 	send := &slacktest.Sender{Slack: e.slack}
-	_, rurl := send.ResponseURLFor()
+	_, rurl := e.slack.ResponseURLFor()
 
 	id, err := conn.Send(ctx, slacktest.Envelope{
 		Type:    slacktest.EnvelopeSlashCommand,
-		Payload: send.CommandPayload(slacktest.Command{User: e.people["alice"], Command: "/actions"}, rurl),
+		Payload: slacktest.CommandPayload(send, slacktest.Command{User: e.people["alice"], Command: "/actions"}, rurl),
 	})
 	require.NoError(t, err)
 	ack, err := conn.WaitAck(ctx, id)

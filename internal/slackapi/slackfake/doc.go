@@ -57,10 +57,10 @@
 // schema (entity types and the fields each accepts). [WithWorkObjects] or
 // [Server.SetWorkObjects] turns the app's previews on per type;
 // [Server.Card] is what the conversation sees under a link (the card, or
-// the classic unfurl when previews are off). [Sender.OpenPanel] clicks a
-// card (entity_details_requested with a trigger for that entity),
-// [Sender.PressPanelButton] a button of its flexpane, and [Server.Panel]
-// is the flexpane one user sees. See workobjects.go for the sources.
+// the classic unfurl when previews are off). A click on a card hands out
+// a trigger for that entity ([Server.EntityTrigger]; slacktest sends the
+// clicks), and [Server.Panel] is the flexpane one user sees. See
+// workobjects.go for the sources.
 //
 // # What slack-go does with failures
 //

@@ -8,13 +8,11 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"net/url"
 	"strconv"
-	"strings"
 	"sync/atomic"
 	"time"
 )
@@ -215,62 +213,6 @@ func (s *Sender) SlashCommand(ctx context.Context, c Command) (*Response, error)
 		}
 	}
 	return r, err
-}
-
-// SSLCheck sends what Slack sends to check a command's request URL
-// certificate: an unsigned form with ssl_check=1 and a token, and no
-// X-Slack-Signature or X-Slack-Request-Timestamp header
-// (slackapi/bolt-js#1397 shows the request as Slack sends it). extra
-// fields are added to the form, to send what an attacker might.
-func (s *Sender) SSLCheck(ctx context.Context, extra url.Values) (*Response, error) {
-	form := url.Values{"ssl_check": {"1"}, "token": {"verification-token-unused"}}
-	for k, vs := range extra {
-		form[k] = vs
-	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, s.URL, strings.NewReader(form.Encode()))
-	if err != nil {
-		return nil, err
-	}
-	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	req.Header.Set("User-Agent", "Slackbot 1.0 (+https://api.slack.com/robots)")
-	return s.do(req)
-}
-
-// VerifyRequestURL does what Slack does when an admin saves an Events API
-// request URL (in a manifest, or under Event Subscriptions): it sends a
-// signed url_verification with a fresh challenge and checks that the
-// answer is 200 and carries the challenge, as plain text, a form or JSON
-// (https://api.slack.com/events/url_verification). It returns nil when
-// Slack would show the URL as verified, else an error worded as Slack's
-// settings page words it.
-func (s *Sender) VerifyRequestURL(ctx context.Context) error {
-	challenge := fmt.Sprintf("chal%dx%d", s.now().UnixNano(), s.seq.Add(1))
-	body, err := json.Marshal(map[string]string{
-		"token": "verification-token-unused", "challenge": challenge, "type": "url_verification",
-	})
-	if err != nil {
-		return err
-	}
-	r, err := s.Post(ctx, "application/json", body, nil)
-	if err != nil {
-		return fmt.Errorf("Your URL didn't respond with the value of the challenge parameter. (%v)", err)
-	}
-	if r.Status != http.StatusOK {
-		return fmt.Errorf("Your URL didn't respond with the value of the challenge parameter. (HTTP %d)", r.Status)
-	}
-	got := strings.TrimSpace(string(r.Body))
-	var j struct {
-		Challenge string `json:"challenge"`
-	}
-	if json.Unmarshal(r.Body, &j) == nil && j.Challenge != "" {
-		got = j.Challenge
-	} else if f, err := url.ParseQuery(got); err == nil && f.Get("challenge") != "" {
-		got = f.Get("challenge")
-	}
-	if got != challenge {
-		return errors.New("Your URL didn't respond with the value of the challenge parameter.")
-	}
-	return nil
 }
 
 // Click is a press on an interactive element of a message or view.
@@ -506,24 +448,3 @@ func (s *Sender) Event(ctx context.Context, eventID string, inner any, retry int
 	}
 	return s.Post(ctx, "application/json", body, h)
 }
-
-// CommandPayload returns the payload of a slash_commands envelope for c:
-// the fields Slack would post as a form over HTTP, as a JSON object of
-// strings, with the given response_url.
-func (s *Sender) CommandPayload(c Command, responseURL string) json.RawMessage {
-	form := s.CommandForm(c, responseURL)
-	fields := make(map[string]string, len(form))
-	for k := range form {
-		fields[k] = form.Get(k)
-	}
-	b, err := json.Marshal(fields)
-	if err != nil {
-		panic(fmt.Sprintf("slackfake: encode command payload: %v", err)) // a map of strings always encodes
-	}
-	return b
-}
-
-// ResponseURLFor returns a fresh response_url id and its URL, such as
-// ("r7", "http://127.0.0.1:PORT/response/r7"), for building envelope
-// payloads by hand; posts to it are recorded under that id.
-func (s *Sender) ResponseURLFor() (id, u string) { return s.responseURL() }

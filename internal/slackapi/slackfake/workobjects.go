@@ -2,10 +2,7 @@ package slackfake
 
 import (
 	"bytes"
-	"cmp"
-	"context"
 	"encoding/json"
-	"fmt"
 	"net/url"
 	"slices"
 )
@@ -322,89 +319,13 @@ func entityPresentDetails(ws *workspace, p url.Values) (reply, error) {
 	return reply{}, nil
 }
 
-// entityTriggerLocked hands out a trigger_id for user's click on the card
-// of the entity whose external_ref.id is entity: good for one
-// entity.presentDetails of that entity.
-func (ws *workspace) entityTriggerLocked(user, entity string) string {
-	id := ws.newTriggerLocked(user)
-	ws.triggers[id].entity = entity
+// EntityTrigger hands out a trigger_id for user's click on the card of
+// the entity whose external_ref.id is entity, or on a button of its
+// flexpane: good for one entity.presentDetails of that entity.
+func (s *Server) EntityTrigger(user, entity string) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	id := s.ws.newTriggerLocked(user)
+	s.ws.triggers[id].entity = entity
 	return id
-}
-
-// EntityClick is a person's click on a Work Object card, or on a button
-// in its flexpane.
-type EntityClick struct {
-	User User
-	// Link is the URL as posted (the card's app_unfurl_url); Entity the
-	// card's entity as the app sent it (see [Server.Card]).
-	Link   string
-	Entity Entity
-	// Channel and MessageTS are where the card is; default C0GENERAL.
-	Channel, MessageTS string
-	// Locale is the user's Slack locale; default en-US.
-	Locale string
-}
-
-// OpenPanel sends the entity_details_requested event Slack sends when c.User
-// clicks a Work Object card, with a trigger_id for entity.presentDetails,
-// as https://docs.slack.dev/reference/events/entity_details_requested
-// describes it (slack-go slackevents.EntityDetailsRequestedEvent).
-func (s *Sender) OpenPanel(ctx context.Context, eventID string, c EntityClick) (*Response, error) {
-	trigger := s.entityTrigger(c.User.ID, c.Entity.ExternalRef.ID)
-	ev := map[string]any{
-		"type":           "entity_details_requested",
-		"user":           c.User.ID,
-		"external_ref":   c.Entity.ExternalRef,
-		"entity_url":     c.Entity.URL,
-		"link":           map[string]string{"url": c.Link, "domain": hostOf(c.Link)},
-		"app_unfurl_url": c.Link,
-		"trigger_id":     trigger,
-		"user_locale":    cmp.Or(c.Locale, "en-US"),
-		"channel":        cmp.Or(c.Channel, "C0GENERAL"),
-		"message_ts":     cmp.Or(c.MessageTS, "1767225600.000100"),
-		"event_ts":       fmt.Sprintf("%d.%06d", s.now().Unix(), s.seq.Add(1)),
-	}
-	return s.Event(ctx, eventID, ev, 0)
-}
-
-// PressPanelButton sends the block_actions Slack sends when c.User presses
-// b in the flexpane of c.Entity: the button's action_id and value, who
-// pressed it and a trigger_id that may present the flexpane again. Slack
-// publishes no more of this payload than every block_actions carries,
-// so it has no response_url, message or view: an app may rely on no more.
-func (s *Sender) PressPanelButton(ctx context.Context, c EntityClick, b EntityButton) (*Response, error) {
-	p := map[string]any{
-		"type":       "block_actions",
-		"user":       map[string]any{"id": c.User.ID, "username": c.User.Name, "name": c.User.Name, "team_id": s.team()},
-		"api_app_id": "A0RECORDS",
-		"token":      "verification-token-unused",
-		"trigger_id": s.entityTrigger(c.User.ID, c.Entity.ExternalRef.ID),
-		"team":       map[string]any{"id": s.team(), "domain": "demo"},
-		"actions": []any{map[string]any{
-			"type": "button", "action_id": b.ActionID, "value": b.Value,
-			"action_ts": fmt.Sprintf("%d.%06d", s.now().Unix(), s.seq.Add(1)),
-		}},
-	}
-	payload, err := json.Marshal(p)
-	if err != nil {
-		return nil, err
-	}
-	return s.Post(ctx, "application/x-www-form-urlencoded", []byte(url.Values{"payload": {string(payload)}}.Encode()), nil)
-}
-
-func (s *Sender) entityTrigger(user, entity string) string {
-	if s.server() == nil {
-		return s.trigger(user, s.seq.Add(1))
-	}
-	s.server().mu.Lock()
-	defer s.server().mu.Unlock()
-	return s.server().ws.entityTriggerLocked(user, entity)
-}
-
-func hostOf(link string) string {
-	u, err := url.Parse(link)
-	if err != nil {
-		return ""
-	}
-	return u.Host
 }

@@ -69,9 +69,7 @@ func TestWorkObjectSchema(t *testing.T) {
 func TestWorkObjectPanel(t *testing.T) {
 	t.Parallel()
 	srv, api := newTestServer(t, WithWorkObjects())
-	srv.mu.Lock()
-	trigger := srv.ws.entityTriggerLocked(alice.ID, "A1")
-	srv.mu.Unlock()
+	trigger := srv.EntityTrigger(alice.ID, "A1")
 
 	other := taskEntity("https://bot.example.org/actions/A2", "A2", nil)
 	err := api.EntityPresentDetails(slack.EntityPresentDetailsParameters{TriggerID: trigger,

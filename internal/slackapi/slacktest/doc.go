@@ -6,7 +6,11 @@
 // onto real Slack time), Socket Mode (apps.connections.open and its
 // websocket; see [Server.WaitSocket]) and the standard Markdown the app
 // sent as mrkdwn, which Slack would show literally
-// ([Server.MarkdownInMrkdwn]). The workspace, the methods, what
+// ([Server.MarkdownInMrkdwn]); and what tests send as Slack beyond the
+// demo console (sender.go): the request URL checks ([SSLCheck],
+// [VerifyRequestURL]), Socket Mode's command payloads ([CommandPayload],
+// [Server.ResponseURLFor]) and the clicks on a Work Object card and its
+// flexpane ([OpenPanel], [PressPanelButton]). The workspace, the methods, what
 // users see and the [Sender] that speaks for Slack are slackfake's (see
 // its documentation); their names are repeated here so a test needs one
 // import.

@@ -28,7 +28,6 @@ type (
 	SubmissionAnswer = slackfake.SubmissionAnswer
 	Entity           = slackfake.Entity
 	EntityButton     = slackfake.EntityButton
-	EntityClick      = slackfake.EntityClick
 	Card             = slackfake.Card
 	Panel            = slackfake.Panel
 )

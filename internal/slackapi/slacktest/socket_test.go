@@ -62,9 +62,9 @@ func TestSocketModeSlashCommandRoundTrip(t *testing.T) {
 	conn, err := srv.WaitSocket(ctx, 1)
 	require.NoError(t, err)
 	send := &Sender{Slack: srv}
-	rid, rurl := send.ResponseURLFor()
+	rid, rurl := srv.ResponseURLFor()
 
-	id, err := conn.Send(ctx, Envelope{Type: EnvelopeSlashCommand, Payload: send.CommandPayload(Command{User: alice, Command: "/actions", Text: "overdue"}, rurl)})
+	id, err := conn.Send(ctx, Envelope{Type: EnvelopeSlashCommand, Payload: CommandPayload(send, Command{User: alice, Command: "/actions", Text: "overdue"}, rurl)})
 	require.NoError(t, err)
 
 	evt := nextEvent(t, client, socketmode.EventTypeSlashCommand)
@@ -77,7 +77,7 @@ func TestSocketModeSlashCommandRoundTrip(t *testing.T) {
 	require.NotNil(t, evt.Request)
 	assert.Equal(t, id, evt.Request.EnvelopeID)
 	assert.True(t, evt.Request.AcceptsResponsePayload)
-	assert.Contains(t, rid, "r")
+	assert.Equal(t, srv.ResponseURL(rid), rurl, "the response_url is the one handed out under rid")
 
 	require.NoError(t, client.Ack(*evt.Request, map[string]string{"text": "here you are"}))
 	ack, err := conn.WaitAck(ctx, id)
