@@ -15,9 +15,9 @@ import (
 // A views.publish that Slack refuses for a moment (429, or a 5xx) is tried
 // once more, within the Retry-After Slack gives; if that fails too, the
 // person is told, in an ephemeral message in their conversation with the
-// app, that the tab could not be refreshed and where to go instead.
-// Before, the tab kept showing its old state (a setting just saved read as
-// unchanged) and nobody was told.
+// app, that the tab could not be refreshed and where to go instead: else
+// the tab would keep showing its old state (a setting just saved reading
+// as unchanged) and nobody would know.
 
 // homeRetryWait is the wait before trying again after a 5xx, which comes
 // without a Retry-After.

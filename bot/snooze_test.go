@@ -169,9 +169,9 @@ func rowElement(t *testing.T, m msg, id, actionID string) (blockID string, el js
 // Alice's list sees none; a snooze from /actions shows on her next
 // /actions (the memoised reply is forgotten) and her Home tab; a status
 // click on a reminder row redraws the row with its controls, which still
-// name the action (before, the row's separate snooze block kept the old
-// controls and lost its block ID, so the date picker could no longer say
-// which action it was for); completing a snoozed action from that row
+// name the action (the controls are part of the row, so a redraw cannot
+// leave a snooze block with old controls and no block ID, whose date
+// picker could not say which action it was for); completing a snoozed action from that row
 // ends the snooze and the controls.
 func TestSnoozeOnListsAndHome(t *testing.T) {
 	t.Parallel()

@@ -17,8 +17,7 @@ import (
 )
 
 // TestMayChange: who may change a follow, the checks in one order for
-// every surface (before, the command and the checkboxes each had their
-// own order).
+// every surface (the command and the checkboxes alike).
 func TestMayChange(t *testing.T) {
 	t.Parallel()
 	down := errors.New("users.info: timeout")

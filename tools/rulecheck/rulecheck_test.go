@@ -40,6 +40,12 @@ var restatements = []restatement{
 		ask:  "actions.Service.CanSee, CanSeeOthers, CanSeeHistory, CanSeeOthersOnceKnown or Admin (which fails closed)",
 	},
 	{
+		name: "who may change an action",
+		re:   regexp.MustCompile(`Owns\([^)]*\)\s*\|\|.*Admin\(|Admin\([^)]*\)\s*\|\|.*Owns\(`),
+		home: []string{"actions/service.go"},
+		ask:  "actions.Service.CanChange",
+	},
+	{
 		name: "who may snooze an action",
 		re:   regexp.MustCompile(`Owns\([^)]*\) && (actions\.)?StillToDo|StillToDo\([^)]*\) && [a-z]+\.Owns\(`),
 		home: []string{"actions/view.go"},
@@ -49,7 +55,7 @@ var restatements = []restatement{
 		name: "the order of actions",
 		re:   regexp.MustCompile(`\.Overdue && !b\.Overdue|Deadline\.Before\(b\.Deadline\)|Deadline\.IsZero\(\), b\.Deadline\.IsZero\(\)`),
 		home: []string{"actions/order.go"},
-		ask:  "actions.ByUrgency",
+		ask:  "actions.CompareUrgency",
 	},
 	{
 		name: "the language a person reads",
@@ -270,6 +276,7 @@ func TestChecksBite(t *testing.T) {
 			`case meErr != nil && (u.dom.Visibility() == actions.VisibleOrganisation || u.dom.IsAdmin(me.ID)):`,
 			`if !p.actions.CanSeeOthers(me) && !(found && p.actions.CanSee(me, a.Assignee)) {`,
 		},
+		"who may change an action": {`if !(me.Owns(a.Assignee) || u.actions.Admin(me)) {`},
 		"who may snooze an action": {`if !found || !(me.Owns(a.Assignee) && actions.StillToDo(a.Status)) {`},
 		"the order of actions":     {`case a.Overdue && !b.Overdue:`},
 		"Block Kit's limits": {
