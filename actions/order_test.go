@@ -11,10 +11,10 @@ import (
 	"github.com/recordsbot/recordsbot/apiclient"
 )
 
-// TestByUrgency: overdue first; then by when the deadline passes, a
+// TestCompareUrgency: overdue first; then by when the deadline passes, a
 // date-only one at the end of its day in the organisation's zone (so a
 // deadline at 15:00 that day comes before it); undated last; ties by ID.
-func TestByUrgency(t *testing.T) {
+func TestCompareUrgency(t *testing.T) {
 	t.Parallel()
 	day := time.Date(2026, 12, 7, 0, 0, 0, 0, time.UTC)
 	list := []*apiclient.Action{
@@ -25,8 +25,9 @@ func TestByUrgency(t *testing.T) {
 		{ID: "A-tie-2", Deadline: day.AddDate(0, 0, 1)},
 		{ID: "A-tie-1", Deadline: day.AddDate(0, 0, 1)},
 	}
-	late := func(a *apiclient.Action) bool { return a.ID == "A-late" }
-	slices.SortStableFunc(list, actions.ByUrgency(late, time.UTC))
+	slices.SortStableFunc(list, func(a, b *apiclient.Action) int {
+		return actions.CompareUrgency(actions.Ranked{Action: a, Overdue: a.ID == "A-late"}, actions.Ranked{Action: b, Overdue: b.ID == "A-late"}, time.UTC)
+	})
 	var got []string
 	for _, a := range list {
 		got = append(got, a.ID)

@@ -649,20 +649,24 @@ func (u *actionsUI) othersRefused(me actions.Member, meErr error, who string) st
 	return lg.F("actions.refused.own", "whose", whose)
 }
 
-// sortKeeping orders as actions.ByUrgency does; an
+// sortKeeping orders as actions.CompareUrgency does; an
 // action just changed by a click on the page keeps the place it had
 // before: it sorts as if it were still to do, so redrawing the page does
 // not move the row under the clicker's pointer.
 func (u *actionsUI) sortKeeping(as []*apiclient.Action, now time.Time, reader *time.Location, c *clicked) {
-	late := func(a *apiclient.Action) bool {
+	ranked := func(a *apiclient.Action) actions.Ranked {
+		judged := a
 		if c.is(a.ID) {
 			still := *a
 			still.Status = apiclient.StatusOpen
-			a = &still
+			judged = &still
 		}
-		return u.actions.Due(a, now, reader, 0) == actions.Overdue
+		return actions.Ranked{Action: a, Overdue: u.actions.Due(judged, now, reader, 0) == actions.Overdue}
 	}
-	slices.SortStableFunc(as, actions.ByUrgency(late, u.actions.Zone()))
+	zone := u.actions.Zone()
+	slices.SortStableFunc(as, func(a, b *apiclient.Action) int {
+		return actions.CompareUrgency(ranked(a), ranked(b), zone)
+	})
 }
 
 // row is the row of a as its viewer sees it (v, the actions domain's

@@ -128,7 +128,7 @@ func (s *Server) dispatchInteraction(ctx context.Context, payload []byte) ack {
 	}
 	if act.SelectedDate != "" {
 		// A date picker: the day picked, YYYY-MM-DD, the person's own
-		// calendar date (slacktest.Click.Date).
+		// calendar date (slackfake.Click.Date).
 		value = act.SelectedDate
 	}
 	actionID := act.ActionID

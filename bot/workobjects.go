@@ -256,7 +256,7 @@ func (p *panels) minutesPanel(ctx context.Context, viewer, id string) panel {
 		}
 	}
 	seen := p.actions.Visible(me, arising)
-	// In the one order of actions (actions.ByUrgency), as /actions
+	// In the one order of actions (actions.CompareUrgency), as /actions
 	// meeting lists them.
 	now := p.acts.now()
 	p.acts.sortKeeping(seen, now, me.Zone, nil)

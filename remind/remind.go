@@ -31,7 +31,7 @@ import (
 // assignees carries ReportEventType with {"key": "report:C123:2026-11-22",
 // "date": ..., "unmatched": n}. Every payload value is a string or a
 // number: Slack drops metadata whose payload holds an array of strings
-// (see slacktest.InvalidMetadataSchema), which would silently break the
+// (see slackfake.InvalidMetadataSchema), which would silently break the
 // once-a-day rule. The job reads the key back to send each at most once.
 const (
 	ReminderEventType = "action_reminder"

@@ -305,8 +305,12 @@ func (j *remindJob) reminder(r *recipient, p plan, now time.Time) blocks.Reminde
 	status := func(a *apiclient.Action) actions.DueStatus {
 		return actions.Due(a, now, j.zone, r.zone, p.days)
 	}
-	late := func(a *apiclient.Action) bool { return status(a) == actions.Overdue }
-	slices.SortStableFunc(due, actions.ByUrgency(late, j.zone))
+	ranked := func(a *apiclient.Action) actions.Ranked {
+		return actions.Ranked{Action: a, Overdue: status(a) == actions.Overdue}
+	}
+	slices.SortStableFunc(due, func(a, b *apiclient.Action) int {
+		return actions.CompareUrgency(ranked(a), ranked(b), j.zone)
+	})
 	rem := blocks.Reminder{Lang: r.lang, User: r.label + " (" + r.id + ")", Days: p.days, Weekly: p.weekly}
 	if p.catchUp != nil {
 		rem.Away = &blocks.AwayCatchUp{Since: p.catchUp.Since.In(r.zone)}

@@ -289,18 +289,13 @@ func overdueCount(g blocks.DigestGroup) int {
 }
 
 // sortItems orders one person's actions as the digest and the brief show
-// them: actions.ByUrgency, with date-only deadlines ending in the
+// them: actions.CompareUrgency, with date-only deadlines ending in the
 // organisation's zone org and each item's own Overdue.
 func sortItems(items []blocks.ActionRow, org *time.Location) {
-	overdue := make(map[string]bool, len(items))
-	for _, it := range items {
-		overdue[it.ID] = it.Overdue
-	}
-	byUrgency := actions.ByUrgency(func(a *apiclient.Action) bool { return overdue[a.ID] }, org)
 	slices.SortStableFunc(items, func(a, b blocks.ActionRow) int {
 		x := apiclient.Action{ID: a.ID, Deadline: a.Deadline, DeadlineHasTime: a.DeadlineHasTime}
 		y := apiclient.Action{ID: b.ID, Deadline: b.Deadline, DeadlineHasTime: b.DeadlineHasTime}
-		return byUrgency(&x, &y)
+		return actions.CompareUrgency(actions.Ranked{Action: &x, Overdue: a.Overdue}, actions.Ranked{Action: &y, Overdue: b.Overdue}, org)
 	})
 }
 

@@ -55,7 +55,7 @@ var restatements = []restatement{
 		name: "the order of actions",
 		re:   regexp.MustCompile(`\.Overdue && !b\.Overdue|Deadline\.Before\(b\.Deadline\)|Deadline\.IsZero\(\), b\.Deadline\.IsZero\(\)`),
 		home: []string{"actions/order.go"},
-		ask:  "actions.ByUrgency",
+		ask:  "actions.CompareUrgency",
 	},
 	{
 		name: "the language a person reads",
