@@ -291,9 +291,9 @@ func TestSlowRecordsAnswerViaResponseURL(t *testing.T) {
 	require.Len(t, posts, 1, "exactly one result")
 	assert.Equal(t, "ephemeral", posts[0].ResponseType)
 	assert.Contains(t, posts[0].all(), `"complete|`+h.openActionsOf(alice.Email)[0].ID)
-	// Nothing more arrives later, and the user sees exactly one message:
-	// the answer.
-	time.Sleep(200 * time.Millisecond)
+	// Nothing more arrives once the bot's work is done, and the user sees
+	// exactly one message: the answer.
+	h.settle(t)
 	assert.Len(t, h.slack.ResponsePosts(r.ResponseURLID), 1)
 	seen := h.screen(alice, 1)
 	require.Len(t, seen, 1, "one message on screen")

@@ -1,7 +1,6 @@
 package bot_test
 
 import (
-	"context"
 	"encoding/json"
 	"io"
 	"log/slog"
@@ -53,14 +52,6 @@ func (h *harness) requireServing(user slacktest.User, text, want string) {
 	require.Contains(h.t, m.all(), want, "after the faults, /actions %s", text)
 }
 
-// waitIdle waits until the bot has finished every follow-up.
-func (h *harness) waitIdle() {
-	h.t.Helper()
-	ctx, cancel := context.WithTimeout(h.t.Context(), 15*time.Second)
-	defer cancel()
-	require.NoError(h.t, h.bot.Wait(ctx))
-}
-
 func TestRecordsAnswerOverTheSizeCap(t *testing.T) {
 	t.Parallel()
 	const limit = 256 // every answer the commands need is larger
@@ -102,7 +93,7 @@ func TestRecordsSlowerThanTheWorkTimeout(t *testing.T) {
 	seen := h.screen(alice, 1)
 	require.Len(t, seen, 1, "the user sees one message: what happened")
 	assert.Contains(t, seen[0].Text, "isn't answering")
-	h.waitIdle()
+	h.settle(t)
 	assert.Len(t, h.slack.ResponsePosts(r.ResponseURLID), 1, "nothing more arrives")
 
 	// The list fetch the timed-out command started is shared with any
@@ -164,7 +155,7 @@ func TestStatusChangeWithAnUnconfirmedAnswer(t *testing.T) {
 			assert.NotContains(t, posts[0].Text, "Nothing was changed")
 			assert.NotContains(t, posts[0].all(), "marked complete")
 
-			h.waitIdle()
+			h.settle(t)
 			if tt.applied {
 				h.requireServing(alice, "all", `"open|`+target.ID+`|`)
 			} else {
@@ -245,7 +236,7 @@ func TestResponseURLRefusedThenAccepted(t *testing.T) {
 // says, then accepted once.
 func assertRefusedThenAccepted(t *testing.T, h *harness, f slacktest.Fault) {
 	t.Helper()
-	h.waitIdle()
+	h.settle(t)
 	calls := h.slack.Calls(slacktest.ResponseMethod)
 	require.Len(t, calls, f.Times+1, "refused %d times, then accepted", f.Times)
 	for _, c := range calls[:f.Times] {
@@ -274,7 +265,7 @@ func TestResponseURLDownForGood(t *testing.T) {
 		m, _ := h.slash(alice, "/actions", "")
 		assert.Less(t, time.Since(start), slackDeadline)
 		assert.Empty(t, m.Text, "an empty ack")
-		h.waitIdle()
+		h.settle(t)
 		assert.Len(t, h.slack.Calls(slacktest.ResponseMethod), 3, "three attempts, then the bot gives up")
 		assert.Empty(t, h.slack.ResponsePosts(""))
 		assert.Contains(t, string(logs.Bytes()), "slash command follow-up failed")
@@ -296,7 +287,7 @@ func TestResponseURLDownForGood(t *testing.T) {
 		r, err := h.send.Click(t.Context(), slacktest.Click{User: alice, Ephemeral: true, BlockID: blockID, Element: el})
 		require.NoError(t, err)
 		assert.Equal(t, http.StatusOK, r.Status)
-		h.waitIdle()
+		h.settle(t)
 
 		got, _ := h.records.Action(target.ID)
 		assert.Equal(t, "complete", got.Status, "the change was made even though Slack could not be told")

@@ -148,20 +148,26 @@ func TestPublicSearchDropsInvisibleCharacters(t *testing.T) {
 
 // The public routes are inside a bound on requests in flight: past it a
 // request is answered 503 at once, holding nothing while the records
-// service is slow.
+// service is slow. The records service holds the first request until the
+// test lets it go, not for a time.
 func TestPublicRequestsInFlightAreBounded(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, withConfig(func(c *bot.Config) { c.Public.MaxInFlight = 1 }))
 	ids := h.realPages(2)
-	h.records.InjectFault(recordstest.Fault{PathPrefix: "/meetings/", Latency: 700 * time.Millisecond})
+	hung := make(chan struct{})
+	h.records.InjectFault(recordstest.Fault{PathPrefix: "/meetings/", Hold: hung})
+	before := h.records.Count(http.MethodGet, "/meetings/")
 	done := make(chan int)
 	go func() { done <- h.fetchPage("", pagetest.MinutesPath(ids[0]), nil).status }()
-	time.Sleep(200 * time.Millisecond) // the first holds the one slot
+	require.Eventually(t, func() bool { return h.records.Count(http.MethodGet, "/meetings/") > before },
+		5*time.Second, time.Millisecond, "the first request reaches the records, holding the one slot")
 	start := time.Now()
 	r := h.fetchPage("", pagetest.MinutesPath(ids[1]), nil)
 	assert.Equal(t, http.StatusServiceUnavailable, r.status)
 	assert.Equal(t, "5", r.header.Get("Retry-After"))
 	assert.Less(t, time.Since(start), 300*time.Millisecond, "answered at once")
+	h.records.ClearFaults()
+	close(hung)
 	assert.Equal(t, http.StatusOK, <-done)
 }
 

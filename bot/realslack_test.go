@@ -121,7 +121,7 @@ func TestSSLCheckIsAnsweredWithoutASignatureAndDoesNothingElse(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, http.StatusOK, r.Status)
 	assert.Empty(t, r.Body)
-	h.waitIdle()
+	h.settle(t)
 	assert.Len(t, h.records.Requests(), before, "no records call")
 	assert.Empty(t, h.slack.ResponsePosts("smuggled"), "no message")
 

@@ -1,7 +1,7 @@
 // Package once posts a Slack message exactly once across every worker,
-// replica and crash. The watcher's announcements and DMs and the
-// reminder job's reminders and reports all go through it, and so should
-// any new post a job makes on a schedule.
+// replica and crash. The watcher's announcements and DMs, the reminder
+// job's reminders and reports, and minutes shared to a channel from a
+// click all go through it, and so should any new post the bot makes.
 //
 // # The mechanism
 //
@@ -32,6 +32,11 @@
 // it: a conversation that got more than HistoryDepth messages between the
 // crash and the lease lapsing would be posted to twice.
 //
+// Anything the caller keeps besides the ledger (the watcher's
+// announcements table, say) is written after Post and derives from it:
+// a crash between the two is repaired by the next run, whose claim is
+// ClaimDone and gives back the ts.
+//
 // # A person waiting
 //
 // A post a person's click makes (minutes shared to a channel) has no next
@@ -42,11 +47,6 @@
 // delivers a click to one process, once, and the key names the click, so
 // there is no other worker to claim against, and the post does not wait
 // on the store.
-//
-// Anything the caller keeps besides the ledger (the watcher's
-// announcements table, say) is written after Post and derives from it:
-// a crash between the two is repaired by the next run, whose claim is
-// ClaimDone and gives back the ts.
 //
 // # Without Slack
 //
