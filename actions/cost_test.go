@@ -6,7 +6,6 @@ import (
 	"net"
 	"net/http/httptest"
 	"slices"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -17,6 +16,7 @@ import (
 	"github.com/recordsbot/recordsbot/actions"
 	"github.com/recordsbot/recordsbot/apiclient"
 	"github.com/recordsbot/recordsbot/apiclient/recordstest"
+	"github.com/recordsbot/recordsbot/internal/clocktest"
 )
 
 // The organisation of the cost test: years of history and a steady
@@ -96,24 +96,6 @@ func costServer(t *testing.T, ds recordstest.Dataset, opts ...recordstest.Option
 	return srv, w, ts.URL + "/api/v1"
 }
 
-// fakeClock is the simulated time of the cost test.
-type fakeClock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func (c *fakeClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *fakeClock) advance(d time.Duration) {
-	c.mu.Lock()
-	c.now = c.now.Add(d)
-	c.mu.Unlock()
-}
-
 // noProfiles is a Slack that is never asked: listing needs no profile.
 type noProfiles struct{}
 
@@ -143,7 +125,7 @@ func simulateMinute(t *testing.T, srv *recordstest.Server, url string, w *wire) 
 	t.Helper()
 	client, err := apiclient.NewClient(url, recordstest.DefaultKey)
 	require.NoError(t, err)
-	clock := &fakeClock{now: time.Date(2026, time.November, 24, 9, 0, 0, 0, time.UTC)}
+	clock := clocktest.New(time.Date(2026, time.November, 24, 9, 0, 0, 0, time.UTC)) // the simulated time
 	svc := actions.New(client, noProfiles{}, actions.Config{Now: clock.Now})
 	command := func() (time.Duration, int) {
 		start := time.Now()
@@ -164,7 +146,7 @@ func simulateMinute(t *testing.T, srv *recordstest.Server, url string, w *wire) 
 	bytes0 := w.bytes.Load()
 	var f costFigures
 	for range int(costMinute.Seconds()) * costRate {
-		clock.advance(time.Second / costRate)
+		clock.Advance(time.Second / costRate)
 		before := len(srv.Requests())
 		d, mine := command()
 		// A stale list is served at once while one refresh runs in the

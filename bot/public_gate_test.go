@@ -6,7 +6,6 @@ import (
 	"net/http"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -16,30 +15,14 @@ import (
 	"github.com/recordsbot/recordsbot/apiclient/recordstest"
 	"github.com/recordsbot/recordsbot/bot"
 	"github.com/recordsbot/recordsbot/calendar"
+	"github.com/recordsbot/recordsbot/internal/clocktest"
 	"github.com/recordsbot/recordsbot/internal/pagetest"
 )
 
-// stepClock is a clock that moves only when told: the public limits'
+// newStepClock is a clock that moves only when told: the public limits'
 // buckets and the domains' caches then refill and expire by the test's
 // steps, never by how fast the machine runs it.
-type stepClock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func newStepClock() *stepClock { return &stepClock{t: time.Now()} }
-
-func (c *stepClock) now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-func (c *stepClock) add(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.t = c.t.Add(d)
-}
+func newStepClock() *clocktest.Clock { return clocktest.New(time.Now()) }
 
 // madeUp is the i-th made-up public lookup of client c, cycling through
 // every kind a public route takes: a meeting ID (a page, a one-meeting
@@ -66,7 +49,7 @@ func madeUp(c, i int) string {
 // The load test of the public gate: while one or two clients flood every
 // public route with made-up lookups, each as fast as its own rate lets
 // it, a reader's 38 first requests for real minutes pages all answer 200.
-// Time is the test's (stepClock): 50 ms steps, the flood spending all its
+// Time is the test's (newStepClock): 50 ms steps, the flood spending all its
 // per-client rate each step, the reader asking every 250 ms (within its
 // own rate) for pages no one has read yet.
 func TestPublicGateFloodOfMadeUpLookups(t *testing.T) {
@@ -87,7 +70,7 @@ func TestPublicGateFloodOfMadeUpLookups(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			clock := newStepClock()
-			h := newHarnessDeps(t, bot.Deps{Now: clock.now}, withClientAddresses(), withCalendar(nil, nil), withDataset(func(d *recordstest.Dataset) {
+			h := newHarnessDeps(t, bot.Deps{Now: clock.Now}, withClientAddresses(), withCalendar(nil, nil), withDataset(func(d *recordstest.Dataset) {
 				for i := range tt.older {
 					d.Meetings = append(d.Meetings, recordstest.Meeting{ID: fmt.Sprintf("OLD-%d", i), Title: "Finance Committee",
 						Committee: "Finance", Date: time.Now().AddDate(-3, 0, -i)})
@@ -116,7 +99,7 @@ func TestPublicGateFloodOfMadeUpLookups(t *testing.T) {
 							sent++
 						}
 					}
-					clock.add(50 * time.Millisecond)
+					clock.Advance(50 * time.Millisecond)
 				}
 			}
 			flood(40) // 2 s of flood before the reader comes

@@ -81,7 +81,7 @@ func TestWithdrawnMinutesLeaveSearchAtTheWatchRun(t *testing.T) {
 		// The bot on a clock of the test's: the domain reads the watcher's
 		// mark at most five times a second.
 		clock := newStepClock()
-		h.rebuild(bot.Deps{Store: st, Now: clock.now})
+		h.rebuild(bot.Deps{Store: st, Now: clock.Now})
 		alice := h.person("alice")
 		// Every surface has seen it served: the answer is cached.
 		require.Contains(t, h.fetchPage("", "/minutes?q=wallaby", nil).body, "NEW-1", "precondition: found")
@@ -95,7 +95,7 @@ func TestWithdrawnMinutesLeaveSearchAtTheWatchRun(t *testing.T) {
 		_, err := watch.Poll(t.Context(), watch.Config{}, h.watcherDeps(t, st))
 		require.NoError(t, err)
 		assert.Zero(t, h.records.Count("GET", "/meetings/NEW-1/minutes"), "the poll reads no approved minutes again")
-		clock.add(time.Second) // well within the cache's minute
+		clock.Advance(time.Second) // well within the cache's minute
 
 		page := h.fetchPage("", "/minutes?q=wallaby", nil)
 		require.Equal(t, http.StatusOK, page.status)

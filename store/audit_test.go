@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/recordsbot/recordsbot/audit"
+	"github.com/recordsbot/recordsbot/internal/clocktest"
 )
 
 func auditCases() []conformanceCase {
@@ -32,7 +33,7 @@ func statusEntry(actor, id, from, to string) audit.Entry {
 }
 
 // appendN appends n status changes, one a day (the clock moves).
-func appendN(t *testing.T, s *Store, clock *testClock, n int) []audit.Entry {
+func appendN(t *testing.T, s *Store, clock *clocktest.Clock, n int) []audit.Entry {
 	t.Helper()
 	var out []audit.Entry
 	for i := range n {
@@ -55,7 +56,7 @@ func testAuditAppendRead(t *testing.T, e engine) {
 	assert.Equal(t, int64(1), got[0].Seq)
 	assert.Empty(t, got[0].Prev)
 	assert.Equal(t, got[0].Hash, got[1].Prev)
-	assert.Equal(t, newClock().now, got[0].Time, "a zero time is the store's clock")
+	assert.Equal(t, newClock().Now(), got[0].Time, "a zero time is the store's clock")
 
 	of, err := s.AuditOf(ctx, "act_1", 10)
 	require.NoError(t, err)
@@ -99,7 +100,7 @@ func seqs(es []audit.Entry) []int64 {
 var testAuditKey, _ = audit.ParseKey("store-test-audit-key-0123456789abcdef")
 
 // openAudited opens a store that keys its trail with testAuditKey.
-func openAudited(t *testing.T, e engine, clock *testClock, opts ...Option) *Store {
+func openAudited(t *testing.T, e engine, clock *clocktest.Clock, opts ...Option) *Store {
 	t.Helper()
 	return open(t, e.newURL(t), append([]Option{WithClock(clock.Now), WithAuditKey(testAuditKey)}, opts...)...)
 }

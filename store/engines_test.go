@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/recordsbot/recordsbot/internal/clocktest"
 	"github.com/recordsbot/recordsbot/store/storetest"
 	"github.com/stretchr/testify/require"
 )
@@ -36,27 +37,10 @@ var (
 // newPostgresSchema is a schema of the test's own; see storetest.
 func newPostgresSchema(t testing.TB) string { return storetest.PostgresURL(t) }
 
-// testClock is a clock the test moves by hand, shared by every Store of a
+// newClock is a clock the test moves by hand, shared by every Store of a
 // test so leases and locks expire without sleeping.
-type testClock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func newClock() *testClock {
-	return &testClock{now: time.Date(2026, 11, 23, 9, 0, 0, 0, time.UTC)}
-}
-
-func (c *testClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *testClock) Advance(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.now = c.now.Add(d)
+func newClock() *clocktest.Clock {
+	return clocktest.New(time.Date(2026, 11, 23, 9, 0, 0, 0, time.UTC))
 }
 
 // open opens url for the test and closes it at the end.

@@ -50,7 +50,7 @@ func TestBriefAtLeadTime(t *testing.T) {
 		assert.Equal(t, 1, sum.Upcoming)
 		assert.Empty(t, env.briefs(finChannel), "33 hours ahead: not yet")
 
-		env.clock.set(m.Date.Add(-24 * time.Hour))
+		env.clock.Set(m.Date.Add(-24 * time.Hour))
 		sum = env.mustPoll(w)
 		assert.Equal(t, 1, sum.Briefs)
 		got := env.briefs(finChannel)
@@ -111,7 +111,7 @@ func TestBriefLateAndStarted(t *testing.T) {
 		assert.Equal(t, "brief/"+finChannel+"/finance/M-8", metadataKey(t, got[0].Message))
 		assert.Contains(t, got[0].text, "Finance, this afternoon")
 
-		env.clock.set(now.Add(4 * time.Hour))
+		env.clock.Set(now.Add(4 * time.Hour))
 		env.mustPoll(w)
 		assert.Len(t, env.briefs(finChannel), 1)
 	})
@@ -130,7 +130,7 @@ func TestBriefChoiceOff(t *testing.T) {
 		require.NoError(t, err)
 		m := nextFinance(env)
 		env.records.AddMeeting(m)
-		env.clock.set(m.Date.Add(-time.Hour))
+		env.clock.Set(m.Date.Add(-time.Hour))
 		sum := env.mustPoll(w)
 		assert.Equal(t, 1, sum.Briefs)
 		assert.Len(t, env.briefs(finChannel), 1)
@@ -148,7 +148,7 @@ func TestBriefTwoWatchers(t *testing.T) {
 		env.followNow(w1, finChannel, "Finance")
 		m := nextFinance(env)
 		env.records.AddMeeting(m)
-		env.clock.set(m.Date.Add(-2 * time.Hour))
+		env.clock.Set(m.Date.Add(-2 * time.Hour))
 		var wg sync.WaitGroup
 		for _, w := range []*watcher{w1, w2} {
 			wg.Go(func() {
@@ -177,7 +177,7 @@ func TestBriefFollowsWhatItShows(t *testing.T) {
 		env.followNow(w, finChannel, "Finance")
 		m := nextFinance(env)
 		env.records.AddMeeting(m)
-		env.clock.set(m.Date.Add(-20 * time.Hour))
+		env.clock.Set(m.Date.Add(-20 * time.Hour))
 		require.Equal(t, 1, env.mustPoll(w).Briefs)
 		first := env.briefs(finChannel)[0]
 		assert.Contains(t, first.text, "2. The budget")
@@ -238,7 +238,7 @@ func TestBriefFollowsWhatItShows(t *testing.T) {
 		step("up to date", 0)
 
 		// The meeting starts: its brief is what it was then.
-		env.clock.set(m.Date.Add(time.Minute))
+		env.clock.Set(m.Date.Add(time.Minute))
 		m.Agenda = append(m.Agenda, recordstest.AgendaItem{Number: 4, Title: "Any other business"})
 		env.records.AddMeeting(m)
 		sum := env.mustPoll(w)
@@ -262,7 +262,7 @@ func TestBriefOverdueFirst(t *testing.T) {
 			AssigneeEmail: alice.Email, AssigneeName: alice.RealName, MeetingID: "M-2", Deadline: env.today.AddDate(0, 0, -3), DateOnly: true})
 		m := nextFinance(env)
 		env.records.AddMeeting(m)
-		env.clock.set(m.Date.Add(-24 * time.Hour))
+		env.clock.Set(m.Date.Add(-24 * time.Hour))
 		env.mustPoll(w)
 		got := env.briefs(finChannel)
 		require.Len(t, got, 1)
@@ -294,7 +294,7 @@ func TestBriefLatestMinutesPastNamesakes(t *testing.T) {
 			}))
 		}
 
-		env.clock.set(m.Date.Add(-24 * time.Hour))
+		env.clock.Set(m.Date.Add(-24 * time.Hour))
 		require.Equal(t, 1, env.mustPoll(w).Briefs)
 		got := env.briefs(finChannel)
 		require.Len(t, got, 1)

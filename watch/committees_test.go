@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/recordsbot/recordsbot/apiclient/recordstest"
+	"github.com/recordsbot/recordsbot/internal/clocktest"
 	"github.com/recordsbot/recordsbot/internal/clocktime"
 	"github.com/recordsbot/recordsbot/internal/slackapi/slacktest"
 )
@@ -51,7 +52,7 @@ func committeesWorld(n int) recordstest.Dataset {
 // opts; its clock reads committeesMonday.
 func newCommitteesEnv(t *testing.T, eng engine, n int, opts ...slacktest.Option) *env {
 	t.Helper()
-	c := &clock{now: committeesMonday}
+	c := clocktest.New(committeesMonday)
 	rs := recordstest.NewServer(recordstest.WithDataset(committeesWorld(n)), recordstest.WithClock(c.Now))
 	t.Cleanup(rs.Close)
 	ss := slacktest.NewServer(append([]slacktest.Option{slacktest.WithUsers(alice, bob, carol)}, opts...)...)

@@ -154,7 +154,7 @@ func TestDigestAndBriefCost(t *testing.T) {
 			env.followCommittees(w, n, "C0BOARD", "C0STAFF")
 
 			poll := func(name string, at time.Time) (watch.Summary, recordsCost) {
-				env.clock.set(at)
+				env.clock.Set(at)
 				env.records.ResetRequests()
 				sum := env.mustPoll(w)
 				c := costOf(t, env.records)

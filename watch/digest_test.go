@@ -16,13 +16,6 @@ import (
 	"github.com/recordsbot/recordsbot/store"
 )
 
-// set moves the test's clock to t.
-func (c *clock) set(t time.Time) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.now = t
-}
-
 // digests are the weekly digests posted in channel, oldest first.
 func (e *env) digests(channel string) []post {
 	var out []post
@@ -60,7 +53,7 @@ func TestDigestWeekly(t *testing.T) {
 	eachEngine(t, func(t *testing.T, e engine) {
 		env := newEnv(t, e)
 		z := newYork(t)
-		env.clock.set(time.Date(2026, 10, 26, 12, 0, 0, 0, time.UTC)) // Monday 08:00 EDT
+		env.clock.Set(time.Date(2026, 10, 26, 12, 0, 0, 0, time.UTC)) // Monday 08:00 EDT
 		w := env.watcher("w1", digestConfig(z))
 		env.follow(w, finChannel, "Finance")
 		env.records.AddAction(recordstest.Action{ID: "A-3", Title: "Chase the auditors", Status: "in_progress", AssigneeEmail: bob.Email, AssigneeName: bob.RealName,
@@ -69,7 +62,7 @@ func TestDigestWeekly(t *testing.T) {
 		env.mustPoll(w)
 		assert.Empty(t, env.digests(finChannel), "08:00 local: not yet")
 
-		env.clock.set(time.Date(2026, 10, 26, 13, 0, 0, 0, time.UTC)) // 09:00 EDT
+		env.clock.Set(time.Date(2026, 10, 26, 13, 0, 0, 0, time.UTC)) // 09:00 EDT
 		sum := env.mustPoll(w)
 		assert.Equal(t, 1, sum.Digests)
 		got := env.digests(finChannel)
@@ -91,7 +84,7 @@ func TestDigestWeekly(t *testing.T) {
 
 		// During the week: A-1 done, A-4 assigned to Carol, A-3's deadline
 		// passes, M-4's minutes are announced.
-		env.clock.set(time.Date(2026, 10, 29, 15, 0, 0, 0, time.UTC))
+		env.clock.Set(time.Date(2026, 10, 29, 15, 0, 0, 0, time.UTC))
 		all := env.records.Actions()
 		for i := range all {
 			if all[i].ID == "A-1" {
@@ -106,10 +99,10 @@ func TestDigestWeekly(t *testing.T) {
 
 		// Monday after the change: 08:30 EST is 13:30 UTC, past last
 		// week's UTC time but not yet 09:00 local.
-		env.clock.set(time.Date(2026, 11, 2, 13, 30, 0, 0, time.UTC))
+		env.clock.Set(time.Date(2026, 11, 2, 13, 30, 0, 0, time.UTC))
 		env.mustPoll(w)
 		assert.Len(t, env.digests(finChannel), 1, "09:00 local is 14:00 UTC after daylight saving ends")
-		env.clock.set(time.Date(2026, 11, 2, 14, 0, 0, 0, time.UTC))
+		env.clock.Set(time.Date(2026, 11, 2, 14, 0, 0, 0, time.UTC))
 		env.mustPoll(w)
 		got = env.digests(finChannel)
 		require.Len(t, got, 2)
@@ -137,11 +130,11 @@ func TestDigestExactlyOnce(t *testing.T) {
 	eachEngine(t, func(t *testing.T, e engine) {
 		env := newEnv(t, e)
 		z := newYork(t)
-		env.clock.set(time.Date(2026, 10, 26, 12, 0, 0, 0, time.UTC))
+		env.clock.Set(time.Date(2026, 10, 26, 12, 0, 0, 0, time.UTC))
 		w1, w2 := env.watcher("w1", digestConfig(z)), env.watcher("w2", digestConfig(z))
 		env.follow(w1, finChannel, "Finance")
 		env.mustPoll(w1)
-		env.clock.set(time.Date(2026, 10, 26, 13, 5, 0, 0, time.UTC))
+		env.clock.Set(time.Date(2026, 10, 26, 13, 5, 0, 0, time.UTC))
 
 		// The post lands, its answer is lost: w1 cannot tell.
 		env.slack.InjectFault(slacktest.Fault{Method: "chat.postMessage", HTTPStatus: 500, Times: 1, AfterEffect: true})
@@ -169,7 +162,7 @@ func TestDigestChoices(t *testing.T) {
 	eachEngine(t, func(t *testing.T, e engine) {
 		env := newEnv(t, e)
 		z := newYork(t)
-		env.clock.set(time.Date(2026, 10, 26, 12, 0, 0, 0, time.UTC))
+		env.clock.Set(time.Date(2026, 10, 26, 12, 0, 0, 0, time.UTC))
 		w := env.watcher("w1", digestConfig(z))
 		env.follow(w, finChannel, "Finance")
 		env.follow(w, allChannel, "Finance")
@@ -182,12 +175,12 @@ func TestDigestChoices(t *testing.T) {
 		require.NoError(t, err)
 		env.mustPoll(w)
 
-		env.clock.set(time.Date(2026, 10, 26, 14, 0, 0, 0, time.UTC)) // Monday 10:00 EDT
+		env.clock.Set(time.Date(2026, 10, 26, 14, 0, 0, 0, time.UTC)) // Monday 10:00 EDT
 		env.mustPoll(w)
 		assert.Empty(t, env.digests(finChannel), "off")
 		assert.Empty(t, env.digests(allChannel), "its own day: Tuesday")
 
-		env.clock.set(time.Date(2026, 10, 27, 14, 30, 0, 0, time.UTC)) // Tuesday 10:30 EDT
+		env.clock.Set(time.Date(2026, 10, 27, 14, 30, 0, 0, time.UTC)) // Tuesday 10:30 EDT
 		env.mustPoll(w)
 		assert.Empty(t, env.digests(finChannel))
 		assert.Empty(t, env.digests(quiet), "the channel does not hear digests (/minutes following)")
@@ -235,22 +228,22 @@ func TestDigestMovedMidWeek(t *testing.T) {
 			t.Parallel()
 			eachEngine(t, func(t *testing.T, e engine) {
 				env := newEnv(t, e)
-				env.clock.set(utc(10, 26, 12, 0)) // Monday 08:00 EDT
+				env.clock.Set(utc(10, 26, 12, 0)) // Monday 08:00 EDT
 				w := env.watcher("w1", digestConfig(newYork(t)))
 				env.follow(w, finChannel, "Finance")
 				ctx := t.Context()
 				require.NoError(t, w.deps.Store.SetDigestChoice(ctx, finChannel, "finance", clocktimetest.Weekly(t, tc.from), false))
 				env.mustPoll(w)
 
-				env.clock.set(tc.first)
+				env.clock.Set(tc.first)
 				assert.Equal(t, 1, env.mustPoll(w).Digests, "the first digest, at %s", tc.from)
-				env.clock.set(tc.moved)
+				env.clock.Set(tc.moved)
 				require.NoError(t, w.deps.Store.SetDigestChoice(ctx, finChannel, "finance", clocktimetest.Weekly(t, tc.to), false))
 				for _, at := range tc.quiet {
-					env.clock.set(at)
+					env.clock.Set(at)
 					assert.Zero(t, env.mustPoll(w).Digests, "%s: no second digest this week, none before 09:00 local", at)
 				}
-				env.clock.set(tc.next)
+				env.clock.Set(tc.next)
 				assert.Equal(t, 1, env.mustPoll(w).Digests, "the next at %s, 09:00 local", tc.to)
 				env.clock.Advance(time.Hour)
 				assert.Zero(t, env.mustPoll(w).Digests)
@@ -270,17 +263,17 @@ func TestDigestReadsWhatItLists(t *testing.T) {
 	t.Parallel()
 	env := newEnv(t, engines[0])
 	z := newYork(t)
-	env.clock.set(time.Date(2026, 10, 26, 12, 0, 0, 0, time.UTC)) // Monday 08:00 EDT
+	env.clock.Set(time.Date(2026, 10, 26, 12, 0, 0, 0, time.UTC)) // Monday 08:00 EDT
 	w := env.watcher("w1", digestConfig(z), func(c *watchConfig) { c.Lookback = 2 * 24 * time.Hour })
 	env.follow(w, finChannel, "Finance")
-	env.clock.set(time.Date(2026, 10, 26, 13, 0, 0, 0, time.UTC))
+	env.clock.Set(time.Date(2026, 10, 26, 13, 0, 0, 0, time.UTC))
 	env.mustPoll(w)
 	require.Len(t, env.digests(finChannel), 1, "the first digest")
 
 	// M-4's minutes are announced on Thursday; two meetings after it
 	// push it to a page the Monday poll, reading two days back, never
 	// reaches (two meetings a page).
-	env.clock.set(time.Date(2026, 10, 29, 15, 0, 0, 0, time.UTC))
+	env.clock.Set(time.Date(2026, 10, 29, 15, 0, 0, 0, time.UTC))
 	env.records.AddMeeting(recordstest.Meeting{ID: "M-4", Title: "Finance Committee, extraordinary", Committee: "Finance", Date: time.Date(2026, 10, 28, 0, 0, 0, 0, time.UTC)})
 	env.records.SetMinutes(recordstest.Minutes{MeetingID: "M-4", Status: "approved", Body: "Present: all."})
 	env.mustPoll(w)
@@ -288,7 +281,7 @@ func TestDigestReadsWhatItLists(t *testing.T) {
 		env.records.AddMeeting(recordstest.Meeting{ID: fmt.Sprintf("M-%d", 5+i), Title: "Events Committee, an extra", Committee: "Events", Date: time.Date(2026, 10, day, 0, 0, 0, 0, time.UTC)})
 	}
 
-	env.clock.set(time.Date(2026, 11, 2, 14, 0, 0, 0, time.UTC)) // Monday 09:00 EST
+	env.clock.Set(time.Date(2026, 11, 2, 14, 0, 0, 0, time.UTC)) // Monday 09:00 EST
 	sum := env.mustPoll(w)
 	require.Equal(t, 1, sum.Digests)
 	got := env.digests(finChannel)

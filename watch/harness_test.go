@@ -3,7 +3,6 @@ package watch_test
 import (
 	"encoding/json"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -15,6 +14,7 @@ import (
 	"github.com/recordsbot/recordsbot/apiclient"
 	"github.com/recordsbot/recordsbot/apiclient/recordstest"
 	"github.com/recordsbot/recordsbot/follows"
+	"github.com/recordsbot/recordsbot/internal/clocktest"
 	"github.com/recordsbot/recordsbot/internal/clocktime"
 	"github.com/recordsbot/recordsbot/internal/slackapi"
 	"github.com/recordsbot/recordsbot/internal/slackapi/slacktest"
@@ -33,25 +33,6 @@ var (
 	eachEngine = storetest.EachEngine
 )
 
-// clock is the test's clock, shared by the watchers and their stores, so
-// leases and locks expire without sleeping.
-type clock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func (c *clock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *clock) Advance(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.now = c.now.Add(d)
-}
-
 // People of the fake organisation, in the records and in Slack.
 var (
 	alice = slacktest.User{ID: "U0ALICE", Name: "alice", RealName: "Alice Jones", Email: "alice@example.org"}
@@ -69,8 +50,8 @@ type env struct {
 	t       *testing.T
 	records *recordstest.Server
 	slack   *slacktest.Server
-	url     string // DATABASE_URL
-	clock   *clock
+	url     string           // DATABASE_URL
+	clock   *clocktest.Clock // shared by the watchers and their stores, so leases and locks expire without sleeping
 	today   time.Time
 }
 
@@ -78,8 +59,8 @@ type env struct {
 // approved and a published draft) and one of Events, and two actions.
 func newEnv(t *testing.T, e engine) *env {
 	t.Helper()
-	c := &clock{now: time.Date(2026, 11, 23, 9, 0, 0, 0, time.UTC)}
-	today := c.now.Truncate(24 * time.Hour)
+	c := clocktest.New(time.Date(2026, 11, 23, 9, 0, 0, 0, time.UTC))
+	today := c.Now().Truncate(24 * time.Hour)
 	ds := recordstest.Dataset{
 		Meetings: []recordstest.Meeting{
 			{ID: "M-1", Reference: "FIN-2026-10", Title: "Finance Committee, October", Committee: "Finance", Date: today.AddDate(0, 0, -40)},

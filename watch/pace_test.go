@@ -39,7 +39,7 @@ func TestPollKeepsToTheChannelRate(t *testing.T) {
 			w.deps.Pacer = slackapi.NewPacer(slackapi.PacerOptions{Clock: slackClock})
 			env.followCommittees(w, committees, tc.channels...)
 
-			env.clock.set(committeesMonday.Add(time.Hour)) // 09:00: every digest and brief is due
+			env.clock.Set(committeesMonday.Add(time.Hour)) // 09:00: every digest and brief is due
 			sum := env.mustPoll(w)
 			assert.Equal(t, committees*len(tc.channels), sum.Digests, "%s", sum)
 			assert.Equal(t, committees*len(tc.channels), sum.Briefs, "%s", sum)

@@ -9,7 +9,7 @@ import (
 	"time"
 )
 
-// Clock stands still until [Clock.Advance] moves it. It is safe for
+// Clock stands still until [Clock.Advance] or [Clock.Set] moves it. It is safe for
 // concurrent use.
 type Clock struct {
 	mu  sync.Mutex
@@ -31,4 +31,11 @@ func (c *Clock) Advance(d time.Duration) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.now = c.now.Add(d)
+}
+
+// Set moves the Clock to t, forward or back.
+func (c *Clock) Set(t time.Time) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.now = t
 }

@@ -3,7 +3,6 @@ package once_test
 import (
 	"context"
 	"net/http"
-	"sync"
 	"testing"
 	"time"
 
@@ -11,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/recordsbot/recordsbot/internal/clocktest"
 	"github.com/recordsbot/recordsbot/internal/once"
 	"github.com/recordsbot/recordsbot/internal/slackapi/slacktest"
 	"github.com/recordsbot/recordsbot/store"
@@ -20,27 +20,14 @@ import (
 // world is a channel in the fake Slack and two workers' Posters on one
 // database, on a clock the test moves.
 type world struct {
-	fake *slacktest.Server
-	api  *slack.Client
-	mu   sync.Mutex
-	now  time.Time
-	url  string
-}
-
-func (w *world) clock() time.Time {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.now
-}
-
-func (w *world) advance(d time.Duration) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	w.now = w.now.Add(d)
+	fake  *slacktest.Server
+	api   *slack.Client
+	clock *clocktest.Clock
+	url   string
 }
 
 func (w *world) poster(t *testing.T, owner string) *once.Poster {
-	st, err := store.Open(t.Context(), w.url, store.WithClock(w.clock))
+	st, err := store.Open(t.Context(), w.url, store.WithClock(w.clock.Now))
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = st.Close() })
 	return &once.Poster{Ledger: st, Slack: w.api, Owner: owner, Lease: 2 * time.Minute}
@@ -72,7 +59,7 @@ func TestPostExactlyOnce(t *testing.T) {
 	for _, eng := range storetest.Engines {
 		t.Run(eng.Name, func(t *testing.T) {
 			t.Parallel()
-			w := &world{now: time.Date(2026, 11, 23, 9, 0, 0, 0, time.UTC), url: eng.NewURL(t)}
+			w := &world{clock: clocktest.New(time.Date(2026, 11, 23, 9, 0, 0, 0, time.UTC)), url: eng.NewURL(t)}
 			w.fake = slacktest.NewServer()
 			t.Cleanup(w.fake.Close)
 			w.api = slack.New(slacktest.DefaultToken, slack.OptionAPIURL(w.fake.APIURL()))
@@ -95,7 +82,7 @@ func TestPostExactlyOnce(t *testing.T) {
 			assert.Equal(t, once.Busy, b.Post(t.Context(), w.work("k/lost", nil)).Outcome)
 			require.Len(t, w.fake.Messages("C0NEWS"), 2)
 
-			w.advance(3 * time.Minute)
+			w.clock.Advance(3 * time.Minute)
 			assert.Equal(t, once.Sent, b.Post(t.Context(), w.work("k/500", nil)).Outcome, "not in the history: posted")
 			r = b.Post(t.Context(), w.work("k/lost", nil))
 			assert.Equal(t, once.Recovered, r.Outcome, "in the history: recorded, not posted again")
