@@ -7,7 +7,8 @@ import (
 )
 
 // What tests add to the Server (package slacktest: injected faults,
-// rate limits and Slack's tiers, Socket Mode, the Markdown check) plugs in through an
+// rate limits and Slack's tiers, Socket Mode, the Markdown and block_id
+// checks) plugs in through an
 // [Extension], so that `recordsbot demo` links the model of Slack and
 // nothing only tests switch on.
 
@@ -41,6 +42,13 @@ type Extension struct {
 	// is [ResponseMethod]) and the ack of a slash command ("ack"), with
 	// the lock held.
 	Shown func(where string, body []byte)
+	// Revised is told of each new version the app sent of a message or a
+	// view over the one before (chat.update, a response_url
+	// replace_original, views.publish, views.update, a view_submission's
+	// update), with the block_ids of both versions and those Slack keeps
+	// from one version to the next on purpose (a modal's inputs, which is
+	// how Slack keeps what was typed in them), with the lock held.
+	Revised func(where string, before, after, kept []string)
 	// Mount adds routes beside /api/ and /response/.
 	Mount func(mux *http.ServeMux)
 	// Listening is told the Server's URL ("http://127.0.0.1:PORT") once it

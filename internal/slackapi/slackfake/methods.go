@@ -206,7 +206,7 @@ func chatUpdate(ws *workspace, p url.Values) (reply, error) {
 		return nil, slackError("no_text")
 	}
 	updated.Edited = true
-	ws.noteReuseLocked("chat.update of "+updated.TS, stored.Blocks, updated.Blocks)
+	ws.revisedLocked("chat.update of "+updated.TS, stored.Blocks, updated.Blocks, nil)
 	stored.Message = updated
 	stored.editedTS = formatTS(ws.now().UnixMicro())
 	return withWarning(reply{
@@ -320,7 +320,7 @@ func viewsPublish(ws *workspace, p url.Values) (reply, error) {
 			Blocks json.RawMessage `json:"blocks"`
 		}
 		_ = json.Unmarshal([]byte(raw), &after)
-		ws.noteReuseLocked("views.publish for "+userID, before.Blocks, after.Blocks)
+		ws.revisedLocked("views.publish for "+userID, before.Blocks, after.Blocks, nil)
 	}
 	published := View{
 		UserID: userID,

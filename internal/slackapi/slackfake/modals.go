@@ -133,7 +133,7 @@ func viewsUpdate(ws *workspace, p url.Values) (reply, error) {
 	if err := checkModal(raw); err != nil {
 		return nil, err
 	}
-	ws.noteViewReuseLocked("views.update of "+m.id, m.view, raw)
+	ws.revisedViewLocked("views.update of "+m.id, m.view, raw)
 	if err := ws.showModalLocked(m, raw); err != nil {
 		return nil, err
 	}
@@ -300,30 +300,24 @@ func (t *textObject) valid() bool {
 	return t.Type == "plain_text" && n > 0 && n <= 24
 }
 
-// noteViewReuseLocked is noteReuseLocked for a new version of a modal:
-// input blocks are meant to keep their block_id, which is how Slack keeps
-// what was typed in them ("Preserving input entry",
-// https://docs.slack.dev/reference/views/modal-views); every other block
-// wants a new one.
-func (ws *workspace) noteViewReuseLocked(where string, before, after json.RawMessage) {
-	keep := make(map[string]bool)
-	for _, in := range inputsOf(after) {
-		keep[in.blockID] = true
+// revisedViewLocked is revisedLocked for a new version of a modal: its
+// input blocks keep their block_id, which is how Slack keeps what was
+// typed in them ("Preserving input entry",
+// https://docs.slack.dev/reference/views/modal-views).
+func (ws *workspace) revisedViewLocked(where string, before, after json.RawMessage) {
+	if ws.revised == nil {
+		return
 	}
 	var b, a struct {
 		Blocks json.RawMessage `json:"blocks"`
 	}
 	_ = json.Unmarshal(before, &b)
 	_ = json.Unmarshal(after, &a)
-	old := make(map[string]bool)
-	for _, id := range blockIDs(b.Blocks) {
-		old[id] = true
+	var kept []string
+	for _, in := range inputsOf(after) {
+		kept = append(kept, in.blockID)
 	}
-	for _, id := range blockIDs(a.Blocks) {
-		if old[id] && !keep[id] {
-			ws.reused = append(ws.reused, where+": block_id "+id)
-		}
-	}
+	ws.revisedLocked(where, b.Blocks, a.Blocks, kept)
 }
 
 // Modal returns the modal with viewID as its user sees it now, and false
@@ -433,7 +427,7 @@ func (ws *workspace) applySubmissionAnswerLocked(viewID string, status int, body
 			a.Refused = err.Error()
 			return a
 		}
-		ws.noteViewReuseLocked("view_submission update of "+m.id, m.view, ans.View)
+		ws.revisedViewLocked("view_submission update of "+m.id, m.view, ans.View)
 		if err := ws.showModalLocked(m, ans.View); err != nil {
 			a.Refused = err.Error()
 		}

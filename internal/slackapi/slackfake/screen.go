@@ -161,7 +161,7 @@ func (ws *workspace) showResponseLocked(rc responseContext, body []byte) {
 				ws.screen = append(ws.screen[:i], ws.screen[i+1:]...)
 				return
 			case replace:
-				ws.noteReuseLocked("response_url replace of "+e.ID, e.Blocks, blocks)
+				ws.revisedLocked("response_url replace of "+e.ID, e.Blocks, blocks, nil)
 				e.Text, e.Blocks, e.Replaced = text, blocks, e.Replaced+1
 				return
 			}
@@ -179,7 +179,7 @@ func (ws *workspace) showResponseLocked(rc responseContext, body []byte) {
 			}
 			return
 		}
-		ws.noteReuseLocked("response_url replace of "+m.TS, m.Blocks, blocks)
+		ws.revisedLocked("response_url replace of "+m.TS, m.Blocks, blocks, nil)
 		m.Text, m.Blocks, m.Edited = text, blocks, true
 		return
 	}
@@ -233,40 +233,12 @@ func hasBlockID(blocks json.RawMessage, id string) bool {
 	return false
 }
 
-// noteReuseLocked records each block_id that a new version of a message or
-// view shares with the version it replaces. Slack's Block Kit reference:
-// "block_id should be unique for each message and each iteration of a
-// message. If a message is updated, use a new block_id."
-// (https://docs.slack.dev/reference/block-kit/blocks; @slack/types Block).
-// Slack does not refuse such an update, but clients may keep the old
-// block's state, so the fake reports it instead (see Server.BlockIDReuse).
-func (ws *workspace) noteReuseLocked(where string, before, after json.RawMessage) {
-	old := make(map[string]bool)
-	for _, id := range blockIDs(before) {
-		old[id] = true
+// revisedLocked tells the extension of a new version of a message or
+// view, whose blocks were before and are after (see [Extension.Revised]).
+func (ws *workspace) revisedLocked(where string, before, after json.RawMessage, kept []string) {
+	if ws.revised != nil {
+		ws.revised(where, blockIDs(before), blockIDs(after), kept)
 	}
-	for _, id := range blockIDs(after) {
-		if old[id] {
-			ws.reused = append(ws.reused, where+": block_id "+id)
-		}
-	}
-}
-
-// BlockIDReuse lists the block_ids that an update (chat.update, a
-// response_url replace_original, views.publish) sent again in the new
-// version of a message or view, each as "where: block_id id". Slack asks
-// for a new block_id in each version; a well-behaved app leaves this empty.
-func (s *Server) BlockIDReuse() []string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return append([]string(nil), s.ws.reused...)
-}
-
-// ClearBlockIDReuse forgets what BlockIDReuse reported so far.
-func (s *Server) ClearBlockIDReuse() {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.ws.reused = nil
 }
 
 // PutMessage stores m in its channel as Slack would hold it, without the

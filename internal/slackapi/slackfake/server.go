@@ -132,6 +132,7 @@ func NewServer(opts ...Option) *Server {
 	for _, opt := range opts {
 		opt(s)
 	}
+	s.ws.revised = s.ext.Revised
 	// The bot is a member of its own workspace, so users.info on it works
 	// without every test having to say so.
 	if _, ok := s.ws.users[s.ws.botUserID]; !ok {

@@ -40,11 +40,11 @@ type workspace struct {
 	workObjects []string
 	panels      map[string]Panel
 	// screen holds the ephemeral messages people see (see screen.go);
-	// responseContexts what each response_url was handed out for; reused
-	// the block_ids updates sent again.
+	// responseContexts what each response_url was handed out for.
 	screen           []Ephemeral
 	responseContexts map[string]responseContext
-	reused           []string
+	// revised is the extension's Revised hook; nil without one.
+	revised func(where string, before, after, kept []string)
 	// scopes are the bot token's granted scopes; nil grants all. See
 	// WithScopes.
 	scopes []string

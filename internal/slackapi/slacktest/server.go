@@ -112,7 +112,8 @@ func WithWorkObjects(types ...string) Option {
 // Server is slackfake's Server with what tests add: injected faults
 // ([Server.InjectFault]), rate limits ([WithChannelRateLimit],
 // [WithTiers]), Socket Mode ([Server.WaitSocket]) and the standard
-// Markdown the app sent as mrkdwn ([Server.MarkdownInMrkdwn]). It is safe for
+// Markdown the app sent as mrkdwn ([Server.MarkdownInMrkdwn]) and the
+// block_ids its updates sent again ([Server.BlockIDReuse]). It is safe for
 // concurrent use. Build it with [NewServer] and stop it with
 // [Server.Close].
 type Server struct {
@@ -123,6 +124,7 @@ type Server struct {
 	tiers    tierState
 	sockets  *socketHub
 	markdown markdownNotes
+	blockIDs blockIDNotes
 }
 
 // NewServer starts a fake Slack Web API on a loopback port. Like
@@ -143,6 +145,7 @@ func NewServer(opts ...Option) *Server {
 		},
 		Called:    s.markdown.called,
 		Shown:     s.markdown.shown,
+		Revised:   s.blockIDs.revised,
 		Mount:     s.sockets.mount,
 		Listening: s.sockets.setBaseURL,
 		// Hijacked websockets outlive httptest's Close.
