@@ -137,7 +137,7 @@ func parseFilters(lg lang.Lang, fields []word) (q actionsQuery, note string, ok 
 		case lf == "completed":
 			q.Status = string(apiclient.StatusComplete)
 		case lf == "all":
-			q.Status = "all"
+			q.Status = string(actions.All)
 		case lf == "in-progress" || lf == "inprogress" || lf == "started":
 			q.Status = string(apiclient.StatusInProgress)
 		case lf == "mine" || lf == "my":
@@ -535,7 +535,7 @@ func parseContext(s string) (actionsQuery, bool) {
 	if q.Who != "" && !slackapi.IsUserID(q.Who) {
 		return q, false
 	}
-	if q.Status != "" && q.Status != "all" && !apiclient.Status(q.Status).Valid() {
+	if q.Status != "" && q.Status != string(actions.All) && !apiclient.Status(q.Status).Valid() {
 		return q, false
 	}
 	return q, true
@@ -543,7 +543,7 @@ func parseContext(s string) (actionsQuery, bool) {
 
 func (q actionsQuery) wantStatus(st apiclient.Status) bool {
 	switch q.Status {
-	case "all":
+	case string(actions.All):
 		return true
 	case "":
 		return actions.StillToDo(st)
@@ -598,13 +598,13 @@ type listWords struct{ what, mine, other lang.Key }
 // listWordsByName are listWords by the list's name: "open", "overdue",
 // "all" or a status.
 var listWordsByName = map[string]listWords{
-	"open":        {"actions.what.open", "actions.title.mine.open", "actions.title.other.open"},
-	"overdue":     {"actions.what.overdue", "actions.title.mine.overdue", "actions.title.other.overdue"},
-	"all":         {"actions.what.all", "actions.title.mine.all", "actions.title.other.all"},
-	"complete":    {"actions.what.complete", "actions.title.mine.complete", "actions.title.other.complete"},
-	"in_progress": {"actions.what.in_progress", "actions.title.mine.in_progress", "actions.title.other.in_progress"},
-	"cancelled":   {"actions.what.cancelled", "actions.title.mine.cancelled", "actions.title.other.cancelled"},
-	"deferred":    {"actions.what.deferred", "actions.title.mine.deferred", "actions.title.other.deferred"},
+	"open":              {"actions.what.open", "actions.title.mine.open", "actions.title.other.open"},
+	"overdue":           {"actions.what.overdue", "actions.title.mine.overdue", "actions.title.other.overdue"},
+	string(actions.All): {"actions.what.all", "actions.title.mine.all", "actions.title.other.all"},
+	"complete":          {"actions.what.complete", "actions.title.mine.complete", "actions.title.other.complete"},
+	"in_progress":       {"actions.what.in_progress", "actions.title.mine.in_progress", "actions.title.other.in_progress"},
+	"cancelled":         {"actions.what.cancelled", "actions.title.mine.cancelled", "actions.title.other.cancelled"},
+	"deferred":          {"actions.what.deferred", "actions.title.mine.deferred", "actions.title.other.deferred"},
 }
 
 // listWordsOf are the words of the list named what; a status the table
@@ -613,7 +613,7 @@ func listWordsOf(what string) listWords {
 	if w, ok := listWordsByName[what]; ok {
 		return w
 	}
-	return listWordsByName["all"]
+	return listWordsByName[string(actions.All)]
 }
 
 // empty is what a page of owner's actions says when none match q, for rd.

@@ -74,7 +74,7 @@ func (h *harness) watcherDeps(t *testing.T, st *store.Store) watch.Deps {
 	rc, err := apiclient.NewClient(h.records.URL, recordstest.DefaultKey)
 	require.NoError(t, err)
 	api := slack.New(slacktest.DefaultToken, slack.OptionAPIURL(h.slack.APIURL()))
-	return watch.Deps{Store: st, Slack: api, Actions: actions.New(rc, slackusers.Directory(api), actions.Config{CacheTTL: -1}),
+	return watch.Deps{Store: st, Slack: api, Actions: actions.New(rc, slackusers.Directory(api), actions.Config{CacheTTL: -1, Admins: h.admins}),
 		Minutes: minutes.New(rc, minutes.Config{}), Logger: testlog.New(t)}
 }
 

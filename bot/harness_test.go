@@ -58,6 +58,9 @@ type harness struct {
 	// actions is the action domain the bot was handed, which the jobs
 	// run by the harness share, as cmd's run hands its one to each.
 	actions *actions.Service
+	// admins are ADMIN_USER_IDS (withAdmins), for the watcher's own action
+	// domain (watcherDeps).
+	admins []string
 	// metrics is the set rebuild gave the bot (nil otherwise): scrape
 	// reads it.
 	metrics *metrics.Set
@@ -225,7 +228,7 @@ func newHarnessDeps(t *testing.T, deps bot.Deps, opts ...harnessOption) *harness
 		}
 	}
 	svc := bottest.Services(t, w, wcfg, deps.Now)
-	h.actions = svc.Actions
+	h.actions, h.admins = svc.Actions, acfg.Admins
 	if ccfg.on {
 		h.calendar = svc.Calendar
 	}

@@ -71,6 +71,7 @@ func (h *harness) rebuild(deps bot.Deps, opts ...harnessOption) {
 		require.NoError(h.t, b.Wait(ctx))
 	})
 	h.bot, h.http, h.metrics = b, srv, deps.Metrics
+	h.actions, h.admins = svc.Actions, acfg.Admins
 	h.send = &slacktest.Sender{URL: srv.URL + "/slack/events", Secret: testSecret, Slack: h.slack}
 }
 

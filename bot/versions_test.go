@@ -13,6 +13,7 @@ import (
 	"github.com/recordsbot/recordsbot/audit"
 	"github.com/recordsbot/recordsbot/blocks"
 	"github.com/recordsbot/recordsbot/internal/slackapi/slacktest"
+	"github.com/recordsbot/recordsbot/internal/testworld"
 	"github.com/recordsbot/recordsbot/minutes"
 	"github.com/recordsbot/recordsbot/store"
 	"github.com/recordsbot/recordsbot/watch"
@@ -47,13 +48,15 @@ func testMinutesVersions(t *testing.T, engine string) {
 		// One clock for the store and the watcher, as in production.
 		clock := &testClock{t: time.Now().UTC()}
 		st := openTestStore(t, engine, store.WithClock(clock.Now))
-		h := newStoreHarness(t, st, withAdmins("U0BOB"), withMinutes(func(c *minutes.Config) { c.History = st }))
+		// Erin, a Slack guest, is listed as an admin too: admin powers fail
+		// closed, so she is not told of edits.
+		h := newStoreHarness(t, st, withAdmins("U0BOB", testworld.GuestID), withMinutes(func(c *minutes.Config) { c.History = st }))
 		alice := h.person("alice")
 		require.Equal(t, "U0BOB", h.person("bob").ID)
 		const general = "C0GENERAL"
 		require.Contains(t, h.minutesIn(alice, general, "general", "follow finance").Text, "follow *Finance*")
 		wdeps := h.watcherDeps(t, st)
-		wcfg := watch.Config{Now: clock.Now, Admins: []string{"U0BOB"}}
+		wcfg := watch.Config{Now: clock.Now, Admins: []string{"U0BOB", testworld.GuestID}}
 		poll := func() watch.Summary {
 			t.Helper()
 			clock.Add(time.Minute)
@@ -131,6 +134,7 @@ func testMinutesVersions(t *testing.T, engine string) {
 		admin := editPosts(h, "DU0BOB")
 		require.Len(t, admin, 1)
 		assert.Contains(t, string(admin[0].Blocks), "as an admin of recordsbot")
+		assert.Empty(t, editPosts(h, "D"+testworld.GuestID), "a guest listed as an admin is not told")
 		assert.Equal(t, 0, poll().Edits, "told once")
 
 		feed := h.fetchPage("", "/minutes/feed.atom", nil)

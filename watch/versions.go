@@ -224,14 +224,28 @@ func (p *poll) editAudience(ctx context.Context, m apiclient.Meeting) []editTarg
 			out = append(out, editTarget{id: f.ChannelID, lang: p.rules.Language(f)})
 		}
 	}
-	for _, a := range p.cfg.Admins {
-		lg := p.cfg.Language
-		if p.deps.Actions != nil {
-			lg = p.readerLang(ctx, a)
+	for _, id := range p.cfg.Admins {
+		if t, ok := p.adminTarget(ctx, id); ok {
+			out = append(out, t)
 		}
-		out = append(out, editTarget{id: a, lang: lg, admin: true})
 	}
 	return out
+}
+
+// adminTarget is the DM telling admin id of an edit, in their language,
+// when they hold admin powers now: the action domain's Admin, which fails
+// closed, so a guest listed in ADMIN_USER_IDS, or someone whose profile
+// Slack could not give, is not told.
+func (p *poll) adminTarget(ctx context.Context, id string) (editTarget, bool) {
+	if p.deps.Actions == nil {
+		return editTarget{}, false
+	}
+	m, err := p.deps.Actions.Who(ctx, id)
+	if !p.deps.Actions.Admin(m) {
+		p.log.InfoContext(ctx, "watch: an edit is not told to a listed admin without admin powers now (a guest, or no Slack profile)", "user", id, "error", err)
+		return editTarget{}, false
+	}
+	return editTarget{id: id, lang: p.deps.Actions.ReaderLanguage(m.Locale), admin: true}, true
 }
 
 // conversationOf is a Work's Conversation for a post to id: a channel
