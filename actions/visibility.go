@@ -36,6 +36,14 @@ func ParseVisibility(s string) (Visibility, error) {
 // Visibility is the organisation's setting in force.
 func (s *Service) Visibility() Visibility { return s.cfg.Visibility }
 
+// ChannelMayName is the one rule for what a message to a channel (a
+// digest, a brief) may say of people's actions: everyone in the channel
+// reads it, so it names their actions only where every member may see
+// anyone's (VisibleOrganisation). Under VisibleOwn it counts them, and
+// each person reads their own in /actions: otherwise anyone who may
+// follow a committee in a channel could read everyone's list there.
+func (s *Service) ChannelMayName() bool { return s.cfg.Visibility == VisibleOrganisation }
+
 // CanSeeOthers reports whether viewer may see actions assigned to people
 // other than themselves: only once Slack has said who they are (a profile
 // that could not be read might be a guest's), and then never a Slack

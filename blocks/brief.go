@@ -37,6 +37,9 @@ type Brief struct {
 	// CalendarURL is the meeting's one-event calendar ("Add to
 	// calendar"); "" for none.
 	CalendarURL string
+	// Counted: the channel may not read people's actions
+	// (actions.Service.ChannelMayName), so Open is counted, not listed.
+	Counted bool
 }
 
 // BriefAgendaItem is one item of the agenda.
@@ -93,14 +96,21 @@ func BriefMessage(b Brief) Message {
 	} else {
 		add(lg.T("brief.agenda"), agenda, briefMaxAgenda)
 	}
-	if len(b.Open) == 0 {
+	switch {
+	case len(b.Open) == 0:
 		bl = append(bl, section(lg.T("brief.none_open")))
-	} else {
+	case b.Counted:
+		open, overdue := countOpen(b.Open)
+		bl = append(bl, section(lg.T("brief.open_heading")+"\n"+openCounts(lg, open, overdue)+" "+lg.T("actions.channel_counted")))
+	default:
 		// One heading, then each person's actions under their name: the
 		// heading said again per person read as a list of headings.
 		bl = append(bl, section(lg.T("brief.open_heading")))
 	}
 	for _, g := range b.Open {
+		if b.Counted {
+			break
+		}
 		var lines []string
 		for _, it := range g.Items {
 			lines = append(lines, "• "+groupedLine(lg, it))

@@ -46,6 +46,9 @@ type Digest struct {
 	// Minutes are the minutes announced in the channel since the last
 	// digest.
 	Minutes []DigestMinutes
+	// Counted: the channel may not read people's actions
+	// (actions.Service.ChannelMayName), so they are counted, not listed.
+	Counted bool
 }
 
 // DigestGroup is one assignee's actions.
@@ -83,19 +86,8 @@ func DigestMetadata(key, committeeKey string) slack.SlackMetadata {
 func DigestMessage(d Digest) Message {
 	lg := d.Lang
 	name := cmp.Or(inline(d.Committee, 100), lg.T("digest.committee"))
-	open, overdue := 0, 0
-	for _, g := range d.Groups {
-		for _, it := range g.Items {
-			open++
-			if it.Overdue {
-				overdue++
-			}
-		}
-	}
-	counts := lg.F("digest.counts", "open", lg.N("digest.open", open))
-	if overdue > 0 {
-		counts = lg.F("digest.counts_overdue", "open", lg.N("digest.open", open), "overdue", lg.N("digest.overdue", overdue))
-	}
+	open, overdue := countOpen(d.Groups)
+	counts := openCounts(lg, open, overdue)
 	fallback := lg.F("digest.fallback", "committee", oneLine(d.Committee), "open", lg.N("count.actions", open), "overdue", lg.Int(overdue))
 	if !d.Since.IsZero() {
 		counts = lg.F("digest.since", "counts", counts, "date", dateOnly(lg, d.Since),
@@ -114,7 +106,10 @@ func DigestMessage(d Digest) Message {
 		budget -= used
 		bl = append(bl, section(text))
 	}
-	if !d.Since.IsZero() {
+	if d.Counted && open > 0 {
+		bl = append(bl, section(lg.T("actions.channel_counted")))
+	}
+	if !d.Since.IsZero() && !d.Counted {
 		add(lg.T("digest.completed"), changeLines(lg, d.Completed), digestMaxChanges)
 		add(lg.T("digest.newly_assigned"), changeLines(lg, d.NewlyAssigned), digestMaxChanges)
 		add(lg.T("digest.newly_overdue"), changeLines(lg, d.NewlyOverdue), digestMaxChanges)
@@ -136,6 +131,9 @@ func DigestMessage(d Digest) Message {
 	}
 	bl = append(bl, slack.NewDividerBlock())
 	for i, g := range d.Groups {
+		if d.Counted {
+			break
+		}
 		if i == digestMaxGroups || budget < 400 {
 			rest := 0
 			for _, g := range d.Groups[i:] {
@@ -156,6 +154,28 @@ func DigestMessage(d Digest) Message {
 	}
 	bl = append(bl, slack.NewActionBlock("digest-buttons", button(ActionDigestMine, d.CommitteeKey, lg.T("digest.mine"))))
 	return Message{Text: fallback, Blocks: bl}
+}
+
+// countOpen is how many actions groups hold, and how many of them are
+// overdue.
+func countOpen(groups []DigestGroup) (open, overdue int) {
+	for _, g := range groups {
+		for _, it := range g.Items {
+			open++
+			if it.Overdue {
+				overdue++
+			}
+		}
+	}
+	return open, overdue
+}
+
+// openCounts says how many actions are open, and how many overdue.
+func openCounts(lg lang.Lang, open, overdue int) string {
+	if overdue > 0 {
+		return lg.F("digest.counts_overdue", "open", lg.N("digest.open", open), "overdue", lg.N("digest.overdue", overdue))
+	}
+	return lg.F("digest.counts", "open", lg.N("digest.open", open))
 }
 
 // changeLines is the rows of one kind of change, with their assignees.

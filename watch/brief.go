@@ -201,7 +201,7 @@ func (p *poll) briefMessage(ctx context.Context, f store.Follow, m apiclient.Mee
 	} else if len(agenda) > 0 {
 		m.Agenda = agenda
 	}
-	b := blocks.Brief{Lang: p.rules.Language(f), Committee: cmp.Or(m.Committee, f.Committee), Title: cmp.Or(m.Title, m.Name()), Date: m.Date,
+	b := blocks.Brief{Counted: !p.deps.Actions.ChannelMayName(), Lang: p.rules.Language(f), Committee: cmp.Or(m.Committee, f.Committee), Title: cmp.Or(m.Title, m.Name()), Date: m.Date,
 		DateHasTime: m.DateHasTime, Location: m.Location, CalendarURL: p.deps.Calendar.AddURL(&m)}
 	for _, it := range m.Agenda {
 		b.Agenda = append(b.Agenda, blocks.BriefAgendaItem{Number: it.Number, Title: it.Title})

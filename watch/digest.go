@@ -142,7 +142,8 @@ func (p *poll) digestMessage(ctx context.Context, f store.Follow, last store.Dig
 		}
 	}
 	first := prev == nil
-	d := blocks.Digest{Lang: p.rules.Language(f), Committee: f.Committee, CommitteeKey: f.CommitteeKey}
+	d := blocks.Digest{Lang: p.rules.Language(f), Committee: f.Committee, CommitteeKey: f.CommitteeKey,
+		Counted: !p.deps.Actions.ChannelMayName()}
 	if !first {
 		d.Since = last.LastAt
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/recordsbot/recordsbot/actions"
 	"github.com/recordsbot/recordsbot/apiclient/recordstest"
 	"github.com/recordsbot/recordsbot/internal/clocktime"
 	"github.com/recordsbot/recordsbot/internal/clocktime/clocktimetest"
@@ -289,4 +290,48 @@ func TestDigestReadsWhatItLists(t *testing.T) {
 	assert.Contains(t, got[1].text, "1 minutes published")
 	assert.Contains(t, got[1].text, "Finance Committee, extraordinary", "the title, read through the minutes domain")
 	assert.Contains(t, string(got[1].Blocks), "https://bot.example.org/minutes/M-4")
+}
+
+// TestChannelCountsActionsUnderOwn: under ACTIONS_VISIBILITY own (the
+// default) a channel's digest and brief count the committee's actions and
+// name none of them nor their assignees, since everyone in the channel
+// reads them and a member sees only their own; each person is pointed to
+// their own list.
+func TestChannelCountsActionsUnderOwn(t *testing.T) {
+	t.Parallel()
+	eachEngine(t, func(t *testing.T, e engine) {
+		env := newEnv(t, e)
+		z := newYork(t)
+		env.clock.Set(time.Date(2026, 10, 26, 13, 0, 0, 0, time.UTC)) // Monday 09:00 EDT
+		w := env.watcher("w1", digestConfig(z), func(c *watchConfig) { c.Actions.Visibility = actions.VisibleOwn })
+		env.follow(w, finChannel, "Finance")
+		env.records.AddAction(recordstest.Action{ID: "A-3", Title: "Chase the auditors", Status: "in_progress", AssigneeEmail: bob.Email, AssigneeName: bob.RealName,
+			MeetingID: "M-2", Deadline: time.Date(2026, 10, 30, 0, 0, 0, 0, time.UTC), DateOnly: true})
+
+		assert.Equal(t, 1, env.mustPoll(w).Digests)
+		got := env.digests(finChannel)
+		require.Len(t, got, 1)
+		d := got[0].text
+		assert.Contains(t, d, "Weekly digest: Finance")
+		assert.Contains(t, d, "*2 actions* open", "counted")
+		assert.Contains(t, d, "Each person sees their own with `/actions`.")
+		assert.Contains(t, string(got[0].Blocks), `"action_id":"digest:mine"`, "each person's own list is a click away")
+		for _, named := range []string{"Circulate the accounts", "Chase the auditors", "Alice Jones", bob.RealName} {
+			assert.NotContains(t, d, named, "a channel's digest names nobody's actions under own")
+		}
+
+		m := nextFinance(env)
+		env.records.AddMeeting(m)
+		env.clock.Set(m.Date.Add(-24 * time.Hour))
+		assert.Equal(t, 1, env.mustPoll(w).Briefs)
+		briefs := env.briefs(finChannel)
+		require.Len(t, briefs, 1)
+		b := briefs[0].text
+		assert.Contains(t, b, "*Actions still open*")
+		assert.Contains(t, b, "Each person sees their own with `/actions`.")
+		assert.Contains(t, b, "2. The budget", "the agenda is public")
+		for _, named := range []string{"Circulate the accounts", "Alice Jones"} {
+			assert.NotContains(t, b, named, "a channel's brief names nobody's actions under own")
+		}
+	})
 }

@@ -103,10 +103,12 @@ func (e *env) watcher(owner string, mod ...func(*watchConfig)) *watcher {
 	api := slack.New("xoxb-test", slack.OptionAPIURL(e.slack.APIURL()))
 	// DIGEST_DEFAULT off: the clock stands on a Monday after 09:00, and a
 	// test of announcements or DMs should not meet a digest too; a test of
-	// digests sets its slot.
+	// digests sets its slot. ACTIONS_VISIBILITY organisation: digests and
+	// briefs list people's actions only then, and most tests read those
+	// lists (TestChannelCountsActionsUnderOwn reads the default's counts).
 	cfg := watchConfig{
 		Config:  watch.Config{Owner: owner, Now: e.clock.Now, Follows: follows.Settings{Digest: &clocktime.Weekly{}}},
-		Actions: actions.Config{CacheTTL: -1, Now: e.clock.Now},
+		Actions: actions.Config{CacheTTL: -1, Now: e.clock.Now, Visibility: actions.VisibleOrganisation},
 	}
 	for _, m := range mod {
 		m(&cfg)

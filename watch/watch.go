@@ -160,6 +160,9 @@ type Actions interface {
 	// ReaderLanguage is the language a person reads, from their locale
 	// (ORG_LANGUAGE when it is not shipped or unknown).
 	ReaderLanguage(locale string) lang.Lang
+	// ChannelMayName is whether a digest or brief may list people's
+	// actions in a channel, or only count them (ACTIONS_VISIBILITY).
+	ChannelMayName() bool
 	// Admin is the one rule for admin powers: listed in ADMIN_USER_IDS,
 	// known to Slack and not a guest (it fails closed).
 	Admin(viewer actions.Member) bool

@@ -32,7 +32,7 @@ type Config struct {
 	OrgName             string        `envconfig:"ORG_NAME" desc:"the organisation's name, shown on the public minutes pages, in print and in their feed"`
 	OrgLanguage         string        `envconfig:"ORG_LANGUAGE" default:"en" desc:"the language of channel posts, of public pages whose reader accepts none of the shipped languages, and of people whose Slack locale is not shipped: en, fr, de or es"`
 	AdminUserIDs        []string      `envconfig:"ADMIN_USER_IDS" desc:"comma-separated Slack user IDs who may change any action"`
-	ActionsVisibility   string        `envconfig:"ACTIONS_VISIBILITY" default:"own" desc:"whose actions members may list: own (their own; ADMIN_USER_IDS see anyone's) or organisation (every full member sees anyone's); Slack guests only ever see their own"`
+	ActionsVisibility   string        `envconfig:"ACTIONS_VISIBILITY" default:"own" desc:"whose actions members may list: own (their own; ADMIN_USER_IDS see anyone's) or organisation (every full member sees anyone's); Slack guests only ever see their own; channel digests and briefs list actions under organisation and count them under own"`
 	UserMap             string        `envconfig:"USER_MAP" desc:"comma-separated assignee=SLACKID pairs for people whose records identity is not their Slack email"`
 	RecordsFieldMap     string        `envconfig:"RECORDS_FIELD_MAP" desc:"comma-separated field=name pairs for record fields under names the records client does not know, e.g. action.deadline=target_date"`
 	ActionsCacheTTL     time.Duration `envconfig:"ACTIONS_CACHE_TTL" default:"5s" desc:"how long the action list is shared between commands; 0 turns the cache off"`
