@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/recordsbot/recordsbot/actions"
 	"github.com/recordsbot/recordsbot/blocks"
 	"github.com/recordsbot/recordsbot/bot"
 	"github.com/recordsbot/recordsbot/internal/clocktime/clocktimetest"
@@ -21,7 +22,11 @@ import (
 func TestFollowDigestChoice(t *testing.T) {
 	t.Parallel()
 	onEachStore(t, func(t *testing.T, st *store.Store) {
-		h := newStoreHarness(t, st, withConfig(func(c *bot.Config) { c.Follows.Digest = clocktimetest.Weekly(t, "mon 09:00") }))
+		// ACTIONS_VISIBILITY organisation: the digest lists actions by
+		// assignee, so naming or mentioning them is a choice
+		// (TestFollowDigestChoiceUnderOwn: the default counts them).
+		h := newStoreHarness(t, st, withVisibility(actions.VisibleOrganisation),
+			withConfig(func(c *bot.Config) { c.Follows.Digest = clocktimetest.Weekly(t, "mon 09:00") }))
 		alice := h.person("alice")
 		const general = "C0GENERAL"
 
@@ -54,6 +59,22 @@ func TestFollowDigestChoice(t *testing.T) {
 		assert.Contains(t, got.Text, "I didn't understand `someday`")
 		_, _, ticked = followBoxes(t, h.minutesIn(alice, general, "general", "following"), "finance")
 		assert.NotContains(t, ticked, store.HearDigest, "nothing changed")
+	})
+}
+
+// TestFollowDigestChoiceUnderOwn: under ACTIONS_VISIBILITY own (the
+// default) a channel's digest counts the actions and names nobody
+// (actions.Service.ChannelMayName), and choosing its time says so rather
+// than promising a list by assignee, mentions or not.
+func TestFollowDigestChoiceUnderOwn(t *testing.T) {
+	t.Parallel()
+	onEachStore(t, func(t *testing.T, st *store.Store) {
+		h := newStoreHarness(t, st, withConfig(func(c *bot.Config) { c.Follows.Digest = clocktimetest.Weekly(t, "mon 09:00") }))
+		got := h.minutesIn(h.person("alice"), "C0GENERAL", "general", "follow FIN digest Friday 16:30 mentions")
+		assert.Contains(t, got.Text, "The weekly digest of *Finance* comes here every Friday 16:30: how many of its actions are open and overdue")
+		assert.Contains(t, got.Text, "the digest names nobody; each sees theirs with `/actions`")
+		assert.NotContains(t, got.Text, "by assignee")
+		assert.NotContains(t, got.Text, "mentioning the assignees")
 	})
 }
 

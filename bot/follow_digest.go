@@ -139,11 +139,14 @@ func (fu *followUI) setDigest(ctx context.Context, ch lang.Lang, channelID, key,
 	if set.Usual {
 		when = ch.F("follow.digest_when_usual", "when", when)
 	}
-	how := ch.T("follow.digest_how_names")
-	if set.Mentions {
-		how = ch.T("follow.digest_how_mentions")
+	msg := ch.F("follow.digest_comes_counted", "committee", name, "when", when)
+	if fu.actions.ChannelMayName() {
+		how := ch.T("follow.digest_how_names")
+		if set.Mentions {
+			how = ch.T("follow.digest_how_mentions")
+		}
+		msg = ch.F("follow.digest_comes", "committee", name, "when", when, "how", how)
 	}
-	msg := ch.F("follow.digest_comes", "committee", name, "when", when, "how", how)
 	// Asking for a time is asking for the digest: a channel whose Weekly
 	// digest box was unticked (or off by FOLLOW_DEFAULTS) would otherwise
 	// be promised a digest that never comes.

@@ -315,7 +315,7 @@ func (s *Server) addSurfaces(deps Deps, search MinutesSearch, trail *trailWriter
 	cfg, say := s.cfg, s.userMessage
 	acts := s.newActionsUI(deps, trail)
 	mins := &minutesUI{svc: deps.Minutes, org: cfg.Language, search: search, pageSize: cfg.PageSize, now: deps.Now, say: say,
-		follow: &followUI{store: deps.Store, slack: deps.Slack, now: deps.Now, log: s.log, say: say,
+		follow: &followUI{store: deps.Store, slack: deps.Slack, now: deps.Now, log: s.log, say: say, actions: deps.Actions,
 			follows: deps.Follows.WithStore(deps.Store)}}
 	mins.topics = &topicUI{follow: mins.follow}
 	if deps.Topics != nil {

@@ -70,6 +70,9 @@ type minutesUI struct {
 // holds every rule) and draws its answers.
 type followUI struct {
 	follows *follows.Service
+	// actions says what a channel's digest may say of people's actions
+	// (ChannelMayName), which the digest's confirmation tells.
+	actions *actions.Service
 	store   Store // nil: the bot runs without one
 	slack   SlackAPI
 	now     func() time.Time // for the render revision of /minutes following
