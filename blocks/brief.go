@@ -96,21 +96,20 @@ func BriefMessage(b Brief) Message {
 	} else {
 		add(lg.T("brief.agenda"), agenda, briefMaxAgenda)
 	}
+	listed := b.Open
 	switch {
 	case len(b.Open) == 0:
 		bl = append(bl, section(lg.T("brief.none_open")))
 	case b.Counted:
 		open, overdue := countOpen(b.Open)
 		bl = append(bl, section(lg.T("brief.open_heading")+"\n"+openCounts(lg, open, overdue)+" "+lg.T("actions.channel_counted")))
+		listed = nil
 	default:
 		// One heading, then each person's actions under their name: the
 		// heading said again per person read as a list of headings.
 		bl = append(bl, section(lg.T("brief.open_heading")))
 	}
-	for _, g := range b.Open {
-		if b.Counted {
-			break
-		}
+	for _, g := range listed {
 		var lines []string
 		for _, it := range g.Items {
 			lines = append(lines, "• "+groupedLine(lg, it))

@@ -130,16 +130,17 @@ func DigestMessage(d Digest) Message {
 		bl = append(bl, section(lg.F("digest.nothing_open", "committee", name)))
 	}
 	bl = append(bl, slack.NewDividerBlock())
-	for i, g := range d.Groups {
-		if d.Counted {
-			break
-		}
+	groups := d.Groups
+	if d.Counted {
+		groups = nil
+	}
+	for i, g := range groups {
 		if i == digestMaxGroups || budget < 400 {
 			rest := 0
-			for _, g := range d.Groups[i:] {
+			for _, g := range groups[i:] {
 				rest += len(g.Items)
 			}
-			bl = append(bl, contextLine(lg.N("digest.more_people", len(d.Groups)-i, "actions", lg.N("count.actions", rest))))
+			bl = append(bl, contextLine(lg.N("digest.more_people", len(groups)-i, "actions", lg.N("count.actions", rest))))
 			break
 		}
 		who := cmp.Or(inline(g.Name, 80), lg.T("digest.unassigned"))

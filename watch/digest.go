@@ -162,7 +162,8 @@ func (p *poll) digestMessage(ctx context.Context, f store.Follow, last store.Dig
 		g := groups[k]
 		if g == nil {
 			g = &blocks.DigestGroup{Name: a.Assignee.String()}
-			if last.Mentions && k != "" {
+			// A counted digest names nobody: no Slack lookup for a mention.
+			if last.Mentions && k != "" && !d.Counted {
 				user, err := p.people.SlackID(ctx, a.Assignee)
 				if err != nil {
 					p.log.WarnContext(ctx, "watch: no Slack user for a digest mention; the name is shown", "error", err)
