@@ -62,13 +62,14 @@ func carriesValues(r ActionRow) bool {
 // touches only the two block IDs.
 //
 // Status buttons: action_id ActionStatusPrefix+target ("status:complete")
-// for buttons and ActionStatusMenu for the overflow menu of rarer changes;
-// every value is StatusValue(target, r.ID, r.Context). Slack wants an
+// for buttons and ActionRowMenu for the overflow menu of rarer changes
+// and Snooze choices (rowControls); every status value is
+// StatusValue(target, r.ID, r.Context). Slack wants an
 // action_id unique within its block only (block_id must be unique in the
 // message), and each row has its own actions block, so rows repeat the same
 // action_ids and the bot routes by the constants alone.
 //
-// An overflow menu needs at least two options, each value at most 150
+// An overflow menu needs two to five options, each value at most 150
 // characters; when the rarer changes do not meet that they become buttons.
 // A row whose ID is empty or too long for a block_id gets neither block IDs
 // nor buttons; a row whose Context holds '|' or makes a value longer than
@@ -91,12 +92,10 @@ func buildRow(l lang.Lang, r ActionRow, titleMax int) []slack.Block {
 	sectionID, buttonsID := rowBlockIDs(r.ID, r.Rev)
 	out := make([]slack.Block, 1, 2)
 	out[0] = textSection(text, sectionID)
-	snooze := snoozeControls(l, r)
-	switch {
-	case r.CanChange && carriesValues(r):
-		out = append(out, statusButtons(l, r, buttonsID, snooze))
-	case len(snooze) > 0:
-		out = append(out, slack.NewActionBlock(buttonsID, snooze...))
+	choices, tail := snoozeControls(l, r)
+	changes := r.CanChange && carriesValues(r)
+	if changes || len(choices)+len(tail) > 0 {
+		out = append(out, rowControls(l, r, buttonsID, changes, choices, tail))
 	}
 	return out
 }
@@ -154,52 +153,72 @@ func statusValueLen(target, id, context string) int {
 	return len(target) + 1 + len(id) + 1 + len(context)
 }
 
-// statusButtons is the actions block of a linked, changeable row, whose
-// block ID is blockID, ending with the shared elements extra (the row's
-// Snooze controls). Every row of every list has one, so its parts are
-// made in a few allocations rather than one or two per control: the
-// values are cut from one string, and the buttons, their labels and the
-// menu's options each come in one array.
-func statusButtons(l lang.Lang, r ActionRow, blockID string, extra []slack.BlockElement) *slack.ActionBlock {
-	buttons, menu := transitions(r.Status)
+// rowControls is the actions block of a linked row, whose block ID is
+// blockID: when changes is set, a button per common status change (the
+// primary one first) and the rarer ones in the row's menu
+// (ActionRowMenu), followed in the menu by the Snooze choices; then the
+// shared elements tail (the date picker, or Unsnooze). Slack's overflow
+// menu is "to supply a list of less visually important actions after a
+// row of buttons"
+// (https://docs.slack.dev/reference/block-kit/block-elements/overflow-menu-element),
+// which keeps a row to one line of controls. Rarer changes become buttons
+// when the menu would have fewer than two or more than five options, or
+// a value too long for an option. Every row of every list has one, so its
+// parts are made in a few allocations rather than one or two per control:
+// the values are cut from one string, and the buttons, their labels and
+// the menu's options each come in one array.
+func rowControls(l lang.Lang, r ActionRow, blockID string, changes bool, choices []*slack.OptionBlockObject, tail []slack.BlockElement) *slack.ActionBlock {
+	var buttons, menu []string
+	if changes {
+		buttons, menu = transitions(r.Status)
+	}
 	// Scratch for the targets and their values: a row has at most five.
 	var targetBuf, valueBuf [5]string
 	targets := append(append(targetBuf[:0], buttons...), menu...)
 	values := append(valueBuf[:0], targets...)
 	statusValues(values, r.ID, r.Context)
-	useMenu := len(menu) >= MinOverflowOptions
+	n := len(menu) + len(choices)
+	inMenu := n >= MinOverflowOptions && n <= MaxOverflowOptions
 	for _, v := range values[len(buttons):] {
-		useMenu = useMenu && len(v) <= MaxOptionValue
+		inMenu = inMenu && len(v) <= MaxOptionValue
 	}
 	nButtons := len(targets)
-	if useMenu {
+	if inMenu {
 		nButtons = len(buttons)
 	}
 	labels := plainLabels(l, r.Status, targets)
 	controls := make([]slack.ButtonBlockElement, nButtons)
+	// The block, its menu and the menu's options in one allocation: the
+	// menu holds at most two status changes and five options in all.
 	a := &struct {
 		block    slack.ActionBlock
 		elements slack.BlockElements
+		menu     slack.OverflowBlockElement
+		opts     [2]slack.OptionBlockObject
+		ptrs     [MaxOverflowOptions]*slack.OptionBlockObject
 	}{}
-	els := make([]slack.BlockElement, 0, nButtons+1+len(extra))
+	els := make([]slack.BlockElement, 0, nButtons+1+len(tail))
 	for i := range nButtons {
-		controls[i] = slack.ButtonBlockElement{Type: slack.METButton, ActionID: statusActionID(targets[i]), Text: &labels[i].text, Value: values[i]}
+		controls[i] = slack.ButtonBlockElement{Type: slack.METButton, ActionID: statusActionID(targets[i]), Text: &labels[i], Value: values[i]}
 		if targets[i] == statusComplete {
 			controls[i].Style = slack.StylePrimary
 		}
 		els = append(els, &controls[i])
 	}
-	if useMenu {
-		opts := make([]slack.OptionBlockObject, len(menu))
-		ptrs := make([]*slack.OptionBlockObject, len(menu))
+	if !inMenu {
+		menu = nil
+	}
+	if len(menu)+len(choices) >= MinOverflowOptions {
+		ptrs := a.ptrs[:len(menu)]
 		for i := range menu {
 			j := len(buttons) + i
-			opts[i] = slack.OptionBlockObject{Text: &labels[j].text, Value: values[j]}
-			ptrs[i] = &opts[i]
+			a.opts[i] = slack.OptionBlockObject{Text: &labels[j], Value: values[j]}
+			ptrs[i] = &a.opts[i]
 		}
-		els = append(els, slack.NewOverflowBlockElement(ActionStatusMenu, ptrs...))
+		a.menu = slack.OverflowBlockElement{Type: slack.METOverflow, ActionID: ActionRowMenu, Options: append(ptrs, choices...)}
+		els = append(els, &a.menu)
 	}
-	els = append(els, extra...)
+	els = append(els, tail...)
 	a.elements = slack.BlockElements{ElementSet: els}
 	a.block = slack.ActionBlock{Type: slack.MBTAction, BlockID: blockID, Elements: &a.elements}
 	return &a.block
@@ -228,20 +247,16 @@ func statusValues(targets []string, id, context string) {
 	}
 }
 
-// label is a plain_text object with emoji shortcodes rendered, as plain
-// builds it, with the flag its Emoji points to alongside.
-type label struct {
-	text  slack.TextBlockObject
-	emoji bool
-}
-
 // plainLabels returns the labels, in l, of the controls that move an
-// action from status from to targets, in one array.
-func plainLabels(l lang.Lang, from string, targets []string) []label {
-	ls := make([]label, len(targets))
+// action from status from to targets, in one array, each as plain builds
+// it.
+func plainLabels(l lang.Lang, from string, targets []string) []slack.TextBlockObject {
+	ls := make([]slack.TextBlockObject, len(targets))
 	for i, t := range targets {
-		ls[i].emoji = true
-		ls[i].text = slack.TextBlockObject{Type: slack.PlainTextType, Text: truncate(transitionLabel(l, from, t), MaxButtonText), Emoji: &ls[i].emoji}
+		ls[i] = slack.TextBlockObject{Type: slack.PlainTextType, Text: truncate(transitionLabel(l, from, t), MaxButtonText)}
+		if strings.IndexByte(ls[i].Text, ':') >= 0 {
+			ls[i].Emoji = &emojiOn
+		}
 	}
 	return ls
 }

@@ -84,24 +84,24 @@ func TestStatusControls(t *testing.T) {
 		{"in progress", "A-1", "in_progress", "", true, []string{
 			"button Complete status:complete complete|A-1| primary",
 			"button Defer status:deferred deferred|A-1|",
-			"overflow status:menu [Mark cancelled=cancelled|A-1| Back to open=open|A-1|]",
+			"overflow row:menu [Mark cancelled=cancelled|A-1| Back to open=open|A-1|]",
 		}},
 		{"deferred", "A-1", "deferred", "", true, []string{
 			"button Complete status:complete complete|A-1| primary",
 			"button Start status:in_progress in_progress|A-1|",
-			"overflow status:menu [Mark cancelled=cancelled|A-1| Back to open=open|A-1|]",
+			"overflow row:menu [Mark cancelled=cancelled|A-1| Back to open=open|A-1|]",
 		}},
 		{"complete", "A-1", "complete", "", true, []string{"button Reopen status:open open|A-1|"}},
 		{"cancelled", "A-1", "cancelled", "", true, []string{"button Reopen status:open open|A-1|"}},
 		{"unknown", "A-1", "on_hold", "", true, []string{
 			"button Complete status:complete complete|A-1| primary",
 			"button Start status:in_progress in_progress|A-1|",
-			"overflow status:menu [Mark cancelled=cancelled|A-1| Back to open=open|A-1|]",
+			"overflow row:menu [Mark cancelled=cancelled|A-1| Back to open=open|A-1|]",
 		}},
 		{"empty status", "A-1", "", "", true, []string{
 			"button Complete status:complete complete|A-1| primary",
 			"button Start status:in_progress in_progress|A-1|",
-			"overflow status:menu [Mark cancelled=cancelled|A-1| Back to open=open|A-1|]",
+			"overflow row:menu [Mark cancelled=cancelled|A-1| Back to open=open|A-1|]",
 		}},
 		{"id too long for an option value", long, "in_progress", "", true, []string{
 			"button Complete status:complete complete|" + long + "| primary",
@@ -479,6 +479,70 @@ func TestReminderSummary(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			assert.Equal(t, tc.want, reminderSummary(tc.r))
+		})
+	}
+}
+
+// TestRowMenuHoldsSnooze: a row offering Snooze has its rarer status
+// changes and its Snooze choices in one menu, the date picker after it,
+// and Unsnooze instead when it is snoozed.
+func TestRowMenuHoldsSnooze(t *testing.T) {
+	t.Parallel()
+	long := "L" + strings.Repeat("x", 139) // too long for an option value
+	snoozeChoices := "Snooze until tomorrow=tomorrow Snooze until the next working day=workday Snooze for a week=week"
+	cases := []struct {
+		name      string
+		id        string
+		status    string
+		context   string
+		canChange bool
+		want      []string
+		maySnooze bool
+		snoozed   bool
+	}{
+		{"open, snoozable", "A-1", "open", "", true, []string{
+			"button Complete status:complete complete|A-1| primary",
+			"button Start status:in_progress in_progress|A-1|",
+			"button Defer status:deferred deferred|A-1|",
+			"overflow row:menu [Mark cancelled=cancelled|A-1| " + snoozeChoices + "]",
+			"datepicker",
+		}, true, false},
+		{"in progress, snoozable", "A-1", "in_progress", "", true, []string{
+			"button Complete status:complete complete|A-1| primary",
+			"button Defer status:deferred deferred|A-1|",
+			"overflow row:menu [Mark cancelled=cancelled|A-1| Back to open=open|A-1| " + snoozeChoices + "]",
+			"datepicker",
+		}, true, false},
+		{"open, snoozed", "A-1", "open", "", true, []string{
+			"button Complete status:complete complete|A-1| primary",
+			"button Start status:in_progress in_progress|A-1|",
+			"button Defer status:deferred deferred|A-1|",
+			"button Mark cancelled status:cancelled cancelled|A-1|",
+			"button Unsnooze snooze:end",
+		}, true, true},
+		{"snoozable, id too long for an option value", long, "in_progress", "", true, []string{
+			"button Complete status:complete complete|" + long + "| primary",
+			"button Defer status:deferred deferred|" + long + "|",
+			"button Mark cancelled status:cancelled cancelled|" + long + "|",
+			"button Back to open status:open open|" + long + "|",
+			"overflow row:menu [" + snoozeChoices + "]",
+			"datepicker",
+		}, true, false},
+		{"cannot change, snoozable", "A-1", "open", "", false, []string{
+			"overflow row:menu [" + snoozeChoices + "]",
+			"datepicker",
+		}, true, false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			r := ActionRow{ID: tc.id, Title: "T", Status: tc.status, CanChange: tc.canChange, Context: tc.context, MaySnooze: tc.maySnooze, Rev: "r1"}
+			if tc.snoozed {
+				r.SnoozedUntil = time.Date(2026, 12, 2, 0, 0, 0, 0, time.UTC)
+			}
+			blocks := ActionRowBlocks(r)
+			assert.Equal(t, tc.want, controls(t, blocks, tc.id+"~r1"))
+			require.NoError(t, Check(blocks))
 		})
 	}
 }

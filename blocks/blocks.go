@@ -21,8 +21,13 @@ const (
 	// "status:cancelled", "status:open". The value of a status button is
 	// StatusValue: "<status>|<action id>|<context>".
 	ActionStatusPrefix = "status:"
-	// ActionStatusMenu is the overflow menu holding the rarer changes
-	// (Cancel, Reopen); each option's value is StatusValue, as for buttons.
+	// ActionRowMenu is a row's overflow menu: its rarer status changes
+	// (Mark cancelled, Reopen), each valued StatusValue as a button is,
+	// then its Snooze choices, valued SnoozeTomorrow, SnoozeWorkingDay or
+	// SnoozeNextWeek (IsSnoozeChoice tells them apart).
+	ActionRowMenu = "row:menu"
+	// ActionStatusMenu is the overflow menu of rarer changes in messages
+	// sent before ActionRowMenu; its options are valued as buttons are.
 	ActionStatusMenu = "status:menu"
 	// ActionActionsMore is the "Show more" button of an action list; its
 	// value is the opaque ActionList.MoreValue.

@@ -11,21 +11,24 @@ import (
 
 // Action and block IDs of snoozing.
 //
-// A row's Snooze controls sit in its buttons block (BlockActionButtons),
-// after the status buttons, so a row stays two blocks (a page of 20 rows
-// within MaxMessageBlocks, a Home tab within MaxViewBlocks) and a click's
-// redraw (ReplaceRow) replaces them with the rest of the row. Their values
-// name no action: the block ID does (ActionOfRowBlock). That lets every row
-// share one set of controls per language, built once (snoozeControls), so
-// a page of rows costs no allocation for them.
+// A row's Snooze choices are options of its menu (ActionRowMenu), after
+// its rarer status changes, and its date picker follows the menu, all in
+// its buttons block (BlockActionButtons): a row stays two blocks (a page
+// of 20 rows within MaxMessageBlocks, a Home tab within MaxViewBlocks)
+// and a click's redraw (ReplaceRow) replaces them with the rest of the
+// row. Their values name no action: the block ID does (ActionOfRowBlock).
+// That lets every row share one set of choices per language, built once
+// (snoozeControls), so a page of rows costs no allocation for them.
 //
-// Messages sent before that carry a block of their own, "snooze:<id>~<rev>"
-// (SnoozeActionOfBlock), with values "<when>|<id>" (ParseSnoozeValue); the
-// bot still answers them.
+// Messages sent before that carry a Snooze select menu (ActionSnooze) in
+// the buttons block, or a block of their own, "snooze:<id>~<rev>"
+// (SnoozeActionOfBlock), with values "<when>|<id>" (ParseSnoozeValue);
+// the bot still answers them.
 const (
 	// ActionSnoozePrefix starts every snooze control's action ID.
 	ActionSnoozePrefix = "snooze:"
-	// ActionSnooze is the menu of Snooze choices (SnoozeTomorrow, …).
+	// ActionSnooze is the select menu of Snooze choices (SnoozeTomorrow,
+	// …) of messages sent before ActionRowMenu held them.
 	ActionSnooze = "snooze:when"
 	// ActionSnoozeDate is the date picker: snoozed until the day picked.
 	ActionSnoozeDate = "snooze:date"
@@ -84,16 +87,24 @@ func ParseSnoozeValue(v string) (when, id string, ok bool) {
 	return when, id, ok && id != ""
 }
 
-// snoozeSet is one language's Snooze controls, shared by every row: a
-// menu (tomorrow, the next working day, next week) and a date picker, or
-// Unsnooze. The date picker has no initial_date: the day it would show
-// (tomorrow, in the reader's zone) changes at midnight, and a memoised
-// list (bot/actions_memo.go) would keep yesterday's. Slack then shows
-// the placeholder and sends the day picked as selected_date
+// IsSnoozeChoice reports whether v is a Snooze choice's value, which a
+// row's menu (ActionRowMenu) holds besides status changes.
+func IsSnoozeChoice(v string) bool {
+	return v == SnoozeTomorrow || v == SnoozeWorkingDay || v == SnoozeNextWeek
+}
+
+// snoozeSet is one language's Snooze controls, shared by every row: the
+// choices (tomorrow, the next working day, next week) for the row's menu
+// and a date picker after it, or Unsnooze. The date picker has no
+// initial_date: the day it would show (tomorrow, in the reader's zone)
+// changes at midnight, and a memoised list (bot/actions_memo.go) would
+// keep yesterday's. Slack then shows the placeholder and sends the day
+// picked as selected_date
 // (https://docs.slack.dev/reference/block-kit/block-elements/date-picker-element).
 // Never modify them: every message being built holds them.
 type snoozeSet struct {
-	choose  [2]slack.BlockElement
+	choices [3]*slack.OptionBlockObject
+	picker  [1]slack.BlockElement
 	unsnooz [1]slack.BlockElement
 }
 
@@ -111,22 +122,21 @@ func buildSnoozeSet(l lang.Lang) snoozeSet {
 	opt := func(when string, k lang.Key) *slack.OptionBlockObject {
 		return slack.NewOptionBlockObject(when, plain(truncate(l.T(k), MaxOptionText)), nil)
 	}
-	menu := slack.NewOptionsSelectBlockElement(slack.OptTypeStatic, plain(l.T("row.snooze.menu")), ActionSnooze,
-		opt(SnoozeTomorrow, "row.snooze.tomorrow"), opt(SnoozeWorkingDay, "row.snooze.workday"), opt(SnoozeNextWeek, "row.snooze.week"))
 	picker := slack.NewDatePickerBlockElement(ActionSnoozeDate)
 	picker.Placeholder = plain(l.T("row.snooze.date"))
 	return snoozeSet{
-		choose:  [2]slack.BlockElement{menu, picker},
+		choices: [3]*slack.OptionBlockObject{opt(SnoozeTomorrow, "row.snooze.tomorrow"), opt(SnoozeWorkingDay, "row.snooze.workday"), opt(SnoozeNextWeek, "row.snooze.week")},
+		picker:  [1]slack.BlockElement{picker},
 		unsnooz: [1]slack.BlockElement{button(ActionUnsnooze, "", l.T("row.unsnooze"))},
 	}
 }
 
-// snoozeControls are the elements r's buttons block ends with: Unsnooze
-// when r is snoozed, else the Snooze menu and date picker; none when r
-// offers no Snooze.
-func snoozeControls(l lang.Lang, r ActionRow) []slack.BlockElement {
+// snoozeControls are r's Snooze choices, for its menu, and the elements
+// its buttons block ends with: the date picker, or Unsnooze (and no
+// choices) when r is snoozed; none when r offers no Snooze.
+func snoozeControls(l lang.Lang, r ActionRow) (choices []*slack.OptionBlockObject, tail []slack.BlockElement) {
 	if !r.MaySnooze || !snoozable(r) {
-		return nil
+		return nil, nil
 	}
 	var set *snoozeSet
 	if int(l) < len(snoozeSets) {
@@ -136,9 +146,9 @@ func snoozeControls(l lang.Lang, r ActionRow) []slack.BlockElement {
 		set = &built
 	}
 	if !r.SnoozedUntil.IsZero() {
-		return set.unsnooz[:]
+		return nil, set.unsnooz[:]
 	}
-	return set.choose[:]
+	return set.choices[:], set.picker[:]
 }
 
 // SnoozeDeadline is where an action's deadline stands against a snooze,

@@ -333,10 +333,21 @@ func mrkdwn(s string) *slack.TextBlockObject {
 	return slack.NewTextBlockObject(slack.MarkdownType, s, false, true)
 }
 
-// plain is a plain_text object with emoji shortcodes rendered.
+// plain is a plain_text object with emoji shortcodes rendered. The emoji
+// flag is written only when s could hold a shortcode (":zzz:"): without a
+// colon there is nothing for it to change, whatever Slack's default, and
+// the labels of every row's controls would otherwise carry it, the bulk
+// of a list's bytes (docs/performance.md).
 func plain(s string) *slack.TextBlockObject {
-	return slack.NewTextBlockObject(slack.PlainTextType, s, true, false)
+	t := &slack.TextBlockObject{Type: slack.PlainTextType, Text: s}
+	if strings.IndexByte(s, ':') >= 0 {
+		t.Emoji = &emojiOn
+	}
+	return t
 }
+
+// emojiOn is what an Emoji flag points to when it is set; never modified.
+var emojiOn = true
 
 // section is a section of one mrkdwn text.
 func section(s string) *slack.SectionBlock {

@@ -224,7 +224,7 @@ func TestActionsStoreReads(t *testing.T) {
 			alice := h.person("alice")
 			st.reads() // what starting read
 			first, _ := h.slash(alice, "/actions", "")
-			require.Contains(t, first.all(), "snooze:when")
+			require.Contains(t, first.all(), "snooze:date")
 			assert.Equal(t, tc.first, st.reads(), "the first /actions")
 			for range 3 {
 				h.slash(alice, "/actions", "")

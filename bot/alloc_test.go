@@ -116,7 +116,7 @@ func TestHotPathAllocations(t *testing.T) {
 	steered := bottest.Start(t, w, bottest.Services(t, w, wire.Config{Actions: actions.Config{CacheTTL: time.Hour, ProfileTTL: time.Hour, PublicURL: "https://bot.example.org"}}, nil),
 		bot.Config{SigningSecret: testSecret}, bot.Deps{Store: st}).Server
 	steeredCommand := presignedActions(steered)
-	require.Contains(t, steeredCommand().Body.String(), `"action_id":"snooze:when"`)
+	require.Contains(t, steeredCommand().Body.String(), `"action_id":"snooze:date"`)
 	steeredRedraw, err := steered.RedrawAfterClick(ctx, "U0001", "act-000001", apiclient.StatusInProgress)
 	require.NoError(t, err)
 	require.Contains(t, string(steeredRedraw), `"action_id":"snooze:end"`)

@@ -203,6 +203,14 @@ var clickRoutes = map[string]clickRoute{
 	blocks.ActionPanelSnooze: func(c *clicks, ctx context.Context, in *interaction, actionID, value string) {
 		c.panels.pressed(ctx, in, actionID, value) // bot/workobjects.go
 	},
+	// A row's menu: its rarer status changes and its Snooze choices.
+	blocks.ActionRowMenu: func(c *clicks, ctx context.Context, in *interaction, actionID, value string) {
+		if blocks.IsSnoozeChoice(value) {
+			c.clickSnooze(ctx, in, actionID, value)
+			return
+		}
+		c.clickStatus(ctx, in, value)
+	},
 	blocks.ActionSnooze:     (*clicks).clickSnooze, // bot/snooze.go
 	blocks.ActionSnoozeDate: (*clicks).clickSnooze,
 	blocks.ActionUnsnooze:   (*clicks).clickSnooze,

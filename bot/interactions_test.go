@@ -362,7 +362,7 @@ func TestSnoozeRedrawsLikeAStatusChange(t *testing.T) {
 	require.NoError(t, err)
 	ts := h.slack.PutMessage(slacktest.Message{Channel: "DU0ALICE", Text: "Your actions", Blocks: blocksJSON})
 
-	blockID, el := rowElement(t, list, "A-1", blocks.ActionSnooze)
+	blockID, el := rowElement(t, list, "A-1", blocks.ActionRowMenu)
 	r, err := h.send.Click(t.Context(), slacktest.Click{User: alice, ChannelID: "DU0ALICE", MessageTS: ts, MessageBlocks: blocksJSON,
 		MessageText: "Your actions", BlockID: blockID, Element: el, Option: blocks.SnoozeTomorrow})
 	require.NoError(t, err)

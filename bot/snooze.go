@@ -30,7 +30,8 @@ type snoozing struct {
 // maxSnooze is how far ahead a snooze may end.
 const maxSnooze = 366
 
-// clickSnooze answers the Snooze choices, the date picker and Unsnooze.
+// clickSnooze answers the Snooze choices (in a row's menu, or an older
+// message's select menu), the date picker and Unsnooze.
 // The action is the one the row's block ID names (blocks.ActionOfRowBlock;
 // an older message's choice names it in its value). What changed is
 // redrawn where the click was: the Home tab, or the row in a message Slack
@@ -46,7 +47,7 @@ func (c *clicks) clickSnooze(ctx context.Context, in *interaction, actionID, val
 	switch {
 	case !ok:
 		res.msg = staleButton(ctx)
-	case actionID == blocks.ActionSnooze:
+	case actionID == blocks.ActionRowMenu, actionID == blocks.ActionSnooze:
 		res = st.snooze(ctx, in.User.ID, id, when, "")
 	case actionID == blocks.ActionSnoozeDate:
 		res = st.snooze(ctx, in.User.ID, id, "", value)

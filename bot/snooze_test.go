@@ -69,7 +69,7 @@ func TestSnoozeFromAReminder(t *testing.T) {
 			}
 			press := func(user slacktest.User, when, id string) string {
 				t.Helper()
-				return click(user, blocks.ActionSnooze, id, when, "")
+				return click(user, blocks.ActionRowMenu, id, when, "")
 			}
 			snoozes := func() map[string]store.Snooze {
 				got, err := st.Snoozes(t.Context(), alice.ID)
@@ -186,13 +186,13 @@ func TestSnoozeOnListsAndHome(t *testing.T) {
 			alice, bob := h.users["U0ALICE"], h.users["U0BOB"]
 
 			list, _ := h.slash(alice, "/actions", "")
-			rowElement(t, list, "A-1", blocks.ActionSnooze)
+			rowElement(t, list, "A-1", blocks.ActionRowMenu)
 			rowElement(t, list, "A-1", blocks.ActionSnoozeDate)
 			theirs, _ := h.slash(bob, "/actions", "@alice")
 			require.Contains(t, theirs.all(), "Task A-1", "the admin reads Alice's list")
 			assert.NotContains(t, theirs.all(), blocks.ActionSnoozePrefix, "but cannot snooze for her")
 
-			blockID, el := rowElement(t, list, "A-14", blocks.ActionSnooze)
+			blockID, el := rowElement(t, list, "A-14", blocks.ActionRowMenu)
 			r, err := h.send.Click(t.Context(), slacktest.Click{User: alice, Ephemeral: true, BlockID: blockID, Element: el, Option: blocks.SnoozeTomorrow})
 			require.NoError(t, err)
 			assert.Contains(t, h.responses(r.ResponseURLID, 1)[0].Text, "until Thu 19 Nov")
@@ -201,7 +201,7 @@ func TestSnoozeOnListsAndHome(t *testing.T) {
 			rowElement(t, again, "A-14", blocks.ActionUnsnooze)
 			home := h.openHome(t, "Ev0SNOOZE1", alice)
 			rowElement(t, home, "A-14", blocks.ActionUnsnooze)
-			rowElement(t, home, "A-1", blocks.ActionSnooze)
+			rowElement(t, home, "A-1", blocks.ActionRowMenu)
 
 			require.NoError(t, h.remindWithStore(st, bot.NotifyDefaults{}, remind.Config{Days: 3, Now: clock}).err)
 			dm := func() (slacktest.Message, msg) {

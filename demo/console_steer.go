@@ -29,17 +29,22 @@ func (c *console) snooze(ctx context.Context, args string) error {
 	if when == "" {
 		when = blocks.SnoozeWorkingDay
 	}
-	control := blocks.ActionSnooze
 	if _, err := time.Parse(time.DateOnly, when); err == nil {
-		control = blocks.ActionSnoozeDate
-	} else if when != blocks.SnoozeTomorrow && when != blocks.SnoozeWorkingDay && when != blocks.SnoozeNextWeek {
+		at, err := c.onRow(n, blocks.ActionSnoozeDate, "")
+		if err != nil {
+			return err
+		}
+		return c.click(ctx, at, when)
+	}
+	if !blocks.IsSnoozeChoice(when) {
 		return fmt.Errorf("snooze until when? tomorrow, workday, week or a date (YYYY-MM-DD), not %q", when)
 	}
-	at, err := c.onRow(n, control)
+	// The choice is an option of the row's menu, numbered on its own.
+	at, err := c.onRow(n, blocks.ActionRowMenu, when)
 	if err != nil {
 		return err
 	}
-	return c.click(ctx, at, when)
+	return c.click(ctx, at, "")
 }
 
 // unsnooze presses Unsnooze on the row that button n is on.
@@ -48,7 +53,7 @@ func (c *console) unsnooze(ctx context.Context, args string) error {
 	if err != nil {
 		return errors.New("unsnooze needs the number of a button on the action's row, like: unsnooze 5")
 	}
-	at, err := c.onRow(n, blocks.ActionUnsnooze)
+	at, err := c.onRow(n, blocks.ActionUnsnooze, "")
 	if err != nil {
 		return err
 	}
@@ -56,14 +61,14 @@ func (c *console) unsnooze(ctx context.Context, args string) error {
 }
 
 // onRow is the number of the control actionID on the same row (block) as
-// button n.
-func (c *console) onRow(n int, actionID string) (int, error) {
+// button n; for a menu's option, the one valued option.
+func (c *console) onRow(n int, actionID, option string) (int, error) {
 	if n < 1 || n > len(c.buttons) || c.buttons[n-1].Element == nil {
 		return 0, fmt.Errorf("there is no button [%d] above; /actions shows your actions with their buttons", n)
 	}
 	row := c.buttons[n-1]
 	for i, b := range c.buttons {
-		if b.Element != nil && b.where == row.where && b.BlockID == row.BlockID && b.ActionID == actionID {
+		if b.Element != nil && b.where == row.where && b.BlockID == row.BlockID && b.ActionID == actionID && (option == "" || b.Option == option) {
 			return i + 1, nil
 		}
 	}

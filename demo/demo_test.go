@@ -359,29 +359,31 @@ func TestDemoMinutesSearch(t *testing.T) {
 func TestDemoButtonNumbersStayWhileTheMessageIsOnScreen(t *testing.T) {
 	t.Parallel()
 	env := startTestDemo(t)
-	// Each of Alice's rows: four status buttons, then Snooze (a menu
-	// and a date picker).
-	out, all, err := runScript(t, env, consoleOptions{}, "/actions overdue", "click 1", "click 8", "click 2")
+	// Each of Alice's rows: three status buttons, the menu's four options
+	// (Mark cancelled and three Snooze choices), numbered one by one, and
+	// the date picker.
+	out, all, err := runScript(t, env, consoleOptions{}, "/actions overdue", "click 1", "click 10", "click 2")
 	require.Error(t, err, "the last click presses a button that left")
 
 	before := out["/actions overdue"]
-	second := titleAbove(t, before, "[7] Complete")
-	require.Contains(t, before, "[8] Start")
-	require.Contains(t, before, "[5] ▾ Snooze…")
-	require.Contains(t, before, "[6] 📅 Until…")
+	second := titleAbove(t, before, "[9] Complete")
+	require.Contains(t, before, "[10] Start")
+	require.Contains(t, before, "[4] ⋯ Mark cancelled")
+	require.Contains(t, before, "[5] ⋯ Snooze until tomorrow")
+	require.Contains(t, before, "[8] 📅 Snooze until…")
 	after := out["click 1"]
 	assert.Contains(t, after, "replaces the earlier message")
 	assert.Contains(t, before, "Your overdue actions (2)")
 	assert.Contains(t, after, "Your overdue actions (1)", "the completed row stays in sight, out of the header's count")
-	assert.Equal(t, second, titleAbove(t, after, "[7] Complete"), "the second row's buttons keep [7] to [12]:\n%s", all)
-	assert.Contains(t, after, "[8] Start")
-	assert.Contains(t, after, "[13] Reopen", "the new button gets a number after the others")
+	assert.Equal(t, second, titleAbove(t, after, "[9] Complete"), "the second row's buttons keep [9] to [16]:\n%s", all)
+	assert.Contains(t, after, "[10] Start")
+	assert.Contains(t, after, "[17] Reopen", "the new button gets a number after the others")
 	assert.NotContains(t, after, "[1] ", "[1] Complete left with the change")
 	assert.NotContains(t, after, "[5] ", "a completed action offers no Snooze")
-	started := out["click 8"]
-	assert.Contains(t, started, "@alice clicks “Start”", "[8] is still the second row's Start")
-	assert.Contains(t, started, "[7] Complete", "Complete keeps [7] as the row goes in progress")
-	assert.Contains(t, started, "[11] ▾ Snooze…", "and Snooze keeps [11]: a status click redraws it")
+	started := out["click 10"]
+	assert.Contains(t, started, "@alice clicks “Start”", "[10] is still the second row's Start")
+	assert.Contains(t, started, "[9] Complete", "Complete keeps [9] as the row goes in progress")
+	assert.Contains(t, started, "[13] ⋯ Snooze until tomorrow", "and Snooze keeps [13]: a status click redraws it")
 	assert.Contains(t, started, "Back to open", "an action in progress goes back to open, not reopened")
 	assert.Contains(t, out["click 2"], "button [2] has left the message")
 }

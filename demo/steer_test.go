@@ -21,12 +21,12 @@ func TestDemoSnoozeAwayHoliday(t *testing.T) {
 	date := func(n int) string { return day(n).Format(time.DateOnly) }
 	script := []string{"/actions overdue", "holiday " + date(1), "snooze 1 workday", "remind", "remind tomorrow",
 		"away " + date(4), "remind +2", "assign alice Book the hall for the AGM", "watch", "remind +5",
-		"snooze 99", "snooze 1 someday", "unsnooze 7"}
+		"snooze 99", "snooze 1 someday", "unsnooze 9"}
 	out, all, err := runScript(t, env, consoleOptions{}, script...)
 	require.Error(t, err, "the last three are refused:\n%s", all)
 
 	snoozed := titleAbove(t, out["/actions overdue"], "[1] Complete")
-	require.Contains(t, out["/actions overdue"], "[5] ▾ Snooze…")
+	require.Contains(t, out["/actions overdue"], "[5] ⋯ Snooze until tomorrow")
 	assert.Contains(t, out["snooze 1 workday"], "until "+day(2).Format("Mon 2 Jan"), "the next working day skips the holiday")
 	assert.NotContains(t, out["remind"], snoozed, "snoozed: left out of today's reminder")
 	assert.Contains(t, out["remind tomorrow"], "on a holiday")
@@ -39,5 +39,5 @@ func TestDemoSnoozeAwayHoliday(t *testing.T) {
 	assert.Contains(t, back, snoozed, "the snooze is over")
 	assert.Contains(t, out["snooze 99"], "there is no button [99]")
 	assert.Contains(t, out["snooze 1 someday"], "tomorrow, workday, week or a date")
-	assert.Contains(t, out["unsnooze 7"], "is not snoozed")
+	assert.Contains(t, out["unsnooze 9"], "is not snoozed")
 }
