@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"runtime/debug"
 	"sort"
+	"strconv"
 	"sync"
 	"time"
 
@@ -37,6 +38,8 @@ type reply struct {
 	encoded         []byte
 	encodedType     string
 	encodedReplaces bool
+	// encodedLength is len(encoded) as a Content-Length header value.
+	encodedLength []string
 }
 
 // encode returns the reply's JSON, encoding it only once (a memoised
@@ -53,6 +56,7 @@ func (r *reply) encode() ([]byte, error) {
 		return nil, err
 	}
 	r.encoded, r.encodedType, r.encodedReplaces = bytes.Clone(b), r.ResponseType, r.ReplaceOriginal
+	r.encodedLength = []string{strconv.Itoa(len(b))}
 	return r.encoded, nil
 }
 

@@ -37,7 +37,7 @@ type verifiedHandler func(w http.ResponseWriter, r *http.Request, body []byte)
 // must be exactly "1").
 func verified(secret string, maxBytes int64, now func() time.Time, log *slog.Logger, next verifiedHandler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBytes))
+		body, err := readBody(w, r, maxBytes)
 		if err != nil {
 			var tooBig *http.MaxBytesError
 			if errors.As(err, &tooBig) {
@@ -60,6 +60,26 @@ func verified(secret string, maxBytes int64, now func() time.Time, log *slog.Log
 		}
 		next(w, r, body)
 	})
+}
+
+// readBody reads r's body, at most maxBytes (a *http.MaxBytesError
+// over it). Slack says how long its bodies are, so the body is read into
+// one slice of that length, where io.ReadAll would grow its own: every
+// request from Slack comes this way.
+func readBody(w http.ResponseWriter, r *http.Request, maxBytes int64) ([]byte, error) {
+	n := r.ContentLength
+	if n < 0 || n > maxBytes {
+		// Unknown (chunked) or too long: the general way, which stops at
+		// the limit.
+		return io.ReadAll(http.MaxBytesReader(w, r.Body, maxBytes))
+	}
+	// net/http's body stops at Content-Length, and reports a body cut
+	// short as io.ErrUnexpectedEOF.
+	body := make([]byte, n)
+	if _, err := io.ReadFull(r.Body, body); err != nil {
+		return nil, err
+	}
+	return body, nil
 }
 
 // isSSLCheck reports whether a request is Slack's ssl_check: a form body
@@ -147,7 +167,7 @@ func writeAck(ctx context.Context, w http.ResponseWriter, log *slog.Logger, body
 	// map when the header is written, so the value can be shared.
 	h := w.Header()
 	h["Content-Type"] = jsonContentType
-	h["Content-Length"] = []string{strconv.Itoa(len(b))}
+	h["Content-Length"] = contentLength(body, b)
 	w.WriteHeader(http.StatusOK)
 	if len(b) <= oneWrite {
 		w.Write(b)
@@ -162,6 +182,16 @@ func writeAck(ctx context.Context, w http.ResponseWriter, log *slog.Logger, body
 		f.Flush()
 	}
 	conn.Uncork()
+}
+
+// contentLength is the Content-Length of b, the encoding of body: a
+// memoised reply's own, written once (the header map is copied when it is
+// written, so the value can be shared), or b's length afresh.
+func contentLength(body ack, b []byte) []string {
+	if r, ok := body.(*reply); ok && r.fresh() && len(r.encodedLength) == 1 {
+		return r.encodedLength
+	}
+	return []string{strconv.Itoa(len(b))}
 }
 
 // oneWrite is the longest answer net/http sends in one write call: its

@@ -3,6 +3,7 @@ package bot_test
 import (
 	"encoding/json"
 	"net/http"
+	"strings"
 	"testing"
 	"time"
 
@@ -259,4 +260,48 @@ func rawID(t *testing.T, b json.RawMessage) string {
 	}
 	require.NoError(t, json.Unmarshal(b, &blk))
 	return blk.BlockID
+}
+
+// TestRowMenuAnswersBothKinds: a row's menu holds status changes and
+// Snooze choices, and each option does what it says; the menus of
+// messages sent before it (a status:menu overflow, a snooze:when select)
+// still answer, since a reminder or list may stay on screen for days.
+func TestRowMenuAnswersBothKinds(t *testing.T) {
+	t.Parallel()
+	st := openTestStore(t, "sqlite")
+	h := newHarness(t, remindWorld)
+	clock := remindNow // Wednesday 18 November 2026
+	h.rebuild(bot.Deps{Store: st, Now: func() time.Time { return clock }})
+	h.send.Now = func() time.Time { return clock }
+	alice := h.users["U0ALICE"]
+	list, _ := h.slash(alice, "/actions", "")
+	choose := func(blockID string, el json.RawMessage, option string) string {
+		t.Helper()
+		r, err := h.send.Click(t.Context(), slacktest.Click{User: alice, Ephemeral: true, BlockID: blockID, Element: el, Option: option})
+		require.NoError(t, err)
+		require.Equal(t, http.StatusOK, r.Status)
+		var said []string
+		for _, p := range h.responses(r.ResponseURLID, 1) {
+			said = append(said, p.all())
+		}
+		return strings.Join(said, "\n")
+	}
+
+	blockID, menu := rowElement(t, list, "A-1", blocks.ActionRowMenu)
+	assert.Contains(t, choose(blockID, menu, blocks.SnoozeTomorrow), "until Thu 19 Nov", "a Snooze choice snoozes")
+	blockID, menu = rowElement(t, list, "A-14", blocks.ActionRowMenu)
+	assert.Contains(t, choose(blockID, menu, "cancelled|A-14|-"), "Cancelled by", "a status option changes the status")
+
+	// An older message's controls on A-2's row.
+	blockID, _ = rowElement(t, list, "A-2", blocks.ActionRowMenu)
+	oldSelect := json.RawMessage(`{"type":"static_select","action_id":"snooze:when","placeholder":{"type":"plain_text","text":"Snooze…","emoji":true},` +
+		`"options":[{"text":{"type":"plain_text","text":"Until tomorrow","emoji":true},"value":"tomorrow"},{"text":{"type":"plain_text","text":"For a week","emoji":true},"value":"week"}]}`)
+	assert.Contains(t, choose(blockID, oldSelect, blocks.SnoozeNextWeek), "until Wed 25 Nov", "an older Snooze select still snoozes")
+	oldMenu := json.RawMessage(`{"type":"overflow","action_id":"status:menu",` +
+		`"options":[{"text":{"type":"plain_text","text":"Mark cancelled","emoji":true},"value":"cancelled|A-2|-"},{"text":{"type":"plain_text","text":"Back to open","emoji":true},"value":"open|A-2|-"}]}`)
+	assert.Contains(t, choose(blockID, oldMenu, "open|A-2|-"), "Moved back to open by", "an older status menu still changes the status")
+
+	snoozed, err := st.Snoozes(t.Context(), alice.ID)
+	require.NoError(t, err)
+	assert.Len(t, snoozed, 2, "A-1 and A-2 snoozed")
 }

@@ -21,15 +21,36 @@ type key struct{}
 // New returns ctx carrying a new random request ID (16 hex digits). The ID
 // is not a secret; it only ties log lines together, so math/rand/v2's
 // generator (seeded by the runtime, no error to handle) is enough.
+//
+// Every request from Slack gets one and few are ever logged, so the ID is
+// kept as a number in one small context of its own and written out only
+// when From asks: one allocation a request, rather than the string, its
+// boxing and context.WithValue's node.
 func New(ctx context.Context) context.Context {
-	var b [8]byte
-	return context.WithValue(ctx, key{}, hex.EncodeToString(binary.BigEndian.AppendUint64(b[:0], rand.Uint64())))
+	return &idContext{Context: ctx, id: rand.Uint64()}
+}
+
+// idContext is a context carrying a request ID.
+type idContext struct {
+	context.Context
+	id uint64
+}
+
+func (c *idContext) Value(k any) any {
+	if k == (key{}) {
+		return c
+	}
+	return c.Context.Value(k)
 }
 
 // From returns the request ID ctx carries, or "" when it carries none.
 func From(ctx context.Context) string {
-	id, _ := ctx.Value(key{}).(string)
-	return id
+	c, _ := ctx.Value(key{}).(*idContext)
+	if c == nil {
+		return ""
+	}
+	var b [8]byte
+	return hex.EncodeToString(binary.BigEndian.AppendUint64(b[:0], c.id))
 }
 
 // Middleware gives every HTTP request an ID (New).
