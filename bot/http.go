@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/recordsbot/recordsbot/internal/netcork"
 	"io"
 	"log/slog"
 	"mime"
@@ -17,12 +16,15 @@ import (
 
 	"github.com/slack-go/slack"
 
+	"github.com/recordsbot/recordsbot/internal/netcork"
+	"github.com/recordsbot/recordsbot/internal/requestid"
 	"github.com/recordsbot/recordsbot/internal/retry"
 )
 
 // verifiedHandler handles a request whose body has been read and whose
-// Slack signature checked.
-type verifiedHandler func(w http.ResponseWriter, r *http.Request, body []byte)
+// Slack signature checked; ctx is the request's context with its request
+// ID.
+type verifiedHandler func(ctx context.Context, w http.ResponseWriter, r *http.Request, body []byte)
 
 // verified reads the body once through a size cap (413 over it) and checks
 // Slack's signature before anything else looks at the request. A failure is
@@ -37,11 +39,15 @@ type verifiedHandler func(w http.ResponseWriter, r *http.Request, body []byte)
 // must be exactly "1").
 func verified(secret string, maxBytes int64, now func() time.Time, log *slog.Logger, next verifiedHandler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		// The request ID is given here, not by requestid.Middleware: a
+		// copy of the request with the new context would be the largest
+		// allocation of a cached /actions.
+		ctx := requestid.New(r.Context())
 		body, err := readBody(w, r, maxBytes)
 		if err != nil {
 			var tooBig *http.MaxBytesError
 			if errors.As(err, &tooBig) {
-				log.WarnContext(r.Context(), "slack request too large", "limit", maxBytes)
+				log.WarnContext(ctx, "slack request too large", "limit", maxBytes)
 				http.Error(w, "request too large", http.StatusRequestEntityTooLarge)
 				return
 			}
@@ -49,16 +55,16 @@ func verified(secret string, maxBytes int64, now func() time.Time, log *slog.Log
 			return
 		}
 		if isSSLCheck(r.Header, body) {
-			log.DebugContext(r.Context(), "slack ssl_check answered")
+			log.DebugContext(ctx, "slack ssl_check answered")
 			w.WriteHeader(http.StatusOK)
 			return
 		}
 		if err := Verify(r.Header, body, secret, now()); err != nil {
-			log.WarnContext(r.Context(), "slack request refused", "reason", err.Error(), "remote", r.RemoteAddr)
+			log.WarnContext(ctx, "slack request refused", "reason", err.Error(), "remote", r.RemoteAddr)
 			http.Error(w, "unauthorized", http.StatusUnauthorized)
 			return
 		}
-		next(w, r, body)
+		next(ctx, w, r, body)
 	})
 }
 
@@ -95,8 +101,7 @@ func isSSLCheck(h http.Header, body []byte) bool {
 // handleSlack takes everything Slack sends to the one endpoint, like Bolt:
 // Events API JSON, interactivity forms (payload=) and slash-command forms.
 func handleSlack(s *Server) verifiedHandler {
-	return func(w http.ResponseWriter, r *http.Request, body []byte) {
-		ctx := r.Context()
+	return func(ctx context.Context, w http.ResponseWriter, r *http.Request, body []byte) {
 		if strings.HasPrefix(r.Header.Get("Content-Type"), "application/json") {
 			// Absent on a first delivery (0); only the log lines read it.
 			retry, _ := strconv.Atoi(r.Header.Get("X-Slack-Retry-Num"))

@@ -302,7 +302,8 @@ func NewServer(cfg Config, deps Deps) *Server {
 	s.addSurfaces(deps, search, trail)
 	r := chi.NewRouter()
 	r.Use(recoverer(s.log), requestid.Middleware)
-	s.events = chi.Chain(recoverer(s.log), requestid.Middleware).Handler(addRoutes(r, s))
+	// Slack's requests get their request ID where they are verified.
+	s.events = chi.Chain(recoverer(s.log)).Handler(addRoutes(r, s))
 	s.handler = r
 	return s
 }
