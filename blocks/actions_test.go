@@ -490,58 +490,54 @@ func TestRowMenuHoldsSnooze(t *testing.T) {
 	t.Parallel()
 	long := "L" + strings.Repeat("x", 139) // too long for an option value
 	snoozeChoices := "Snooze until tomorrow=tomorrow Snooze until the next working day=workday Snooze for a week=week"
-	cases := []struct {
-		name      string
-		id        string
-		status    string
-		context   string
-		canChange bool
-		want      []string
-		maySnooze bool
-		snoozed   bool
+	mine := func(id, status string) ActionRow {
+		return ActionRow{ID: id, Title: "T", Status: status, CanChange: true, MaySnooze: true, Rev: "r1"}
+	}
+	snoozed, theirs := mine("A-1", "open"), mine("A-1", "open")
+	snoozed.SnoozedUntil = time.Date(2026, 12, 2, 0, 0, 0, 0, time.UTC)
+	theirs.CanChange = false
+	cases := map[string]struct {
+		row  ActionRow
+		want []string
 	}{
-		{"open, snoozable", "A-1", "open", "", true, []string{
+		"open": {mine("A-1", "open"), []string{
 			"button Complete status:complete complete|A-1| primary",
 			"button Start status:in_progress in_progress|A-1|",
 			"button Defer status:deferred deferred|A-1|",
 			"overflow row:menu [Mark cancelled=cancelled|A-1| " + snoozeChoices + "]",
 			"datepicker",
-		}, true, false},
-		{"in progress, snoozable", "A-1", "in_progress", "", true, []string{
+		}},
+		"in progress": {mine("A-1", "in_progress"), []string{
 			"button Complete status:complete complete|A-1| primary",
 			"button Defer status:deferred deferred|A-1|",
 			"overflow row:menu [Mark cancelled=cancelled|A-1| Back to open=open|A-1| " + snoozeChoices + "]",
 			"datepicker",
-		}, true, false},
-		{"open, snoozed", "A-1", "open", "", true, []string{
+		}},
+		"snoozed": {snoozed, []string{
 			"button Complete status:complete complete|A-1| primary",
 			"button Start status:in_progress in_progress|A-1|",
 			"button Defer status:deferred deferred|A-1|",
 			"button Mark cancelled status:cancelled cancelled|A-1|",
 			"button Unsnooze snooze:end",
-		}, true, true},
-		{"snoozable, id too long for an option value", long, "in_progress", "", true, []string{
+		}},
+		"id too long for an option value": {mine(long, "in_progress"), []string{
 			"button Complete status:complete complete|" + long + "| primary",
 			"button Defer status:deferred deferred|" + long + "|",
 			"button Mark cancelled status:cancelled cancelled|" + long + "|",
 			"button Back to open status:open open|" + long + "|",
 			"overflow row:menu [" + snoozeChoices + "]",
 			"datepicker",
-		}, true, false},
-		{"cannot change, snoozable", "A-1", "open", "", false, []string{
+		}},
+		"cannot change": {theirs, []string{
 			"overflow row:menu [" + snoozeChoices + "]",
 			"datepicker",
-		}, true, false},
+		}},
 	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			r := ActionRow{ID: tc.id, Title: "T", Status: tc.status, CanChange: tc.canChange, Context: tc.context, MaySnooze: tc.maySnooze, Rev: "r1"}
-			if tc.snoozed {
-				r.SnoozedUntil = time.Date(2026, 12, 2, 0, 0, 0, 0, time.UTC)
-			}
-			blocks := ActionRowBlocks(r)
-			assert.Equal(t, tc.want, controls(t, blocks, tc.id+"~r1"))
+			blocks := ActionRowBlocks(tc.row)
+			assert.Equal(t, tc.want, controls(t, blocks, tc.row.ID+"~r1"))
 			require.NoError(t, Check(blocks))
 		})
 	}
