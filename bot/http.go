@@ -69,14 +69,15 @@ func verified(secret string, maxBytes int64, now func() time.Time, log *slog.Log
 }
 
 // readBody reads r's body, at most maxBytes (a *http.MaxBytesError
-// over it). Slack says how long its bodies are, so the body is read into
-// one slice of that length, where io.ReadAll would grow its own: every
-// request from Slack comes this way.
+// over it). Slack says how long its bodies are, so a short one (a slash
+// command is under a kilobyte) is read into one slice of that length,
+// where io.ReadAll would grow its own: every request from Slack comes
+// this way.
 func readBody(w http.ResponseWriter, r *http.Request, maxBytes int64) ([]byte, error) {
 	n := r.ContentLength
-	if n < 0 || n > maxBytes {
-		// Unknown (chunked) or too long: the general way, which stops at
-		// the limit.
+	if n < 0 || n > min(maxBytes, maxExactBody) {
+		// Unknown (chunked), long, or too long: the general way, which
+		// grows with what arrives and stops at the limit.
 		return io.ReadAll(http.MaxBytesReader(w, r.Body, maxBytes))
 	}
 	// net/http's body stops at Content-Length, and reports a body cut
@@ -87,6 +88,12 @@ func readBody(w http.ResponseWriter, r *http.Request, maxBytes int64) ([]byte, e
 	}
 	return body, nil
 }
+
+// maxExactBody is the longest body readBody allocates whole before it
+// arrives: the length is the sender's word, and the signature is checked
+// only once the body is read, so a longer claim must not reserve memory
+// that no byte has paid for.
+const maxExactBody = 16 << 10
 
 // isSSLCheck reports whether a request is Slack's ssl_check: a form body
 // whose ssl_check field is exactly "1".
