@@ -65,6 +65,15 @@ type word struct {
 // in one pass so that "&amp;lt;" (a typed "&lt;") becomes "&lt;", not "<".
 var entityDecoder = strings.NewReplacer("&amp;", "&", "&lt;", "<", "&gt;", ">")
 
+// decodeEntities is entityDecoder's Replace, which copies s even when it
+// holds no entity: most commands' words hold none.
+func decodeEntities(s string) string {
+	if strings.IndexByte(s, '&') < 0 {
+		return s
+	}
+	return entityDecoder.Replace(s)
+}
+
 // decodeCommandText decodes text as Slack sends it. Outside Slack's <…>
 // markup every '<' was sent as &lt;, so a '<' always opens markup; an
 // unclosed one is kept as text.
@@ -91,7 +100,7 @@ func decodeCommandText(s string) commandText {
 		case c == '<':
 			end := strings.IndexByte(s, '>')
 			if end < 0 {
-				txt := entityDecoder.Replace(s)
+				txt := decodeEntities(s)
 				cur.Text += txt
 				plain.WriteString(txt)
 				inTok = true
@@ -120,7 +129,7 @@ func decodeCommandText(s string) commandText {
 			if n < 0 {
 				n = len(s)
 			}
-			txt := entityDecoder.Replace(s[:n])
+			txt := decodeEntities(s[:n])
 			cur.Text += txt
 			plain.WriteString(txt)
 			inTok = true
@@ -135,7 +144,7 @@ func decodeCommandText(s string) commandText {
 // special mention, an e-mail address or a link.
 func decodeMarkup(m string) word {
 	target, label, hasLabel := strings.Cut(m, "|")
-	label = entityDecoder.Replace(label)
+	label = decodeEntities(label)
 	switch {
 	case strings.HasPrefix(target, "@"):
 		id := target[1:]
@@ -161,10 +170,10 @@ func decodeMarkup(m string) word {
 		}
 		return word{Text: "@" + strings.TrimPrefix(target, "!")}
 	case strings.HasPrefix(target, "mailto:"):
-		addr := entityDecoder.Replace(strings.TrimPrefix(target, "mailto:"))
+		addr := decodeEntities(strings.TrimPrefix(target, "mailto:"))
 		return word{Text: addr}
 	}
-	u := entityDecoder.Replace(target)
+	u := decodeEntities(target)
 	if hasLabel && label != "" {
 		return word{Text: label, URL: u}
 	}
