@@ -165,8 +165,8 @@ func statusValueLen(target, id, context string) int {
 // when the menu would have fewer than two or more than five options, or
 // a value too long for an option. Every row of every list has one, so its
 // parts are made in a few allocations rather than one or two per control:
-// the values are cut from one string, and the buttons, their labels and
-// the menu's options each come in one array.
+// the values are cut from one string, the buttons and their labels each
+// come in one array, and the block with its menu and options in one.
 func rowControls(l lang.Lang, r ActionRow, blockID string, changes bool, choices []*slack.OptionBlockObject, tail []slack.BlockElement) *slack.ActionBlock {
 	var buttons, menu []string
 	if changes {
@@ -177,8 +177,16 @@ func rowControls(l lang.Lang, r ActionRow, blockID string, changes bool, choices
 	targets := append(append(targetBuf[:0], buttons...), menu...)
 	values := append(valueBuf[:0], targets...)
 	statusValues(values, r.ID, r.Context)
+	// The block, its menu and the menu's options in one allocation.
+	a := &struct {
+		block    slack.ActionBlock
+		elements slack.BlockElements
+		menu     slack.OverflowBlockElement
+		opts     [2]slack.OptionBlockObject
+		ptrs     [MaxOverflowOptions]*slack.OptionBlockObject
+	}{}
 	n := len(menu) + len(choices)
-	inMenu := n >= MinOverflowOptions && n <= MaxOverflowOptions
+	inMenu := n >= MinOverflowOptions && n <= MaxOverflowOptions && len(menu) <= len(a.opts)
 	for _, v := range values[len(buttons):] {
 		inMenu = inMenu && len(v) <= MaxOptionValue
 	}
@@ -188,15 +196,6 @@ func rowControls(l lang.Lang, r ActionRow, blockID string, changes bool, choices
 	}
 	labels := plainLabels(l, r.Status, targets)
 	controls := make([]slack.ButtonBlockElement, nButtons)
-	// The block, its menu and the menu's options in one allocation: the
-	// menu holds at most two status changes and five options in all.
-	a := &struct {
-		block    slack.ActionBlock
-		elements slack.BlockElements
-		menu     slack.OverflowBlockElement
-		opts     [2]slack.OptionBlockObject
-		ptrs     [MaxOverflowOptions]*slack.OptionBlockObject
-	}{}
 	els := make([]slack.BlockElement, 0, nButtons+1+len(tail))
 	for i := range nButtons {
 		controls[i] = slack.ButtonBlockElement{Type: slack.METButton, ActionID: statusActionID(targets[i]), Text: &labels[i], Value: values[i]}
@@ -253,10 +252,7 @@ func statusValues(targets []string, id, context string) {
 func plainLabels(l lang.Lang, from string, targets []string) []slack.TextBlockObject {
 	ls := make([]slack.TextBlockObject, len(targets))
 	for i, t := range targets {
-		ls[i] = slack.TextBlockObject{Type: slack.PlainTextType, Text: truncate(transitionLabel(l, from, t), MaxButtonText)}
-		if strings.IndexByte(ls[i].Text, ':') >= 0 {
-			ls[i].Emoji = &emojiOn
-		}
+		ls[i] = plainText(truncate(transitionLabel(l, from, t), MaxButtonText))
 	}
 	return ls
 }

@@ -339,7 +339,14 @@ func mrkdwn(s string) *slack.TextBlockObject {
 // the labels of every row's controls would otherwise carry it, the bulk
 // of a list's bytes (docs/performance.md).
 func plain(s string) *slack.TextBlockObject {
-	t := &slack.TextBlockObject{Type: slack.PlainTextType, Text: s}
+	t := plainText(s)
+	return &t
+}
+
+// plainText is plain's object as a value, for a caller that builds many
+// in one array.
+func plainText(s string) slack.TextBlockObject {
+	t := slack.TextBlockObject{Type: slack.PlainTextType, Text: s}
 	if strings.IndexByte(s, ':') >= 0 {
 		t.Emoji = &emojiOn
 	}

@@ -200,7 +200,7 @@ func writeAck(ctx context.Context, w http.ResponseWriter, log *slog.Logger, body
 // memoised reply's own, written once (the header map is copied when it is
 // written, so the value can be shared), or b's length afresh.
 func contentLength(body ack, b []byte) []string {
-	if r, ok := body.(*reply); ok && r.fresh() && len(r.encodedLength) == 1 {
+	if r, ok := body.(*reply); ok && r != nil && r.fresh() && len(r.encodedLength) == 1 {
 		return r.encodedLength
 	}
 	return []string{strconv.Itoa(len(b))}
