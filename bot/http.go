@@ -16,7 +16,7 @@ import (
 
 	"github.com/slack-go/slack"
 
-	"github.com/recordsbot/recordsbot/internal/netcork"
+	"github.com/recordsbot/recordsbot/internal/onewrite"
 	"github.com/recordsbot/recordsbot/internal/requestid"
 	"github.com/recordsbot/recordsbot/internal/retry"
 )
@@ -185,15 +185,15 @@ func writeAck(ctx context.Context, w http.ResponseWriter, log *slog.Logger, body
 		w.Write(b)
 		return
 	}
-	// A longer answer leaves in several writes: corked, they are sent as
-	// one (internal/netcork).
-	conn := netcork.From(ctx)
-	conn.Cork()
+	// net/http writes a longer answer in several writes: held, they are
+	// sent as one (internal/onewrite).
+	conn := onewrite.From(ctx)
+	conn.Hold()
 	w.Write(b)
 	if f, ok := w.(http.Flusher); ok {
 		f.Flush()
 	}
-	conn.Uncork()
+	conn.Send()
 }
 
 // contentLength is the Content-Length of b, the encoding of body: a

@@ -4,7 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/recordsbot/recordsbot/internal/netcork"
+	"github.com/recordsbot/recordsbot/internal/onewrite"
 	"log/slog"
 	"net"
 	"net/http"
@@ -94,7 +94,7 @@ func httpServer(a *app, h http.Handler) *http.Server {
 		ReadTimeout:       15 * time.Second,
 		WriteTimeout:      30 * time.Second,
 		IdleTimeout:       120 * time.Second,
-		ConnContext:       netcork.ConnContext,
+		ConnContext:       onewrite.ConnContext,
 		ErrorLog:          slog.NewLogLogger(a.log.Handler(), slog.LevelWarn),
 	}
 }
@@ -147,7 +147,7 @@ func serveOn(ctx context.Context, a *app, ln, metricsLn net.Listener) error {
 	runCtx, stop := context.WithCancel(ctx)
 	defer stop()
 	run := running{store: storeOpen, http: make(chan error, 1)}
-	go func() { run.http <- httpSrv.Serve(ln) }()
+	go func() { run.http <- httpSrv.Serve(onewrite.Listen(ln)) }()
 	metricsAddr := "off"
 	if metricsLn != nil {
 		metricsAddr = metricsLn.Addr().String()

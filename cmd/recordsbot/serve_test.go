@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -358,39 +357,3 @@ func TestServeStopsOnUnreadableHolidaysAndFreesItsPorts(t *testing.T) {
 	}
 }
 
-// A long answer to Slack (internal/netcork corks it while net/http
-// writes it) arrives whole, and the connection it came on answers the
-// next command at once: every listener keeps its connections for netcork.
-func TestServeSendsLongAnswersWholeOnAKeptConnection(t *testing.T) {
-	t.Parallel()
-	e := newServeEnv(t, nil)
-	e.start()
-	e.waitReady()
-	require.NotNil(t, httpServer(testApp(t, e.cfg, "serve", io.Discard), http.NotFoundHandler()).ConnContext)
-
-	var conns atomic.Int32
-	client := &http.Client{Timeout: 10 * time.Second, Transport: &http.Transport{
-		DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
-			conns.Add(1)
-			return (&net.Dialer{}).DialContext(ctx, network, addr)
-		},
-	}}
-	send := &slacktest.Sender{URL: e.base + "/slack/events", Secret: e.cfg.SlackSigningSecret, Slack: e.slack, HTTPClient: client}
-	var first []byte
-	for i := range 3 {
-		r, err := send.SlashCommand(t.Context(), slacktest.Command{User: e.people["alice"], Command: "/actions"})
-		require.NoError(t, err)
-		require.Equal(t, http.StatusOK, r.Status)
-		require.Greater(t, len(r.Body), 4096, "longer than net/http's connection buffer")
-		var msg struct {
-			Blocks []json.RawMessage `json:"blocks"`
-		}
-		require.NoError(t, json.Unmarshal(r.Body, &msg), "whole JSON")
-		require.NotEmpty(t, msg.Blocks)
-		if i == 0 {
-			first = r.Body
-		}
-		assert.Len(t, r.Body, len(first))
-	}
-	assert.EqualValues(t, 1, conns.Load(), "one kept-alive connection")
-}
