@@ -33,6 +33,7 @@ var notConfigVars = map[string]string{
 	"SQLITE_CANTOPEN": "SQLite's result code, in the store's error",
 	"YOUR_HOST":       "manifest.yaml's placeholder for the bot's public host",
 	"TCP_NODELAY":     "the socket option Go sets on every TCP connection (tcp(7))",
+	"TCP_CORK":        "the socket option of the build performance.md measures internal/onewrite against (tcp(7))",
 }
 
 // docVars lists the variables recordsbot reads: every envconfig tag in
