@@ -356,4 +356,3 @@ func TestServeStopsOnUnreadableHolidaysAndFreesItsPorts(t *testing.T) {
 		assert.Error(t, err, "%s is closed", base)
 	}
 }
-
