@@ -34,8 +34,8 @@ func (l listener) Accept() (net.Conn, error) {
 
 // Conn is an accepted TCP connection that can hold what is written on it.
 // It keeps every method of *net.TCPConn (net/http looks for ReadFrom and
-// CloseWrite); only writes are its own. The zero of *Conn (no TCP
-// connection: a test's recorder, Socket Mode) does nothing.
+// CloseWrite); only writes are its own. A nil *Conn (no TCP connection:
+// a test's recorder, Socket Mode) does nothing.
 type Conn struct {
 	*net.TCPConn
 	// held is what was written since Hold, while held; nil otherwise.
@@ -70,7 +70,9 @@ func (c *Conn) Hold() {
 	}
 }
 
-// Send writes what Hold kept in one write, and writes directly again.
+// Send writes what Hold kept in one write, and writes directly again. A
+// failure means the connection is broken, which net/http finds out on
+// its next read or write.
 func (c *Conn) Send() error {
 	if c == nil || c.held == nil {
 		return nil
