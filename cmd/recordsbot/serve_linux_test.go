@@ -1,19 +1,16 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"io"
-	"net"
 	"net/http"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"golang.org/x/sys/unix"
 
+	"github.com/recordsbot/recordsbot/internal/onewrite/onewritetest"
 	"github.com/recordsbot/recordsbot/internal/slackapi/slacktest"
 )
 
@@ -30,40 +27,12 @@ func TestServeSendsLongAnswersInOneSegment(t *testing.T) {
 	e.waitReady()
 	require.NotNil(t, httpServer(testApp(t, e.cfg, "serve", io.Discard), http.NotFoundHandler()).ConnContext)
 
-	var (
-		mu    sync.Mutex
-		conns []*net.TCPConn
-	)
-	client := &http.Client{Timeout: 10 * time.Second, Transport: &http.Transport{
-		DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
-			c, err := (&net.Dialer{}).DialContext(ctx, network, addr)
-			if err == nil {
-				mu.Lock()
-				conns = append(conns, c.(*net.TCPConn))
-				mu.Unlock()
-			}
-			return c, err
-		},
-	}}
-	segmentsIn := func() uint32 {
-		mu.Lock()
-		defer mu.Unlock()
-		if len(conns) == 0 {
-			return 0
-		}
-		raw, err := conns[0].SyscallConn()
-		require.NoError(t, err)
-		var info *unix.TCPInfo
-		require.NoError(t, raw.Control(func(fd uintptr) {
-			info, err = unix.GetsockoptTCPInfo(int(fd), unix.IPPROTO_TCP, unix.TCP_INFO)
-		}))
-		require.NoError(t, err)
-		return info.Data_segs_in
-	}
+	var dialer onewritetest.Dialer
+	client := &http.Client{Timeout: 10 * time.Second, Transport: &http.Transport{DialContext: dialer.DialContext}}
 	send := &slacktest.Sender{URL: e.base + "/slack/events", Secret: e.cfg.SlackSigningSecret, Slack: e.slack, HTTPClient: client}
 	var first []byte
 	for i := range 3 {
-		before := segmentsIn()
+		before := dialer.SegmentsIn(t)
 		r, err := send.SlashCommand(t.Context(), slacktest.Command{User: e.people["alice"], Command: "/actions"})
 		require.NoError(t, err)
 		require.Equal(t, http.StatusOK, r.Status)
@@ -73,13 +42,11 @@ func TestServeSendsLongAnswersInOneSegment(t *testing.T) {
 		}
 		require.NoError(t, json.Unmarshal(r.Body, &msg), "whole JSON")
 		require.NotEmpty(t, msg.Blocks)
-		assert.EqualValues(t, 1, segmentsIn()-before, "one segment")
+		assert.EqualValues(t, 1, dialer.SegmentsIn(t)-before, "one segment")
 		if i == 0 {
 			first = r.Body
 		}
 		assert.Len(t, r.Body, len(first))
 	}
-	mu.Lock()
-	defer mu.Unlock()
-	assert.Len(t, conns, 1, "one kept-alive connection")
+	assert.Equal(t, 1, dialer.Conns(), "one kept-alive connection")
 }

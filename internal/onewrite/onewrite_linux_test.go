@@ -2,52 +2,16 @@ package onewrite_test
 
 import (
 	"bytes"
-	"context"
-	"net"
 	"net/http"
 	"strconv"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/require"
-	"golang.org/x/sys/unix"
 
 	"github.com/recordsbot/recordsbot/internal/onewrite"
+	"github.com/recordsbot/recordsbot/internal/onewrite/onewritetest"
 )
-
-// segments counts, from the client's side, the TCP segments with data
-// that arrived on the connection it dialled (tcp_info's tcpi_data_segs_in,
-// tcp(7)): one for an answer sent in one write on loopback, whose MTU is
-// 64 kB, one per write for an answer written in several.
-type segments struct {
-	mu   sync.Mutex
-	conn *net.TCPConn
-}
-
-func (s *segments) dial(ctx context.Context, network, addr string) (net.Conn, error) {
-	c, err := (&net.Dialer{}).DialContext(ctx, network, addr)
-	if err == nil {
-		s.mu.Lock()
-		s.conn = c.(*net.TCPConn)
-		s.mu.Unlock()
-	}
-	return c, err
-}
-
-func (s *segments) in(t testing.TB) uint32 {
-	t.Helper()
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	raw, err := s.conn.SyscallConn()
-	require.NoError(t, err)
-	var info *unix.TCPInfo
-	require.NoError(t, raw.Control(func(fd uintptr) {
-		info, err = unix.GetsockoptTCPInfo(int(fd), unix.IPPROTO_TCP, unix.TCP_INFO)
-	}))
-	require.NoError(t, err)
-	return info.Data_segs_in
-}
 
 // An answer longer than net/http's 4 kB connection buffer, held while it
 // is written, leaves in one segment and arrives whole; the same answer
@@ -73,18 +37,18 @@ func TestHeldAnswerLeavesInOneSegment(t *testing.T) {
 		w.(http.Flusher).Flush()
 		require.NoError(t, c.Send())
 	})
-	var segs segments
-	client := &http.Client{Timeout: 5 * time.Second, Transport: &http.Transport{DialContext: segs.dial}}
+	var segs onewritetest.Dialer
+	client := &http.Client{Timeout: 5 * time.Second, Transport: &http.Transport{DialContext: segs.DialContext}}
 	require.Equal(t, "ok", string(get(t, client, srv.URL+"/small")))
 
 	for range 3 {
-		before := segs.in(t)
+		before := segs.SegmentsIn(t)
 		require.Equal(t, body, get(t, client, srv.URL+"/held"))
-		require.EqualValues(t, 1, segs.in(t)-before, "held: one segment")
+		require.EqualValues(t, 1, segs.SegmentsIn(t)-before, "held: one segment")
 
-		before = segs.in(t)
+		before = segs.SegmentsIn(t)
 		require.Equal(t, body, get(t, client, srv.URL+"/plain"))
-		require.Greater(t, segs.in(t)-before, uint32(1), "not held: a segment per write")
+		require.Greater(t, segs.SegmentsIn(t)-before, uint32(1), "not held: a segment per write")
 
 		start := time.Now()
 		require.Equal(t, "ok", string(get(t, client, srv.URL+"/small")))
