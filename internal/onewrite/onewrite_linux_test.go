@@ -17,7 +17,7 @@ import (
 // is written, leaves in one segment and arrives whole; the same answer
 // not held leaves in several, so the count tells. After Send the
 // connection writes directly again: the next, short answer on the
-// kept-alive connection is not held back.
+// kept-alive connection arrives (held, it would never leave).
 func TestHeldAnswerLeavesInOneSegment(t *testing.T) {
 	// 12 kB: past net/http's buffer, within the socket's first send buffer
 	// (tcp_wmem's default, 16 kB), so that one write is one segment.
@@ -50,8 +50,6 @@ func TestHeldAnswerLeavesInOneSegment(t *testing.T) {
 		require.Equal(t, body, get(t, client, srv.URL+"/plain"))
 		require.Greater(t, segs.SegmentsIn(t)-before, uint32(1), "not held: a segment per write")
 
-		start := time.Now()
 		require.Equal(t, "ok", string(get(t, client, srv.URL+"/small")))
-		require.Less(t, time.Since(start), time.Second)
 	}
 }
