@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/recordsbot/recordsbot/internal/onewrite"
@@ -29,13 +30,13 @@ func TestHeldAnswerLeavesInOneSegment(t *testing.T) {
 		}
 		w.Header().Set("Content-Length", strconv.Itoa(len(body)))
 		c := onewrite.From(r.Context())
-		require.NotNil(t, c, "Listen wraps every TCP connection")
+		assert.NotNil(t, c, "Listen wraps every TCP connection")
 		if r.URL.Path == "/held" {
 			c.Hold()
 		}
 		w.Write(body)
 		w.(http.Flusher).Flush()
-		require.NoError(t, c.Send())
+		assert.NoError(t, c.Send())
 	})
 	var segs onewritetest.Dialer
 	client := &http.Client{Timeout: 5 * time.Second, Transport: &http.Transport{DialContext: segs.DialContext}}

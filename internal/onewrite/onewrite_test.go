@@ -8,8 +8,10 @@ import (
 	"net/http/httptest"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/recordsbot/recordsbot/internal/onewrite"
@@ -26,9 +28,10 @@ func TestWithoutATCPConnectionNothingHappens(t *testing.T) {
 func TestOtherConnectionsPassThrough(t *testing.T) {
 	ln, err := net.Listen("unix", filepath.Join(t.TempDir(), "s"))
 	require.NoError(t, err)
-	var found bool
+	// Set on the server's goroutine, read on the test's.
+	var found atomic.Bool
 	srv := &http.Server{ConnContext: onewrite.ConnContext, Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		found = onewrite.From(r.Context()) != nil
+		found.Store(onewrite.From(r.Context()) != nil)
 		io.WriteString(w, "ok")
 	})}
 	go srv.Serve(onewrite.Listen(ln))
@@ -37,7 +40,7 @@ func TestOtherConnectionsPassThrough(t *testing.T) {
 		return (&net.Dialer{}).DialContext(ctx, "unix", ln.Addr().String())
 	}}}
 	require.Equal(t, "ok", string(get(t, client, "http://unix/")))
-	require.False(t, found)
+	require.False(t, found.Load())
 }
 
 // What net/http copies straight to the socket (ReadFrom, as io.Copy to a
@@ -51,7 +54,7 @@ func TestReadFromComesAfterWhatIsHeld(t *testing.T) {
 		io.WriteString(w, head)
 		w.(http.Flusher).Flush()
 		io.Copy(w, strings.NewReader(tail))
-		require.NoError(t, c.Send())
+		assert.NoError(t, c.Send())
 	})
 	got := get(t, srv.Client(), srv.URL)
 	require.Equal(t, head+tail, string(got))
