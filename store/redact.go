@@ -9,7 +9,9 @@ import (
 // quotes one) can be shown. It hides:
 //
 //   - the password of a URL's user part: postgres://bot:secret@db/x
-//     becomes postgres://bot:xxxxx@db/x;
+//     becomes postgres://bot:xxxxx@db/x, and the same without the scheme
+//     (//bot:secret@db/x) or without its slashes (bot:secret@db/x), which
+//     are mistakes, but echoed in the error that says so;
 //   - a password given as a key=value pair, libpq's keyword form or a URL
 //     query parameter: host=db password=secret, password='a b\'c',
 //     ?password=secret&sslmode=require, sslpassword=… and PGPASSWORD=…
@@ -19,15 +21,19 @@ import (
 // database. Use it wherever a DATABASE_URL may be echoed.
 func Redact(s string) string {
 	s = urlPassword.ReplaceAllString(s, "${1}:xxxxx@")
+	s = barePassword.ReplaceAllString(s, "${1}${2}:xxxxx@")
 	return keyPassword.ReplaceAllString(s, "${1}=xxxxx")
 }
 
 var (
-	// urlPassword is scheme://user:password@: everything from the colon
+	// urlPassword is [scheme:]//user:password@: everything from the colon
 	// after the user to the last @ of the same word, so a password with
 	// an @ of its own (which a URL should escape, and often does not) is
 	// hidden whole.
-	urlPassword = regexp.MustCompile(`(?i)([a-z][a-z0-9+.-]*://[^\s:/@?#]*):\S*@`)
+	urlPassword = regexp.MustCompile(`(?i)((?:[a-z][a-z0-9+.-]*:)?//[^\s:/@?#]*):\S*@`)
+	// barePassword is user:password@ at the start of a word with no
+	// scheme before it; a password holding a '/' is taken for a path.
+	barePassword = regexp.MustCompile(`(^|\s)([^\s:/@?#=']+):[^\s/@]+@`)
 	// keyPassword is a key ending in "password" (password, sslpassword,
 	// PGPASSWORD) = a value, single-quoted with backslash escapes as libpq
 	// allows, or bare up to white space or the next query parameter.

@@ -31,6 +31,8 @@ func TestRedact(t *testing.T) {
 		{"an environment variable", "PGPASSWORD=s3cret-pw psql", "PGPASSWORD=xxxxx psql"},
 		{"in an error", `open store "postgres://bot:s3cret-pw@db/x": dial tcp: refused`,
 			`open store "postgres://bot:xxxxx@db/x": dial tcp: refused`},
+		{"url without a scheme", "//bot:s3cret-pw@db/recordsbot", "//bot:xxxxx@db/recordsbot"},
+		{"url without its slashes", "bot:s3cret-pw@db:5432/recordsbot", "bot:xxxxx@db:5432/recordsbot"},
 		{"no secret", "sqlite:///var/lib/recordsbot/recordsbot.db", "sqlite:///var/lib/recordsbot/recordsbot.db"},
 	}
 	for _, tt := range tests {

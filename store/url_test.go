@@ -62,6 +62,8 @@ func TestCheckURL(t *testing.T) {
 		"postgres bad port":     "postgres://bot:s3cret-pw@db:notaport/recordsbot",
 		"postgres bad sslmode":  "postgres://bot:s3cret-pw@db/recordsbot?sslmode=sometimes",
 		"credentials elsewhere": "redis://bot:s3cret-pw@cache:6379",
+		"no scheme":             "//bot:s3cret-pw@db/recordsbot",
+		"no slashes":            "bot:s3cret-pw@db/recordsbot",
 	}
 	for name, u := range bad {
 		t.Run(name, func(t *testing.T) {
